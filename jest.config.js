@@ -1,0 +1,21 @@
+// One jest run for the whole monorepo: TypeScript is compiled by SWC, workspace packages resolve to their sources.
+const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } }, module: { type: 'commonjs' } }];
+const moduleNameMapper = {
+  '^@readiness/kit/(.*)$': '<rootDir>/packages/kit/src/$1',
+  '^@readiness/testing$': '<rootDir>/packages/testing/src',
+  '^@readiness/contracts$': '<rootDir>/proto/src',
+  '^@readiness/(auth|gateway|notification)$': '<rootDir>/services/$1/src',
+};
+const node = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  moduleNameMapper,
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};
+module.exports = {
+  projects: [
+    { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
+    { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
+    { ...node, displayName: 'deploy', roots: ['<rootDir>/deploy', '<rootDir>/charts'] },
+  ],
+};

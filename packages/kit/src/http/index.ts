@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import client from 'prom-client';
+import type { z } from 'zod';
+import { AppError, toAppError } from '../errors';
+import { redactUrl, requestContext, type Logger } from '../logger';
+
+export interface AppOptions {
+  name: string;
+  logger: Logger;
+  /** Resolves true when every dependency the service needs answers. */
+  readiness?: () => Promise<boolean> | boolean;
+  /** JSON body limit; 1 MB unless a route needs more. */
+  bodyLimit?: string;
+  /** Mounts the service's routes. */
+  routes: (app: Express) => void;
+  /** Extra middleware before the routes (CORS, rate limits). */
+  before?: (app: Express) => void;
+  registry?: client.Registry;
+}
+
+export interface HttpApp {
+  app: Express;
+  registry: client.Registry;
+  /** Makes /readyz answer 503 (first step of a graceful shutdown). */
+  setDraining(): void;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function incomingId(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v && ID_PATTERN.test(v) ? v : undefined;
+}
+
+/** Sends the one error shape of the system: `{ message, code }`, never a stack. */
+export function sendError(err: unknown, req: Request, res: Response, logger: Logger): void {
+  const appError = toAppError(err);
+  if (appError.httpStatus >= 500) {
+    logger.error({ err: appError.cause ?? err, code: appError.code, url: redactUrl(req.originalUrl) }, 'request failed');
+  }
+  if (res.headersSent) return;
+  if (appError.httpStatus === 429 && appError.details?.retryAfterSeconds !== undefined) {
+    res.setHeader('Retry-After', String(appError.details.retryAfterSeconds));
+  }
+  res.status(appError.httpStatus).json({ message: appError.message, code: appError.code });
+}
+
+export function createHttpApp(options: AppOptions): HttpApp {
+  const { logger } = options;
+  const registry = options.registry ?? new client.Registry();
+  registry.setDefaultLabels({ service: options.name });
+  if (!options.registry) client.collectDefaultMetrics({ register: registry });
+  const duration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+
+  let draining = false;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(helmet({ referrerPolicy: { policy: 'no-referrer' } }));
+
+  app.use((req, res, next) => {
+    const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
+    const correlationId = incomingId(req.headers['x-correlation-id']) ?? requestId;
+    res.setHeader('x-request-id', requestId);
+    res.setHeader('x-correlation-id', correlationId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (req.route as { path?: string } | undefined)?.path
+        ? `${req.baseUrl}${(req.route as { path: string }).path}`
+        : 'unmatched';
+      duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
+      if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
+      logger.info(
+        { requestId, correlationId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1000) },
+        'request',
+      );
+    });
+    requestContext.run({ requestId, correlationId }, next);
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    let ready = !draining;
+    if (ready && options.readiness) {
+      try {
+        ready = await options.readiness();
+      } catch {
+        ready = false;
+      }
+    }
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
+  options.before?.(app);
+  options.routes(app);
+
+  app.use((req, res) => {
+    res.status(404).json({ message: 'Not found', code: 'not_found' });
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    sendError(err, req, res, logger);
+  });
+
+  return {
+    app,
+    registry,
+    setDraining: () => {
+      draining = true;
+    },
+  };
+}
+
+/** Wraps an async route so a rejection reaches the error handler. */
+export function route(
+  handler: (req: Request, res: Response, next: NextFunction) => Promise<unknown> | unknown,
+): (req: Request, res: Response, next: NextFunction) => void {
+  return (req, res, next) => {
+    Promise.resolve()
+      .then(() => handler(req, res, next))
+      .catch(next);
+  };
+}
+
+/** Validates input against a zod schema; the first problem becomes a 400 with its message. */
+export function parse<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const first = result.error.issues[0];
+  throw new AppError('validation_failed', first?.message ?? 'Invalid request', 400, {
+    details: { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+  });
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens with server timeouts set; port 0 picks a free port (tests). */
+export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  const server = app.listen(port, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  server.requestTimeout = 60_000;
+  server.headersTimeout = 20_000;
+  server.keepAliveTimeout = 65_000;
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port: actual,
+    url: `http://127.0.0.1:${actual}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      }),
+  };
+}

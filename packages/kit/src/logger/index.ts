@@ -1,0 +1,58 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pino, { type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export interface RequestContext {
+  requestId?: string;
+  correlationId?: string;
+}
+
+/** Carries request and correlation ids through async work so every log line and event gets them. */
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+export function currentContext(): RequestContext {
+  return requestContext.getStore() ?? {};
+}
+
+/** Paths that never reach a log line: credentials, tokens and invitation links. */
+export const REDACT_PATHS = [
+  'password',
+  'newPassword',
+  'currentPassword',
+  'token',
+  'accessToken',
+  'inviteToken',
+  'temporaryPassword',
+  '*.password',
+  '*.newPassword',
+  '*.currentPassword',
+  '*.token',
+  '*.accessToken',
+  '*.inviteToken',
+  '*.temporaryPassword',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  'res.headers["set-cookie"]',
+];
+
+export function createLogger(options: { name: string; level?: string; destination?: pino.DestinationStream }): Logger {
+  return pino(
+    {
+      name: options.name,
+      level: options.level ?? process.env.LOG_LEVEL ?? 'info',
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      base: { service: options.name },
+      mixin: () => ({ ...currentContext() }),
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination,
+  );
+}
+
+/** Hides invitation tokens that travel in URL paths (`/api/student/{token}/…`, `/assessment/{token}`). */
+export function redactUrl(url: string): string {
+  return url.replace(/\/(student|assessment)\/[^/?#]+/g, '/$1/[redacted]');
+}
