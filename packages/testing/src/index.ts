@@ -1,0 +1,11 @@
+export { servers, serverUrl, reachable, type Servers } from './servers';
+export {
+  createTestDatabase,
+  createTestVhost,
+  createTestRedis,
+  rewriteUrlPort,
+  type TestDatabase,
+  type TestVhost,
+  type TestRedis,
+} from './resources';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy';

@@ -1,0 +1,35 @@
+import amqp from 'amqplib';
+import { Client } from 'pg';
+import { createTestDatabase, createTestVhost, startTcpProxy, rewriteUrlPort } from '.';
+
+describe('testing kit', () => {
+  test('when a test database is created, then it is empty and usable, and gone after close', async () => {
+    const db = await createTestDatabase();
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
+    const { rows } = await client.query("select count(*)::int as n from pg_tables where schemaname = 'public'");
+    expect(rows[0].n).toBe(0);
+    await client.end();
+    await db.close();
+    const again = new Client({ connectionString: db.url });
+    await expect(again.connect()).rejects.toThrow(/does not exist/);
+  });
+
+  test('when a vhost is created, then a connection through a cut proxy fails and works after restore', async () => {
+    const vhost = await createTestVhost();
+    const target = new URL(vhost.url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5672) });
+    const viaProxy = rewriteUrlPort(vhost.url, proxy.port);
+    const conn = await amqp.connect(viaProxy);
+    const closed = new Promise((resolve) => conn.on('close', resolve));
+    conn.on('error', () => undefined);
+    proxy.cut();
+    await closed;
+    await expect(amqp.connect(viaProxy)).rejects.toThrow();
+    proxy.restore();
+    const again = await amqp.connect(viaProxy);
+    await again.close();
+    await proxy.close();
+    await vhost.close();
+  });
+});
