@@ -1,0 +1,44 @@
+import { mkdir } from 'node:fs/promises';
+import S3rver from 's3rver';
+
+export interface EmbeddedS3 {
+  /** `http://accessKey:secretKey@127.0.0.1:port`, ready for `createObjectStore({ url })`. */
+  url: string;
+  accessKey: string;
+  secretKey: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+// s3rver accepts only its built-in account; it checks no SigV4 signature, so the key is a formality.
+const S3RVER_KEY = 'S3RVER';
+
+/**
+ * Starts an S3-compatible server in this process on loopback, storing objects as files under
+ * `directory`. It is the embedded default for object storage: the same minio-based ObjectStore
+ * talks to it. It has no multipart upload, which ObjectStore avoids by uploading in one PUT.
+ */
+export async function startEmbeddedS3(options: { directory: string; port?: number }): Promise<EmbeddedS3> {
+  await mkdir(options.directory, { recursive: true });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: options.port ?? 0,
+    directory: options.directory,
+    silent: true,
+    // Buckets are addressed by path; never read a bucket name out of the Host header.
+    vhostBuckets: false,
+  });
+  const address = await server.run();
+  let closed = false;
+  return {
+    url: `http://${S3RVER_KEY}:${S3RVER_KEY}@127.0.0.1:${address.port}`,
+    accessKey: S3RVER_KEY,
+    secretKey: S3RVER_KEY,
+    port: address.port,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close();
+    },
+  };
+}

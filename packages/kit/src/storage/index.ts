@@ -1,0 +1,12 @@
+export {
+  createObjectStore,
+  parseS3Url,
+  attachmentDisposition,
+  MAX_SINGLE_PUT_BYTES,
+  type ObjectStore,
+  type ObjectStoreOptions,
+  type ObjectStoreConnection,
+  type ObjectStat,
+  type PutOptions,
+} from './object-store';
+export { startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';

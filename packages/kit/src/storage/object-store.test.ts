@@ -1,0 +1,191 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { AppError } from '../errors';
+import { createLogger } from '../logger';
+import { createObjectStore, startEmbeddedS3, type ObjectStore } from './index';
+
+const logger = createLogger({ name: 'storage-test', level: 'silent' });
+
+interface Target {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The one contract every object storage endpoint must honour. It runs against the embedded s3rver
+ * always, and against a real S3 endpoint (MinIO) when TEST_S3_URL is set.
+ */
+function objectStoreContract(name: string, startTarget: () => Promise<Target>) {
+  describe(`ObjectStore contract (${name})`, () => {
+    let target: Target;
+    let store: ObjectStore;
+    const bucket = `readiness-test-${randomUUID().slice(0, 8)}`;
+    let prefix: string;
+
+    beforeAll(async () => {
+      target = await startTarget();
+      store = createObjectStore({ url: target.url, bucket, logger });
+      await store.ensureBucket();
+    });
+
+    beforeEach(() => {
+      prefix = `t-${randomUUID()}/`;
+    });
+
+    afterAll(async () => {
+      await store.removePrefix('t-');
+      store.close();
+      await target.close();
+    });
+
+    test('when a buffer is stored, then get, getBuffer and stat return its bytes, type and metadata', async () => {
+      const body = randomBytes(4096);
+      const { etag } = await store.put(`${prefix}file.bin`, body, {
+        contentType: 'application/pdf',
+        metadata: { 'original-name': 'report.pdf' },
+      });
+
+      expect(await store.getBuffer(`${prefix}file.bin`)).toEqual(body);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await store.get(`${prefix}file.bin`)) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks)).toEqual(body);
+
+      const stat = await store.stat(`${prefix}file.bin`);
+      expect(stat).toMatchObject({ size: 4096, contentType: 'application/pdf', etag });
+      expect(stat.metadata['original-name']).toBe('report.pdf');
+      expect(await store.exists(`${prefix}file.bin`)).toBe(true);
+    });
+
+    test('when a stream of unknown length is stored, then the whole stream is kept', async () => {
+      const parts = [randomBytes(1000), randomBytes(70_000), randomBytes(3)];
+      await store.put(`${prefix}stream.bin`, Readable.from(parts), { contentType: 'image/png' });
+
+      expect(await store.getBuffer(`${prefix}stream.bin`)).toEqual(Buffer.concat(parts));
+      expect((await store.stat(`${prefix}stream.bin`)).size).toBe(71_003);
+    });
+
+    test('when an 8 MB stream of known length is stored, then it goes up whole in one request', async () => {
+      const body = randomBytes(8 * 1024 * 1024);
+      await store.put(`${prefix}big.bin`, Readable.from([body]), {
+        contentType: 'application/octet-stream',
+        size: body.length,
+      });
+
+      expect((await store.stat(`${prefix}big.bin`)).size).toBe(body.length);
+      expect((await store.getBuffer(`${prefix}big.bin`)).equals(body)).toBe(true);
+    });
+
+    test('when an object is missing, then stat and get fail with 404 not_found and exists is false', async () => {
+      const missing = `${prefix}missing.txt`;
+
+      await expect(store.stat(missing)).rejects.toMatchObject({ httpStatus: 404, code: 'not_found' });
+      await expect(store.get(missing)).rejects.toBeInstanceOf(AppError);
+      await expect(store.get(missing)).rejects.toMatchObject({ httpStatus: 404, code: 'not_found' });
+      expect(await store.exists(missing)).toBe(false);
+    });
+
+    test('when an object is removed, then it is gone, and removing it again is not an error', async () => {
+      await store.put(`${prefix}gone.txt`, Buffer.from('bye'), { contentType: 'text/plain' });
+
+      await store.remove(`${prefix}gone.txt`);
+
+      expect(await store.exists(`${prefix}gone.txt`)).toBe(false);
+      await expect(store.remove(`${prefix}gone.txt`)).resolves.toBeUndefined();
+    });
+
+    test('when a prefix is removed, then only the objects under it are deleted', async () => {
+      const keep = `${prefix}keep/a.txt`;
+      const drop = [`${prefix}drop/a.txt`, `${prefix}drop/b.txt`, `${prefix}drop/deep/c.txt`];
+      for (const key of [keep, ...drop]) {
+        await store.put(key, Buffer.from(key), { contentType: 'text/plain' });
+      }
+
+      const removed = await store.removePrefix(`${prefix}drop/`);
+
+      expect(removed).toBe(3);
+      for (const key of drop) expect(await store.exists(key)).toBe(false);
+      expect(await store.exists(keep)).toBe(true);
+      expect(await store.removePrefix(`${prefix}nothing-here/`)).toBe(0);
+    });
+
+    test('when a presigned URL is fetched over HTTP, then it serves the bytes as an attachment with the given name', async () => {
+      const body = randomBytes(2048);
+      const key = `${prefix}certificates/cert 1.pdf`;
+      await store.put(key, body, { contentType: 'application/pdf' });
+
+      const url = await store.presignedGetUrl(key, 300, { downloadName: 'Certificat – Zoë.pdf' });
+      const response = await fetch(url);
+
+      expect(response.status).toBe(200);
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(body);
+      const disposition = response.headers.get('content-disposition') ?? '';
+      expect(disposition).toContain('attachment');
+      expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent('Certificat – Zoë.pdf')}`);
+    });
+
+    test('when a presigned URL has no download name, then it serves the bytes inline', async () => {
+      await store.put(`${prefix}q.png`, Buffer.from('png-bytes'), { contentType: 'image/png' });
+
+      const response = await fetch(await store.presignedGetUrl(`${prefix}q.png`, 60));
+
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/png');
+      expect(await response.text()).toBe('png-bytes');
+    });
+
+    test('when the bucket is ensured twice, then the second call is a no-op and ping is true', async () => {
+      await expect(store.ensureBucket()).resolves.toBeUndefined();
+      expect(await store.ping()).toBe(true);
+    });
+
+    test('when the bucket does not exist, then ping is false', async () => {
+      const other = createObjectStore({
+        url: target.url,
+        bucket: `absent-${randomUUID().slice(0, 8)}`,
+        logger,
+      });
+      try {
+        expect(await other.ping()).toBe(false);
+      } finally {
+        other.close();
+      }
+    });
+  });
+}
+
+objectStoreContract('embedded s3rver', async () => {
+  const directory = await mkdtemp(path.join(tmpdir(), 'readiness-s3-'));
+  const s3 = await startEmbeddedS3({ directory });
+  return {
+    url: s3.url,
+    async close() {
+      await s3.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+});
+
+const realS3Url = process.env.TEST_S3_URL;
+if (realS3Url) {
+  objectStoreContract('TEST_S3_URL', async () => ({ url: realS3Url, close: async () => undefined }));
+}
+
+describe('ObjectStore when the server is down', () => {
+  test('when nothing listens on the port, then ping is false and calls reject', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'readiness-s3-'));
+    const s3 = await startEmbeddedS3({ directory });
+    const { url } = s3;
+    await s3.close();
+    await rm(directory, { recursive: true, force: true });
+    const store = createObjectStore({ url, bucket: 'readiness-down', logger });
+    try {
+      expect(await store.ping()).toBe(false);
+      await expect(store.stat('x')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    } finally {
+      store.close();
+    }
+  });
+});

@@ -1,0 +1,245 @@
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+import { Client } from 'minio';
+import { AppError, notFound } from '../errors';
+import type { Logger } from '../logger';
+
+export interface ObjectStoreConnection {
+  endPoint: string;
+  port?: number;
+  useSSL?: boolean;
+  accessKey: string;
+  secretKey: string;
+}
+
+export type ObjectStoreOptions = (ObjectStoreConnection | { url: string }) & {
+  bucket: string;
+  /** Given explicitly so the client never asks the server for the bucket's location first. */
+  region?: string;
+  logger: Logger;
+};
+
+export interface PutOptions {
+  contentType: string;
+  /** Byte length of a stream body; without it the stream is buffered (up to `MAX_SINGLE_PUT_BYTES`). */
+  size?: number;
+  /** User metadata, stored as `x-amz-meta-*` headers; keys are lower-cased by S3. */
+  metadata?: Record<string, string>;
+}
+
+export interface ObjectStat {
+  size: number;
+  contentType: string;
+  etag: string;
+  lastModified: Date;
+  metadata: Record<string, string>;
+}
+
+export interface ObjectStore {
+  readonly bucket: string;
+  ensureBucket(): Promise<void>;
+  put(key: string, body: Buffer | Readable, options: PutOptions): Promise<{ etag: string }>;
+  /** Throws AppError 404 `not_found` when the object does not exist. */
+  get(key: string): Promise<Readable>;
+  getBuffer(key: string): Promise<Buffer>;
+  /** Throws AppError 404 `not_found` when the object does not exist. */
+  stat(key: string): Promise<ObjectStat>;
+  /** Removing a missing object is not an error (S3 semantics). */
+  remove(key: string): Promise<void>;
+  /** Removes every object whose key starts with `prefix`; returns how many were removed. */
+  removePrefix(prefix: string): Promise<number>;
+  exists(key: string): Promise<boolean>;
+  presignedGetUrl(key: string, expirySeconds: number, options?: { downloadName?: string }): Promise<string>;
+  /** True when the bucket is reachable with these credentials; never throws (readiness probes). */
+  ping(): Promise<boolean>;
+  close(): void;
+}
+
+/**
+ * Objects up to this size go up in one PUT. s3rver (the embedded default) has no multipart upload,
+ * and everything this product stores (question files, uploads, PDFs) is far below it.
+ */
+export const MAX_SINGLE_PUT_BYTES = 64 * 1024 * 1024;
+
+const MISSING_CODES = new Set(['NotFound', 'NoSuchKey']);
+
+/** Parses `http(s)://accessKey:secretKey@host:port` (the `S3_URL` form). */
+export function parseS3Url(url: string): ObjectStoreConnection {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`S3 URL must use http or https, got ${parsed.protocol}`);
+  }
+  if (!parsed.username || !parsed.password) {
+    throw new Error('S3 URL must carry the access key and secret key as user and password');
+  }
+  const useSSL = parsed.protocol === 'https:';
+  return {
+    endPoint: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : useSSL ? 443 : 80,
+    useSSL,
+    accessKey: decodeURIComponent(parsed.username),
+    secretKey: decodeURIComponent(parsed.password),
+  };
+}
+
+/** RFC 6266 attachment header: an ASCII fallback plus the exact UTF-8 name. */
+export function attachmentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+function errorCode(err: unknown): string | undefined {
+  return (err as { code?: string } | undefined)?.code;
+}
+
+async function readAll(stream: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    total += buf.length;
+    if (total > limit) {
+      stream.destroy();
+      throw new AppError('payload_too_large', 'File is too large', 413);
+    }
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
+  const connection = 'url' in options ? parseS3Url(options.url) : options;
+  const { bucket, logger } = options;
+  const region = options.region ?? 'us-east-1';
+  const agentOptions = { keepAlive: true, maxSockets: 50 };
+  const agent = connection.useSSL ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+  const client = new Client({
+    endPoint: connection.endPoint,
+    port: connection.port,
+    useSSL: connection.useSSL ?? false,
+    accessKey: connection.accessKey,
+    secretKey: connection.secretKey,
+    region,
+    partSize: MAX_SINGLE_PUT_BYTES,
+    // Path-style works for MinIO, s3rver and S3 alike, and needs no wildcard DNS.
+    pathStyle: true,
+    transportAgent: agent,
+  });
+
+  const mapMissing = (key: string) => (err: unknown) => {
+    if (MISSING_CODES.has(errorCode(err) ?? '')) {
+      throw notFound(`Object ${key} was not found`);
+    }
+    throw err;
+  };
+
+  const stat = async (key: string): Promise<ObjectStat> => {
+    const info = await client.statObject(bucket, key).catch(mapMissing(key));
+    const metadata: Record<string, string> = {};
+    let contentType = 'application/octet-stream';
+    for (const [name, value] of Object.entries(info.metaData ?? {})) {
+      if (name.toLowerCase() === 'content-type') contentType = String(value);
+      else metadata[name.toLowerCase()] = String(value);
+    }
+    return { size: info.size, contentType, etag: info.etag, lastModified: info.lastModified, metadata };
+  };
+
+  const get = async (key: string): Promise<Readable> => client.getObject(bucket, key).catch(mapMissing(key));
+
+  return {
+    bucket,
+
+    async ensureBucket() {
+      if (await client.bucketExists(bucket)) return;
+      try {
+        await client.makeBucket(bucket, region);
+        logger.info({ bucket }, 'object storage bucket created');
+      } catch (err) {
+        // Another replica may have created it between the check and the call.
+        const code = errorCode(err);
+        if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw err;
+      }
+    },
+
+    async put(key, body, { contentType, size, metadata }) {
+      const headers: Record<string, string> = { 'Content-Type': contentType, ...metadata };
+      let payload: Buffer | Readable = body;
+      let length = size;
+      if (!Buffer.isBuffer(body) && size === undefined) {
+        // Without a length the client would switch to multipart; buffer instead (bounded).
+        payload = await readAll(body, MAX_SINGLE_PUT_BYTES);
+        length = payload.length;
+      }
+      if (Buffer.isBuffer(payload)) length = payload.length;
+      const result = await client.putObject(bucket, key, payload, length, headers);
+      return { etag: result.etag };
+    },
+
+    get,
+
+    async getBuffer(key) {
+      return readAll(await get(key), Number.MAX_SAFE_INTEGER);
+    },
+
+    stat,
+
+    async remove(key) {
+      await client.removeObject(bucket, key);
+    },
+
+    async removePrefix(prefix) {
+      if (prefix === '') {
+        throw new Error('removePrefix needs a non-empty prefix; emptying a whole bucket is not an operation');
+      }
+      const names: string[] = [];
+      for await (const item of client.listObjectsV2(bucket, prefix, true)) {
+        if (item.name) names.push(item.name);
+      }
+      if (names.length === 0) return 0;
+      // In quiet mode the server answers only with the keys it failed to delete.
+      const failed = (await client.removeObjects(bucket, names)).filter((entry) => entry != null);
+      if (failed.length > 0) {
+        throw new AppError('storage_error', 'Some objects could not be removed', 500, {
+          details: { prefix, failed: failed.length },
+        });
+      }
+      return names.length;
+    },
+
+    async exists(key) {
+      try {
+        await stat(key);
+        return true;
+      } catch (err) {
+        if (err instanceof AppError && err.httpStatus === 404) return false;
+        throw err;
+      }
+    },
+
+    async presignedGetUrl(key, expirySeconds, presignOptions) {
+      const respHeaders: Record<string, string> = {};
+      if (presignOptions?.downloadName) {
+        respHeaders['response-content-disposition'] = attachmentDisposition(presignOptions.downloadName);
+      }
+      return client.presignedGetObject(bucket, key, expirySeconds, respHeaders);
+    },
+
+    async ping() {
+      try {
+        return await client.bucketExists(bucket);
+      } catch (err) {
+        logger.warn({ err, bucket }, 'object storage is not reachable');
+        return false;
+      }
+    },
+
+    close() {
+      agent.destroy();
+    },
+  };
+}
