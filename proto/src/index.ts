@@ -1,0 +1,79 @@
+import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import {
+  AdminCreatedSchema,
+  AdminPasswordResetSchema,
+  AdminStatusChangedSchema,
+  AdminUpdatedSchema,
+} from './gen/readiness/events/v1/auth_pb';
+import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
+
+export * from './gen/readiness/events/v1/auth_pb';
+export * from './gen/readiness/events/v1/envelope_pb';
+export { create, toBinary, fromBinary, timestampDate, timestampFromDate };
+
+/** Every event name with the schema of its payload. Names follow <context>.<entity>.<past-verb>.v<N>. */
+export const events = {
+  'auth.admin.created.v1': AdminCreatedSchema,
+  'auth.admin.updated.v1': AdminUpdatedSchema,
+  'auth.admin.status-changed.v1': AdminStatusChangedSchema,
+  'auth.admin.password-reset.v1': AdminPasswordResetSchema,
+} as const satisfies Record<string, DescMessage>;
+
+export type EventName = keyof typeof events;
+export type EventPayload<N extends EventName> = MessageShape<(typeof events)[N]>;
+
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(events, name);
+}
+
+export function encodePayload<N extends EventName>(name: N, payload: EventPayload<N>): Uint8Array {
+  return toBinary(events[name] as DescMessage, payload as never);
+}
+
+export function decodePayload<N extends EventName>(name: N, bytes: Uint8Array): EventPayload<N> {
+  return fromBinary(events[name] as DescMessage, bytes) as EventPayload<N>;
+}
+
+export interface EnvelopeFields {
+  id: string;
+  name: string;
+  occurredAt: Date;
+  correlationId?: string;
+  traceparent?: string;
+  tracestate?: string;
+  source?: string;
+  payload: Uint8Array;
+}
+
+export function encodeEnvelope(fields: EnvelopeFields): Uint8Array {
+  return toBinary(
+    EnvelopeSchema,
+    create(EnvelopeSchema, {
+      id: fields.id,
+      name: fields.name,
+      occurredAt: timestampFromDate(fields.occurredAt),
+      correlationId: fields.correlationId ?? '',
+      traceparent: fields.traceparent ?? '',
+      tracestate: fields.tracestate ?? '',
+      source: fields.source ?? '',
+      payload: fields.payload,
+    }),
+  );
+}
+
+/** Throws on bytes that are not an envelope with an id and a name (a malformed message). */
+export function decodeEnvelope(bytes: Uint8Array): EnvelopeFields {
+  const env: Envelope = fromBinary(EnvelopeSchema, bytes);
+  if (!env.id || !env.name) throw new Error('malformed envelope: id and name are required');
+  return {
+    id: env.id,
+    name: env.name,
+    occurredAt: env.occurredAt ? timestampDate(env.occurredAt) : new Date(0),
+    correlationId: env.correlationId || undefined,
+    traceparent: env.traceparent || undefined,
+    tracestate: env.tracestate || undefined,
+    source: env.source || undefined,
+    payload: env.payload,
+  };
+}
