@@ -21,8 +21,16 @@ start: build ## Run the whole product in one process with embedded defaults (htt
 test: build ## Run every test (unit, component, contract, deployment)
 	npx jest --ci
 
-lint: install ## ESLint, Prettier, buf lint and buf breaking
+lint: install ## ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code up to date
 	npx eslint .
 	npx prettier --check .
+	cd proto && ../node_modules/.bin/buf lint
+	@if git rev-parse -q --verify HEAD~1 >/dev/null && git cat-file -e HEAD~1:proto/buf.yaml 2>/dev/null; then \
+	  cd proto && ../node_modules/.bin/buf breaking --against '../.git#ref=HEAD~1,subdir=proto'; \
+	else echo "buf breaking: no previous commit with contracts, skipped"; fi
+	cd proto && ../node_modules/.bin/buf generate && git diff --exit-code -- src/gen
 
-.PHONY: help install build start test lint
+proto: install ## Regenerate the TypeScript of the event contracts
+	cd proto && ../node_modules/.bin/buf generate
+
+.PHONY: help install build start test lint proto
