@@ -1,0 +1,163 @@
+// Writes charts/readiness/values.schema.json. The schema is long and repetitive as JSON (every object
+// closed with additionalProperties: false); written as code it stays short and reviewable.
+// Run: node deploy/tools/values-schema.mjs        (writes)
+//      node deploy/tools/values-schema.mjs --check (exits 1 when the committed file differs)
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const closed = (properties, required = []) => ({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
+const str = { type: 'string' };
+const bool = { type: 'boolean' };
+const int = (minimum = 0) => ({ type: 'integer', minimum });
+const strList = { type: 'array', items: str };
+const stringMap = { type: 'object', additionalProperties: str };
+const quantity = { oneOf: [{ type: 'string', pattern: '^[0-9.]+([mkMGTPE]i?|[eE][0-9]+)?$' }, { type: 'number', minimum: 0 }] };
+const sizeLimit = { type: 'string', pattern: '^$|^[0-9]+(Ki|Mi|Gi)$' };
+const serviceName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
+const secretRef = closed({ existingSecret: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1 } }, ['existingSecret', 'key']);
+const port = { type: 'integer', minimum: 1, maximum: 65535 };
+
+const labelSelector = closed({
+  matchLabels: stringMap,
+  matchExpressions: {
+    type: 'array',
+    items: closed({ key: str, operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }, values: strList }, ['key', 'operator']),
+  },
+});
+const networkPolicyPeer = closed({
+  ipBlock: closed({ cidr: str, except: strList }, ['cidr']),
+  namespaceSelector: labelSelector,
+  podSelector: labelSelector,
+});
+const peers = { type: 'array', items: { $ref: '#/definitions/networkPolicyPeer' } };
+const resources = closed({
+  requests: closed({ cpu: quantity, memory: quantity, 'ephemeral-storage': quantity }),
+  limits: closed({ cpu: quantity, memory: quantity, 'ephemeral-storage': quantity }),
+});
+const probe = closed({
+  initialDelaySeconds: int(),
+  periodSeconds: int(1),
+  failureThreshold: int(1),
+  successThreshold: int(1),
+  timeoutSeconds: int(1),
+});
+const toleration = closed({
+  key: str,
+  operator: { enum: ['Exists', 'Equal'] },
+  value: str,
+  effect: { enum: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] },
+  tolerationSeconds: int(),
+});
+
+// Every key optional: a service entry only says what differs from serviceDefaults.
+const service = closed({
+  enabled: bool,
+  image: closed({ repository: str, tag: str, digest: { type: 'string', pattern: '^$|^sha256:[a-f0-9]{64}$' }, pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'] } }),
+  role: { enum: ['http', 'consumer'] },
+  replicas: int(1),
+  logLevel: { enum: ['', 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+  uses: closed({ postgres: bool, rabbitmq: bool, redis: bool, smtp: bool, s3: bool }),
+  database: closed({ existingSecret: str, key: str, networkPolicyTo: peers }),
+  migrations: closed({ enabled: bool, activeDeadlineSeconds: int(30), backoffLimit: int() }),
+  env: { type: 'object', propertyNames: { pattern: '^[A-Z][A-Z0-9_]*$' }, additionalProperties: { type: ['string', 'number', 'boolean'] } },
+  secretEnv: { type: 'object', propertyNames: { pattern: '^[A-Z][A-Z0-9_]*$' }, additionalProperties: { $ref: '#/definitions/secretRef' } },
+  calls: { type: 'array', items: serviceName, uniqueItems: true },
+  resources: { $ref: '#/definitions/resources' },
+  tmpSizeLimit: sizeLimit,
+  shmSizeLimit: sizeLimit,
+  terminationGracePeriodSeconds: int(1),
+  probes: closed({ startup: { $ref: '#/definitions/probe' }, liveness: { $ref: '#/definitions/probe' }, readiness: { $ref: '#/definitions/probe' } }),
+  podDisruptionBudget: closed({ enabled: bool, maxUnavailable: { oneOf: [int(1), { type: 'string', pattern: '^[0-9]+%$' }] } }),
+  autoscaling: closed({ enabled: bool, minReplicas: int(1), maxReplicas: int(1), targetCPUUtilizationPercentage: { type: 'integer', minimum: 1, maximum: 100 } }),
+  keda: closed({
+    enabled: bool,
+    minReplicas: int(0),
+    maxReplicas: int(1),
+    pollingInterval: int(1),
+    cooldownPeriod: int(0),
+    queueLength: int(1),
+    queues: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
+  }),
+  podAnnotations: stringMap,
+  nodeSelector: stringMap,
+  tolerations: { type: 'array', items: toleration },
+});
+
+const dependency = (extra = {}) => closed({ port, networkPolicy: closed({ to: peers }), ...extra });
+const secretDependency = dependency({ existingSecret: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1 } });
+
+const schema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'Readiness chart values',
+  definitions: { service, secretRef, networkPolicyPeer, labelSelector, resources, probe },
+  ...closed(
+    {
+      global: closed({
+        publicOrigin: { type: 'string', pattern: '^https?://[^/]+$' },
+        corsOrigins: { type: 'array', items: { type: 'string', pattern: '^https?://[^/]+$' } },
+        logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+        imageRegistry: str,
+        imagePullSecrets: strList,
+      }),
+      serviceDefaults: { $ref: '#/definitions/service' },
+      services: { type: 'object', propertyNames: serviceName, additionalProperties: { $ref: '#/definitions/service' } },
+      dependencies: closed({
+        postgres: dependency(),
+        rabbitmq: secretDependency,
+        redis: secretDependency,
+        smtp: secretDependency,
+        s3: dependency({
+          endpoint: { type: 'string', pattern: '^https?://' },
+          bucket: { type: 'string', minLength: 3 },
+          region: str,
+          existingSecret: { type: 'string', minLength: 1 },
+          accessKeyKey: { type: 'string', minLength: 1 },
+          secretKeyKey: { type: 'string', minLength: 1 },
+        }),
+      }),
+      auth: closed({ jwksPath: { type: 'string', pattern: '^/' } }),
+      podSecurityContext: closed({
+        runAsNonRoot: { const: true },
+        runAsUser: int(1),
+        runAsGroup: int(1),
+        fsGroup: int(1),
+        seccompProfile: closed({ type: { enum: ['RuntimeDefault', 'Localhost'] }, localhostProfile: str }, ['type']),
+      }),
+      containerSecurityContext: closed({
+        runAsNonRoot: { const: true },
+        runAsUser: int(1),
+        runAsGroup: int(1),
+        readOnlyRootFilesystem: bool,
+        allowPrivilegeEscalation: { const: false },
+        capabilities: closed({ drop: { type: 'array', contains: { const: 'ALL' } }, add: strList }),
+        seccompProfile: closed({ type: { enum: ['RuntimeDefault', 'Localhost'] }, localhostProfile: str }, ['type']),
+      }),
+      ingress: closed({
+        enabled: bool,
+        className: str,
+        host: str,
+        annotations: stringMap,
+        tls: closed({ enabled: bool, secretName: str }),
+      }),
+      networkPolicy: closed({
+        enabled: bool,
+        ingressController: closed({ namespaceSelector: { $ref: '#/definitions/labelSelector' }, podSelector: { $ref: '#/definitions/labelSelector' } }),
+        metricsScrapers: peers,
+        dns: closed({ namespaceSelector: { $ref: '#/definitions/labelSelector' }, podSelector: { $ref: '#/definitions/labelSelector' } }),
+      }),
+      tests: closed({ paths: { type: 'array', items: { type: 'string', pattern: '^/' } } }),
+    },
+    ['global', 'serviceDefaults', 'services', 'dependencies'],
+  ),
+};
+
+const target = fileURLToPath(new URL('../../charts/readiness/values.schema.json', import.meta.url));
+const text = `${JSON.stringify(schema, null, 2)}\n`;
+if (process.argv.includes('--check')) {
+  if (readFileSync(target, 'utf8') !== text) {
+    console.error(`${target} is stale: run node deploy/tools/values-schema.mjs`);
+    process.exit(1);
+  }
+} else {
+  writeFileSync(target, text);
+}
