@@ -1,0 +1,218 @@
+import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { AppError } from '../errors';
+import type { Logger } from '../logger';
+
+/** The only algorithm admin tokens are signed with; pinned so `alg: none` and HS256-with-the-public-key are refused. */
+export const ADMIN_TOKEN_ALGORITHM = 'RS256';
+
+/** Claims every admin token carries (see the auth service's token issuer). */
+export interface AdminTokenClaims {
+  /** Admin id. */
+  sub: string;
+  /** Role at issue time. Use it for routing decisions only; the auth service re-reads the role from its database. */
+  role: string;
+  /** Token id, used for per-token revocation (logout). */
+  jti: string;
+  /** Issued-at, seconds since the epoch. */
+  iat: number;
+  /** Expiry, seconds since the epoch. */
+  exp: number;
+  iss: string;
+  aud: string | string[];
+}
+
+/** A public verification key as configured: a PEM string, a JWK, or a ready KeyObject. */
+export interface PublicKeyInput {
+  kid: string;
+  key: string | JsonWebKey | KeyObject;
+}
+
+export interface JwtVerifierOptions {
+  /** Where the signer publishes its keys (`/.well-known/jwks.json` of the auth service). */
+  jwksUrl?: string;
+  /** Keys known up front (the auth service itself, or a deployment that pins keys). Used with or without `jwksUrl`. */
+  publicKeys?: PublicKeyInput[];
+  issuer: string;
+  audience: string;
+  /** Seconds of clock skew accepted on `exp`/`iat`. Default 5. */
+  clockToleranceSeconds?: number;
+  /**
+   * Minimum time between two JWKS fetches triggered by unknown `kid`s. A stream of forged tokens with random
+   * kids must not turn into a stream of requests to the auth service. Default 30 s.
+   */
+  minRefreshIntervalMs?: number;
+  /** Keys are re-fetched in the background when older than this, so a removed key stops being trusted. Default 10 min. */
+  maxKeyAgeMs?: number;
+  /** Timeout of one JWKS request. Default 5 s. */
+  fetchTimeoutMs?: number;
+  logger?: Logger;
+  /** Injected in tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface JwtVerifier {
+  /** Resolves with the claims of a valid token; rejects with a 401 `AppError` otherwise (never anything else for bad tokens). */
+  verify(token: string): Promise<AdminTokenClaims>;
+  /** Fetches the JWKS now (no-op without `jwksUrl`). */
+  refresh(): Promise<void>;
+  /** The kids currently trusted (for diagnostics and tests). */
+  knownKids(): string[];
+}
+
+export const INVALID_TOKEN_MESSAGE = 'Not authorized';
+export const EXPIRED_TOKEN_MESSAGE = 'Your session has expired. Please sign in again.';
+
+export function invalidToken(): AppError {
+  return new AppError('invalid_token', INVALID_TOKEN_MESSAGE, 401);
+}
+
+/** Reads `Authorization: Bearer <token>`; the token travels in that header only (no cookie). */
+export function bearerToken(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const match = /^Bearer[ ]+([A-Za-z0-9_\-.~+/=]+)$/i.exec(value.trim());
+  return match?.[1];
+}
+
+function toKeyObject(key: PublicKeyInput['key']): KeyObject {
+  if (typeof key === 'string') return createPublicKey(key);
+  if ('asymmetricKeyType' in key && typeof (key as KeyObject).export === 'function') {
+    const object = key as KeyObject;
+    // A private key object also verifies, but only its public half should ever be held by a verifier.
+    return object.type === 'private' ? createPublicKey(object) : object;
+  }
+  return createPublicKey({ key: key as JsonWebKey, format: 'jwk' });
+}
+
+/** The `kid` from the token header, read without trusting anything else in it. */
+function headerKid(token: string): string | undefined {
+  const dot = token.indexOf('.');
+  if (dot <= 0) return undefined;
+  try {
+    const header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8')) as unknown;
+    if (header && typeof header === 'object' && typeof (header as { kid?: unknown }).kid === 'string') {
+      return (header as { kid: string }).kid;
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+function isClaims(payload: unknown): payload is AdminTokenClaims {
+  if (!payload || typeof payload !== 'object') return false;
+  const p = payload as Record<string, unknown>;
+  return (
+    typeof p.sub === 'string' &&
+    p.sub.length > 0 &&
+    typeof p.role === 'string' &&
+    typeof p.jti === 'string' &&
+    typeof p.iat === 'number' &&
+    typeof p.exp === 'number'
+  );
+}
+
+/**
+ * Verifies admin JWTs the same way everywhere (gateway, auth service, any service that wants to): RS256 only,
+ * pinned issuer and audience, keys from configuration or the signer's JWKS — never from the token header —
+ * and `KeyObject`s created once (jsonwebtoken is many times slower when handed PEM strings).
+ */
+export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
+  if (!options.jwksUrl && !options.publicKeys?.length) {
+    throw new Error('createJwtVerifier needs jwksUrl or publicKeys');
+  }
+  const fetchImpl = options.fetch ?? fetch;
+  const minRefreshIntervalMs = options.minRefreshIntervalMs ?? 30_000;
+  const maxKeyAgeMs = options.maxKeyAgeMs ?? 10 * 60_000;
+  const fetchTimeoutMs = options.fetchTimeoutMs ?? 5_000;
+  const clockTolerance = options.clockToleranceSeconds ?? 5;
+
+  const staticKeys = new Map<string, KeyObject>();
+  for (const { kid, key } of options.publicKeys ?? []) staticKeys.set(kid, toKeyObject(key));
+  let remoteKeys = new Map<string, KeyObject>();
+  let fetchedAt = 0;
+  let lastAttemptAt = 0;
+  let inflight: Promise<void> | undefined;
+
+  async function fetchJwks(): Promise<void> {
+    if (!options.jwksUrl) return;
+    lastAttemptAt = Date.now();
+    const response = await fetchImpl(options.jwksUrl, {
+      signal: AbortSignal.timeout(fetchTimeoutMs),
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok) throw new Error(`JWKS request answered ${response.status}`);
+    const body = (await response.json()) as { keys?: unknown };
+    if (!Array.isArray(body.keys)) throw new Error('JWKS response has no keys array');
+    const next = new Map<string, KeyObject>();
+    for (const jwk of body.keys as Array<JsonWebKey & { kid?: string; use?: string; alg?: string }>) {
+      if (typeof jwk.kid !== 'string' || jwk.kty !== 'RSA') continue;
+      if (jwk.use !== undefined && jwk.use !== 'sig') continue;
+      if (jwk.alg !== undefined && jwk.alg !== ADMIN_TOKEN_ALGORITHM) continue;
+      try {
+        next.set(jwk.kid, createPublicKey({ key: jwk, format: 'jwk' }));
+      } catch (err) {
+        options.logger?.warn({ err, kid: jwk.kid }, 'ignoring a JWKS key that cannot be imported');
+      }
+    }
+    remoteKeys = next;
+    fetchedAt = Date.now();
+  }
+
+  /** One fetch at a time; callers that arrive during a fetch share it. Failures are logged, not thrown. */
+  function refreshShared(): Promise<void> {
+    inflight ??= fetchJwks()
+      .catch((err: unknown) => {
+        options.logger?.warn(
+          { err, url: options.jwksUrl },
+          'JWKS refresh failed; keeping the keys already known',
+        );
+      })
+      .finally(() => {
+        inflight = undefined;
+      });
+    return inflight;
+  }
+
+  async function keyFor(kid: string): Promise<KeyObject | undefined> {
+    const known = staticKeys.get(kid) ?? remoteKeys.get(kid);
+    if (options.jwksUrl) {
+      if (!known) {
+        // A kid we have never seen may be a freshly rotated key (or the first use): look once, within the rate limit.
+        if (lastAttemptAt === 0 || Date.now() - lastAttemptAt >= minRefreshIntervalMs) await refreshShared();
+        else if (inflight) await inflight;
+      } else if (Date.now() - fetchedAt > maxKeyAgeMs && Date.now() - lastAttemptAt >= minRefreshIntervalMs) {
+        void refreshShared();
+      }
+    }
+    return staticKeys.get(kid) ?? remoteKeys.get(kid);
+  }
+
+  return {
+    async verify(token: string): Promise<AdminTokenClaims> {
+      if (typeof token !== 'string' || token.length === 0 || token.length > 8192) throw invalidToken();
+      const kid = headerKid(token);
+      if (!kid) throw invalidToken();
+      const key = await keyFor(kid);
+      if (!key) throw invalidToken();
+      let payload: unknown;
+      try {
+        payload = jwt.verify(token, key, {
+          algorithms: [ADMIN_TOKEN_ALGORITHM],
+          issuer: options.issuer,
+          audience: options.audience,
+          clockTolerance,
+        });
+      } catch (err) {
+        if (err instanceof jwt.TokenExpiredError)
+          throw new AppError('token_expired', EXPIRED_TOKEN_MESSAGE, 401);
+        throw invalidToken();
+      }
+      if (!isClaims(payload)) throw invalidToken();
+      return payload;
+    },
+    refresh: () => (options.jwksUrl ? refreshShared() : Promise.resolve()),
+    knownKids: () => [...new Set([...staticKeys.keys(), ...remoteKeys.keys()])],
+  };
+}
