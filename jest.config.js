@@ -8,7 +8,10 @@ const moduleNameMapper = {
 };
 const node = {
   testEnvironment: 'node',
-  transform: { '^.+\\.(t|j)sx?$': swc },
+  transform: { '^.+\\.(t|j)sx?$': swc, '/@electric-sql/pglite/.+\\.cjs$': swc },
+  // PGlite's CommonJS build loads node built-ins with `import()`, which jest's VM refuses without
+  // --experimental-vm-modules; compiling it to CommonJS turns those into `require`.
+  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };

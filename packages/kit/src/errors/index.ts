@@ -35,14 +35,57 @@ export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { type?: string; status?: number; code?: string; message?: string } | undefined;
   // body-parser errors carry a `type` and an HTTP status.
-  if (e?.type === 'entity.too.large') return new AppError('payload_too_large', 'Request body is too large', 413);
-  if (e?.type === 'entity.parse.failed') return new AppError('invalid_json', 'Request body is not valid JSON', 400);
+  if (e?.type === 'entity.too.large')
+    return new AppError('payload_too_large', 'Request body is too large', 413);
+  if (e?.type === 'entity.parse.failed')
+    return new AppError('invalid_json', 'Request body is not valid JSON', 400);
   if (e?.type && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
     return new AppError('bad_request', 'Request could not be read', e.status);
   }
-  // Connection failures to PostgreSQL, Redis or RabbitMQ: the caller may retry.
-  if (e?.code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(e.code)) {
+  if (isUnavailableError(err)) {
     return new AppError('unavailable', 'Service temporarily unavailable', 503, { cause: err });
   }
   return new AppError('internal', 'Internal server error', 500, { cause: err });
+}
+
+/** Socket errors and PostgreSQL SQLSTATEs that mean "the server is not there right now". */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown: the server is stopping or restarting
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: the server is starting up
+  '53300', // too_many_connections
+  '08000', // connection_exception
+  '08001', // sqlclient_unable_to_establish_sqlconnection
+  '08003', // connection_does_not_exist
+  '08004', // sqlserver_rejected_establishment_of_sqlconnection
+  '08006', // connection_failure
+]);
+
+/** node-postgres reports some connection losses with a message and no code. */
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+];
+
+/**
+ * Connection failures to PostgreSQL, Redis or RabbitMQ: the caller may retry. Drizzle wraps driver errors
+ * (`DrizzleQueryError`), so the `cause` chain is searched too.
+ */
+export function isUnavailableError(err: unknown): boolean {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => message.startsWith(m))) return true;
+    current = cause;
+  }
+  return false;
 }
