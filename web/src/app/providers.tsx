@@ -1,0 +1,25 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Provider } from 'react-redux';
+import { ToastContainer } from 'react-toastify';
+import { restoreSession } from '../features/auth/auth-slice';
+import { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toast';
+import { setupStore, type AppStore } from './store';
+
+/** Starts the session check once per store: loading → signed in or signed out (SPEC §4). */
+function SessionBootstrap({ store }: { store: AppStore }) {
+  useEffect(() => {
+    if (store.getState().auth.status === 'loading') void store.dispatch(restoreSession());
+  }, [store]);
+  return null;
+}
+
+export function AppProviders({ store: given, children }: { store?: AppStore; children: ReactNode }) {
+  const [store] = useState(() => given ?? setupStore());
+  return (
+    <Provider store={store}>
+      <SessionBootstrap store={store} />
+      {children}
+      <ToastContainer position="top-right" autoClose={TOAST_DURATION_MS} limit={TOAST_LIMIT} newestOnTop />
+    </Provider>
+  );
+}

@@ -1,0 +1,107 @@
+import type { RouteObject } from 'react-router-dom';
+import { NotFoundPage } from '../features/misc/components/not-found-page';
+import { RootRedirect } from '../features/misc/components/root-redirect';
+import { RouteError } from '../features/misc/components/route-error';
+
+/*
+ * Every screen is loaded on demand (route `lazy`, i.e. a dynamic import per screen), so the student
+ * pages and the admin pages are separate chunks: opening /assessment/… never downloads admin code,
+ * and an admin downloads only the screens they open. Titles live here so the layout header can show
+ * them before the screen's code has arrived.
+ */
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteError />,
+    children: [
+      { path: '/', element: <RootRedirect /> },
+      {
+        path: '/admin/login',
+        lazy: () => import('../features/auth/components/login-page').then((m) => ({ Component: m.LoginPage })),
+      },
+      {
+        lazy: () => import('../features/auth/components/require-auth').then((m) => ({ Component: m.RequireAuth })),
+        children: [
+          {
+            path: '/admin/change-password',
+            handle: { title: 'Change Password' },
+            lazy: () =>
+              import('../features/auth/components/change-password-page').then((m) => ({
+                Component: m.ChangePasswordPage,
+              })),
+          },
+          {
+            lazy: () =>
+              import('../features/layout/components/admin-layout').then((m) => ({ Component: m.AdminLayout })),
+            children: [
+              {
+                path: '/admin/dashboard',
+                handle: { title: 'Dashboard' },
+                lazy: () =>
+                  import('../features/dashboard/components/dashboard-page').then((m) => ({
+                    Component: m.DashboardPage,
+                  })),
+              },
+              {
+                path: '/admin/students',
+                handle: { title: 'Student Management' },
+                lazy: () =>
+                  import('../features/students/components/students-page').then((m) => ({
+                    Component: m.StudentsPage,
+                  })),
+              },
+              {
+                path: '/admin/assessments',
+                handle: { title: 'Assessment Management' },
+                lazy: () =>
+                  import('../features/assessments/components/assessments-page').then((m) => ({
+                    Component: m.AssessmentsPage,
+                  })),
+              },
+              {
+                path: '/admin/results',
+                handle: { title: 'Results Management' },
+                lazy: () =>
+                  import('../features/results/components/results-page').then((m) => ({ Component: m.ResultsPage })),
+              },
+              {
+                path: '/admin/results/:resultId',
+                handle: { title: 'Assessment Result' },
+                lazy: () =>
+                  import('../features/results/components/result-detail-page').then((m) => ({
+                    Component: m.ResultDetailPage,
+                  })),
+              },
+              {
+                lazy: () =>
+                  import('../features/auth/components/require-super-admin').then((m) => ({
+                    Component: m.RequireSuperAdmin,
+                  })),
+                children: [
+                  {
+                    path: '/admin/admins',
+                    handle: { title: 'Admin Management' },
+                    lazy: () =>
+                      import('../features/admins/components/admin-management-page').then((m) => ({
+                        Component: m.AdminManagementPage,
+                      })),
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      {
+        path: '/assessment/:inviteToken',
+        lazy: () =>
+          import('../features/student-flow/components/welcome-page').then((m) => ({ Component: m.WelcomePage })),
+      },
+      {
+        path: '/assessment/:inviteToken/complete',
+        lazy: () =>
+          import('../features/student-flow/components/complete-page').then((m) => ({ Component: m.CompletePage })),
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];

@@ -1,0 +1,12 @@
+export { Badge, type BadgeTone } from './badge';
+export { Button, IconButton, type ButtonProps } from './button';
+export { Card } from './card';
+export { ConfirmDialog } from './confirm-dialog';
+export { EmptyState } from './empty-state';
+export { Input, PasswordInput, Select } from './input';
+export { Logo, LOGO_WIDTHS, type LogoSize, type LogoVariant } from './logo';
+export { Modal } from './modal';
+export { SearchInput, matchesNameOrEmail } from './search-input';
+export { FullPageSpinner, Spinner } from './spinner';
+export { StatCard } from './stat-card';
+export { Table, type Column } from './table';

@@ -1,0 +1,24 @@
+interface SpinnerProps {
+  size?: 'sm' | 'md' | 'lg';
+  label?: string;
+  /** Inside a button the button itself announces the busy state. */
+  decorative?: boolean;
+}
+
+export function Spinner({ size = 'md', label = 'Loading', decorative = false }: SpinnerProps) {
+  if (decorative) return <span className={`spinner spinner--${size}`} aria-hidden="true" />;
+  return (
+    <span role="status" aria-label={label} className="spinner-wrap">
+      <span className={`spinner spinner--${size}`} aria-hidden="true" />
+    </span>
+  );
+}
+
+/** Fills the viewport and centres a spinner: used while the session check runs. */
+export function FullPageSpinner({ label = 'Loading' }: { label?: string }) {
+  return (
+    <div className="full-page-center">
+      <Spinner size="lg" label={label} />
+    </div>
+  );
+}

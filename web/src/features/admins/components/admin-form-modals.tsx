@@ -1,0 +1,132 @@
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Input, Modal, PasswordInput, Select } from '../../../components/ui';
+import { errorMessage } from '../../../lib/errors';
+import { notify } from '../../../lib/toast';
+import type { Admin } from '../../auth/types';
+import {
+  createAdminSchema,
+  editAdminSchema,
+  ROLE_OPTIONS,
+  useCreateAdminMutation,
+  useUpdateAdminMutation,
+  type CreateAdminInput,
+  type EditAdminInput,
+} from '../api/admins-api';
+
+interface ModalFooterProps {
+  formId: string;
+  submitLabel: string;
+  busy: boolean;
+  onCancel: () => void;
+}
+
+function FormFooter({ formId, submitLabel, busy, onCancel }: ModalFooterProps) {
+  return (
+    <>
+      <Button variant="secondary" onClick={onCancel} disabled={busy}>
+        Cancel
+      </Button>
+      <Button type="submit" form={formId} loading={busy}>
+        {submitLabel}
+      </Button>
+    </>
+  );
+}
+
+const emptyCreate = { name: '', email: '', password: '', role: '' } as unknown as CreateAdminInput;
+
+export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [createAdmin, { isLoading }] = useCreateAdminMutation();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<CreateAdminInput>({ resolver: zodResolver(createAdminSchema), defaultValues: emptyCreate });
+
+  useEffect(() => {
+    if (open) reset(emptyCreate);
+  }, [open, reset]);
+
+  const onSubmit = async (values: CreateAdminInput) => {
+    try {
+      const admin = await createAdmin(values).unwrap();
+      notify.success(`Admin ${admin?.name ?? values.name} created successfully`);
+      onClose();
+    } catch (err) {
+      notify.error(errorMessage(err, 'Failed to create admin'));
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title="Create Admin"
+      onClose={onClose}
+      dismissible={!isLoading}
+      footer={<FormFooter formId="create-admin-form" submitLabel="Create Admin" busy={isLoading} onCancel={onClose} />}
+    >
+      <form id="create-admin-form" className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
+        <Input label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
+        <Input label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
+        <PasswordInput
+          label="Password"
+          autoComplete="new-password"
+          hint="The new admin signs in with it. At least 6 characters."
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <Select
+          label="Role"
+          placeholder="Select a role"
+          options={ROLE_OPTIONS}
+          error={errors.role?.message}
+          {...register('role')}
+        />
+      </form>
+    </Modal>
+  );
+}
+
+export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClose: () => void }) {
+  const [updateAdmin, { isLoading }] = useUpdateAdminMutation();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<EditAdminInput>({ resolver: zodResolver(editAdminSchema) });
+
+  useEffect(() => {
+    if (admin) reset({ name: admin.name, email: admin.email, role: admin.role });
+  }, [admin, reset]);
+
+  const onSubmit = async (values: EditAdminInput) => {
+    if (!admin) return;
+    try {
+      await updateAdmin({ id: admin._id, ...values }).unwrap();
+      notify.success('Admin updated successfully');
+      onClose();
+    } catch (err) {
+      notify.error(errorMessage(err, 'Failed to update admin'));
+    }
+  };
+
+  return (
+    <Modal
+      open={admin !== null}
+      title="Edit Admin"
+      onClose={onClose}
+      dismissible={!isLoading}
+      footer={<FormFooter formId="edit-admin-form" submitLabel="Save Changes" busy={isLoading} onCancel={onClose} />}
+    >
+      <form id="edit-admin-form" className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
+        <Input label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
+        <Input label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
+        <Select label="Role" options={ROLE_OPTIONS} error={errors.role?.message} {...register('role')} />
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+// Kept apart from the endpoints so the session code in the main bundle does not pull in zod.
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The e-mail rule shared by every admin form (SPEC §5). */
+export const emailField = z
+  .string()
+  .trim()
+  .min(1, 'Email is required')
+  .regex(emailPattern, 'Invalid email address');
+
+export const passwordField = z
+  .string()
+  .min(1, 'Password is required')
+  .min(6, 'Password must be at least 6 characters');
+
+export const loginSchema = z.object({ email: emailField, password: passwordField });
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string().min(1, 'Current password is required'),
+    newPassword: passwordField,
+    confirmPassword: z.string().min(1, 'Please confirm the new password'),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'Passwords do not match',
+  });
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;

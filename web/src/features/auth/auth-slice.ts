@@ -1,0 +1,123 @@
+import {
+  createAsyncThunk,
+  createSlice,
+  type PayloadAction,
+  type ThunkDispatch,
+  type UnknownAction,
+} from '@reduxjs/toolkit';
+import { api } from '../../lib/api';
+import { isHttpError, serverMessage } from '../../lib/errors';
+import { sessionExpired } from '../../lib/session-events';
+import { clearToken, readToken, storeToken } from '../../lib/session-token';
+import { authApi, type SessionResponse } from './api/auth-api';
+import type { LoginInput } from './api/schemas';
+import type { Admin } from './types';
+
+/** SPEC §4: loading until the stored token (if any) is checked, then signed out or signed in. */
+export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';
+
+export interface AuthState {
+  status: SessionStatus;
+  admin: Admin | null;
+}
+
+const initialState: AuthState = { status: 'loading', admin: null };
+
+type Dispatch = ThunkDispatch<unknown, unknown, UnknownAction>;
+
+export const restoreSession = createAsyncThunk('auth/restoreSession', async (_: void, { dispatch }) => {
+  if (!readToken()) return null;
+  const request = dispatch(authApi.endpoints.me.initiate(undefined, { forceRefetch: true }));
+  try {
+    return await request.unwrap();
+  } catch (err) {
+    console.error('Auth check failed:', err);
+    clearToken();
+    return null;
+  } finally {
+    request.unsubscribe();
+  }
+});
+
+export const logout = createAsyncThunk('auth/logout', async (_: void, { dispatch }) => {
+  if (readToken()) {
+    // Revoke the token on the server; the client drops it whatever the answer.
+    await dispatch(authApi.endpoints.logout.initiate())
+      .unwrap()
+      .catch(() => undefined);
+  }
+  clearToken();
+  dispatch(api.util.resetApiState());
+});
+
+export type LoginOutcome = { success: true; admin: Admin } | { success: false; error: string };
+
+/**
+ * Signs in. A refused login (an HTTP error) resolves with the server's message, else 'Login failed';
+ * anything else — no network, an unreadable answer — rejects, and the screen reports it as unexpected.
+ */
+export const login =
+  (input: LoginInput) =>
+  async (dispatch: Dispatch): Promise<LoginOutcome> => {
+    const request = dispatch(authApi.endpoints.login.initiate(input));
+    let answer: SessionResponse;
+    try {
+      answer = await request.unwrap();
+    } catch (err) {
+      if (isHttpError(err)) return { success: false, error: serverMessage(err) ?? 'Login failed' };
+      throw err;
+    } finally {
+      request.reset();
+    }
+    if (typeof answer.token !== 'string' || !answer.admin) throw new Error('Malformed login response');
+    // Whatever another admin had cached in this tab must not show to this one.
+    dispatch(api.util.resetApiState());
+    dispatch(startSession(answer));
+    return { success: true, admin: answer.admin };
+  };
+
+/** Keeps a token the server issued (login, password change) and marks the admin as signed in. */
+export const startSession = (answer: SessionResponse) => (dispatch: Dispatch) => {
+  storeToken(answer.token);
+  dispatch(signedIn(answer.admin));
+};
+
+const authSlice = createSlice({
+  name: 'auth',
+  initialState,
+  reducers: {
+    signedIn(state, action: PayloadAction<Admin>) {
+      state.status = 'signedIn';
+      state.admin = action.payload;
+    },
+    signedOut(state) {
+      state.status = 'signedOut';
+      state.admin = null;
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(restoreSession.fulfilled, (state, action) => {
+        state.status = action.payload ? 'signedIn' : 'signedOut';
+        state.admin = action.payload;
+      })
+      .addCase(logout.fulfilled, (state) => {
+        state.status = 'signedOut';
+        state.admin = null;
+      })
+      .addCase(sessionExpired, (state) => {
+        state.status = 'signedOut';
+        state.admin = null;
+      });
+  },
+});
+
+export const { signedIn, signedOut } = authSlice.actions;
+export const authReducer = authSlice.reducer;
+
+type WithAuth = { auth: AuthState };
+export const selectSessionStatus = (state: WithAuth) => state.auth.status;
+export const selectAdmin = (state: WithAuth) => state.auth.admin;
+/** SPEC §4 derived flags. */
+export const selectIsAuthenticated = (state: WithAuth) => state.auth.admin !== null;
+export const selectIsSuperAdmin = (state: WithAuth) => state.auth.admin?.role === 'super_admin';

@@ -1,0 +1,64 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useSelector } from 'react-redux';
+import { Navigate, useLocation } from 'react-router-dom';
+import { Lock, LogIn, Mail } from 'lucide-react';
+import { Button, FullPageSpinner, Input, PasswordInput } from '../../../components/ui';
+import { useAppDispatch } from '../../../lib/hooks';
+import { notify } from '../../../lib/toast';
+import { loginSchema, type LoginInput } from '../api/schemas';
+import { login, selectSessionStatus } from '../auth-slice';
+import { redirectTarget } from '../redirect-target';
+import { AuthShell } from './auth-shell';
+
+export function LoginPage() {
+  const dispatch = useAppDispatch();
+  const location = useLocation();
+  const status = useSelector(selectSessionStatus);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+
+  // A signed-in admin has nothing to do here; this also carries a fresh sign-in on to its page.
+  if (status === 'signedIn') return <Navigate to={redirectTarget(location.state)} replace />;
+  if (status === 'loading') return <FullPageSpinner label="Checking your session" />;
+
+  const onSubmit = async (values: LoginInput) => {
+    try {
+      const outcome = await dispatch(login(values));
+      if (outcome.success) notify.success(`Welcome back, ${outcome.admin.name}!`);
+      else notify.error(outcome.error);
+    } catch {
+      notify.error('An unexpected error occurred');
+    }
+  };
+
+  return (
+    <AuthShell title="Admin Portal" subtitle="Sign in to manage students, assessments and results.">
+      <form className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
+        <Input
+          label="Email"
+          type="email"
+          autoComplete="username"
+          placeholder="you@institution.edu"
+          leadingIcon={<Mail size={18} />}
+          error={errors.email?.message}
+          {...register('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          placeholder="Enter your password"
+          leadingIcon={<Lock size={18} />}
+          error={errors.password?.message}
+          {...register('password')}
+        />
+        <Button type="submit" size="lg" block loading={isSubmitting} icon={<LogIn size={18} aria-hidden="true" />}>
+          {isSubmitting ? 'Signing in...' : 'Sign In'}
+        </Button>
+      </form>
+    </AuthShell>
+  );
+}

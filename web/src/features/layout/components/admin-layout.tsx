@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'react';
+import { useSelector } from 'react-redux';
+import { NavLink, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import {
+  BarChart3,
+  ClipboardList,
+  KeyRound,
+  LayoutDashboard,
+  LogOut,
+  Menu,
+  ShieldCheck,
+  UserCircle2,
+  Users,
+  X,
+  type LucideIcon,
+} from 'lucide-react';
+import { Logo } from '../../../components/ui';
+import { useAppDispatch } from '../../../lib/hooks';
+import { logout, selectAdmin, selectIsSuperAdmin } from '../../auth/auth-slice';
+import { ROLE_LABELS } from '../../auth/types';
+
+interface NavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+  superAdminOnly?: boolean;
+}
+
+const NAV_ITEMS: NavItem[] = [
+  { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
+  { to: '/admin/students', label: 'Students', icon: Users },
+  { to: '/admin/assessments', label: 'Assessments', icon: ClipboardList },
+  { to: '/admin/results', label: 'Results', icon: BarChart3 },
+  { to: '/admin/admins', label: 'Admins', icon: ShieldCheck, superAdminOnly: true },
+];
+
+/** Routes name their page in `handle.title`; the deepest one wins. */
+export interface RouteHandle {
+  title?: string;
+}
+
+function usePageTitle(): string {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const title = (matches[i]?.handle as RouteHandle | undefined)?.title;
+    if (title) return title;
+  }
+  return 'Admin Portal';
+}
+
+export function AdminLayout() {
+  const admin = useSelector(selectAdmin);
+  const isSuperAdmin = useSelector(selectIsSuperAdmin);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const title = usePageTitle();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  useEffect(() => {
+    document.title = `${title} · Readiness Admin`;
+  }, [title]);
+
+  // Following a link closes the drawer on small screens.
+  useEffect(() => setDrawerOpen(false), [location.pathname]);
+
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setDrawerOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
+
+  const onLogout = async () => {
+    await dispatch(logout());
+    await navigate('/admin/login', { replace: true });
+  };
+
+  const roleLabel = admin ? ROLE_LABELS[admin.role] : '';
+
+  return (
+    <div className={`shell${drawerOpen ? ' shell--drawer-open' : ''}`}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <aside className="sidebar" id="admin-sidebar" aria-label="Sidebar">
+        <div className="sidebar__top">
+          <Logo variant="dark" size="medium" />
+          <button
+            type="button"
+            className="sidebar__close"
+            aria-label="Close menu"
+            onClick={() => setDrawerOpen(false)}
+          >
+            <X size={20} aria-hidden="true" />
+          </button>
+        </div>
+        <nav className="sidebar__nav" aria-label="Main">
+          <ul>
+            {NAV_ITEMS.filter((item) => !item.superAdminOnly || isSuperAdmin).map(({ to, label, icon: Icon }) => (
+              <li key={to}>
+                <NavLink to={to} className={({ isActive }) => `nav-link${isActive ? ' nav-link--active' : ''}`}>
+                  <Icon size={20} aria-hidden="true" />
+                  <span>{label}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="sidebar__footer">
+          <div className="sidebar__user">
+            <UserCircle2 size={36} aria-hidden="true" />
+            <div className="sidebar__user-text">
+              <p className="sidebar__user-name">{admin?.name}</p>
+              <p className="sidebar__user-role">{roleLabel}</p>
+            </div>
+          </div>
+          <NavLink to="/admin/change-password" className="sidebar__secondary">
+            <KeyRound size={16} aria-hidden="true" />
+            <span>Change password</span>
+          </NavLink>
+          <button type="button" className="sidebar__logout" onClick={onLogout}>
+            <LogOut size={18} aria-hidden="true" />
+            <span>Logout</span>
+          </button>
+        </div>
+      </aside>
+      {drawerOpen && (
+        <div className="shell__overlay" data-testid="drawer-overlay" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
+      )}
+      <div className="shell__content">
+        <header className="topbar">
+          <button
+            type="button"
+            className="topbar__menu"
+            aria-label="Open menu"
+            aria-controls="admin-sidebar"
+            aria-expanded={drawerOpen}
+            onClick={() => setDrawerOpen(true)}
+          >
+            <Menu size={22} aria-hidden="true" />
+          </button>
+          <h1 className="topbar__title">{title}</h1>
+          <div className="topbar__user">
+            <span className="topbar__user-name">{admin?.name}</span>
+            <span className="topbar__avatar" aria-hidden="true">
+              {admin?.name?.charAt(0).toUpperCase()}
+            </span>
+          </div>
+        </header>
+        <main className="page" id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

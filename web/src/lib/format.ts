@@ -1,0 +1,15 @@
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** Formats an ISO time for tables; absent or unreadable values get the given placeholder. */
+export function formatDateTime(iso: string | null | undefined, placeholder = '—'): string {
+  if (!iso) return placeholder;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? placeholder : dateTime.format(date);
+}
+
+export function formatDate(iso: string | null | undefined, placeholder = '—'): string {
+  if (!iso) return placeholder;
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? placeholder : dateOnly.format(date);
+}

@@ -1,0 +1,21 @@
+import { toast, type ToastOptions } from 'react-toastify';
+
+/*
+ * Toast timing. SPEC §9 lists the toast library's defaults (4 s default and error, 2 s success,
+ * loading until dismissed, at most 20) and in the same row — as does §2 — says the student and admin
+ * screens show their toasts for 4 seconds. The screens are all this app has, so every toast they
+ * raise lasts 4 s (a 2 s success message is too short to read next to a 4 s error), loading toasts
+ * stay until their outcome replaces them, and at most 20 are on screen at once.
+ */
+export const TOAST_DURATION_MS = 4000;
+export const TOAST_LIMIT = 20;
+
+const base: ToastOptions = { autoClose: TOAST_DURATION_MS };
+
+export const notify = {
+  success: (message: string) => toast.success(message, base),
+  error: (message: string) => toast.error(message, base),
+  info: (message: string) => toast.info(message, base),
+  loading: (message: string) => toast.loading(message),
+  dismiss: (id?: string | number) => toast.dismiss(id),
+};
