@@ -1,0 +1,101 @@
+import { find, helm, render, templateArgs, valuesFiles, chartDir, type K8sObject } from './helm';
+import { validateStrict } from './k8s-validate';
+import path from 'node:path';
+
+const variants = [undefined, ...valuesFiles];
+const rendered = new Map(variants.map((v) => [v ?? 'values.yaml', render({ valuesFile: v })]));
+
+describe.each(variants.map((v) => v ?? 'values.yaml'))('chart with %s', (file) => {
+  const objects = rendered.get(file) as K8sObject[];
+  const valuesFile = file === 'values.yaml' ? undefined : file;
+
+  test('when linted strictly, then helm reports no problem', () => {
+    const args = ['lint', '--strict', chartDir, '--kube-version', '1.30.0'];
+    if (valuesFile) args.push('-f', path.join(chartDir, valuesFile));
+    const res = helm(args);
+    expect(res.stderr + res.stdout).toContain('0 chart(s) failed');
+    expect(res.status).toBe(0);
+  });
+
+  test('when rendered, then every object is valid against its schema, unknown fields included', () => {
+    const problems = objects.flatMap((o) => validateStrict(o).map((p) => `${o.kind}/${o.metadata.name}: ${p}`));
+    expect(problems).toEqual([]);
+  });
+
+  test('when rendered, then each service has its Deployment, Service, ServiceAccount, ConfigMap and NetworkPolicy', () => {
+    for (const name of ['gateway', 'auth', 'notification']) {
+      for (const kind of ['Deployment', 'Service', 'ServiceAccount', 'ConfigMap', 'NetworkPolicy']) {
+        expect(() => find(objects, kind, `readiness-${name}`)).not.toThrow();
+      }
+    }
+  });
+
+  test('when the cluster serves KEDA, then the consumer scales on its queues and has no HPA', () => {
+    const scaled = find(objects, 'ScaledObject', 'readiness-notification') as K8sObject & {
+      spec: { scaleTargetRef: { name: string }; triggers: { type: string; metadata: Record<string, string> }[] };
+    };
+    expect(scaled.spec.scaleTargetRef.name).toBe('readiness-notification');
+    expect(scaled.spec.triggers.length).toBeGreaterThan(0);
+    for (const t of scaled.spec.triggers) {
+      expect(t).toMatchObject({ type: 'rabbitmq', metadata: { mode: 'QueueLength', hostFromEnv: 'AMQP_URL' } });
+    }
+    expect(objects.some((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'readiness-notification')).toBe(false);
+  });
+});
+
+describe('chart without KEDA in the cluster', () => {
+  const objects = render({ keda: false, valuesFile: 'values-production.yaml' });
+
+  test('when rendered, then there is no ScaledObject and the consumer falls back to a CPU HPA', () => {
+    expect(objects.filter((o) => o.kind === 'ScaledObject')).toEqual([]);
+    const hpa = find(objects, 'HorizontalPodAutoscaler', 'readiness-notification');
+    expect(hpa.apiVersion).toBe('autoscaling/v2');
+    expect(objects.flatMap((o) => validateStrict(o))).toEqual([]);
+  });
+});
+
+describe('values schema', () => {
+  test('when a top-level key is misspelt, then lint and template refuse the values', () => {
+    const lint = helm(['lint', '--strict', chartDir, '--set', 'servics.x=1']);
+    expect(lint.status).not.toBe(0);
+    const template = helm(templateArgs({ set: ['servics.x=1'] }));
+    expect(template.status).not.toBe(0);
+    expect(template.stderr).toMatch(/servics/);
+  });
+
+  test('when a service key is misspelt, then template refuses the values', () => {
+    const res = helm(templateArgs({ set: ['services.auth.replica=3'] }));
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/replica/);
+  });
+
+  test('when a secret is given as a plain value, then template refuses it', () => {
+    const res = helm(templateArgs({ set: ['services.auth.secretEnv.JWT_PRIVATE_KEY.value=hunter2'] }));
+    expect(res.status).not.toBe(0);
+  });
+
+  test('when the committed schema is compared with its generator, then they match', () => {
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const res = spawnSync(process.execPath, [path.join(__dirname, '../tools/values-schema.mjs'), '--check'], { encoding: 'utf8' });
+    expect(res.stderr).toBe('');
+    expect(res.status).toBe(0);
+  });
+});
+
+describe('adding a service', () => {
+  test('when a values entry names a new service, then it gets the full set of objects', () => {
+    const objects = render({ set: ['services.report.image.repository=readiness-report', 'services.report.shmSizeLimit=256Mi', 'services.gateway.calls={auth,notification,report}'] });
+    for (const kind of ['Deployment', 'Service', 'ServiceAccount', 'ConfigMap', 'NetworkPolicy', 'PodDisruptionBudget', 'HorizontalPodAutoscaler']) {
+      expect(() => find(objects, kind, 'readiness-report')).not.toThrow();
+    }
+    const gatewayConfig = find(objects, 'ConfigMap', 'readiness-gateway') as K8sObject & { data: Record<string, string> };
+    expect(gatewayConfig.data.REPORT_URL).toBe('http://readiness-report:8080');
+    expect(objects.flatMap((o) => validateStrict(o))).toEqual([]);
+  });
+
+  test('when the gateway is set to call a service that is not there, then rendering fails with the reason', () => {
+    const res = helm(templateArgs({ set: ['services.gateway.calls={auth,student}'] }));
+    expect(res.status).not.toBe(0);
+    expect(res.stderr).toMatch(/student, which is not an enabled service/);
+  });
+});
