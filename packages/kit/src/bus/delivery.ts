@@ -1,0 +1,84 @@
+import { decodeEnvelope, decodePayload, isEventName } from '@readiness/contracts';
+import { requestContext, type Logger } from '../logger';
+import type { BusMessage, HandlerContext, Subscription } from './types';
+
+/** A malformed delivery keeps its decoded envelope when there was one, so the DLQ shows which event it was. */
+export type Decoded = { ok: true; message: BusMessage } | { ok: false; error: string; message?: BusMessage };
+
+/**
+ * Topic matching as RabbitMQ does it for topic exchanges: words split on '.', `*` is one word,
+ * `#` is zero or more words. The memory bus routes with it so both buses bind the same patterns.
+ */
+export function topicMatches(pattern: string, key: string): boolean {
+  const p = pattern.split('.');
+  const k = key.split('.');
+  const match = (i: number, j: number): boolean => {
+    if (i === p.length) return j === k.length;
+    if (p[i] === '#') return match(i + 1, j) || (j < k.length && match(i, j + 1));
+    if (j === k.length) return false;
+    return (p[i] === '*' || p[i] === k[j]) && match(i + 1, j + 1);
+  };
+  return match(0, 0);
+}
+
+/**
+ * Turns delivered bytes into a message, or says why they are malformed. A malformed message can never
+ * succeed, so it skips the retries and goes straight to the dead-letter queue: bytes that are not an
+ * envelope, an event this queue did not bind, or a payload that does not match its registered contract.
+ */
+export function decodeDelivery(body: Uint8Array, sub: Subscription): Decoded {
+  let message: BusMessage;
+  try {
+    message = decodeEnvelope(body);
+  } catch (err) {
+    return { ok: false, error: `malformed envelope: ${errorMessage(err)}` };
+  }
+  if (!sub.events.some((pattern) => topicMatches(pattern, message.name))) {
+    return { ok: false, error: `unexpected event ${message.name} for queue ${sub.queue}`, message };
+  }
+  if (isEventName(message.name)) {
+    try {
+      decodePayload(message.name, message.payload);
+    } catch (err) {
+      return { ok: false, error: `payload does not match ${message.name}: ${errorMessage(err)}`, message };
+    }
+  }
+  return { ok: true, message };
+}
+
+/** Delay before retry number `retry` (1 = the first retry); the last step repeats. */
+export function retryDelay(delays: number[], retry: number): number {
+  if (delays.length === 0) return 0;
+  return delays[Math.min(retry - 1, delays.length - 1)] ?? 0;
+}
+
+/**
+ * Runs a handler with the message's correlation id in the request context, so every log line and every
+ * event the handler writes carries it. An event without one starts its own chain with its id.
+ */
+export function runHandler(sub: Subscription, message: BusMessage, ctx: HandlerContext): Promise<void> {
+  return requestContext.run({ correlationId: message.correlationId ?? message.id }, () =>
+    sub.handle(message, ctx),
+  );
+}
+
+export function errorMessage(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  // Headers and logs stay small: the full error belongs in the handler's own log line.
+  return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
+}
+
+export function logHandlerFailure(
+  logger: Logger,
+  err: unknown,
+  fields: { queue: string; event: string; id: string; attempt: number; final: boolean },
+): void {
+  if (fields.final)
+    logger.error({ err, ...fields }, 'event handler failed for the last time; dead-lettering');
+  else logger.warn({ err, ...fields }, 'event handler failed; retrying later');
+}
+
+export function validateSubscription(sub: Subscription): void {
+  if (!sub.queue || /\s/.test(sub.queue)) throw new Error(`invalid queue name: "${sub.queue}"`);
+  if (sub.events.length === 0) throw new Error(`queue ${sub.queue} subscribes to no events`);
+}

@@ -1,0 +1,253 @@
+import { encodeEnvelope } from '@readiness/contracts';
+import { AppError } from '../errors';
+import {
+  decodeDelivery,
+  errorMessage,
+  logHandlerFailure,
+  retryDelay,
+  runHandler,
+  topicMatches,
+  validateSubscription,
+} from './delivery';
+import { busMetrics, type DeadLetterReason } from './metrics';
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_PREFETCH,
+  DEFAULT_RETRY_DELAYS_MS,
+  type BusMessage,
+  type DeadLetter,
+  type EventBus,
+  type MemoryBusOptions,
+  type Subscription,
+} from './types';
+
+export interface MemoryBus extends EventBus {
+  /** Decodable messages the queue gave up on, oldest first. */
+  deadLetters(queue: string): BusMessage[];
+  /** Everything the queue gave up on, malformed bytes included, with the error and attempt count. */
+  deadLetterRecords(queue: string): DeadLetter[];
+  /** Resolves when no message is queued, being handled or waiting for a retry. */
+  drain(): Promise<void>;
+  /** Routes raw bytes as a misbehaving producer would (tests of malformed messages). */
+  injectRaw(routingKey: string, body: Uint8Array): void;
+  /** Messages published to an event no queue was bound to (the equivalent of the broker's unrouted queue). */
+  unroutedCount(): number;
+}
+
+interface Delivery {
+  body: Uint8Array;
+  routingKey: string;
+  attempt: number;
+}
+
+interface MemoryQueue {
+  sub: Subscription;
+  maxAttempts: number;
+  ready: Delivery[];
+  running: number;
+  dead: DeadLetter[];
+}
+
+/** Unrouted and dead-lettered messages kept for inspection are bounded so a long run cannot exhaust memory. */
+const MAX_KEPT = 10_000;
+
+/**
+ * The embedded event bus: the delivery contract of the RabbitMQ bus inside one process. Every handler has
+ * its own queue; delivery is always asynchronous; a handler that throws is retried after a delay, then
+ * its message is dead-lettered; messages travel as encoded envelopes so malformed bytes behave as they
+ * do on the broker. Messages live in memory only: what is queued when the process stops is gone, which
+ * is why it is the default for the all-in-one run and not for production.
+ *
+ * One instance is meant to be shared by every service of the all-in-one process: `start()` and
+ * `close()` are counted, and the bus stops when the last starter closes it.
+ */
+export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
+  const logger = opts.logger.child({
+    component: 'bus',
+    bus: 'memory',
+    ...(opts.service ? { owner: opts.service } : {}),
+  });
+  const maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const prefetch = opts.prefetch ?? DEFAULT_PREFETCH;
+  const metrics = busMetrics(opts.registry);
+
+  const queues = new Map<string, MemoryQueue>();
+  const unrouted: Delivery[] = [];
+  const retryTimers = new Set<NodeJS.Timeout>();
+  const inFlight = new Set<Promise<void>>();
+  let idleWaiters: Array<() => void> = [];
+  let state: 'idle' | 'started' | 'closed' = 'idle';
+  let starters = 0;
+
+  const keep = <T>(list: T[], item: T) => {
+    list.push(item);
+    if (list.length > MAX_KEPT) list.shift();
+  };
+
+  const isIdle = () =>
+    retryTimers.size === 0 &&
+    inFlight.size === 0 &&
+    [...queues.values()].every((q) => q.ready.length === 0 && q.running === 0);
+
+  const notifyIfIdle = () => {
+    if (!isIdle()) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const w of waiters) w();
+  };
+
+  const route = (routingKey: string, body: Uint8Array) => {
+    let routed = false;
+    for (const q of queues.values()) {
+      if (!q.sub.events.some((pattern) => topicMatches(pattern, routingKey))) continue;
+      q.ready.push({ body, routingKey, attempt: 1 });
+      routed = true;
+      // Never deliver inside publish(): the publisher's transaction and call stack are not the handler's.
+      setImmediate(() => pump(q));
+    }
+    if (!routed) keep(unrouted, { body, routingKey, attempt: 0 });
+  };
+
+  const pump = (q: MemoryQueue) => {
+    if (state !== 'started' || queues.get(q.sub.queue) !== q) return;
+    while (q.running < prefetch && q.ready.length > 0) {
+      const delivery = q.ready.shift() as Delivery;
+      q.running += 1;
+      const p: Promise<void> = deliver(q, delivery).finally(() => {
+        q.running -= 1;
+        inFlight.delete(p);
+        pump(q);
+        notifyIfIdle();
+      });
+      inFlight.add(p);
+    }
+  };
+
+  const deadLetter = (
+    q: MemoryQueue,
+    d: Delivery,
+    message: BusMessage | undefined,
+    error: string,
+    reason: DeadLetterReason,
+  ) => {
+    keep(q.dead, { message, body: d.body, routingKey: d.routingKey, error, attempts: d.attempt });
+    metrics.deadLettered(q.sub.queue, message?.name ?? 'unknown', reason);
+    logger.error(
+      { queue: q.sub.queue, event: message?.name, id: message?.id, reason, error },
+      'message dead-lettered',
+    );
+  };
+
+  const deliver = async (q: MemoryQueue, d: Delivery): Promise<void> => {
+    const decoded = decodeDelivery(d.body, q.sub);
+    if (!decoded.ok) {
+      deadLetter(q, d, decoded.message, decoded.error, 'malformed');
+      return;
+    }
+    const { message } = decoded;
+    try {
+      await runHandler(q.sub, message, { attempt: d.attempt, queue: q.sub.queue });
+      metrics.consumed(q.sub.queue, message.name);
+    } catch (err) {
+      const final = d.attempt >= q.maxAttempts;
+      logHandlerFailure(logger, err, {
+        queue: q.sub.queue,
+        event: message.name,
+        id: message.id,
+        attempt: d.attempt,
+        final,
+      });
+      if (final) {
+        deadLetter(q, d, message, errorMessage(err), 'attempts_exhausted');
+        return;
+      }
+      metrics.retried(q.sub.queue, message.name);
+      const timer = setTimeout(
+        () => {
+          retryTimers.delete(timer);
+          if (state === 'closed') return;
+          q.ready.push({ ...d, attempt: d.attempt + 1 });
+          pump(q);
+          notifyIfIdle();
+        },
+        retryDelay(delays, d.attempt),
+      );
+      retryTimers.add(timer);
+    }
+  };
+
+  const ensureOpen = () => {
+    if (state === 'closed') throw new AppError('bus_closed', 'Event bus is closed', 503);
+  };
+
+  return {
+    async start() {
+      ensureOpen();
+      starters += 1;
+      if (state === 'started') return;
+      state = 'started';
+      logger.info('in-process event bus started');
+      for (const q of queues.values()) pump(q);
+    },
+
+    async subscribe(sub) {
+      ensureOpen();
+      validateSubscription(sub);
+      if (queues.has(sub.queue)) throw new Error(`queue ${sub.queue} already has a handler`);
+      const q: MemoryQueue = {
+        sub,
+        maxAttempts: sub.maxAttempts ?? maxAttempts,
+        ready: [],
+        running: 0,
+        dead: [],
+      };
+      queues.set(sub.queue, q);
+      logger.info({ queue: sub.queue, events: sub.events }, 'subscribed');
+    },
+
+    async publish(messages) {
+      ensureOpen();
+      // Encode everything first: a message that cannot be encoded fails the whole batch, like a broker nack.
+      const bodies = messages.map((m) => [m.name, encodeEnvelope(m)] as const);
+      for (const [name, body] of bodies) {
+        route(name, body);
+        metrics.published(name);
+      }
+    },
+
+    ready: () => state === 'started',
+
+    async close() {
+      if (state === 'closed') return;
+      if (starters > 1) {
+        starters -= 1;
+        return;
+      }
+      state = 'closed';
+      for (const t of retryTimers) clearTimeout(t);
+      retryTimers.clear();
+      await Promise.allSettled([...inFlight]);
+      // Whatever is still queued will never be delivered now: nobody should wait for it.
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const w of waiters) w();
+      logger.info('in-process event bus closed');
+    },
+
+    deadLetters: (queue) => (queues.get(queue)?.dead ?? []).flatMap((d) => (d.message ? [d.message] : [])),
+    deadLetterRecords: (queue) => [...(queues.get(queue)?.dead ?? [])],
+
+    drain() {
+      if (isIdle() || state === 'closed') return Promise.resolve();
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+
+    injectRaw(routingKey, body) {
+      ensureOpen();
+      route(routingKey, Uint8Array.from(body));
+    },
+
+    unroutedCount: () => unrouted.length,
+  };
+}

@@ -1,0 +1,656 @@
+import amqp, {
+  type Channel,
+  type ChannelModel,
+  type ConfirmChannel,
+  type ConsumeMessage,
+  type Message,
+  type Options,
+} from 'amqplib';
+import { encodeEnvelope } from '@readiness/contracts';
+import { AppError } from '../errors';
+import type { Logger } from '../logger';
+import {
+  decodeDelivery,
+  errorMessage,
+  logHandlerFailure,
+  retryDelay,
+  runHandler,
+  validateSubscription,
+} from './delivery';
+import { busMetrics, type BusMetrics, type DeadLetterReason } from './metrics';
+import {
+  DEFAULT_EXCHANGE,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_PREFETCH,
+  DEFAULT_RETRY_DELAYS_MS,
+  type BusMessage,
+  type EventBus,
+  type RabbitBusOptions,
+  type Subscription,
+} from './types';
+
+/** Header names the bus writes; operators read them on messages in a `.dlq`. */
+export const HEADERS = {
+  attempt: 'x-retry-attempt',
+  lastError: 'x-last-error',
+  reason: 'x-dead-letter-reason',
+  originalRoutingKey: 'x-original-routing-key',
+} as const;
+
+export const CONTENT_TYPE = 'application/x-protobuf';
+
+/** Names of the broker objects behind one handler queue. */
+export function queueTopology(queue: string, retryDelaysMs: number[]) {
+  return {
+    queue,
+    deadLetterExchange: `${queue}.dlx`,
+    deadLetterQueue: `${queue}.dlq`,
+    // Named after the delay, so changing the delays declares new queues instead of clashing with old arguments.
+    retryQueues: [...new Set(retryDelaysMs)].map((ms) => ({ name: `${queue}.retry-${ms}ms`, ms })),
+  };
+}
+
+/** Unrouted events land here: `<exchange>.unrouted`. */
+export const unroutedQueueName = (exchange: string) => `${exchange}.unrouted`;
+
+/**
+ * A safety net under our own retry counting: a message that keeps coming back without our code getting
+ * to ack or retry it (a handler that crashes the process every time) is dead-lettered by the broker.
+ */
+const DELIVERY_LIMIT = 20;
+/** Bound on events nobody subscribes to, so they cannot fill the broker's disk. */
+const UNROUTED_MAX_LENGTH = 100_000;
+
+interface ConsumerState {
+  sub: Subscription;
+  maxAttempts: number;
+  /** The connection this consumer was started on, so a subscribe racing a reconnect starts it once. */
+  startedOn?: ChannelModel;
+  channel?: Channel;
+  consumerTag?: string;
+}
+
+interface PendingConfirm {
+  returned: boolean;
+}
+
+/**
+ * The production event bus on RabbitMQ.
+ *
+ * Publishing: a durable topic exchange, routing key = event name; a confirm channel with `mandatory` and
+ * `persistent`; a batch is written in full (pausing on `drain` when the socket buffer is full) and then
+ * its confirms are awaited together. A nack, a returned message, a closed channel or a timeout rejects.
+ *
+ * Unrouted events: events nobody subscribes to yet are legal in pub/sub, and an outbox relay must not be
+ * stuck forever on one. The exchange therefore has an alternate exchange feeding `<exchange>.unrouted`:
+ * the broker routes such an event there and acks it, so nothing is silently dropped. `mandatory` stays on
+ * and a returned message now means the topology itself is broken (the unrouted queue is missing), which
+ * is worth a failed publish and a retry.
+ *
+ * Consuming: one durable quorum queue per handler with its own dead-letter exchange and `.dlq`. Retries are
+ * counted by the bus in a header: a failed message is republished to a wait queue per backoff step whose
+ * TTL dead-letters it back to the handler's queue, then the original is acked, so a failing message never
+ * blocks the ones behind it. After `maxAttempts` (or at once when malformed) it is published to the
+ * `.dlq` with the last error in a header. Acks are manual, after the handler resolved.
+ *
+ * Connection: amqplib does not reconnect by itself. On a lost connection the bus reconnects with capped,
+ * jittered exponential backoff, re-declares the whole topology and re-subscribes every consumer.
+ * Publishes made while disconnected fail fast: the outbox relay keeps the rows and retries.
+ */
+export function createRabbitBus(opts: RabbitBusOptions): EventBus {
+  return new RabbitBus(opts);
+}
+
+class RabbitBus implements EventBus {
+  private readonly log: Logger;
+  private readonly exchange: string;
+  private readonly prefetch: number;
+  private readonly maxAttempts: number;
+  private readonly delays: number[];
+  private readonly publishTimeoutMs: number;
+  private readonly backoff: { initial: number; max: number };
+  private readonly metrics: BusMetrics;
+
+  private conn?: ChannelModel;
+  private pub?: ConfirmChannel;
+  private blocked = false;
+  private started = false;
+  private closing = false;
+  private connecting?: Promise<void>;
+  private reconnectTimer?: NodeJS.Timeout;
+  private readonly consumers = new Map<string, ConsumerState>();
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Confirms not yet received, per (exchange, routing key, message id), in publish order. */
+  private readonly awaitingConfirm = new Map<string, PendingConfirm[]>();
+  /** Woken on every connection state change (unblocked, closed) so waiting publishes re-check. */
+  private stateListeners = new Set<() => void>();
+
+  constructor(private readonly opts: RabbitBusOptions) {
+    this.log = opts.logger.child({ component: 'bus', bus: 'rabbitmq' });
+    this.exchange = opts.exchange ?? DEFAULT_EXCHANGE;
+    this.prefetch = opts.prefetch ?? DEFAULT_PREFETCH;
+    this.maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    this.delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.publishTimeoutMs = opts.publishTimeoutMs ?? 30_000;
+    this.backoff = opts.reconnectDelayMs ?? { initial: 200, max: 30_000 };
+    this.metrics = busMetrics(opts.registry);
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------
+
+  async start(): Promise<void> {
+    if (this.closing) throw new AppError('bus_closed', 'Event bus is closed', 503);
+    if (this.started) return;
+    this.started = true;
+    // The first attempt is awaited so a healthy broker means a ready bus when start() returns; a failed
+    // one is only logged and retried in the background: a service boots and serves without its broker.
+    await this.attemptConnect(0);
+  }
+
+  ready(): boolean {
+    return this.conn !== undefined && this.pub !== undefined && !this.closing;
+  }
+
+  async subscribe(sub: Subscription): Promise<void> {
+    if (this.closing) throw new AppError('bus_closed', 'Event bus is closed', 503);
+    validateSubscription(sub);
+    if (this.consumers.has(sub.queue)) throw new Error(`queue ${sub.queue} already has a handler`);
+    const state: ConsumerState = { sub, maxAttempts: sub.maxAttempts ?? this.maxAttempts };
+    this.consumers.set(sub.queue, state);
+    // Connected: start consuming now. Otherwise the next successful connection declares and starts it.
+    const conn = this.conn;
+    if (conn) await this.startConsumer(conn, state);
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    await this.connecting?.catch(() => undefined);
+    const conn = this.conn;
+    // Stop new deliveries first, then let the handlers that are running finish and ack.
+    await Promise.allSettled(
+      [...this.consumers.values()].map((c) =>
+        c.channel && c.consumerTag ? c.channel.cancel(c.consumerTag) : undefined,
+      ),
+    );
+    await Promise.allSettled([...this.inFlight]);
+    this.conn = undefined;
+    this.pub = undefined;
+    this.wakeStateListeners();
+    if (conn)
+      await conn
+        .close()
+        .catch((err: unknown) => this.log.warn({ err }, 'error while closing the connection'));
+    this.log.info('event bus closed');
+  }
+
+  // ---- connection ------------------------------------------------------------------------------
+
+  private attemptConnect(attempt: number): Promise<void> {
+    const run = this.connect()
+      .then(() => this.log.info({ attempt }, 'connected to the broker'))
+      .catch((err: unknown) => {
+        if (this.closing) return;
+        this.log.warn({ err, attempt }, 'cannot reach the broker; will retry');
+        this.scheduleReconnect(attempt + 1);
+      })
+      .finally(() => {
+        if (this.connecting === run) this.connecting = undefined;
+      });
+    this.connecting = run;
+    return run;
+  }
+
+  /** Capped exponential backoff with "equal jitter": half the delay fixed, half random, so restarts spread. */
+  private scheduleReconnect(attempt: number): void {
+    if (this.closing || this.reconnectTimer) return;
+    const base = Math.min(this.backoff.max, this.backoff.initial * 2 ** Math.max(0, attempt - 1));
+    const delay = base / 2 + Math.random() * (base / 2);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.attemptConnect(attempt);
+    }, delay);
+    this.reconnectTimer.unref?.();
+  }
+
+  private async connect(): Promise<void> {
+    const conn = await amqp.connect(this.opts.url, {
+      clientProperties: { connection_name: `${this.opts.service} event bus` },
+    });
+    conn.on('error', (err: Error) => this.log.error({ err }, 'broker connection error'));
+    conn.on('close', (err?: Error) => this.onConnectionClosed(conn, err));
+    conn.on('blocked', (reason: string) => {
+      this.blocked = true;
+      this.log.warn({ reason }, 'broker blocked publishing (resource alarm)');
+    });
+    conn.on('unblocked', () => {
+      this.blocked = false;
+      this.log.info('broker unblocked publishing');
+      this.wakeStateListeners();
+    });
+    try {
+      if (this.closing) throw new Error('bus closed while connecting');
+      const pub = await conn.createConfirmChannel();
+      pub.on('error', (err: Error) => this.log.error({ err }, 'publish channel error'));
+      pub.on('return', (msg: Message) => this.onReturned(msg));
+      pub.on('close', () => this.onChannelClosed(conn, pub, 'publish'));
+      await this.declareExchanges(pub);
+      this.conn = conn;
+      this.pub = pub;
+      this.blocked = false;
+    } catch (err) {
+      await conn.close().catch(() => undefined);
+      throw err;
+    }
+    // From here a failure closes the connection, and the close handler schedules the next attempt.
+    try {
+      for (const state of this.consumers.values()) await this.startConsumer(conn, state);
+    } catch (err) {
+      this.log.error({ err }, 'cannot start consumers; reconnecting');
+      await conn.close().catch(() => undefined);
+    }
+  }
+
+  private onConnectionClosed(conn: ChannelModel, err?: Error): void {
+    if (this.conn !== conn) return;
+    this.conn = undefined;
+    this.pub = undefined;
+    this.blocked = false;
+    for (const state of this.consumers.values()) {
+      state.startedOn = undefined;
+      state.channel = undefined;
+      state.consumerTag = undefined;
+    }
+    this.wakeStateListeners();
+    if (this.closing) return;
+    this.log.error({ err }, 'lost the broker connection; reconnecting');
+    this.scheduleReconnect(1);
+  }
+
+  /**
+   * A channel closed while its connection lives means a channel-level error (a precondition, an unknown
+   * delivery tag). Rather than patching one channel, recycle the connection: the reconnect path declares
+   * everything afresh and is the path that is tested.
+   */
+  private onChannelClosed(conn: ChannelModel, channel: Channel, role: string): void {
+    if (this.closing || this.conn !== conn) return;
+    if (role === 'publish' && this.pub !== channel) return;
+    this.log.error({ role }, 'broker closed a channel; recycling the connection');
+    conn.close().catch(() => undefined);
+  }
+
+  private wakeStateListeners(): void {
+    const listeners = this.stateListeners;
+    this.stateListeners = new Set();
+    for (const l of listeners) l();
+  }
+
+  // ---- topology --------------------------------------------------------------------------------
+
+  private async declareExchanges(ch: Channel): Promise<void> {
+    const unrouted = unroutedQueueName(this.exchange);
+    await ch.assertExchange(unrouted, 'fanout', { durable: true });
+    await ch.assertQueue(unrouted, {
+      durable: true,
+      arguments: { 'x-queue-type': 'quorum', 'x-max-length': UNROUTED_MAX_LENGTH },
+    });
+    await ch.bindQueue(unrouted, unrouted, '');
+    await ch.assertExchange(this.exchange, 'topic', { durable: true, alternateExchange: unrouted });
+  }
+
+  private async declareQueue(ch: Channel, sub: Subscription): Promise<void> {
+    const t = queueTopology(sub.queue, this.delays);
+    await ch.assertExchange(t.deadLetterExchange, 'fanout', { durable: true });
+    await ch.assertQueue(t.deadLetterQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
+    await ch.bindQueue(t.deadLetterQueue, t.deadLetterExchange, '');
+    await ch.assertQueue(t.queue, {
+      durable: true,
+      arguments: {
+        'x-queue-type': 'quorum',
+        'x-dead-letter-exchange': t.deadLetterExchange,
+        'x-delivery-limit': DELIVERY_LIMIT,
+      },
+    });
+    for (const r of t.retryQueues) {
+      await ch.assertQueue(r.name, {
+        durable: true,
+        arguments: {
+          'x-queue-type': 'quorum',
+          'x-message-ttl': r.ms,
+          // Expired messages go back to the handler's queue through the default exchange.
+          'x-dead-letter-exchange': '',
+          'x-dead-letter-routing-key': t.queue,
+          // The broker keeps a waiting message until the main queue has confirmed it (quorum queues, 3.10+).
+          'x-dead-letter-strategy': 'at-least-once',
+          'x-overflow': 'reject-publish',
+        },
+      });
+    }
+    for (const event of sub.events) await ch.bindQueue(t.queue, this.exchange, event);
+  }
+
+  // ---- consuming -------------------------------------------------------------------------------
+
+  private async startConsumer(conn: ChannelModel, state: ConsumerState): Promise<void> {
+    if (state.startedOn === conn) return;
+    state.startedOn = conn;
+    const ch = await conn.createChannel();
+    ch.on('error', (err: Error) => this.log.error({ err, queue: state.sub.queue }, 'consumer channel error'));
+    ch.on('close', () => {
+      if (state.channel === ch) this.onChannelClosed(conn, ch, 'consume');
+    });
+    state.channel = ch;
+    await this.declareQueue(ch, state.sub);
+    await ch.prefetch(this.prefetch);
+    const { consumerTag } = await ch.consume(
+      state.sub.queue,
+      (msg) => {
+        if (msg === null) {
+          // The broker cancelled the consumer (queue deleted, leader moved away): start over.
+          this.log.warn({ queue: state.sub.queue }, 'consumer cancelled by the broker; reconnecting');
+          conn.close().catch(() => undefined);
+          return;
+        }
+        const p: Promise<void> = this.onDelivery(state, ch, msg)
+          .catch((err: unknown) =>
+            this.log.error({ err, queue: state.sub.queue }, 'delivery processing failed'),
+          )
+          .finally(() => this.inFlight.delete(p));
+        this.inFlight.add(p);
+      },
+      { noAck: false },
+    );
+    state.consumerTag = consumerTag;
+    this.log.info({ queue: state.sub.queue, events: state.sub.events, prefetch: this.prefetch }, 'consuming');
+  }
+
+  private async onDelivery(state: ConsumerState, ch: Channel, msg: ConsumeMessage): Promise<void> {
+    const queue = state.sub.queue;
+    const attempt = Math.max(1, Number(msg.properties.headers?.[HEADERS.attempt] ?? 1) || 1);
+    const decoded = decodeDelivery(msg.content, state.sub);
+    if (!decoded.ok) {
+      await this.deadLetter(state, ch, msg, decoded.message, decoded.error, attempt, 'malformed');
+      return;
+    }
+    const message = decoded.message;
+    try {
+      await runHandler(state.sub, message, { attempt, queue });
+    } catch (err) {
+      const final = attempt >= state.maxAttempts;
+      logHandlerFailure(this.log, err, { queue, event: message.name, id: message.id, attempt, final });
+      if (final)
+        await this.deadLetter(state, ch, msg, message, errorMessage(err), attempt, 'attempts_exhausted');
+      else await this.retry(state, ch, msg, message, errorMessage(err), attempt);
+      return;
+    }
+    if (this.ack(ch, msg, queue)) this.metrics.consumed(queue, message.name);
+  }
+
+  /** Acks on the channel the message came from; false when that channel is gone (the broker redelivers). */
+  private ack(ch: Channel, msg: ConsumeMessage, queue: string): boolean {
+    try {
+      ch.ack(msg);
+      return true;
+    } catch (err) {
+      this.log.warn({ err, queue }, 'cannot ack: channel closed; the broker will redeliver');
+      return false;
+    }
+  }
+
+  private async retry(
+    state: ConsumerState,
+    ch: Channel,
+    msg: ConsumeMessage,
+    message: BusMessage,
+    error: string,
+    attempt: number,
+  ): Promise<void> {
+    const queue = state.sub.queue;
+    const wait = queueTopology(queue, [retryDelay(this.delays, attempt)]).retryQueues[0];
+    try {
+      if (!wait) throw new Error('no retry delay configured');
+      await this.confirmOne(
+        '',
+        wait.name,
+        msg.content,
+        this.copyProperties(msg, { [HEADERS.attempt]: attempt + 1, [HEADERS.lastError]: error }),
+      );
+    } catch (err) {
+      // Could not park the message; put it back so it is not lost. The broker's delivery limit caps a loop.
+      this.log.error({ err, queue, id: message.id }, 'cannot schedule a retry; requeueing');
+      this.nack(ch, msg, true);
+      return;
+    }
+    if (this.ack(ch, msg, queue)) this.metrics.retried(queue, message.name);
+  }
+
+  private async deadLetter(
+    state: ConsumerState,
+    ch: Channel,
+    msg: ConsumeMessage,
+    message: BusMessage | undefined,
+    error: string,
+    attempt: number,
+    reason: DeadLetterReason,
+  ): Promise<void> {
+    const queue = state.sub.queue;
+    const t = queueTopology(queue, []);
+    const event = message?.name ?? 'unknown';
+    this.log.error({ queue, event, id: message?.id, reason, error, attempt }, 'dead-lettering a message');
+    try {
+      await this.confirmOne(
+        t.deadLetterExchange,
+        '',
+        msg.content,
+        this.copyProperties(msg, {
+          [HEADERS.attempt]: attempt,
+          [HEADERS.lastError]: error,
+          [HEADERS.reason]: reason,
+          [HEADERS.originalRoutingKey]: msg.fields.routingKey,
+        }),
+      );
+    } catch (err) {
+      // The broker's own dead-lettering still moves it to the DLQ, only without our error header.
+      this.log.error({ err, queue }, 'cannot publish to the dead-letter queue; rejecting instead');
+      if (this.nack(ch, msg, false)) this.metrics.deadLettered(queue, event, reason);
+      return;
+    }
+    if (this.ack(ch, msg, queue)) this.metrics.deadLettered(queue, event, reason);
+  }
+
+  private nack(ch: Channel, msg: ConsumeMessage, requeue: boolean): boolean {
+    try {
+      ch.nack(msg, false, requeue);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private copyProperties(msg: ConsumeMessage, headers: Record<string, unknown>): Options.Publish {
+    const p = msg.properties;
+    // The broker's x-death history grows with every pass through a wait queue; our header counts instead.
+    const kept = Object.fromEntries(
+      Object.entries(p.headers ?? {}).filter(
+        ([k]) => !k.startsWith('x-death') && !k.startsWith('x-first-death') && !k.startsWith('x-last-death'),
+      ),
+    );
+    return {
+      persistent: true,
+      mandatory: true,
+      contentType: p.contentType as string | undefined,
+      messageId: p.messageId as string | undefined,
+      type: p.type as string | undefined,
+      correlationId: p.correlationId as string | undefined,
+      timestamp: p.timestamp as number | undefined,
+      appId: p.appId as string | undefined,
+      headers: { ...kept, ...headers },
+    };
+  }
+
+  // ---- publishing ------------------------------------------------------------------------------
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const bodies = messages.map((m) => ({ m, body: Buffer.from(encodeEnvelope(m)) }));
+    const ch = await this.publishChannel();
+    const confirms: Promise<void>[] = [];
+    try {
+      for (const { m, body } of bodies) {
+        const { confirmed, flushed } = this.send(ch, this.exchange, m.name, body, {
+          persistent: true,
+          mandatory: true,
+          contentType: CONTENT_TYPE,
+          messageId: m.id,
+          type: m.name,
+          correlationId: m.correlationId,
+          timestamp: Math.floor(m.occurredAt.getTime() / 1000),
+          appId: this.opts.service,
+        });
+        confirmed.catch(() => undefined); // observed below; keeps an early failure from going unhandled
+        confirms.push(confirmed);
+        if (!flushed) await this.waitForDrain(ch);
+      }
+    } catch (err) {
+      throw this.publishError(err);
+    }
+    // All messages are on the wire; their confirms arrive pipelined and are awaited together.
+    const results = await Promise.allSettled(confirms);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw this.publishError(failed.reason);
+    for (const m of messages) this.metrics.published(m.name);
+  }
+
+  private publishError(err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    return new AppError('bus_unavailable', `Event not confirmed by the broker: ${errorMessage(err)}`, 503, {
+      cause: err,
+    });
+  }
+
+  /** The confirm channel, or a fast failure: the outbox keeps unconfirmed rows and retries them. */
+  private async publishChannel(): Promise<ConfirmChannel> {
+    if (this.closing) throw new AppError('bus_closed', 'Event bus is closed', 503);
+    if (this.blocked)
+      await this.waitUntil(() => !this.blocked || !this.pub, 'the broker is blocking publishers');
+    const ch = this.pub;
+    if (!ch) throw new AppError('bus_unavailable', 'Event bus is not connected to the broker', 503);
+    return ch;
+  }
+
+  private async confirmOne(
+    exchange: string,
+    routingKey: string,
+    body: Buffer,
+    options: Options.Publish,
+  ): Promise<void> {
+    const ch = await this.publishChannel();
+    const { confirmed, flushed } = this.send(ch, exchange, routingKey, body, options);
+    if (!flushed) await this.waitForDrain(ch);
+    await confirmed;
+  }
+
+  private send(
+    ch: ConfirmChannel,
+    exchange: string,
+    routingKey: string,
+    body: Buffer,
+    options: Options.Publish,
+  ): { confirmed: Promise<void>; flushed: boolean } {
+    const key = confirmKey(exchange, routingKey, options.messageId);
+    const pending: PendingConfirm = { returned: false };
+    const list = this.awaitingConfirm.get(key) ?? [];
+    list.push(pending);
+    this.awaitingConfirm.set(key, list);
+    let flushed = true;
+    const confirmed = new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const finish = (err?: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const rest = (this.awaitingConfirm.get(key) ?? []).filter((p) => p !== pending);
+        if (rest.length) this.awaitingConfirm.set(key, rest);
+        else this.awaitingConfirm.delete(key);
+        if (err) reject(err instanceof Error ? err : new Error(String(err)));
+        else if (pending.returned)
+          reject(
+            new AppError(
+              'event_unroutable',
+              `The broker could not route ${routingKey} on ${exchange || 'the default exchange'}`,
+              503,
+            ),
+          );
+        else resolve();
+      };
+      const timer = setTimeout(
+        () => finish(new Error(`no confirm within ${this.publishTimeoutMs} ms`)),
+        this.publishTimeoutMs,
+      );
+      try {
+        flushed = ch.publish(exchange, routingKey, body, options, (err) => finish(err ?? undefined));
+      } catch (err) {
+        finish(err);
+      }
+    });
+    return { confirmed, flushed };
+  }
+
+  /** A mandatory message the broker could not route comes back before its confirm: mark it failed. */
+  private onReturned(msg: Message): void {
+    const key = confirmKey(
+      msg.fields.exchange,
+      msg.fields.routingKey,
+      msg.properties.messageId as string | undefined,
+    );
+    const pending = this.awaitingConfirm.get(key)?.find((p) => !p.returned);
+    if (pending) pending.returned = true;
+    this.log.error(
+      { exchange: msg.fields.exchange, routingKey: msg.fields.routingKey, id: msg.properties.messageId },
+      'broker returned an unroutable message',
+    );
+  }
+
+  private waitForDrain(ch: ConfirmChannel): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        ch.off('drain', onDrain);
+        ch.off('close', onClose);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onDrain = () => done();
+      const onClose = () =>
+        done(new AppError('bus_unavailable', 'Publish channel closed while waiting to write', 503));
+      const timer = setTimeout(
+        () => done(new AppError('bus_unavailable', 'Publish buffer did not drain in time', 503)),
+        this.publishTimeoutMs,
+      );
+      ch.on('drain', onDrain);
+      ch.on('close', onClose);
+    });
+  }
+
+  /** Waits, within the publish timeout, for a condition re-checked on every connection state change. */
+  private waitUntil(condition: () => boolean, what: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.stateListeners.delete(check);
+        reject(new AppError('bus_unavailable', `Cannot publish: ${what}`, 503));
+      }, this.publishTimeoutMs);
+      const check = () => {
+        if (condition()) {
+          clearTimeout(timer);
+          resolve();
+        } else this.stateListeners.add(check);
+      };
+      check();
+    });
+  }
+}
+
+function confirmKey(exchange: string, routingKey: string, messageId: string | undefined): string {
+  return `${exchange}\u0000${routingKey}\u0000${messageId ?? ''}`;
+}

@@ -1,0 +1,86 @@
+import type { EnvelopeFields } from '@readiness/contracts';
+import type { Registry } from 'prom-client';
+import type { Logger } from '../logger';
+
+/** One event as it travels on the bus: the envelope fields with the protobuf-encoded payload. */
+export type BusMessage = EnvelopeFields;
+
+export interface Publisher {
+  /** Resolves only when the bus has accepted (RabbitMQ: confirmed) every message; rejects otherwise. */
+  publish(messages: BusMessage[]): Promise<void>;
+}
+
+export interface HandlerContext {
+  /** 1 on the first delivery, incremented by every retry the bus schedules. */
+  attempt: number;
+  queue: string;
+}
+
+export interface Subscription {
+  /** The full queue name, `<service>.<handler>`; one queue per handler. */
+  queue: string;
+  /** Event names this handler receives (routing keys bound to the queue). */
+  events: string[];
+  /** Resolve after the effect is committed: the message is acked then. Throw to have it retried. */
+  handle(msg: BusMessage, ctx: HandlerContext): Promise<void>;
+  /** Deliveries before the message is dead-lettered; defaults to the bus's `maxAttempts`. */
+  maxAttempts?: number;
+}
+
+export interface EventBus extends Publisher {
+  /** Connects. The RabbitMQ bus keeps retrying in the background and never throws when the broker is down. */
+  start(): Promise<void>;
+  subscribe(sub: Subscription): Promise<void>;
+  /** True while the bus can publish and consume (used by /readyz). */
+  ready(): boolean;
+  /** Cancels consumers, waits for in-flight handlers, closes channels and the connection. */
+  close(): Promise<void>;
+}
+
+export interface BusOptions {
+  logger: Logger;
+  /** Deliveries before a failing message is dead-lettered. Default 5. */
+  maxAttempts?: number;
+  /** Wait before retry n (1-based) is `retryDelaysMs[min(n-1, length-1)]`. */
+  retryDelaysMs?: number[];
+  /** Where the bus counters are registered; without it, no metrics. */
+  registry?: Registry;
+}
+
+export interface RabbitBusOptions extends BusOptions {
+  url: string;
+  /** Name of the service, used in logs and as the connection name shown by the broker. */
+  service: string;
+  /** Topic exchange all events are published to. Default `readiness.events`. */
+  exchange?: string;
+  /** Unacknowledged deliveries per handler. Default 10. */
+  prefetch?: number;
+  /** Reconnect backoff: first delay and cap, in ms. Defaults 200 and 30000. */
+  reconnectDelayMs?: { initial: number; max: number };
+  /** How long a publish waits for broker confirms (and for a blocked connection) before rejecting. Default 30000. */
+  publishTimeoutMs?: number;
+}
+
+export interface MemoryBusOptions extends BusOptions {
+  /** Only used in logs: one instance is shared by every service of the all-in-one process. */
+  service?: string;
+  /** Handlers running at once per queue, like a consumer prefetch. Default 10. */
+  prefetch?: number;
+}
+
+/** A message a handler's queue gave up on, with the reason. */
+export interface DeadLetter {
+  /** The decoded message; absent when the bytes were not an envelope. */
+  message?: BusMessage;
+  /** The bytes as they were published. */
+  body: Uint8Array;
+  /** Routing key (event name) the message was published with. */
+  routingKey: string;
+  error: string;
+  attempts: number;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 25_000, 120_000];
+export const DEFAULT_PREFETCH = 10;
+export const DEFAULT_EXCHANGE = 'readiness.events';
