@@ -1,0 +1,57 @@
+import { env } from '@readiness/kit/config';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const origins = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+  );
+
+export const configSchema = z
+  .object({
+    PORT: env.port(8080),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: env.logLevel(),
+    NODE_ENV: env.nodeEnv(),
+    AUTH_URL: env.optionalUrl(),
+    ASSESSMENT_URL: env.optionalUrl(),
+    STUDENT_URL: env.optionalUrl(),
+    RESULTS_URL: env.optionalUrl(),
+    REPORT_URL: env.optionalUrl(),
+    NOTIFICATION_URL: env.optionalUrl(),
+    /** Defaults to `${AUTH_URL}/.well-known/jwks.json`. */
+    AUTH_JWKS_URL: env.optionalUrl(),
+    REDIS_URL: env.optionalUrl(),
+    /** Comma-separated origins allowed to call the API from another origin; same-origin needs none. */
+    CORS_ORIGINS: origins,
+    /** Folder of the built web app (`web/dist`); without it the gateway serves only the API. */
+    WEB_DIST_DIR: z.string().min(1).optional(),
+    /** Mounts the mail catcher pages (all-in-one development mode only). */
+    DEV_MAIL: env.bool(false),
+    /** Idle time allowed to an upstream before the caller gets a 504. */
+    UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
+    /** Multipart uploads stream a larger body, so they get longer. */
+    UPLOAD_TIMEOUT_MS: positiveInt(120_000),
+    JSON_BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
+    UPLOAD_BODY_LIMIT_BYTES: positiveInt(25 * 1024 * 1024),
+    RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
+    /** Requests per IP per window for the whole API. */
+    RATE_LIMIT_API: positiveInt(600),
+    /** Sign-in attempts per IP per window (password guessing). */
+    RATE_LIMIT_LOGIN: positiveInt(20),
+    /** Student-link lookups (GET) per IP per window (invitation token guessing). */
+    RATE_LIMIT_STUDENT: positiveInt(120),
+  })
+  .transform((c) => ({
+    ...c,
+    AUTH_JWKS_URL:
+      c.AUTH_JWKS_URL ?? (c.AUTH_URL ? `${c.AUTH_URL.replace(/\/+$/, '')}/.well-known/jwks.json` : undefined),
+  }));
+
+export type GatewayConfig = z.infer<typeof configSchema>;

@@ -1,0 +1,53 @@
+import { matchRoute, requiresAdmin } from './routes';
+
+const owner = (method: string, path: string) => matchRoute(method, path)?.upstream;
+
+describe('route table', () => {
+  it.each([
+    ['POST', '/api/auth/login', 'auth'],
+    ['GET', '/api/auth/me', 'auth'],
+    ['GET', '/api/admin/admins', 'auth'],
+    ['PATCH', '/api/admin/admins/42/status', 'auth'],
+    ['GET', '/api/admin/audit-log', 'auth'],
+    ['GET', '/api/admin/dashboard', 'results'],
+    ['GET', '/api/admin/results', 'results'],
+    ['DELETE', '/api/admin/results/abc', 'results'],
+    ['POST', '/api/admin/results/abc/resend-certificate', 'results'],
+    ['GET', '/api/admin/results/abc/pdf', 'report'],
+    ['GET', '/api/admin/results/abc/certificate', 'report'],
+    ['POST', '/api/admin/students/invite', 'student'],
+    ['GET', '/api/student/tok3n', 'student'],
+    ['POST', '/api/student/tok3n/submit', 'student'],
+    ['GET', '/api/assessment', 'assessment'],
+    ['POST', '/api/assessment/upload-file', 'assessment'],
+    ['GET', '/api/assessment/files/q1.pdf', 'assessment'],
+    ['GET', '/.well-known/jwks.json', 'auth'],
+  ])('when %s %s arrives, then it goes to %s', (method, path, upstream) => {
+    expect(owner(method, path)).toBe(upstream);
+  });
+
+  it('when a path belongs to no service, then no rule matches', () => {
+    expect(matchRoute('GET', '/api/unknown')).toBeUndefined();
+    expect(matchRoute('GET', '/api/authx')).toBeUndefined();
+    expect(matchRoute('GET', '/api/admin/dashboards')).toBeUndefined();
+  });
+
+  it('when a route is administrative, then it needs an admin token; sign-in and student links do not', () => {
+    const needs = (method: string, path: string) => requiresAdmin(path, matchRoute(method, path));
+    expect(needs('GET', '/api/admin/results/abc/pdf')).toBe(true);
+    expect(needs('GET', '/api/auth/me')).toBe(true);
+    expect(needs('POST', '/api/auth/change-password')).toBe(true);
+    expect(needs('PUT', '/api/assessment')).toBe(true);
+    expect(needs('GET', '/api/admin/not-a-route')).toBe(true);
+    expect(needs('POST', '/api/auth/login')).toBe(false);
+    expect(needs('GET', '/api/student/tok3n/assessment')).toBe(false);
+    expect(needs('GET', '/api/assessment/files/q1.pdf')).toBe(false);
+  });
+
+  it('when student links are looked up, then the stricter limit applies to lookups only', () => {
+    expect(matchRoute('GET', '/api/student/tok3n')?.rateLimit).toBe('student');
+    expect(matchRoute('GET', '/api/student/tok3n/assessment')?.rateLimit).toBe('student');
+    expect(matchRoute('POST', '/api/student/tok3n/submit')?.rateLimit).toBeUndefined();
+    expect(matchRoute('POST', '/api/auth/login')?.rateLimit).toBe('login');
+  });
+});

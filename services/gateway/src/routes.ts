@@ -1,0 +1,66 @@
+export const UPSTREAMS = ['auth', 'assessment', 'student', 'results', 'report', 'notification'] as const;
+export type UpstreamName = (typeof UPSTREAMS)[number];
+
+export type RateLimitName = 'login' | 'student';
+
+export interface RouteRule {
+  /** Matched against the path without the query string. */
+  path: RegExp;
+  /** Only these methods match; all methods when absent. */
+  methods?: readonly string[];
+  upstream: UpstreamName;
+  /** `admin`: a valid admin JWT is required before the request is proxied. */
+  access: 'admin' | 'public';
+  /** A stricter per-IP limit on top of the API-wide one. */
+  rateLimit?: RateLimitName;
+  /** Multipart bodies on this route get the upload size cap and timeout. */
+  uploads?: boolean;
+}
+
+const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')}(?:/.*)?$`);
+
+/**
+ * Which service owns which path. First match wins, so narrower rules come first. A new service
+ * adds its rows here and its URL to the config.
+ */
+export const ROUTES: readonly RouteRule[] = [
+  { path: /^\/api\/auth\/login$/, upstream: 'auth', access: 'public', rateLimit: 'login' },
+  { path: /^\/api\/auth\/(?:me|logout|refresh|change-password)$/, upstream: 'auth', access: 'admin' },
+  { path: under('/api/auth'), upstream: 'auth', access: 'public' },
+  { path: under('/api/admin/admins'), upstream: 'auth', access: 'admin' },
+  { path: under('/api/admin/audit-log'), upstream: 'auth', access: 'admin' },
+  { path: /^\/api\/admin\/dashboard$/, upstream: 'results', access: 'admin' },
+  { path: /^\/api\/admin\/results\/[^/]+\/(?:pdf|certificate)$/, upstream: 'report', access: 'admin' },
+  { path: under('/api/admin/results'), upstream: 'results', access: 'admin' },
+  { path: under('/api/admin/students'), upstream: 'student', access: 'admin', uploads: true },
+  { path: under('/api/admin/notifications'), upstream: 'notification', access: 'admin' },
+  {
+    path: /^\/api\/student\/[^/]+(?:\/(?:assessment|results))?$/,
+    methods: ['GET', 'HEAD'],
+    upstream: 'student',
+    access: 'public',
+    rateLimit: 'student',
+  },
+  { path: under('/api/student'), upstream: 'student', access: 'public', uploads: true },
+  {
+    path: /^\/api\/assessment\/files\/.+$/,
+    methods: ['GET', 'HEAD'],
+    upstream: 'assessment',
+    access: 'public',
+  },
+  { path: under('/api/assessment'), upstream: 'assessment', access: 'admin', uploads: true },
+  { path: /^\/\.well-known\/jwks\.json$/, methods: ['GET', 'HEAD'], upstream: 'auth', access: 'public' },
+];
+
+export function matchRoute(
+  method: string,
+  path: string,
+  routes: readonly RouteRule[] = ROUTES,
+): RouteRule | undefined {
+  return routes.find((r) => r.path.test(path) && (!r.methods || r.methods.includes(method)));
+}
+
+/** Paths that need a valid admin JWT. Everything under /api/admin does, whatever service owns it. */
+export function requiresAdmin(path: string, rule: RouteRule | undefined): boolean {
+  return rule?.access === 'admin' || path === '/api/admin' || path.startsWith('/api/admin/');
+}

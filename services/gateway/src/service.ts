@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import client from 'prom-client';
+import { bearerToken, createJwtVerifier, invalidToken, type JwtVerifier } from '@readiness/kit/auth';
+import { createRateLimiter, type RateLimiter, type Redis } from '@readiness/kit/cache';
+import { AppError, unavailable } from '@readiness/kit/errors';
+import { listen, sendError, type HttpApp } from '@readiness/kit/http';
+import { redactUrl, requestContext, type Logger } from '@readiness/kit/logger';
+import type { GatewayConfig } from './config';
+import { cors } from './cors';
+import { buildOpenApiDocument, mountDocs, type OpenApiFragment } from './docs';
+import { createProxy } from './proxy';
+import {
+  ROUTES,
+  matchRoute,
+  requiresAdmin,
+  type RateLimitName,
+  type RouteRule,
+  type UpstreamName,
+} from './routes';
+import { mountWebApp } from './spa';
+
+export const TOKEN_ISSUER = 'readiness-auth';
+export const TOKEN_AUDIENCE = 'readiness-admin';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  /** Rate-limit counters shared by every replica; per-process memory when absent (all-in-one). */
+  redis?: Redis;
+  /** Admin token verifier; by default one on `config.AUTH_JWKS_URL`. */
+  verifier?: JwtVerifier;
+  /** The services' API documentation fragments, merged at `/api/docs`. */
+  openApiFragments?: readonly OpenApiFragment[];
+  /** Mounted after the API and before the web app (the all-in-one mounts the dev mail pages here). */
+  extraRoutes?: (app: Express) => void;
+  registry?: client.Registry;
+  /** Route table override (tests). */
+  routes?: readonly RouteRule[];
+}
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  http: HttpApp;
+  stop(): Promise<void>;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const incomingId = (value: string | string[] | undefined) => {
+  const v = Array.isArray(value) ? value[0] : value;
+  return v && ID_PATTERN.test(v) ? v : undefined;
+};
+
+const UPSTREAM_CONFIG: Record<UpstreamName, keyof GatewayConfig> = {
+  auth: 'AUTH_URL',
+  assessment: 'ASSESSMENT_URL',
+  student: 'STUDENT_URL',
+  results: 'RESULTS_URL',
+  report: 'REPORT_URL',
+  notification: 'NOTIFICATION_URL',
+};
+
+function upstreamUrls(config: GatewayConfig): Partial<Record<UpstreamName, URL>> {
+  const urls: Partial<Record<UpstreamName, URL>> = {};
+  for (const [name, key] of Object.entries(UPSTREAM_CONFIG) as [UpstreamName, keyof GatewayConfig][]) {
+    const value = config[key];
+    if (typeof value === 'string' && value) urls[name] = new URL(value);
+  }
+  return urls;
+}
+
+async function probe(url: URL): Promise<'ready' | 'not ready' | 'unreachable'> {
+  try {
+    const res = await fetch(new URL('/readyz', url), { signal: AbortSignal.timeout(2000) });
+    await res.body?.cancel();
+    return res.ok ? 'ready' : 'not ready';
+  } catch {
+    return 'unreachable';
+  }
+}
+
+/**
+ * The API gateway: the one public entry. It does not parse request bodies (the kit's HTTP app
+ * does, which is why the gateway builds its own Express app): bodies stream through the proxy.
+ */
+export async function start(deps: GatewayDeps): Promise<RunningGateway> {
+  const { config, logger } = deps;
+  const registry = deps.registry ?? new client.Registry();
+  registry.setDefaultLabels({ service: 'gateway' });
+  if (!deps.registry) client.collectDefaultMetrics({ register: registry });
+  const duration = new client.Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by route group and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const rateLimited = new client.Counter({
+    name: 'gateway_rate_limited_total',
+    help: 'Requests refused with 429, by limit',
+    labelNames: ['limit'],
+    registers: [registry],
+  });
+
+  const routes = deps.routes ?? ROUTES;
+  const upstreams = upstreamUrls(config);
+  const verifier =
+    deps.verifier ??
+    (config.AUTH_JWKS_URL
+      ? createJwtVerifier({
+          jwksUrl: config.AUTH_JWKS_URL,
+          issuer: TOKEN_ISSUER,
+          audience: TOKEN_AUDIENCE,
+          logger,
+        })
+      : undefined);
+  const proxy = createProxy({ logger, registry });
+  const store = deps.redis ? ('redis' as const) : ('memory' as const);
+  const limiter = (keyPrefix: string, points: number, blockDurationSeconds = 0): RateLimiter =>
+    createRateLimiter({
+      store,
+      redis: deps.redis,
+      keyPrefix: `gateway:${keyPrefix}`,
+      points,
+      durationSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+      blockDurationSeconds,
+      logger,
+    });
+  const limits: Record<'api' | RateLimitName, RateLimiter> = {
+    api: limiter('api', config.RATE_LIMIT_API),
+    // A guesser who keeps going after the limit stays blocked for a while longer.
+    login: limiter('login', config.RATE_LIMIT_LOGIN, 5 * config.RATE_LIMIT_WINDOW_SECONDS),
+    student: limiter('student', config.RATE_LIMIT_STUDENT, 5 * config.RATE_LIMIT_WINDOW_SECONDS),
+  };
+  const openApi = buildOpenApiDocument(deps.openApiFragments ?? [], '1.0.0');
+
+  let draining = false;
+  const readiness = async (): Promise<boolean> => {
+    if (draining) return false;
+    if (!deps.redis) return true;
+    try {
+      return (await deps.redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+
+  app.use((req, res, next) => {
+    const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
+    const correlationId = incomingId(req.headers['x-correlation-id']) ?? requestId;
+    res.locals.requestId = requestId;
+    res.locals.correlationId = correlationId;
+    res.setHeader('x-request-id', requestId);
+    res.setHeader('x-correlation-id', correlationId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const rule = (res.locals as { rule?: RouteRule }).rule;
+      const routeLabel = rule ? `proxy:${rule.upstream}` : req.path.startsWith('/api/') ? 'api' : 'local';
+      duration.observe({ method: req.method, route: routeLabel, status: String(res.statusCode) }, seconds);
+      if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
+      logger.info(
+        {
+          requestId,
+          correlationId,
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        },
+        'request',
+      );
+    });
+    requestContext.run({ requestId, correlationId }, next);
+  });
+
+  app.use(
+    helmet({
+      referrerPolicy: { policy: 'no-referrer' },
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          baseUri: ["'self'"],
+          scriptSrc: ["'self'"],
+          scriptSrcAttr: ["'none'"],
+          // The toast library and the docs page inject <style> elements at runtime.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'", 'data:'],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (req, res) => {
+    const ready = await readiness();
+    const body: Record<string, unknown> = { status: ready ? 'ready' : 'not ready' };
+    if (req.query.verbose !== undefined) {
+      // Upstream health is reported, not required: one service down must not take the whole entry point out.
+      const entries = await Promise.all(
+        (Object.entries(upstreams) as [UpstreamName, URL][]).map(
+          async ([name, url]) => [name, await probe(url)] as const,
+        ),
+      );
+      body.rateLimitStore = store;
+      body.upstreams = Object.fromEntries(entries);
+    }
+    res.status(ready ? 200 : 503).json(body);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+
+  const corsHandler = cors(config.CORS_ORIGINS);
+  app.use('/api', corsHandler);
+  app.use('/.well-known', corsHandler);
+
+  const consume = async (name: 'api' | RateLimitName, req: Request) => {
+    const decision = await limits[name].consume(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    if (decision.allowed) return;
+    rateLimited.inc({ limit: name });
+    throw new AppError('rate_limited', 'Too many requests, please try again later', 429, {
+      details: { retryAfterSeconds: decision.retryAfterSeconds },
+    });
+  };
+
+  app.use('/api', (req, _res, next) => {
+    consume('api', req).then(() => next(), next);
+  });
+  mountDocs(app, openApi);
+
+  const proxied = (req: Request, res: Response, next: NextFunction) => {
+    const path = req.originalUrl.split('?')[0] ?? '/';
+    const rule = matchRoute(req.method, path, routes);
+    if (!rule && !requiresAdmin(path, rule)) {
+      next();
+      return;
+    }
+    res.locals.rule = rule;
+    void (async () => {
+      if (rule?.rateLimit) await consume(rule.rateLimit, req);
+      if (requiresAdmin(path, rule)) {
+        const token = bearerToken(req.headers.authorization);
+        if (!token) throw invalidToken();
+        if (!verifier) throw unavailable('Service unavailable', 'upstream_unavailable');
+        await verifier.verify(token);
+      }
+      if (!rule) throw new AppError('not_found', 'Not found', 404);
+      const baseUrl = upstreams[rule.upstream];
+      if (!baseUrl) throw new AppError('upstream_unavailable', 'Service unavailable', 503);
+      const upload = rule.uploads === true && req.is('multipart/form-data') === 'multipart/form-data';
+      proxy.forward(
+        req,
+        res,
+        { name: rule.upstream, baseUrl },
+        {
+          timeoutMs: upload ? config.UPLOAD_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS,
+          maxBodyBytes: upload ? config.UPLOAD_BODY_LIMIT_BYTES : config.JSON_BODY_LIMIT_BYTES,
+          url: req.originalUrl,
+          requestId: res.locals.requestId as string,
+          correlationId: res.locals.correlationId as string,
+        },
+      );
+    })().catch(next);
+  };
+  app.use('/api', proxied);
+  app.use('/.well-known', proxied);
+
+  deps.extraRoutes?.(app);
+  if (config.WEB_DIST_DIR) mountWebApp(app, config.WEB_DIST_DIR);
+
+  app.use((_req, res) => {
+    res.status(404).json({ message: 'Not found', code: 'not_found' });
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    sendError(err, req, res, logger);
+  });
+
+  const server = await listen(app, config.PORT, config.HOST);
+  // Uploads stream for longer than the kit's default request timeout allows.
+  server.server.requestTimeout = Math.max(config.UPLOAD_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_MS) + 10_000;
+  logger.info({ port: server.port, upstreams: Object.keys(upstreams) }, 'gateway listening');
+
+  const http: HttpApp = {
+    app,
+    registry,
+    setDraining: () => {
+      draining = true;
+    },
+  };
+  let stopping: Promise<void> | undefined;
+  return {
+    url: server.url,
+    port: server.port,
+    http,
+    stop: () =>
+      (stopping ??= (async () => {
+        http.setDraining();
+        await server.close();
+        proxy.close();
+      })()),
+  };
+}
