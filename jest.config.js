@@ -20,5 +20,18 @@ module.exports = {
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
     { ...node, displayName: 'deploy', roots: ['<rootDir>/deploy', '<rootDir>/charts'] },
+    {
+      displayName: 'web',
+      roots: ['<rootDir>/web/src'],
+      // jsdom with Node's fetch, streams and URL, which MSW 2 needs; '' export condition = MSW's node build.
+      testEnvironment: 'jest-fixed-jsdom',
+      testEnvironmentOptions: { customExportConditions: [''] },
+      transform: { '^.+\\.(t|j)sx?$': swc, '/node_modules/.+\\.mjs$': swc },
+      // MSW depends on ESM-only packages; SWC compiles those to CommonJS for jest.
+      transformIgnorePatterns: ['/node_modules/(?!(until-async/|.*\\.mjs$))'],
+      setupFilesAfterEnv: ['<rootDir>/web/src/testing/setup-tests.ts'],
+      moduleNameMapper: { '\\.css$': '<rootDir>/web/src/testing/style-stub.ts' },
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    },
   ],
 };

@@ -1,4 +1,5 @@
 import type { RouteObject } from 'react-router-dom';
+import { FullPageSpinner } from '../components/ui';
 import { NotFoundPage } from '../features/misc/components/not-found-page';
 import { RootRedirect } from '../features/misc/components/root-redirect';
 import { RouteError } from '../features/misc/components/route-error';
@@ -12,6 +13,8 @@ import { RouteError } from '../features/misc/components/route-error';
 export const routes: RouteObject[] = [
   {
     errorElement: <RouteError />,
+    // Shown while the first screen's code chunk arrives.
+    hydrateFallbackElement: <FullPageSpinner />,
     children: [
       { path: '/', element: <RootRedirect /> },
       {

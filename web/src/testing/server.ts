@@ -1,0 +1,137 @@
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import type { Admin } from '../features/auth/types';
+import { disabledAdmin, makeToken, regularAdmin, superAdmin } from './fixtures';
+
+/*
+ * An in-memory stand-in for the auth service, speaking the API contract the screens rely on:
+ * sessions are real tokens checked on every call, and the admin list changes with each mutation.
+ */
+interface Account {
+  admin: Admin;
+  password: string;
+}
+
+export const db = {
+  accounts: new Map<string, Account>(),
+  sessions: new Map<string, string>(),
+  requests: [] as { method: string; path: string; authorization: string | null }[],
+};
+
+export const PASSWORD = 'correct-horse';
+
+export function resetDb(): void {
+  db.accounts.clear();
+  db.sessions.clear();
+  db.requests.length = 0;
+  for (const admin of [superAdmin, regularAdmin, disabledAdmin]) {
+    db.accounts.set(admin._id, { admin: { ...admin }, password: PASSWORD });
+  }
+}
+
+/** Opens a session for an admin and returns its token, as if they had signed in earlier. */
+export function openSession(adminId: string, expiresInSeconds = 3600): string {
+  const token = makeToken(adminId, expiresInSeconds);
+  db.sessions.set(token, adminId);
+  return token;
+}
+
+const bearer = (request: Request) => request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
+
+function signedInAdmin(request: Request): Account | undefined {
+  const id = db.sessions.get(bearer(request));
+  return id ? db.accounts.get(id) : undefined;
+}
+
+const unauthorized = () =>
+  HttpResponse.json({ message: 'Authentication required', code: 'UNAUTHORIZED' }, { status: 401 });
+
+const api = (path: string) => `*/api${path}`;
+
+export const handlers = [
+  http.all(api('/*'), ({ request }) => {
+    const url = new URL(request.url);
+    db.requests.push({ method: request.method, path: url.pathname, authorization: request.headers.get('authorization') });
+  }),
+  http.post(api('/auth/login'), async ({ request }) => {
+    const { email, password } = (await request.json()) as { email: string; password: string };
+    const account = [...db.accounts.values()].find((a) => a.admin.email === email);
+    if (!account || account.password !== password || account.admin.status !== 'active') {
+      return HttpResponse.json({ message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' }, { status: 401 });
+    }
+    return HttpResponse.json({ token: openSession(account.admin._id), admin: account.admin });
+  }),
+  http.get(api('/auth/me'), ({ request }) => {
+    const account = signedInAdmin(request);
+    return account ? HttpResponse.json({ admin: account.admin }) : unauthorized();
+  }),
+  http.post(api('/auth/logout'), ({ request }) => {
+    db.sessions.delete(bearer(request));
+    return new HttpResponse(null, { status: 204 });
+  }),
+  http.post(api('/auth/refresh'), ({ request }) => {
+    const account = signedInAdmin(request);
+    if (!account) return unauthorized();
+    db.sessions.delete(bearer(request));
+    return HttpResponse.json({ token: openSession(account.admin._id) });
+  }),
+  http.post(api('/auth/change-password'), async ({ request }) => {
+    const account = signedInAdmin(request);
+    if (!account) return unauthorized();
+    const { currentPassword, newPassword } = (await request.json()) as Record<string, string>;
+    if (currentPassword !== account.password) {
+      return HttpResponse.json({ message: 'Current password is incorrect', code: 'VALIDATION' }, { status: 400 });
+    }
+    account.password = newPassword!;
+    account.admin = { ...account.admin, mustChangePassword: false };
+    db.sessions.delete(bearer(request));
+    return HttpResponse.json({ token: openSession(account.admin._id), admin: account.admin });
+  }),
+  http.get(api('/admin/admins'), ({ request }) => {
+    if (!signedInAdmin(request)) return unauthorized();
+    return HttpResponse.json({ admins: [...db.accounts.values()].map((a) => a.admin) });
+  }),
+  http.post(api('/admin/admins'), async ({ request }) => {
+    if (!signedInAdmin(request)) return unauthorized();
+    const body = (await request.json()) as { name: string; email: string; password: string; role: Admin['role'] };
+    if ([...db.accounts.values()].some((a) => a.admin.email === body.email)) {
+      return HttpResponse.json({ message: 'An admin with this email already exists', code: 'CONFLICT' }, { status: 409 });
+    }
+    const admin: Admin = {
+      _id: `a-${db.accounts.size + 1}`,
+      name: body.name,
+      email: body.email,
+      role: body.role,
+      status: 'active',
+      lastLogin: null,
+      createdAt: new Date().toISOString(),
+      mustChangePassword: true,
+    };
+    db.accounts.set(admin._id, { admin, password: body.password });
+    return HttpResponse.json({ admin }, { status: 201 });
+  }),
+  http.put(api('/admin/admins/:id'), async ({ request, params }) => {
+    if (!signedInAdmin(request)) return unauthorized();
+    const account = db.accounts.get(String(params.id));
+    if (!account) return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
+    const body = (await request.json()) as Pick<Admin, 'name' | 'email' | 'role'>;
+    account.admin = { ...account.admin, ...body };
+    return HttpResponse.json({ admin: account.admin });
+  }),
+  http.post(api('/admin/admins/:id/reset-password'), ({ request, params }) => {
+    if (!signedInAdmin(request)) return unauthorized();
+    const account = db.accounts.get(String(params.id));
+    if (!account) return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
+    return HttpResponse.json({ message: `A temporary password was sent to ${account.admin.email}` });
+  }),
+  http.patch(api('/admin/admins/:id/status'), async ({ request, params }) => {
+    if (!signedInAdmin(request)) return unauthorized();
+    const account = db.accounts.get(String(params.id));
+    if (!account) return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
+    const { status } = (await request.json()) as { status: Admin['status'] };
+    account.admin = { ...account.admin, status };
+    return HttpResponse.json({ admin: account.admin });
+  }),
+];
+
+export const server = setupServer(...handlers);
