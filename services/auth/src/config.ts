@@ -1,0 +1,70 @@
+import { env } from '@readiness/kit/config';
+import { z } from 'zod';
+
+const optionalSecret = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() ? v : undefined));
+
+/** Every key is the environment variable it reads. */
+export const configSchema = z
+  .object({
+    NODE_ENV: env.nodeEnv(),
+    LOG_LEVEL: env.logLevel(),
+    PORT: env.port(8080),
+    HOST: z.string().default('0.0.0.0'),
+    /** PostgreSQL; without it the embedded PGlite under `${DATA_DIR}/auth/pg` is used. */
+    DATABASE_URL: env.optionalUrl(),
+    DATA_DIR: z.string().default('.data'),
+    /** RabbitMQ; without it the in-process bus is used. */
+    AMQP_URL: env.optionalUrl(),
+    /** Redis for throttling and revocation; without it an in-memory store is used (one process only). */
+    REDIS_URL: env.optionalUrl(),
+    /** RSA private key (PEM) that signs admin tokens. Required in production: replicas must share it. */
+    JWT_PRIVATE_KEY: optionalSecret(),
+    /** Public keys (PEM, concatenated) of retired signing keys whose tokens are still accepted during a rotation. */
+    JWT_PREVIOUS_PUBLIC_KEYS: optionalSecret(),
+    JWT_ISSUER: z.string().min(1).default('readiness-auth'),
+    JWT_AUDIENCE: z.string().min(1).default('readiness-admin'),
+    /**
+     * Token lifetime. 8 hours covers an administrator's working day; the web app renews the token through
+     * /api/auth/refresh when less than 10 minutes remain, so an active session never expires mid-task, and a
+     * stolen token is useless after a day at most (logout and disable revoke it sooner).
+     */
+    JWT_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(24 * 3600)
+      .default(8 * 3600),
+    /** bcrypt cost; undefined means 12 in production and 10 elsewhere (each +1 doubles the time of a hash). */
+    BCRYPT_COST: z.coerce.number().int().min(10).max(15).optional(),
+    /** Worker threads that hash passwords, so a burst of logins never blocks the event loop. */
+    BCRYPT_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
+    SEED_ADMIN_EMAIL: optionalSecret(),
+    SEED_ADMIN_PASSWORD: optionalSecret(),
+    /** The site's own origin (used in logs and mails); the gateway serves the browser. */
+    PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV === 'production' && !c.JWT_PRIVATE_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_PRIVATE_KEY'],
+        message: 'is required in production (every replica must sign with the same key)',
+      });
+    }
+    if ((c.SEED_ADMIN_EMAIL === undefined) !== (c.SEED_ADMIN_PASSWORD === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SEED_ADMIN_PASSWORD'],
+        message: 'SEED_ADMIN_EMAIL and SEED_ADMIN_PASSWORD go together',
+      });
+    }
+  })
+  .transform((c) => ({ ...c, BCRYPT_COST: c.BCRYPT_COST ?? (c.NODE_ENV === 'production' ? 12 : 10) }));
+
+export type AuthConfig = z.infer<typeof configSchema>;
+/** What `start()` accepts: every key with a default may be left out. */
+export type AuthConfigInput = z.input<typeof configSchema>;

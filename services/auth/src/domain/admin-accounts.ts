@@ -1,0 +1,308 @@
+import { randomBytes } from 'node:crypto';
+import type { AdminTokenClaims, JwtVerifier } from '@readiness/kit/auth';
+import type { RevocationList } from '@readiness/kit/cache';
+import { isUniqueViolation, type Database, type Tx } from '@readiness/kit/db';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '@readiness/kit/errors';
+import type { Logger } from '@readiness/kit/logger';
+import {
+  adminsRepository as repo,
+  type AdminRecord,
+  type AdminRole,
+  type AdminStatus,
+  type AuditEntry,
+} from '../data-access/admins-repository';
+import { adminEvents } from './events';
+import type { LoginThrottle } from './login-throttle';
+import type { PasswordHasher } from './password-hasher';
+import { temporaryPassword } from './passwords';
+import type { IssuedToken, TokenIssuer } from './tokens';
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const ADMIN_NOT_FOUND = 'Admin not found';
+export const EMAIL_TAKEN = 'An admin with this email already exists';
+
+export interface Authenticated {
+  claims: AdminTokenClaims;
+  admin: AdminRecord;
+}
+
+export interface AdminAccountsDeps {
+  database: Database;
+  hasher: PasswordHasher;
+  tokens: TokenIssuer;
+  verifier: JwtVerifier;
+  revocations: RevocationList;
+  throttle: LoginThrottle;
+  tokenTtlSeconds: number;
+  logger: Logger;
+  /** Called after a commit that wrote outbox rows, so the relay publishes without waiting for its poll. */
+  onEventsCommitted: () => void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const actorOf = (a: AdminRecord) => ({ id: a.id, name: a.name, email: a.email });
+
+/** A cutoff one second ahead: every token issued up to now, including this very second, falls under it. */
+const cutoffNow = () => Math.floor(Date.now() / 1000) + 1;
+
+/** Use cases of the auth service: sessions and admin accounts. No Express and no SQL here. */
+export function createAdminAccounts(deps: AdminAccountsDeps) {
+  const { database, hasher, tokens, revocations, throttle } = deps;
+  let dummyHash: Promise<string> | undefined;
+
+  /**
+   * An unknown e-mail still costs one bcrypt comparison (against a hash of a random password), so response
+   * time does not tell which e-mails have accounts.
+   */
+  const compareWithDummy = async (password: string) => {
+    dummyHash ??= hasher.hash(randomBytes(16).toString('hex'));
+    await hasher.compare(password, await dummyHash);
+  };
+
+  const revokeAllSessions = (adminId: string, cutoff: number) =>
+    revocations.revokeSubjectBefore(adminId, cutoff, deps.tokenTtlSeconds + 60);
+
+  async function committed<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const result = await database.transaction(fn);
+    deps.onEventsCommitted();
+    return result;
+  }
+
+  /** Locks the actor and target in one statement and re-checks that the actor is still an active super admin. */
+  async function lockForChange(tx: Tx, actorId: string, targetId: string) {
+    if (!UUID.test(targetId)) throw notFound(ADMIN_NOT_FOUND, 'admin_not_found');
+    const { target, activeSuperAdmins } = await repo.lockForRoleChange(tx, targetId);
+    if (!activeSuperAdmins.includes(actorId)) throw forbidden();
+    if (!target) throw notFound(ADMIN_NOT_FOUND, 'admin_not_found');
+    return { target, activeSuperAdmins };
+  }
+
+  function emailTaken(err: unknown): never {
+    if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN, 'email_taken');
+    throw err;
+  }
+
+  return {
+    async warmUp(): Promise<void> {
+      dummyHash ??= hasher.hash(randomBytes(16).toString('hex'));
+      await dummyHash;
+    },
+
+    async login(
+      email: string,
+      password: string,
+      ip: string,
+    ): Promise<{ token: IssuedToken; admin: AdminRecord }> {
+      await throttle.assertAllowed(email, ip);
+      const admin = await repo.findByEmail(database.db, email);
+      let valid = false;
+      if (admin) valid = await hasher.compare(password, admin.passwordHash);
+      else await compareWithDummy(password);
+      // A disabled account gets the same answer as a wrong password: an anonymous caller learns nothing.
+      if (!admin || !valid || admin.status !== 'active') {
+        await throttle.recordFailure(email, ip);
+        throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
+      }
+      await throttle.recordSuccess(email);
+      const now = new Date();
+      await repo.recordLogin(database.db, admin.id, now);
+      return { token: tokens.issue(admin), admin: { ...admin, lastLogin: now } };
+    },
+
+    /**
+     * The check behind every admin call: signature, issuer, audience and expiry; then revocation (logout, and
+     * the per-admin cutoff from the store and, in case the store lost it, from the database); then the
+     * account must exist and be active. Authorisation uses the role from the database, not the token's.
+     */
+    async authenticate(token: string): Promise<Authenticated> {
+      const claims = await deps.verifier.verify(token);
+      if (await revocations.isTokenRevoked({ jti: claims.jti, sub: claims.sub, iat: claims.iat })) {
+        throw unauthorized();
+      }
+      const admin = UUID.test(claims.sub) ? await repo.findById(database.db, claims.sub) : undefined;
+      if (!admin || admin.status !== 'active' || claims.iat < admin.tokensValidFrom) throw unauthorized();
+      return { claims, admin };
+    },
+
+    async logout(claims: AdminTokenClaims): Promise<void> {
+      await revocations.revoke(claims.jti, claims.exp);
+    },
+
+    /** A new token for a still-valid one. The old token stays valid until it expires: requests already in flight with it must not fail. */
+    refresh(admin: AdminRecord): IssuedToken {
+      return tokens.issue(admin);
+    },
+
+    async changePassword(
+      actor: Authenticated,
+      currentPassword: string,
+      newPassword: string,
+    ): Promise<{ token: IssuedToken; admin: AdminRecord }> {
+      if (!(await hasher.compare(currentPassword, actor.admin.passwordHash))) {
+        throw badRequest('Current password is incorrect', 'current_password_incorrect');
+      }
+      if (currentPassword === newPassword) {
+        throw badRequest('New password must be different from the current password', 'password_unchanged');
+      }
+      const passwordHash = await hasher.hash(newPassword);
+      const cutoff = cutoffNow();
+      const admin = await committed(async (tx) => {
+        const updated = await repo.update(tx, actor.admin.id, {
+          passwordHash,
+          mustChangePassword: false,
+          tokensValidFrom: cutoff,
+        });
+        if (!updated) throw unauthorized();
+        await repo.addAudit(tx, {
+          actor: actorOf(actor.admin),
+          action: 'admin.password-changed',
+          target: actorOf(actor.admin),
+        });
+        // Inside the transaction: if the store is down the change rolls back instead of leaving old sessions alive.
+        await revokeAllSessions(updated.id, cutoff);
+        return updated;
+      });
+      return { token: tokens.issue(admin), admin };
+    },
+
+    listAdmins: () => repo.list(database.db),
+
+    async createAdmin(
+      actor: AdminRecord,
+      input: { name: string; email: string; password: string; role: AdminRole },
+    ): Promise<AdminRecord> {
+      const passwordHash = await hasher.hash(input.password);
+      return committed(async (tx) => {
+        const admin = await repo
+          .insert(tx, { name: input.name, email: input.email, passwordHash, role: input.role })
+          .catch(emailTaken);
+        await repo.addAudit(tx, {
+          actor: actorOf(actor),
+          action: 'admin.created',
+          target: actorOf(admin),
+          details: { role: admin.role },
+        });
+        await adminEvents.created(tx, admin, actor.id);
+        return admin;
+      });
+    },
+
+    async updateAdmin(
+      actor: AdminRecord,
+      targetId: string,
+      input: { name: string; email: string; role: AdminRole },
+    ): Promise<AdminRecord> {
+      return committed(async (tx) => {
+        const { target, activeSuperAdmins } = await lockForChange(tx, actor.id, targetId);
+        if (target.role === 'super_admin' && input.role !== 'super_admin') {
+          if (target.id === actor.id) {
+            throw badRequest('You cannot remove your own super admin role', 'cannot_demote_self');
+          }
+          if (target.status === 'active' && activeSuperAdmins.length <= 1) {
+            throw conflict('At least one active super admin is required', 'last_super_admin');
+          }
+        }
+        const updated = (await repo
+          .update(tx, target.id, { name: input.name, email: input.email, role: input.role })
+          .catch(emailTaken)) as AdminRecord;
+        const changes: Record<string, { from: string; to: string }> = {};
+        for (const key of ['name', 'email', 'role'] as const) {
+          if (target[key] !== updated[key]) changes[key] = { from: target[key], to: updated[key] };
+        }
+        if (Object.keys(changes).length > 0) {
+          await repo.addAudit(tx, {
+            actor: actorOf(actor),
+            action: 'admin.updated',
+            target: actorOf(updated),
+            details: { changes },
+          });
+          await adminEvents.updated(tx, updated, actor.id);
+        }
+        return updated;
+      });
+    },
+
+    async setStatus(actor: AdminRecord, targetId: string, status: AdminStatus): Promise<AdminRecord> {
+      return committed(async (tx) => {
+        const { target, activeSuperAdmins } = await lockForChange(tx, actor.id, targetId);
+        if (target.status === status) return target;
+        const cutoff = cutoffNow();
+        if (status === 'disabled') {
+          if (target.id === actor.id)
+            throw badRequest('You cannot disable your own account', 'cannot_disable_self');
+          if (target.role === 'super_admin' && activeSuperAdmins.length <= 1) {
+            throw conflict('At least one active super admin is required', 'last_super_admin');
+          }
+        }
+        const updated = (await repo.update(tx, target.id, {
+          status,
+          ...(status === 'disabled' ? { tokensValidFrom: cutoff } : {}),
+        })) as AdminRecord;
+        await repo.addAudit(tx, {
+          actor: actorOf(actor),
+          action: 'admin.status-changed',
+          target: actorOf(updated),
+          details: { from: target.status, to: status },
+        });
+        await adminEvents.statusChanged(tx, updated, actor.id);
+        if (status === 'disabled') await revokeAllSessions(updated.id, cutoff);
+        return updated;
+      });
+    },
+
+    async resetPassword(actor: AdminRecord, targetId: string): Promise<AdminRecord> {
+      if (!UUID.test(targetId)) throw notFound(ADMIN_NOT_FOUND, 'admin_not_found');
+      const password = temporaryPassword();
+      const passwordHash = await hasher.hash(password);
+      const cutoff = cutoffNow();
+      return committed(async (tx) => {
+        const { target } = await lockForChange(tx, actor.id, targetId);
+        const updated = (await repo.update(tx, target.id, {
+          passwordHash,
+          mustChangePassword: true,
+          tokensValidFrom: cutoff,
+        })) as AdminRecord;
+        await repo.addAudit(tx, {
+          actor: actorOf(actor),
+          action: 'admin.password-reset',
+          target: actorOf(updated),
+        });
+        // The temporary password travels only in this event, to the notification service that mails it.
+        await adminEvents.passwordReset(tx, updated, password, actor.id);
+        await revokeAllSessions(updated.id, cutoff);
+        return updated;
+      });
+    },
+
+    auditLog: (options: { limit: number; before?: Date }): Promise<AuditEntry[]> =>
+      repo.listAudit(database.db, options),
+
+    /**
+     * First start: with no admin at all, create the super admin. Two replicas starting together may both try;
+     * the unique e-mail makes the second insert fail, which is then not an error.
+     */
+    async seed(input: { email: string; password: string; name: string }): Promise<AdminRecord | undefined> {
+      if ((await repo.count(database.db)) > 0) return undefined;
+      const passwordHash = await hasher.hash(input.password);
+      try {
+        return await committed(async (tx) => {
+          const admin = await repo.insert(tx, {
+            name: input.name,
+            email: input.email,
+            passwordHash,
+            role: 'super_admin',
+          });
+          await repo.addAudit(tx, { actor: null, action: 'admin.seeded', target: actorOf(admin) });
+          await adminEvents.created(tx, admin, null);
+          return admin;
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) return undefined;
+        throw err;
+      }
+    },
+  };
+}
+
+export type AdminAccounts = ReturnType<typeof createAdminAccounts>;

@@ -1,0 +1,75 @@
+import {
+  AdminCreatedSchema,
+  AdminPasswordResetSchema,
+  AdminRole,
+  AdminStatus,
+  AdminStatusChangedSchema,
+  AdminUpdatedSchema,
+  create,
+  encodePayload,
+  timestampFromDate,
+} from '@readiness/contracts';
+import type { Tx } from '@readiness/kit/db';
+import { enqueue } from '@readiness/kit/outbox';
+import type { AdminRecord } from '../data-access/admins-repository';
+
+const role = (r: AdminRecord['role']) => (r === 'super_admin' ? AdminRole.SUPER_ADMIN : AdminRole.ADMIN);
+const status = (s: AdminRecord['status']) => (s === 'active' ? AdminStatus.ACTIVE : AdminStatus.DISABLED);
+
+/** Each function writes its event into the caller's transaction (transactional outbox). */
+export const adminEvents = {
+  created: (tx: Tx, admin: AdminRecord, actorId: string | null) =>
+    enqueue(tx, {
+      name: 'auth.admin.created.v1',
+      payload: encodePayload(
+        'auth.admin.created.v1',
+        create(AdminCreatedSchema, {
+          adminId: admin.id,
+          name: admin.name,
+          email: admin.email,
+          role: role(admin.role),
+          actorId: actorId ?? '',
+          createdAt: timestampFromDate(admin.createdAt),
+        }),
+      ),
+    }),
+
+  updated: (tx: Tx, admin: AdminRecord, actorId: string) =>
+    enqueue(tx, {
+      name: 'auth.admin.updated.v1',
+      payload: encodePayload(
+        'auth.admin.updated.v1',
+        create(AdminUpdatedSchema, {
+          adminId: admin.id,
+          name: admin.name,
+          email: admin.email,
+          role: role(admin.role),
+          actorId,
+        }),
+      ),
+    }),
+
+  statusChanged: (tx: Tx, admin: AdminRecord, actorId: string) =>
+    enqueue(tx, {
+      name: 'auth.admin.status-changed.v1',
+      payload: encodePayload(
+        'auth.admin.status-changed.v1',
+        create(AdminStatusChangedSchema, { adminId: admin.id, status: status(admin.status), actorId }),
+      ),
+    }),
+
+  passwordReset: (tx: Tx, admin: AdminRecord, temporaryPassword: string, actorId: string) =>
+    enqueue(tx, {
+      name: 'auth.admin.password-reset.v1',
+      payload: encodePayload(
+        'auth.admin.password-reset.v1',
+        create(AdminPasswordResetSchema, {
+          adminId: admin.id,
+          name: admin.name,
+          email: admin.email,
+          temporaryPassword,
+          actorId,
+        }),
+      ),
+    }),
+};

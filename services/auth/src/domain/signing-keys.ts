@@ -1,0 +1,100 @@
+import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Logger } from '@readiness/kit/logger';
+
+export interface PublicJwk {
+  kty: string;
+  n: string;
+  e: string;
+  kid: string;
+  use: 'sig';
+  alg: 'RS256';
+}
+
+export interface SigningKeys {
+  /** Id of the current key; every new token names it in its header. */
+  kid: string;
+  privateKey: KeyObject;
+  /** Current key first, then the retired keys whose tokens are still accepted. */
+  publicKeys: Array<{ kid: string; key: KeyObject }>;
+  /** The JSON served at `/.well-known/jwks.json`. */
+  jwks: { keys: PublicJwk[] };
+}
+
+/** RFC 7638 thumbprint: the kid follows from the key itself, so nobody has to configure or keep kids in step. */
+function thumbprint(key: KeyObject): string {
+  const jwk = key.export({ format: 'jwk' });
+  const canonical = JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n });
+  return createHash('sha256').update(canonical).digest('base64url');
+}
+
+function splitPems(text: string): string[] {
+  return text.match(/-----BEGIN [A-Z ]+-----[\s\S]+?-----END [A-Z ]+-----/g) ?? [];
+}
+
+function assertRsa(key: KeyObject, what: string): void {
+  if (key.asymmetricKeyType !== 'rsa')
+    throw new Error(`${what} must be an RSA key (tokens are signed with RS256)`);
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < 2048) throw new Error(`${what} must be at least 2048 bits`);
+}
+
+const generate = promisify(generateKeyPair);
+
+/**
+ * The embedded default: one key generated on first start and kept in `${dataDir}/auth/jwt-key.pem`, so
+ * tokens survive a restart. Written owner-readable only, through a rename so a crash never leaves half a key.
+ */
+async function persistedKey(dataDir: string, logger: Logger): Promise<KeyObject> {
+  const file = path.join(dataDir, 'auth', 'jwt-key.pem');
+  try {
+    return createPrivateKey(await readFile(file, 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const { privateKey } = await generate('rsa', { modulusLength: 2048 });
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  await rename(temp, file);
+  logger.info({ file }, 'generated a token signing key for this installation');
+  // Another process may have won the race to write it: use whatever is on disk now.
+  return createPrivateKey(await readFile(file, 'utf8'));
+}
+
+export async function loadSigningKeys(options: {
+  privateKeyPem?: string;
+  previousPublicKeysPem?: string;
+  dataDir: string;
+  logger: Logger;
+}): Promise<SigningKeys> {
+  const privateKey = options.privateKeyPem
+    ? createPrivateKey(options.privateKeyPem.replace(/\\n/g, '\n'))
+    : await persistedKey(options.dataDir, options.logger);
+  assertRsa(privateKey, 'JWT_PRIVATE_KEY');
+  const current = createPublicKey(privateKey);
+  const kid = thumbprint(current);
+  const publicKeys = [{ kid, key: current }];
+  for (const pem of splitPems((options.previousPublicKeysPem ?? '').replace(/\\n/g, '\n'))) {
+    const key = createPublicKey(pem);
+    assertRsa(key, 'JWT_PREVIOUS_PUBLIC_KEYS');
+    const previousKid = thumbprint(key);
+    if (!publicKeys.some((k) => k.kid === previousKid)) publicKeys.push({ kid: previousKid, key });
+  }
+  const jwks = {
+    keys: publicKeys.map(({ kid: keyId, key }) => {
+      const jwk = key.export({ format: 'jwk' });
+      return {
+        kty: jwk.kty as string,
+        n: jwk.n as string,
+        e: jwk.e as string,
+        kid: keyId,
+        use: 'sig' as const,
+        alg: 'RS256' as const,
+      };
+    }),
+  };
+  return { kid, privateKey, publicKeys, jwks };
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { SigningKeys } from './signing-keys';
+
+export interface IssuedToken {
+  token: string;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+export interface TokenIssuer {
+  /**
+   * Signs an admin token. `notBefore` is the admin's revocation cutoff (epoch seconds): a token issued in the
+   * same second as a password change would otherwise fall under the cutoff and be refused at once, so its
+   * `iat` is lifted to the cutoff (at most one second ahead of the clock).
+   */
+  issue(admin: { id: string; role: string; tokensValidFrom: number }): IssuedToken;
+}
+
+export function createTokenIssuer(options: {
+  keys: SigningKeys;
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+}): TokenIssuer {
+  return {
+    issue(admin) {
+      const iat = Math.max(Math.floor(Date.now() / 1000), admin.tokensValidFrom);
+      const exp = iat + options.ttlSeconds;
+      const jti = randomUUID();
+      const token = jwt.sign({ role: admin.role, iat, exp }, options.keys.privateKey, {
+        algorithm: 'RS256',
+        keyid: options.keys.kid,
+        subject: admin.id,
+        jwtid: jti,
+        issuer: options.issuer,
+        audience: options.audience,
+      });
+      return { token, jti, iat, exp };
+    },
+  };
+}
