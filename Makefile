@@ -30,7 +30,10 @@ lint: install ## ESLint, Prettier, buf lint, buf breaking against the previous c
 	else echo "buf breaking: no previous commit with contracts, skipped"; fi
 	cd proto && ../node_modules/.bin/buf generate && git diff --exit-code -- src/gen
 
+chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile
+	npx jest --ci --selectProjects deploy
+
 proto: install ## Regenerate the TypeScript of the event contracts
 	cd proto && ../node_modules/.bin/buf generate
 
-.PHONY: help install build start test lint proto
+.PHONY: help install build start test lint proto chart

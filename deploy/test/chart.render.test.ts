@@ -1,5 +1,6 @@
 import { find, helm, render, templateArgs, valuesFiles, chartDir, type K8sObject } from './helm';
 import { validateStrict } from './k8s-validate';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const variants = [undefined, ...valuesFiles];
@@ -18,7 +19,9 @@ describe.each(variants.map((v) => v ?? 'values.yaml'))('chart with %s', (file) =
   });
 
   test('when rendered, then every object is valid against its schema, unknown fields included', () => {
-    const problems = objects.flatMap((o) => validateStrict(o).map((p) => `${o.kind}/${o.metadata.name}: ${p}`));
+    const problems = objects.flatMap((o) =>
+      validateStrict(o).map((p) => `${o.kind}/${o.metadata.name}: ${p}`),
+    );
     expect(problems).toEqual([]);
   });
 
@@ -32,14 +35,24 @@ describe.each(variants.map((v) => v ?? 'values.yaml'))('chart with %s', (file) =
 
   test('when the cluster serves KEDA, then the consumer scales on its queues and has no HPA', () => {
     const scaled = find(objects, 'ScaledObject', 'readiness-notification') as K8sObject & {
-      spec: { scaleTargetRef: { name: string }; triggers: { type: string; metadata: Record<string, string> }[] };
+      spec: {
+        scaleTargetRef: { name: string };
+        triggers: { type: string; metadata: Record<string, string> }[];
+      };
     };
     expect(scaled.spec.scaleTargetRef.name).toBe('readiness-notification');
     expect(scaled.spec.triggers.length).toBeGreaterThan(0);
     for (const t of scaled.spec.triggers) {
-      expect(t).toMatchObject({ type: 'rabbitmq', metadata: { mode: 'QueueLength', hostFromEnv: 'AMQP_URL' } });
+      expect(t).toMatchObject({
+        type: 'rabbitmq',
+        metadata: { mode: 'QueueLength', hostFromEnv: 'AMQP_URL' },
+      });
     }
-    expect(objects.some((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'readiness-notification')).toBe(false);
+    expect(
+      objects.some(
+        (o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'readiness-notification',
+      ),
+    ).toBe(false);
   });
 });
 
@@ -75,8 +88,9 @@ describe('values schema', () => {
   });
 
   test('when the committed schema is compared with its generator, then they match', () => {
-    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-    const res = spawnSync(process.execPath, [path.join(__dirname, '../tools/values-schema.mjs'), '--check'], { encoding: 'utf8' });
+    const res = spawnSync(process.execPath, [path.join(__dirname, '../tools/values-schema.mjs'), '--check'], {
+      encoding: 'utf8',
+    });
     expect(res.stderr).toBe('');
     expect(res.status).toBe(0);
   });
@@ -84,11 +98,27 @@ describe('values schema', () => {
 
 describe('adding a service', () => {
   test('when a values entry names a new service, then it gets the full set of objects', () => {
-    const objects = render({ set: ['services.report.image.repository=readiness-report', 'services.report.shmSizeLimit=256Mi', 'services.gateway.calls={auth,notification,report}'] });
-    for (const kind of ['Deployment', 'Service', 'ServiceAccount', 'ConfigMap', 'NetworkPolicy', 'PodDisruptionBudget', 'HorizontalPodAutoscaler']) {
+    const objects = render({
+      set: [
+        'services.report.image.repository=readiness-report',
+        'services.report.shmSizeLimit=256Mi',
+        'services.gateway.calls={auth,notification,report}',
+      ],
+    });
+    for (const kind of [
+      'Deployment',
+      'Service',
+      'ServiceAccount',
+      'ConfigMap',
+      'NetworkPolicy',
+      'PodDisruptionBudget',
+      'HorizontalPodAutoscaler',
+    ]) {
       expect(() => find(objects, kind, 'readiness-report')).not.toThrow();
     }
-    const gatewayConfig = find(objects, 'ConfigMap', 'readiness-gateway') as K8sObject & { data: Record<string, string> };
+    const gatewayConfig = find(objects, 'ConfigMap', 'readiness-gateway') as K8sObject & {
+      data: Record<string, string>;
+    };
     expect(gatewayConfig.data.REPORT_URL).toBe('http://readiness-report:8080');
     expect(objects.flatMap((o) => validateStrict(o))).toEqual([]);
   });

@@ -18,8 +18,19 @@ type PodSpec = {
   containers: Container[];
   volumes?: { name: string; emptyDir?: Record<string, unknown> }[];
 };
-type Rule = { from?: Record<string, unknown>[]; to?: Record<string, unknown>[]; ports?: { port: number; protocol: string }[] };
-type Policy = K8sObject & { spec: { podSelector: { matchLabels?: Record<string, string> }; policyTypes: string[]; ingress?: Rule[]; egress?: Rule[] } };
+type Rule = {
+  from?: Record<string, unknown>[];
+  to?: Record<string, unknown>[];
+  ports?: { port: number; protocol: string }[];
+};
+type Policy = K8sObject & {
+  spec: {
+    podSelector: { matchLabels?: Record<string, string> };
+    policyTypes: string[];
+    ingress?: Rule[];
+    egress?: Rule[];
+  };
+};
 
 function podSpec(o: K8sObject): PodSpec {
   const spec = o.spec as { template?: { spec: PodSpec } } & PodSpec;
@@ -34,31 +45,43 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
 
   test('when rendered, then there are Deployments, migration Jobs and the test Pod to check', () => {
     expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(3);
-    expect(workloads.filter((o) => o.kind === 'Job').map((o) => o.metadata.name).sort()).toEqual(['readiness-auth-migrate', 'readiness-notification-migrate']);
+    expect(
+      workloads
+        .filter((o) => o.kind === 'Job')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['readiness-auth-migrate', 'readiness-notification-migrate']);
     expect(workloads.filter((o) => o.kind === 'Pod')).toHaveLength(1);
   });
 
-  test.each(workloadKinds)('when a %s runs, then it is non-root, read-only, without privileges and with a writable /tmp', (kind) => {
-    for (const o of workloads.filter((w) => w.kind === kind)) {
-      const pod = podSpec(o);
-      expect(pod.automountServiceAccountToken).toBe(false);
-      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
-      const tmp = pod.volumes?.find((v) => v.name === 'tmp');
-      expect(tmp?.emptyDir).toBeDefined();
-      for (const c of pod.containers) {
-        expect(c.securityContext).toMatchObject({
+  test.each(workloadKinds)(
+    'when a %s runs, then it is non-root, read-only, without privileges and with a writable /tmp',
+    (kind) => {
+      for (const o of workloads.filter((w) => w.kind === kind)) {
+        const pod = podSpec(o);
+        expect(pod.automountServiceAccountToken).toBe(false);
+        expect(pod.securityContext).toMatchObject({
           runAsNonRoot: true,
-          readOnlyRootFilesystem: true,
-          allowPrivilegeEscalation: false,
-          capabilities: { drop: ['ALL'] },
+          runAsUser: 1000,
           seccompProfile: { type: 'RuntimeDefault' },
         });
-        expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
-        expect(Object.keys(c.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
-        expect(Object.keys(c.resources?.limits ?? {}).sort()).toEqual(['cpu', 'memory']);
+        const tmp = pod.volumes?.find((v) => v.name === 'tmp');
+        expect(tmp?.emptyDir).toBeDefined();
+        for (const c of pod.containers) {
+          expect(c.securityContext).toMatchObject({
+            runAsNonRoot: true,
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'] },
+            seccompProfile: { type: 'RuntimeDefault' },
+          });
+          expect(c.volumeMounts).toContainEqual({ name: 'tmp', mountPath: '/tmp' });
+          expect(Object.keys(c.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
+          expect(Object.keys(c.resources?.limits ?? {}).sort()).toEqual(['cpu', 'memory']);
+        }
       }
-    }
-  });
+    },
+  );
 
   test('when a Deployment runs, then it has startup, liveness and readiness probes on the health routes', () => {
     for (const o of workloads.filter((w) => w.kind === 'Deployment')) {
@@ -75,24 +98,36 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
     for (const o of workloads) {
       for (const c of podSpec(o).containers) {
         for (const e of (c.env ?? []).filter((e) => secretNames.test(e.name) && e.name !== 'AUTH_JWKS_URL')) {
-          expect({ name: e.name, fromSecret: Boolean(e.valueFrom?.secretKeyRef) }).toEqual({ name: e.name, fromSecret: true });
+          expect({ name: e.name, fromSecret: Boolean(e.valueFrom?.secretKeyRef) }).toEqual({
+            name: e.name,
+            fromSecret: true,
+          });
         }
       }
     }
-    for (const cm of objects.filter((o) => o.kind === 'ConfigMap') as (K8sObject & { data: Record<string, string> })[]) {
-      expect(Object.keys(cm.data).filter((k) => /DATABASE|AMQP|REDIS_URL|SMTP_URL|ACCESS_KEY|SECRET|PRIVATE/.test(k))).toEqual([]);
+    for (const cm of objects.filter((o) => o.kind === 'ConfigMap') as (K8sObject & {
+      data: Record<string, string>;
+    })[]) {
+      expect(
+        Object.keys(cm.data).filter((k) =>
+          /DATABASE|AMQP|REDIS_URL|SMTP_URL|ACCESS_KEY|SECRET|PRIVATE/.test(k),
+        ),
+      ).toEqual([]);
     }
   });
 
   test('when ServiceAccounts are rendered, then none mounts an API token', () => {
-    for (const sa of objects.filter((o) => o.kind === 'ServiceAccount')) expect(sa.automountServiceAccountToken).toBe(false);
+    for (const sa of objects.filter((o) => o.kind === 'ServiceAccount'))
+      expect(sa.automountServiceAccountToken).toBe(false);
   });
 });
 
 describe('environment contract', () => {
   const objects = render();
-  const config = (name: string) => (find(objects, 'ConfigMap', `readiness-${name}`) as K8sObject & { data: Record<string, string> }).data;
-  const env = (name: string) => podSpec(find(objects, 'Deployment', `readiness-${name}`)).containers[0]?.env ?? [];
+  const config = (name: string) =>
+    (find(objects, 'ConfigMap', `readiness-${name}`) as K8sObject & { data: Record<string, string> }).data;
+  const env = (name: string) =>
+    podSpec(find(objects, 'Deployment', `readiness-${name}`)).containers[0]?.env ?? [];
 
   test('when the gateway starts, then it knows every service it routes to and serves the web app', () => {
     expect(config('gateway')).toMatchObject({
@@ -118,7 +153,9 @@ describe('environment contract', () => {
   });
 
   test('when a setting changes, then the checksum on the pod template changes so pods roll', () => {
-    const before = find(objects, 'Deployment', 'readiness-auth') as K8sObject & { spec: { template: { metadata: { annotations: Record<string, string> } } } };
+    const before = find(objects, 'Deployment', 'readiness-auth') as K8sObject & {
+      spec: { template: { metadata: { annotations: Record<string, string> } } };
+    };
     const afterObjects = render({ set: ['services.auth.logLevel=debug'] });
     const after = find(afterObjects, 'Deployment', 'readiness-auth') as typeof before;
     const untouched = find(afterObjects, 'Deployment', 'readiness-gateway') as typeof before;
@@ -133,7 +170,10 @@ describe('environment contract', () => {
     expect(job.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade' });
     const [c] = podSpec(job).containers;
     expect(c?.command).toEqual(['node', 'services/auth/dist/migrate.js']);
-    expect(c?.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'readiness-auth-database', key: 'url' });
+    expect(c?.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'readiness-auth-database',
+      key: 'url',
+    });
   });
 
   test('when helm test runs, then its pod calls the gateway readiness and API docs', () => {
@@ -148,14 +188,18 @@ describe('environment contract', () => {
 describe('network policies', () => {
   const objects = render({ valuesFile: 'values-production.yaml' });
   const policy = (name: string) => find(objects, 'NetworkPolicy', name) as Policy;
-  const egressPorts = (p: Policy) => (p.spec.egress ?? []).flatMap((r) => (r.ports ?? []).map((x) => `${x.protocol}/${x.port}`)).sort();
+  const egressPorts = (p: Policy) =>
+    (p.spec.egress ?? []).flatMap((r) => (r.ports ?? []).map((x) => `${x.protocol}/${x.port}`)).sort();
 
   test('when installed, then every pod of the release starts from deny-all in and out', () => {
     const deny = policy('readiness-default-deny');
     expect(deny.spec.policyTypes).toEqual(['Ingress', 'Egress']);
     expect(deny.spec.ingress).toBeUndefined();
     expect(deny.spec.egress).toBeUndefined();
-    expect(deny.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/instance': 'readiness', 'app.kubernetes.io/part-of': 'readiness' });
+    expect(deny.spec.podSelector.matchLabels).toEqual({
+      'app.kubernetes.io/instance': 'readiness',
+      'app.kubernetes.io/part-of': 'readiness',
+    });
   });
 
   test('when traffic comes from outside, then only the gateway takes it, from the ingress controller', () => {
@@ -168,27 +212,64 @@ describe('network policies', () => {
 
   test('when auth is called, then only the gateway (and the metrics scraper) may call it', () => {
     const from = policy('readiness-auth').spec.ingress ?? [];
-    expect(from[0]?.from).toEqual([{ podSelector: { matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': 'gateway' } } }]);
+    expect(from[0]?.from).toEqual([
+      {
+        podSelector: {
+          matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': 'gateway' },
+        },
+      },
+    ]);
     expect(JSON.stringify(from.slice(1))).toContain('monitoring');
   });
 
   test('when each service sends traffic, then it reaches only DNS and the dependencies it uses', () => {
-    expect(egressPorts(policy('readiness-gateway'))).toEqual(['TCP/53', 'TCP/6379', 'TCP/8080', 'TCP/8080', 'UDP/53']);
-    expect(egressPorts(policy('readiness-auth'))).toEqual(['TCP/53', 'TCP/5432', 'TCP/5672', 'TCP/6379', 'UDP/53']);
-    expect(egressPorts(policy('readiness-notification'))).toEqual(['TCP/53', 'TCP/5432', 'TCP/5672', 'TCP/587', 'UDP/53']);
+    expect(egressPorts(policy('readiness-gateway'))).toEqual([
+      'TCP/53',
+      'TCP/6379',
+      'TCP/8080',
+      'TCP/8080',
+      'UDP/53',
+    ]);
+    expect(egressPorts(policy('readiness-auth'))).toEqual([
+      'TCP/53',
+      'TCP/5432',
+      'TCP/5672',
+      'TCP/6379',
+      'UDP/53',
+    ]);
+    expect(egressPorts(policy('readiness-notification'))).toEqual([
+      'TCP/53',
+      'TCP/5432',
+      'TCP/5672',
+      'TCP/587',
+      'UDP/53',
+    ]);
   });
 
   test('when production values name where dependencies live, then egress is narrowed to them', () => {
-    const pg = (policy('readiness-auth').spec.egress ?? []).find((r) => r.ports?.some((p) => p.port === 5432));
+    const pg = (policy('readiness-auth').spec.egress ?? []).find((r) =>
+      r.ports?.some((p) => p.port === 5432),
+    );
     expect(pg?.to).toEqual([{ ipBlock: { cidr: '10.20.0.0/16' } }]);
   });
 
   test('when the Ingress is rendered, then it sends everything to the gateway, which serves the web app and /api', () => {
     const ingress = find(objects, 'Ingress', 'readiness-gateway') as K8sObject & {
-      spec: { rules: { host: string; http: { paths: { path: string; backend: { service: { name: string } } }[] } }[]; tls: unknown[] };
+      spec: {
+        rules: {
+          host: string;
+          http: { paths: { path: string; backend: { service: { name: string } } }[] };
+        }[];
+        tls: unknown[];
+      };
     };
     expect(ingress.spec.rules[0]?.host).toBe('readiness.example.edu');
-    expect(ingress.spec.rules[0]?.http.paths).toEqual([expect.objectContaining({ path: '/', backend: { service: { name: 'readiness-gateway', port: { name: 'http' } } } })]);
+    expect(ingress.spec.rules[0]?.http.paths).toEqual([
+      expect.objectContaining({
+        path: '/',
+        backend: { service: { name: 'readiness-gateway', port: { name: 'http' } } },
+      }),
+    ]);
     expect(ingress.spec.tls).toHaveLength(1);
   });
 });

@@ -32,7 +32,8 @@ function readZipEntry(zip: Buffer, entryName: string): Buffer {
     const localHeader = zip.readUInt32LE(p + 42);
     const name = zip.toString('utf8', p + 46, p + 46 + nameLength);
     if (name === entryName) {
-      const start = localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
+      const start =
+        localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
       const data = zip.subarray(start, start + compressedSize);
       if (method === 0) return Buffer.from(data);
       if (method === 8) return inflateRawSync(data);
@@ -102,7 +103,12 @@ export interface RenderOptions {
   release?: string;
 }
 
-export function templateArgs({ valuesFile, keda = true, set = [], release = 'readiness' }: RenderOptions = {}): string[] {
+export function templateArgs({
+  valuesFile,
+  keda = true,
+  set = [],
+  release = 'readiness',
+}: RenderOptions = {}): string[] {
   const args = ['template', release, chartDir, '--namespace', 'readiness', '--kube-version', '1.30.0'];
   if (keda) args.push('--api-versions', 'keda.sh/v1alpha1');
   if (valuesFile) args.push('-f', path.join(chartDir, valuesFile));
@@ -121,6 +127,9 @@ export function render(options: RenderOptions = {}): K8sObject[] {
 
 export function find(objects: K8sObject[], kind: string, name: string): K8sObject {
   const obj = objects.find((o) => o.kind === kind && o.metadata.name === name);
-  if (!obj) throw new Error(`no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`);
+  if (!obj)
+    throw new Error(
+      `no ${kind} ${name} among ${objects.map((o) => `${o.kind}/${o.metadata.name}`).join(', ')}`,
+    );
   return obj;
 }

@@ -10,7 +10,16 @@ function deployment(container: Record<string, unknown> = {}, spec: Record<string
       selector: { matchLabels: { 'app.kubernetes.io/name': 'auth' } },
       template: {
         metadata: { labels: { 'app.kubernetes.io/name': 'auth' } },
-        spec: { containers: [{ name: 'auth', image: 'readiness-auth:1', resources: { limits: { cpu: '1', memory: '256Mi' } }, ...container }] },
+        spec: {
+          containers: [
+            {
+              name: 'auth',
+              image: 'readiness-auth:1',
+              resources: { limits: { cpu: '1', memory: '256Mi' } },
+              ...container,
+            },
+          ],
+        },
       },
       ...spec,
     },
@@ -27,7 +36,9 @@ describe('strict Kubernetes validation', () => {
   });
 
   test('when a container field is misspelt, then validation names it', () => {
-    expect(validateStrict(deployment({ imagePullPolicyy: 'Always' }))).toEqual(['/spec/template/spec/containers/0/imagePullPolicyy: unknown field']);
+    expect(validateStrict(deployment({ imagePullPolicyy: 'Always' }))).toEqual([
+      '/spec/template/spec/containers/0/imagePullPolicyy: unknown field',
+    ]);
   });
 
   test('when a field has the wrong type, then validation fails', () => {
@@ -39,12 +50,18 @@ describe('strict Kubernetes validation', () => {
       apiVersion: 'keda.sh/v1alpha1',
       kind: 'ScaledObject',
       metadata: { name: 'notification' },
-      spec: { scaleTargetRef: { name: 'notification' }, triggers: [{ type: 'rabbitmq', metadata: { queueName: 'q' } }], maxReplicas: 3 },
+      spec: {
+        scaleTargetRef: { name: 'notification' },
+        triggers: [{ type: 'rabbitmq', metadata: { queueName: 'q' } }],
+        maxReplicas: 3,
+      },
     };
     expect(validateStrict(scaled).join('\n')).toMatch(/additional properties/);
   });
 
   test('when the kind has no schema, then validation fails rather than passing silently', () => {
-    expect(validateStrict({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toEqual(['no schema for example.com/v1 Widget']);
+    expect(validateStrict({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toEqual(
+      ['no schema for example.com/v1 Widget'],
+    );
   });
 });

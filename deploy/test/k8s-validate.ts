@@ -1,4 +1,10 @@
 import Ajv from 'ajv';
+import * as apps from 'kubernetes-models/apps/v1';
+import * as autoscaling from 'kubernetes-models/autoscaling/v2';
+import * as batch from 'kubernetes-models/batch/v1';
+import * as networking from 'kubernetes-models/networking.k8s.io/v1';
+import * as policy from 'kubernetes-models/policy/v1';
+import * as core from 'kubernetes-models/v1';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { K8sObject } from './helm';
@@ -6,18 +12,20 @@ import type { K8sObject } from './helm';
 type Validator = { prototype: { validate(this: unknown): void } };
 
 /** kubernetes-models classes by apiVersion, one module per API group version. */
-const modules: Record<string, () => Record<string, unknown>> = {
-  v1: () => require('kubernetes-models/v1'),
-  'apps/v1': () => require('kubernetes-models/apps/v1'),
-  'batch/v1': () => require('kubernetes-models/batch/v1'),
-  'policy/v1': () => require('kubernetes-models/policy/v1'),
-  'autoscaling/v2': () => require('kubernetes-models/autoscaling/v2'),
-  'networking.k8s.io/v1': () => require('kubernetes-models/networking.k8s.io/v1'),
+const modules: Record<string, Record<string, unknown>> = {
+  v1: core,
+  'apps/v1': apps,
+  'batch/v1': batch,
+  'policy/v1': policy,
+  'autoscaling/v2': autoscaling,
+  'networking.k8s.io/v1': networking,
 };
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 const customResources: Record<string, ReturnType<typeof ajv.compile>> = {
-  'keda.sh/v1alpha1/ScaledObject': ajv.compile(JSON.parse(readFileSync(path.join(__dirname, '../schemas/keda-scaledobject.json'), 'utf8'))),
+  'keda.sh/v1alpha1/ScaledObject': ajv.compile(
+    JSON.parse(readFileSync(path.join(__dirname, '../schemas/keda-scaledobject.json'), 'utf8')),
+  ),
 };
 
 /** Wraps a value so every own property the validator reads is recorded as known. */
@@ -54,10 +62,14 @@ function allPaths(value: unknown, at: string, out: string[]): string[] {
  */
 export function validateStrict(obj: K8sObject): string[] {
   const crd = customResources[`${obj.apiVersion}/${obj.kind}`];
-  if (crd) return crd(obj) ? [] : (crd.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  if (crd)
+    return crd(obj)
+      ? []
+      : (crd.errors ?? []).map(
+          (e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+        );
 
-  const load = modules[obj.apiVersion];
-  const model = load?.()[obj.kind] as Validator | undefined;
+  const model = modules[obj.apiVersion]?.[obj.kind] as Validator | undefined;
   if (!model) return [`no schema for ${obj.apiVersion} ${obj.kind}`];
   const seen = new Set<string>();
   const problems: string[] = [];

@@ -4,24 +4,41 @@
 //      node deploy/tools/values-schema.mjs --check (exits 1 when the committed file differs)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 
-const closed = (properties, required = []) => ({ type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) });
+const closed = (properties, required = []) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+  ...(required.length ? { required } : {}),
+});
 const str = { type: 'string' };
 const bool = { type: 'boolean' };
 const int = (minimum = 0) => ({ type: 'integer', minimum });
 const strList = { type: 'array', items: str };
 const stringMap = { type: 'object', additionalProperties: str };
-const quantity = { oneOf: [{ type: 'string', pattern: '^[0-9.]+([mkMGTPE]i?|[eE][0-9]+)?$' }, { type: 'number', minimum: 0 }] };
+const quantity = {
+  oneOf: [
+    { type: 'string', pattern: '^[0-9.]+([mkMGTPE]i?|[eE][0-9]+)?$' },
+    { type: 'number', minimum: 0 },
+  ],
+};
 const sizeLimit = { type: 'string', pattern: '^$|^[0-9]+(Ki|Mi|Gi)$' };
 const serviceName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
-const secretRef = closed({ existingSecret: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1 } }, ['existingSecret', 'key']);
+const secretRef = closed(
+  { existingSecret: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1 } },
+  ['existingSecret', 'key'],
+);
 const port = { type: 'integer', minimum: 1, maximum: 65535 };
 
 const labelSelector = closed({
   matchLabels: stringMap,
   matchExpressions: {
     type: 'array',
-    items: closed({ key: str, operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }, values: strList }, ['key', 'operator']),
+    items: closed(
+      { key: str, operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] }, values: strList },
+      ['key', 'operator'],
+    ),
   },
 });
 const networkPolicyPeer = closed({
@@ -52,23 +69,48 @@ const toleration = closed({
 // Every key optional: a service entry only says what differs from serviceDefaults.
 const service = closed({
   enabled: bool,
-  image: closed({ repository: str, tag: str, digest: { type: 'string', pattern: '^$|^sha256:[a-f0-9]{64}$' }, pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'] } }),
+  image: closed({
+    repository: str,
+    tag: str,
+    digest: { type: 'string', pattern: '^$|^sha256:[a-f0-9]{64}$' },
+    pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'] },
+  }),
   role: { enum: ['http', 'consumer'] },
   replicas: int(1),
   logLevel: { enum: ['', 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
   uses: closed({ postgres: bool, rabbitmq: bool, redis: bool, smtp: bool, s3: bool }),
   database: closed({ existingSecret: str, key: str, networkPolicyTo: peers }),
   migrations: closed({ enabled: bool, activeDeadlineSeconds: int(30), backoffLimit: int() }),
-  env: { type: 'object', propertyNames: { pattern: '^[A-Z][A-Z0-9_]*$' }, additionalProperties: { type: ['string', 'number', 'boolean'] } },
-  secretEnv: { type: 'object', propertyNames: { pattern: '^[A-Z][A-Z0-9_]*$' }, additionalProperties: { $ref: '#/definitions/secretRef' } },
+  env: {
+    type: 'object',
+    propertyNames: { pattern: '^[A-Z][A-Z0-9_]*$' },
+    additionalProperties: { type: ['string', 'number', 'boolean'] },
+  },
+  secretEnv: {
+    type: 'object',
+    propertyNames: { pattern: '^[A-Z][A-Z0-9_]*$' },
+    additionalProperties: { $ref: '#/definitions/secretRef' },
+  },
   calls: { type: 'array', items: serviceName, uniqueItems: true },
   resources: { $ref: '#/definitions/resources' },
   tmpSizeLimit: sizeLimit,
   shmSizeLimit: sizeLimit,
   terminationGracePeriodSeconds: int(1),
-  probes: closed({ startup: { $ref: '#/definitions/probe' }, liveness: { $ref: '#/definitions/probe' }, readiness: { $ref: '#/definitions/probe' } }),
-  podDisruptionBudget: closed({ enabled: bool, maxUnavailable: { oneOf: [int(1), { type: 'string', pattern: '^[0-9]+%$' }] } }),
-  autoscaling: closed({ enabled: bool, minReplicas: int(1), maxReplicas: int(1), targetCPUUtilizationPercentage: { type: 'integer', minimum: 1, maximum: 100 } }),
+  probes: closed({
+    startup: { $ref: '#/definitions/probe' },
+    liveness: { $ref: '#/definitions/probe' },
+    readiness: { $ref: '#/definitions/probe' },
+  }),
+  podDisruptionBudget: closed({
+    enabled: bool,
+    maxUnavailable: { oneOf: [int(1), { type: 'string', pattern: '^[0-9]+%$' }] },
+  }),
+  autoscaling: closed({
+    enabled: bool,
+    minReplicas: int(1),
+    maxReplicas: int(1),
+    targetCPUUtilizationPercentage: { type: 'integer', minimum: 1, maximum: 100 },
+  }),
   keda: closed({
     enabled: bool,
     minReplicas: int(0),
@@ -84,7 +126,10 @@ const service = closed({
 });
 
 const dependency = (extra = {}) => closed({ port, networkPolicy: closed({ to: peers }), ...extra });
-const secretDependency = dependency({ existingSecret: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1 } });
+const secretDependency = dependency({
+  existingSecret: { type: 'string', minLength: 1 },
+  key: { type: 'string', minLength: 1 },
+});
 
 const schema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -100,7 +145,11 @@ const schema = {
         imagePullSecrets: strList,
       }),
       serviceDefaults: { $ref: '#/definitions/service' },
-      services: { type: 'object', propertyNames: serviceName, additionalProperties: { $ref: '#/definitions/service' } },
+      services: {
+        type: 'object',
+        propertyNames: serviceName,
+        additionalProperties: { $ref: '#/definitions/service' },
+      },
       dependencies: closed({
         postgres: dependency(),
         rabbitmq: secretDependency,
@@ -121,7 +170,9 @@ const schema = {
         runAsUser: int(1),
         runAsGroup: int(1),
         fsGroup: int(1),
-        seccompProfile: closed({ type: { enum: ['RuntimeDefault', 'Localhost'] }, localhostProfile: str }, ['type']),
+        seccompProfile: closed({ type: { enum: ['RuntimeDefault', 'Localhost'] }, localhostProfile: str }, [
+          'type',
+        ]),
       }),
       containerSecurityContext: closed({
         runAsNonRoot: { const: true },
@@ -130,7 +181,9 @@ const schema = {
         readOnlyRootFilesystem: bool,
         allowPrivilegeEscalation: { const: false },
         capabilities: closed({ drop: { type: 'array', contains: { const: 'ALL' } }, add: strList }),
-        seccompProfile: closed({ type: { enum: ['RuntimeDefault', 'Localhost'] }, localhostProfile: str }, ['type']),
+        seccompProfile: closed({ type: { enum: ['RuntimeDefault', 'Localhost'] }, localhostProfile: str }, [
+          'type',
+        ]),
       }),
       ingress: closed({
         enabled: bool,
@@ -141,9 +194,15 @@ const schema = {
       }),
       networkPolicy: closed({
         enabled: bool,
-        ingressController: closed({ namespaceSelector: { $ref: '#/definitions/labelSelector' }, podSelector: { $ref: '#/definitions/labelSelector' } }),
+        ingressController: closed({
+          namespaceSelector: { $ref: '#/definitions/labelSelector' },
+          podSelector: { $ref: '#/definitions/labelSelector' },
+        }),
         metricsScrapers: peers,
-        dns: closed({ namespaceSelector: { $ref: '#/definitions/labelSelector' }, podSelector: { $ref: '#/definitions/labelSelector' } }),
+        dns: closed({
+          namespaceSelector: { $ref: '#/definitions/labelSelector' },
+          podSelector: { $ref: '#/definitions/labelSelector' },
+        }),
       }),
       tests: closed({ paths: { type: 'array', items: { type: 'string', pattern: '^/' } } }),
     },
@@ -152,7 +211,11 @@ const schema = {
 };
 
 const target = fileURLToPath(new URL('../../charts/readiness/values.schema.json', import.meta.url));
-const text = `${JSON.stringify(schema, null, 2)}\n`;
+// Formatted like every other file, so `prettier --check` and `--check` here agree.
+const text = await prettier.format(JSON.stringify(schema), {
+  ...(await prettier.resolveConfig(target)),
+  parser: 'json',
+});
 if (process.argv.includes('--check')) {
   if (readFileSync(target, 'utf8') !== text) {
     console.error(`${target} is stale: run node deploy/tools/values-schema.mjs`);

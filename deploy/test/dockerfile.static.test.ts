@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './helm';
+
+interface Instruction {
+  keyword: string;
+  args: string;
+}
+interface Stage {
+  from: string;
+  name?: string;
+  instructions: Instruction[];
+}
+
+/** Splits a Dockerfile into stages of instructions (line continuations joined, comments dropped). */
+function parseDockerfile(text: string): { preamble: Instruction[]; stages: Stage[] } {
+  const lines = text
+    .replace(/\\\r?\n/g, ' ')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const preamble: Instruction[] = [];
+  const stages: Stage[] = [];
+  for (const line of lines) {
+    const match = /^(\S+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    const instruction = { keyword: (match[1] as string).toUpperCase(), args: (match[2] as string).trim() };
+    if (instruction.keyword === 'FROM') {
+      const [from, , name] = instruction.args.split(/\s+/);
+      stages.push({ from: from as string, name, instructions: [] });
+    } else if (stages.length) {
+      (stages[stages.length - 1] as Stage).instructions.push(instruction);
+    } else {
+      preamble.push(instruction);
+    }
+  }
+  return { preamble, stages };
+}
+
+const dockerfile = readFileSync(path.join(repoRoot, 'deploy/Dockerfile'), 'utf8');
+const { preamble, stages } = parseDockerfile(dockerfile);
+const stage = (name: string) => {
+  const s = stages.find((x) => x.name === name);
+  if (!s) throw new Error(`no stage ${name}`);
+  return s;
+};
+const runs = (s: Stage) =>
+  s.instructions
+    .filter((i) => i.keyword === 'RUN')
+    .map((i) => i.args)
+    .join('\n');
+const final = stages[stages.length - 1] as Stage;
+
+describe('deploy/Dockerfile', () => {
+  test('when built, then the build stage compiles with dev dependencies and the shipped ones are production only', () => {
+    expect(runs(stage('build'))).toMatch(/npm ci(\s|$)/);
+    expect(runs(stage('build'))).toMatch(/npx tsc -b/);
+    expect(runs(stage('prod-deps'))).toMatch(/npm ci --omit=dev .*-w "services\/\$SERVICE"/);
+  });
+
+  test('when the image runs, then it is a non-root numeric user and node is PID 1 in exec form', () => {
+    const user = final.instructions.filter((i) => i.keyword === 'USER').pop();
+    expect(user?.args).toMatch(/^[1-9]\d*(:[1-9]\d*)?$/);
+    const cmd = final.instructions.filter((i) => i.keyword === 'CMD').pop();
+    const argv = JSON.parse(cmd?.args ?? 'null') as string[];
+    expect(argv[0]).toBe('node');
+    expect(argv[1]).toBe('dist/main.js');
+    expect(final.instructions.find((i) => i.keyword === 'WORKDIR')?.args).toBe('/app/services/${SERVICE}');
+    expect(final.instructions.some((i) => i.keyword === 'ENTRYPOINT')).toBe(false);
+  });
+
+  test('when the container runs, then a HEALTHCHECK calls /healthz over HTTP with node', () => {
+    const hc = final.instructions.find((i) => i.keyword === 'HEALTHCHECK');
+    expect(hc?.args).toMatch(/CMD \["node", "-e", .*\/healthz/);
+  });
+
+  test('when the report service is built, then a Chromium base is available by build argument', () => {
+    const chromium = stage('runtime-chromium');
+    expect(runs(chromium)).toMatch(/apt-get install .*chromium/);
+    expect(chromium.instructions.find((i) => i.keyword === 'ENV')?.args).toMatch(
+      /PUPPETEER_EXECUTABLE_PATH=\/usr\/bin\/chromium/,
+    );
+    expect(preamble.map((i) => i.args)).toContain('RUNTIME_BASE=runtime-plain');
+    expect(final.from).toBe('${RUNTIME_BASE}');
+  });
+
+  test('when the runtime image is assembled, then it copies built output and production modules only', () => {
+    const copies = final.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
+    expect(copies).toEqual([
+      '--from=prod-deps /app/node_modules /app/node_modules',
+      '--from=build /out/ /app/',
+    ]);
+  });
+});
+
+describe('.dockerignore', () => {
+  const patterns = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+
+  test('when the build context is sent, then history, installs, build output, data and secrets stay out', () => {
+    for (const p of [
+      '.git',
+      '**/node_modules',
+      '**/dist',
+      '**/.data',
+      '**/.env',
+      '**/.env.*',
+      '**/*.pem',
+      '**/coverage',
+      'docs',
+      '**/*.test.ts',
+    ]) {
+      expect(patterns).toContain(p);
+    }
+  });
+});
