@@ -114,6 +114,8 @@ class RabbitBus implements EventBus {
   private conn?: ChannelModel;
   private pub?: ConfirmChannel;
   private blocked = false;
+  /** Connected with the whole topology declared and every consumer started. */
+  private live = false;
   private started = false;
   private closing = false;
   private connecting?: Promise<void>;
@@ -148,7 +150,7 @@ class RabbitBus implements EventBus {
   }
 
   ready(): boolean {
-    return this.conn !== undefined && this.pub !== undefined && !this.closing;
+    return this.live && !this.closing;
   }
 
   async subscribe(sub: Subscription): Promise<void> {
@@ -175,6 +177,7 @@ class RabbitBus implements EventBus {
       ),
     );
     await Promise.allSettled([...this.inFlight]);
+    this.live = false;
     this.conn = undefined;
     this.pub = undefined;
     this.wakeStateListeners();
@@ -246,6 +249,7 @@ class RabbitBus implements EventBus {
     // From here a failure closes the connection, and the close handler schedules the next attempt.
     try {
       for (const state of this.consumers.values()) await this.startConsumer(conn, state);
+      if (this.conn === conn) this.live = true;
     } catch (err) {
       this.log.error({ err }, 'cannot start consumers; reconnecting');
       await conn.close().catch(() => undefined);
@@ -254,6 +258,7 @@ class RabbitBus implements EventBus {
 
   private onConnectionClosed(conn: ChannelModel, err?: Error): void {
     if (this.conn !== conn) return;
+    this.live = false;
     this.conn = undefined;
     this.pub = undefined;
     this.blocked = false;
@@ -613,6 +618,7 @@ class RabbitBus implements EventBus {
   }
 
   private waitForDrain(ch: ConfirmChannel): Promise<void> {
+    this.log.debug('publish buffer full; waiting for drain');
     return new Promise<void>((resolve, reject) => {
       const done = (err?: Error) => {
         clearTimeout(timer);

@@ -1,0 +1,143 @@
+import { Registry } from 'prom-client';
+import { decodeEnvelope } from '@readiness/contracts';
+import { CONTENT_TYPE, HEADERS, queueTopology, unroutedQueueName } from '../rabbit';
+import { DEFAULT_EXCHANGE, type EventBus } from '../types';
+import { eventually, message, names, TEST_OPTIONS } from './contract';
+import { RabbitEnv } from './rabbit-harness';
+
+jest.setTimeout(30_000);
+
+async function queueInfo(
+  vhost: string,
+  queue: string,
+): Promise<{ type: string; durable: boolean; arguments: Record<string, unknown> }> {
+  const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
+  const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
+    'base64',
+  );
+  const res = await fetch(
+    `${u.protocol}//${u.host}/api/queues/${encodeURIComponent(vhost)}/${encodeURIComponent(queue)}`,
+    {
+      headers: { authorization: `Basic ${auth}` },
+    },
+  );
+  if (!res.ok) throw new Error(`queue ${queue}: HTTP ${res.status}`);
+  return (await res.json()) as { type: string; durable: boolean; arguments: Record<string, unknown> };
+}
+
+describe('RabbitMQ bus: topology and publishing', () => {
+  const env = new RabbitEnv();
+  let bus: EventBus;
+  beforeAll(async () => {
+    await env.setUp();
+    bus = env.createBus({ ...TEST_OPTIONS, registry: new Registry() });
+    await bus.start();
+  });
+  afterAll(async () => {
+    await bus.close();
+    await env.tearDown();
+  });
+
+  test('when a handler subscribes, then its queue, dead-letter queue and wait queues are durable quorum queues', async () => {
+    const { event, queue } = names('topology');
+    await bus.subscribe({ queue, events: [event], handle: async () => undefined });
+    const t = queueTopology(queue, TEST_OPTIONS.retryDelaysMs);
+
+    const main = await queueInfo(env.vhost.vhost, queue);
+    expect(main).toMatchObject({ type: 'quorum', durable: true });
+    expect(main.arguments['x-dead-letter-exchange']).toBe(t.deadLetterExchange);
+    expect(await queueInfo(env.vhost.vhost, t.deadLetterQueue)).toMatchObject({
+      type: 'quorum',
+      durable: true,
+    });
+    expect(t.retryQueues.map((r) => r.ms)).toEqual([50, 100, 200]);
+    for (const r of t.retryQueues) {
+      const info = await queueInfo(env.vhost.vhost, r.name);
+      expect(info).toMatchObject({ type: 'quorum', durable: true });
+      expect(info.arguments).toMatchObject({ 'x-message-ttl': r.ms, 'x-dead-letter-routing-key': queue });
+    }
+  });
+
+  test('when an event is published, then it is persistent protobuf with the event id as message id and the name as type', async () => {
+    const { event } = names('props');
+    const tap = await env.sideCh.assertQueue('', { exclusive: true });
+    await env.sideCh.bindQueue(tap.queue, DEFAULT_EXCHANGE, event);
+    const sent = message(event);
+    await bus.publish([sent]);
+
+    const got = await eventually(async () => {
+      const m = await env.sideCh.get(tap.queue, { noAck: true });
+      if (!m) throw new Error('nothing yet');
+      return m;
+    }, 'the tapped message');
+    expect(got.fields.routingKey).toBe(event);
+    expect(got.properties).toMatchObject({
+      deliveryMode: 2,
+      contentType: CONTENT_TYPE,
+      messageId: sent.id,
+      type: event,
+    });
+    expect(decodeEnvelope(got.content).id).toBe(sent.id);
+  });
+
+  test('when an event nobody subscribes to is published, then the broker confirms it and keeps it in the unrouted queue', async () => {
+    const { event } = names('unrouted');
+    const unrouted = unroutedQueueName(DEFAULT_EXCHANGE);
+    await env.sideCh.purgeQueue(unrouted);
+    const sent = message(event);
+    await expect(bus.publish([sent])).resolves.toBeUndefined();
+
+    const kept = await eventually(async () => {
+      const m = await env.sideCh.get(unrouted, { noAck: true });
+      if (!m) throw new Error('nothing yet');
+      return m;
+    }, 'the unrouted message');
+    expect(kept.properties.messageId).toBe(sent.id);
+    expect(kept.fields.routingKey).toBe(event);
+  });
+
+  test('when a dead letter is written, then it carries the last error, the reason and the attempt count in headers', async () => {
+    const { event, queue } = names('headers');
+    await bus.subscribe({
+      queue,
+      events: [event],
+      maxAttempts: 2,
+      handle: async () => {
+        throw new Error('the database said no');
+      },
+    });
+    const sent = message(event);
+    await bus.publish([sent]);
+    const dlq = queueTopology(queue, []).deadLetterQueue;
+    const dead = await eventually(async () => {
+      const m = await env.sideCh.get(dlq, { noAck: true });
+      if (!m) throw new Error('nothing yet');
+      return m;
+    }, 'the dead letter');
+    expect(dead.properties.messageId).toBe(sent.id);
+    expect(dead.properties.headers).toMatchObject({
+      [HEADERS.lastError]: 'the database said no',
+      [HEADERS.reason]: 'attempts_exhausted',
+      [HEADERS.attempt]: 2,
+      [HEADERS.originalRoutingKey]: queue, // the last pass came back from a wait queue
+    });
+  });
+
+  test('when a batch larger than the client write buffer is published, then every message is confirmed and consumed', async () => {
+    const { event, queue } = names('bulk');
+    const seen = new Set<string>();
+    await bus.subscribe({ queue, events: [event], handle: async (m) => void seen.add(m.id) });
+    // amqplib buffers up to 1024 frames per channel before publish() returns false and the bus waits for drain.
+    const payload = new Uint8Array(1024).fill(7);
+    const batch = Array.from({ length: 1500 }, () => message(event, { payload }));
+    await bus.publish(batch);
+    await eventually(() => expect(seen.size).toBe(batch.length), 'every message', 20_000);
+  });
+
+  // Keep last: it breaks the topology of this vhost on purpose.
+  test('when the topology is broken so the broker cannot route an event, then the returned message rejects the publish', async () => {
+    const { event } = names('returned');
+    await env.sideCh.deleteQueue(unroutedQueueName(DEFAULT_EXCHANGE));
+    await expect(bus.publish([message(event)])).rejects.toMatchObject({ code: 'event_unroutable' });
+  });
+});
