@@ -147,6 +147,7 @@ describe('environment contract', () => {
     expect(env('auth').map((e) => [e.name, e.valueFrom?.secretKeyRef?.name])).toEqual([
       ['AMQP_URL', 'readiness-rabbitmq'],
       ['DATABASE_URL', 'readiness-auth-database'],
+      ['JWT_PREVIOUS_PUBLIC_KEYS', 'readiness-auth-jwt'],
       ['JWT_PRIVATE_KEY', 'readiness-auth-jwt'],
       ['REDIS_URL', 'readiness-redis'],
     ]);

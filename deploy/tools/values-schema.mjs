@@ -26,7 +26,7 @@ const quantity = {
 const sizeLimit = { type: 'string', pattern: '^$|^[0-9]+(Ki|Mi|Gi)$' };
 const serviceName = { type: 'string', pattern: '^[a-z][a-z0-9-]{0,30}$' };
 const secretRef = closed(
-  { existingSecret: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1 } },
+  { existingSecret: { type: 'string', minLength: 1 }, key: { type: 'string', minLength: 1 }, optional: bool },
   ['existingSecret', 'key'],
 );
 const port = { type: 'integer', minimum: 1, maximum: 65535 };

@@ -109,6 +109,9 @@ app.kubernetes.io/instance: {{ .Release.Name }}
     secretKeyRef:
       name: {{ $ref.existingSecret }}
       key: {{ $ref.key }}
+      {{- if $ref.optional }}
+      optional: true
+      {{- end }}
 {{- end -}}
 {{- end -}}
 
