@@ -1,0 +1,376 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createLogger } from '../logger';
+import {
+  closeRedis,
+  createMemoryStore,
+  createRateLimiter,
+  createRedis,
+  createRedisStore,
+  createRevocationList,
+  type KeyValueStore,
+  type RateLimiterOptions,
+  type Redis,
+} from './index';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const logger = createLogger({ name: 'cache-test', level: 'silent' });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Keys of this file live under `test:<random>:` in the real Redis and are deleted afterwards. */
+const filePrefix = `test:${randomUUID().slice(0, 8)}:`;
+const redisClients: Redis[] = [];
+
+function testRedis(): Redis {
+  const client = createRedis({ url: REDIS_URL, keyPrefix: filePrefix, logger });
+  redisClients.push(client);
+  return client;
+}
+
+afterAll(async () => {
+  const admin = createRedis({ url: REDIS_URL, keyPrefix: '', logger });
+  let cursor = '0';
+  do {
+    const [next, keys] = await admin.scan(cursor, 'MATCH', `${filePrefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await admin.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await closeRedis(admin);
+  await Promise.all(redisClients.map(closeRedis));
+});
+
+interface Backend {
+  name: string;
+  store(): KeyValueStore;
+  limiter(options: Omit<RateLimiterOptions, 'store' | 'redis'>): ReturnType<typeof createRateLimiter>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'redis',
+    store: () => createRedisStore({ client: testRedis() }),
+    limiter: (options) => createRateLimiter({ ...options, store: 'redis', redis: testRedis() }),
+  },
+  {
+    name: 'memory',
+    store: () => createMemoryStore(),
+    limiter: (options) => createRateLimiter({ ...options, store: 'memory' }),
+  },
+];
+
+function keyValueStoreContract(backend: Backend) {
+  describe(`KeyValueStore contract (${backend.name})`, () => {
+    let store: KeyValueStore;
+    const key = (name: string) => `kv:${randomUUID()}:${name}`;
+
+    beforeAll(() => {
+      store = backend.store();
+    });
+    afterAll(() => store.close());
+
+    test('when a value is set, then get and exists see it until it is deleted', async () => {
+      const k = key('a');
+      await store.set(k, 'value-1');
+
+      expect(await store.get(k)).toBe('value-1');
+      expect(await store.exists(k)).toBe(true);
+
+      await store.del(k);
+      expect(await store.get(k)).toBeNull();
+      expect(await store.exists(k)).toBe(false);
+    });
+
+    test('when a value is set with a TTL, then it is gone after the TTL', async () => {
+      const k = key('ttl');
+      await store.set(k, 'short', 1);
+      await store.set(key('other'), 'kept');
+
+      expect(await store.get(k)).toBe('short');
+      await sleep(1200);
+      expect(await store.get(k)).toBeNull();
+      expect(await store.exists(k)).toBe(false);
+    });
+
+    test('when a value is set again without a TTL, then it no longer expires', async () => {
+      const k = key('persist');
+      await store.set(k, 'v1', 1);
+      await store.set(k, 'v2');
+
+      await sleep(1200);
+      expect(await store.get(k)).toBe('v2');
+    });
+
+    test('when 100 increments run in parallel, then the counter is 100', async () => {
+      const k = key('counter');
+
+      const results = await Promise.all(Array.from({ length: 100 }, () => store.incr(k, 60)));
+
+      expect(await store.get(k)).toBe('100');
+      expect(new Set(results).size).toBe(100);
+      expect(Math.max(...results)).toBe(100);
+    });
+
+    test('when a counter window ends, then counting starts again from 1', async () => {
+      const k = key('window');
+      expect(await store.incr(k, 1)).toBe(1);
+      expect(await store.incr(k, 1)).toBe(2);
+
+      await sleep(1200);
+      expect(await store.incr(k, 1)).toBe(1);
+    });
+
+    test('when a non-number is incremented, then incr rejects and the value is unchanged', async () => {
+      const k = key('text');
+      await store.set(k, 'not-a-number');
+
+      await expect(store.incr(k, 60)).rejects.toThrow();
+      expect(await store.get(k)).toBe('not-a-number');
+    });
+
+    test('when pinged, then it answers', async () => {
+      expect(await store.ping()).toBe(true);
+    });
+  });
+}
+
+function rateLimiterContract(backend: Backend) {
+  describe(`RateLimiter contract (${backend.name})`, () => {
+    const prefix = () => `rl-${randomUUID()}`;
+
+    test('when the budget is used up, then the next call is denied with a Retry-After', async () => {
+      const limiter = backend.limiter({
+        keyPrefix: prefix(),
+        points: 3,
+        durationSeconds: 60,
+        blockDurationSeconds: 300,
+      });
+
+      expect(await limiter.consume('admin@example.edu')).toEqual({ allowed: true, remaining: 2 });
+      expect(await limiter.consume('admin@example.edu')).toEqual({ allowed: true, remaining: 1 });
+      expect(await limiter.consume('admin@example.edu')).toEqual({ allowed: true, remaining: 0 });
+      const denied = await limiter.consume('admin@example.edu');
+
+      expect(denied.allowed).toBe(false);
+      if (denied.allowed) return;
+      expect(denied.retryAfterSeconds).toBeGreaterThan(60);
+      expect(denied.retryAfterSeconds).toBeLessThanOrEqual(300);
+      expect(await limiter.get('admin@example.edu')).toMatchObject({ blocked: true, remaining: 0 });
+    });
+
+    test('when one key is blocked, then another key keeps its own budget', async () => {
+      const limiter = backend.limiter({
+        keyPrefix: prefix(),
+        points: 1,
+        durationSeconds: 60,
+        blockDurationSeconds: 60,
+      });
+      await limiter.consume('10.0.0.1');
+      expect((await limiter.consume('10.0.0.1')).allowed).toBe(false);
+
+      expect(await limiter.consume('10.0.0.2')).toEqual({ allowed: true, remaining: 0 });
+    });
+
+    test('when two limits use different prefixes, then they do not share counters', async () => {
+      const byEmail = backend.limiter({ keyPrefix: prefix(), points: 1, durationSeconds: 60 });
+      const byIp = backend.limiter({ keyPrefix: prefix(), points: 1, durationSeconds: 60 });
+      await byEmail.consume('same-key');
+
+      expect((await byIp.consume('same-key')).allowed).toBe(true);
+    });
+
+    test('when the block ends, then the key is allowed again with a full budget', async () => {
+      const limiter = backend.limiter({
+        keyPrefix: prefix(),
+        points: 1,
+        durationSeconds: 1,
+        blockDurationSeconds: 2,
+      });
+      await limiter.consume('k');
+      const denied = await limiter.consume('k');
+      expect(denied).toEqual({ allowed: false, retryAfterSeconds: 2 });
+
+      await sleep(1200);
+      expect((await limiter.consume('k')).allowed).toBe(false);
+
+      await sleep(2200);
+      expect(await limiter.consume('k')).toEqual({ allowed: true, remaining: 0 });
+    });
+
+    test('when a key is reset, then it is unblocked and its state is gone', async () => {
+      const limiter = backend.limiter({
+        keyPrefix: prefix(),
+        points: 2,
+        durationSeconds: 60,
+        blockDurationSeconds: 600,
+      });
+      await limiter.consume('k', 2);
+      expect((await limiter.consume('k')).allowed).toBe(false);
+
+      await limiter.reset('k');
+
+      expect(await limiter.get('k')).toBeNull();
+      expect(await limiter.consume('k')).toEqual({ allowed: true, remaining: 1 });
+    });
+
+    test('when a key is read, then nothing is consumed', async () => {
+      const limiter = backend.limiter({ keyPrefix: prefix(), points: 5, durationSeconds: 60 });
+      expect(await limiter.get('k')).toBeNull();
+      await limiter.consume('k', 2);
+
+      const state = await limiter.get('k');
+      await limiter.get('k');
+
+      expect(state).toMatchObject({ consumed: 2, remaining: 3, blocked: false });
+      expect(state?.retryAfterSeconds).toBeGreaterThan(0);
+      expect(await limiter.consume('k')).toEqual({ allowed: true, remaining: 2 });
+    });
+
+    test('when many calls race for the last points, then exactly the budget is allowed', async () => {
+      const limiter = backend.limiter({ keyPrefix: prefix(), points: 10, durationSeconds: 60 });
+
+      const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.consume('invite-token')));
+
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+    });
+  });
+}
+
+function revocationContract(backend: Backend) {
+  describe(`RevocationList contract (${backend.name})`, () => {
+    let store: KeyValueStore;
+    const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+    beforeAll(() => {
+      store = backend.store();
+    });
+    afterAll(() => store.close());
+
+    test('when a token id is revoked, then only that token is revoked', async () => {
+      const list = createRevocationList(store);
+      const jti = randomUUID();
+
+      await list.revoke(jti, nowSeconds() + 900);
+
+      expect(await list.isRevoked(jti)).toBe(true);
+      expect(await list.isRevoked(randomUUID())).toBe(false);
+      expect(await list.isTokenRevoked({ jti, sub: 'a1', iat: nowSeconds() })).toBe(true);
+    });
+
+    test('when a revocation reaches the token expiry, then it is forgotten', async () => {
+      const list = createRevocationList(store);
+      const jti = randomUUID();
+
+      await list.revoke(jti, nowSeconds() + 1);
+      await list.revoke(randomUUID(), nowSeconds() - 10);
+
+      await sleep(2100);
+      expect(await list.isRevoked(jti)).toBe(false);
+    });
+
+    test('when a subject is revoked before now, then its older tokens are revoked and newer ones are not', async () => {
+      const list = createRevocationList(store);
+      const admin = randomUUID();
+      const cutoff = nowSeconds();
+
+      await list.revokeSubjectBefore(admin, cutoff, 900);
+
+      expect(await list.revokedBefore(admin)).toBe(cutoff);
+      expect(await list.isTokenRevoked({ jti: randomUUID(), sub: admin, iat: cutoff - 60 })).toBe(true);
+      expect(await list.isTokenRevoked({ jti: randomUUID(), sub: admin, iat: cutoff })).toBe(false);
+      expect(await list.isTokenRevoked({ jti: randomUUID(), sub: admin, iat: cutoff + 5 })).toBe(false);
+      expect(await list.isTokenRevoked({ jti: randomUUID(), sub: admin })).toBe(true);
+      expect(await list.isTokenRevoked({ jti: randomUUID(), sub: randomUUID(), iat: cutoff - 60 })).toBe(
+        false,
+      );
+    });
+
+    test('when an earlier cutoff arrives after a later one, then the later one stays', async () => {
+      const list = createRevocationList(store);
+      const admin = randomUUID();
+
+      await list.revokeSubjectBefore(admin, 2_000_000_000, 900);
+      await list.revokeSubjectBefore(admin, 1_900_000_000, 900);
+      expect(await list.revokedBefore(admin)).toBe(2_000_000_000);
+
+      await list.revokeSubjectBefore(admin, 2_000_000_100, 900);
+      expect(await list.revokedBefore(admin)).toBe(2_000_000_100);
+    });
+
+    test('when the subject revocation TTL ends, then the cutoff is gone', async () => {
+      const list = createRevocationList(store);
+      const admin = randomUUID();
+
+      await list.revokeSubjectBefore(admin, nowSeconds(), 1);
+      await sleep(1200);
+
+      expect(await list.revokedBefore(admin)).toBeNull();
+    });
+  });
+}
+
+for (const backend of backends) {
+  keyValueStoreContract(backend);
+  rateLimiterContract(backend);
+  revocationContract(backend);
+}
+
+describe('when Redis is unreachable', () => {
+  // Port 1 on loopback refuses connections: a Redis that is down.
+  const DEAD_URL = 'redis://127.0.0.1:1';
+
+  function capturingLogger() {
+    const lines: Array<{ level: string; msg: string }> = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as { level: string; msg: string });
+        done();
+      },
+    });
+    return { lines, logger: createLogger({ name: 'cache-test', level: 'info', destination }) };
+  }
+
+  test('when a store call is made, then it rejects, the outage is logged once, and the process lives on', async () => {
+    const { lines, logger: captured } = capturingLogger();
+    const store = createRedisStore({ url: DEAD_URL, keyPrefix: filePrefix, logger: captured });
+    try {
+      await expect(store.get('anything')).rejects.toMatchObject({
+        httpStatus: 503,
+        code: 'cache_unavailable',
+      });
+      await expect(store.incr('anything', 10)).rejects.toMatchObject({
+        httpStatus: 503,
+        code: 'cache_unavailable',
+      });
+      await expect(store.set('anything', 'v')).rejects.toMatchObject({ httpStatus: 503 });
+      expect(await store.ping()).toBe(false);
+
+      const errors = lines.filter((l) => l.level === 'error');
+      expect(errors).toHaveLength(1);
+      expect(errors[0]?.msg).toMatch(/redis connection failed/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('when a Redis rate limiter is used, then it keeps limiting in this process', async () => {
+    const { lines, logger: captured } = capturingLogger();
+    const client = createRedis({ url: DEAD_URL, keyPrefix: filePrefix, logger });
+    const limiter = createRateLimiter({
+      store: 'redis',
+      redis: client,
+      keyPrefix: 'login',
+      points: 2,
+      durationSeconds: 60,
+      blockDurationSeconds: 60,
+      logger: captured,
+    });
+    try {
+      expect((await limiter.consume('admin@example.edu')).allowed).toBe(true);
+      expect((await limiter.consume('admin@example.edu')).allowed).toBe(true);
+      expect((await limiter.consume('admin@example.edu')).allowed).toBe(false);
+      expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+    } finally {
+      await closeRedis(client);
+    }
+  });
+});
