@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from './helm';
+import { parseAllDocuments } from 'yaml';
+import { repoRoot, type K8sObject } from './helm';
+import { validateStrict } from './k8s-validate';
 
 interface Instruction {
   keyword: string;
@@ -114,5 +116,32 @@ describe('.dockerignore', () => {
     ]) {
       expect(patterns).toContain(p);
     }
+  });
+});
+
+describe('deploy/dev-dependencies', () => {
+  test('when the mail catcher manifests are read, then every object is a valid Kubernetes object', () => {
+    const docs = parseAllDocuments(
+      readFileSync(path.join(repoRoot, 'deploy/dev-dependencies/mailpit.yaml'), 'utf8'),
+    ).map((d) => d.toJS() as K8sObject);
+    expect(docs.map((d) => d.kind)).toEqual(['Deployment', 'Service']);
+    expect(docs.flatMap((d) => validateStrict(d))).toEqual([]);
+  });
+
+  test('when the installer creates Secrets, then they carry the names and keys the chart values reference', () => {
+    const script = readFileSync(path.join(repoRoot, 'deploy/dev-dependencies/install.sh'), 'utf8');
+    for (const [name, key] of [
+      ['readiness-rabbitmq', 'amqp-url'],
+      ['readiness-redis', 'redis-url'],
+      ['readiness-smtp', 'smtp-url'],
+      ['readiness-s3', 'access-key'],
+      ['readiness-s3', 'secret-key'],
+      ['readiness-auth-jwt', 'private.pem'],
+    ]) {
+      expect(script).toMatch(
+        new RegExp(`secret ${name} [^\\n]*--from-(literal|file)=${key.replace('.', '\\.')}=`),
+      );
+    }
+    expect(script).toContain('secret "readiness-$svc-database" --from-literal=url=');
   });
 });
