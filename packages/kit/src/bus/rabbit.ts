@@ -60,6 +60,7 @@ export const unroutedQueueName = (exchange: string) => `${exchange}.unrouted`;
 const DELIVERY_LIMIT = 20;
 /** Bound on events nobody subscribes to, so they cannot fill the broker's disk. */
 const UNROUTED_MAX_LENGTH = 100_000;
+const CONNECT_TIMEOUT_MS = 10_000;
 
 interface ConsumerState {
   sub: Subscription;
@@ -120,6 +121,8 @@ class RabbitBus implements EventBus {
   private closing = false;
   private connecting?: Promise<void>;
   private reconnectTimer?: NodeJS.Timeout;
+  /** Failed attempts since the bus was last live; grows the backoff even when a connection opens and fails. */
+  private failedAttempts = 0;
   private readonly consumers = new Map<string, ConsumerState>();
   private readonly inFlight = new Set<Promise<void>>();
   /** Confirms not yet received, per (exchange, routing key, message id), in publish order. */
@@ -146,7 +149,7 @@ class RabbitBus implements EventBus {
     this.started = true;
     // The first attempt is awaited so a healthy broker means a ready bus when start() returns; a failed
     // one is only logged and retried in the background: a service boots and serves without its broker.
-    await this.attemptConnect(0);
+    await this.attemptConnect();
   }
 
   ready(): boolean {
@@ -190,13 +193,15 @@ class RabbitBus implements EventBus {
 
   // ---- connection ------------------------------------------------------------------------------
 
-  private attemptConnect(attempt: number): Promise<void> {
+  private attemptConnect(): Promise<void> {
     const run = this.connect()
-      .then(() => this.log.info({ attempt }, 'connected to the broker'))
       .catch((err: unknown) => {
         if (this.closing) return;
-        this.log.warn({ err, attempt }, 'cannot reach the broker; will retry');
-        this.scheduleReconnect(attempt + 1);
+        this.log.warn(
+          { err, failedAttempts: this.failedAttempts + 1 },
+          'cannot reach the broker; will retry',
+        );
+        this.scheduleReconnect();
       })
       .finally(() => {
         if (this.connecting === run) this.connecting = undefined;
@@ -206,13 +211,17 @@ class RabbitBus implements EventBus {
   }
 
   /** Capped exponential backoff with "equal jitter": half the delay fixed, half random, so restarts spread. */
-  private scheduleReconnect(attempt: number): void {
+  private scheduleReconnect(): void {
     if (this.closing || this.reconnectTimer) return;
-    const base = Math.min(this.backoff.max, this.backoff.initial * 2 ** Math.max(0, attempt - 1));
+    this.failedAttempts += 1;
+    const base = Math.min(
+      this.backoff.max,
+      this.backoff.initial * 2 ** Math.min(30, this.failedAttempts - 1),
+    );
     const delay = base / 2 + Math.random() * (base / 2);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
-      void this.attemptConnect(attempt);
+      void this.attemptConnect();
     }, delay);
     this.reconnectTimer.unref?.();
   }
@@ -220,6 +229,8 @@ class RabbitBus implements EventBus {
   private async connect(): Promise<void> {
     const conn = await amqp.connect(this.opts.url, {
       clientProperties: { connection_name: `${this.opts.service} event bus` },
+      // A broker behind a black hole must not hang start() or the reconnect loop.
+      timeout: CONNECT_TIMEOUT_MS,
     });
     conn.on('error', (err: Error) => this.log.error({ err }, 'broker connection error'));
     conn.on('close', (err?: Error) => this.onConnectionClosed(conn, err));
@@ -249,7 +260,11 @@ class RabbitBus implements EventBus {
     // From here a failure closes the connection, and the close handler schedules the next attempt.
     try {
       for (const state of this.consumers.values()) await this.startConsumer(conn, state);
-      if (this.conn === conn) this.live = true;
+      if (this.conn === conn) {
+        this.live = true;
+        this.log.info({ afterFailedAttempts: this.failedAttempts }, 'connected to the broker');
+        this.failedAttempts = 0;
+      }
     } catch (err) {
       this.log.error({ err }, 'cannot start consumers; reconnecting');
       await conn.close().catch(() => undefined);
@@ -270,7 +285,7 @@ class RabbitBus implements EventBus {
     this.wakeStateListeners();
     if (this.closing) return;
     this.log.error({ err }, 'lost the broker connection; reconnecting');
-    this.scheduleReconnect(1);
+    this.scheduleReconnect();
   }
 
   /**
@@ -535,8 +550,9 @@ class RabbitBus implements EventBus {
   }
 
   /** The confirm channel, or a fast failure: the outbox keeps unconfirmed rows and retries them. */
-  private async publishChannel(): Promise<ConfirmChannel> {
-    if (this.closing) throw new AppError('bus_closed', 'Event bus is closed', 503);
+  private async publishChannel(internal = false): Promise<ConfirmChannel> {
+    // Retries and dead letters of handlers still finishing during close() must still be written.
+    if (this.closing && !internal) throw new AppError('bus_closed', 'Event bus is closed', 503);
     if (this.blocked)
       await this.waitUntil(() => !this.blocked || !this.pub, 'the broker is blocking publishers');
     const ch = this.pub;
@@ -550,7 +566,7 @@ class RabbitBus implements EventBus {
     body: Buffer,
     options: Options.Publish,
   ): Promise<void> {
-    const ch = await this.publishChannel();
+    const ch = await this.publishChannel(true);
     const { confirmed, flushed } = this.send(ch, exchange, routingKey, body, options);
     if (!flushed) await this.waitForDrain(ch);
     await confirmed;
