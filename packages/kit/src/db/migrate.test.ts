@@ -6,6 +6,8 @@ import { sql } from 'drizzle-orm';
 import { createLogger } from '../logger';
 import { migrate, openDatabase, type Database } from './index';
 
+jest.setTimeout(30_000);
+
 const logger = createLogger({ name: 'migrate-test', level: 'silent' });
 const dirs: string[] = [];
 

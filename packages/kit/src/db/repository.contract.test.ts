@@ -8,6 +8,8 @@ import { AppError, conflict, toAppError } from '../errors';
 import { createLogger } from '../logger';
 import { isUniqueViolation, migrate, openDatabase, type Database, type Db, type Tx } from './index';
 
+jest.setTimeout(30_000);
+
 const logger = createLogger({ name: 'db-test', level: 'silent' });
 
 const notes = pgTable('notes', {

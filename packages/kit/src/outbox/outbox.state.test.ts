@@ -1,0 +1,242 @@
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase } from '@readiness/testing';
+import { eq, sql } from 'drizzle-orm';
+import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { Registry } from 'prom-client';
+import { migrate, openDatabase, type Database } from '../db';
+import { createLogger, requestContext } from '../logger';
+import { enqueue, kitMigrationsDir, outbox, OutboxRelay, type BusMessage, type Publisher } from './index';
+
+jest.setTimeout(30_000);
+
+const logger = createLogger({ name: 'outbox-test', level: 'silent' });
+
+/** Where the broker is irrelevant: records what a confirmed publish would have delivered, or fails on demand. */
+class RecordingPublisher implements Publisher {
+  readonly published: BusMessage[] = [];
+  failWith: Error | undefined;
+  gate: Promise<void> | undefined;
+  calls = 0;
+  async publish(messages: BusMessage[]): Promise<void> {
+    this.calls++;
+    if (this.gate) await this.gate;
+    if (this.failWith) throw this.failWith;
+    this.published.push(...messages);
+  }
+}
+
+const accounts = pgTable('accounts', { id: text('id').primaryKey(), balance: integer('balance').notNull() });
+
+async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const drivers: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
+  [
+    'PostgreSQL',
+    async () => {
+      const testDb = await createTestDatabase();
+      const database = await openDatabase({ url: testDb.url, logger });
+      return { database, cleanup: () => database.close().then(() => testDb.close()) };
+    },
+  ],
+  [
+    'PGlite',
+    async () => {
+      const database = await openDatabase({ logger });
+      return { database, cleanup: () => database.close() };
+    },
+  ],
+];
+
+describe.each(drivers)('outbox on %s', (_driver, open) => {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+  const relays: OutboxRelay[] = [];
+
+  function relay(publisher: Publisher, opts: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {}) {
+    const r = new OutboxRelay({ database, publisher, logger, source: 'outbox-test', ...opts });
+    relays.push(r);
+    return r;
+  }
+
+  async function row(id: string) {
+    const [found] = await database.db.select().from(outbox).where(eq(outbox.id, id));
+    return found;
+  }
+
+  beforeAll(async () => {
+    ({ database, cleanup } = await open());
+    await migrate(database, [kitMigrationsDir]);
+    await database.execute(sql`CREATE TABLE accounts (id text PRIMARY KEY, balance integer NOT NULL)`);
+  });
+
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((r) => r.stop()));
+    await database.execute(sql`DELETE FROM outbox`);
+  });
+
+  afterAll(() => cleanup());
+
+  it('when the state change commits, then its event is published with the id, name, payload and correlation id', async () => {
+    const publisher = new RecordingPublisher();
+    const accountId = randomUUID();
+
+    const eventId = await requestContext.run({ requestId: 'req-1', correlationId: 'corr-1' }, () =>
+      database.transaction(async (tx) => {
+        await tx.insert(accounts).values({ id: accountId, balance: 10 });
+        return enqueue(tx, { name: 'bank.account.opened.v1', payload: new Uint8Array([1, 2, 3]) });
+      }),
+    );
+    const count = await relay(publisher).relayOnce();
+
+    expect(count).toBe(1);
+    expect(publisher.published).toEqual([
+      expect.objectContaining({
+        id: eventId,
+        name: 'bank.account.opened.v1',
+        correlationId: 'corr-1',
+        source: 'outbox-test',
+        occurredAt: expect.any(Date),
+      }),
+    ]);
+    expect([...publisher.published[0]!.payload]).toEqual([1, 2, 3]);
+    // Sent: the metadata stays for inspection, the payload (it may hold a temporary password) does not.
+    expect(await row(eventId)).toMatchObject({ sentAt: expect.any(Date), attempts: 0 });
+    expect((await row(eventId))!.payload).toHaveLength(0);
+    expect(await relay(publisher).relayOnce()).toBe(0);
+  });
+
+  it('when the transaction rolls back, then neither the state change nor the event exists', async () => {
+    const publisher = new RecordingPublisher();
+    const accountId = randomUUID();
+    let eventId = '';
+
+    await expect(
+      database.transaction(async (tx) => {
+        await tx.insert(accounts).values({ id: accountId, balance: 10 });
+        eventId = await enqueue(tx, { name: 'bank.account.opened.v1', payload: new Uint8Array([1]) });
+        throw new Error('validation failed after the write');
+      }),
+    ).rejects.toThrow('validation failed');
+
+    expect(await relay(publisher).relayOnce()).toBe(0);
+    expect(publisher.published).toEqual([]);
+    expect(await row(eventId)).toBeUndefined();
+    expect(await database.db.select().from(accounts).where(eq(accounts.id, accountId))).toEqual([]);
+  });
+
+  it('when the publish fails, then the row stays pending with attempts, error and a later retry time, and is republished with the same id', async () => {
+    const publisher = new RecordingPublisher();
+    publisher.failWith = new Error('channel closed by broker');
+    const eventId = await database.transaction((tx) =>
+      enqueue(tx, { name: 'bank.account.closed.v1', payload: new Uint8Array([9]) }),
+    );
+    const r = relay(publisher, { backoff: { initialMs: 60_000, maxMs: 120_000 } });
+
+    expect(await r.relayOnce()).toBe(0);
+
+    const pending = await row(eventId);
+    expect(pending).toMatchObject({ sentAt: null, attempts: 1, lastError: 'channel closed by broker' });
+    expect(pending!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 30_000);
+    expect([...pending!.payload]).toEqual([9]);
+    // Not due yet: the relay leaves it alone instead of hammering a failing broker.
+    expect(await r.relayOnce()).toBe(0);
+    expect(publisher.calls).toBe(1);
+
+    publisher.failWith = undefined;
+    await database.db
+      .update(outbox)
+      .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+      .where(eq(outbox.id, eventId));
+    expect(await r.relayOnce()).toBe(1);
+    expect(publisher.published.map((m) => m.id)).toEqual([eventId]);
+  });
+
+  it('when retention is zero, then a published row is deleted at the ack; otherwise the sweep deletes it once it is old', async () => {
+    const publisher = new RecordingPublisher();
+    const immediate = await database.transaction((tx) =>
+      enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([1]) }),
+    );
+    expect(await relay(publisher, { retentionMs: 0 }).relayOnce()).toBe(1);
+    expect(await row(immediate)).toBeUndefined();
+
+    const kept = await database.transaction((tx) =>
+      enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([2]) }),
+    );
+    const r = relay(publisher, { retentionMs: 3_600_000 });
+    expect(await r.relayOnce()).toBe(1);
+    expect(await row(kept)).toBeDefined();
+    await database.db
+      .update(outbox)
+      .set({ sentAt: new Date(Date.now() - 2 * 3_600_000) })
+      .where(eq(outbox.id, kept));
+    r.start();
+    await waitFor(async () => (await row(kept)) === undefined, 'the sweep to delete the old sent row');
+  });
+
+  it('when notified after a commit, then a started relay publishes without waiting for its poll interval', async () => {
+    const publisher = new RecordingPublisher();
+    const r = relay(publisher, { pollIntervalMs: 600_000 });
+    r.start();
+    await waitFor(() => publisher.calls === 0, 'the first idle pass');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const eventId = await database.transaction((tx) =>
+      enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([3]) }),
+    );
+    r.notify();
+
+    await waitFor(() => publisher.published.some((m) => m.id === eventId), 'the notified relay to publish');
+  });
+
+  it('when stopped during a publish, then stop waits for the batch to be confirmed and marked', async () => {
+    const publisher = new RecordingPublisher();
+    let release!: () => void;
+    publisher.gate = new Promise((resolve) => (release = resolve));
+    const eventId = await database.transaction((tx) =>
+      enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([4]) }),
+    );
+    const r = relay(publisher);
+    r.start();
+    await waitFor(() => publisher.calls === 1, 'the publish to start');
+
+    let stopped = false;
+    const stopping = r.stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+
+    expect(publisher.published.map((m) => m.id)).toEqual([eventId]);
+    expect(await row(eventId)).toMatchObject({ sentAt: expect.any(Date) });
+  });
+
+  it('when metrics are scraped, then published, failed and pending counts are reported per source', async () => {
+    const registry = new Registry();
+    const publisher = new RecordingPublisher();
+    const r = relay(publisher, { registry, backoff: { initialMs: 60_000, maxMs: 60_000 } });
+    await database.transaction((tx) => enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([5]) }));
+    await r.relayOnce();
+    publisher.failWith = new Error('broker down');
+    await database.transaction(async (tx) => {
+      await enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([6]) });
+      await enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([7]) });
+    });
+    await r.relayOnce();
+
+    const text = await registry.metrics();
+    expect(text).toContain('outbox_published_total{source="outbox-test"} 1');
+    expect(text).toContain('outbox_publish_failures_total{source="outbox-test"} 2');
+    expect(text).toContain('outbox_pending_messages{source="outbox-test"} 2');
+    expect(text).toMatch(/outbox_oldest_pending_seconds\{source="outbox-test"\} \d/);
+  });
+});

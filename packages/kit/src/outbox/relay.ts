@@ -1,0 +1,326 @@
+import type { EnvelopeFields } from '@readiness/contracts';
+import { and, asc, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Database, Db, Tx } from '../db';
+import type { Logger } from '../logger';
+import { outbox } from './schema';
+
+/** Same shape as the bus's `BusMessage`: the envelope fields with the encoded payload. */
+export type BusMessage = EnvelopeFields;
+
+/** What the relay publishes through; the RabbitMQ and in-process buses both satisfy it. */
+export interface Publisher {
+  /** Resolves only when the broker confirmed every message; rejects otherwise. */
+  publish(messages: BusMessage[]): Promise<void>;
+}
+
+export interface OutboxRelayOptions {
+  database: Database;
+  publisher: Publisher;
+  logger: Logger;
+  /** Envelope `source` (the service name) for rows that do not name one. */
+  source: string;
+  /** Rows claimed and published with one pipelined confirm round. Default 200. */
+  batchSize?: number;
+  /** How often the relay looks for rows when nobody calls `notify()`. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /**
+   * How long a sent row's metadata (id, name, correlation id, sent_at) is kept for inspection; its payload
+   * is emptied at the broker's ack whatever this is, because payloads may carry a temporary password.
+   * 0 deletes the row at the ack. Default one hour.
+   */
+  retentionMs?: number;
+  /** A publish that has not confirmed by then counts as failed (the rows stay pending). Default 30 s. */
+  publishTimeoutMs?: number;
+  /** Retry delay after a failed publish: doubles per attempt from `initialMs` up to `maxMs`, jittered. */
+  backoff?: { initialMs: number; maxMs: number };
+  /** Where the relay's metrics are registered; without it, none. */
+  registry?: Registry;
+}
+
+type OutboxRow = typeof outbox.$inferSelect;
+
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Publishes committed outbox rows and marks them only after the broker confirmed them.
+ *
+ * On PostgreSQL a batch is claimed with `SELECT … FOR UPDATE SKIP LOCKED` and the row locks are held
+ * until the publish has been confirmed and the rows are marked, in one transaction. Holding the locks
+ * across the publish is what guarantees that two relay replicas never publish the same row in one pass:
+ * a lease column released before publishing would need its own expiry rules and still race at the edges.
+ * The cost is a transaction (and a pooled connection) open for one confirm round-trip, bounded by
+ * `publishTimeoutMs`; writers are not blocked, since they insert new rows and never touch claimed ones.
+ * If the process dies mid-publish the transaction aborts, the locks go, and another relay republishes
+ * the rows with the same ids (at-least-once; consumers de-duplicate with `handleOnce`).
+ *
+ * PGlite is one connection inside one process, so there is no other relay to race, and an open transaction
+ * would stall every other query of the service for the whole publish: there the batch is read, published
+ * and marked in separate statements.
+ */
+export class OutboxRelay {
+  private readonly database: Database;
+  private readonly publisher: Publisher;
+  private readonly logger: Logger;
+  /** Envelope source of this relay's rows; also the metrics label. */
+  readonly source: string;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly retentionMs: number;
+  private readonly publishTimeoutMs: number;
+  private readonly backoff: { initialMs: number; maxMs: number };
+  private readonly metrics: RelayMetrics | undefined;
+
+  private chain: Promise<unknown> = Promise.resolve();
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+  private woken = false;
+  private wake: (() => void) | undefined;
+  private lastSweep = 0;
+
+  constructor(opts: OutboxRelayOptions) {
+    this.database = opts.database;
+    this.publisher = opts.publisher;
+    this.logger = opts.logger.child({ component: 'outbox-relay' });
+    this.source = opts.source;
+    this.batchSize = opts.batchSize ?? 200;
+    this.pollIntervalMs = opts.pollIntervalMs ?? 1_000;
+    this.retentionMs = opts.retentionMs ?? 3_600_000;
+    this.publishTimeoutMs = opts.publishTimeoutMs ?? 30_000;
+    this.backoff = opts.backoff ?? { initialMs: 1_000, maxMs: 60_000 };
+    this.metrics = opts.registry ? registerMetrics(opts.registry, this) : undefined;
+  }
+
+  /** Starts the background loop. Idempotent. */
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.loop = this.run();
+  }
+
+  /** Stops polling and waits for the batch in flight to be published and marked (or recorded as failed). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+    if (this.metrics) this.metrics.relays.delete(this);
+  }
+
+  /** Looks for rows now instead of at the next poll; call it after committing a transaction that enqueued. */
+  notify(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  /**
+   * Publishes one batch of due rows; returns how many were confirmed. A failed publish is not thrown: it is
+   * recorded on the rows (attempts, last_error, next_attempt_at) and 0 is returned. Database errors throw.
+   */
+  relayOnce(): Promise<number> {
+    // One batch at a time per relay, so the loop and a direct call never claim side by side.
+    const run = this.chain.then(() => this.batch());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Rows not yet confirmed by the broker, and the age of the oldest one. */
+  async pending(): Promise<{ count: number; oldestAgeSeconds: number }> {
+    const [row] = await this.database.execute<{ count: number; age: number }>(
+      sql`SELECT count(*)::int AS count,
+                 coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0)::float8 AS age
+            FROM outbox WHERE sent_at IS NULL`,
+    );
+    return { count: row?.count ?? 0, oldestAgeSeconds: row?.age ?? 0 };
+  }
+
+  private async run(): Promise<void> {
+    let consecutiveErrors = 0;
+    while (!this.stopping) {
+      this.woken = false;
+      let delay = this.pollIntervalMs;
+      try {
+        const published = await this.relayOnce();
+        await this.sweep();
+        consecutiveErrors = 0;
+        // A full batch means more rows are probably waiting: go again without sleeping.
+        if (published === this.batchSize) continue;
+      } catch (err) {
+        consecutiveErrors++;
+        delay = Math.min(this.pollIntervalMs * 2 ** consecutiveErrors, 30_000);
+        this.logger.warn({ err, retryInMs: delay }, 'outbox relay could not reach the database');
+      }
+      if (this.woken && consecutiveErrors === 0) continue;
+      await this.sleep(delay);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  private async batch(): Promise<number> {
+    if (this.database.kind === 'postgres') {
+      return this.database.transaction(async (tx) => {
+        const rows = await tx
+          .select()
+          .from(outbox)
+          .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, sql`now()`)))
+          .orderBy(asc(outbox.createdAt))
+          .limit(this.batchSize)
+          .for('update', { skipLocked: true });
+        return this.publishAndMark(tx, rows);
+      });
+    }
+    const rows = await this.database.db
+      .select()
+      .from(outbox)
+      .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, sql`now()`)))
+      .orderBy(asc(outbox.createdAt))
+      .limit(this.batchSize);
+    return this.publishAndMark(this.database.db, rows);
+  }
+
+  private async publishAndMark(q: Db | Tx, rows: OutboxRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const ids = rows.map((r) => r.id);
+    try {
+      await withTimeout(this.publisher.publish(rows.map((r) => this.toMessage(r))), this.publishTimeoutMs);
+    } catch (err) {
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+      await q
+        .update(outbox)
+        .set({
+          attempts: sql`${outbox.attempts} + 1`,
+          lastError: message,
+          // Capped exponential backoff with ±25 % jitter, so replicas do not retry in lockstep.
+          nextAttemptAt: sql`now() + least(${this.backoff.maxMs}::float8,
+              ${this.backoff.initialMs}::float8 * power(2, least(${outbox.attempts}, 20)))
+              * (0.75 + random() * 0.5) * interval '1 millisecond'`,
+        })
+        .where(inArray(outbox.id, ids));
+      this.metrics?.failures.inc({ source: this.source }, rows.length);
+      this.logger.warn({ err, events: rows.length }, 'publishing outbox events failed; they stay pending');
+      return 0;
+    }
+    if (this.retentionMs === 0) {
+      await q.delete(outbox).where(inArray(outbox.id, ids));
+    } else {
+      await q
+        .update(outbox)
+        .set({ sentAt: sql`now()`, payload: new Uint8Array(0), lastError: null })
+        .where(inArray(outbox.id, ids));
+    }
+    this.metrics?.published.inc({ source: this.source }, rows.length);
+    this.logger.debug({ events: rows.length }, 'outbox events published');
+    return rows.length;
+  }
+
+  private toMessage(row: OutboxRow): BusMessage {
+    return {
+      id: row.id,
+      name: row.name,
+      occurredAt: row.occurredAt,
+      correlationId: row.correlationId ?? undefined,
+      traceparent: row.traceparent ?? undefined,
+      tracestate: row.tracestate ?? undefined,
+      source: row.source ?? this.source,
+      payload: row.payload,
+    };
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.retentionMs === 0 || Date.now() - this.lastSweep < Math.min(SWEEP_EVERY_MS, this.retentionMs))
+      return;
+    this.lastSweep = Date.now();
+    await this.database.execute(
+      sql`DELETE FROM outbox WHERE sent_at < now() - ${this.retentionMs}::float8 * interval '1 millisecond'`,
+    );
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`publish not confirmed within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+interface RelayMetrics {
+  published: Counter<'source'>;
+  failures: Counter<'source'>;
+  relays: Set<OutboxRelay>;
+}
+
+const metricsByRegistry = new WeakMap<Registry, RelayMetrics>();
+
+/** One set of metrics per registry, labelled by source, so several services can share a process. */
+function registerMetrics(registry: Registry, relay: OutboxRelay): RelayMetrics {
+  let metrics = metricsByRegistry.get(registry);
+  if (!metrics) {
+    const relays = new Set<OutboxRelay>();
+    // Both gauges come from one query per relay; a scrape asks each gauge, so the answer is shared briefly.
+    let snapshot:
+      { at: number; values: Promise<Array<{ source: string; count: number; age: number }>> } | undefined;
+    const read = () => {
+      if (!snapshot || Date.now() - snapshot.at > 500) {
+        snapshot = {
+          at: Date.now(),
+          values: Promise.all(
+            [...relays].map(async (r) => {
+              const { count, oldestAgeSeconds } = await r.pending();
+              return { source: r.source, count, age: oldestAgeSeconds };
+            }),
+          ).catch(() => []), // database down: keep the last values rather than failing the whole scrape
+        };
+      }
+      return snapshot.values;
+    };
+    metrics = {
+      relays,
+      published: new Counter({
+        name: 'outbox_published_total',
+        help: 'Outbox events confirmed by the broker',
+        labelNames: ['source'],
+        registers: [registry],
+      }),
+      failures: new Counter({
+        name: 'outbox_publish_failures_total',
+        help: 'Outbox events whose publish failed (they stay pending and are retried)',
+        labelNames: ['source'],
+        registers: [registry],
+      }),
+    };
+    new Gauge({
+      name: 'outbox_pending_messages',
+      help: 'Outbox events not yet confirmed by the broker',
+      labelNames: ['source'],
+      registers: [registry],
+      async collect() {
+        for (const v of await read()) this.set({ source: v.source }, v.count);
+      },
+    });
+    new Gauge({
+      name: 'outbox_oldest_pending_seconds',
+      help: 'Age of the oldest outbox event not yet confirmed by the broker',
+      labelNames: ['source'],
+      registers: [registry],
+      async collect() {
+        for (const v of await read()) this.set({ source: v.source }, v.age);
+      },
+    });
+    metricsByRegistry.set(registry, metrics);
+  }
+  metrics.relays.add(relay);
+  return metrics;
+}
