@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { TOKEN_STORAGE_KEY } from '../../../lib/session-token';
 import { regularAdmin, superAdmin } from '../../../testing/fixtures';
@@ -143,7 +143,7 @@ describe('Public routes', () => {
   it('when an unknown path opens, then the 404 page offers Go Home and Go Back', async () => {
     const { router, user } = renderApp('/admin/login');
     await screen.findByRole('heading', { name: 'Admin Portal' });
-    await router.navigate('/no/such/page');
+    await act(() => router.navigate('/no/such/page'));
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeInTheDocument();
     expect(screen.getByText(/does not exist or has been moved/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go Home' })).toHaveAttribute('href', '/');
