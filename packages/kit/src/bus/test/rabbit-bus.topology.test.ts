@@ -134,6 +134,19 @@ describe('RabbitMQ bus: topology and publishing', () => {
     await eventually(() => expect(seen.size).toBe(batch.length), 'every message', 20_000);
   });
 
+  test('when the broker nacks a message, then the publish rejects', async () => {
+    const { event } = names('nacked');
+    // A full queue that refuses new messages makes the broker nack whatever is routed to it.
+    const full = await env.sideCh.assertQueue('', {
+      exclusive: true,
+      arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' },
+    });
+    await env.sideCh.bindQueue(full.queue, DEFAULT_EXCHANGE, event);
+    await expect(bus.publish([message(event)])).rejects.toMatchObject({ code: 'bus_unavailable' });
+    // The channel survives a nack: the next publish elsewhere goes through.
+    await expect(bus.publish([message(names('after-nack').event)])).resolves.toBeUndefined();
+  });
+
   // Keep last: it breaks the topology of this vhost on purpose.
   test('when the topology is broken so the broker cannot route an event, then the returned message rejects the publish', async () => {
     const { event } = names('returned');
