@@ -31,7 +31,7 @@ lint: install ## ESLint, Prettier, buf lint, buf breaking against the previous c
 	cd proto && ../node_modules/.bin/buf generate && git diff --exit-code -- src/gen
 
 chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile
-	npx jest --ci --selectProjects deploy
+	npx jest --ci --selectProjects deploy -- deploy/test
 
 proto: install ## Regenerate the TypeScript of the event contracts
 	cd proto && ../node_modules/.bin/buf generate
