@@ -12,11 +12,12 @@ $(NPM_STAMP): package.json package-lock.json $(wildcard */package.json */*/packa
 
 install: $(NPM_STAMP) ## Install dependencies (npm ci) when missing or stale
 
-build: install ## Compile every workspace (tsc -b)
+build: install ## Compile every workspace (tsc -b) and build the web app (vite)
 	npx tsc -b
+	npm run build --silent -w web
 
 start: build ## Run the whole product in one process with embedded defaults (http://localhost:8080)
-	node scripts/start.js
+	node deploy/all-in-one/dist/main.js
 
 test: build ## Run every test (unit, component, contract, deployment)
 	npx jest --ci
