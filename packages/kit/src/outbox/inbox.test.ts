@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase } from '@readiness/testing';
+import { sql } from 'drizzle-orm';
+import { migrate, openDatabase, type Database } from '../db';
+import { createLogger } from '../logger';
+import { handleOnce, kitMigrationsDir } from './index';
+
+jest.setTimeout(30_000);
+
+const logger = createLogger({ name: 'inbox-test', level: 'silent' });
+
+const drivers: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
+  [
+    'PostgreSQL',
+    async () => {
+      const testDb = await createTestDatabase();
+      const database = await openDatabase({ url: testDb.url, logger, poolMax: 5 });
+      return { database, cleanup: () => database.close().then(() => testDb.close()) };
+    },
+  ],
+  [
+    'PGlite',
+    async () => {
+      const database = await openDatabase({ logger });
+      return { database, cleanup: () => database.close() };
+    },
+  ],
+];
+
+describe.each(drivers)('handleOnce on %s', (_driver, open) => {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ database, cleanup } = await open());
+    await migrate(database, [kitMigrationsDir]);
+    await database.execute(sql`CREATE TABLE scores (event_id uuid NOT NULL, points integer NOT NULL)`);
+  });
+  afterAll(() => cleanup());
+
+  async function scoresFor(eventId: string): Promise<number> {
+    const [row] = await database.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM scores WHERE event_id = ${eventId}`,
+    );
+    return row!.n;
+  }
+
+  const score = (eventId: string) => (tx: Parameters<Parameters<typeof handleOnce>[3]>[0]) =>
+    tx.execute(sql`INSERT INTO scores (event_id, points) VALUES (${eventId}, 10)`).then(() => 'scored');
+
+  it('when the same event is delivered three times, then its effect happens once and later deliveries are duplicates', async () => {
+    const eventId = randomUUID();
+
+    const outcomes = [];
+    for (let i = 0; i < 3; i++)
+      outcomes.push(await handleOnce(database, 'results.score', eventId, score(eventId)));
+
+    expect(outcomes).toEqual([
+      { duplicate: false, result: 'scored' },
+      { duplicate: true },
+      { duplicate: true },
+    ]);
+    expect(await scoresFor(eventId)).toBe(1);
+  });
+
+  it('when three deliveries of one event are handled concurrently, then its effect happens once', async () => {
+    const eventId = randomUUID();
+
+    const outcomes = await Promise.all(
+      [1, 2, 3].map(() => handleOnce(database, 'results.score', eventId, score(eventId))),
+    );
+
+    expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
+    expect(await scoresFor(eventId)).toBe(1);
+  });
+
+  it('when the effect throws, then nothing is recorded and a redelivery runs the effect', async () => {
+    const eventId = randomUUID();
+
+    await expect(
+      handleOnce(database, 'results.score', eventId, async (tx) => {
+        await score(eventId)(tx);
+        throw new Error('downstream rule failed');
+      }),
+    ).rejects.toThrow('downstream rule failed');
+    expect(await scoresFor(eventId)).toBe(0);
+
+    expect(await handleOnce(database, 'results.score', eventId, score(eventId))).toEqual({
+      duplicate: false,
+      result: 'scored',
+    });
+    expect(await scoresFor(eventId)).toBe(1);
+  });
+
+  it('when two consumers receive the same event, then each runs its own effect once', async () => {
+    const eventId = randomUUID();
+
+    const a = await handleOnce(database, 'results.score', eventId, score(eventId));
+    const b = await handleOnce(database, 'report.certificate', eventId, score(eventId));
+
+    expect([a.duplicate, b.duplicate]).toEqual([false, false]);
+    expect(await scoresFor(eventId)).toBe(2);
+  });
+});
