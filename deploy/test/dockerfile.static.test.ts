@@ -130,14 +130,15 @@ describe('deploy/dev-dependencies', () => {
 
   test('when the installer creates Secrets, then they carry the names and keys the chart values reference', () => {
     const script = readFileSync(path.join(repoRoot, 'deploy/dev-dependencies/install.sh'), 'utf8');
-    for (const [name, key] of [
+    const expected: [string, string][] = [
       ['readiness-rabbitmq', 'amqp-url'],
       ['readiness-redis', 'redis-url'],
       ['readiness-smtp', 'smtp-url'],
       ['readiness-s3', 'access-key'],
       ['readiness-s3', 'secret-key'],
       ['readiness-auth-jwt', 'private.pem'],
-    ]) {
+    ];
+    for (const [name, key] of expected) {
       expect(script).toMatch(
         new RegExp(`secret ${name} [^\\n]*--from-(literal|file)=${key.replace('.', '\\.')}=`),
       );
