@@ -19,10 +19,12 @@ export const routes: RouteObject[] = [
       { path: '/', element: <RootRedirect /> },
       {
         path: '/admin/login',
-        lazy: () => import('../features/auth/components/login-page').then((m) => ({ Component: m.LoginPage })),
+        lazy: () =>
+          import('../features/auth/components/login-page').then((m) => ({ Component: m.LoginPage })),
       },
       {
-        lazy: () => import('../features/auth/components/require-auth').then((m) => ({ Component: m.RequireAuth })),
+        lazy: () =>
+          import('../features/auth/components/require-auth').then((m) => ({ Component: m.RequireAuth })),
         children: [
           {
             path: '/admin/change-password',
@@ -34,7 +36,9 @@ export const routes: RouteObject[] = [
           },
           {
             lazy: () =>
-              import('../features/layout/components/admin-layout').then((m) => ({ Component: m.AdminLayout })),
+              import('../features/layout/components/admin-layout').then((m) => ({
+                Component: m.AdminLayout,
+              })),
             children: [
               {
                 path: '/admin/dashboard',
@@ -64,7 +68,9 @@ export const routes: RouteObject[] = [
                 path: '/admin/results',
                 handle: { title: 'Results Management' },
                 lazy: () =>
-                  import('../features/results/components/results-page').then((m) => ({ Component: m.ResultsPage })),
+                  import('../features/results/components/results-page').then((m) => ({
+                    Component: m.ResultsPage,
+                  })),
               },
               {
                 path: '/admin/results/:resultId',
@@ -97,12 +103,16 @@ export const routes: RouteObject[] = [
       {
         path: '/assessment/:inviteToken',
         lazy: () =>
-          import('../features/student-flow/components/welcome-page').then((m) => ({ Component: m.WelcomePage })),
+          import('../features/student-flow/components/welcome-page').then((m) => ({
+            Component: m.WelcomePage,
+          })),
       },
       {
         path: '/assessment/:inviteToken/complete',
         lazy: () =>
-          import('../features/student-flow/components/complete-page').then((m) => ({ Component: m.CompletePage })),
+          import('../features/student-flow/components/complete-page').then((m) => ({
+            Component: m.CompletePage,
+          })),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -18,6 +18,9 @@ export function serverMessage(error: unknown): string | undefined {
 }
 
 /** Action failures show the server's message field, else the screen's own text (SPEC §8). */
-export function errorMessage(error: FetchBaseQueryError | SerializedError | unknown, fallback: string): string {
+export function errorMessage(
+  error: FetchBaseQueryError | SerializedError | unknown,
+  fallback: string,
+): string {
   return serverMessage(error) ?? fallback;
 }

@@ -51,13 +51,20 @@ const api = (path: string) => `*/api${path}`;
 export const handlers = [
   http.all(api('/*'), ({ request }) => {
     const url = new URL(request.url);
-    db.requests.push({ method: request.method, path: url.pathname, authorization: request.headers.get('authorization') });
+    db.requests.push({
+      method: request.method,
+      path: url.pathname,
+      authorization: request.headers.get('authorization'),
+    });
   }),
   http.post(api('/auth/login'), async ({ request }) => {
     const { email, password } = (await request.json()) as { email: string; password: string };
     const account = [...db.accounts.values()].find((a) => a.admin.email === email);
     if (!account || account.password !== password || account.admin.status !== 'active') {
-      return HttpResponse.json({ message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' }, { status: 401 });
+      return HttpResponse.json(
+        { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' },
+        { status: 401 },
+      );
     }
     return HttpResponse.json({ token: openSession(account.admin._id), admin: account.admin });
   }),
@@ -80,7 +87,10 @@ export const handlers = [
     if (!account) return unauthorized();
     const { currentPassword, newPassword } = (await request.json()) as Record<string, string>;
     if (currentPassword !== account.password) {
-      return HttpResponse.json({ message: 'Current password is incorrect', code: 'VALIDATION' }, { status: 400 });
+      return HttpResponse.json(
+        { message: 'Current password is incorrect', code: 'VALIDATION' },
+        { status: 400 },
+      );
     }
     account.password = newPassword!;
     account.admin = { ...account.admin, mustChangePassword: false };
@@ -93,9 +103,17 @@ export const handlers = [
   }),
   http.post(api('/admin/admins'), async ({ request }) => {
     if (!signedInAdmin(request)) return unauthorized();
-    const body = (await request.json()) as { name: string; email: string; password: string; role: Admin['role'] };
+    const body = (await request.json()) as {
+      name: string;
+      email: string;
+      password: string;
+      role: Admin['role'];
+    };
     if ([...db.accounts.values()].some((a) => a.admin.email === body.email)) {
-      return HttpResponse.json({ message: 'An admin with this email already exists', code: 'CONFLICT' }, { status: 409 });
+      return HttpResponse.json(
+        { message: 'An admin with this email already exists', code: 'CONFLICT' },
+        { status: 409 },
+      );
     }
     const admin: Admin = {
       _id: `a-${db.accounts.size + 1}`,
@@ -113,7 +131,8 @@ export const handlers = [
   http.put(api('/admin/admins/:id'), async ({ request, params }) => {
     if (!signedInAdmin(request)) return unauthorized();
     const account = db.accounts.get(String(params.id));
-    if (!account) return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
+    if (!account)
+      return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
     const body = (await request.json()) as Pick<Admin, 'name' | 'email' | 'role'>;
     account.admin = { ...account.admin, ...body };
     return HttpResponse.json({ admin: account.admin });
@@ -121,13 +140,15 @@ export const handlers = [
   http.post(api('/admin/admins/:id/reset-password'), ({ request, params }) => {
     if (!signedInAdmin(request)) return unauthorized();
     const account = db.accounts.get(String(params.id));
-    if (!account) return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
+    if (!account)
+      return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
     return HttpResponse.json({ message: `A temporary password was sent to ${account.admin.email}` });
   }),
   http.patch(api('/admin/admins/:id/status'), async ({ request, params }) => {
     if (!signedInAdmin(request)) return unauthorized();
     const account = db.accounts.get(String(params.id));
-    if (!account) return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
+    if (!account)
+      return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
     const { status } = (await request.json()) as { status: Admin['status'] };
     account.admin = { ...account.admin, status };
     return HttpResponse.json({ admin: account.admin });

@@ -28,7 +28,13 @@ export function Button({
     .filter(Boolean)
     .join(' ');
   return (
-    <button type={type} className={classes} disabled={disabled || loading} aria-busy={loading || undefined} {...rest}>
+    <button
+      type={type}
+      className={classes}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      {...rest}
+    >
       {loading ? <Spinner size="sm" decorative /> : icon}
       {children && <span>{children}</span>}
     </button>
@@ -36,7 +42,12 @@ export function Button({
 }
 
 /** A square button carrying only an icon; its label is for screen readers and the tooltip. */
-export function IconButton({ label, icon, className, ...rest }: ButtonProps & { label: string; icon: ReactNode }) {
+export function IconButton({
+  label,
+  icon,
+  className,
+  ...rest
+}: ButtonProps & { label: string; icon: ReactNode }) {
   return (
     <Button
       variant="ghost"

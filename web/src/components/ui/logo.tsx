@@ -37,7 +37,14 @@ export function Logo({ variant = 'light', size = 'medium' }: LogoProps) {
         strokeLinecap="round"
         strokeLinejoin="round"
       />
-      <text x="60" y="31" fill={p.word} fontFamily="Inter, 'Segoe UI', system-ui, sans-serif" fontSize="25" fontWeight="700">
+      <text
+        x="60"
+        y="31"
+        fill={p.word}
+        fontFamily="Inter, 'Segoe UI', system-ui, sans-serif"
+        fontSize="25"
+        fontWeight="700"
+      >
         Readiness
       </text>
       <text

@@ -16,7 +16,15 @@ interface ModalProps {
 const focusable =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
-export function Modal({ open, title, onClose, children, footer, dismissible = true, size = 'md' }: ModalProps) {
+export function Modal({
+  open,
+  title,
+  onClose,
+  children,
+  footer,
+  dismissible = true,
+  size = 'md',
+}: ModalProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);
@@ -64,7 +72,10 @@ export function Modal({ open, title, onClose, children, footer, dismissible = tr
 
   if (!open) return null;
   return createPortal(
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismissible && onClose()}>
+    <div
+      className="modal-backdrop"
+      onMouseDown={(e) => e.target === e.currentTarget && dismissible && onClose()}
+    >
       <div
         ref={panel}
         className={`modal modal--${size}`}
@@ -77,7 +88,13 @@ export function Modal({ open, title, onClose, children, footer, dismissible = tr
           <h2 id={titleId} className="modal__title">
             {title}
           </h2>
-          <button type="button" className="modal__close" onClick={onClose} aria-label="Close" disabled={!dismissible}>
+          <button
+            type="button"
+            className="modal__close"
+            onClick={onClose}
+            aria-label="Close"
+            disabled={!dismissible}
+          >
             <X size={18} aria-hidden="true" />
           </button>
         </header>

@@ -21,7 +21,8 @@ interface TableProps<Row> {
 export function Table<Row>({ caption, columns, rows, rowKey, empty }: TableProps<Row>) {
   if (rows.length === 0 && empty) return <>{empty}</>;
   const cellClass = (c: Column<Row>) =>
-    [c.align === 'end' && 'cell--end', c.priority === 'low' && 'cell--low'].filter(Boolean).join(' ') || undefined;
+    [c.align === 'end' && 'cell--end', c.priority === 'low' && 'cell--low'].filter(Boolean).join(' ') ||
+    undefined;
   return (
     <div className="table-wrap">
       <table className="table">

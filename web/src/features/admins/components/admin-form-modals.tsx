@@ -66,11 +66,24 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
       title="Create Admin"
       onClose={onClose}
       dismissible={!isLoading}
-      footer={<FormFooter formId="create-admin-form" submitLabel="Create Admin" busy={isLoading} onCancel={onClose} />}
+      footer={
+        <FormFooter
+          formId="create-admin-form"
+          submitLabel="Create Admin"
+          busy={isLoading}
+          onCancel={onClose}
+        />
+      }
     >
       <form id="create-admin-form" className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <Input label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
-        <Input label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
+        <Input
+          label="Email"
+          type="email"
+          autoComplete="off"
+          error={errors.email?.message}
+          {...register('email')}
+        />
         <PasswordInput
           label="Password"
           autoComplete="new-password"
@@ -120,11 +133,19 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
       title="Edit Admin"
       onClose={onClose}
       dismissible={!isLoading}
-      footer={<FormFooter formId="edit-admin-form" submitLabel="Save Changes" busy={isLoading} onCancel={onClose} />}
+      footer={
+        <FormFooter formId="edit-admin-form" submitLabel="Save Changes" busy={isLoading} onCancel={onClose} />
+      }
     >
       <form id="edit-admin-form" className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <Input label="Name" autoComplete="off" error={errors.name?.message} {...register('name')} />
-        <Input label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
+        <Input
+          label="Email"
+          type="email"
+          autoComplete="off"
+          error={errors.email?.message}
+          {...register('email')}
+        />
         <Select label="Role" options={ROLE_OPTIONS} error={errors.role?.message} {...register('role')} />
       </form>
     </Modal>

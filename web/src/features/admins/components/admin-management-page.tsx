@@ -1,6 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { KeyRound, Pencil, Power, PowerOff, ShieldCheck, UserCheck, UserPlus, Users, UserX } from 'lucide-react';
+import {
+  KeyRound,
+  Pencil,
+  Power,
+  PowerOff,
+  ShieldCheck,
+  UserCheck,
+  UserPlus,
+  Users,
+  UserX,
+} from 'lucide-react';
 import {
   Badge,
   Button,
@@ -20,7 +30,12 @@ import { formatDate, formatDateTime } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { selectAdmin } from '../../auth/auth-slice';
 import type { Admin } from '../../auth/types';
-import { ROLE_OPTIONS, useGetAdminsQuery, useResetAdminPasswordMutation, useSetAdminStatusMutation } from '../api/admins-api';
+import {
+  ROLE_OPTIONS,
+  useGetAdminsQuery,
+  useResetAdminPasswordMutation,
+  useSetAdminStatusMutation,
+} from '../api/admins-api';
 import { CreateAdminModal, EditAdminModal } from './admin-form-modals';
 
 const roleLabel = (role: Admin['role']) => ROLE_OPTIONS.find((o) => o.value === role)?.label ?? role;
@@ -104,7 +119,9 @@ export function AdminManagementPage() {
       key: 'status',
       header: 'Status',
       render: (a) => (
-        <Badge tone={a.status === 'active' ? 'success' : 'danger'}>{a.status === 'active' ? 'Active' : 'Disabled'}</Badge>
+        <Badge tone={a.status === 'active' ? 'success' : 'danger'}>
+          {a.status === 'active' ? 'Active' : 'Disabled'}
+        </Badge>
       ),
     },
     { key: 'lastLogin', header: 'Last Login', render: (a) => formatDateTime(a.lastLogin, 'Never') },
@@ -146,7 +163,12 @@ export function AdminManagementPage() {
         <StatCard label="Total Admins" value={stats.total} icon={<Users size={22} />} />
         <StatCard label="Active" value={stats.active} icon={<UserCheck size={22} />} tone="success" />
         <StatCard label="Disabled" value={stats.disabled} icon={<UserX size={22} />} tone="danger" />
-        <StatCard label="Super Admins" value={stats.superAdmins} icon={<ShieldCheck size={22} />} tone="accent" />
+        <StatCard
+          label="Super Admins"
+          value={stats.superAdmins}
+          icon={<ShieldCheck size={22} />}
+          tone="accent"
+        />
       </div>
 
       <Card
@@ -197,8 +219,8 @@ export function AdminManagementPage() {
               Reset the password of <strong>{resetTarget?.name}</strong>?
             </p>
             <p className="muted">
-              A new temporary password will be e-mailed to {resetTarget?.email}. Their current password stops working
-              at once.
+              A new temporary password will be e-mailed to {resetTarget?.email}. Their current password stops
+              working at once.
             </p>
           </>
         }

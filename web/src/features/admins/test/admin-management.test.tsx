@@ -11,7 +11,8 @@ async function openAdmins() {
 }
 
 const row = (name: string) => screen.getByRole('row', { name: new RegExp(name) });
-const stat = (label: string) => within(screen.getByRole('region', { name: label })).getByText(/^\d+$/).textContent;
+const stat = (label: string) =>
+  within(screen.getByRole('region', { name: label })).getByText(/^\d+$/).textContent;
 
 describe('Admin Management', () => {
   it('when the list loads, then the stats count the admins and a never-used account shows "Never"', async () => {
@@ -140,13 +141,17 @@ describe('Admin Management', () => {
     await user.selectOptions(within(dialog).getByLabelText('Role'), 'super_admin');
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Admin updated successfully')).toBeInTheDocument();
-    await waitFor(() => expect(within(row('Alan M. Turing')).getByText('alan.turing@example.edu')).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(row('Alan M. Turing')).getByText('alan.turing@example.edu')).toBeInTheDocument(),
+    );
     expect(db.accounts.get('a-regular')!.admin.role).toBe('super_admin');
   });
 
   it('when an update fails, then the server message shows, else "Failed to update admin"', async () => {
     server.use(
-      http.put('*/api/admin/admins/:id', () => HttpResponse.json({ message: 'Email already in use' }, { status: 409 })),
+      http.put('*/api/admin/admins/:id', () =>
+        HttpResponse.json({ message: 'Email already in use' }, { status: 409 }),
+      ),
     );
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Edit Alan Turing' }));
@@ -168,18 +173,26 @@ describe('Admin Management', () => {
 
     await user.click(screen.getByRole('button', { name: 'Reset password for Alan Turing' }));
     await user.click(
-      within(screen.getByRole('dialog', { name: 'Reset Password' })).getByRole('button', { name: 'Reset Password' }),
+      within(screen.getByRole('dialog', { name: 'Reset Password' })).getByRole('button', {
+        name: 'Reset Password',
+      }),
     );
     expect(await screen.findByText('A temporary password was sent to alan@example.edu')).toBeInTheDocument();
-    expect(db.requests.filter((r) => r.path === '/api/admin/admins/a-regular/reset-password')).toHaveLength(1);
+    expect(db.requests.filter((r) => r.path === '/api/admin/admins/a-regular/reset-password')).toHaveLength(
+      1,
+    );
   });
 
   it('when a reset fails without a message, then "Failed to reset password" shows', async () => {
-    server.use(http.post('*/api/admin/admins/:id/reset-password', () => new HttpResponse(null, { status: 502 })));
+    server.use(
+      http.post('*/api/admin/admins/:id/reset-password', () => new HttpResponse(null, { status: 502 })),
+    );
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Reset password for Alan Turing' }));
     await user.click(
-      within(screen.getByRole('dialog', { name: 'Reset Password' })).getByRole('button', { name: 'Reset Password' }),
+      within(screen.getByRole('dialog', { name: 'Reset Password' })).getByRole('button', {
+        name: 'Reset Password',
+      }),
     );
     expect(await screen.findByText('Failed to reset password')).toBeInTheDocument();
   });

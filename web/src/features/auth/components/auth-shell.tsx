@@ -3,7 +3,15 @@ import { ShieldCheck } from 'lucide-react';
 import { Logo } from '../../../components/ui';
 
 /** The centred card that frames the sign-in and password screens, with the internal-use footer. */
-export function AuthShell({ title, subtitle, children }: { title: string; subtitle: string; children: ReactNode }) {
+export function AuthShell({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string;
+  subtitle: string;
+  children: ReactNode;
+}) {
   return (
     <div className="auth">
       <main className="auth__main">

@@ -74,7 +74,13 @@ export function ChangePasswordPage() {
           error={errors.confirmPassword?.message}
           {...register('confirmPassword')}
         />
-        <Button type="submit" size="lg" block loading={isSubmitting} icon={<KeyRound size={18} aria-hidden="true" />}>
+        <Button
+          type="submit"
+          size="lg"
+          block
+          loading={isSubmitting}
+          icon={<KeyRound size={18} aria-hidden="true" />}
+        >
           Update Password
         </Button>
         {forced ? (

@@ -55,7 +55,13 @@ export function LoginPage() {
           error={errors.password?.message}
           {...register('password')}
         />
-        <Button type="submit" size="lg" block loading={isSubmitting} icon={<LogIn size={18} aria-hidden="true" />}>
+        <Button
+          type="submit"
+          size="lg"
+          block
+          loading={isSubmitting}
+          icon={<LogIn size={18} aria-hidden="true" />}
+        >
           {isSubmitting ? 'Signing in...' : 'Sign In'}
         </Button>
       </form>

@@ -16,7 +16,8 @@ export function RequireAuth() {
   const location = useLocation();
 
   if (status === 'loading') return <FullPageSpinner label="Checking your session" />;
-  if (status === 'signedOut' || !admin) return <Navigate to="/admin/login" replace state={{ from: location }} />;
+  if (status === 'signedOut' || !admin)
+    return <Navigate to="/admin/login" replace state={{ from: location }} />;
   if (admin.mustChangePassword && location.pathname !== CHANGE_PASSWORD_PATH) {
     return <Navigate to={CHANGE_PASSWORD_PATH} replace state={{ from: location }} />;
   }

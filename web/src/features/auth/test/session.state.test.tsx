@@ -43,13 +43,11 @@ describe('Admin session', () => {
     const header = screen.getByRole('heading', { level: 1, name: 'Dashboard' }).closest('header')!;
     expect(within(header).getByText('Grace Hopper')).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getAllByRole('link').map((l) => l.textContent)).toEqual([
-      'Dashboard',
-      'Students',
-      'Assessments',
-      'Results',
-      'Admins',
-    ]);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((l) => l.textContent),
+    ).toEqual(['Dashboard', 'Students', 'Assessments', 'Results', 'Admins']);
   });
 
   it('when the session check fails, then it is logged, the token is removed and login shows', async () => {

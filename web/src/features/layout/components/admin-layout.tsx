@@ -97,14 +97,19 @@ export function AdminLayout() {
         </div>
         <nav className="sidebar__nav" aria-label="Main">
           <ul>
-            {NAV_ITEMS.filter((item) => !item.superAdminOnly || isSuperAdmin).map(({ to, label, icon: Icon }) => (
-              <li key={to}>
-                <NavLink to={to} className={({ isActive }) => `nav-link${isActive ? ' nav-link--active' : ''}`}>
-                  <Icon size={20} aria-hidden="true" />
-                  <span>{label}</span>
-                </NavLink>
-              </li>
-            ))}
+            {NAV_ITEMS.filter((item) => !item.superAdminOnly || isSuperAdmin).map(
+              ({ to, label, icon: Icon }) => (
+                <li key={to}>
+                  <NavLink
+                    to={to}
+                    className={({ isActive }) => `nav-link${isActive ? ' nav-link--active' : ''}`}
+                  >
+                    <Icon size={20} aria-hidden="true" />
+                    <span>{label}</span>
+                  </NavLink>
+                </li>
+              ),
+            )}
           </ul>
         </nav>
         <div className="sidebar__footer">
@@ -126,7 +131,12 @@ export function AdminLayout() {
         </div>
       </aside>
       {drawerOpen && (
-        <div className="shell__overlay" data-testid="drawer-overlay" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
+        <div
+          className="shell__overlay"
+          data-testid="drawer-overlay"
+          aria-hidden="true"
+          onClick={() => setDrawerOpen(false)}
+        />
       )}
       <div className="shell__content">
         <header className="topbar">

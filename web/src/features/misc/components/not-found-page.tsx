@@ -18,7 +18,11 @@ export function NotFoundPage() {
             <Home size={18} aria-hidden="true" />
             <span>Go Home</span>
           </Link>
-          <Button variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />} onClick={() => navigate(-1)}>
+          <Button
+            variant="secondary"
+            icon={<ArrowLeft size={18} aria-hidden="true" />}
+            onClick={() => navigate(-1)}
+          >
             Go Back
           </Button>
         </div>
