@@ -1,0 +1,138 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createMemoryBus, createRabbitBus, type EventBus } from '@readiness/kit/bus';
+import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
+import { openDatabase, type Database } from '@readiness/kit/db';
+import { createLogger } from '@readiness/kit/logger';
+import { createTestDatabase, createTestRedis, createTestVhost } from '@readiness/testing';
+import { start, type RunningAuthService } from '../src';
+import type { AuthConfigInput } from '../src/config';
+
+export const ROOT = { email: 'root@example.com', password: 'root-password-1' };
+
+export interface Harness {
+  service: RunningAuthService;
+  url: string;
+  database: Database;
+  bus: EventBus;
+  /** RabbitMQ URL of the test vhost (real stack only). */
+  amqpUrl?: string;
+  privateKeyPem: string;
+  close(): Promise<void>;
+}
+
+export const logger = createLogger({ name: 'auth-test', level: 'silent' });
+
+/**
+ * The service in-process on port 0: against a fresh PostgreSQL database, RabbitMQ vhost and Redis prefix
+ * (`real`), or on the embedded defaults (PGlite in memory, memory bus, memory store).
+ */
+export async function startAuth(
+  kind: 'real' | 'embedded',
+  config: Partial<AuthConfigInput> = {},
+): Promise<Harness> {
+  const closers: Array<() => Promise<void>> = [];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'auth-test-'));
+  closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  let database: Database;
+  let bus: EventBus;
+  let redis: Redis | undefined;
+  let amqpUrl: string | undefined;
+  if (kind === 'real') {
+    const [db, vhost, testRedis] = await Promise.all([
+      createTestDatabase(),
+      createTestVhost(),
+      createTestRedis(),
+    ]);
+    closers.push(db.close, vhost.close, testRedis.close);
+    database = await openDatabase({ url: db.url, logger });
+    bus = createRabbitBus({ url: vhost.url, service: 'auth', logger });
+    redis = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger });
+    amqpUrl = vhost.url;
+  } else {
+    database = await openDatabase({ logger });
+    bus = createMemoryBus({ logger, service: 'auth' });
+  }
+  await bus.start();
+  const service = await start({
+    config: {
+      PORT: 0,
+      HOST: '127.0.0.1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      JWT_PRIVATE_KEY: kind === 'real' ? privateKeyPem : undefined,
+      SEED_ADMIN_EMAIL: ROOT.email,
+      SEED_ADMIN_PASSWORD: ROOT.password,
+      ...config,
+    },
+    logger,
+    database,
+    bus,
+    redis,
+  });
+  return {
+    service,
+    url: service.url,
+    database,
+    bus,
+    amqpUrl,
+    privateKeyPem,
+    async close() {
+      await service.stop();
+      await bus.close();
+      if (redis) await closeRedis(redis);
+      await database.close();
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}
+
+export interface Reply<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export function client(base: string) {
+  async function call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as T, headers: res.headers };
+  }
+  return {
+    call,
+    async login(email: string, password: string): Promise<string> {
+      const res = await call<{ token: string }>('POST', '/api/auth/login', { body: { email, password } });
+      if (res.status !== 200)
+        throw new Error(`login ${email} answered ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.token;
+    },
+    async createAdmin(token: string, input: { name: string; email: string; password: string; role: string }) {
+      const res = await call<{ admin: { _id: string } }>('POST', '/api/admin/admins', { token, body: input });
+      if (res.status !== 201)
+        throw new Error(`create admin answered ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.admin;
+    },
+  };
+}
+
+let counter = 0;
+/** A unique e-mail per call, so tests never share accounts (or their login throttles). */
+export const uniqueEmail = (label = 'admin') =>
+  `${label}-${Date.now().toString(36)}-${counter++}@example.com`;
