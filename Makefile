@@ -19,6 +19,9 @@ build: install ## Compile every workspace (tsc -b) and build the web app (vite)
 start: build ## Run the whole product in one process with embedded defaults (http://localhost:8080)
 	node deploy/all-in-one/dist/main.js
 
+stack: build ## One process per service against PostgreSQL, RabbitMQ and Redis on localhost
+	node deploy/all-in-one/dist/stack.js
+
 test: build ## Run every test (unit, component, contract, deployment)
 	npx jest --ci
 
@@ -37,4 +40,4 @@ chart: install ## Deployment checks only: Helm chart (lint, render, schemas, sec
 proto: install ## Regenerate the TypeScript of the event contracts
 	cd proto && ../node_modules/.bin/buf generate
 
-.PHONY: help install build start test lint proto chart
+.PHONY: help install build start stack test lint proto chart

@@ -1,0 +1,17 @@
+/** The services of the local stack, in start order, with the ports they take on localhost. */
+export interface StackService {
+  name: string;
+  port: number;
+  database: boolean;
+  env(urls: Record<string, string>): NodeJS.ProcessEnv;
+}
+
+export const stackServices: StackService[] = [
+  { name: 'auth', port: 8101, database: true, env: () => ({}) },
+  {
+    name: 'gateway',
+    port: 8080,
+    database: false,
+    env: (urls) => ({ AUTH_URL: urls.auth, NOTIFICATION_URL: urls.notification, WEB_DIST_DIR: 'web/dist' }),
+  },
+];

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+export interface RunningProduct {
+  url: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built all-in-one product (`make start`'s process) on a free port with its data in a temporary
+ * folder, and resolves once it prints that it is running.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'readiness-e2e-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'deploy/all-in-one/dist/main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output.includes('Readiness is running at')) {
+        clearInterval(timer);
+        resolve();
+      } else if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`the product exited with ${child.exitCode}:\n${output}`));
+      }
+    }, 100);
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(killer);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function api<T = Record<string, unknown>>(
+  base: string,
+  method: string,
+  route: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T; headers: Headers }> {
+  const res = await fetch(`${base}${route}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as T, headers: res.headers };
+}
