@@ -42,6 +42,24 @@ export function toAppError(err: unknown): AppError {
   if (e?.type && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
     return new AppError('bad_request', 'Request could not be read', e.status);
   }
+  // Express's router marks a path parameter that is not valid percent-encoding as a 400 URIError.
+  if (err instanceof URIError && e?.status === 400) {
+    return new AppError('bad_request', 'Request URL is malformed', 400);
+  }
+  // http-errors (express.static, send) flags client errors as `expose`; their status is the client's fault.
+  const exposed = err as { expose?: unknown; status?: unknown } | undefined;
+  if (
+    exposed?.expose === true &&
+    typeof exposed.status === 'number' &&
+    exposed.status >= 400 &&
+    exposed.status < 500
+  ) {
+    return new AppError(
+      exposed.status === 404 ? 'not_found' : 'bad_request',
+      exposed.status === 404 ? 'Not found' : 'Request could not be processed',
+      exposed.status,
+    );
+  }
   if (isUnavailableError(err)) {
     return new AppError('unavailable', 'Service temporarily unavailable', 503, { cause: err });
   }

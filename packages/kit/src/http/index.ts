@@ -13,6 +13,11 @@ export interface AppOptions {
   logger: Logger;
   /** Resolves true when every dependency the service needs answers. */
   readiness?: () => Promise<boolean> | boolean;
+  /**
+   * A readiness check slower than this counts as not ready, so a hung dependency cannot pile up probe
+   * requests; 2 s is above the probe's usual 1 s timeout only to leave room for a slow but live check.
+   */
+  readinessTimeoutMs?: number;
   /** JSON body limit; 1 MB unless a route needs more. */
   bodyLimit?: string;
   /** Mounts the service's routes. */
@@ -40,7 +45,10 @@ function incomingId(value: string | string[] | undefined): string | undefined {
 export function sendError(err: unknown, req: Request, res: Response, logger: Logger): void {
   const appError = toAppError(err);
   if (appError.httpStatus >= 500) {
-    logger.error({ err: appError.cause ?? err, code: appError.code, url: redactUrl(req.originalUrl) }, 'request failed');
+    logger.error(
+      { err: appError.cause ?? err, code: appError.code, url: redactUrl(req.originalUrl) },
+      'request failed',
+    );
   }
   if (res.headersSent) return;
   if (appError.httpStatus === 429 && appError.details?.retryAfterSeconds !== undefined) {
@@ -54,13 +62,17 @@ export function createHttpApp(options: AppOptions): HttpApp {
   const registry = options.registry ?? new client.Registry();
   registry.setDefaultLabels({ service: options.name });
   if (!options.registry) client.collectDefaultMetrics({ register: registry });
-  const duration = new client.Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by route and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
+  // A registry shared by several apps in one process (all-in-one) already holds the histogram.
+  const duration =
+    (registry.getSingleMetric('http_request_duration_seconds') as
+      client.Histogram<'method' | 'route' | 'status'> | undefined) ??
+    new client.Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request duration by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
 
   let draining = false;
   const app = express();
@@ -82,7 +94,14 @@ export function createHttpApp(options: AppOptions): HttpApp {
       duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
       if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
       logger.info(
-        { requestId, correlationId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(seconds * 1000) },
+        {
+          requestId,
+          correlationId,
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        },
         'request',
       );
     });
@@ -95,10 +114,18 @@ export function createHttpApp(options: AppOptions): HttpApp {
   app.get('/readyz', async (_req, res) => {
     let ready = !draining;
     if (ready && options.readiness) {
+      let timer: NodeJS.Timeout | undefined;
       try {
-        ready = await options.readiness();
+        ready = await Promise.race([
+          Promise.resolve().then(options.readiness),
+          new Promise<boolean>((resolve) => {
+            timer = setTimeout(() => resolve(false), options.readinessTimeoutMs ?? 2_000);
+          }),
+        ]);
       } catch {
         ready = false;
+      } finally {
+        clearTimeout(timer);
       }
     }
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
