@@ -57,6 +57,9 @@ describe('deploy/Dockerfile', () => {
   test('when built, then the build stage compiles with dev dependencies and the shipped ones are production only', () => {
     expect(runs(stage('build'))).toMatch(/npm ci(\s|$)/);
     expect(runs(stage('build'))).toMatch(/npx tsc -b/);
+    // Runtime assets outside dist (SQL migrations of the kit and the service) travel, sources do not.
+    expect(runs(stage('build'))).toMatch(/for dir in packages\/kit proto "services\/\$SERVICE"/);
+    expect(runs(stage('build'))).toMatch(/--exclude='\*\.ts'/);
     expect(runs(stage('prod-deps'))).toMatch(/npm ci --omit=dev .*-w "services\/\$SERVICE"/);
   });
 
