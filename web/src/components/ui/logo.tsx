@@ -50,6 +50,8 @@ export function Logo({ variant = 'light', size = 'medium' }: LogoProps) {
       <text
         x="61"
         y="47"
+        textLength="133"
+        lengthAdjust="spacingAndGlyphs"
         fill={p.sub}
         fontFamily="Inter, 'Segoe UI', system-ui, sans-serif"
         fontSize="10.5"
