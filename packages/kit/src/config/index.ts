@@ -12,7 +12,12 @@ export class ConfigError extends Error {
  * Each key of the schema is the environment variable it reads.
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const parsed = schema.safeParse(env);
+  // `FOO=` in a shell, a compose file or a Helm value means "not set": without this an empty PORT
+  // coerces to 0 (a random port) and an empty optional URL fails as invalid.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+  const parsed = schema.safeParse(present);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
@@ -23,9 +28,12 @@ export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
   bool: (fallback: boolean) =>
     z
-      .enum(['true', 'false', '1', '0', 'yes', 'no'])
-      .default(fallback ? 'true' : 'false')
-      .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+      .string()
+      .trim()
+      .toLowerCase()
+      .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
+      .transform((v) => v === 'true' || v === '1' || v === 'yes')
+      .default(fallback),
   url: () => z.string().url(),
   optionalUrl: () => z.string().url().optional(),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

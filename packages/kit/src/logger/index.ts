@@ -37,7 +37,11 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-export function createLogger(options: { name: string; level?: string; destination?: pino.DestinationStream }): Logger {
+export function createLogger(options: {
+  name: string;
+  level?: string;
+  destination?: pino.DestinationStream;
+}): Logger {
   return pino(
     {
       name: options.name,
