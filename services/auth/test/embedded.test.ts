@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { decodePayload } from '@readiness/contracts';
+import { createMemoryBus } from '@readiness/kit/bus';
+import { openDatabase } from '@readiness/kit/db';
+import { start } from '../src';
+import { client, logger } from './harness';
+
+jest.setTimeout(60_000);
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'auth-embedded-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const config = {
+  PORT: 0,
+  HOST: '127.0.0.1',
+  NODE_ENV: 'development' as const,
+  LOG_LEVEL: 'silent' as const,
+  DATA_DIR: dataDir,
+};
+
+test('when started on the embedded defaults without a seed, then admin@example.com gets a one-time password, tokens survive a restart, and a reset reaches the in-process bus', async () => {
+  const database = await openDatabase({ logger, dataDir: path.join(dataDir, 'auth', 'pg') });
+  const bus = createMemoryBus({ logger, service: 'auth' });
+  const resets: string[] = [];
+  await bus.subscribe({
+    queue: 'notification.admin-password-reset',
+    events: ['auth.admin.password-reset.v1'],
+    handle: async (msg) => {
+      resets.push(decodePayload('auth.admin.password-reset.v1', msg.payload).temporaryPassword);
+    },
+  });
+  await bus.start();
+  try {
+    const first = await start({ config, logger, database, bus });
+    expect(first.seededAdmin?.email).toBe('admin@example.com');
+    const password = first.seededAdmin?.password as string;
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    expect(statSync(path.join(dataDir, 'auth', 'jwt-key.pem')).mode & 0o077).toBe(0);
+    const api1 = client(first.url);
+    const token = await api1.login('admin@example.com', password);
+    const created = await api1.createAdmin(token, {
+      name: 'Second',
+      email: 'second@example.com',
+      password: 'second-pass',
+      role: 'admin',
+    });
+    await first.stop();
+
+    // Same data folder: same key, same admins, no second seed.
+    const second = await start({ config, logger, database, bus });
+    expect(second.seededAdmin).toBeUndefined();
+    const api2 = client(second.url);
+    expect((await api2.call('GET', '/api/auth/me', { token })).status).toBe(200);
+    expect(
+      (await api2.call('POST', `/api/admin/admins/${created._id}/reset-password`, { token })).status,
+    ).toBe(200);
+    const deadline = Date.now() + 10_000;
+    while (resets.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(resets).toHaveLength(1);
+    const login = await api2.call<{ admin: { mustChangePassword: boolean } }>('POST', '/api/auth/login', {
+      body: { email: 'second@example.com', password: resets[0] },
+    });
+    expect(login.status).toBe(200);
+    expect(login.body.admin.mustChangePassword).toBe(true);
+
+    // The in-memory throttle works the same way.
+    for (let i = 0; i < 10; i++) {
+      await api2.call('POST', '/api/auth/login', {
+        body: { email: 'second@example.com', password: 'wrong-pass' },
+      });
+    }
+    const locked = await api2.call('POST', '/api/auth/login', {
+      body: { email: 'second@example.com', password: 'wrong-pass' },
+    });
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get('retry-after')).toBeTruthy();
+    await second.stop();
+  } finally {
+    await bus.close();
+    await database.close();
+  }
+});
