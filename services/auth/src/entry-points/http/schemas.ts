@@ -81,7 +81,7 @@ export const sessionResponse = z.object({ token: z.string(), admin: adminJson })
 export const adminResponse = z.object({ admin: adminJson });
 export const adminsResponse = z.object({ admins: z.array(adminJson) });
 export const tokenResponse = z.object({ token: z.string() });
-export const messageResponse = z.object({ message: z.string() });
+export const resetPasswordResponse = z.object({ message: z.string(), admin: adminJson });
 export const auditResponse = z.object({ entries: z.array(auditEntryJson) });
 export const jwksResponse = z.object({
   keys: z.array(
@@ -196,7 +196,7 @@ export const openapi = {
         summary: 'Reset to a temporary password that is e-mailed to the admin (super admin)',
         security: bearer,
         parameters: idParam,
-        responses: { '200': ok(messageResponse), ...errors(401, 403, 404) },
+        responses: { '200': ok(resetPasswordResponse), ...errors(401, 403, 404) },
       },
     },
     '/api/admin/admins/{id}/status': {
