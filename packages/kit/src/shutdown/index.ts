@@ -22,15 +22,23 @@ export class Shutdown {
   run(): Promise<void> {
     this.running ??= (async () => {
       for (const step of [...this.steps].reverse()) {
+        let timer: NodeJS.Timeout | undefined;
         try {
           await Promise.race([
             Promise.resolve().then(step.run),
-            new Promise((_, reject) =>
-              setTimeout(() => reject(new Error(`timed out after ${this.stepTimeoutMs} ms`)), this.stepTimeoutMs).unref(),
-            ),
+            new Promise((_, reject) => {
+              timer = setTimeout(
+                () => reject(new Error(`timed out after ${this.stepTimeoutMs} ms`)),
+                this.stepTimeoutMs,
+              );
+              timer.unref();
+            }),
           ]);
         } catch (err) {
           this.logger.warn({ err, step: step.name }, 'shutdown step failed');
+        } finally {
+          // A finished step must not leave its timer behind: a stuck-looking timer list hides real leaks.
+          clearTimeout(timer);
         }
       }
     })();
