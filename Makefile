@@ -39,7 +39,10 @@ lint: install ## ESLint, Prettier, buf lint, buf breaking against the previous c
 chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile
 	npx jest --ci --selectProjects deploy -- deploy/test
 
+bench: build ## Gateway → auth benchmark against a bare Express baseline; writes docs/benchmarks.md (local PostgreSQL and Redis)
+	node bench/run.js
+
 proto: install ## Regenerate the TypeScript of the event contracts
 	cd proto && ../node_modules/.bin/buf generate
 
-.PHONY: help install build start stack test lint proto chart
+.PHONY: help install build start stack test lint proto chart bench

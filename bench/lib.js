@@ -1,0 +1,126 @@
+'use strict';
+// Small helpers of the benchmark harness: child processes, ports, load runs and the results file.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const autocannon = require('autocannon');
+
+/** A free loopback port (the tiny window before the child binds it is acceptable for a local bench). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const children = new Set();
+
+/**
+ * Starts `node <script>` with its output appended to `logFile`; the process is killed by `stopAll`.
+ * BENCH_NODE_ARGS passes flags to the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where time goes.
+ */
+function startNode(name, script, env, logFile) {
+  const fd = fs.openSync(logFile, 'a');
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []), script],
+    {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', fd, fd],
+    },
+  );
+  fs.closeSync(fd);
+  const entry = {
+    name,
+    child,
+    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
+  };
+  children.add(entry);
+  entry.exited.then(() => children.delete(entry));
+  return entry;
+}
+
+/** SIGTERM (the services' graceful path), then SIGKILL for anything still there after `graceMs`. */
+async function stopAll(graceMs = 5000) {
+  const running = [...children];
+  for (const { child } of running) child.kill('SIGTERM');
+  await Promise.race([
+    Promise.all(running.map((e) => e.exited)),
+    new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
+  ]);
+  for (const { child } of running)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+function killAllNow() {
+  for (const { child } of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** Polls `url` until it answers 200; fails early when the process exits. */
+async function waitUntilReady(entry, url, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  entry.exited.then(() => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${entry.name} exited before it was ready`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${entry.name} was not ready at ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * One measured load run after a short warm-up (JIT, connection pools, caches). Throughput counts only
+ * 2xx answers; any other answer makes the figure invalid, so it is reported and fails the bench.
+ */
+async function measure({ url, method = 'GET', headers, body, connections, seconds, warmupSeconds = 2 }) {
+  const options = { url, method, headers, body, connections, pipelining: 1 };
+  await autocannon({ ...options, duration: warmupSeconds });
+  const result = await autocannon({ ...options, duration: seconds });
+  const ok = result['2xx'];
+  const failed = result.non2xx + result.errors + result.timeouts;
+  if (failed > 0) {
+    throw new Error(
+      `${method} ${url}: ${failed} failed requests (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}) of ${ok + failed}`,
+    );
+  }
+  return {
+    requestsPerSecond: ok / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: ok,
+    seconds: result.duration,
+    connections,
+  };
+}
+
+const START = (id) => `<!-- bench:${id}:start -->`;
+const END = (id) => `<!-- bench:${id}:end -->`;
+
+/** Replaces this benchmark's section of the results file and keeps every other section. */
+function writeSection(file, id, markdown) {
+  const header =
+    '# Benchmarks\n\nMeasured with `make bench` on the machine named in each section. Figures are ratios against a bare\nbaseline measured in the same run, because absolute figures on shared machines are noise.\n';
+  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : header;
+  const section = `${START(id)}\n${markdown.trim()}\n${END(id)}`;
+  const start = current.indexOf(START(id));
+  const end = current.indexOf(END(id));
+  const next =
+    start >= 0 && end > start
+      ? current.slice(0, start) + section + current.slice(end + END(id).length)
+      : `${current.trimEnd()}\n\n${section}\n`;
+  fs.writeFileSync(file, next);
+}
+
+module.exports = { freePort, startNode, stopAll, killAllNow, waitUntilReady, measure, writeSection };
