@@ -6,12 +6,13 @@ import path from 'node:path';
 import { existsSync } from 'node:fs';
 import * as auth from '@readiness/auth';
 import * as gateway from '@readiness/gateway';
+import * as notification from '@readiness/notification';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
-import { startMailCatcher } from '@readiness/kit/mail';
+import { createMailer, startMailCatcher } from '@readiness/kit/mail';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
 import { startEmbeddedS3 } from '@readiness/kit/storage';
 import { launcherConfigSchema } from './config';
@@ -67,6 +68,18 @@ async function main(): Promise<void> {
   });
   shutdown.add('auth', () => authService.stop());
 
+  const notificationConfig = notification.configSchema.parse(serviceEnv);
+  const mailer = createMailer({ smtpUrl: mail.url, from: notificationConfig.MAIL_FROM, logger });
+  shutdown.add('mailer', () => mailer.close());
+  const notificationService = await notification.start({
+    config: notificationConfig,
+    logger: logger.child({ service: 'notification' }),
+    database: await database('notification'),
+    bus,
+    mailer,
+  });
+  shutdown.add('notification', () => notificationService.stop());
+
   const webDist = path.resolve(config.WEB_DIST_DIR);
   const gatewayService = await gateway.start({
     config: gateway.configSchema.parse({
@@ -74,12 +87,14 @@ async function main(): Promise<void> {
       HOST: config.HOST,
       PORT: String(config.PORT),
       AUTH_URL: authService.url,
+      NOTIFICATION_URL: notificationService.url,
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
       DEV_MAIL: 'true',
     }),
     logger: logger.child({ service: 'gateway' }),
     verifier: authService.verifier,
     openApiFragments: gateway.openApiFragments,
+    extraRoutes: (app) => app.use(notification.devMailRoutes(mail)),
   });
   shutdown.add('gateway', () => gatewayService.stop());
 
@@ -90,7 +105,7 @@ async function main(): Promise<void> {
     `  admin portal   ${origin}/admin/login`,
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
-    `  services       auth ${authService.url}, gateway ${gatewayService.url}`,
+    `  services       auth ${authService.url}, notification ${notificationService.url}, gateway ${gatewayService.url}`,
     `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.url}, SMTP ${mail.url}`,
   ];
   if (authService.seededAdmin) {

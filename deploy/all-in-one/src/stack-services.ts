@@ -8,6 +8,7 @@ export interface StackService {
 
 export const stackServices: StackService[] = [
   { name: 'auth', port: 8101, database: true, env: () => ({}) },
+  { name: 'notification', port: 8106, database: true, env: () => ({}) },
   {
     name: 'gateway',
     port: 8080,

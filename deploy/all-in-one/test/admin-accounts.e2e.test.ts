@@ -2,8 +2,22 @@ import { api, startProduct, type RunningProduct } from './launcher';
 
 jest.setTimeout(120_000);
 
-type Admin = { _id: string; name: string; email: string; role: string; status: string; mustChangePassword: boolean };
-type Mail = { to: string[]; subject: string; text: string; html: string; date: string; attachments: string[] };
+type Admin = {
+  _id: string;
+  name: string;
+  email: string;
+  role: string;
+  status: string;
+  mustChangePassword: boolean;
+};
+type Mail = {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  date: string;
+  attachments: string[];
+};
 
 const SUPER = { email: 'owner@example.edu', password: 'first-owner-password' };
 
@@ -19,7 +33,9 @@ describe('admin accounts end to end through the gateway of `make start`', () => 
 
   test('when a super admin creates an admin and resets their password, then the mailed temporary password signs them in, must be changed, and disabling them ends their session', async () => {
     const base = product.url;
-    const login = await api<{ token: string; admin: Admin }>(base, 'POST', '/api/auth/login', { body: SUPER });
+    const login = await api<{ token: string; admin: Admin }>(base, 'POST', '/api/auth/login', {
+      body: SUPER,
+    });
     expect(login.status).toBe(200);
     expect(login.body.admin).toMatchObject({ email: SUPER.email, role: 'super_admin', status: 'active' });
     const superToken = login.body.token;
@@ -32,9 +48,14 @@ describe('admin accounts end to end through the gateway of `make start`', () => 
     const grace = created.body.admin;
     expect(grace).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.edu', role: 'admin' });
 
-    const reset = await api<{ message: string }>(base, 'POST', `/api/admin/admins/${grace._id}/reset-password`, {
-      token: superToken,
-    });
+    const reset = await api<{ message: string }>(
+      base,
+      'POST',
+      `/api/admin/admins/${grace._id}/reset-password`,
+      {
+        token: superToken,
+      },
+    );
     expect(reset.status).toBe(200);
     expect(typeof reset.body.message).toBe('string');
 

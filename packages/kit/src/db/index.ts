@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { Logger } from '../logger';
 
 export { migrate } from './migrate';
+export { migrationsFolder, runMigrationsCli } from './migrations-cli';
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from './errors';
 
 /** The drizzle base type shared by the node-postgres and PGlite drivers. */

@@ -1,0 +1,63 @@
+/**
+ * Mail templates: every mail has an HTML body in the shared layout and a plain-text twin with the same
+ * content. Every value from data is escaped before it reaches HTML.
+ */
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const PRODUCT = 'Readiness';
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+function layout(title: string, bodyHtml: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;padding:24px;background:#f4f6fb;font-family:Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1f2937">
+  <table role="presentation" width="100%" cellspacing="0" cellpadding="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;border:1px solid #e5e7eb">
+    <tr><td style="padding:20px 28px;border-bottom:1px solid #e5e7eb;font-size:18px;font-weight:600;color:#1e3a8a">${PRODUCT}</td></tr>
+    <tr><td style="padding:28px;font-size:15px;line-height:1.6">${bodyHtml}</td></tr>
+    <tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280">This message was sent by ${PRODUCT}, the distance-education readiness assessment. Please do not reply to it.</td></tr>
+  </table>
+</body>
+</html>`;
+}
+
+export function adminPasswordReset(input: {
+  name: string;
+  temporaryPassword: string;
+  loginUrl: string;
+}): RenderedMail {
+  const subject = `Your ${PRODUCT} admin password was reset`;
+  const text = [
+    `Hello ${input.name},`,
+    '',
+    `A super administrator reset your password for the ${PRODUCT} admin portal.`,
+    '',
+    `Temporary password: ${input.temporaryPassword}`,
+    '',
+    `Sign in at ${input.loginUrl} with this temporary password. You will be asked to choose a new password before you can continue.`,
+    '',
+    'If you did not expect this, contact your system administrator.',
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hello ${escapeHtml(input.name)},</p>
+<p>A super administrator reset your password for the ${PRODUCT} admin portal.</p>
+<p>Temporary password: <code style="font-size:16px;padding:4px 8px;background:#eef2ff;border-radius:4px">${escapeHtml(input.temporaryPassword)}</code></p>
+<p><a href="${escapeHtml(input.loginUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Sign in</a></p>
+<p>You will be asked to choose a new password before you can continue.</p>
+<p style="color:#6b7280">If you did not expect this, contact your system administrator.</p>`,
+  );
+  return { subject, text, html };
+}

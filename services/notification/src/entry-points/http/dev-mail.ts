@@ -1,0 +1,63 @@
+import { Router } from 'express';
+import type { MailCatcher } from '@readiness/kit/mail';
+import { escapeHtml } from '../../domain/templates';
+
+/**
+ * The caught-mail pages of `make start`: `GET /dev/mail` (JSON) and `GET /dev/mail/view` (a page). Only the
+ * all-in-one launcher mounts them, on the gateway, with the embedded SMTP catcher; no other mode has them.
+ */
+export function devMailRoutes(catcher: Pick<MailCatcher, 'list'>): Router {
+  const router = Router();
+  const mails = () =>
+    catcher.list().map((m) => ({
+      id: m.id,
+      to: m.to,
+      from: m.from,
+      subject: m.subject,
+      text: m.text,
+      html: m.html,
+      date: m.date,
+      attachments: m.attachments.map((a) => a.filename),
+    }));
+
+  router.get('/dev/mail', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(mails());
+  });
+
+  router.get('/dev/mail/view', (_req, res) => {
+    const list = mails();
+    const items = list
+      .map(
+        (m) => `<article>
+  <header><h2>${escapeHtml(m.subject || '(no subject)')}</h2>
+  <p><strong>To:</strong> ${escapeHtml(m.to.join(', '))} &middot; <strong>From:</strong> ${escapeHtml(m.from)} &middot; <time>${escapeHtml(new Date(m.date).toLocaleString('en-GB'))}</time></p>
+  ${m.attachments.length ? `<p><strong>Attachments:</strong> ${m.attachments.map(escapeHtml).join(', ')}</p>` : ''}</header>
+  ${m.html ? `<iframe title="${escapeHtml(m.subject)}" sandbox srcdoc="${escapeHtml(m.html)}"></iframe>` : ''}
+  <details><summary>Plain text</summary><pre>${escapeHtml(m.text)}</pre></details>
+</article>`,
+      )
+      .join('\n');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'",
+    );
+    res.type('html').send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Caught mail · Readiness</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:0;padding:24px;background:#f4f6fb;color:#1f2937}
+h1{font-size:22px;margin:0 0 16px}
+article{background:#fff;border:1px solid #e5e7eb;border-radius:8px;padding:16px 20px;margin:0 0 16px}
+h2{font-size:17px;margin:0 0 6px}
+p{margin:4px 0;font-size:14px}
+iframe{width:100%;height:420px;border:1px solid #e5e7eb;border-radius:6px;margin-top:10px;background:#fff}
+pre{white-space:pre-wrap;font-size:13px}
+</style></head>
+<body><main><h1>Caught mail (${list.length})</h1>
+${items || '<p>No mail has been sent yet.</p>'}
+</main></body></html>`);
+  });
+  return router;
+}

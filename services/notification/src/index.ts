@@ -1,0 +1,5 @@
+export { start, type NotificationDeps, type RunningNotificationService } from './service';
+export { configSchema, type NotificationConfig, type NotificationConfigInput } from './config';
+export { migrationsDir } from './data-access/migrations-dir';
+export { devMailRoutes } from './entry-points/http/dev-mail';
+export { ADMIN_PASSWORD_RESET_QUEUE } from './entry-points/messaging/admin-password-reset';

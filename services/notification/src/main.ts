@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { createMemoryBus, createRabbitBus } from '@readiness/kit/bus';
+import { loadConfig } from '@readiness/kit/config';
+import { openDatabase } from '@readiness/kit/db';
+import { createLogger } from '@readiness/kit/logger';
+import { createMailer, startMailCatcher } from '@readiness/kit/mail';
+import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
+import { configSchema } from './config';
+import { start } from './service';
+
+/** Composition root: production adapters when their URLs are set, embedded defaults otherwise. */
+async function main(): Promise<void> {
+  const config = loadConfig(configSchema);
+  const logger = createLogger({ name: 'notification', level: config.LOG_LEVEL });
+  const shutdown = new Shutdown(logger);
+  handleProcessErrors(logger, shutdown);
+
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'notification', 'pg'),
+    logger,
+    name: 'notification',
+  });
+  shutdown.add('database', () => database.close());
+
+  const bus = config.AMQP_URL
+    ? createRabbitBus({ url: config.AMQP_URL, service: 'notification', logger })
+    : createMemoryBus({ logger, service: 'notification' });
+  await bus.start();
+
+  let smtpUrl = config.SMTP_URL;
+  if (!smtpUrl) {
+    const catcher = await startMailCatcher({ logger });
+    shutdown.add('mail catcher', () => catcher.close());
+    smtpUrl = catcher.url;
+    logger.warn({ smtpUrl }, 'SMTP_URL is not set: mail is caught in memory, not delivered');
+  }
+  const mailer = createMailer({ smtpUrl, from: config.MAIL_FROM, logger });
+  shutdown.add('mailer', () => mailer.close());
+  // Closed before the mailer (steps run last-added first): consumers stop and in-flight mails finish.
+  shutdown.add('bus', () => bus.close());
+
+  const service = await start({ config, logger, database, bus, mailer });
+  shutdown.add('notification', () => service.stop());
+  shutdown.onSignals();
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,102 @@
+jest.setTimeout(30_000);
+
+import { deliveryRows, eventually, passwordResetEvent, startNotification, type Harness } from './harness';
+
+describe.each(['real', 'embedded'] as const)('password reset mail (%s infrastructure)', (kind) => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startNotification(kind);
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  test('when a password-reset event arrives, then exactly one mail with the temporary password reaches the admin', async () => {
+    const event = passwordResetEvent({ name: 'Ada <Lovelace>', temporaryPassword: 'Tmp-9fK2-xQ7w-Lp3Z' });
+    await h.bus.publish([event]);
+
+    const mail = await h.catcher.waitFor((m) => m.to.includes('ada@example.edu'), 10_000);
+    expect(mail.subject).toBe('Your Readiness admin password was reset');
+    expect(mail.text).toContain('Temporary password: Tmp-9fK2-xQ7w-Lp3Z');
+    expect(mail.text).toContain('https://readiness.example.edu/admin/login');
+    expect(mail.html).toContain('Tmp-9fK2-xQ7w-Lp3Z');
+    // Data is escaped in HTML: a name cannot inject markup.
+    expect(mail.html).toContain('Ada &lt;Lovelace&gt;');
+    expect(mail.html).not.toContain('<Lovelace>');
+
+    const rows = await eventually(async () => {
+      const r = await deliveryRows(h.database);
+      return r[0]?.status === 'sent' ? r : undefined;
+    });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      event_id: event.id,
+      recipient: 'ada@example.edu',
+      status: 'sent',
+      attempts: 1,
+    });
+    // The delivery log never keeps the secret.
+    expect(JSON.stringify(rows)).not.toContain('Tmp-9fK2-xQ7w-Lp3Z');
+  });
+
+  test('when the same event is delivered three times, then one mail is sent', async () => {
+    const event = passwordResetEvent();
+    await h.bus.publish([event]);
+    await h.bus.publish([event]);
+    await h.bus.publish([event]);
+    await h.catcher.waitFor(() => true, 10_000);
+    const other = passwordResetEvent({ email: 'marker@example.edu' });
+    await h.bus.publish([other]);
+    await h.catcher.waitFor((m) => m.to.includes('marker@example.edu'), 10_000);
+    // Deliveries of one queue are processed with bounded concurrency; give stragglers time to land.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(h.catcher.list().filter((m) => m.to.includes('ada@example.edu'))).toHaveLength(1);
+    const rows = await deliveryRows(h.database);
+    expect(rows.filter((r) => r.event_id === event.id)).toHaveLength(1);
+  });
+
+  test('when the SMTP server is down, then the mail is retried and sent once it is back', async () => {
+    h.smtpProxy.cut();
+    const event = passwordResetEvent();
+    await h.bus.publish([event]);
+    await eventually(async () => {
+      const [row] = await deliveryRows(h.database);
+      return row && row.attempts >= 1 && row.status === 'queued' ? row : undefined;
+    });
+    h.smtpProxy.restore();
+    const mail = await h.catcher.waitFor((m) => m.to.includes('ada@example.edu'), 10_000);
+    expect(mail.subject).toBe('Your Readiness admin password was reset');
+    const [row] = await eventually(async () => {
+      const r = await deliveryRows(h.database);
+      return r[0]?.status === 'sent' ? r : undefined;
+    });
+    expect(row!.attempts).toBeGreaterThan(1);
+    expect(row!.last_error).toBeNull();
+  });
+});
+
+describe('password reset mail that never gets through', () => {
+  test('when every attempt fails, then the delivery is failed with the reason and the event is dead-lettered', async () => {
+    const h = await startNotification('embedded', { maxAttempts: 3 });
+    try {
+      h.smtpProxy.cut();
+      const event = passwordResetEvent();
+      await h.bus.publish([event]);
+      const [row] = await eventually(async () => {
+        const r = await deliveryRows(h.database);
+        return r[0]?.status === 'failed' ? r : undefined;
+      });
+      expect(row).toMatchObject({ status: 'failed', attempts: 3 });
+      expect(row!.last_error).toMatch(/temporarily unavailable/);
+      const bus = h.bus as unknown as { deadLetters(queue: string): Array<{ id: string }> };
+      await eventually(async () =>
+        bus.deadLetters('notification.admin-password-reset').some((m) => m.id === event.id)
+          ? true
+          : undefined,
+      );
+      expect(h.catcher.list()).toHaveLength(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
