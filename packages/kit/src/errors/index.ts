@@ -61,9 +61,21 @@ export function toAppError(err: unknown): AppError {
     );
   }
   if (isUnavailableError(err)) {
-    return new AppError('unavailable', 'Service temporarily unavailable', 503, { cause: err });
+    return new AppError('unavailable', 'Service temporarily unavailable', 503, { cause: loggableCause(err) });
   }
-  return new AppError('internal', 'Internal server error', 500, { cause: err });
+  return new AppError('internal', 'Internal server error', 500, { cause: loggableCause(err) });
+}
+
+/**
+ * What of an unexpected error may reach the logs. Drizzle's `DrizzleQueryError` spells out the query's
+ * parameters in its message (password hashes, outbox payloads), so only the driver error it wraps is kept.
+ */
+export function loggableCause(err: unknown): unknown {
+  const wrapped = err as { query?: unknown; params?: unknown; cause?: unknown } | undefined;
+  if (err instanceof Error && typeof wrapped?.query === 'string' && Array.isArray(wrapped.params)) {
+    return wrapped.cause ?? new Error('database query failed');
+  }
+  return err;
 }
 
 /** Socket errors and PostgreSQL SQLSTATEs that mean "the server is not there right now". */
