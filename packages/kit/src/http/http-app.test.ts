@@ -83,6 +83,11 @@ async function start(overrides: Partial<AppOptions> = {}): Promise<Started> {
           throw new Error('database exploded');
         }),
       );
+      app.get('/half-sent', (_req, res, next) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"items": [');
+        next(new Error('cursor failed mid-stream'));
+      });
       const nested = Router();
       nested.get('/things/:id', (_req, res) => {
         res.json({ ok: true });
@@ -296,6 +301,15 @@ describe('errors', () => {
     const res = await fetch(`${server.url}/items/%E0%A4%A`);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ message: expect.any(String), code: 'bad_request' });
+  });
+
+  test('when a route fails after the headers were sent, then the connection is cut instead of left hanging', async () => {
+    const { server } = await start();
+    // Depending on timing the cut comes before or after the status line; either way it is not a timeout.
+    const reading = fetch(`${server.url}/half-sent`, { signal: AbortSignal.timeout(4_000) }).then((res) =>
+      res.text(),
+    );
+    await expect(reading).rejects.toThrow(/fetch failed|terminated/i);
   });
 
   test('when a route under a student token fails, then the token never reaches the logs', async () => {

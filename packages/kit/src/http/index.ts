@@ -50,7 +50,11 @@ export function sendError(err: unknown, req: Request, res: Response, logger: Log
       'request failed',
     );
   }
-  if (res.headersSent) return;
+  if (res.headersSent) {
+    // Part of the answer is on the wire: cutting the connection is the only way to tell the client it is incomplete.
+    res.destroy();
+    return;
+  }
   if (appError.httpStatus === 429 && appError.details?.retryAfterSeconds !== undefined) {
     res.setHeader('Retry-After', String(appError.details.retryAfterSeconds));
   }
