@@ -1,0 +1,181 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
+import { createTestRedis, type TestRedis } from '@readiness/testing';
+import { start, type RunningGateway } from '../src/service';
+import { gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
+
+describe('gateway edge policies', () => {
+  let auth: Upstream;
+  let student: Upstream;
+  let testRedis: TestRedis;
+  let redis: Redis;
+  let gateway: RunningGateway;
+  let webDir: string;
+
+  beforeAll(async () => {
+    auth = await startUpstream((app) => {
+      app.use((_req, res) => {
+        res.json({ from: 'auth' });
+      });
+    });
+    student = await startUpstream((app) => {
+      app.use((_req, res) => {
+        res.json({ from: 'student' });
+      });
+    });
+    webDir = mkdtempSync(path.join(tmpdir(), 'gateway-web-'));
+    mkdirSync(path.join(webDir, 'assets'));
+    writeFileSync(
+      path.join(webDir, 'index.html'),
+      '<!doctype html><title>Readiness</title><div id="root"></div>',
+    );
+    writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    testRedis = await createTestRedis();
+    redis = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger: silentLogger });
+    gateway = await start({
+      config: gatewayConfig({
+        AUTH_URL: auth.url,
+        STUDENT_URL: student.url,
+        CORS_ORIGINS: 'https://admin.example.edu, https://other.example.edu/',
+        WEB_DIST_DIR: webDir,
+        RATE_LIMIT_LOGIN: '3',
+        RATE_LIMIT_STUDENT: '2',
+      }),
+      logger: silentLogger,
+      redis,
+      openApiFragments: [
+        {
+          paths: {
+            '/api/auth/login': {
+              post: { summary: 'Sign in', responses: { '200': { description: 'Signed in' } } },
+            },
+          },
+        },
+        {
+          paths: {
+            '/api/admin/students': {
+              get: { summary: 'List students', responses: { '200': { description: 'Students' } } },
+            },
+          },
+        },
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    await closeRedis(redis);
+    await testRedis.close();
+    await Promise.all([auth.close(), student.close()]);
+    rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it('when sign-in is attempted too often from one address, then it answers 429 JSON with Retry-After', async () => {
+    const login = () => fetch(`${gateway.url}/api/auth/login`, { method: 'POST' });
+    for (let i = 0; i < 3; i += 1) expect((await login()).status).toBe(200);
+    const refused = await login();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toEqual({
+      message: 'Too many requests, please try again later',
+      code: 'rate_limited',
+    });
+    // The counters live in Redis, shared by every gateway replica.
+    expect((await redis.keys(`${testRedis.prefix}gateway:login*`)).length).toBeGreaterThan(0);
+  });
+
+  it('when invitation links are looked up too often, then lookups are refused but the rest of the API is not', async () => {
+    const lookup = (token: string) => fetch(`${gateway.url}/api/student/${token}`);
+    expect((await lookup('a')).status).toBe(200);
+    expect((await lookup('b')).status).toBe(200);
+    expect((await lookup('c')).status).toBe(429);
+    const submit = await fetch(`${gateway.url}/api/student/a/submit`, { method: 'POST' });
+    expect(submit.status).toBe(200);
+  });
+
+  it('when an allowed origin sends a preflight, then the CORS headers allow it', async () => {
+    const res = await fetch(`${gateway.url}/api/admin/students`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://other.example.edu',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://other.example.edu');
+    expect(res.headers.get('access-control-allow-headers')).toContain('authorization');
+    expect(res.headers.get('vary')).toContain('Origin');
+  });
+
+  it('when an origin outside the allow-list calls, then it gets no CORS headers and its preflight is refused', async () => {
+    const simple = await fetch(`${gateway.url}/api/auth/me-not`, {
+      headers: { origin: 'https://evil.example.com' },
+    });
+    expect(simple.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${gateway.url}/api/admin/students`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example.com', 'access-control-request-method': 'DELETE' },
+    });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('when a browser opens a client-side route, then it gets the app shell without caching', async () => {
+    const res = await fetch(`${gateway.url}/admin/results/123`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.text()).toContain('<div id="root">');
+  });
+
+  it('when a hashed asset is fetched, then it may be cached for a year', async () => {
+    const res = await fetch(`${gateway.url}/assets/index-abc123.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('when an unknown API path is asked for by a browser, then it is a 404 JSON and not the app shell', async () => {
+    const res = await fetch(`${gateway.url}/api/nothing`, { headers: { accept: 'text/html' } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: 'Not found', code: 'not_found' });
+  });
+
+  it('when the dev mail pages are not mounted, then /dev/mail is a 404 for API clients', async () => {
+    const res = await fetch(`${gateway.url}/dev/mail`, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(404);
+  });
+
+  it('when the API documentation is fetched, then it merges every fragment and marks admin routes as bearer-protected', async () => {
+    const res = await fetch(`${gateway.url}/api/docs/openapi.json`);
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>;
+    };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/api/auth/login']?.post?.security).toBeUndefined();
+    expect(doc.paths['/api/admin/students']?.get?.security).toEqual([{ adminBearer: [] }]);
+    expect(doc.paths['/api/admin/students']?.get?.responses['401']).toBeDefined();
+  });
+
+  it('when the documentation page is opened, then it and its assets are served by the gateway itself', async () => {
+    const redirect = await fetch(`${gateway.url}/api/docs`, { redirect: 'manual' });
+    expect(redirect.status).toBe(301);
+    await redirect.body?.cancel();
+    const page = await fetch(`${gateway.url}/api/docs/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('swagger-ui-bundle.js');
+    const bundle = await fetch(`${gateway.url}/api/docs/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    const init = await (await fetch(`${gateway.url}/api/docs/swagger-ui-init.js`)).text();
+    expect(init).toContain('/api/admin/students');
+  });
+
+  it('when readiness is asked, then it answers ready while Redis answers', async () => {
+    const res = await fetch(`${gateway.url}/readyz`);
+    expect(res.status).toBe(200);
+  });
+});
