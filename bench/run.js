@@ -253,6 +253,9 @@ in-process event bus, and the per-IP rate limits raised (all load comes from one
   PostgreSQL and Redis; the bare GET makes one pass with nothing behind it. The two comparison rows split
   the cost: auth's own work without the gateway, and the proxy hop without auth's work. QUALITY.md's
   orientation for one Node proxy hop on this machine kind is about 0.6 of the bare GET.
+- On ${r.cores} cores the proxied measurements keep three busy Node processes (load generator, gateway, auth)
+  plus PostgreSQL and Redis on the cores where the baseline keeps two; part of the gap is that contention,
+  which a deployment with the services on separate nodes does not have.
 - A login is one bcrypt compare in the auth service's worker threads; a ratio near 1 means logins are
   bounded by hashing alone, with the cores shared by the gateway, the load generator and the database.
   Each +1 of the cost halves the login rate.`;
