@@ -20,6 +20,8 @@ module.exports = {
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
     { ...node, displayName: 'deploy', roots: ['<rootDir>/deploy', '<rootDir>/charts'] },
+    // Browser tests against the built product (`npx tsc -b && npm run build -w web` first).
+    { ...node, displayName: 'e2e', roots: ['<rootDir>/web/e2e'] },
     {
       displayName: 'web',
       roots: ['<rootDir>/web/src'],

@@ -1,0 +1,290 @@
+/*
+ * Issue 4 in a real browser against the product as `make start` runs it: a super admin signs in,
+ * creates and edits an admin, resets their password (the temporary one arrives by e-mail), the new
+ * admin signs in and replaces it, sees only what a regular admin may, and loses the session when the
+ * super admin disables the account. Every screen on the way gets an accessibility scan.
+ *
+ * The tests run in order and build on one another (one product per file keeps the suite fast); each
+ * has its own browser context, so every sign-in is a real one.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  SUPER,
+  api,
+  atPath,
+  expectAccessible,
+  launchBrowser,
+  newPage,
+  shown,
+  signIn,
+  startSeededProduct,
+  submitLogin,
+  temporaryPasswordIn,
+  toast,
+  waitForMail,
+  type RunningProduct,
+} from './support';
+
+jest.setTimeout(180_000);
+
+const GRACE = {
+  name: 'Grace Hopper',
+  renamed: 'Grace Brewster Hopper',
+  email: 'grace@example.edu',
+  initialPassword: 'initial-pass',
+  chosenPassword: 'grace-chose-this',
+};
+const KATHERINE = { name: 'Katherine Johnson', email: 'katherine@example.edu', password: 'orbit-1962' };
+let temporaryPassword: string | undefined;
+
+let product: RunningProduct;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startSeededProduct(), launchBrowser()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+async function freshPage(): Promise<Page> {
+  const { context, page } = await newPage(browser, product.url);
+  contexts.push(context);
+  return page;
+}
+
+const adminRow = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email });
+
+async function openAdminManagement(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admins' }).click();
+  await atPath(page, '/admin/admins');
+  await shown(adminRow(page, SUPER.email));
+}
+
+test('when the super admin mistypes the password, then the server message shows as a toast; with the right one, the dashboard opens', async () => {
+  const page = await freshPage();
+  await page.goto('/admin/login');
+  await shown(page.getByRole('heading', { name: 'Admin Portal' }));
+  await expectAccessible(page, 'login');
+
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await shown(page.getByText('Email is required'));
+  await shown(page.getByText('Password is required'));
+  await expectAccessible(page, 'login with validation errors');
+
+  await submitLogin(page, SUPER.email, 'not-the-password');
+  await shown(toast(page, 'Invalid email or password'));
+  expect(new URL(page.url()).pathname).toBe('/admin/login');
+
+  // The eye button shows what was typed, so a mistyped password can be spotted.
+  const password = page.getByLabel('Password', { exact: true });
+  await page.getByRole('button', { name: /show password/i }).click();
+  expect(await password.getAttribute('type')).toBe('text');
+
+  await password.fill(SUPER.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await atPath(page, '/admin/dashboard');
+  await shown(toast(page, `Welcome back, ${SUPER.name}!`));
+  await shown(page.getByRole('heading', { name: 'Dashboard', level: 1 }));
+
+  const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+  await shown(sidebar.getByText('Super Admin', { exact: true }).last());
+  for (const entry of ['Dashboard', 'Students', 'Assessments', 'Results', 'Admins']) {
+    await shown(sidebar.getByRole('link', { name: entry, exact: true }));
+  }
+  await expectAccessible(page, 'dashboard');
+});
+
+test('when the super admin creates an admin and edits them, then the table shows the new admin and then the new name', async () => {
+  const page = await freshPage();
+  await signIn(page, SUPER.email, SUPER.password);
+  await openAdminManagement(page);
+  await shown(page.getByRole('heading', { name: 'Admin Management', level: 1 }));
+  await expectAccessible(page, 'admin management');
+
+  await page.getByRole('button', { name: 'Add Admin' }).click();
+  const create = page.getByRole('dialog', { name: 'Create Admin' });
+  await shown(create);
+  await expectAccessible(page, 'create admin dialog');
+
+  await create.getByRole('button', { name: 'Create Admin' }).click();
+  await shown(create.getByText('Role is required'));
+  await shown(create.getByText('Password is required'));
+  await expectAccessible(page, 'create admin dialog with validation errors');
+
+  await create.getByLabel('Name').fill(GRACE.name);
+  await create.getByLabel('Email').fill(GRACE.email);
+  await create.getByLabel('Password', { exact: true }).fill(GRACE.initialPassword);
+  await create.getByLabel('Role').selectOption({ label: 'Regular Admin' });
+  await create.getByRole('button', { name: 'Create Admin' }).click();
+
+  await shown(toast(page, `Admin ${GRACE.name} created successfully`));
+  await create.waitFor({ state: 'detached' });
+  const row = adminRow(page, GRACE.email);
+  await shown(row.getByText(GRACE.name));
+  await shown(row.getByText('Regular Admin'));
+  await shown(row.getByText('Active'));
+  await shown(row.getByText('Never'));
+
+  await row.getByRole('button', { name: `Edit ${GRACE.name}` }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Admin' });
+  await shown(edit);
+  expect(await edit.getByLabel('Name').inputValue()).toBe(GRACE.name);
+  expect(await edit.getByLabel('Email').inputValue()).toBe(GRACE.email);
+  await expectAccessible(page, 'edit admin dialog');
+
+  await edit.getByLabel('Name').fill(GRACE.renamed);
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  await shown(toast(page, 'Admin updated successfully'));
+  await edit.waitFor({ state: 'detached' });
+  await shown(adminRow(page, GRACE.email).getByText(GRACE.renamed));
+
+  // The change is the server's, not just the screen's.
+  await page.reload();
+  await shown(adminRow(page, GRACE.email).getByText(GRACE.renamed));
+
+  const search = page.getByRole('searchbox', { name: 'Search admins' });
+  await search.fill('BREWSTER');
+  await shown(adminRow(page, GRACE.email));
+  expect(await adminRow(page, SUPER.email).count()).toBe(0);
+  await search.fill('nobody by this name');
+  await shown(page.getByText('No admins found'));
+});
+
+test('when the super admin resets the password, then nothing happens before the confirmation, and afterwards the temporary password is e-mailed', async () => {
+  const page = await freshPage();
+  const resetCalls: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/reset-password')) resetCalls.push(`${req.method()} ${req.url()}`);
+  });
+  await signIn(page, SUPER.email, SUPER.password);
+  await openAdminManagement(page);
+  const row = adminRow(page, GRACE.email);
+  const resetButton = row.getByRole('button', { name: `Reset password for ${GRACE.renamed}` });
+
+  await resetButton.click();
+  const confirm = page.getByRole('dialog', { name: 'Reset Password' });
+  await shown(confirm);
+  await shown(confirm.getByText(GRACE.renamed));
+  await shown(confirm.getByText(GRACE.email, { exact: false }));
+  await expectAccessible(page, 'reset password confirmation');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await confirm.waitFor({ state: 'detached' });
+  expect(resetCalls).toEqual([]);
+
+  await resetButton.click();
+  await confirm.getByRole('button', { name: 'Reset Password' }).click();
+  await confirm.waitFor({ state: 'detached' });
+  expect(resetCalls).toHaveLength(1);
+  await shown(toast(page, new RegExp(`sent to ${GRACE.email}`)));
+
+  const mail = await waitForMail(product.url, GRACE.email, (m) => /temporary password/i.test(m.text));
+  temporaryPassword = temporaryPasswordIn(mail);
+  expect(mail.html).toContain(GRACE.renamed);
+});
+
+test('when the admin signs in with the temporary password, then they must choose a new one, and as a regular admin they see no admin management', async () => {
+  if (!temporaryPassword) throw new Error('the reset test above did not yield a temporary password');
+  const page = await freshPage();
+
+  // The old password stopped working with the reset.
+  await page.goto('/admin/login');
+  await submitLogin(page, GRACE.email, GRACE.initialPassword);
+  await shown(toast(page, 'Invalid email or password'));
+
+  await page.getByLabel('Password', { exact: true }).fill(temporaryPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await atPath(page, '/admin/change-password');
+  await shown(page.getByRole('heading', { name: 'Change Password' }));
+  await shown(page.getByText('You signed in with a temporary password'));
+  await expectAccessible(page, 'change password');
+
+  // Any admin page leads back here until the password is replaced.
+  await page.goto('/admin/students');
+  await atPath(page, '/admin/change-password');
+
+  await page.getByLabel('Temporary password').fill(temporaryPassword);
+  await page.getByLabel('New password', { exact: true }).fill(GRACE.chosenPassword);
+  await page.getByLabel('Confirm new password').fill('something-else');
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await shown(page.getByText('Passwords do not match'));
+  await expectAccessible(page, 'change password with validation errors');
+
+  await page.getByLabel('Confirm new password').fill(GRACE.chosenPassword);
+  await page.getByRole('button', { name: 'Update Password' }).click();
+  await shown(toast(page, 'Password changed successfully'));
+  // The guard remembered /admin/students when it sent her to change the password.
+  await atPath(page, '/admin/students');
+
+  const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+  await shown(sidebar.getByText(GRACE.renamed));
+  await shown(sidebar.getByText('Admin', { exact: true }));
+  await shown(sidebar.getByRole('link', { name: 'Dashboard', exact: true }));
+  expect(await sidebar.getByRole('link', { name: 'Admins', exact: true }).count()).toBe(0);
+
+  await page.goto('/admin/admins');
+  await atPath(page, '/admin/dashboard');
+  await shown(page.getByRole('heading', { name: 'Dashboard', level: 1 }));
+  expect(await page.getByRole('heading', { name: 'Admin Management' }).count()).toBe(0);
+});
+
+test('when the super admin disables an admin, then the admin is sent to sign-in at their next call and cannot sign in until enabled again', async () => {
+  // Made through the API so this test does not depend on the mail the reset test waits for.
+  const session = await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER });
+  const created = await api(product.url, 'POST', '/api/admin/admins', {
+    token: session.body.token,
+    body: { name: KATHERINE.name, email: KATHERINE.email, password: KATHERINE.password, role: 'admin' },
+  });
+  expect(created.status).toBe(201);
+
+  const katherine = await freshPage();
+  await signIn(katherine, KATHERINE.email, KATHERINE.password);
+  const sidebar = katherine.getByRole('complementary', { name: 'Sidebar' });
+  await shown(sidebar.getByText('Admin', { exact: true }));
+  expect(await sidebar.getByRole('link', { name: 'Admins', exact: true }).count()).toBe(0);
+
+  const owner = await freshPage();
+  await signIn(owner, SUPER.email, SUPER.password);
+  await openAdminManagement(owner);
+  // Nobody can lock themselves out.
+  expect(
+    await adminRow(owner, SUPER.email)
+      .getByRole('button', { name: /^Disable / })
+      .isDisabled(),
+  ).toBe(true);
+
+  const row = adminRow(owner, KATHERINE.email);
+  await row.getByRole('button', { name: `Disable ${KATHERINE.name}` }).click();
+  await shown(toast(owner, 'Admin disabled successfully'));
+  await shown(row.getByText('Disabled', { exact: true }));
+  await shown(row.getByRole('button', { name: `Enable ${KATHERINE.name}` }));
+
+  // Her screen is still open; the next thing she asks the server for is refused and ends the session.
+  await sidebar.getByRole('link', { name: 'Change password' }).click();
+  await atPath(katherine, '/admin/change-password');
+  await katherine.getByLabel('Current password').fill(KATHERINE.password);
+  await katherine.getByLabel('New password', { exact: true }).fill('another-password');
+  await katherine.getByLabel('Confirm new password').fill('another-password');
+  await katherine.getByRole('button', { name: 'Update Password' }).click();
+  await atPath(katherine, '/admin/login');
+  expect(await katherine.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
+
+  await submitLogin(katherine, KATHERINE.email, KATHERINE.password);
+  await shown(toast(katherine, 'Invalid email or password'));
+  expect(new URL(katherine.url()).pathname).toBe('/admin/login');
+
+  await row.getByRole('button', { name: `Enable ${KATHERINE.name}` }).click();
+  await shown(toast(owner, 'Admin enabled successfully'));
+  await shown(row.getByText('Active', { exact: true }));
+  // The guard remembered where her session ended, and signing in again takes her back there.
+  await katherine.getByRole('button', { name: 'Sign In' }).click();
+  await atPath(katherine, '/admin/change-password');
+  await shown(katherine.getByText('Choose a new password for your account.'));
+});

@@ -1,0 +1,168 @@
+/*
+ * Routing, the guard, the narrow-screen drawer and the student bundle, in Chromium against the product
+ * as `make start` runs it.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  ROOT,
+  SUPER,
+  atPath,
+  expectAccessible,
+  launchBrowser,
+  newPage,
+  shown,
+  signIn,
+  startSeededProduct,
+  submitLogin,
+  type RunningProduct,
+} from './support';
+
+jest.setTimeout(180_000);
+
+let product: RunningProduct;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let consoleErrors: string[];
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startSeededProduct(), launchBrowser()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+beforeEach(async () => {
+  ({ context, page, consoleErrors } = await newPage(browser, product.url));
+});
+
+afterEach(async () => {
+  await context?.close();
+});
+
+describe('public routes', () => {
+  test('when a visitor opens /, then they are sent to the sign-in screen and / leaves no history entry', async () => {
+    await page.goto('/');
+    await atPath(page, '/admin/login');
+    await shown(page.getByRole('heading', { name: 'Admin Portal' }));
+    // The redirect replaced the entry: going back leaves the app instead of bouncing through '/'.
+    await page.goBack();
+    expect(page.url()).toBe('about:blank');
+  });
+
+  test('when a visitor opens an unknown path, then the 404 page offers Go Home and Go Back, and both work', async () => {
+    await page.goto('/admin/login');
+    await shown(page.getByRole('heading', { name: 'Admin Portal' }));
+    await page.goto('/no/such/page');
+
+    await shown(page.getByRole('heading', { name: 'Page Not Found' }));
+    await shown(page.getByText('does not exist or has been moved'));
+    await expectAccessible(page, '404 page');
+
+    await page.getByRole('button', { name: 'Go Back' }).click();
+    await atPath(page, '/admin/login');
+
+    await page.goto('/still/nothing');
+    await page.getByRole('link', { name: 'Go Home' }).click();
+    await atPath(page, '/admin/login');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+describe('the guard', () => {
+  test('when a signed-out visitor opens /admin/admins and signs in, then they land on /admin/admins', async () => {
+    await page.goto('/admin/admins');
+    await atPath(page, '/admin/login');
+    await shown(page.getByRole('heading', { name: 'Admin Portal' }));
+
+    await submitLogin(page, SUPER.email, SUPER.password);
+    await atPath(page, '/admin/admins');
+    await shown(page.getByRole('heading', { name: 'Admin Management', level: 1 }));
+    await shown(page.getByRole('cell', { name: new RegExp(SUPER.email) }));
+  });
+});
+
+describe('the drawer below 1024 px', () => {
+  test('when the screen is 800 px wide, then the sidebar hides, the menu button opens it over an overlay, and a click on the overlay closes it', async () => {
+    await page.setViewportSize({ width: 800, height: 800 });
+    await signIn(page, SUPER.email, SUPER.password);
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+    const overlay = page.getByTestId('drawer-overlay');
+    const menu = page.getByRole('button', { name: 'Open menu' });
+
+    await sidebar.waitFor({ state: 'hidden' });
+    expect(await overlay.count()).toBe(0);
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+
+    await menu.click();
+    await shown(sidebar);
+    await shown(overlay);
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    const box = await sidebar.boundingBox();
+    expect(box).toMatchObject({ x: 0 });
+    await shown(sidebar.getByRole('link', { name: 'Admins' }));
+
+    // Click the part of the overlay that the drawer does not cover.
+    await overlay.click({ position: { x: 700, y: 400 } });
+    await sidebar.waitFor({ state: 'hidden' });
+    expect(await overlay.count()).toBe(0);
+
+    // Following a link from the drawer closes it too.
+    await menu.click();
+    await sidebar.getByRole('link', { name: 'Admins' }).click();
+    await atPath(page, '/admin/admins');
+    await sidebar.waitFor({ state: 'hidden' });
+  });
+
+  test('when the screen is 1280 px wide, then the sidebar is always there and there is no menu button', async () => {
+    await signIn(page, SUPER.email, SUPER.password);
+    await shown(page.getByRole('complementary', { name: 'Sidebar' }));
+    expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
+  });
+});
+
+describe('the student pages', () => {
+  interface ManifestChunk {
+    file: string;
+    src?: string;
+  }
+
+  test('when a student opens their invitation link, then the browser downloads no admin code', async () => {
+    const manifest = JSON.parse(
+      readFileSync(path.join(ROOT, 'web/dist/.vite/manifest.json'), 'utf8'),
+    ) as Record<string, ManifestChunk>;
+    const adminSource = /^src\/features\/(auth|admins|layout|dashboard|students|assessments|results)\//;
+    const adminFiles = new Set(
+      Object.entries(manifest)
+        .filter(([key, chunk]) => adminSource.test(chunk.src ?? key))
+        .map(([, chunk]) => `/${chunk.file}`),
+    );
+    // The check below only means something if the admin screens are separate files at all.
+    expect([...adminFiles].some((f) => f.includes('admin-management-page'))).toBe(true);
+    expect([...adminFiles].some((f) => f.includes('admin-layout'))).toBe(true);
+
+    // Only what the student page itself pulls in counts: an invalid invitation later sends the
+    // visitor on to '/', and from there to the sign-in screen, which is admin code by design.
+    const scripts: string[] = [];
+    let onStudentPage = true;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame() && !new URL(frame.url()).pathname.startsWith('/assessment/')) {
+        onStudentPage = false;
+      }
+    });
+    page.on('response', (res) => {
+      const { pathname } = new URL(res.url());
+      if (onStudentPage && pathname.endsWith('.js')) scripts.push(pathname);
+    });
+    const studentChunk = page.waitForResponse((res) => /\/welcome-page-[^/]*\.js$/.test(res.url()));
+    await page.goto('/assessment/some-token');
+    await studentChunk;
+    await page.waitForLoadState('networkidle');
+    expect(scripts.some((s) => s.includes('welcome-page'))).toBe(true);
+    expect(scripts.filter((s) => adminFiles.has(s))).toEqual([]);
+  });
+});

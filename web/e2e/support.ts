@@ -1,0 +1,173 @@
+/*
+ * Shared pieces of the browser tests: Debian's Chromium driven by playwright-core, the product as
+ * `make start` runs it (via the all-in-one launcher's test helper), the caught-mail inbox, and an axe
+ * accessibility scan that fails on serious or critical findings.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { api, startProduct, type RunningProduct } from '../../deploy/all-in-one/test/launcher';
+
+export { api, startProduct, type RunningProduct };
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const SUPER = { name: 'Super Admin', email: 'owner@example.edu', password: 'first-owner-password' };
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 360, height: 740 };
+
+/** The product and the web build must exist; say how to make them rather than failing obscurely. */
+export function assertBuilt(): void {
+  const missing = ['deploy/all-in-one/dist/main.js', 'web/dist/index.html'].filter(
+    (file) => !existsSync(path.join(ROOT, file)),
+  );
+  if (missing.length > 0) {
+    throw new Error(`Missing ${missing.join(', ')}: run \`npx tsc -b && npm run build -w web\` first.`);
+  }
+}
+
+/** Starts the product with a known super admin; one instance serves a whole test file. */
+export async function startSeededProduct(): Promise<RunningProduct> {
+  assertBuilt();
+  return startProduct({ SEED_ADMIN_EMAIL: SUPER.email, SEED_ADMIN_PASSWORD: SUPER.password });
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/**
+ * A fresh context per test: no token in localStorage, no cookies. Page errors and failed console
+ * messages are kept so a test can show them when it fails.
+ */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  viewport = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
+  const context = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
+  // Expectations wait this long for the app to react; the product answers in milliseconds, but two
+  // cores shared with the product's startup of other files can stall a render.
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('pageerror', (err) => consoleErrors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+  return { context, page, consoleErrors };
+}
+
+/** Waits until the element is on screen (playwright-core has no web-first `expect`). */
+export async function shown(locator: Locator): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible' });
+  return locator;
+}
+
+/** Waits until the page's path (and query) matches, comparing exactly when given a string. */
+export async function atPath(page: Page, expected: string | RegExp): Promise<void> {
+  await page.waitForURL((url) =>
+    typeof expected === 'string' ? url.pathname + url.search === expected : expected.test(url.pathname),
+  );
+}
+
+/** Fills the sign-in form and submits it; does not wait for the outcome. */
+export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Signs in from the login screen and waits for the dashboard. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/admin/login');
+  await submitLogin(page, email, password);
+  await atPath(page, '/admin/dashboard');
+}
+
+/** A toast (react-toastify renders each as role=alert inside its container). */
+export const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify').getByText(text);
+
+export interface CaughtMail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  date: string;
+  attachments: unknown[];
+}
+
+/** Polls the product's caught-mail list until a message to `recipient` that `accept`s arrives. */
+export async function waitForMail(
+  base: string,
+  recipient: string,
+  accept: (mail: CaughtMail) => boolean = () => true,
+  timeoutMs = 20_000,
+): Promise<CaughtMail> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const res = await fetch(`${base}/dev/mail`);
+    const text = await res.text();
+    last = `${res.status} ${res.headers.get('content-type')}: ${text.slice(0, 300)}`;
+    // Anything but a JSON list (the web app's index.html, an error page) means no mail can be read yet.
+    let list: CaughtMail[] = [];
+    try {
+      const body = JSON.parse(text) as CaughtMail[] | { mails: CaughtMail[] };
+      list = (Array.isArray(body) ? body : body.mails) ?? [];
+    } catch {
+      list = [];
+    }
+    const found = list.find(
+      (m) => m.to.some((to) => to.toLowerCase().includes(recipient.toLowerCase())) && accept(m),
+    );
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`No mail to ${recipient} arrived within ${timeoutMs} ms; GET /dev/mail answered ${last}`);
+}
+
+/** The temporary password a reset mail carries. */
+export function temporaryPasswordIn(mail: CaughtMail): string {
+  const found = /temporary password[^A-Za-z0-9]*:?\s*([^\s<]{12,})/i.exec(mail.text)?.[1];
+  if (!found) throw new Error(`The mail carries no temporary password:\n${mail.text}`);
+  return found;
+}
+
+/**
+ * Runs axe on the page as it is now and fails on serious or critical violations, listing each with
+ * the elements it hit so the fix is obvious from the test output.
+ */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = blocking
+    .map(
+      (v) =>
+        `- [${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
+        v.nodes
+          .slice(0, 5)
+          .map(
+            (n) => `    ${n.target.join(' ')}\n      ${(n.failureSummary ?? '').replace(/\n/g, '\n      ')}`,
+          )
+          .join('\n'),
+    )
+    .join('\n');
+  if (blocking.length > 0) {
+    throw new Error(`Accessibility violations on ${screen} (${page.url()}):\n${report}`);
+  }
+}
