@@ -32,6 +32,8 @@ const READ_CONNECTIONS = 32;
 /** More concurrent logins than hashing threads only lengthens the queue. */
 const LOGIN_CONNECTIONS = CORES * 4;
 
+/** Set on Ctrl-C: the measurement in flight fails as its servers go away, which is not a result to report. */
+let interrupted = false;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 
@@ -82,6 +84,7 @@ async function main() {
     }
   };
   const onSignal = (signal) => {
+    interrupted = true;
     out(`\n${signal}: stopping`);
     cleanup()
       .catch((err) => console.error(err))
@@ -264,6 +267,7 @@ in-process event bus, and the per-IP rate limits raised (all load comes from one
 main().then(
   () => process.exit(0),
   (err) => {
+    if (interrupted) return;
     console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   },
