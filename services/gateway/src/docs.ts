@@ -112,7 +112,7 @@ export function buildOpenApiDocument(
       const rule = matchRoute(method.toUpperCase(), concretePath(path));
       const responses = (operation.responses ??= {});
       if (requiresAdmin(path, rule)) {
-        operation.security ??= [{ adminBearer: [] }];
+        operation.security ??= [{ bearerAuth: [] }];
         responses['401'] ??= { $ref: '#/components/responses/Unauthorized' };
       }
       if (['post', 'put', 'patch'].includes(method))

@@ -1,4 +1,8 @@
+import { openapi as auth } from '@readiness/auth';
 import type { OpenApiFragment } from './docs';
 
-/** Every service's API documentation, as the service itself generates it from the schemas it validates with. */
-export const openApiFragments: readonly OpenApiFragment[] = [];
+/**
+ * Every service's API documentation, as the service generates it from the zod schemas it validates with.
+ * A new service adds its export here.
+ */
+export const openApiFragments: readonly OpenApiFragment[] = [auth];

@@ -155,7 +155,7 @@ describe('gateway edge policies', () => {
     };
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/api/auth/login']?.post?.security).toBeUndefined();
-    expect(doc.paths['/api/admin/students']?.get?.security).toEqual([{ adminBearer: [] }]);
+    expect(doc.paths['/api/admin/students']?.get?.security).toEqual([{ bearerAuth: [] }]);
     expect(doc.paths['/api/admin/students']?.get?.responses['401']).toBeDefined();
   });
 
