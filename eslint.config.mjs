@@ -4,7 +4,14 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', '.data/**', 'proto/src/gen/**', 'web/dist/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      '.data/**',
+      'proto/src/gen/**',
+      'web/dist/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

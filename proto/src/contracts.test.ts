@@ -20,7 +20,12 @@ describe('event contracts', () => {
   test('when an envelope is encoded and decoded, then every field survives', () => {
     const payload = encodePayload(
       'auth.admin.password-reset.v1',
-      create(AdminPasswordResetSchema, { adminId: 'a1', name: 'Ada', email: 'ada@example.com', temporaryPassword: 'x' }),
+      create(AdminPasswordResetSchema, {
+        adminId: 'a1',
+        name: 'Ada',
+        email: 'ada@example.com',
+        temporaryPassword: 'x',
+      }),
     );
     const fields = {
       id: randomUUID(),

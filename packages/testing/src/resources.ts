@@ -59,7 +59,9 @@ export interface TestVhost {
 
 function managementBase(): { base: string; auth: string } {
   const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
-  const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
+  const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
+    'base64',
+  );
   return { base: `${u.protocol}//${u.host}`, auth };
 }
 
@@ -71,7 +73,8 @@ async function management(method: 'PUT' | 'DELETE', path: string, body?: unknown
       headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!res.ok && res.status !== 404) throw new Error(`RabbitMQ management ${method} ${path}: ${res.status}`);
+    if (!res.ok && res.status !== 404)
+      throw new Error(`RabbitMQ management ${method} ${path}: ${res.status}`);
     return true;
   } catch (err) {
     if ((err as Error).message.startsWith('RabbitMQ management')) throw err;

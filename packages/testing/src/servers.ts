@@ -21,7 +21,8 @@ const defaults = {
 
 export function reachable(url: string, timeoutMs = 1000): Promise<boolean> {
   const u = new URL(url);
-  const port = Number(u.port) || { 'postgres:': 5432, 'amqp:': 5672, 'redis:': 6379, 'http:': 80 }[u.protocol] || 80;
+  const port =
+    Number(u.port) || { 'postgres:': 5432, 'amqp:': 5672, 'redis:': 6379, 'http:': 80 }[u.protocol] || 80;
   return new Promise((resolve) => {
     const socket = net.connect({ host: u.hostname, port });
     const done = (ok: boolean) => {
@@ -35,7 +36,8 @@ export function reachable(url: string, timeoutMs = 1000): Promise<boolean> {
 }
 
 const HOW_TO_START = {
-  postgres: "start PostgreSQL on 127.0.0.1:5432 (e.g. 'pg_ctlcluster 15 main start') or set TEST_DATABASE_URL",
+  postgres:
+    "start PostgreSQL on 127.0.0.1:5432 (e.g. 'pg_ctlcluster 15 main start') or set TEST_DATABASE_URL",
   rabbitmq:
     "start RabbitMQ on 127.0.0.1:5672 with the management plugin ('rabbitmq-plugins enable rabbitmq_management; rabbitmq-server -detached') or set TEST_AMQP_URL and TEST_AMQP_MANAGEMENT_URL",
   redis: "start Redis on 127.0.0.1:6379 ('redis-server --daemonize yes') or set TEST_REDIS_URL",
@@ -65,7 +67,9 @@ async function fromContainer(kind: keyof typeof HOW_TO_START): Promise<string> {
         return `postgres://postgres@${c.getHost()}:${c.getMappedPort(5432)}/postgres`;
       }
       if (kind === 'rabbitmq') {
-        const c = await new GenericContainer('rabbitmq:3-management-alpine').withExposedPorts(5672, 15672).start();
+        const c = await new GenericContainer('rabbitmq:3-management-alpine')
+          .withExposedPorts(5672, 15672)
+          .start();
         process.env.TEST_AMQP_MANAGEMENT_URL = `http://guest:guest@${c.getHost()}:${c.getMappedPort(15672)}`;
         return `amqp://guest:guest@${c.getHost()}:${c.getMappedPort(5672)}`;
       }

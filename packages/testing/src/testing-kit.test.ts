@@ -7,7 +7,9 @@ describe('testing kit', () => {
     const db = await createTestDatabase();
     const client = new Client({ connectionString: db.url });
     await client.connect();
-    const { rows } = await client.query("select count(*)::int as n from pg_tables where schemaname = 'public'");
+    const { rows } = await client.query(
+      "select count(*)::int as n from pg_tables where schemaname = 'public'",
+    );
     expect(rows[0].n).toBe(0);
     await client.end();
     await db.close();

@@ -266,7 +266,9 @@ test('when admins are managed, then the audit log names actor, action and target
     token: rootToken,
     body: { status: 'disabled' },
   });
-  const res = await api.call<{ entries: Array<{ action: string; createdAt: string; [key: string]: unknown }> }>('GET', '/api/admin/audit-log?limit=5', {
+  const res = await api.call<{
+    entries: Array<{ action: string; createdAt: string; [key: string]: unknown }>;
+  }>('GET', '/api/admin/audit-log?limit=5', {
     token: rootToken,
   });
   expect(res.status).toBe(200);

@@ -134,9 +134,16 @@ describe('errors raised by express itself', () => {
 
 describe('what reaches the logs', () => {
   test('when a drizzle query fails, then the logged cause is the driver error without the query parameters', () => {
-    const { DrizzleQueryError } = jest.requireActual<typeof import('drizzle-orm/errors')>('drizzle-orm/errors');
-    const driverError = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
-    const err = new DrizzleQueryError('insert into admins values ($1, $2)', ['a@b.c', '$2a$10$secrethash'], driverError);
+    const { DrizzleQueryError } =
+      jest.requireActual<typeof import('drizzle-orm/errors')>('drizzle-orm/errors');
+    const driverError = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+    });
+    const err = new DrizzleQueryError(
+      'insert into admins values ($1, $2)',
+      ['a@b.c', '$2a$10$secrethash'],
+      driverError,
+    );
     expect(err.message).toContain('$2a$10$secrethash');
     const appError = toAppError(err);
     expect(appError.httpStatus).toBe(500);
