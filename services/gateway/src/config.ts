@@ -32,8 +32,6 @@ export const configSchema = z
     CORS_ORIGINS: origins,
     /** Folder of the built web app (`web/dist`); without it the gateway serves only the API. */
     WEB_DIST_DIR: z.string().min(1).optional(),
-    /** Mounts the mail catcher pages (all-in-one development mode only). */
-    DEV_MAIL: env.bool(false),
     /** Idle time allowed to an upstream before the caller gets a 504. */
     UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
     /** Multipart uploads stream a larger body, so they get longer. */

@@ -194,16 +194,27 @@ describe('gateway proxy', () => {
     expect(JSON.parse(body)).toEqual({ message: 'Request body is too large', code: 'payload_too_large' });
   });
 
-  it('when a multipart upload is larger than a JSON body may be, then it passes within the upload limit', async () => {
-    const form = new FormData();
-    form.append('file', new Blob(['y'.repeat(3000)]), 'notes.txt');
-    const res = await fetch(`${gateway.url}/api/admin/admins/import`, {
+  it('when a multipart upload is larger than a JSON body may be, then it is forwarded on upload routes only', async () => {
+    const upload = () => {
+      const form = new FormData();
+      form.append('file', new Blob(['y'.repeat(3000)]), 'students.csv');
+      return form;
+    };
+    const headers = { authorization: `Bearer ${signer.token()}` };
+    // The admins route takes no uploads, so the JSON limit holds there.
+    const refused = await fetch(`${gateway.url}/api/admin/admins/import`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${signer.token()}` },
-      body: form,
+      headers,
+      body: upload(),
     });
-    // The admins route does not take uploads, so the JSON limit holds there.
-    expect(res.status).toBe(413);
+    expect(refused.status).toBe(413);
+    // The students route does: the body passes the size check and reaches the (stopped) student service.
+    const forwarded = await fetch(`${gateway.url}/api/admin/students/import`, {
+      method: 'POST',
+      headers,
+      body: upload(),
+    });
+    expect(forwarded.status).toBe(502);
   });
 
   it('when a path has no owner, then it answers 404 JSON', async () => {
