@@ -1,4 +1,4 @@
-import { env } from '@readiness/kit/config';
+import { dataServiceEnv, env } from '@readiness/kit/config';
 import { z } from 'zod';
 
 const optionalSecret = () =>
@@ -10,15 +10,7 @@ const optionalSecret = () =>
 /** Every key is the environment variable it reads. */
 export const configSchema = z
   .object({
-    NODE_ENV: env.nodeEnv(),
-    LOG_LEVEL: env.logLevel(),
-    PORT: env.port(8080),
-    HOST: z.string().default('0.0.0.0'),
-    /** PostgreSQL; without it the embedded PGlite under `${DATA_DIR}/auth/pg` is used. */
-    DATABASE_URL: env.optionalUrl(),
-    DATA_DIR: z.string().default('.data'),
-    /** RabbitMQ; without it the in-process bus is used. */
-    AMQP_URL: env.optionalUrl(),
+    ...dataServiceEnv,
     /** Redis for throttling and revocation; without it an in-memory store is used (one process only). */
     REDIS_URL: env.optionalUrl(),
     /** RSA private key (PEM) that signs admin tokens. Required in production: replicas must share it. */

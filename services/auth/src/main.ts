@@ -1,9 +1,7 @@
-import path from 'node:path';
-import { createMemoryBus, createRabbitBus } from '@readiness/kit/bus';
 import { closeRedis, createRedis } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
-import { openDatabase } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
+import { openServiceDatabase, startServiceBus } from '@readiness/kit/runtime';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
 import { configSchema } from './config';
 import { start } from './service';
@@ -15,18 +13,10 @@ async function main(): Promise<void> {
   const shutdown = new Shutdown(logger);
   handleProcessErrors(logger, shutdown);
 
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'auth', 'pg'),
-    logger,
-    name: 'auth',
-  });
+  const database = await openServiceDatabase({ service: 'auth', config, logger });
   shutdown.add('database', () => database.close());
 
-  const bus = config.AMQP_URL
-    ? createRabbitBus({ url: config.AMQP_URL, service: 'auth', logger })
-    : createMemoryBus({ logger, service: 'auth' });
-  await bus.start();
+  const bus = await startServiceBus({ service: 'auth', config, logger });
   shutdown.add('bus', () => bus.close());
 
   // The same prefix as the gateway's client: the gateway reads the revocations this service writes.

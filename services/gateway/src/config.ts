@@ -1,4 +1,4 @@
-import { env } from '@readiness/kit/config';
+import { env, serviceEnv } from '@readiness/kit/config';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -15,10 +15,7 @@ const origins = z
 
 export const configSchema = z
   .object({
-    PORT: env.port(8080),
-    HOST: z.string().default('0.0.0.0'),
-    LOG_LEVEL: env.logLevel(),
-    NODE_ENV: env.nodeEnv(),
+    ...serviceEnv,
     AUTH_URL: env.optionalUrl(),
     ASSESSMENT_URL: env.optionalUrl(),
     STUDENT_URL: env.optionalUrl(),

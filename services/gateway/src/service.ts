@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
 import { bearerToken, createJwtVerifier, invalidToken, type JwtVerifier } from '@readiness/kit/auth';
 import { createRateLimiter, type RateLimiter, type Redis } from '@readiness/kit/cache';
 import { AppError, unavailable } from '@readiness/kit/errors';
-import { listen, sendError, type HttpApp } from '@readiness/kit/http';
-import { redactUrl, requestContext, type Logger } from '@readiness/kit/logger';
+import { listen, requestTracking, sendError, type HttpApp } from '@readiness/kit/http';
+import type { Logger } from '@readiness/kit/logger';
 import type { GatewayConfig } from './config';
 import { cors } from './cors';
 import { buildOpenApiDocument, mountDocs, type OpenApiFragment } from './docs';
@@ -46,12 +45,6 @@ export interface RunningGateway {
   http: HttpApp;
   stop(): Promise<void>;
 }
-
-const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-const incomingId = (value: string | string[] | undefined) => {
-  const v = Array.isArray(value) ? value[0] : value;
-  return v && ID_PATTERN.test(v) ? v : undefined;
-};
 
 const UPSTREAM_CONFIG: Record<UpstreamName, keyof GatewayConfig> = {
   auth: 'AUTH_URL',
@@ -151,34 +144,16 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
 
-  app.use((req, res, next) => {
-    const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
-    const correlationId = incomingId(req.headers['x-correlation-id']) ?? requestId;
-    res.locals.requestId = requestId;
-    res.locals.correlationId = correlationId;
-    res.setHeader('x-request-id', requestId);
-    res.setHeader('x-correlation-id', correlationId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const rule = (res.locals as { rule?: RouteRule }).rule;
-      const routeLabel = rule ? `proxy:${rule.upstream}` : req.path.startsWith('/api/') ? 'api' : 'local';
-      duration.observe({ method: req.method, route: routeLabel, status: String(res.statusCode) }, seconds);
-      if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
-      logger.info(
-        {
-          requestId,
-          correlationId,
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          ms: Math.round(seconds * 1000),
-        },
-        'request',
-      );
-    });
-    requestContext.run({ requestId, correlationId }, next);
-  });
+  app.use(
+    requestTracking({
+      logger,
+      duration,
+      routeLabel: (req, res) => {
+        const rule = (res.locals as { rule?: RouteRule }).rule;
+        return rule ? `proxy:${rule.upstream}` : req.path.startsWith('/api/') ? 'api' : 'local';
+      },
+    }),
+  );
 
   app.use(
     helmet({

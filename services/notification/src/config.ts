@@ -1,20 +1,12 @@
-import { env } from '@readiness/kit/config';
+import { dataServiceEnv } from '@readiness/kit/config';
 import { z } from 'zod';
 
 /** Every key is the environment variable it reads. */
 export const configSchema = z
   .object({
-    NODE_ENV: env.nodeEnv(),
-    LOG_LEVEL: env.logLevel(),
-    PORT: env.port(8080),
-    HOST: z.string().default('0.0.0.0'),
-    /** PostgreSQL; without it the embedded PGlite under `${DATA_DIR}/notification/pg` is used. */
-    DATABASE_URL: env.optionalUrl(),
-    DATA_DIR: z.string().default('.data'),
-    /** RabbitMQ; without it the in-process bus is used. */
-    AMQP_URL: env.optionalUrl(),
+    ...dataServiceEnv,
     /** SMTP relay, e.g. `smtp://user:pass@relay:587`; without it mail goes to an in-process catcher. */
-    SMTP_URL: env.optionalUrl(),
+    SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Readiness <no-reply@readiness.local>'),
     /** The site's own origin: links in mail point there. */
     PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),

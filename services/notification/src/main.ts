@@ -1,9 +1,7 @@
-import path from 'node:path';
-import { createMemoryBus, createRabbitBus } from '@readiness/kit/bus';
 import { loadConfig } from '@readiness/kit/config';
-import { openDatabase } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { createMailer, startMailCatcher } from '@readiness/kit/mail';
+import { openServiceDatabase, startServiceBus } from '@readiness/kit/runtime';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
 import { configSchema } from './config';
 import { start } from './service';
@@ -15,18 +13,10 @@ async function main(): Promise<void> {
   const shutdown = new Shutdown(logger);
   handleProcessErrors(logger, shutdown);
 
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, 'notification', 'pg'),
-    logger,
-    name: 'notification',
-  });
+  const database = await openServiceDatabase({ service: 'notification', config, logger });
   shutdown.add('database', () => database.close());
 
-  const bus = config.AMQP_URL
-    ? createRabbitBus({ url: config.AMQP_URL, service: 'notification', logger })
-    : createMemoryBus({ logger, service: 'notification' });
-  await bus.start();
+  const bus = await startServiceBus({ service: 'notification', config, logger });
 
   let smtpUrl = config.SMTP_URL;
   if (!smtpUrl) {

@@ -39,3 +39,21 @@ export const env = {
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
 };
+
+/** What every service reads: spread into its schema (`z.object({ ...serviceEnv, ... })`). */
+export const serviceEnv = {
+  NODE_ENV: env.nodeEnv(),
+  LOG_LEVEL: env.logLevel(),
+  PORT: env.port(8080),
+  HOST: z.string().default('0.0.0.0'),
+};
+
+/** What a service with its own database and events reads; the embedded defaults apply when a URL is unset. */
+export const dataServiceEnv = {
+  ...serviceEnv,
+  /** PostgreSQL; without it the embedded PGlite under `${DATA_DIR}/<service>/pg` is used. */
+  DATABASE_URL: env.optionalUrl(),
+  DATA_DIR: z.string().default('.data'),
+  /** RabbitMQ; without it the in-process bus is used. */
+  AMQP_URL: env.optionalUrl(),
+};

@@ -61,6 +61,48 @@ export function sendError(err: unknown, req: Request, res: Response, logger: Log
   res.status(appError.httpStatus).json({ message: appError.message, code: appError.code });
 }
 
+/**
+ * Request and correlation ids (taken from the caller when well-formed, made here otherwise), echoed in the
+ * response, carried through the async work of the request for every log line, one log line and one
+ * histogram sample per request. Probe and metrics requests are not logged.
+ */
+export function requestTracking(options: {
+  logger: Logger;
+  duration: client.Histogram<'method' | 'route' | 'status'>;
+  routeLabel: (req: Request, res: Response) => string;
+}): (req: Request, res: Response, next: NextFunction) => void {
+  const { logger, duration } = options;
+  return (req, res, next) => {
+    const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
+    const correlationId = incomingId(req.headers['x-correlation-id']) ?? requestId;
+    res.locals.requestId = requestId;
+    res.locals.correlationId = correlationId;
+    res.setHeader('x-request-id', requestId);
+    res.setHeader('x-correlation-id', correlationId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      duration.observe(
+        { method: req.method, route: options.routeLabel(req, res), status: String(res.statusCode) },
+        seconds,
+      );
+      if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
+      logger.info(
+        {
+          requestId,
+          correlationId,
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        },
+        'request',
+      );
+    });
+    requestContext.run({ requestId, correlationId }, next);
+  };
+}
+
 export function createHttpApp(options: AppOptions): HttpApp {
   const { logger } = options;
   const registry = options.registry ?? new client.Registry();
@@ -84,33 +126,16 @@ export function createHttpApp(options: AppOptions): HttpApp {
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(helmet({ referrerPolicy: { policy: 'no-referrer' } }));
 
-  app.use((req, res, next) => {
-    const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
-    const correlationId = incomingId(req.headers['x-correlation-id']) ?? requestId;
-    res.setHeader('x-request-id', requestId);
-    res.setHeader('x-correlation-id', correlationId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (req.route as { path?: string } | undefined)?.path
-        ? `${req.baseUrl}${(req.route as { path: string }).path}`
-        : 'unmatched';
-      duration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
-      logger.info(
-        {
-          requestId,
-          correlationId,
-          method: req.method,
-          url: redactUrl(req.originalUrl),
-          status: res.statusCode,
-          ms: Math.round(seconds * 1000),
-        },
-        'request',
-      );
-    });
-    requestContext.run({ requestId, correlationId }, next);
-  });
+  app.use(
+    requestTracking({
+      logger,
+      duration,
+      routeLabel: (req) =>
+        (req.route as { path?: string } | undefined)?.path
+          ? `${req.baseUrl}${(req.route as { path: string }).path}`
+          : 'unmatched',
+    }),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
