@@ -183,7 +183,8 @@ test('when the super admin resets the password, then nothing happens before the 
   await confirm.getByRole('button', { name: 'Reset Password' }).click();
   await confirm.waitFor({ state: 'detached' });
   expect(resetCalls).toHaveLength(1);
-  await shown(toast(page, new RegExp(`sent to ${GRACE.email}`)));
+  // The server's message, or the screen's own; both name the address the mail went to.
+  await shown(toast(page, GRACE.email));
 
   const mail = await waitForMail(product.url, GRACE.email, (m) => /temporary password/i.test(m.text));
   temporaryPassword = temporaryPasswordIn(mail);

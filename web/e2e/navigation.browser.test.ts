@@ -105,6 +105,7 @@ describe('the drawer below 1024 px', () => {
     const box = await sidebar.boundingBox();
     expect(box).toMatchObject({ x: 0 });
     await shown(sidebar.getByRole('link', { name: 'Admins' }));
+    await expectAccessible(page, 'dashboard with the drawer open');
 
     // Click the part of the overlay that the drawer does not cover.
     await overlay.click({ position: { x: 700, y: 400 } });
@@ -164,5 +165,6 @@ describe('the student pages', () => {
     await page.waitForLoadState('networkidle');
     expect(scripts.some((s) => s.includes('welcome-page'))).toBe(true);
     expect(scripts.filter((s) => adminFiles.has(s))).toEqual([]);
+    if (onStudentPage) await expectAccessible(page, 'student welcome page');
   });
 });
