@@ -84,7 +84,9 @@ export function Modal({
         aria-labelledby={titleId}
         tabIndex={-1}
       >
-        <header className="modal__header">
+        {/* Plain divs: a <header>/<footer> portalled to <body> would count as a second page banner
+            and content-info landmark for screen readers. */}
+        <div className="modal__header">
           <h2 id={titleId} className="modal__title">
             {title}
           </h2>
@@ -97,9 +99,9 @@ export function Modal({
           >
             <X size={18} aria-hidden="true" />
           </button>
-        </header>
+        </div>
         <div className="modal__body">{children}</div>
-        {footer && <footer className="modal__footer">{footer}</footer>}
+        {footer && <div className="modal__footer">{footer}</div>}
       </div>
     </div>,
     document.body,
