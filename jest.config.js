@@ -1,5 +1,15 @@
 // One jest run for the whole monorepo: TypeScript is compiled by SWC, workspace packages resolve to their sources.
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx: true },
+      target: 'es2022',
+      transform: { react: { runtime: 'automatic' } },
+    },
+    module: { type: 'commonjs' },
+  },
+];
 const moduleNameMapper = {
   '^@readiness/kit/(.*)$': '<rootDir>/packages/kit/src/$1',
   '^@readiness/testing$': '<rootDir>/packages/testing/src',
@@ -14,6 +24,8 @@ const node = {
   transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // Component tests start real services (PGlite boots in seconds on a loaded two-core machine).
+  testTimeout: 30_000,
 };
 module.exports = {
   projects: [

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { TOKEN_STORAGE_KEY } from '../../../lib/session-token';
 import { regularAdmin, superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
@@ -9,14 +9,18 @@ const storedToken = () => window.localStorage.getItem(TOKEN_STORAGE_KEY);
 
 describe('Admin session', () => {
   it('when a stored token is being checked, then a centred spinner shows until the admin is loaded', async () => {
+    // The check answers only once the spinner has been seen, however slow the machine is.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     server.use(
       http.get('*/api/auth/me', async () => {
-        await delay(150);
+        await answered;
         return HttpResponse.json({ admin: superAdmin });
       }),
     );
     renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });
     expect(await screen.findByRole('status', { name: 'Checking your session' })).toBeInTheDocument();
+    answer();
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Checking your session' })).not.toBeInTheDocument();
   });
