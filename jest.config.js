@@ -24,10 +24,10 @@ const node = {
   transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  // Component tests start real services (PGlite boots in seconds on a loaded two-core machine).
-  testTimeout: 30_000,
 };
 module.exports = {
+  // Component tests start real services (PGlite boots in seconds on a loaded two-core machine).
+  testTimeout: 30_000,
   projects: [
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
