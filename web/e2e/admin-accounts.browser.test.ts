@@ -13,14 +13,14 @@ import {
   api,
   atPath,
   expectAccessible,
-  launchBrowser,
   newPage,
   shown,
   signIn,
-  startSeededProduct,
+  startProductAndBrowser,
   submitLogin,
   temporaryPasswordIn,
   toast,
+  toastsSettled,
   waitForMail,
   type RunningProduct,
 } from './support';
@@ -42,7 +42,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [product, browser] = await Promise.all([startSeededProduct(), launchBrowser()]);
+  ({ product, browser } = await startProductAndBrowser());
 }, 180_000);
 
 afterAll(async () => {
@@ -82,6 +82,8 @@ test('when the super admin mistypes the password, then the server message shows 
   await submitLogin(page, SUPER.email, 'not-the-password');
   await shown(toast(page, 'Invalid email or password'));
   expect(new URL(page.url()).pathname).toBe('/admin/login');
+  await toastsSettled(page);
+  await expectAccessible(page, 'login with an error toast');
 
   // The eye button shows what was typed, so a mistyped password can be spotted.
   const password = page.getByLabel('Password', { exact: true });
@@ -93,6 +95,8 @@ test('when the super admin mistypes the password, then the server message shows 
   await atPath(page, '/admin/dashboard');
   await shown(toast(page, `Welcome back, ${SUPER.name}!`));
   await shown(page.getByRole('heading', { name: 'Dashboard', level: 1 }));
+  await toastsSettled(page);
+  await expectAccessible(page, 'dashboard with the welcome toast');
 
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
   await shown(sidebar.getByText('Super Admin', { exact: true }).last());

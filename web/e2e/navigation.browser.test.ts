@@ -6,15 +6,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
+  MOBILE,
   ROOT,
   SUPER,
   atPath,
   expectAccessible,
-  launchBrowser,
   newPage,
   shown,
   signIn,
-  startSeededProduct,
+  startProductAndBrowser,
   submitLogin,
   type RunningProduct,
 } from './support';
@@ -28,7 +28,7 @@ let page: Page;
 let consoleErrors: string[];
 
 beforeAll(async () => {
-  [product, browser] = await Promise.all([startSeededProduct(), launchBrowser()]);
+  ({ product, browser } = await startProductAndBrowser());
 }, 180_000);
 
 afterAll(async () => {
@@ -123,6 +123,23 @@ describe('the drawer below 1024 px', () => {
     await signIn(page, SUPER.email, SUPER.password);
     await shown(page.getByRole('complementary', { name: 'Sidebar' }));
     expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
+  });
+});
+
+describe('phone width', () => {
+  test('when the screen is 360 px wide, then sign-in and the admin table (as cards) pass the accessibility scan', async () => {
+    await page.setViewportSize(MOBILE);
+    await page.goto('/admin/login');
+    await shown(page.getByRole('heading', { name: 'Admin Portal' }));
+    await expectAccessible(page, 'login at 360 px');
+
+    await submitLogin(page, SUPER.email, SUPER.password);
+    await atPath(page, '/admin/dashboard');
+    await page.goto('/admin/admins');
+    await shown(page.getByRole('cell', { name: new RegExp(SUPER.email) }));
+    // No sideways scrolling: the table turned into cards that fit the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
+    await expectAccessible(page, 'admin management at 360 px');
   });
 });
 

@@ -13,10 +13,9 @@ import {
   SUPER,
   api,
   atPath,
-  launchBrowser,
   newPage,
   shown,
-  startSeededProduct,
+  startProductAndBrowser,
   temporaryPasswordIn,
   waitForMail,
   type RunningProduct,
@@ -43,7 +42,7 @@ describeIfAsked('screenshots for docs/screenshots', () => {
   let graceTemporary: string;
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startSeededProduct(), launchBrowser()]);
+    ({ product, browser } = await startProductAndBrowser());
     mkdirSync(OUT, { recursive: true });
     superToken = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body
       .token;

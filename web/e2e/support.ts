@@ -35,6 +35,20 @@ export async function startSeededProduct(): Promise<RunningProduct> {
   return startProduct({ SEED_ADMIN_EMAIL: SUPER.email, SEED_ADMIN_PASSWORD: SUPER.password });
 }
 
+/**
+ * The product and a browser, started side by side; if either fails to start the other is shut again,
+ * so a failed start cannot leave a process behind that keeps jest from exiting.
+ */
+export async function startProductAndBrowser(): Promise<{ product: RunningProduct; browser: Browser }> {
+  const [product, browser] = await Promise.allSettled([startSeededProduct(), launchBrowser()]);
+  if (product.status === 'fulfilled' && browser.status === 'fulfilled') {
+    return { product: product.value, browser: browser.value };
+  }
+  if (product.status === 'fulfilled') await product.value.stop();
+  if (browser.status === 'fulfilled') await browser.value.close();
+  throw product.status === 'rejected' ? product.reason : (browser as PromiseRejectedResult).reason;
+}
+
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
@@ -101,6 +115,19 @@ export async function signIn(page: Page, email: string, password: string): Promi
 
 /** A toast (react-toastify renders each as role=alert inside its container). */
 export const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify').getByText(text);
+
+/**
+ * Waits until every toast on screen has finished sliding in, so an accessibility scan sees it at full
+ * opacity rather than half-faded (which would make its contrast check depend on timing).
+ */
+export async function toastsSettled(page: Page): Promise<void> {
+  await page.locator('.Toastify__toast').first().waitFor({ state: 'visible' });
+  await page.waitForFunction(() =>
+    Array.from(document.querySelectorAll('.Toastify__toast')).every((el) =>
+      el.getAnimations().every((a) => a.playState !== 'running'),
+    ),
+  );
+}
 
 export interface CaughtMail {
   to: string[];
