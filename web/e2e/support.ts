@@ -170,7 +170,8 @@ export async function waitForMail(
 
 /** The temporary password a reset mail carries. */
 export function temporaryPasswordIn(mail: CaughtMail): string {
-  const found = /temporary password[^A-Za-z0-9]*:?\s*([^\s<]{12,})/i.exec(mail.text)?.[1];
+  // Its own line, taken whole: the password may begin or end with a symbol such as '!' or '-'.
+  const found = /^\s*temporary password:\s*(\S+)\s*$/im.exec(mail.text)?.[1];
   if (!found) throw new Error(`The mail carries no temporary password:\n${mail.text}`);
   return found;
 }
