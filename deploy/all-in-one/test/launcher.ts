@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
+const STARTUP_TIMEOUT_MS = 150_000;
 
 export interface RunningProduct {
   url: string;
@@ -40,17 +41,29 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (output.includes('Readiness is running at')) {
-        clearInterval(timer);
-        resolve();
-      } else if (child.exitCode !== null) {
-        clearInterval(timer);
-        reject(new Error(`the product exited with ${child.exitCode}:\n${output}`));
-      }
-    }, 100);
-  });
+  const startedAt = Date.now();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (output.includes('Readiness is running at')) {
+          clearInterval(timer);
+          resolve();
+        } else if (child.exitCode !== null) {
+          clearInterval(timer);
+          reject(new Error(`the product exited with ${child.exitCode}:\n${output}`));
+        } else if (Date.now() - startedAt > STARTUP_TIMEOUT_MS) {
+          clearInterval(timer);
+          reject(new Error(`the product did not start within ${STARTUP_TIMEOUT_MS} ms:\n${output}`));
+        }
+      }, 100);
+    });
+  } catch (err) {
+    // A product that never came up must not outlive the test run.
+    child.kill('SIGKILL');
+    await exited;
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  }
 
   return {
     url: `http://127.0.0.1:${port}`,
