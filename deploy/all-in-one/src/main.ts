@@ -61,7 +61,9 @@ async function main(): Promise<void> {
 
   const authService = await auth.start({
     config: auth.configSchema.parse(serviceEnv),
-    logger: logger.child({ service: 'auth' }),
+    // The launcher prints the seeded password once, in its summary; the service's own log line is for
+    // running auth on its own.
+    logger: createLogger({ name: 'auth', level: config.LOG_LEVEL, redact: ['seededAdmin.initialPassword'] }),
     database: await database('auth'),
     bus,
     kv,
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
   shutdown.add('mailer', () => mailer.close());
   const notificationService = await notification.start({
     config: notificationConfig,
-    logger: logger.child({ service: 'notification' }),
+    logger: createLogger({ name: 'notification', level: config.LOG_LEVEL }),
     database: await database('notification'),
     bus,
     mailer,
@@ -91,7 +93,7 @@ async function main(): Promise<void> {
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
       DEV_MAIL: 'true',
     }),
-    logger: logger.child({ service: 'gateway' }),
+    logger: createLogger({ name: 'gateway', level: config.LOG_LEVEL }),
     verifier: authService.verifier,
     openApiFragments: gateway.openApiFragments,
     extraRoutes: (app) => app.use(notification.devMailRoutes(mail)),

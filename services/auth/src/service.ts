@@ -183,7 +183,7 @@ async function seed(
   // Printed once, on the start that created the account; it is never stored in clear anywhere.
   logger.warn(
     { seededAdmin: { email: DEFAULT_SEED_EMAIL, initialPassword: password } },
-    '*** FIRST START: created super admin admin@example.com; sign in with the initial password shown here (printed only once) ***',
+    '*** FIRST START: created super admin admin@example.com with a generated initial password, printed only on this start; sign in and change it ***',
   );
   return { email: DEFAULT_SEED_EMAIL, password };
 }

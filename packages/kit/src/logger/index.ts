@@ -41,12 +41,14 @@ export function createLogger(options: {
   name: string;
   level?: string;
   destination?: pino.DestinationStream;
+  /** Paths hidden on top of REDACT_PATHS. */
+  redact?: string[];
 }): Logger {
   return pino(
     {
       name: options.name,
       level: options.level ?? process.env.LOG_LEVEL ?? 'info',
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      redact: { paths: [...REDACT_PATHS, ...(options.redact ?? [])], censor: '[redacted]' },
       base: { service: options.name },
       mixin: () => ({ ...currentContext() }),
       timestamp: pino.stdTimeFunctions.isoTime,
