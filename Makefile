@@ -24,8 +24,9 @@ start: build ## Run the whole product in one process with embedded defaults (htt
 stack: build ## One process per service against PostgreSQL, RabbitMQ and Redis on localhost
 	node deploy/all-in-one/dist/stack.js
 
-test: build ## Run every test (unit, component, contract, deployment)
-	npx jest --ci
+test: build ## Run every test (unit, component, contract, browser, deployment)
+	npx jest --ci --json --outputFile=test-results/jest.json
+	@node -e "const r=require('./test-results/jest.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed, ' + r.numPendingTests + ' skipped')"
 
 lint: install ## ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code up to date
 	npx eslint .
