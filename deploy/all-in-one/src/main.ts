@@ -95,6 +95,8 @@ async function main(): Promise<void> {
     }),
     logger: createLogger({ name: 'gateway', level: config.LOG_LEVEL }),
     verifier: authService.verifier,
+    // The store auth writes revocations to: the gateway refuses signed-out tokens before proxying.
+    kv,
     openApiFragments: gateway.openApiFragments,
     extraRoutes: (app) => app.use(notification.devMailRoutes(mail)),
   });

@@ -2,7 +2,15 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import helmet from 'helmet';
 import client from 'prom-client';
 import { bearerToken, createJwtVerifier, invalidToken, type JwtVerifier } from '@readiness/kit/auth';
-import { createRateLimiter, type RateLimiter, type Redis } from '@readiness/kit/cache';
+import {
+  createRateLimiter,
+  createRedisStore,
+  createRevocationList,
+  type KeyValueStore,
+  type RateLimiter,
+  type Redis,
+  type RevocationList,
+} from '@readiness/kit/cache';
 import { AppError, unavailable } from '@readiness/kit/errors';
 import { listen, requestTracking, sendError, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
@@ -26,8 +34,13 @@ export const TOKEN_AUDIENCE = 'readiness-admin';
 export interface GatewayDeps {
   config: GatewayConfig;
   logger: Logger;
-  /** Rate-limit counters shared by every replica; per-process memory when absent (all-in-one). */
+  /**
+   * Rate-limit counters shared by every replica (per-process memory when absent), and the token revocations the
+   * auth service writes there: give it the same key prefix as auth's client (`readiness:`).
+   */
   redis?: Redis;
+  /** Where auth writes revocations when there is no Redis (the all-in-one passes auth's in-memory store). */
+  kv?: KeyValueStore;
   /** Admin token verifier; by default one on `config.AUTH_JWKS_URL`. */
   verifier?: JwtVerifier;
   /** The services' API documentation fragments, merged at `/api/docs`. */
@@ -78,6 +91,45 @@ async function probe(url: URL): Promise<'ready' | 'not ready' | 'unreachable'> {
  * The API gateway: the one public entry. It does not parse request bodies (the kit's HTTP app
  * does, which is why the gateway builds its own Express app): bodies stream through the proxy.
  */
+const REVOCATION_WARN_INTERVAL_MS = 60_000;
+
+/**
+ * Refuses signed-out tokens (logout, disabled account, password reset) at the edge, from the list auth writes.
+ * When the store cannot answer the check fails OPEN: auth re-checks revocation on every admin request it serves, so
+ * a Redis outage costs a proxied request to a revoked token, not every admin's access to the portal. The failures
+ * are counted and logged (at most once a minute) so the outage is visible.
+ */
+function revocationCheck(
+  deps: GatewayDeps,
+  registry: client.Registry,
+  logger: Logger,
+): (claims: { jti?: string; sub?: string; iat?: number }) => Promise<boolean> {
+  const store = deps.redis ? createRedisStore({ client: deps.redis }) : deps.kv;
+  if (!store) {
+    logger.warn('no Redis or shared store: revoked tokens are refused by the services, not at the gateway');
+    return async () => false;
+  }
+  const revocations: RevocationList = createRevocationList(store);
+  const failures = new client.Counter({
+    name: 'gateway_revocation_check_failures_total',
+    help: 'Token revocation checks that could not reach the store and let the token through (fail open)',
+    registers: [registry],
+  });
+  let lastWarned = 0;
+  return async (claims) => {
+    try {
+      return await revocations.isTokenRevoked({ jti: claims.jti, sub: claims.sub, iat: claims.iat });
+    } catch (err) {
+      failures.inc();
+      if (Date.now() - lastWarned >= REVOCATION_WARN_INTERVAL_MS) {
+        lastWarned = Date.now();
+        logger.warn({ err }, 'token revocation check failed; letting the token through to the services');
+      }
+      return false;
+    }
+  };
+}
+
 export async function start(deps: GatewayDeps): Promise<RunningGateway> {
   const { config, logger } = deps;
   const registry = deps.registry ?? new client.Registry();
@@ -110,6 +162,7 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
         })
       : undefined);
   const proxy = createProxy({ logger, registry });
+  const checkRevoked = revocationCheck(deps, registry, logger);
   const store = deps.redis ? ('redis' as const) : ('memory' as const);
   const limiter = (keyPrefix: string, points: number, blockDurationSeconds = 0): RateLimiter =>
     createRateLimiter({
@@ -233,7 +286,8 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
         const token = bearerToken(req.headers.authorization);
         if (!token) throw invalidToken();
         if (!verifier) throw unavailable('Service unavailable', 'upstream_unavailable');
-        await verifier.verify(token);
+        const claims = await verifier.verify(token);
+        if (await checkRevoked(claims)) throw invalidToken();
       }
       if (!rule) throw new AppError('not_found', 'Not found', 404);
       const baseUrl = upstreams[rule.upstream];
