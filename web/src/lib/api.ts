@@ -30,8 +30,15 @@ const withBase = (args: string | FetchArgs): FetchArgs => {
 
 const urlOf = (args: string | FetchArgs) => (typeof args === 'string' ? args : args.url);
 
-// Calls that prove identity by credentials, not by the current token: no refresh before them.
+// Calls that prove identity by credentials, not by the current token: no refresh before them, and a
+// 401 from them is a refused credential, not the end of a session.
 const credentialCalls = /^\/?auth\/(login|refresh)$/;
+
+/**
+ * An API failure as the screens see it. `sessionEnded` marks a 401 to a call that carried the admin's
+ * token: the session is over, the app signs out, and the failed action has nothing left to report.
+ */
+export type ApiError = FetchBaseQueryError & { sessionEnded?: true };
 
 let refreshInFlight: Promise<void> | null = null;
 
@@ -58,16 +65,15 @@ async function refreshIfNearExpiry(api: Parameters<BaseQueryFn>[1], extra: objec
   await refreshInFlight;
 }
 
-const sessionBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
-  args,
-  api,
-  extra,
-) => {
-  if (!credentialCalls.test(urlOf(args))) await refreshIfNearExpiry(api, extra as object);
+const sessionBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (args, api, extra) => {
+  const authenticated = !credentialCalls.test(urlOf(args));
+  if (authenticated) await refreshIfNearExpiry(api, extra as object);
+  const sentToken = authenticated ? readToken() : null;
   const result = await rawBaseQuery(withBase(args), api, extra as object);
   if (result.error?.status === 401) {
     clearToken();
     api.dispatch(sessionExpired());
+    if (sentToken) return { error: { ...result.error, sessionEnded: true }, meta: result.meta };
   }
   return result;
 };

@@ -24,3 +24,13 @@ export function errorMessage(
 ): string {
   return serverMessage(error) ?? fallback;
 }
+
+/**
+ * True when the failure is a 401 to a call made with the admin's token: the API layer has already
+ * signed the admin out (SPEC §4), so the failed action has no one left to tell.
+ */
+export function endedSession(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && 'sessionEnded' in error && error.sessionEnded === true
+  );
+}

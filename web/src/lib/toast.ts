@@ -1,4 +1,5 @@
 import { toast, type ToastOptions } from 'react-toastify';
+import { endedSession, errorMessage } from './errors';
 
 /*
  * Toast timing. SPEC §9 lists the toast library's defaults (4 s default and error, 2 s success,
@@ -19,3 +20,14 @@ export const notify = {
   loading: (message: string) => toast.loading(message),
   dismiss: (id?: string | number) => toast.dismiss(id),
 };
+
+/**
+ * Reports a failed load or action (SPEC §8): the server's message field, else `text` — or, with
+ * `{ serverMessage: false }`, always `text`. A failure that ended the session shows nothing: the
+ * admin is on their way to the login page, and a toast about the action they can no longer take
+ * would only confuse. Login reports its own refusal and does not come through here.
+ */
+export function notifyFailure(error: unknown, text: string, { serverMessage = true } = {}): void {
+  if (endedSession(error)) return;
+  notify.error(serverMessage ? errorMessage(error, text) : text);
+}

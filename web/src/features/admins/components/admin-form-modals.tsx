@@ -2,8 +2,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Input, Modal, PasswordInput, Select } from '../../../components/ui';
-import { errorMessage } from '../../../lib/errors';
-import { notify } from '../../../lib/toast';
+import { notify, notifyFailure } from '../../../lib/toast';
 import type { Admin } from '../../auth/types';
 import {
   createAdminSchema,
@@ -56,7 +55,7 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
       notify.success(`Admin ${admin?.name ?? values.name} created successfully`);
       onClose();
     } catch (err) {
-      notify.error(errorMessage(err, 'Failed to create admin'));
+      notifyFailure(err, 'Failed to create admin');
     }
   };
 
@@ -123,7 +122,7 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
       notify.success('Admin updated successfully');
       onClose();
     } catch (err) {
-      notify.error(errorMessage(err, 'Failed to update admin'));
+      notifyFailure(err, 'Failed to update admin');
     }
   };
 

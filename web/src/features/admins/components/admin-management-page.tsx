@@ -25,9 +25,8 @@ import {
   matchesNameOrEmail,
   type Column,
 } from '../../../components/ui';
-import { errorMessage } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
-import { notify } from '../../../lib/toast';
+import { notify, notifyFailure } from '../../../lib/toast';
 import { selectAdmin } from '../../auth/auth-slice';
 import type { Admin } from '../../auth/types';
 import {
@@ -42,7 +41,7 @@ const roleLabel = (role: Admin['role']) => ROLE_OPTIONS.find((o) => o.value === 
 
 export function AdminManagementPage() {
   const me = useSelector(selectAdmin);
-  const { data: admins = [], isLoading, isError } = useGetAdminsQuery();
+  const { data: admins = [], isLoading, error: loadError } = useGetAdminsQuery();
   const [resetPassword, { isLoading: resetting }] = useResetAdminPasswordMutation();
   const [setStatus] = useSetAdminStatusMutation();
   const [search, setSearch] = useState('');
@@ -52,8 +51,8 @@ export function AdminManagementPage() {
   const [togglingId, setTogglingId] = useState<string | null>(null);
 
   useEffect(() => {
-    if (isError) notify.error('Failed to load admins');
-  }, [isError]);
+    if (loadError) notifyFailure(loadError, 'Failed to load admins', { serverMessage: false });
+  }, [loadError]);
 
   const stats = useMemo(
     () => ({
@@ -73,7 +72,7 @@ export function AdminManagementPage() {
       notify.success(message ?? `A temporary password was e-mailed to ${resetTarget.email}`);
       setResetTarget(null);
     } catch (err) {
-      notify.error(errorMessage(err, 'Failed to reset password'));
+      notifyFailure(err, 'Failed to reset password');
     }
   };
 
@@ -84,8 +83,8 @@ export function AdminManagementPage() {
     try {
       await setStatus({ id: admin._id, status: next }).unwrap();
       notify.success(next === 'active' ? 'Admin enabled successfully' : 'Admin disabled successfully');
-    } catch {
-      notify.error('Failed to update admin status');
+    } catch (err) {
+      notifyFailure(err, 'Failed to update admin status', { serverMessage: false });
     } finally {
       setTogglingId(null);
     }

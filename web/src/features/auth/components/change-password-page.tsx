@@ -4,9 +4,8 @@ import { useSelector } from 'react-redux';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { KeyRound } from 'lucide-react';
 import { Button, PasswordInput } from '../../../components/ui';
-import { errorMessage } from '../../../lib/errors';
 import { useAppDispatch } from '../../../lib/hooks';
-import { notify } from '../../../lib/toast';
+import { notify, notifyFailure } from '../../../lib/toast';
 import { useChangePasswordMutation } from '../api/auth-api';
 import { changePasswordSchema, type ChangePasswordInput } from '../api/schemas';
 import { logout, selectAdmin, startSession } from '../auth-slice';
@@ -36,7 +35,7 @@ export function ChangePasswordPage() {
       notify.success('Password changed successfully');
       await navigate(redirectTarget(location.state), { replace: true });
     } catch (err) {
-      notify.error(errorMessage(err, 'Failed to change password'));
+      notifyFailure(err, 'Failed to change password');
     }
   };
 
