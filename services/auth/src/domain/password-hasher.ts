@@ -37,8 +37,15 @@ interface Slot {
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   compare(password: string, hash: string): Promise<boolean>;
-  close(): Promise<void>;
+  /**
+   * Refuses new work at once, lets the queued and running hashes finish (a login already accepted still gets
+   * its answer during a rolling update), then ends the workers. Work still unfinished after `timeoutMs`
+   * (default 10 s) is rejected so a stuck worker cannot hold the shutdown.
+   */
+  close(options?: { timeoutMs?: number }): Promise<void>;
 }
+
+const CLOSE_TIMEOUT_MS = 10_000;
 
 export function createPasswordHasher(options: { cost: number; workers?: number }): PasswordHasher {
   const size = options.workers ?? Math.max(1, Math.min(4, availableParallelism()));
@@ -46,7 +53,16 @@ export function createPasswordHasher(options: { cost: number; workers?: number }
   const slots: Slot[] = [];
   const queue: Pending[] = [];
   let nextId = 1;
+  /** No new work is accepted (closing or closed). */
   let closed = false;
+  /** The workers are being ended: nothing more is dispatched. */
+  let terminated = false;
+  const drained: Array<() => void> = [];
+
+  const idle = () => queue.length === 0 && slots.every((s) => !s.busy);
+  function notifyIfDrained(): void {
+    if (idle()) for (const resolve of drained.splice(0)) resolve();
+  }
 
   function spawn(): Slot {
     const slot: Slot = { worker: new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptPath } }) };
@@ -61,20 +77,23 @@ export function createPasswordHasher(options: { cost: number; workers?: number }
         else done.resolve(msg.value as string | boolean);
       }
       dispatch();
+      notifyIfDrained();
     });
     slot.worker.on('error', (err) => {
       const failed = slot.busy;
       slot.busy = undefined;
       failed?.reject(err);
       slots.splice(slots.indexOf(slot), 1);
-      if (!closed) dispatch();
+      // Queued work still runs while closing: a replacement worker takes it.
+      if (!terminated) dispatch();
+      notifyIfDrained();
     });
     slots.push(slot);
     return slot;
   }
 
   function dispatch(): void {
-    while (queue.length > 0 && !closed) {
+    while (queue.length > 0 && !terminated) {
       let slot = slots.find((s) => !s.busy);
       if (!slot && slots.length < size) slot = spawn();
       if (!slot) return;
@@ -104,10 +123,25 @@ export function createPasswordHasher(options: { cost: number; workers?: number }
   return {
     hash: (password) => run<string>({ op: 'hash', password, cost: options.cost }),
     compare: (password, hash) => run<boolean>({ op: 'compare', password, hash }),
-    async close() {
+    async close(closeOptions = {}) {
       closed = true;
-      for (const pending of queue.splice(0)) pending.reject(new Error('password hasher is closed'));
-      for (const slot of slots) slot.busy?.reject(new Error('password hasher is closed'));
+      if (!idle()) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          new Promise<void>((resolve) => drained.push(resolve)),
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, closeOptions.timeoutMs ?? CLOSE_TIMEOUT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      terminated = true;
+      const stopped = new Error('password hasher is closed');
+      for (const pending of queue.splice(0)) pending.reject(stopped);
+      for (const slot of slots) {
+        slot.busy?.reject(stopped);
+        slot.busy = undefined;
+      }
       await Promise.all(slots.splice(0).map((s) => s.worker.terminate()));
     },
   };
