@@ -144,6 +144,28 @@ test('when a super admin tries to disable or demote themselves, then 400 and not
   expect((await api.call('GET', '/api/admin/admins', { token: rootToken })).status).toBe(200);
 });
 
+test('when a super admin is demoted, then their very next super-admin call is refused with 403', async () => {
+  const email = uniqueEmail('Demoted');
+  const created = await api.call<{ admin: { _id: string } }>('POST', '/api/admin/admins', {
+    token: rootToken,
+    body: { name: 'Soon Demoted', email, password: 'demoted-pass', role: 'super_admin' },
+  });
+  expect(created.status).toBe(201);
+  const token = await api.login(email, 'demoted-pass');
+  // Read as a super admin first, so the account's row has just been looked up for this token.
+  expect((await api.call('GET', '/api/admin/admins', { token })).status).toBe(200);
+
+  const demote = await api.call('PUT', `/api/admin/admins/${created.body.admin._id}`, {
+    token: rootToken,
+    body: { name: 'Soon Demoted', email, role: 'admin' },
+  });
+  expect(demote.status).toBe(200);
+
+  expect((await api.call('GET', '/api/admin/admins', { token })).status).toBe(403);
+  const me = await api.call<{ admin: { role: string } }>('GET', '/api/auth/me', { token });
+  expect(me.body.admin.role).toBe('admin');
+});
+
 test('when two super admins demote each other at the same time, then exactly one succeeds and one super admin remains', async () => {
   const aEmail = uniqueEmail('pair-a');
   const bEmail = uniqueEmail('pair-b');

@@ -22,13 +22,20 @@ const HOP_BY_HOP = new Set([
 ]);
 
 function stripHopByHop(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const named = String(headers.connection ?? '')
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
+  // Runs twice per proxied request: no intermediate arrays unless `Connection` names extra headers.
+  const connection = headers.connection;
+  const named =
+    connection === undefined || connection === 'keep-alive' || connection === 'close'
+      ? undefined
+      : new Set(
+          String(connection)
+            .split(',')
+            .map((h) => h.trim().toLowerCase()),
+        );
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || named.includes(name)) continue;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || named?.has(name)) continue;
     out[name] = value;
   }
   return out;
@@ -99,6 +106,13 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
     labelNames: ['upstream', 'reason'],
     registers: [deps.registry],
   });
+  // Kept apart from the upstream errors: a caller closing a tab or a flaky phone network is not an upstream fault.
+  const clientAborts = new client.Counter({
+    name: 'gateway_client_aborted_total',
+    help: 'Proxied requests the caller abandoned before its answer was complete, by upstream',
+    labelNames: ['upstream'],
+    registers: [deps.registry],
+  });
   const latency = new client.Histogram({
     name: 'gateway_upstream_duration_seconds',
     help: 'Time from forwarding a request to the upstream response headers',
@@ -143,10 +157,28 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
     upstreamReq.setTimeout(options.timeoutMs);
     let done = false;
     let sentBytes = 0;
+    /** The answer ended on our side (an error reply, a broken upstream stream, a replay): not a caller abort. */
+    let endedHere = false;
+    let abandoned = false;
+
+    // The caller went away: stop the upstream work too, and do not blame the upstream for the reset that follows.
+    const abandon = () => {
+      if (abandoned || endedHere || res.writableFinished) return;
+      abandoned = true;
+      done = true;
+      clientAborts.inc({ upstream: target.name });
+      logger.debug(
+        { upstream: target.name, method: req.method },
+        'client went away before the answer was complete',
+      );
+      req.unpipe(upstreamReq);
+      upstreamReq.destroy();
+    };
 
     const fail = (status: number, message: string, code: string, reason: string, err?: unknown) => {
       if (done) return;
       done = true;
+      endedHere = true;
       errors.inc({ upstream: target.name, reason });
       if (status >= 500) logger.warn({ err, upstream: target.name, reason }, 'upstream request failed');
       req.unpipe(upstreamReq);
@@ -166,6 +198,7 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
         IDEMPOTENT_WITHOUT_BODY.has(req.method ?? '')
       ) {
         done = true;
+        endedHere = true;
         forward(req, res, target, options, true);
         return;
       }
@@ -187,14 +220,15 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
       }
       res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage);
       upstreamRes.pipe(res);
-      upstreamRes.on('error', () => res.destroy());
-      upstreamRes.on('aborted', () => res.destroy());
+      const upstreamBroke = () => {
+        endedHere = true;
+        res.destroy();
+      };
+      upstreamRes.on('error', upstreamBroke);
+      upstreamRes.on('aborted', upstreamBroke);
     });
 
-    // The caller went away: stop the upstream work too.
-    res.on('close', () => {
-      if (!res.writableFinished) upstreamReq.destroy();
-    });
+    res.on('close', abandon);
 
     if (retried) {
       upstreamReq.end();
@@ -206,7 +240,7 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
         fail(413, 'Request body is too large', 'payload_too_large', 'body_too_large');
       }
     });
-    req.on('aborted', () => upstreamReq.destroy());
+    req.on('aborted', abandon);
     req.pipe(upstreamReq);
   }
 

@@ -80,6 +80,15 @@ function keyValueStoreContract(backend: Backend) {
       expect(await store.exists(k)).toBe(false);
     });
 
+    test('when several keys are read at once, then each value comes back in order and absent keys are null', async () => {
+      const [a, missing, b] = [key('many-a'), key('many-missing'), key('many-b')];
+      await store.set(a, 'first');
+      await store.set(b, 'second', 60);
+
+      expect(await store.getMany([a, missing, b])).toEqual(['first', null, 'second']);
+      expect(await store.getMany([])).toEqual([]);
+    });
+
     test('when a value is set with a TTL, then it is gone after the TTL', async () => {
       const k = key('ttl');
       await store.set(k, 'short', 1);

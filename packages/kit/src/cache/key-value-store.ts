@@ -8,6 +8,8 @@ import { closeRedis, createRedis, isRedisDown, type Redis } from './redis';
  */
 export interface KeyValueStore {
   get(key: string): Promise<string | null>;
+  /** Several keys in one round trip (MGET); the values in the order of `keys`, null where absent. */
+  getMany(keys: readonly string[]): Promise<(string | null)[]>;
   /** Without `ttlSeconds` the value never expires; `set` replaces any earlier expiry. */
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   del(key: string): Promise<void>;
@@ -72,6 +74,7 @@ export function createRedisStore(options: RedisStoreOptions): KeyValueStore {
 
   return {
     get: (key) => command(() => client.get(key)),
+    getMany: (keys) => (keys.length === 0 ? Promise.resolve([]) : command(() => client.mget(...keys))),
     set: (key, value, ttlSeconds) => {
       if (ttlSeconds !== undefined) assertTtl(ttlSeconds);
       return command(async () => {
@@ -139,6 +142,9 @@ export function createMemoryStore(
   return {
     async get(key) {
       return live(key)?.value ?? null;
+    },
+    async getMany(keys) {
+      return keys.map((key) => live(key)?.value ?? null);
     },
     async set(key, value, ttlSeconds) {
       if (ttlSeconds !== undefined) assertTtl(ttlSeconds);

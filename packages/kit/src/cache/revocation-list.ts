@@ -48,12 +48,15 @@ export function createRevocationList(store: KeyValueStore, now: () => number = D
     revokedBefore,
 
     async isTokenRevoked({ jti, sub, iat }) {
-      const [byId, cutoff] = await Promise.all([
-        jti ? isRevoked(jti) : Promise.resolve(false),
-        sub ? revokedBefore(sub) : Promise.resolve(null),
-      ]);
-      if (byId) return true;
-      if (cutoff === null) return false;
+      // Both keys in one MGET: this runs on every admin request, and one round trip costs half of two.
+      const keys: string[] = [];
+      if (jti) keys.push(jtiKey(jti));
+      if (sub) keys.push(subjectKey(sub));
+      const values = await store.getMany(keys);
+      if (jti && values[0] !== null) return true;
+      const stored = sub ? values[jti ? 1 : 0] : null;
+      if (stored === null || stored === undefined) return false;
+      const cutoff = Number(stored);
       // A token without an issue time cannot prove it is newer than the cutoff.
       return iat === undefined || iat < cutoff;
     },

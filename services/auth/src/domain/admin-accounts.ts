@@ -39,6 +39,11 @@ export interface AdminAccountsDeps {
   onEventsCommitted: () => void;
 }
 
+/** How long an admin row read for authentication is reused; see `cachedAdmin`. */
+export const ADMIN_CACHE_MS = 1_000;
+/** Admins are few; the bound only stops a flood of distinct valid tokens from growing the map. */
+const ADMIN_CACHE_MAX_ENTRIES = 1_000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const actorOf = (a: AdminRecord) => ({ id: a.id, name: a.name, email: a.email });
@@ -63,8 +68,44 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
   const revokeAllSessions = (adminId: string, cutoff: number) =>
     revocations.revokeSubjectBefore(adminId, cutoff, deps.tokenTtlSeconds + 60);
 
+  /**
+   * The admin rows read by `authenticate`, kept for ADMIN_CACHE_MS so a burst of admin calls does not cost a
+   * database query each. Safe because the decisions that must act at once do not depend on it: disable,
+   * password reset and password change write a revocation cutoff that `authenticate` checks in the shared
+   * store on every request, uncached, so the old tokens are refused on the very next call on every replica.
+   * What can lag, by at most ADMIN_CACHE_MS and only on another replica, is a role or profile change (this
+   * process forgets every entry when it commits a change) and the database's own cutoff, which is only the
+   * fallback for a store that lost its keys.
+   */
+  const adminCache = new Map<string, { admin: AdminRecord; until: number }>();
+  let adminCacheGeneration = 0;
+  const forgetCachedAdmins = () => {
+    adminCacheGeneration += 1;
+    adminCache.clear();
+  };
+
+  async function cachedAdmin(id: string): Promise<AdminRecord | undefined> {
+    const now = Date.now();
+    const hit = adminCache.get(id);
+    if (hit && hit.until > now) return hit.admin;
+    // A read that overlapped a commit may carry the old row: it is used for this request but not kept.
+    const generation = adminCacheGeneration;
+    const admin = await repo.findById(database.db, id);
+    if (admin && generation === adminCacheGeneration) {
+      if (adminCache.size >= ADMIN_CACHE_MAX_ENTRIES) adminCache.clear();
+      adminCache.set(id, { admin, until: now + ADMIN_CACHE_MS });
+    }
+    return admin;
+  }
+
   async function committed<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const result = await database.transaction(fn);
+    let result: T;
+    try {
+      result = await database.transaction(fn);
+    } finally {
+      // Also after a failed commit: whether it took effect is not certain from here.
+      forgetCachedAdmins();
+    }
     deps.onEventsCommitted();
     return result;
   }
@@ -107,6 +148,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       await throttle.recordSuccess(email);
       const now = new Date();
       await repo.recordLogin(database.db, admin.id, now);
+      forgetCachedAdmins();
       return { token: tokens.issue(admin), admin: { ...admin, lastLogin: now } };
     },
 
@@ -120,7 +162,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       if (await revocations.isTokenRevoked({ jti: claims.jti, sub: claims.sub, iat: claims.iat })) {
         throw unauthorized();
       }
-      const admin = UUID.test(claims.sub) ? await repo.findById(database.db, claims.sub) : undefined;
+      const admin = UUID.test(claims.sub) ? await cachedAdmin(claims.sub) : undefined;
       if (!admin || admin.status !== 'active' || claims.iat < admin.tokensValidFrom) throw unauthorized();
       return { claims, admin };
     },
