@@ -2,14 +2,19 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { ToastContainer } from 'react-toastify';
 import { restoreSession } from '../features/auth/auth-slice';
+import { useIdleSessionRenewal } from '../features/auth/session-renewal';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toast';
 import { setupStore, type AppStore } from './store';
 
-/** Starts the session check once per store: loading → signed in or signed out (SPEC §4). */
+/**
+ * Starts the session check once per store: loading → signed in or signed out (SPEC §4); then keeps a
+ * signed-in session renewed while the tab sits idle.
+ */
 function SessionBootstrap({ store }: { store: AppStore }) {
   useEffect(() => {
     if (store.getState().auth.status === 'loading') void store.dispatch(restoreSession());
   }, [store]);
+  useIdleSessionRenewal();
   return null;
 }
 

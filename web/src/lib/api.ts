@@ -1,3 +1,4 @@
+import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import {
   createApi,
   fetchBaseQuery,
@@ -40,34 +41,56 @@ const credentialCalls = /^\/?auth\/(login|refresh)$/;
  */
 export type ApiError = FetchBaseQueryError & { sessionEnded?: true };
 
-let refreshInFlight: Promise<void> | null = null;
+/** How a renewal went: the caller that runs on its own (the idle timer) decides what each means. */
+export type RenewalOutcome = 'renewed' | 'notDue' | 'refused' | 'failed';
 
-/** Renews the token once, however many calls notice at the same time that it is about to expire. */
-async function refreshIfNearExpiry(api: Parameters<BaseQueryFn>[1], extra: object): Promise<void> {
-  const token = readToken();
-  if (!token) return;
+let refreshInFlight: Promise<RenewalOutcome> | null = null;
+
+function isDue(token: string): boolean {
   const expiresAt = tokenExpiresAt(token);
-  if (expiresAt === null) return;
+  if (expiresAt === null) return false;
   const left = expiresAt - Date.now();
-  if (left <= 0 || left > REFRESH_WINDOW_MS) return;
-  refreshInFlight ??= (async () => {
-    try {
-      const result = await rawBaseQuery(withBase({ url: 'auth/refresh', method: 'POST' }), api, extra);
-      const fresh = (result.data as { token?: unknown } | undefined)?.token;
-      if (typeof fresh === 'string' && readToken() === token) {
-        storeToken(fresh);
-        api.dispatch(tokenRefreshed(fresh));
-      }
-    } finally {
-      refreshInFlight = null;
-    }
-  })();
-  await refreshInFlight;
+  return left > 0 && left <= REFRESH_WINDOW_MS;
+}
+
+async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>): Promise<RenewalOutcome> {
+  let response: Response;
+  try {
+    response = await fetch(new URL('auth/refresh', apiBaseUrl()).href, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+  } catch {
+    return 'failed';
+  }
+  if (response.status === 401) return 'refused';
+  if (!response.ok) return 'failed';
+  const fresh = field<unknown>('token')(await response.json().catch(() => null));
+  if (typeof fresh !== 'string') return 'failed';
+  // A login or logout while the renewal was on its way wins over it.
+  if (readToken() !== token) return 'notDue';
+  storeToken(fresh);
+  dispatch(tokenRefreshed(fresh));
+  return 'renewed';
+}
+
+/**
+ * Renews the token when it has less than REFRESH_WINDOW_MS left, once, however many callers (calls
+ * about to be sent, the idle timer, the tab regaining focus) notice at the same time.
+ */
+export function renewTokenIfDue(dispatch: Dispatch<UnknownAction>): Promise<RenewalOutcome> {
+  const token = readToken();
+  if (!token || !isDue(token)) return Promise.resolve('notDue');
+  refreshInFlight ??= requestRenewal(token, dispatch).finally(() => {
+    refreshInFlight = null;
+  });
+  return refreshInFlight;
 }
 
 const sessionBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = async (args, api, extra) => {
   const authenticated = !credentialCalls.test(urlOf(args));
-  if (authenticated) await refreshIfNearExpiry(api, extra as object);
+  // A refused renewal needs no handling here: the call itself then answers 401 and ends the session.
+  if (authenticated) await renewTokenIfDue(api.dispatch);
   const sentToken = authenticated ? readToken() : null;
   const result = await rawBaseQuery(withBase(args), api, extra as object);
   if (result.error?.status === 401) {
