@@ -246,13 +246,15 @@ in-process event bus, and the per-IP rate limits raised (all load comes from one
 | Measurement | Connections | Throughput | p50 | p99 | Baseline | Ratio to baseline |
 | --- | --- | --- | --- | --- | --- | --- |
 | Bare Express GET (baseline) | ${r.baseline.connections} | ${fmt(r.baseline.requestsPerSecond)} req/s | ${r.baseline.p50} ms | ${r.baseline.p99} ms | — | 1.00 |
-| \`GET /api/auth/me\` via gateway → auth (JWT verified in the gateway and in auth, revocation lookup in Redis, admin row read from PostgreSQL) | ${r.me.connections} | ${fmt(r.me.requestsPerSecond)} req/s | ${r.me.p50} ms | ${r.me.p99} ms | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.me)} |
+| \`GET /api/auth/me\` via gateway → auth (JWT verified in the gateway and in auth, revocation MGET in Redis in each, admin row from PostgreSQL at most once a second) | ${r.me.connections} | ${fmt(r.me.requestsPerSecond)} req/s | ${r.me.p50} ms | ${r.me.p99} ms | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.me)} |
 | for comparison: \`GET /api/auth/me\` on auth directly, no gateway | ${r.meDirect.connections} | ${fmt(r.meDirect.requestsPerSecond)} req/s | ${r.meDirect.p50} ms | ${r.meDirect.p99} ms | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.meDirect)} |
 | for comparison: the proxy hop alone, \`GET /.well-known/jwks.json\` via gateway → auth (public, served from memory) | ${r.hop.connections} | ${fmt(r.hop.requestsPerSecond)} req/s | ${r.hop.p50} ms | ${r.hop.p99} ms | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.hop)} |
 | \`POST /api/auth/login\` via gateway → auth, bcrypt cost ${BCRYPT_COST} | ${r.login.connections} | ${r.login.requestsPerSecond.toFixed(1)} logins/s = ${loginPerCore.toFixed(2)} per core | ${r.login.p50} ms | ${r.login.p99} ms | ${r.compares.toFixed(2)} bare bcryptjs compares/s per core | ${loginRatio.toFixed(2)} |
 
 - The authenticated read makes three Node HTTP passes (into the gateway, gateway → auth, into auth), two
-  RS256 verifications, one Redis lookup and one PostgreSQL query, on the same cores as the load generator,
+  RS256 verifications, a rate-limit update and a revocation MGET in Redis at the gateway, a revocation MGET
+  in auth, and the admin row from auth's one-second cache (one PostgreSQL query per admin per second under
+  this load), on the same cores as the load generator,
   PostgreSQL and Redis; the bare GET makes one pass with nothing behind it. The two comparison rows split
   the cost: auth's own work without the gateway, and the proxy hop without auth's work. QUALITY.md's
   orientation for one Node proxy hop on this machine kind is about 0.6 of the bare GET.
