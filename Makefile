@@ -25,6 +25,7 @@ stack: build ## One process per service against PostgreSQL, RabbitMQ and Redis o
 	node deploy/all-in-one/dist/stack.js
 
 test: build ## Run every test (unit, component, contract, browser, deployment)
+	@mkdir -p test-results
 	npx jest --ci --json --outputFile=test-results/jest.json
 	@node -e "const r=require('./test-results/jest.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed, ' + r.numPendingTests + ' skipped')"
 
