@@ -40,6 +40,8 @@ export function Logo({ variant = 'light', size = 'medium' }: LogoProps) {
       <text
         x="60"
         y="31"
+        textLength="134"
+        lengthAdjust="spacingAndGlyphs"
         fill={p.word}
         fontFamily="Inter, 'Segoe UI', system-ui, sans-serif"
         fontSize="25"
