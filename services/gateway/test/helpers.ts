@@ -1,7 +1,14 @@
 import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import express, { type Express } from 'express';
 import jwt from 'jsonwebtoken';
+import { start as startAuth, type RunningAuthService } from '@readiness/auth';
+import { createMemoryBus } from '@readiness/kit/bus';
+import type { KeyValueStore } from '@readiness/kit/cache';
+import { openDatabase } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { configSchema, type GatewayConfig } from '../src/config';
 
@@ -57,5 +64,55 @@ export function createSigner(): Signer {
         subject: 'admin-1',
         expiresIn: options.expiresInSeconds ?? 900,
       }),
+  };
+}
+
+export const ROOT_ADMIN = { email: 'root@example.edu', password: 'root-password-1' };
+
+export interface EmbeddedAuth {
+  auth: RunningAuthService;
+  /** Signs the seeded super admin in through `baseUrl` (the gateway) and returns the token. */
+  signIn(baseUrl: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real auth service on the embedded defaults (PGlite in memory, memory bus), seeded with ROOT_ADMIN. */
+export async function startEmbeddedAuth(options: { kv?: KeyValueStore } = {}): Promise<EmbeddedAuth> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-auth-'));
+  const database = await openDatabase({ logger: silentLogger });
+  const bus = createMemoryBus({ logger: silentLogger, service: 'auth' });
+  await bus.start();
+  const auth = await startAuth({
+    config: {
+      PORT: 0,
+      HOST: '127.0.0.1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      SEED_ADMIN_EMAIL: ROOT_ADMIN.email,
+      SEED_ADMIN_PASSWORD: ROOT_ADMIN.password,
+    },
+    logger: silentLogger,
+    database,
+    bus,
+    kv: options.kv,
+  });
+  return {
+    auth,
+    async signIn(baseUrl) {
+      const login = await fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ROOT_ADMIN),
+      });
+      if (login.status !== 200) throw new Error(`sign-in answered ${login.status}`);
+      return ((await login.json()) as { token: string }).token;
+    },
+    async close() {
+      await auth.stop();
+      await bus.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }

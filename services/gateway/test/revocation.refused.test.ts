@@ -1,9 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { start as startAuth, type RunningAuthService } from '@readiness/auth';
-import { createMemoryBus, type EventBus } from '@readiness/kit/bus';
 import {
   closeRedis,
   createMemoryStore,
@@ -14,10 +9,17 @@ import {
   type Redis,
   type RevocationList,
 } from '@readiness/kit/cache';
-import { openDatabase, type Database } from '@readiness/kit/db';
 import { createTestRedis, type TestRedis } from '@readiness/testing';
 import { start, type RunningGateway } from '../src/service';
-import { createSigner, gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
+import {
+  createSigner,
+  gatewayConfig,
+  silentLogger,
+  startEmbeddedAuth,
+  startUpstream,
+  type EmbeddedAuth,
+  type Upstream,
+} from './helpers';
 
 jest.setTimeout(60_000);
 
@@ -37,39 +39,17 @@ const dashboard = (gateway: RunningGateway, token: string) =>
   fetch(`${gateway.url}/api/admin/dashboard`, { headers: { authorization: `Bearer ${token}` } });
 
 describe('gateway with the all-in-one shared store and the real auth service', () => {
-  const ROOT = { email: 'root@example.edu', password: 'root-password-1' };
-  let dataDir: string;
-  let database: Database;
-  let bus: EventBus;
   let kv: KeyValueStore;
-  let auth: RunningAuthService;
+  let embedded: EmbeddedAuth;
   let results: Upstream & { seen: string[] };
   let gateway: RunningGateway;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-revocation-'));
-    database = await openDatabase({ logger: silentLogger });
-    bus = createMemoryBus({ logger: silentLogger, service: 'auth' });
-    await bus.start();
     kv = createMemoryStore();
-    auth = await startAuth({
-      config: {
-        PORT: 0,
-        HOST: '127.0.0.1',
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: dataDir,
-        SEED_ADMIN_EMAIL: ROOT.email,
-        SEED_ADMIN_PASSWORD: ROOT.password,
-      },
-      logger: silentLogger,
-      database,
-      bus,
-      kv,
-    });
+    embedded = await startEmbeddedAuth({ kv });
     results = await recordingResults();
     gateway = await start({
-      config: gatewayConfig({ AUTH_URL: auth.url, RESULTS_URL: results.url }),
+      config: gatewayConfig({ AUTH_URL: embedded.auth.url, RESULTS_URL: results.url }),
       logger: silentLogger,
       kv,
     });
@@ -77,22 +57,13 @@ describe('gateway with the all-in-one shared store and the real auth service', (
 
   afterAll(async () => {
     await gateway.stop();
-    await auth.stop();
+    await embedded.close();
     await results.close();
-    await bus.close();
-    await database.close();
     await kv.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('when an admin signs out, then the gateway itself refuses the old token and the owning service never sees it', async () => {
-    const login = await fetch(`${gateway.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ROOT),
-    });
-    expect(login.status).toBe(200);
-    const { token } = (await login.json()) as { token: string };
+    const token = await embedded.signIn(gateway.url);
     expect((await dashboard(gateway, token)).status).toBe(200);
     expect(results.seen).toEqual(['/api/admin/dashboard']);
 

@@ -1,46 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { start as startAuth, type RunningAuthService } from '@readiness/auth';
-import { createMemoryBus, type EventBus } from '@readiness/kit/bus';
-import { openDatabase, type Database } from '@readiness/kit/db';
 import { openApiFragments } from '../src/openapi-fragments';
 import { start, type RunningGateway } from '../src/service';
-import { gatewayConfig, silentLogger } from './helpers';
+import { gatewayConfig, ROOT_ADMIN, silentLogger, startEmbeddedAuth, type EmbeddedAuth } from './helpers';
 
 jest.setTimeout(60_000);
 
-const ROOT = { email: 'root@example.edu', password: 'root-password-1' };
-
 describe('gateway in front of the real auth service', () => {
-  let dataDir: string;
-  let database: Database;
-  let bus: EventBus;
-  let auth: RunningAuthService;
+  let embedded: EmbeddedAuth;
   let gateway: RunningGateway;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-auth-'));
-    database = await openDatabase({ logger: silentLogger });
-    bus = createMemoryBus({ logger: silentLogger, service: 'auth' });
-    await bus.start();
-    auth = await startAuth({
-      config: {
-        PORT: 0,
-        HOST: '127.0.0.1',
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATA_DIR: dataDir,
-        SEED_ADMIN_EMAIL: ROOT.email,
-        SEED_ADMIN_PASSWORD: ROOT.password,
-      },
-      logger: silentLogger,
-      database,
-      bus,
-    });
+    embedded = await startEmbeddedAuth();
     // No injected verifier: the gateway fetches the auth service's JWKS as it does in production.
     gateway = await start({
-      config: gatewayConfig({ AUTH_URL: auth.url }),
+      config: gatewayConfig({ AUTH_URL: embedded.auth.url }),
       logger: silentLogger,
       openApiFragments,
     });
@@ -48,24 +20,15 @@ describe('gateway in front of the real auth service', () => {
 
   afterAll(async () => {
     await gateway.stop();
-    await auth.stop();
-    await bus.close();
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await embedded.close();
   });
 
   it('when an admin signs in through the gateway, then the token opens the admin routes', async () => {
-    const login = await fetch(`${gateway.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ROOT),
-    });
-    expect(login.status).toBe(200);
-    const { token } = (await login.json()) as { token: string };
+    const token = await embedded.signIn(gateway.url);
 
     const me = await fetch(`${gateway.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
-    expect(JSON.stringify(await me.json())).toContain(ROOT.email);
+    expect(JSON.stringify(await me.json())).toContain(ROOT_ADMIN.email);
 
     const admins = await fetch(`${gateway.url}/api/admin/admins`, {
       headers: { authorization: `Bearer ${token}`, 'x-correlation-id': 'e2e-corr-1' },
