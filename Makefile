@@ -29,7 +29,10 @@ test: build ## Run every test (unit, component, contract, browser, deployment)
 	npx jest --ci --json --outputFile=test-results/jest.json
 	@node -e "const r=require('./test-results/jest.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed, ' + r.numPendingTests + ' skipped')"
 
-lint: install ## ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code up to date
+lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code up to date
+	npx tsc -p tsconfig.tests.json
+	npm run typecheck --silent -w web
+	npx tsc -p web/e2e/tsconfig.json
 	npx eslint .
 	npx prettier --check .
 	cd proto && ../node_modules/.bin/buf lint

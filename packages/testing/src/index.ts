@@ -9,3 +9,4 @@ export {
   type TestRedis,
 } from './resources';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
+export { eventually } from './eventually';

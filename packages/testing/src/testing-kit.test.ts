@@ -1,6 +1,6 @@
 import amqp from 'amqplib';
 import { Client } from 'pg';
-import { createTestDatabase, createTestVhost, startTcpProxy, rewriteUrlPort } from '.';
+import { createTestDatabase, createTestVhost, eventually, startTcpProxy, rewriteUrlPort } from '.';
 
 describe('testing kit', () => {
   test('when a test database is created, then it is empty and usable, and gone after close', async () => {
@@ -33,5 +33,30 @@ describe('testing kit', () => {
     await again.close();
     await proxy.close();
     await vhost.close();
+  });
+});
+
+describe('eventually', () => {
+  test('when a check fails, answers false, then holds, then its value is returned', async () => {
+    let calls = 0;
+    const value = await eventually(() => {
+      calls++;
+      if (calls === 1) throw new Error('not yet');
+      return calls === 2 ? false : 'done';
+    });
+    expect(value).toBe('done');
+    expect(calls).toBe(3);
+  });
+
+  test('when a check never holds, then it rejects naming what it waited for and the last failure', async () => {
+    await expect(
+      eventually(
+        () => {
+          throw new Error('still broken');
+        },
+        'the thing',
+        100,
+      ),
+    ).rejects.toThrow('timed out waiting for the thing: still broken');
   });
 });

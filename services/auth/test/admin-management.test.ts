@@ -1,3 +1,4 @@
+import { eventually } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
 import { decodePayload, type EventPayload } from '@readiness/contracts';
 import { createRabbitBus, type EventBus } from '@readiness/kit/bus';
@@ -31,16 +32,6 @@ afterAll(async () => {
   await listener?.close();
   await h?.close();
 });
-
-async function until<T>(read: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test('when a super admin creates an admin, then it is listed; the same e-mail in other case is a 409', async () => {
   const email = uniqueEmail('Created');
@@ -233,7 +224,10 @@ test('when the password is reset, then the event carries a temporary password th
     `Password reset successfully. A temporary password has been sent to ${email}`,
   );
 
-  const event = await until(() => resets.find((e) => e.adminId === target._id));
+  const event = await eventually(
+    () => resets.find((e) => e.adminId === target._id) ?? false,
+    'the reset event',
+  );
   expect(event).toMatchObject({ name: 'Reset Me', email });
   expect(event.temporaryPassword.length).toBeGreaterThanOrEqual(16);
   expect(event.temporaryPassword).toMatch(/[a-z]/);
@@ -304,8 +298,8 @@ test('when admins are managed, then the audit log names actor, action and target
   expect(previous).toMatchObject({ action: 'admin.created', target: { _id: target._id } });
   const older = await api.call<{ entries: Array<{ createdAt: string }> }>(
     'GET',
-    `/api/admin/audit-log?before=${encodeURIComponent(latest?.createdAt)}`,
+    `/api/admin/audit-log?before=${encodeURIComponent(latest!.createdAt!)}`,
     { token: rootToken },
   );
-  expect(older.body.entries.every((e) => e.createdAt < latest?.createdAt)).toBe(true);
+  expect(older.body.entries.every((e) => e.createdAt < latest!.createdAt!)).toBe(true);
 });

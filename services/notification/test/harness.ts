@@ -122,13 +122,3 @@ export async function deliveryRows(database: Database) {
     sql`SELECT event_id, template, recipient, subject, status, attempts, last_error FROM deliveries ORDER BY created_at`,
   );
 }
-
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

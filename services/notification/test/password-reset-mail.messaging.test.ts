@@ -1,6 +1,7 @@
 jest.setTimeout(30_000);
 
-import { deliveryRows, eventually, passwordResetEvent, startNotification, type Harness } from './harness';
+import { eventually } from '@readiness/testing';
+import { deliveryRows, passwordResetEvent, startNotification, type Harness } from './harness';
 
 describe.each(['real', 'embedded'] as const)('password reset mail (%s infrastructure)', (kind) => {
   let h: Harness;
@@ -26,7 +27,7 @@ describe.each(['real', 'embedded'] as const)('password reset mail (%s infrastruc
 
     const rows = await eventually(async () => {
       const r = await deliveryRows(h.database);
-      return r[0]?.status === 'sent' ? r : undefined;
+      return r[0]?.status === 'sent' ? r : false;
     });
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -61,14 +62,14 @@ describe.each(['real', 'embedded'] as const)('password reset mail (%s infrastruc
     await h.bus.publish([event]);
     await eventually(async () => {
       const [row] = await deliveryRows(h.database);
-      return row && row.attempts >= 1 && row.status === 'queued' ? row : undefined;
+      return row && row.attempts >= 1 && row.status === 'queued' ? row : false;
     });
     h.smtpProxy.restore();
     const mail = await h.catcher.waitFor((m) => m.to.includes('ada@example.edu'), 10_000);
     expect(mail.subject).toBe('Your Readiness admin password was reset');
     const [row] = await eventually(async () => {
       const r = await deliveryRows(h.database);
-      return r[0]?.status === 'sent' ? r : undefined;
+      return r[0]?.status === 'sent' ? r : false;
     });
     expect(row!.attempts).toBeGreaterThan(1);
     expect(row!.last_error).toBeNull();
@@ -84,15 +85,14 @@ describe('password reset mail that never gets through', () => {
       await h.bus.publish([event]);
       const [row] = await eventually(async () => {
         const r = await deliveryRows(h.database);
-        return r[0]?.status === 'failed' ? r : undefined;
+        return r[0]?.status === 'failed' ? r : false;
       });
       expect(row).toMatchObject({ status: 'failed', attempts: 3 });
       expect(row!.last_error).toMatch(/temporarily unavailable/);
       const bus = h.bus as unknown as { deadLetters(queue: string): Array<{ id: string }> };
-      await eventually(async () =>
-        bus.deadLetters('notification.admin-password-reset').some((m) => m.id === event.id)
-          ? true
-          : undefined,
+      await eventually(
+        () => bus.deadLetters('notification.admin-password-reset').some((m) => m.id === event.id),
+        'the dead letter',
       );
       expect(h.catcher.list()).toHaveLength(0);
     } finally {

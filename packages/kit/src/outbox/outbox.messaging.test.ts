@@ -6,6 +6,7 @@ import {
   type TcpProxy,
   type TestDatabase,
   type TestVhost,
+  eventually,
 } from '@readiness/testing';
 import { eq, sql } from 'drizzle-orm';
 import { createRabbitBus, type EventBus } from '../bus';
@@ -16,18 +17,6 @@ import { enqueue, kitMigrationsDir, outbox, OutboxRelay } from './index';
 jest.setTimeout(60_000);
 
 const logger = createLogger({ name: 'outbox-messaging-test', level: 'silent' });
-
-async function waitFor(
-  check: () => Promise<boolean> | boolean,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('outbox relay publishing to RabbitMQ from PostgreSQL', () => {
   let testDb: TestDatabase;
@@ -111,7 +100,7 @@ describe('outbox relay publishing to RabbitMQ from PostgreSQL', () => {
     proxy.cut();
     const ids = [await placeOrder('during outage 1'), await placeOrder('during outage 2')];
     relay.notify();
-    await waitFor(async () => {
+    await eventually(async () => {
       const [row] = await database.db.select().from(outbox).where(eq(outbox.id, ids[0]!));
       return (row?.attempts ?? 0) >= 1;
     }, 'a failed publish attempt to be recorded');
@@ -122,11 +111,11 @@ describe('outbox relay publishing to RabbitMQ from PostgreSQL', () => {
 
     proxy.restore();
 
-    await waitFor(
+    await eventually(
       () => ids.every((id) => deliveries.has(id)),
       'the events to arrive after the broker returned',
     );
-    await waitFor(async () => (await relay.pending()).count === 0, 'the rows to be marked sent');
+    await eventually(async () => (await relay.pending()).count === 0, 'the rows to be marked sent');
     expect(ids.map((id) => deliveries.get(id))).toEqual([1, 1]);
   });
 
@@ -151,8 +140,8 @@ describe('outbox relay publishing to RabbitMQ from PostgreSQL', () => {
     relayA.start();
     relayB.start();
 
-    await waitFor(() => ids.every((id) => deliveries.has(id)), 'all 500 events to be delivered');
-    await waitFor(async () => (await relayA.pending()).count === 0, 'every row to be marked sent');
+    await eventually(() => ids.every((id) => deliveries.has(id)), 'all 500 events to be delivered');
+    await eventually(async () => (await relayA.pending()).count === 0, 'every row to be marked sent');
     await relayA.stop();
     await relayB.stop();
     // Late duplicates would arrive within a moment of the last publish.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase } from '@readiness/testing';
+import { createTestDatabase, eventually } from '@readiness/testing';
 import { eq, sql } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { Registry } from 'prom-client';
@@ -26,18 +26,6 @@ class RecordingPublisher implements Publisher {
 }
 
 const accounts = pgTable('accounts', { id: text('id').primaryKey(), balance: integer('balance').notNull() });
-
-async function waitFor(
-  check: () => Promise<boolean> | boolean,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const drivers: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
   [
@@ -180,14 +168,14 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
       .set({ sentAt: new Date(Date.now() - 2 * 3_600_000) })
       .where(eq(outbox.id, kept));
     r.start();
-    await waitFor(async () => (await row(kept)) === undefined, 'the sweep to delete the old sent row');
+    await eventually(async () => (await row(kept)) === undefined, 'the sweep to delete the old sent row');
   });
 
   it('when notified after a commit, then a started relay publishes without waiting for its poll interval', async () => {
     const publisher = new RecordingPublisher();
     const r = relay(publisher, { pollIntervalMs: 600_000 });
     r.start();
-    await waitFor(() => publisher.calls === 0, 'the first idle pass');
+    await eventually(() => publisher.calls === 0, 'the first idle pass');
     await new Promise((resolve) => setTimeout(resolve, 50));
 
     const eventId = await database.transaction((tx) =>
@@ -195,7 +183,10 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     );
     r.notify();
 
-    await waitFor(() => publisher.published.some((m) => m.id === eventId), 'the notified relay to publish');
+    await eventually(
+      () => publisher.published.some((m) => m.id === eventId),
+      'the notified relay to publish',
+    );
   });
 
   it('when stopped during a publish, then stop waits for the batch to be confirmed and marked', async () => {
@@ -207,7 +198,7 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     );
     const r = relay(publisher);
     r.start();
-    await waitFor(() => publisher.calls === 1, 'the publish to start');
+    await eventually(() => publisher.calls === 1, 'the publish to start');
 
     let stopped = false;
     const stopping = r.stop().then(() => (stopped = true));

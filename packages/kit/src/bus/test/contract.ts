@@ -1,3 +1,4 @@
+import { eventually } from '@readiness/testing';
 import { randomUUID } from 'node:crypto';
 import { create, AdminCreatedSchema, encodePayload } from '@readiness/contracts';
 import { Registry } from 'prom-client';
@@ -23,25 +24,6 @@ export interface HarnessOptions {
 }
 
 export const TEST_OPTIONS: HarnessOptions = { maxAttempts: 4, retryDelaysMs: [50, 100, 200] };
-
-export async function eventually<T>(
-  check: () => T | Promise<T>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}: ${(last as Error)?.message ?? last}`);
-    await sleep(25);
-  }
-}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

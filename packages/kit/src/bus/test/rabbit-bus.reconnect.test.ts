@@ -1,5 +1,6 @@
+import { eventually } from '@readiness/testing';
 import { Registry } from 'prom-client';
-import { eventually, message, names, sleep, TEST_OPTIONS } from './contract';
+import { message, names, sleep, TEST_OPTIONS } from './contract';
 import { RabbitEnv } from './rabbit-harness';
 import type { EventBus } from '../types';
 

@@ -1,8 +1,9 @@
+import { eventually } from '@readiness/testing';
 import { Registry } from 'prom-client';
 import { decodeEnvelope } from '@readiness/contracts';
 import { CONTENT_TYPE, HEADERS, queueTopology, unroutedQueueName } from '../rabbit';
 import { DEFAULT_EXCHANGE, type EventBus } from '../types';
-import { eventually, message, names, TEST_OPTIONS } from './contract';
+import { message, names, TEST_OPTIONS } from './contract';
 import { RabbitEnv } from './rabbit-harness';
 
 jest.setTimeout(30_000);
