@@ -53,6 +53,26 @@ export interface OpenDatabaseOptions {
   name?: string;
 }
 
+/** What both drivers do the same way through drizzle; `probe` is the driver's cheapest round trip. */
+function queries(db: Db, probe: () => Promise<unknown>): Pick<Database, 'transaction' | 'execute' | 'ping'> {
+  return {
+    transaction: (fn) => db.transaction(fn),
+    async execute<R>(query: SQL) {
+      // node-postgres and PGlite both answer `{ rows }`.
+      const result = (await db.execute(query)) as unknown as { rows: R[] };
+      return result.rows;
+    },
+    async ping() {
+      try {
+        await probe();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   return opts.url ? openPostgres(opts.url, opts) : openPglite(opts);
 }
@@ -79,19 +99,7 @@ function openPostgres(url: string, opts: OpenDatabaseOptions): Database {
   return {
     kind: 'postgres',
     db,
-    transaction: (fn) => db.transaction(fn),
-    async execute<R>(query: SQL) {
-      const result = await db.execute(query);
-      return result.rows as R[];
-    },
-    async ping() {
-      try {
-        await pool.query('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ...queries(db, () => pool.query('SELECT 1')),
     close() {
       closed ??= pool.end();
       return closed;
@@ -140,19 +148,7 @@ async function openPglite(opts: OpenDatabaseOptions): Promise<Database> {
   return {
     kind: 'pglite',
     db,
-    transaction: (fn) => db.transaction(fn),
-    async execute<R>(query: SQL) {
-      const result = await db.execute(query);
-      return result.rows as R[];
-    },
-    async ping() {
-      try {
-        await client.query('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ...queries(db, () => client.query('SELECT 1')),
     close() {
       closed ??= client.closed ? Promise.resolve() : client.close();
       return closed;

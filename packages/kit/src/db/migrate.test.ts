@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
 import { createLogger } from '../logger';
 import { migrate, openDatabase, type Database } from './index';
+import { databaseDrivers } from './test/drivers';
 
 jest.setTimeout(30_000);
 
@@ -36,23 +37,7 @@ async function recorded(database: Database): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-const drivers: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
-  [
-    'PostgreSQL',
-    async () => {
-      const testDb = await createTestDatabase();
-      const database = await openDatabase({ url: testDb.url, logger });
-      return { database, cleanup: () => database.close().then(() => testDb.close()) };
-    },
-  ],
-  [
-    'PGlite',
-    async () => {
-      const database = await openDatabase({ logger });
-      return { database, cleanup: () => database.close() };
-    },
-  ],
-];
+const drivers = databaseDrivers();
 
 describe.each(drivers)('migrate on %s', (_driver, open) => {
   let opened: { database: Database; cleanup(): Promise<void> };

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase } from '@readiness/testing';
 import { eq, sql } from 'drizzle-orm';
 import { integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { AppError, conflict, toAppError } from '../errors';
 import { createLogger } from '../logger';
 import { isUniqueViolation, migrate, openDatabase, type Database, type Db, type Tx } from './index';
+import { databaseDrivers, type OpenedDatabase } from './test/drivers';
 
 jest.setTimeout(30_000);
 
@@ -68,51 +68,10 @@ function migrationsDir(): string {
   return dir;
 }
 
-interface Opened {
-  database: Database;
-  cleanup(): Promise<void>;
-}
-
-const drivers: Array<[string, () => Promise<Opened>]> = [
-  [
-    'PostgreSQL',
-    async () => {
-      const testDb = await createTestDatabase();
-      const database = await openDatabase({ url: testDb.url, logger, name: 'db-test' });
-      return {
-        database,
-        cleanup: async () => {
-          await database.close();
-          await testDb.close();
-        },
-      };
-    },
-  ],
-  [
-    'PGlite in memory',
-    async () => {
-      const database = await openDatabase({ logger });
-      return { database, cleanup: () => database.close() };
-    },
-  ],
-  [
-    'PGlite in a folder',
-    async () => {
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-'));
-      const database = await openDatabase({ logger, dataDir });
-      return {
-        database,
-        cleanup: async () => {
-          await database.close();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
-    },
-  ],
-];
+const drivers = databaseDrivers({ folder: true });
 
 describe.each(drivers)('notes repository on %s', (_driver, open) => {
-  let opened: Opened;
+  let opened: OpenedDatabase;
   let database: Database;
   let dir: string;
 

@@ -1,31 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
-import { migrate, openDatabase, type Database } from '../db';
-import { createLogger } from '../logger';
+import { migrate, type Database } from '../db';
 import { handleOnce, kitMigrationsDir } from './index';
+import { databaseDrivers } from '../db/test/drivers';
 
 jest.setTimeout(30_000);
 
-const logger = createLogger({ name: 'inbox-test', level: 'silent' });
-
-const drivers: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
-  [
-    'PostgreSQL',
-    async () => {
-      const testDb = await createTestDatabase();
-      const database = await openDatabase({ url: testDb.url, logger, poolMax: 5 });
-      return { database, cleanup: () => database.close().then(() => testDb.close()) };
-    },
-  ],
-  [
-    'PGlite',
-    async () => {
-      const database = await openDatabase({ logger });
-      return { database, cleanup: () => database.close() };
-    },
-  ],
-];
+const drivers = databaseDrivers({ poolMax: 5 });
 
 describe.each(drivers)('handleOnce on %s', (_driver, open) => {
   let database: Database;

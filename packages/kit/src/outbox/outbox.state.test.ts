@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, eventually } from '@readiness/testing';
+import { eventually } from '@readiness/testing';
 import { eq, sql } from 'drizzle-orm';
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { Registry } from 'prom-client';
-import { migrate, openDatabase, type Database } from '../db';
+import { migrate, type Database } from '../db';
 import { createLogger, requestContext } from '../logger';
 import { enqueue, kitMigrationsDir, outbox, OutboxRelay, type BusMessage, type Publisher } from './index';
+import { databaseDrivers } from '../db/test/drivers';
 
 jest.setTimeout(30_000);
 
@@ -27,23 +28,7 @@ class RecordingPublisher implements Publisher {
 
 const accounts = pgTable('accounts', { id: text('id').primaryKey(), balance: integer('balance').notNull() });
 
-const drivers: Array<[string, () => Promise<{ database: Database; cleanup(): Promise<void> }>]> = [
-  [
-    'PostgreSQL',
-    async () => {
-      const testDb = await createTestDatabase();
-      const database = await openDatabase({ url: testDb.url, logger });
-      return { database, cleanup: () => database.close().then(() => testDb.close()) };
-    },
-  ],
-  [
-    'PGlite',
-    async () => {
-      const database = await openDatabase({ logger });
-      return { database, cleanup: () => database.close() };
-    },
-  ],
-];
+const drivers = databaseDrivers();
 
 describe.each(drivers)('outbox on %s', (_driver, open) => {
   let database: Database;
