@@ -20,6 +20,7 @@ export default defineConfig({
     emptyOutDir: true,
     // The manifest lets a test prove that the student pages never pull in admin code.
     manifest: true,
-    sourcemap: true,
+    // No source maps in what the gateway serves: they would hand out the app's full source.
+    sourcemap: false,
   },
 });

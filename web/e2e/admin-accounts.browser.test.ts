@@ -4,8 +4,10 @@
  * admin signs in and replaces it, sees only what a regular admin may, and loses the session when the
  * super admin disables the account. Every screen on the way gets an accessibility scan.
  *
- * The tests run in order and build on one another (one product per file keeps the suite fast); each
- * has its own browser context, so every sign-in is a real one.
+ * One product serves the whole file (it takes a while to start), but no test depends on another: each
+ * makes the admins it needs (through the API unless making them is what it tests), under its own
+ * address, and starts signed out in its own browser context, so a test that fails leaves nothing
+ * half-done for the next one.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
@@ -20,22 +22,21 @@ import {
   submitLogin,
   temporaryPasswordIn,
   toast,
-  toastsSettled,
   waitForMail,
   type RunningProduct,
 } from './support';
 
 jest.setTimeout(180_000);
 
-const GRACE = {
-  name: 'Grace Hopper',
-  renamed: 'Grace Brewster Hopper',
-  email: 'grace@example.edu',
-  initialPassword: 'initial-pass',
-  chosenPassword: 'grace-chose-this',
+const GRACE = { name: 'Grace Hopper', renamed: 'Grace Brewster Hopper', email: 'grace@example.edu' };
+const ADA = { name: 'Ada Lovelace', email: 'ada@example.edu', password: 'analytical-engine-1843' };
+const MARGARET = {
+  name: 'Margaret Hamilton',
+  email: 'margaret@example.edu',
+  password: 'apollo-guidance-1969',
+  chosenPassword: 'margaret-chose-this',
 };
 const KATHERINE = { name: 'Katherine Johnson', email: 'katherine@example.edu', password: 'orbit-1962' };
-let temporaryPassword: string | undefined;
 
 let product: RunningProduct;
 let browser: Browser;
@@ -60,6 +61,22 @@ async function freshPage(): Promise<Page> {
   return page;
 }
 
+async function superAdminToken(): Promise<string> {
+  const session = await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER });
+  expect(session.status).toBe(200);
+  return session.body.token;
+}
+
+/** Creates a regular admin through the API, as the super admin; returns their id. */
+async function createAdmin(admin: { name: string; email: string; password: string }): Promise<string> {
+  const created = await api<{ admin: { _id: string } }>(product.url, 'POST', '/api/admin/admins', {
+    token: await superAdminToken(),
+    body: { ...admin, role: 'admin' },
+  });
+  expect(created.status).toBe(201);
+  return created.body.admin._id;
+}
+
 const adminRow = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email });
 
 async function openAdminManagement(page: Page): Promise<void> {
@@ -82,7 +99,6 @@ test('when the super admin mistypes the password, then the server message shows 
   await submitLogin(page, SUPER.email, 'not-the-password');
   await shown(toast(page, 'Invalid email or password'));
   expect(new URL(page.url()).pathname).toBe('/admin/login');
-  await toastsSettled(page);
   await expectAccessible(page, 'login with an error toast');
 
   // The eye button shows what was typed, so a mistyped password can be spotted.
@@ -95,7 +111,6 @@ test('when the super admin mistypes the password, then the server message shows 
   await atPath(page, '/admin/dashboard');
   await shown(toast(page, `Welcome back, ${SUPER.name}!`));
   await shown(page.getByRole('heading', { name: 'Dashboard', level: 1 }));
-  await toastsSettled(page);
   await expectAccessible(page, 'dashboard with the welcome toast');
 
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
@@ -125,7 +140,7 @@ test('when the super admin creates an admin and edits them, then the table shows
 
   await create.getByLabel('Name').fill(GRACE.name);
   await create.getByLabel('Email').fill(GRACE.email);
-  await create.getByLabel('Password', { exact: true }).fill(GRACE.initialPassword);
+  await create.getByLabel('Password', { exact: true }).fill('grace-initial-pass');
   await create.getByLabel('Role').selectOption({ label: 'Regular Admin' });
   await create.getByRole('button', { name: 'Create Admin' }).click();
 
@@ -163,6 +178,7 @@ test('when the super admin creates an admin and edits them, then the table shows
 });
 
 test('when the super admin resets the password, then nothing happens before the confirmation, and afterwards the temporary password is e-mailed', async () => {
+  await createAdmin(ADA);
   const page = await freshPage();
   const resetCalls: string[] = [];
   page.on('request', (req) => {
@@ -170,14 +186,14 @@ test('when the super admin resets the password, then nothing happens before the 
   });
   await signIn(page, SUPER.email, SUPER.password);
   await openAdminManagement(page);
-  const row = adminRow(page, GRACE.email);
-  const resetButton = row.getByRole('button', { name: `Reset password for ${GRACE.renamed}` });
+  const row = adminRow(page, ADA.email);
+  const resetButton = row.getByRole('button', { name: `Reset password for ${ADA.name}` });
 
   await resetButton.click();
   const confirm = page.getByRole('dialog', { name: 'Reset Password' });
   await shown(confirm);
-  await shown(confirm.getByText(GRACE.renamed));
-  await shown(confirm.getByText(GRACE.email, { exact: false }));
+  await shown(confirm.getByText(ADA.name));
+  await shown(confirm.getByText(ADA.email, { exact: false }));
   await expectAccessible(page, 'reset password confirmation');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await confirm.waitFor({ state: 'detached' });
@@ -188,20 +204,25 @@ test('when the super admin resets the password, then nothing happens before the 
   await confirm.waitFor({ state: 'detached' });
   expect(resetCalls).toHaveLength(1);
   // The server's message, or the screen's own; both name the address the mail went to.
-  await shown(toast(page, GRACE.email));
+  await shown(toast(page, ADA.email));
 
-  const mail = await waitForMail(product.url, GRACE.email, (m) => /temporary password/i.test(m.text));
-  temporaryPassword = temporaryPasswordIn(mail);
-  expect(mail.html).toContain(GRACE.renamed);
+  const mail = await waitForMail(product.url, ADA.email, (m) => /temporary password/i.test(m.text));
+  expect(temporaryPasswordIn(mail)).not.toBe('');
+  expect(mail.html).toContain(ADA.name);
 });
 
 test('when the admin signs in with the temporary password, then they must choose a new one, and as a regular admin they see no admin management', async () => {
-  if (!temporaryPassword) throw new Error('the reset test above did not yield a temporary password');
+  const id = await createAdmin(MARGARET);
+  const reset = await api(product.url, 'POST', `/api/admin/admins/${id}/reset-password`, {
+    token: await superAdminToken(),
+  });
+  expect(reset.status).toBe(200);
+  const temporaryPassword = temporaryPasswordIn(await waitForMail(product.url, MARGARET.email));
   const page = await freshPage();
 
   // The old password stopped working with the reset.
   await page.goto('/admin/login');
-  await submitLogin(page, GRACE.email, GRACE.initialPassword);
+  await submitLogin(page, MARGARET.email, MARGARET.password);
   await shown(toast(page, 'Invalid email or password'));
 
   await page.getByLabel('Password', { exact: true }).fill(temporaryPassword);
@@ -216,20 +237,20 @@ test('when the admin signs in with the temporary password, then they must choose
   await atPath(page, '/admin/change-password');
 
   await page.getByLabel('Temporary password').fill(temporaryPassword);
-  await page.getByLabel('New password', { exact: true }).fill(GRACE.chosenPassword);
+  await page.getByLabel('New password', { exact: true }).fill(MARGARET.chosenPassword);
   await page.getByLabel('Confirm new password').fill('something-else');
   await page.getByRole('button', { name: 'Update Password' }).click();
   await shown(page.getByText('Passwords do not match'));
   await expectAccessible(page, 'change password with validation errors');
 
-  await page.getByLabel('Confirm new password').fill(GRACE.chosenPassword);
+  await page.getByLabel('Confirm new password').fill(MARGARET.chosenPassword);
   await page.getByRole('button', { name: 'Update Password' }).click();
   await shown(toast(page, 'Password changed successfully'));
   // The guard remembered /admin/students when it sent her to change the password.
   await atPath(page, '/admin/students');
 
   const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
-  await shown(sidebar.getByText(GRACE.renamed));
+  await shown(sidebar.getByText(MARGARET.name));
   await shown(sidebar.getByText('Admin', { exact: true }));
   await shown(sidebar.getByRole('link', { name: 'Dashboard', exact: true }));
   expect(await sidebar.getByRole('link', { name: 'Admins', exact: true }).count()).toBe(0);
@@ -241,13 +262,7 @@ test('when the admin signs in with the temporary password, then they must choose
 });
 
 test('when the super admin disables an admin, then the admin is sent to sign-in at their next call and cannot sign in until enabled again', async () => {
-  // Made through the API so this test does not depend on the mail the reset test waits for.
-  const session = await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER });
-  const created = await api(product.url, 'POST', '/api/admin/admins', {
-    token: session.body.token,
-    body: { name: KATHERINE.name, email: KATHERINE.email, password: KATHERINE.password, role: 'admin' },
-  });
-  expect(created.status).toBe(201);
+  await createAdmin(KATHERINE);
 
   const katherine = await freshPage();
   await signIn(katherine, KATHERINE.email, KATHERINE.password);

@@ -119,6 +119,30 @@ describe('the drawer below 1024 px', () => {
     await sidebar.waitFor({ state: 'hidden' });
   });
 
+  test('when the visitor asks for less motion, then the drawer and its overlay appear at once; otherwise they slide and fade in', async () => {
+    await page.setViewportSize({ width: 800, height: 800 });
+    await signIn(page, SUPER.email, SUPER.password);
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar' });
+    const overlay = page.getByTestId('drawer-overlay');
+    // Seconds the drawer takes to slide in and the overlay to fade in, as the browser applies the styles.
+    const motion = async () => ({
+      slide: await sidebar.evaluate((el) => parseFloat(getComputedStyle(el).transitionDuration)),
+      fade: await overlay.evaluate((el) => parseFloat(getComputedStyle(el).animationDuration)),
+    });
+
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await shown(overlay);
+    const reduced = await motion();
+    expect(reduced.slide).toBeLessThan(0.001);
+    expect(reduced.fade).toBeLessThan(0.001);
+
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await shown(overlay);
+    expect(await motion()).toEqual({ slide: 0.2, fade: 0.15 });
+  });
+
   test('when the screen is 1280 px wide, then the sidebar is always there and there is no menu button', async () => {
     await signIn(page, SUPER.email, SUPER.password);
     await shown(page.getByRole('complementary', { name: 'Sidebar' }));

@@ -65,8 +65,10 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A fresh context per test: no token in localStorage, no cookies. Page errors and failed console
- * messages are kept so a test can show them when it fails.
+ * A fresh context per test: no token in localStorage, no cookies. It asks for reduced motion, as
+ * some visitors do, so that screens appear at once instead of fading in: what a test reads or an
+ * accessibility scan measures then does not depend on how busy the machine is. Page errors and
+ * failed console messages are kept so a test can show them when it fails.
  */
 export async function newPage(
   browser: Browser,
@@ -117,15 +119,21 @@ export async function signIn(page: Page, email: string, password: string): Promi
 export const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify').getByText(text);
 
 /**
- * Waits until every toast on screen has finished sliding in, so an accessibility scan sees it at full
- * opacity rather than half-faded (which would make its contrast check depend on timing).
+ * Waits until nothing on the page is still moving into place (a dialog fading in, a toast sliding in),
+ * so an accessibility scan measures colours as they settle rather than half-faded. Endless animations
+ * (spinners) and a toast's progress bar (its timer, running for seconds) never settle and are left out.
  */
-export async function toastsSettled(page: Page): Promise<void> {
-  await page.locator('.Toastify__toast').first().waitFor({ state: 'visible' });
+export async function animationsSettled(page: Page): Promise<void> {
   await page.waitForFunction(() =>
-    Array.from(document.querySelectorAll('.Toastify__toast')).every((el) =>
-      el.getAnimations().every((a) => a.playState !== 'running'),
-    ),
+    document.getAnimations().every((animation) => {
+      const effect = animation.effect;
+      const target = effect instanceof KeyframeEffect ? effect.target : null;
+      return (
+        animation.playState !== 'running' ||
+        effect?.getComputedTiming().endTime === Infinity ||
+        target?.closest('[role="progressbar"]') != null
+      );
+    }),
   );
 }
 
@@ -177,10 +185,11 @@ export function temporaryPasswordIn(mail: CaughtMail): string {
 }
 
 /**
- * Runs axe on the page as it is now and fails on serious or critical violations, listing each with
- * the elements it hit so the fix is obvious from the test output.
+ * Runs axe on the page once it has settled and fails on serious or critical violations, listing each
+ * with the elements it hit so the fix is obvious from the test output.
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await animationsSettled(page);
   const results = await new AxeBuilder({ page }).analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = blocking
