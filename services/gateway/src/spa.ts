@@ -13,20 +13,20 @@ export function mountWebApp(app: Express, distDir: string): void {
   if (!existsSync(indexHtml))
     throw new Error(`WEB_DIST_DIR has no index.html: ${root} (build the web app first)`);
 
-  app.use(
-    express.static(root, {
-      index: false,
-      setHeaders: (res, filePath) => {
-        const relative = path.relative(root, filePath).split(path.sep);
-        res.setHeader(
-          'Cache-Control',
-          relative[0] === 'assets'
-            ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=0, must-revalidate',
-        );
-      },
-    }),
-  );
+  const files = express.static(root, {
+    index: false,
+    setHeaders: (res, filePath) => {
+      const relative = path.relative(root, filePath).split(path.sep);
+      res.setHeader(
+        'Cache-Control',
+        relative[0] === 'assets'
+          ? 'public, max-age=31536000, immutable'
+          : 'public, max-age=0, must-revalidate',
+      );
+    },
+  });
+  // A build made with source maps (to debug or analyse it) must still not hand the app's source out.
+  app.use((req, res, next) => (req.path.endsWith('.map') ? next() : files(req, res, next)));
 
   // History fallback: client-side routes (/admin/results/…, /assessment/…) load the app shell.
   app.use((req, res, next) => {

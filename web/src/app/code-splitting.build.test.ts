@@ -2,13 +2,14 @@
  * @jest-environment node
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /*
  * Builds the app for production and reads Vite's manifest to prove what a student downloads:
- * the entry and the student screen with their static imports, and no admin code.
+ * the entry and the student screen with their static imports, and no admin code. The same build
+ * shows that nothing the gateway would serve hands out the source.
  */
 interface ManifestChunk {
   file: string;
@@ -97,5 +98,18 @@ describe('Production build, admin screens', () => {
   it('when the admin screens are built, then they carry the texts the student check looks for', () => {
     const adminCode = code(Object.keys(manifest).filter((k) => adminSource.test(k)));
     expect(adminOnlyTexts.filter((text) => !adminCode.includes(text))).toEqual([]);
+  });
+});
+
+describe('Production build, source maps', () => {
+  it('when the app is built for production, then it contains no source map and no file points to one', () => {
+    const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' });
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    const pointing = files.filter(
+      (file) =>
+        /\.(js|css|html)$/.test(file) &&
+        readFileSync(path.join(outDir, file), 'utf8').includes('sourceMappingURL'),
+    );
+    expect(pointing).toEqual([]);
   });
 });
