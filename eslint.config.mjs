@@ -1,6 +1,132 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+
+/*
+ * Layer boundaries (docs/architecture.md, "Layers"). Imports are relative, so a rule names the folder a
+ * specifier climbs to: `upTo('app')` matches '../app/store' and '../../../app/store' alike.
+ */
+const upTo = (folders) => `^(\\.\\./)+(${folders})(/|$)`;
+const TESTS = ['**/test/**', '**/*.test.ts', '**/*.test.tsx'];
+
+// Services: entry-points → domain → data-access.
+const serviceLayers = [
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'express', message: 'The domain knows no HTTP: parse and respond in entry-points.' },
+            {
+              name: '@readiness/kit/http',
+              message: 'The domain knows no HTTP: parse and respond in entry-points.',
+            },
+            { name: 'pg', message: 'The domain writes no SQL: queries live in data-access.' },
+            {
+              name: '@readiness/kit/db',
+              allowImportNames: ['Database', 'Tx', 'isUniqueViolation', 'isForeignKeyViolation'],
+              message:
+                'The domain uses the database only to open a transaction and to recognise a conflict; queries live in data-access.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['drizzle-orm', 'drizzle-orm/*', '@electric-sql/*', '*.sql'],
+              message: 'The domain writes no SQL: queries live in data-access.',
+            },
+            {
+              regex: upTo('entry-points'),
+              message: 'The domain must not import entry-points (they call it).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['services/*/src/data-access/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'express', message: 'Data access knows no HTTP.' },
+            { name: '@readiness/kit/http', message: 'Data access knows no HTTP.' },
+          ],
+          patterns: [
+            {
+              regex: upTo('domain|entry-points'),
+              message:
+                'Data access must not import the domain or entry-points (they call it); it returns plain objects.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
+/*
+ * Web app: shared (components, lib) → features → app. A feature uses another feature only through that
+ * feature's `api/` folder (its endpoints, their types and what it offers other features); everything
+ * else in a feature is its own. `testing/` is the test harness: it mounts the whole app and fakes the
+ * whole backend, so only tests import it, and it may import anything.
+ */
+const features = readdirSync(path.join(import.meta.dirname, 'web/src/features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const sharedMessage = 'Shared code (components, lib) must not import features or the app: they build on it.';
+const appMessage = 'Features must not import the app: the app assembles them.';
+const testingMessage = 'Only tests import the test harness (testing/).';
+const web = (folder, patterns) => [
+  {
+    files: [`web/src/${folder}/**/*.{ts,tsx}`],
+    ignores: TESTS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...patterns, { regex: upTo('testing'), message: testingMessage }] },
+      ],
+    },
+  },
+  ...(patterns.length === 0
+    ? []
+    : [
+        {
+          files: TESTS.map((glob) => `web/src/${folder}/${glob}`),
+          rules: { 'no-restricted-imports': ['error', { patterns }] },
+        },
+      ]),
+];
+const webLayers = [
+  ...web('app', []),
+  ...['components', 'lib'].flatMap((folder) =>
+    web(folder, [{ regex: upTo('features|app'), message: sharedMessage }]),
+  ),
+  ...features.flatMap((feature) => {
+    const others = features.filter((other) => other !== feature).join('|');
+    return web(`features/${feature}`, [
+      { regex: upTo('app'), message: appMessage },
+      {
+        regex: `^(\\.\\./)+(features/)?(${others})(/(?!api(/|$))|$)`,
+        message: `A feature uses another feature only through that feature's api/ folder.`,
+      },
+    ]);
+  }),
+  {
+    files: ['web/src/main.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^\\./testing(/|$)', message: testingMessage }] },
+      ],
+    },
+  },
+];
 
 export default tseslint.config(
   {
@@ -30,4 +156,6 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.cjs', '**/*.mjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  ...serviceLayers,
+  ...webLayers,
 );

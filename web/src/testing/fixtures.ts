@@ -1,4 +1,4 @@
-import type { Admin } from '../features/auth/types';
+import type { Admin } from '../features/auth/api/types';
 
 /** A JWT-shaped token whose payload carries `sub` and `exp`, as the auth service issues. */
 export function makeToken(adminId: string, expiresInSeconds = 3600): string {

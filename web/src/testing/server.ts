@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import type { Admin } from '../features/auth/types';
+import type { Admin } from '../features/auth/api/types';
 import { disabledAdmin, makeToken, regularAdmin, superAdmin } from './fixtures';
 
 /*

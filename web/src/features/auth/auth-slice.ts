@@ -11,7 +11,7 @@ import { sessionExpired } from '../../lib/session-events';
 import { clearToken, readToken, storeToken } from '../../lib/session-token';
 import { authApi, type SessionResponse } from './api/auth-api';
 import type { LoginInput } from './api/schemas';
-import type { Admin } from './types';
+import type { Admin } from './api/types';
 
 /** SPEC §4: loading until the stored token (if any) is checked, then signed out or signed in. */
 export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { api, field, LIST } from '../../../lib/api';
 import { emailField, passwordField } from '../../auth/api/schemas';
-import type { Admin, AdminRole, AdminStatus } from '../../auth/types';
+import type { Admin, AdminRole, AdminStatus } from '../../auth/api/types';
 
 export const ROLE_OPTIONS: { value: AdminRole; label: string }[] = [
   { value: 'admin', label: 'Regular Admin' },

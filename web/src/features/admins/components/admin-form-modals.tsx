@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Input, Modal, PasswordInput, Select } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
-import type { Admin } from '../../auth/types';
+import type { Admin } from '../../auth/api/types';
 import {
   createAdminSchema,
   editAdminSchema,

@@ -27,8 +27,8 @@ import {
 } from '../../../components/ui';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { notify, notifyFailure } from '../../../lib/toast';
-import { selectAdmin } from '../../auth/auth-slice';
-import type { Admin } from '../../auth/types';
+import { selectAdmin } from '../../auth/api/session';
+import type { Admin } from '../../auth/api/types';
 import {
   ROLE_OPTIONS,
   useGetAdminsQuery,

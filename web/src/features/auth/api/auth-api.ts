@@ -1,5 +1,5 @@
 import { api, field } from '../../../lib/api';
-import type { Admin } from '../types';
+import type { Admin } from './types';
 import type { LoginInput } from './schemas';
 
 export interface SessionResponse {

@@ -16,8 +16,8 @@ import {
 } from 'lucide-react';
 import { Logo } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
-import { logout, selectAdmin, selectIsSuperAdmin } from '../../auth/auth-slice';
-import { ROLE_LABELS } from '../../auth/types';
+import { logout, selectAdmin, selectIsSuperAdmin } from '../../auth/api/session';
+import { ROLE_LABELS } from '../../auth/api/types';
 
 interface NavItem {
   to: string;
