@@ -38,6 +38,14 @@ interface Delivery {
   body: Uint8Array;
   routingKey: string;
   attempt: number;
+  /** The publish waiting for this delivery to finish (`confirmAfterHandlers`). */
+  confirm?: Confirmation;
+}
+
+/** One published message waiting for every queue it was routed to. */
+interface Confirmation {
+  remaining: number;
+  settle(err?: Error): void;
 }
 
 interface MemoryQueue {
@@ -76,6 +84,7 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
   const unrouted: Delivery[] = [];
   const retryTimers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
+  const confirmations = new Set<Confirmation>();
   let idleWaiters: Array<() => void> = [];
   let state: 'idle' | 'started' | 'closed' = 'idle';
   let starters = 0;
@@ -97,11 +106,34 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
     for (const w of waiters) w();
   };
 
-  const route = (routingKey: string, body: Uint8Array) => {
+  const confirmation = (): { confirm: Confirmation; done: Promise<void> } => {
+    let confirm!: Confirmation;
+    const done = new Promise<void>((resolve, reject) => {
+      confirm = {
+        remaining: 0,
+        settle(err) {
+          if (err) {
+            confirmations.delete(confirm);
+            reject(err);
+            return;
+          }
+          confirm.remaining -= 1;
+          if (confirm.remaining > 0) return;
+          confirmations.delete(confirm);
+          resolve();
+        },
+      };
+    });
+    confirmations.add(confirm);
+    return { confirm, done };
+  };
+
+  const route = (routingKey: string, body: Uint8Array, confirm?: Confirmation) => {
     let routed = false;
     for (const q of queues.values()) {
       if (!q.sub.events.some((pattern) => topicMatches(pattern, routingKey))) continue;
-      q.ready.push({ body, routingKey, attempt: 1 });
+      if (confirm) confirm.remaining += 1;
+      q.ready.push({ body, routingKey, attempt: 1, confirm });
       routed = true;
       // Never deliver inside publish(): the publisher's transaction and call stack are not the handler's.
       setImmediate(() => pump(q));
@@ -132,6 +164,7 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
     reason: DeadLetterReason,
   ) => {
     keep(q.dead, { message, body: d.body, routingKey: d.routingKey, error, attempts: d.attempt });
+    d.confirm?.settle();
     metrics.deadLettered(q.sub.queue, message?.name ?? 'unknown', reason);
     logger.error(
       { queue: q.sub.queue, event: message?.name, id: message?.id, reason, error },
@@ -147,8 +180,9 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
     }
     const { message } = decoded;
     try {
-      await runHandler(q.sub, message, { attempt: d.attempt, queue: q.sub.queue });
+      await runHandler(q.sub, message, { attempt: d.attempt, queue: q.sub.queue, payload: decoded.payload });
       metrics.consumed(q.sub.queue, message.name);
+      d.confirm?.settle();
     } catch (err) {
       const final = d.attempt >= q.maxAttempts;
       logHandlerFailure(logger, err, {
@@ -210,10 +244,18 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
       ensureOpen();
       // Encode everything first: a message that cannot be encoded fails the whole batch, like a broker nack.
       const bodies = messages.map((m) => [m.name, encodeEnvelope(m)] as const);
+      const waits: Promise<void>[] = [];
       for (const [name, body] of bodies) {
-        route(name, body);
+        if (opts.confirmAfterHandlers) {
+          const { confirm, done } = confirmation();
+          route(name, body, confirm);
+          // Routed nowhere: nobody in the process subscribes, so there is nothing to wait for.
+          if (confirm.remaining === 0) confirm.settle();
+          waits.push(done);
+        } else route(name, body);
         metrics.published(name);
       }
+      await Promise.all(waits);
     },
 
     ready: () => state === 'started',
@@ -228,6 +270,8 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
       for (const t of retryTimers) clearTimeout(t);
       retryTimers.clear();
       await Promise.allSettled([...inFlight]);
+      // Publishes still waiting for a handler are not confirmed: their outbox rows stay pending.
+      for (const c of [...confirmations]) c.settle(new AppError('bus_closed', 'Event bus closed before handling', 503));
       // Whatever is still queued will never be delivered now: nobody should wait for it.
       const waiters = idleWaiters;
       idleWaiters = [];
