@@ -12,7 +12,7 @@ export interface ServiceHost {
   /** Starts every relay: call once every service is started, so every subscription is in place. */
   startRelays(): void;
   /**
-   * Stops every service: HTTP first (newest first), then the shared bus (in-flight handlers finish, and
+   * Stops every service: HTTP first (all at once, each within its grace), then the shared bus (in-flight handlers finish, and
    * publishes still waiting for a handler stay pending in their outbox), then relays and adapters.
    */
   stop(): Promise<void>;
@@ -33,7 +33,7 @@ export function createServiceHost(shared: SharedAdapters): ServiceHost {
     stop() {
       stopping ??= (async () => {
         const newestFirst = [...services].reverse();
-        for (const service of newestFirst) await service.drain();
+        await Promise.all(newestFirst.map((service) => service.drain()));
         await shared.bus?.close();
         for (const service of newestFirst) await service.release();
       })();

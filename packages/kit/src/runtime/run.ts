@@ -30,6 +30,8 @@ export interface StartServiceOptions<O> {
   env?: NodeJS.ProcessEnv;
   /** Config values parsed with the module's schema instead of reading `env` (tests). */
   config?: Record<string, unknown>;
+  /** A config already parsed with the module's schema (a caller that parsed it itself). */
+  parsedConfig?: unknown;
   /** The service's logger; one named after the service at its LOG_LEVEL by default. */
   logger?: Logger;
   shared?: SharedAdapters;
@@ -105,7 +107,8 @@ export async function startService<S extends z.ZodType, E, O>(
   opts: StartServiceOptions<O> = {},
 ): Promise<RunningService<z.infer<S>, E>> {
   const config = (
-    opts.config ? module.config.parse(opts.config) : loadConfig(module.config, opts.env ?? process.env)
+    opts.parsedConfig ??
+    (opts.config ? module.config.parse(opts.config) : loadConfig(module.config, opts.env ?? process.env))
   ) as z.infer<S>;
   const base = config as BaseConfig;
   const { name } = module;
