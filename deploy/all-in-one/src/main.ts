@@ -60,7 +60,10 @@ async function main(): Promise<void> {
 
   // One line per service. Relays start after the last one, when every subscription is in place.
   // The launcher prints the seeded password once, in its summary.
-  const auth = await host.start(authService, { env, logger: logFor('auth', ['seededAdmin.initialPassword']) });
+  const auth = await host.start(authService, {
+    env,
+    logger: logFor('auth', ['seededAdmin.initialPassword']),
+  });
   const notification = await host.start(notificationService, { env, logger: logFor('notification') });
   const webDist = path.resolve(config.WEB_DIST_DIR);
   const gateway = await host.start(gatewayService, {

@@ -61,7 +61,9 @@ describe('events of `make start` across restarts', () => {
       }, 'the mail of the early event');
       expect(mails[0]!.text).toContain('Tmp-early-4Kq9-Zx2');
       await new Promise((r) => setTimeout(r, 500));
-      expect((await caughtMail(product.url)).filter((m) => m.to.includes('early@example.edu'))).toHaveLength(1);
+      expect((await caughtMail(product.url)).filter((m) => m.to.includes('early@example.edu'))).toHaveLength(
+        1,
+      );
     } finally {
       await product.stop();
     }
@@ -79,9 +81,16 @@ describe('events of `make start` across restarts', () => {
     await new Promise<void>((resolve) => silentSmtp.listen(0, '127.0.0.1', resolve));
     const silentPort = (silentSmtp.address() as net.AddressInfo).port;
     const catcher = await startMailCatcher();
-    const env = { SEED_ADMIN_EMAIL: SUPER.email, SEED_ADMIN_PASSWORD: SUPER.password, MAIL_LEASE_SECONDS: '2' };
+    const env = {
+      SEED_ADMIN_EMAIL: SUPER.email,
+      SEED_ADMIN_PASSWORD: SUPER.password,
+      MAIL_LEASE_SECONDS: '2',
+    };
     try {
-      const crashing = await startProduct({ ...env, SMTP_URL: `smtp://127.0.0.1:${silentPort}` }, { dataDir });
+      const crashing = await startProduct(
+        { ...env, SMTP_URL: `smtp://127.0.0.1:${silentPort}` },
+        { dataDir },
+      );
       const token = (await api<{ token: string }>(crashing.url, 'POST', '/api/auth/login', { body: SUPER }))
         .body.token;
       const created = await api<{ admin: { _id: string } }>(crashing.url, 'POST', '/api/admin/admins', {
@@ -89,9 +98,14 @@ describe('events of `make start` across restarts', () => {
         body: { name: 'Grace Hopper', email: 'grace@example.edu', password: 'initial-pass', role: 'admin' },
       });
       expect(created.status).toBe(201);
-      const reset = await api(crashing.url, 'POST', `/api/admin/admins/${created.body.admin._id}/reset-password`, {
-        token,
-      });
+      const reset = await api(
+        crashing.url,
+        'POST',
+        `/api/admin/admins/${created.body.admin._id}/reset-password`,
+        {
+          token,
+        },
+      );
       expect(reset.status).toBe(200);
       await handlerRunning;
       await crashing.kill();

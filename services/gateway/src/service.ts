@@ -142,7 +142,10 @@ export const gatewayService = defineService({
   config: configSchema,
   uses: { kv: true },
   setup: (ctx, options?: GatewayOptions) =>
-    buildGateway({ ...options, config: ctx.config, logger: ctx.logger, redis: ctx.redis, kv: ctx.kv }, ctx.registry),
+    buildGateway(
+      { ...options, config: ctx.config, logger: ctx.logger, redis: ctx.redis, kv: ctx.kv },
+      ctx.registry,
+    ),
 });
 
 /** Starts the gateway in-process through the runtime (tests); `main.ts` and the launcher use the module. */

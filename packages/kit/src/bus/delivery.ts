@@ -4,8 +4,7 @@ import type { BusMessage, HandlerContext, Subscription } from './types';
 
 /** A malformed delivery keeps its decoded envelope when there was one, so the DLQ shows which event it was. */
 export type Decoded =
-  | { ok: true; message: BusMessage; payload?: unknown }
-  | { ok: false; error: string; message?: BusMessage };
+  { ok: true; message: BusMessage; payload?: unknown } | { ok: false; error: string; message?: BusMessage };
 
 /**
  * Topic matching as RabbitMQ does it for topic exchanges: words split on '.', `*` is one word,

@@ -271,7 +271,8 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
       retryTimers.clear();
       await Promise.allSettled([...inFlight]);
       // Publishes still waiting for a handler are not confirmed: their outbox rows stay pending.
-      for (const c of [...confirmations]) c.settle(new AppError('bus_closed', 'Event bus closed before handling', 503));
+      for (const c of [...confirmations])
+        c.settle(new AppError('bus_closed', 'Event bus closed before handling', 503));
       // Whatever is still queued will never be delivered now: nobody should wait for it.
       const waiters = idleWaiters;
       idleWaiters = [];

@@ -14,5 +14,11 @@ export {
   type ServiceParts,
   type ServiceUses,
 } from './service';
-export { runMain, startService, type RunningService, type SharedAdapters, type StartServiceOptions } from './run';
+export {
+  runMain,
+  startService,
+  type RunningService,
+  type SharedAdapters,
+  type StartServiceOptions,
+} from './run';
 export { createServiceHost, type ServiceHost } from './host';

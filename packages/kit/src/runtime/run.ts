@@ -106,10 +106,10 @@ export async function startService<S extends z.ZodType, E, O>(
   module: ServiceModule<S, E, O>,
   opts: StartServiceOptions<O> = {},
 ): Promise<RunningService<z.infer<S>, E>> {
-  const config = (
-    opts.parsedConfig ??
-    (opts.config ? module.config.parse(opts.config) : loadConfig(module.config, opts.env ?? process.env))
-  ) as z.infer<S>;
+  const config = (opts.parsedConfig ??
+    (opts.config
+      ? module.config.parse(opts.config)
+      : loadConfig(module.config, opts.env ?? process.env))) as z.infer<S>;
   const base = config as BaseConfig;
   const { name } = module;
   const logger = opts.logger ?? createLogger({ name, level: base.LOG_LEVEL as 'info' });
@@ -246,7 +246,9 @@ export async function startService<S extends z.ZodType, E, O>(
         logger,
         registry,
         readiness: async () =>
-          (!db || (await db.ping())) && (!bus || bus.ready()) && (!parts.readiness || (await parts.readiness())),
+          (!db || (await db.ping())) &&
+          (!bus || bus.ready()) &&
+          (!parts.readiness || (await parts.readiness())),
         routes: (app) => parts.routes?.(app),
       });
     const running = await listen(http.app, base.PORT, base.HOST);

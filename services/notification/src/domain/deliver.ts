@@ -47,7 +47,8 @@ export async function deliver(
         isPermanent: (err) => err instanceof MailDeliveryError && err.permanent,
         describe,
       },
-      () => deps.mailer.send({ to: req.to, subject: req.mail.subject, text: req.mail.text, html: req.mail.html }),
+      () =>
+        deps.mailer.send({ to: req.to, subject: req.mail.subject, text: req.mail.text, html: req.mail.html }),
     );
     if (outcome === 'rejected') {
       deps.logger.error({ eventId: req.eventId, template: req.template }, 'mail refused; not retried');
