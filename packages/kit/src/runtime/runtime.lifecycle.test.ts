@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AdminCreatedSchema, create, encodePayload } from '@readiness/contracts';
+import { z } from 'zod';
+import { createMemoryBus } from '../bus';
+import { serviceEnv, dataServiceEnv } from '../config';
+import { migrate, openDatabase } from '../db';
+import { createLogger } from '../logger';
+import { enqueue, kitMigrationsDir } from '../outbox';
+import { defineService, on, startService } from './index';
+
+jest.setTimeout(30_000);
+
+const logger = createLogger({ name: 'runtime-test', level: 'silent' });
+const migrations = mkdtempSync(path.join(tmpdir(), 'runtime-migrations-'));
+afterAll(() => rmSync(migrations, { recursive: true, force: true }));
+
+const testConfig = { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
+
+describe('the service runtime', () => {
+  test('when an event already sits in the outbox at start, then the service’s own subscription receives it, decoded', async () => {
+    const database = await openDatabase({ logger });
+    const bus = createMemoryBus({ logger });
+    await bus.start();
+    await migrate(database, [kitMigrationsDir]);
+    await database.transaction((tx) =>
+      enqueue(tx, {
+        name: 'auth.admin.created.v1',
+        payload: encodePayload(
+          'auth.admin.created.v1',
+          create(AdminCreatedSchema, { adminId: randomUUID(), name: 'Ada', email: 'ada@example.edu' }),
+        ),
+      }),
+    );
+    const received: string[] = [];
+    const module = defineService({
+      name: 'echo',
+      config: z.object(dataServiceEnv),
+      migrations,
+      publishes: ['auth.admin.created.v1'],
+      setup: async () => {
+        // A setup that takes a while (keys, warm-up): a relay running already would publish to nobody meanwhile.
+        await new Promise((r) => setTimeout(r, 300));
+        return {
+          subscriptions: [
+            on('auth.admin.created.v1', {
+              queue: 'echo.admin-created',
+              handle: async (event) => void received.push(event.email),
+            }),
+          ],
+        };
+      },
+    });
+    const service = await startService(module, { config: testConfig, logger, adapters: { database, bus } });
+    try {
+      const deadline = Date.now() + 10_000;
+      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(received).toEqual(['ada@example.edu']);
+    } finally {
+      await service.stop();
+      await bus.close();
+      await database.close();
+    }
+  });
+
+  test('when a request is still running at stop, then it gets SHUTDOWN_GRACE_SECONDS and no more before its connection is cut', async () => {
+    const module = defineService({
+      name: 'slow',
+      config: z.object(serviceEnv),
+      setup: () => ({
+        routes: (app) => app.get('/api/slow', () => undefined), // never answers
+      }),
+    });
+    const service = await startService(module, {
+      config: { ...testConfig, SHUTDOWN_GRACE_SECONDS: 1 },
+      logger,
+    });
+    const request = fetch(`${service.url}/api/slow`).then(
+      (res) => res.status,
+      () => 'cut',
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await service.stop();
+    const elapsed = Date.now() - started;
+    expect(await request).toBe('cut');
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(3_000);
+  });
+});
