@@ -124,6 +124,8 @@ export async function startService<S extends z.ZodType, E, O>(
     }
   };
   const dataDir = path.resolve(base.DATA_DIR ?? '.data');
+  const closeOnFailure: Array<() => Promise<void>> = [];
+  let ownsBus = false;
   const missing = (what: string) => () => {
     throw new Error(`${name} uses ${what} without declaring it in its service module`);
   };
@@ -149,12 +151,14 @@ export async function startService<S extends z.ZodType, E, O>(
     }
 
     let bus: EventBus | undefined;
-    let ownsBus = false;
     if (module.bus || module.publishes?.length) {
       bus = opts.adapters?.bus ?? opts.shared?.bus;
       if (!bus) {
-        bus = await startServiceBus({ service: name, config: base, logger });
+        const started = await startServiceBus({ service: name, config: base, logger });
+        bus = started;
         ownsBus = true;
+        // Closed here only when the start fails; a running service closes it in `stop()`, before `release()`.
+        closeOnFailure.push(() => started.close());
       }
     }
 
@@ -238,6 +242,7 @@ export async function startService<S extends z.ZodType, E, O>(
     if (parts.stop) owned.push({ name: 'service', close: parts.stop });
     if (parts.subscriptions?.length && !bus) missing('the bus (bus: true)')();
     for (const sub of parts.subscriptions ?? []) await bus!.subscribe(sub.subscription);
+    const consumes = Boolean(parts.subscriptions?.length);
 
     const http =
       parts.app ??
@@ -245,9 +250,10 @@ export async function startService<S extends z.ZodType, E, O>(
         name,
         logger,
         registry,
+        // A publisher stays ready while the broker is away (its outbox keeps the events); a consumer does not.
         readiness: async () =>
           (!db || (await db.ping())) &&
-          (!bus || bus.ready()) &&
+          (!consumes || bus!.ready()) &&
           (!parts.readiness || (await parts.readiness())),
         routes: (app) => parts.routes?.(app),
       });
@@ -302,6 +308,7 @@ export async function startService<S extends z.ZodType, E, O>(
         })()),
     };
   } catch (err) {
+    for (const close of closeOnFailure) await close().catch(() => undefined);
     await closeOwned();
     throw err;
   }

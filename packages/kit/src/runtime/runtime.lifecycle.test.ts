@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AdminCreatedSchema, create, encodePayload } from '@readiness/contracts';
 import { z } from 'zod';
-import { createMemoryBus } from '../bus';
+import { createMemoryBus, type EventBus } from '../bus';
 import { serviceEnv, dataServiceEnv } from '../config';
 import { migrate, openDatabase } from '../db';
 import { createLogger } from '../logger';
@@ -88,5 +88,50 @@ describe('the service runtime', () => {
     expect(await request).toBe('cut');
     expect(elapsed).toBeGreaterThanOrEqual(900);
     expect(elapsed).toBeLessThan(3_000);
+  });
+
+  test('when the broker is unreachable, then a publisher stays ready (its outbox keeps the events) and a consumer is not', async () => {
+    const brokerDown: EventBus = {
+      start: async () => undefined,
+      subscribe: async () => undefined,
+      publish: async () => {
+        throw new Error('broker unreachable');
+      },
+      ready: () => false,
+      close: async () => undefined,
+    };
+    const database = await openDatabase({ logger });
+    const publisher = defineService({
+      name: 'publisher',
+      config: z.object(dataServiceEnv),
+      migrations,
+      publishes: ['auth.admin.created.v1'],
+      setup: () => ({}),
+    });
+    const consumer = defineService({
+      name: 'consumer',
+      config: z.object(dataServiceEnv),
+      migrations,
+      bus: true,
+      setup: () => ({
+        subscriptions: [
+          on('auth.admin.created.v1', { queue: 'consumer.admin-created', handle: async () => undefined }),
+        ],
+      }),
+    });
+    const adapters = { database, bus: brokerDown };
+    const running = [
+      await startService(publisher, { config: testConfig, logger, adapters }),
+      await startService(consumer, { config: testConfig, logger, adapters }),
+    ];
+    try {
+      const [pub, con] = await Promise.all(
+        running.map((s) => fetch(`${s.url}/readyz`).then((r) => r.status)),
+      );
+      expect({ publisher: pub, consumer: con }).toEqual({ publisher: 200, consumer: 503 });
+    } finally {
+      for (const s of running) await s.stop();
+      await database.close();
+    }
   });
 });
