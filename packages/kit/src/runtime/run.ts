@@ -203,7 +203,10 @@ export async function startService<S extends z.ZodType, E, O>(
           owned.push({ name: 's3', close: () => s3.close() });
           url = s3.url;
         }
-        storage = createObjectStore({ url, bucket: storageUse.bucket, logger });
+        const store = createObjectStore({ url, bucket: storageUse.bucket, logger });
+        owned.push({ name: 'object storage', close: () => store.close() });
+        await store.ensureBucket();
+        storage = store;
       }
     }
 

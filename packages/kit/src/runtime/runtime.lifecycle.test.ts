@@ -134,4 +134,34 @@ describe('the service runtime', () => {
       await database.close();
     }
   });
+
+  test('when a service declares object storage and no S3_URL is set, then it stores and reads objects on the embedded default', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'runtime-s3-'));
+    const module = defineService({
+      name: 'files',
+      config: z.object({ ...serviceEnv, DATA_DIR: z.string(), S3_URL: z.string().optional() }),
+      uses: { storage: { bucket: 'files' } },
+      setup: ({ storage }) => ({
+        routes: (app) =>
+          app.put('/api/files/:name', async (req, res) => {
+            await storage.put(req.params.name, Buffer.from(JSON.stringify(req.body)), {
+              contentType: 'application/json',
+            });
+            res.json(JSON.parse((await storage.getBuffer(req.params.name)).toString()));
+          }),
+      }),
+    });
+    const service = await startService(module, { config: { ...testConfig, DATA_DIR: dataDir }, logger });
+    try {
+      const res = await fetch(`${service.url}/api/files/note`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'kept' }),
+      });
+      expect(await res.json()).toEqual({ text: 'kept' });
+    } finally {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
