@@ -33,6 +33,20 @@ describe.each(variants.map((v) => v ?? 'values.yaml'))('chart with %s', (file) =
     }
   });
 
+  test('when rendered, then each pod gets its service’s shutdown grace plus a margin before Kubernetes kills it', () => {
+    for (const name of ['gateway', 'auth', 'notification']) {
+      const config = find(objects, 'ConfigMap', `readiness-${name}`) as K8sObject & {
+        data: Record<string, string>;
+      };
+      const deployment = find(objects, 'Deployment', `readiness-${name}`) as K8sObject & {
+        spec: { template: { spec: { terminationGracePeriodSeconds: number } } };
+      };
+      const grace = Number(config.data.SHUTDOWN_GRACE_SECONDS);
+      expect(grace).toBeGreaterThan(0);
+      expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(grace + 10);
+    }
+  });
+
   test('when the cluster serves KEDA, then the consumer scales on its queues and has no HPA', () => {
     const scaled = find(objects, 'ScaledObject', 'readiness-notification') as K8sObject & {
       spec: {
@@ -64,6 +78,20 @@ describe('chart without KEDA in the cluster', () => {
     const hpa = find(objects, 'HorizontalPodAutoscaler', 'readiness-notification');
     expect(hpa.apiVersion).toBe('autoscaling/v2');
     expect(objects.flatMap((o) => validateStrict(o))).toEqual([]);
+  });
+});
+
+describe('shutdown grace', () => {
+  test('when a service is given a longer shutdown grace, then its pod waits that long plus the margin', () => {
+    const objects = render({ set: ['services.auth.shutdownGraceSeconds=45'] });
+    const config = find(objects, 'ConfigMap', 'readiness-auth') as K8sObject & {
+      data: Record<string, string>;
+    };
+    const deployment = find(objects, 'Deployment', 'readiness-auth') as K8sObject & {
+      spec: { template: { spec: { terminationGracePeriodSeconds: number } } };
+    };
+    expect(config.data.SHUTDOWN_GRACE_SECONDS).toBe('45');
+    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(55);
   });
 });
 

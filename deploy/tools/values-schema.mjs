@@ -95,7 +95,7 @@ const service = closed({
   resources: { $ref: '#/definitions/resources' },
   tmpSizeLimit: sizeLimit,
   shmSizeLimit: sizeLimit,
-  terminationGracePeriodSeconds: int(1),
+  shutdownGraceSeconds: { ...int(0), maximum: 600 },
   probes: closed({
     startup: { $ref: '#/definitions/probe' },
     liveness: { $ref: '#/definitions/probe' },

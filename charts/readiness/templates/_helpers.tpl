@@ -69,6 +69,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   "NODE_ENV" "production"
   "SERVICE_NAME" .name
   "LOG_LEVEL" ($svc.logLevel | default $root.Values.global.logLevel)
+  "SHUTDOWN_GRACE_SECONDS" (toString $svc.shutdownGraceSeconds)
   "PUBLIC_ORIGIN" $root.Values.global.publicOrigin
   "CORS_ORIGINS" (prepend $root.Values.global.corsOrigins $root.Values.global.publicOrigin | uniq | join ",")
   "AUTH_JWKS_URL" (printf "http://%s:8080%s" (include "readiness.serviceName" (dict "root" $root "name" "auth")) $root.Values.auth.jwksPath)

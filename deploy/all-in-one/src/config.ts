@@ -1,4 +1,4 @@
-import { env } from '@readiness/kit/config';
+import { env, serviceEnv } from '@readiness/kit/config';
 import { z } from 'zod';
 
 export const launcherConfigSchema = z
@@ -10,5 +10,8 @@ export const launcherConfigSchema = z
     NODE_ENV: z.enum(['development', 'test']).default('development'),
     PUBLIC_ORIGIN: z.string().url().optional(),
     WEB_DIST_DIR: z.string().default('web/dist'),
+    SHUTDOWN_GRACE_SECONDS: serviceEnv.SHUTDOWN_GRACE_SECONDS,
+    /** An SMTP server for the mail the product sends; without it mail is caught in memory (/dev/mail). */
+    SMTP_URL: z.string().url().optional(),
   })
   .transform((c) => ({ ...c, PUBLIC_ORIGIN: c.PUBLIC_ORIGIN ?? `http://localhost:${c.PORT}` }));

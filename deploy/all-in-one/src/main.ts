@@ -4,15 +4,15 @@
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import * as auth from '@readiness/auth';
-import * as gateway from '@readiness/gateway';
-import * as notification from '@readiness/notification';
+import { authService } from '@readiness/auth';
+import { gatewayService, openApiFragments } from '@readiness/gateway';
+import { devMailRoutes, notificationService } from '@readiness/notification';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
-import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
-import { createMailer, startMailCatcher } from '@readiness/kit/mail';
+import { startMailCatcher } from '@readiness/kit/mail';
+import { createServiceHost } from '@readiness/kit/runtime';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
 import { startEmbeddedS3 } from '@readiness/kit/storage';
 import { launcherConfigSchema } from './config';
@@ -21,103 +21,86 @@ async function main(): Promise<void> {
   const config = loadConfig(launcherConfigSchema);
   const dataDir = path.resolve(config.DATA_DIR);
   const logger = createLogger({ name: 'readiness', level: config.LOG_LEVEL });
-  const shutdown = new Shutdown(logger);
+  // Services drain in parallel, each within the grace; the margin covers the bus, relays and adapters.
+  const shutdown = new Shutdown(logger, (config.SHUTDOWN_GRACE_SECONDS + 5) * 1000);
   handleProcessErrors(logger, shutdown);
   shutdown.onSignals();
 
-  // Shared embedded infrastructure: one bus and one key-value store for every service of the process.
-  const bus = createMemoryBus({ logger: logger.child({ component: 'bus' }) });
+  // Shared embedded infrastructure. A relay's publish through this bus resolves only once every subscriber of
+  // the process has committed its effect, so an outbox row is marked sent only then: an event whose handler
+  // was interrupted (a crash, kill -9) is still pending on the next start and is delivered again.
+  const bus = createMemoryBus({ logger: logger.child({ component: 'bus' }), confirmAfterHandlers: true });
   await bus.start();
-  shutdown.add('bus', () => bus.close());
   const kv = createMemoryStore();
   shutdown.add('kv', () => kv.close());
   const mail = await startMailCatcher({ logger: logger.child({ component: 'mail-catcher' }) });
   shutdown.add('mail catcher', () => mail.close());
   const s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3') });
   shutdown.add('s3', () => s3.close());
+  const host = createServiceHost({ bus, kv, smtpUrl: config.SMTP_URL ?? mail.url, s3Url: s3.url });
+  shutdown.add('services', () => host.stop());
 
-  const databases: Database[] = [];
-  const database = async (service: string) => {
-    const db = await openDatabase({ dataDir: path.join(dataDir, service, 'pg'), logger, name: service });
-    databases.push(db);
-    shutdown.add(`${service} database`, () => db.close());
-    return db;
-  };
-  const serviceEnv = {
+  const env = {
     ...process.env,
     NODE_ENV: config.NODE_ENV,
     LOG_LEVEL: config.LOG_LEVEL,
     DATA_DIR: dataDir,
     PUBLIC_ORIGIN: config.PUBLIC_ORIGIN,
+    SHUTDOWN_GRACE_SECONDS: String(config.SHUTDOWN_GRACE_SECONDS),
     HOST: '127.0.0.1',
     PORT: '0',
-    // The embedded defaults stand in for these in this mode.
+    // The embedded defaults and the shared adapters above stand in for these in this mode.
     DATABASE_URL: undefined,
     AMQP_URL: undefined,
     REDIS_URL: undefined,
-    SMTP_URL: mail.url,
-    S3_URL: s3.url,
+    SMTP_URL: undefined,
+    S3_URL: undefined,
   };
+  const logFor = (name: string, redact?: string[]) => createLogger({ name, level: config.LOG_LEVEL, redact });
 
-  const authService = await auth.start({
-    config: auth.configSchema.parse(serviceEnv),
-    // The launcher prints the seeded password once, in its summary; the service's own log line is for
-    // running auth on its own.
-    logger: createLogger({ name: 'auth', level: config.LOG_LEVEL, redact: ['seededAdmin.initialPassword'] }),
-    database: await database('auth'),
-    bus,
-    kv,
+  // One line per service. Relays start after the last one, when every subscription is in place.
+  // The launcher prints the seeded password once, in its summary.
+  const auth = await host.start(authService, {
+    env,
+    logger: logFor('auth', ['seededAdmin.initialPassword']),
   });
-  shutdown.add('auth', () => authService.stop());
-
-  const notificationConfig = notification.configSchema.parse(serviceEnv);
-  const mailer = createMailer({ smtpUrl: mail.url, from: notificationConfig.MAIL_FROM, logger });
-  shutdown.add('mailer', () => mailer.close());
-  const notificationService = await notification.start({
-    config: notificationConfig,
-    logger: createLogger({ name: 'notification', level: config.LOG_LEVEL }),
-    database: await database('notification'),
-    bus,
-    mailer,
-  });
-  shutdown.add('notification', () => notificationService.stop());
-
+  const notification = await host.start(notificationService, { env, logger: logFor('notification') });
   const webDist = path.resolve(config.WEB_DIST_DIR);
-  const gatewayService = await gateway.start({
-    config: gateway.configSchema.parse({
-      ...serviceEnv,
+  const gateway = await host.start(gatewayService, {
+    env: {
+      ...env,
       HOST: config.HOST,
       PORT: String(config.PORT),
-      AUTH_URL: authService.url,
-      NOTIFICATION_URL: notificationService.url,
+      AUTH_URL: auth.url,
+      NOTIFICATION_URL: notification.url,
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
-      DEV_MAIL: 'true',
-    }),
-    logger: createLogger({ name: 'gateway', level: config.LOG_LEVEL }),
-    verifier: authService.verifier,
-    // The store auth writes revocations to: the gateway refuses signed-out tokens before proxying.
-    kv,
-    openApiFragments: gateway.openApiFragments,
-    extraRoutes: (app) => app.use(notification.devMailRoutes(mail)),
+    },
+    logger: logFor('gateway'),
+    // Tokens are checked with auth's own keys, and signed-out tokens refused from the store auth writes (kv).
+    options: {
+      verifier: auth.exports.verifier,
+      openApiFragments,
+      extraRoutes: (app) => app.use(devMailRoutes(mail)),
+    },
   });
-  shutdown.add('gateway', () => gatewayService.stop());
+  host.startRelays();
 
-  const origin = `http://localhost:${gatewayService.port}`;
+  const origin = `http://localhost:${gateway.port}`;
   const lines = [
     '',
     `Readiness is running at ${origin}`,
     `  admin portal   ${origin}/admin/login`,
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
-    `  services       auth ${authService.url}, notification ${notificationService.url}, gateway ${gatewayService.url}`,
+    `  services       auth ${auth.url}, notification ${notification.url}, gateway ${gateway.url}`,
     `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.url}, SMTP ${mail.url}`,
   ];
-  if (authService.seededAdmin) {
+  if (auth.exports.seededAdmin) {
     lines.push(
       '',
       '  First start: a super admin was created. This password is shown once; sign in and change it.',
-      `    e-mail    ${authService.seededAdmin.email}`,
-      `    password  ${authService.seededAdmin.password}`,
+      `    e-mail    ${auth.exports.seededAdmin.email}`,
+      `    password  ${auth.exports.seededAdmin.password}`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);

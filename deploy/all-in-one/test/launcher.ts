@@ -10,7 +10,11 @@ const STARTUP_TIMEOUT_MS = 150_000;
 export interface RunningProduct {
   url: string;
   output: () => string;
+  /** The data folder; removed on `stop()` unless the caller gave it. */
+  dataDir: string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash would: nothing is cleaned up and the data folder stays. */
+  kill(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -28,8 +32,13 @@ async function freePort(): Promise<number> {
  * Starts the built all-in-one product (`make start`'s process) on a free port with its data in a temporary
  * folder, and resolves once it prints that it is running.
  */
-export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'readiness-e2e-'));
+export async function startProduct(
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<RunningProduct> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'readiness-e2e-')));
+  const removeData = () =>
+    options.dataDir ? Promise.resolve() : rm(dataDir, { recursive: true, force: true });
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'deploy/all-in-one/dist/main.js')], {
     cwd: ROOT,
@@ -61,19 +70,24 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
     // A product that never came up must not outlive the test run.
     child.kill('SIGKILL');
     await exited;
-    await rm(dataDir, { recursive: true, force: true });
+    await removeData();
     throw err;
   }
 
   return {
     url: `http://127.0.0.1:${port}`,
     output: () => output,
+    dataDir,
     stop: async () => {
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(killer);
-      await rm(dataDir, { recursive: true, force: true });
+      await removeData();
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited;
     },
   };
 }

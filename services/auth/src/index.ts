@@ -1,4 +1,4 @@
-export { start, type AuthDeps, type RunningAuthService } from './service';
+export { authService, type AuthExports } from './service';
 export { configSchema, type AuthConfig, type AuthConfigInput } from './config';
 export { migrationsDir } from './data-access/migrations-dir';
 export { openapi } from './entry-points/http/schemas';

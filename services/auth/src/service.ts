@@ -1,20 +1,8 @@
-import type { Server } from 'node:http';
 import { createJwtVerifier, type JwtVerifier } from '@readiness/kit/auth';
-import type { EventBus } from '@readiness/kit/bus';
-import {
-  createMemoryStore,
-  createRateLimiter,
-  createRedisStore,
-  createRevocationList,
-  type KeyValueStore,
-  type Redis,
-} from '@readiness/kit/cache';
-import { migrate, type Database } from '@readiness/kit/db';
-import { createHttpApp, listen, type HttpApp } from '@readiness/kit/http';
+import { createMemoryStore, createRateLimiter, createRevocationList } from '@readiness/kit/cache';
 import type { Logger } from '@readiness/kit/logger';
-import { kitMigrationsDir, OutboxRelay } from '@readiness/kit/outbox';
-import type { Registry } from 'prom-client';
-import { configSchema, type AuthConfig, type AuthConfigInput } from './config';
+import { defineService, type ServiceParts } from '@readiness/kit/runtime';
+import { configSchema, type AuthConfig } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
 import { createAdminAccounts, type AdminAccounts } from './domain/admin-accounts';
 import {
@@ -29,29 +17,9 @@ import { temporaryPassword } from './domain/passwords';
 import { loadSigningKeys, type SigningKeys } from './domain/signing-keys';
 import { createTokenIssuer } from './domain/tokens';
 import { mountRoutes } from './entry-points/http/routes';
+import { openapi } from './entry-points/http/schemas';
 
-export interface AuthDeps {
-  /** Parsed config, or raw values parsed here (tests pass a partial object). */
-  config: AuthConfig | AuthConfigInput;
-  logger: Logger;
-  database: Database;
-  /** Publishes the admin events (through the outbox relay). */
-  bus: EventBus;
-  /**
-   * Redis for login throttling and token revocation, shared by every replica (and read by the gateway). Its
-   * key prefix is the caller's business. Without it, `kv` (or a private in-memory store) and per-process limits.
-   */
-  redis?: Redis;
-  /** The key-value store for revocations when there is no Redis (the all-in-one shares one with the gateway). */
-  kv?: KeyValueStore;
-  registry?: Registry;
-}
-
-export interface RunningAuthService {
-  url: string;
-  port: number;
-  http: HttpApp;
-  server: Server;
+export interface AuthExports {
   /** The super admin created on this start with a generated password (development only), to print once. */
   seededAdmin?: { email: string; password: string };
   /** Verifies tokens of this service with its own keys (no JWKS round trip); for in-process consumers. */
@@ -59,106 +27,88 @@ export interface RunningAuthService {
   /** The public keys (`{ keys: [...] }`), as served at /.well-known/jwks.json. */
   jwks: SigningKeys['jwks'];
   accounts: AdminAccounts;
-  stop(): Promise<void>;
 }
 
 const DEFAULT_SEED_EMAIL = 'admin@example.com';
 
-export async function start(deps: AuthDeps): Promise<RunningAuthService> {
-  const config: AuthConfig = configSchema.parse(deps.config);
-  const { logger, database, bus } = deps;
-
-  await migrate(database, [kitMigrationsDir, migrationsDir], logger);
-
-  const keys = await loadSigningKeys({
-    privateKeyPem: config.JWT_PRIVATE_KEY,
-    previousPublicKeysPem: config.JWT_PREVIOUS_PUBLIC_KEYS,
-    dataDir: config.DATA_DIR,
-    logger,
-  });
-  const verifier = createJwtVerifier({
-    publicKeys: keys.publicKeys,
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-    logger,
-  });
-  const ownsKv = !deps.redis && !deps.kv;
-  const kv = deps.redis ? createRedisStore({ client: deps.redis }) : (deps.kv ?? createMemoryStore());
-  const limiter = (keyPrefix: string, points: number) =>
-    createRateLimiter({
-      store: deps.redis ? 'redis' : 'memory',
-      redis: deps.redis,
-      keyPrefix,
-      points,
-      durationSeconds: WINDOW_SECONDS,
-      blockDurationSeconds: LOCKOUT_SECONDS,
+/**
+ * The auth service: admin accounts, sign-in and tokens. Without Redis its throttles are per process and its
+ * revocations go to the process's shared store (all-in-one) or a private in-memory one.
+ */
+export const authService = defineService({
+  name: 'auth',
+  config: configSchema,
+  migrations: migrationsDir,
+  publishes: [
+    'auth.admin.created.v1',
+    'auth.admin.updated.v1',
+    'auth.admin.status-changed.v1',
+    'auth.admin.password-reset.v1',
+  ],
+  uses: { kv: true },
+  openapi,
+  async setup(ctx): Promise<ServiceParts<AuthExports>> {
+    const { config, logger, database, redis } = ctx;
+    const keys = await loadSigningKeys({
+      privateKeyPem: config.JWT_PRIVATE_KEY,
+      previousPublicKeysPem: config.JWT_PREVIOUS_PUBLIC_KEYS,
+      dataDir: config.DATA_DIR,
       logger,
     });
-  const hasher = createPasswordHasher({ cost: config.BCRYPT_COST, workers: config.BCRYPT_WORKERS });
-  const relay = new OutboxRelay({
-    database,
-    publisher: bus,
-    logger,
-    source: 'auth',
-    registry: deps.registry,
-  });
-
-  const accounts = createAdminAccounts({
-    database,
-    hasher,
-    tokens: createTokenIssuer({
-      keys,
+    const verifier = createJwtVerifier({
+      publicKeys: keys.publicKeys,
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
-      ttlSeconds: config.JWT_TTL_SECONDS,
-    }),
-    verifier,
-    revocations: createRevocationList(kv),
-    throttle: createLoginThrottle({
-      account: limiter('login-fail:account', ACCOUNT_FAILURES),
-      address: limiter('login-fail:address', ADDRESS_FAILURES),
-    }),
-    tokenTtlSeconds: config.JWT_TTL_SECONDS,
-    logger,
-    onEventsCommitted: () => relay.notify(),
-  });
+      logger,
+    });
+    const kv = ctx.kv ?? createMemoryStore();
+    const ownsKv = !ctx.kv;
+    const limiter = (keyPrefix: string, points: number) =>
+      createRateLimiter({
+        store: redis ? 'redis' : 'memory',
+        redis,
+        keyPrefix,
+        points,
+        durationSeconds: WINDOW_SECONDS,
+        blockDurationSeconds: LOCKOUT_SECONDS,
+        logger,
+      });
+    const hasher = createPasswordHasher({ cost: config.BCRYPT_COST, workers: config.BCRYPT_WORKERS });
 
-  const seededAdmin = await seed(accounts, config, logger);
-  relay.start();
-  await accounts.warmUp();
+    const accounts = createAdminAccounts({
+      database,
+      hasher,
+      tokens: createTokenIssuer({
+        keys,
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+        ttlSeconds: config.JWT_TTL_SECONDS,
+      }),
+      verifier,
+      revocations: createRevocationList(kv),
+      throttle: createLoginThrottle({
+        account: limiter('login-fail:account', ACCOUNT_FAILURES),
+        address: limiter('login-fail:address', ADDRESS_FAILURES),
+      }),
+      tokenTtlSeconds: config.JWT_TTL_SECONDS,
+      logger,
+      onEventsCommitted: () => ctx.notifyOutbox(),
+    });
 
-  const http = createHttpApp({
-    name: 'auth',
-    logger,
-    registry: deps.registry,
-    readiness: async () => (await database.ping()) && (await kv.ping()),
-    routes: (app) => mountRoutes(app, { accounts, keys }),
-  });
-  const server = await listen(http.app, config.PORT, config.HOST);
-  logger.info({ url: server.url }, 'auth service listening');
+    const seededAdmin = await seed(accounts, config, logger);
+    await accounts.warmUp();
 
-  let stopping: Promise<void> | undefined;
-  return {
-    url: server.url,
-    port: server.port,
-    http,
-    server: server.server,
-    seededAdmin,
-    verifier,
-    jwks: keys.jwks,
-    accounts,
-    stop() {
-      stopping ??= (async () => {
-        http.setDraining();
-        await server.close();
-        await relay.stop();
+    return {
+      routes: (app) => mountRoutes(app, { accounts, keys }),
+      readiness: () => kv.ping(),
+      async stop() {
         await hasher.close();
         if (ownsKv) await kv.close();
-      })();
-      return stopping;
-    },
-  };
-}
+      },
+      exports: { seededAdmin, verifier, jwks: keys.jwks, accounts },
+    };
+  },
+});
 
 async function seed(
   accounts: AdminAccounts,

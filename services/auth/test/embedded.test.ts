@@ -4,7 +4,8 @@ import path from 'node:path';
 import { decodePayload } from '@readiness/contracts';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { openDatabase } from '@readiness/kit/db';
-import { start } from '../src';
+import { startService } from '@readiness/kit/runtime';
+import { authService } from '../src';
 import { client, logger } from './harness';
 
 jest.setTimeout(60_000);
@@ -33,9 +34,9 @@ test('when started on the embedded defaults without a seed, then admin@example.c
   });
   await bus.start();
   try {
-    const first = await start({ config, logger, database, bus });
-    expect(first.seededAdmin?.email).toBe('admin@example.com');
-    const password = first.seededAdmin?.password as string;
+    const first = await startService(authService, { config, logger, adapters: { database, bus } });
+    expect(first.exports.seededAdmin?.email).toBe('admin@example.com');
+    const password = first.exports.seededAdmin?.password as string;
     expect(password.length).toBeGreaterThanOrEqual(16);
     expect(statSync(path.join(dataDir, 'auth', 'jwt-key.pem')).mode & 0o077).toBe(0);
     const api1 = client(first.url);
@@ -49,8 +50,8 @@ test('when started on the embedded defaults without a seed, then admin@example.c
     await first.stop();
 
     // Same data folder: same key, same admins, no second seed.
-    const second = await start({ config, logger, database, bus });
-    expect(second.seededAdmin).toBeUndefined();
+    const second = await startService(authService, { config, logger, adapters: { database, bus } });
+    expect(second.exports.seededAdmin).toBeUndefined();
     const api2 = client(second.url);
     expect((await api2.call('GET', '/api/auth/me', { token })).status).toBe(200);
     expect(

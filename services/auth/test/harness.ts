@@ -7,13 +7,14 @@ import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { createTestDatabase, createTestRedis, createTestVhost } from '@readiness/testing';
-import { start, type RunningAuthService } from '../src';
-import type { AuthConfigInput } from '../src/config';
+import { startService, type RunningService } from '@readiness/kit/runtime';
+import { authService, type AuthExports } from '../src';
+import type { AuthConfig, AuthConfigInput } from '../src/config';
 
 export const ROOT = { email: 'root@example.com', password: 'root-password-1' };
 
 export interface Harness {
-  service: RunningAuthService;
+  service: RunningService<AuthConfig, AuthExports>;
   url: string;
   database: Database;
   bus: EventBus;
@@ -26,7 +27,7 @@ export interface Harness {
 export const logger = createLogger({ name: 'auth-test', level: 'silent' });
 
 /**
- * The service in-process on port 0: against a fresh PostgreSQL database, RabbitMQ vhost and Redis prefix
+ * The service in-process on port 0, started by the kit's runtime: against a fresh PostgreSQL database, RabbitMQ vhost and Redis prefix
  * (`real`), or on the embedded defaults (PGlite in memory, memory bus, memory store).
  */
 export async function startAuth(
@@ -58,7 +59,7 @@ export async function startAuth(
     bus = createMemoryBus({ logger, service: 'auth' });
   }
   await bus.start();
-  const service = await start({
+  const service = await startService(authService, {
     config: {
       PORT: 0,
       HOST: '127.0.0.1',
@@ -71,9 +72,7 @@ export async function startAuth(
       ...config,
     },
     logger,
-    database,
-    bus,
-    redis,
+    adapters: { database, bus, redis },
   });
   return {
     service,

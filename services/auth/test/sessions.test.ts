@@ -24,7 +24,7 @@ const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url')
 
 function forged(): Record<string, string> {
   const now = Math.floor(Date.now() / 1000);
-  const kid = h.service.jwks.keys[0]?.kid as string;
+  const kid = h.service.exports.jwks.keys[0]?.kid as string;
   const claims = {
     sub: randomUUID(),
     role: 'super_admin',
@@ -68,7 +68,7 @@ describe('login', () => {
       ['_id', 'createdAt', 'email', 'lastLogin', 'mustChangePassword', 'name', 'role', 'status'].sort(),
     );
     const header = JSON.parse(Buffer.from(res.body.token.split('.')[0] as string, 'base64url').toString());
-    expect(header).toMatchObject({ alg: 'RS256', kid: h.service.jwks.keys[0]?.kid });
+    expect(header).toMatchObject({ alg: 'RS256', kid: h.service.exports.jwks.keys[0]?.kid });
     const claims = jwt.decode(res.body.token) as Record<string, unknown>;
     expect(claims).toMatchObject({
       sub: res.body.admin._id,

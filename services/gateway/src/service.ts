@@ -4,7 +4,6 @@ import client from 'prom-client';
 import { bearerToken, createJwtVerifier, invalidToken, type JwtVerifier } from '@readiness/kit/auth';
 import {
   createRateLimiter,
-  createRedisStore,
   createRevocationList,
   type KeyValueStore,
   type RateLimiter,
@@ -12,9 +11,10 @@ import {
   type RevocationList,
 } from '@readiness/kit/cache';
 import { AppError, unavailable } from '@readiness/kit/errors';
-import { listen, requestTracking, sendError, type HttpApp } from '@readiness/kit/http';
+import { requestTracking, sendError, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
-import type { GatewayConfig } from './config';
+import { defineService, startService, type ServiceParts } from '@readiness/kit/runtime';
+import { configSchema, type GatewayConfig } from './config';
 import { cors } from './cors';
 import { buildOpenApiDocument, mountDocs, type OpenApiFragment } from './docs';
 import { createProxy } from './proxy';
@@ -31,16 +31,8 @@ import { mountWebApp } from './spa';
 export const TOKEN_ISSUER = 'readiness-auth';
 export const TOKEN_AUDIENCE = 'readiness-admin';
 
-export interface GatewayDeps {
-  config: GatewayConfig;
-  logger: Logger;
-  /**
-   * Rate-limit counters shared by every replica (per-process memory when absent), and the token revocations the
-   * auth service writes there: give it the same key prefix as auth's client (`readiness:`).
-   */
-  redis?: Redis;
-  /** Where auth writes revocations when there is no Redis (the all-in-one passes auth's in-memory store). */
-  kv?: KeyValueStore;
+/** What an in-process caller may give the gateway (the all-in-one launcher, tests). */
+export interface GatewayOptions {
   /** Admin token verifier; by default one on `config.AUTH_JWKS_URL`. */
   verifier?: JwtVerifier;
   /** The services' API documentation fragments, merged at `/api/docs`. */
@@ -50,6 +42,18 @@ export interface GatewayDeps {
   registry?: client.Registry;
   /** Route table override (tests). */
   routes?: readonly RouteRule[];
+}
+
+export interface GatewayDeps extends GatewayOptions {
+  config: GatewayConfig;
+  logger: Logger;
+  /**
+   * Rate-limit counters shared by every replica (per-process memory when absent), and the token revocations the
+   * auth service writes there: give it the same key prefix as auth's client (`readiness:`).
+   */
+  redis?: Redis;
+  /** Where auth writes revocations when there is no Redis (the all-in-one passes auth's in-memory store). */
+  kv?: KeyValueStore;
 }
 
 export interface RunningGateway {
@@ -100,11 +104,10 @@ const REVOCATION_WARN_INTERVAL_MS = 60_000;
  * are counted and logged (at most once a minute) so the outage is visible.
  */
 function revocationCheck(
-  deps: GatewayDeps,
+  store: KeyValueStore | undefined,
   registry: client.Registry,
   logger: Logger,
 ): (claims: { jti?: string; sub?: string; iat?: number }) => Promise<boolean> {
-  const store = deps.redis ? createRedisStore({ client: deps.redis }) : deps.kv;
   if (!store) {
     logger.warn('no Redis or shared store: revoked tokens are refused by the services, not at the gateway');
     return async () => false;
@@ -130,11 +133,37 @@ function revocationCheck(
   };
 }
 
+/**
+ * The gateway, declared for the kit's runtime: no database and no bus, but the same config, adapters (Redis or
+ * the process's shared store), HTTP lifecycle, readiness and shutdown as every service.
+ */
+export const gatewayService = defineService({
+  name: 'gateway',
+  config: configSchema,
+  uses: { kv: true },
+  setup: (ctx, options?: GatewayOptions) =>
+    buildGateway(
+      { ...options, config: ctx.config, logger: ctx.logger, redis: ctx.redis, kv: ctx.kv },
+      ctx.registry,
+    ),
+});
+
+/** Starts the gateway in-process through the runtime (tests); `main.ts` and the launcher use the module. */
 export async function start(deps: GatewayDeps): Promise<RunningGateway> {
+  const { config, logger, redis, kv, ...options } = deps;
+  const service = await startService(gatewayService, {
+    parsedConfig: config,
+    logger,
+    adapters: { redis },
+    shared: { kv },
+    options,
+  });
+  return { url: service.url, port: service.port, http: service.http, stop: () => service.stop() };
+}
+
+function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): ServiceParts<undefined> {
   const { config, logger } = deps;
-  const registry = deps.registry ?? new client.Registry();
-  registry.setDefaultLabels({ service: 'gateway' });
-  if (!deps.registry) client.collectDefaultMetrics({ register: registry });
+  const registry = deps.registry ?? runtimeRegistry;
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route group and status',
@@ -162,7 +191,7 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
         })
       : undefined);
   const proxy = createProxy({ logger, registry });
-  const checkRevoked = revocationCheck(deps, registry, logger);
+  const checkRevoked = revocationCheck(deps.kv, registry, logger);
   const store = deps.redis ? ('redis' as const) : ('memory' as const);
   const limiter = (keyPrefix: string, points: number, blockDurationSeconds = 0): RateLimiter =>
     createRateLimiter({
@@ -320,11 +349,6 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
     sendError(err, req, res, logger);
   });
 
-  const server = await listen(app, config.PORT, config.HOST);
-  // Uploads stream for longer than the kit's default request timeout allows.
-  server.server.requestTimeout = Math.max(config.UPLOAD_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_MS) + 10_000;
-  logger.info({ port: server.port, upstreams: Object.keys(upstreams) }, 'gateway listening');
-
   const http: HttpApp = {
     app,
     registry,
@@ -332,16 +356,13 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
       draining = true;
     },
   };
-  let stopping: Promise<void> | undefined;
   return {
-    url: server.url,
-    port: server.port,
-    http,
-    stop: () =>
-      (stopping ??= (async () => {
-        http.setDraining();
-        await server.close();
-        proxy.close();
-      })()),
+    app: http,
+    listening(server) {
+      // Uploads stream for longer than the kit's default request timeout allows.
+      server.requestTimeout = Math.max(config.UPLOAD_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_MS) + 10_000;
+      logger.info({ upstreams: Object.keys(upstreams) }, 'gateway upstreams');
+    },
+    stop: async () => proxy.close(),
   };
 }

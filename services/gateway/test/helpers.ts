@@ -5,11 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import jwt from 'jsonwebtoken';
-import { start as startAuth, type RunningAuthService } from '@readiness/auth';
+import { authService, type AuthConfig, type AuthExports } from '@readiness/auth';
 import { createMemoryBus } from '@readiness/kit/bus';
 import type { KeyValueStore } from '@readiness/kit/cache';
 import { openDatabase } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
+import { startService, type RunningService } from '@readiness/kit/runtime';
 import { configSchema, type GatewayConfig } from '../src/config';
 
 export const silentLogger = createLogger({ name: 'gateway-test', level: 'silent' });
@@ -70,7 +71,7 @@ export function createSigner(): Signer {
 export const ROOT_ADMIN = { email: 'root@example.edu', password: 'root-password-1' };
 
 export interface EmbeddedAuth {
-  auth: RunningAuthService;
+  auth: RunningService<AuthConfig, AuthExports>;
   /** Signs the seeded super admin in through `baseUrl` (the gateway) and returns the token. */
   signIn(baseUrl: string): Promise<string>;
   close(): Promise<void>;
@@ -82,7 +83,7 @@ export async function startEmbeddedAuth(options: { kv?: KeyValueStore } = {}): P
   const database = await openDatabase({ logger: silentLogger });
   const bus = createMemoryBus({ logger: silentLogger, service: 'auth' });
   await bus.start();
-  const auth = await startAuth({
+  const auth = await startService(authService, {
     config: {
       PORT: 0,
       HOST: '127.0.0.1',
@@ -93,9 +94,8 @@ export async function startEmbeddedAuth(options: { kv?: KeyValueStore } = {}): P
       SEED_ADMIN_PASSWORD: ROOT_ADMIN.password,
     },
     logger: silentLogger,
-    database,
-    bus,
-    kv: options.kv,
+    adapters: { database, bus },
+    shared: { kv: options.kv },
   });
   return {
     auth,

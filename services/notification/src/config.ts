@@ -12,6 +12,11 @@ export const configSchema = z
     PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
     /** Deliveries of one event before a mail that keeps failing is given up (and dead-lettered). */
     MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+    /**
+     * How long one delivery may hold a mail before another delivery takes it over (its process died mid-send).
+     * Longer than any SMTP exchange: the mailer's timeouts are well under it.
+     */
+    MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && !c.SMTP_URL) {

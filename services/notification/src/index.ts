@@ -1,4 +1,4 @@
-export { start, type NotificationDeps, type RunningNotificationService } from './service';
+export { notificationService } from './service';
 export { configSchema, type NotificationConfig, type NotificationConfigInput } from './config';
 export { migrationsDir } from './data-access/migrations-dir';
 export { devMailRoutes } from './entry-points/http/dev-mail';

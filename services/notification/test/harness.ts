@@ -12,12 +12,13 @@ import {
   startTcpProxy,
   type TcpProxy,
 } from '@readiness/testing';
-import { start, type RunningNotificationService } from '../src';
+import { startService, type RunningService } from '@readiness/kit/runtime';
+import { notificationService, type NotificationConfig } from '../src';
 
 export const logger = createLogger({ name: 'notification-test', level: 'silent' });
 
 export interface Harness {
-  service: RunningNotificationService;
+  service: RunningService<NotificationConfig, undefined>;
   database: Database;
   bus: EventBus;
   catcher: MailCatcher;
@@ -27,8 +28,9 @@ export interface Harness {
 }
 
 /**
- * The service in-process on port 0 with the kit's SMTP catcher as its mail server (through a cuttable
- * proxy): against a fresh PostgreSQL database and RabbitMQ vhost (`real`), or PGlite and the memory bus.
+ * The service in-process on port 0, started by the kit's runtime, with the kit's SMTP catcher as its mail server
+ * (through a cuttable proxy): against a fresh PostgreSQL database and RabbitMQ vhost (`real`), or PGlite and the
+ * memory bus.
  */
 export async function startNotification(
   kind: 'real' | 'embedded',
@@ -55,7 +57,7 @@ export async function startNotification(
     logger,
   });
   await bus.start();
-  const service = await start({
+  const service = await startService(notificationService, {
     config: {
       PORT: 0,
       HOST: '127.0.0.1',
@@ -65,9 +67,7 @@ export async function startNotification(
       MAIL_MAX_ATTEMPTS: options.maxAttempts ?? 4,
     },
     logger,
-    database,
-    bus,
-    mailer,
+    adapters: { database, bus, mailer },
   });
   return {
     service,
@@ -119,6 +119,11 @@ export async function deliveryRows(database: Database) {
     attempts: number;
     last_error: string | null;
   }>(
-    sql`SELECT event_id, template, recipient, subject, status, attempts, last_error FROM deliveries ORDER BY created_at`,
+    // The log row joined with the kit's claim, in the words of the delivery log: queued, sending, sent, failed.
+    sql`SELECT d.event_id, d.template, d.recipient, d.subject,
+          CASE c.status WHEN 'pending' THEN 'queued' WHEN 'running' THEN 'sending' WHEN 'done' THEN 'sent' ELSE c.status END AS status,
+          c.attempts, c.last_error
+        FROM deliveries d JOIN effect_claims c ON c.scope = 'mail:' || d.template AND c.key = d.event_id::text
+        ORDER BY d.created_at`,
   );
 }

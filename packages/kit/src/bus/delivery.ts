@@ -3,7 +3,8 @@ import { requestContext, type Logger } from '../logger';
 import type { BusMessage, HandlerContext, Subscription } from './types';
 
 /** A malformed delivery keeps its decoded envelope when there was one, so the DLQ shows which event it was. */
-export type Decoded = { ok: true; message: BusMessage } | { ok: false; error: string; message?: BusMessage };
+export type Decoded =
+  { ok: true; message: BusMessage; payload?: unknown } | { ok: false; error: string; message?: BusMessage };
 
 /**
  * Topic matching as RabbitMQ does it for topic exchanges: words split on '.', `*` is one word,
@@ -38,7 +39,8 @@ export function decodeDelivery(body: Uint8Array, sub: Subscription): Decoded {
   }
   if (isEventName(message.name)) {
     try {
-      decodePayload(message.name, message.payload);
+      // Decoded once here: the handler gets the typed payload in its context.
+      return { ok: true, message, payload: decodePayload(message.name, message.payload) };
     } catch (err) {
       return { ok: false, error: `payload does not match ${message.name}: ${errorMessage(err)}`, message };
     }

@@ -38,6 +38,16 @@ interface Delivery {
   body: Uint8Array;
   routingKey: string;
   attempt: number;
+  /** The publishes waiting for this delivery to finish (`confirmAfterHandlers`). */
+  confirms: Confirmation[];
+  /** The message id, kept while the delivery is pending so a republish joins it (`confirmAfterHandlers`). */
+  id?: string;
+}
+
+/** One published message waiting for every queue it was routed to. */
+interface Confirmation {
+  remaining: number;
+  settle(err?: Error): void;
 }
 
 interface MemoryQueue {
@@ -46,6 +56,8 @@ interface MemoryQueue {
   ready: Delivery[];
   running: number;
   dead: DeadLetter[];
+  /** Deliveries not finished yet by message id (`confirmAfterHandlers`). */
+  pending: Map<string, Delivery>;
 }
 
 /** Unrouted and dead-lettered messages kept for inspection are bounded so a long run cannot exhaust memory. */
@@ -73,9 +85,10 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
   const metrics = busMetrics(opts.registry);
 
   const queues = new Map<string, MemoryQueue>();
-  const unrouted: Delivery[] = [];
+  const unrouted: Array<Pick<Delivery, 'body' | 'routingKey'>> = [];
   const retryTimers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
+  const confirmations = new Set<Confirmation>();
   let idleWaiters: Array<() => void> = [];
   let state: 'idle' | 'started' | 'closed' = 'idle';
   let starters = 0;
@@ -97,16 +110,53 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
     for (const w of waiters) w();
   };
 
-  const route = (routingKey: string, body: Uint8Array) => {
+  const confirmation = (): { confirm: Confirmation; done: Promise<void> } => {
+    let confirm!: Confirmation;
+    const done = new Promise<void>((resolve, reject) => {
+      confirm = {
+        remaining: 0,
+        settle(err) {
+          if (err) {
+            confirmations.delete(confirm);
+            reject(err);
+            return;
+          }
+          confirm.remaining -= 1;
+          if (confirm.remaining > 0) return;
+          confirmations.delete(confirm);
+          resolve();
+        },
+      };
+    });
+    confirmations.add(confirm);
+    return { confirm, done };
+  };
+
+  const route = (routingKey: string, body: Uint8Array, confirm?: { confirm: Confirmation; id: string }) => {
     let routed = false;
     for (const q of queues.values()) {
       if (!q.sub.events.some((pattern) => topicMatches(pattern, routingKey))) continue;
-      q.ready.push({ body, routingKey, attempt: 1 });
       routed = true;
+      if (confirm) confirm.confirm.remaining += 1;
+      const same = confirm && q.pending.get(confirm.id);
+      if (same) {
+        // A republish (the relay timed out waiting) of a message this queue has not finished with: wait for it.
+        same.confirms.push(confirm.confirm);
+        continue;
+      }
+      const delivery: Delivery = {
+        body,
+        routingKey,
+        attempt: 1,
+        confirms: confirm ? [confirm.confirm] : [],
+        id: confirm?.id,
+      };
+      if (confirm) q.pending.set(confirm.id, delivery);
+      q.ready.push(delivery);
       // Never deliver inside publish(): the publisher's transaction and call stack are not the handler's.
       setImmediate(() => pump(q));
     }
-    if (!routed) keep(unrouted, { body, routingKey, attempt: 0 });
+    if (!routed) keep(unrouted, { body, routingKey });
   };
 
   const pump = (q: MemoryQueue) => {
@@ -132,11 +182,18 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
     reason: DeadLetterReason,
   ) => {
     keep(q.dead, { message, body: d.body, routingKey: d.routingKey, error, attempts: d.attempt });
+    finished(q, d);
     metrics.deadLettered(q.sub.queue, message?.name ?? 'unknown', reason);
     logger.error(
       { queue: q.sub.queue, event: message?.name, id: message?.id, reason, error },
       'message dead-lettered',
     );
+  };
+
+  /** The delivery is done with (handled or dead-lettered): every publish waiting for it is confirmed. */
+  const finished = (q: MemoryQueue, d: Delivery) => {
+    if (d.id !== undefined) q.pending.delete(d.id);
+    for (const confirm of d.confirms.splice(0)) confirm.settle();
   };
 
   const deliver = async (q: MemoryQueue, d: Delivery): Promise<void> => {
@@ -147,8 +204,9 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
     }
     const { message } = decoded;
     try {
-      await runHandler(q.sub, message, { attempt: d.attempt, queue: q.sub.queue });
+      await runHandler(q.sub, message, { attempt: d.attempt, queue: q.sub.queue, payload: decoded.payload });
       metrics.consumed(q.sub.queue, message.name);
+      finished(q, d);
     } catch (err) {
       const final = d.attempt >= q.maxAttempts;
       logHandlerFailure(logger, err, {
@@ -167,7 +225,8 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
         () => {
           retryTimers.delete(timer);
           if (state === 'closed') return;
-          q.ready.push({ ...d, attempt: d.attempt + 1 });
+          d.attempt += 1;
+          q.ready.push(d);
           pump(q);
           notifyIfIdle();
         },
@@ -201,6 +260,7 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
         ready: [],
         running: 0,
         dead: [],
+        pending: new Map(),
       };
       queues.set(sub.queue, q);
       logger.info({ queue: sub.queue, events: sub.events }, 'subscribed');
@@ -210,10 +270,18 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
       ensureOpen();
       // Encode everything first: a message that cannot be encoded fails the whole batch, like a broker nack.
       const bodies = messages.map((m) => [m.name, encodeEnvelope(m)] as const);
-      for (const [name, body] of bodies) {
-        route(name, body);
+      const waits: Promise<void>[] = [];
+      for (const [i, [name, body]] of bodies.entries()) {
+        if (opts.confirmAfterHandlers) {
+          const { confirm, done } = confirmation();
+          route(name, body, { confirm, id: messages[i]!.id });
+          // Routed nowhere: nobody in the process subscribes, so there is nothing to wait for.
+          if (confirm.remaining === 0) confirm.settle();
+          waits.push(done);
+        } else route(name, body);
         metrics.published(name);
       }
+      await Promise.all(waits);
     },
 
     ready: () => state === 'started',
@@ -228,6 +296,9 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
       for (const t of retryTimers) clearTimeout(t);
       retryTimers.clear();
       await Promise.allSettled([...inFlight]);
+      // Publishes still waiting for a handler are not confirmed: their outbox rows stay pending.
+      for (const c of [...confirmations])
+        c.settle(new AppError('bus_closed', 'Event bus closed before handling', 503));
       // Whatever is still queued will never be delivered now: nobody should wait for it.
       const waiters = idleWaiters;
       idleWaiters = [];

@@ -395,7 +395,7 @@ class RabbitBus implements EventBus {
     }
     const message = decoded.message;
     try {
-      await runHandler(state.sub, message, { attempt, queue });
+      await runHandler(state.sub, message, { attempt, queue, payload: decoded.payload });
     } catch (err) {
       const final = attempt >= state.maxAttempts;
       logHandlerFailure(this.log, err, { queue, event: message.name, id: message.id, attempt, final });

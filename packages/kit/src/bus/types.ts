@@ -14,6 +14,8 @@ export interface HandlerContext {
   /** 1 on the first delivery, incremented by every retry the bus schedules. */
   attempt: number;
   queue: string;
+  /** The payload decoded with its contract from proto/ (absent for an event no contract names). */
+  payload?: unknown;
 }
 
 export interface Subscription {
@@ -64,6 +66,14 @@ export interface RabbitBusOptions extends BusOptions {
 export interface MemoryBusOptions extends BusOptions {
   /** Only used in logs: one instance is shared by every service of the all-in-one process. */
   service?: string;
+  /**
+   * When true, `publish()` resolves only once every queue the message was routed to has finished with it
+   * (its handler committed, or the message was dead-lettered), and rejects when the bus closes first. The
+   * all-in-one relays publish through it, so an outbox row is marked sent only after every subscriber in the
+   * process has committed its effect: a crash in the middle of a handler leaves the row pending, and the
+   * next start delivers the event again.
+   */
+  confirmAfterHandlers?: boolean;
   /** Handlers running at once per queue, like a consumer prefetch. Default 10. */
   prefetch?: number;
 }

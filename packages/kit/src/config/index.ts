@@ -46,6 +46,11 @@ export const serviceEnv = {
   LOG_LEVEL: env.logLevel(),
   PORT: env.port(8080),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * On SIGTERM, how long in-flight requests get to finish before their connections are cut; each shutdown step
+   * is bounded by it plus 5 s. The chart sets the pod's terminationGracePeriodSeconds from the same value.
+   */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
 };
 
 /** What a service with its own database and events reads; the embedded defaults apply when a URL is unset. */

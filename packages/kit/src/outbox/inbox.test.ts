@@ -82,4 +82,35 @@ describe.each(drivers)('handleOnce on %s', (_driver, open) => {
     expect([a.duplicate, b.duplicate]).toEqual([false, false]);
     expect(await scoresFor(eventId)).toBe(2);
   });
+
+  it('when two events with different ids carry the same natural key, then the effect happens once and the relay is woken once', async () => {
+    const attemptId = randomUUID();
+    const [first, second] = [randomUUID(), randomUUID()];
+    let wakes = 0;
+    const onCommitted = () => (wakes += 1);
+
+    const a = await handleOnce(
+      database,
+      'results.attempt',
+      { eventId: first, key: attemptId },
+      score(attemptId),
+      {
+        onCommitted,
+      },
+    );
+    const b = await handleOnce(
+      database,
+      'results.attempt',
+      { eventId: second, key: attemptId },
+      score(attemptId),
+      {
+        onCommitted,
+      },
+    );
+
+    expect(a).toEqual({ duplicate: false, result: 'scored' });
+    expect(b).toEqual({ duplicate: true });
+    expect(await scoresFor(attemptId)).toBe(1);
+    expect(wakes).toBe(1);
+  });
 });

@@ -5,7 +5,8 @@ import { currentContext } from '../logger';
 import { outbox, processedMessages } from './schema';
 
 export { OutboxRelay, type BusMessage, type OutboxRelayOptions, type Publisher } from './relay';
-export { outbox, processedMessages } from './schema';
+export { effectClaims, outbox, processedMessages } from './schema';
+export { runClaimed, type ClaimedEffect, type ClaimOutcome } from './claims';
 
 /**
  * The kit's own migrations (outbox, processed_messages). Pass it first to `migrate`, before the service's
@@ -46,27 +47,47 @@ export async function enqueue(tx: Tx, event: OutboxEvent): Promise<string> {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What identifies one delivery to a consumer: the event id, and optionally a natural key of the consumer's own. */
+export interface MessageKey {
+  eventId: string;
+  /**
+   * A key of the effect itself (an attempt id, an order number): a second event carrying the same key is a
+   * duplicate too, even with another event id.
+   */
+  key?: string;
+}
+
+export interface HandleOnceOptions {
+  /** Called after the effect's transaction committed (not for duplicates): pass the relay's `notify`. */
+  onCommitted?: () => void;
+}
+
 /**
- * Runs `effect` at most once per (consumer, event id). The processed-messages row is inserted first with
- * `ON CONFLICT DO NOTHING` in the same transaction as the effect: a duplicate delivery inserts nothing and
- * skips the effect, and an effect that throws rolls the row back with it so a retry can still succeed.
- * Two concurrent deliveries of one event serialise on the primary key: the second waits for the first
- * transaction and then finds the row.
+ * Runs `effect` at most once per (consumer, event id), and per (consumer, natural key) when one is given. The
+ * processed-messages row is inserted first with `ON CONFLICT DO NOTHING` in the same transaction as the effect:
+ * a duplicate delivery inserts nothing and skips the effect, and an effect that throws rolls the row back with
+ * it so a retry can still succeed. Two concurrent deliveries of one event serialise on the unique keys: the
+ * second waits for the first transaction and then finds the row. Events the effect enqueued are published
+ * at once when `onCommitted` wakes the relay.
  */
 export async function handleOnce<T>(
   database: Database,
   consumer: string,
-  eventId: string,
+  message: string | MessageKey,
   effect: (tx: Tx) => Promise<T>,
+  options: HandleOnceOptions = {},
 ): Promise<{ duplicate: boolean; result?: T }> {
+  const { eventId, key } = typeof message === 'string' ? { eventId: message, key: undefined } : message;
   if (!UUID.test(eventId)) throw new Error(`event id ${JSON.stringify(eventId)} is not a UUID`);
-  return database.transaction(async (tx) => {
+  const outcome = await database.transaction(async (tx) => {
     const inserted = await tx
       .insert(processedMessages)
-      .values({ consumer, eventId })
+      .values({ consumer, eventId, naturalKey: key ?? null })
       .onConflictDoNothing()
       .returning({ eventId: processedMessages.eventId });
     if (inserted.length === 0) return { duplicate: true };
     return { duplicate: false, result: await effect(tx) };
   });
+  if (!outcome.duplicate) options.onCommitted?.();
+  return outcome;
 }

@@ -32,7 +32,27 @@ export const processedMessages = pgTable(
   {
     consumer: text('consumer').notNull(),
     eventId: uuid('event_id').notNull(),
+    naturalKey: text('natural_key'),
     processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.consumer, t.eventId] })],
+);
+
+/** Mirrors `migrations/kit-0002-natural-keys-and-claims.sql`. */
+export const effectClaims = pgTable(
+  'effect_claims',
+  {
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    status: text('status', { enum: ['pending', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
 );

@@ -1,7 +1,7 @@
-import { decodePayload } from '@readiness/contracts';
-import type { Subscription } from '@readiness/kit/bus';
-import type { Mailer } from '@readiness/kit/mail';
+import type { Database } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
+import type { Mailer } from '@readiness/kit/mail';
+import { on } from '@readiness/kit/runtime';
 import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
 import { deliver } from '../../domain/deliver';
 import { adminPasswordReset } from '../../domain/templates';
@@ -11,19 +11,19 @@ export const ADMIN_PASSWORD_RESET_QUEUE = 'notification.admin-password-reset';
 /** Mails the temporary password of an admin whose password a super admin reset. */
 export function adminPasswordResetConsumer(deps: {
   repo: DeliveriesRepository;
+  database: Database;
   mailer: Mailer;
   logger: Logger;
   publicOrigin: string;
   maxAttempts: number;
-}): Subscription {
-  return {
+  leaseSeconds: number;
+}) {
+  return on('auth.admin.password-reset.v1', {
     queue: ADMIN_PASSWORD_RESET_QUEUE,
-    events: ['auth.admin.password-reset.v1'],
     maxAttempts: deps.maxAttempts,
-    async handle(msg, ctx) {
-      const event = decodePayload('auth.admin.password-reset.v1', msg.payload);
-      await deliver(deps.repo, deps.mailer, deps.logger, {
-        eventId: msg.id,
+    async handle(event, meta) {
+      await deliver(deps, {
+        eventId: meta.id,
         template: 'admin-password-reset',
         to: event.email,
         mail: adminPasswordReset({
@@ -31,9 +31,10 @@ export function adminPasswordResetConsumer(deps: {
           temporaryPassword: event.temporaryPassword,
           loginUrl: `${deps.publicOrigin.replace(/\/+$/, '')}/admin/login`,
         }),
-        attempt: ctx.attempt,
+        attempt: meta.attempt,
         maxAttempts: deps.maxAttempts,
+        leaseSeconds: deps.leaseSeconds,
       });
     },
-  };
+  });
 }

@@ -1,0 +1,103 @@
+import { and, eq, lt, or, sql } from 'drizzle-orm';
+import type { Database } from '../db';
+import { AppError } from '../errors';
+import { effectClaims } from './schema';
+
+/** One side effect outside the database, and the rules for retrying it. */
+export interface ClaimedEffect {
+  /** What kind of effect, e.g. `mail:admin-password-reset`; keys are unique within a scope. */
+  scope: string;
+  /** What it is done for, e.g. the event id. */
+  key: string;
+  /** Longer than the effect can take: a claim older than this is taken to belong to a dead worker. */
+  leaseSeconds: number;
+  /** Which try this is (1 for the first); the bus counts deliveries. */
+  attempt: number;
+  /** The try after which a failing effect is given up ('failed'). */
+  maxAttempts: number;
+  /** A failure that no retry can fix: recorded as final at once, and not thrown. */
+  isPermanent?: (err: unknown) => boolean;
+  /** The reason recorded for a failure; the error's message by default. */
+  describe?: (err: unknown) => string;
+}
+
+/** `done`: the effect ran now; `duplicate`: it had already run (or been given up); `rejected`: permanent failure. */
+export type ClaimOutcome = 'done' | 'duplicate' | 'rejected';
+
+const MAX_ERROR_LENGTH = 1000;
+
+/**
+ * Runs an effect that the database cannot roll back (sending a mail, rendering a PDF to storage) at most once per
+ * (scope, key), as far as a lease allows.
+ *
+ * The claim row is created on first sight, then taken with a lease in one conditional UPDATE, so concurrent
+ * deliveries of one event race and only one runs the effect; the others throw a 409 `effect_in_progress` so the
+ * bus delivers them again later, when the row says how it went (acknowledging them would lose the effect if the
+ * worker holding the claim dies). A claim whose lease ran out is taken over. A failure is recorded and thrown
+ * for the bus to retry; on the last allowed attempt, or when `isPermanent` says so, the row becomes 'failed' with
+ * the reason. The window that remains is a crash after the outside world accepted the effect and before the row
+ * says so: then the effect happens twice, which for a mail is better than never.
+ */
+export async function runClaimed(
+  database: Database,
+  claim: ClaimedEffect,
+  effect: () => Promise<unknown>,
+): Promise<ClaimOutcome> {
+  const { db } = database;
+  const where = and(eq(effectClaims.scope, claim.scope), eq(effectClaims.key, claim.key));
+  await db.insert(effectClaims).values({ scope: claim.scope, key: claim.key }).onConflictDoNothing();
+  const claimed = await db
+    .update(effectClaims)
+    .set({
+      status: 'running',
+      leaseUntil: sql`now() + make_interval(secs => ${claim.leaseSeconds})`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        where,
+        or(
+          eq(effectClaims.status, 'pending'),
+          and(eq(effectClaims.status, 'running'), lt(effectClaims.leaseUntil, sql`now()`)),
+        ),
+      ),
+    )
+    .returning({ key: effectClaims.key });
+  if (claimed.length === 0) {
+    const [row] = await db.select({ status: effectClaims.status }).from(effectClaims).where(where);
+    if (row?.status === 'done' || row?.status === 'failed') return 'duplicate';
+    throw new AppError('effect_in_progress', 'This effect is being carried out by another worker', 409);
+  }
+
+  try {
+    await effect();
+  } catch (err) {
+    const permanent = claim.isPermanent?.(err) ?? false;
+    const final = permanent || claim.attempt >= claim.maxAttempts;
+    const reason = claim.describe?.(err) ?? (err instanceof Error ? err.message : String(err));
+    await db
+      .update(effectClaims)
+      .set({
+        status: final ? 'failed' : 'pending',
+        leaseUntil: null,
+        attempts: sql`${effectClaims.attempts} + 1`,
+        lastError: reason.slice(0, MAX_ERROR_LENGTH),
+        updatedAt: sql`now()`,
+      })
+      .where(where);
+    if (permanent) return 'rejected';
+    throw err;
+  }
+  await db
+    .update(effectClaims)
+    .set({
+      status: 'done',
+      leaseUntil: null,
+      attempts: sql`${effectClaims.attempts} + 1`,
+      lastError: null,
+      doneAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(where);
+  return 'done';
+}

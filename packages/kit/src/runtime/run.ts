@@ -1,0 +1,336 @@
+import type { Server } from 'node:http';
+import path from 'node:path';
+import client, { type Registry } from 'prom-client';
+import type { z } from 'zod';
+import type { EventBus } from '../bus';
+import { closeRedis, createRedis, createRedisStore, type KeyValueStore, type Redis } from '../cache';
+import { loadConfig } from '../config';
+import { migrate, type Database } from '../db';
+import { createHttpApp, listen, type HttpApp } from '../http';
+import { createLogger, type Logger } from '../logger';
+import { createMailer, startMailCatcher, type Mailer } from '../mail';
+import { handleOnce, kitMigrationsDir, OutboxRelay } from '../outbox';
+import { handleProcessErrors, Shutdown } from '../shutdown';
+import { createObjectStore, startEmbeddedS3, type ObjectStore } from '../storage';
+import { openServiceDatabase, startServiceBus } from './adapters';
+import type { ServiceContext, ServiceModule, ServiceParts } from './service';
+
+/** What every service of one process shares (the all-in-one launcher); none of it is closed by a service. */
+export interface SharedAdapters {
+  bus?: EventBus;
+  kv?: KeyValueStore;
+  /** The SMTP server of services that set no SMTP_URL. */
+  smtpUrl?: string;
+  /** The S3 endpoint of services that set no S3_URL. */
+  s3Url?: string;
+}
+
+export interface StartServiceOptions<O> {
+  /** The environment the config is read from (empty values count as unset); `process.env` by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Config values parsed with the module's schema instead of reading `env` (tests). */
+  config?: Record<string, unknown>;
+  /** A config already parsed with the module's schema (a caller that parsed it itself). */
+  parsedConfig?: unknown;
+  /** The service's logger; one named after the service at its LOG_LEVEL by default. */
+  logger?: Logger;
+  shared?: SharedAdapters;
+  /** Adapters made by the caller (tests): used as they are and never closed by the runtime. */
+  adapters?: { database?: Database; bus?: EventBus; redis?: Redis; mailer?: Mailer; storage?: ObjectStore };
+  /** What the module's `setup` accepts from an in-process caller. */
+  options?: O;
+  /** Leaves the outbox relay stopped until `startRelay()`: a launcher starts every relay after every subscription. */
+  deferRelay?: boolean;
+}
+
+export interface RunningService<C, E> {
+  name: string;
+  config: C;
+  logger: Logger;
+  url: string;
+  port: number;
+  server: Server;
+  http: HttpApp;
+  database?: Database;
+  bus?: EventBus;
+  relay?: OutboxRelay;
+  exports: E;
+  /** Seconds an in-flight request gets to finish on stop before its connection is cut. */
+  graceSeconds: number;
+  startRelay(): void;
+  /** First half of `stop`: readiness turns 503, new connections are refused, in-flight requests finish. */
+  drain(): Promise<void>;
+  /** Second half of `stop`: the relay, then what `setup` opened, then the adapters the runtime opened. */
+  release(): Promise<void>;
+  /** drain, then the bus this service owns (in-flight handlers finish), then release. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const DEFAULT_FROM = 'Readiness <no-reply@readiness.local>';
+
+interface BaseConfig {
+  NODE_ENV: string;
+  LOG_LEVEL: string;
+  PORT: number;
+  HOST: string;
+  SHUTDOWN_GRACE_SECONDS?: number;
+  DATA_DIR?: string;
+  DATABASE_URL?: string;
+  AMQP_URL?: string;
+  REDIS_URL?: string;
+  SMTP_URL?: string;
+  MAIL_FROM?: string;
+  S3_URL?: string;
+}
+
+/** Stops accepting connections, lets in-flight requests finish within the grace, then cuts what is left. */
+function closeServer(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * Starts one service from its module: config, logger, adapters (the production adapter when its URL is set,
+ * what the caller shares or the embedded default otherwise), migrations, `setup`, subscriptions, HTTP with
+ * health, readiness and metrics, then the outbox relay, in that order, so every subscription is in place before
+ * any event is published. The same function serves `main.ts`, the component tests and the all-in-one launcher.
+ */
+export async function startService<S extends z.ZodType, E, O>(
+  module: ServiceModule<S, E, O>,
+  opts: StartServiceOptions<O> = {},
+): Promise<RunningService<z.infer<S>, E>> {
+  const config = (opts.parsedConfig ??
+    (opts.config
+      ? module.config.parse(opts.config)
+      : loadConfig(module.config, opts.env ?? process.env))) as z.infer<S>;
+  const base = config as BaseConfig;
+  const { name } = module;
+  const logger = opts.logger ?? createLogger({ name, level: base.LOG_LEVEL as 'info' });
+  const owned: Array<{ name: string; close: () => Promise<void> | void }> = [];
+  const closeOwned = async () => {
+    for (const step of owned.splice(0).reverse()) {
+      try {
+        await step.close();
+      } catch (err) {
+        logger.warn({ err, step: step.name }, 'closing an adapter failed');
+      }
+    }
+  };
+  const dataDir = path.resolve(base.DATA_DIR ?? '.data');
+  const closeOnFailure: Array<() => Promise<void>> = [];
+  let ownsBus = false;
+  const missing = (what: string) => () => {
+    throw new Error(`${name} uses ${what} without declaring it in its service module`);
+  };
+
+  try {
+    const registry: Registry = new client.Registry();
+    registry.setDefaultLabels({ service: name });
+    client.collectDefaultMetrics({ register: registry });
+
+    let database: Database | undefined;
+    if (module.migrations) {
+      database = opts.adapters?.database;
+      if (!database) {
+        const opened = await openServiceDatabase({
+          service: name,
+          config: { DATABASE_URL: base.DATABASE_URL, DATA_DIR: dataDir },
+          logger,
+        });
+        owned.push({ name: 'database', close: () => opened.close() });
+        database = opened;
+      }
+      await migrate(database, [kitMigrationsDir, module.migrations], logger);
+    }
+
+    let bus: EventBus | undefined;
+    if (module.bus || module.publishes?.length) {
+      bus = opts.adapters?.bus ?? opts.shared?.bus;
+      if (!bus) {
+        const started = await startServiceBus({ service: name, config: base, logger });
+        bus = started;
+        ownsBus = true;
+        // Closed here only when the start fails; a running service closes it in `stop()`, before `release()`.
+        closeOnFailure.push(() => started.close());
+      }
+    }
+
+    let redis: Redis | undefined;
+    let kv: KeyValueStore | undefined;
+    if (module.uses?.kv) {
+      redis = opts.adapters?.redis;
+      if (!redis && base.REDIS_URL) {
+        // One prefix for every service: the gateway reads the revocations auth writes.
+        const client = createRedis({ url: base.REDIS_URL, keyPrefix: 'readiness:', logger });
+        owned.push({ name: 'redis', close: () => closeRedis(client) });
+        redis = client;
+      }
+      kv = redis ? createRedisStore({ client: redis }) : opts.shared?.kv;
+    }
+
+    let mailer: Mailer | undefined;
+    if (module.uses?.mailer) {
+      mailer = opts.adapters?.mailer;
+      if (!mailer) {
+        let smtpUrl = base.SMTP_URL ?? opts.shared?.smtpUrl;
+        if (!smtpUrl) {
+          const catcher = await startMailCatcher({ logger });
+          owned.push({ name: 'mail catcher', close: () => catcher.close() });
+          smtpUrl = catcher.url;
+          logger.warn({ smtpUrl }, 'SMTP_URL is not set: mail is caught in memory, not delivered');
+        }
+        const created = createMailer({ smtpUrl, from: base.MAIL_FROM ?? DEFAULT_FROM, logger });
+        owned.push({ name: 'mailer', close: () => created.close() });
+        mailer = created;
+      }
+    }
+
+    let storage: ObjectStore | undefined;
+    const storageUse = module.uses?.storage;
+    if (storageUse) {
+      storage = opts.adapters?.storage;
+      if (!storage) {
+        let url = base.S3_URL ?? opts.shared?.s3Url;
+        if (!url) {
+          const s3 = await startEmbeddedS3({ directory: path.join(dataDir, name, 's3') });
+          owned.push({ name: 's3', close: () => s3.close() });
+          url = s3.url;
+        }
+        const store = createObjectStore({ url, bucket: storageUse.bucket, logger });
+        owned.push({ name: 'object storage', close: () => store.close() });
+        await store.ensureBucket();
+        storage = store;
+      }
+    }
+
+    const relay =
+      database && bus && module.publishes?.length
+        ? new OutboxRelay({ database, publisher: bus, logger, source: name, registry })
+        : undefined;
+    const db = database;
+    const ctx: ServiceContext<z.infer<S>> = {
+      name,
+      config,
+      logger,
+      registry,
+      get database() {
+        return db ?? missing('a database (migrations)')();
+      },
+      get bus() {
+        return bus ?? missing('the bus (bus or publishes)')();
+      },
+      redis,
+      kv,
+      get mailer() {
+        return mailer ?? missing('a mailer (uses.mailer)')();
+      },
+      get storage() {
+        return storage ?? missing('object storage (uses.storage)')();
+      },
+      notifyOutbox: () => relay?.notify(),
+      handleOnce: (consumer, message, effect) =>
+        handleOnce(db ?? missing('a database (migrations)')(), consumer, message, effect, {
+          onCommitted: () => relay?.notify(),
+        }),
+    };
+
+    const parts: ServiceParts<E> = await module.setup(ctx, opts.options as O);
+    if (parts.stop) owned.push({ name: 'service', close: parts.stop });
+    if (parts.subscriptions?.length && !bus) missing('the bus (bus: true)')();
+    for (const sub of parts.subscriptions ?? []) await bus!.subscribe(sub.subscription);
+    const consumes = Boolean(parts.subscriptions?.length);
+
+    const http =
+      parts.app ??
+      createHttpApp({
+        name,
+        logger,
+        registry,
+        // A publisher stays ready while the broker is away (its outbox keeps the events); a consumer does not.
+        readiness: async () =>
+          (!db || (await db.ping())) &&
+          (!consumes || bus!.ready()) &&
+          (!parts.readiness || (await parts.readiness())),
+        routes: (app) => parts.routes?.(app),
+      });
+    const running = await listen(http.app, base.PORT, base.HOST);
+    parts.listening?.(running.server);
+    logger.info({ url: running.url }, `${name} service listening`);
+
+    const graceSeconds = base.SHUTDOWN_GRACE_SECONDS ?? 10;
+    let relayStarted = false;
+    const startRelay = () => {
+      if (relayStarted || !relay) return;
+      relayStarted = true;
+      relay.start();
+    };
+    if (!opts.deferRelay) startRelay();
+
+    let draining: Promise<void> | undefined;
+    let releasing: Promise<void> | undefined;
+    let stopping: Promise<void> | undefined;
+    const drain = () =>
+      (draining ??= (async () => {
+        http.setDraining();
+        await closeServer(running.server, graceSeconds * 1000);
+      })());
+    const release = () =>
+      (releasing ??= (async () => {
+        await relay?.stop();
+        await closeOwned();
+      })());
+    return {
+      name,
+      config,
+      logger,
+      url: running.url,
+      port: running.port,
+      server: running.server,
+      http,
+      database,
+      bus,
+      relay,
+      exports: parts.exports as E,
+      graceSeconds,
+      startRelay,
+      drain,
+      release,
+      stop: () =>
+        (stopping ??= (async () => {
+          await drain();
+          // Consumers stop and in-flight handlers finish while the database and mailer are still open.
+          if (ownsBus) await bus?.close();
+          await release();
+        })()),
+    };
+  } catch (err) {
+    for (const close of closeOnFailure) await close().catch(() => undefined);
+    await closeOwned();
+    throw err;
+  }
+}
+
+/**
+ * The whole `main.ts` of a service: reads the environment, starts the service, and stops it gracefully on
+ * SIGTERM/SIGINT (each shutdown step gets the grace plus a margin). A failed start prints why and exits 1.
+ */
+export function runMain<S extends z.ZodType, E, O>(module: ServiceModule<S, E, O>, options?: O): void {
+  startService(module, { options })
+    .then((service) => {
+      const shutdown = new Shutdown(service.logger, (service.graceSeconds + 5) * 1000);
+      handleProcessErrors(service.logger, shutdown);
+      shutdown.add(module.name, () => service.stop());
+      shutdown.onSignals();
+    })
+    .catch((err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    });
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AdminCreatedSchema, create, encodePayload } from '@readiness/contracts';
+import { z } from 'zod';
+import { createMemoryBus, type EventBus } from '../bus';
+import { serviceEnv, dataServiceEnv } from '../config';
+import { migrate, openDatabase } from '../db';
+import { createLogger } from '../logger';
+import { enqueue, kitMigrationsDir } from '../outbox';
+import { defineService, on, startService } from './index';
+
+jest.setTimeout(30_000);
+
+const logger = createLogger({ name: 'runtime-test', level: 'silent' });
+const migrations = mkdtempSync(path.join(tmpdir(), 'runtime-migrations-'));
+afterAll(() => rmSync(migrations, { recursive: true, force: true }));
+
+const testConfig = { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
+
+describe('the service runtime', () => {
+  test('when an event already sits in the outbox at start, then the service’s own subscription receives it, decoded', async () => {
+    const database = await openDatabase({ logger });
+    const bus = createMemoryBus({ logger });
+    await bus.start();
+    await migrate(database, [kitMigrationsDir]);
+    await database.transaction((tx) =>
+      enqueue(tx, {
+        name: 'auth.admin.created.v1',
+        payload: encodePayload(
+          'auth.admin.created.v1',
+          create(AdminCreatedSchema, { adminId: randomUUID(), name: 'Ada', email: 'ada@example.edu' }),
+        ),
+      }),
+    );
+    const received: string[] = [];
+    const module = defineService({
+      name: 'echo',
+      config: z.object(dataServiceEnv),
+      migrations,
+      publishes: ['auth.admin.created.v1'],
+      setup: async () => {
+        // A setup that takes a while (keys, warm-up): a relay running already would publish to nobody meanwhile.
+        await new Promise((r) => setTimeout(r, 300));
+        return {
+          subscriptions: [
+            on('auth.admin.created.v1', {
+              queue: 'echo.admin-created',
+              handle: async (event) => void received.push(event.email),
+            }),
+          ],
+        };
+      },
+    });
+    const service = await startService(module, { config: testConfig, logger, adapters: { database, bus } });
+    try {
+      const deadline = Date.now() + 10_000;
+      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(received).toEqual(['ada@example.edu']);
+    } finally {
+      await service.stop();
+      await bus.close();
+      await database.close();
+    }
+  });
+
+  test('when a request is still running at stop, then it gets SHUTDOWN_GRACE_SECONDS and no more before its connection is cut', async () => {
+    const module = defineService({
+      name: 'slow',
+      config: z.object(serviceEnv),
+      setup: () => ({
+        routes: (app) => app.get('/api/slow', () => undefined), // never answers
+      }),
+    });
+    const service = await startService(module, {
+      config: { ...testConfig, SHUTDOWN_GRACE_SECONDS: 1 },
+      logger,
+    });
+    const request = fetch(`${service.url}/api/slow`).then(
+      (res) => res.status,
+      () => 'cut',
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await service.stop();
+    const elapsed = Date.now() - started;
+    expect(await request).toBe('cut');
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(3_000);
+  });
+
+  test('when the broker is unreachable, then a publisher stays ready (its outbox keeps the events) and a consumer is not', async () => {
+    const brokerDown: EventBus = {
+      start: async () => undefined,
+      subscribe: async () => undefined,
+      publish: async () => {
+        throw new Error('broker unreachable');
+      },
+      ready: () => false,
+      close: async () => undefined,
+    };
+    const database = await openDatabase({ logger });
+    const publisher = defineService({
+      name: 'publisher',
+      config: z.object(dataServiceEnv),
+      migrations,
+      publishes: ['auth.admin.created.v1'],
+      setup: () => ({}),
+    });
+    const consumer = defineService({
+      name: 'consumer',
+      config: z.object(dataServiceEnv),
+      migrations,
+      bus: true,
+      setup: () => ({
+        subscriptions: [
+          on('auth.admin.created.v1', { queue: 'consumer.admin-created', handle: async () => undefined }),
+        ],
+      }),
+    });
+    const adapters = { database, bus: brokerDown };
+    const running = [
+      await startService(publisher, { config: testConfig, logger, adapters }),
+      await startService(consumer, { config: testConfig, logger, adapters }),
+    ];
+    try {
+      const [pub, con] = await Promise.all(
+        running.map((s) => fetch(`${s.url}/readyz`).then((r) => r.status)),
+      );
+      expect({ publisher: pub, consumer: con }).toEqual({ publisher: 200, consumer: 503 });
+    } finally {
+      for (const s of running) await s.stop();
+      await database.close();
+    }
+  });
+
+  test('when a service declares object storage and no S3_URL is set, then it stores and reads objects on the embedded default', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'runtime-s3-'));
+    const module = defineService({
+      name: 'files',
+      config: z.object({ ...serviceEnv, DATA_DIR: z.string(), S3_URL: z.string().optional() }),
+      uses: { storage: { bucket: 'files' } },
+      setup: ({ storage }) => ({
+        routes: (app) =>
+          app.put('/api/files/:name', async (req, res) => {
+            await storage.put(req.params.name, Buffer.from(JSON.stringify(req.body)), {
+              contentType: 'application/json',
+            });
+            res.json(JSON.parse((await storage.getBuffer(req.params.name)).toString()));
+          }),
+      }),
+    });
+    const service = await startService(module, { config: { ...testConfig, DATA_DIR: dataDir }, logger });
+    try {
+      const res = await fetch(`${service.url}/api/files/note`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'kept' }),
+      });
+      expect(await res.json()).toEqual({ text: 'kept' });
+    } finally {
+      await service.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,142 @@
+import type { Server } from 'node:http';
+import type { EventName, EventPayload } from '@readiness/contracts';
+import type { Express } from 'express';
+import type { Registry } from 'prom-client';
+import type { z } from 'zod';
+import type { BusMessage, EventBus, Subscription } from '../bus';
+import type { KeyValueStore, Redis } from '../cache';
+import type { Database, Tx } from '../db';
+import type { HttpApp } from '../http';
+import type { Logger } from '../logger';
+import type { Mailer } from '../mail';
+import type { MessageKey } from '../outbox';
+import type { ObjectStore } from '../storage';
+
+/** An OpenAPI 3 document as a service describes its own routes (generated from its zod schemas). */
+export type OpenApiDocument = Record<string, unknown>;
+
+/** The adapters a service asks the runtime for, besides its database (declared by `migrations`). */
+export interface ServiceUses {
+  /** Redis (REDIS_URL, prefix `readiness:`) or the process's shared key-value store. */
+  kv?: boolean;
+  /** A mailer on SMTP_URL, or on an in-process catcher when unset. */
+  mailer?: boolean;
+  /** Object storage on S3_URL, or an embedded S3 under DATA_DIR; objects go to this bucket. */
+  storage?: { bucket: string };
+}
+
+/** What the runtime hands a service's `setup`: its parsed config and the adapters it declared. */
+export interface ServiceContext<C> {
+  name: string;
+  config: C;
+  logger: Logger;
+  registry: Registry;
+  /** Present when the service declares `migrations`. */
+  database: Database;
+  /** Publishes through the outbox relay; delivers the service's subscriptions. */
+  bus: EventBus;
+  /** Redis when REDIS_URL is set (`uses.kv`). */
+  redis?: Redis;
+  /** Redis-backed, or the store the process shares (all-in-one); absent otherwise (`uses.kv`). */
+  kv?: KeyValueStore;
+  mailer: Mailer;
+  storage: ObjectStore;
+  /** Looks for outbox rows now: call after committing a transaction that enqueued events. */
+  notifyOutbox(): void;
+  /** `handleOnce` on this service's database, waking its relay after the commit. */
+  handleOnce<T>(
+    consumer: string,
+    message: string | MessageKey,
+    effect: (tx: Tx) => Promise<T>,
+  ): Promise<{ duplicate: boolean; result?: T }>;
+}
+
+/** Envelope fields of a delivered event, next to its decoded payload. */
+export interface EventMeta {
+  id: string;
+  name: string;
+  occurredAt: Date;
+  correlationId?: string;
+  /** 1 on the first delivery, incremented by every retry the bus schedules. */
+  attempt: number;
+}
+
+/** A handler of one event, typed by the contract in proto/: the payload is decoded once, by the bus. */
+export interface EventSubscription {
+  /** The bus subscription the runtime registers. */
+  readonly subscription: Subscription;
+}
+
+/**
+ * Subscribes to one event by name: `handle` receives the payload decoded with its protobuf contract.
+ * `queue` is `<service>.<handler>`, one queue per handler.
+ */
+export function on<N extends EventName>(
+  event: N,
+  handler: {
+    queue: string;
+    maxAttempts?: number;
+    handle(payload: EventPayload<N>, meta: EventMeta): Promise<void>;
+  },
+): EventSubscription {
+  return {
+    subscription: {
+      queue: handler.queue,
+      events: [event],
+      maxAttempts: handler.maxAttempts,
+      handle: (msg: BusMessage, ctx) =>
+        handler.handle(ctx.payload as EventPayload<N>, {
+          id: msg.id,
+          name: msg.name,
+          occurredAt: msg.occurredAt,
+          correlationId: msg.correlationId,
+          attempt: ctx.attempt,
+        }),
+    },
+  };
+}
+
+/** What `setup` builds: the service's entry points and what it lends to in-process neighbours. */
+export interface ServiceParts<E> {
+  /** Routes mounted on the kit's HTTP app (health, readiness, metrics, JSON bodies, errors included). */
+  routes?: (app: Express) => void;
+  /** An HTTP app the service builds itself, instead of `routes` (the gateway streams bodies). */
+  app?: HttpApp;
+  subscriptions?: readonly EventSubscription[];
+  /** Extra readiness beyond the adapters the runtime checks (database, bus). */
+  readiness?: () => Promise<boolean>;
+  /** Called once the server listens (server timeouts). */
+  listening?: (server: Server) => void;
+  /** Releases what `setup` opened; runs after the server closed and before the adapters close. */
+  stop?: () => Promise<void>;
+  /** Handed to the caller (the all-in-one launcher, tests): an in-process verifier, a seeded account. */
+  exports?: E;
+}
+
+/**
+ * A service, declared: its config schema, its migrations, the events it publishes and the adapters it uses,
+ * its OpenAPI document, and `setup`, which builds the domain and returns its routes and subscriptions. The
+ * runtime (`startService`) does all the wiring; `O` is what an in-process caller may inject (tests, launcher).
+ */
+export interface ServiceModule<S extends z.ZodType, E = undefined, O = undefined> {
+  name: string;
+  /** Every key is the environment variable it reads; extend `serviceEnv` or `dataServiceEnv`. */
+  config: S;
+  /** The service's `.sql` folder; declaring it gives the service a database, migrated on start (kit's first). */
+  migrations?: string;
+  /** Event names the service writes to its outbox; declaring any starts an outbox relay. */
+  publishes?: readonly EventName[];
+  /** Whether the service talks to the bus at all (subscribers and publishers do). */
+  bus?: boolean;
+  uses?: ServiceUses;
+  /** The service's API description, served by the service and merged by the gateway. */
+  openapi?: OpenApiDocument;
+  setup(ctx: ServiceContext<z.infer<S>>, options: O): Promise<ServiceParts<E>> | ServiceParts<E>;
+}
+
+/** Declares a service module (an identity function that checks the shape and infers the types). */
+export function defineService<S extends z.ZodType, E = undefined, O = undefined>(
+  module: ServiceModule<S, E, O>,
+): ServiceModule<S, E, O> {
+  return module;
+}
