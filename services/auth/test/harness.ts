@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createMemoryBus, createRabbitBus, type EventBus } from '@readiness/kit/bus';
 import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
 import { openDatabase, type Database } from '@readiness/kit/db';
-import { createLogger } from '@readiness/kit/logger';
+import { createLogger, type Logger } from '@readiness/kit/logger';
 import { createTestDatabase, createTestRedis, createTestVhost } from '@readiness/testing';
 import { start, type RunningAuthService } from '../src';
 import type { AuthConfigInput } from '../src/config';
@@ -32,6 +32,7 @@ export const logger = createLogger({ name: 'auth-test', level: 'silent' });
 export async function startAuth(
   kind: 'real' | 'embedded',
   config: Partial<AuthConfigInput> = {},
+  serviceLogger: Logger = logger,
 ): Promise<Harness> {
   const closers: Array<() => Promise<void>> = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'auth-test-'));
@@ -70,7 +71,7 @@ export async function startAuth(
       SEED_ADMIN_PASSWORD: ROOT.password,
       ...config,
     },
-    logger,
+    logger: serviceLogger,
     database,
     bus,
     redis,

@@ -1,11 +1,11 @@
+import { textField } from '@readiness/kit/http';
 import { z } from 'zod';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, passwordBytes } from '../../domain/passwords';
 
 /** The spec's "simple e-mail pattern": something, an @, something, a dot, something; no spaces. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const emailField = z
-  .string({ error: 'Email is required' })
+export const emailField = textField({ label: 'Email' })
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Invalid email address')
@@ -14,14 +14,12 @@ export const emailField = z
   .transform((v) => v.toLowerCase());
 
 const passwordField = (requiredMessage: string) =>
-  z
-    .string({ error: requiredMessage })
+  textField({ label: 'Password', requiredMessage })
     .min(1, requiredMessage)
     .min(MIN_PASSWORD_LENGTH, 'Password must be at least 6 characters')
     .refine((v) => passwordBytes(v) <= MAX_PASSWORD_BYTES, 'Password must be at most 72 bytes');
 
-export const nameField = z
-  .string({ error: 'Name is required' })
+export const nameField = textField({ label: 'Name' })
   .trim()
   .min(1, 'Name is required')
   .min(2, 'Name must be at least 2 characters')
@@ -35,7 +33,10 @@ const body = <T extends z.ZodRawShape>(shape: T) =>
 
 export const loginBody = body({ email: emailField, password: passwordField('Password is required') });
 export const changePasswordBody = body({
-  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
+  currentPassword: textField({ label: 'Password', requiredMessage: 'Current password is required' }).min(
+    1,
+    'Current password is required',
+  ),
   newPassword: passwordField('New password is required'),
 });
 export const createAdminBody = body({
