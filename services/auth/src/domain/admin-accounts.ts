@@ -135,17 +135,17 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       password: string,
       ip: string,
     ): Promise<{ token: IssuedToken; admin: AdminRecord }> {
-      await throttle.assertAllowed(email, ip);
+      // Counted before the hash, so no burst checks more passwords than the budget allows.
+      await throttle.consumeAttempt(email, ip);
       const admin = await repo.findByEmail(database.db, email);
       let valid = false;
       if (admin) valid = await hasher.compare(password, admin.passwordHash);
       else await compareWithDummy(password);
       // A disabled account gets the same answer as a wrong password: an anonymous caller learns nothing.
       if (!admin || !valid || admin.status !== 'active') {
-        await throttle.recordFailure(email, ip);
         throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
       }
-      await throttle.recordSuccess(email);
+      await throttle.recordSuccess(email, ip);
       const now = new Date();
       await repo.recordLogin(database.db, admin.id, now);
       forgetCachedAdmins();
