@@ -1,5 +1,6 @@
 import { textField } from '@readiness/kit/http';
 import { z } from 'zod';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../../domain/common-passwords';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, passwordBytes } from '../../domain/passwords';
 
 /** The spec's "simple e-mail pattern": something, an @, something, a dot, something; no spaces. */
@@ -19,6 +20,10 @@ const passwordField = (requiredMessage: string) =>
     .min(MIN_PASSWORD_LENGTH, 'Password must be at least 6 characters')
     .refine((v) => passwordBytes(v) <= MAX_PASSWORD_BYTES, 'Password must be at most 72 bytes');
 
+/** A password being set (created or changed), as opposed to one being checked at login. */
+const newPasswordField = (requiredMessage: string) =>
+  passwordField(requiredMessage).refine((v) => !isCommonPassword(v), COMMON_PASSWORD_MESSAGE);
+
 export const nameField = textField({ label: 'Name' })
   .trim()
   .min(1, 'Name is required')
@@ -37,12 +42,12 @@ export const changePasswordBody = body({
     1,
     'Current password is required',
   ),
-  newPassword: passwordField('New password is required'),
+  newPassword: newPasswordField('New password is required'),
 });
 export const createAdminBody = body({
   name: nameField,
   email: emailField,
-  password: passwordField('Password is required'),
+  password: newPasswordField('Password is required'),
   role: roleField,
 });
 export const updateAdminBody = body({ name: nameField, email: emailField, role: roleField });
