@@ -28,9 +28,6 @@ import {
 } from './routes';
 import { mountWebApp } from './spa';
 
-export const TOKEN_ISSUER = 'readiness-auth';
-export const TOKEN_AUDIENCE = 'readiness-admin';
-
 export interface GatewayDeps {
   config: GatewayConfig;
   logger: Logger;
@@ -118,7 +115,7 @@ function revocationCheck(
   let lastWarned = 0;
   return async (claims) => {
     try {
-      return await revocations.isTokenRevoked({ jti: claims.jti, sub: claims.sub, iat: claims.iat });
+      return await revocations.isTokenRevoked(claims);
     } catch (err) {
       failures.inc();
       if (Date.now() - lastWarned >= REVOCATION_WARN_INTERVAL_MS) {
@@ -156,8 +153,8 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
     (config.AUTH_JWKS_URL
       ? createJwtVerifier({
           jwksUrl: config.AUTH_JWKS_URL,
-          issuer: TOKEN_ISSUER,
-          audience: TOKEN_AUDIENCE,
+          issuer: config.JWT_ISSUER,
+          audience: config.JWT_AUDIENCE,
           logger,
         })
       : undefined);

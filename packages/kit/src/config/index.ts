@@ -57,3 +57,13 @@ export const dataServiceEnv = {
   /** RabbitMQ; without it the in-process bus is used. */
   AMQP_URL: env.optionalUrl(),
 };
+
+/**
+ * Who signs admin tokens and for whom: the auth service stamps these claims and every verifier (the gateway and
+ * each service's own admin-route check) pins them. Spread into every schema that signs or verifies tokens, so
+ * one setting reaches all of them.
+ */
+export const jwtEnv = {
+  JWT_ISSUER: z.string().min(1).default('readiness-auth'),
+  JWT_AUDIENCE: z.string().min(1).default('readiness-admin'),
+};

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { AdminTokenClaims, JwtVerifier } from '@readiness/kit/auth';
 import type { RevocationList } from '@readiness/kit/cache';
 import { isUniqueViolation, type Database, type Tx } from '@readiness/kit/db';
@@ -149,7 +149,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       const now = new Date();
       await repo.recordLogin(database.db, admin.id, now);
       forgetCachedAdmins();
-      return { token: tokens.issue(admin), admin: { ...admin, lastLogin: now } };
+      return { token: tokens.issue(admin, randomUUID()), admin: { ...admin, lastLogin: now } };
     },
 
     /**
@@ -159,7 +159,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
      */
     async authenticate(token: string): Promise<Authenticated> {
       const claims = await deps.verifier.verify(token);
-      if (await revocations.isTokenRevoked({ jti: claims.jti, sub: claims.sub, iat: claims.iat })) {
+      if (await revocations.isTokenRevoked(claims)) {
         throw unauthorized();
       }
       const admin = UUID.test(claims.sub) ? await cachedAdmin(claims.sub) : undefined;
@@ -167,13 +167,18 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       return { claims, admin };
     },
 
+    /** Ends the session: the presented token and every token renewed from it (or it from) are refused from now on. */
     async logout(claims: AdminTokenClaims): Promise<void> {
-      await revocations.revoke(claims.jti, claims.exp);
+      if (claims.sid) await revocations.revokeSession(claims.sid, deps.tokenTtlSeconds + 60);
+      else await revocations.revoke(claims.jti, claims.exp);
     },
 
-    /** A new token for a still-valid one. The old token stays valid until it expires: requests already in flight with it must not fail. */
-    refresh(admin: AdminRecord): IssuedToken {
-      return tokens.issue(admin);
+    /**
+     * A new token for a still-valid one, in the same session. The old token stays valid until it expires:
+     * requests already in flight with it must not fail.
+     */
+    refresh(actor: Authenticated): IssuedToken {
+      return tokens.issue(actor.admin, actor.claims.sid ?? randomUUID());
     },
 
     async changePassword(
@@ -205,7 +210,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
         await revokeAllSessions(updated.id, cutoff);
         return updated;
       });
-      return { token: tokens.issue(admin), admin };
+      return { token: tokens.issue(admin, actor.claims.sid ?? randomUUID()), admin };
     },
 
     listAdmins: () => repo.list(database.db),

@@ -116,7 +116,7 @@ export function mountRoutes(app: Express, deps: { accounts: AdminAccounts; keys:
     '/api/auth/refresh',
     signedIn,
     route((_req, res) => {
-      res.json({ token: accounts.refresh(session(res).admin).token });
+      res.json({ token: accounts.refresh(session(res)).token });
     }),
   );
 
