@@ -79,6 +79,8 @@ async function main(): Promise<void> {
     database: await database('notification'),
     bus,
     mailer,
+    verifier: authService.verifier,
+    kv,
   });
   shutdown.add('notification', () => notificationService.stop());
 

@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
+import { adminGuard, type JwtVerifier } from '@readiness/kit/auth';
 import type { EventBus } from '@readiness/kit/bus';
+import { createRevocationList, type KeyValueStore } from '@readiness/kit/cache';
 import { migrate, type Database } from '@readiness/kit/db';
 import { createHttpApp, listen, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
@@ -19,6 +21,10 @@ export interface NotificationDeps {
   /** Delivers the events that mail someone. */
   bus: EventBus;
   mailer: Mailer;
+  /** Verifies admin tokens with keys already at hand (the all-in-one passes auth's); else `AUTH_JWKS_URL`. */
+  verifier?: JwtVerifier;
+  /** Where auth writes token revocations; without it revoked tokens are refused by the gateway only. */
+  kv?: KeyValueStore;
   registry?: Registry;
 }
 
@@ -51,7 +57,13 @@ export async function start(deps: NotificationDeps): Promise<RunningNotification
     logger,
     registry: deps.registry,
     readiness: async () => bus.ready() && (await database.ping()),
-    routes: () => undefined,
+    routes: (app) => {
+      const revocations = deps.kv && createRevocationList(deps.kv);
+      app.use(
+        '/api/admin',
+        adminGuard({ config, logger, verifier: deps.verifier, isRevoked: revocations?.isTokenRevoked }),
+      );
+    },
   });
   const running = await listen(http.app, config.PORT, config.HOST);
   logger.info({ port: running.port }, 'notification service listening');

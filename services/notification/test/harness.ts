@@ -12,7 +12,9 @@ import {
   startTcpProxy,
   type TcpProxy,
 } from '@readiness/testing';
+import type { KeyValueStore } from '@readiness/kit/cache';
 import { start, type RunningNotificationService } from '../src';
+import type { NotificationConfigInput } from '../src/config';
 
 export const logger = createLogger({ name: 'notification-test', level: 'silent' });
 
@@ -32,7 +34,7 @@ export interface Harness {
  */
 export async function startNotification(
   kind: 'real' | 'embedded',
-  options: { maxAttempts?: number } = {},
+  options: { maxAttempts?: number; config?: Partial<NotificationConfigInput>; kv?: KeyValueStore } = {},
 ): Promise<Harness> {
   const closers: Array<() => Promise<void>> = [];
   let database: Database;
@@ -63,11 +65,13 @@ export async function startNotification(
       LOG_LEVEL: 'silent',
       PUBLIC_ORIGIN: 'https://readiness.example.edu',
       MAIL_MAX_ATTEMPTS: options.maxAttempts ?? 4,
+      ...options.config,
     },
     logger,
     database,
     bus,
     mailer,
+    kv: options.kv,
   });
   return {
     service,

@@ -67,3 +67,10 @@ export const jwtEnv = {
   JWT_ISSUER: z.string().min(1).default('readiness-auth'),
   JWT_AUDIENCE: z.string().min(1).default('readiness-admin'),
 };
+
+/** What a service that checks admin tokens on its own `/api/admin` routes reads (see the kit's `adminGuard`). */
+export const adminAuthEnv = {
+  ...jwtEnv,
+  /** The auth service's key set, e.g. `http://auth:8080/.well-known/jwks.json`. */
+  AUTH_JWKS_URL: env.optionalUrl(),
+};
