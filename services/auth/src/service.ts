@@ -12,7 +12,7 @@ import {
 import { migrate, type Database } from '@readiness/kit/db';
 import { createHttpApp, listen, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
-import { kitMigrationsDir, OutboxRelay } from '@readiness/kit/outbox';
+import { kitMigrationsDir, loadEventSecretBox, OutboxRelay } from '@readiness/kit/outbox';
 import type { Registry } from 'prom-client';
 import { configSchema, type AuthConfig, type AuthConfigInput } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
@@ -114,6 +114,7 @@ export async function start(deps: AuthDeps): Promise<RunningAuthService> {
     }),
     verifier,
     revocations: createRevocationList(kv),
+    secrets: loadEventSecretBox({ config, logger }),
     throttle: createLoginThrottle({
       account: limiter('login-fail:account', ACCOUNT_FAILURES),
       address: limiter('login-fail:address', ADDRESS_FAILURES),

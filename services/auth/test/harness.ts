@@ -6,6 +6,7 @@ import { createMemoryBus, createRabbitBus, type EventBus } from '@readiness/kit/
 import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger, type Logger } from '@readiness/kit/logger';
+import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
 import { createTestDatabase, createTestRedis, createTestVhost } from '@readiness/testing';
 import { start, type RunningAuthService } from '../src';
 import type { AuthConfigInput } from '../src/config';
@@ -20,6 +21,8 @@ export interface Harness {
   /** RabbitMQ URL of the test vhost (real stack only). */
   amqpUrl?: string;
   privateKeyPem: string;
+  /** Opens the sealed secrets of the service's events (same key as the service). */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export async function startAuth(
   closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const eventSecretsKey = config.EVENT_SECRETS_KEY ?? generateEventSecretsKey();
   let database: Database;
   let bus: EventBus;
   let redis: Redis | undefined;
@@ -70,6 +74,7 @@ export async function startAuth(
       SEED_ADMIN_EMAIL: ROOT.email,
       SEED_ADMIN_PASSWORD: ROOT.password,
       ...config,
+      EVENT_SECRETS_KEY: eventSecretsKey,
     },
     logger: serviceLogger,
     database,
@@ -83,6 +88,7 @@ export async function startAuth(
     bus,
     amqpUrl,
     privateKeyPem,
+    secrets: createSecretBox(eventSecretsKey),
     async close() {
       await service.stop();
       await bus.close();

@@ -6,7 +6,7 @@ import { migrate, type Database } from '@readiness/kit/db';
 import { createHttpApp, listen, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
 import type { Mailer } from '@readiness/kit/mail';
-import { kitMigrationsDir } from '@readiness/kit/outbox';
+import { kitMigrationsDir, loadEventSecretBox } from '@readiness/kit/outbox';
 import type { Registry } from 'prom-client';
 import { configSchema, type NotificationConfig, type NotificationConfigInput } from './config';
 import { createDeliveriesRepository } from './data-access/deliveries-repository';
@@ -47,6 +47,7 @@ export async function start(deps: NotificationDeps): Promise<RunningNotification
       repo,
       mailer,
       logger,
+      secrets: loadEventSecretBox({ config, logger }),
       publicOrigin: config.PUBLIC_ORIGIN,
       maxAttempts: config.MAIL_MAX_ATTEMPTS,
     }),

@@ -13,10 +13,15 @@ import {
   type TcpProxy,
 } from '@readiness/testing';
 import type { KeyValueStore } from '@readiness/kit/cache';
+import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
 import { start, type RunningNotificationService } from '../src';
 import type { NotificationConfigInput } from '../src/config';
 
 export const logger = createLogger({ name: 'notification-test', level: 'silent' });
+
+/** The key the auth service would share with this one; events built here are sealed with it. */
+export const TEST_EVENT_SECRETS_KEY = generateEventSecretsKey();
+const testSecrets = createSecretBox(TEST_EVENT_SECRETS_KEY);
 
 export interface Harness {
   service: RunningNotificationService;
@@ -25,6 +30,8 @@ export interface Harness {
   catcher: MailCatcher;
   /** Sits between the mailer and the catcher, so a test can take the SMTP server away. */
   smtpProxy: TcpProxy;
+  /** Seals event secrets with the service's key, as the auth service does. */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
@@ -65,6 +72,7 @@ export async function startNotification(
       LOG_LEVEL: 'silent',
       PUBLIC_ORIGIN: 'https://readiness.example.edu',
       MAIL_MAX_ATTEMPTS: options.maxAttempts ?? 4,
+      EVENT_SECRETS_KEY: TEST_EVENT_SECRETS_KEY,
       ...options.config,
     },
     logger,
@@ -79,6 +87,7 @@ export async function startNotification(
     bus,
     catcher,
     smtpProxy,
+    secrets: testSecrets,
     close: async () => {
       await service.stop();
       await bus.close();
@@ -107,7 +116,7 @@ export function passwordResetEvent(
         adminId: randomUUID(),
         name,
         email: overrides.email ?? 'ada@example.edu',
-        temporaryPassword: overrides.temporaryPassword ?? 'Tmp-9fK2-xQ7w-Lp3Z',
+        sealedTemporaryPassword: testSecrets.seal(overrides.temporaryPassword ?? 'Tmp-9fK2-xQ7w-Lp3Z'),
       }),
     ),
   };

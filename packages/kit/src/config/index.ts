@@ -56,6 +56,14 @@ export const dataServiceEnv = {
   DATA_DIR: z.string().default('.data'),
   /** RabbitMQ; without it the in-process bus is used. */
   AMQP_URL: env.optionalUrl(),
+  /**
+   * Seals the secret fields of events (32 bytes, base64; publisher and consumers share it). Required in
+   * production; elsewhere generated once under DATA_DIR (see the outbox's `loadEventSecretBox`).
+   */
+  EVENT_SECRETS_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v.trim(), 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
 };
 
 /**

@@ -4,6 +4,7 @@ import type { RevocationList } from '@readiness/kit/cache';
 import { isUniqueViolation, type Database, type Tx } from '@readiness/kit/db';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
+import type { SecretBox } from '@readiness/kit/outbox';
 import {
   adminsRepository as repo,
   type AdminRecord,
@@ -33,6 +34,8 @@ export interface AdminAccountsDeps {
   verifier: JwtVerifier;
   revocations: RevocationList;
   throttle: LoginThrottle;
+  /** Seals the secrets that events carry (the temporary password) for their consumers. */
+  secrets: SecretBox;
   tokenTtlSeconds: number;
   logger: Logger;
   /** Called after a commit that wrote outbox rows, so the relay publishes without waiting for its poll. */
@@ -315,8 +318,8 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
           action: 'admin.password-reset',
           target: actorOf(updated),
         });
-        // The temporary password travels only in this event, to the notification service that mails it.
-        await adminEvents.passwordReset(tx, updated, password, actor.id);
+        // The temporary password travels only in this event, sealed, to the notification service that mails it.
+        await adminEvents.passwordReset(tx, updated, deps.secrets.seal(password), actor.id);
         await revokeAllSessions(updated.id, cutoff);
         return updated;
       });

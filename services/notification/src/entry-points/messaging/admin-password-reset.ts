@@ -2,6 +2,7 @@ import { decodePayload } from '@readiness/contracts';
 import type { Subscription } from '@readiness/kit/bus';
 import type { Mailer } from '@readiness/kit/mail';
 import type { Logger } from '@readiness/kit/logger';
+import type { SecretBox } from '@readiness/kit/outbox';
 import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
 import { deliver } from '../../domain/deliver';
 import { adminPasswordReset } from '../../domain/templates';
@@ -13,6 +14,8 @@ export function adminPasswordResetConsumer(deps: {
   repo: DeliveriesRepository;
   mailer: Mailer;
   logger: Logger;
+  /** Opens the sealed temporary password (the key auth sealed it with). */
+  secrets: SecretBox;
   publicOrigin: string;
   maxAttempts: number;
 }): Subscription {
@@ -28,7 +31,7 @@ export function adminPasswordResetConsumer(deps: {
         to: event.email,
         mail: adminPasswordReset({
           name: event.name,
-          temporaryPassword: event.temporaryPassword,
+          temporaryPassword: deps.secrets.open(event.sealedTemporaryPassword),
           loginUrl: `${deps.publicOrigin.replace(/\/+$/, '')}/admin/login`,
         }),
         attempt: ctx.attempt,
