@@ -1,3 +1,4 @@
+import { closeRedis, createRedis, createRedisStore } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
 import { createLogger } from '@readiness/kit/logger';
 import { createMailer, startMailCatcher } from '@readiness/kit/mail';
@@ -30,7 +31,14 @@ async function main(): Promise<void> {
   // Closed before the mailer (steps run last-added first): consumers stop and in-flight mails finish.
   shutdown.add('bus', () => bus.close());
 
-  const service = await start({ config, logger, database, bus, mailer });
+  // The store auth writes token revocations to, read by the check on /api/admin.
+  const redis = config.REDIS_URL
+    ? createRedis({ url: config.REDIS_URL, keyPrefix: 'readiness:', logger })
+    : undefined;
+  if (redis) shutdown.add('redis', () => closeRedis(redis));
+  const kv = redis && createRedisStore({ client: redis });
+
+  const service = await start({ config, logger, database, bus, mailer, kv });
   shutdown.add('notification', () => service.stop());
   shutdown.onSignals();
 }

@@ -80,8 +80,8 @@ export function requireAdminToken(options: RequireAdminTokenOptions): RequestHan
 }
 
 export interface AdminGuardOptions extends AdminAccess {
-  /** The service's config: the shared `jwtEnv` and `AUTH_JWKS_URL` (see `adminAuthEnv`). */
-  config: { JWT_ISSUER: string; JWT_AUDIENCE: string; AUTH_JWKS_URL?: string };
+  /** The service's config: the shared `jwtEnv` and where auth is (see `adminAuthEnv`). */
+  config: { JWT_ISSUER: string; JWT_AUDIENCE: string; AUTH_URL?: string; AUTH_JWKS_URL?: string };
   logger: Logger;
   /** A verifier that already holds the keys (the all-in-one passes auth's); otherwise one on `AUTH_JWKS_URL`. */
   verifier?: JwtVerifier;
@@ -94,18 +94,20 @@ export interface AdminGuardOptions extends AdminAccess {
  * be verified, and every admin request is refused with 401.
  */
 export function adminGuard(options: AdminGuardOptions): RequestHandler {
+  const { AUTH_URL, AUTH_JWKS_URL } = options.config;
+  const jwksUrl = AUTH_JWKS_URL ?? (AUTH_URL && `${AUTH_URL.replace(/\/+$/, '')}/.well-known/jwks.json`);
   const verifier =
     options.verifier ??
-    (options.config.AUTH_JWKS_URL
+    (jwksUrl
       ? createJwtVerifier({
-          jwksUrl: options.config.AUTH_JWKS_URL,
+          jwksUrl,
           issuer: options.config.JWT_ISSUER,
           audience: options.config.JWT_AUDIENCE,
           logger: options.logger,
         })
       : undefined);
   if (!verifier) {
-    options.logger.warn('AUTH_JWKS_URL is not set: every /api/admin request is refused');
+    options.logger.warn('neither AUTH_URL nor AUTH_JWKS_URL is set: every /api/admin request is refused');
     return (_req, _res, next) => next(invalidToken());
   }
   return requireAdminToken({ ...options, verifier });

@@ -79,6 +79,9 @@ export const jwtEnv = {
 /** What a service that checks admin tokens on its own `/api/admin` routes reads (see the kit's `adminGuard`). */
 export const adminAuthEnv = {
   ...jwtEnv,
-  /** The auth service's key set, e.g. `http://auth:8080/.well-known/jwks.json`. */
+  /** The auth service; its key set is fetched from `/.well-known/jwks.json` there unless AUTH_JWKS_URL says otherwise. */
+  AUTH_URL: env.optionalUrl(),
   AUTH_JWKS_URL: env.optionalUrl(),
+  /** Where auth writes token revocations (sessions logged out, admins disabled or reset). */
+  REDIS_URL: env.optionalUrl(),
 };
