@@ -149,7 +149,7 @@ export const openapi = {
     '/api/auth/logout': {
       post: {
         tags: ['auth'],
-        summary: 'Revoke the presented token',
+        summary: 'End the session: the presented token and every token renewed from it are refused',
         security: bearer,
         responses: { '204': { description: 'Signed out' }, ...errors(401) },
       },
@@ -157,7 +157,7 @@ export const openapi = {
     '/api/auth/refresh': {
       post: {
         tags: ['auth'],
-        summary: 'A fresh token for a still-valid one',
+        summary: 'A fresh token for a still-valid one, in the same session',
         security: bearer,
         responses: { '200': ok(tokenResponse), ...errors(401, 403) },
       },
