@@ -31,4 +31,8 @@ if ! kubectl get secret readiness-auth-jwt -n "$ns" >/dev/null 2>&1; then
   secret readiness-auth-jwt --from-file=private.pem="$key"
   rm -f "$key"
 fi
+# Generated once, like the signing key: replacing it would leave events already queued unreadable.
+if ! kubectl get secret readiness-event-secrets -n "$ns" >/dev/null 2>&1; then
+  secret readiness-event-secrets --from-literal=key="$(openssl rand -base64 32)"
+fi
 echo "Dependencies ready in namespace $ns: skaffold dev -p dev -n $ns"

@@ -143,10 +143,11 @@ describe('environment contract', () => {
     });
   });
 
-  test('when auth starts, then its database, broker, Redis and signing key come from existing Secrets', () => {
+  test('when auth starts, then its database, broker, Redis, signing key and event secrets key come from existing Secrets', () => {
     expect(env('auth').map((e) => [e.name, e.valueFrom?.secretKeyRef?.name])).toEqual([
       ['AMQP_URL', 'readiness-rabbitmq'],
       ['DATABASE_URL', 'readiness-auth-database'],
+      ['EVENT_SECRETS_KEY', 'readiness-event-secrets'],
       ['JWT_PREVIOUS_PUBLIC_KEYS', 'readiness-auth-jwt'],
       ['JWT_PRIVATE_KEY', 'readiness-auth-jwt'],
       ['REDIS_URL', 'readiness-redis'],
@@ -211,15 +212,15 @@ describe('network policies', () => {
     }
   });
 
-  test('when auth is called, then only the gateway (and the metrics scraper) may call it', () => {
+  test('when auth is called, then only the gateway and the services that check admin tokens (and the metrics scraper) may call it', () => {
     const from = policy('readiness-auth').spec.ingress ?? [];
-    expect(from[0]?.from).toEqual([
-      {
+    expect(from[0]?.from).toEqual(
+      ['gateway', 'notification'].map((service) => ({
         podSelector: {
-          matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': 'gateway' },
+          matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': service },
         },
-      },
-    ]);
+      })),
+    );
     expect(JSON.stringify(from.slice(1))).toContain('monitoring');
   });
 
@@ -243,6 +244,8 @@ describe('network policies', () => {
       'TCP/5432',
       'TCP/5672',
       'TCP/587',
+      'TCP/6379',
+      'TCP/8080',
       'UDP/53',
     ]);
   });

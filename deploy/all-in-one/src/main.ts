@@ -64,7 +64,12 @@ async function main(): Promise<void> {
     env,
     logger: logFor('auth', ['seededAdmin.initialPassword']),
   });
-  const notification = await host.start(notificationService, { env, logger: logFor('notification') });
+  const notification = await host.start(notificationService, {
+    env,
+    logger: logFor('notification'),
+    // Admin tokens on its own /api/admin routes are checked with auth's keys, without a JWKS round trip.
+    options: { verifier: auth.exports.verifier },
+  });
   const webDist = path.resolve(config.WEB_DIST_DIR);
   const gateway = await host.start(gatewayService, {
     env: {

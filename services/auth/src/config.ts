@@ -1,4 +1,4 @@
-import { dataServiceEnv, env } from '@readiness/kit/config';
+import { dataServiceEnv, env, jwtEnv } from '@readiness/kit/config';
 import { z } from 'zod';
 
 const optionalSecret = () =>
@@ -17,8 +17,7 @@ export const configSchema = z
     JWT_PRIVATE_KEY: optionalSecret(),
     /** Public keys (PEM, concatenated) of retired signing keys whose tokens are still accepted during a rotation. */
     JWT_PREVIOUS_PUBLIC_KEYS: optionalSecret(),
-    JWT_ISSUER: z.string().min(1).default('readiness-auth'),
-    JWT_AUDIENCE: z.string().min(1).default('readiness-admin'),
+    ...jwtEnv,
     /**
      * Token lifetime. 8 hours covers an administrator's working day; the web app renews the token through
      * /api/auth/refresh when less than 10 minutes remain, so an active session never expires mid-task, and a

@@ -1,6 +1,7 @@
 import { createJwtVerifier, type JwtVerifier } from '@readiness/kit/auth';
 import { createMemoryStore, createRateLimiter, createRevocationList } from '@readiness/kit/cache';
 import type { Logger } from '@readiness/kit/logger';
+import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService, type ServiceParts } from '@readiness/kit/runtime';
 import { configSchema, type AuthConfig } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
@@ -86,6 +87,7 @@ export const authService = defineService({
       }),
       verifier,
       revocations: createRevocationList(kv),
+      secrets: loadEventSecretBox({ config, logger }),
       throttle: createLoginThrottle({
         account: limiter('login-fail:account', ACCOUNT_FAILURES),
         address: limiter('login-fail:address', ADDRESS_FAILURES),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { decodePayload } from '@readiness/contracts';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { openDatabase } from '@readiness/kit/db';
+import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { startService } from '@readiness/kit/runtime';
 import { authService } from '../src';
 import { client, logger } from './harness';
@@ -29,7 +30,8 @@ test('when started on the embedded defaults without a seed, then admin@example.c
     queue: 'notification.admin-password-reset',
     events: ['auth.admin.password-reset.v1'],
     handle: async (msg) => {
-      resets.push(decodePayload('auth.admin.password-reset.v1', msg.payload).temporaryPassword);
+      const sealed = decodePayload('auth.admin.password-reset.v1', msg.payload).sealedTemporaryPassword;
+      resets.push(loadEventSecretBox({ config, logger }).open(sealed));
     },
   });
   await bus.start();

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { createMemoryBus, createRabbitBus, type EventBus } from '@readiness/kit/bus';
 import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
 import { openDatabase, type Database } from '@readiness/kit/db';
-import { createLogger } from '@readiness/kit/logger';
+import { createLogger, type Logger } from '@readiness/kit/logger';
+import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
 import { createTestDatabase, createTestRedis, createTestVhost } from '@readiness/testing';
 import { startService, type RunningService } from '@readiness/kit/runtime';
 import { authService, type AuthExports } from '../src';
@@ -21,6 +22,8 @@ export interface Harness {
   /** RabbitMQ URL of the test vhost (real stack only). */
   amqpUrl?: string;
   privateKeyPem: string;
+  /** Opens the sealed secrets of the service's events (same key as the service). */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
@@ -33,12 +36,14 @@ export const logger = createLogger({ name: 'auth-test', level: 'silent' });
 export async function startAuth(
   kind: 'real' | 'embedded',
   config: Partial<AuthConfigInput> = {},
+  serviceLogger: Logger = logger,
 ): Promise<Harness> {
   const closers: Array<() => Promise<void>> = [];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'auth-test-'));
   closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const eventSecretsKey = config.EVENT_SECRETS_KEY ?? generateEventSecretsKey();
   let database: Database;
   let bus: EventBus;
   let redis: Redis | undefined;
@@ -70,8 +75,9 @@ export async function startAuth(
       SEED_ADMIN_EMAIL: ROOT.email,
       SEED_ADMIN_PASSWORD: ROOT.password,
       ...config,
+      EVENT_SECRETS_KEY: eventSecretsKey,
     },
-    logger,
+    logger: serviceLogger,
     adapters: { database, bus, redis },
   });
   return {
@@ -81,6 +87,7 @@ export async function startAuth(
     bus,
     amqpUrl,
     privateKeyPem,
+    secrets: createSecretBox(eventSecretsKey),
     async close() {
       await service.stop();
       await bus.close();

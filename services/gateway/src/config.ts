@@ -1,4 +1,4 @@
-import { env, serviceEnv } from '@readiness/kit/config';
+import { env, jwtEnv, serviceEnv } from '@readiness/kit/config';
 import { z } from 'zod';
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -16,6 +16,7 @@ const origins = z
 export const configSchema = z
   .object({
     ...serviceEnv,
+    ...jwtEnv,
     AUTH_URL: env.optionalUrl(),
     ASSESSMENT_URL: env.optionalUrl(),
     STUDENT_URL: env.optionalUrl(),

@@ -1,8 +1,6 @@
 export {
   gatewayService,
   start,
-  TOKEN_AUDIENCE,
-  TOKEN_ISSUER,
   type GatewayDeps,
   type GatewayOptions,
   type RunningGateway,

@@ -28,9 +28,6 @@ import {
 } from './routes';
 import { mountWebApp } from './spa';
 
-export const TOKEN_ISSUER = 'readiness-auth';
-export const TOKEN_AUDIENCE = 'readiness-admin';
-
 /** What an in-process caller may give the gateway (the all-in-one launcher, tests). */
 export interface GatewayOptions {
   /** Admin token verifier; by default one on `config.AUTH_JWKS_URL`. */
@@ -121,7 +118,7 @@ function revocationCheck(
   let lastWarned = 0;
   return async (claims) => {
     try {
-      return await revocations.isTokenRevoked({ jti: claims.jti, sub: claims.sub, iat: claims.iat });
+      return await revocations.isTokenRevoked(claims);
     } catch (err) {
       failures.inc();
       if (Date.now() - lastWarned >= REVOCATION_WARN_INTERVAL_MS) {
@@ -185,8 +182,8 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
     (config.AUTH_JWKS_URL
       ? createJwtVerifier({
           jwksUrl: config.AUTH_JWKS_URL,
-          issuer: TOKEN_ISSUER,
-          audience: TOKEN_AUDIENCE,
+          issuer: config.JWT_ISSUER,
+          audience: config.JWT_AUDIENCE,
           logger,
         })
       : undefined);

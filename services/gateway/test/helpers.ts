@@ -78,7 +78,9 @@ export interface EmbeddedAuth {
 }
 
 /** The real auth service on the embedded defaults (PGlite in memory, memory bus), seeded with ROOT_ADMIN. */
-export async function startEmbeddedAuth(options: { kv?: KeyValueStore } = {}): Promise<EmbeddedAuth> {
+export async function startEmbeddedAuth(
+  options: { kv?: KeyValueStore; config?: Record<string, string> } = {},
+): Promise<EmbeddedAuth> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-auth-'));
   const database = await openDatabase({ logger: silentLogger });
   const bus = createMemoryBus({ logger: silentLogger, service: 'auth' });
@@ -92,6 +94,7 @@ export async function startEmbeddedAuth(options: { kv?: KeyValueStore } = {}): P
       DATA_DIR: dataDir,
       SEED_ADMIN_EMAIL: ROOT_ADMIN.email,
       SEED_ADMIN_PASSWORD: ROOT_ADMIN.password,
+      ...options.config,
     },
     logger: silentLogger,
     adapters: { database, bus },

@@ -1,10 +1,11 @@
-import { dataServiceEnv } from '@readiness/kit/config';
+import { adminAuthEnv, dataServiceEnv } from '@readiness/kit/config';
 import { z } from 'zod';
 
 /** Every key is the environment variable it reads. */
 export const configSchema = z
   .object({
     ...dataServiceEnv,
+    ...adminAuthEnv,
     /** SMTP relay, e.g. `smtp://user:pass@relay:587`; without it mail goes to an in-process catcher. */
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Readiness <no-reply@readiness.local>'),

@@ -12,10 +12,17 @@ import {
   startTcpProxy,
   type TcpProxy,
 } from '@readiness/testing';
+import type { KeyValueStore } from '@readiness/kit/cache';
+import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
 import { startService, type RunningService } from '@readiness/kit/runtime';
 import { notificationService, type NotificationConfig } from '../src';
+import type { NotificationConfigInput } from '../src/config';
 
 export const logger = createLogger({ name: 'notification-test', level: 'silent' });
+
+/** The key the auth service would share with this one; events built here are sealed with it. */
+export const TEST_EVENT_SECRETS_KEY = generateEventSecretsKey();
+const testSecrets = createSecretBox(TEST_EVENT_SECRETS_KEY);
 
 export interface Harness {
   service: RunningService<NotificationConfig, undefined>;
@@ -24,6 +31,8 @@ export interface Harness {
   catcher: MailCatcher;
   /** Sits between the mailer and the catcher, so a test can take the SMTP server away. */
   smtpProxy: TcpProxy;
+  /** Seals event secrets with the service's key, as the auth service does. */
+  secrets: SecretBox;
   close(): Promise<void>;
 }
 
@@ -34,7 +43,7 @@ export interface Harness {
  */
 export async function startNotification(
   kind: 'real' | 'embedded',
-  options: { maxAttempts?: number } = {},
+  options: { maxAttempts?: number; config?: Partial<NotificationConfigInput>; kv?: KeyValueStore } = {},
 ): Promise<Harness> {
   const closers: Array<() => Promise<void>> = [];
   let database: Database;
@@ -65,9 +74,12 @@ export async function startNotification(
       LOG_LEVEL: 'silent',
       PUBLIC_ORIGIN: 'https://readiness.example.edu',
       MAIL_MAX_ATTEMPTS: options.maxAttempts ?? 4,
+      EVENT_SECRETS_KEY: TEST_EVENT_SECRETS_KEY,
+      ...options.config,
     },
     logger,
     adapters: { database, bus, mailer },
+    shared: { kv: options.kv },
   });
   return {
     service,
@@ -75,6 +87,7 @@ export async function startNotification(
     bus,
     catcher,
     smtpProxy,
+    secrets: testSecrets,
     close: async () => {
       await service.stop();
       await bus.close();
@@ -103,7 +116,7 @@ export function passwordResetEvent(
         adminId: randomUUID(),
         name,
         email: overrides.email ?? 'ada@example.edu',
-        temporaryPassword: overrides.temporaryPassword ?? 'Tmp-9fK2-xQ7w-Lp3Z',
+        sealedTemporaryPassword: testSecrets.seal(overrides.temporaryPassword ?? 'Tmp-9fK2-xQ7w-Lp3Z'),
       }),
     ),
   };

@@ -10,4 +10,15 @@ export {
   type JwtVerifierOptions,
   type PublicKeyInput,
 } from './jwt-verifier';
-export { adminClaims, requireAdminToken, type RequireAdminTokenOptions } from './middleware';
+export {
+  PASSWORD_CHANGE_REQUIRED_MESSAGE,
+  SUPER_ADMIN_ROLE,
+  adminClaims,
+  adminGuard,
+  assertAdminAccess,
+  passwordChangeRequired,
+  requireAdminToken,
+  type AdminAccess,
+  type AdminGuardOptions,
+  type RequireAdminTokenOptions,
+} from './middleware';

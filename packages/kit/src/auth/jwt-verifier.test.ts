@@ -220,6 +220,9 @@ describe('requireAdminToken', () => {
         res.json({ sub: adminClaims(res).sub });
       },
     );
+    app.get('/super', requireAdminToken({ verifier, superAdmin: true }), (_req, res) => {
+      res.json({ role: adminClaims(res).role });
+    });
     app.use((err: AppError, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
       res.status(err.httpStatus).json({ code: err.code, message: err.message });
     });
@@ -244,5 +247,18 @@ describe('requireAdminToken', () => {
     revoked.add((jwt.decode(token) as { jti: string }).jti);
     const afterRevoke = await fetch(`${base}/private`, { headers: { authorization: `Bearer ${token}` } });
     expect(afterRevoke.status).toBe(401);
+  });
+
+  test('when a route is for super admins, then an admin token gets 403 and a pending password change 403 too', async () => {
+    const call = (token: string) => fetch(`${base}/super`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await call(sign(pair.privateKey, 'k1', { role: 'super_admin' }))).status).toBe(200);
+    const admin = await call(sign(pair.privateKey, 'k1', { role: 'admin' }));
+    expect(admin.status).toBe(403);
+    expect(await admin.json()).toEqual({ code: 'forbidden', message: 'Forbidden' });
+    const pending = await call(
+      sign(pair.privateKey, 'k1', { role: 'super_admin', must_change_password: true }),
+    );
+    expect(pending.status).toBe(403);
+    expect(((await pending.json()) as { code: string }).code).toBe('password_change_required');
   });
 });

@@ -12,8 +12,15 @@ export interface AdminTokenClaims {
   sub: string;
   /** Role at issue time. Use it for routing decisions only; the auth service re-reads the role from its database. */
   role: string;
-  /** Token id, used for per-token revocation (logout). */
+  /** Token id, used for per-token revocation. */
   jti: string;
+  /**
+   * Session id: set at login and carried over by every renewal (refresh, password change), so logout revokes
+   * the session and with it every token renewed from it. Absent only from tokens issued before sessions existed.
+   */
+  sid?: string;
+  /** Present and true while the admin must replace a temporary password before anything else. */
+  must_change_password?: boolean;
   /** Issued-at, seconds since the epoch. */
   iat: number;
   /** Expiry, seconds since the epoch. */

@@ -28,6 +28,8 @@ export interface RateLimiter {
   consume(key: string, points?: number): Promise<RateLimitDecision>;
   /** The key's state without consuming anything; null when the key has no budget in use. */
   get(key: string): Promise<RateLimitState | null>;
+  /** Gives `points` back to `key`'s budget (an attempt that turned out legitimate); does not lift a block. */
+  reward(key: string, points?: number): Promise<void>;
   /** Forgets the key (e.g. after a successful login); also lifts a block. */
   reset(key: string): Promise<void>;
 }
@@ -134,6 +136,10 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
         blocked: res.consumedPoints > options.points,
         retryAfterSeconds: toSeconds(res.msBeforeNext),
       };
+    },
+
+    async reward(key, points = 1) {
+      await run((limiter) => limiter.reward(key, points));
     },
 
     async reset(key) {

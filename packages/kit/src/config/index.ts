@@ -61,4 +61,32 @@ export const dataServiceEnv = {
   DATA_DIR: z.string().default('.data'),
   /** RabbitMQ; without it the in-process bus is used. */
   AMQP_URL: env.optionalUrl(),
+  /**
+   * Seals the secret fields of events (32 bytes, base64; publisher and consumers share it). Required in
+   * production; elsewhere generated once under DATA_DIR (see the outbox's `loadEventSecretBox`).
+   */
+  EVENT_SECRETS_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v.trim(), 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
+};
+
+/**
+ * Who signs admin tokens and for whom: the auth service stamps these claims and every verifier (the gateway and
+ * each service's own admin-route check) pins them. Spread into every schema that signs or verifies tokens, so
+ * one setting reaches all of them.
+ */
+export const jwtEnv = {
+  JWT_ISSUER: z.string().min(1).default('readiness-auth'),
+  JWT_AUDIENCE: z.string().min(1).default('readiness-admin'),
+};
+
+/** What a service that checks admin tokens on its own `/api/admin` routes reads (see the kit's `adminGuard`). */
+export const adminAuthEnv = {
+  ...jwtEnv,
+  /** The auth service; its key set is fetched from `/.well-known/jwks.json` there unless AUTH_JWKS_URL says otherwise. */
+  AUTH_URL: env.optionalUrl(),
+  AUTH_JWKS_URL: env.optionalUrl(),
+  /** Where auth writes token revocations (sessions logged out, admins disabled or reset). */
+  REDIS_URL: env.optionalUrl(),
 };

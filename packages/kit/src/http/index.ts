@@ -7,6 +7,15 @@ import client from 'prom-client';
 import type { z } from 'zod';
 import { AppError, toAppError } from '../errors';
 import { redactUrl, requestContext, type Logger } from '../logger';
+import { refuseNul } from './text';
+
+export {
+  CONTROL_CHARACTER_CODE,
+  controlCharacterMessage,
+  refuseNul,
+  textField,
+  type TextFieldOptions,
+} from './text';
 
 export interface AppOptions {
   name: string;
@@ -165,6 +174,7 @@ export function createHttpApp(options: AppOptions): HttpApp {
   });
 
   app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
+  app.use(refuseNul);
   options.before?.(app);
   options.routes(app);
 

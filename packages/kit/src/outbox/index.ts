@@ -7,6 +7,13 @@ import { outbox, processedMessages } from './schema';
 export { OutboxRelay, type BusMessage, type OutboxRelayOptions, type Publisher } from './relay';
 export { effectClaims, outbox, processedMessages } from './schema';
 export { runClaimed, type ClaimedEffect, type ClaimOutcome } from './claims';
+export {
+  EVENT_SECRETS_KEY_FILE,
+  createSecretBox,
+  generateEventSecretsKey,
+  loadEventSecretBox,
+  type SecretBox,
+} from './secrets';
 
 /**
  * The kit's own migrations (outbox, processed_messages). Pass it first to `migrate`, before the service's

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { AdminTokenClaims, JwtVerifier } from '@readiness/kit/auth';
 import type { RevocationList } from '@readiness/kit/cache';
 import { isUniqueViolation, type Database, type Tx } from '@readiness/kit/db';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
+import type { SecretBox } from '@readiness/kit/outbox';
 import {
   adminsRepository as repo,
   type AdminRecord,
@@ -33,6 +34,8 @@ export interface AdminAccountsDeps {
   verifier: JwtVerifier;
   revocations: RevocationList;
   throttle: LoginThrottle;
+  /** Seals the secrets that events carry (the temporary password) for their consumers. */
+  secrets: SecretBox;
   tokenTtlSeconds: number;
   logger: Logger;
   /** Called after a commit that wrote outbox rows, so the relay publishes without waiting for its poll. */
@@ -135,21 +138,21 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       password: string,
       ip: string,
     ): Promise<{ token: IssuedToken; admin: AdminRecord }> {
-      await throttle.assertAllowed(email, ip);
+      // Counted before the hash, so no burst checks more passwords than the budget allows.
+      await throttle.consumeAttempt(email, ip);
       const admin = await repo.findByEmail(database.db, email);
       let valid = false;
       if (admin) valid = await hasher.compare(password, admin.passwordHash);
       else await compareWithDummy(password);
       // A disabled account gets the same answer as a wrong password: an anonymous caller learns nothing.
       if (!admin || !valid || admin.status !== 'active') {
-        await throttle.recordFailure(email, ip);
         throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
       }
-      await throttle.recordSuccess(email);
+      await throttle.recordSuccess(email, ip);
       const now = new Date();
       await repo.recordLogin(database.db, admin.id, now);
       forgetCachedAdmins();
-      return { token: tokens.issue(admin), admin: { ...admin, lastLogin: now } };
+      return { token: tokens.issue(admin, randomUUID()), admin: { ...admin, lastLogin: now } };
     },
 
     /**
@@ -159,7 +162,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
      */
     async authenticate(token: string): Promise<Authenticated> {
       const claims = await deps.verifier.verify(token);
-      if (await revocations.isTokenRevoked({ jti: claims.jti, sub: claims.sub, iat: claims.iat })) {
+      if (await revocations.isTokenRevoked(claims)) {
         throw unauthorized();
       }
       const admin = UUID.test(claims.sub) ? await cachedAdmin(claims.sub) : undefined;
@@ -167,13 +170,18 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       return { claims, admin };
     },
 
+    /** Ends the session: the presented token and every token renewed from it (or it from) are refused from now on. */
     async logout(claims: AdminTokenClaims): Promise<void> {
-      await revocations.revoke(claims.jti, claims.exp);
+      if (claims.sid) await revocations.revokeSession(claims.sid, deps.tokenTtlSeconds + 60);
+      else await revocations.revoke(claims.jti, claims.exp);
     },
 
-    /** A new token for a still-valid one. The old token stays valid until it expires: requests already in flight with it must not fail. */
-    refresh(admin: AdminRecord): IssuedToken {
-      return tokens.issue(admin);
+    /**
+     * A new token for a still-valid one, in the same session. The old token stays valid until it expires:
+     * requests already in flight with it must not fail.
+     */
+    refresh(actor: Authenticated): IssuedToken {
+      return tokens.issue(actor.admin, actor.claims.sid ?? randomUUID());
     },
 
     async changePassword(
@@ -205,7 +213,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
         await revokeAllSessions(updated.id, cutoff);
         return updated;
       });
-      return { token: tokens.issue(admin), admin };
+      return { token: tokens.issue(admin, actor.claims.sid ?? randomUUID()), admin };
     },
 
     listAdmins: () => repo.list(database.db),
@@ -310,8 +318,8 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
           action: 'admin.password-reset',
           target: actorOf(updated),
         });
-        // The temporary password travels only in this event, to the notification service that mails it.
-        await adminEvents.passwordReset(tx, updated, password, actor.id);
+        // The temporary password travels only in this event, sealed, to the notification service that mails it.
+        await adminEvents.passwordReset(tx, updated, deps.secrets.seal(password), actor.id);
         await revokeAllSessions(updated.id, cutoff);
         return updated;
       });

@@ -58,7 +58,8 @@ export const adminEvents = {
       ),
     }),
 
-  passwordReset: (tx: Tx, admin: AdminRecord, temporaryPassword: string, actorId: string) =>
+  /** `sealedPassword`: the temporary password sealed with the event secrets key, never the password itself. */
+  passwordReset: (tx: Tx, admin: AdminRecord, sealedPassword: string, actorId: string) =>
     enqueue(tx, {
       name: 'auth.admin.password-reset.v1',
       payload: encodePayload(
@@ -67,7 +68,7 @@ export const adminEvents = {
           adminId: admin.id,
           name: admin.name,
           email: admin.email,
-          temporaryPassword,
+          sealedTemporaryPassword: sealedPassword,
           actorId,
         }),
       ),

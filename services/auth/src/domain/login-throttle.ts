@@ -2,19 +2,21 @@ import { createHash } from 'node:crypto';
 import type { RateLimiter } from '@readiness/kit/cache';
 import { AppError } from '@readiness/kit/errors';
 
-/** Failed logins allowed per account within the window before the account is locked. */
+/** Password checks allowed per account within the window before the account is locked. */
 export const ACCOUNT_FAILURES = 10;
-/** Failed logins allowed per client address within the window (several people may share one NAT address). */
+/** Password checks allowed per client address within the window (several people may share one NAT address). */
 export const ADDRESS_FAILURES = 50;
 export const WINDOW_SECONDS = 15 * 60;
 export const LOCKOUT_SECONDS = 15 * 60;
 
 export interface LoginThrottle {
-  /** Throws 429 when the account or the address is locked out. */
-  assertAllowed(email: string, ip: string): Promise<void>;
-  recordFailure(email: string, ip: string): Promise<void>;
-  /** A successful login forgets the account's failures (the address keeps its count). */
-  recordSuccess(email: string): Promise<void>;
+  /**
+   * Takes one attempt from the address's and the account's budget, atomically in the shared store, before the
+   * password is checked; throws 429 when either budget is spent (the password is then not checked at all).
+   */
+  consumeAttempt(email: string, ip: string): Promise<void>;
+  /** A successful login forgets the account's failures and gives its attempt back to the address. */
+  recordSuccess(email: string, ip: string): Promise<void>;
 }
 
 function tooMany(retryAfterSeconds: number): AppError {
@@ -31,29 +33,26 @@ function tooMany(retryAfterSeconds: number): AppError {
 const accountKey = (email: string) => createHash('sha256').update(email).digest('base64url');
 
 /**
- * Failures are counted, successes are not: the budget is spent only by wrong passwords. Once an account has
- * used its budget, the next attempt (right password or not) starts a lockout of LOCKOUT_SECONDS, during which
- * the password is not even checked, so guessing during a lockout learns nothing.
+ * Every attempt is counted before the password hash, never after it: a count taken after the check lets a
+ * parallel burst through (every request reads the old count, then hashes). The store's consume is one atomic
+ * increment, so of any burst, serial or parallel, at most the budget gets a password checked. The attempt
+ * past the budget starts a lockout of LOCKOUT_SECONDS during which nothing is checked, the right password
+ * included, so guessing during a lockout learns nothing. The address is counted first, so requests from an
+ * address that is already locked out do not spend the budget of the accounts they name.
  */
 export function createLoginThrottle(limits: { account: RateLimiter; address: RateLimiter }): LoginThrottle {
-  async function check(limiter: RateLimiter, key: string, budget: number): Promise<void> {
-    const state = await limiter.get(key);
-    if (!state || state.consumed < budget) return;
-    // Consuming past the budget makes the limiter block the key for the lockout period.
+  async function take(limiter: RateLimiter, key: string): Promise<void> {
     const decision = await limiter.consume(key);
     if (!decision.allowed) throw tooMany(decision.retryAfterSeconds);
   }
 
   return {
-    async assertAllowed(email, ip) {
-      await check(limits.account, accountKey(email), ACCOUNT_FAILURES);
-      await check(limits.address, ip, ADDRESS_FAILURES);
+    async consumeAttempt(email, ip) {
+      await take(limits.address, ip);
+      await take(limits.account, accountKey(email));
     },
-    async recordFailure(email, ip) {
-      await Promise.all([limits.account.consume(accountKey(email)), limits.address.consume(ip)]);
-    },
-    async recordSuccess(email) {
-      await limits.account.reset(accountKey(email));
+    async recordSuccess(email, ip) {
+      await Promise.all([limits.account.reset(accountKey(email)), limits.address.reward(ip)]);
     },
   };
 }

@@ -5,6 +5,7 @@ import type { SigningKeys } from './signing-keys';
 export interface IssuedToken {
   token: string;
   jti: string;
+  sid: string;
   iat: number;
   exp: number;
 }
@@ -15,7 +16,10 @@ export interface TokenIssuer {
    * same second as a password change would otherwise fall under the cutoff and be refused at once, so its
    * `iat` is lifted to the cutoff (at most one second ahead of the clock).
    */
-  issue(admin: { id: string; role: string; tokensValidFrom: number }): IssuedToken;
+  issue(
+    admin: { id: string; role: string; tokensValidFrom: number; mustChangePassword: boolean },
+    sessionId: string,
+  ): IssuedToken;
 }
 
 export function createTokenIssuer(options: {
@@ -25,11 +29,21 @@ export function createTokenIssuer(options: {
   ttlSeconds: number;
 }): TokenIssuer {
   return {
-    issue(admin) {
+    issue(admin, sessionId) {
       const iat = Math.max(Math.floor(Date.now() / 1000), admin.tokensValidFrom);
       const exp = iat + options.ttlSeconds;
       const jti = randomUUID();
-      const token = jwt.sign({ role: admin.role, iat, exp }, options.keys.privateKey, {
+      // The role and a pending password change let every service authorise without asking auth. Setting or
+      // clearing the pending change revokes the admin's older tokens (cutoff); the role is as of issue time
+      // (auth itself re-reads it on every call, and a renewal carries the current one).
+      const claims = {
+        role: admin.role,
+        sid: sessionId,
+        ...(admin.mustChangePassword ? { must_change_password: true } : {}),
+        iat,
+        exp,
+      };
+      const token = jwt.sign(claims, options.keys.privateKey, {
         algorithm: 'RS256',
         keyid: options.keys.kid,
         subject: admin.id,
@@ -37,7 +51,7 @@ export function createTokenIssuer(options: {
         issuer: options.issuer,
         audience: options.audience,
       });
-      return { token, jti, iat, exp };
+      return { token, jti, sid: sessionId, iat, exp };
     },
   };
 }

@@ -1,5 +1,4 @@
-import { bearerToken, invalidToken } from '@readiness/kit/auth';
-import { AppError, forbidden } from '@readiness/kit/errors';
+import { assertAdminAccess, bearerToken, invalidToken, type AdminAccess } from '@readiness/kit/auth';
 import { parse, route } from '@readiness/kit/http';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
@@ -45,18 +44,15 @@ const session = (res: Response): Authenticated => {
   return auth;
 };
 
-const PASSWORD_CHANGE_REQUIRED = new AppError(
-  'password_change_required',
-  'You must set a new password before continuing',
-  403,
-);
-
 export function mountRoutes(app: Express, deps: { accounts: AdminAccounts; keys: SigningKeys }): void {
   const { accounts, keys } = deps;
 
-  /** Verified, not revoked, active. `allowPendingPasswordChange` lists the routes usable with a temporary password. */
+  /**
+   * Verified, not revoked, active, then the kit's rule for admin routes, applied to the admin's current row
+   * (role and pending password change as they are now, not as the token says).
+   */
   const authenticated =
-    (options: { allowPendingPasswordChange?: boolean; superAdmin?: boolean } = {}): RequestHandler =>
+    (access: AdminAccess = {}): RequestHandler =>
     (req: Request, res: Response, next: NextFunction) => {
       const token = bearerToken(req.headers.authorization);
       if (!token) {
@@ -66,9 +62,7 @@ export function mountRoutes(app: Express, deps: { accounts: AdminAccounts; keys:
       accounts
         .authenticate(token)
         .then((auth) => {
-          if (auth.admin.mustChangePassword && !options.allowPendingPasswordChange)
-            throw PASSWORD_CHANGE_REQUIRED;
-          if (options.superAdmin && auth.admin.role !== 'super_admin') throw forbidden();
+          assertAdminAccess(auth.admin, access);
           (res.locals as { auth?: Authenticated }).auth = auth;
           next();
         })
@@ -116,7 +110,7 @@ export function mountRoutes(app: Express, deps: { accounts: AdminAccounts; keys:
     '/api/auth/refresh',
     signedIn,
     route((_req, res) => {
-      res.json({ token: accounts.refresh(session(res).admin).token });
+      res.json({ token: accounts.refresh(session(res)).token });
     }),
   );
 

@@ -1,11 +1,12 @@
+import { textField } from '@readiness/kit/http';
 import { z } from 'zod';
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../../domain/common-passwords';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, passwordBytes } from '../../domain/passwords';
 
 /** The spec's "simple e-mail pattern": something, an @, something, a dot, something; no spaces. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const emailField = z
-  .string({ error: 'Email is required' })
+export const emailField = textField({ label: 'Email' })
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Invalid email address')
@@ -14,14 +15,16 @@ export const emailField = z
   .transform((v) => v.toLowerCase());
 
 const passwordField = (requiredMessage: string) =>
-  z
-    .string({ error: requiredMessage })
+  textField({ label: 'Password', requiredMessage })
     .min(1, requiredMessage)
     .min(MIN_PASSWORD_LENGTH, 'Password must be at least 6 characters')
     .refine((v) => passwordBytes(v) <= MAX_PASSWORD_BYTES, 'Password must be at most 72 bytes');
 
-export const nameField = z
-  .string({ error: 'Name is required' })
+/** A password being set (created or changed), as opposed to one being checked at login. */
+const newPasswordField = (requiredMessage: string) =>
+  passwordField(requiredMessage).refine((v) => !isCommonPassword(v), COMMON_PASSWORD_MESSAGE);
+
+export const nameField = textField({ label: 'Name' })
   .trim()
   .min(1, 'Name is required')
   .min(2, 'Name must be at least 2 characters')
@@ -35,13 +38,16 @@ const body = <T extends z.ZodRawShape>(shape: T) =>
 
 export const loginBody = body({ email: emailField, password: passwordField('Password is required') });
 export const changePasswordBody = body({
-  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required'),
-  newPassword: passwordField('New password is required'),
+  currentPassword: textField({ label: 'Password', requiredMessage: 'Current password is required' }).min(
+    1,
+    'Current password is required',
+  ),
+  newPassword: newPasswordField('New password is required'),
 });
 export const createAdminBody = body({
   name: nameField,
   email: emailField,
-  password: passwordField('Password is required'),
+  password: newPasswordField('Password is required'),
   role: roleField,
 });
 export const updateAdminBody = body({ name: nameField, email: emailField, role: roleField });
@@ -143,7 +149,7 @@ export const openapi = {
     '/api/auth/logout': {
       post: {
         tags: ['auth'],
-        summary: 'Revoke the presented token',
+        summary: 'End the session: the presented token and every token renewed from it are refused',
         security: bearer,
         responses: { '204': { description: 'Signed out' }, ...errors(401) },
       },
@@ -151,7 +157,7 @@ export const openapi = {
     '/api/auth/refresh': {
       post: {
         tags: ['auth'],
-        summary: 'A fresh token for a still-valid one',
+        summary: 'A fresh token for a still-valid one, in the same session',
         security: bearer,
         responses: { '200': ok(tokenResponse), ...errors(401, 403) },
       },

@@ -2,6 +2,7 @@ import type { Database } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
 import type { Mailer } from '@readiness/kit/mail';
 import { on } from '@readiness/kit/runtime';
+import type { SecretBox } from '@readiness/kit/outbox';
 import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
 import { deliver } from '../../domain/deliver';
 import { adminPasswordReset } from '../../domain/templates';
@@ -14,6 +15,8 @@ export function adminPasswordResetConsumer(deps: {
   database: Database;
   mailer: Mailer;
   logger: Logger;
+  /** Opens the sealed temporary password (the key auth sealed it with). */
+  secrets: SecretBox;
   publicOrigin: string;
   maxAttempts: number;
   leaseSeconds: number;
@@ -28,7 +31,7 @@ export function adminPasswordResetConsumer(deps: {
         to: event.email,
         mail: adminPasswordReset({
           name: event.name,
-          temporaryPassword: event.temporaryPassword,
+          temporaryPassword: deps.secrets.open(event.sealedTemporaryPassword),
           loginUrl: `${deps.publicOrigin.replace(/\/+$/, '')}/admin/login`,
         }),
         attempt: meta.attempt,

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/auth.proto.
  */
 export const file_readiness_events_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yZWFkaW5lc3MvZXZlbnRzL3YxL2F1dGgucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEirQEKDEFkbWluQ3JlYXRlZBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEiwKBHJvbGUYBCABKA4yHi5yZWFkaW5lc3MuZXZlbnRzLnYxLkFkbWluUm9sZRIQCghhY3Rvcl9pZBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ9CgxBZG1pblVwZGF0ZWQSEAoIYWRtaW5faWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIsCgRyb2xlGAQgASgOMh4ucmVhZGluZXNzLmV2ZW50cy52MS5BZG1pblJvbGUSEAoIYWN0b3JfaWQYBSABKAkiagoSQWRtaW5TdGF0dXNDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEjAKBnN0YXR1cxgCIAEoDjIgLnJlYWRpbmVzcy5ldmVudHMudjEuQWRtaW5TdGF0dXMSEAoIYWN0b3JfaWQYAyABKAkicQoSQWRtaW5QYXNzd29yZFJlc2V0EhAKCGFkbWluX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSGgoSdGVtcG9yYXJ5X3Bhc3N3b3JkGAQgASgJEhAKCGFjdG9yX2lkGAUgASgJKlkKCUFkbWluUm9sZRIaChZBRE1JTl9ST0xFX1VOU1BFQ0lGSUVEEAASFAoQQURNSU5fUk9MRV9BRE1JThABEhoKFkFETUlOX1JPTEVfU1VQRVJfQURNSU4QAipfCgtBZG1pblN0YXR1cxIcChhBRE1JTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNBRE1JTl9TVEFUVVNfQUNUSVZFEAESGQoVQURNSU5fU1RBVFVTX0RJU0FCTEVEEAJiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch5yZWFkaW5lc3MvZXZlbnRzL3YxL2F1dGgucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEirQEKDEFkbWluQ3JlYXRlZBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEiwKBHJvbGUYBCABKA4yHi5yZWFkaW5lc3MuZXZlbnRzLnYxLkFkbWluUm9sZRIQCghhY3Rvcl9pZBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ9CgxBZG1pblVwZGF0ZWQSEAoIYWRtaW5faWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIsCgRyb2xlGAQgASgOMh4ucmVhZGluZXNzLmV2ZW50cy52MS5BZG1pblJvbGUSEAoIYWN0b3JfaWQYBSABKAkiagoSQWRtaW5TdGF0dXNDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEjAKBnN0YXR1cxgCIAEoDjIgLnJlYWRpbmVzcy5ldmVudHMudjEuQWRtaW5TdGF0dXMSEAoIYWN0b3JfaWQYAyABKAkimAEKEkFkbWluUGFzc3dvcmRSZXNldBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEh4KEnRlbXBvcmFyeV9wYXNzd29yZBgEIAEoCUICGAESEAoIYWN0b3JfaWQYBSABKAkSIQoZc2VhbGVkX3RlbXBvcmFyeV9wYXNzd29yZBgGIAEoCSpZCglBZG1pblJvbGUSGgoWQURNSU5fUk9MRV9VTlNQRUNJRklFRBAAEhQKEEFETUlOX1JPTEVfQURNSU4QARIaChZBRE1JTl9ST0xFX1NVUEVSX0FETUlOEAIqXwoLQWRtaW5TdGF0dXMSHAoYQURNSU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTQURNSU5fU1RBVFVTX0FDVElWRRABEhkKFUFETUlOX1NUQVRVU19ESVNBQkxFRBACYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * auth.admin.created.v1
@@ -130,7 +130,9 @@ export const AdminStatusChangedSchema: GenMessage<AdminStatusChanged> = /*@__PUR
 
 /**
  * auth.admin.password-reset.v1: carries the temporary password to the notification service,
- * which mails it. The outbox row holding it is deleted once the event is sent.
+ * which mails it. The password is sealed (AES-256-GCM with the key publisher and consumer share,
+ * EVENT_SECRETS_KEY), so neither the outbox nor the broker nor a dead-letter queue holds it readable;
+ * the outbox row's payload is emptied once the broker has it.
  *
  * @generated from message readiness.events.v1.AdminPasswordReset
  */
@@ -151,7 +153,10 @@ export type AdminPasswordReset = Message<"readiness.events.v1.AdminPasswordReset
   email: string;
 
   /**
-   * @generated from field: string temporary_password = 4;
+   * Never set: the password travels only in sealed_temporary_password.
+   *
+   * @generated from field: string temporary_password = 4 [deprecated = true];
+   * @deprecated
    */
   temporaryPassword: string;
 
@@ -159,6 +164,11 @@ export type AdminPasswordReset = Message<"readiness.events.v1.AdminPasswordReset
    * @generated from field: string actor_id = 5;
    */
   actorId: string;
+
+  /**
+   * @generated from field: string sealed_temporary_password = 6;
+   */
+  sealedTemporaryPassword: string;
 };
 
 /**

@@ -1,0 +1,56 @@
+import type { NextFunction, Request, Response } from 'express';
+import { z } from 'zod';
+import { AppError } from '../errors';
+
+/* eslint-disable no-control-regex -- matching control characters is the point of these two patterns */
+/** No C0 control (NUL to US), DEL or C1 control: nothing a person types into a one-line field. */
+const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+/** The same, but tab, line feed and carriage return (line breaks pasted from Windows) are allowed. */
+const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
+/* eslint-enable no-control-regex */
+
+export const CONTROL_CHARACTER_CODE = 'control_character';
+export const controlCharacterMessage = (label: string) => `${label} must not contain control characters`;
+
+export interface TextFieldOptions {
+  /** Names the field in the messages, e.g. 'Email'. */
+  label: string;
+  /** Message for a missing value or a value that is not a string; `'<label> is required'` by default. */
+  requiredMessage?: string;
+  /** Free text (notes, descriptions): tab and line breaks are allowed, other controls are still refused. */
+  multiLine?: boolean;
+}
+
+/**
+ * The string every request schema starts from. Control characters are refused before any other rule
+ * (NUL would otherwise reach PostgreSQL, which rejects it in text and turns a typo into a 500; the others
+ * corrupt logs, mail headers and CSV exports). Chain the field's own rules after it.
+ */
+export function textField(options: TextFieldOptions): z.ZodString {
+  const required = options.requiredMessage ?? `${options.label} is required`;
+  return z
+    .string({ error: required })
+    .regex(options.multiLine ? MULTI_LINE : SINGLE_LINE, { message: controlCharacterMessage(options.label) });
+}
+
+/** True when any string in the value (keys included) holds a NUL character. */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 64 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => holdsNul(v, depth + 1));
+  return Object.entries(value as Record<string, unknown>).some(
+    ([k, v]) => k.includes('\u0000') || holdsNul(v, depth + 1),
+  );
+}
+
+/**
+ * Refuses a request whose JSON body or query holds a NUL anywhere, also in fields no schema names, so that
+ * no handler can pass one on to PostgreSQL. Schemas refuse the other control characters field by field.
+ */
+export function refuseNul(req: Request, _res: Response, next: NextFunction): void {
+  if (holdsNul(req.body) || holdsNul(req.query)) {
+    next(new AppError(CONTROL_CHARACTER_CODE, 'Request must not contain NUL characters', 400));
+    return;
+  }
+  next();
+}

@@ -1,0 +1,44 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createLogger } from '../logger';
+import {
+  createSecretBox,
+  EVENT_SECRETS_KEY_FILE,
+  generateEventSecretsKey,
+  loadEventSecretBox,
+} from './secrets';
+
+const logger = createLogger({ name: 'secrets-test', level: 'silent' });
+
+describe('event secret box', () => {
+  test('when a secret is sealed, then only the same key opens it, and an altered value is refused', () => {
+    const key = generateEventSecretsKey();
+    const box = createSecretBox(key);
+    const sealed = box.seal('Tmp-9fK2-xQ7w-Lp3Z');
+    expect(sealed).not.toContain('Tmp-9fK2');
+    expect(box.seal('Tmp-9fK2-xQ7w-Lp3Z')).not.toBe(sealed);
+    expect(createSecretBox(key).open(sealed)).toBe('Tmp-9fK2-xQ7w-Lp3Z');
+    expect(() => createSecretBox(generateEventSecretsKey()).open(sealed)).toThrow();
+    const flipped = `${sealed.slice(0, -2)}${sealed.endsWith('A') ? 'B' : 'A'}${sealed.slice(-1)}`;
+    expect(() => box.open(flipped)).toThrow();
+    expect(() => box.open('Tmp-9fK2-xQ7w-Lp3Z')).toThrow();
+    expect(() => createSecretBox('too-short')).toThrow('EVENT_SECRETS_KEY must be 32 bytes');
+  });
+
+  test('when no key is configured, then production refuses to start and elsewhere one key is generated per data folder', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'secrets-'));
+    try {
+      expect(() =>
+        loadEventSecretBox({ config: { DATA_DIR: dataDir, NODE_ENV: 'production' }, logger }),
+      ).toThrow('EVENT_SECRETS_KEY: is required in production');
+      const config = { DATA_DIR: dataDir, NODE_ENV: 'development' };
+      const publisher = loadEventSecretBox({ config, logger });
+      const consumer = loadEventSecretBox({ config, logger });
+      expect(consumer.open(publisher.seal('secret'))).toBe('secret');
+      expect(statSync(path.join(dataDir, EVENT_SECRETS_KEY_FILE)).mode & 0o077).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

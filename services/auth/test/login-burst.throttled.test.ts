@@ -1,0 +1,69 @@
+import { client, ROOT, startAuth, uniqueEmail, type Harness } from './harness';
+
+let h: Harness;
+let api: ReturnType<typeof client>;
+let rootToken: string;
+
+jest.setTimeout(120_000);
+
+beforeAll(async () => {
+  h = await startAuth('real');
+  api = client(h.url);
+  rootToken = await api.login(ROOT.email, ROOT.password);
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+/** The auth app trusts the loopback proxy's X-Forwarded-For, so each request can come from its own address. */
+const login = (email: string, password: string, address: string) =>
+  api.call('POST', '/api/auth/login', {
+    body: { email, password },
+    headers: { 'x-forwarded-for': address },
+  });
+
+const statuses = (replies: Array<{ status: number }>) =>
+  replies.reduce<Record<number, number>>(
+    (count, r) => ({ ...count, [r.status]: (count[r.status] ?? 0) + 1 }),
+    {},
+  );
+
+test('when 100 wrong passwords for one account arrive at once from 100 addresses, then at most 10 are checked and the right one is refused while locked', async () => {
+  const email = uniqueEmail('burst');
+  await api.createAdmin(rootToken, { name: 'Burst Target', email, password: 'Right-pass-42', role: 'admin' });
+
+  const replies = await Promise.all(
+    Array.from({ length: 100 }, (_, i) => login(email, `wrong-guess-${i}`, `198.51.100.${i + 1}`)),
+  );
+  const count = statuses(replies);
+  expect(count[401]).toBeLessThanOrEqual(10);
+  expect((count[401] ?? 0) + (count[429] ?? 0)).toBe(100);
+
+  const right = await login(email, 'Right-pass-42', '203.0.113.7');
+  expect(right.status).toBe(429);
+  expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+});
+
+test('when 150 logins arrive at once from one address, then at most 50 passwords are checked and the rest get 429', async () => {
+  const replies = await Promise.all(
+    Array.from({ length: 150 }, (_, i) => login(uniqueEmail(`spray-${i}`), 'wrong-guess', '192.0.2.99')),
+  );
+  const count = statuses(replies);
+  expect(count[401]).toBeLessThanOrEqual(50);
+  expect((count[401] ?? 0) + (count[429] ?? 0)).toBe(150);
+  // An unknown e-mail and a wrong password still get the same answer.
+  expect(replies.find((r) => r.status === 401)?.body).toEqual({
+    message: 'Invalid email or password',
+    code: 'invalid_credentials',
+  });
+});
+
+test('when an admin signs in successfully 60 times from one address, then they are never locked out', async () => {
+  const email = uniqueEmail('regular');
+  await api.createAdmin(rootToken, { name: 'Regular User', email, password: 'Right-pass-42', role: 'admin' });
+  for (let i = 0; i < 60; i++) {
+    const res = await login(email, 'Right-pass-42', '192.0.2.50');
+    expect({ i, status: res.status }).toEqual({ i, status: 200 });
+  }
+});
