@@ -97,7 +97,6 @@ async function main(): Promise<void> {
     verifier: authService.verifier,
     // The store auth writes revocations to: the gateway refuses signed-out tokens before proxying.
     kv,
-    openApiFragments: gateway.openApiFragments,
     extraRoutes: (app) => app.use(notification.devMailRoutes(mail)),
   });
   shutdown.add('gateway', () => gatewayService.stop());

@@ -12,6 +12,7 @@ import {
 import { migrate, type Database } from '@readiness/kit/db';
 import { createHttpApp, listen, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
+import { serveOpenApi } from '@readiness/kit/openapi';
 import { kitMigrationsDir, OutboxRelay } from '@readiness/kit/outbox';
 import type { Registry } from 'prom-client';
 import { configSchema, type AuthConfig, type AuthConfigInput } from './config';
@@ -28,6 +29,7 @@ import { createPasswordHasher } from './domain/password-hasher';
 import { temporaryPassword } from './domain/passwords';
 import { loadSigningKeys, type SigningKeys } from './domain/signing-keys';
 import { createTokenIssuer } from './domain/tokens';
+import { openApi } from './entry-points/http/openapi';
 import { mountRoutes } from './entry-points/http/routes';
 
 export interface AuthDeps {
@@ -132,7 +134,10 @@ export async function start(deps: AuthDeps): Promise<RunningAuthService> {
     logger,
     registry: deps.registry,
     readiness: async () => (await database.ping()) && (await kv.ping()),
-    routes: (app) => mountRoutes(app, { accounts, keys }),
+    routes: (app) => {
+      serveOpenApi(app, openApi);
+      mountRoutes(app, { accounts, keys });
+    },
   });
   const server = await listen(http.app, config.PORT, config.HOST);
   logger.info({ url: server.url }, 'auth service listening');

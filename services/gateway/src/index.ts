@@ -1,5 +1,4 @@
 export { start, TOKEN_AUDIENCE, TOKEN_ISSUER, type GatewayDeps, type RunningGateway } from './service';
 export { configSchema, type GatewayConfig } from './config';
 export { ROUTES, matchRoute, type RouteRule, type UpstreamName } from './routes';
-export { buildOpenApiDocument, type OpenApiDocument, type OpenApiFragment } from './docs';
-export { openApiFragments } from './openapi-fragments';
+export { createApiDocs, type ApiDocs, type ApiDocsOptions } from './docs';

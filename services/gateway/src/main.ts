@@ -3,7 +3,6 @@ import { loadConfig } from '@readiness/kit/config';
 import { createLogger } from '@readiness/kit/logger';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
 import { configSchema } from './config';
-import { openApiFragments } from './openapi-fragments';
 import { start } from './service';
 
 async function main(): Promise<void> {
@@ -17,7 +16,7 @@ async function main(): Promise<void> {
     : undefined;
   if (redis) shutdown.add('redis', () => closeRedis(redis));
 
-  const gateway = await start({ config, logger, redis, openApiFragments });
+  const gateway = await start({ config, logger, redis });
   shutdown.add('gateway', () => gateway.stop());
   shutdown.onSignals();
 }

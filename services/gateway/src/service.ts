@@ -16,7 +16,7 @@ import { listen, requestTracking, sendError, type HttpApp } from '@readiness/kit
 import type { Logger } from '@readiness/kit/logger';
 import type { GatewayConfig } from './config';
 import { cors } from './cors';
-import { buildOpenApiDocument, mountDocs, type OpenApiFragment } from './docs';
+import { createApiDocs, mountDocs, type ApiDocsOptions } from './docs';
 import { createProxy } from './proxy';
 import {
   ROUTES,
@@ -43,8 +43,8 @@ export interface GatewayDeps {
   kv?: KeyValueStore;
   /** Admin token verifier; by default one on `config.AUTH_JWKS_URL`. */
   verifier?: JwtVerifier;
-  /** The services' API documentation fragments, merged at `/api/docs`. */
-  openApiFragments?: readonly OpenApiFragment[];
+  /** How long the API documentation merged from the upstreams is reused (tests shorten it). */
+  apiDocs?: Pick<ApiDocsOptions, 'freshMs' | 'retryMs' | 'timeoutMs'>;
   /** Mounted after the API and before the web app (the all-in-one mounts the dev mail pages here). */
   extraRoutes?: (app: Express) => void;
   registry?: client.Registry;
@@ -180,7 +180,7 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
     login: limiter('login', config.RATE_LIMIT_LOGIN, 5 * config.RATE_LIMIT_WINDOW_SECONDS),
     student: limiter('student', config.RATE_LIMIT_STUDENT, 5 * config.RATE_LIMIT_WINDOW_SECONDS),
   };
-  const openApi = buildOpenApiDocument(deps.openApiFragments ?? [], '1.0.0');
+  const apiDocs = createApiDocs({ upstreams, routes, logger, version: '1.0.0', ...deps.apiDocs });
 
   let draining = false;
   const readiness = async (): Promise<boolean> => {
@@ -270,7 +270,7 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
   app.use('/api', (req, _res, next) => {
     consume('api', req).then(() => next(), next);
   });
-  mountDocs(app, openApi);
+  mountDocs(app, apiDocs);
 
   const proxied = (req: Request, res: Response, next: NextFunction) => {
     const path = req.originalUrl.split('?')[0] ?? '/';

@@ -4,11 +4,13 @@ import { migrate, type Database } from '@readiness/kit/db';
 import { createHttpApp, listen, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
 import type { Mailer } from '@readiness/kit/mail';
+import { serveOpenApi } from '@readiness/kit/openapi';
 import { kitMigrationsDir } from '@readiness/kit/outbox';
 import type { Registry } from 'prom-client';
 import { configSchema, type NotificationConfig, type NotificationConfigInput } from './config';
 import { createDeliveriesRepository } from './data-access/deliveries-repository';
 import { migrationsDir } from './data-access/migrations-dir';
+import { openApi } from './entry-points/http/openapi';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
 
 export interface NotificationDeps {
@@ -51,7 +53,7 @@ export async function start(deps: NotificationDeps): Promise<RunningNotification
     logger,
     registry: deps.registry,
     readiness: async () => bus.ready() && (await database.ping()),
-    routes: () => undefined,
+    routes: (app) => serveOpenApi(app, openApi),
   });
   const running = await listen(http.app, config.PORT, config.HOST);
   logger.info({ port: running.port }, 'notification service listening');
