@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     AMQP_URL: undefined,
     REDIS_URL: undefined,
     SMTP_URL: mail.url,
-    S3_URL: s3.url,
+    ...s3.env,
   };
 
   const authService = await auth.start({
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
     `  services       auth ${authService.url}, notification ${notificationService.url}, gateway ${gatewayService.url}`,
-    `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.url}, SMTP ${mail.url}`,
+    `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];
   if (authService.seededAdmin) {
     lines.push(
