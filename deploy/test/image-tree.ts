@@ -134,11 +134,18 @@ function runStep(instruction: Instruction, state: StageState, host: HostPath): v
   step.run(command, state, host);
 }
 
+/** A regular expression's source for a glob without `**`: `*` and `?` stay within one path segment. */
+const globSource = (glob: string) =>
+  glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
+
 /** Files of the build context matching a COPY source (`*` within one path segment). */
 function expand(pattern: string): string[] {
   let matches = [''];
   for (const segment of pattern.replace(/\/$/, '').split('/')) {
-    const re = new RegExp(`^${segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+    const re = new RegExp(`^${globSource(segment)}$`);
     matches = matches.flatMap((dir) => {
       const base = path.join(repoRoot, dir);
       if (!segment.includes('*'))
@@ -285,6 +292,47 @@ function contextStage(file: Dockerfile, name: string, buildArgs: Record<string, 
   return dir;
 }
 
+/** Docker's .dockerignore patterns as one test: a path is out when it or one of its parent folders matches. */
+function dockerignore(): (file: string) => boolean {
+  const patterns = readFileSync(path.join(repoRoot, '.dockerignore'), 'utf8')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  if (patterns.some((p) => p.startsWith('!')))
+    throw new Error('.dockerignore exceptions (!) are not reproduced');
+  const res = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .replace(/^\/+|\/+$/g, '')
+          .split('**/')
+          .map(globSource)
+          .join('(?:.*/)?')}$`,
+      ),
+  );
+  return (file) => {
+    const parts = file.split('/');
+    return parts.some((_, i) => res.some((re) => re.test(parts.slice(0, i + 1).join('/'))));
+  };
+}
+
+/**
+ * Drops from `/out` the files the build context would not have had: files of the repository (tracked, or new and
+ * not git-ignored) that .dockerignore keeps out. Build output (git-ignored: dist, web/dist) stays.
+ */
+function pruneToContext(outDir: string): void {
+  const ignored = dockerignore();
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+  for (const file of listed.stdout.split('\0').filter(Boolean)) {
+    if (ignored(file)) rmSync(path.join(outDir, file), { force: true });
+  }
+}
+
 /** The build stage, in the repository itself; `/out` goes to `outDir`. */
 function buildStage(file: Dockerfile, buildArgs: Record<string, string>, outDir: string): void {
   rmSync(path.dirname(outDir), { recursive: true, force: true });
@@ -303,6 +351,7 @@ function buildStage(file: Dockerfile, buildArgs: Record<string, string>, outDir:
       }
     },
   });
+  pruneToContext(outDir);
 }
 
 /**
