@@ -30,7 +30,7 @@ import { repoRoot } from './helm';
  *   copied from the repository and their RUN steps run there (npm from the local cache, offline).
  * - The build stage runs in the repository itself, which is that stage's state once `make build` has installed
  *   and compiled it (dev dependencies, `tsc -b`, the web app); its RUN steps run there and write `/out` to a
- *   scratch folder.
+ *   scratch folder, from which the files .dockerignore keeps out of the build context are then dropped.
  *
  * A RUN step this file does not know fails the assembly, so a change to the Dockerfile cannot slip past it.
  */
