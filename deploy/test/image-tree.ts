@@ -90,6 +90,10 @@ function npmCiOffline(command: string, cwd: string, env: Record<string, string>)
     sh(offline, cwd, env);
   } catch (err) {
     if (!/in sync/.test(String(err))) throw err;
+    // A Docker build stops here; say so, and go on to check the rest of the image.
+    console.warn(
+      'npm ci refuses package-lock.json (an image build would stop there); installing with npm install',
+    );
     sh(offline.replace(/^npm ci\b/, 'npm install'), cwd, env);
   }
 }
@@ -274,8 +278,15 @@ function contextStage(file: Dockerfile, name: string, buildArgs: Record<string, 
         inputs.push(src, readFileSync(path.join(repoRoot, src), 'utf8'));
     }
   }
-  const dir = path.join(cacheRoot, `${name}-${hashOf(...inputs)}`);
+  const prefix = `${name}-${Object.values(buildArgs).join('-')}-`;
+  const dir = path.join(cacheRoot, `${prefix}${hashOf(...inputs)}`);
   if (existsSync(dir)) return dir;
+  // Trees of older manifests go; one younger than an hour may still be in use by another run.
+  mkdirSync(cacheRoot, { recursive: true });
+  for (const old of readdirSync(cacheRoot).filter((n) => n.startsWith(prefix) && !n.includes('.partial'))) {
+    const at = path.join(cacheRoot, old);
+    if (Date.now() - statSync(at).mtimeMs > 3_600_000) rmSync(at, { recursive: true, force: true });
+  }
   const partial = `${dir}.${process.pid}.partial`;
   rmSync(partial, { recursive: true, force: true });
   const host: HostPath = (p) => path.join(partial, p);
