@@ -25,19 +25,29 @@ interface Running {
   exited: Promise<number | null>;
 }
 
+/**
+ * `setpriv` to the image's USER when this process runs as root and that user can run this node; otherwise the
+ * current user (said once), which still runs the tree but no longer proves it needs no write access.
+ */
+function switchUser(image: ImageTree): string[] {
+  if (!image.user || process.getuid?.() !== 0) return [];
+  const [uid, gid = uid] = image.user.split(':') as [string, string?];
+  const argv = ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups'];
+  const probe = spawnSync(argv[0] as string, [...argv.slice(1), process.execPath, '-e', '0'], {
+    cwd: image.workdir,
+  });
+  if (probe.status === 0) return argv;
+  console.warn(
+    `cannot run ${process.execPath} in ${image.workdir} as ${image.user}; running as root instead`,
+  );
+  return [];
+}
+
 /** Runs the image's CMD in its WORKDIR with its environment, as its USER when this process may switch to it. */
 function run(image: ImageTree, env: Record<string, string>): Running {
   const [command, ...args] = image.cmd;
   if (command !== 'node') throw new Error(`the image's CMD starts ${command}, not node`);
-  const asUser =
-    image.user && process.getuid?.() === 0
-      ? [
-          'setpriv',
-          `--reuid=${image.user.split(':')[0]}`,
-          `--regid=${image.user.split(':')[1] ?? image.user}`,
-          '--clear-groups',
-        ]
-      : [];
+  const asUser = switchUser(image);
   const argv = [...asUser, process.execPath, ...args];
   const child = spawn(argv[0] as string, argv.slice(1), {
     cwd: image.workdir,
