@@ -1,4 +1,4 @@
 export { start, TOKEN_AUDIENCE, TOKEN_ISSUER, type GatewayDeps, type RunningGateway } from './service';
 export { configSchema, type GatewayConfig } from './config';
 export { ROUTES, matchRoute, type RouteRule, type UpstreamName } from './routes';
-export { createApiDocs, type ApiDocs, type ApiDocsOptions } from './docs';
+export type { ApiDocsOptions } from './docs';
