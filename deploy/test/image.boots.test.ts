@@ -1,23 +1,20 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
-import { createTestDatabase, createTestRedis, createTestVhost, eventually } from '@readiness/testing';
+import {
+  createTestDatabase,
+  createTestRedis,
+  createTestVhost,
+  eventually,
+  freePort,
+} from '@readiness/testing';
 import { repoRoot } from './helm';
 import { assembleImage, type ImageTree } from './image-tree';
 
 // Assembling installs production dependencies from the npm cache the first time (cached afterwards).
 jest.setTimeout(180_000);
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 interface Running {
   child: ChildProcess;

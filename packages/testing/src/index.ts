@@ -11,3 +11,4 @@ export {
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { eventually } from './eventually';
 export { documentedOperations, mountedOperations } from './openapi';
+export { freePort } from './ports';

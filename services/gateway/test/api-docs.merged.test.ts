@@ -1,7 +1,5 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { danglingRefs, describeService, serveOpenApi, type OpenApiDocument } from '@readiness/kit/openapi';
-import { eventually } from '@readiness/testing';
+import { eventually, freePort } from '@readiness/testing';
 import { z } from 'zod';
 import { start, type RunningGateway } from '../src/service';
 import {
@@ -14,15 +12,6 @@ import {
 } from './helpers';
 
 jest.setTimeout(60_000);
-
-/** A port nothing listens on yet. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const notificationDoc = describeService({
   service: 'notification',
