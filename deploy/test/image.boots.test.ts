@@ -73,15 +73,15 @@ async function bootAndStop(
     const early = service.exited.then((code) => {
       throw new Error(`the service exited with ${code} before it was healthy:\n${service.output()}`);
     });
+    early.catch(() => undefined);
     await Promise.race([
       early,
-      eventually(
-        async () => (await fetch(`${url}/healthz`)).status === 200,
-        `/healthz of the image\n${service.output()}`,
-        60_000,
+      eventually(async () => (await fetch(`${url}/healthz`)).status === 200, '/healthz', 60_000).catch(
+        (err: unknown) => {
+          throw new Error(`${String(err)}; the service wrote:\n${service.output()}`);
+        },
       ),
     ]);
-    early.catch(() => undefined);
     if (image.healthcheck) {
       const [cmd, ...args] = image.healthcheck;
       expect(cmd).toBe('node');
