@@ -62,4 +62,14 @@ describe('auth API documentation', () => {
     }
     expect(Object.keys(doc.components.securitySchemes ?? {})).toEqual(['bearerAuth']);
   });
+
+  it('when any route succeeds, then the document gives its answer, and any body in it, a schema', () => {
+    const missing = documentedOperations(doc).filter((operation) => {
+      const [method, path] = operation.split(' ') as [string, string];
+      const op = doc.paths[path]?.[method.toLowerCase() as 'get'];
+      const success = Object.keys(op?.responses ?? {}).filter((s) => /^2\d\d$/.test(s));
+      return success.length === 0 || success.some((s) => s !== '204' && !answerSchema(op, s)?.type);
+    });
+    expect(missing).toEqual([]);
+  });
 });
