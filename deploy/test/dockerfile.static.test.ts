@@ -1,43 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { parseDockerfile, type Stage } from './dockerfile';
 import { repoRoot, type K8sObject } from './helm';
 import { validateStrict } from './k8s-validate';
-
-interface Instruction {
-  keyword: string;
-  args: string;
-}
-interface Stage {
-  from: string;
-  name?: string;
-  instructions: Instruction[];
-}
-
-/** Splits a Dockerfile into stages of instructions (line continuations joined, comments dropped). */
-function parseDockerfile(text: string): { preamble: Instruction[]; stages: Stage[] } {
-  const lines = text
-    .replace(/\\\r?\n/g, ' ')
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-  const preamble: Instruction[] = [];
-  const stages: Stage[] = [];
-  for (const line of lines) {
-    const match = /^(\S+)\s+(.*)$/.exec(line);
-    if (!match) continue;
-    const instruction = { keyword: (match[1] as string).toUpperCase(), args: (match[2] as string).trim() };
-    if (instruction.keyword === 'FROM') {
-      const [from, , name] = instruction.args.split(/\s+/);
-      stages.push({ from: from as string, name, instructions: [] });
-    } else if (stages.length) {
-      (stages[stages.length - 1] as Stage).instructions.push(instruction);
-    } else {
-      preamble.push(instruction);
-    }
-  }
-  return { preamble, stages };
-}
 
 const dockerfile = readFileSync(path.join(repoRoot, 'deploy/Dockerfile'), 'utf8');
 const { preamble, stages } = parseDockerfile(dockerfile);

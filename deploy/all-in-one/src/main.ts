@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { authService } from '@readiness/auth';
-import { gatewayService, openApiFragments } from '@readiness/gateway';
+import { gatewayService } from '@readiness/gateway';
 import { devMailRoutes, notificationService } from '@readiness/notification';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   shutdown.add('mail catcher', () => mail.close());
   const s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3') });
   shutdown.add('s3', () => s3.close());
-  const host = createServiceHost({ bus, kv, smtpUrl: config.SMTP_URL ?? mail.url, s3Url: s3.url });
+  const host = createServiceHost({ bus, kv, smtpUrl: config.SMTP_URL ?? mail.url, s3 });
   shutdown.add('services', () => host.stop());
 
   const env = {
@@ -54,7 +54,9 @@ async function main(): Promise<void> {
     AMQP_URL: undefined,
     REDIS_URL: undefined,
     SMTP_URL: undefined,
-    S3_URL: undefined,
+    S3_ENDPOINT: undefined,
+    S3_ACCESS_KEY: undefined,
+    S3_SECRET_KEY: undefined,
   };
   const logFor = (name: string, redact?: string[]) => createLogger({ name, level: config.LOG_LEVEL, redact });
 
@@ -84,7 +86,6 @@ async function main(): Promise<void> {
     // Tokens are checked with auth's own keys, and signed-out tokens refused from the store auth writes (kv).
     options: {
       verifier: auth.exports.verifier,
-      openApiFragments,
       extraRoutes: (app) => app.use(devMailRoutes(mail)),
     },
   });
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
     `  services       auth ${auth.url}, notification ${notification.url}, gateway ${gateway.url}`,
-    `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.url}, SMTP ${mail.url}`,
+    `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];
   if (auth.exports.seededAdmin) {
     lines.push(

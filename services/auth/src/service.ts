@@ -17,8 +17,8 @@ import { createPasswordHasher } from './domain/password-hasher';
 import { temporaryPassword } from './domain/passwords';
 import { loadSigningKeys, type SigningKeys } from './domain/signing-keys';
 import { createTokenIssuer } from './domain/tokens';
+import { openApi } from './entry-points/http/openapi';
 import { mountRoutes } from './entry-points/http/routes';
-import { openapi } from './entry-points/http/schemas';
 
 export interface AuthExports {
   /** The super admin created on this start with a generated password (development only), to print once. */
@@ -47,7 +47,7 @@ export const authService = defineService({
     'auth.admin.password-reset.v1',
   ],
   uses: { kv: true },
-  openapi,
+  openapi: openApi,
   async setup(ctx): Promise<ServiceParts<AuthExports>> {
     const { config, logger, database, redis } = ctx;
     const keys = await loadSigningKeys({

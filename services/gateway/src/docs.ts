@@ -1,118 +1,74 @@
 import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { matchRoute, requiresAdmin } from './routes';
-
-/** What each service contributes to the API documentation (the `paths` and `components` of an OpenAPI 3.1 document). */
-export interface OpenApiFragment {
-  paths?: Record<string, Record<string, unknown>>;
-  components?: Record<string, Record<string, unknown>>;
-  tags?: { name: string; description?: string }[];
-}
-
-export type OpenApiDocument = {
-  openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
-  servers: { url: string }[];
-  paths: Record<string, Record<string, unknown>>;
-  components: Record<string, Record<string, unknown>>;
-  tags: { name: string; description?: string }[];
-};
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+import { route } from '@readiness/kit/http';
+import type { Logger } from '@readiness/kit/logger';
+import {
+  adminSecurity,
+  HTTP_METHODS,
+  mergeOpenApi,
+  OPENAPI_PATH,
+  productDocument,
+  type OpenApiDocument,
+} from '@readiness/kit/openapi';
+import { matchRoute, requiresAdmin, type RouteRule, type UpstreamName } from './routes';
 
 const errorResponse = (description: string) => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
-/** What the gateway itself adds to every operation: its own answers and the admin bearer scheme. */
-const gatewayFragment: OpenApiFragment = {
-  components: {
-    schemas: {
-      Error: {
-        type: 'object',
-        required: ['message', 'code'],
-        properties: { message: { type: 'string' }, code: { type: 'string' } },
-      },
-    },
-    securitySchemes: {
-      adminBearer: {
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'JWT',
-        description: 'Admin token from POST /api/auth/login',
-      },
-    },
-    responses: {
-      Unauthorized: errorResponse('Missing, invalid or expired admin token'),
-      PayloadTooLarge: errorResponse('Request body over the limit (1 MB JSON, 25 MB uploads)'),
-      TooManyRequests: {
-        ...errorResponse('Rate limit exceeded; retry after the number of seconds in Retry-After'),
-        headers: { 'Retry-After': { schema: { type: 'integer' } } },
-      },
-      BadGateway: errorResponse('The owning service could not be reached'),
-      ServiceUnavailable: errorResponse('The owning service is not deployed or not ready'),
-      GatewayTimeout: errorResponse('The owning service did not answer in time'),
-    },
+/** The gateway's own answers, which it adds to the operations it routes. */
+const gatewayResponses = {
+  Unauthorized: errorResponse('Missing, invalid or expired admin token'),
+  PayloadTooLarge: errorResponse('Request body over the limit (1 MB JSON, 25 MB uploads)'),
+  TooManyRequests: {
+    ...errorResponse('Rate limit exceeded; retry after the number of seconds in Retry-After'),
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
   },
+  BadGateway: errorResponse('The owning service could not be reached'),
+  ServiceUnavailable: errorResponse('The owning service is not deployed or not ready'),
+  GatewayTimeout: errorResponse('The owning service did not answer in time'),
 };
-
-function mergeSection(target: Record<string, unknown>, source: Record<string, unknown>, where: string): void {
-  for (const [key, value] of Object.entries(source)) {
-    if (key in target && JSON.stringify(target[key]) !== JSON.stringify(value)) {
-      throw new Error(`OpenAPI fragments disagree on ${where}.${key}`);
-    }
-    target[key] = value;
-  }
-}
 
 /** Turns `/api/admin/results/{id}/pdf` into a concrete path the route table can match. */
 const concretePath = (template: string) => template.replace(/\{[^}]+\}/g, 'x');
 
 /**
- * Merges the services' fragments into one document and decorates every operation with what the
- * gateway enforces on that path (admin bearer, rate limits, body caps, upstream failures), taken from
- * the same route table that routes the requests, so the documentation cannot drift from the routing.
+ * One service's document, reduced to the operations the gateway actually forwards to that service, so the
+ * documentation shows what a client can reach and one service cannot describe another's paths.
  */
-export function buildOpenApiDocument(
-  fragments: readonly OpenApiFragment[],
-  version: string,
+function routedBy(
+  doc: OpenApiDocument,
+  upstream: UpstreamName,
+  routes: readonly RouteRule[],
 ): OpenApiDocument {
-  const doc: OpenApiDocument = {
-    openapi: '3.1.0',
-    info: {
-      title: 'Readiness API',
-      version,
-      description:
-        'Distance-education readiness assessment: admin portal and student flow. Every error answers `{ message, code }`.',
-    },
-    servers: [{ url: '/' }],
-    paths: {},
-    components: {},
-    tags: [],
-  };
-  for (const fragment of [gatewayFragment, ...fragments]) {
-    for (const [path, item] of Object.entries(fragment.paths ?? {})) {
-      doc.paths[path] ??= {};
-      mergeSection(doc.paths[path], item, `paths["${path}"]`);
-    }
-    for (const [section, entries] of Object.entries(fragment.components ?? {})) {
-      doc.components[section] ??= {};
-      mergeSection(doc.components[section], entries, `components.${section}`);
-    }
-    for (const tag of fragment.tags ?? []) {
-      if (!doc.tags.some((t) => t.name === tag.name)) doc.tags.push(tag);
+  const paths: OpenApiDocument['paths'] = {};
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      if (matchRoute(method.toUpperCase(), concretePath(path), routes)?.upstream !== upstream) continue;
+      (paths[path] ??= {})[method] = operation;
     }
   }
+  return { ...doc, paths };
+}
+
+/**
+ * Marks every operation with what the gateway enforces on its path (admin bearer, rate limits, body caps,
+ * upstream failures), from the same route table that routes the requests, so the documentation cannot drift
+ * from the routing.
+ */
+function decorate(doc: OpenApiDocument, routes: readonly RouteRule[]): OpenApiDocument {
+  doc.components.responses = { ...gatewayResponses, ...doc.components.responses };
   for (const [path, item] of Object.entries(doc.paths)) {
-    for (const method of METHODS) {
-      const operation = item[method] as
-        { security?: unknown; responses?: Record<string, unknown> } | undefined;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
       if (!operation) continue;
-      const rule = matchRoute(method.toUpperCase(), concretePath(path));
+      const rule = matchRoute(method.toUpperCase(), concretePath(path), routes);
       const responses = (operation.responses ??= {});
       if (requiresAdmin(path, rule)) {
-        operation.security ??= [{ bearerAuth: [] }];
+        operation.security ??= adminSecurity();
         responses['401'] ??= { $ref: '#/components/responses/Unauthorized' };
       }
       if (['post', 'put', 'patch'].includes(method))
@@ -126,21 +82,112 @@ export function buildOpenApiDocument(
   return doc;
 }
 
+function isDocument(value: unknown): value is OpenApiDocument {
+  const doc = value as Partial<OpenApiDocument> | null;
+  return typeof doc === 'object' && doc !== null && typeof doc.paths === 'object' && doc.paths !== null;
+}
+
+export interface ApiDocsOptions {
+  /** The configured upstreams; each serves its own document at /openapi.json. */
+  upstreams: Partial<Record<UpstreamName, URL>>;
+  routes: readonly RouteRule[];
+  logger: Logger;
+  version: string;
+  /** How long a merged document with every upstream in it is reused. */
+  freshMs?: number;
+  /** How long a document that misses an upstream is reused before that upstream is asked again. */
+  retryMs?: number;
+  /** Per upstream; a slower one is left out of this round. */
+  timeoutMs?: number;
+}
+
+export interface ApiDocs {
+  /** The merged document: every upstream that answered, the others simply missing until they do. */
+  document(): Promise<OpenApiDocument>;
+}
+
+/**
+ * The product's API documentation, merged at run time from the documents the services serve, so the gateway
+ * depends on no service's code: a service that is down is missing from it until it answers again.
+ */
+export function createApiDocs(options: ApiDocsOptions): ApiDocs {
+  const { upstreams, routes, logger } = options;
+  const freshMs = options.freshMs ?? 30_000;
+  const retryMs = options.retryMs ?? 3_000;
+  const timeoutMs = options.timeoutMs ?? 2_000;
+  let cached: { doc: OpenApiDocument; until: number } | undefined;
+  let pending: Promise<OpenApiDocument> | undefined;
+
+  const fetchOne = async (name: UpstreamName, base: URL): Promise<OpenApiDocument | undefined> => {
+    try {
+      const res = await fetch(new URL(OPENAPI_PATH, base), { signal: AbortSignal.timeout(timeoutMs) });
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new Error(`answered ${res.status}`);
+      }
+      const body: unknown = await res.json();
+      if (!isDocument(body)) throw new Error('answered something that is not an OpenAPI document');
+      return routedBy(body, name, routes);
+    } catch (err) {
+      logger.debug({ err, upstream: name }, 'API documentation of an upstream is not available');
+      return undefined;
+    }
+  };
+
+  const refresh = async (): Promise<OpenApiDocument> => {
+    const entries = Object.entries(upstreams) as [UpstreamName, URL][];
+    const docs = await Promise.all(entries.map(([name, url]) => fetchOne(name, url)));
+    const answered = docs.filter((d): d is OpenApiDocument => d !== undefined);
+    const merged = mergeOpenApi(
+      productDocument({
+        title: 'Readiness API',
+        version: options.version,
+        description:
+          'Distance-education readiness assessment: admin portal and student flow. Every error answers `{ message, code }`.',
+      }),
+      answered,
+      (where) => logger.warn({ where }, 'two services document one API entry differently; the first is kept'),
+    );
+    const doc = decorate(merged, routes);
+    cached = { doc, until: Date.now() + (answered.length === entries.length ? freshMs : retryMs) };
+    return doc;
+  };
+
+  return {
+    document() {
+      if (cached && Date.now() < cached.until) return Promise.resolve(cached.doc);
+      pending ??= refresh().finally(() => {
+        pending = undefined;
+      });
+      return pending;
+    },
+  };
+}
+
 /** `/api/docs/openapi.json` and the Swagger UI page at `/api/docs/` (its assets come from swagger-ui-dist, no CDN). */
-export function mountDocs(app: Express, doc: OpenApiDocument): void {
-  app.get('/api/docs/openapi.json', (_req, res) => {
-    res.json(doc);
-  });
+export function mountDocs(app: Express, docs: ApiDocs): void {
+  app.get(
+    '/api/docs/openapi.json',
+    route(async (_req, res) => {
+      res.json(await docs.document());
+    }),
+  );
   // The page loads its assets relatively, so it must be addressed with the trailing slash.
   app.get('/api/docs', (req, res, next) => {
     if (req.originalUrl.split('?')[0] === '/api/docs') res.redirect(301, '/api/docs/');
     else next();
   });
-  const docs = express.Router();
-  docs.use(swaggerUi.serveFiles(doc as unknown as swaggerUi.JsonObject));
-  docs.get(
-    '/',
-    swaggerUi.setup(doc as unknown as swaggerUi.JsonObject, { customSiteTitle: 'Readiness API' }),
+  const router = express.Router();
+  // The page and its init script embed the current document; the static assets do not need it.
+  router.use(
+    route(async (req, _res, next) => {
+      if (req.path === '/' || req.path === '/swagger-ui-init.js') {
+        (req as { swaggerDoc?: unknown }).swaggerDoc = await docs.document();
+      }
+      next();
+    }),
   );
-  app.use('/api/docs', docs);
+  router.use(swaggerUi.serveFiles(undefined, {}));
+  router.get('/', swaggerUi.setup(undefined, { customSiteTitle: 'Readiness API' }));
+  app.use('/api/docs', router);
 }

@@ -7,5 +7,4 @@ export {
 } from './service';
 export { configSchema, type GatewayConfig } from './config';
 export { ROUTES, matchRoute, type RouteRule, type UpstreamName } from './routes';
-export { buildOpenApiDocument, type OpenApiDocument, type OpenApiFragment } from './docs';
-export { openApiFragments } from './openapi-fragments';
+export type { ApiDocsOptions } from './docs';

@@ -16,7 +16,7 @@ import type { Logger } from '@readiness/kit/logger';
 import { defineService, startService, type ServiceParts } from '@readiness/kit/runtime';
 import { configSchema, type GatewayConfig } from './config';
 import { cors } from './cors';
-import { buildOpenApiDocument, mountDocs, type OpenApiFragment } from './docs';
+import { createApiDocs, mountDocs, type ApiDocsOptions } from './docs';
 import { createProxy } from './proxy';
 import {
   ROUTES,
@@ -32,8 +32,8 @@ import { mountWebApp } from './spa';
 export interface GatewayOptions {
   /** Admin token verifier; by default one on `config.AUTH_JWKS_URL`. */
   verifier?: JwtVerifier;
-  /** The services' API documentation fragments, merged at `/api/docs`. */
-  openApiFragments?: readonly OpenApiFragment[];
+  /** How long the API documentation merged from the upstreams is reused (tests shorten it). */
+  apiDocs?: Pick<ApiDocsOptions, 'freshMs' | 'retryMs' | 'timeoutMs'>;
   /** Mounted after the API and before the web app (the all-in-one mounts the dev mail pages here). */
   extraRoutes?: (app: Express) => void;
   registry?: client.Registry;
@@ -206,7 +206,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
     login: limiter('login', config.RATE_LIMIT_LOGIN, 5 * config.RATE_LIMIT_WINDOW_SECONDS),
     student: limiter('student', config.RATE_LIMIT_STUDENT, 5 * config.RATE_LIMIT_WINDOW_SECONDS),
   };
-  const openApi = buildOpenApiDocument(deps.openApiFragments ?? [], '1.0.0');
+  const apiDocs = createApiDocs({ upstreams, routes, logger, version: '1.0.0', ...deps.apiDocs });
 
   let draining = false;
   const readiness = async (): Promise<boolean> => {
@@ -296,7 +296,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
   app.use('/api', (req, _res, next) => {
     consume('api', req).then(() => next(), next);
   });
-  mountDocs(app, openApi);
+  mountDocs(app, apiDocs);
 
   const proxied = (req: Request, res: Response, next: NextFunction) => {
     const path = req.originalUrl.split('?')[0] ?? '/';

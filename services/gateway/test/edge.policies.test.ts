@@ -45,22 +45,6 @@ describe('gateway edge policies', () => {
       }),
       logger: silentLogger,
       redis,
-      openApiFragments: [
-        {
-          paths: {
-            '/api/auth/login': {
-              post: { summary: 'Sign in', responses: { '200': { description: 'Signed in' } } },
-            },
-          },
-        },
-        {
-          paths: {
-            '/api/admin/students': {
-              get: { summary: 'List students', responses: { '200': { description: 'Students' } } },
-            },
-          },
-        },
-      ],
     });
   });
 
@@ -145,33 +129,6 @@ describe('gateway edge policies', () => {
   it('when the dev mail pages are not mounted, then /dev/mail is a 404 for API clients', async () => {
     const res = await fetch(`${gateway.url}/dev/mail`, { headers: { accept: 'application/json' } });
     expect(res.status).toBe(404);
-  });
-
-  it('when the API documentation is fetched, then it merges every fragment and marks admin routes as bearer-protected', async () => {
-    const res = await fetch(`${gateway.url}/api/docs/openapi.json`);
-    const doc = (await res.json()) as {
-      openapi: string;
-      paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>>;
-    };
-    expect(doc.openapi).toBe('3.1.0');
-    expect(doc.paths['/api/auth/login']?.post?.security).toBeUndefined();
-    expect(doc.paths['/api/admin/students']?.get?.security).toEqual([{ bearerAuth: [] }]);
-    expect(doc.paths['/api/admin/students']?.get?.responses['401']).toBeDefined();
-  });
-
-  it('when the documentation page is opened, then it and its assets are served by the gateway itself', async () => {
-    const redirect = await fetch(`${gateway.url}/api/docs`, { redirect: 'manual' });
-    expect(redirect.status).toBe(301);
-    await redirect.body?.cancel();
-    const page = await fetch(`${gateway.url}/api/docs/`);
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    expect(html).toContain('swagger-ui-bundle.js');
-    const bundle = await fetch(`${gateway.url}/api/docs/swagger-ui-bundle.js`);
-    expect(bundle.status).toBe(200);
-    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
-    const init = await (await fetch(`${gateway.url}/api/docs/swagger-ui-init.js`)).text();
-    expect(init).toContain('/api/admin/students');
   });
 
   it('when readiness is asked, then it answers ready while Redis answers', async () => {

@@ -26,14 +26,14 @@ export interface Upstream {
 }
 
 /** A small real HTTP service standing in for an upstream the test does not need in full. */
-export async function startUpstream(mount: (app: Express) => void): Promise<Upstream> {
+export async function startUpstream(mount: (app: Express) => void, port = 0): Promise<Upstream> {
   const app = express();
   mount(app);
-  const server = app.listen(0, '127.0.0.1');
+  const server = app.listen(port, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${address.port}`,
     app,
     close: () =>
       new Promise<void>((resolve) => {

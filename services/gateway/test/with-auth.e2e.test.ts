@@ -1,4 +1,3 @@
-import { openApiFragments } from '../src/openapi-fragments';
 import { start, type RunningGateway } from '../src/service';
 import { gatewayConfig, ROOT_ADMIN, silentLogger, startEmbeddedAuth, type EmbeddedAuth } from './helpers';
 
@@ -14,7 +13,6 @@ describe('gateway in front of the real auth service', () => {
     gateway = await start({
       config: gatewayConfig({ AUTH_URL: embedded.auth.url }),
       logger: silentLogger,
-      openApiFragments,
     });
   });
 

@@ -5,6 +5,7 @@ import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { createDeliveriesRepository } from './data-access/deliveries-repository';
 import { migrationsDir } from './data-access/migrations-dir';
+import { openApi } from './entry-points/http/openapi';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
 
 /** What an in-process caller may give the service (the all-in-one passes auth's verifier). */
@@ -21,8 +22,7 @@ export const notificationService = defineService({
   bus: true,
   // The key-value store is where auth writes token revocations, read by the check on /api/admin.
   uses: { mailer: true, kv: true },
-  // Filled with the service's generated API description once it serves routes of its own.
-  openapi: undefined,
+  openapi: openApi,
   setup({ config, logger, database, mailer, kv }, options: NotificationOptions | undefined) {
     const repo = createDeliveriesRepository(database);
     const revocations = kv && createRevocationList(kv);

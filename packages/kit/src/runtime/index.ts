@@ -8,7 +8,6 @@ export {
   on,
   type EventMeta,
   type EventSubscription,
-  type OpenApiDocument,
   type ServiceContext,
   type ServiceModule,
   type ServiceParts,

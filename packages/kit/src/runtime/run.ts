@@ -8,10 +8,17 @@ import { loadConfig } from '../config';
 import { migrate, type Database } from '../db';
 import { createHttpApp, listen, type HttpApp } from '../http';
 import { createLogger, type Logger } from '../logger';
+import { serveOpenApi } from '../openapi';
 import { createMailer, startMailCatcher, type Mailer } from '../mail';
 import { handleOnce, kitMigrationsDir, OutboxRelay } from '../outbox';
 import { handleProcessErrors, Shutdown } from '../shutdown';
-import { createObjectStore, startEmbeddedS3, type ObjectStore } from '../storage';
+import {
+  createObjectStore,
+  objectStoreConnection,
+  startEmbeddedS3,
+  type ObjectStore,
+  type ObjectStoreConnection,
+} from '../storage';
 import { openServiceDatabase, startServiceBus } from './adapters';
 import type { ServiceContext, ServiceModule, ServiceParts } from './service';
 
@@ -21,8 +28,8 @@ export interface SharedAdapters {
   kv?: KeyValueStore;
   /** The SMTP server of services that set no SMTP_URL. */
   smtpUrl?: string;
-  /** The S3 endpoint of services that set no S3_URL. */
-  s3Url?: string;
+  /** The S3 server of services that set no S3_ENDPOINT (the launcher's embedded one). */
+  s3?: ObjectStoreConnection;
 }
 
 export interface StartServiceOptions<O> {
@@ -67,6 +74,8 @@ export interface RunningService<C, E> {
 }
 
 const DEFAULT_FROM = 'Readiness <no-reply@readiness.local>';
+const DEFAULT_BUCKET = 'readiness';
+const DEFAULT_REGION = 'us-east-1';
 
 interface BaseConfig {
   NODE_ENV: string;
@@ -80,7 +89,11 @@ interface BaseConfig {
   REDIS_URL?: string;
   SMTP_URL?: string;
   MAIL_FROM?: string;
-  S3_URL?: string;
+  S3_ENDPOINT?: string;
+  S3_ACCESS_KEY?: string;
+  S3_SECRET_KEY?: string;
+  S3_BUCKET?: string;
+  S3_REGION?: string;
 }
 
 /** Stops accepting connections, lets in-flight requests finish within the grace, then cuts what is left. */
@@ -197,13 +210,25 @@ export async function startService<S extends z.ZodType, E, O>(
     if (storageUse) {
       storage = opts.adapters?.storage;
       if (!storage) {
-        let url = base.S3_URL ?? opts.shared?.s3Url;
-        if (!url) {
+        let connection =
+          objectStoreConnection({
+            ...base,
+            S3_BUCKET: base.S3_BUCKET ?? DEFAULT_BUCKET,
+            S3_REGION: base.S3_REGION ?? DEFAULT_REGION,
+          }) ?? opts.shared?.s3;
+        if (!connection) {
           const s3 = await startEmbeddedS3({ directory: path.join(dataDir, name, 's3') });
           owned.push({ name: 's3', close: () => s3.close() });
-          url = s3.url;
+          connection = s3;
         }
-        const store = createObjectStore({ url, bucket: storageUse.bucket, logger });
+        const store = createObjectStore({
+          endpoint: connection.endpoint,
+          accessKey: connection.accessKey,
+          secretKey: connection.secretKey,
+          bucket: base.S3_BUCKET ?? DEFAULT_BUCKET,
+          region: base.S3_REGION ?? DEFAULT_REGION,
+          logger,
+        });
         owned.push({ name: 'object storage', close: () => store.close() });
         await store.ensureBucket();
         storage = store;
@@ -258,7 +283,10 @@ export async function startService<S extends z.ZodType, E, O>(
           (!db || (await db.ping())) &&
           (!consumes || bus!.ready()) &&
           (!parts.readiness || (await parts.readiness())),
-        routes: (app) => parts.routes?.(app),
+        routes: (app) => {
+          if (module.openapi) serveOpenApi(app, module.openapi);
+          parts.routes?.(app);
+        },
       });
     const running = await listen(http.app, base.PORT, base.HOST);
     parts.listening?.(running.server);

@@ -135,12 +135,12 @@ describe('the service runtime', () => {
     }
   });
 
-  test('when a service declares object storage and no S3_URL is set, then it stores and reads objects on the embedded default', async () => {
+  test('when a service declares object storage and no S3_ENDPOINT is set, then it stores and reads objects on the embedded default', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'runtime-s3-'));
     const module = defineService({
       name: 'files',
-      config: z.object({ ...serviceEnv, DATA_DIR: z.string(), S3_URL: z.string().optional() }),
-      uses: { storage: { bucket: 'files' } },
+      config: z.object({ ...serviceEnv, DATA_DIR: z.string(), S3_ENDPOINT: z.string().optional() }),
+      uses: { storage: true },
       setup: ({ storage }) => ({
         routes: (app) =>
           app.put('/api/files/:name', async (req, res) => {

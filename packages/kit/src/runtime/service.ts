@@ -10,10 +10,9 @@ import type { HttpApp } from '../http';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
 import type { MessageKey } from '../outbox';
+import type { OpenApiDocument } from '../openapi';
 import type { ObjectStore } from '../storage';
 
-/** An OpenAPI 3 document as a service describes its own routes (generated from its zod schemas). */
-export type OpenApiDocument = Record<string, unknown>;
 
 /** The adapters a service asks the runtime for, besides its database (declared by `migrations`). */
 export interface ServiceUses {
@@ -21,8 +20,11 @@ export interface ServiceUses {
   kv?: boolean;
   /** A mailer on SMTP_URL, or on an in-process catcher when unset. */
   mailer?: boolean;
-  /** Object storage on S3_URL, or an embedded S3 under DATA_DIR; objects go to this bucket. */
-  storage?: { bucket: string };
+  /**
+   * Object storage on S3_ENDPOINT (bucket S3_BUCKET, spread `objectStorageEnv` into the config), or the launcher's
+   * embedded S3, or one of the service's own under DATA_DIR.
+   */
+  storage?: boolean;
 }
 
 /** What the runtime hands a service's `setup`: its parsed config and the adapters it declared. */
@@ -129,7 +131,7 @@ export interface ServiceModule<S extends z.ZodType, E = undefined, O = undefined
   /** Whether the service talks to the bus at all (subscribers and publishers do). */
   bus?: boolean;
   uses?: ServiceUses;
-  /** The service's API description, served by the service and merged by the gateway. */
+  /** The service's API description (`describeService`), served at /openapi.json and merged by the gateway. */
   openapi?: OpenApiDocument;
   setup(ctx: ServiceContext<z.infer<S>>, options: O): Promise<ServiceParts<E>> | ServiceParts<E>;
 }

@@ -1,11 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import S3rver from 's3rver';
+import type { ObjectStoreConnection } from './object-store';
 
-export interface EmbeddedS3 {
-  /** `http://accessKey:secretKey@127.0.0.1:port`, ready for `createObjectStore({ url })`. */
-  url: string;
-  accessKey: string;
-  secretKey: string;
+export interface EmbeddedS3 extends ObjectStoreConnection {
+  /** The same connection as the environment a service reads (`S3_ENDPOINT`, `S3_ACCESS_KEY`, `S3_SECRET_KEY`). */
+  env: { S3_ENDPOINT: string; S3_ACCESS_KEY: string; S3_SECRET_KEY: string };
   port: number;
   close(): Promise<void>;
 }
@@ -30,10 +29,12 @@ export async function startEmbeddedS3(options: { directory: string; port?: numbe
   });
   const address = await server.run();
   let closed = false;
+  const endpoint = `http://127.0.0.1:${address.port}`;
   return {
-    url: `http://${S3RVER_KEY}:${S3RVER_KEY}@127.0.0.1:${address.port}`,
+    endpoint,
     accessKey: S3RVER_KEY,
     secretKey: S3RVER_KEY,
+    env: { S3_ENDPOINT: endpoint, S3_ACCESS_KEY: S3RVER_KEY, S3_SECRET_KEY: S3RVER_KEY },
     port: address.port,
     async close() {
       if (closed) return;

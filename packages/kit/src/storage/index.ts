@@ -1,6 +1,6 @@
 export {
   createObjectStore,
-  parseS3Url,
+  parseS3Endpoint,
   attachmentDisposition,
   MAX_SINGLE_PUT_BYTES,
   type ObjectStore,
@@ -10,3 +10,9 @@ export {
   type PutOptions,
 } from './object-store';
 export { startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
+export {
+  checkObjectStorage,
+  objectStorageEnv,
+  objectStoreConnection,
+  type ObjectStorageConfig,
+} from './config';

@@ -5,18 +5,19 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { AppError } from '../errors';
 import { createLogger } from '../logger';
-import { createObjectStore, startEmbeddedS3, type ObjectStore } from './index';
+import { createObjectStore, startEmbeddedS3, type ObjectStore, type ObjectStoreConnection } from './index';
 
 const logger = createLogger({ name: 'storage-test', level: 'silent' });
 
 interface Target {
-  url: string;
+  connection: ObjectStoreConnection;
   close(): Promise<void>;
 }
 
 /**
  * The one contract every object storage endpoint must honour. It runs against the embedded s3rver
- * always, and against a real S3 endpoint (MinIO) when TEST_S3_URL is set.
+ * always, and against a real S3 endpoint (MinIO) when TEST_S3_ENDPOINT, TEST_S3_ACCESS_KEY and
+ * TEST_S3_SECRET_KEY are set.
  */
 function objectStoreContract(name: string, startTarget: () => Promise<Target>) {
   describe(`ObjectStore contract (${name})`, () => {
@@ -27,7 +28,7 @@ function objectStoreContract(name: string, startTarget: () => Promise<Target>) {
 
     beforeAll(async () => {
       target = await startTarget();
-      store = createObjectStore({ url: target.url, bucket, logger });
+      store = createObjectStore({ ...target.connection, bucket, logger });
       await store.ensureBucket();
     });
 
@@ -143,7 +144,7 @@ function objectStoreContract(name: string, startTarget: () => Promise<Target>) {
 
     test('when the bucket does not exist, then ping is false', async () => {
       const other = createObjectStore({
-        url: target.url,
+        ...target.connection,
         bucket: `absent-${randomUUID().slice(0, 8)}`,
         logger,
       });
@@ -160,7 +161,7 @@ objectStoreContract('embedded s3rver', async () => {
   const directory = await mkdtemp(path.join(tmpdir(), 'readiness-s3-'));
   const s3 = await startEmbeddedS3({ directory });
   return {
-    url: s3.url,
+    connection: s3,
     async close() {
       await s3.close();
       await rm(directory, { recursive: true, force: true });
@@ -168,19 +169,21 @@ objectStoreContract('embedded s3rver', async () => {
   };
 });
 
-const realS3Url = process.env.TEST_S3_URL;
-if (realS3Url) {
-  objectStoreContract('TEST_S3_URL', async () => ({ url: realS3Url, close: async () => undefined }));
+const { TEST_S3_ENDPOINT, TEST_S3_ACCESS_KEY, TEST_S3_SECRET_KEY } = process.env;
+if (TEST_S3_ENDPOINT && TEST_S3_ACCESS_KEY && TEST_S3_SECRET_KEY) {
+  objectStoreContract('TEST_S3_ENDPOINT', async () => ({
+    connection: { endpoint: TEST_S3_ENDPOINT, accessKey: TEST_S3_ACCESS_KEY, secretKey: TEST_S3_SECRET_KEY },
+    close: async () => undefined,
+  }));
 }
 
 describe('ObjectStore when the server is down', () => {
   test('when nothing listens on the port, then ping is false and calls reject', async () => {
     const directory = await mkdtemp(path.join(tmpdir(), 'readiness-s3-'));
     const s3 = await startEmbeddedS3({ directory });
-    const { url } = s3;
     await s3.close();
     await rm(directory, { recursive: true, force: true });
-    const store = createObjectStore({ url, bucket: 'readiness-down', logger });
+    const store = createObjectStore({ ...s3, bucket: 'readiness-down', logger });
     try {
       expect(await store.ping()).toBe(false);
       await expect(store.stat('x')).rejects.toMatchObject({ code: 'ECONNREFUSED' });

@@ -5,20 +5,20 @@ import { Client } from 'minio';
 import { AppError, notFound } from '../errors';
 import type { Logger } from '../logger';
 
+/** Where and as whom: `S3_ENDPOINT`, `S3_ACCESS_KEY` and `S3_SECRET_KEY` (see `./config`). */
 export interface ObjectStoreConnection {
-  endPoint: string;
-  port?: number;
-  useSSL?: boolean;
+  /** `http(s)://host[:port]` of the S3 API, without credentials or path. */
+  endpoint: string;
   accessKey: string;
   secretKey: string;
 }
 
-export type ObjectStoreOptions = (ObjectStoreConnection | { url: string }) & {
+export interface ObjectStoreOptions extends ObjectStoreConnection {
   bucket: string;
   /** Given explicitly so the client never asks the server for the bucket's location first. */
   region?: string;
   logger: Logger;
-};
+}
 
 export interface PutOptions {
   contentType: string;
@@ -64,23 +64,23 @@ export const MAX_SINGLE_PUT_BYTES = 64 * 1024 * 1024;
 
 const MISSING_CODES = new Set(['NotFound', 'NoSuchKey']);
 
-/** Parses `http(s)://accessKey:secretKey@host:port` (the `S3_URL` form). */
-export function parseS3Url(url: string): ObjectStoreConnection {
-  const parsed = new URL(url);
+/**
+ * Host, port and TLS of an S3 endpoint. Credentials travel separately (a secret each), and buckets are addressed
+ * by path, so the endpoint is a bare origin; anything else is refused rather than silently ignored.
+ */
+export function parseS3Endpoint(endpoint: string): { endPoint: string; port: number; useSSL: boolean } {
+  const parsed = new URL(endpoint);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new Error(`S3 URL must use http or https, got ${parsed.protocol}`);
+    throw new Error(`S3_ENDPOINT must use http or https, got ${parsed.protocol}`);
   }
-  if (!parsed.username || !parsed.password) {
-    throw new Error('S3 URL must carry the access key and secret key as user and password');
+  if (parsed.username || parsed.password) {
+    throw new Error('S3_ENDPOINT must not carry credentials: set S3_ACCESS_KEY and S3_SECRET_KEY');
+  }
+  if (parsed.pathname !== '/' || parsed.search || parsed.hash) {
+    throw new Error('S3_ENDPOINT must be an origin (scheme, host and port) without a path');
   }
   const useSSL = parsed.protocol === 'https:';
-  return {
-    endPoint: parsed.hostname,
-    port: parsed.port ? Number(parsed.port) : useSSL ? 443 : 80,
-    useSSL,
-    accessKey: decodeURIComponent(parsed.username),
-    secretKey: decodeURIComponent(parsed.password),
-  };
+  return { endPoint: parsed.hostname, port: parsed.port ? Number(parsed.port) : useSSL ? 443 : 80, useSSL };
 }
 
 /** RFC 6266 attachment header: an ASCII fallback plus the exact UTF-8 name. */
@@ -113,7 +113,7 @@ async function readAll(stream: Readable, limit: number): Promise<Buffer> {
 }
 
 export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
-  const connection = 'url' in options ? parseS3Url(options.url) : options;
+  const connection = parseS3Endpoint(options.endpoint);
   const { bucket, logger } = options;
   const region = options.region ?? 'us-east-1';
   const agentOptions = { keepAlive: true, maxSockets: 50 };
@@ -121,9 +121,9 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
   const client = new Client({
     endPoint: connection.endPoint,
     port: connection.port,
-    useSSL: connection.useSSL ?? false,
-    accessKey: connection.accessKey,
-    secretKey: connection.secretKey,
+    useSSL: connection.useSSL,
+    accessKey: options.accessKey,
+    secretKey: options.secretKey,
     region,
     partSize: MAX_SINGLE_PUT_BYTES,
     // Path-style works for MinIO, s3rver and S3 alike, and needs no wildcard DNS.

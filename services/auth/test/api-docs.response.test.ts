@@ -1,0 +1,75 @@
+import { danglingRefs, type OpenApiDocument, type Operation } from '@readiness/kit/openapi';
+import { documentedOperations, mountedOperations } from '@readiness/testing';
+import { startAuth, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+
+interface Schema {
+  type?: string;
+  required?: string[];
+  properties?: Record<string, Schema>;
+}
+const bodySchema = (op: Operation | undefined): Schema | undefined =>
+  (op?.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.[
+    'application/json'
+  ]?.schema;
+const answerSchema = (op: Operation | undefined, status: string): Schema | undefined =>
+  (op?.responses?.[status] as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.[
+    'application/json'
+  ]?.schema;
+
+describe('auth API documentation', () => {
+  let harness: Harness;
+  let doc: OpenApiDocument;
+
+  beforeAll(async () => {
+    harness = await startAuth('embedded');
+    const res = await fetch(`${harness.url}/openapi.json`);
+    expect(res.status).toBe(200);
+    doc = (await res.json()) as OpenApiDocument;
+  });
+
+  afterAll(async () => {
+    await harness.close();
+  });
+
+  it('when the document is fetched, then it describes exactly the routes the service serves', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(documentedOperations(doc)).toEqual(mountedOperations(harness.service.http.app));
+    expect(danglingRefs(doc)).toEqual([]);
+  });
+
+  it('when a route takes a body, then the document carries the schema its validation uses', () => {
+    const login = bodySchema(doc.paths['/api/auth/login']?.post);
+    expect(login?.required).toEqual(['email', 'password']);
+    expect(login?.properties?.email?.type).toBe('string');
+    const create = bodySchema(doc.paths['/api/admin/admins']?.post);
+    expect(create?.required).toEqual(['name', 'email', 'password', 'role']);
+    expect(JSON.stringify(create?.properties?.role)).toContain('super_admin');
+    const audit = doc.paths['/api/admin/audit-log']?.get?.parameters as { name: string; in: string }[];
+    expect(audit.map((p) => `${p.in}:${p.name}`)).toEqual(['query:limit', 'query:before']);
+  });
+
+  it('when a route answers, then the document carries the answer schema and marks admin routes with the bearer scheme', () => {
+    const session = answerSchema(doc.paths['/api/auth/login']?.post, '200');
+    expect(session?.required).toEqual(['token', 'admin']);
+    expect(answerSchema(doc.paths['/api/admin/admins']?.get, '200')?.properties?.admins?.type).toBe('array');
+    for (const operation of documentedOperations(doc)) {
+      const [method, path] = operation.split(' ') as [string, string];
+      const op = doc.paths[path]?.[method.toLowerCase() as 'get'];
+      const admin = path.startsWith('/api/admin/') || /\/(me|logout|refresh|change-password)$/.test(path);
+      expect([operation, op?.security]).toEqual([operation, admin ? [{ bearerAuth: [] }] : undefined]);
+    }
+    expect(Object.keys(doc.components.securitySchemes ?? {})).toEqual(['bearerAuth']);
+  });
+
+  it('when any route succeeds, then the document gives its answer, and any body in it, a schema', () => {
+    const missing = documentedOperations(doc).filter((operation) => {
+      const [method, path] = operation.split(' ') as [string, string];
+      const op = doc.paths[path]?.[method.toLowerCase() as 'get'];
+      const success = Object.keys(op?.responses ?? {}).filter((s) => /^2\d\d$/.test(s));
+      return success.length === 0 || success.some((s) => s !== '204' && !answerSchema(op, s)?.type);
+    });
+    expect(missing).toEqual([]);
+  });
+});
