@@ -6,7 +6,7 @@ import path from 'node:path';
 import { AdminPasswordResetSchema, create, encodePayload } from '@readiness/contracts';
 import { createLogger } from '@readiness/kit/logger';
 import { startMailCatcher } from '@readiness/kit/mail';
-import { enqueue } from '@readiness/kit/outbox';
+import { enqueue, loadEventSecretBox } from '@readiness/kit/outbox';
 import { openServiceDatabase } from '@readiness/kit/runtime';
 import { eventually } from '@readiness/testing';
 import { api, startProduct } from './launcher';
@@ -36,6 +36,8 @@ describe('events of `make start` across restarts', () => {
     const first = await startProduct({}, { dataDir });
     await first.stop();
     const database = await openServiceDatabase({ service: 'auth', config: { DATA_DIR: dataDir }, logger });
+    // Sealed with the key the first start generated in the data folder, as auth seals it.
+    const secrets = loadEventSecretBox({ config: { DATA_DIR: dataDir, NODE_ENV: 'development' }, logger });
     await database.transaction((tx) =>
       enqueue(tx, {
         id: randomUUID(),
@@ -46,7 +48,7 @@ describe('events of `make start` across restarts', () => {
             adminId: randomUUID(),
             name: 'Early Bird',
             email: 'early@example.edu',
-            temporaryPassword: 'Tmp-early-4Kq9-Zx2',
+            sealedTemporaryPassword: secrets.seal('Tmp-early-4Kq9-Zx2'),
           }),
         ),
       }),
