@@ -13,7 +13,6 @@ import type { MessageKey } from '../outbox';
 import type { OpenApiDocument } from '../openapi';
 import type { ObjectStore } from '../storage';
 
-
 /** The adapters a service asks the runtime for, besides its database (declared by `migrations`). */
 export interface ServiceUses {
   /** Redis (REDIS_URL, prefix `readiness:`) or the process's shared key-value store. */
