@@ -1,6 +1,7 @@
 /**
  * The all-in-one launcher behind `make start`: every service in one process, each on its own loopback
- * port, the gateway on PORT, and the embedded defaults in place of PostgreSQL, RabbitMQ, Redis, S3 and SMTP.
+ * port, the gateway on PORT, and the embedded defaults in place of RabbitMQ, Redis, S3 and SMTP. PostgreSQL is a
+ * real server started from the binaries npm installed, one database per service.
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';
@@ -10,7 +11,8 @@ import * as notification from '@readiness/notification';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
-import { openDatabase, type Database } from '@readiness/kit/db';
+import { openDatabase } from '@readiness/kit/db';
+import { startEmbeddedPostgres } from '@readiness/kit/embedded-postgres';
 import { createLogger } from '@readiness/kit/logger';
 import { createMailer, startMailCatcher } from '@readiness/kit/mail';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
@@ -25,6 +27,10 @@ async function main(): Promise<void> {
   handleProcessErrors(logger, shutdown);
   shutdown.onSignals();
 
+  // One PostgreSQL server for every service, registered first so that it stops last, after the services.
+  const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), logger });
+  shutdown.add('postgres', () => postgres.stop());
+
   // Shared embedded infrastructure: one bus and one key-value store for every service of the process.
   const bus = createMemoryBus({ logger: logger.child({ component: 'bus' }) });
   await bus.start();
@@ -36,10 +42,8 @@ async function main(): Promise<void> {
   const s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3') });
   shutdown.add('s3', () => s3.close());
 
-  const databases: Database[] = [];
   const database = async (service: string) => {
-    const db = await openDatabase({ dataDir: path.join(dataDir, service, 'pg'), logger, name: service });
-    databases.push(db);
+    const db = await openDatabase({ url: await postgres.ensureDatabase(service), logger, name: service });
     shutdown.add(`${service} database`, () => db.close());
     return db;
   };
@@ -110,7 +114,7 @@ async function main(): Promise<void> {
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
     `  services       auth ${authService.url}, notification ${notificationService.url}, gateway ${gatewayService.url}`,
-    `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.url}, SMTP ${mail.url}`,
+    `  embedded       PostgreSQL under ${postgres.dataDir} (a database per service), in-process bus, in-memory cache, S3 ${s3.url}, SMTP ${mail.url}`,
   ];
   if (authService.seededAdmin) {
     lines.push(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodePayload } from '@readiness/contracts';
 import { createMemoryBus } from '@readiness/kit/bus';
-import { openDatabase } from '@readiness/kit/db';
+import { openServiceDatabase } from '@readiness/kit/runtime';
 import { start } from '../src';
 import { client, logger } from './harness';
 
@@ -21,7 +21,7 @@ const config = {
 };
 
 test('when started on the embedded defaults without a seed, then admin@example.com gets a one-time password, tokens survive a restart, and a reset reaches the in-process bus', async () => {
-  const database = await openDatabase({ logger, dataDir: path.join(dataDir, 'auth', 'pg') });
+  const database = await openServiceDatabase({ service: 'auth', config, logger });
   const bus = createMemoryBus({ logger, service: 'auth' });
   const resets: string[] = [];
   await bus.subscribe({

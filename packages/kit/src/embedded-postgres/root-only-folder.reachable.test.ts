@@ -1,0 +1,47 @@
+import { chmodSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import { startEmbeddedPostgres } from '.';
+import { logger, query, scratchFolder } from './test/helpers';
+
+jest.setTimeout(120_000);
+
+// Only root runs the server as another user; for anyone else every folder they own is reachable.
+const asRoot = process.getuid?.() === 0 ? test : test.skip;
+
+const scratch = scratchFolder('embedded-pg-root-');
+chmodSync(scratch, 0o755);
+const reachableRoot = path.join(scratch, 'reachable');
+// A clone under /root in miniature: a folder only root may enter.
+const privateHome = path.join(scratch, 'home');
+mkdirSync(privateHome, { mode: 0o700 });
+chmodSync(privateHome, 0o700);
+
+asRoot(
+  'when DATA_DIR lies in a folder only root may enter, then the server keeps its files where it can reach them, linked from DATA_DIR, and keeps them across restarts',
+  async () => {
+    const dataDir = path.join(privateHome, 'data', 'postgres');
+    const first = await startEmbeddedPostgres({ dataDir, logger, reachableRoot });
+    await query(await first.ensureDatabase('app'), 'CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)');
+    await first.stop();
+    expect(lstatSync(dataDir).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(dataDir).startsWith(reachableRoot)).toBe(true);
+
+    const second = await startEmbeddedPostgres({ dataDir, logger, reachableRoot });
+    try {
+      expect(await query(second.url('app'), 'SELECT n FROM kept')).toEqual([{ n: 7 }]);
+    } finally {
+      await second.stop();
+    }
+  },
+);
+
+asRoot(
+  'when an existing data folder cannot be reached by the server user, then the start says how to move it instead of failing with EACCES',
+  async () => {
+    const dataDir = path.join(privateHome, 'existing', 'postgres');
+    mkdirSync(dataDir, { recursive: true });
+    await expect(startEmbeddedPostgres({ dataDir, logger, reachableRoot })).rejects.toThrow(
+      /cannot reach it\. Move it to .*\(ln -s /,
+    );
+  },
+);
