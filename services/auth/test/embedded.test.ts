@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodePayload } from '@readiness/contracts';
@@ -10,6 +10,8 @@ import { client, logger } from './harness';
 jest.setTimeout(60_000);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'auth-embedded-'));
+// As root the embedded PostgreSQL runs as nobody, which must reach the folder (mkdtemp makes it 0700).
+chmodSync(dataDir, 0o755);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const config = {

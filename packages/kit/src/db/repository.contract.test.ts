@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -220,6 +220,7 @@ describe.each(drivers)('notes repository on %s', (_driver, open) => {
 describe('embedded PostgreSQL persistence', () => {
   it('when a service without DATABASE_URL closes its database and opens it again, then its rows and applied migrations are still there', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'embedded-pg-persist-'));
+    chmodSync(dataDir, 0o755);
     const dir = migrationsDir();
     const open = () => openServiceDatabase({ service: 'notes', config: { DATA_DIR: dataDir }, logger });
     try {

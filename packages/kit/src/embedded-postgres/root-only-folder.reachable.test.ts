@@ -9,7 +9,6 @@ jest.setTimeout(120_000);
 const asRoot = process.getuid?.() === 0 ? test : test.skip;
 
 const scratch = scratchFolder('embedded-pg-root-');
-chmodSync(scratch, 0o755);
 const reachableRoot = path.join(scratch, 'reachable');
 // A clone under /root in miniature: a folder only root may enter.
 const privateHome = path.join(scratch, 'home');

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from '@readiness/testing';
@@ -40,6 +40,8 @@ export function databaseDrivers(options: { embedded?: boolean; poolMax?: number 
       'embedded PostgreSQL',
       async () => {
         const dataDir = mkdtempSync(path.join(tmpdir(), 'embedded-pg-'));
+        // As root the server runs as nobody, which must reach the folder (mkdtemp makes it 0700).
+        chmodSync(dataDir, 0o755);
         const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), logger });
         const url = await server.ensureDatabase('db_test');
         const database = await openDatabase({ url, logger, poolMax: options.poolMax, name: 'db-test' });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -7,9 +7,13 @@ import { createLogger } from '../../logger';
 
 export const logger = createLogger({ name: 'embedded-postgres-test', level: 'silent' });
 
-/** A fresh folder, removed after the file's tests. */
+/**
+ * A fresh folder, removed after the file's tests. Readable by others like a folder made with the usual umask
+ * (mkdtemp makes it 0700), so that as root the server's user reaches it and nothing is placed elsewhere.
+ */
 export function scratchFolder(prefix: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  chmodSync(dir, 0o755);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
