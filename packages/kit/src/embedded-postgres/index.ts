@@ -6,6 +6,7 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -14,6 +15,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../logger';
@@ -26,9 +28,9 @@ import type { Logger } from '../logger';
  * - As root, `initdb` and `postgres` run as `nobody` through `setpriv`, so no login user is ever created.
  * - `setpriv --pdeathsig` ties the server to this process: it shuts down even when the process is killed
  *   with SIGKILL, and the next start finds a clean folder.
- * - The server listens on a unix socket inside its data folder (no TCP port at all) with trust
- *   authentication, so there is no password and no password file; where a socket cannot be used (Windows,
- *   a path longer than a socket address allows) it listens on a free loopback port instead.
+ * - The server listens on a unix socket inside its data folder (no TCP port at all; a private folder under
+ *   the temporary folder when the data folder's path is too long for a socket) with trust authentication,
+ *   so there is no password and no password file; on Windows it listens on a free loopback port instead.
  * - Readiness is a successful `SELECT 1`, never a log line.
  */
 export interface EmbeddedPostgres {
@@ -199,6 +201,13 @@ function placeData(id: Identity, dataDir: string, reachableRoot: string, logger:
   return target;
 }
 
+/** A folder only the server's user may enter, for the socket of a data folder whose path is too long. */
+function privateSocketFolder(id: Identity): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pg-'));
+  if (id.owner) chownSync(dir, id.owner.uid, id.owner.gid);
+  return dir;
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -353,14 +362,19 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   const fresh = await initdb(id, bin, dataDir, logger);
   await clearStalePid(dataDir, logger);
 
-  const socket =
-    process.platform !== 'win32' && path.join(dataDir, '.s.PGSQL.5432').length <= MAX_SOCKET_PATH;
+  const socket = process.platform !== 'win32';
+  // A socket path has a small size limit: a deep DATA_DIR gets a private folder under the temporary folder.
+  const socketDir = !socket
+    ? undefined
+    : path.join(dataDir, '.s.PGSQL.5432').length <= MAX_SOCKET_PATH
+      ? dataDir
+      : privateSocketFolder(id);
   const port = socket ? 5432 : await freePort();
-  const host = socket ? dataDir : '127.0.0.1';
+  const host = socketDir ?? '127.0.0.1';
   const settings = {
     port: String(port),
     listen_addresses: socket ? '' : '127.0.0.1',
-    unix_socket_directories: socket ? dataDir : '',
+    unix_socket_directories: socketDir ?? '',
     unix_socket_permissions: '0700',
     // Small footprint for one machine; durability stays as in production (fsync on).
     shared_buffers: '32MB',
@@ -457,6 +471,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
         const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
         await exit;
         clearTimeout(timer);
+        if (socketDir !== dataDir && socketDir) rmSync(socketDir, { recursive: true, force: true });
         logger.info({ dataDir }, 'embedded PostgreSQL stopped');
       })();
       return stopped;
