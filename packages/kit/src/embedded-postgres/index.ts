@@ -284,7 +284,14 @@ function run(
   cwd: string,
 ): { child: ChildProcess; output: string[] } {
   const [file, ...rest] = [...id.prefix, command, ...args];
-  const child = spawn(file as string, rest, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(file as string, rest, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+    // Its own process group: Ctrl-C in a terminal signals the launcher's group, and the server must stop
+    // in the launcher's shutdown order (after the services), not at once.
+    detached: process.platform !== 'win32',
+  });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
     output.push(...chunk.toString('utf8').split('\n').filter(Boolean));

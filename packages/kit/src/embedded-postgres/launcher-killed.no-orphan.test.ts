@@ -26,3 +26,15 @@ test('when the launcher is killed with SIGKILL, then its PostgreSQL server exits
   }
   expect(alive(server.pid)).toBe(false);
 });
+
+test('when Ctrl-C reaches the launcher process group, then the server keeps running until the launcher stops it', async () => {
+  const { launcher, pid, url } = await startLauncherProcess(dataDir);
+  try {
+    process.kill(-(launcher.pid as number), 'SIGINT');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await query(url, 'SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  } finally {
+    launcher.kill('SIGKILL');
+    await eventually(() => !alive(pid), 'the server to follow its launcher', 15_000);
+  }
+});

@@ -53,10 +53,16 @@ export async function startLauncherProcess(
       .then(async (server) => {
         const url = await server.ensureDatabase('app');
         process.stdout.write(JSON.stringify({ pid: server.pid, url }) + '\\n');
+        // Like the product's launcher, Ctrl-C starts a shutdown rather than ending the process at once.
+        process.on('SIGINT', () => undefined);
         setInterval(() => undefined, 1000);
       })
       .catch((err) => { console.error(err); process.exit(1); });`;
-  const launcher = spawn(process.execPath, ['-e', script, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // A process group of its own, as a terminal gives the command it runs.
+  const launcher = spawn(process.execPath, ['-e', script, dataDir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     launcher.stdout?.on('data', (chunk: Buffer) => {
