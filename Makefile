@@ -6,10 +6,10 @@ NPM_STAMP := node_modules/.install-stamp
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-# npm ci refuses a lock file that lacks the optional per-platform binaries (swc, buf, the resolver) which this
-# registry does not serve for every version; npm install then installs exactly the locked versions it can.
+# The lock file lists every per-platform binary (swc, buf, the resolver, PostgreSQL) it names, so a fresh clone
+# installs with npm ci alone.
 $(NPM_STAMP): package.json package-lock.json $(wildcard */package.json */*/package.json)
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $(NPM_STAMP)
 
 install: $(NPM_STAMP) ## Install dependencies (npm ci) when missing or stale

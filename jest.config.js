@@ -18,15 +18,12 @@ const moduleNameMapper = {
 };
 const node = {
   testEnvironment: 'node',
-  transform: { '^.+\\.(t|j)sx?$': swc, '/@electric-sql/pglite/.+\\.cjs$': swc },
-  // PGlite's CommonJS build loads node built-ins with `import()`, which jest's VM refuses without
-  // --experimental-vm-modules; compiling it to CommonJS turns those into `require`.
-  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/)'],
+  transform: { '^.+\\.(t|j)sx?$': swc },
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };
 module.exports = {
-  // Component tests start real services (PGlite boots in seconds on a loaded two-core machine).
+  // Component tests start real services, some on their own embedded PostgreSQL server.
   testTimeout: 30_000,
   projects: [
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },

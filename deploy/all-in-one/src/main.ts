@@ -1,6 +1,7 @@
 /**
  * The all-in-one launcher behind `make start`: every service in one process, each on its own loopback
- * port, the gateway on PORT, and the embedded defaults in place of PostgreSQL, RabbitMQ, Redis, S3 and SMTP.
+ * port, the gateway on PORT, and the embedded defaults in place of RabbitMQ, Redis, S3 and SMTP. PostgreSQL is a
+ * real server started from the binaries npm installed, one database per service.
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { devMailRoutes, notificationService } from '@readiness/notification';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
+import { startEmbeddedPostgres } from '@readiness/kit/embedded-postgres';
 import { createLogger } from '@readiness/kit/logger';
 import { startMailCatcher } from '@readiness/kit/mail';
 import { createServiceHost } from '@readiness/kit/runtime';
@@ -26,6 +28,10 @@ async function main(): Promise<void> {
   handleProcessErrors(logger, shutdown);
   shutdown.onSignals();
 
+  // One PostgreSQL server for every service, registered first so that it stops last, after the services.
+  const postgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), logger });
+  shutdown.add('postgres', () => postgres.stop());
+
   // Shared embedded infrastructure. A relay's publish through this bus resolves only once every subscriber of
   // the process has committed its effect, so an outbox row is marked sent only then: an event whose handler
   // was interrupted (a crash, kill -9) is still pending on the next start and is delivered again.
@@ -37,7 +43,13 @@ async function main(): Promise<void> {
   shutdown.add('mail catcher', () => mail.close());
   const s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3') });
   shutdown.add('s3', () => s3.close());
-  const host = createServiceHost({ bus, kv, smtpUrl: config.SMTP_URL ?? mail.url, s3 });
+  const host = createServiceHost({
+    databaseUrl: (service) => postgres.ensureDatabase(service),
+    bus,
+    kv,
+    smtpUrl: config.SMTP_URL ?? mail.url,
+    s3,
+  });
   shutdown.add('services', () => host.stop());
 
   const env = {
@@ -99,7 +111,7 @@ async function main(): Promise<void> {
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
     `  services       auth ${auth.url}, notification ${notification.url}, gateway ${gateway.url}`,
-    `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
+    `  embedded       PostgreSQL under ${postgres.dataDir} (a database per service), in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];
   if (auth.exports.seededAdmin) {
     lines.push(

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +39,8 @@ export async function startProduct(
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'readiness-e2e-')));
   const removeData = () =>
     options.dataDir ? Promise.resolve() : rm(dataDir, { recursive: true, force: true });
+  // As root the embedded PostgreSQL runs as nobody, which must reach the folder (mkdtemp makes it 0700).
+  await chmod(dataDir, 0o755);
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'deploy/all-in-one/dist/main.js')], {
     cwd: ROOT,

@@ -1,17 +1,18 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { decodePayload } from '@readiness/contracts';
 import { createMemoryBus } from '@readiness/kit/bus';
-import { openDatabase } from '@readiness/kit/db';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { startService } from '@readiness/kit/runtime';
+import { openServiceDatabase, startService } from '@readiness/kit/runtime';
 import { authService } from '../src';
 import { client, logger } from './harness';
 
 jest.setTimeout(60_000);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'auth-embedded-'));
+// As root the embedded PostgreSQL runs as nobody, which must reach the folder (mkdtemp makes it 0700).
+chmodSync(dataDir, 0o755);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const config = {
@@ -23,7 +24,7 @@ const config = {
 };
 
 test('when started on the embedded defaults without a seed, then admin@example.com gets a one-time password, tokens survive a restart, and a reset reaches the in-process bus', async () => {
-  const database = await openDatabase({ logger, dataDir: path.join(dataDir, 'auth', 'pg') });
+  const database = await openServiceDatabase({ service: 'auth', config, logger });
   const bus = createMemoryBus({ logger, service: 'auth' });
   const resets: string[] = [];
   await bus.subscribe({

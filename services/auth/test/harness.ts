@@ -30,8 +30,9 @@ export interface Harness {
 export const logger = createLogger({ name: 'auth-test', level: 'silent' });
 
 /**
- * The service in-process on port 0, started by the kit's runtime: against a fresh PostgreSQL database, RabbitMQ vhost and Redis prefix
- * (`real`), or on the embedded defaults (PGlite in memory, memory bus, memory store).
+ * The service in-process on port 0, started by the kit's runtime: against a fresh PostgreSQL database, RabbitMQ
+ * vhost and Redis prefix (`real`), or on a fresh PostgreSQL database with the in-process defaults (memory bus,
+ * memory store).
  */
 export async function startAuth(
   kind: 'real' | 'embedded',
@@ -60,7 +61,9 @@ export async function startAuth(
     redis = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger });
     amqpUrl = vhost.url;
   } else {
-    database = await openDatabase({ logger });
+    const db = await createTestDatabase();
+    closers.push(db.close);
+    database = await openDatabase({ url: db.url, logger });
     bus = createMemoryBus({ logger, service: 'auth' });
   }
   await bus.start();

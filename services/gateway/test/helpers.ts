@@ -11,6 +11,7 @@ import type { KeyValueStore } from '@readiness/kit/cache';
 import { openDatabase } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { startService, type RunningService } from '@readiness/kit/runtime';
+import { createTestDatabase } from '@readiness/testing';
 import { configSchema, type GatewayConfig } from '../src/config';
 
 export const silentLogger = createLogger({ name: 'gateway-test', level: 'silent' });
@@ -77,12 +78,13 @@ export interface EmbeddedAuth {
   close(): Promise<void>;
 }
 
-/** The real auth service on the embedded defaults (PGlite in memory, memory bus), seeded with ROOT_ADMIN. */
+/** The real auth service on a fresh PostgreSQL database and the memory bus, seeded with ROOT_ADMIN. */
 export async function startEmbeddedAuth(
   options: { kv?: KeyValueStore; config?: Record<string, string> } = {},
 ): Promise<EmbeddedAuth> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gateway-auth-'));
-  const database = await openDatabase({ logger: silentLogger });
+  const testDb = await createTestDatabase();
+  const database = await openDatabase({ url: testDb.url, logger: silentLogger });
   const bus = createMemoryBus({ logger: silentLogger, service: 'auth' });
   await bus.start();
   const auth = await startService(authService, {
@@ -115,6 +117,7 @@ export async function startEmbeddedAuth(
       await auth.stop();
       await bus.close();
       await database.close();
+      await testDb.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

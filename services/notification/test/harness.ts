@@ -38,8 +38,8 @@ export interface Harness {
 
 /**
  * The service in-process on port 0, started by the kit's runtime, with the kit's SMTP catcher as its mail server
- * (through a cuttable proxy): against a fresh PostgreSQL database and RabbitMQ vhost (`real`), or PGlite and the
- * memory bus.
+ * (through a cuttable proxy): against a fresh PostgreSQL database and RabbitMQ vhost (`real`), or a fresh
+ * PostgreSQL database and the memory bus.
  */
 export async function startNotification(
   kind: 'real' | 'embedded',
@@ -55,7 +55,9 @@ export async function startNotification(
     database = await openDatabase({ url: db.url, logger });
     bus = createRabbitBus({ url: vhost.url, service: 'notification', logger, retryDelaysMs });
   } else {
-    database = await openDatabase({ logger });
+    const db = await createTestDatabase();
+    closers.push(db.close);
+    database = await openDatabase({ url: db.url, logger });
     bus = createMemoryBus({ logger, service: 'notification', retryDelaysMs });
   }
   const catcher = await startMailCatcher();

@@ -56,7 +56,7 @@ export const serviceEnv = {
 /** What a service with its own database and events reads; the embedded defaults apply when a URL is unset. */
 export const dataServiceEnv = {
   ...serviceEnv,
-  /** PostgreSQL; without it the embedded PGlite under `${DATA_DIR}/<service>/pg` is used. */
+  /** PostgreSQL; without it an embedded PostgreSQL server under `${DATA_DIR}/postgres` is started. */
   DATABASE_URL: env.optionalUrl(),
   DATA_DIR: z.string().default('.data'),
   /** RabbitMQ; without it the in-process bus is used. */

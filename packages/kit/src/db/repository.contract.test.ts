@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { AppError, conflict, toAppError } from '../errors';
 import { createLogger } from '../logger';
-import { isUniqueViolation, migrate, openDatabase, type Database, type Db, type Tx } from './index';
+import { openServiceDatabase } from '../runtime';
+import { isUniqueViolation, migrate, type Database, type Db, type Tx } from './index';
 import { databaseDrivers, type OpenedDatabase } from './test/drivers';
 
 jest.setTimeout(30_000);
@@ -68,7 +69,7 @@ function migrationsDir(): string {
   return dir;
 }
 
-const drivers = databaseDrivers({ folder: true });
+const drivers = databaseDrivers({ embedded: true });
 
 describe.each(drivers)('notes repository on %s', (_driver, open) => {
   let opened: OpenedDatabase;
@@ -216,17 +217,19 @@ describe.each(drivers)('notes repository on %s', (_driver, open) => {
   });
 });
 
-describe('PGlite persistence', () => {
-  it('when a folder database is closed and reopened, then its rows and applied migrations are still there', async () => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-persist-'));
+describe('embedded PostgreSQL persistence', () => {
+  it('when a service without DATABASE_URL closes its database and opens it again, then its rows and applied migrations are still there', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'embedded-pg-persist-'));
+    chmodSync(dataDir, 0o755);
     const dir = migrationsDir();
+    const open = () => openServiceDatabase({ service: 'notes', config: { DATA_DIR: dataDir }, logger });
     try {
-      const first = await openDatabase({ logger, dataDir });
+      const first = await open();
       expect(await migrate(first, [dir])).toEqual(['0001_notes.sql']);
       const created = await notesRepository(first.db).create({ title: 'kept', body: 'on disk' });
       await first.close();
 
-      const second = await openDatabase({ logger, dataDir });
+      const second = await open();
       try {
         expect(await notesRepository(second.db).findById(created.id)).toMatchObject({
           title: 'kept',

@@ -53,10 +53,6 @@ const SWEEP_EVERY_MS = 60_000;
  * `publishTimeoutMs`; writers are not blocked, since they insert new rows and never touch claimed ones.
  * If the process dies mid-publish the transaction aborts, the locks go, and another relay republishes
  * the rows with the same ids (at-least-once; consumers de-duplicate with `handleOnce`).
- *
- * PGlite is one connection inside one process, so there is no other relay to race, and an open transaction
- * would stall every other query of the service for the whole publish: there the batch is read, published
- * and marked in separate statements.
  */
 export class OutboxRelay {
   private readonly database: Database;
@@ -169,25 +165,16 @@ export class OutboxRelay {
   }
 
   private async batch(): Promise<number> {
-    if (this.database.kind === 'postgres') {
-      return this.database.transaction(async (tx) => {
-        const rows = await tx
-          .select()
-          .from(outbox)
-          .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, sql`now()`)))
-          .orderBy(asc(outbox.createdAt))
-          .limit(this.batchSize)
-          .for('update', { skipLocked: true });
-        return this.publishAndMark(tx, rows);
-      });
-    }
-    const rows = await this.database.db
-      .select()
-      .from(outbox)
-      .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, sql`now()`)))
-      .orderBy(asc(outbox.createdAt))
-      .limit(this.batchSize);
-    return this.publishAndMark(this.database.db, rows);
+    return this.database.transaction(async (tx) => {
+      const rows = await tx
+        .select()
+        .from(outbox)
+        .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, sql`now()`)))
+        .orderBy(asc(outbox.createdAt))
+        .limit(this.batchSize)
+        .for('update', { skipLocked: true });
+      return this.publishAndMark(tx, rows);
+    });
   }
 
   private async publishAndMark(q: Db | Tx, rows: OutboxRow[]): Promise<number> {

@@ -2,7 +2,7 @@ import { customType, index, integer, pgTable, primaryKey, text, timestamp, uuid 
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
-  // node-postgres hands back a Buffer, PGlite a Uint8Array; callers get a plain Uint8Array view either way.
+  // node-postgres hands back a Buffer; callers get a plain Uint8Array view of it.
   fromDriver: (value) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength),
 });
 

@@ -1,24 +1,30 @@
 import path from 'node:path';
 import { createMemoryBus, createRabbitBus, type EventBus } from '../bus';
 import { openDatabase, type Database } from '../db';
+import { startEmbeddedPostgres } from '../embedded-postgres';
 import type { Logger } from '../logger';
 
 /**
  * The adapters of a service's composition root (`main.ts`): the production adapter when its URL is
- * configured, the embedded default otherwise (DESIGN §4).
+ * configured, the embedded default otherwise (DESIGN §4). Without `DATABASE_URL` the service starts its own
+ * embedded PostgreSQL under `${DATA_DIR}/postgres` with a database named after it; closing the database
+ * stops that server too.
  */
-export function openServiceDatabase(opts: {
+export async function openServiceDatabase(opts: {
   service: string;
   config: { DATABASE_URL?: string; DATA_DIR: string };
   logger: Logger;
 }): Promise<Database> {
   const { service, config, logger } = opts;
-  return openDatabase({
-    url: config.DATABASE_URL,
-    dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, service, 'pg'),
-    logger,
-    name: service,
-  });
+  if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, logger, name: service });
+  const server = await startEmbeddedPostgres({ dataDir: path.join(config.DATA_DIR, 'postgres'), logger });
+  try {
+    const database = await openDatabase({ url: await server.ensureDatabase(service), logger, name: service });
+    return { ...database, close: () => database.close().finally(() => server.stop()) };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
 }
 
 /** The bus of a service, started: RabbitMQ keeps connecting in the background when the broker is down. */

@@ -24,6 +24,8 @@ import type { ServiceContext, ServiceModule, ServiceParts } from './service';
 
 /** What every service of one process shares (the all-in-one launcher); none of it is closed by a service. */
 export interface SharedAdapters {
+  /** The database of a service that sets no DATABASE_URL (the launcher's embedded server, a database each). */
+  databaseUrl?: (service: string) => Promise<string>;
   bus?: EventBus;
   kv?: KeyValueStore;
   /** The SMTP server of services that set no SMTP_URL. */
@@ -154,7 +156,10 @@ export async function startService<S extends z.ZodType, E, O>(
       if (!database) {
         const opened = await openServiceDatabase({
           service: name,
-          config: { DATABASE_URL: base.DATABASE_URL, DATA_DIR: dataDir },
+          config: {
+            DATABASE_URL: base.DATABASE_URL ?? (await opts.shared?.databaseUrl?.(name)),
+            DATA_DIR: dataDir,
+          },
           logger,
         });
         owned.push({ name: 'database', close: () => opened.close() });

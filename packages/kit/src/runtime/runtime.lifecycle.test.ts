@@ -9,6 +9,7 @@ import { serviceEnv, dataServiceEnv } from '../config';
 import { migrate, openDatabase } from '../db';
 import { createLogger } from '../logger';
 import { enqueue, kitMigrationsDir } from '../outbox';
+import { createTestDatabase } from '@readiness/testing';
 import { defineService, on, startService } from './index';
 
 jest.setTimeout(30_000);
@@ -17,11 +18,18 @@ const logger = createLogger({ name: 'runtime-test', level: 'silent' });
 const migrations = mkdtempSync(path.join(tmpdir(), 'runtime-migrations-'));
 afterAll(() => rmSync(migrations, { recursive: true, force: true }));
 
+/** A fresh database on the local PostgreSQL, dropped when the database is closed. */
+async function freshDatabase() {
+  const testDb = await createTestDatabase();
+  const database = await openDatabase({ url: testDb.url, logger });
+  return { ...database, close: () => database.close().finally(() => testDb.close()) };
+}
+
 const testConfig = { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
 
 describe('the service runtime', () => {
   test('when an event already sits in the outbox at start, then the service’s own subscription receives it, decoded', async () => {
-    const database = await openDatabase({ logger });
+    const database = await freshDatabase();
     const bus = createMemoryBus({ logger });
     await bus.start();
     await migrate(database, [kitMigrationsDir]);
@@ -100,7 +108,7 @@ describe('the service runtime', () => {
       ready: () => false,
       close: async () => undefined,
     };
-    const database = await openDatabase({ logger });
+    const database = await freshDatabase();
     const publisher = defineService({
       name: 'publisher',
       config: z.object(dataServiceEnv),

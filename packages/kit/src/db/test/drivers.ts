@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from '@readiness/testing';
+import { startEmbeddedPostgres } from '../../embedded-postgres';
 import { createLogger } from '../../logger';
 import { openDatabase, type Database } from '..';
 
@@ -15,10 +16,10 @@ type Driver = [name: string, open: () => Promise<OpenedDatabase>];
 const logger = createLogger({ name: 'db-test', level: 'silent' });
 
 /**
- * The drivers a database contract runs on, for `describe.each`: a fresh PostgreSQL database and PGlite in
- * memory, plus PGlite in a folder when `folder` is asked for.
+ * The servers a database contract runs on, for `describe.each`: a fresh database on the local PostgreSQL,
+ * plus the embedded PostgreSQL of `make start` in a fresh folder when `embedded` is asked for.
  */
-export function databaseDrivers(options: { folder?: boolean; poolMax?: number } = {}): Driver[] {
+export function databaseDrivers(options: { embedded?: boolean; poolMax?: number } = {}): Driver[] {
   const drivers: Driver[] = [
     [
       'PostgreSQL',
@@ -33,23 +34,24 @@ export function databaseDrivers(options: { folder?: boolean; poolMax?: number } 
         return { database, cleanup: () => database.close().then(() => testDb.close()) };
       },
     ],
-    [
-      'PGlite in memory',
-      async () => {
-        const database = await openDatabase({ logger });
-        return { database, cleanup: () => database.close() };
-      },
-    ],
   ];
-  if (options.folder) {
+  if (options.embedded) {
     drivers.push([
-      'PGlite in a folder',
+      'embedded PostgreSQL',
       async () => {
-        const dataDir = mkdtempSync(path.join(tmpdir(), 'pglite-'));
-        const database = await openDatabase({ logger, dataDir });
+        const dataDir = mkdtempSync(path.join(tmpdir(), 'embedded-pg-'));
+        // As root the server runs as nobody, which must reach the folder (mkdtemp makes it 0700).
+        chmodSync(dataDir, 0o755);
+        const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'postgres'), logger });
+        const url = await server.ensureDatabase('db_test');
+        const database = await openDatabase({ url, logger, poolMax: options.poolMax, name: 'db-test' });
         return {
           database,
-          cleanup: () => database.close().then(() => rmSync(dataDir, { recursive: true, force: true })),
+          cleanup: async () => {
+            await database.close();
+            await server.stop();
+            rmSync(dataDir, { recursive: true, force: true });
+          },
         };
       },
     ]);
