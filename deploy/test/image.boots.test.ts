@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { generateEventSecretsKey } from '@readiness/kit/outbox';
 import {
   createTestDatabase,
   createTestRedis,
@@ -145,7 +146,12 @@ describe.each(['gateway', 'auth', 'notification'])('the %s image', (service) => 
       if (service === 'auth' || service === 'notification') {
         const [db, vhost] = await Promise.all([createTestDatabase(), createTestVhost()]);
         closers.push(db.close, vhost.close);
-        Object.assign(env, { DATABASE_URL: db.url, AMQP_URL: vhost.url });
+        // Production requires the key that seals secrets in events; the chart passes it from a Secret.
+        Object.assign(env, {
+          DATABASE_URL: db.url,
+          AMQP_URL: vhost.url,
+          EVENT_SECRETS_KEY: generateEventSecretsKey(),
+        });
       }
       if (service === 'auth') {
         const redis = await createTestRedis();
