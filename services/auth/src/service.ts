@@ -10,7 +10,7 @@ import {
   type Redis,
 } from '@readiness/kit/cache';
 import { migrate, type Database } from '@readiness/kit/db';
-import { createHttpApp, listen, type HttpApp } from '@readiness/kit/http';
+import { createHttpApp, listen, startInternalServer, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
 import { kitMigrationsDir, OutboxRelay } from '@readiness/kit/outbox';
 import type { Registry } from 'prom-client';
@@ -50,6 +50,8 @@ export interface AuthDeps {
 export interface RunningAuthService {
   url: string;
   port: number;
+  /** `/metrics` and `/readyz?verbose`. */
+  internalUrl: string;
   http: HttpApp;
   server: Server;
   /** The super admin created on this start with a generated password (development only), to print once. */
@@ -132,15 +134,18 @@ export async function start(deps: AuthDeps): Promise<RunningAuthService> {
     logger,
     registry: deps.registry,
     readiness: async () => (await database.ping()) && (await kv.ping()),
+    trustedProxies: config.TRUSTED_PROXIES,
     routes: (app) => mountRoutes(app, { accounts, keys }),
   });
   const server = await listen(http.app, config.PORT, config.HOST);
+  const internal = await startInternalServer(http, config);
   logger.info({ url: server.url }, 'auth service listening');
 
   let stopping: Promise<void> | undefined;
   return {
     url: server.url,
     port: server.port,
+    internalUrl: internal.url,
     http,
     server: server.server,
     seededAdmin,
@@ -151,6 +156,7 @@ export async function start(deps: AuthDeps): Promise<RunningAuthService> {
       stopping ??= (async () => {
         http.setDraining();
         await server.close();
+        await internal.close();
         await relay.stop();
         await hasher.close();
         if (ownsKv) await kv.close();

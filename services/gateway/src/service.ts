@@ -1,4 +1,11 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
 import { bearerToken, createJwtVerifier, invalidToken, type JwtVerifier } from '@readiness/kit/auth';
@@ -11,15 +18,26 @@ import {
   type Redis,
   type RevocationList,
 } from '@readiness/kit/cache';
-import { AppError, unavailable } from '@readiness/kit/errors';
-import { listen, requestTracking, sendError, type HttpApp } from '@readiness/kit/http';
-import type { Logger } from '@readiness/kit/logger';
+import { AppError, toAppError, unavailable } from '@readiness/kit/errors';
+import {
+  NO_STORE,
+  createInternalApp,
+  incomingId,
+  listen,
+  requestTracking,
+  sendError,
+  startInternalServer,
+  trustProxySetting,
+  type HttpApp,
+} from '@readiness/kit/http';
+import { redactUrl, type Logger } from '@readiness/kit/logger';
 import type { GatewayConfig } from './config';
-import { cors } from './cors';
+import { cors, corsPolicy } from './cors';
 import { buildOpenApiDocument, mountDocs, type OpenApiFragment } from './docs';
-import { createProxy } from './proxy';
+import { createProxy, sendJson, type ProxyTarget } from './proxy';
 import {
   ROUTES,
+  isUnsafePath,
   matchRoute,
   requiresAdmin,
   type RateLimitName,
@@ -55,6 +73,8 @@ export interface GatewayDeps {
 export interface RunningGateway {
   url: string;
   port: number;
+  /** `/metrics` and `/readyz?verbose`: never routed publicly. */
+  internalUrl: string;
   http: HttpApp;
   stop(): Promise<void>;
 }
@@ -68,13 +88,67 @@ const UPSTREAM_CONFIG: Record<UpstreamName, keyof GatewayConfig> = {
   notification: 'NOTIFICATION_URL',
 };
 
-function upstreamUrls(config: GatewayConfig): Partial<Record<UpstreamName, URL>> {
-  const urls: Partial<Record<UpstreamName, URL>> = {};
+function upstreamTargets(config: GatewayConfig): Partial<Record<UpstreamName, ProxyTarget>> {
+  const targets: Partial<Record<UpstreamName, ProxyTarget>> = {};
   for (const [name, key] of Object.entries(UPSTREAM_CONFIG) as [UpstreamName, keyof GatewayConfig][]) {
     const value = config[key];
-    if (typeof value === 'string' && value) urls[name] = new URL(value);
+    if (typeof value === 'string' && value) targets[name] = { name, baseUrl: new URL(value) };
   }
-  return urls;
+  return targets;
+}
+
+/** The headers a header-setting middleware (helmet) adds, captured once: its policy does not vary by request. */
+function staticHeaders(middleware: RequestHandler): string[] {
+  const headers: string[] = [];
+  const res = {
+    setHeader(name: string, value: string | number) {
+      headers.push(name.toLowerCase(), String(value));
+    },
+    removeHeader() {},
+  };
+  middleware({} as Request, res as unknown as Response, () => undefined);
+  return headers;
+}
+
+/** The client's address as `TRUSTED_PROXIES` allows it to be read (Express's `req.ip`), without the v4-in-v6 prefix. */
+function clientAddress(req: Request): string {
+  const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+/**
+ * One histogram sample and one log line per request, as the kit's request tracking writes them, for the answers
+ * the gateway writes without Express's response helpers.
+ */
+function requestObserver(
+  duration: client.Histogram<'method' | 'route' | 'status'>,
+  logger: Logger,
+): (req: Request, res: Response, route: string, requestId: string, correlationId: string) => void {
+  const series = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status'>>();
+  return (req, res, route, requestId, correlationId) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const key = `${req.method} ${route} ${res.statusCode}`;
+      let child = series.get(key);
+      if (!child) {
+        child = duration.labels({ method: req.method, route, status: String(res.statusCode) });
+        series.set(key, child);
+      }
+      child.observe(seconds);
+      logger.info(
+        {
+          requestId,
+          correlationId,
+          method: req.method,
+          url: redactUrl(req.originalUrl),
+          status: res.statusCode,
+          ms: Math.round(seconds * 1000),
+        },
+        'request',
+      );
+    });
+  };
 }
 
 async function probe(url: URL): Promise<'ready' | 'not ready' | 'unreachable'> {
@@ -150,7 +224,7 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
   });
 
   const routes = deps.routes ?? ROUTES;
-  const upstreams = upstreamUrls(config);
+  const upstreams = upstreamTargets(config);
   const verifier =
     deps.verifier ??
     (config.AUTH_JWKS_URL
@@ -195,71 +269,35 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.disable('etag');
+  app.set('trust proxy', trustProxySetting(config.TRUSTED_PROXIES));
 
-  app.use(
-    requestTracking({
-      logger,
-      duration,
-      routeLabel: (req, res) => {
-        const rule = (res.locals as { rule?: RouteRule }).rule;
-        return rule ? `proxy:${rule.upstream}` : req.path.startsWith('/api/') ? 'api' : 'local';
+  const helmetHandler = helmet({
+    referrerPolicy: { policy: 'no-referrer' },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        // The toast library and the docs page inject <style> elements at runtime.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
       },
-    }),
-  );
-
-  app.use(
-    helmet({
-      referrerPolicy: { policy: 'no-referrer' },
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          baseUri: ["'self'"],
-          scriptSrc: ["'self'"],
-          scriptSrcAttr: ["'none'"],
-          // The toast library and the docs page inject <style> elements at runtime.
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:'],
-          fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-        },
-      },
-    }),
-  );
-
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    },
   });
-  app.get('/readyz', async (req, res) => {
-    const ready = await readiness();
-    const body: Record<string, unknown> = { status: ready ? 'ready' : 'not ready' };
-    if (req.query.verbose !== undefined) {
-      // Upstream health is reported, not required: one service down must not take the whole entry point out.
-      const entries = await Promise.all(
-        (Object.entries(upstreams) as [UpstreamName, URL][]).map(
-          async ([name, url]) => [name, await probe(url)] as const,
-        ),
-      );
-      body.rateLimitStore = store;
-      body.upstreams = Object.fromEntries(entries);
-    }
-    res.status(ready ? 200 : 503).json(body);
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', registry.contentType);
-    res.send(await registry.metrics());
-  });
+  const securityHeaders = staticHeaders(helmetHandler);
+  const decideCors = corsPolicy(config.CORS_ORIGINS);
+  const observe = requestObserver(duration, logger);
 
-  const corsHandler = cors(config.CORS_ORIGINS);
-  app.use('/api', corsHandler);
-  app.use('/.well-known', corsHandler);
-
-  const consume = async (name: 'api' | RateLimitName, req: Request) => {
-    const decision = await limits[name].consume(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  const consume = async (name: 'api' | RateLimitName, address: string) => {
+    const decision = await limits[name].consume(address);
     if (decision.allowed) return;
     rateLimited.inc({ limit: name });
     throw new AppError('rate_limited', 'Too many requests, please try again later', 429, {
@@ -267,21 +305,58 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
     });
   };
 
-  app.use('/api', (req, _res, next) => {
-    consume('api', req).then(() => next(), next);
-  });
-  mountDocs(app, openApi);
+  const sendFailure = (req: Request, res: Response, err: unknown, headers: readonly string[]) => {
+    const failure = toAppError(err);
+    if (failure.httpStatus >= 500) {
+      logger.error(
+        { err: failure.cause ?? err, code: failure.code, url: redactUrl(req.originalUrl) },
+        'request failed',
+      );
+    }
+    const retryAfter = failure.details?.retryAfterSeconds;
+    sendJson(
+      res,
+      failure.httpStatus,
+      failure.message,
+      failure.code,
+      failure.httpStatus === 429 && retryAfter !== undefined
+        ? [...headers, 'retry-after', String(retryAfter)]
+        : headers,
+    );
+  };
 
-  const proxied = (req: Request, res: Response, next: NextFunction) => {
-    const path = req.originalUrl.split('?')[0] ?? '/';
-    const rule = matchRoute(req.method, path, routes);
-    if (!rule && !requiresAdmin(path, rule)) {
-      next();
+  /**
+   * The hot path, ahead of every other middleware: each header it adds is worked out once at start-up (security
+   * headers) or once per request, and written with the answer in one go.
+   */
+  const proxied = (req: Request, res: Response, path: string, rule: RouteRule | undefined) => {
+    const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
+    const correlationId = incomingId(req.headers['x-correlation-id']) ?? requestId;
+    const cors = decideCors(req);
+    const headers = [
+      ...securityHeaders,
+      'x-request-id',
+      requestId,
+      'x-correlation-id',
+      correlationId,
+      'cache-control',
+      NO_STORE,
+      ...cors.headers,
+    ];
+    observe(req, res, rule ? `proxy:${rule.upstream}` : 'api', requestId, correlationId);
+    if (cors.preflight === 403) {
+      sendJson(res, 403, 'Origin not allowed', 'cors_origin_not_allowed', headers);
       return;
     }
-    res.locals.rule = rule;
+    if (cors.preflight === 204) {
+      res.writeHead(204, headers);
+      res.end();
+      return;
+    }
+    const address = clientAddress(req);
     void (async () => {
-      if (rule?.rateLimit) await consume(rule.rateLimit, req);
+      if (path.startsWith('/api/')) await consume('api', address);
+      if (rule?.rateLimit) await consume(rule.rateLimit, address);
       if (requiresAdmin(path, rule)) {
         const token = bearerToken(req.headers.authorization);
         if (!token) throw invalidToken();
@@ -290,25 +365,83 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
         if (await checkRevoked(claims)) throw invalidToken();
       }
       if (!rule) throw new AppError('not_found', 'Not found', 404);
-      const baseUrl = upstreams[rule.upstream];
-      if (!baseUrl) throw new AppError('upstream_unavailable', 'Service unavailable', 503);
+      const target = upstreams[rule.upstream];
+      if (!target) throw new AppError('upstream_unavailable', 'Service unavailable', 503);
       const upload = rule.uploads === true && req.is('multipart/form-data') === 'multipart/form-data';
-      proxy.forward(
-        req,
-        res,
-        { name: rule.upstream, baseUrl },
-        {
-          timeoutMs: upload ? config.UPLOAD_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS,
-          maxBodyBytes: upload ? config.UPLOAD_BODY_LIMIT_BYTES : config.JSON_BODY_LIMIT_BYTES,
-          url: req.originalUrl,
-          requestId: res.locals.requestId as string,
-          correlationId: res.locals.correlationId as string,
-        },
-      );
-    })().catch(next);
+      proxy.forward(req, res, target, {
+        timeoutMs: upload ? config.UPLOAD_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS,
+        maxBodyBytes: upload ? config.UPLOAD_BODY_LIMIT_BYTES : config.JSON_BODY_LIMIT_BYTES,
+        url: req.url,
+        requestId,
+        correlationId,
+        clientAddress: address,
+        protocol: req.protocol,
+        responseHeaders: headers,
+      });
+    })().catch((err: unknown) => sendFailure(req, res, err, headers));
   };
-  app.use('/api', proxied);
-  app.use('/.well-known', proxied);
+
+  // First of all: refuse a path that could be read two ways, then take the proxied routes off the Express chain.
+  app.use((req, res, next) => {
+    const queryAt = req.url.indexOf('?');
+    const path = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
+    if (isUnsafePath(path)) {
+      const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
+      observe(req, res, 'refused', requestId, requestId);
+      sendJson(res, 400, 'The request path is not allowed', 'invalid_path', [
+        ...securityHeaders,
+        'x-request-id',
+        requestId,
+        'cache-control',
+        NO_STORE,
+      ]);
+      return;
+    }
+    if (!path.startsWith('/api/') && !path.startsWith('/.well-known/')) {
+      next();
+      return;
+    }
+    const rule = matchRoute(req.method, path, routes);
+    if (!rule && !requiresAdmin(path, rule)) {
+      next();
+      return;
+    }
+    proxied(req, res, path, rule);
+  });
+
+  app.use(
+    requestTracking({
+      logger,
+      duration,
+      routeLabel: (req) => (req.path.startsWith('/api/') ? 'api' : 'local'),
+    }),
+  );
+  app.use(helmetHandler);
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', NO_STORE);
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  // The probe's answer only; the details are on the internal port.
+  app.get('/readyz', async (req, res, next) => {
+    if (req.query.verbose !== undefined) {
+      next();
+      return;
+    }
+    const ready = await readiness();
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+  });
+
+  const corsHandler = cors(config.CORS_ORIGINS);
+  app.use('/api', corsHandler);
+  app.use('/.well-known', corsHandler);
+  app.use('/api', (req, _res, next) => {
+    consume('api', clientAddress(req)).then(() => next(), next);
+  });
+  mountDocs(app, openApi);
 
   deps.extraRoutes?.(app);
   if (config.WEB_DIST_DIR) mountWebApp(app, config.WEB_DIST_DIR);
@@ -320,27 +453,49 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
     sendError(err, req, res, logger);
   });
 
-  const server = await listen(app, config.PORT, config.HOST);
-  // Uploads stream for longer than the kit's default request timeout allows.
-  server.server.requestTimeout = Math.max(config.UPLOAD_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_MS) + 10_000;
-  logger.info({ port: server.port, upstreams: Object.keys(upstreams) }, 'gateway listening');
-
   const http: HttpApp = {
     app,
+    internalApp: createInternalApp({
+      registry,
+      ready: readiness,
+      // Upstream health is reported, not required: one service down must not take the whole entry point out.
+      details: async () => ({
+        rateLimitStore: store,
+        upstreams: Object.fromEntries(
+          await Promise.all(
+            (Object.entries(upstreams) as [UpstreamName, ProxyTarget][]).map(
+              async ([name, target]) => [name, await probe(target.baseUrl)] as const,
+            ),
+          ),
+        ),
+      }),
+    }),
     registry,
     setDraining: () => {
       draining = true;
     },
   };
+
+  const server = await listen(app, config.PORT, config.HOST);
+  // Uploads stream for longer than the kit's default request timeout allows.
+  server.server.requestTimeout = Math.max(config.UPLOAD_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_MS) + 10_000;
+  const internal = await startInternalServer(http, config);
+  logger.info(
+    { port: server.port, internalPort: internal.port, upstreams: Object.keys(upstreams) },
+    'gateway listening',
+  );
+
   let stopping: Promise<void> | undefined;
   return {
     url: server.url,
     port: server.port,
+    internalUrl: internal.url,
     http,
     stop: () =>
       (stopping ??= (async () => {
         http.setDraining();
         await server.close();
+        await internal.close();
         proxy.close();
       })()),
   };

@@ -236,15 +236,15 @@ describe('gateway proxy', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('when metrics are scraped, then they count proxied requests per upstream', async () => {
+  it('when metrics are scraped on the internal port, then they count proxied requests per upstream', async () => {
     await fetch(`${gateway.url}/api/student/some-token`);
-    const text = await (await fetch(`${gateway.url}/metrics`)).text();
+    const text = await (await fetch(`${gateway.internalUrl}/metrics`)).text();
     expect(text).toMatch(/gateway_upstream_errors_total\{[^}]*upstream="student"[^}]*\} [1-9]/);
     expect(text).toMatch(/gateway_upstream_requests_total\{[^}]*upstream="auth"/);
   });
 
-  it('when readiness is asked verbosely, then it is ready and reports each upstream', async () => {
-    const res = await fetch(`${gateway.url}/readyz?verbose`);
+  it('when readiness is asked verbosely on the internal port, then it is ready and reports each upstream', async () => {
+    const res = await fetch(`${gateway.internalUrl}/readyz?verbose`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { upstreams: Record<string, string> };
     expect(body.upstreams.student).toBe('unreachable');

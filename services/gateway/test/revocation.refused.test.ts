@@ -178,7 +178,7 @@ describe('gateway revocation check while Redis is unreachable', () => {
     expect(res.status).toBe(200);
     expect(results.seen).toEqual(['/api/admin/dashboard']);
 
-    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const metrics = await (await fetch(`${gateway.internalUrl}/metrics`)).text();
     const failures = /^gateway_revocation_check_failures_total\{[^}]*\} (\d+)/m.exec(metrics);
     expect(Number(failures?.[1])).toBeGreaterThanOrEqual(1);
   });

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { EventBus } from '@readiness/kit/bus';
 import { migrate, type Database } from '@readiness/kit/db';
-import { createHttpApp, listen, type HttpApp } from '@readiness/kit/http';
+import { createHttpApp, listen, startInternalServer, type HttpApp } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
 import type { Mailer } from '@readiness/kit/mail';
 import { kitMigrationsDir } from '@readiness/kit/outbox';
@@ -25,6 +25,8 @@ export interface NotificationDeps {
 export interface RunningNotificationService {
   url: string;
   port: number;
+  /** `/metrics` and `/readyz?verbose`. */
+  internalUrl: string;
   http: HttpApp;
   server: Server;
   stop(): Promise<void>;
@@ -51,19 +53,23 @@ export async function start(deps: NotificationDeps): Promise<RunningNotification
     logger,
     registry: deps.registry,
     readiness: async () => bus.ready() && (await database.ping()),
+    trustedProxies: config.TRUSTED_PROXIES,
     routes: () => undefined,
   });
   const running = await listen(http.app, config.PORT, config.HOST);
+  const internal = await startInternalServer(http, config);
   logger.info({ port: running.port }, 'notification service listening');
 
   return {
     url: running.url,
     port: running.port,
+    internalUrl: internal.url,
     http,
     server: running.server,
     stop: async () => {
       http.setDraining();
       await running.close();
+      await internal.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
@@ -25,18 +25,44 @@ export interface AppOptions {
   /** Extra middleware before the routes (CORS, rate limits). */
   before?: (app: Express) => void;
   registry?: client.Registry;
+  /**
+   * `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` is believed for `req.ip` (a hop count, or addresses and
+   * CIDR ranges). Absent: nobody's, so a client cannot choose its own address.
+   */
+  trustedProxies?: string;
+  /** What `/readyz?verbose` on the internal port reports besides the status (dependency by dependency). */
+  readinessDetails?: () => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
 export interface HttpApp {
   app: Express;
+  /**
+   * `/metrics`, `/readyz?verbose` and the probes, for the internal port only (`startInternalServer`): the public
+   * app answers 404 for the first two.
+   */
+  internalApp: Express;
   registry: client.Registry;
   /** Makes /readyz answer 503 (first step of a graceful shutdown). */
   setDraining(): void;
 }
 
+/** Where Prometheus scrapes when `INTERNAL_PORT` is not set. */
+export const DEFAULT_INTERNAL_PORT = 9464;
+
+/** Express's `trust proxy` value for `TRUSTED_PROXIES`: a hop count, a list of addresses and ranges, or nobody. */
+export function trustProxySetting(trustedProxies: string | undefined): number | string | false {
+  const value = trustedProxies?.trim();
+  if (!value) return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** Answers must not be stored by browsers or shared caches: they carry personal data and tokens. */
+export const NO_STORE = 'no-store';
+
 const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function incomingId(value: string | string[] | undefined): string | undefined {
+/** A caller's request or correlation id when it is well-formed, so it cannot inject into logs. */
+export function incomingId(value: string | string[] | undefined): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   return v && ID_PATTERN.test(v) ? v : undefined;
 }
@@ -55,6 +81,7 @@ export function sendError(err: unknown, req: Request, res: Response, logger: Log
     res.destroy();
     return;
   }
+  res.setHeader('Cache-Control', NO_STORE);
   if (appError.httpStatus === 429 && appError.details?.retryAfterSeconds !== undefined) {
     res.setHeader('Retry-After', String(appError.details.retryAfterSeconds));
   }
@@ -103,6 +130,75 @@ export function requestTracking(options: {
   };
 }
 
+/** Runs a readiness callback with a deadline: a hung dependency counts as not ready instead of piling up probes. */
+export async function checkReadiness(
+  readiness: (() => Promise<boolean> | boolean) | undefined,
+  timeoutMs = 2_000,
+): Promise<boolean> {
+  if (!readiness) return true;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(readiness),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The operational endpoints for the internal port: the probes, `/readyz?verbose` with `details`, and `/metrics`.
+ * Nothing here is routed by the ingress or the gateway.
+ */
+export function createInternalApp(options: {
+  registry: client.Registry;
+  ready: () => Promise<boolean>;
+  details?: () => Promise<Record<string, unknown>> | Record<string, unknown>;
+}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', NO_STORE);
+    next();
+  });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (req, res) => {
+    const ready = await options.ready();
+    const body: Record<string, unknown> = { status: ready ? 'ready' : 'not ready' };
+    if (req.query.verbose !== undefined && options.details) Object.assign(body, await options.details());
+    res.status(ready ? 200 : 503).json(body);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', options.registry.contentType);
+    res.send(await options.registry.metrics());
+  });
+  app.use((_req, res) => {
+    res.status(404).json({ message: 'Not found', code: 'not_found' });
+  });
+  return app;
+}
+
+/** `INTERNAL_PORT`, or its default: 9464, and a free port when the public port is a free port too (tests). */
+export function internalPort(config: { PORT: number; INTERNAL_PORT?: number }): number {
+  return config.INTERNAL_PORT ?? (config.PORT === 0 ? 0 : DEFAULT_INTERNAL_PORT);
+}
+
+/** Listens with the internal app on `INTERNAL_PORT` (same host as the public port); close it on shutdown. */
+export function startInternalServer(
+  http: Pick<HttpApp, 'internalApp'>,
+  config: { PORT: number; HOST?: string; INTERNAL_PORT?: number },
+): Promise<RunningServer> {
+  return listen(http.internalApp, internalPort(config), config.HOST);
+}
+
 export function createHttpApp(options: AppOptions): HttpApp {
   const { logger } = options;
   const registry = options.registry ?? new client.Registry();
@@ -121,10 +217,18 @@ export function createHttpApp(options: AppOptions): HttpApp {
     });
 
   let draining = false;
+  const ready = async () =>
+    !draining && (await checkReadiness(options.readiness, options.readinessTimeoutMs));
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // Answers are never stored (no-store), so an ETag would only cost a hash of every body.
+  app.disable('etag');
+  app.set('trust proxy', trustProxySetting(options.trustedProxies));
   app.use(helmet({ referrerPolicy: { policy: 'no-referrer' } }));
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', NO_STORE);
+    next();
+  });
 
   app.use(
     requestTracking({
@@ -140,28 +244,14 @@ export function createHttpApp(options: AppOptions): HttpApp {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
-    let ready = !draining;
-    if (ready && options.readiness) {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        ready = await Promise.race([
-          Promise.resolve().then(options.readiness),
-          new Promise<boolean>((resolve) => {
-            timer = setTimeout(() => resolve(false), options.readinessTimeoutMs ?? 2_000);
-          }),
-        ]);
-      } catch {
-        ready = false;
-      } finally {
-        clearTimeout(timer);
-      }
+  // Probes stay on the public port too (kubelet and load balancers call it); the details do not.
+  app.get('/readyz', async (req, res, next) => {
+    if (req.query.verbose !== undefined) {
+      next();
+      return;
     }
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', registry.contentType);
-    res.send(await registry.metrics());
+    const isReady = await ready();
+    res.status(isReady ? 200 : 503).json({ status: isReady ? 'ready' : 'not ready' });
   });
 
   app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
@@ -177,6 +267,7 @@ export function createHttpApp(options: AppOptions): HttpApp {
 
   return {
     app,
+    internalApp: createInternalApp({ registry, ready, details: options.readinessDetails }),
     registry,
     setDraining: () => {
       draining = true;
@@ -213,8 +304,8 @@ export interface RunningServer {
 }
 
 /** Listens with server timeouts set; port 0 picks a free port (tests). */
-export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
-  const server = app.listen(port, host);
+export async function listen(app: RequestListener, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  const server = createServer(app).listen(port, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
