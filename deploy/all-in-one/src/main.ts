@@ -51,6 +51,9 @@ async function main(): Promise<void> {
     PUBLIC_ORIGIN: config.PUBLIC_ORIGIN,
     HOST: '127.0.0.1',
     PORT: '0',
+    INTERNAL_PORT: '0',
+    // The services sit behind the gateway on loopback: its X-Forwarded-For carries the client address.
+    TRUSTED_PROXIES: 'loopback',
     // The embedded defaults stand in for these in this mode.
     DATABASE_URL: undefined,
     AMQP_URL: undefined,
@@ -88,6 +91,8 @@ async function main(): Promise<void> {
       ...serviceEnv,
       HOST: config.HOST,
       PORT: String(config.PORT),
+      INTERNAL_PORT: process.env.INTERNAL_PORT ?? '0',
+      TRUSTED_PROXIES: process.env.TRUSTED_PROXIES,
       AUTH_URL: authService.url,
       NOTIFICATION_URL: notificationService.url,
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
@@ -109,6 +114,7 @@ async function main(): Promise<void> {
     `  admin portal   ${origin}/admin/login`,
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
+    `  metrics        ${gatewayService.internalUrl}/metrics (internal port)`,
     `  services       auth ${authService.url}, notification ${notificationService.url}, gateway ${gatewayService.url}`,
     `  embedded       PGlite under ${dataDir}/<service>/pg, in-process bus, in-memory cache, S3 ${s3.url}, SMTP ${mail.url}`,
   ];
