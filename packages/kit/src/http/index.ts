@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
@@ -54,6 +54,37 @@ export function trustProxySetting(trustedProxies: string | undefined): number | 
   const value = trustedProxies?.trim();
   if (!value) return false;
   return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+type TrustFunction = (address: string, hop: number) => boolean;
+
+/**
+ * `req.ip` and `req.protocol` exactly as Express works them out under the app's `trust proxy` setting, for a
+ * handler that answers before the request enters Express (the gateway's proxied routes).
+ */
+export function forwardedClient(
+  app: Express,
+): (req: IncomingMessage) => { address: string; protocol: string } {
+  const trust = app.get('trust proxy fn') as TrustFunction;
+  return (req) => {
+    const socketAddress = req.socket.remoteAddress ?? '';
+    const own = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    if (!trust(socketAddress, 0)) return { address: socketAddress, protocol: own };
+    const header = req.headers['x-forwarded-for'];
+    const entries = typeof header === 'string' ? header.split(',').map((a) => a.trim()) : [];
+    // Nearest hop first: the socket peer, then the X-Forwarded-For entries from right to left.
+    const hops = [socketAddress, ...entries.reverse()];
+    let address = hops[hops.length - 1] as string;
+    for (let i = 0; i < hops.length - 1; i += 1) {
+      if (!trust(hops[i] as string, i)) {
+        address = hops[i] as string;
+        break;
+      }
+    }
+    const forwardedProto = req.headers['x-forwarded-proto'];
+    const protocol = (typeof forwardedProto === 'string' ? forwardedProto : own).split(',')[0]?.trim() || own;
+    return { address, protocol };
+  };
 }
 
 /** Answers must not be stored by browsers or shared caches: they carry personal data and tokens. */
