@@ -65,6 +65,15 @@ export function requiresAdmin(path: string, rule: RouteRule | undefined): boolea
   return rule?.access === 'admin' || path === '/api/admin' || path.startsWith('/api/admin/');
 }
 
+/**
+ * The path as the services' Express routers read it, for matching only: they match case-insensitively and take
+ * a trailing slash as optional, so `/api/auth/ME/` reaches the handler of `/api/auth/me` and must meet its rule.
+ */
+export function routingKey(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
 /** A `.` or `..` segment (`/a/./b`, `/a/../b`, `/..`). */
 const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
 /** A percent-encoded dot, slash or backslash, in any case. */

@@ -41,6 +41,7 @@ import {
   ROUTES,
   isUnsafePath,
   matchRoute,
+  routingKey,
   requiresAdmin,
   type RateLimitName,
   type RouteRule,
@@ -440,10 +441,11 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
       ]);
       return true;
     }
-    if (!path.startsWith('/api/') && !path.startsWith('/.well-known/')) return false;
-    const rule = matchRoute(req.method ?? 'GET', path, routes);
-    if (!rule && !requiresAdmin(path, rule)) return false;
-    proxied(req, res, path, rule);
+    const key = routingKey(path);
+    if (!key.startsWith('/api/') && !key.startsWith('/.well-known/')) return false;
+    const rule = matchRoute(req.method ?? 'GET', key, routes);
+    if (!rule && !requiresAdmin(key, rule)) return false;
+    proxied(req, res, key, rule);
     return true;
   };
 

@@ -131,6 +131,24 @@ describe('gateway path tricks', () => {
     expect(reached).toEqual([{ upstream: 'student', url: target }]);
   });
 
+  it.each([
+    '/api/auth/ME',
+    '/api/auth/me/',
+    '/api/Auth/Change-Password',
+    '/API/ADMIN/students',
+    '/api/admin/Admins/',
+  ])(
+    'when %s differs from an admin route only as the services route it (case, trailing slash), then it needs the token too',
+    async (target) => {
+      const res = await rawGet(gateway.url, target);
+      expect(res.status).toBe(401);
+      expect(reached).toEqual([]);
+      const signedIn = await rawGet(gateway.url, target, { authorization: `Bearer ${signer.token()}` });
+      expect(signedIn.status).toBe(200);
+      expect(reached.map((r) => r.url)).toEqual([target]);
+    },
+  );
+
   it('when a path has malformed percent-encoding, then it is a 400 before any route', async () => {
     const res = await rawGet(gateway.url, '/api/student/%zz');
     expect(res.status).toBe(400);
