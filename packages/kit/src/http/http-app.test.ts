@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { createLogger } from '../logger';
 import {
   createHttpApp,
+  forwardedClient,
   internalPort,
   listen,
   parse,
@@ -46,7 +47,7 @@ async function start(overrides: Partial<AppOptions> = {}): Promise<Started> {
         res.json({ id: req.params.id });
       });
       app.get('/whoami', (req, res) => {
-        res.json({ ip: req.ip });
+        res.json({ ip: req.ip, protocol: req.protocol, beforeExpress: forwardedClient(app)(req) });
       });
       app.post('/echo', (req, res) => {
         res.json({ received: req.body as unknown });
@@ -255,6 +256,28 @@ describe('client address', () => {
     expect(await whoami(server.url, '203.0.113.7')).toBe('203.0.113.7');
     expect(await whoami(server.url, '198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
   });
+
+  test.each([undefined, 'loopback', '1', '2', '10.0.0.0/8'])(
+    'when TRUSTED_PROXIES is %s, then the address read before Express is the one Express reads',
+    async (trustedProxies) => {
+      const { server } = await start({ trustedProxies });
+      for (const forwarded of [
+        undefined,
+        '203.0.113.7',
+        '198.51.100.1, 10.1.2.3',
+        ' 192.0.2.9 ,203.0.113.8 ',
+      ]) {
+        const headers: Record<string, string> = { 'x-forwarded-proto': 'https' };
+        if (forwarded) headers['x-forwarded-for'] = forwarded;
+        const seen = (await (await fetch(`${server.url}/whoami`, { headers })).json()) as {
+          ip: string;
+          protocol: string;
+          beforeExpress: { address: string; protocol: string };
+        };
+        expect(seen.beforeExpress).toEqual({ address: seen.ip, protocol: seen.protocol });
+      }
+    },
+  );
 
   test('when one hop is trusted, then only the last X-Forwarded-For entry counts', async () => {
     const { server } = await start({ trustedProxies: '1' });
