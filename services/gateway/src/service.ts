@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, {
-  type Express,
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
 import { bearerToken, createJwtVerifier, invalidToken, type JwtVerifier } from '@readiness/kit/auth';
@@ -29,6 +23,7 @@ import {
   requestTracking,
   sendError,
   startInternalServer,
+  staticHeaders,
   trustProxySetting,
   type HttpApp,
 } from '@readiness/kit/http';
@@ -100,20 +95,6 @@ function upstreamTargets(config: GatewayConfig): Partial<Record<UpstreamName, Pr
   return targets;
 }
 
-/** The headers a header-setting middleware (helmet) adds, captured once: its policy does not vary by request. */
-function staticHeaders(middleware: RequestHandler): string[] {
-  const headers: string[] = [];
-  const res = {
-    setHeader(name: string, value: string | number) {
-      headers.push(name.toLowerCase(), String(value));
-    },
-    removeHeader() {},
-  };
-  middleware({} as Request, res as unknown as Response, () => undefined);
-  return headers;
-}
-
-/** The client's address as `TRUSTED_PROXIES` allows it to be read (Express's `req.ip`), without the v4-in-v6 prefix. */
 /** An IPv4 client as itself rather than in its v4-in-v6 form (`::ffff:10.0.0.1`). */
 function plainAddress(address: string | undefined): string {
   if (!address) return 'unknown';

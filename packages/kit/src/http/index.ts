@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
 import type { z } from 'zod';
@@ -87,6 +93,22 @@ export function forwardedClient(
   };
 }
 
+/**
+ * The headers a header-setting middleware adds (helmet with a static policy), captured once as flat
+ * (lower-case name, value) pairs, so each request pays for setting them and not for the middleware's chain.
+ */
+export function staticHeaders(middleware: RequestHandler): string[] {
+  const headers: string[] = [];
+  const res = {
+    setHeader(name: string, value: string | number) {
+      headers.push(name.toLowerCase(), String(value));
+    },
+    removeHeader() {},
+  };
+  middleware({} as Request, res as unknown as Response, () => undefined);
+  return headers;
+}
+
 /** Answers must not be stored by browsers or shared caches: they carry personal data and tokens. */
 export const NO_STORE = 'no-store';
 
@@ -130,6 +152,8 @@ export function requestTracking(options: {
   routeLabel: (req: Request, res: Response) => string;
 }): (req: Request, res: Response, next: NextFunction) => void {
   const { logger, duration } = options;
+  // One series object per label set, instead of hashing the labels on every request.
+  const series = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status'>>();
   return (req, res, next) => {
     const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
     const correlationId = incomingId(req.headers['x-correlation-id']) ?? requestId;
@@ -140,10 +164,14 @@ export function requestTracking(options: {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      duration.observe(
-        { method: req.method, route: options.routeLabel(req, res), status: String(res.statusCode) },
-        seconds,
-      );
+      const route = options.routeLabel(req, res);
+      const key = `${req.method} ${route} ${res.statusCode}`;
+      let child = series.get(key);
+      if (!child) {
+        child = duration.labels({ method: req.method, route, status: String(res.statusCode) });
+        series.set(key, child);
+      }
+      child.observe(seconds);
       if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
       logger.info(
         {
@@ -255,9 +283,14 @@ export function createHttpApp(options: AppOptions): HttpApp {
   // Answers are never stored (no-store), so an ETag would only cost a hash of every body.
   app.disable('etag');
   app.set('trust proxy', trustProxySetting(options.trustedProxies));
-  app.use(helmet({ referrerPolicy: { policy: 'no-referrer' } }));
+  // helmet's headers with the cache policy, set in one step per request.
+  const headers = [
+    ...staticHeaders(helmet({ referrerPolicy: { policy: 'no-referrer' } })),
+    'cache-control',
+    NO_STORE,
+  ];
   app.use((_req, res, next) => {
-    res.setHeader('Cache-Control', NO_STORE);
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i] as string, headers[i + 1] as string);
     next();
   });
 
