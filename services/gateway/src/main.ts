@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   handleProcessErrors(logger, shutdown);
 
   const redis = config.REDIS_URL
-    ? createRedis({ url: config.REDIS_URL, keyPrefix: 'readiness:', logger })
+    ? createRedis({ url: config.REDIS_URL, keyPrefix: 'readiness:', logger, autoPipelining: true })
     : undefined;
   if (redis) shutdown.add('redis', () => closeRedis(redis));
 

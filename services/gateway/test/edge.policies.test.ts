@@ -39,7 +39,13 @@ describe('gateway edge policies', () => {
     );
     writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
     testRedis = await createTestRedis();
-    redis = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger: silentLogger });
+    // As main.ts creates it.
+    redis = createRedis({
+      url: testRedis.url,
+      keyPrefix: testRedis.prefix,
+      logger: silentLogger,
+      autoPipelining: true,
+    });
     gateway = await start({
       config: gatewayConfig({
         AUTH_URL: auth.url,

@@ -98,7 +98,13 @@ describe('gateway revocation check on Redis', () => {
     });
     results = await recordingResults();
     testRedis = await createTestRedis();
-    redis = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger: silentLogger });
+    // As main.ts creates it.
+    redis = createRedis({
+      url: testRedis.url,
+      keyPrefix: testRedis.prefix,
+      logger: silentLogger,
+      autoPipelining: true,
+    });
     // A second client with the same prefix plays the auth service writing revocations.
     authSide = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger: silentLogger });
     revocations = createRevocationList(createRedisStore({ client: authSide }));
