@@ -1,6 +1,6 @@
 'use strict';
 // Small helpers of the benchmark harness: child processes, ports, load runs and the results file.
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const autocannon = require('autocannon');
@@ -80,13 +80,39 @@ async function waitUntilReady(entry, url, timeoutMs = 60000) {
   throw new Error(`${entry.name} was not ready at ${url} within ${timeoutMs} ms`);
 }
 
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined where there is no /proc. */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * One measured load run after a short warm-up (JIT, connection pools, caches). Throughput counts only
  * 2xx answers; any other answer makes the figure invalid, so it is reported and fails the bench.
+ * `watch` ({ name: entry }) adds each server's CPU time per answered request: unlike throughput, it hardly
+ * moves when other work shares the machine.
  */
-async function measure({ url, method = 'GET', headers, body, connections, seconds, warmupSeconds = 2 }) {
+async function measure({
+  url,
+  method = 'GET',
+  headers,
+  body,
+  connections,
+  seconds,
+  warmupSeconds = 2,
+  watch = {},
+}) {
   const options = { url, method, headers, body, connections, pipelining: 1 };
   await autocannon({ ...options, duration: warmupSeconds });
+  const before = Object.fromEntries(
+    Object.entries(watch).map(([name, e]) => [name, cpuSeconds(e.child.pid)]),
+  );
   const result = await autocannon({ ...options, duration: seconds });
   const ok = result['2xx'];
   const failed = result.non2xx + result.errors + result.timeouts;
@@ -95,7 +121,14 @@ async function measure({ url, method = 'GET', headers, body, connections, second
       `${method} ${url}: ${failed} failed requests (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}) of ${ok + failed}`,
     );
   }
+  const cpuMicrosPerRequest = {};
+  for (const [name, entry] of Object.entries(watch)) {
+    const after = cpuSeconds(entry.child.pid);
+    if (after !== undefined && before[name] !== undefined && ok > 0)
+      cpuMicrosPerRequest[name] = Math.round(((after - before[name]) * 1e6) / (ok + failed));
+  }
   return {
+    cpuMicrosPerRequest,
     requestsPerSecond: ok / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,

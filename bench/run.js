@@ -36,6 +36,11 @@ const LOGIN_CONNECTIONS = CORES * 4;
 let interrupted = false;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
+/** `gateway 130 µs + auth 250 µs`, or `n/a` without /proc. */
+const cpuText = (figures) =>
+  Object.entries(figures.cpuMicrosPerRequest)
+    .map(([name, micros]) => `${name} ${micros} µs`)
+    .join(' + ') || 'n/a';
 
 function requireBuilt() {
   for (const file of ['services/auth/dist/main.js', 'services/gateway/dist/main.js']) {
@@ -115,8 +120,11 @@ async function main() {
       url: `http://127.0.0.1:${basePort}/hello`,
       connections: READ_CONNECTIONS,
       seconds: SECONDS,
+      watch: { baseline: base },
     });
-    out(`      ${fmt(baseline.requestsPerSecond)} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms`);
+    out(
+      `      ${fmt(baseline.requestsPerSecond)} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms, CPU per request ${cpuText(baseline)}`,
+    );
     await stopAll();
 
     // 2. Gateway → auth, production-like: PostgreSQL, Redis, RS256 key from configuration.
@@ -126,6 +134,8 @@ async function main() {
     const password = crypto.randomBytes(18).toString('base64url');
     const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
     const [authPort, gatewayPort] = [await freePort(), await freePort()];
+    // Each process also listens on an internal port (metrics); the default one would be taken twice.
+    const [authInternalPort, gatewayInternalPort] = [await freePort(), await freePort()];
     const auth = startNode(
       'auth',
       path.join(ROOT, 'services/auth/dist/main.js'),
@@ -134,6 +144,7 @@ async function main() {
         LOG_LEVEL: 'info',
         HOST: '127.0.0.1',
         PORT: String(authPort),
+        INTERNAL_PORT: String(authInternalPort),
         DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
         REDIS_URL,
         JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }),
@@ -154,6 +165,7 @@ async function main() {
         LOG_LEVEL: 'info',
         HOST: '127.0.0.1',
         PORT: String(gatewayPort),
+        INTERNAL_PORT: String(gatewayInternalPort),
         AUTH_URL: authUrl,
         REDIS_URL,
         // Every request comes from 127.0.0.1: the per-IP limits would measure the limiter, not the path.
@@ -178,8 +190,16 @@ async function main() {
     const bearer = { authorization: `Bearer ${token}` };
     const read = async (label, url, headers) => {
       out(`\n${label}, ${READ_CONNECTIONS} connections, ${SECONDS} s`);
-      const figures = await measure({ url, headers, connections: READ_CONNECTIONS, seconds: SECONDS });
-      out(`      ${fmt(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms`);
+      const figures = await measure({
+        url,
+        headers,
+        connections: READ_CONNECTIONS,
+        seconds: SECONDS,
+        watch: { gateway, auth },
+      });
+      out(
+        `      ${fmt(figures.requestsPerSecond)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms, CPU per request ${cpuText(figures)}`,
+      );
       return figures;
     };
     const me = await read('[2/5] GET /api/auth/me through the gateway', `${gatewayUrl}/api/auth/me`, bearer);
@@ -243,14 +263,17 @@ in the harness process (it shares the cores with the servers). Services run from
 processes with \`NODE_ENV=production\`, \`LOG_LEVEL=info\`, PostgreSQL and Redis on this machine, the
 in-process event bus, and the per-IP rate limits raised (all load comes from one address).
 
-| Measurement | Connections | Throughput | p50 | p99 | Baseline | Ratio to baseline |
-| --- | --- | --- | --- | --- | --- | --- |
-| Bare Express GET (baseline) | ${r.baseline.connections} | ${fmt(r.baseline.requestsPerSecond)} req/s | ${r.baseline.p50} ms | ${r.baseline.p99} ms | — | 1.00 |
-| \`GET /api/auth/me\` via gateway → auth (JWT verified in the gateway and in auth, revocation MGET in Redis in each, admin row from PostgreSQL at most once a second) | ${r.me.connections} | ${fmt(r.me.requestsPerSecond)} req/s | ${r.me.p50} ms | ${r.me.p99} ms | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.me)} |
-| for comparison: \`GET /api/auth/me\` on auth directly, no gateway | ${r.meDirect.connections} | ${fmt(r.meDirect.requestsPerSecond)} req/s | ${r.meDirect.p50} ms | ${r.meDirect.p99} ms | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.meDirect)} |
-| for comparison: the proxy hop alone, \`GET /.well-known/jwks.json\` via gateway → auth (public, served from memory) | ${r.hop.connections} | ${fmt(r.hop.requestsPerSecond)} req/s | ${r.hop.p50} ms | ${r.hop.p99} ms | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.hop)} |
-| \`POST /api/auth/login\` via gateway → auth, bcrypt cost ${BCRYPT_COST} | ${r.login.connections} | ${r.login.requestsPerSecond.toFixed(1)} logins/s = ${loginPerCore.toFixed(2)} per core | ${r.login.p50} ms | ${r.login.p99} ms | ${r.compares.toFixed(2)} bare bcryptjs compares/s per core | ${loginRatio.toFixed(2)} |
+| Measurement | Connections | Throughput | p50 | p99 | CPU per request | Baseline | Ratio to baseline |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+| Bare Express GET (baseline) | ${r.baseline.connections} | ${fmt(r.baseline.requestsPerSecond)} req/s | ${r.baseline.p50} ms | ${r.baseline.p99} ms | ${cpuText(r.baseline)} | — | 1.00 |
+| \`GET /api/auth/me\` via gateway → auth (JWT verified in the gateway and in auth, revocation MGET in Redis in each, admin row from PostgreSQL at most once a second) | ${r.me.connections} | ${fmt(r.me.requestsPerSecond)} req/s | ${r.me.p50} ms | ${r.me.p99} ms | ${cpuText(r.me)} | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.me)} |
+| for comparison: \`GET /api/auth/me\` on auth directly, no gateway | ${r.meDirect.connections} | ${fmt(r.meDirect.requestsPerSecond)} req/s | ${r.meDirect.p50} ms | ${r.meDirect.p99} ms | ${cpuText(r.meDirect)} | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.meDirect)} |
+| for comparison: the proxy hop alone, \`GET /.well-known/jwks.json\` via gateway → auth (public, served from memory) | ${r.hop.connections} | ${fmt(r.hop.requestsPerSecond)} req/s | ${r.hop.p50} ms | ${r.hop.p99} ms | ${cpuText(r.hop)} | ${fmt(r.baseline.requestsPerSecond)} req/s | ${ratio(r.hop)} |
+| \`POST /api/auth/login\` via gateway → auth, bcrypt cost ${BCRYPT_COST} | ${r.login.connections} | ${r.login.requestsPerSecond.toFixed(1)} logins/s = ${loginPerCore.toFixed(2)} per core | ${r.login.p50} ms | ${r.login.p99} ms | — | ${r.compares.toFixed(2)} bare bcryptjs compares/s per core | ${loginRatio.toFixed(2)} |
 
+- CPU per request is each server process's user + system time over the measured run divided by the answers
+  (from /proc): unlike throughput it hardly moves when other work shares the cores, so it is the figure to
+  compare between runs; the ratios are comparable only within one run.
 - The authenticated read makes three Node HTTP passes (into the gateway, gateway → auth, into auth), two
   RS256 verifications, a rate-limit update and a revocation MGET in Redis at the gateway, a revocation MGET
   in auth, and the admin row from auth's one-second cache (one PostgreSQL query per admin per second under

@@ -99,6 +99,8 @@ export interface RenderOptions {
   valuesFile?: string;
   /** Pretend the cluster serves KEDA's API (keda.sh/v1alpha1). */
   keda?: boolean;
+  /** Further APIs the cluster pretends to serve (e.g. monitoring.coreos.com/v1). */
+  apiVersions?: string[];
   set?: string[];
   release?: string;
 }
@@ -106,11 +108,13 @@ export interface RenderOptions {
 export function templateArgs({
   valuesFile,
   keda = true,
+  apiVersions = [],
   set = [],
   release = 'readiness',
 }: RenderOptions = {}): string[] {
   const args = ['template', release, chartDir, '--namespace', 'readiness', '--kube-version', '1.30.0'];
   if (keda) args.push('--api-versions', 'keda.sh/v1alpha1');
+  for (const api of apiVersions) args.push('--api-versions', api);
   if (valuesFile) args.push('-f', path.join(chartDir, valuesFile));
   for (const s of set) args.push('--set', s);
   return args;

@@ -30,6 +30,11 @@ const secretRef = closed(
   ['existingSecret', 'key'],
 );
 const port = { type: 'integer', minimum: 1, maximum: 65535 };
+/** TRUSTED_PROXIES: a hop count, or comma-separated addresses and CIDR ranges; "" = nobody. */
+const trustedProxies = {
+  type: 'string',
+  pattern: '^$|^[0-9]{1,2}$|^[0-9a-fA-F.:/]+(\\s*,\\s*[0-9a-fA-F.:/]+)*$',
+};
 
 const labelSelector = closed({
   matchLabels: stringMap,
@@ -96,6 +101,7 @@ const service = closed({
   tmpSizeLimit: sizeLimit,
   shmSizeLimit: sizeLimit,
   shutdownGraceSeconds: { ...int(0), maximum: 600 },
+  trustedProxies: { $ref: '#/definitions/trustedProxies' },
   probes: closed({
     startup: { $ref: '#/definitions/probe' },
     liveness: { $ref: '#/definitions/probe' },
@@ -134,7 +140,7 @@ const secretDependency = dependency({
 const schema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'Readiness chart values',
-  definitions: { service, secretRef, networkPolicyPeer, labelSelector, resources, probe },
+  definitions: { service, secretRef, networkPolicyPeer, labelSelector, resources, probe, trustedProxies },
   ...closed(
     {
       global: closed({
@@ -190,7 +196,18 @@ const schema = {
         className: str,
         host: str,
         annotations: stringMap,
+        trustedProxies: { $ref: '#/definitions/trustedProxies' },
         tls: closed({ enabled: bool, secretName: str }),
+      }),
+      metrics: closed({
+        // Not the http port: the ingress and the callers' network policy rules use that one.
+        port: { type: 'integer', minimum: 1024, maximum: 65535, not: { const: 8080 } },
+        podAnnotations: bool,
+        serviceMonitor: closed({
+          enabled: bool,
+          interval: { type: 'string', pattern: '^[0-9]+(s|m)$' },
+          labels: stringMap,
+        }),
       }),
       networkPolicy: closed({
         enabled: bool,

@@ -66,6 +66,8 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- $svc := .svc -}}
 {{- $data := dict
   "PORT" "8080"
+  "INTERNAL_PORT" ($root.Values.metrics.port | toString)
+  "TRUSTED_PROXIES" (eq .name "gateway" | ternary $root.Values.ingress.trustedProxies $svc.trustedProxies | toString)
   "NODE_ENV" "production"
   "SERVICE_NAME" .name
   "LOG_LEVEL" ($svc.logLevel | default $root.Values.global.logLevel)

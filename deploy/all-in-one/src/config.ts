@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const launcherConfigSchema = z
   .object({
     PORT: env.port(8080),
-    HOST: z.string().default('0.0.0.0'),
+    /** Loopback unless told otherwise: `make start` is for one machine, not a network (set 0.0.0.0 to share it). */
+    HOST: z.string().default('127.0.0.1'),
     DATA_DIR: z.string().default('.data'),
     LOG_LEVEL: env.logLevel().default('warn'),
     NODE_ENV: z.enum(['development', 'test']).default('development'),

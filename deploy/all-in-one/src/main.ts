@@ -61,6 +61,9 @@ async function main(): Promise<void> {
     SHUTDOWN_GRACE_SECONDS: String(config.SHUTDOWN_GRACE_SECONDS),
     HOST: '127.0.0.1',
     PORT: '0',
+    INTERNAL_PORT: '0',
+    // The services sit behind the gateway on loopback: its X-Forwarded-For carries the client address.
+    TRUSTED_PROXIES: 'loopback',
     // The embedded defaults and the shared adapters above stand in for these in this mode.
     DATABASE_URL: undefined,
     AMQP_URL: undefined,
@@ -90,6 +93,8 @@ async function main(): Promise<void> {
       ...env,
       HOST: config.HOST,
       PORT: String(config.PORT),
+      INTERNAL_PORT: process.env.INTERNAL_PORT ?? '0',
+      TRUSTED_PROXIES: process.env.TRUSTED_PROXIES,
       AUTH_URL: auth.url,
       NOTIFICATION_URL: notification.url,
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
@@ -110,6 +115,7 @@ async function main(): Promise<void> {
     `  admin portal   ${origin}/admin/login`,
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
+    `  metrics        ${gateway.internalUrl}/metrics (internal port)`,
     `  services       auth ${auth.url}, notification ${notification.url}, gateway ${gateway.url}`,
     `  embedded       PostgreSQL under ${postgres.dataDir} (a database per service), in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];

@@ -55,6 +55,10 @@ async function main(): Promise<void> {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
+      // Metrics and verbose readiness, 1000 above the service's port.
+      INTERNAL_PORT: String(port + 1000),
+      // Services trust the gateway in front of them on loopback; the gateway trusts what it is told.
+      TRUSTED_PROXIES: svc.name === 'gateway' ? process.env.TRUSTED_PROXIES : 'loopback',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       AMQP_URL: AMQP,
       REDIS_URL: REDIS,

@@ -1,9 +1,4 @@
-import http, {
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type ServerResponse,
-} from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Logger } from '@readiness/kit/logger';
 import client from 'prom-client';
@@ -21,24 +16,43 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-function stripHopByHop(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  // Runs twice per proxied request: no intermediate arrays unless `Connection` names extra headers.
-  const connection = headers.connection;
-  const named =
-    connection === undefined || connection === 'keep-alive' || connection === 'close'
-      ? undefined
-      : new Set(
-          String(connection)
-            .split(',')
-            .map((h) => h.trim().toLowerCase()),
-        );
-  const out: OutgoingHttpHeaders = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || named?.has(name)) continue;
-    out[name] = value;
+/** Request headers the gateway sets itself: the caller's values never reach a service. */
+const REPLACED_ON_REQUEST = new Set([
+  'host',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'x-request-id',
+  'x-correlation-id',
+]);
+
+/** The extra headers a `Connection` header names as hop-by-hop; none in the usual case. */
+function namedInConnection(value: string | undefined): Set<string> | undefined {
+  if (value === undefined) return undefined;
+  const lower = value.toLowerCase();
+  if (lower === 'keep-alive' || lower === 'close') return undefined;
+  return new Set(lower.split(',').map((h) => h.trim()));
+}
+
+/**
+ * Copies raw (flat name, value) headers into `out`, leaving out hop-by-hop headers and those in `skip`.
+ * Returns the lower-case names it copied when `seen` is given.
+ */
+function copyHeaders(
+  raw: readonly string[],
+  out: string[],
+  connection: string | undefined,
+  skip?: ReadonlySet<string>,
+  seen?: Set<string>,
+): void {
+  const named = namedInConnection(connection);
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || skip?.has(lower) || named?.has(lower)) continue;
+    out.push(name, raw[i + 1] as string);
+    seen?.add(lower);
   }
-  return out;
 }
 
 export interface ProxyTarget {
@@ -48,7 +62,7 @@ export interface ProxyTarget {
 }
 
 export interface ProxyOptions {
-  /** Path and query as the client sent them (Express strips its mount point from `req.url`). */
+  /** Path and query exactly as the client sent them (the path a route rule matched), appended to the base path. */
   url: string;
   /** Socket idle time before the request is abandoned with a 504. */
   timeoutMs: number;
@@ -56,6 +70,15 @@ export interface ProxyOptions {
   maxBodyBytes: number;
   requestId: string;
   correlationId: string;
+  /** The client's address as the trusted proxies report it: the one entry of `X-Forwarded-For` upstream. */
+  clientAddress: string;
+  /** `X-Forwarded-Proto` for the upstream. */
+  protocol: string;
+  /**
+   * The gateway's own answer headers as flat (name, value) pairs: security headers, ids, CORS, `Cache-Control`.
+   * An upstream header of the same name wins, except a `Cache-Control` that does not forbid storing.
+   */
+  responseHeaders: readonly string[];
 }
 
 export interface Proxy {
@@ -63,25 +86,34 @@ export interface Proxy {
   close(): void;
 }
 
-function sendJson(res: ServerResponse, status: number, message: string, code: string): void {
+/**
+ * Sends the error shape `{ message, code }` with `headers` (flat pairs) in one write; cuts the connection when an
+ * answer is already under way.
+ */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code: string,
+  headers: readonly string[] = [],
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const body = JSON.stringify({ message, code });
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-  });
+  res.writeHead(status, [
+    ...headers,
+    'content-type',
+    'application/json; charset=utf-8',
+    'content-length',
+    String(Buffer.byteLength(body)),
+  ]);
   res.end(body);
 }
 
-function clientAddress(req: IncomingMessage): string {
-  const address = req.socket.remoteAddress ?? '';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
-}
-
 const IDEMPOTENT_WITHOUT_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
+const CACHE_CONTROL = new Set(['cache-control']);
 
 /**
  * A streaming reverse proxy on `node:http`: bodies flow through in both directions without being
@@ -121,6 +153,45 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
     registers: [deps.registry],
   });
 
+  interface Prepared {
+    module: typeof http | typeof https;
+    agent: http.Agent;
+    hostname: string;
+    port: string;
+    basePath: string;
+    host: string;
+    latency: client.Histogram.Internal<'upstream'>;
+    statuses: Map<number, client.Counter.Internal>;
+  }
+  // Everything that depends on the upstream alone is worked out on its first request, not on every one.
+  const prepared = new WeakMap<ProxyTarget, Prepared>();
+  const prepare = (target: ProxyTarget): Prepared => {
+    let p = prepared.get(target);
+    if (p) return p;
+    const { baseUrl } = target;
+    const secure = baseUrl.protocol === 'https:';
+    p = {
+      module: secure ? https : http,
+      agent: agents[secure ? 'https:' : 'http:'],
+      hostname: baseUrl.hostname.replace(/^\[|\]$/g, ''),
+      port: baseUrl.port || (secure ? '443' : '80'),
+      basePath: baseUrl.pathname.replace(/\/+$/, ''),
+      host: baseUrl.host,
+      latency: latency.labels({ upstream: target.name }),
+      statuses: new Map(),
+    };
+    prepared.set(target, p);
+    return p;
+  };
+  const countStatus = (p: Prepared, target: ProxyTarget, status: number) => {
+    let counter = p.statuses.get(status);
+    if (!counter) {
+      counter = requests.labels({ upstream: target.name, status: String(status) });
+      p.statuses.set(status, counter);
+    }
+    counter.inc();
+  };
+
   function forward(
     req: IncomingMessage,
     res: ServerResponse,
@@ -130,29 +201,41 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
   ): void {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
-      res.setHeader('connection', 'close');
-      sendJson(res, 413, 'Request body is too large', 'payload_too_large');
+      sendJson(res, 413, 'Request body is too large', 'payload_too_large', [
+        ...options.responseHeaders,
+        'connection',
+        'close',
+      ]);
       return;
     }
 
-    const url = new URL(options.url, target.baseUrl);
-    const basePath = target.baseUrl.pathname.replace(/\/+$/, '');
-    if (basePath) url.pathname = `${basePath}${url.pathname}`;
-    const headers = stripHopByHop(req.headers);
-    const priorFor = req.headers['x-forwarded-for'];
-    headers['x-forwarded-for'] = priorFor ? `${String(priorFor)}, ${clientAddress(req)}` : clientAddress(req);
-    headers['x-forwarded-proto'] = (req as IncomingMessage & { protocol?: string }).protocol ?? 'http';
-    headers['x-forwarded-host'] = req.headers.host ?? '';
-    headers['x-request-id'] = options.requestId;
-    headers['x-correlation-id'] = options.correlationId;
-    headers.host = url.host;
+    const upstream = prepare(target);
+    // Raw header pairs go to the socket as they are, without a header object built and validated twice.
+    const headers: string[] = [
+      'host',
+      upstream.host,
+      'x-forwarded-for',
+      options.clientAddress,
+      'x-forwarded-proto',
+      options.protocol,
+      'x-forwarded-host',
+      req.headers.host ?? '',
+      'x-request-id',
+      options.requestId,
+      'x-correlation-id',
+      options.correlationId,
+    ];
+    copyHeaders(req.rawHeaders, headers, req.headers.connection, REPLACED_ON_REQUEST);
 
     const started = process.hrtime.bigint();
-    const protocol = url.protocol === 'https:' ? https : http;
-    const upstreamReq = protocol.request(url, {
+    const upstreamReq = upstream.module.request({
+      hostname: upstream.hostname,
+      port: upstream.port,
+      // Exactly the path the route rule matched: no URL parsing, no normalisation in between.
+      path: `${upstream.basePath}${options.url}`,
       method: req.method,
-      headers,
-      agent: agents[url.protocol === 'https:' ? 'https:' : 'http:'],
+      headers: headers as unknown as http.OutgoingHttpHeaders,
+      agent: upstream.agent,
     });
     upstreamReq.setTimeout(options.timeoutMs);
     let done = false;
@@ -183,8 +266,13 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
       if (status >= 500) logger.warn({ err, upstream: target.name, reason }, 'upstream request failed');
       req.unpipe(upstreamReq);
       upstreamReq.destroy();
-      if (status === 413) res.setHeader('connection', 'close');
-      sendJson(res, status, message, code);
+      sendJson(
+        res,
+        status,
+        message,
+        code,
+        status === 413 ? [...options.responseHeaders, 'connection', 'close'] : options.responseHeaders,
+      );
     };
 
     upstreamReq.on('timeout', () => fail(504, 'Upstream service timed out', 'upstream_timeout', 'timeout'));
@@ -211,14 +299,24 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
         return;
       }
       done = true;
-      latency.observe({ upstream: target.name }, Number(process.hrtime.bigint() - started) / 1e9);
-      requests.inc({ upstream: target.name, status: String(upstreamRes.statusCode ?? 0) });
-      const responseHeaders = stripHopByHop(upstreamRes.headers);
-      // Our own request ids were set on the response already; the upstream echoes the same values.
-      for (const [name, value] of Object.entries(responseHeaders)) {
-        if (value !== undefined) res.setHeader(name, value);
+      upstream.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      const status = upstreamRes.statusCode ?? 502;
+      countStatus(upstream, target, status);
+      const out: string[] = [];
+      const seen = new Set<string>();
+      const cacheControl = upstreamRes.headers['cache-control'];
+      copyHeaders(
+        upstreamRes.rawHeaders,
+        out,
+        upstreamRes.headers.connection,
+        cacheControl?.includes('no-store') ? undefined : CACHE_CONTROL,
+        seen,
+      );
+      const own = options.responseHeaders;
+      for (let i = 0; i < own.length; i += 2) {
+        if (!seen.has(own[i] as string)) out.push(own[i] as string, own[i + 1] as string);
       }
-      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage);
+      res.writeHead(status, upstreamRes.statusMessage, out);
       upstreamRes.pipe(res);
       const upstreamBroke = () => {
         endedHere = true;
@@ -233,6 +331,14 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
     if (retried) {
       upstreamReq.end();
       return;
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      // No body to stream: end at once instead of piping an empty stream.
+      if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+        upstreamReq.end();
+        req.resume();
+        return;
+      }
     }
     req.on('data', (chunk: Buffer) => {
       sentBytes += chunk.length;

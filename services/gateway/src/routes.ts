@@ -64,3 +64,43 @@ export function matchRoute(
 export function requiresAdmin(path: string, rule: RouteRule | undefined): boolean {
   return rule?.access === 'admin' || path === '/api/admin' || path.startsWith('/api/admin/');
 }
+
+/**
+ * The path as the services' Express routers read it, for matching only: they match case-insensitively and take
+ * a trailing slash as optional, so `/api/auth/ME/` reaches the handler of `/api/auth/me` and must meet its rule.
+ */
+export function routingKey(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+}
+
+/** A `.` or `..` segment (`/a/./b`, `/a/../b`, `/..`). */
+const DOT_SEGMENT = /(?:^|\/)\.{1,2}(?:\/|$)/;
+/** A percent-encoded dot, slash or backslash, in any case. */
+const ENCODED_SEPARATOR = /%(?:2e|2f|5c)/i;
+/** Decoding rounds looked through (`%252e` is `%2e` after one); deeper nesting is refused outright. */
+const MAX_DECODING_ROUNDS = 3;
+
+/**
+ * True for a path that something between here and the service could read as another path: dot segments,
+ * encoded dots, slashes or backslashes (also double-encoded), backslashes, malformed percent-encoding, or a
+ * target that is not an absolute path. Such paths are refused before any route is matched, so the path a rule
+ * matched is the path the service routes.
+ */
+export function isUnsafePath(path: string): boolean {
+  if (path[0] !== '/') return true;
+  let current = path;
+  for (let round = 0; round < MAX_DECODING_ROUNDS; round += 1) {
+    if (current.includes('\\') || DOT_SEGMENT.test(current) || ENCODED_SEPARATOR.test(current)) return true;
+    if (!current.includes('%')) return false;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(current);
+    } catch {
+      return true;
+    }
+    if (decoded === current) return false;
+    current = decoded;
+  }
+  return true;
+}

@@ -16,6 +16,12 @@ describe('gateway edge policies', () => {
 
   beforeAll(async () => {
     auth = await startUpstream((app) => {
+      app.get('/api/auth/cacheable', (_req, res) => {
+        res.set('Cache-Control', 'public, max-age=600').json({ from: 'auth' });
+      });
+      app.get('/api/auth/private', (_req, res) => {
+        res.set('Cache-Control', 'private, no-store').json({ from: 'auth' });
+      });
       app.use((_req, res) => {
         res.json({ from: 'auth' });
       });
@@ -33,7 +39,13 @@ describe('gateway edge policies', () => {
     );
     writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
     testRedis = await createTestRedis();
-    redis = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger: silentLogger });
+    // As main.ts creates it.
+    redis = createRedis({
+      url: testRedis.url,
+      keyPrefix: testRedis.prefix,
+      logger: silentLogger,
+      autoPipelining: true,
+    });
     gateway = await start({
       config: gatewayConfig({
         AUTH_URL: auth.url,
@@ -129,6 +141,38 @@ describe('gateway edge policies', () => {
   it('when the dev mail pages are not mounted, then /dev/mail is a 404 for API clients', async () => {
     const res = await fetch(`${gateway.url}/dev/mail`, { headers: { accept: 'application/json' } });
     expect(res.status).toBe(404);
+  });
+
+  it('when /metrics or verbose readiness is asked at the public entry, then it is a 404 and shows nothing', async () => {
+    for (const path of ['/metrics', '/readyz?verbose', '/readyz?verbose=1']) {
+      const res = await fetch(`${gateway.url}${path}`, { headers: { accept: 'application/json' } });
+      expect(res.status).toBe(404);
+      const text = await res.text();
+      expect(text).not.toContain('gateway_');
+      expect(text).not.toContain('upstreams');
+    }
+    const internal = await fetch(`${gateway.internalUrl}/readyz?verbose`);
+    expect(((await internal.json()) as { rateLimitStore: string }).rateLimitStore).toBe('redis');
+    expect((await fetch(`${gateway.internalUrl}/metrics`)).status).toBe(200);
+  });
+
+  it('when the API answers, then nothing may store it: proxied, refused and unknown alike', async () => {
+    const answers = [
+      await fetch(`${gateway.url}/api/student/x/submit`, { method: 'POST' }),
+      await fetch(`${gateway.url}/api/auth/me`),
+      await fetch(`${gateway.url}/api/nothing`),
+      await fetch(`${gateway.url}/api/docs/openapi.json`),
+      await fetch(`${gateway.url}/.well-known/jwks.json`),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 401, 404, 200, 200]);
+    for (const res of answers) expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('when a service marks an answer cacheable, then the gateway still forbids storing it; a stricter value is kept', async () => {
+    const cacheable = await fetch(`${gateway.url}/api/auth/cacheable`);
+    expect(cacheable.headers.get('cache-control')).toBe('no-store');
+    const strict = await fetch(`${gateway.url}/api/auth/private`);
+    expect(strict.headers.get('cache-control')).toBe('private, no-store');
   });
 
   it('when readiness is asked, then it answers ready while Redis answers', async () => {

@@ -93,11 +93,11 @@ describe('gateway proxy when the caller goes away', () => {
   const settle = async () => {
     // The abort travels gateway → upstream asynchronously; wait until the gateway has seen it through.
     for (let i = 0; i < 50; i += 1) {
-      const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+      const metrics = await (await fetch(`${gateway.internalUrl}/metrics`)).text();
       if (metricValue(metrics, 'gateway_client_aborted_total', 'auth') >= expectedAborts) return metrics;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return (await fetch(`${gateway.url}/metrics`)).text();
+    return (await fetch(`${gateway.internalUrl}/metrics`)).text();
   };
   let expectedAborts = 0;
 

@@ -135,6 +135,23 @@ describe('gateway proxy', () => {
     },
   );
 
+  it('when a token that passed before has expired, then the gateway refuses it without asking the service', async () => {
+    const token = signer.token({}, { expiresInSeconds: 1 });
+    const fresh = await fetch(`${gateway.url}/api/admin/results`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(fresh.status).toBe(200);
+    // Past the expiry and the verifier's clock tolerance (5 s).
+    await new Promise((resolve) => setTimeout(resolve, 7_500));
+    seen.length = 0;
+    const expired = await fetch(`${gateway.url}/api/admin/results`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toMatchObject({ code: 'token_expired' });
+    expect(seen).toHaveLength(0);
+  }, 20_000);
+
   it('when a report download is requested, then the route table sends it to the report service, which is not configured: 503 JSON', async () => {
     const res = await fetch(`${gateway.url}/api/admin/results/r1/pdf`, {
       headers: { authorization: `Bearer ${signer.token()}` },
@@ -236,15 +253,15 @@ describe('gateway proxy', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('when metrics are scraped, then they count proxied requests per upstream', async () => {
+  it('when metrics are scraped on the internal port, then they count proxied requests per upstream', async () => {
     await fetch(`${gateway.url}/api/student/some-token`);
-    const text = await (await fetch(`${gateway.url}/metrics`)).text();
+    const text = await (await fetch(`${gateway.internalUrl}/metrics`)).text();
     expect(text).toMatch(/gateway_upstream_errors_total\{[^}]*upstream="student"[^}]*\} [1-9]/);
     expect(text).toMatch(/gateway_upstream_requests_total\{[^}]*upstream="auth"/);
   });
 
-  it('when readiness is asked verbosely, then it is ready and reports each upstream', async () => {
-    const res = await fetch(`${gateway.url}/readyz?verbose`);
+  it('when readiness is asked verbosely on the internal port, then it is ready and reports each upstream', async () => {
+    const res = await fetch(`${gateway.internalUrl}/readyz?verbose`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { upstreams: Record<string, string> };
     expect(body.upstreams.student).toBe('unreachable');

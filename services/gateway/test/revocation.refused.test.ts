@@ -98,7 +98,13 @@ describe('gateway revocation check on Redis', () => {
     });
     results = await recordingResults();
     testRedis = await createTestRedis();
-    redis = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger: silentLogger });
+    // As main.ts creates it.
+    redis = createRedis({
+      url: testRedis.url,
+      keyPrefix: testRedis.prefix,
+      logger: silentLogger,
+      autoPipelining: true,
+    });
     // A second client with the same prefix plays the auth service writing revocations.
     authSide = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger: silentLogger });
     revocations = createRevocationList(createRedisStore({ client: authSide }));
@@ -178,7 +184,7 @@ describe('gateway revocation check while Redis is unreachable', () => {
     expect(res.status).toBe(200);
     expect(results.seen).toEqual(['/api/admin/dashboard']);
 
-    const metrics = await (await fetch(`${gateway.url}/metrics`)).text();
+    const metrics = await (await fetch(`${gateway.internalUrl}/metrics`)).text();
     const failures = /^gateway_revocation_check_failures_total\{[^}]*\} (\d+)/m.exec(metrics);
     expect(Number(failures?.[1])).toBeGreaterThanOrEqual(1);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, env, loadConfig } from './index';
+import { ConfigError, env, loadConfig, serviceEnv } from './index';
 
 const schema = z.object({
   PORT: env.port(8080),
@@ -88,5 +88,27 @@ describe('loadConfig', () => {
       'redis://127.0.0.1:6379',
     );
     expect(() => loadConfig(schema, { ...base, REDIS_URL: 'localhost' })).toThrow(/REDIS_URL/);
+  });
+});
+
+describe('TRUSTED_PROXIES', () => {
+  const service = z.object(serviceEnv);
+
+  test.each(['1', '2', 'loopback', '10.0.0.0/8', '10.0.0.0/8, 192.168.1.10', 'fd00::/8, loopback'])(
+    'when it is %s, then it is accepted',
+    (TRUSTED_PROXIES) => {
+      expect(loadConfig(service, { TRUSTED_PROXIES }).TRUSTED_PROXIES).toBe(TRUSTED_PROXIES);
+    },
+  );
+
+  test.each(['true', '*', '10.0.0.0/33', 'proxy.example.com', '10.0.0.1/8/2', '-1'])(
+    'when it is %s, then the service refuses to start and names the variable',
+    (TRUSTED_PROXIES) => {
+      expect(() => loadConfig(service, { TRUSTED_PROXIES })).toThrow(/TRUSTED_PROXIES/);
+    },
+  );
+
+  test('when it is unset, then nobody is trusted', () => {
+    expect(loadConfig(service, {}).TRUSTED_PROXIES).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -40,6 +41,30 @@ export const env = {
   nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
 };
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, a CIDR range or one of Express's names for a range (`loopback`, `linklocal`, `uniquelocal`). */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
+}
+
+/** `TRUSTED_PROXIES`: a hop count, or a comma-separated list of addresses and CIDR ranges. */
+const trustedProxies = () =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => /^\d{1,2}$/.test(value) || value.split(',').every((e) => isProxyEntry(e.trim())),
+      'must be a hop count (e.g. 1) or a comma-separated list of addresses and CIDR ranges (e.g. 10.0.0.0/8)',
+    )
+    .optional();
+
 /** What every service reads: spread into its schema (`z.object({ ...serviceEnv, ... })`). */
 export const serviceEnv = {
   NODE_ENV: env.nodeEnv(),
@@ -51,6 +76,15 @@ export const serviceEnv = {
    * is bounded by it plus 5 s. The chart sets the pod's terminationGracePeriodSeconds from the same value.
    */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+   * Port of `/metrics` and verbose readiness, never exposed publicly; unset = 9464, or a free port when PORT is 0
+   * (tests).
+   */
+  INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * Peers whose `X-Forwarded-For` is believed: a hop count or addresses/CIDR ranges of the proxies in front.
+   * Unset = none: the client address is the socket's.
+   */
+  TRUSTED_PROXIES: trustedProxies(),
 };
 
 /** What a service with its own database and events reads; the embedded defaults apply when a URL is unset. */

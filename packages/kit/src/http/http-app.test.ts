@@ -4,9 +4,12 @@ import { AppError } from '../errors';
 import { createLogger } from '../logger';
 import {
   createHttpApp,
+  forwardedClient,
+  internalPort,
   listen,
   parse,
   route,
+  startInternalServer,
   type AppOptions,
   type HttpApp,
   type RunningServer,
@@ -27,6 +30,8 @@ function captureLogs() {
 interface Started {
   http: HttpApp;
   server: RunningServer;
+  /** The internal port: metrics and verbose readiness. */
+  internal: RunningServer;
   logs: Record<string, unknown>[];
 }
 
@@ -40,6 +45,9 @@ async function start(overrides: Partial<AppOptions> = {}): Promise<Started> {
     routes: (app) => {
       app.get('/items/:id', (req, res) => {
         res.json({ id: req.params.id });
+      });
+      app.get('/whoami', (req, res) => {
+        res.json({ ip: req.ip, protocol: req.protocol, beforeExpress: forwardedClient(app)(req) });
       });
       app.post('/echo', (req, res) => {
         res.json({ received: req.body as unknown });
@@ -97,8 +105,9 @@ async function start(overrides: Partial<AppOptions> = {}): Promise<Started> {
     ...overrides,
   });
   const server = await listen(http.app, 0, '127.0.0.1');
-  running.push(server);
-  return { http, server, logs: lines };
+  const internal = await startInternalServer(http, { PORT: 0, HOST: '127.0.0.1' });
+  running.push(server, internal);
+  return { http, server, internal, logs: lines };
 }
 
 afterEach(async () => {
@@ -158,9 +167,9 @@ describe('health endpoints', () => {
 
 describe('metrics', () => {
   test('when a route was called, then /metrics has its duration under the route pattern', async () => {
-    const { server } = await start();
+    const { server, internal } = await start();
     await fetch(`${server.url}/items/abc`);
-    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const text = await (await fetch(`${internal.url}/metrics`)).text();
     expect(text).toMatch(
       /http_request_duration_seconds_count\{[^}]*route="\/items\/:id"[^}]*status="200"[^}]*\} 1/,
     );
@@ -169,17 +178,17 @@ describe('metrics', () => {
   });
 
   test('when a route of a mounted router was called, then its label has the full path', async () => {
-    const { server } = await start();
+    const { server, internal } = await start();
     await fetch(`${server.url}/api/v1/things/7`);
-    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const text = await (await fetch(`${internal.url}/metrics`)).text();
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/api\/v1\/things\/:id"[^}]*\} 1/);
   });
 
   test('when unknown paths are called, then they share one label instead of one series per path', async () => {
-    const { server } = await start();
+    const { server, internal } = await start();
     await fetch(`${server.url}/nope/1`);
     await fetch(`${server.url}/nope/2`);
-    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const text = await (await fetch(`${internal.url}/metrics`)).text();
     expect(text).toMatch(
       /http_request_duration_seconds_count\{[^}]*route="unmatched"[^}]*status="404"[^}]*\} 2/,
     );
@@ -189,8 +198,102 @@ describe('metrics', () => {
     const first = await start();
     const second = await start({ registry: first.http.registry, name: 'second' });
     await fetch(`${second.server.url}/items/1`);
-    const text = await (await fetch(`${first.server.url}/metrics`)).text();
+    const text = await (await fetch(`${first.internal.url}/metrics`)).text();
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/items\/:id"[^}]*\} 1/);
+  });
+});
+
+describe('internal port', () => {
+  test('when /metrics or verbose readiness is asked on the public port, then it is a 404', async () => {
+    const { server } = await start({ readinessDetails: () => ({ database: 'up' }) });
+    const metrics = await fetch(`${server.url}/metrics`);
+    expect(metrics.status).toBe(404);
+    expect(await metrics.text()).not.toContain('http_request_duration_seconds');
+    const verbose = await fetch(`${server.url}/readyz?verbose`);
+    expect(verbose.status).toBe(404);
+    expect(await verbose.json()).toEqual({ message: 'Not found', code: 'not_found' });
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  test('when the internal port is asked, then it serves metrics, verbose readiness and the probes', async () => {
+    const { internal, http } = await start({ readinessDetails: () => ({ database: 'up' }) });
+    const metrics = await fetch(`${internal.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('process_cpu_seconds_total');
+    const verbose = await fetch(`${internal.url}/readyz?verbose`);
+    expect(await verbose.json()).toEqual({ status: 'ready', database: 'up' });
+    expect((await fetch(`${internal.url}/healthz`)).status).toBe(200);
+    http.setDraining();
+    expect((await fetch(`${internal.url}/readyz`)).status).toBe(503);
+  });
+
+  test('when no internal port is configured, then it is 9464, or a free port beside a free public port', async () => {
+    const { http } = await start();
+    const internal = await startInternalServer(http, { PORT: 0, HOST: '127.0.0.1', INTERNAL_PORT: 0 });
+    running.push(internal);
+    expect(internal.port).toBeGreaterThan(0);
+    expect(internalPort({ PORT: 8080 })).toBe(9464);
+    expect(internalPort({ PORT: 0 })).toBe(0);
+    expect(internalPort({ PORT: 8080, INTERNAL_PORT: 9100 })).toBe(9100);
+  });
+});
+
+describe('client address', () => {
+  const whoami = async (url: string, forwardedFor?: string) =>
+    (
+      (await (
+        await fetch(`${url}/whoami`, { headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} })
+      ).json()) as { ip: string }
+    ).ip.replace(/^::ffff:/, '');
+
+  test('when no proxy is trusted, then a forged X-Forwarded-For from loopback does not change the address', async () => {
+    const { server } = await start();
+    expect(await whoami(server.url, '203.0.113.7')).toBe('127.0.0.1');
+  });
+
+  test('when loopback is a trusted proxy, then its X-Forwarded-For gives the client address', async () => {
+    const { server } = await start({ trustedProxies: 'loopback' });
+    expect(await whoami(server.url, '203.0.113.7')).toBe('203.0.113.7');
+    expect(await whoami(server.url, '198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
+  });
+
+  test.each([undefined, 'loopback', '1', '2', '10.0.0.0/8'])(
+    'when TRUSTED_PROXIES is %s, then the address read before Express is the one Express reads',
+    async (trustedProxies) => {
+      const { server } = await start({ trustedProxies });
+      for (const forwarded of [
+        undefined,
+        '203.0.113.7',
+        '198.51.100.1, 10.1.2.3',
+        ' 192.0.2.9 ,203.0.113.8 ',
+      ]) {
+        const headers: Record<string, string> = { 'x-forwarded-proto': 'https' };
+        if (forwarded) headers['x-forwarded-for'] = forwarded;
+        const seen = (await (await fetch(`${server.url}/whoami`, { headers })).json()) as {
+          ip: string;
+          protocol: string;
+          beforeExpress: { address: string; protocol: string };
+        };
+        expect(seen.beforeExpress).toEqual({ address: seen.ip, protocol: seen.protocol });
+      }
+    },
+  );
+
+  test('when one hop is trusted, then only the last X-Forwarded-For entry counts', async () => {
+    const { server } = await start({ trustedProxies: '1' });
+    expect(await whoami(server.url, '198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
+  });
+});
+
+describe('caching', () => {
+  test('when an answer or an error is sent, then it carries Cache-Control: no-store and no ETag', async () => {
+    const { server } = await start();
+    const ok = await fetch(`${server.url}/items/1`);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+    expect(ok.headers.get('etag')).toBeNull();
+    for (const path of ['/nope', '/boom', '/taken']) {
+      expect((await fetch(`${server.url}${path}`)).headers.get('cache-control')).toBe('no-store');
+    }
   });
 });
 

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
 import type { z } from 'zod';
@@ -34,18 +40,91 @@ export interface AppOptions {
   /** Extra middleware before the routes (CORS, rate limits). */
   before?: (app: Express) => void;
   registry?: client.Registry;
+  /**
+   * `TRUSTED_PROXIES`: the peers whose `X-Forwarded-For` is believed for `req.ip` (a hop count, or addresses and
+   * CIDR ranges). Absent: nobody's, so a client cannot choose its own address.
+   */
+  trustedProxies?: string;
+  /** What `/readyz?verbose` on the internal port reports besides the status (dependency by dependency). */
+  readinessDetails?: () => Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
 export interface HttpApp {
   app: Express;
+  /**
+   * `/metrics`, `/readyz?verbose` and the probes, for the internal port only (`startInternalServer`): the public
+   * app answers 404 for the first two.
+   */
+  internalApp: Express;
   registry: client.Registry;
   /** Makes /readyz answer 503 (first step of a graceful shutdown). */
   setDraining(): void;
 }
 
+/** Where Prometheus scrapes when `INTERNAL_PORT` is not set. */
+export const DEFAULT_INTERNAL_PORT = 9464;
+
+/** Express's `trust proxy` value for `TRUSTED_PROXIES`: a hop count, a list of addresses and ranges, or nobody. */
+export function trustProxySetting(trustedProxies: string | undefined): number | string | false {
+  const value = trustedProxies?.trim();
+  if (!value) return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+type TrustFunction = (address: string, hop: number) => boolean;
+
+/**
+ * `req.ip` and `req.protocol` exactly as Express works them out under the app's `trust proxy` setting, for a
+ * handler that answers before the request enters Express (the gateway's proxied routes).
+ */
+export function forwardedClient(
+  app: Express,
+): (req: IncomingMessage) => { address: string; protocol: string } {
+  const trust = app.get('trust proxy fn') as TrustFunction;
+  return (req) => {
+    const socketAddress = req.socket.remoteAddress ?? '';
+    const own = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    if (!trust(socketAddress, 0)) return { address: socketAddress, protocol: own };
+    const header = req.headers['x-forwarded-for'];
+    const entries = typeof header === 'string' ? header.split(',').map((a) => a.trim()) : [];
+    // Nearest hop first: the socket peer, then the X-Forwarded-For entries from right to left.
+    const hops = [socketAddress, ...entries.reverse()];
+    let address = hops[hops.length - 1] as string;
+    for (let i = 0; i < hops.length - 1; i += 1) {
+      if (!trust(hops[i] as string, i)) {
+        address = hops[i] as string;
+        break;
+      }
+    }
+    const forwardedProto = req.headers['x-forwarded-proto'];
+    const protocol = (typeof forwardedProto === 'string' ? forwardedProto : own).split(',')[0]?.trim() || own;
+    return { address, protocol };
+  };
+}
+
+/**
+ * The headers a header-setting middleware adds (helmet with a static policy), captured once as flat
+ * (lower-case name, value) pairs, so each request pays for setting them and not for the middleware's chain.
+ */
+export function staticHeaders(middleware: RequestHandler): string[] {
+  const headers: string[] = [];
+  const res = {
+    setHeader(name: string, value: string | number) {
+      headers.push(name.toLowerCase(), String(value));
+    },
+    removeHeader() {},
+  };
+  middleware({} as Request, res as unknown as Response, () => undefined);
+  return headers;
+}
+
+/** Answers must not be stored by browsers or shared caches: they carry personal data and tokens. */
+export const NO_STORE = 'no-store';
+
 const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function incomingId(value: string | string[] | undefined): string | undefined {
+/** A caller's request or correlation id when it is well-formed, so it cannot inject into logs. */
+export function incomingId(value: string | string[] | undefined): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   return v && ID_PATTERN.test(v) ? v : undefined;
 }
@@ -64,6 +143,7 @@ export function sendError(err: unknown, req: Request, res: Response, logger: Log
     res.destroy();
     return;
   }
+  res.setHeader('Cache-Control', NO_STORE);
   if (appError.httpStatus === 429 && appError.details?.retryAfterSeconds !== undefined) {
     res.setHeader('Retry-After', String(appError.details.retryAfterSeconds));
   }
@@ -81,6 +161,8 @@ export function requestTracking(options: {
   routeLabel: (req: Request, res: Response) => string;
 }): (req: Request, res: Response, next: NextFunction) => void {
   const { logger, duration } = options;
+  // One series object per label set, instead of hashing the labels on every request.
+  const series = new Map<string, client.Histogram.Internal<'method' | 'route' | 'status'>>();
   return (req, res, next) => {
     const requestId = incomingId(req.headers['x-request-id']) ?? randomUUID();
     const correlationId = incomingId(req.headers['x-correlation-id']) ?? requestId;
@@ -91,10 +173,14 @@ export function requestTracking(options: {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      duration.observe(
-        { method: req.method, route: options.routeLabel(req, res), status: String(res.statusCode) },
-        seconds,
-      );
+      const route = options.routeLabel(req, res);
+      const key = `${req.method} ${route} ${res.statusCode}`;
+      let child = series.get(key);
+      if (!child) {
+        child = duration.labels({ method: req.method, route, status: String(res.statusCode) });
+        series.set(key, child);
+      }
+      child.observe(seconds);
       if (req.path === '/healthz' || req.path === '/readyz' || req.path === '/metrics') return;
       logger.info(
         {
@@ -110,6 +196,75 @@ export function requestTracking(options: {
     });
     requestContext.run({ requestId, correlationId }, next);
   };
+}
+
+/** Runs a readiness callback with a deadline: a hung dependency counts as not ready instead of piling up probes. */
+export async function checkReadiness(
+  readiness: (() => Promise<boolean> | boolean) | undefined,
+  timeoutMs = 2_000,
+): Promise<boolean> {
+  if (!readiness) return true;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      Promise.resolve().then(readiness),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The operational endpoints for the internal port: the probes, `/readyz?verbose` with `details`, and `/metrics`.
+ * Nothing here is routed by the ingress or the gateway.
+ */
+export function createInternalApp(options: {
+  registry: client.Registry;
+  ready: () => Promise<boolean>;
+  details?: () => Promise<Record<string, unknown>> | Record<string, unknown>;
+}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', NO_STORE);
+    next();
+  });
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (req, res) => {
+    const ready = await options.ready();
+    const body: Record<string, unknown> = { status: ready ? 'ready' : 'not ready' };
+    if (req.query.verbose !== undefined && options.details) Object.assign(body, await options.details());
+    res.status(ready ? 200 : 503).json(body);
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', options.registry.contentType);
+    res.send(await options.registry.metrics());
+  });
+  app.use((_req, res) => {
+    res.status(404).json({ message: 'Not found', code: 'not_found' });
+  });
+  return app;
+}
+
+/** `INTERNAL_PORT`, or its default: 9464, and a free port when the public port is a free port too (tests). */
+export function internalPort(config: { PORT: number; INTERNAL_PORT?: number }): number {
+  return config.INTERNAL_PORT ?? (config.PORT === 0 ? 0 : DEFAULT_INTERNAL_PORT);
+}
+
+/** Listens with the internal app on `INTERNAL_PORT` (same host as the public port); close it on shutdown. */
+export function startInternalServer(
+  http: Pick<HttpApp, 'internalApp'>,
+  config: { PORT: number; HOST?: string; INTERNAL_PORT?: number },
+): Promise<RunningServer> {
+  return listen(http.internalApp, internalPort(config), config.HOST);
 }
 
 export function createHttpApp(options: AppOptions): HttpApp {
@@ -130,10 +285,23 @@ export function createHttpApp(options: AppOptions): HttpApp {
     });
 
   let draining = false;
+  const ready = async () =>
+    !draining && (await checkReadiness(options.readiness, options.readinessTimeoutMs));
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  app.use(helmet({ referrerPolicy: { policy: 'no-referrer' } }));
+  // Answers are never stored (no-store), so an ETag would only cost a hash of every body.
+  app.disable('etag');
+  app.set('trust proxy', trustProxySetting(options.trustedProxies));
+  // helmet's headers with the cache policy, set in one step per request.
+  const headers = [
+    ...staticHeaders(helmet({ referrerPolicy: { policy: 'no-referrer' } })),
+    'cache-control',
+    NO_STORE,
+  ];
+  app.use((_req, res, next) => {
+    for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i] as string, headers[i + 1] as string);
+    next();
+  });
 
   app.use(
     requestTracking({
@@ -149,28 +317,14 @@ export function createHttpApp(options: AppOptions): HttpApp {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', async (_req, res) => {
-    let ready = !draining;
-    if (ready && options.readiness) {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        ready = await Promise.race([
-          Promise.resolve().then(options.readiness),
-          new Promise<boolean>((resolve) => {
-            timer = setTimeout(() => resolve(false), options.readinessTimeoutMs ?? 2_000);
-          }),
-        ]);
-      } catch {
-        ready = false;
-      } finally {
-        clearTimeout(timer);
-      }
+  // Probes stay on the public port too (kubelet and load balancers call it); the details do not.
+  app.get('/readyz', async (req, res, next) => {
+    if (req.query.verbose !== undefined) {
+      next();
+      return;
     }
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', registry.contentType);
-    res.send(await registry.metrics());
+    const isReady = await ready();
+    res.status(isReady ? 200 : 503).json({ status: isReady ? 'ready' : 'not ready' });
   });
 
   app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
@@ -187,6 +341,7 @@ export function createHttpApp(options: AppOptions): HttpApp {
 
   return {
     app,
+    internalApp: createInternalApp({ registry, ready, details: options.readinessDetails }),
     registry,
     setDraining: () => {
       draining = true;
@@ -223,8 +378,8 @@ export interface RunningServer {
 }
 
 /** Listens with server timeouts set; port 0 picks a free port (tests). */
-export async function listen(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
-  const server = app.listen(port, host);
+export async function listen(app: RequestListener, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+  const server = createServer(app).listen(port, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -6,7 +6,7 @@ import type { EventBus } from '../bus';
 import { closeRedis, createRedis, createRedisStore, type KeyValueStore, type Redis } from '../cache';
 import { loadConfig } from '../config';
 import { migrate, type Database } from '../db';
-import { createHttpApp, listen, type HttpApp } from '../http';
+import { createHttpApp, listen, startInternalServer, type HttpApp } from '../http';
 import { createLogger, type Logger } from '../logger';
 import { serveOpenApi } from '../openapi';
 import { createMailer, startMailCatcher, type Mailer } from '../mail';
@@ -58,6 +58,8 @@ export interface RunningService<C, E> {
   logger: Logger;
   url: string;
   port: number;
+  /** `/metrics` and `/readyz?verbose` (INTERNAL_PORT). */
+  internalUrl: string;
   server: Server;
   http: HttpApp;
   database?: Database;
@@ -85,6 +87,8 @@ interface BaseConfig {
   PORT: number;
   HOST: string;
   SHUTDOWN_GRACE_SECONDS?: number;
+  INTERNAL_PORT?: number;
+  TRUSTED_PROXIES?: string;
   DATA_DIR?: string;
   DATABASE_URL?: string;
   AMQP_URL?: string;
@@ -186,7 +190,7 @@ export async function startService<S extends z.ZodType, E, O>(
       redis = opts.adapters?.redis;
       if (!redis && base.REDIS_URL) {
         // One prefix for every service: the gateway reads the revocations auth writes.
-        const client = createRedis({ url: base.REDIS_URL, keyPrefix: 'readiness:', logger });
+        const client = createRedis({ url: base.REDIS_URL, keyPrefix: 'readiness:', logger, autoPipelining: true });
         owned.push({ name: 'redis', close: () => closeRedis(client) });
         redis = client;
       }
@@ -288,14 +292,19 @@ export async function startService<S extends z.ZodType, E, O>(
           (!db || (await db.ping())) &&
           (!consumes || bus!.ready()) &&
           (!parts.readiness || (await parts.readiness())),
+        trustedProxies: base.TRUSTED_PROXIES,
         routes: (app) => {
           if (module.openapi) serveOpenApi(app, module.openapi);
           parts.routes?.(app);
         },
       });
-    const running = await listen(http.app, base.PORT, base.HOST);
+    const running = await listen(parts.requestListener ?? http.app, base.PORT, base.HOST);
+    closeOnFailure.push(() => running.close());
+    // `/metrics` and verbose readiness: never on the public port.
+    const internal = await startInternalServer(http, base);
+    closeOnFailure.push(() => internal.close());
     parts.listening?.(running.server);
-    logger.info({ url: running.url }, `${name} service listening`);
+    logger.info({ url: running.url, internalUrl: internal.url }, `${name} service listening`);
 
     const graceSeconds = base.SHUTDOWN_GRACE_SECONDS ?? 10;
     let relayStarted = false;
@@ -313,6 +322,7 @@ export async function startService<S extends z.ZodType, E, O>(
       (draining ??= (async () => {
         http.setDraining();
         await closeServer(running.server, graceSeconds * 1000);
+        await internal.close();
       })());
     const release = () =>
       (releasing ??= (async () => {
@@ -325,6 +335,7 @@ export async function startService<S extends z.ZodType, E, O>(
       logger,
       url: running.url,
       port: running.port,
+      internalUrl: internal.url,
       server: running.server,
       http,
       database,

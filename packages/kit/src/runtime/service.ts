@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { EventName, EventPayload } from '@readiness/contracts';
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
@@ -103,6 +103,8 @@ export interface ServiceParts<E> {
   routes?: (app: Express) => void;
   /** An HTTP app the service builds itself, instead of `routes` (the gateway streams bodies). */
   app?: HttpApp;
+  /** What the public server calls for each request instead of `app.app` (the gateway answers its hot path first). */
+  requestListener?: RequestListener;
   subscriptions?: readonly EventSubscription[];
   /** Extra readiness beyond the adapters the runtime checks (database, bus). */
   readiness?: () => Promise<boolean>;
