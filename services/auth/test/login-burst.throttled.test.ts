@@ -7,7 +7,7 @@ let rootToken: string;
 jest.setTimeout(120_000);
 
 beforeAll(async () => {
-  h = await startAuth('real');
+  h = await startAuth('real', { TRUSTED_PROXIES: 'loopback' });
   api = client(h.url);
   rootToken = await api.login(ROOT.email, ROOT.password);
 }, 60_000);
@@ -16,7 +16,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The auth app trusts the loopback proxy's X-Forwarded-For, so each request can come from its own address. */
+/** Auth trusts its loopback proxy's X-Forwarded-For (TRUSTED_PROXIES), so each request can come from its own address. */
 const login = (email: string, password: string, address: string) =>
   api.call('POST', '/api/auth/login', {
     body: { email, password },

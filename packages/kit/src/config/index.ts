@@ -76,6 +76,7 @@ export const serviceEnv = {
    * is bounded by it plus 5 s. The chart sets the pod's terminationGracePeriodSeconds from the same value.
    */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(10),
+  /**
    * Port of `/metrics` and verbose readiness, never exposed publicly; unset = 9464, or a free port when PORT is 0
    * (tests).
    */
