@@ -332,7 +332,10 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
   };
   const apiDocs = createApiDocs({
     upstreams: Object.fromEntries(
-      (Object.entries(upstreams) as [UpstreamName, ProxyTarget][]).map(([name, target]) => [name, target.baseUrl]),
+      (Object.entries(upstreams) as [UpstreamName, ProxyTarget][]).map(([name, target]) => [
+        name,
+        target.baseUrl,
+      ]),
     ),
     routes,
     logger,

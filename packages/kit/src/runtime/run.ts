@@ -190,7 +190,12 @@ export async function startService<S extends z.ZodType, E, O>(
       redis = opts.adapters?.redis;
       if (!redis && base.REDIS_URL) {
         // One prefix for every service: the gateway reads the revocations auth writes.
-        const client = createRedis({ url: base.REDIS_URL, keyPrefix: 'readiness:', logger, autoPipelining: true });
+        const client = createRedis({
+          url: base.REDIS_URL,
+          keyPrefix: 'readiness:',
+          logger,
+          autoPipelining: true,
+        });
         owned.push({ name: 'redis', close: () => closeRedis(client) });
         redis = client;
       }
