@@ -81,12 +81,9 @@ async function main(): Promise<void> {
     env,
     logger: logFor('auth', ['seededAdmin.initialPassword']),
   });
-  const notification = await host.start(notificationService, {
-    env,
-    logger: logFor('notification'),
-    // Admin tokens on its own /api/admin routes are checked with auth's keys, without a JWKS round trip.
-    options: { verifier: auth.exports.verifier },
-  });
+  // The services after auth check admin tokens on their own /api/admin routes with auth's keys.
+  host.share({ adminVerifier: auth.exports.verifier });
+  const notification = await host.start(notificationService, { env, logger: logFor('notification') });
   const webDist = path.resolve(config.WEB_DIST_DIR);
   const gateway = await host.start(gatewayService, {
     env: {

@@ -47,6 +47,8 @@ export const authService = defineService({
     'auth.admin.password-reset.v1',
   ],
   uses: { kv: true },
+  // Auth checks admin tokens against the admin's current row (role, status, pending password change) itself.
+  adminGuard: false,
   openapi: openApi,
   async setup(ctx): Promise<ServiceParts<AuthExports>> {
     const { config, logger, database, redis } = ctx;

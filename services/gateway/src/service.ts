@@ -256,6 +256,8 @@ export const gatewayService = defineService({
   name: 'gateway',
   config: configSchema,
   uses: { kv: true },
+  // The gateway checks admin tokens on every admin route itself, before proxying.
+  adminGuard: false,
   setup: (ctx, options?: GatewayOptions) =>
     buildGateway(
       { ...options, config: ctx.config, logger: ctx.logger, redis: ctx.redis, kv: ctx.kv },

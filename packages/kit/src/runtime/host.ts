@@ -9,6 +9,8 @@ export interface ServiceHost {
     module: ServiceModule<S, E, O>,
     opts?: Omit<StartServiceOptions<O>, 'shared' | 'deferRelay'>,
   ): Promise<RunningService<z.infer<S>, E>>;
+  /** Adds to what the services started from now on share (auth's verifier, once auth runs). */
+  share(more: Partial<SharedAdapters>): void;
   /** Starts every relay: call once every service is started, so every subscription is in place. */
   startRelays(): void;
   /**
@@ -26,6 +28,9 @@ export function createServiceHost(shared: SharedAdapters): ServiceHost {
       const service = await startService(module, { ...opts, shared, deferRelay: true });
       services.push(service as RunningService<unknown, unknown>);
       return service;
+    },
+    share(more) {
+      Object.assign(shared, more);
     },
     startRelays() {
       for (const service of services) service.startRelay();

@@ -1,10 +1,18 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
 import client, { type Registry } from 'prom-client';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { adminGuard, type JwtVerifier } from '../auth';
 import type { EventBus } from '../bus';
-import { closeRedis, createRedis, createRedisStore, type KeyValueStore, type Redis } from '../cache';
-import { loadConfig } from '../config';
+import {
+  closeRedis,
+  createRedis,
+  createRedisStore,
+  createRevocationList,
+  type KeyValueStore,
+  type Redis,
+} from '../cache';
+import { adminAuthEnv, loadConfig } from '../config';
 import { migrate, type Database } from '../db';
 import { createHttpApp, listen, startInternalServer, type HttpApp } from '../http';
 import { createLogger, type Logger } from '../logger';
@@ -24,6 +32,11 @@ import type { ServiceContext, ServiceModule, ServiceParts } from './service';
 
 /** What every service of one process shares (the all-in-one launcher); none of it is closed by a service. */
 export interface SharedAdapters {
+  /**
+   * Verifies admin tokens with keys already at hand (the all-in-one shares auth's once it started), so the admin
+   * guard of the services after it needs no JWKS round trip.
+   */
+  adminVerifier?: JwtVerifier;
   /** The database of a service that sets no DATABASE_URL (the launcher's embedded server, a database each). */
   databaseUrl?: (service: string) => Promise<string>;
   bus?: EventBus;
@@ -186,7 +199,9 @@ export async function startService<S extends z.ZodType, E, O>(
 
     let redis: Redis | undefined;
     let kv: KeyValueStore | undefined;
-    if (module.uses?.kv) {
+    // The admin guard reads the revocations auth writes, so a guarded service gets the key-value store too.
+    const guarded = module.adminGuard ?? true;
+    if (module.uses?.kv || guarded) {
       redis = opts.adapters?.redis;
       if (!redis && base.REDIS_URL) {
         // One prefix for every service: the gateway reads the revocations auth writes.
@@ -286,6 +301,19 @@ export async function startService<S extends z.ZodType, E, O>(
     for (const sub of parts.subscriptions ?? []) await bus!.subscribe(sub.subscription);
     const consumes = Boolean(parts.subscriptions?.length);
 
+    const guard = () => {
+      // Read through the kit's one definition: a service whose schema leaves AUTH_URL out has nothing to verify
+      // tokens with (unless it shares a verifier), and its admin routes refuse every request.
+      const adminConfig = z.object(adminAuthEnv).parse(config);
+      const revocations = kv && createRevocationList(kv);
+      return adminGuard({
+        config: adminConfig,
+        logger,
+        verifier: opts.shared?.adminVerifier,
+        isRevoked: revocations ? (claims) => revocations.isTokenRevoked(claims) : undefined,
+      });
+    };
+
     const http =
       parts.app ??
       createHttpApp({
@@ -300,6 +328,7 @@ export async function startService<S extends z.ZodType, E, O>(
         trustedProxies: base.TRUSTED_PROXIES,
         routes: (app) => {
           if (module.openapi) serveOpenApi(app, module.openapi);
+          if (guarded) app.use('/api/admin', guard());
           parts.routes?.(app);
         },
       });

@@ -132,6 +132,13 @@ export interface ServiceModule<S extends z.ZodType, E = undefined, O = undefined
   /** Whether the service talks to the bus at all (subscribers and publishers do). */
   bus?: boolean;
   uses?: ServiceUses;
+  /**
+   * Whether the runtime checks admin tokens on the service's `/api/admin` routes with the kit's `adminGuard`
+   * (signature, issuer, audience, revocation, role, pending password change), so a request that bypasses the
+   * gateway meets the same rules; its config spreads `adminAuthEnv`. True by default; auth, which checks tokens
+   * against its own admin rows, turns it off.
+   */
+  adminGuard?: boolean;
   /** The service's API description (`describeService`), served at /openapi.json and merged by the gateway. */
   openapi?: OpenApiDocument;
   setup(ctx: ServiceContext<z.infer<S>>, options: O): Promise<ServiceParts<E>> | ServiceParts<E>;
