@@ -148,6 +148,8 @@ async function main() {
         DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
         REDIS_URL,
         JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+        // Production requires the key that seals secrets in events (32 bytes, base64).
+        EVENT_SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
         BCRYPT_COST: String(BCRYPT_COST),
         SEED_ADMIN_EMAIL: email,
         SEED_ADMIN_PASSWORD: password,
