@@ -8,7 +8,8 @@ export interface StackService {
 
 export const stackServices: StackService[] = [
   { name: 'auth', port: 8101, database: true, env: () => ({}) },
-  { name: 'notification', port: 8106, database: true, env: () => ({}) },
+  // Checks admin tokens on its own /api/admin routes with auth's key set.
+  { name: 'notification', port: 8106, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   {
     name: 'gateway',
     port: 8080,
