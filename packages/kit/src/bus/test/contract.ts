@@ -320,6 +320,10 @@ export function busContract(makeHarness: (opts: HarnessOptions) => Promise<BusHa
     const effects: string[] = [];
     let deliveries = 0;
     let crashed = false;
+    // The delivery can arrive before the publisher's confirm: the crash waits for the confirm, so that it is the
+    // consumer that dies, not the publish that is still in flight on the same connection.
+    let confirmed!: () => void;
+    const published = new Promise<void>((resolve) => (confirmed = resolve));
     await h.bus.subscribe({
       queue,
       events: [event],
@@ -331,12 +335,14 @@ export function busContract(makeHarness: (opts: HarnessOptions) => Promise<BusHa
         }
         if (!crashed) {
           crashed = true;
+          await published;
           await h.killBeforeAck();
         }
       },
     });
     const sent = message(event);
     await h.bus.publish([sent]);
+    confirmed();
     await eventually(() => expect(deliveries).toBe(2), 'the redelivery', 15_000);
     expect(effects).toEqual([sent.id]);
   });
