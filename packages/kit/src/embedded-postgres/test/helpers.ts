@@ -52,9 +52,10 @@ export async function startLauncherProcess(
     startEmbeddedPostgres({ dataDir: process.argv[1], logger: createLogger({ name: 't', level: 'silent' }) })
       .then(async (server) => {
         const url = await server.ensureDatabase('app');
-        process.stdout.write(JSON.stringify({ pid: server.pid, url }) + '\\n');
-        // Like the product's launcher, Ctrl-C starts a shutdown rather than ending the process at once.
+        // Like the product's launcher, Ctrl-C starts a shutdown rather than ending the process at once. Handled
+        // before the line below is written: the test signals as soon as it reads it.
         process.on('SIGINT', () => undefined);
+        process.stdout.write(JSON.stringify({ pid: server.pid, url }) + '\\n');
         setInterval(() => undefined, 1000);
       })
       .catch((err) => { console.error(err); process.exit(1); });`;
