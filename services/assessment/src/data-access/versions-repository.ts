@@ -91,7 +91,10 @@ export function createVersionsRepository(database: Database) {
       return row && toVersion(row);
     },
     async latestNumber(tx: Tx): Promise<number> {
-      const [row] = await rows<{ n: number | null }>(tx, sql`SELECT max(version) AS n FROM assessment_versions`);
+      const [row] = await rows<{ n: number | null }>(
+        tx,
+        sql`SELECT max(version) AS n FROM assessment_versions`,
+      );
       return row?.n ?? 0;
     },
     async list(): Promise<VersionSummary[]> {
@@ -116,7 +119,12 @@ export function createVersionsRepository(database: Database) {
     /** Adds a version and makes it the only active one. */
     async insertActive(
       tx: Tx,
-      input: { version: number; content: AssessmentContent; changeNotes: string; createdBy: { id: string; name: string } },
+      input: {
+        version: number;
+        content: AssessmentContent;
+        changeNotes: string;
+        createdBy: { id: string; name: string };
+      },
     ): Promise<AssessmentVersion> {
       await tx.execute(sql`UPDATE assessment_versions SET is_active = false WHERE is_active`);
       const c = input.content;
@@ -149,7 +157,14 @@ export function createVersionsRepository(database: Database) {
         runner,
         sql`SELECT filename, original_name, size, mimetype FROM assessment_files WHERE filename = ${filename}`,
       );
-      return row && { filename: row.filename, originalName: row.original_name, size: Number(row.size), mimetype: row.mimetype };
+      return (
+        row && {
+          filename: row.filename,
+          originalName: row.original_name,
+          size: Number(row.size),
+          mimetype: row.mimetype,
+        }
+      );
     },
     async files(filenames: string[], runner: Runner = database.db): Promise<Set<string>> {
       if (filenames.length === 0) return new Set();

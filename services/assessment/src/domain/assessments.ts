@@ -3,11 +3,7 @@ import { AppError, conflict, notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
 import { enqueue } from '@readiness/kit/outbox';
 import type { ObjectStore } from '@readiness/kit/storage';
-import {
-  lockVersions,
-  type StoredFile,
-  type VersionsRepository,
-} from '../data-access/versions-repository';
+import { lockVersions, type StoredFile, type VersionsRepository } from '../data-access/versions-repository';
 import {
   checkContent,
   fileNames,
@@ -77,7 +73,11 @@ export function createAssessments(deps: AssessmentsDeps) {
         actorId: input.actor.id,
         actorName: input.actor.name,
         action: 'version.saved',
-        details: { version: version.version, basedOn: active?.version ?? null, changeNotes: input.changeNotes },
+        details: {
+          version: version.version,
+          basedOn: active?.version ?? null,
+          changeNotes: input.changeNotes,
+        },
       });
       return version;
     });
@@ -183,7 +183,10 @@ export function createAssessments(deps: AssessmentsDeps) {
 
     /** Stores a file the service itself ships (the seed's), under its fixed name; idempotent. */
     async storeOwnFile(file: StoredFile, data: Buffer): Promise<void> {
-      await storage.put(`questions/${file.filename}`, data, { contentType: file.mimetype, size: data.length });
+      await storage.put(`questions/${file.filename}`, data, {
+        contentType: file.mimetype,
+        size: data.length,
+      });
       await repo.addFile(database.db, file, '');
     },
   };

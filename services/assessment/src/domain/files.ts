@@ -35,7 +35,8 @@ const KINDS: Record<string, FileKind> = {
   },
   gif: {
     mimetype: 'image/gif',
-    matches: (d) => d.subarray(0, 6).toString('latin1') === 'GIF87a' || d.subarray(0, 6).toString('latin1') === 'GIF89a',
+    matches: (d) =>
+      d.subarray(0, 6).toString('latin1') === 'GIF87a' || d.subarray(0, 6).toString('latin1') === 'GIF89a',
   },
   pdf: { mimetype: 'application/pdf', matches: (d) => d.subarray(0, 5).toString('latin1') === '%PDF-' },
   doc: { mimetype: 'application/msword', matches: (d) => startsWith(d, OLE) },
@@ -71,9 +72,10 @@ export function acceptFile(originalName: string, data: Buffer): { filename: stri
 
 /** Server-generated names only: a UUID and an allowed extension (anything else is no file of ours). */
 export function isStoredName(filename: string): boolean {
-  const match = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.([a-z]+)$|^seed-[a-z0-9-]+\.([a-z]+)$/.exec(
-    filename,
-  );
+  const match =
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.([a-z]+)$|^seed-[a-z0-9-]+\.([a-z]+)$/.exec(
+      filename,
+    );
   const extension = match?.[1] ?? match?.[2];
   return Boolean(extension && KINDS[extension]);
 }

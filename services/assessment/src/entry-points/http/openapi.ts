@@ -22,7 +22,11 @@ export const openApi = describeService({
       summary: 'The active assessment version, answer key included',
       tags: [TAG],
       admin: true,
-      responses: { 200: { description: 'The active version', body: one }, 401: 'Not signed in', 404: 'No assessment found' },
+      responses: {
+        200: { description: 'The active version', body: one },
+        401: 'Not signed in',
+        404: 'No assessment found',
+      },
     },
     'PUT /api/assessment': {
       summary: 'Save the assessment as a new version, which becomes the active one',
@@ -50,7 +54,11 @@ export const openApi = describeService({
       tags: [TAG],
       admin: true,
       params: versionParams,
-      responses: { 200: { description: 'The version', body: one }, 401: 'Not signed in', 404: 'No such version' },
+      responses: {
+        200: { description: 'The version', body: one },
+        401: 'Not signed in',
+        404: 'No such version',
+      },
     },
     'POST /api/assessment/versions/{version}/activate': {
       summary: 'Make an earlier version the active one (nothing is rewritten)',
@@ -73,7 +81,8 @@ export const openApi = describeService({
       },
     },
     'POST /api/assessment/upload-file': {
-      summary: 'Upload a question file (multipart, field `file`; jpg, jpeg, png, gif, pdf, doc, docx, txt, zip)',
+      summary:
+        'Upload a question file (multipart, field `file`; jpg, jpeg, png, gif, pdf, doc, docx, txt, zip)',
       tags: [TAG],
       admin: true,
       responses: {

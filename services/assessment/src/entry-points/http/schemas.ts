@@ -55,7 +55,10 @@ export const saveAssessmentBody = z.object({
   description: textField({ label: 'Description', multiLine: true })
     .max(5000, 'Description must be at most 5000 characters')
     .default(''),
-  timeLimit: whole('Time limit must be a whole number of minutes').min(1, 'Time limit must be at least 1 minute'),
+  timeLimit: whole('Time limit must be a whole number of minutes').min(
+    1,
+    'Time limit must be at least 1 minute',
+  ),
   passingScore: whole('Passing score must be a whole number')
     .min(0, 'Passing score must be between 0 and 100')
     .max(100, 'Passing score must be between 0 and 100'),
