@@ -1,5 +1,5 @@
 import type { Database } from '@readiness/kit/db';
-import { AppError, conflict, notFound } from '@readiness/kit/errors';
+import { AppError, badRequest, conflict, notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
 import { enqueue } from '@readiness/kit/outbox';
 import type { ObjectStore } from '@readiness/kit/storage';
@@ -22,6 +22,8 @@ import { acceptFile, isStoredName } from './files';
 export const NO_ASSESSMENT_MESSAGE = 'No assessment found';
 export const STALE_BASE_MESSAGE =
   'Someone else saved the assessment first: your changes were not saved. Reload to see the current version, then make your changes again.';
+export const BASE_REQUIRED_MESSAGE =
+  "baseVersion is required: name the version your changes are based on, so no one else's save is overwritten";
 export const FILE_NOT_FOUND_MESSAGE = 'File not found';
 
 /** Who acts: the admin of the token, named from auth's admin events when known. */
@@ -67,6 +69,8 @@ export function createAssessments(deps: AssessmentsDeps) {
       const latest = await repo.latestNumber(tx);
       if (input.onlyIfEmpty && latest > 0) return undefined;
       const active = asVersion(await repo.active(tx));
+      if (active && input.baseVersion === undefined)
+        throw badRequest(BASE_REQUIRED_MESSAGE, 'base_version_required');
       if (active && input.baseVersion !== active.version) throw conflict(STALE_BASE_MESSAGE, 'stale_version');
       const uploaded = await repo.files(fileNames(content), tx);
       checkContent(content, (f) => uploaded.has(f));
