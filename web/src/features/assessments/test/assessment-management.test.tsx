@@ -233,7 +233,7 @@ describe('Assessment Management', () => {
         HttpResponse.json({ message: 'File is too large' }, { status: 413 }),
       ),
     );
-    const q1 = await uploadToFirstQuestion();
+    await uploadToFirstQuestion();
     expect(await screen.findByText('File is too large')).toBeInTheDocument();
   });
 
