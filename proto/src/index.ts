@@ -1,5 +1,6 @@
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
+import { AssessmentVersionPublishedSchema } from './gen/readiness/events/v1/assessment_pb';
 import {
   AdminCreatedSchema,
   AdminPasswordResetSchema,
@@ -8,6 +9,7 @@ import {
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
 
+export * from './gen/readiness/events/v1/assessment_pb';
 export * from './gen/readiness/events/v1/auth_pb';
 export * from './gen/readiness/events/v1/envelope_pb';
 export { create, toBinary, fromBinary, timestampDate, timestampFromDate };
@@ -18,6 +20,7 @@ export const events = {
   'auth.admin.updated.v1': AdminUpdatedSchema,
   'auth.admin.status-changed.v1': AdminStatusChangedSchema,
   'auth.admin.password-reset.v1': AdminPasswordResetSchema,
+  'assessment.version.published.v1': AssessmentVersionPublishedSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

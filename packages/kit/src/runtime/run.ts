@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import path from 'node:path';
+import type { RequestHandler } from 'express';
 import client, { type Registry } from 'prom-client';
 import { z } from 'zod';
 import { adminGuard, type JwtVerifier } from '../auth';
@@ -268,6 +269,21 @@ export async function startService<S extends z.ZodType, E, O>(
       database && bus && module.publishes?.length
         ? new OutboxRelay({ database, publisher: bus, logger, source: name, registry })
         : undefined;
+    let builtGuard: RequestHandler | undefined;
+    const guard = () => (builtGuard ??= makeGuard());
+    const makeGuard = () => {
+      // Read through the kit's one definition: a service whose schema leaves AUTH_URL out has nothing to verify
+      // tokens with (unless it shares a verifier), and its admin routes refuse every request.
+      const adminConfig = z.object(adminAuthEnv).parse(config);
+      const revocations = kv && createRevocationList(kv);
+      return adminGuard({
+        config: adminConfig,
+        logger,
+        verifier: opts.shared?.adminVerifier,
+        isRevoked: revocations ? (claims) => revocations.isTokenRevoked(claims) : undefined,
+      });
+    };
+
     const db = database;
     const ctx: ServiceContext<z.infer<S>> = {
       name,
@@ -288,6 +304,9 @@ export async function startService<S extends z.ZodType, E, O>(
       get storage() {
         return storage ?? missing('object storage (uses.storage)')();
       },
+      get adminGuard() {
+        return guard();
+      },
       notifyOutbox: () => relay?.notify(),
       handleOnce: (consumer, message, effect) =>
         handleOnce(db ?? missing('a database (migrations)')(), consumer, message, effect, {
@@ -300,19 +319,6 @@ export async function startService<S extends z.ZodType, E, O>(
     if (parts.subscriptions?.length && !bus) missing('the bus (bus: true)')();
     for (const sub of parts.subscriptions ?? []) await bus!.subscribe(sub.subscription);
     const consumes = Boolean(parts.subscriptions?.length);
-
-    const guard = () => {
-      // Read through the kit's one definition: a service whose schema leaves AUTH_URL out has nothing to verify
-      // tokens with (unless it shares a verifier), and its admin routes refuse every request.
-      const adminConfig = z.object(adminAuthEnv).parse(config);
-      const revocations = kv && createRevocationList(kv);
-      return adminGuard({
-        config: adminConfig,
-        logger,
-        verifier: opts.shared?.adminVerifier,
-        isRevoked: revocations ? (claims) => revocations.isTokenRevoked(claims) : undefined,
-      });
-    };
 
     const http =
       parts.app ??

@@ -1,6 +1,6 @@
 import type { RequestListener, Server } from 'node:http';
 import type { EventName, EventPayload } from '@readiness/contracts';
-import type { Express } from 'express';
+import type { Express, RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import type { z } from 'zod';
 import type { BusMessage, EventBus, Subscription } from '../bus';
@@ -42,6 +42,11 @@ export interface ServiceContext<C> {
   kv?: KeyValueStore;
   mailer: Mailer;
   storage: ObjectStore;
+  /**
+   * The runtime's admin check (the one it mounts on `/api/admin`), for a service whose admin routes live under
+   * another prefix: `app.use('/api/assessment', ctx.adminGuard)` after the prefix's public routes.
+   */
+  adminGuard: RequestHandler;
   /** Looks for outbox rows now: call after committing a transaction that enqueued events. */
   notifyOutbox(): void;
   /** `handleOnce` on this service's database, waking its relay after the commit. */

@@ -1,0 +1,129 @@
+import { badRequest } from '@readiness/kit/errors';
+
+export const QUESTION_TYPES = ['yes_no', 'multiple_choice', 'file_upload'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export interface Section {
+  id: number;
+  title: string;
+  description: string;
+}
+
+export interface QuestionFile {
+  originalName: string;
+  filename: string;
+  size: number;
+}
+
+export interface Question {
+  id: string;
+  type: QuestionType;
+  question: string;
+  section: number;
+  points: number;
+  required: boolean;
+  correctAnswer?: string;
+  options?: { id: string; text: string }[];
+  fileInstructions?: string;
+  hasDownloadableFile?: boolean;
+  downloadableFile?: QuestionFile;
+}
+
+/** What an admin authors: the content of one version. */
+export interface AssessmentContent {
+  title: string;
+  description: string;
+  timeLimit: number;
+  passingScore: number;
+  sections: Section[];
+  questions: Question[];
+}
+
+/** One saved version. */
+export interface AssessmentVersion extends AssessmentContent {
+  id: string;
+  version: number;
+  isActive: boolean;
+  changeNotes: string;
+  createdAt: Date;
+  createdBy: { id: string; name: string };
+}
+
+function firstRepeat<T>(values: T[]): T | undefined {
+  const seen = new Set<T>();
+  for (const v of values) {
+    if (seen.has(v)) return v;
+    seen.add(v);
+  }
+  return undefined;
+}
+
+/**
+ * The rules a version must keep beyond the shape of each field (which the request schema checks): unique ids,
+ * every question in an existing section, answer keys that fit the question type, files that were uploaded.
+ * The first broken rule is a 400 with its message.
+ */
+export function checkContent(content: AssessmentContent, isUploaded: (filename: string) => boolean): void {
+  const sectionIds = content.sections.map((s) => s.id);
+  const repeatedSection = firstRepeat(sectionIds);
+  if (repeatedSection !== undefined) {
+    throw badRequest(`Section ids must be unique: section ${repeatedSection} appears twice`);
+  }
+  const repeatedQuestion = firstRepeat(content.questions.map((q) => q.id));
+  if (repeatedQuestion !== undefined) {
+    throw badRequest(`Question ids must be unique: ${repeatedQuestion} appears twice`);
+  }
+  for (const q of content.questions) {
+    if (!sectionIds.includes(q.section)) {
+      throw badRequest(`Question ${q.id} is in section ${q.section}, which does not exist`);
+    }
+    if (q.type === 'yes_no' && q.correctAnswer !== 'yes' && q.correctAnswer !== 'no') {
+      throw badRequest(`Question ${q.id}: the correct answer must be yes or no`);
+    }
+    if (q.type === 'multiple_choice') {
+      const options = q.options ?? [];
+      if (options.length < 2) {
+        throw badRequest(`Question ${q.id}: a multiple choice question needs at least 2 options`);
+      }
+      const repeatedOption = firstRepeat(options.map((o) => o.id));
+      if (repeatedOption !== undefined) {
+        throw badRequest(`Question ${q.id}: option ids must be unique (${repeatedOption} appears twice)`);
+      }
+      if (!options.some((o) => o.id === q.correctAnswer)) {
+        throw badRequest(`Question ${q.id}: the correct answer must be one of its options`);
+      }
+    }
+    if (q.hasDownloadableFile && q.downloadableFile && !isUploaded(q.downloadableFile.filename)) {
+      throw badRequest(`Question ${q.id}: the downloadable file must be a file uploaded first`);
+    }
+  }
+}
+
+/** The content as stored and published: type-specific fields only where they belong, no stale file. */
+export function normalizeContent(content: AssessmentContent): AssessmentContent {
+  return {
+    ...content,
+    questions: content.questions.map((q) => {
+      const out: Question = {
+        id: q.id,
+        type: q.type,
+        question: q.question,
+        section: q.section,
+        points: q.points,
+        required: q.required,
+      };
+      if (q.type !== 'file_upload' && q.correctAnswer !== undefined) out.correctAnswer = q.correctAnswer;
+      if (q.type === 'multiple_choice') out.options = q.options ?? [];
+      if (q.fileInstructions) out.fileInstructions = q.fileInstructions;
+      const file = q.hasDownloadableFile ? q.downloadableFile : undefined;
+      out.hasDownloadableFile = Boolean(file);
+      if (file) out.downloadableFile = file;
+      return out;
+    }),
+  };
+}
+
+/** Filenames of the question files a version refers to. */
+export function fileNames(content: Pick<AssessmentContent, 'questions'>): string[] {
+  return content.questions.flatMap((q) => (q.downloadableFile ? [q.downloadableFile.filename] : []));
+}

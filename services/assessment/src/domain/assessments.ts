@@ -1,0 +1,195 @@
+import type { Database } from '@readiness/kit/db';
+import { AppError, conflict, notFound } from '@readiness/kit/errors';
+import type { Logger } from '@readiness/kit/logger';
+import { enqueue } from '@readiness/kit/outbox';
+import type { ObjectStore } from '@readiness/kit/storage';
+import { lockVersions, type StoredFile, type VersionsRepository } from '../data-access/versions-repository';
+import {
+  checkContent,
+  fileNames,
+  normalizeContent,
+  type AssessmentContent,
+  type AssessmentVersion,
+} from './assessment';
+import { VERSION_PUBLISHED, versionPublishedPayload } from './events';
+import { acceptFile, isStoredName } from './files';
+
+export const NO_ASSESSMENT_MESSAGE = 'No assessment found';
+export const STALE_BASE_MESSAGE =
+  'Someone else saved the assessment first: your changes were not saved. Reload to see the current version, then make your changes again.';
+export const FILE_NOT_FOUND_MESSAGE = 'File not found';
+
+/** Who acts: the admin of the token, named from auth's admin events when known. */
+export interface Actor {
+  id: string;
+  name: string;
+}
+
+export interface AssessmentsDeps {
+  database: Database;
+  repo: VersionsRepository;
+  storage: ObjectStore;
+  logger: Logger;
+  /** Wakes the outbox relay after a commit that enqueued an event. */
+  notifyOutbox(): void;
+}
+
+/** The assessment's use cases: versions (save, roll back, read) and question files. */
+export function createAssessments(deps: AssessmentsDeps) {
+  const { database, repo, storage } = deps;
+
+  const actorName = async (adminId: string) => (await repo.adminName(adminId)) ?? 'Administrator';
+
+  /**
+   * Saves content as a new version that becomes the active one, with its event and audit row in the same
+   * transaction. `baseVersion` is the version the admin edited: when another one became active meanwhile,
+   * nothing is saved (409).
+   */
+  async function save(input: {
+    content: AssessmentContent;
+    changeNotes: string;
+    baseVersion?: number;
+    actor: Actor;
+    /** The first-start seed: only when no version exists at all. */
+    onlyIfEmpty?: boolean;
+  }): Promise<AssessmentVersion | undefined> {
+    const content = normalizeContent(input.content);
+    const saved = await database.transaction(async (tx) => {
+      await lockVersions(tx);
+      const latest = await repo.latestNumber(tx);
+      if (input.onlyIfEmpty && latest > 0) return undefined;
+      const active = await repo.active(tx);
+      if (active && input.baseVersion !== active.version) throw conflict(STALE_BASE_MESSAGE, 'stale_version');
+      const uploaded = await repo.files(fileNames(content), tx);
+      checkContent(content, (f) => uploaded.has(f));
+      const version = await repo.insertActive(tx, {
+        version: latest + 1,
+        content,
+        changeNotes: input.changeNotes,
+        createdBy: input.actor,
+      });
+      await enqueue(tx, { name: VERSION_PUBLISHED, payload: versionPublishedPayload(version) });
+      await repo.audit(tx, {
+        actorId: input.actor.id,
+        actorName: input.actor.name,
+        action: 'version.saved',
+        details: {
+          version: version.version,
+          basedOn: active?.version ?? null,
+          changeNotes: input.changeNotes,
+        },
+      });
+      return version;
+    });
+    if (saved) deps.notifyOutbox();
+    return saved;
+  }
+
+  return {
+    actorName,
+    save,
+
+    async active(): Promise<AssessmentVersion> {
+      const found = await repo.active();
+      if (!found) throw notFound(NO_ASSESSMENT_MESSAGE);
+      return found;
+    },
+
+    async version(version: number): Promise<AssessmentVersion> {
+      const found = await repo.byNumber(version);
+      if (!found) throw notFound(`Version ${version} does not exist`);
+      return found;
+    },
+
+    versions: () => repo.list(),
+
+    auditLog: (limit: number) => repo.auditLog(limit),
+
+    /** Makes an earlier version the active one again; nothing is rewritten, and the version is published again. */
+    async activate(version: number, actor: Actor): Promise<AssessmentVersion> {
+      const activated = await database.transaction(async (tx) => {
+        await lockVersions(tx);
+        const target = await repo.byNumber(version, tx);
+        if (!target) throw notFound(`Version ${version} does not exist`);
+        const previous = await repo.active(tx);
+        await repo.activate(tx, version);
+        const now = { ...target, isActive: true };
+        await enqueue(tx, { name: VERSION_PUBLISHED, payload: versionPublishedPayload(now) });
+        await repo.audit(tx, {
+          actorId: actor.id,
+          actorName: actor.name,
+          action: 'version.activated',
+          details: { version, previous: previous?.version ?? null },
+        });
+        return now;
+      });
+      deps.notifyOutbox();
+      return activated;
+    },
+
+    /** Checks and stores a question file under a server-generated name. */
+    async upload(originalName: string, data: Buffer, actor: Actor): Promise<StoredFile> {
+      const { filename, mimetype } = acceptFile(originalName, data);
+      await storage.put(`questions/${filename}`, data, { contentType: mimetype, size: data.length });
+      const file = { filename, originalName, size: data.length, mimetype };
+      await database.transaction(async (tx) => {
+        await repo.addFile(tx, file, actor.id);
+        await repo.audit(tx, {
+          actorId: actor.id,
+          actorName: actor.name,
+          action: 'file.uploaded',
+          details: { filename, originalName, size: data.length },
+        });
+      });
+      return file;
+    },
+
+    /**
+     * Removes an uploaded file no version uses; a file some version still uses stays stored and downloadable,
+     * and only the admin's draft lets go of it.
+     */
+    async removeFile(filename: string, actor: Actor): Promise<{ removed: boolean }> {
+      if (!isStoredName(filename)) throw notFound(FILE_NOT_FOUND_MESSAGE);
+      const removed = await database.transaction(async (tx) => {
+        await lockVersions(tx);
+        const file = await repo.file(filename, tx);
+        if (!file) throw notFound(FILE_NOT_FOUND_MESSAGE);
+        const used = await repo.isReferenced(filename, tx);
+        if (!used) await repo.removeFile(tx, filename);
+        await repo.audit(tx, {
+          actorId: actor.id,
+          actorName: actor.name,
+          action: used ? 'file.detached' : 'file.removed',
+          details: { filename, originalName: file.originalName },
+        });
+        return !used;
+      });
+      if (removed) await storage.remove(`questions/${filename}`);
+      return { removed };
+    },
+
+    /** A question file for download: only one that some version refers to. */
+    async download(filename: string) {
+      if (!isStoredName(filename)) throw notFound(FILE_NOT_FOUND_MESSAGE);
+      const file = await repo.file(filename);
+      if (!file || !(await repo.isReferenced(filename))) throw notFound(FILE_NOT_FOUND_MESSAGE);
+      try {
+        return { file, body: await storage.get(`questions/${filename}`) };
+      } catch (err) {
+        if (err instanceof AppError && err.httpStatus === 404) throw notFound(FILE_NOT_FOUND_MESSAGE);
+        throw err;
+      }
+    },
+
+    /** Stores a file the service itself ships (the seed's), under its fixed name; idempotent. */
+    async storeOwnFile(file: StoredFile, data: Buffer): Promise<void> {
+      await storage.put(`questions/${file.filename}`, data, {
+        contentType: file.mimetype,
+        size: data.length,
+      });
+      await repo.addFile(database.db, file, '');
+    },
+  };
+}
+
+export type Assessments = ReturnType<typeof createAssessments>;

@@ -1,0 +1,55 @@
+import {
+  AssessmentVersionPublishedSchema,
+  QuestionType as ProtoQuestionType,
+  create,
+  encodePayload,
+  timestampFromDate,
+} from '@readiness/contracts';
+import { mimetypeOf } from './files';
+import type { AssessmentVersion, QuestionType } from './assessment';
+
+export const VERSION_PUBLISHED = 'assessment.version.published.v1' as const;
+
+const TYPES: Record<QuestionType, ProtoQuestionType> = {
+  yes_no: ProtoQuestionType.YES_NO,
+  multiple_choice: ProtoQuestionType.MULTIPLE_CHOICE,
+  file_upload: ProtoQuestionType.FILE_UPLOAD,
+};
+
+/** The whole version, answer key included, as `assessment.version.published.v1` carries it. */
+export function versionPublishedPayload(v: AssessmentVersion): Uint8Array {
+  return encodePayload(
+    VERSION_PUBLISHED,
+    create(AssessmentVersionPublishedSchema, {
+      versionId: v.id,
+      version: v.version,
+      active: v.isActive,
+      title: v.title,
+      description: v.description,
+      timeLimitMinutes: v.timeLimit,
+      passingScore: v.passingScore,
+      sections: v.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
+      questions: v.questions.map((q) => ({
+        id: q.id,
+        type: TYPES[q.type],
+        question: q.question,
+        section: q.section,
+        points: q.points,
+        required: q.required,
+        correctAnswer: q.correctAnswer ?? '',
+        options: q.options ?? [],
+        fileInstructions: q.fileInstructions ?? '',
+        downloadableFile: q.downloadableFile && {
+          filename: q.downloadableFile.filename,
+          originalName: q.downloadableFile.originalName,
+          size: BigInt(q.downloadableFile.size),
+          mimetype: mimetypeOf(q.downloadableFile.filename),
+        },
+      })),
+      changeNotes: v.changeNotes,
+      createdAt: timestampFromDate(v.createdAt),
+      createdById: v.createdBy.id,
+      createdByName: v.createdBy.name,
+    }),
+  );
+}

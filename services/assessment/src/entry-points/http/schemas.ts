@@ -1,0 +1,132 @@
+import { textField } from '@readiness/kit/http';
+import { z } from 'zod';
+import { QUESTION_TYPES } from '../../domain/assessment';
+
+const whole = (message: string) => z.coerce.number({ error: message }).int({ message });
+
+const sectionSchema = z.object({
+  id: whole('Section id must be a whole number').min(1, 'Section id must be at least 1'),
+  title: textField({ label: 'Section title' }).max(200, 'Section title must be at most 200 characters'),
+  description: textField({ label: 'Section description', multiLine: true })
+    .max(2000, 'Section description must be at most 2000 characters')
+    .default(''),
+});
+
+const fileSchema = z.object({
+  originalName: textField({ label: 'File name' }).min(1, 'File name is required').max(255),
+  filename: textField({ label: 'Stored file name' }).min(1, 'Stored file name is required').max(255),
+  size: z.coerce.number().int().min(0),
+});
+
+const questionSchema = z.object({
+  id: textField({ label: 'Question id' })
+    .trim()
+    .min(1, 'Question id is required')
+    .max(64, 'Question id must be at most 64 characters'),
+  type: z.enum(QUESTION_TYPES, { error: 'Question type must be yes_no, multiple_choice or file_upload' }),
+  question: textField({ label: 'Question text', multiLine: true }).max(
+    2000,
+    'Question text must be at most 2000 characters',
+  ),
+  section: whole('Question section must be a section id'),
+  points: whole('Points must be a whole number').min(1, 'Points must be at least 1'),
+  required: z.boolean().default(true),
+  correctAnswer: textField({ label: 'Correct answer' }).max(64).optional(),
+  options: z
+    .array(
+      z.object({
+        id: textField({ label: 'Option id' }).min(1, 'Option id is required').max(64),
+        text: textField({ label: 'Option text' }).max(500, 'Option text must be at most 500 characters'),
+      }),
+    )
+    .max(20, 'A question has at most 20 options')
+    .optional(),
+  fileInstructions: textField({ label: 'File instructions', multiLine: true }).max(2000).optional(),
+  hasDownloadableFile: z.boolean().optional(),
+  downloadableFile: fileSchema.nullish().transform((f) => f ?? undefined),
+});
+
+/** `PUT /api/assessment`: the full assessment, the version it was based on, and optional change notes. */
+export const saveAssessmentBody = z.object({
+  title: textField({ label: 'Title' })
+    .trim()
+    .min(1, 'Title is required')
+    .max(200, 'Title must be at most 200 characters'),
+  description: textField({ label: 'Description', multiLine: true })
+    .max(5000, 'Description must be at most 5000 characters')
+    .default(''),
+  timeLimit: whole('Time limit must be a whole number of minutes').min(
+    1,
+    'Time limit must be at least 1 minute',
+  ),
+  passingScore: whole('Passing score must be a whole number')
+    .min(0, 'Passing score must be between 0 and 100')
+    .max(100, 'Passing score must be between 0 and 100'),
+  sections: z.array(sectionSchema, { error: 'Sections are required' }).max(50, 'At most 50 sections'),
+  questions: z.array(questionSchema, { error: 'Questions are required' }).max(500, 'At most 500 questions'),
+  changeNotes: textField({ label: 'Change notes', multiLine: true })
+    .max(2000, 'Change notes must be at most 2000 characters')
+    .nullish()
+    .transform((n) => n ?? ''),
+  /** The version the admin edited; a version the screen loaded carries it as `version` too. */
+  baseVersion: z.coerce.number().int().min(1).nullish(),
+  version: z.coerce.number().int().min(1).nullish(),
+});
+
+export const versionParams = z.object({
+  version: whole('Version must be a whole number').min(1, 'Version must be a whole number'),
+});
+
+export const filenameParams = z.object({ filename: z.string().min(1).max(255) });
+
+const createdBySchema = z.object({ name: z.string() });
+
+const questionOut = z.object({
+  id: z.string(),
+  type: z.enum(QUESTION_TYPES),
+  question: z.string(),
+  section: z.number(),
+  points: z.number(),
+  required: z.boolean(),
+  correctAnswer: z.string().optional(),
+  options: z.array(z.object({ id: z.string(), text: z.string() })).optional(),
+  fileInstructions: z.string().optional(),
+  hasDownloadableFile: z.boolean(),
+  downloadableFile: z.object({ originalName: z.string(), filename: z.string(), size: z.number() }).optional(),
+});
+
+export const assessmentOut = z.object({
+  id: z.string(),
+  version: z.number(),
+  isActive: z.boolean(),
+  title: z.string(),
+  description: z.string(),
+  timeLimit: z.number(),
+  passingScore: z.number(),
+  sections: z.array(z.object({ id: z.number(), title: z.string(), description: z.string() })),
+  questions: z.array(questionOut),
+  changeNotes: z.string(),
+  createdAt: z.string(),
+  createdBy: createdBySchema,
+});
+
+export const versionSummaryOut = z.object({
+  id: z.string(),
+  version: z.number(),
+  isActive: z.boolean(),
+  title: z.string(),
+  changeNotes: z.string(),
+  createdAt: z.string(),
+  createdBy: createdBySchema,
+  sectionCount: z.number(),
+  questionCount: z.number(),
+});
+
+export const fileOut = z.object({ originalName: z.string(), filename: z.string(), size: z.number() });
+
+export const auditOut = z.object({
+  at: z.string(),
+  actor: z.object({ id: z.string(), name: z.string() }),
+  action: z.string(),
+  details: z.record(z.string(), z.unknown()),
+});

@@ -1,0 +1,36 @@
+import { defineService } from '@readiness/kit/runtime';
+import { configSchema } from './config';
+import { migrationsDir } from './data-access/migrations-dir';
+import { createVersionsRepository } from './data-access/versions-repository';
+import { createAssessments } from './domain/assessments';
+import { VERSION_PUBLISHED } from './domain/events';
+import { seedAssessment } from './domain/seed';
+import { openApi } from './entry-points/http/openapi';
+import { assessmentRoutes } from './entry-points/http/routes';
+import { adminNameConsumers } from './entry-points/messaging/admin-names';
+
+/**
+ * The assessment service: versioned assessment content (every save a new version, one active) and question
+ * files. Its admin routes live under /api/assessment and are checked with the runtime's admin guard; the
+ * question-file download is public.
+ */
+export const assessmentService = defineService({
+  name: 'assessment',
+  config: configSchema,
+  migrations: migrationsDir,
+  bus: true,
+  publishes: [VERSION_PUBLISHED],
+  uses: { storage: true },
+  openapi: openApi,
+  async setup({ config, logger, database, storage, notifyOutbox, adminGuard }) {
+    const repo = createVersionsRepository(database);
+    const assessments = createAssessments({ database, repo, storage, logger, notifyOutbox });
+    if (config.ASSESSMENT_SEED && (await seedAssessment(assessments))) {
+      logger.info('no assessment yet: the sample readiness assessment was created');
+    }
+    return {
+      routes: assessmentRoutes({ assessments, adminGuard, maxFileBytes: config.ASSESSMENT_FILE_MAX_BYTES }),
+      subscriptions: adminNameConsumers(repo),
+    };
+  },
+});
