@@ -1,9 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
 import { generateEventSecretsKey } from '@readiness/kit/outbox';
+import { startEmbeddedS3 } from '@readiness/kit/storage';
 import {
   createTestDatabase,
   createTestRedis,
@@ -104,7 +106,7 @@ async function bootAndStop(
   expect([code, service.output()]).toEqual([0, expect.any(String)]);
 }
 
-describe.each(['gateway', 'auth', 'notification'])('the %s image', (service) => {
+describe.each(['gateway', 'auth', 'assessment', 'notification'])('the %s image', (service) => {
   let image: ImageTree;
 
   beforeAll(() => {
@@ -131,7 +133,7 @@ describe.each(['gateway', 'auth', 'notification'])('the %s image', (service) => 
     for (const absent of absentFiles) {
       expect([absent, existsSync(path.join(app, absent))]).toEqual([absent, false]);
     }
-    const others = ['gateway', 'auth', 'notification'].filter((s) => s !== service);
+    const others = ['gateway', 'auth', 'assessment', 'notification'].filter((s) => s !== service);
     for (const other of others) expect(existsSync(path.join(app, 'services', other))).toBe(false);
   });
 
@@ -143,7 +145,7 @@ describe.each(['gateway', 'auth', 'notification'])('the %s image', (service) => 
         // The chart points WEB_DIST_DIR at /app/web/dist inside the image.
         env.WEB_DIST_DIR = path.join(image.root, 'app/web/dist');
       }
-      if (service === 'auth' || service === 'notification') {
+      if (service === 'auth' || service === 'assessment' || service === 'notification') {
         const [db, vhost] = await Promise.all([createTestDatabase(), createTestVhost()]);
         closers.push(db.close, vhost.close);
         // Production requires the key that seals secrets in events; the chart passes it from a Secret.
@@ -160,6 +162,17 @@ describe.each(['gateway', 'auth', 'notification'])('the %s image', (service) => 
         Object.assign(env, {
           REDIS_URL: redis.url,
           JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        });
+      }
+      if (service === 'assessment') {
+        // Production names its S3 server; the admin check needs to know where auth is.
+        const s3 = await startEmbeddedS3({ directory: mkdtempSync(path.join(tmpdir(), 'image-s3-')) });
+        closers.push(() => s3.close());
+        Object.assign(env, {
+          S3_ENDPOINT: s3.endpoint,
+          S3_ACCESS_KEY: s3.accessKey,
+          S3_SECRET_KEY: s3.secretKey,
+          AUTH_URL: 'http://127.0.0.1:9',
         });
       }
       if (service === 'notification') {

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';
+import { assessmentService } from '@readiness/assessment';
 import { authService } from '@readiness/auth';
 import { gatewayService } from '@readiness/gateway';
 import { devMailRoutes, notificationService } from '@readiness/notification';
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
   });
   // The services after auth check admin tokens on their own /api/admin routes with auth's keys.
   host.share({ adminVerifier: auth.exports.verifier });
+  const assessment = await host.start(assessmentService, { env, logger: logFor('assessment') });
   const notification = await host.start(notificationService, { env, logger: logFor('notification') });
   const webDist = path.resolve(config.WEB_DIST_DIR);
   const gateway = await host.start(gatewayService, {
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
       INTERNAL_PORT: process.env.INTERNAL_PORT ?? '0',
       TRUSTED_PROXIES: process.env.TRUSTED_PROXIES,
       AUTH_URL: auth.url,
+      ASSESSMENT_URL: assessment.url,
       NOTIFICATION_URL: notification.url,
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
     },
@@ -113,7 +116,7 @@ async function main(): Promise<void> {
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
     `  metrics        ${gateway.internalUrl}/metrics (internal port)`,
-    `  services       auth ${auth.url}, notification ${notification.url}, gateway ${gateway.url}`,
+    `  services       auth ${auth.url}, assessment ${assessment.url}, notification ${notification.url}, gateway ${gateway.url}`,
     `  embedded       PostgreSQL under ${postgres.dataDir} (a database per service), in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];
   if (auth.exports.seededAdmin) {

@@ -8,12 +8,19 @@ export interface StackService {
 
 export const stackServices: StackService[] = [
   { name: 'auth', port: 8101, database: true, env: () => ({}) },
+  // Checks admin tokens on /api/assessment with auth's key set; question files in its own embedded S3 under DATA_DIR.
+  { name: 'assessment', port: 8102, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   // Checks admin tokens on its own /api/admin routes with auth's key set.
   { name: 'notification', port: 8106, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   {
     name: 'gateway',
     port: 8080,
     database: false,
-    env: (urls) => ({ AUTH_URL: urls.auth, NOTIFICATION_URL: urls.notification, WEB_DIST_DIR: 'web/dist' }),
+    env: (urls) => ({
+      AUTH_URL: urls.auth,
+      ASSESSMENT_URL: urls.assessment,
+      NOTIFICATION_URL: urls.notification,
+      WEB_DIST_DIR: 'web/dist',
+    }),
   },
 ];

@@ -18,7 +18,13 @@ export const configSchema = z
       .max(64 * 1024 * 1024)
       .default(20 * 1024 * 1024),
   })
-  .superRefine(checkObjectStorage);
+  .superRefine((c, ctx) => {
+    checkObjectStorage(c, ctx);
+    // Question files must outlive the pod: production names its S3 server.
+    if (c.NODE_ENV === 'production' && !c.S3_ENDPOINT) {
+      ctx.addIssue({ code: 'custom', path: ['S3_ENDPOINT'], message: 'is required in production' });
+    }
+  });
 
 export type AssessmentConfig = z.infer<typeof configSchema>;
 export type AssessmentConfigInput = z.input<typeof configSchema>;

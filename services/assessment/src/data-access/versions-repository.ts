@@ -1,6 +1,24 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Tx } from '@readiness/kit/db';
-import type { AssessmentContent, AssessmentVersion, Question, Section } from '../domain/assessment';
+
+/** A version's content as stored: sections and questions are JSON the domain gives their shape. */
+export interface VersionContent {
+  title: string;
+  description: string;
+  timeLimit: number;
+  passingScore: number;
+  sections: readonly unknown[];
+  questions: readonly unknown[];
+}
+
+export interface VersionRecord extends VersionContent {
+  id: string;
+  version: number;
+  isActive: boolean;
+  changeNotes: string;
+  createdAt: Date;
+  createdBy: { id: string; name: string };
+}
 
 type Runner = Pick<Tx, 'execute'>;
 
@@ -16,15 +34,15 @@ interface VersionRow {
   description: string;
   time_limit: number;
   passing_score: number;
-  sections: Section[];
-  questions: Question[];
+  sections: unknown[];
+  questions: unknown[];
   change_notes: string;
   created_at: Date | string;
   created_by_id: string;
   created_by_name: string;
 }
 
-const toVersion = (r: VersionRow): AssessmentVersion => ({
+const toVersion = (r: VersionRow): VersionRecord => ({
   id: r.id,
   version: r.version,
   isActive: r.is_active,
@@ -76,14 +94,14 @@ const VERSION_COLUMNS = sql`id, version, is_active, title, description, time_lim
 
 export function createVersionsRepository(database: Database) {
   return {
-    async active(runner: Runner = database.db): Promise<AssessmentVersion | undefined> {
+    async active(runner: Runner = database.db): Promise<VersionRecord | undefined> {
       const [row] = await rows<VersionRow>(
         runner,
         sql`SELECT ${VERSION_COLUMNS} FROM assessment_versions WHERE is_active`,
       );
       return row && toVersion(row);
     },
-    async byNumber(version: number, runner: Runner = database.db): Promise<AssessmentVersion | undefined> {
+    async byNumber(version: number, runner: Runner = database.db): Promise<VersionRecord | undefined> {
       const [row] = await rows<VersionRow>(
         runner,
         sql`SELECT ${VERSION_COLUMNS} FROM assessment_versions WHERE version = ${version}`,
@@ -121,11 +139,11 @@ export function createVersionsRepository(database: Database) {
       tx: Tx,
       input: {
         version: number;
-        content: AssessmentContent;
+        content: VersionContent;
         changeNotes: string;
         createdBy: { id: string; name: string };
       },
-    ): Promise<AssessmentVersion> {
+    ): Promise<VersionRecord> {
       await tx.execute(sql`UPDATE assessment_versions SET is_active = false WHERE is_active`);
       const c = input.content;
       const [row] = await rows<VersionRow>(

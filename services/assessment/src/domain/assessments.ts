@@ -3,7 +3,12 @@ import { AppError, conflict, notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
 import { enqueue } from '@readiness/kit/outbox';
 import type { ObjectStore } from '@readiness/kit/storage';
-import { lockVersions, type StoredFile, type VersionsRepository } from '../data-access/versions-repository';
+import {
+  lockVersions,
+  type StoredFile,
+  type VersionRecord,
+  type VersionsRepository,
+} from '../data-access/versions-repository';
 import {
   checkContent,
   fileNames,
@@ -24,6 +29,9 @@ export interface Actor {
   id: string;
   name: string;
 }
+
+/** Stored versions were checked against the domain's rules when they were saved. */
+const asVersion = (record: VersionRecord | undefined) => record as AssessmentVersion | undefined;
 
 export interface AssessmentsDeps {
   database: Database;
@@ -58,16 +66,18 @@ export function createAssessments(deps: AssessmentsDeps) {
       await lockVersions(tx);
       const latest = await repo.latestNumber(tx);
       if (input.onlyIfEmpty && latest > 0) return undefined;
-      const active = await repo.active(tx);
+      const active = asVersion(await repo.active(tx));
       if (active && input.baseVersion !== active.version) throw conflict(STALE_BASE_MESSAGE, 'stale_version');
       const uploaded = await repo.files(fileNames(content), tx);
       checkContent(content, (f) => uploaded.has(f));
-      const version = await repo.insertActive(tx, {
-        version: latest + 1,
-        content,
-        changeNotes: input.changeNotes,
-        createdBy: input.actor,
-      });
+      const version = asVersion(
+        await repo.insertActive(tx, {
+          version: latest + 1,
+          content,
+          changeNotes: input.changeNotes,
+          createdBy: input.actor,
+        }),
+      )!;
       await enqueue(tx, { name: VERSION_PUBLISHED, payload: versionPublishedPayload(version) });
       await repo.audit(tx, {
         actorId: input.actor.id,
@@ -90,13 +100,13 @@ export function createAssessments(deps: AssessmentsDeps) {
     save,
 
     async active(): Promise<AssessmentVersion> {
-      const found = await repo.active();
+      const found = asVersion(await repo.active());
       if (!found) throw notFound(NO_ASSESSMENT_MESSAGE);
       return found;
     },
 
     async version(version: number): Promise<AssessmentVersion> {
-      const found = await repo.byNumber(version);
+      const found = asVersion(await repo.byNumber(version));
       if (!found) throw notFound(`Version ${version} does not exist`);
       return found;
     },
@@ -109,7 +119,7 @@ export function createAssessments(deps: AssessmentsDeps) {
     async activate(version: number, actor: Actor): Promise<AssessmentVersion> {
       const activated = await database.transaction(async (tx) => {
         await lockVersions(tx);
-        const target = await repo.byNumber(version, tx);
+        const target = asVersion(await repo.byNumber(version, tx));
         if (!target) throw notFound(`Version ${version} does not exist`);
         const previous = await repo.active(tx);
         await repo.activate(tx, version);
