@@ -81,7 +81,7 @@ const history = (page: Page) => page.getByRole('region', { name: 'Version Histor
 const versionItem = (page: Page, version: number) =>
   history(page)
     .getByRole('listitem')
-    .filter({ hasText: new RegExp(`^Version ${version}\\b`) });
+    .filter({ has: page.getByText(`Version ${version}`, { exact: true }) });
 
 /** The first question editor whose Type is `type`. */
 const questionOfType = (page: Page, type: string): Locator =>
@@ -98,7 +98,7 @@ test('when the screen opens, then read mode shows the seeded assessment and its 
   const page = await openAssessments();
   await shown(page.getByRole('heading', { name: active.title }));
   await shown(page.getByText(active.questions[0]!.question));
-  await shown(versionItem(page, active.version).getByText('Current'));
+  await shown(versionItem(page, active.version).getByText('Current', { exact: true }));
   expect(await page.getByRole('textbox').count()).toBe(0);
   await expectAccessible(page, 'assessment read mode');
 });
@@ -158,8 +158,8 @@ test('when an admin edits every question type, adds and removes sections, questi
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await shown(toast(page, 'Assessment updated successfully - New version created'));
 
-  await shown(versionItem(page, before.version + 1).getByText('Current'));
-  expect(await versionItem(page, before.version).getByText('Current').count()).toBe(0);
+  await shown(versionItem(page, before.version + 1).getByText('Current', { exact: true }));
+  expect(await versionItem(page, before.version).getByText('Current', { exact: true }).count()).toBe(0);
 
   const after = await current();
   expect(after.version).toBe(before.version + 1);
@@ -189,7 +189,7 @@ test('when an edit is cancelled, then read mode shows the saved assessment and n
   const before = await current();
   const page = await openAssessments();
   await page.getByRole('button', { name: 'Edit Assessment' }).click();
-  await page.getByLabel('Title').fill('A title nobody saved');
+  await page.getByLabel('Title', { exact: true }).fill('A title nobody saved');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await shown(page.getByRole('heading', { name: before.title }));
   expect(await page.getByText('A title nobody saved').count()).toBe(0);
@@ -218,7 +218,7 @@ test('when an earlier version is made current, then it asks first, the history m
   await page.getByRole('button', { name: `Make version ${before.version} current` }).click();
   const dialog = page.getByRole('dialog', { name: 'Make Version Current' });
   await dialog.getByRole('button', { name: 'Make Current' }).click();
-  await shown(versionItem(page, before.version).getByText('Current'));
+  await shown(versionItem(page, before.version).getByText('Current', { exact: true }));
   await shown(page.getByRole('heading', { name: before.title, exact: true }));
   const after = await current();
   expect(after.version).toBe(before.version);
