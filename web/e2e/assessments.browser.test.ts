@@ -225,6 +225,7 @@ test('when an earlier version is made current, then it asks first, the history m
   expect(after.title).toBe(before.title);
 });
 
+// Window-sized pictures: the whole page of a long assessment is many screens tall.
 const shootIfAsked = process.env.SCREENSHOTS === '1' ? test : test.skip;
 
 shootIfAsked.each([
@@ -238,7 +239,7 @@ shootIfAsked.each([
     const shoot = (page: Page, name: string) =>
       page.screenshot({
         path: path.join(out, `${name}-${width}.png`),
-        fullPage: width === 'mobile',
+        fullPage: false,
         animations: 'disabled',
       });
     const page = await openAssessments(viewport);
@@ -246,13 +247,18 @@ shootIfAsked.each([
     await page.getByRole('button', { name: 'Edit Assessment' }).click();
     await shown(page.getByRole('form', { name: 'Edit assessment' }));
     await shoot(page, 'assessments-edit');
+    await page.locator('fieldset.question-editor').nth(1).scrollIntoViewIfNeeded();
+    await shoot(page, 'assessments-edit-question');
     await page.getByRole('button', { name: 'Cancel' }).click();
-    await history(page).scrollIntoViewIfNeeded();
-    const older = history(page)
-      .getByRole('button', { name: /^View version/ })
-      .nth(1);
-    if ((await older.count()) > 0) await older.click();
-    await shown(page.getByRole('heading', { name: /read-only|./ }));
+    // An earlier version, opened read-only, next to the panel that lists it.
+    const makeCurrent = history(page)
+      .getByRole('button', { name: /^Make version \d+ current$/ })
+      .first();
+    const older = /\d+/.exec((await makeCurrent.getAttribute('aria-label')) ?? '')?.[0];
+    if (older) {
+      await page.getByRole('button', { name: `View version ${older}` }).click();
+      await shown(page.getByRole('heading', { name: `Version ${older} (read-only)` }));
+    }
     await history(page).scrollIntoViewIfNeeded();
     await shoot(page, 'assessments-history');
   },

@@ -130,7 +130,7 @@ export function AssessmentsPage() {
             </h2>
             <p className="muted">
               {oldView ? (
-                'An earlier version, shown as it was saved.'
+                'Not the current version: shown as it was saved, read-only.'
               ) : (
                 <>
                   Version {assessment!.version} <Badge tone="success">Current</Badge>
