@@ -6,7 +6,8 @@
  * mode, edit mode and the history each get an accessibility scan.
  *
  * One product serves the file; each test reads the version it starts from instead of assuming one,
- * so the tests do not depend on each other's order.
+ * so the tests do not depend on each other's order. With SCREENSHOTS=1 it also saves the screen's
+ * pictures to docs/screenshots (assessments-*-desktop.png and -mobile.png).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
