@@ -248,7 +248,7 @@ shootIfAsked.each([
     await page.getByRole('button', { name: 'Edit Assessment' }).click();
     await shown(page.getByRole('form', { name: 'Edit assessment' }));
     await shoot(page, 'assessments-edit');
-    await page.locator('fieldset.question-editor').nth(1).scrollIntoViewIfNeeded();
+    await questionOfType(page, 'multiple_choice').scrollIntoViewIfNeeded();
     await shoot(page, 'assessments-edit-question');
     await page.getByRole('button', { name: 'Cancel' }).click();
     // An earlier version, opened read-only, next to the panel that lists it.
