@@ -104,6 +104,17 @@ test('when the screen opens, then read mode shows the seeded assessment and its 
   await expectAccessible(page, 'assessment read mode');
 });
 
+test('when the screen is 360 px wide, then read and edit mode fit the width and pass axe', async () => {
+  const page = await openAssessments(MOBILE);
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await expectAccessible(page, 'assessment read mode at 360 px');
+  await page.getByRole('button', { name: 'Edit Assessment' }).click();
+  await shown(page.getByRole('form', { name: 'Edit assessment' }));
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await expectAccessible(page, 'assessment edit mode at 360 px');
+});
+
 test('when an admin edits every question type, adds and removes sections, questions and a file, and saves with notes, then the new version is Current', async () => {
   const before = await current();
   const page = await openAssessments();
