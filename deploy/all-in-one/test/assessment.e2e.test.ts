@@ -73,5 +73,26 @@ describe('the assessment end to end through the gateway of `make start`', () => 
     expect(download.status).toBe(200);
     expect(download.headers.get('content-disposition')).toContain('attachment;');
     expect(download.headers.get('x-content-type-options')).toBe('nosniff');
+
+    // An upload goes through the gateway as multipart, and a file no version uses can be deleted again.
+    const form = new FormData();
+    form.append('file', new Blob(['Bring a pen and paper.\n']), 'checklist.txt');
+    const uploaded = await fetch(`${base}/api/assessment/upload-file`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const { file: stored } = (await uploaded.json()) as { file: { filename: string; originalName: string } };
+    expect(stored.originalName).toBe('checklist.txt');
+    const removed = await api<{ removed: boolean }>(
+      base,
+      'DELETE',
+      `/api/assessment/file/${stored.filename}`,
+      {
+        token,
+      },
+    );
+    expect(removed.body.removed).toBe(true);
   });
 });

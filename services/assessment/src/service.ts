@@ -1,5 +1,6 @@
 import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
+import { createAdminDirectory } from './data-access/admin-directory';
 import { migrationsDir } from './data-access/migrations-dir';
 import { createVersionsRepository } from './data-access/versions-repository';
 import { createAssessments } from './domain/assessments';
@@ -24,7 +25,10 @@ export const assessmentService = defineService({
   openapi: openApi,
   async setup({ config, logger, database, storage, notifyOutbox, adminGuard }) {
     const repo = createVersionsRepository(database);
-    const assessments = createAssessments({ database, repo, storage, logger, notifyOutbox });
+    const directory = config.AUTH_URL
+      ? createAdminDirectory({ authUrl: config.AUTH_URL, logger })
+      : undefined;
+    const assessments = createAssessments({ database, repo, storage, logger, notifyOutbox, directory });
     if (config.ASSESSMENT_SEED && (await seedAssessment(assessments))) {
       logger.info('no assessment yet: the sample readiness assessment was created');
     }

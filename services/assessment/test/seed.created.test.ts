@@ -1,5 +1,5 @@
 import { QuestionType } from '@readiness/contracts';
-import { createMemoryBus } from '@readiness/kit/bus';
+import { createMemoryBus, type EventBus } from '@readiness/kit/bus';
 import { startService } from '@readiness/kit/runtime';
 import { eventually } from '@readiness/testing';
 import { assessmentService } from '../src';
@@ -9,7 +9,15 @@ jest.setTimeout(90_000);
 
 const token = adminToken();
 let h: Harness | undefined;
+const buses: EventBus[] = [];
+/** Each replica has its own connection to the bus; the database is the one they share. */
+const replicaBus = () => {
+  const bus = createMemoryBus({ logger, service: 'assessment' });
+  buses.push(bus);
+  return bus;
+};
 afterEach(async () => {
+  for (const bus of buses.splice(0)) await bus.close();
   await h?.close();
   h = undefined;
 });
@@ -57,7 +65,7 @@ test('when the service first starts on the embedded defaults, then the sample as
       ASSESSMENT_SEED: 'true',
     },
     logger,
-    adapters: { database: h.database, bus: createMemoryBus({ logger, service: 'assessment' }) },
+    adapters: { database: h.database, bus: replicaBus() },
   });
   await again.stop();
   const list = await h.call('GET', '/api/assessment/versions', { token });
@@ -79,8 +87,7 @@ test('when two replicas start together on an empty database, then exactly one sa
         ASSESSMENT_SEED: 'true',
       },
       logger,
-      // Each replica has its own connection to the bus; the database is the one they share.
-      adapters: { database: h!.database, bus: createMemoryBus({ logger, service: 'assessment' }) },
+      adapters: { database: h!.database, bus: replicaBus() },
     });
   const replicas = await Promise.all([replica(), replica()]);
   await Promise.all(replicas.map((r) => r.stop()));

@@ -125,6 +125,13 @@ test('when a save is based on a version that is no longer current, then 409 says
     body: { ...sampleAssessment({ title: 'Overwrite' }), version: 2 },
   });
   expect(alsoStale.status).toBe(409);
+  // Naming no base at all would overwrite blindly: refused.
+  const blind = await h.call('PUT', '/api/assessment', {
+    token: grace,
+    body: sampleAssessment({ title: 'Blind' }),
+  });
+  expect(blind.status).toBe(400);
+  expect(((await blind.json()) as { code: string }).code).toBe('base_version_required');
   expect(await versionsOf()).toEqual(before);
 });
 

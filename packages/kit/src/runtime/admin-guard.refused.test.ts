@@ -33,9 +33,14 @@ function token(claims: Record<string, unknown> = {}): string {
 const things = defineService({
   name: 'things',
   config: z.object({ ...serviceEnv, ...adminAuthEnv }),
-  setup: () => ({
+  setup: ({ adminGuard }) => ({
     routes: (app) => {
       app.get('/api/admin/things', (_req, res) => {
+        res.json({ things: ['secret'] });
+      });
+      // Admin routes under the service's own prefix, guarded with the check the runtime lends.
+      app.use('/api/things/owned', adminGuard);
+      app.get('/api/things/owned/list', (_req, res) => {
         res.json({ things: ['secret'] });
       });
       app.get('/api/things/public', (_req, res) => {
@@ -68,6 +73,20 @@ describe('the runtime guards every service’s /api/admin routes', () => {
       expect(res.status).toBe(401);
       expect(JSON.stringify(await res.json())).not.toContain('secret');
     }
+  });
+
+  test('when a module guards its own prefix with the runtime’s check, then the same rules hold there and public routes stay public', async () => {
+    for (const bearer of [undefined, 'not-a-token']) {
+      const res = await call('/api/things/owned/list', bearer);
+      expect(res.status).toBe(401);
+      expect(JSON.stringify(await res.json())).not.toContain('secret');
+    }
+    const sid = randomUUID();
+    const valid = token({ sid });
+    expect((await call('/api/things/owned/list', valid)).status).toBe(200);
+    await createRevocationList(kv).revokeSession(sid, 600);
+    expect((await call('/api/things/owned/list', valid)).status).toBe(401);
+    expect((await call('/api/things/public')).status).toBe(200);
   });
 
   test('when the token is valid, then the route answers; after its session is revoked, it is 401 again', async () => {

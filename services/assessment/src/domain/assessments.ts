@@ -1,8 +1,9 @@
 import type { Database } from '@readiness/kit/db';
-import { AppError, conflict, notFound } from '@readiness/kit/errors';
+import { AppError, badRequest, conflict, notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
 import { enqueue } from '@readiness/kit/outbox';
 import type { ObjectStore } from '@readiness/kit/storage';
+import type { AdminDirectory } from '../data-access/admin-directory';
 import {
   lockVersions,
   type StoredFile,
@@ -19,9 +20,12 @@ import {
 import { VERSION_PUBLISHED, versionPublishedPayload } from './events';
 import { acceptFile, isStoredName } from './files';
 
+export const UNKNOWN_ADMIN_NAME = 'Administrator';
 export const NO_ASSESSMENT_MESSAGE = 'No assessment found';
 export const STALE_BASE_MESSAGE =
   'Someone else saved the assessment first: your changes were not saved. Reload to see the current version, then make your changes again.';
+export const BASE_REQUIRED_MESSAGE =
+  "baseVersion is required: name the version your changes are based on, so no one else's save is overwritten";
 export const FILE_NOT_FOUND_MESSAGE = 'File not found';
 
 /** Who acts: the admin of the token, named from auth's admin events when known. */
@@ -40,13 +44,25 @@ export interface AssessmentsDeps {
   logger: Logger;
   /** Wakes the outbox relay after a commit that enqueued an event. */
   notifyOutbox(): void;
+  /** Names an admin no event named yet (auth's `/api/auth/me`), when auth's address is known. */
+  directory?: AdminDirectory;
 }
 
 /** The assessment's use cases: versions (save, roll back, read) and question files. */
 export function createAssessments(deps: AssessmentsDeps) {
   const { database, repo, storage } = deps;
 
-  const actorName = async (adminId: string) => (await repo.adminName(adminId)) ?? 'Administrator';
+  /**
+   * The acting admin's name: from auth's admin events, or else asked of auth with the admin's own token (an
+   * admin created before this service subscribed) and remembered.
+   */
+  const actorName = async (adminId: string, bearerToken?: string) => {
+    const known = await repo.adminName(adminId);
+    if (known) return known;
+    const asked = bearerToken ? await deps.directory?.nameOf(bearerToken) : undefined;
+    if (asked) await repo.rememberAdmin(adminId, asked);
+    return asked ?? UNKNOWN_ADMIN_NAME;
+  };
 
   /**
    * Saves content as a new version that becomes the active one, with its event and audit row in the same
@@ -67,6 +83,8 @@ export function createAssessments(deps: AssessmentsDeps) {
       const latest = await repo.latestNumber(tx);
       if (input.onlyIfEmpty && latest > 0) return undefined;
       const active = asVersion(await repo.active(tx));
+      if (active && input.baseVersion === undefined)
+        throw badRequest(BASE_REQUIRED_MESSAGE, 'base_version_required');
       if (active && input.baseVersion !== active.version) throw conflict(STALE_BASE_MESSAGE, 'stale_version');
       const uploaded = await repo.files(fileNames(content), tx);
       checkContent(content, (f) => uploaded.has(f));

@@ -1,4 +1,4 @@
-import { adminClaims } from '@readiness/kit/auth';
+import { adminClaims, bearerToken } from '@readiness/kit/auth';
 import { AppError, badRequest } from '@readiness/kit/errors';
 import { parse, route } from '@readiness/kit/http';
 import { attachmentDisposition } from '@readiness/kit/storage';
@@ -76,7 +76,7 @@ export function assessmentRoutes(deps: {
   const { assessments } = deps;
   const actor = async (res: Response): Promise<Actor> => {
     const id = adminClaims(res).sub;
-    return { id, name: await assessments.actorName(id) };
+    return { id, name: await assessments.actorName(id, bearerToken(res.req.headers.authorization)) };
   };
 
   return (app) => {
