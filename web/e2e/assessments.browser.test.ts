@@ -94,7 +94,7 @@ const pdf = (name: string) => ({
   buffer: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'),
 });
 
-test('when the screen opens, then read mode shows the seeded assessment and its current version, and passes axe', async () => {
+test('when the screen opens, then read mode shows the seeded assessment and its current version, passes axe and downloads a question file under its name', async () => {
   const active = await current();
   const page = await openAssessments();
   await shown(page.getByRole('heading', { name: active.title }));
@@ -102,6 +102,14 @@ test('when the screen opens, then read mode shows the seeded assessment and its 
   await shown(versionItem(page, active.version).getByText('Current', { exact: true }));
   expect(await page.getByRole('textbox').count()).toBe(0);
   await expectAccessible(page, 'assessment read mode');
+
+  // The seeded question file downloads under its original name.
+  const withFile = active.questions.find((q) => q.downloadableFile)!.downloadableFile!;
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: `Download ${withFile.originalName}` }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(withFile.originalName);
 });
 
 test('when the screen is 360 px wide, then read and edit mode fit the width and pass axe', async () => {
