@@ -205,11 +205,17 @@ test('when an admin edits every question type, adds and removes sections, questi
   expect(savedUpload?.downloadableFile?.originalName).toBe('timetable-guide.pdf');
 });
 
-test('when an edit is cancelled, then read mode shows the saved assessment and no version is made', async () => {
+test('when an edit is left through the menu, then it asks first; when it is cancelled, then read mode shows the saved assessment and no version is made', async () => {
   const before = await current();
   const page = await openAssessments();
   await page.getByRole('button', { name: 'Edit Assessment' }).click();
   await page.getByLabel('Title', { exact: true }).fill('A title nobody saved');
+  // Leaving through the menu asks first; staying keeps the edit.
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  const ask = page.getByRole('dialog', { name: 'Discard unsaved changes?' });
+  await ask.getByRole('button', { name: 'Stay on this page' }).click();
+  expect(new URL(page.url()).pathname).toBe('/admin/assessments');
+  expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('A title nobody saved');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await shown(page.getByRole('heading', { name: before.title }));
   expect(await page.getByText('A title nobody saved').count()).toBe(0);
