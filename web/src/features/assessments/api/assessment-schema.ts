@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import type { AssessmentContent, Question, QuestionOption, QuestionType, Section } from './types';
+
+/** SPEC §5: the upload accepts these extensions, and the file input offers only them. */
+export const ACCEPTED_FILE_TYPES = ['jpg', 'jpeg', 'png', 'gif', 'pdf', 'doc', 'docx', 'txt', 'zip'];
+export const ACCEPT_ATTRIBUTE = ACCEPTED_FILE_TYPES.map((ext) => `.${ext}`).join(',');
+
+export const isAcceptedFile = (name: string) =>
+  ACCEPTED_FILE_TYPES.includes(name.split('.').pop()?.toLowerCase() ?? '');
+
+const wholeNumber = (required: string) => z.number({ error: required }).int('Enter a whole number');
+
+const sectionSchema = z.object({
+  id: z.number(),
+  title: z.string().trim().min(1, 'Section title is required'),
+  description: z.string(),
+});
+
+const optionSchema = z.object({ id: z.string(), text: z.string().trim().min(1, 'Option text is required') });
+
+const fileSchema = z.object({
+  originalName: z.string(),
+  filename: z.string(),
+  size: z.number(),
+  url: z.string().optional(),
+  mimetype: z.string().optional(),
+});
+
+const questionSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(['yes_no', 'multiple_choice', 'file_upload']),
+    question: z.string().trim().min(1, 'Question text is required'),
+    correctAnswer: z.string().optional(),
+    points: wholeNumber('Points are required').min(1, 'Points must be at least 1'),
+    section: z.number({ error: 'Section is required' }),
+    required: z.boolean(),
+    options: z.array(optionSchema).optional(),
+    fileInstructions: z.string().optional(),
+    hasDownloadableFile: z.boolean().optional(),
+    downloadableFile: fileSchema.nullable().optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.type === 'yes_no' && q.correctAnswer !== 'yes' && q.correctAnswer !== 'no') {
+      ctx.addIssue({ code: 'custom', path: ['correctAnswer'], message: 'Choose the correct answer' });
+    }
+    if (q.type === 'multiple_choice') {
+      const options = q.options ?? [];
+      if (options.length < 2) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['options'],
+          message: 'A multiple choice question needs at least 2 options',
+        });
+      }
+      if (!options.some((o) => o.id === q.correctAnswer)) {
+        ctx.addIssue({ code: 'custom', path: ['correctAnswer'], message: 'Choose the correct answer' });
+      }
+    }
+    if (q.hasDownloadableFile && !q.downloadableFile) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['downloadableFile'],
+        message: 'Upload a file or uncheck the box',
+      });
+    }
+  });
+
+/** The whole assessment as the edit form holds it; the messages are the ones the screen shows. */
+export const assessmentSchema = z
+  .object({
+    title: z.string().trim().min(1, 'Title is required'),
+    description: z.string(),
+    timeLimit: wholeNumber('Time limit is required').min(1, 'Time limit must be at least 1 minute'),
+    passingScore: z
+      .number({ error: 'Passing score is required' })
+      .min(0, 'Passing score must be between 0 and 100')
+      .max(100, 'Passing score must be between 0 and 100'),
+    sections: z.array(sectionSchema).min(1, 'Add at least one section'),
+    questions: z.array(questionSchema),
+    changeNotes: z.string(),
+  })
+  .superRefine((a, ctx) => {
+    const sectionIds = new Set(a.sections.map((s) => s.id));
+    a.questions.forEach((q, index) => {
+      if (!sectionIds.has(q.section)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['questions', index, 'section'],
+          message: 'Choose an existing section',
+        });
+      }
+    });
+  });
+
+export type AssessmentForm = z.infer<typeof assessmentSchema>;
+
+/** An id that is a prefix plus the time, as the SPEC's question ids are; never the same twice in a row. */
+let lastStamp = 0;
+export function timestampId(prefix: string): string {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return `${prefix}${lastStamp}`;
+}
+
+export const newOption = (): QuestionOption => ({ id: timestampId('opt'), text: 'New option' });
+
+/** SPEC §5: a new question is a required yes/no question worth 1 point in section 1, answered yes. */
+export const newQuestion = (): Question => ({
+  id: timestampId('q'),
+  type: 'yes_no',
+  question: 'New question',
+  correctAnswer: 'yes',
+  points: 1,
+  section: 1,
+  required: true,
+});
+
+export const newSection = (sections: Section[]): Section => {
+  const id = sections.reduce((max, s) => Math.max(max, s.id), 0) + 1;
+  return { id, title: `Section ${id}`, description: '' };
+};
+
+/** The fields a question keeps when its type changes to `type`, with that type's defaults. */
+export function retype(question: Question, type: QuestionType): Question {
+  const base = { ...question, type };
+  if (type === 'yes_no') return { ...base, options: undefined, correctAnswer: 'yes' };
+  if (type === 'file_upload') return { ...base, options: undefined, correctAnswer: undefined };
+  const options = question.options?.length ? question.options : [newOption(), newOption()];
+  return { ...base, options, correctAnswer: options[0]!.id };
+}
+
+/** A deep copy to edit: the form never shares objects with the cached answer (Cancel discards). */
+export function toForm(content: AssessmentContent): AssessmentForm {
+  const copy = structuredClone({
+    title: content.title,
+    description: content.description ?? '',
+    timeLimit: content.timeLimit,
+    passingScore: content.passingScore,
+    sections: content.sections.map((s) => ({ ...s, description: s.description ?? '' })),
+    questions: content.questions,
+  });
+  return { ...copy, changeNotes: '' } as AssessmentForm;
+}
+
+export const blankAssessment: AssessmentContent = {
+  title: '',
+  description: '',
+  timeLimit: 30,
+  passingScore: 70,
+  sections: [{ id: 1, title: 'Section 1', description: '' }],
+  questions: [],
+};
+
+/** What a save sends: the full assessment, the optional notes and the version it was based on. */
+export function toSavePayload(values: AssessmentForm, baseVersion: number | undefined) {
+  const { changeNotes, ...content } = values;
+  const questions = content.questions.map((q) => {
+    const { downloadableFile, hasDownloadableFile, ...rest } = q;
+    const withFile = hasDownloadableFile && downloadableFile;
+    return {
+      ...rest,
+      hasDownloadableFile: Boolean(withFile),
+      downloadableFile: withFile
+        ? {
+            originalName: downloadableFile.originalName,
+            filename: downloadableFile.filename,
+            size: downloadableFile.size,
+          }
+        : null,
+    };
+  });
+  return {
+    ...content,
+    questions,
+    changeNotes: changeNotes.trim(),
+    ...(baseVersion !== undefined ? { baseVersion } : {}),
+  };
+}
+export type SavePayload = ReturnType<typeof toSavePayload>;

@@ -1,0 +1,83 @@
+import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
+import { renewTokenIfDue } from '../../../lib/api';
+import { readToken } from '../../../lib/session-token';
+import type { DownloadableFile } from './types';
+
+const endpoint = (path: string) => new URL(`/api/assessment/${path}`, window.location.origin).href;
+
+/** A failed transfer, with the server's message when it gave one. */
+export class TransferError extends Error {
+  constructor(
+    readonly status: number,
+    readonly serverMessage?: string,
+  ) {
+    super(serverMessage ?? `Transfer failed (${status})`);
+  }
+}
+
+function messageOf(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    return typeof body.message === 'string' && body.message.trim() ? body.message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Uploads a question's downloadable file (`POST /api/assessment/upload-file`, field `file`). It goes
+ * through XMLHttpRequest rather than the API slice because only XHR reports upload progress.
+ */
+export async function uploadAssessmentFile(
+  file: File,
+  dispatch: Dispatch<UnknownAction>,
+  onProgress: (percent: number) => void,
+): Promise<DownloadableFile> {
+  await renewTokenIfDue(dispatch);
+  const token = readToken();
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', endpoint('upload-file'));
+    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => {
+      if (xhr.status < 200 || xhr.status >= 300) {
+        reject(new TransferError(xhr.status, messageOf(xhr.responseText)));
+        return;
+      }
+      try {
+        const body = JSON.parse(xhr.responseText) as Record<string, unknown>;
+        const answer = (body.file ?? (body.data as Record<string, unknown> | undefined)?.file ?? body) as
+          DownloadableFile | undefined;
+        if (!answer?.filename) throw new Error('no file in the answer');
+        onProgress(100);
+        resolve({ originalName: answer.originalName, filename: answer.filename, size: answer.size });
+      } catch {
+        reject(new TransferError(xhr.status));
+      }
+    };
+    xhr.onerror = () => reject(new TransferError(0));
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}
+
+/** Saves a question's file under its original name (`GET /api/assessment/files/{filename}`). */
+export async function downloadAssessmentFile(file: DownloadableFile): Promise<void> {
+  const token = readToken();
+  const response = await fetch(endpoint(`files/${encodeURIComponent(file.filename)}`), {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
+  if (!response.ok) throw new TransferError(response.status, messageOf(await response.text()));
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.originalName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}

@@ -1,0 +1,190 @@
+import { FormProvider, useFieldArray, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Plus, Save, Trash2, X } from 'lucide-react';
+import { Button, Card, EmptyState, IconButton, Input } from '../../../components/ui';
+import { notify, notifyFailure } from '../../../lib/toast';
+import {
+  assessmentSchema,
+  newQuestion,
+  newSection,
+  toForm,
+  toSavePayload,
+  type AssessmentForm,
+} from '../api/assessment-schema';
+import { useSaveAssessmentMutation } from '../api/assessments-api';
+import type { AssessmentContent } from '../api/types';
+import { GroupError, TextArea } from './fields';
+import { QuestionEditor } from './question-editor';
+import { UnsavedChangesGuard } from './unsaved-changes-guard';
+
+interface AssessmentEditorProps {
+  /** What the edit starts from; the form works on a copy of it. */
+  source: AssessmentContent;
+  /** The version the edit is based on, sent with the save so a stale edit is refused. */
+  baseVersion?: number;
+  onClose: () => void;
+}
+
+/** Edit mode: a copy of the assessment in a form; Cancel discards it, Save sends it as a new version. */
+export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEditorProps) {
+  const [save, { isLoading: saving }] = useSaveAssessmentMutation();
+  const form = useForm<AssessmentForm>({
+    resolver: zodResolver(assessmentSchema),
+    defaultValues: toForm(source),
+  });
+  const {
+    register,
+    control,
+    handleSubmit,
+    getValues,
+    formState: { errors, isDirty },
+  } = form;
+  // keyName: the entities have their own `id` fields, which the form must keep.
+  const sections = useFieldArray({ control, name: 'sections', keyName: 'key' });
+  const questions = useFieldArray({ control, name: 'questions', keyName: 'key' });
+
+  const onSubmit = async (values: AssessmentForm) => {
+    try {
+      await save(toSavePayload(values, baseVersion)).unwrap();
+      notify.success('Assessment updated successfully - New version created');
+      onClose();
+    } catch (err) {
+      notifyFailure(err, 'Failed to update assessment');
+    }
+  };
+
+  const addQuestion = () => {
+    const question = newQuestion();
+    const firstSection = getValues('sections')[0]?.id ?? 1;
+    questions.append({
+      ...question,
+      section: getValues('sections').some((s) => s.id === 1) ? 1 : firstSection,
+    });
+  };
+
+  return (
+    <FormProvider {...form}>
+      <form
+        className="stack assessment-editor"
+        onSubmit={handleSubmit(onSubmit)}
+        noValidate
+        aria-label="Edit assessment"
+      >
+        <UnsavedChangesGuard when={isDirty && !saving} />
+        <Card title="Basic Settings">
+          <div className="form">
+            <Input label="Title" error={errors.title?.message} {...register('title')} />
+            <TextArea label="Description" error={errors.description?.message} {...register('description')} />
+            <div className="form-grid">
+              <Input
+                label="Time limit (minutes)"
+                type="number"
+                min={1}
+                step={1}
+                inputMode="numeric"
+                error={errors.timeLimit?.message}
+                {...register('timeLimit', { valueAsNumber: true })}
+              />
+              <Input
+                label="Passing score (%)"
+                type="number"
+                min={0}
+                max={100}
+                inputMode="numeric"
+                error={errors.passingScore?.message}
+                {...register('passingScore', { valueAsNumber: true })}
+              />
+            </div>
+          </div>
+        </Card>
+
+        <Card
+          title="Sections"
+          actions={
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Plus size={16} aria-hidden="true" />}
+              onClick={() => sections.append(newSection(getValues('sections')))}
+            >
+              Add Section
+            </Button>
+          }
+        >
+          <div className="stack stack--tight">
+            {sections.fields.map((section, index) => (
+              <fieldset className="section-editor" key={section.key}>
+                <legend className="question-editor__legend">Section {section.id}</legend>
+                <div className="question-editor__remove">
+                  <IconButton
+                    label={`Remove Section ${section.id}`}
+                    icon={<Trash2 size={16} />}
+                    className="btn--danger-text"
+                    onClick={() => sections.remove(index)}
+                  />
+                </div>
+                <Input
+                  label={`Section ${section.id} title`}
+                  error={errors.sections?.[index]?.title?.message}
+                  {...register(`sections.${index}.title`)}
+                />
+                <TextArea
+                  label={`Section ${section.id} description`}
+                  rows={2}
+                  {...register(`sections.${index}.description`)}
+                />
+              </fieldset>
+            ))}
+            <GroupError message={errors.sections?.message ?? errors.sections?.root?.message} />
+          </div>
+        </Card>
+
+        <Card
+          title="Questions"
+          actions={
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Plus size={16} aria-hidden="true" />}
+              onClick={addQuestion}
+            >
+              Add Question
+            </Button>
+          }
+        >
+          {questions.fields.length === 0 ? (
+            <EmptyState title="No questions yet" description="Add a question to start." />
+          ) : (
+            <div className="stack stack--tight">
+              {questions.fields.map((question, index) => (
+                <QuestionEditor key={question.key} index={index} onRemove={() => questions.remove(index)} />
+              ))}
+            </div>
+          )}
+        </Card>
+
+        <Card title="Change Notes">
+          <TextArea
+            label="Change notes (optional)"
+            hint="Say what changed; the notes are kept with the new version."
+            {...register('changeNotes')}
+          />
+        </Card>
+
+        <div className="action-bar">
+          <Button
+            variant="secondary"
+            icon={<X size={18} aria-hidden="true" />}
+            onClick={onClose}
+            disabled={saving}
+          >
+            Cancel
+          </Button>
+          <Button type="submit" icon={<Save size={18} aria-hidden="true" />} loading={saving}>
+            Save Changes
+          </Button>
+        </div>
+      </form>
+    </FormProvider>
+  );
+}

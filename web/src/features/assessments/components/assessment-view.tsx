@@ -1,0 +1,149 @@
+import { useState } from 'react';
+import { Download, Paperclip } from 'lucide-react';
+import { Badge, Button, Card } from '../../../components/ui';
+import { notifyFailure } from '../../../lib/toast';
+import { downloadAssessmentFile, TransferError } from '../api/file-transfer';
+import { typeLabel, type AssessmentContent, type DownloadableFile, type Question } from '../api/types';
+import { formatBytes } from './fields';
+
+function answerText(question: Question): string {
+  if (question.type === 'file_upload') return 'No correct answer (file upload)';
+  if (question.type === 'yes_no') return question.correctAnswer === 'no' ? 'No' : 'Yes';
+  return question.options?.find((o) => o.id === question.correctAnswer)?.text ?? '—';
+}
+
+function FileDownload({ file }: { file: DownloadableFile }) {
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      await downloadAssessmentFile(file);
+    } catch (err) {
+      notifyFailure(
+        err instanceof TransferError && err.serverMessage ? { data: { message: err.serverMessage } } : err,
+        'Download failed. Please try again.',
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="file-chip">
+      <Paperclip size={16} aria-hidden="true" />
+      <span className="file-chip__name">{file.originalName}</span>
+      <span className="muted">{formatBytes(file.size)}</span>
+      <Button
+        variant="ghost"
+        size="sm"
+        icon={<Download size={16} aria-hidden="true" />}
+        loading={busy}
+        aria-label={`Download ${file.originalName}`}
+        onClick={download}
+      >
+        Download
+      </Button>
+    </div>
+  );
+}
+
+function QuestionView({ question, number }: { question: Question; number: number }) {
+  return (
+    <li className="question-view">
+      <div className="question-view__head">
+        <span className="question-view__number">Q{number}</span>
+        <p className="question-view__text">{question.question}</p>
+      </div>
+      <div className="question-view__meta">
+        <Badge tone="info">{typeLabel(question.type)}</Badge>
+        <Badge tone="neutral">
+          {question.points} {question.points === 1 ? 'point' : 'points'}
+        </Badge>
+        <Badge tone={question.required ? 'warning' : 'neutral'}>
+          {question.required ? 'Required' : 'Optional'}
+        </Badge>
+      </div>
+      {question.type === 'multiple_choice' && (
+        <ul className="question-view__options" aria-label={`Options of question ${number}`}>
+          {(question.options ?? []).map((o) => (
+            <li key={o.id} className={o.id === question.correctAnswer ? 'is-correct' : undefined}>
+              {o.text}
+              {o.id === question.correctAnswer && <span className="visually-hidden"> (correct answer)</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {question.type === 'file_upload' && question.fileInstructions && (
+        <p className="muted">{question.fileInstructions}</p>
+      )}
+      <p className="question-view__answer">
+        <span className="muted">Correct answer: </span>
+        {answerText(question)}
+      </p>
+      {question.hasDownloadableFile && question.downloadableFile && (
+        <FileDownload file={question.downloadableFile} />
+      )}
+    </li>
+  );
+}
+
+/** Read mode: the assessment as it stands, section by section, with its answer key. */
+export function AssessmentView({ assessment }: { assessment: AssessmentContent }) {
+  let number = 0;
+  return (
+    <div className="stack">
+      <Card title="Basic Settings">
+        <dl className="settings-list">
+          <div>
+            <dt>Title</dt>
+            <dd>{assessment.title}</dd>
+          </div>
+          <div>
+            <dt>Description</dt>
+            <dd>{assessment.description || '—'}</dd>
+          </div>
+          <div>
+            <dt>Time limit</dt>
+            <dd>{assessment.timeLimit} minutes</dd>
+          </div>
+          <div>
+            <dt>Passing score</dt>
+            <dd>{assessment.passingScore}%</dd>
+          </div>
+          <div>
+            <dt>Questions</dt>
+            <dd>{assessment.questions.length}</dd>
+          </div>
+        </dl>
+      </Card>
+      <Card title="Sections and Questions">
+        <div className="stack">
+          {assessment.sections.map((section) => {
+            const inSection = assessment.questions.filter((q) => q.section === section.id);
+            return (
+              <section
+                key={section.id}
+                className="section-view"
+                aria-labelledby={`section-${section.id}-title`}
+              >
+                <h3 id={`section-${section.id}-title`} className="section-view__title">
+                  Section {section.id}: {section.title}
+                </h3>
+                {section.description && <p className="muted">{section.description}</p>}
+                {inSection.length === 0 ? (
+                  <p className="muted">No questions in this section.</p>
+                ) : (
+                  <ol className="question-list">
+                    {inSection.map((q) => {
+                      number += 1;
+                      return <QuestionView key={q.id} question={q} number={number} />;
+                    })}
+                  </ol>
+                )}
+              </section>
+            );
+          })}
+        </div>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import { useId, useState, type ChangeEvent } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { Paperclip, Trash2 } from 'lucide-react';
+import { Button } from '../../../components/ui';
+import { useAppDispatch } from '../../../lib/hooks';
+import { notify } from '../../../lib/toast';
+import {
+  ACCEPT_ATTRIBUTE,
+  ACCEPTED_FILE_TYPES,
+  isAcceptedFile,
+  type AssessmentForm,
+} from '../api/assessment-schema';
+import { useDeleteAssessmentFileMutation } from '../api/assessments-api';
+import { uploadAssessmentFile, TransferError } from '../api/file-transfer';
+import { Checkbox, GroupError, formatBytes } from './fields';
+
+/**
+ * A question's downloadable file: the box turns it on, a chosen file is uploaded at once with its
+ * progress shown, Remove deletes it, and unchecking the box clears it (SPEC §5).
+ */
+export function DownloadableFileField({ index, label }: { index: number; label: string }) {
+  const { register, setValue, control, formState } = useFormContext<AssessmentForm>();
+  const dispatch = useAppDispatch();
+  const [deleteFile] = useDeleteAssessmentFileMutation();
+  const [progress, setProgress] = useState<number | null>(null);
+  const inputId = useId();
+  const enabled = useWatch({ control, name: `questions.${index}.hasDownloadableFile` });
+  const file = useWatch({ control, name: `questions.${index}.downloadableFile` });
+  const error = formState.errors.questions?.[index]?.downloadableFile?.message;
+  const path = `questions.${index}.downloadableFile` as const;
+
+  const choose = async (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    event.target.value = '';
+    if (!chosen) return;
+    if (!isAcceptedFile(chosen.name)) {
+      notify.error(`File upload failed: only ${ACCEPTED_FILE_TYPES.join(', ')} files are accepted`);
+      return;
+    }
+    setProgress(0);
+    try {
+      const uploaded = await uploadAssessmentFile(chosen, dispatch, setProgress);
+      setValue(path, uploaded, { shouldDirty: true, shouldValidate: formState.isSubmitted });
+    } catch (err) {
+      notify.error(
+        err instanceof TransferError && err.serverMessage ? err.serverMessage : 'File upload failed',
+      );
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const remove = () => {
+    if (!file) return;
+    // SPEC §7: a failed delete is ignored; the draft no longer refers to the file either way.
+    deleteFile(file.filename).catch(() => undefined);
+    setValue(path, null, { shouldDirty: true });
+  };
+
+  return (
+    <div className="file-field">
+      <Checkbox
+        label="Attach a downloadable file"
+        {...register(`questions.${index}.hasDownloadableFile`, {
+          onChange: (event: ChangeEvent<HTMLInputElement>) => {
+            if (!event.target.checked) setValue(path, null, { shouldDirty: true });
+          },
+        })}
+      />
+      {enabled && (
+        <div className="file-field__body">
+          {file ? (
+            <div className="file-chip">
+              <Paperclip size={16} aria-hidden="true" />
+              <span className="file-chip__name">{file.originalName}</span>
+              <span className="muted">{formatBytes(file.size)}</span>
+              <Button
+                variant="ghost"
+                size="sm"
+                icon={<Trash2 size={16} aria-hidden="true" />}
+                aria-label={`Remove file ${file.originalName} from ${label}`}
+                onClick={remove}
+              >
+                Remove
+              </Button>
+            </div>
+          ) : (
+            <div className="field">
+              <label className="field__label" htmlFor={inputId}>
+                Downloadable file for {label}
+              </label>
+              <input
+                id={inputId}
+                type="file"
+                className="input"
+                accept={ACCEPT_ATTRIBUTE}
+                disabled={progress !== null}
+                aria-describedby={`${inputId}-hint`}
+                onChange={choose}
+              />
+              <p className="field__hint" id={`${inputId}-hint`}>
+                Accepted: {ACCEPTED_FILE_TYPES.join(', ')}
+              </p>
+            </div>
+          )}
+          {progress !== null && (
+            <div className="upload-progress">
+              <progress max={100} value={progress} aria-label={`Uploading file for ${label}`} />
+              <span aria-live="polite">{progress}%</span>
+            </div>
+          )}
+          <GroupError message={error} />
+        </div>
+      )}
+    </div>
+  );
+}

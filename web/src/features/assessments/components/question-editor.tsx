@@ -1,0 +1,139 @@
+import type { ChangeEvent } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { Plus, Trash2 } from 'lucide-react';
+import { Button, IconButton, Input, Select } from '../../../components/ui';
+import { newOption, retype, type AssessmentForm } from '../api/assessment-schema';
+import { QUESTION_TYPES, type Question, type QuestionType } from '../api/types';
+import { Checkbox, GroupError, TextArea } from './fields';
+import { DownloadableFileField } from './downloadable-file-field';
+
+const YES_NO = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+];
+
+interface QuestionEditorProps {
+  index: number;
+  onRemove: () => void;
+}
+
+/** One question of the edit form, with the fields its type needs (SPEC §3 Question). */
+export function QuestionEditor({ index, onRemove }: QuestionEditorProps) {
+  const { register, control, getValues, setValue, formState } = useFormContext<AssessmentForm>();
+  const type = useWatch({ control, name: `questions.${index}.type` });
+  const options = useWatch({ control, name: `questions.${index}.options` }) ?? [];
+  const sections = useWatch({ control, name: 'sections' });
+  const errors = formState.errors.questions?.[index];
+  const label = `Question ${index + 1}`;
+  const at = `questions.${index}` as const;
+
+  const changeType = (event: ChangeEvent<HTMLSelectElement>) => {
+    const next = retype(getValues(at) as Question, event.target.value as QuestionType);
+    setValue(at, next as AssessmentForm['questions'][number], { shouldDirty: true });
+  };
+
+  const addOption = () => setValue(`${at}.options`, [...options, newOption()], { shouldDirty: true });
+
+  const removeOption = (optionIndex: number) => {
+    const remaining = options.filter((_, i) => i !== optionIndex);
+    setValue(`${at}.options`, remaining, { shouldDirty: true });
+    // The answer cannot point at an option that is gone.
+    if (getValues(`${at}.correctAnswer`) === options[optionIndex]?.id) {
+      setValue(`${at}.correctAnswer`, remaining[0]?.id ?? '', { shouldDirty: true });
+    }
+  };
+
+  return (
+    <fieldset className="question-editor">
+      <legend className="question-editor__legend">{label}</legend>
+      <div className="question-editor__remove">
+        <IconButton
+          label={`Remove ${label}`}
+          icon={<Trash2 size={16} />}
+          className="btn--danger-text"
+          onClick={onRemove}
+        />
+      </div>
+      <TextArea
+        label={`${label} text`}
+        rows={2}
+        error={errors?.question?.message}
+        {...register(`${at}.question`)}
+      />
+      <div className="form-grid">
+        <Select label="Type" options={QUESTION_TYPES} {...register(`${at}.type`, { onChange: changeType })} />
+        <Select
+          label="Section"
+          options={sections.map((s) => ({ value: String(s.id), label: `Section ${s.id}: ${s.title}` }))}
+          error={errors?.section?.message}
+          {...register(`${at}.section`, { setValueAs: (v: string | number) => Number(v) })}
+        />
+        <Input
+          label="Points"
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          error={errors?.points?.message}
+          {...register(`${at}.points`, { valueAsNumber: true })}
+        />
+        {type === 'yes_no' && (
+          <Select
+            label="Correct answer"
+            options={YES_NO}
+            error={errors?.correctAnswer?.message}
+            {...register(`${at}.correctAnswer`)}
+          />
+        )}
+        {type === 'multiple_choice' && (
+          <Select
+            key={options.map((o) => o.id).join()}
+            label="Correct answer"
+            placeholder="Choose the correct option"
+            options={options.map((o, i) => ({ value: o.id, label: o.text || `Option ${i + 1}` }))}
+            error={errors?.correctAnswer?.message}
+            {...register(`${at}.correctAnswer`)}
+          />
+        )}
+      </div>
+      <Checkbox label="Required" {...register(`${at}.required`)} />
+
+      {type === 'multiple_choice' && (
+        <div className="options-editor" role="group" aria-label={`${label} options`}>
+          <p className="field__label">Options</p>
+          {options.map((option, optionIndex) => (
+            <div className="options-editor__row" key={option.id}>
+              <Input
+                label={`Option ${optionIndex + 1}`}
+                error={errors?.options?.[optionIndex]?.text?.message}
+                {...register(`${at}.options.${optionIndex}.text`)}
+              />
+              <IconButton
+                label={`Remove option ${optionIndex + 1} of ${label}`}
+                icon={<Trash2 size={16} />}
+                className="btn--danger-text"
+                onClick={() => removeOption(optionIndex)}
+              />
+            </div>
+          ))}
+          <GroupError message={errors?.options?.message ?? errors?.options?.root?.message} />
+          <div>
+            <Button
+              variant="secondary"
+              size="sm"
+              icon={<Plus size={16} aria-hidden="true" />}
+              onClick={addOption}
+            >
+              Add Option
+            </Button>
+          </div>
+        </div>
+      )}
+
+      {type === 'file_upload' && (
+        <TextArea label="File instructions" rows={2} {...register(`${at}.fileInstructions`)} />
+      )}
+      <DownloadableFileField index={index} label={label} />
+    </fieldset>
+  );
+}

@@ -1,0 +1,37 @@
+import { useEffect } from 'react';
+import { useBlocker } from 'react-router-dom';
+import { ConfirmDialog } from '../../../components/ui';
+
+/**
+ * Keeps unsaved edits from being lost by accident: a move to another page through the app asks first,
+ * and so does the browser before a reload or closing the tab.
+ */
+export function UnsavedChangesGuard({ when }: { when: boolean }) {
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname,
+  );
+
+  useEffect(() => {
+    if (!when) return undefined;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [when]);
+
+  return (
+    <ConfirmDialog
+      open={blocker.state === 'blocked'}
+      title="Discard unsaved changes?"
+      message={<p>You have edited the assessment without saving. Leaving this page discards those edits.</p>}
+      confirmLabel="Leave and discard"
+      cancelLabel="Stay on this page"
+      tone="danger"
+      onConfirm={() => blocker.proceed?.()}
+      onCancel={() => blocker.reset?.()}
+    />
+  );
+}
