@@ -4,6 +4,7 @@ import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
 import { INVITATION_RESENT, STUDENT_DELETED, STUDENT_INVITED } from './domain/events';
 import { createStudents } from './domain/students';
+import { openApi } from './entry-points/http/openapi';
 import { studentRoutes } from './entry-points/http/routes';
 import { assessmentCopyConsumer } from './entry-points/messaging/assessment-copy';
 
@@ -17,6 +18,7 @@ export const studentService = defineService({
   migrations: migrationsDir,
   bus: true,
   publishes: [STUDENT_INVITED, INVITATION_RESENT, STUDENT_DELETED],
+  openapi: openApi,
   setup({ config, logger, database, notifyOutbox }) {
     const students = createStudents({
       database,
