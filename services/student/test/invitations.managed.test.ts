@@ -142,6 +142,31 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
     );
   });
 
+  test('when an invitation was never started and its time ran out, then its link answers the same 404, the list marks it expired, and a resend renews it', async () => {
+    const { json } = await invite({ name: 'Hedy Lamarr', email: 'hedy@example.edu' });
+    const s = json.student;
+    await h.database.execute(
+      sql`UPDATE students SET expires_at = now() - interval '1 minute' WHERE id = ${s._id}`,
+    );
+    const expired = await fetch(`${h.url}/api/student/${s.inviteToken}`);
+    expect(expired.status).toBe(404);
+    expect(await expired.json()).toEqual({
+      message: 'Invalid or expired invitation link',
+      code: 'invitation_not_found',
+    });
+    const listed = (await (await h.call('GET', '/api/admin/students?search=hedy')).json()) as {
+      students: Array<StudentJson & { expired: boolean }>;
+    };
+    expect(listed.students[0]!.expired).toBe(true);
+    const renewed = (
+      (await (await h.call('POST', `/api/admin/students/${s._id}/resend-assessment`)).json()) as {
+        student: StudentJson & { expired: boolean };
+      }
+    ).student;
+    expect(renewed.expired).toBe(false);
+    expect((await fetch(`${h.url}/api/student/${renewed.inviteToken}`)).status).toBe(200);
+  });
+
   test('when an admin sets extra time, then the student carries it; out of range is refused', async () => {
     const { json } = await invite({ name: 'Dorothy Vaughan', email: 'dv@example.edu' });
     const ok = await h.call('PATCH', `/api/admin/students/${json.student._id}`, {
