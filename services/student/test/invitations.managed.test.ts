@@ -134,7 +134,12 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ message: 'Student deleted successfully' });
     expect((await fetch(`${h.url}/api/student/${s.inviteToken}`)).status).toBe(404);
-    expect((await h.call('DELETE', `/api/admin/students/${s._id}`)).status).toBe(404);
+    const again = await h.call('DELETE', `/api/admin/students/${s._id}`);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ message: 'Student not found', code: 'student_not_found' });
+    expect((await h.call('DELETE', '/api/admin/students/not-an-id')).status).toBe(404);
+    expect((await h.call('POST', '/api/admin/students/not-an-id/resend-assessment')).status).toBe(404);
+    expect((await fetch(`${h.url}/api/student/${'x'.repeat(500)}`)).status).toBe(404);
     await eventually(
       async () =>
         h.events.some((e) => e.name === 'student.student.deleted.v1' && e.payload.studentId === s._id),
@@ -178,6 +183,8 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
       body: { extraTimePercent: -1 },
     });
     expect(bad.status).toBe(400);
+    const unknown = await h.call('PATCH', '/api/admin/students/not-an-id', { body: { extraTimePercent: 0 } });
+    expect(unknown.status).toBe(404);
   });
 
   test('when a CSV with bad rows is checked, then every problem is reported by line, and the import keeps only the valid rows', async () => {
