@@ -152,8 +152,8 @@ describe('adding a service', () => {
   });
 
   test('when the gateway is set to call a service that is not there, then rendering fails with the reason', () => {
-    const res = helm(templateArgs({ set: ['services.gateway.calls={auth,student}'] }));
+    const res = helm(templateArgs({ set: ['services.gateway.calls={auth,report}'] }));
     expect(res.status).not.toBe(0);
-    expect(res.stderr).toMatch(/student, which is not an enabled service/);
+    expect(res.stderr).toMatch(/report, which is not an enabled service/);
   });
 });
