@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { api, field, LIST } from '../../../lib/api';
+import { emailField } from '../../auth/api/schemas';
+
+export type StudentStatus = 'invited' | 'started' | 'completed';
+
+/** How the invitation mail went, as the notification service recorded it. */
+export interface InviteDelivery {
+  state: 'queued' | 'sent' | 'failed';
+  reason?: string;
+}
+
+/** SPEC §3 Student, plus the accommodation and the invitation's delivery. */
+export interface Student {
+  _id: string;
+  name: string;
+  email: string;
+  phoneNumber?: string;
+  status: StudentStatus;
+  inviteToken?: string;
+  createdAt: string;
+  extraTimePercent?: number;
+  delivery?: InviteDelivery;
+}
+
+export interface Pagination {
+  page: number;
+  limit: number;
+  total: number;
+  pages: number;
+}
+
+export interface StudentListQuery {
+  search: string;
+  status: StudentStatus | 'all';
+  page: number;
+  limit: number;
+}
+
+export interface StudentList {
+  students: Student[];
+  pagination: Pagination;
+}
+
+/** One line of a CSV import that cannot be invited, with every reason found on it. */
+export interface ImportProblem {
+  line: number;
+  email?: string;
+  message: string;
+}
+
+export interface ImportReport {
+  valid: number;
+  invited?: number;
+  problems: ImportProblem[];
+}
+
+export const STATUS_OPTIONS: { value: StudentListQuery['status']; label: string }[] = [
+  { value: 'all', label: 'All Status' },
+  { value: 'invited', label: 'Invited' },
+  { value: 'started', label: 'In Progress' },
+  { value: 'completed', label: 'Completed' },
+];
+
+export const statusLabel = (status: StudentStatus) =>
+  STATUS_OPTIONS.find((o) => o.value === status)?.label ?? status;
+
+// SPEC §5: name required, min 2; email required and well-formed; phoneNumber optional, no format rule.
+export const inviteStudentSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required').min(2, 'Name must be at least 2 characters'),
+  email: emailField,
+  phoneNumber: z.string().trim(),
+});
+export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
+
+/** The link a student opens: SPEC §2, built on the site's own origin. */
+export const assessmentUrl = (inviteToken: string) =>
+  new URL(`/assessment/${encodeURIComponent(inviteToken)}`, window.location.origin).href;
+
+const byId = (id: string) => `admin/students/${encodeURIComponent(id)}`;
+
+export const studentsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getStudents: build.query<StudentList, StudentListQuery>({
+      query: ({ search, status, page, limit }) => ({
+        url: 'admin/students',
+        params: {
+          ...(search.trim() ? { search: search.trim() } : {}),
+          ...(status !== 'all' ? { status } : {}),
+          page,
+          limit,
+        },
+      }),
+      transformResponse: (body: unknown) => {
+        const students = field<Student[]>('students')(body) ?? [];
+        const pagination = field<Pagination | undefined>('pagination')(body) ?? {
+          page: 1,
+          limit: students.length,
+          total: students.length,
+          pages: 1,
+        };
+        return { students, pagination };
+      },
+      providesTags: (list) => [
+        { type: 'Student' as const, id: LIST },
+        ...(list?.students ?? []).map((s) => ({ type: 'Student' as const, id: s._id })),
+      ],
+    }),
+    inviteStudent: build.mutation<Student | undefined, InviteStudentInput>({
+      query: ({ phoneNumber, ...rest }) => ({
+        url: 'admin/students/invite',
+        method: 'POST',
+        body: phoneNumber ? { ...rest, phoneNumber } : rest,
+      }),
+      transformResponse: field<Student | undefined>('student'),
+      invalidatesTags: [{ type: 'Student', id: LIST }, 'Dashboard'],
+    }),
+    resendInvitation: build.mutation<void, string>({
+      query: (id) => ({ url: `${byId(id)}/resend-assessment`, method: 'POST' }),
+      // SPEC §7 leaves this answer open; nothing is read from it.
+      transformResponse: () => undefined,
+      invalidatesTags: (_r, _e, id) => [{ type: 'Student', id }],
+    }),
+    deleteStudent: build.mutation<void, string>({
+      query: (id) => ({ url: byId(id), method: 'DELETE' }),
+      transformResponse: () => undefined,
+      invalidatesTags: [{ type: 'Student', id: LIST }, 'Dashboard'],
+    }),
+    importStudents: build.mutation<ImportReport, { file: File; dryRun: boolean }>({
+      query: ({ file, dryRun }) => {
+        const body = new FormData();
+        body.append('file', file);
+        return {
+          url: 'admin/students/import',
+          method: 'POST',
+          body,
+          params: dryRun ? { dryRun: 'true' } : {},
+        };
+      },
+      transformResponse: (body: unknown) => ({
+        valid: field<number | undefined>('valid')(body) ?? 0,
+        invited: field<number | undefined>('invited')(body),
+        problems: field<ImportProblem[] | undefined>('problems')(body) ?? [],
+      }),
+      invalidatesTags: (_r, _e, { dryRun }) => (dryRun ? [] : [{ type: 'Student', id: LIST }, 'Dashboard']),
+    }),
+  }),
+});
+
+export const {
+  useGetStudentsQuery,
+  useInviteStudentMutation,
+  useResendInvitationMutation,
+  useDeleteStudentMutation,
+  useImportStudentsMutation,
+} = studentsApi;
