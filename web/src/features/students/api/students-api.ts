@@ -18,16 +18,19 @@ export interface Student {
   phoneNumber?: string;
   status: StudentStatus;
   inviteToken?: string;
+  /** The link built by the server on PUBLIC_ORIGIN; the screen builds it itself when absent. */
+  inviteUrl?: string;
+  /** An invitation never started that passed its validity; resending renews it. */
+  expired?: boolean;
   createdAt: string;
   extraTimePercent?: number;
   delivery?: InviteDelivery;
 }
 
 export interface Pagination {
-  page: number;
-  limit: number;
-  total: number;
-  pages: number;
+  currentPage: number;
+  totalPages: number;
+  totalResults: number;
 }
 
 export interface StudentListQuery {
@@ -51,7 +54,7 @@ export interface ImportProblem {
 
 export interface ImportReport {
   valid: number;
-  invited?: number;
+  imported?: number;
   problems: ImportProblem[];
 }
 
@@ -73,9 +76,12 @@ export const inviteStudentSchema = z.object({
 });
 export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
 
-/** The link a student opens: SPEC §2, built on the site's own origin. */
-export const assessmentUrl = (inviteToken: string) =>
-  new URL(`/assessment/${encodeURIComponent(inviteToken)}`, window.location.origin).href;
+/** The link a student opens (SPEC §2): the server's, else built on the site's own origin. */
+export const assessmentUrl = (student: Student): string | undefined =>
+  student.inviteUrl ??
+  (student.inviteToken
+    ? new URL(`/assessment/${encodeURIComponent(student.inviteToken)}`, window.location.origin).href
+    : undefined);
 
 const byId = (id: string) => `admin/students/${encodeURIComponent(id)}`;
 
@@ -94,10 +100,9 @@ export const studentsApi = api.injectEndpoints({
       transformResponse: (body: unknown) => {
         const students = field<Student[]>('students')(body) ?? [];
         const pagination = field<Pagination | undefined>('pagination')(body) ?? {
-          page: 1,
-          limit: students.length,
-          total: students.length,
-          pages: 1,
+          currentPage: 1,
+          totalPages: 1,
+          totalResults: students.length,
         };
         return { students, pagination };
       },
@@ -139,7 +144,7 @@ export const studentsApi = api.injectEndpoints({
       },
       transformResponse: (body: unknown) => ({
         valid: field<number | undefined>('valid')(body) ?? 0,
-        invited: field<number | undefined>('invited')(body),
+        imported: field<number | undefined>('imported')(body),
         problems: field<ImportProblem[] | undefined>('problems')(body) ?? [],
       }),
       invalidatesTags: (_r, _e, { dryRun }) => (dryRun ? [] : [{ type: 'Student', id: LIST }, 'Dashboard']),

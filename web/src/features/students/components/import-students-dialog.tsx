@@ -34,7 +34,7 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
     if (!file) return;
     try {
       const done = await runImport({ file, dryRun: false }).unwrap();
-      notify.success(`${done.invited ?? done.valid} students invited`);
+      notify.success(`${done.imported ?? done.valid} students invited`);
       onClose();
     } catch (err) {
       notifyFailure(err, 'Failed to send invitation');

@@ -93,8 +93,9 @@ export function StudentsPage() {
 
   const copyUrl = async (student: Student) => {
     try {
-      if (!student.inviteToken) throw new Error('no link');
-      await navigator.clipboard.writeText(assessmentUrl(student.inviteToken));
+      const url = assessmentUrl(student);
+      if (!url) throw new Error('no link');
+      await navigator.clipboard.writeText(url);
       notify.success('Assessment URL copied to clipboard');
       setCopiedId(student._id);
       clearTimeout(copiedTimer.current);
@@ -149,6 +150,7 @@ export function StudentsPage() {
       render: (s) => (
         <div className="badge-stack">
           <Badge tone={statusTone[s.status]}>{statusLabel(s.status)}</Badge>
+          {s.expired && <Badge tone="warning">Link expired</Badge>}
           <DeliveryBadge student={s} />
         </div>
       ),
@@ -238,15 +240,19 @@ export function StudentsPage() {
             />
           </div>
         )}
-        {pagination && pagination.pages > 1 && (
+        {pagination && pagination.totalPages > 1 && (
           <nav className="pager" aria-label="Student pages">
             <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
               Previous
             </Button>
             <span aria-live="polite">
-              Page {pagination.page} of {pagination.pages} ({pagination.total} students)
+              Page {pagination.currentPage} of {pagination.totalPages} ({pagination.totalResults} students)
             </span>
-            <Button variant="secondary" disabled={page >= pagination.pages} onClick={() => setPage(page + 1)}>
+            <Button
+              variant="secondary"
+              disabled={page >= pagination.totalPages}
+              onClick={() => setPage(page + 1)}
+            >
               Next
             </Button>
           </nav>

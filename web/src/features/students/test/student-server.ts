@@ -106,10 +106,9 @@ const handlers = [
     return HttpResponse.json({
       students: matching.slice((page - 1) * limit, page * limit),
       pagination: {
-        page,
-        limit,
-        total: matching.length,
-        pages: Math.max(1, Math.ceil(matching.length / limit)),
+        currentPage: page,
+        totalPages: Math.max(1, Math.ceil(matching.length / limit)),
+        totalResults: matching.length,
       },
     });
   }),
@@ -145,7 +144,7 @@ const handlers = [
     store.imports.push({ dryRun, text });
     const { problems, valid } = checkCsv(text);
     if (!dryRun) store.students = [...valid, ...store.students];
-    return HttpResponse.json({ valid: valid.length, ...(dryRun ? {} : { invited: valid.length }), problems });
+    return HttpResponse.json({ valid: valid.length, dryRun, imported: dryRun ? 0 : valid.length, problems });
   }),
 ];
 
