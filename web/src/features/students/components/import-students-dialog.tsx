@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Download } from 'lucide-react';
-import { Button, Modal } from '../../../components/ui';
+import { DialogActions, Modal } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import { useImportStudentsMutation, type ImportReport } from '../api/students-api';
 
@@ -48,20 +48,13 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
       onClose={onClose}
       dismissible={!isLoading}
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={isLoading}>
-            Cancel
-          </Button>
-          {report ? (
-            <Button onClick={confirm} loading={isLoading} disabled={report.valid === 0}>
-              {`Invite ${report.valid} students`}
-            </Button>
-          ) : (
-            <Button onClick={check} loading={isLoading} disabled={!file}>
-              Check File
-            </Button>
-          )}
-        </>
+        <DialogActions
+          submitLabel={report ? `Invite ${report.valid} students` : 'Check File'}
+          onSubmit={report ? confirm : check}
+          disabled={report ? report.valid === 0 : !file}
+          busy={isLoading}
+          onCancel={onClose}
+        />
       }
     >
       <div className="form">

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Input, Modal } from '../../../components/ui';
+import { DialogActions, Input, Modal } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import { inviteStudentSchema, useInviteStudentMutation, type InviteStudentInput } from '../api/students-api';
 
@@ -37,14 +37,12 @@ export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: 
       onClose={onClose}
       dismissible={!isLoading}
       footer={
-        <>
-          <Button variant="secondary" onClick={onClose} disabled={isLoading}>
-            Cancel
-          </Button>
-          <Button type="submit" form="invite-student-form" loading={isLoading}>
-            Send Invitation
-          </Button>
-        </>
+        <DialogActions
+          formId="invite-student-form"
+          submitLabel="Send Invitation"
+          busy={isLoading}
+          onCancel={onClose}
+        />
       }
     >
       <form id="invite-student-form" className="form" onSubmit={handleSubmit(onSubmit)} noValidate>

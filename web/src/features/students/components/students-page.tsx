@@ -7,6 +7,7 @@ import {
   ConfirmDialog,
   EmptyState,
   IconButton,
+  Person,
   SearchInput,
   Select,
   Spinner,
@@ -131,18 +132,7 @@ export function StudentsPage() {
     {
       key: 'student',
       header: 'Student',
-      render: (s) => (
-        <div className="person">
-          <span className="person__avatar" aria-hidden="true">
-            {s.name.charAt(0).toUpperCase()}
-          </span>
-          <div>
-            <p className="person__name">{s.name}</p>
-            <p className="person__email">{s.email}</p>
-            {s.phoneNumber && <p className="person__email">{s.phoneNumber}</p>}
-          </div>
-        </div>
-      ),
+      render: (s) => <Person name={s.name} email={s.email} details={s.phoneNumber ? [s.phoneNumber] : []} />,
     },
     {
       key: 'status',
