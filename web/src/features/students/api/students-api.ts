@@ -4,10 +4,12 @@ import { emailField } from '../../auth/api/schemas';
 
 export type StudentStatus = 'invited' | 'started' | 'completed';
 
-/** How the invitation mail went, as the notification service recorded it. */
+/** How a student's latest invitation mail went, as the notification service recorded it. */
 export interface InviteDelivery {
-  state: 'queued' | 'sent' | 'failed';
-  reason?: string;
+  studentId: string;
+  status: 'queued' | 'sent' | 'failed';
+  reason: string | null;
+  at: string;
 }
 
 /** SPEC §3 Student, plus the accommodation and the invitation's delivery. */
@@ -24,7 +26,6 @@ export interface Student {
   expired?: boolean;
   createdAt: string;
   extraTimePercent?: number;
-  delivery?: InviteDelivery;
 }
 
 export interface Pagination {
@@ -111,6 +112,15 @@ export const studentsApi = api.injectEndpoints({
         ...(list?.students ?? []).map((s) => ({ type: 'Student' as const, id: s._id })),
       ],
     }),
+    // The notification service answers for at most 200 students at a time: one table page.
+    getInviteDeliveries: build.query<InviteDelivery[], string[]>({
+      query: (studentIds) => ({
+        url: 'admin/notifications/deliveries',
+        params: { studentIds: studentIds.join(',') },
+      }),
+      transformResponse: (body: unknown) => field<InviteDelivery[] | undefined>('deliveries')(body) ?? [],
+      providesTags: (_r, _e, ids) => ids.map((id) => ({ type: 'Student' as const, id })),
+    }),
     inviteStudent: build.mutation<Student | undefined, InviteStudentInput>({
       query: ({ phoneNumber, ...rest }) => ({
         url: 'admin/students/invite',
@@ -154,6 +164,7 @@ export const studentsApi = api.injectEndpoints({
 
 export const {
   useGetStudentsQuery,
+  useGetInviteDeliveriesQuery,
   useInviteStudentMutation,
   useResendInvitationMutation,
   useDeleteStudentMutation,

@@ -24,6 +24,8 @@ import {
   useDeleteStudentMutation,
   useGetStudentsQuery,
   useResendInvitationMutation,
+  useGetInviteDeliveriesQuery,
+  type InviteDelivery,
   type Student,
   type StudentListQuery,
 } from '../api/students-api';
@@ -33,6 +35,7 @@ import { InviteStudentModal } from './invite-student-modal';
 const PAGE_SIZE = 20;
 const COPIED_MS = 2000;
 const SEARCH_DELAY_MS = 300;
+const DELIVERY_POLL_MS = 5000;
 
 const statusTone: Record<Student['status'], BadgeTone> = {
   invited: 'info',
@@ -40,10 +43,9 @@ const statusTone: Record<Student['status'], BadgeTone> = {
   completed: 'success',
 };
 
-function DeliveryBadge({ student }: { student: Student }) {
-  const delivery = student.delivery;
-  if (!delivery || delivery.state === 'sent') return null;
-  if (delivery.state === 'queued') return <Badge tone="neutral">Invite queued</Badge>;
+function DeliveryBadge({ delivery }: { delivery: InviteDelivery | undefined }) {
+  if (!delivery || delivery.status === 'sent') return null;
+  if (delivery.status === 'queued') return <Badge tone="neutral">Invite queued</Badge>;
   const reason = delivery.reason ?? 'The mail server refused the invitation';
   return (
     <span title={reason}>
@@ -91,6 +93,16 @@ export function StudentsPage() {
 
   const students = data?.students ?? [];
   const pagination = data?.pagination;
+  const ids = students.map((s) => s._id);
+  // Mails go out after the invite returns: while one is still queued, look again every few seconds.
+  const [deliveryPoll, setDeliveryPoll] = useState(0);
+  const { data: deliveries = [] } = useGetInviteDeliveriesQuery(ids, {
+    skip: ids.length === 0,
+    pollingInterval: deliveryPoll,
+  });
+  const deliveryOf = new Map(deliveries.map((d) => [d.studentId, d]));
+  const anyQueued = deliveries.some((d) => d.status === 'queued');
+  useEffect(() => setDeliveryPoll(anyQueued ? DELIVERY_POLL_MS : 0), [anyQueued]);
 
   const copyUrl = async (student: Student) => {
     try {
@@ -141,7 +153,7 @@ export function StudentsPage() {
         <div className="badge-stack">
           <Badge tone={statusTone[s.status]}>{statusLabel(s.status)}</Badge>
           {s.expired && <Badge tone="warning">Link expired</Badge>}
-          <DeliveryBadge student={s} />
+          <DeliveryBadge delivery={deliveryOf.get(s._id)} />
         </div>
       ),
     },

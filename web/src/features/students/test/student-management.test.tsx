@@ -32,7 +32,7 @@ describe('Student Management', () => {
     expect(within(row('Niels Bohr')).getByText('In Progress')).toBeInTheDocument();
     expect(within(row('Lise Meitner')).getByText('Completed')).toBeInTheDocument();
     expect(within(row('Marie Curie')).getByText('Mar 1, 2025')).toBeInTheDocument();
-    const failed = within(row('Paul Dirac')).getByText('Invite failed');
+    const failed = await within(row('Paul Dirac')).findByText('Invite failed');
     expect(failed.closest('[title]')).toHaveAttribute('title', '550 mailbox unavailable');
     expect(within(row('Marie Curie')).queryByText('Invite failed')).not.toBeInTheDocument();
   });
@@ -101,6 +101,7 @@ describe('Student Management', () => {
     ]);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     await waitFor(() => expect(row('Emmy Noether')).toBeInTheDocument());
+    expect(await within(row('Emmy Noether')).findByText('Invite queued')).toBeInTheDocument();
   });
 
   it('when the phone number is left empty, then it is not sent', async () => {

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { server } from '../../../testing/server';
-import type { Student } from '../api/students-api';
+import type { InviteDelivery, Student } from '../api/students-api';
 
 /*
  * An in-memory stand-in for the student service's admin side: server-side search, status filter and
@@ -12,6 +12,7 @@ export const store = {
   invites: [] as Record<string, unknown>[],
   resent: [] as string[],
   imports: [] as { dryRun: boolean; text: string }[],
+  deliveries: [] as InviteDelivery[],
 };
 
 export const DUPLICATE_MESSAGE = 'A student with this email is already invited';
@@ -23,7 +24,6 @@ const student = (overrides: Partial<Student>): Student => ({
   status: 'invited',
   inviteToken: 'tok-0',
   createdAt: '2025-03-01T09:00:00.000Z',
-  delivery: { state: 'sent' },
   ...overrides,
 });
 
@@ -54,8 +54,12 @@ export function seedStudents(): void {
       name: 'Paul Dirac',
       email: 'paul@example.edu',
       inviteToken: 'tok-paul',
-      delivery: { state: 'failed', reason: '550 mailbox unavailable' },
     }),
+  ];
+  const at = '2025-03-01T09:01:00.000Z';
+  store.deliveries = [
+    { studentId: 'st-1', status: 'sent', reason: null, at },
+    { studentId: 'st-4', status: 'failed', reason: '550 mailbox unavailable', at },
   ];
 }
 
@@ -92,6 +96,10 @@ function checkCsv(text: string) {
 }
 
 const handlers = [
+  http.get('*/api/admin/notifications/deliveries', ({ request }) => {
+    const ids = (new URL(request.url).searchParams.get('studentIds') ?? '').split(',');
+    return HttpResponse.json({ deliveries: store.deliveries.filter((d) => ids.includes(d.studentId)) });
+  }),
   http.get('*/api/admin/students', ({ request }) => {
     const params = new URL(request.url).searchParams;
     store.listQueries.push(params);
@@ -124,9 +132,9 @@ const handlers = [
       name: body.name,
       email,
       inviteToken: `tok-${email}`,
-      delivery: { state: 'queued' },
     });
     store.students = [created, ...store.students];
+    store.deliveries.push({ studentId: created._id, status: 'queued', reason: null, at: created.createdAt });
     return HttpResponse.json({ student: created }, { status: 201 });
   }),
   http.post('*/api/admin/students/:id/resend-assessment', ({ params }) => {
