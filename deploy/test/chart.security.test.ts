@@ -44,13 +44,18 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
   const workloads = objects.filter((o) => workloadKinds.includes(o.kind));
 
   test('when rendered, then there are Deployments, migration Jobs and the test Pod to check', () => {
-    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(4);
+    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(5);
     expect(
       workloads
         .filter((o) => o.kind === 'Job')
         .map((o) => o.metadata.name)
         .sort(),
-    ).toEqual(['readiness-assessment-migrate', 'readiness-auth-migrate', 'readiness-notification-migrate']);
+    ).toEqual([
+      'readiness-assessment-migrate',
+      'readiness-auth-migrate',
+      'readiness-notification-migrate',
+      'readiness-student-migrate',
+    ]);
     expect(workloads.filter((o) => o.kind === 'Pod')).toHaveLength(1);
   });
 
@@ -207,7 +212,7 @@ describe('network policies', () => {
   test('when traffic comes from outside, then only the gateway takes it, from the ingress controller', () => {
     const gateway = policy('readiness-gateway');
     expect(JSON.stringify(gateway.spec.ingress)).toContain('ingress-nginx');
-    for (const name of ['auth', 'assessment', 'notification']) {
+    for (const name of ['auth', 'assessment', 'student', 'notification']) {
       expect(JSON.stringify(policy(`readiness-${name}`).spec.ingress)).not.toContain('ingress-nginx');
     }
   });
@@ -215,7 +220,7 @@ describe('network policies', () => {
   test('when auth is called, then only the gateway and the services that check admin tokens (and the metrics scraper) may call it', () => {
     const from = policy('readiness-auth').spec.ingress ?? [];
     expect(from[0]?.from).toEqual(
-      ['assessment', 'gateway', 'notification'].map((service) => ({
+      ['assessment', 'gateway', 'notification', 'student'].map((service) => ({
         podSelector: {
           matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': service },
         },
@@ -228,6 +233,7 @@ describe('network policies', () => {
     expect(egressPorts(policy('readiness-gateway'))).toEqual([
       'TCP/53',
       'TCP/6379',
+      'TCP/8080',
       'TCP/8080',
       'TCP/8080',
       'TCP/8080',

@@ -106,7 +106,7 @@ async function bootAndStop(
   expect([code, service.output()]).toEqual([0, expect.any(String)]);
 }
 
-describe.each(['gateway', 'auth', 'assessment', 'notification'])('the %s image', (service) => {
+describe.each(['gateway', 'auth', 'assessment', 'student', 'notification'])('the %s image', (service) => {
   let image: ImageTree;
 
   beforeAll(() => {
@@ -133,7 +133,7 @@ describe.each(['gateway', 'auth', 'assessment', 'notification'])('the %s image',
     for (const absent of absentFiles) {
       expect([absent, existsSync(path.join(app, absent))]).toEqual([absent, false]);
     }
-    const others = ['gateway', 'auth', 'assessment', 'notification'].filter((s) => s !== service);
+    const others = ['gateway', 'auth', 'assessment', 'student', 'notification'].filter((s) => s !== service);
     for (const other of others) expect(existsSync(path.join(app, 'services', other))).toBe(false);
   });
 
@@ -145,7 +145,7 @@ describe.each(['gateway', 'auth', 'assessment', 'notification'])('the %s image',
         // The chart points WEB_DIST_DIR at /app/web/dist inside the image.
         env.WEB_DIST_DIR = path.join(image.root, 'app/web/dist');
       }
-      if (service === 'auth' || service === 'assessment' || service === 'notification') {
+      if (service !== 'gateway') {
         const [db, vhost] = await Promise.all([createTestDatabase(), createTestVhost()]);
         closers.push(db.close, vhost.close);
         // Production requires the key that seals secrets in events; the chart passes it from a Secret.
@@ -174,6 +174,10 @@ describe.each(['gateway', 'auth', 'assessment', 'notification'])('the %s image',
           S3_SECRET_KEY: s3.secretKey,
           AUTH_URL: 'http://127.0.0.1:9',
         });
+      }
+      if (service === 'student') {
+        // The admin check needs to know where auth is.
+        env.AUTH_URL = 'http://127.0.0.1:9';
       }
       if (service === 'notification') {
         const catcher: MailCatcher = await startMailCatcher();

@@ -8,10 +8,16 @@ import {
   AdminUpdatedSchema,
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
+import {
+  StudentDeletedSchema,
+  StudentInvitationResentSchema,
+  StudentInvitedSchema,
+} from './gen/readiness/events/v1/student_pb';
 
 export * from './gen/readiness/events/v1/assessment_pb';
 export * from './gen/readiness/events/v1/auth_pb';
 export * from './gen/readiness/events/v1/envelope_pb';
+export * from './gen/readiness/events/v1/student_pb';
 export { create, toBinary, fromBinary, timestampDate, timestampFromDate };
 
 /** Every event name with the schema of its payload. Names follow <context>.<entity>.<past-verb>.v<N>. */
@@ -21,6 +27,9 @@ export const events = {
   'auth.admin.status-changed.v1': AdminStatusChangedSchema,
   'auth.admin.password-reset.v1': AdminPasswordResetSchema,
   'assessment.version.published.v1': AssessmentVersionPublishedSchema,
+  'student.student.invited.v1': StudentInvitedSchema,
+  'student.invitation.resent.v1': StudentInvitationResentSchema,
+  'student.student.deleted.v1': StudentDeletedSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

@@ -9,6 +9,7 @@ import { assessmentService } from '@readiness/assessment';
 import { authService } from '@readiness/auth';
 import { gatewayService } from '@readiness/gateway';
 import { devMailRoutes, notificationService } from '@readiness/notification';
+import { studentService } from '@readiness/student';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
@@ -85,6 +86,7 @@ async function main(): Promise<void> {
   // The services after auth check admin tokens on their own /api/admin routes with auth's keys.
   host.share({ adminVerifier: auth.exports.verifier });
   const assessment = await host.start(assessmentService, { env, logger: logFor('assessment') });
+  const student = await host.start(studentService, { env, logger: logFor('student') });
   const notification = await host.start(notificationService, { env, logger: logFor('notification') });
   const webDist = path.resolve(config.WEB_DIST_DIR);
   const gateway = await host.start(gatewayService, {
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
       TRUSTED_PROXIES: process.env.TRUSTED_PROXIES,
       AUTH_URL: auth.url,
       ASSESSMENT_URL: assessment.url,
+      STUDENT_URL: student.url,
       NOTIFICATION_URL: notification.url,
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
     },
@@ -116,7 +119,7 @@ async function main(): Promise<void> {
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
     `  metrics        ${gateway.internalUrl}/metrics (internal port)`,
-    `  services       auth ${auth.url}, assessment ${assessment.url}, notification ${notification.url}, gateway ${gateway.url}`,
+    `  services       auth ${auth.url}, assessment ${assessment.url}, student ${student.url}, notification ${notification.url}, gateway ${gateway.url}`,
     `  embedded       PostgreSQL under ${postgres.dataDir} (a database per service), in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];
   if (auth.exports.seededAdmin) {

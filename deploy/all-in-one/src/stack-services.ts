@@ -10,6 +10,8 @@ export const stackServices: StackService[] = [
   { name: 'auth', port: 8101, database: true, env: () => ({}) },
   // Checks admin tokens on /api/assessment with auth's key set; question files in its own embedded S3 under DATA_DIR.
   { name: 'assessment', port: 8102, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
+  // Checks admin tokens on /api/admin/students with auth's key set; seals invitation links with the shared event key.
+  { name: 'student', port: 8103, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   // Checks admin tokens on its own /api/admin routes with auth's key set.
   { name: 'notification', port: 8106, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   {
@@ -19,6 +21,7 @@ export const stackServices: StackService[] = [
     env: (urls) => ({
       AUTH_URL: urls.auth,
       ASSESSMENT_URL: urls.assessment,
+      STUDENT_URL: urls.student,
       NOTIFICATION_URL: urls.notification,
       WEB_DIST_DIR: 'web/dist',
     }),

@@ -4,7 +4,9 @@ import { configSchema } from './config';
 import { createDeliveriesRepository } from './data-access/deliveries-repository';
 import { migrationsDir } from './data-access/migrations-dir';
 import { openApi } from './entry-points/http/openapi';
+import { deliveryRoutes } from './entry-points/http/deliveries';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
+import { studentInvitationConsumers } from './entry-points/messaging/student-invitation';
 
 /**
  * The notification service: mails what other services' events ask for. Its `/api/admin` routes are guarded by
@@ -19,15 +21,26 @@ export const notificationService = defineService({
   openapi: openApi,
   setup({ config, logger, database, mailer }) {
     const repo = createDeliveriesRepository(database);
+    const secrets = loadEventSecretBox({ config, logger });
     return {
-      routes: () => undefined,
+      routes: deliveryRoutes(repo),
       subscriptions: [
+        ...studentInvitationConsumers({
+          repo,
+          database,
+          mailer,
+          logger,
+          secrets,
+          contact: config.MAIL_CONTACT,
+          maxAttempts: config.MAIL_MAX_ATTEMPTS,
+          leaseSeconds: config.MAIL_LEASE_SECONDS,
+        }),
         adminPasswordResetConsumer({
           repo,
           database,
           mailer,
           logger,
-          secrets: loadEventSecretBox({ config, logger }),
+          secrets,
           publicOrigin: config.PUBLIC_ORIGIN,
           maxAttempts: config.MAIL_MAX_ATTEMPTS,
           leaseSeconds: config.MAIL_LEASE_SECONDS,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { AdminPasswordResetSchema, create, encodePayload } from '@readiness/contracts';
+import { AdminPasswordResetSchema, StudentInvitedSchema, create, encodePayload } from '@readiness/contracts';
 import { createMemoryBus, createRabbitBus, type BusMessage, type EventBus } from '@readiness/kit/bus';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
@@ -12,6 +12,7 @@ import {
   startTcpProxy,
   type TcpProxy,
 } from '@readiness/testing';
+import type { JwtVerifier } from '@readiness/kit/auth';
 import type { KeyValueStore } from '@readiness/kit/cache';
 import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
 import { startService, type RunningService } from '@readiness/kit/runtime';
@@ -43,7 +44,12 @@ export interface Harness {
  */
 export async function startNotification(
   kind: 'real' | 'embedded',
-  options: { maxAttempts?: number; config?: Partial<NotificationConfigInput>; kv?: KeyValueStore } = {},
+  options: {
+    maxAttempts?: number;
+    config?: Partial<NotificationConfigInput>;
+    kv?: KeyValueStore;
+    adminVerifier?: JwtVerifier;
+  } = {},
 ): Promise<Harness> {
   const closers: Array<() => Promise<void>> = [];
   let database: Database;
@@ -81,7 +87,7 @@ export async function startNotification(
     },
     logger,
     adapters: { database, bus, mailer },
-    shared: { kv: options.kv },
+    shared: { kv: options.kv, adminVerifier: options.adminVerifier },
   });
   return {
     service,
@@ -141,4 +147,37 @@ export async function deliveryRows(database: Database) {
         FROM deliveries d JOIN effect_claims c ON c.scope = 'mail:' || d.template AND c.key = d.event_id::text
         ORDER BY d.created_at`,
   );
+}
+
+/** An invitation event as the student service publishes it, the link sealed with the shared key. */
+export function invitationEvent(
+  overrides: Partial<{
+    id: string;
+    studentId: string;
+    name: string;
+    email: string;
+    url: string;
+    title: string;
+  }> = {},
+): BusMessage {
+  return {
+    id: overrides.id ?? randomUUID(),
+    name: 'student.student.invited.v1',
+    occurredAt: new Date(),
+    source: 'student',
+    payload: encodePayload(
+      'student.student.invited.v1',
+      create(StudentInvitedSchema, {
+        studentId: overrides.studentId ?? randomUUID(),
+        name: overrides.name ?? 'Ada Lovelace',
+        email: overrides.email ?? 'ada@example.edu',
+        sealedInvitationUrl: testSecrets.seal(
+          overrides.url ?? 'https://readiness.example.edu/assessment/tok',
+        ),
+        assessmentTitle: overrides.title ?? '',
+        timeLimitMinutes: overrides.title ? 30 : 0,
+        expiresAt: new Date(Date.now() + 60 * 86_400_000).toISOString(),
+      }),
+    ),
+  };
 }

@@ -7,5 +7,7 @@ export const deliveries = pgTable('deliveries', {
   template: text('template').notNull(),
   recipient: text('recipient').notNull(),
   subject: text('subject').notNull(),
+  /** The student the mail was about (invitations); erased with the student. */
+  studentId: uuid('student_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });

@@ -10,6 +10,8 @@ export interface DeliveryRequest {
   template: string;
   to: string;
   mail: RenderedMail;
+  /** The student the mail is about, for the per-student delivery state and erasure. */
+  studentId?: string;
   /** Which delivery of the event this is (1 for the first); the bus counts them. */
   attempt: number;
   maxAttempts: number;
@@ -34,6 +36,7 @@ export async function deliver(
     template: req.template,
     recipient: req.to,
     subject: req.mail.subject,
+    studentId: req.studentId,
   });
   try {
     const outcome = await runClaimed(

@@ -61,3 +61,49 @@ export function adminPasswordReset(input: {
   );
   return { subject, text, html };
 }
+
+export function studentInvitation(input: {
+  name: string;
+  invitationUrl: string;
+  /** Empty when the student service knew no assessment yet: the mail stays generic. */
+  assessmentTitle: string;
+  timeLimitMinutes: number;
+  expiresAt: Date | undefined;
+  contact: string;
+  resent: boolean;
+}): RenderedMail {
+  const what = input.assessmentTitle ? `the ${input.assessmentTitle}` : 'the readiness assessment';
+  const subject = input.resent
+    ? `Reminder: your ${PRODUCT} assessment invitation`
+    : `You are invited to take ${what}`;
+  const time =
+    input.timeLimitMinutes > 0
+      ? `It takes at most ${input.timeLimitMinutes} minutes; the timer starts only when you press Start.`
+      : 'The timer starts only when you press Start.';
+  const expiry = input.expiresAt
+    ? `The link is personal and stays valid until ${input.expiresAt.toUTCString()} unless you start before.`
+    : 'The link is personal: do not share it.';
+  const text = [
+    `Hello ${input.name},`,
+    '',
+    `You are invited to take ${what} with ${PRODUCT}, to see how ready you are for distance education.`,
+    time,
+    '',
+    `Open your assessment: ${input.invitationUrl}`,
+    '',
+    expiry,
+    '',
+    `Questions? Contact ${input.contact}.`,
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hello ${escapeHtml(input.name)},</p>
+<p>You are invited to take ${escapeHtml(what)} with ${PRODUCT}, to see how ready you are for distance education.</p>
+<p>${escapeHtml(time)}</p>
+<p><a href="${escapeHtml(input.invitationUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Open your assessment</a></p>
+<p style="font-size:13px;color:#6b7280">Or copy this link into your browser: ${escapeHtml(input.invitationUrl)}</p>
+<p>${escapeHtml(expiry)}</p>
+<p style="color:#6b7280">Questions? Contact ${escapeHtml(input.contact)}.</p>`,
+  );
+  return { subject, text, html };
+}

@@ -1,0 +1,73 @@
+import { api, startProduct, type RunningProduct } from './launcher';
+
+jest.setTimeout(120_000);
+
+const OWNER = { email: 'owner@example.edu', password: 'first-owner-password' };
+
+interface Mail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+interface Student {
+  _id: string;
+  status: string;
+  inviteToken: string;
+  inviteUrl: string;
+}
+
+describe('students end to end through the gateway of `make start`', () => {
+  let product: RunningProduct;
+
+  beforeAll(async () => {
+    product = await startProduct({ SEED_ADMIN_EMAIL: OWNER.email, SEED_ADMIN_PASSWORD: OWNER.password });
+  });
+  afterAll(async () => {
+    await product?.stop();
+  });
+
+  test('when an admin invites a student, then the mail with the link arrives, the link opens the student, and the delivery reads sent', async () => {
+    const base = product.url;
+    const login = await api<{ token: string }>(base, 'POST', '/api/auth/login', { body: OWNER });
+    const token = login.body.token;
+
+    expect((await api(base, 'GET', '/api/admin/students')).status).toBe(401);
+    const invited = await api<{ student: Student }>(base, 'POST', '/api/admin/students/invite', {
+      token,
+      body: { name: 'Ada Lovelace', email: 'ada@example.edu' },
+    });
+    expect(invited.status).toBe(201);
+    const student = invited.body.student;
+    expect(student.inviteUrl).toMatch(new RegExp(`/assessment/${student.inviteToken}$`));
+
+    let mail: Mail | undefined;
+    for (let i = 0; i < 100 && !mail; i++) {
+      const inbox = await api<Mail[] | { mails: Mail[] }>(base, 'GET', '/dev/mail');
+      const list = Array.isArray(inbox.body) ? inbox.body : inbox.body.mails;
+      mail = list.find((m) => m.to.some((to) => to.includes('ada@example.edu')));
+      if (!mail) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(mail).toBeDefined();
+    // The sample assessment's title and time limit reach the mail through assessment's event.
+    expect(mail!.text).toContain(student.inviteUrl);
+    expect(mail!.text).toContain('It takes at most 30 minutes');
+
+    const opened = await api<{ student: { name: string } }>(
+      base,
+      'GET',
+      `/api/student/${student.inviteToken}`,
+    );
+    expect(opened.status).toBe(200);
+    expect(opened.body.student.name).toBe('Ada Lovelace');
+
+    const deliveries = await api<{ deliveries: Array<{ status: string }> }>(
+      base,
+      'GET',
+      `/api/admin/notifications/deliveries?studentIds=${student._id}`,
+      { token },
+    );
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.deliveries[0]?.status).toBe('sent');
+  });
+});

@@ -1,0 +1,76 @@
+import type { Database } from '@readiness/kit/db';
+import type { Logger } from '@readiness/kit/logger';
+import type { Mailer } from '@readiness/kit/mail';
+import type { SecretBox } from '@readiness/kit/outbox';
+import { on, type EventSubscription } from '@readiness/kit/runtime';
+import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
+import { deliver } from '../../domain/deliver';
+import { studentInvitation } from '../../domain/templates';
+
+export const STUDENT_INVITED_QUEUE = 'notification.student-invited';
+export const INVITATION_RESENT_QUEUE = 'notification.invitation-resent';
+export const STUDENT_DELETED_QUEUE = 'notification.student-deleted';
+
+interface InvitationEvent {
+  studentId: string;
+  name: string;
+  email: string;
+  sealedInvitationUrl: string;
+  assessmentTitle: string;
+  timeLimitMinutes: number;
+  expiresAt: string;
+}
+
+/**
+ * Mails invitations (first and resent) with the link opened from its sealed form, recording each delivery
+ * against the student; erases a deleted student's mail log.
+ */
+export function studentInvitationConsumers(deps: {
+  repo: DeliveriesRepository;
+  database: Database;
+  mailer: Mailer;
+  logger: Logger;
+  secrets: SecretBox;
+  contact: string;
+  maxAttempts: number;
+  leaseSeconds: number;
+}): EventSubscription[] {
+  const mailInvitation =
+    (template: string, resent: boolean) =>
+    async (event: InvitationEvent, meta: { id: string; attempt: number }) => {
+      await deliver(deps, {
+        eventId: meta.id,
+        template,
+        to: event.email,
+        studentId: event.studentId,
+        mail: studentInvitation({
+          name: event.name,
+          invitationUrl: deps.secrets.open(event.sealedInvitationUrl),
+          assessmentTitle: event.assessmentTitle,
+          timeLimitMinutes: event.timeLimitMinutes,
+          expiresAt: event.expiresAt ? new Date(event.expiresAt) : undefined,
+          contact: deps.contact,
+          resent,
+        }),
+        attempt: meta.attempt,
+        maxAttempts: deps.maxAttempts,
+        leaseSeconds: deps.leaseSeconds,
+      });
+    };
+  return [
+    on('student.student.invited.v1', {
+      queue: STUDENT_INVITED_QUEUE,
+      maxAttempts: deps.maxAttempts,
+      handle: mailInvitation('student-invitation', false),
+    }),
+    on('student.invitation.resent.v1', {
+      queue: INVITATION_RESENT_QUEUE,
+      maxAttempts: deps.maxAttempts,
+      handle: mailInvitation('student-invitation-resent', true),
+    }),
+    on('student.student.deleted.v1', {
+      queue: STUDENT_DELETED_QUEUE,
+      handle: (event) => deps.repo.eraseStudent(event.studentId),
+    }),
+  ];
+}

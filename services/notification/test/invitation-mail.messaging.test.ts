@@ -1,0 +1,102 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { StudentDeletedSchema, create, encodePayload } from '@readiness/contracts';
+import { createJwtVerifier } from '@readiness/kit/auth';
+import { eventually } from '@readiness/testing';
+import { deliveryRows, invitationEvent, startNotification, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const kid = randomUUID();
+const adminVerifier = createJwtVerifier({
+  publicKeys: [{ kid, key: publicKey }],
+  issuer: 'iss',
+  audience: 'aud',
+});
+const token = () =>
+  jwt.sign({ role: 'admin', sid: randomUUID() }, privateKey, {
+    algorithm: 'RS256',
+    keyid: kid,
+    subject: randomUUID(),
+    jwtid: randomUUID(),
+    issuer: 'iss',
+    audience: 'aud',
+    expiresIn: 600,
+  });
+
+const deliveriesOf = async (h: Harness, ids: string[]) => {
+  const res = await fetch(`${h.service.url}/api/admin/notifications/deliveries?studentIds=${ids.join(',')}`, {
+    headers: { authorization: `Bearer ${token()}` },
+  });
+  expect(res.status).toBe(200);
+  return (
+    (await res.json()) as { deliveries: Array<{ studentId: string; status: string; reason: string | null }> }
+  ).deliveries;
+};
+
+describe.each(['real', 'embedded'] as const)('invitation mail (%s infrastructure)', (kind) => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startNotification(kind, { adminVerifier });
+  });
+  afterEach(() => h.close());
+
+  test('when a student is invited, then the mail with the link, the assessment and whom to contact arrives, and the delivery reads sent', async () => {
+    const studentId = randomUUID();
+    const url = `https://readiness.example.edu/assessment/${randomUUID()}`;
+    await h.bus.publish([
+      invitationEvent({ studentId, name: 'Ada <Lovelace>', url, title: 'Distance Learning Readiness' }),
+    ]);
+    const mail = await h.catcher.waitFor((m) => m.to.includes('ada@example.edu'), 10_000);
+    expect(mail.subject).toBe('You are invited to take the Distance Learning Readiness');
+    expect(mail.text).toContain(`Open your assessment: ${url}`);
+    expect(mail.text).toContain('at most 30 minutes');
+    expect(mail.text).toContain('Contact the administrator who invited you');
+    expect(mail.html).toContain(`href="${url}"`);
+    expect(mail.html).toContain('Ada &lt;Lovelace&gt;');
+    const [d] = await eventually(async () => {
+      const r = await deliveriesOf(h, [studentId]);
+      return r[0]?.status === 'sent' ? r : false;
+    });
+    expect(d).toMatchObject({ studentId, status: 'sent', reason: null });
+    // The link is a secret: the delivery log never holds it.
+    expect(JSON.stringify(await deliveryRows(h.database))).not.toContain(url);
+  });
+
+  test('when the student is deleted, then their mail log is erased', async () => {
+    const studentId = randomUUID();
+    await h.bus.publish([invitationEvent({ studentId })]);
+    await eventually(async () => (await deliveriesOf(h, [studentId]))[0]?.status === 'sent', 'the mail');
+    await h.bus.publish([
+      {
+        id: randomUUID(),
+        name: 'student.student.deleted.v1',
+        occurredAt: new Date(),
+        source: 'student',
+        payload: encodePayload(
+          'student.student.deleted.v1',
+          create(StudentDeletedSchema, { studentId, email: 'ada@example.edu' }),
+        ),
+      },
+    ]);
+    await eventually(async () => (await deliveriesOf(h, [studentId])).length === 0, 'the erasure');
+    expect(JSON.stringify(await deliveryRows(h.database))).not.toContain('ada@example.edu');
+  });
+});
+
+test('when the SMTP server never takes the invitation, then the delivery reads failed with the reason', async () => {
+  const h = await startNotification('embedded', { maxAttempts: 2, adminVerifier });
+  try {
+    h.smtpProxy.cut();
+    const studentId = randomUUID();
+    await h.bus.publish([invitationEvent({ studentId })]);
+    const [d] = await eventually(async () => {
+      const r = await deliveriesOf(h, [studentId]);
+      return r[0]?.status === 'failed' ? r : false;
+    });
+    expect(d!.reason).toMatch(/temporarily unavailable/);
+  } finally {
+    await h.close();
+  }
+});

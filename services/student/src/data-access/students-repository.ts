@@ -1,0 +1,217 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '@readiness/kit/db';
+
+export type StudentStatus = 'invited' | 'started' | 'completed';
+
+export interface StudentRecord {
+  id: string;
+  name: string;
+  email: string;
+  phoneNumber: string | null;
+  status: StudentStatus;
+  extraTimePercent: number;
+  sealedToken: string;
+  invitedAt: Date;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface NewStudent {
+  name: string;
+  email: string;
+  phoneNumber: string | null;
+  extraTimePercent: number;
+  tokenHash: Buffer;
+  sealedToken: string;
+  expiresAt: Date;
+}
+
+type Runner = Pick<Tx, 'execute'>;
+
+export async function rows<R>(runner: Runner, query: SQL): Promise<R[]> {
+  return ((await runner.execute(query)) as unknown as { rows: R[] }).rows;
+}
+
+interface StudentRow {
+  id: string;
+  name: string;
+  email: string;
+  phone_number: string | null;
+  status: StudentStatus;
+  extra_time_percent: number;
+  sealed_token: string;
+  invited_at: Date | string;
+  expires_at: Date | string;
+  created_at: Date | string;
+}
+
+const COLUMNS = sql`id, name, email, phone_number, status, extra_time_percent, sealed_token, invited_at, expires_at, created_at`;
+
+const toStudent = (r: StudentRow): StudentRecord => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  phoneNumber: r.phone_number,
+  status: r.status,
+  extraTimePercent: r.extra_time_percent,
+  sealedToken: r.sealed_token,
+  invitedAt: new Date(r.invited_at),
+  expiresAt: new Date(r.expires_at),
+  createdAt: new Date(r.created_at),
+});
+
+/** `%`, `_` and `\` match themselves in a search. */
+const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const CHUNK = 1000;
+
+/**
+ * Inserts the students in chunks of multi-row statements; when any e-mail is already taken nothing is inserted
+ * for it and `taken` names it (the caller rolls back to keep the import all-or-nothing).
+ */
+export async function insertStudents(
+  tx: Runner,
+  students: NewStudent[],
+): Promise<{ inserted: StudentRecord[]; taken: boolean }> {
+  const inserted: StudentRecord[] = [];
+  for (let i = 0; i < students.length; i += CHUNK) {
+    const chunk = students.slice(i, i + CHUNK);
+    const values = sql.join(
+      chunk.map(
+        (s) =>
+          sql`(${s.name}, ${s.email}, ${s.phoneNumber}, ${s.extraTimePercent}, ${s.tokenHash}, ${s.sealedToken}, ${s.expiresAt.toISOString()}::timestamptz)`,
+      ),
+      sql`, `,
+    );
+    const found = await rows<StudentRow>(
+      tx,
+      sql`INSERT INTO students (name, email, phone_number, extra_time_percent, token_hash, sealed_token, expires_at)
+          VALUES ${values} ON CONFLICT (email) DO NOTHING RETURNING ${COLUMNS}`,
+    );
+    if (found.length !== chunk.length) return { inserted: [], taken: true };
+    inserted.push(...found.map(toStudent));
+  }
+  return { inserted, taken: false };
+}
+
+/** Which of these (normalized) e-mails already belong to a student. */
+export async function takenEmails(runner: Runner, emails: string[]): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (let i = 0; i < emails.length; i += CHUNK) {
+    const list = sql.join(
+      emails.slice(i, i + CHUNK).map((e) => sql`${e}`),
+      sql`, `,
+    );
+    const found = await rows<{ email: string }>(
+      runner,
+      sql`SELECT email FROM students WHERE email IN (${list})`,
+    );
+    for (const r of found) taken.add(r.email);
+  }
+  return taken;
+}
+
+export async function findStudent(
+  tx: Runner,
+  id: string,
+  forUpdate = false,
+): Promise<StudentRecord | undefined> {
+  const [row] = await rows<StudentRow>(
+    tx,
+    sql`SELECT ${COLUMNS} FROM students WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`,
+  );
+  return row && toStudent(row);
+}
+
+export async function findByTokenHash(tx: Runner, hash: Buffer): Promise<StudentRecord | undefined> {
+  const [row] = await rows<StudentRow>(tx, sql`SELECT ${COLUMNS} FROM students WHERE token_hash = ${hash}`);
+  return row && toStudent(row);
+}
+
+export async function renewInvitation(
+  tx: Runner,
+  id: string,
+  input: { tokenHash: Buffer; sealedToken: string; expiresAt: Date },
+): Promise<StudentRecord> {
+  const [row] = await rows<StudentRow>(
+    tx,
+    sql`UPDATE students SET token_hash = ${input.tokenHash}, sealed_token = ${input.sealedToken},
+          expires_at = ${input.expiresAt}, invited_at = now()
+        WHERE id = ${id} RETURNING ${COLUMNS}`,
+  );
+  return toStudent(row!);
+}
+
+export async function setExtraTime(
+  tx: Runner,
+  id: string,
+  percent: number,
+): Promise<StudentRecord | undefined> {
+  const [row] = await rows<StudentRow>(
+    tx,
+    sql`UPDATE students SET extra_time_percent = ${percent} WHERE id = ${id} RETURNING ${COLUMNS}`,
+  );
+  return row && toStudent(row);
+}
+
+export async function deleteStudent(tx: Runner, id: string): Promise<StudentRecord | undefined> {
+  const [row] = await rows<StudentRow>(tx, sql`DELETE FROM students WHERE id = ${id} RETURNING ${COLUMNS}`);
+  return row && toStudent(row);
+}
+
+export async function listStudents(
+  runner: Runner,
+  q: { search?: string; status?: StudentStatus; page: number; limit: number },
+): Promise<{ students: StudentRecord[]; total: number }> {
+  const where: SQL[] = [];
+  if (q.status) where.push(sql`status = ${q.status}`);
+  if (q.search) {
+    const p = likePattern(q.search);
+    where.push(sql`(name ILIKE ${p} OR email ILIKE ${p})`);
+  }
+  const clause = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
+  const [count] = await rows<{ n: string | number }>(
+    runner,
+    sql`SELECT count(*) AS n FROM students ${clause}`,
+  );
+  const found = await rows<StudentRow>(
+    runner,
+    sql`SELECT ${COLUMNS} FROM students ${clause} ORDER BY created_at DESC, id DESC
+        LIMIT ${q.limit} OFFSET ${(q.page - 1) * q.limit}`,
+  );
+  return { students: found.map(toStudent), total: Number(count?.n ?? 0) };
+}
+
+export async function audit(
+  tx: Runner,
+  entry: { actorId: string; action: string; studentId?: string; details?: Record<string, unknown> },
+): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO student_audit (actor_id, action, student_id, details)
+        VALUES (${entry.actorId}, ${entry.action}, ${entry.studentId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)`,
+  );
+}
+
+export async function activeAssessment(
+  runner: Runner,
+): Promise<{ title: string; timeLimitMinutes: number } | undefined> {
+  const [row] = await rows<{ title: string; time_limit_minutes: number }>(
+    runner,
+    sql`SELECT title, time_limit_minutes FROM active_assessment`,
+  );
+  return row && { title: row.title, timeLimitMinutes: row.time_limit_minutes };
+}
+
+/** Keeps the newest active version's title and time limit; an older or inactive version changes nothing. */
+export async function rememberAssessment(
+  runner: Runner,
+  v: { version: number; title: string; timeLimitMinutes: number },
+): Promise<void> {
+  await runner.execute(
+    sql`INSERT INTO active_assessment (version, title, time_limit_minutes)
+        VALUES (${v.version}, ${v.title}, ${v.timeLimitMinutes})
+        ON CONFLICT (only_row) DO UPDATE SET version = EXCLUDED.version, title = EXCLUDED.title,
+          time_limit_minutes = EXCLUDED.time_limit_minutes
+        WHERE active_assessment.version <= EXCLUDED.version`,
+  );
+}

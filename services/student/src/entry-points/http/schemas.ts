@@ -1,0 +1,69 @@
+import { textField } from '@readiness/kit/http';
+import { z } from 'zod';
+
+/** The spec's "simple e-mail pattern": something, an @, something, a dot, something; no spaces. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const emailField = textField({ label: 'Email' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Invalid email address')
+  .regex(EMAIL_PATTERN, 'Invalid email address')
+  // Stored lower-cased: one student per address regardless of case.
+  .transform((v) => v.toLowerCase());
+
+export const nameField = textField({ label: 'Name' })
+  .trim()
+  .min(1, 'Name is required')
+  .min(2, 'Name must be at least 2 characters')
+  .max(100, 'Name must be at most 100 characters');
+
+export const phoneField = textField({ label: 'Phone number' })
+  .trim()
+  .max(40, 'Phone number must be at most 40 characters')
+  .optional()
+  .nullable()
+  .transform((v) => (v ? v : null));
+
+export const extraTimeField = z.coerce
+  .number({ error: 'Extra time must be a whole percentage from 0 to 300' })
+  .int('Extra time must be a whole percentage from 0 to 300')
+  .min(0, 'Extra time must be a whole percentage from 0 to 300')
+  .max(300, 'Extra time must be a whole percentage from 0 to 300');
+
+const body = <T extends z.ZodRawShape>(shape: T) =>
+  z.object(shape, { error: 'Request body must be a JSON object' });
+
+export const inviteBody = body({
+  name: nameField,
+  email: emailField,
+  phoneNumber: phoneField,
+  extraTimePercent: extraTimeField.optional().default(0),
+});
+
+export const patchBody = body({ extraTimePercent: extraTimeField });
+
+export const idParams = z.object({ id: z.uuid({ error: 'Student not found' }) });
+
+export const listQuery = z.object({
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(['all', 'invited', 'started', 'completed']).optional().default('all'),
+  page: z.coerce.number().int().min(1).optional().default(1),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(20),
+});
+
+export const importQuery = z.object({
+  dryRun: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export const csvRow = z.object({
+  name: nameField,
+  email: emailField,
+  phoneNumber: phoneField,
+  extraTimePercent: z.preprocess((v) => (v === '' || v === undefined ? 0 : v), extraTimeField),
+});
+
+export const tokenParams = z.object({ token: z.string().min(1).max(200) });
