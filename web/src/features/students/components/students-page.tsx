@@ -157,7 +157,7 @@ export function StudentsPage() {
         </div>
       ),
     },
-    { key: 'invited', header: 'Invited Date', render: (s) => formatDate(s.createdAt), priority: 'low' },
+    { key: 'invited', header: 'Invited Date', render: (s) => formatDate(s.createdAt) },
     {
       key: 'actions',
       header: 'Actions',
@@ -205,7 +205,7 @@ export function StudentsPage() {
           </div>
         }
       >
-        <div className="toolbar">
+        <div className="toolbar toolbar--filters">
           <SearchInput
             label="Search students"
             placeholder="Search by name or email"
