@@ -70,10 +70,19 @@ export const statusLabel = (status: StudentStatus) =>
   STATUS_OPTIONS.find((o) => o.value === status)?.label ?? status;
 
 // SPEC §5: name required, min 2; email required and well-formed; phoneNumber optional, no format rule.
+const EXTRA_TIME_MESSAGE = 'Extra time must be a whole percentage from 0 to 300';
+/** An accommodation: this much more time than the assessment's limit (0, 25, 50, 100 or any 0–300). */
+export const extraTimeField = z
+  .number({ error: EXTRA_TIME_MESSAGE })
+  .int(EXTRA_TIME_MESSAGE)
+  .min(0, EXTRA_TIME_MESSAGE)
+  .max(300, EXTRA_TIME_MESSAGE);
+
 export const inviteStudentSchema = z.object({
   name: z.string().trim().min(1, 'Name is required').min(2, 'Name must be at least 2 characters'),
   email: emailField,
   phoneNumber: z.string().trim(),
+  extraTimePercent: extraTimeField,
 });
 export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
 
@@ -122,10 +131,16 @@ export const studentsApi = api.injectEndpoints({
       providesTags: (_r, _e, ids) => ids.map((id) => ({ type: 'Student' as const, id })),
     }),
     inviteStudent: build.mutation<Student | undefined, InviteStudentInput>({
-      query: ({ phoneNumber, ...rest }) => ({
+      // SPEC §7 sends name, email and phoneNumber; the optional fields go only when they say something.
+      query: ({ name, email, phoneNumber, extraTimePercent }) => ({
         url: 'admin/students/invite',
         method: 'POST',
-        body: phoneNumber ? { ...rest, phoneNumber } : rest,
+        body: {
+          name,
+          email,
+          ...(phoneNumber ? { phoneNumber } : {}),
+          ...(extraTimePercent ? { extraTimePercent } : {}),
+        },
       }),
       transformResponse: field<Student | undefined>('student'),
       invalidatesTags: [{ type: 'Student', id: LIST }, 'Dashboard'],
@@ -135,6 +150,11 @@ export const studentsApi = api.injectEndpoints({
       // SPEC §7 leaves this answer open; nothing is read from it.
       transformResponse: () => undefined,
       invalidatesTags: (_r, _e, id) => [{ type: 'Student', id }],
+    }),
+    setExtraTime: build.mutation<Student | undefined, { id: string; extraTimePercent: number }>({
+      query: ({ id, extraTimePercent }) => ({ url: byId(id), method: 'PATCH', body: { extraTimePercent } }),
+      transformResponse: field<Student | undefined>('student'),
+      invalidatesTags: (_r, _e, { id }) => [{ type: 'Student', id }],
     }),
     deleteStudent: build.mutation<void, string>({
       query: (id) => ({ url: byId(id), method: 'DELETE' }),
@@ -167,6 +187,7 @@ export const {
   useGetInviteDeliveriesQuery,
   useInviteStudentMutation,
   useResendInvitationMutation,
+  useSetExtraTimeMutation,
   useDeleteStudentMutation,
   useImportStudentsMutation,
 } = studentsApi;

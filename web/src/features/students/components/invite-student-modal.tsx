@@ -3,9 +3,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { DialogActions, Input, Modal } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
+import { ExtraTimeInput } from './extra-time';
 import { inviteStudentSchema, useInviteStudentMutation, type InviteStudentInput } from '../api/students-api';
 
-const empty: InviteStudentInput = { name: '', email: '', phoneNumber: '' };
+const empty: InviteStudentInput = { name: '', email: '', phoneNumber: '', extraTimePercent: 0 };
 
 export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [invite, { isLoading }] = useInviteStudentMutation();
@@ -60,6 +61,10 @@ export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: 
           autoComplete="off"
           error={errors.phoneNumber?.message}
           {...register('phoneNumber')}
+        />
+        <ExtraTimeInput
+          error={errors.extraTimePercent?.message}
+          {...register('extraTimePercent', { valueAsNumber: true })}
         />
       </form>
     </Modal>

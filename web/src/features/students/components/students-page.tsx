@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Check, Copy, Mail, Trash2, Upload, UserPlus, Users } from 'lucide-react';
+import { Check, Clock, Copy, Mail, Trash2, Upload, UserPlus, Users } from 'lucide-react';
 import {
   Badge,
   Button,
@@ -29,6 +29,7 @@ import {
   type Student,
   type StudentListQuery,
 } from '../api/students-api';
+import { ExtraTimeModal } from './extra-time';
 import { ImportStudentsDialog } from './import-students-dialog';
 import { InviteStudentModal } from './invite-student-modal';
 
@@ -82,6 +83,7 @@ export function StudentsPage() {
   const [importing, setImporting] = useState(false);
   const [resendTarget, setResendTarget] = useState<Student | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<Student | null>(null);
+  const [extraTimeTarget, setExtraTimeTarget] = useState<Student | null>(null);
   const [copiedId, setCopiedId] = useState<string | null>(null);
   const copiedTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
@@ -153,6 +155,7 @@ export function StudentsPage() {
         <div className="badge-stack">
           <Badge tone={statusTone[s.status]}>{statusLabel(s.status)}</Badge>
           {s.expired && <Badge tone="warning">Link expired</Badge>}
+          {(s.extraTimePercent ?? 0) > 0 && <Badge tone="accent">{`+${s.extraTimePercent}% time`}</Badge>}
           <DeliveryBadge delivery={deliveryOf.get(s._id)} />
         </div>
       ),
@@ -169,6 +172,11 @@ export function StudentsPage() {
             icon={copiedId === s._id ? <Check size={16} /> : <Copy size={16} />}
             className={copiedId === s._id ? 'btn--success-text' : undefined}
             onClick={() => copyUrl(s)}
+          />
+          <IconButton
+            label={`Set extra time for ${s.name}`}
+            icon={<Clock size={16} />}
+            onClick={() => setExtraTimeTarget(s)}
           />
           <IconButton
             label={`Resend invitation to ${s.name}`}
@@ -263,6 +271,7 @@ export function StudentsPage() {
 
       <InviteStudentModal open={inviting} onClose={() => setInviting(false)} />
       <ImportStudentsDialog open={importing} onClose={() => setImporting(false)} />
+      <ExtraTimeModal student={extraTimeTarget} onClose={() => setExtraTimeTarget(null)} />
       <ConfirmDialog
         open={resendTarget !== null}
         title="Resend Invitation"

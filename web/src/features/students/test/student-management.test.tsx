@@ -114,6 +114,45 @@ describe('Student Management', () => {
     expect(store.invites).toEqual([{ name: 'Emmy Noether', email: 'emmy@example.edu' }]);
   });
 
+  it('when extra time is given on invite, then it is sent and shown; out of range it is refused with its message', async () => {
+    const { user } = await openStudents();
+    const dialog = await openInvite(user);
+    await user.type(within(dialog).getByLabelText('Name'), 'Emmy Noether');
+    await user.type(within(dialog).getByLabelText('Email'), 'emmy@example.edu');
+    const extra = within(dialog).getByLabelText('Extra time (%)');
+    await user.clear(extra);
+    await user.type(extra, '301');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    expect(
+      await within(dialog).findByText('Extra time must be a whole percentage from 0 to 300'),
+    ).toBeInTheDocument();
+    expect(store.invites).toHaveLength(0);
+    await user.clear(extra);
+    await user.type(extra, '50');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    await screen.findByText('Invitation sent to Emmy Noether');
+    expect(store.invites).toEqual([
+      { name: 'Emmy Noether', email: 'emmy@example.edu', extraTimePercent: 50 },
+    ]);
+    expect(await within(row('Emmy Noether')).findByText('+50% time')).toBeInTheDocument();
+  });
+
+  it('when extra time is set on a student later, then the PATCH carries it and the row shows it', async () => {
+    const { user } = await openStudents();
+    await user.click(
+      within(row('Niels Bohr')).getByRole('button', { name: 'Set extra time for Niels Bohr' }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Extra Time' });
+    const extra = within(dialog).getByLabelText('Extra time (%)');
+    expect(extra).toHaveValue(0);
+    await user.clear(extra);
+    await user.type(extra, '25');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Extra time for Niels Bohr set to 25%')).toBeInTheDocument();
+    expect(store.students.find((s) => s._id === 'st-2')?.extraTimePercent).toBe(25);
+    expect(await within(row('Niels Bohr')).findByText('+25% time')).toBeInTheDocument();
+  });
+
   it('when the e-mail is already invited, then the 409 message shows and the dialog stays open', async () => {
     const { user } = await openStudents();
     const dialog = await openInvite(user);

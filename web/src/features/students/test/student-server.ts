@@ -121,7 +121,12 @@ const handlers = [
     });
   }),
   http.post('*/api/admin/students/invite', async ({ request }) => {
-    const body = (await request.json()) as { name: string; email: string; phoneNumber?: string };
+    const body = (await request.json()) as {
+      name: string;
+      email: string;
+      phoneNumber?: string;
+      extraTimePercent?: number;
+    };
     store.invites.push(body);
     const email = body.email.trim().toLowerCase();
     if (store.students.some((s) => s.email === email)) {
@@ -132,6 +137,7 @@ const handlers = [
       name: body.name,
       email,
       inviteToken: `tok-${email}`,
+      extraTimePercent: body.extraTimePercent ?? 0,
     });
     store.students = [created, ...store.students];
     store.deliveries.push({ studentId: created._id, status: 'queued', reason: null, at: created.createdAt });
@@ -140,6 +146,11 @@ const handlers = [
   http.post('*/api/admin/students/:id/resend-assessment', ({ params }) => {
     store.resent.push(String(params.id));
     return HttpResponse.json({ message: 'Invitation resent' });
+  }),
+  http.patch('*/api/admin/students/:id', async ({ request, params }) => {
+    const { extraTimePercent } = (await request.json()) as { extraTimePercent: number };
+    store.students = store.students.map((s) => (s._id === params.id ? { ...s, extraTimePercent } : s));
+    return HttpResponse.json({ student: store.students.find((s) => s._id === params.id) });
   }),
   http.delete('*/api/admin/students/:id', ({ params }) => {
     store.students = store.students.filter((s) => s._id !== params.id);
