@@ -134,7 +134,7 @@ test('when the link is copied, then the clipboard holds the assessment URL and a
   );
 });
 
-test('when an invitation is resent and a student deleted, then each asks first and deleting removes them', async () => {
+test('when an invitation is resent, extra time set and a student deleted, then each takes effect and deleting asks first', async () => {
   const student = await invite(someone('Res'));
   const page = await openStudents();
   await search(page, student.email);
@@ -144,6 +144,15 @@ test('when an invitation is resent and a student deleted, then each asks first a
   const resend = page.getByRole('dialog', { name: 'Resend Invitation' });
   await resend.getByRole('button', { name: 'Resend Invitation' }).click();
   await shown(toast(page, `Invitation sent to ${student.name}`));
+
+  // An accommodation set later shows next to the status.
+  await row(page, student.name)
+    .getByRole('button', { name: `Set extra time for ${student.name}` })
+    .click();
+  const extra = page.getByRole('dialog', { name: 'Extra Time' });
+  await extra.getByLabel('Extra time (%)').fill('50');
+  await extra.getByRole('button', { name: 'Save' }).click();
+  await shown(row(page, student.name).getByText('+50% time'));
 
   await row(page, student.name)
     .getByRole('button', { name: `Delete ${student.name}` })

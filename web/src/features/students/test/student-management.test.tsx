@@ -60,6 +60,23 @@ describe('Student Management', () => {
     expect(row('Marie Curie')).toBeInTheDocument();
   });
 
+  it('when there are more students than a page holds, then Next asks the server for the next page', async () => {
+    store.students = Array.from({ length: 25 }, (_, i) => ({
+      _id: `st-p${i}`,
+      name: `Pupil ${String(i).padStart(2, '0')}`,
+      email: `pupil${i}@example.edu`,
+      status: 'invited' as const,
+      inviteToken: `tok-p${i}`,
+      createdAt: '2025-03-01T09:00:00.000Z',
+    }));
+    const { user } = await openStudents();
+    expect(screen.getByText('Page 1 of 2 (25 students)')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(lastQuery().get('page')).toBe('2'));
+    expect(await screen.findByText('Pupil 24')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+  });
+
   it('when nothing matches or there are no students, then "No students found" shows', async () => {
     const { user } = await openStudents();
     await user.type(screen.getByRole('searchbox', { name: 'Search students' }), 'nobody');
