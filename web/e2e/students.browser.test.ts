@@ -98,11 +98,18 @@ test('when an admin invites a student, then the toast names them and search and 
   await dialog.getByLabel('Name').fill(student.name);
   await dialog.getByLabel('Email').fill(student.email.toUpperCase());
   await dialog.getByLabel('Phone number (optional)').fill('+1 555 0100');
+  const delivery = page.waitForResponse(
+    (r) => r.url().includes('/api/admin/notifications/deliveries') && r.status() === 200,
+  );
   await dialog.getByRole('button', { name: 'Send Invitation' }).click();
   await shown(toast(page, `Invitation sent to ${student.name}`));
 
   await search(page, student.email.slice(0, 12).toUpperCase());
   await shown(row(page, student.name).getByText('Invited', { exact: true }));
+  // The table reads the invitation's delivery; once the mail is out no warning stands next to the status.
+  await delivery;
+  await row(page, student.name).getByText('Invite queued').waitFor({ state: 'hidden', timeout: 20_000 });
+  expect(await row(page, student.name).getByText('Invite failed').count()).toBe(0);
   await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Completed' });
   await shown(page.getByText('No students found'));
   await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Invited' });
