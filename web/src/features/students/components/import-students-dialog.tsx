@@ -4,6 +4,8 @@ import { DialogActions, Modal } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import { useImportStudentsMutation, type ImportReport } from '../api/students-api';
 
+const students = (n: number) => `${n} ${n === 1 ? 'student' : 'students'}`;
+
 const TEMPLATE = 'name,email,phoneNumber,extraTimePercent\nAda Lovelace,ada@example.edu,+44 20 7946 0000,0\n';
 const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(TEMPLATE)}`;
 
@@ -34,7 +36,7 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
     if (!file) return;
     try {
       const done = await runImport({ file, dryRun: false }).unwrap();
-      notify.success(`${done.imported ?? done.valid} students invited`);
+      notify.success(`${students(done.imported ?? done.valid)} invited`);
       onClose();
     } catch (err) {
       notifyFailure(err, 'Failed to send invitation');
@@ -49,7 +51,7 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
       dismissible={!isLoading}
       footer={
         <DialogActions
-          submitLabel={report ? `Invite ${report.valid} students` : 'Check File'}
+          submitLabel={report ? `Invite ${students(report.valid)}` : 'Check File'}
           onSubmit={report ? confirm : check}
           disabled={report ? report.valid === 0 : !file}
           busy={isLoading}
