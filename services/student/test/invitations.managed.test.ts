@@ -134,12 +134,42 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ message: 'Student deleted successfully' });
     expect((await fetch(`${h.url}/api/student/${s.inviteToken}`)).status).toBe(404);
-    expect((await h.call('DELETE', `/api/admin/students/${s._id}`)).status).toBe(404);
+    const again = await h.call('DELETE', `/api/admin/students/${s._id}`);
+    expect(again.status).toBe(404);
+    expect(await again.json()).toEqual({ message: 'Student not found', code: 'student_not_found' });
+    expect((await h.call('DELETE', '/api/admin/students/not-an-id')).status).toBe(404);
+    expect((await h.call('POST', '/api/admin/students/not-an-id/resend-assessment')).status).toBe(404);
+    expect((await fetch(`${h.url}/api/student/${'x'.repeat(500)}`)).status).toBe(404);
     await eventually(
       async () =>
         h.events.some((e) => e.name === 'student.student.deleted.v1' && e.payload.studentId === s._id),
       'the erase event',
     );
+  });
+
+  test('when an invitation was never started and its time ran out, then its link answers the same 404, the list marks it expired, and a resend renews it', async () => {
+    const { json } = await invite({ name: 'Hedy Lamarr', email: 'hedy@example.edu' });
+    const s = json.student;
+    await h.database.execute(
+      sql`UPDATE students SET expires_at = now() - interval '1 minute' WHERE id = ${s._id}`,
+    );
+    const expired = await fetch(`${h.url}/api/student/${s.inviteToken}`);
+    expect(expired.status).toBe(404);
+    expect(await expired.json()).toEqual({
+      message: 'Invalid or expired invitation link',
+      code: 'invitation_not_found',
+    });
+    const listed = (await (await h.call('GET', '/api/admin/students?search=hedy')).json()) as {
+      students: Array<StudentJson & { expired: boolean }>;
+    };
+    expect(listed.students[0]!.expired).toBe(true);
+    const renewed = (
+      (await (await h.call('POST', `/api/admin/students/${s._id}/resend-assessment`)).json()) as {
+        student: StudentJson & { expired: boolean };
+      }
+    ).student;
+    expect(renewed.expired).toBe(false);
+    expect((await fetch(`${h.url}/api/student/${renewed.inviteToken}`)).status).toBe(200);
   });
 
   test('when an admin sets extra time, then the student carries it; out of range is refused', async () => {
@@ -153,6 +183,8 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
       body: { extraTimePercent: -1 },
     });
     expect(bad.status).toBe(400);
+    const unknown = await h.call('PATCH', '/api/admin/students/not-an-id', { body: { extraTimePercent: 0 } });
+    expect(unknown.status).toBe(404);
   });
 
   test('when a CSV with bad rows is checked, then every problem is reported by line, and the import keeps only the valid rows', async () => {

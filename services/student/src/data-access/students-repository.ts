@@ -111,11 +111,17 @@ export async function takenEmails(runner: Runner, emails: string[]): Promise<Set
   return taken;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Student ids are UUIDs: any other id names no student (and never reaches PostgreSQL's uuid parser). */
+export const isStudentId = (id: string) => UUID.test(id);
+
 export async function findStudent(
   tx: Runner,
   id: string,
   forUpdate = false,
 ): Promise<StudentRecord | undefined> {
+  if (!isStudentId(id)) return undefined;
   const [row] = await rows<StudentRow>(
     tx,
     sql`SELECT ${COLUMNS} FROM students WHERE id = ${id} ${forUpdate ? sql`FOR UPDATE` : sql``}`,
@@ -147,6 +153,7 @@ export async function setExtraTime(
   id: string,
   percent: number,
 ): Promise<StudentRecord | undefined> {
+  if (!isStudentId(id)) return undefined;
   const [row] = await rows<StudentRow>(
     tx,
     sql`UPDATE students SET extra_time_percent = ${percent} WHERE id = ${id} RETURNING ${COLUMNS}`,
@@ -155,6 +162,7 @@ export async function setExtraTime(
 }
 
 export async function deleteStudent(tx: Runner, id: string): Promise<StudentRecord | undefined> {
+  if (!isStudentId(id)) return undefined;
   const [row] = await rows<StudentRow>(tx, sql`DELETE FROM students WHERE id = ${id} RETURNING ${COLUMNS}`);
   return row && toStudent(row);
 }

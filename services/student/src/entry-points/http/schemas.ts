@@ -43,7 +43,8 @@ export const inviteBody = body({
 
 export const patchBody = body({ extraTimePercent: extraTimeField });
 
-export const idParams = z.object({ id: z.uuid({ error: 'Student not found' }) });
+/** Any id: one that is not a student's answers 404 like an unknown one. */
+export const idParams = z.object({ id: z.string() });
 
 export const listQuery = z.object({
   search: z.string().trim().max(200).optional(),
@@ -66,4 +67,5 @@ export const csvRow = z.object({
   extraTimePercent: z.preprocess((v) => (v === '' || v === undefined ? 0 : v), extraTimeField),
 });
 
-export const tokenParams = z.object({ token: z.string().min(1).max(200) });
+/** Any token: a malformed one answers the same 404 as an unknown, expired or deleted one. */
+export const tokenParams = z.object({ token: z.string() });

@@ -1,0 +1,44 @@
+import { startStudent, type Harness } from './harness';
+
+jest.setTimeout(120_000);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startStudent('embedded');
+});
+afterAll(() => h?.close());
+
+test('when a CSV of 10,000 students is imported, then all are invited in seconds with their mails queued', async () => {
+  const lines = ['name,email,phoneNumber,extraTimePercent'];
+  for (let i = 1; i <= 10_000; i++)
+    lines.push(`Bulk Student ${i},bulk${i}@example.edu,,${i % 4 === 0 ? 50 : ''}`);
+  const csv = lines.join('\n');
+
+  let started = performance.now();
+  const dry = (await (await h.importCsv(csv, { dryRun: true })).json()) as {
+    valid: number;
+    problems: unknown[];
+  };
+  const dryMs = performance.now() - started;
+  expect(dry).toMatchObject({ valid: 10_000, problems: [] });
+
+  started = performance.now();
+  const res = await h.importCsv(csv);
+  const importMs = performance.now() - started;
+  expect(await res.json()).toMatchObject({ imported: 10_000, problems: [] });
+  process.stdout.write(`dry run ${dryMs.toFixed(0)} ms, import ${importMs.toFixed(0)} ms\n`);
+  expect(importMs).toBeLessThan(10_000);
+
+  const listed = (await (await h.call('GET', '/api/admin/students?search=bulk&limit=1')).json()) as {
+    pagination: { totalResults: number };
+  };
+  expect(listed.pagination.totalResults).toBe(10_000);
+  // A second import of the same file invites no one and says why, line by line.
+  const again = (await (await h.importCsv(csv)).json()) as {
+    imported: number;
+    problems: Array<{ line: number }>;
+  };
+  expect(again.imported).toBe(0);
+  expect(again.problems).toHaveLength(10_000);
+  expect(again.problems[0]!.line).toBe(2);
+});
