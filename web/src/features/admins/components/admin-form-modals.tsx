@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Input, Modal, PasswordInput, Select } from '../../../components/ui';
+import { DialogActions, Input, Modal, PasswordInput, Select } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import type { Admin } from '../../auth/api/types';
 import {
@@ -13,26 +13,6 @@ import {
   type CreateAdminInput,
   type EditAdminInput,
 } from '../api/admins-api';
-
-interface ModalFooterProps {
-  formId: string;
-  submitLabel: string;
-  busy: boolean;
-  onCancel: () => void;
-}
-
-function FormFooter({ formId, submitLabel, busy, onCancel }: ModalFooterProps) {
-  return (
-    <>
-      <Button variant="secondary" onClick={onCancel} disabled={busy}>
-        Cancel
-      </Button>
-      <Button type="submit" form={formId} loading={busy}>
-        {submitLabel}
-      </Button>
-    </>
-  );
-}
 
 const emptyCreate = { name: '', email: '', password: '', role: '' } as unknown as CreateAdminInput;
 
@@ -66,7 +46,7 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
       onClose={onClose}
       dismissible={!isLoading}
       footer={
-        <FormFooter
+        <DialogActions
           formId="create-admin-form"
           submitLabel="Create Admin"
           busy={isLoading}
@@ -133,7 +113,12 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
       onClose={onClose}
       dismissible={!isLoading}
       footer={
-        <FormFooter formId="edit-admin-form" submitLabel="Save Changes" busy={isLoading} onCancel={onClose} />
+        <DialogActions
+          formId="edit-admin-form"
+          submitLabel="Save Changes"
+          busy={isLoading}
+          onCancel={onClose}
+        />
       }
     >
       <form id="edit-admin-form" className="form" onSubmit={handleSubmit(onSubmit)} noValidate>

@@ -18,6 +18,7 @@ import {
   ConfirmDialog,
   EmptyState,
   IconButton,
+  Person,
   SearchInput,
   Spinner,
   StatCard,
@@ -95,18 +96,11 @@ export function AdminManagementPage() {
       key: 'admin',
       header: 'Admin',
       render: (a) => (
-        <div className="person">
-          <span className="person__avatar" aria-hidden="true">
-            {a.name.charAt(0).toUpperCase()}
-          </span>
-          <div>
-            <p className="person__name">
-              {a.name}
-              {a._id === me?._id && <span className="person__you"> (you)</span>}
-            </p>
-            <p className="person__email">{a.email}</p>
-          </div>
-        </div>
+        <Person
+          name={a.name}
+          email={a.email}
+          nameSuffix={a._id === me?._id && <span className="person__you"> (you)</span>}
+        />
       ),
     },
     {

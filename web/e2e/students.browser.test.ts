@@ -1,0 +1,244 @@
+/*
+ * Student Management in a real browser against the product as `make start` runs it: invite a student,
+ * find them by search and by status, copy their assessment link, resend the invitation, delete them,
+ * and import a CSV after its dry run. The list, the invite dialog and the import report each get an
+ * accessibility scan, at desktop and phone width. With SCREENSHOTS=1 it also saves the screen's pictures
+ * to docs/screenshots (students-*-desktop.png and -mobile.png).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  DESKTOP,
+  MOBILE,
+  ROOT,
+  SUPER,
+  api,
+  expectAccessible,
+  newPage,
+  shown,
+  startProductAndBrowser,
+  toast,
+  type RunningProduct,
+} from './support';
+
+jest.setTimeout(180_000);
+
+interface StudentJson {
+  _id: string;
+  name: string;
+  email: string;
+  status: string;
+  inviteToken?: string;
+  inviteUrl?: string;
+}
+
+let product: RunningProduct;
+let browser: Browser;
+let token: string;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  ({ product, browser } = await startProductAndBrowser());
+  token = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body.token;
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+/** Each test works on its own students, so the order of tests does not matter. */
+let serial = 0;
+const someone = (label: string) => {
+  serial += 1;
+  const tag = `${label}${Date.now().toString(36)}${serial}`;
+  return { name: `Student ${tag}`, email: `${tag.toLowerCase()}@example.edu` };
+};
+
+const invite = async (student: { name: string; email: string }) =>
+  (
+    await api<{ student: StudentJson }>(product.url, 'POST', '/api/admin/students/invite', {
+      token,
+      body: student,
+    })
+  ).body.student;
+
+/** Opens the screen signed in (by token, so no welcome toast covers it) and waits for the table. */
+async function openStudents(viewport = DESKTOP): Promise<Page> {
+  const { context, page } = await newPage(browser, product.url, viewport);
+  contexts.push(context);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.url });
+  await page.goto('/admin/login');
+  await page.evaluate((t) => localStorage.setItem('admin_token', t), token);
+  await page.goto('/admin/students');
+  // With nobody invited yet the empty state stands where the table would be.
+  await shown(page.getByRole('table', { name: 'Students' }).or(page.getByText('No students found')));
+  return page;
+}
+
+const search = async (page: Page, text: string) => {
+  await page.getByRole('searchbox', { name: 'Search students' }).fill(text);
+};
+const row = (page: Page, name: string) => page.getByRole('row').filter({ hasText: name });
+
+test('when an admin invites a student, then the toast names them and search and the status filter find them', async () => {
+  const student = someone('Inv');
+  const page = await openStudents();
+  await expectAccessible(page, 'student list');
+  await page.getByRole('button', { name: 'Invite Student' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite Student' });
+  await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+  await shown(dialog.getByText('Name is required'));
+  await expectAccessible(page, 'invite dialog with errors');
+  await dialog.getByLabel('Name').fill(student.name);
+  await dialog.getByLabel('Email').fill(student.email.toUpperCase());
+  await dialog.getByLabel('Phone number (optional)').fill('+1 555 0100');
+  const delivery = page.waitForResponse(
+    (r) => r.url().includes('/api/admin/notifications/deliveries') && r.status() === 200,
+  );
+  await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+  await shown(toast(page, `Invitation sent to ${student.name}`));
+
+  await search(page, student.email.slice(0, 12).toUpperCase());
+  await shown(row(page, student.name).getByText('Invited', { exact: true }));
+  // The table reads the invitation's delivery; once the mail is out no warning stands next to the status.
+  await delivery;
+  await row(page, student.name).getByText('Invite queued').waitFor({ state: 'hidden', timeout: 20_000 });
+  expect(await row(page, student.name).getByText('Invite failed').count()).toBe(0);
+  await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Completed' });
+  await shown(page.getByText('No students found'));
+  await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Invited' });
+  await shown(row(page, student.name));
+
+  // The same address again, in any case, is refused and the dialog stays open.
+  await page.getByRole('button', { name: 'Invite Student' }).click();
+  await dialog.getByLabel('Name').fill('Someone Else');
+  await dialog.getByLabel('Email').fill(student.email);
+  await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+  await shown(page.locator('.Toastify').getByText(/already invited/i));
+  await shown(dialog);
+});
+
+test('when the link is copied, then the clipboard holds the assessment URL and a check mark shows for a moment', async () => {
+  const student = await invite(someone('Copy'));
+  const page = await openStudents();
+  await search(page, student.email);
+  await row(page, student.name)
+    .getByRole('button', { name: `Copy assessment URL for ${student.name}` })
+    .click();
+  await shown(toast(page, 'Assessment URL copied to clipboard'));
+  await shown(row(page, student.name).getByRole('button', { name: `Link copied for ${student.name}` }));
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(/\/assessment\/[A-Za-z0-9_-]{20,}$/);
+  expect(copied).toBe(student.inviteUrl ?? `${product.url}/assessment/${student.inviteToken}`);
+  await shown(
+    row(page, student.name).getByRole('button', { name: `Copy assessment URL for ${student.name}` }),
+  );
+});
+
+test('when an invitation is resent, extra time set and a student deleted, then each takes effect and deleting asks first', async () => {
+  const student = await invite(someone('Res'));
+  const page = await openStudents();
+  await search(page, student.email);
+  await row(page, student.name)
+    .getByRole('button', { name: `Resend invitation to ${student.name}` })
+    .click();
+  const resend = page.getByRole('dialog', { name: 'Resend Invitation' });
+  await resend.getByRole('button', { name: 'Resend Invitation' }).click();
+  await shown(toast(page, `Invitation sent to ${student.name}`));
+
+  // An accommodation set later shows next to the status.
+  await row(page, student.name)
+    .getByRole('button', { name: `Set extra time for ${student.name}` })
+    .click();
+  const extra = page.getByRole('dialog', { name: 'Extra Time' });
+  await extra.getByLabel('Extra time (%)').fill('50');
+  await extra.getByRole('button', { name: 'Save' }).click();
+  await shown(row(page, student.name).getByText('+50% time'));
+
+  await row(page, student.name)
+    .getByRole('button', { name: `Delete ${student.name}` })
+    .click();
+  const confirm = page.getByRole('dialog', { name: 'Delete Student' });
+  await shown(confirm.getByText(/cannot be undone/));
+  await expectAccessible(page, 'delete confirmation');
+  await confirm.getByRole('button', { name: 'Delete Student' }).click();
+  await shown(toast(page, 'Student deleted successfully'));
+  await shown(page.getByText('No students found'));
+  const left = await api<{ students: StudentJson[] }>(
+    product.url,
+    'GET',
+    `/api/admin/students?search=${encodeURIComponent(student.email)}`,
+    { token },
+  );
+  expect(left.body.students).toHaveLength(0);
+});
+
+test('when a CSV is imported, then the dry run reports bad lines and confirming invites the rest', async () => {
+  const taken = await invite(someone('Taken'));
+  const a = someone('CsvA');
+  const b = someone('CsvB');
+  const csv = [
+    'name,email,phoneNumber,extraTimePercent',
+    `${a.name},${a.email},,25`,
+    'Broken Row,not-an-email,,',
+    `${b.name},${b.email},+1 555 0101,`,
+    `Again,${a.email.toUpperCase()},,`,
+    `Already,${taken.email},,`,
+  ].join('\n');
+  const page = await openStudents();
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import Students' });
+  await dialog
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'students.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await dialog.getByRole('button', { name: 'Check File' }).click();
+  const report = dialog.getByRole('region', { name: 'Check result' });
+  await shown(report.getByText(/^Line 3:/));
+  await shown(report.getByText(/^Line 5:/));
+  await shown(report.getByText(/^Line 6:/));
+  await expectAccessible(page, 'import report');
+  await dialog.getByRole('button', { name: 'Invite 2 students' }).click();
+  await shown(toast(page, '2 students invited'));
+  await search(page, 'csv');
+  await shown(row(page, a.name));
+  await shown(row(page, b.name));
+});
+
+test('when the screen is phone-wide, then the list and the invite dialog fit and pass axe', async () => {
+  await invite(someone('Phone'));
+  const page = await openStudents(MOBILE);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expectAccessible(page, 'student list at 360 px');
+  await page.getByRole('button', { name: 'Invite Student' }).click();
+  await shown(page.getByRole('dialog', { name: 'Invite Student' }));
+  await expectAccessible(page, 'invite dialog at 360 px');
+});
+
+const shootIfAsked = process.env.SCREENSHOTS === '1' ? test : test.skip;
+
+shootIfAsked.each([
+  ['desktop', DESKTOP],
+  ['mobile', MOBILE],
+] as const)('when the student screens are shown at %s width, then each is saved', async (width, viewport) => {
+  const out = path.join(ROOT, 'docs/screenshots');
+  mkdirSync(out, { recursive: true });
+  const shoot = (page: Page, name: string) =>
+    page.screenshot({
+      path: path.join(out, `${name}-${width}.png`),
+      fullPage: false,
+      animations: 'disabled',
+    });
+  await invite(someone('Shot'));
+  const page = await openStudents(viewport);
+  await shoot(page, 'students-list');
+  await page.getByRole('button', { name: 'Invite Student' }).click();
+  await shown(page.getByRole('dialog', { name: 'Invite Student' }));
+  await shoot(page, 'students-invite');
+});
