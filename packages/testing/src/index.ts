@@ -10,5 +10,5 @@ export {
 } from './resources';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { eventually } from './eventually';
-export { documentedOperations, mountedOperations } from './openapi';
+export { documentedOperations, mountedOperations, servedApiDocument } from './openapi';
 export { freePort } from './ports';

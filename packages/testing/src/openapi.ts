@@ -33,3 +33,26 @@ export function documentedOperations(doc: DocumentLike): string[] {
     )
     .sort();
 }
+
+/** What `servedApiDocument` reads of a service started by the kit's runtime. */
+interface ServedLike {
+  url: string;
+  http: { app: ExpressLike };
+}
+
+/**
+ * Fetches the document a service serves at `/openapi.json`, next to the operations its document lists and the
+ * routes its app really mounts, so a test can assert the two are the same set.
+ */
+export async function servedApiDocument<D extends DocumentLike>(
+  service: ServedLike,
+): Promise<{ status: number; doc: D; documented: string[]; mounted: string[] }> {
+  const res = await fetch(`${service.url}/openapi.json`);
+  const doc = (await res.json()) as D;
+  return {
+    status: res.status,
+    doc,
+    documented: documentedOperations(doc),
+    mounted: mountedOperations(service.http.app),
+  };
+}

@@ -1,5 +1,5 @@
 import { danglingRefs, type OpenApiDocument } from '@readiness/kit/openapi';
-import { documentedOperations, mountedOperations } from '@readiness/testing';
+import { servedApiDocument } from '@readiness/testing';
 import { startNotification, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -16,11 +16,10 @@ describe('notification API documentation', () => {
   });
 
   it('when the document is fetched, then it describes exactly the routes the service serves', async () => {
-    const res = await fetch(`${harness.service.url}/openapi.json`);
-    expect(res.status).toBe(200);
-    const doc = (await res.json()) as OpenApiDocument;
+    const { status, doc, documented, mounted } = await servedApiDocument<OpenApiDocument>(harness.service);
+    expect(status).toBe(200);
     expect(doc.openapi).toBe('3.1.0');
-    expect(documentedOperations(doc)).toEqual(mountedOperations(harness.service.http.app));
+    expect(documented).toEqual(mounted);
     expect(Object.keys(doc.components.securitySchemes ?? {})).toEqual(['bearerAuth']);
     expect(danglingRefs(doc)).toEqual([]);
   });
