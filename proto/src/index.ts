@@ -9,6 +9,13 @@ import {
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
 import {
+  CertificateResendRequestedSchema,
+  ResultDeletedSchema,
+  ResultRecordedSchema,
+} from './gen/readiness/events/v1/results_pb';
+import {
+  StudentAttemptStartedSchema,
+  StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
@@ -17,6 +24,7 @@ import {
 export * from './gen/readiness/events/v1/assessment_pb';
 export * from './gen/readiness/events/v1/auth_pb';
 export * from './gen/readiness/events/v1/envelope_pb';
+export * from './gen/readiness/events/v1/results_pb';
 export * from './gen/readiness/events/v1/student_pb';
 export { create, toBinary, fromBinary, timestampDate, timestampFromDate };
 
@@ -30,6 +38,11 @@ export const events = {
   'student.student.invited.v1': StudentInvitedSchema,
   'student.invitation.resent.v1': StudentInvitationResentSchema,
   'student.student.deleted.v1': StudentDeletedSchema,
+  'student.attempt.started.v1': StudentAttemptStartedSchema,
+  'student.attempt.submitted.v1': StudentAttemptSubmittedSchema,
+  'results.result.recorded.v1': ResultRecordedSchema,
+  'results.result.deleted.v1': ResultDeletedSchema,
+  'results.certificate.resend-requested.v1': CertificateResendRequestedSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

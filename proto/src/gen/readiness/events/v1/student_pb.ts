@@ -2,15 +2,17 @@
 // @generated from file readiness/events/v1/student.proto (package readiness.events.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file readiness/events/v1/student.proto.
  */
 export const file_readiness_events_v1_student: GenFile = /*@__PURE__*/
-  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3N0dWRlbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEivAEKDlN0dWRlbnRJbnZpdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCSLFAQoXU3R1ZGVudEludml0YXRpb25SZXNlbnQSEgoKc3R1ZGVudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEh0KFXNlYWxlZF9pbnZpdGF0aW9uX3VybBgEIAEoCRIYChBhc3Nlc3NtZW50X3RpdGxlGAUgASgJEhoKEnRpbWVfbGltaXRfbWludXRlcxgGIAEoBRIQCghhY3Rvcl9pZBgHIAEoCRISCgpleHBpcmVzX2F0GAggASgJIkUKDlN0dWRlbnREZWxldGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEAoIYWN0b3JfaWQYAyABKAliBnByb3RvMw");
+  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3N0dWRlbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEivAEKDlN0dWRlbnRJbnZpdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCSLFAQoXU3R1ZGVudEludml0YXRpb25SZXNlbnQSEgoKc3R1ZGVudF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEh0KFXNlYWxlZF9pbnZpdGF0aW9uX3VybBgEIAEoCRIYChBhc3Nlc3NtZW50X3RpdGxlGAUgASgJEhoKEnRpbWVfbGltaXRfbWludXRlcxgGIAEoBRIQCghhY3Rvcl9pZBgHIAEoCRISCgpleHBpcmVzX2F0GAggASgJIkUKDlN0dWRlbnREZWxldGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDQoFZW1haWwYAiABKAkSEAoIYWN0b3JfaWQYAyABKAki3QEKFVN0dWRlbnRBdHRlbXB0U3RhcnRlZBISCgphdHRlbXB0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSEgoKdmVyc2lvbl9pZBgDIAEoCRIPCgd2ZXJzaW9uGAQgASgFEhYKDmF0dGVtcHRfbnVtYmVyGAUgASgFEi4KCnN0YXJ0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2RlYWRsaW5lX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJQCgpBbnN3ZXJGaWxlEgsKA2tleRgBIAEoCRIVCg1vcmlnaW5hbF9uYW1lGAIgASgJEgwKBHNpemUYAyABKAMSEAoIbWltZXR5cGUYBCABKAkiZQoPU3VibWl0dGVkQW5zd2VyEhMKC3F1ZXN0aW9uX2lkGAEgASgJEg4KBmFuc3dlchgCIAEoCRItCgRmaWxlGAMgASgLMh8ucmVhZGluZXNzLmV2ZW50cy52MS5BbnN3ZXJGaWxlIt4DChdTdHVkZW50QXR0ZW1wdFN1Ym1pdHRlZBISCgphdHRlbXB0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRISCgp2ZXJzaW9uX2lkGAUgASgJEg8KB3ZlcnNpb24YBiABKAUSFgoOYXR0ZW1wdF9udW1iZXIYByABKAUSLgoKc3RhcnRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZGVhZGxpbmVfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHN1Ym1pdHRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGgoSdGltZV9zcGVudF9taW51dGVzGAsgASgFEjUKB2Fuc3dlcnMYDCADKAsyJC5yZWFkaW5lc3MuZXZlbnRzLnYxLlN1Ym1pdHRlZEFuc3dlchI9CgxmaW5hbGlzZWRfYnkYDSABKA4yJy5yZWFkaW5lc3MuZXZlbnRzLnYxLkF0dGVtcHRGaW5hbGlzZWRCeRIcChRncmFkZWRfZnJvbV9hdXRvc2F2ZRgOIAEoCCp/ChJBdHRlbXB0RmluYWxpc2VkQnkSJAogQVRURU1QVF9GSU5BTElTRURfQllfVU5TUEVDSUZJRUQQABIgChxBVFRFTVBUX0ZJTkFMSVNFRF9CWV9TVFVERU5UEAESIQodQVRURU1QVF9GSU5BTElTRURfQllfREVBRExJTkUQAmIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * student.student.invited.v1: an administrator invited a student (alone or from a CSV import). The
@@ -154,4 +156,244 @@ export type StudentDeleted = Message<"readiness.events.v1.StudentDeleted"> & {
  */
 export const StudentDeletedSchema: GenMessage<StudentDeleted> = /*@__PURE__*/
   messageDesc(file_readiness_events_v1_student, 2);
+
+/**
+ * student.attempt.started.v1: a student pressed Start and an attempt began. The deadline is fixed here
+ * (start + time limit x (1 + extra time)); the results service counts attempts in progress from it.
+ *
+ * @generated from message readiness.events.v1.StudentAttemptStarted
+ */
+export type StudentAttemptStarted = Message<"readiness.events.v1.StudentAttemptStarted"> & {
+  /**
+   * @generated from field: string attempt_id = 1;
+   */
+  attemptId: string;
+
+  /**
+   * @generated from field: string student_id = 2;
+   */
+  studentId: string;
+
+  /**
+   * The assessment version the attempt is pinned to (assessment.version.published.v1's version_id).
+   *
+   * @generated from field: string version_id = 3;
+   */
+  versionId: string;
+
+  /**
+   * @generated from field: int32 version = 4;
+   */
+  version: number;
+
+  /**
+   * @generated from field: int32 attempt_number = 5;
+   */
+  attemptNumber: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp started_at = 6;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp deadline_at = 7;
+   */
+  deadlineAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message readiness.events.v1.StudentAttemptStarted.
+ * Use `create(StudentAttemptStartedSchema)` to create a new message.
+ */
+export const StudentAttemptStartedSchema: GenMessage<StudentAttemptStarted> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_student, 3);
+
+/**
+ * A file a student uploaded as the answer to a file_upload question, kept in the student service's
+ * private bucket under a server-generated key.
+ *
+ * @generated from message readiness.events.v1.AnswerFile
+ */
+export type AnswerFile = Message<"readiness.events.v1.AnswerFile"> & {
+  /**
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * @generated from field: string original_name = 2;
+   */
+  originalName: string;
+
+  /**
+   * @generated from field: int64 size = 3;
+   */
+  size: bigint;
+
+  /**
+   * @generated from field: string mimetype = 4;
+   */
+  mimetype: string;
+};
+
+/**
+ * Describes the message readiness.events.v1.AnswerFile.
+ * Use `create(AnswerFileSchema)` to create a new message.
+ */
+export const AnswerFileSchema: GenMessage<AnswerFile> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_student, 4);
+
+/**
+ * One answer of a submitted attempt. `answer` is `yes`/`no`, an option id, or `file_uploaded`.
+ *
+ * @generated from message readiness.events.v1.SubmittedAnswer
+ */
+export type SubmittedAnswer = Message<"readiness.events.v1.SubmittedAnswer"> & {
+  /**
+   * @generated from field: string question_id = 1;
+   */
+  questionId: string;
+
+  /**
+   * @generated from field: string answer = 2;
+   */
+  answer: string;
+
+  /**
+   * Present for a file_upload answer.
+   *
+   * @generated from field: readiness.events.v1.AnswerFile file = 3;
+   */
+  file?: AnswerFile | undefined;
+};
+
+/**
+ * Describes the message readiness.events.v1.SubmittedAnswer.
+ * Use `create(SubmittedAnswerSchema)` to create a new message.
+ */
+export const SubmittedAnswerSchema: GenMessage<SubmittedAnswer> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_student, 5);
+
+/**
+ * student.attempt.submitted.v1: an attempt ended and is to be scored. Scoring is done against the
+ * version named here, from the consumer's own copy. attempt_id is the natural key: one result each.
+ *
+ * @generated from message readiness.events.v1.StudentAttemptSubmitted
+ */
+export type StudentAttemptSubmitted = Message<"readiness.events.v1.StudentAttemptSubmitted"> & {
+  /**
+   * @generated from field: string attempt_id = 1;
+   */
+  attemptId: string;
+
+  /**
+   * @generated from field: string student_id = 2;
+   */
+  studentId: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string email = 4;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string version_id = 5;
+   */
+  versionId: string;
+
+  /**
+   * @generated from field: int32 version = 6;
+   */
+  version: number;
+
+  /**
+   * @generated from field: int32 attempt_number = 7;
+   */
+  attemptNumber: number;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp started_at = 8;
+   */
+  startedAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp deadline_at = 9;
+   */
+  deadlineAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp submitted_at = 10;
+   */
+  submittedAt?: Timestamp | undefined;
+
+  /**
+   * Whole minutes, floored (SPEC §9).
+   *
+   * @generated from field: int32 time_spent_minutes = 11;
+   */
+  timeSpentMinutes: number;
+
+  /**
+   * @generated from field: repeated readiness.events.v1.SubmittedAnswer answers = 12;
+   */
+  answers: SubmittedAnswer[];
+
+  /**
+   * @generated from field: readiness.events.v1.AttemptFinalisedBy finalised_by = 13;
+   */
+  finalisedBy: AttemptFinalisedBy;
+
+  /**
+   * True when the submit came more than the grace period after the deadline and the last autosave
+   * made before the deadline was graded instead.
+   *
+   * @generated from field: bool graded_from_autosave = 14;
+   */
+  gradedFromAutosave: boolean;
+};
+
+/**
+ * Describes the message readiness.events.v1.StudentAttemptSubmitted.
+ * Use `create(StudentAttemptSubmittedSchema)` to create a new message.
+ */
+export const StudentAttemptSubmittedSchema: GenMessage<StudentAttemptSubmitted> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_student, 6);
+
+/**
+ * Who ended an attempt.
+ *
+ * @generated from enum readiness.events.v1.AttemptFinalisedBy
+ */
+export enum AttemptFinalisedBy {
+  /**
+   * @generated from enum value: ATTEMPT_FINALISED_BY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The student's own submit (or the page's automatic submit when the time ran out).
+   *
+   * @generated from enum value: ATTEMPT_FINALISED_BY_STUDENT = 1;
+   */
+  STUDENT = 1,
+
+  /**
+   * The server, after the deadline passed with no submit, from the last autosave.
+   *
+   * @generated from enum value: ATTEMPT_FINALISED_BY_DEADLINE = 2;
+   */
+  DEADLINE = 2,
+}
+
+/**
+ * Describes the enum readiness.events.v1.AttemptFinalisedBy.
+ */
+export const AttemptFinalisedBySchema: GenEnum<AttemptFinalisedBy> = /*@__PURE__*/
+  enumDesc(file_readiness_events_v1_student, 0);
 
