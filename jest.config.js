@@ -14,7 +14,7 @@ const moduleNameMapper = {
   '^@readiness/kit/(.*)$': '<rootDir>/packages/kit/src/$1',
   '^@readiness/testing$': '<rootDir>/packages/testing/src',
   '^@readiness/contracts$': '<rootDir>/proto/src',
-  '^@readiness/(auth|gateway|notification|assessment|student)$': '<rootDir>/services/$1/src',
+  '^@readiness/(auth|gateway|notification|assessment|student|results|report)$': '<rootDir>/services/$1/src',
 };
 const node = {
   testEnvironment: 'node',
