@@ -12,6 +12,7 @@ import type { Mailer } from '../mail';
 import type { MessageKey } from '../outbox';
 import type { OpenApiDocument } from '../openapi';
 import type { ObjectStore } from '../storage';
+import type { PeriodicJob } from './jobs';
 
 /** The adapters a service asks the runtime for, besides its database (declared by `migrations`). */
 export interface ServiceUses {
@@ -111,6 +112,8 @@ export interface ServiceParts<E> {
   /** What the public server calls for each request instead of `app.app` (the gateway answers its hot path first). */
   requestListener?: RequestListener;
   subscriptions?: readonly EventSubscription[];
+  /** Periodic jobs (`every`), started once the server listens and stopped before the relay and the adapters. */
+  jobs?: readonly PeriodicJob[];
   /** Extra readiness beyond the adapters the runtime checks (database, bus). */
   readiness?: () => Promise<boolean>;
   /** Called once the server listens (server timeouts). */
