@@ -185,14 +185,14 @@ export const openApi = describeService({
                 section: z.number().int(),
                 attempts: z.number().int(),
                 correct: z.number().int(),
-                facility: z.number().nullable(),
+                facility: z.number(),
               }),
             ),
             sections: z.array(
               z.object({
                 id: z.number().int(),
                 title: z.string(),
-                meanPercentage: z.number().int().nullable(),
+                meanPercentage: z.number().int(),
               }),
             ),
             distribution: z.array(

@@ -94,13 +94,13 @@ export function resultsRoutes(results: Results): (app: Express) => void {
               section: q.section,
               attempts,
               correct,
-              facility: attempts > 0 ? Math.round((correct / attempts) * 1000) / 1000 : null,
+              facility: attempts > 0 ? Math.round((correct / attempts) * 1000) / 1000 : 0,
             };
           }),
           sections: (found.version?.sections ?? []).map((s) => ({
             id: s.id,
             title: s.title,
-            meanPercentage: bySection.get(s.id)?.meanPercentage ?? null,
+            meanPercentage: bySection.get(s.id)?.meanPercentage ?? 0,
           })),
           distribution: counts.map((count, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, count })),
         });
