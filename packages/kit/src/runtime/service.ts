@@ -83,6 +83,8 @@ export function on<N extends EventName>(
   handler: {
     queue: string;
     maxAttempts?: number;
+    /** How long a `NotYetError` from `handle` keeps being retried (beyond `maxAttempts`); the bus's default otherwise. */
+    waitHorizonMs?: number;
     handle(payload: EventPayload<N>, meta: EventMeta): Promise<void>;
   },
 ): EventSubscription {
@@ -91,6 +93,7 @@ export function on<N extends EventName>(
       queue: handler.queue,
       events: [event],
       maxAttempts: handler.maxAttempts,
+      waitHorizonMs: handler.waitHorizonMs,
       handle: (msg: BusMessage, ctx) =>
         handler.handle(ctx.payload as EventPayload<N>, {
           id: msg.id,
