@@ -224,7 +224,8 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
           Section {current + 1} of {assessment.sections.length}
         </p>
         <div className="test__footer-side test__footer-side--end">
-          {isLast ? (
+          {/* Once time is up the student can only submit, from wherever they are, e.g. to retry. */}
+          {isLast || timeUp ? (
             <Button
               icon={<Send size={18} aria-hidden="true" />}
               loading={submitting}

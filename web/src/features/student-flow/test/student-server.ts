@@ -130,6 +130,8 @@ export const db = {
   /** The result a submit records (passed by default). */
   nextResult: makeResult({ attemptId: 'att-1' }),
   puts: [] as Put[],
+  /** While true, autosave requests fail as they do without a connection. */
+  offline: false,
   submits: [] as { idempotencyKey: string | null; body: Record<string, unknown> }[],
   uploads: [] as UploadedFile[],
   resultRequests: 0,
@@ -146,6 +148,7 @@ export function resetStudentDb(): void {
   db.submitAnswers = 'result';
   db.nextResult = makeResult({ attemptId: 'att-1' });
   db.puts = [];
+  db.offline = false;
   db.submits = [];
   db.uploads = [];
   db.resultRequests = 0;
@@ -200,6 +203,7 @@ const handlers = [
     );
   }),
   http.put(url('/answers'), async ({ request }) => {
+    if (db.offline) return HttpResponse.error();
     const body = (await request.json()) as Omit<Put, 'keepalive'>;
     db.puts.push({ ...body, keepalive: request.keepalive });
     if (!db.attempt || db.attempt.id !== body.attemptId) {
