@@ -1,5 +1,25 @@
-import { defineConfig } from 'vite';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+
+/*
+ * Two front doors (STYLE §12): index.html is the admin portal, student.html the public student pages,
+ * each with its own entry, store and API slice. Page paths under these prefixes get student.html, in
+ * development here and in production from the gateway (services/gateway/src/spa.ts).
+ */
+const STUDENT_PAGES = /^\/(assessment|verify)(\/|$)/;
+
+const studentPagesInDevelopment: Plugin = {
+  name: 'student-pages',
+  configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      const pathname = (req.url ?? '').split('?')[0] ?? '';
+      if (STUDENT_PAGES.test(pathname) && req.headers.accept?.includes('text/html'))
+        req.url = '/student.html';
+      next();
+    });
+  },
+};
 
 // The gateway (port 8080) serves the API in development; the dev server forwards to it so the
 // browser sees one origin, as it does in production where the gateway serves web/dist.
@@ -7,7 +27,7 @@ const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), studentPagesInDevelopment],
   server: {
     port: 5173,
     proxy: {
@@ -17,10 +37,33 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    emptyOutDir: true,
     // The manifest lets a test prove that the student pages never pull in admin code.
     manifest: true,
     // No source maps in what the gateway serves: they would hand out the app's full source.
     sourcemap: false,
+  },
+  /*
+   * Each front door is built on its own, so that tree-shaking trims the libraries to what that door
+   * uses: built together, the student pages would share (and download) the admin's data router.
+   */
+  environments: {
+    client: {
+      build: { rollupOptions: { input: path.join(import.meta.dirname, 'index.html') } },
+    },
+    student: {
+      consumer: 'client',
+      build: {
+        // The admin build went first and emptied the folder; this one adds to it.
+        emptyOutDir: false,
+        manifest: '.vite/student-manifest.json',
+        rollupOptions: { input: path.join(import.meta.dirname, 'student.html') },
+      },
+    },
+  },
+  builder: {
+    async buildApp(builder) {
+      await builder.build(builder.environments.client!);
+      await builder.build(builder.environments.student!);
+    },
   },
 });

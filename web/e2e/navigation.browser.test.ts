@@ -178,9 +178,10 @@ describe('the student pages', () => {
       readFileSync(path.join(ROOT, 'web/dist/.vite/manifest.json'), 'utf8'),
     ) as Record<string, ManifestChunk>;
     const adminSource = /^src\/features\/(auth|admins|layout|dashboard|students|assessments|results)\//;
+    // The admin entry (index.html's script) and every admin screen.
     const adminFiles = new Set(
       Object.entries(manifest)
-        .filter(([key, chunk]) => adminSource.test(chunk.src ?? key))
+        .filter(([key, chunk]) => key === 'index.html' || adminSource.test(chunk.src ?? key))
         .map(([, chunk]) => `/${chunk.file}`),
     );
     // The check below only means something if the admin screens are separate files at all.
@@ -200,11 +201,12 @@ describe('the student pages', () => {
       const { pathname } = new URL(res.url());
       if (onStudentPage && pathname.endsWith('.js')) scripts.push(pathname);
     });
-    const studentChunk = page.waitForResponse((res) => /\/welcome-page-[^/]*\.js$/.test(res.url()));
+    // The student pages are their own entry (student.html), built on their own.
+    const studentEntry = page.waitForResponse((res) => /\/assets\/student-[^/]*\.js$/.test(res.url()));
     await page.goto('/assessment/some-token');
-    await studentChunk;
+    await studentEntry;
     await page.waitForLoadState('networkidle');
-    expect(scripts.some((s) => s.includes('welcome-page'))).toBe(true);
+    expect(scripts.some((s) => /\/assets\/student-[^/]*\.js$/.test(s))).toBe(true);
     expect(scripts.filter((s) => adminFiles.has(s))).toEqual([]);
     if (onStudentPage) await expectAccessible(page, 'student welcome page');
   });

@@ -5,26 +5,29 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 /*
- * Builds the app for production and reads Vite's manifest to prove what a student downloads:
- * the entry and the student screen with their static imports, and no admin code. The same build
- * shows that nothing the gateway would serve hands out the source.
+ * Builds the app for production and proves what a student downloads (STYLE §12): the student entry
+ * (student.html) and everything it can load, read through its own manifest and, in a second build made
+ * with source maps, module by module: no admin module, no admin text, under 150 KB of gzipped
+ * JavaScript. The production build also shows that nothing the gateway would serve hands out the source.
  */
 interface ManifestChunk {
   file: string;
   src?: string;
   isEntry?: boolean;
-  isDynamicEntry?: boolean;
   imports?: string[];
   dynamicImports?: string[];
 }
 type Manifest = Record<string, ManifestChunk>;
 
 const webDir = path.resolve(__dirname, '../..');
-const adminSource = /^src\/features\/(auth|admins|layout|dashboard|students|assessments|results)\//;
-// Texts that only admin screens carry (route titles excepted: the router keeps those in the entry);
-// if any reaches a student's browser, admin code came with it.
+const adminFeature = /^src\/features\/(auth|admins|layout|dashboard|students|assessments|results)\//;
+// Admin modules outside the features: the admin entry, its store and session, and its API slice.
+const adminModule =
+  /(^|\/)src\/(main\.tsx|features\/(auth|admins|layout|dashboard|students|assessments|results)\/|app\/(app|providers|routes|store)\.tsx?$|lib\/(api|session-token|session-events)\.ts$)/;
+// Texts that only admin screens carry; if any reaches a student's browser, admin code came with it.
 const adminOnlyTexts = [
   'Admin Portal',
   'Add Admin',
@@ -32,13 +35,11 @@ const adminOnlyTexts = [
   'Regular Admin',
   'Failed to load admins',
   'Sign In',
+  'admin_token',
 ];
+const STUDENT_BUDGET_BYTES = 150 * 1024;
 
-let outDir: string;
-let manifest: Manifest;
-
-beforeAll(() => {
-  outDir = mkdtempSync(path.join(tmpdir(), 'web-build-'));
+function build(outDir: string, ...flags: string[]): void {
   execFileSync(
     process.execPath,
     [
@@ -48,6 +49,7 @@ beforeAll(() => {
       outDir,
       '--logLevel',
       'error',
+      ...flags,
     ],
     {
       cwd: webDir,
@@ -56,59 +58,98 @@ beforeAll(() => {
       env: { ...process.env, NODE_ENV: 'production', VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
     },
   );
-  manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
-}, 180_000);
-
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
-
-/** The manifest keys a page needs before it can run: the chunk and everything it imports statically. */
-function staticClosure(keys: string[]): Set<string> {
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    seen.add(key);
-    for (const next of manifest[key]?.imports ?? []) visit(next);
-  };
-  keys.forEach(visit);
-  return seen;
 }
 
-const entryKey = () => Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
-const code = (keys: Iterable<string>) =>
-  [...keys].map((k) => readFileSync(path.join(outDir, manifest[k]!.file), 'utf8')).join('\n');
+const readManifest = (outDir: string, name: string) =>
+  JSON.parse(readFileSync(path.join(outDir, '.vite', name), 'utf8')) as Manifest;
 
-describe.each([
-  ['welcome page', 'src/features/student-flow/components/welcome-page.tsx'],
-  ['completion page', 'src/features/student-flow/components/complete-page.tsx'],
-])('Production build, student %s', (_name, studentKey) => {
-  it('when the student page loads, then it is its own lazy chunk and pulls in no admin module', () => {
-    expect(manifest[studentKey]?.isDynamicEntry).toBe(true);
-    const loaded = staticClosure([entryKey(), studentKey]);
-    const adminChunks = [...loaded].filter((k) => adminSource.test(manifest[k]!.src ?? k));
-    expect(adminChunks).toEqual([]);
+/** Every file the entry can load: its chunk, its static imports and the chunks it may load later. */
+function reachableFiles(manifest: Manifest, entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key) || !manifest[key]) return;
+    seen.add(key);
+    for (const next of [...(manifest[key].imports ?? []), ...(manifest[key].dynamicImports ?? [])])
+      visit(next);
+  };
+  visit(entry);
+  return [...seen].map((key) => manifest[key]!.file).filter((file) => file.endsWith('.js'));
+}
+
+let prodDir: string;
+let mappedDir: string;
+
+beforeAll(() => {
+  prodDir = mkdtempSync(path.join(tmpdir(), 'web-build-'));
+  mappedDir = mkdtempSync(path.join(tmpdir(), 'web-build-maps-'));
+  build(prodDir);
+  build(mappedDir, '--sourcemap');
+}, 240_000);
+
+afterAll(() => {
+  rmSync(prodDir, { recursive: true, force: true });
+  rmSync(mappedDir, { recursive: true, force: true });
+});
+
+describe('Production build, student pages', () => {
+  const studentFiles = (outDir: string) =>
+    reachableFiles(readManifest(outDir, 'student-manifest.json'), 'student.html');
+
+  it('when the student entry is built, then its page loads the student entry and not the admin one', () => {
+    const html = readFileSync(path.join(prodDir, 'student.html'), 'utf8');
+    const scripts = [...html.matchAll(/src="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    expect(scripts).toEqual(studentFiles(prodDir).filter((file) => html.includes(file)));
+    const adminEntry = readManifest(prodDir, 'manifest.json')['index.html']!.file;
+    expect(html).not.toContain(adminEntry);
   });
 
-  it('when the student page loads, then none of the downloaded code carries admin screen text', () => {
-    const downloaded = code(staticClosure([entryKey(), studentKey]));
-    expect(adminOnlyTexts.filter((text) => downloaded.includes(text))).toEqual([]);
+  it('when the student JavaScript is read module by module, then no admin module is in it', () => {
+    const sources = studentFiles(mappedDir).flatMap(
+      (file) =>
+        (JSON.parse(readFileSync(path.join(mappedDir, `${file}.map`), 'utf8')) as { sources: string[] })
+          .sources,
+    );
+    // The check means something only if the maps name the student's own modules.
+    expect(sources.some((s) => s.includes('features/student-flow/components/test-screen.tsx'))).toBe(true);
+    expect(sources.filter((s) => adminModule.test(s.replace(/^(\.\.\/)+/, '')))).toEqual([]);
+  });
+
+  it('when the student pages load, then none of the downloaded code carries admin screen text', () => {
+    const code = studentFiles(prodDir)
+      .map((file) => readFileSync(path.join(prodDir, file), 'utf8'))
+      .join('\n');
+    expect(adminOnlyTexts.filter((text) => code.includes(text))).toEqual([]);
+  });
+
+  it('when the student JavaScript is gzipped, then all of it is under 150 KB', () => {
+    const bytes = studentFiles(prodDir).reduce(
+      (sum, file) => sum + gzipSync(readFileSync(path.join(prodDir, file))).length,
+      0,
+    );
+    expect(bytes).toBeGreaterThan(0);
+    expect(bytes).toBeLessThan(STUDENT_BUDGET_BYTES);
   });
 });
 
 describe('Production build, admin screens', () => {
   it('when the admin screens are built, then they carry the texts the student check looks for', () => {
-    const adminCode = code(Object.keys(manifest).filter((k) => adminSource.test(k)));
+    const manifest = readManifest(prodDir, 'manifest.json');
+    const adminCode = Object.keys(manifest)
+      .filter((k) => adminFeature.test(k) || manifest[k]!.isEntry)
+      .map((k) => readFileSync(path.join(prodDir, manifest[k]!.file), 'utf8'))
+      .join('\n');
     expect(adminOnlyTexts.filter((text) => !adminCode.includes(text))).toEqual([]);
   });
 });
 
 describe('Production build, source maps', () => {
   it('when the app is built for production, then it contains no source map and no file points to one', () => {
-    const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' });
+    const files = readdirSync(prodDir, { recursive: true, encoding: 'utf8' });
     expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
     const pointing = files.filter(
       (file) =>
         /\.(js|css|html)$/.test(file) &&
-        readFileSync(path.join(outDir, file), 'utf8').includes('sourceMappingURL'),
+        readFileSync(path.join(prodDir, file), 'utf8').includes('sourceMappingURL'),
     );
     expect(pointing).toEqual([]);
   });

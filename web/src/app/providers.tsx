@@ -3,6 +3,7 @@ import { Provider } from 'react-redux';
 import { ToastContainer } from 'react-toastify';
 import { restoreSession } from '../features/auth/auth-slice';
 import { useIdleSessionRenewal } from '../features/auth/session-renewal';
+import { showHandedOverToast } from '../lib/handed-over-toast';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toast';
 import { setupStore, type AppStore } from './store';
 
@@ -20,6 +21,8 @@ function SessionBootstrap({ store }: { store: AppStore }) {
 
 export function AppProviders({ store: given, children }: { store?: AppStore; children: ReactNode }) {
   const [store] = useState(() => given ?? setupStore());
+  // A student sent here from an invalid invitation link sees why (SPEC §4).
+  useEffect(showHandedOverToast, []);
   return (
     <Provider store={store}>
       <SessionBootstrap store={store} />

@@ -5,10 +5,10 @@ import { RootRedirect } from '../features/misc/components/root-redirect';
 import { RouteError } from '../features/misc/components/route-error';
 
 /*
- * Every screen is loaded on demand (route `lazy`, i.e. a dynamic import per screen), so the student
- * pages and the admin pages are separate chunks: opening /assessment/… never downloads admin code,
- * and an admin downloads only the screens they open. Titles live here so the layout header can show
- * them before the screen's code has arrived.
+ * The admin entry's routes. The student pages (/assessment/…) are another entry of the app
+ * (student.html, app/student), so a student never downloads admin code. Every admin screen is loaded
+ * on demand (route `lazy`, a dynamic import per screen): an admin downloads only the screens they
+ * open. Titles live here so the layout header can show them before the screen's code has arrived.
  */
 export const routes: RouteObject[] = [
   {
@@ -99,20 +99,6 @@ export const routes: RouteObject[] = [
             ],
           },
         ],
-      },
-      {
-        path: '/assessment/:inviteToken',
-        lazy: () =>
-          import('../features/student-flow/components/welcome-page').then((m) => ({
-            Component: m.WelcomePage,
-          })),
-      },
-      {
-        path: '/assessment/:inviteToken/complete',
-        lazy: () =>
-          import('../features/student-flow/components/complete-page').then((m) => ({
-            Component: m.CompletePage,
-          })),
       },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -13,3 +13,9 @@ export function formatDate(iso: string | null | undefined, placeholder = '—'):
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? placeholder : dateOnly.format(date);
 }
+
+export function formatBytes(size: number): string {
+  if (size < 1024) return `${size} B`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+}

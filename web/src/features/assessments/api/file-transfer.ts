@@ -1,6 +1,7 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import { renewTokenIfDue } from '../../../lib/api';
 import { readToken } from '../../../lib/session-token';
+import { messageInBody, saveBlob } from '../../../lib/save-file';
 import type { DownloadableFile } from './types';
 
 const endpoint = (path: string) => new URL(`/api/assessment/${path}`, window.location.origin).href;
@@ -12,15 +13,6 @@ export class TransferError extends Error {
     readonly serverMessage?: string,
   ) {
     super(serverMessage ?? `Transfer failed (${status})`);
-  }
-}
-
-function messageOf(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text) as { message?: unknown };
-    return typeof body.message === 'string' && body.message.trim() ? body.message : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -44,7 +36,7 @@ export async function uploadAssessmentFile(
     };
     xhr.onload = () => {
       if (xhr.status < 200 || xhr.status >= 300) {
-        reject(new TransferError(xhr.status, messageOf(xhr.responseText)));
+        reject(new TransferError(xhr.status, messageInBody(xhr.responseText)));
         return;
       }
       try {
@@ -71,13 +63,6 @@ export async function downloadAssessmentFile(file: DownloadableFile): Promise<vo
   const response = await fetch(endpoint(`files/${encodeURIComponent(file.filename)}`), {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
   });
-  if (!response.ok) throw new TransferError(response.status, messageOf(await response.text()));
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.originalName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  if (!response.ok) throw new TransferError(response.status, messageInBody(await response.text()));
+  saveBlob(await response.blob(), file.originalName);
 }

@@ -65,8 +65,4 @@ export function GroupError({ message }: { message?: string }) {
   );
 }
 
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
-  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
-}
+export { formatBytes } from '../../../lib/format';

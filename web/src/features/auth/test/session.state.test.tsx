@@ -152,14 +152,6 @@ describe('Public routes', () => {
     await user.click(screen.getByRole('button', { name: 'Go Back' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
   });
-
-  it('when a student link opens, then the student page shows without the admin session check', async () => {
-    renderApp('/assessment/abc123');
-    expect(
-      await screen.findByRole('heading', { name: 'Distance Education Readiness Assessment' }),
-    ).toBeInTheDocument();
-    expect(db.requests.some((r) => r.path === '/api/auth/me')).toBe(false);
-  });
 });
 
 describe('Admin layout below 1024 px', () => {

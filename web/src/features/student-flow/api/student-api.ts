@@ -1,0 +1,60 @@
+import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import type { AssessmentLoad, StartAnswer, StudentResult, SubmitAnswer, SubmitBody } from './types';
+
+/*
+ * The student pages' own API slice (STYLE §12). A student proves who they are by the invitation token in
+ * the path, never by a bearer token: nothing here reads the admin session, and a 401 is an ordinary
+ * failure of the call that got it, not a sign-out.
+ */
+
+/** `/api/student/{token}/…`, absolute so the same code runs in the browser and under jsdom. */
+export const studentUrl = (token: string, rest = '') =>
+  new URL(`/api/student/${encodeURIComponent(token)}${rest}`, window.location.origin).href;
+
+export interface SubmitArgs {
+  token: string;
+  body: SubmitBody;
+}
+
+export const studentApi = createApi({
+  reducerPath: 'studentApi',
+  baseQuery: fetchBaseQuery(),
+  tagTypes: ['StudentAssessment', 'StudentResults'],
+  endpoints: (build) => ({
+    getStudentAssessment: build.query<AssessmentLoad & { receivedAt: number }, string>({
+      query: (token) => studentUrl(token, '/assessment'),
+      // The moment the answer arrived, next to serverNow, gives the client clock's offset.
+      transformResponse: (body: AssessmentLoad) => ({ ...body, receivedAt: Date.now() }),
+      providesTags: ['StudentAssessment'],
+      // A later visit must see the attempt as the server has it now, never a cached copy.
+      keepUnusedDataFor: 0,
+    }),
+    startAssessment: build.mutation<StartAnswer & { receivedAt: number }, string>({
+      query: (token) => ({ url: studentUrl(token, '/start'), method: 'POST' }),
+      transformResponse: (body: StartAnswer) => ({ ...body, receivedAt: Date.now() }),
+    }),
+    submitAssessment: build.mutation<SubmitAnswer, SubmitArgs>({
+      query: ({ token, body }) => ({
+        url: studentUrl(token, '/submit'),
+        method: 'POST',
+        body,
+        // A repeated submit (a retry after a lost answer, a second tab) returns the first outcome.
+        headers: { 'Idempotency-Key': body.attemptId },
+      }),
+      invalidatesTags: ['StudentResults'],
+    }),
+    getStudentResults: build.query<StudentResult[], string>({
+      query: (token) => studentUrl(token, '/results'),
+      transformResponse: (body: { results?: StudentResult[] }) => body.results ?? [],
+      providesTags: ['StudentResults'],
+      keepUnusedDataFor: 0,
+    }),
+  }),
+});
+
+export const {
+  useGetStudentAssessmentQuery,
+  useStartAssessmentMutation,
+  useSubmitAssessmentMutation,
+  useGetStudentResultsQuery,
+} = studentApi;

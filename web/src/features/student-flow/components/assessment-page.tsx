@@ -1,0 +1,127 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { Button, Spinner } from '../../../components/ui';
+import { isHttpError } from '../../../lib/errors';
+import { handOverErrorToast } from '../../../lib/handed-over-toast';
+import { notify } from '../../../lib/toast';
+import { useGetStudentAssessmentQuery, useStartAssessmentMutation } from '../api/student-api';
+import type { AssessmentLoad, Attempt } from '../api/types';
+import { clockOffset } from '../clock';
+import type { CompleteState } from './complete-page';
+import { StudentShell } from './student-shell';
+import { TestScreen } from './test-screen';
+import { WelcomeView } from './welcome-view';
+
+interface Running {
+  attempt: Attempt;
+  offset: number;
+  fresh: boolean;
+}
+
+const errorCode = (error: unknown) =>
+  isHttpError(error) ? (error.data as { code?: string } | undefined)?.code : undefined;
+
+/**
+ * `/assessment/{inviteToken}` (SPEC §2, §4): the welcome page, then the test. An attempt already in
+ * progress (a reload, a crash, another device) opens straight into the test with its saved answers and
+ * the time really left: the welcome page would only stand between the student and a running clock.
+ */
+export function AssessmentPage() {
+  const { inviteToken = '' } = useParams();
+  const navigate = useNavigate();
+  const { data, error, isError, refetch, isFetching } = useGetStudentAssessmentQuery(inviteToken, {
+    refetchOnMountOrArgChange: true,
+  });
+  const [start, { isLoading: starting }] = useStartAssessmentMutation();
+  const [running, setRunning] = useState<Running | null>(null);
+  const handled = useRef<unknown>(null);
+  const complete = `/assessment/${encodeURIComponent(inviteToken)}/complete`;
+
+  useEffect(() => {
+    if (!data || handled.current === data) return;
+    handled.current = data;
+    if (data.alreadyCompleted) {
+      notify.info('Assessment already completed!');
+      const state: CompleteState = data.result ? { result: data.result } : {};
+      void navigate(complete, { replace: true, state });
+    } else if (data.awaitingResult) {
+      const state: CompleteState = { waitFor: { after: data.previousAttempt?.completedAt ?? null } };
+      void navigate(complete, { replace: true, state });
+    } else if (data.attempt) {
+      setRunning({
+        attempt: data.attempt,
+        offset: clockOffset(data.serverNow, data.receivedAt),
+        fresh: false,
+      });
+    }
+  }, [data, navigate, complete]);
+
+  useEffect(() => {
+    if (!isError || handled.current === error) return;
+    handled.current = error;
+    if (isHttpError(error) && error.status === 404 && errorCode(error) !== 'no_assessment') {
+      // SPEC §4: a 404 shows the message and goes to /, another entry of the app: it shows the toast.
+      handOverErrorToast('Invalid or expired invitation link');
+      void navigate('/', { replace: true });
+      return;
+    }
+    notify.error('Failed to load assessment');
+  }, [isError, error, navigate]);
+
+  const onStart = async () => {
+    try {
+      const answer = await start(inviteToken).unwrap();
+      setRunning({
+        attempt: answer.attempt,
+        offset: clockOffset(answer.serverNow, answer.receivedAt),
+        fresh: true,
+      });
+      window.scrollTo(0, 0);
+      notify.success('Assessment started. Good luck!');
+    } catch (e) {
+      const code = errorCode(e);
+      if (code === 'already_completed') {
+        notify.info('Assessment already completed!');
+        void navigate(complete, { replace: true, state: {} satisfies CompleteState });
+      } else if (code === 'awaiting_result') {
+        void navigate(complete, { replace: true, state: { waitFor: {} } satisfies CompleteState });
+      } else {
+        notify.error('Failed to start assessment');
+      }
+    }
+  };
+
+  if (data && running) {
+    return (
+      <StudentShell wide>
+        <TestScreen
+          token={inviteToken}
+          load={data}
+          attempt={running.attempt}
+          offset={running.offset}
+          fresh={running.fresh}
+        />
+      </StudentShell>
+    );
+  }
+
+  return (
+    <StudentShell>
+      {data && !data.alreadyCompleted && !data.awaitingResult && !data.attempt ? (
+        <WelcomeView load={data as AssessmentLoad} starting={starting} onStart={() => void onStart()} />
+      ) : isError && !isFetching ? (
+        <div className="card card__body stack" role="alert">
+          <h1 className="student__title">Distance Education Readiness Assessment</h1>
+          <p>Failed to load assessment</p>
+          <div>
+            <Button onClick={() => void refetch()}>Try again</Button>
+          </div>
+        </div>
+      ) : (
+        <div className="center-block">
+          <Spinner size="lg" label="Loading assessment" />
+        </div>
+      )}
+    </StudentShell>
+  );
+}

@@ -1,0 +1,247 @@
+import { useId, useRef, useState, type DragEvent } from 'react';
+import { Download, FileText, Upload, X } from 'lucide-react';
+import { Badge, Button } from '../../../components/ui';
+import { formatBytes } from '../../../lib/format';
+import { notify } from '../../../lib/toast';
+import {
+  ACCEPT_ATTRIBUTE,
+  downloadQuestionFile,
+  FILE_TYPE_MESSAGE,
+  hasAcceptedExtension,
+  removeAnswerFile,
+  UPLOAD_FAILED_MESSAGE,
+  UploadError,
+  uploadAnswerFile,
+} from '../api/files';
+import type { StudentQuestion, UploadedFile } from '../api/types';
+
+interface QuestionCardProps {
+  number: number;
+  question: StudentQuestion;
+  answer: string | undefined;
+  file: UploadedFile | undefined;
+  token: string;
+  attemptId: string;
+  disabled: boolean;
+  onAnswer: (questionId: string, answer: string) => void;
+  onFile: (questionId: string, file: UploadedFile | null) => void;
+}
+
+/** One numbered question of the current section (SPEC §2 test screen). */
+export function QuestionCard({
+  number,
+  question,
+  answer,
+  file,
+  token,
+  attemptId,
+  disabled,
+  onAnswer,
+  onFile,
+}: QuestionCardProps) {
+  const legendId = useId();
+  const choices =
+    question.type === 'yes_no'
+      ? [
+          { id: 'yes', text: 'Yes' },
+          { id: 'no', text: 'No' },
+        ]
+      : question.options;
+  return (
+    <fieldset className="question card" aria-labelledby={legendId} disabled={disabled}>
+      <div className="question__head">
+        <span className="question__number" aria-hidden="true">
+          {number}
+        </span>
+        <p className="question__text" id={legendId}>
+          <span className="visually-hidden">Question {number}: </span>
+          {question.question}
+        </p>
+        <div className="question__meta">
+          {question.required && <Badge tone="danger">Required</Badge>}
+          <span className="muted">
+            {question.points} {question.points === 1 ? 'point' : 'points'}
+          </span>
+        </div>
+      </div>
+      {question.hasDownloadableFile && question.downloadableFile && <QuestionDownload question={question} />}
+      {question.type === 'file_upload' ? (
+        <FileAnswer
+          question={question}
+          file={file}
+          token={token}
+          attemptId={attemptId}
+          disabled={disabled}
+          onFile={onFile}
+          labelledBy={legendId}
+        />
+      ) : (
+        <div className="question__choices">
+          {choices.map((choice) => (
+            <label key={choice.id} className={`choice${answer === choice.id ? ' choice--selected' : ''}`}>
+              <input
+                type="radio"
+                name={`answer-${question.id}`}
+                value={choice.id}
+                checked={answer === choice.id}
+                onChange={() => onAnswer(question.id, choice.id)}
+              />
+              <span>{choice.text}</span>
+            </label>
+          ))}
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+function QuestionDownload({ question }: { question: StudentQuestion }) {
+  const [busy, setBusy] = useState(false);
+  const file = question.downloadableFile!;
+  const download = async () => {
+    setBusy(true);
+    try {
+      await downloadQuestionFile(file);
+    } catch {
+      notify.error('Download failed. Please try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="question__download">
+      {question.fileInstructions && <p className="question__instructions">{question.fileInstructions}</p>}
+      <Button
+        variant="secondary"
+        size="sm"
+        icon={<Download size={16} aria-hidden="true" />}
+        loading={busy}
+        onClick={() => void download()}
+        aria-label={`Download ${file.originalName}`}
+      >
+        {file.originalName}
+      </Button>
+    </div>
+  );
+}
+
+interface FileAnswerProps {
+  question: StudentQuestion;
+  file: UploadedFile | undefined;
+  token: string;
+  attemptId: string;
+  disabled: boolean;
+  labelledBy: string;
+  onFile: (questionId: string, file: UploadedFile | null) => void;
+}
+
+/** A file answer: chosen by click or dropped, uploaded at once with its progress; one per question. */
+function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, onFile }: FileAnswerProps) {
+  const inputId = useId();
+  const errorId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+
+  const upload = async (chosen: File | undefined) => {
+    if (!chosen || disabled || progress !== null) return;
+    setError(null);
+    if (!hasAcceptedExtension(chosen.name)) {
+      setError(FILE_TYPE_MESSAGE);
+      return;
+    }
+    setProgress(0);
+    try {
+      const uploaded = await uploadAnswerFile({
+        token,
+        attemptId,
+        questionId: question.id,
+        file: chosen,
+        onProgress: setProgress,
+      });
+      onFile(question.id, uploaded);
+    } catch (e) {
+      setError(e instanceof UploadError ? e.message : UPLOAD_FAILED_MESSAGE);
+    } finally {
+      setProgress(null);
+      if (input.current) input.current.value = '';
+    }
+  };
+
+  const remove = async () => {
+    setError(null);
+    try {
+      await removeAnswerFile(token, question.id);
+      onFile(question.id, null);
+    } catch (e) {
+      setError(e instanceof UploadError ? e.message : UPLOAD_FAILED_MESSAGE);
+    }
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    void upload(event.dataTransfer.files[0]);
+  };
+
+  return (
+    <div className="file-answer">
+      {!question.hasDownloadableFile && question.fileInstructions && (
+        <p className="question__instructions">{question.fileInstructions}</p>
+      )}
+      <div
+        className={`dropzone${dragging ? ' dropzone--active' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <Upload size={24} aria-hidden="true" />
+        <label htmlFor={inputId} className="dropzone__label">
+          {file ? 'Replace the file' : 'Choose a file'}
+          <span className="muted"> or drag and drop it here</span>
+        </label>
+        <input
+          ref={input}
+          id={inputId}
+          className="dropzone__input"
+          type="file"
+          accept={ACCEPT_ATTRIBUTE}
+          aria-describedby={`${labelledBy}${error ? ` ${errorId}` : ''}`}
+          onChange={(e) => void upload(e.target.files?.[0])}
+        />
+        <p className="muted dropzone__hint">PDF, Word, text or image (jpg, png), one file</p>
+      </div>
+      {progress !== null && (
+        <div className="file-answer__progress">
+          <progress max={100} value={progress} aria-label={`Uploading, ${progress}%`} />
+          <span aria-hidden="true">{progress}%</span>
+        </div>
+      )}
+      {file && progress === null && (
+        <div className="file-answer__file">
+          <FileText size={18} aria-hidden="true" />
+          <span className="file-answer__name">{file.originalName}</span>
+          <span className="muted">{formatBytes(file.size)}</span>
+          <Button
+            variant="ghost"
+            size="sm"
+            icon={<X size={16} aria-hidden="true" />}
+            onClick={() => void remove()}
+            aria-label={`Remove ${file.originalName}`}
+          >
+            Remove
+          </Button>
+        </div>
+      )}
+      {error && (
+        <p className="field__error" id={errorId} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

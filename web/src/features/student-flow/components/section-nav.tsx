@@ -1,0 +1,55 @@
+import { useId } from 'react';
+import type { StudentSection } from '../api/types';
+
+interface SectionNavProps {
+  sections: StudentSection[];
+  current: number;
+  canOpen: (index: number) => boolean;
+  onOpen: (index: number) => void;
+}
+
+const sectionLabel = (section: StudentSection) => `Section ${section.id}: ${section.title}`;
+
+/**
+ * SPEC §2: the sections as tabs on a desktop and as a dropdown on a phone (the stylesheet shows one
+ * of the two). A later section opens only once every section before it is complete.
+ */
+export function SectionNav({ sections, current, canOpen, onOpen }: SectionNavProps) {
+  const selectId = useId();
+  return (
+    <nav className="section-nav" aria-label="Sections">
+      <ul className="section-nav__tabs">
+        {sections.map((section, index) => (
+          <li key={section.id}>
+            <button
+              type="button"
+              className={`section-tab${index === current ? ' section-tab--current' : ''}`}
+              aria-current={index === current ? 'step' : undefined}
+              disabled={index !== current && !canOpen(index)}
+              onClick={() => onOpen(index)}
+            >
+              {sectionLabel(section)}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <div className="section-nav__select">
+        <label htmlFor={selectId} className="visually-hidden">
+          Section
+        </label>
+        <select
+          id={selectId}
+          className="input select"
+          value={current}
+          onChange={(e) => onOpen(Number(e.target.value))}
+        >
+          {sections.map((section, index) => (
+            <option key={section.id} value={index} disabled={index !== current && !canOpen(index)}>
+              {sectionLabel(section)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </nav>
+  );
+}

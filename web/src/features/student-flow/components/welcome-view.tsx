@@ -1,0 +1,97 @@
+import { Clock, ListChecks, Target, PlayCircle } from 'lucide-react';
+import { Badge, Button } from '../../../components/ui';
+import { formatDate } from '../../../lib/format';
+import type { AssessmentLoad } from '../api/types';
+import { questionsOf } from '../progress';
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+interface WelcomeViewProps {
+  load: AssessmentLoad;
+  starting: boolean;
+  onStart: () => void;
+}
+
+/** SPEC §2 student welcome page. */
+export function WelcomeView({ load, starting, onStart }: WelcomeViewProps) {
+  const { student, previousAttempt, assessment } = load;
+  return (
+    <div className="welcome stack">
+      <div className="welcome__intro">
+        <h1 className="student__title">Distance Education Readiness Assessment</h1>
+        <p className="welcome__student">
+          <strong>{student.name}</strong> <span className="muted">{student.email}</span>
+        </p>
+      </div>
+
+      {previousAttempt && (
+        <section className="card card__body previous-attempt" aria-labelledby="previous-attempt-title">
+          <h2 id="previous-attempt-title" className="welcome__heading">
+            Previous Attempt
+          </h2>
+          <div className="previous-attempt__row">
+            <span className="previous-attempt__score">{previousAttempt.percentage}%</span>
+            <Badge tone={previousAttempt.passed ? 'success' : 'danger'}>
+              {previousAttempt.passed ? 'Passed' : 'Failed'}
+            </Badge>
+            <span className="muted">Completed {formatDate(previousAttempt.completedAt)}</span>
+          </div>
+          {!previousAttempt.passed && <p>You can retake this assessment to improve your score.</p>}
+        </section>
+      )}
+
+      <section className="card card__body stack" aria-labelledby="assessment-title">
+        <div>
+          <h2 id="assessment-title" className="welcome__assessment-title">
+            {assessment.title}
+          </h2>
+          {assessment.description && <p className="muted welcome__description">{assessment.description}</p>}
+        </div>
+        <dl className="welcome__facts">
+          <div className="welcome__fact">
+            <Clock size={20} aria-hidden="true" />
+            <dt>Time Limit</dt>
+            <dd>{count(assessment.timeLimit, 'minute', 'minutes')}</dd>
+          </div>
+          <div className="welcome__fact">
+            <ListChecks size={20} aria-hidden="true" />
+            <dt>Questions</dt>
+            <dd>
+              {count(assessment.questions.length, 'question', 'questions')} across{' '}
+              {count(assessment.sections.length, 'section', 'sections')}
+            </dd>
+          </div>
+          <div className="welcome__fact">
+            <Target size={20} aria-hidden="true" />
+            <dt>Passing Score</dt>
+            <dd>{assessment.passingScore}%</dd>
+          </div>
+        </dl>
+        <div>
+          <h3 className="welcome__heading">Sections</h3>
+          <ul className="welcome__sections">
+            {assessment.sections.map((section) => (
+              <li key={section.id}>
+                <span>
+                  Section {section.id}: {section.title}
+                </span>
+                <span className="muted">
+                  {count(questionsOf(assessment, section.id).length, 'question', 'questions')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+        <Button
+          size="lg"
+          block
+          icon={<PlayCircle size={20} aria-hidden="true" />}
+          loading={starting}
+          onClick={onStart}
+        >
+          Start Assessment
+        </Button>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { renderStudentApp, where } from '../../../testing/render-student';
+import { server } from '../../../testing/server';
+import { db, makeResult, TOKEN, useStudentServer } from './student-server';
+
+useStudentServer();
+
+const completePath = `/assessment/${TOKEN}/complete`;
+
+function mockReducedMotion(reduce: boolean) {
+  window.matchMedia = ((query: string) => ({
+    matches: reduce && query.includes('reduce'),
+    media: query,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  })) as unknown as typeof window.matchMedia;
+}
+
+afterEach(() => {
+  delete (window as { matchMedia?: unknown }).matchMedia;
+});
+
+describe('Completion page', () => {
+  it('when the result passed arrives through navigation, then it shows the pass with trophy and confetti without asking the server', async () => {
+    mockReducedMotion(false);
+    renderStudentApp(completePath, {
+      state: { result: makeResult({ percentage: 75, score: 6, totalPoints: 8, attemptNumber: 1 }) },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Congratulations!' })).toBeInTheDocument();
+    expect(
+      screen.getByText('You have successfully passed the Distance Education Readiness Assessment'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/ready to begin your distance education journey/)).toBeInTheDocument();
+    expect(screen.getByText('75%')).toBeInTheDocument();
+    expect(screen.getByText('6 / 8 points')).toBeInTheDocument();
+    expect(screen.getByText('Attempt #1')).toBeInTheDocument();
+    expect(screen.getByText('KXT-4QP-9MW')).toBeInTheDocument();
+    expect(screen.getByText('Status')).toBeInTheDocument();
+    expect(screen.getByText('PASSED')).toBeInTheDocument();
+    expect(screen.getByText('Required: 70% to pass')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: "What's Next?" })).toBeInTheDocument();
+    expect(screen.getByText(/confirmation e-mail with your results/)).toBeInTheDocument();
+    expect(screen.getByText(/admissions team will contact you/)).toBeInTheDocument();
+    expect(screen.getByText(/Prepare for your distance education journey/)).toBeInTheDocument();
+    expect(screen.getByTestId('confetti')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Retake Assessment' })).not.toBeInTheDocument();
+    expect(db.resultRequests).toBe(0);
+  });
+
+  it('when the visitor asks for less motion, then the pass shows no confetti', async () => {
+    mockReducedMotion(true);
+    renderStudentApp(completePath, { state: { result: makeResult() } });
+    await screen.findByRole('heading', { name: 'Congratulations!' });
+    expect(screen.queryByTestId('confetti')).not.toBeInTheDocument();
+  });
+
+  it('when the page opens on its own, then it shows the newest result; a failed one offers the retake', async () => {
+    db.results = [
+      makeResult({ _id: 'r-2', percentage: 55, score: 4, passed: false, canRetake: true, attemptNumber: 2 }),
+      makeResult({ _id: 'r-1', percentage: 40, passed: false, canRetake: true }),
+    ];
+    const { user } = renderStudentApp(completePath);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Assessment Complete' })).toBeInTheDocument();
+    expect(screen.getByText('You did not meet the passing requirements this time')).toBeInTheDocument();
+    expect(
+      screen.getByText("Don't worry! You can retake the assessment immediately to improve your score."),
+    ).toBeInTheDocument();
+    expect(screen.getByText('55%')).toBeInTheDocument();
+    expect(screen.getByText('Attempt #2')).toBeInTheDocument();
+    expect(screen.getByText('FAILED')).toBeInTheDocument();
+    expect(screen.getByText(/Review the areas/)).toBeInTheDocument();
+    expect(screen.getByText(/computer skills and technical knowledge/)).toBeInTheDocument();
+    expect(screen.getByText(/Retake the assessment when you are ready/)).toBeInTheDocument();
+    expect(screen.queryByTestId('confetti')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Retake Assessment' }));
+    expect(await screen.findByRole('button', { name: 'Start Assessment' })).toBeInTheDocument();
+    expect(where.location?.pathname).toBe(`/assessment/${TOKEN}`);
+  });
+
+  it('when a failed result cannot be retaken, then no retake link shows', async () => {
+    db.results = [makeResult({ percentage: 30, passed: false, canRetake: false })];
+    renderStudentApp(completePath);
+    await screen.findByRole('heading', { name: 'Assessment Complete' });
+    expect(screen.queryByRole('link', { name: 'Retake Assessment' })).not.toBeInTheDocument();
+  });
+
+  it('when the results cannot be fetched, then the failure is only logged and the page keeps waiting', async () => {
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    server.use(
+      http.get('*/api/student/:token/results', () => HttpResponse.json({ message: 'down' }, { status: 503 })),
+    );
+    renderStudentApp(completePath);
+    await waitFor(() => expect(log).toHaveBeenCalledWith('Failed to load results:', expect.anything()));
+    expect(screen.getByRole('heading', { name: 'Calculating your result…' })).toBeInTheDocument();
+    expect(document.querySelector('.Toastify__toast')).toBeNull();
+    log.mockRestore();
+  });
+});

@@ -1,0 +1,96 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { documentNavigation } from '../../../lib/document-navigation';
+import { renderStudentApp, where } from '../../../testing/render-student';
+import { server } from '../../../testing/server';
+import { attemptInProgress, db, makeResult, TOKEN, useStudentServer } from './student-server';
+
+useStudentServer();
+
+const toast = (text: string) => screen.findByText(text, { selector: '.Toastify *' });
+
+describe('Student welcome page', () => {
+  it('when a valid link opens, then the welcome page shows the student, the assessment and its sections', async () => {
+    renderStudentApp(`/assessment/${TOKEN}`);
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Distance Education Readiness Assessment' }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Ada Lovelace')).toBeInTheDocument();
+    expect(screen.getByText('ada@example.edu')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Online Learning Readiness' })).toBeInTheDocument();
+    expect(screen.getByText('How ready are you to study at a distance?')).toBeInTheDocument();
+    expect(screen.getByText('30 minutes')).toBeInTheDocument();
+    expect(screen.getByText('5 questions across 3 sections')).toBeInTheDocument();
+    expect(screen.getByText('70%')).toBeInTheDocument();
+    const sections = screen.getAllByRole('listitem').map((li) => li.textContent);
+    expect(sections).toEqual([
+      'Section 1: Technology2 questions',
+      'Section 2: Study Habits2 questions',
+      'Section 3: Motivation1 question',
+    ]);
+    expect(screen.getByRole('button', { name: 'Start Assessment' })).toBeEnabled();
+    expect(screen.queryByText('Previous Attempt')).not.toBeInTheDocument();
+  });
+
+  it('when the last attempt failed, then the Previous Attempt box shows it and offers the retake', async () => {
+    db.previousAttempt = { percentage: 55, passed: false, completedAt: '2026-03-01T09:00:00.000Z' };
+    renderStudentApp(`/assessment/${TOKEN}`);
+    const box = await screen.findByRole('region', { name: 'Previous Attempt' });
+    expect(within(box).getByText('55%')).toBeInTheDocument();
+    expect(within(box).getByText('Failed')).toBeInTheDocument();
+    expect(within(box).getByText('Completed Mar 1, 2026')).toBeInTheDocument();
+    expect(
+      within(box).getByText('You can retake this assessment to improve your score.'),
+    ).toBeInTheDocument();
+  });
+
+  it('when the link is unknown or expired, then the message is handed to / and the page goes there', async () => {
+    const replace = jest.spyOn(documentNavigation, 'replace').mockImplementation(() => undefined);
+    renderStudentApp('/assessment/tok-nobody');
+    await waitFor(() => expect(replace).toHaveBeenCalledWith('/'));
+    expect(window.sessionStorage.getItem('readiness.handed-over-toast')).toBe(
+      'Invalid or expired invitation link',
+    );
+    window.sessionStorage.clear();
+    replace.mockRestore();
+  });
+
+  it('when the assessment fails to load for another reason, then "Failed to load assessment" shows', async () => {
+    server.use(
+      http.get('*/api/student/:token/assessment', () =>
+        HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 }),
+      ),
+    );
+    renderStudentApp(`/assessment/${TOKEN}`);
+    expect(await toast('Failed to load assessment')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+
+  it('when the student has already passed, then the completion page shows that result with a toast', async () => {
+    db.alreadyCompleted = true;
+    db.results = [makeResult({ percentage: 92, passed: true })];
+    renderStudentApp(`/assessment/${TOKEN}`);
+    expect(await toast('Assessment already completed!')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    expect(screen.getByText('92%')).toBeInTheDocument();
+    expect(where.location?.pathname).toBe(`/assessment/${TOKEN}/complete`);
+  });
+
+  it('when a submission is still being scored, then the completion page waits for its result', async () => {
+    db.awaitingResult = true;
+    renderStudentApp(`/assessment/${TOKEN}`);
+    expect(await screen.findByRole('heading', { name: 'Calculating your result…' })).toBeInTheDocument();
+    expect(where.location?.pathname).toBe(`/assessment/${TOKEN}/complete`);
+  });
+
+  it('when an attempt is in progress, then the test opens at once with the saved answers', async () => {
+    db.attempt = attemptInProgress({ seq: 4, answers: [{ questionId: 'q1', answer: 'yes' }] });
+    const { user } = renderStudentApp(`/assessment/${TOKEN}`);
+    // Section 1 is complete, so the test resumes at section 2, where a required answer is missing.
+    expect(await screen.findByRole('heading', { level: 2, name: 'Study Habits' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Start Assessment' })).not.toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Progress' })).toHaveAttribute('aria-valuenow', '20');
+    await user.click(screen.getByRole('button', { name: 'Section 1: Technology' }));
+    expect(await screen.findByRole('radio', { name: 'Yes' })).toBeChecked();
+  });
+});

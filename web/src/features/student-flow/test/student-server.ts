@@ -1,0 +1,282 @@
+import { http, HttpResponse } from 'msw';
+import { server } from '../../../testing/server';
+import type {
+  Answer,
+  Attempt,
+  PreviousAttempt,
+  StudentAssessment,
+  StudentResult,
+  UploadedFile,
+} from '../api/types';
+
+/*
+ * An in-memory stand-in for the student service's student side (api.md): the assessment for a token,
+ * one attempt at a time with a server clock, autosave keeping the newest sequence, uploads with the
+ * allow-list and size cap, idempotent submit, and the results list.
+ */
+export const TOKEN = 'tok-ada';
+
+export const assessment: StudentAssessment = {
+  versionId: 'v-3',
+  version: 3,
+  title: 'Online Learning Readiness',
+  description: 'How ready are you to study at a distance?',
+  timeLimit: 30,
+  passingScore: 70,
+  sections: [
+    { id: 1, title: 'Technology', description: 'Your devices and connection.' },
+    { id: 2, title: 'Study Habits', description: 'How you organise your learning.' },
+    { id: 3, title: 'Motivation', description: '' },
+  ],
+  questions: [
+    {
+      id: 'q1',
+      type: 'yes_no',
+      question: 'Do you have a computer at home?',
+      section: 1,
+      points: 1,
+      required: true,
+      options: [],
+    },
+    {
+      id: 'q2',
+      type: 'multiple_choice',
+      question: 'How fast is your internet connection?',
+      section: 1,
+      points: 2,
+      required: false,
+      options: [
+        { id: 'o1', text: 'Slow' },
+        { id: 'o2', text: 'Fast' },
+      ],
+    },
+    {
+      id: 'q3',
+      type: 'multiple_choice',
+      question: 'When do you study best?',
+      section: 2,
+      points: 1,
+      required: true,
+      options: [
+        { id: 'o3', text: 'Mornings' },
+        { id: 'o4', text: 'Evenings' },
+      ],
+    },
+    {
+      id: 'q4',
+      type: 'file_upload',
+      question: 'Upload your weekly study plan',
+      section: 2,
+      points: 3,
+      required: true,
+      options: [],
+      fileInstructions: 'Fill in the template and upload it.',
+      hasDownloadableFile: true,
+      downloadableFile: {
+        originalName: 'study-plan-template.docx',
+        filename: 'f-123.docx',
+        size: 2048,
+        url: '/api/assessment/files/f-123.docx',
+        mimetype: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      },
+    },
+    {
+      id: 'q5',
+      type: 'yes_no',
+      question: 'Are you ready to start?',
+      section: 3,
+      points: 1,
+      required: true,
+      options: [],
+    },
+  ],
+};
+
+export const makeResult = (overrides: Partial<StudentResult> = {}): StudentResult => ({
+  _id: 'r-1',
+  attemptId: 'att-1',
+  attemptNumber: 1,
+  score: 6,
+  totalPoints: 8,
+  percentage: 75,
+  passed: true,
+  canRetake: false,
+  assessmentCode: 'KXT-4QP-9MW',
+  completedAt: '2026-03-02T10:00:00.000Z',
+  passingScore: 70,
+  sections: [],
+  ...overrides,
+});
+
+interface Put {
+  attemptId: string;
+  seq: number;
+  answers: Answer[];
+  keepalive: boolean;
+}
+
+export const db = {
+  /** How far the server's clock is ahead of the test's (milliseconds). */
+  clockAhead: 0,
+  student: { name: 'Ada Lovelace', email: 'ada@example.edu' },
+  assessment,
+  attempt: null as Attempt | null,
+  previousAttempt: null as PreviousAttempt | null,
+  alreadyCompleted: false,
+  awaitingResult: false,
+  results: [] as StudentResult[],
+  /** What the next submit answers: the result at once, or 202 while it is scored. */
+  submitAnswers: 'result' as 'result' | 'scoring',
+  /** The result a submit records (passed by default). */
+  nextResult: makeResult({ attemptId: 'att-1' }),
+  puts: [] as Put[],
+  /** While true, autosave requests fail as they do without a connection. */
+  offline: false,
+  submits: [] as { idempotencyKey: string | null; body: Record<string, unknown> }[],
+  uploads: [] as UploadedFile[],
+  resultRequests: 0,
+};
+
+export function resetStudentDb(): void {
+  db.clockAhead = 0;
+  db.assessment = assessment;
+  db.attempt = null;
+  db.previousAttempt = null;
+  db.alreadyCompleted = false;
+  db.awaitingResult = false;
+  db.results = [];
+  db.submitAnswers = 'result';
+  db.nextResult = makeResult({ attemptId: 'att-1' });
+  db.puts = [];
+  db.offline = false;
+  db.submits = [];
+  db.uploads = [];
+  db.resultRequests = 0;
+}
+
+export const serverNow = () => new Date(Date.now() + db.clockAhead).toISOString();
+
+/** An attempt in progress as the server holds it, started `minutesAgo` with `minutesLeft` to go. */
+export function attemptInProgress(overrides: Partial<Attempt> = {}, minutesLeft = 20): Attempt {
+  const now = Date.now() + db.clockAhead;
+  return {
+    id: 'att-1',
+    attemptNumber: 1,
+    startedAt: new Date(now - 10 * 60_000).toISOString(),
+    deadlineAt: new Date(now + minutesLeft * 60_000).toISOString(),
+    seq: 0,
+    answers: [],
+    files: [],
+    ...overrides,
+  };
+}
+
+const notFound = () =>
+  HttpResponse.json({ message: 'Invalid or expired invitation link', code: 'not_found' }, { status: 404 });
+
+const url = (rest: string) => `*/api/student/:token${rest}`;
+
+const ALLOWED = /\.(pdf|docx?|txt|jpe?g|png)$/i;
+export const MAX_UPLOAD_BYTES = 1000;
+
+const handlers = [
+  http.get(url('/assessment'), ({ params }) => {
+    if (params.token !== TOKEN) return notFound();
+    return HttpResponse.json({
+      student: db.student,
+      alreadyCompleted: db.alreadyCompleted,
+      result: db.alreadyCompleted ? (db.results[0] ?? null) : null,
+      previousAttempt: db.previousAttempt,
+      assessment: db.assessment,
+      attempt: db.attempt,
+      awaitingResult: db.awaitingResult,
+      serverNow: serverNow(),
+    });
+  }),
+  http.post(url('/start'), ({ params }) => {
+    if (params.token !== TOKEN) return notFound();
+    const created = !db.attempt;
+    db.attempt ??= attemptInProgress({ startedAt: serverNow() }, db.assessment.timeLimit);
+    return HttpResponse.json(
+      { message: 'Assessment started. Good luck!', attempt: db.attempt, serverNow: serverNow() },
+      { status: created ? 201 : 200 },
+    );
+  }),
+  http.put(url('/answers'), async ({ request }) => {
+    if (db.offline) return HttpResponse.error();
+    const body = (await request.json()) as Omit<Put, 'keepalive'>;
+    db.puts.push({ ...body, keepalive: request.keepalive });
+    if (!db.attempt || db.attempt.id !== body.attemptId) {
+      return HttpResponse.json({ message: 'Attempt closed', code: 'attempt_closed' }, { status: 409 });
+    }
+    if (body.seq > db.attempt.seq) db.attempt = { ...db.attempt, seq: body.seq, answers: body.answers };
+    return HttpResponse.json({ seq: db.attempt.seq, savedAt: serverNow(), serverNow: serverNow() });
+  }),
+  http.post(url('/files'), async ({ request }) => {
+    const form = await request.formData();
+    const file = form.get('file') as File;
+    if (!ALLOWED.test(file.name)) {
+      return HttpResponse.json(
+        {
+          message: 'Only PDF, Word (doc, docx), text and image (jpg, jpeg, png) files can be uploaded',
+          code: 'file_type',
+        },
+        { status: 400 },
+      );
+    }
+    if (file.size > MAX_UPLOAD_BYTES) {
+      return HttpResponse.json(
+        { message: 'The file is larger than 10 MB', code: 'file_too_large' },
+        { status: 413 },
+      );
+    }
+    const uploaded: UploadedFile = {
+      questionId: String(form.get('questionId')),
+      id: `file-${db.uploads.length + 1}`,
+      originalName: file.name,
+      size: file.size,
+      mimetype: file.type,
+    };
+    db.uploads.push(uploaded);
+    return HttpResponse.json({ file: uploaded }, { status: 201 });
+  }),
+  http.delete(url('/files/:questionId'), () => HttpResponse.json({ message: 'File removed' })),
+  http.post(url('/submit'), async ({ request }) => {
+    const body = (await request.json()) as Record<string, unknown>;
+    const idempotencyKey = request.headers.get('idempotency-key');
+    db.submits.push({ idempotencyKey, body });
+    const already = db.results.find((r) => r.attemptId === body.attemptId);
+    if (db.submitAnswers === 'scoring' && !already) {
+      db.attempt = null;
+      return HttpResponse.json(
+        {
+          message: 'Assessment submitted successfully!',
+          attemptId: body.attemptId,
+          status: 'scoring',
+          serverNow: serverNow(),
+        },
+        { status: 202 },
+      );
+    }
+    const result = already ?? db.nextResult;
+    if (!already) db.results = [result, ...db.results];
+    db.attempt = null;
+    return HttpResponse.json({
+      message: 'Assessment submitted successfully!',
+      result,
+      serverNow: serverNow(),
+    });
+  }),
+  http.get(url('/results'), () => {
+    db.resultRequests += 1;
+    return HttpResponse.json({ results: db.results });
+  }),
+];
+
+/** Installs the stand-in for one test file, on top of the shared handlers. */
+export function useStudentServer(): void {
+  beforeEach(() => {
+    resetStudentDb();
+    server.use(...handlers);
+  });
+}

@@ -1,0 +1,136 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { renderStudentApp, where } from '../../../testing/render-student';
+import { server } from '../../../testing/server';
+import { keptAnswersKey } from '../autosave';
+import { attemptInProgress, db, makeResult, TOKEN, useStudentServer } from './student-server';
+
+useStudentServer();
+
+const toast = (text: string) => screen.findByText(text, { selector: '.Toastify *' }, { timeout: 4000 });
+
+/** Resumes an attempt whose every required answer is saved, on its last section. */
+async function readyToSubmit(minutesLeft = 20) {
+  db.attempt = attemptInProgress(
+    {
+      seq: 9,
+      answers: [
+        { questionId: 'q1', answer: 'yes' },
+        { questionId: 'q3', answer: 'o4' },
+        { questionId: 'q5', answer: 'no' },
+      ],
+      files: [
+        { questionId: 'q4', id: 'file-1', originalName: 'plan.pdf', size: 2048, mimetype: 'application/pdf' },
+      ],
+    },
+    minutesLeft,
+  );
+  const app = renderStudentApp(`/assessment/${TOKEN}`);
+  await screen.findByRole('heading', { level: 2, name: 'Motivation' });
+  return app;
+}
+
+/** The first submit meets a failing server; later ones reach the stand-in. */
+function refuseFirstSubmit() {
+  let refuse = true;
+  server.use(
+    http.post('*/api/student/:token/submit', ({ request }) => {
+      if (!refuse) return undefined;
+      refuse = false;
+      db.submits.push({ idempotencyKey: request.headers.get('idempotency-key'), body: {} });
+      return HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 });
+    }),
+  );
+}
+
+describe('Submitting the assessment', () => {
+  it('when Submit is pressed, then the answers go once with the attempt id as Idempotency-Key and the result page follows', async () => {
+    db.nextResult = makeResult({ percentage: 88, score: 7, totalPoints: 8, passed: true });
+    const { user } = await readyToSubmit();
+    await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
+    expect(await toast('Assessment submitted successfully!')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    expect(where.location?.pathname).toBe(`/assessment/${TOKEN}/complete`);
+    expect(db.submits).toHaveLength(1);
+    const [submit] = db.submits;
+    expect(submit!.idempotencyKey).toBe('att-1');
+    expect(submit!.body).toMatchObject({
+      attemptId: 'att-1',
+      timeSpent: 10,
+      startedAt: db.submits[0]!.body.startedAt,
+    });
+    expect(submit!.body.answers).toEqual([
+      { questionId: 'q1', answer: 'yes' },
+      { questionId: 'q3', answer: 'o4' },
+      { questionId: 'q5', answer: 'no' },
+      { questionId: 'q4', answer: 'file_uploaded' },
+    ]);
+    // The result came with the answer: the completion page did not have to ask for it.
+    expect(db.resultRequests).toBe(0);
+    expect(window.localStorage.getItem(keptAnswersKey(TOKEN, 'att-1'))).toBeNull();
+  });
+
+  it('when submitting fails, then "Failed to submit assessment" shows and a retry sends the same key', async () => {
+    refuseFirstSubmit();
+    const { user } = await readyToSubmit();
+    const submit = screen.getByRole('button', { name: 'Submit Assessment' });
+    await user.click(submit);
+    expect(await toast('Failed to submit assessment')).toBeInTheDocument();
+    await waitFor(() => expect(submit).toBeEnabled());
+    await user.click(submit);
+    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    expect(db.submits.map((s) => s.idempotencyKey)).toEqual(['att-1', 'att-1']);
+  });
+
+  it('when the time runs out, then the toast says so and the assessment is submitted by itself', async () => {
+    db.attempt = attemptInProgress({ seq: 1, answers: [{ questionId: 'q1', answer: 'no' }] }, 2 / 60);
+    renderStudentApp(`/assessment/${TOKEN}`);
+    await screen.findByRole('heading', { level: 2, name: 'Study Habits' });
+    expect(await toast('Time is up! Submitting your assessment automatically.')).toBeInTheDocument();
+    await waitFor(() => expect(db.submits).toHaveLength(1), { timeout: 5000 });
+    expect(db.submits[0]!.body.answers).toEqual([{ questionId: 'q1', answer: 'no' }]);
+    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+  });
+
+  it('when the server is still scoring, then the completion page waits calmly and shows the result once recorded', async () => {
+    db.submitAnswers = 'scoring';
+    db.results = [
+      makeResult({ _id: 'r-old', attemptId: 'att-0', percentage: 40, passed: false, canRetake: true }),
+    ];
+    const { user } = await readyToSubmit();
+    await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
+    expect(await screen.findByRole('heading', { name: 'Calculating your result…' })).toBeInTheDocument();
+    // The earlier, failed result is not this submission's.
+    await waitFor(() => expect(db.resultRequests).toBeGreaterThan(0));
+    expect(screen.queryByText('40%')).not.toBeInTheDocument();
+    await act(async () => {
+      db.results = [
+        makeResult({ _id: 'r-new', attemptId: 'att-1', attemptNumber: 2, percentage: 81 }),
+        ...db.results,
+      ];
+    });
+    expect(
+      await screen.findByRole('heading', { name: 'Congratulations!' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByText('81%')).toBeInTheDocument();
+    expect(screen.getByText('Attempt #2')).toBeInTheDocument();
+    const requests = db.resultRequests;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(db.resultRequests).toBe(requests);
+  });
+
+  it('when time is up and the submit fails, then the answers are locked and Submit is offered to retry', async () => {
+    refuseFirstSubmit();
+    db.attempt = attemptInProgress({ seq: 0 }, 1 / 60);
+    const { user } = renderStudentApp(`/assessment/${TOKEN}`);
+    expect(await toast('Failed to submit assessment')).toBeInTheDocument();
+    const question = screen.getByRole('group', { name: /Do you have a computer/ });
+    expect(within(question).getByRole('radio', { name: 'Yes' })).toBeDisabled();
+    // On an incomplete first section, too: once time is up, Submit replaces Next.
+    const submit = screen.getByRole('button', { name: 'Submit Assessment' });
+    await waitFor(() => expect(submit).toBeEnabled());
+    expect(screen.queryByRole('button', { name: 'Next Section' })).not.toBeInTheDocument();
+    await user.click(submit);
+    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+  });
+});
