@@ -1,5 +1,6 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import { renewTokenIfDue } from '../../../lib/api';
+import { saveObjectUrl } from '../../../lib/download';
 import { readToken } from '../../../lib/session-token';
 import type { DownloadableFile } from './types';
 
@@ -72,12 +73,5 @@ export async function downloadAssessmentFile(file: DownloadableFile): Promise<vo
     headers: token ? { Authorization: `Bearer ${token}` } : {},
   });
   if (!response.ok) throw new TransferError(response.status, messageOf(await response.text()));
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.originalName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
+  saveObjectUrl(URL.createObjectURL(await response.blob()), file.originalName);
 }
