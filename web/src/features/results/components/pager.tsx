@@ -46,19 +46,21 @@ export function Pager({ pagination, page, limit, shown, onPage, onLimit }: Pager
           <Button variant="secondary" size="sm" disabled={onFirst} onClick={() => onPage(page - 1)}>
             Previous
           </Button>
-          {pageWindow(page, totalPages).map((n) => (
-            <Button
-              key={n}
-              variant={n === page ? 'primary' : 'ghost'}
-              size="sm"
-              className="pager__number"
-              aria-label={`Page ${n}`}
-              aria-current={n === page ? 'page' : undefined}
-              onClick={() => onPage(n)}
-            >
-              {String(n)}
-            </Button>
-          ))}
+          <span className="pager__numbers">
+            {pageWindow(page, totalPages).map((n) => (
+              <Button
+                key={n}
+                variant={n === page ? 'primary' : 'ghost'}
+                size="sm"
+                className="pager__number"
+                aria-label={`Page ${n}`}
+                aria-current={n === page ? 'page' : undefined}
+                onClick={() => onPage(n)}
+              >
+                {String(n)}
+              </Button>
+            ))}
+          </span>
           <Button variant="secondary" size="sm" disabled={onLast} onClick={() => onPage(page + 1)}>
             Next
           </Button>

@@ -139,12 +139,15 @@ export function ResultsPage() {
             icon={<FileDown size={16} />}
             onClick={() => actions.ask('pdf', r)}
           />
-          {r.passed && (
+          {r.passed ? (
             <IconButton
               label={`Resend certificate to ${r.student.name}`}
               icon={<Mail size={16} />}
               onClick={() => actions.ask('resend', r)}
             />
+          ) : (
+            // Keeps the delete buttons of passed and failed rows in one column.
+            <span className="row-actions__gap" aria-hidden="true" />
           )}
           <IconButton
             label={`Delete result of ${r.student.name}`}
