@@ -255,7 +255,7 @@ test('when there are more results than a page holds, then paging, the filter and
   await page.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Highest score' });
   await shown(page.getByText('Showing 1–10 of 24 results'));
   await page.waitForFunction(() => {
-    const cells = [...document.querySelectorAll('tbody tr')].map((r) => r.textContent ?? '');
+    const cells = Array.from(document.querySelectorAll('tbody tr')).map((r) => r.textContent ?? '');
     return cells.length === 10 && cells.slice(0, 7).every((t) => t.includes('Passed'));
   });
   await expectAccessible(page, 'results list at desktop width');
