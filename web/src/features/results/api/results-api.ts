@@ -98,8 +98,8 @@ export interface VersionQuestion {
 
 export interface ResultDetail extends ResultRow {
   passingScore?: number;
-  timeSpent?: number;
-  startedAt?: string;
+  timeSpent?: number | null;
+  startedAt?: string | null;
   sections: SectionResult[];
   answers: AnswerResult[];
   assessmentVersion?: {
@@ -108,7 +108,7 @@ export interface ResultDetail extends ResultRow {
     title?: string;
     passingScore?: number;
     sections: { id: string | number; title: string; description?: string; questions: VersionQuestion[] }[];
-  };
+  } | null;
 }
 
 export interface ItemAnalysis {

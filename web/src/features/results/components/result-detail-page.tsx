@@ -68,6 +68,14 @@ function Overview({ result }: { result: ResultDetail }) {
               ['Score', `${result.score} / ${result.totalPoints} ${pointWord(result.totalPoints)}`],
               ['Passing Score', `${passingScore}%`],
               ['Attempt', String(result.attemptNumber ?? 1)],
+              ...(typeof result.timeSpent === 'number'
+                ? [
+                    [
+                      'Time Spent',
+                      `${result.timeSpent} ${result.timeSpent === 1 ? 'minute' : 'minutes'}`,
+                    ] as [string, string],
+                  ]
+                : []),
             ]}
           />
         </div>
@@ -172,14 +180,14 @@ function QuestionResults({ result }: { result: ResultDetail }) {
                   {a.maxPoints !== undefined && <span className="muted"> of {a.maxPoints}</span>}
                 </span>
               </div>
-              <p className="question-results__text">{a.question ?? question?.question ?? a.questionId}</p>
+              <p className="question-results__text">{a.question || question?.question || a.questionId}</p>
               {section && <p className="muted question-results__section">{section}</p>}
               <p className="question-results__answer">
                 <span className="muted">Answer: </span>
                 {a.file ? (
                   <AnswerFileLink answer={a} />
                 ) : (
-                  (a.answerText ?? a.answer ?? <span className="muted">Not answered</span>)
+                  a.answerText || a.answer || <span className="muted">Not answered</span>
                 )}
               </p>
               {right && (
