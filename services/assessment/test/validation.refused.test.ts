@@ -31,6 +31,11 @@ const cases: Array<[string, Record<string, unknown>, RegExp]> = [
   ],
   ['a question is worth 0 points', withQuestion(0, { points: 0 }), /^Points must be at least 1$/],
   [
+    'there is no question',
+    sampleAssessment({ questions: [] }),
+    /^An assessment needs at least one question$/,
+  ],
+  [
     'two sections share an id',
     sampleAssessment({ sections: [...base.sections, { id: 2, title: 'Again', description: '' }] }),
     /^Section ids must be unique: section 2 appears twice$/,

@@ -1,21 +1,46 @@
 import { adminAuthEnv, dataServiceEnv } from '@readiness/kit/config';
+import { checkObjectStorage, objectStorageEnv } from '@readiness/kit/storage';
 import { z } from 'zod';
 
+const MB = 1024 * 1024;
+
 /** Every key is the environment variable it reads. */
-export const configSchema = z.object({
-  ...dataServiceEnv,
-  ...adminAuthEnv,
-  /** Days an invitation stays valid when the student never starts; resending renews it. */
-  INVITE_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
-  /** The site's own origin: invitation links are `{PUBLIC_ORIGIN}/assessment/{inviteToken}`. */
-  PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
-  /** Largest CSV file an import accepts, in bytes (5 MB, about 50,000 rows). */
-  STUDENT_IMPORT_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(5 * 1024 * 1024),
-});
+export const configSchema = z
+  .object({
+    ...dataServiceEnv,
+    ...adminAuthEnv,
+    ...objectStorageEnv,
+    /** Days an invitation stays valid when the student never starts; resending renews it. */
+    INVITE_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(60),
+    /** The site's own origin: invitation links are `{PUBLIC_ORIGIN}/assessment/{inviteToken}`. */
+    PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
+    /** Largest CSV file an import accepts, in bytes (5 MB, about 50,000 rows). */
+    STUDENT_IMPORT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(5 * MB),
+    /** Largest answer file a student may upload, in bytes (10 MB). */
+    STUDENT_UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64 * MB)
+      .default(10 * MB),
+    /** Seconds after an attempt's deadline during which a submit is still taken whole (network latency). */
+    SUBMIT_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
+    /** How long a submit waits for its result before answering 202 (the completion page then fetches it). */
+    SUBMIT_RESULT_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
+    /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
+    DEADLINE_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  })
+  .superRefine((c, ctx) => {
+    checkObjectStorage(c, ctx);
+    // Answer files must outlive the pod: production names its S3 server.
+    if (c.NODE_ENV === 'production' && !c.S3_ENDPOINT) {
+      ctx.addIssue({ code: 'custom', path: ['S3_ENDPOINT'], message: 'is required in production' });
+    }
+  });
 
 export type StudentConfig = z.infer<typeof configSchema>;
 export type StudentConfigInput = z.input<typeof configSchema>;

@@ -2,34 +2,66 @@ import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
-import { INVITATION_RESENT, STUDENT_DELETED, STUDENT_INVITED } from './domain/events';
+import { answerPrefix, createAttempts } from './domain/attempts';
+import {
+  ATTEMPT_STARTED,
+  ATTEMPT_SUBMITTED,
+  INVITATION_RESENT,
+  STUDENT_DELETED,
+  STUDENT_INVITED,
+} from './domain/events';
 import { createStudents } from './domain/students';
 import { openApi } from './entry-points/http/openapi';
 import { studentRoutes } from './entry-points/http/routes';
+import { attemptRoutes } from './entry-points/http/student-routes';
+import { deadlineJob } from './entry-points/jobs/deadline';
 import { assessmentCopyConsumer } from './entry-points/messaging/assessment-copy';
+import { resultsCopyConsumers } from './entry-points/messaging/results-copy';
 
 /**
- * The student service: invited students, their invitation links and the invitation events the notification
- * service mails. Its admin routes live under /api/admin/students, guarded by the runtime's admin guard.
+ * The student service: invited students and their invitation links, the student flow by token (attempts with a
+ * server-owned deadline, autosave, answer files, submit), its copy of every assessment version and of the
+ * student's results. Its admin routes live under /api/admin/students, guarded by the runtime's admin guard.
  */
 export const studentService = defineService({
   name: 'student',
   config: configSchema,
   migrations: migrationsDir,
   bus: true,
-  publishes: [STUDENT_INVITED, INVITATION_RESENT, STUDENT_DELETED],
+  publishes: [STUDENT_INVITED, INVITATION_RESENT, STUDENT_DELETED, ATTEMPT_STARTED, ATTEMPT_SUBMITTED],
+  uses: { storage: true },
   openapi: openApi,
-  setup({ config, logger, database, notifyOutbox }) {
+  setup({ config, logger, database, storage, notifyOutbox, handleOnce }) {
+    const attempts = createAttempts({
+      database,
+      storage,
+      logger,
+      notifyOutbox,
+      graceSeconds: config.SUBMIT_GRACE_SECONDS,
+      resultWaitMs: config.SUBMIT_RESULT_WAIT_MS,
+      uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES,
+    });
     const students = createStudents({
       database,
       secrets: loadEventSecretBox({ config, logger }),
       publicOrigin: config.PUBLIC_ORIGIN,
       inviteTtlDays: config.INVITE_TTL_DAYS,
       notifyOutbox,
+      async removeStudentFiles(studentId) {
+        await storage.removePrefix(answerPrefix(studentId)).catch((err: unknown) => {
+          logger.warn({ err, studentId }, 'removing an erased student’s answer files failed');
+        });
+      },
     });
+    const routes = studentRoutes({ students, importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES });
+    const flow = attemptRoutes({ attempts, uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES });
     return {
-      routes: studentRoutes({ students, importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES }),
-      subscriptions: [assessmentCopyConsumer(database)],
+      routes(app) {
+        flow(app);
+        routes(app);
+      },
+      subscriptions: [assessmentCopyConsumer(database), ...resultsCopyConsumers(attempts, handleOnce)],
+      jobs: [deadlineJob(attempts, config.DEADLINE_JOB_INTERVAL_MS)],
     };
   },
 });

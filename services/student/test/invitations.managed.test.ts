@@ -157,7 +157,7 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
     expect(expired.status).toBe(404);
     expect(await expired.json()).toEqual({
       message: 'Invalid or expired invitation link',
-      code: 'invitation_not_found',
+      code: 'not_found',
     });
     const listed = (await (await h.call('GET', '/api/admin/students?search=hedy')).json()) as {
       students: Array<StudentJson & { expired: boolean }>;

@@ -1,4 +1,5 @@
 import { decodeEnvelope, decodePayload, isEventName } from '@readiness/contracts';
+import { NotYetError } from '../errors';
 import { requestContext, type Logger } from '../logger';
 import type { BusMessage, HandlerContext, Subscription } from './types';
 
@@ -52,6 +53,49 @@ export function decodeDelivery(body: Uint8Array, sub: Subscription): Decoded {
 export function retryDelay(delays: number[], retry: number): number {
   if (delays.length === 0) return 0;
   return delays[Math.min(retry - 1, delays.length - 1)] ?? 0;
+}
+
+/** How far a message's deliveries went: all of them, and those that only waited for something not there yet. */
+export interface RetryCount {
+  /** 1 on the first delivery. */
+  attempt: number;
+  /** Failures that were `NotYetError`: they do not count against `maxAttempts`. */
+  waits: number;
+  /** When the first `NotYetError` failure happened (epoch ms). */
+  waitingSince?: number;
+}
+
+export type FailureOutcome =
+  | { retry: true; delayMs: number; next: RetryCount }
+  | { retry: false; reason: 'attempts_exhausted' | 'wait_expired' };
+
+/**
+ * What the bus does after a handler threw. A `NotYetError` is retried with backoff until `waitHorizonMs` has
+ * passed since the message first waited; any other error is retried until `maxAttempts` failures of its own.
+ */
+export function afterFailure(
+  err: unknown,
+  count: RetryCount,
+  policy: { maxAttempts: number; waitHorizonMs: number; delays: number[] },
+  now = Date.now(),
+): FailureOutcome {
+  if (err instanceof NotYetError) {
+    const waitingSince = count.waitingSince ?? now;
+    if (now - waitingSince >= policy.waitHorizonMs) return { retry: false, reason: 'wait_expired' };
+    const waits = count.waits + 1;
+    return {
+      retry: true,
+      delayMs: retryDelay(policy.delays, waits),
+      next: { attempt: count.attempt + 1, waits, waitingSince },
+    };
+  }
+  const failures = count.attempt - count.waits;
+  if (failures >= policy.maxAttempts) return { retry: false, reason: 'attempts_exhausted' };
+  return {
+    retry: true,
+    delayMs: retryDelay(policy.delays, failures),
+    next: { ...count, attempt: count.attempt + 1 },
+  };
 }
 
 /**

@@ -15,7 +15,13 @@ export type {
   MemoryBusOptions,
   DeadLetter,
 } from './types';
-export { DEFAULT_EXCHANGE, DEFAULT_MAX_ATTEMPTS, DEFAULT_PREFETCH, DEFAULT_RETRY_DELAYS_MS } from './types';
+export {
+  DEFAULT_EXCHANGE,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_PREFETCH,
+  DEFAULT_RETRY_DELAYS_MS,
+  DEFAULT_WAIT_HORIZON_MS,
+} from './types';
 export { createRabbitBus, queueTopology, unroutedQueueName, HEADERS, CONTENT_TYPE } from './rabbit';
 export { createMemoryBus, type MemoryBus } from './memory';
 export { topicMatches } from './delivery';

@@ -1,10 +1,10 @@
 import { encodeEnvelope } from '@readiness/contracts';
 import { AppError } from '../errors';
 import {
+  afterFailure,
   decodeDelivery,
   errorMessage,
   logHandlerFailure,
-  retryDelay,
   runHandler,
   topicMatches,
   validateSubscription,
@@ -14,6 +14,7 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
   DEFAULT_RETRY_DELAYS_MS,
+  DEFAULT_WAIT_HORIZON_MS,
   type BusMessage,
   type DeadLetter,
   type EventBus,
@@ -38,6 +39,9 @@ interface Delivery {
   body: Uint8Array;
   routingKey: string;
   attempt: number;
+  /** Retries that only waited for something not there yet (`NotYetError`), and since when. */
+  waits: number;
+  waitingSince?: number;
   /** The publishes waiting for this delivery to finish (`confirmAfterHandlers`). */
   confirms: Confirmation[];
   /** The message id, kept while the delivery is pending so a republish joins it (`confirmAfterHandlers`). */
@@ -53,6 +57,7 @@ interface Confirmation {
 interface MemoryQueue {
   sub: Subscription;
   maxAttempts: number;
+  waitHorizonMs: number;
   ready: Delivery[];
   running: number;
   dead: DeadLetter[];
@@ -81,6 +86,7 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
   });
   const maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const waitHorizonMs = opts.waitHorizonMs ?? DEFAULT_WAIT_HORIZON_MS;
   const prefetch = opts.prefetch ?? DEFAULT_PREFETCH;
   const metrics = busMetrics(opts.registry);
 
@@ -148,6 +154,7 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
         body,
         routingKey,
         attempt: 1,
+        waits: 0,
         confirms: confirm ? [confirm.confirm] : [],
         id: confirm?.id,
       };
@@ -208,30 +215,31 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
       metrics.consumed(q.sub.queue, message.name);
       finished(q, d);
     } catch (err) {
-      const final = d.attempt >= q.maxAttempts;
+      const outcome = afterFailure(err, d, {
+        maxAttempts: q.maxAttempts,
+        waitHorizonMs: q.waitHorizonMs,
+        delays,
+      });
       logHandlerFailure(logger, err, {
         queue: q.sub.queue,
         event: message.name,
         id: message.id,
         attempt: d.attempt,
-        final,
+        final: !outcome.retry,
       });
-      if (final) {
-        deadLetter(q, d, message, errorMessage(err), 'attempts_exhausted');
+      if (!outcome.retry) {
+        deadLetter(q, d, message, errorMessage(err), outcome.reason);
         return;
       }
       metrics.retried(q.sub.queue, message.name);
-      const timer = setTimeout(
-        () => {
-          retryTimers.delete(timer);
-          if (state === 'closed') return;
-          d.attempt += 1;
-          q.ready.push(d);
-          pump(q);
-          notifyIfIdle();
-        },
-        retryDelay(delays, d.attempt),
-      );
+      const timer = setTimeout(() => {
+        retryTimers.delete(timer);
+        if (state === 'closed') return;
+        Object.assign(d, outcome.next);
+        q.ready.push(d);
+        pump(q);
+        notifyIfIdle();
+      }, outcome.delayMs);
       retryTimers.add(timer);
     }
   };
@@ -257,6 +265,7 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
       const q: MemoryQueue = {
         sub,
         maxAttempts: sub.maxAttempts ?? maxAttempts,
+        waitHorizonMs: sub.waitHorizonMs ?? waitHorizonMs,
         ready: [],
         running: 0,
         dead: [],

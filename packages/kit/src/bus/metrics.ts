@@ -1,6 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 
-export type DeadLetterReason = 'malformed' | 'attempts_exhausted';
+export type DeadLetterReason = 'malformed' | 'attempts_exhausted' | 'wait_expired';
 
 export interface BusMetrics {
   published(event: string): void;

@@ -10,10 +10,11 @@ import { encodeEnvelope } from '@readiness/contracts';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import {
+  afterFailure,
   decodeDelivery,
   errorMessage,
   logHandlerFailure,
-  retryDelay,
+  type FailureOutcome,
   runHandler,
   validateSubscription,
 } from './delivery';
@@ -23,6 +24,7 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
   DEFAULT_RETRY_DELAYS_MS,
+  DEFAULT_WAIT_HORIZON_MS,
   type BusMessage,
   type EventBus,
   type RabbitBusOptions,
@@ -32,6 +34,9 @@ import {
 /** Header names the bus writes; operators read them on messages in a `.dlq`. */
 export const HEADERS = {
   attempt: 'x-retry-attempt',
+  /** Retries that only waited for something not there yet (`NotYetError`), and since when (epoch ms). */
+  waits: 'x-wait-retries',
+  waitingSince: 'x-waiting-since',
   lastError: 'x-last-error',
   reason: 'x-dead-letter-reason',
   originalRoutingKey: 'x-original-routing-key',
@@ -65,6 +70,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 interface ConsumerState {
   sub: Subscription;
   maxAttempts: number;
+  waitHorizonMs: number;
   /** The connection this consumer was started on, so a subscribe racing a reconnect starts it once. */
   startedOn?: ChannelModel;
   channel?: Channel;
@@ -107,6 +113,7 @@ class RabbitBus implements EventBus {
   private readonly exchange: string;
   private readonly prefetch: number;
   private readonly maxAttempts: number;
+  private readonly waitHorizonMs: number;
   private readonly delays: number[];
   private readonly publishTimeoutMs: number;
   private readonly backoff: { initial: number; max: number };
@@ -136,6 +143,7 @@ class RabbitBus implements EventBus {
     this.prefetch = opts.prefetch ?? DEFAULT_PREFETCH;
     this.maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     this.delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.waitHorizonMs = opts.waitHorizonMs ?? DEFAULT_WAIT_HORIZON_MS;
     this.publishTimeoutMs = opts.publishTimeoutMs ?? 30_000;
     this.backoff = opts.reconnectDelayMs ?? { initial: 200, max: 30_000 };
     this.metrics = busMetrics(opts.registry);
@@ -160,7 +168,11 @@ class RabbitBus implements EventBus {
     if (this.closing) throw new AppError('bus_closed', 'Event bus is closed', 503);
     validateSubscription(sub);
     if (this.consumers.has(sub.queue)) throw new Error(`queue ${sub.queue} already has a handler`);
-    const state: ConsumerState = { sub, maxAttempts: sub.maxAttempts ?? this.maxAttempts };
+    const state: ConsumerState = {
+      sub,
+      maxAttempts: sub.maxAttempts ?? this.maxAttempts,
+      waitHorizonMs: sub.waitHorizonMs ?? this.waitHorizonMs,
+    };
     this.consumers.set(sub.queue, state);
     // Connected: start consuming now. Otherwise the next successful connection declares and starts it.
     const conn = this.conn;
@@ -387,7 +399,8 @@ class RabbitBus implements EventBus {
 
   private async onDelivery(state: ConsumerState, ch: Channel, msg: ConsumeMessage): Promise<void> {
     const queue = state.sub.queue;
-    const attempt = Math.max(1, Number(msg.properties.headers?.[HEADERS.attempt] ?? 1) || 1);
+    const headers = msg.properties.headers ?? {};
+    const attempt = Math.max(1, Number(headers[HEADERS.attempt] ?? 1) || 1);
     const decoded = decodeDelivery(msg.content, state.sub);
     if (!decoded.ok) {
       await this.deadLetter(state, ch, msg, decoded.message, decoded.error, attempt, 'malformed');
@@ -397,11 +410,20 @@ class RabbitBus implements EventBus {
     try {
       await runHandler(state.sub, message, { attempt, queue, payload: decoded.payload });
     } catch (err) {
-      const final = attempt >= state.maxAttempts;
+      const outcome = afterFailure(
+        err,
+        {
+          attempt,
+          waits: Math.max(0, Number(headers[HEADERS.waits] ?? 0) || 0),
+          waitingSince: Number(headers[HEADERS.waitingSince]) || undefined,
+        },
+        { maxAttempts: state.maxAttempts, waitHorizonMs: state.waitHorizonMs, delays: this.delays },
+      );
+      const final = !outcome.retry;
       logHandlerFailure(this.log, err, { queue, event: message.name, id: message.id, attempt, final });
-      if (final)
-        await this.deadLetter(state, ch, msg, message, errorMessage(err), attempt, 'attempts_exhausted');
-      else await this.retry(state, ch, msg, message, errorMessage(err), attempt);
+      if (!outcome.retry)
+        await this.deadLetter(state, ch, msg, message, errorMessage(err), attempt, outcome.reason);
+      else await this.retry(state, ch, msg, message, errorMessage(err), outcome);
       return;
     }
     if (this.ack(ch, msg, queue)) this.metrics.consumed(queue, message.name);
@@ -424,17 +446,24 @@ class RabbitBus implements EventBus {
     msg: ConsumeMessage,
     message: BusMessage,
     error: string,
-    attempt: number,
+    outcome: Extract<FailureOutcome, { retry: true }>,
   ): Promise<void> {
     const queue = state.sub.queue;
-    const wait = queueTopology(queue, [retryDelay(this.delays, attempt)]).retryQueues[0];
+    const wait = queueTopology(queue, [outcome.delayMs]).retryQueues[0];
+    const { next } = outcome;
     try {
       if (!wait) throw new Error('no retry delay configured');
       await this.confirmOne(
         '',
         wait.name,
         msg.content,
-        this.copyProperties(msg, { [HEADERS.attempt]: attempt + 1, [HEADERS.lastError]: error }),
+        this.copyProperties(msg, {
+          [HEADERS.attempt]: next.attempt,
+          [HEADERS.lastError]: error,
+          ...(next.waits > 0
+            ? { [HEADERS.waits]: next.waits, [HEADERS.waitingSince]: next.waitingSince }
+            : {}),
+        }),
       );
     } catch (err) {
       // Could not park the message; put it back so it is not lost. The broker's delivery limit caps a loop.

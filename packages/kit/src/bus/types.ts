@@ -27,6 +27,12 @@ export interface Subscription {
   handle(msg: BusMessage, ctx: HandlerContext): Promise<void>;
   /** Deliveries before the message is dead-lettered; defaults to the bus's `maxAttempts`. */
   maxAttempts?: number;
+  /**
+   * How long a message whose handler throws `NotYetError` keeps being retried, from its first such failure,
+   * before it is dead-lettered (`wait_expired`); defaults to the bus's `waitHorizonMs`. Those retries do not
+   * count against `maxAttempts`.
+   */
+  waitHorizonMs?: number;
 }
 
 export interface EventBus extends Publisher {
@@ -45,6 +51,8 @@ export interface BusOptions {
   maxAttempts?: number;
   /** Wait before retry n (1-based) is `retryDelaysMs[min(n-1, length-1)]`. */
   retryDelaysMs?: number[];
+  /** How long `NotYetError` failures keep being retried; default 24 hours. */
+  waitHorizonMs?: number;
   /** Where the bus counters are registered; without it, no metrics. */
   registry?: Registry;
 }
@@ -93,4 +101,5 @@ export interface DeadLetter {
 export const DEFAULT_MAX_ATTEMPTS = 5;
 export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 25_000, 120_000];
 export const DEFAULT_PREFETCH = 10;
+export const DEFAULT_WAIT_HORIZON_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_EXCHANGE = 'readiness.events';

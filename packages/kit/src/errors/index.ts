@@ -30,6 +30,20 @@ export const conflict = (message: string, code = 'conflict') => new AppError(cod
 export const unavailable = (message = 'Service temporarily unavailable', code = 'unavailable') =>
   new AppError(code, message, 503);
 
+/**
+ * Thrown by an event handler whose message depends on another that has not arrived yet (a submission whose
+ * assessment version is still on its way). The bus keeps retrying it with backoff past `maxAttempts`, for as
+ * long as the subscription's wait horizon, instead of dead-lettering it for that reason.
+ */
+export class NotYetError extends AppError {
+  constructor(message: string, code = 'not_yet') {
+    super(code, message, 503);
+    this.name = 'NotYetError';
+  }
+}
+
+export const notYet = (message: string, code?: string) => new NotYetError(message, code);
+
 /** Turns anything thrown into an AppError without leaking internal messages. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;

@@ -21,3 +21,4 @@ export {
   type StartServiceOptions,
 } from './run';
 export { createServiceHost, type ServiceHost } from './host';
+export { every, startJobs, type PeriodicJob } from './jobs';

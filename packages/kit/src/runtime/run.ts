@@ -29,6 +29,7 @@ import {
   type ObjectStoreConnection,
 } from '../storage';
 import { openServiceDatabase, startServiceBus } from './adapters';
+import { startJobs } from './jobs';
 import type { ServiceContext, ServiceModule, ServiceParts } from './service';
 
 /** What every service of one process shares (the all-in-one launcher); none of it is closed by a service. */
@@ -85,7 +86,7 @@ export interface RunningService<C, E> {
   startRelay(): void;
   /** First half of `stop`: readiness turns 503, new connections are refused, in-flight requests finish. */
   drain(): Promise<void>;
-  /** Second half of `stop`: the relay, then what `setup` opened, then the adapters the runtime opened. */
+  /** Second half of `stop`: the periodic jobs, the relay, then what `setup` opened, then the adapters the runtime opened. */
   release(): Promise<void>;
   /** drain, then the bus this service owns (in-flight handlers finish), then release. Idempotent. */
   stop(): Promise<void>;
@@ -354,6 +355,7 @@ export async function startService<S extends z.ZodType, E, O>(
       relay.start();
     };
     if (!opts.deferRelay) startRelay();
+    const jobs = parts.jobs?.length ? startJobs(parts.jobs, logger) : undefined;
 
     let draining: Promise<void> | undefined;
     let releasing: Promise<void> | undefined;
@@ -366,6 +368,7 @@ export async function startService<S extends z.ZodType, E, O>(
       })());
     const release = () =>
       (releasing ??= (async () => {
+        await jobs?.stop();
         await relay?.stop();
         await closeOwned();
       })());

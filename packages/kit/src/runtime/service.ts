@@ -12,6 +12,7 @@ import type { Mailer } from '../mail';
 import type { MessageKey } from '../outbox';
 import type { OpenApiDocument } from '../openapi';
 import type { ObjectStore } from '../storage';
+import type { PeriodicJob } from './jobs';
 
 /** The adapters a service asks the runtime for, besides its database (declared by `migrations`). */
 export interface ServiceUses {
@@ -82,6 +83,8 @@ export function on<N extends EventName>(
   handler: {
     queue: string;
     maxAttempts?: number;
+    /** How long a `NotYetError` from `handle` keeps being retried (beyond `maxAttempts`); the bus's default otherwise. */
+    waitHorizonMs?: number;
     handle(payload: EventPayload<N>, meta: EventMeta): Promise<void>;
   },
 ): EventSubscription {
@@ -90,6 +93,7 @@ export function on<N extends EventName>(
       queue: handler.queue,
       events: [event],
       maxAttempts: handler.maxAttempts,
+      waitHorizonMs: handler.waitHorizonMs,
       handle: (msg: BusMessage, ctx) =>
         handler.handle(ctx.payload as EventPayload<N>, {
           id: msg.id,
@@ -111,6 +115,8 @@ export interface ServiceParts<E> {
   /** What the public server calls for each request instead of `app.app` (the gateway answers its hot path first). */
   requestListener?: RequestListener;
   subscriptions?: readonly EventSubscription[];
+  /** Periodic jobs (`every`), started once the server listens and stopped before the relay and the adapters. */
+  jobs?: readonly PeriodicJob[];
   /** Extra readiness beyond the adapters the runtime checks (database, bus). */
   readiness?: () => Promise<boolean>;
   /** Called once the server listens (server timeouts). */

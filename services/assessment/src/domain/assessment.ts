@@ -64,6 +64,8 @@ function firstRepeat<T>(values: T[]): T | undefined {
  * The first broken rule is a 400 with its message.
  */
 export function checkContent(content: AssessmentContent, isUploaded: (filename: string) => boolean): void {
+  // A version without questions has nothing to score: no total points, and no pass rule that means anything.
+  if (content.questions.length === 0) throw badRequest('An assessment needs at least one question');
   const sectionIds = content.sections.map((s) => s.id);
   const repeatedSection = firstRepeat(sectionIds);
   if (repeatedSection !== undefined) {

@@ -26,7 +26,7 @@ export interface NewStudent {
   expiresAt: Date;
 }
 
-type Runner = Pick<Tx, 'execute'>;
+export type Runner = Pick<Tx, 'execute'>;
 
 export async function rows<R>(runner: Runner, query: SQL): Promise<R[]> {
   return ((await runner.execute(query)) as unknown as { rows: R[] }).rows;
@@ -197,29 +197,5 @@ export async function audit(
   await tx.execute(
     sql`INSERT INTO student_audit (actor_id, action, student_id, details)
         VALUES (${entry.actorId}, ${entry.action}, ${entry.studentId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)`,
-  );
-}
-
-export async function activeAssessment(
-  runner: Runner,
-): Promise<{ title: string; timeLimitMinutes: number } | undefined> {
-  const [row] = await rows<{ title: string; time_limit_minutes: number }>(
-    runner,
-    sql`SELECT title, time_limit_minutes FROM active_assessment`,
-  );
-  return row && { title: row.title, timeLimitMinutes: row.time_limit_minutes };
-}
-
-/** Keeps the newest active version's title and time limit; an older or inactive version changes nothing. */
-export async function rememberAssessment(
-  runner: Runner,
-  v: { version: number; title: string; timeLimitMinutes: number },
-): Promise<void> {
-  await runner.execute(
-    sql`INSERT INTO active_assessment (version, title, time_limit_minutes)
-        VALUES (${v.version}, ${v.title}, ${v.timeLimitMinutes})
-        ON CONFLICT (only_row) DO UPDATE SET version = EXCLUDED.version, title = EXCLUDED.title,
-          time_limit_minutes = EXCLUDED.time_limit_minutes
-        WHERE active_assessment.version <= EXCLUDED.version`,
   );
 }

@@ -1,14 +1,22 @@
 import {
+  AttemptFinalisedBy,
+  StudentAttemptStartedSchema,
+  StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
   create,
   encodePayload,
+  timestampFromDate,
 } from '@readiness/contracts';
+import type { AttemptFile, AttemptRecord } from '../data-access/attempts-repository';
+import type { Answer } from './versions';
 
 export const STUDENT_INVITED = 'student.student.invited.v1' as const;
 export const INVITATION_RESENT = 'student.invitation.resent.v1' as const;
 export const STUDENT_DELETED = 'student.student.deleted.v1' as const;
+export const ATTEMPT_STARTED = 'student.attempt.started.v1' as const;
+export const ATTEMPT_SUBMITTED = 'student.attempt.submitted.v1' as const;
 
 export interface InvitationFacts {
   studentId: string;
@@ -40,3 +48,62 @@ export const resentPayload = (f: InvitationFacts) =>
 
 export const deletedPayload = (f: { studentId: string; email: string; actorId: string }) =>
   encodePayload(STUDENT_DELETED, create(StudentDeletedSchema, f));
+
+export const startedPayload = (a: AttemptRecord, version: number) =>
+  encodePayload(
+    ATTEMPT_STARTED,
+    create(StudentAttemptStartedSchema, {
+      attemptId: a.id,
+      studentId: a.studentId,
+      versionId: a.versionId,
+      version,
+      attemptNumber: a.attemptNumber,
+      startedAt: timestampFromDate(a.startedAt),
+      deadlineAt: timestampFromDate(a.deadlineAt),
+    }),
+  );
+
+/** The ended attempt as the results service scores it: the answers that count, each file answer with its file. */
+export const submittedPayload = (f: {
+  attempt: AttemptRecord;
+  student: { name: string; email: string };
+  version: number;
+  answers: Answer[];
+  files: AttemptFile[];
+  timeSpentMinutes: number;
+  finalisedBy: 'student' | 'deadline';
+  gradedFromAutosave: boolean;
+}) => {
+  const files = new Map(f.files.map((file) => [file.questionId, file]));
+  return encodePayload(
+    ATTEMPT_SUBMITTED,
+    create(StudentAttemptSubmittedSchema, {
+      attemptId: f.attempt.id,
+      studentId: f.attempt.studentId,
+      name: f.student.name,
+      email: f.student.email,
+      versionId: f.attempt.versionId,
+      version: f.version,
+      attemptNumber: f.attempt.attemptNumber,
+      startedAt: timestampFromDate(f.attempt.startedAt),
+      deadlineAt: timestampFromDate(f.attempt.deadlineAt),
+      submittedAt: timestampFromDate(f.attempt.submittedAt ?? new Date()),
+      timeSpentMinutes: f.timeSpentMinutes,
+      answers: f.answers.map((a) => {
+        const file = files.get(a.questionId);
+        return {
+          questionId: a.questionId,
+          answer: a.answer,
+          file: file && {
+            key: file.objectKey,
+            originalName: file.originalName,
+            size: BigInt(file.size),
+            mimetype: file.mimetype,
+          },
+        };
+      }),
+      finalisedBy: f.finalisedBy === 'student' ? AttemptFinalisedBy.STUDENT : AttemptFinalisedBy.DEADLINE,
+      gradedFromAutosave: f.gradedFromAutosave,
+    }),
+  );
+};

@@ -2,7 +2,6 @@ import type { Database } from '@readiness/kit/db';
 import { conflict, notFound } from '@readiness/kit/errors';
 import { enqueue, enqueueMany, type SecretBox } from '@readiness/kit/outbox';
 import {
-  activeAssessment,
   audit,
   deleteStudent,
   findByTokenHash,
@@ -16,6 +15,7 @@ import {
   type StudentRecord,
   type StudentStatus,
 } from '../data-access/students-repository';
+import { activeVersionSummary } from '../data-access/versions-repository';
 import {
   INVITATION_RESENT,
   STUDENT_DELETED,
@@ -59,6 +59,8 @@ export function createStudents(deps: {
   publicOrigin: string;
   inviteTtlDays: number;
   notifyOutbox(): void;
+  /** Removes every answer file a student uploaded (their prefix in the bucket). */
+  removeStudentFiles(studentId: string): Promise<void>;
 }) {
   const { database, secrets } = deps;
 
@@ -106,7 +108,7 @@ export function createStudents(deps: {
   ): Promise<StudentRecord[]> {
     const prepared = inputs.map((input) => ({ input, ...freshInvitation() }));
     const created = await database.transaction(async (tx) => {
-      const assessment = await activeAssessment(tx);
+      const assessment = await activeVersionSummary(tx);
       const rows: NewStudent[] = prepared.map((p) => ({
         ...p.input,
         tokenHash: p.tokenHash,
@@ -157,7 +159,7 @@ export function createStudents(deps: {
         // A student who started keeps the link they use; only an unstarted invitation gets a new one.
         const student = current.status === 'invited' ? await renewInvitation(tx, id, fresh) : current;
         const token = current.status === 'invited' ? fresh.token : secrets.open(current.sealedToken);
-        const assessment = await activeAssessment(tx);
+        const assessment = await activeVersionSummary(tx);
         await enqueue(tx, {
           name: INVITATION_RESENT,
           payload: resentPayload(invitation(student, token, actorId, assessment)),
@@ -201,6 +203,7 @@ export function createStudents(deps: {
         await audit(tx, { actorId, action: 'student.deleted', studentId: id });
       });
       deps.notifyOutbox();
+      await deps.removeStudentFiles(id);
     },
 
     /**
@@ -261,7 +264,7 @@ export function createStudents(deps: {
     async byToken(token: string) {
       const student = await findByTokenHash(database.db, tokenHash(token));
       if (!student || (student.status === 'invited' && student.expiresAt.getTime() <= Date.now())) {
-        throw notFound(INVALID_INVITATION_MESSAGE, 'invitation_not_found');
+        throw notFound(INVALID_INVITATION_MESSAGE, 'not_found');
       }
       return student;
     },

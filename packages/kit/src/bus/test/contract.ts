@@ -2,6 +2,7 @@ import { eventually } from '@readiness/testing';
 import { randomUUID } from 'node:crypto';
 import { create, AdminCreatedSchema, encodePayload } from '@readiness/contracts';
 import { Registry } from 'prom-client';
+import { NotYetError } from '../../errors';
 import { currentContext } from '../../logger';
 import type { BusMessage, DeadLetter, EventBus, HandlerContext } from '../types';
 
@@ -258,6 +259,54 @@ export function busContract(makeHarness: (opts: HarnessOptions) => Promise<BusHa
     await h.bus.publish([message(event)]);
     await eventually(async () => expect(await h.deadLetters(queue)).toHaveLength(1), 'the dead letter');
     expect(attempts).toBe(2);
+  });
+
+  test('when a handler says its message is not ready yet, then it is retried past maxAttempts until it succeeds, and a later ordinary failure still gets its own attempts', async () => {
+    const { event, queue } = names('not-yet');
+    const attempts: number[] = [];
+    const waits = TEST_OPTIONS.maxAttempts + 2;
+    await h.bus.subscribe({
+      queue,
+      events: [event],
+      handle: async (_m, ctx) => {
+        attempts.push(ctx.attempt);
+        if (ctx.attempt <= waits) throw new NotYetError('the version has not arrived yet');
+        if (ctx.attempt === waits + 1) throw new Error('database restarting');
+      },
+    });
+    await h.bus.publish([message(event)]);
+    await eventually(() => expect(attempts).toHaveLength(waits + 2), 'the retries', 15_000);
+    expect(attempts).toEqual(Array.from({ length: waits + 2 }, (_, i) => i + 1));
+    expect(await h.deadLetters(queue)).toHaveLength(0);
+  });
+
+  test('when a message stays not ready past the wait horizon, then it is dead-lettered as expired', async () => {
+    const { event, queue } = names('not-yet-expired');
+    let attempts = 0;
+    await h.bus.subscribe({
+      queue,
+      events: [event],
+      waitHorizonMs: 150,
+      handle: async () => {
+        attempts += 1;
+        throw new NotYetError('the version has not arrived yet');
+      },
+    });
+    await h.bus.publish([message(event)]);
+    const dead = await eventually(async () => {
+      const d = await h.deadLetters(queue);
+      expect(d).toHaveLength(1);
+      return d;
+    }, 'the dead letter');
+    expect(attempts).toBeGreaterThan(1);
+    expect(dead[0]!.error).toBe('the version has not arrived yet');
+    await eventually(
+      async () =>
+        expect(
+          await counterValue(h.registry, 'bus_dead_lettered_total', { queue, event, reason: 'wait_expired' }),
+        ).toBe(1),
+      'the metric',
+    );
   });
 
   test('when a malformed message arrives, then it goes to the DLQ at once and the next message is handled', async () => {

@@ -1,9 +1,9 @@
 import { adminClaims, bearerToken } from '@readiness/kit/auth';
-import { AppError, badRequest } from '@readiness/kit/errors';
+import { badRequest } from '@readiness/kit/errors';
+import { multipartBody, uploadedFile, uploadedName } from '@readiness/kit/files';
 import { parse, route } from '@readiness/kit/http';
 import { attachmentDisposition } from '@readiness/kit/storage';
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import multer from 'multer';
+import type { Express, RequestHandler, Response } from 'express';
 import type { AssessmentVersion } from '../../domain/assessment';
 import type { Actor, Assessments } from '../../domain/assessments';
 import { fileTooLarge } from '../../domain/files';
@@ -39,30 +39,14 @@ const toSummaryJson = (v: VersionSummary) => ({
   questionCount: v.questionCount,
 });
 
-/** The client's file name, kept only for display and the download's name: no path, no control characters. */
-function cleanName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
-  return base.slice(-255) || 'file';
-}
-
-/** multer's one-file upload: memory only, the size cap enforced while reading (413, nothing stored). */
-function singleFile(maxBytes: number): RequestHandler {
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 },
-  }).single('file');
-  return (req: Request, res: Response, next: NextFunction) => {
-    upload(req, res, (err: unknown) => {
-      if (!err) return next();
-      if (err instanceof multer.MulterError) {
-        if (err.code === 'LIMIT_FILE_SIZE') return next(fileTooLarge(maxBytes));
-        return next(badRequest('Send one file in the field "file"', 'bad_upload'));
-      }
-      next(err instanceof AppError ? err : badRequest('The upload could not be read', 'bad_upload'));
-    });
-  };
-}
+/** The one-file upload: memory only, every limit set, the size cap enforced while reading (413, nothing stored). */
+const singleFile = (maxBytes: number) =>
+  multipartBody({
+    field: 'file',
+    limits: { fileSize: maxBytes, files: 1, fields: 5 },
+    tooLarge: () => fileTooLarge(maxBytes),
+    badUpload: 'Send one file in the field "file"',
+  });
 
 /**
  * The assessment's routes. The question-file download is public (students fetch it through the gateway); every
@@ -154,10 +138,9 @@ export function assessmentRoutes(deps: {
       `${ASSESSMENT_PREFIX}/upload-file`,
       singleFile(deps.maxFileBytes),
       route(async (req, res) => {
-        const upload = req.file;
+        const upload = uploadedFile(req);
         if (!upload) throw badRequest('Choose a file to upload', 'file_required');
-        // Multer reads the part's file name as latin1; browsers send UTF-8.
-        const originalName = cleanName(Buffer.from(upload.originalname, 'latin1').toString('utf8'));
+        const originalName = uploadedName(upload);
         const file = await assessments.upload(originalName, upload.buffer, await actor(res));
         res.status(201).json({
           file: { originalName: file.originalName, filename: file.filename, size: file.size },

@@ -1,8 +1,20 @@
 import { describeService } from '@readiness/kit/openapi';
 import { z } from 'zod';
-import { idParams, importQuery, inviteBody, listQuery, patchBody, tokenParams } from './schemas';
+import {
+  adminFileParams,
+  autosaveBody,
+  idParams,
+  importQuery,
+  inviteBody,
+  listQuery,
+  patchBody,
+  questionParams,
+  submitBody,
+  tokenParams,
+} from './schemas';
 
 const TAG = 'Students';
+const FLOW = 'Student flow';
 
 export const studentOut = z.object({
   _id: z.string(),
@@ -37,10 +49,87 @@ const importOut = z.object({
   problems: z.array(z.object({ line: z.number().int(), email: z.string(), message: z.string() })),
 });
 
+const answerOut = z.object({ questionId: z.string(), answer: z.string() });
+const fileOut = z.object({
+  questionId: z.string(),
+  id: z.string(),
+  originalName: z.string(),
+  size: z.number().int(),
+  mimetype: z.string(),
+});
+const attemptOut = z.object({
+  id: z.string(),
+  attemptNumber: z.number().int(),
+  startedAt: z.string(),
+  deadlineAt: z.string(),
+  seq: z.number().int(),
+  answers: z.array(answerOut),
+  files: z.array(fileOut),
+});
+const resultOut = z.object({
+  _id: z.string(),
+  attemptId: z.string(),
+  attemptNumber: z.number().int(),
+  score: z.number().int(),
+  totalPoints: z.number().int(),
+  percentage: z.number().int(),
+  passed: z.boolean(),
+  canRetake: z.boolean(),
+  assessmentCode: z.string(),
+  completedAt: z.string(),
+  passingScore: z.number().int(),
+  sections: z.array(
+    z.object({
+      id: z.number().int(),
+      title: z.string(),
+      score: z.number().int(),
+      totalPoints: z.number().int(),
+      correct: z.number().int(),
+      questions: z.number().int(),
+      percentage: z.number().int(),
+    }),
+  ),
+});
+const assessmentOut = z.object({
+  versionId: z.string(),
+  version: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  timeLimit: z.number().int(),
+  passingScore: z.number().int(),
+  sections: z.array(z.object({ id: z.number().int(), title: z.string(), description: z.string() })),
+  questions: z.array(
+    z.object({
+      id: z.string(),
+      type: z.enum(['yes_no', 'multiple_choice', 'file_upload']),
+      question: z.string(),
+      section: z.number().int(),
+      points: z.number().int(),
+      required: z.boolean(),
+      options: z.array(z.object({ id: z.string(), text: z.string() })),
+      fileInstructions: z.string(),
+      hasDownloadableFile: z.boolean(),
+      downloadableFile: z
+        .object({
+          originalName: z.string(),
+          filename: z.string(),
+          size: z.number().int(),
+          url: z.string(),
+          mimetype: z.string(),
+        })
+        .optional(),
+    }),
+  ),
+});
+const INVALID_LINK = 'Invalid or expired invitation link (unknown, expired and deleted alike)';
+
 /** The student service's API, from the schemas its routes validate with. */
 export const openApi = describeService({
   service: 'student',
-  tags: [{ name: TAG, description: 'Invited students and their invitation links' }],
+  tags: [
+    { name: TAG, description: 'Invited students and their invitation links' },
+    { name: FLOW, description: 'The student flow by invitation token: attempts, autosave, files, submit' },
+  ],
   operations: {
     'GET /api/admin/students': {
       summary: 'Students, newest first: search (name or e-mail), status, page and limit (at most 100)',
@@ -127,6 +216,126 @@ export const openApi = describeService({
         },
         404: 'Invalid or expired invitation link (unknown, expired and deleted alike)',
       },
+    },
+    'GET /api/student/{token}/assessment': {
+      summary:
+        'The assessment without its answer key, the attempt in progress (resume), the newest and the passed result; starts nothing',
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        200: {
+          description: 'What the welcome page and the test need, with the server clock',
+          body: z.object({
+            student: z.object({ name: z.string(), email: z.string() }),
+            alreadyCompleted: z.boolean(),
+            result: resultOut.nullable(),
+            previousAttempt: z
+              .object({ percentage: z.number().int(), passed: z.boolean(), completedAt: z.string() })
+              .nullable(),
+            assessment: assessmentOut,
+            attempt: attemptOut.nullable(),
+            awaitingResult: z.boolean(),
+            serverNow: z.string(),
+          }),
+        },
+        404: `${INVALID_LINK}; or no_assessment when no version is active yet`,
+      },
+    },
+    'POST /api/student/{token}/start': {
+      summary: 'Start an attempt (deadline fixed now), or return the one in progress',
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        200: {
+          description: 'The attempt already in progress',
+          body: z.object({ message: z.string(), attempt: attemptOut, serverNow: z.string() }),
+        },
+        201: {
+          description: 'A new attempt',
+          body: z.object({ message: z.string(), attempt: attemptOut, serverNow: z.string() }),
+        },
+        404: INVALID_LINK,
+        409: 'already_completed after a pass; awaiting_result while the last submission is scored',
+      },
+    },
+    'PUT /api/student/{token}/answers': {
+      summary: 'Autosave the answers so far; the newest seq wins, an older one is ignored',
+      tags: [FLOW],
+      params: tokenParams,
+      body: autosaveBody,
+      responses: {
+        200: {
+          description: 'The newest sequence the server holds',
+          body: z.object({ seq: z.number().int(), savedAt: z.string(), serverNow: z.string() }),
+        },
+        400: 'An unknown question or an answer not valid for its question',
+        404: INVALID_LINK,
+        409: 'attempt_closed: submitted, finalised or past the deadline and its grace',
+      },
+    },
+    'POST /api/student/{token}/files': {
+      summary:
+        'Upload the answer file of a file question (multipart: attemptId, questionId, file); replaces the earlier one',
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        201: { description: 'The stored file', body: z.object({ file: fileOut }) },
+        400: 'file_type: only pdf, doc, docx, txt, jpg, jpeg, png (by extension and content)',
+        404: INVALID_LINK,
+        409: 'attempt_closed',
+        413: 'file_too_large; nothing is stored',
+      },
+    },
+    'DELETE /api/student/{token}/files/{questionId}': {
+      summary: 'Remove the answer file of a question from the attempt in progress',
+      tags: [FLOW],
+      params: questionParams,
+      responses: {
+        200: { description: 'Removed', body: z.object({ message: z.string() }) },
+        404: INVALID_LINK,
+      },
+    },
+    'POST /api/student/{token}/submit': {
+      summary:
+        'Submit (JSON, or multipart with answers as JSON text and files parts); idempotent by attempt id and Idempotency-Key',
+      tags: [FLOW],
+      params: tokenParams,
+      body: submitBody,
+      responses: {
+        200: {
+          description: 'Submitted and scored within a few seconds',
+          body: z.object({ message: z.string(), result: resultOut, serverNow: z.string() }),
+        },
+        202: {
+          description: 'Submitted; the result follows (GET …/results)',
+          body: z.object({
+            message: z.string(),
+            attemptId: z.string(),
+            status: z.literal('scoring'),
+            serverNow: z.string(),
+          }),
+        },
+        400: 'An unknown question, an invalid answer or a refused file',
+        404: INVALID_LINK,
+        409: 'already_completed after a pass with nothing in progress',
+        413: 'file_too_large',
+      },
+    },
+    'GET /api/student/{token}/results': {
+      summary: "The student's results, newest first",
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        200: { description: 'Newest first', body: z.object({ results: z.array(resultOut) }) },
+        404: INVALID_LINK,
+      },
+    },
+    'GET /api/admin/students/{studentId}/attempts/{attemptId}/files/{questionId}': {
+      summary: "Download a student's answer file (attachment, nosniff)",
+      tags: [TAG],
+      admin: true,
+      params: adminFileParams,
+      responses: { 200: { description: 'The file' }, 401: 'Not signed in', 404: 'File not found' },
     },
   },
 });

@@ -1,8 +1,8 @@
 import { adminClaims } from '@readiness/kit/auth';
 import { AppError, badRequest } from '@readiness/kit/errors';
 import { parse, route } from '@readiness/kit/http';
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import multer from 'multer';
+import { multipartBody, uploadedFile } from '@readiness/kit/files';
+import type { Express, Response } from 'express';
 import { parseCsv } from '../../domain/csv';
 import type { StudentInput, Students, StudentView } from '../../domain/students';
 import { csvRow, idParams, importQuery, inviteBody, listQuery, patchBody, tokenParams } from './schemas';
@@ -47,22 +47,14 @@ function csvRows(text: string) {
   });
 }
 
-/** multer's one-file upload, memory only, the size cap enforced while reading. */
-function csvFile(maxBytes: number): RequestHandler {
-  const upload = multer({
-    storage: multer.memoryStorage(),
-    limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 },
-  }).single('file');
-  return (req: Request, res: Response, next: NextFunction) => {
-    upload(req, res, (err: unknown) => {
-      if (!err) return next();
-      if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
-        return next(new AppError('file_too_large', `The file is larger than ${maxBytes} bytes`, 413));
-      }
-      next(badRequest('Send one CSV file in the field "file"', 'bad_upload'));
-    });
-  };
-}
+/** The one CSV file of an import, in memory, every limit set, the size cap enforced while reading. */
+const csvFile = (maxBytes: number) =>
+  multipartBody({
+    field: 'file',
+    limits: { fileSize: maxBytes, files: 1, fields: 5 },
+    tooLarge: () => new AppError('file_too_large', `The file is larger than ${maxBytes} bytes`, 413),
+    badUpload: 'Send one CSV file in the field "file"',
+  });
 
 /**
  * The admin routes under /api/admin/students (the runtime's admin guard checks every /api/admin call) and the
@@ -110,8 +102,9 @@ export function studentRoutes(deps: { students: Students; importMaxBytes: number
       csvFile(deps.importMaxBytes),
       route(async (req, res) => {
         const { dryRun } = parse(importQuery, req.query);
-        if (!req.file) throw badRequest('Choose a CSV file to import', 'file_required');
-        const rows = csvRows(req.file.buffer.toString('utf8'));
+        const file = uploadedFile(req);
+        if (!file) throw badRequest('Choose a CSV file to import', 'file_required');
+        const rows = csvRows(file.buffer.toString('utf8'));
         res.json(await students.importRows(rows, { dryRun, actorId: actorId(res) }));
       }),
     );

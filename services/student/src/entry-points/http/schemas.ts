@@ -69,3 +69,55 @@ export const csvRow = z.object({
 
 /** Any token: a malformed one answers the same 404 as an unknown, expired or deleted one. */
 export const tokenParams = z.object({ token: z.string() });
+
+const answerText = textField({ label: 'Answer' }).max(255, 'An answer must be at most 255 characters');
+const questionId = textField({ label: 'Question id' })
+  .min(1, 'Question id is required')
+  .max(100, 'Question id must be at most 100 characters');
+
+/** At most this many answers in one request: more than any assessment has questions. */
+export const MAX_ANSWERS = 500;
+
+export const answersField = z
+  .array(z.object({ questionId, answer: answerText }, { error: 'Each answer is {questionId, answer}' }), {
+    error: 'answers must be a list of {questionId, answer}',
+  })
+  .max(MAX_ANSWERS, `At most ${MAX_ANSWERS} answers`);
+
+export const autosaveBody = body({
+  attemptId: z.string({ error: 'attemptId is required' }).max(100),
+  seq: z
+    .number({ error: 'seq must be a whole number' })
+    .int('seq must be a whole number')
+    .min(0, 'seq must be a whole number')
+    .max(Number.MAX_SAFE_INTEGER),
+  answers: answersField,
+});
+
+export const fileFields = z.object({
+  attemptId: z.string({ error: 'attemptId is required' }).max(100),
+  questionId,
+});
+
+export const questionParams = z.object({ token: z.string(), questionId: z.string() });
+
+export const adminFileParams = z.object({
+  studentId: z.string(),
+  attemptId: z.string(),
+  questionId: z.string(),
+});
+
+/** A JSON submit; the multipart one carries the same fields as text (`answers` and `fileQuestionIds` as JSON). */
+export const submitBody = body({
+  attemptId: z.string().max(100).optional(),
+  answers: answersField.default([]),
+  /** Whole minutes by the page's count: kept for the SPEC's payload, the server's clock decides. */
+  timeSpent: z.coerce.number().min(0).max(100_000).optional(),
+  startedAt: z.string().max(64).optional(),
+  fileQuestionIds: z.array(questionId).max(MAX_ANSWERS).optional(),
+});
+
+export const idempotencyKey = textField({ label: 'Idempotency-Key' })
+  .min(1)
+  .max(200, 'Idempotency-Key must be at most 200 characters')
+  .optional();

@@ -1,0 +1,115 @@
+// The plain objects the repositories return: the domain's vocabulary, without behaviour.
+
+/** The type of a question of an assessment version as this service keeps it (assessment.version.published.v1). */
+export type QuestionType = 'yes_no' | 'multiple_choice' | 'file_upload';
+
+export interface VersionQuestion {
+  id: string;
+  type: QuestionType;
+  question: string;
+  section: number;
+  points: number;
+  required: boolean;
+  /** `yes`/`no` for yes_no, an option id for multiple_choice, empty for file_upload. */
+  correctAnswer: string;
+  options: Array<{ id: string; text: string }>;
+}
+
+export interface VersionSection {
+  id: number;
+  title: string;
+  description: string;
+}
+
+export interface AssessmentVersion {
+  versionId: string;
+  version: number;
+  title: string;
+  description: string;
+  timeLimitMinutes: number;
+  passingScore: number;
+  sections: VersionSection[];
+  questions: VersionQuestion[];
+  createdAt: Date | null;
+}
+
+/** What a student uploaded as a file_upload answer (kept by the student service). */
+export interface AnswerFile {
+  key: string;
+  originalName: string;
+  size: number;
+  mimetype: string;
+}
+
+export interface SubmittedAnswer {
+  questionId: string;
+  answer: string;
+  file?: AnswerFile;
+}
+
+export interface ScoredAnswer {
+  questionId: string;
+  /** The student's answer, empty when unanswered. */
+  answer: string;
+  isCorrect: boolean;
+  points: number;
+  maxPoints: number;
+  section: number;
+  file?: AnswerFile;
+}
+
+export interface SectionScore {
+  id: number;
+  title: string;
+  description: string;
+  score: number;
+  totalPoints: number;
+  correct: number;
+  questions: number;
+  percentage: number;
+}
+
+export interface Score {
+  score: number;
+  totalPoints: number;
+  /** Whole percent, rounded; for display and the bands only. */
+  percentage: number;
+  /** The exact rule: score × 100 ≥ passingScore × totalPoints. */
+  passed: boolean;
+  sections: SectionScore[];
+  answers: ScoredAnswer[];
+}
+
+/** A recorded result, as the repository returns it. */
+export interface ResultRecord {
+  id: string;
+  attemptId: string;
+  studentId: string;
+  student: { name: string; email: string };
+  versionId: string;
+  version: number;
+  assessmentTitle: string;
+  passingScore: number;
+  score: number;
+  totalPoints: number;
+  percentage: number;
+  passed: boolean;
+  canRetake: boolean;
+  attemptNumber: number;
+  assessmentCode: string;
+  startedAt: Date | null;
+  completedAt: Date;
+  timeSpentMinutes: number;
+  sections: SectionScore[];
+  answers: ScoredAnswer[];
+}
+
+export const RESULT_SORTS = ['completedAt', 'studentName', 'score', 'assessmentCode'] as const;
+export type ResultSort = (typeof RESULT_SORTS)[number];
+
+export interface ResultFilter {
+  search?: string;
+  status: 'all' | 'passed' | 'failed';
+  sortBy: ResultSort;
+  sortOrder: 'asc' | 'desc';
+}

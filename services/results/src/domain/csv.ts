@@ -1,0 +1,44 @@
+import { performanceLevel } from './assessment';
+import type { ResultRecord } from './result';
+
+/**
+ * A spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` (and tab or carriage return, which some
+ * strip first) as a formula: such a cell gets a leading apostrophe, as OWASP's CSV-injection advice says.
+ * Then the usual RFC 4180 quoting.
+ */
+export function csvCell(value: string | number | boolean): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export const csvLine = (cells: Array<string | number | boolean>) => `${cells.map(csvCell).join(',')}\r\n`;
+
+export const CSV_HEADER = csvLine([
+  'Student Name',
+  'Email',
+  'Score',
+  'Total Points',
+  'Percentage',
+  'Status',
+  'Performance Level',
+  'Assessment Code',
+  'Attempt',
+  'Version',
+  'Completed At',
+]);
+
+export const csvResultLine = (r: ResultRecord) =>
+  csvLine([
+    r.student.name,
+    r.student.email,
+    r.score,
+    r.totalPoints,
+    r.percentage,
+    r.passed ? 'Passed' : 'Failed',
+    performanceLevel(r.percentage),
+    r.assessmentCode,
+    r.attemptNumber,
+    r.version,
+    r.completedAt.toISOString(),
+  ]);

@@ -1,0 +1,74 @@
+import {
+  CertificateResendRequestedSchema,
+  ResultDeletedSchema,
+  ResultRecordedSchema,
+  create,
+  encodePayload,
+  timestampFromDate,
+} from '@readiness/contracts';
+import type { ResultRecord } from './result';
+
+export const RESULT_RECORDED = 'results.result.recorded.v1' as const;
+export const RESULT_DELETED = 'results.result.deleted.v1' as const;
+export const CERTIFICATE_RESEND_REQUESTED = 'results.certificate.resend-requested.v1' as const;
+
+/** Everything a consumer keeps of a result: the student service's copy, the report service's certificate. */
+export const recordedPayload = (r: ResultRecord) =>
+  encodePayload(
+    RESULT_RECORDED,
+    create(ResultRecordedSchema, {
+      resultId: r.id,
+      attemptId: r.attemptId,
+      studentId: r.studentId,
+      name: r.student.name,
+      email: r.student.email,
+      score: r.score,
+      totalPoints: r.totalPoints,
+      percentage: r.percentage,
+      passed: r.passed,
+      attemptNumber: r.attemptNumber,
+      canRetake: r.canRetake,
+      assessmentCode: r.assessmentCode,
+      completedAt: timestampFromDate(r.completedAt),
+      sections: r.sections.map((s) => ({
+        sectionId: s.id,
+        title: s.title,
+        score: s.score,
+        totalPoints: s.totalPoints,
+        correct: s.correct,
+        questions: s.questions,
+        percentage: s.percentage,
+      })),
+      versionId: r.versionId,
+      version: r.version,
+      passingScore: r.passingScore,
+      assessmentTitle: r.assessmentTitle,
+      answers: r.answers.map((a) => ({
+        questionId: a.questionId,
+        answer: a.answer,
+        isCorrect: a.isCorrect,
+        points: a.points,
+        maxPoints: a.maxPoints,
+        sectionId: a.section,
+      })),
+    }),
+  );
+
+export const deletedPayload = (r: ResultRecord, actorId: string) =>
+  encodePayload(
+    RESULT_DELETED,
+    create(ResultDeletedSchema, { resultId: r.id, attemptId: r.attemptId, studentId: r.studentId, actorId }),
+  );
+
+export const resendPayload = (r: ResultRecord, actorId: string) =>
+  encodePayload(
+    CERTIFICATE_RESEND_REQUESTED,
+    create(CertificateResendRequestedSchema, {
+      resultId: r.id,
+      studentId: r.studentId,
+      name: r.student.name,
+      email: r.student.email,
+      assessmentCode: r.assessmentCode,
+      actorId,
+    }),
+  );

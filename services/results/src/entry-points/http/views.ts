@@ -1,0 +1,100 @@
+import type { AssessmentVersion } from '../../domain/assessment';
+import { performanceLevel } from '../../domain/assessment';
+import type { ResultRecord } from '../../domain/result';
+
+/** A row of the list (api.md ResultRow). */
+export const toResultRow = (r: ResultRecord) => ({
+  _id: r.id,
+  studentId: r.studentId,
+  student: { name: r.student.name, email: r.student.email },
+  score: r.score,
+  totalPoints: r.totalPoints,
+  percentage: r.percentage,
+  passed: r.passed,
+  performanceLevel: performanceLevel(r.percentage),
+  assessmentCode: r.assessmentCode,
+  completedAt: r.completedAt.toISOString(),
+  attemptNumber: r.attemptNumber,
+  canRetake: r.canRetake,
+  version: r.version,
+});
+
+const YES_NO: Record<string, string> = { yes: 'Yes', no: 'No' };
+
+/** The answer as a person reads it: Yes/No, the option's text, the file's name; empty when unanswered. */
+function answerText(
+  answer: ResultRecord['answers'][number],
+  question: AssessmentVersion['questions'][number] | undefined,
+): string {
+  if (answer.file) return answer.file.originalName;
+  if (!answer.answer) return '';
+  if (question?.type === 'yes_no') return YES_NO[answer.answer] ?? answer.answer;
+  if (question?.type === 'multiple_choice') {
+    return question.options.find((o) => o.id === answer.answer)?.text ?? answer.answer;
+  }
+  return answer.answer;
+}
+
+/** Where an admin downloads an uploaded answer file (served by the student service). */
+export const answerFileUrl = (r: ResultRecord, questionId: string) =>
+  `/api/admin/students/${encodeURIComponent(r.studentId)}/attempts/${encodeURIComponent(r.attemptId)}/files/${encodeURIComponent(questionId)}`;
+
+/** The detail: the row, per-section and per-question figures, and the version the student took. */
+export function toResultDetail(r: ResultRecord, version: AssessmentVersion | undefined) {
+  const questions = new Map(version?.questions.map((q) => [q.id, q]));
+  return {
+    ...toResultRow(r),
+    passingScore: r.passingScore,
+    timeSpent: r.timeSpentMinutes,
+    startedAt: r.startedAt?.toISOString() ?? null,
+    sections: r.sections.map((s) => ({ ...s, performanceLevel: performanceLevel(s.percentage) })),
+    answers: r.answers.map((a) => {
+      const q = questions.get(a.questionId);
+      return {
+        questionId: a.questionId,
+        question: q?.question ?? '',
+        type: q?.type ?? 'yes_no',
+        section: a.section,
+        answer: a.answer,
+        answerText: answerText(a, q),
+        isCorrect: a.isCorrect,
+        points: a.points,
+        maxPoints: a.maxPoints,
+        ...(a.file
+          ? {
+              file: {
+                originalName: a.file.originalName,
+                size: a.file.size,
+                mimetype: a.file.mimetype,
+                url: answerFileUrl(r, a.questionId),
+              },
+            }
+          : {}),
+      };
+    }),
+    assessmentVersion: version
+      ? {
+          versionId: version.versionId,
+          version: version.version,
+          title: version.title,
+          passingScore: version.passingScore,
+          sections: version.sections.map((s) => ({
+            id: s.id,
+            title: s.title,
+            description: s.description,
+            questions: version.questions
+              .filter((q) => q.section === s.id)
+              .map((q) => ({
+                id: q.id,
+                type: q.type,
+                question: q.question,
+                points: q.points,
+                required: q.required,
+                correctAnswer: q.correctAnswer,
+                options: q.options,
+              })),
+          })),
+        }
+      : null,
+  };
+}

@@ -1,0 +1,106 @@
+import { QuestionType, timestampDate, type EventPayload } from '@readiness/contracts';
+import { on } from '@readiness/kit/runtime';
+import type { AssessmentVersion } from '../../domain/assessment';
+import type { Results, Submission } from '../../domain/results';
+
+/** One queue per handler: `results.<handler>`. */
+export const QUEUES = {
+  versionPublished: 'results.version-published',
+  studentInvited: 'results.student-invited',
+  invitationResent: 'results.invitation-resent',
+  studentDeleted: 'results.student-deleted',
+  attemptStarted: 'results.attempt-started',
+  attemptSubmitted: 'results.score-attempt',
+} as const;
+
+const TYPES: Record<QuestionType, AssessmentVersion['questions'][number]['type']> = {
+  [QuestionType.UNSPECIFIED]: 'yes_no',
+  [QuestionType.YES_NO]: 'yes_no',
+  [QuestionType.MULTIPLE_CHOICE]: 'multiple_choice',
+  [QuestionType.FILE_UPLOAD]: 'file_upload',
+};
+
+export function toVersion(e: EventPayload<'assessment.version.published.v1'>): AssessmentVersion {
+  return {
+    versionId: e.versionId,
+    version: e.version,
+    title: e.title,
+    description: e.description,
+    timeLimitMinutes: e.timeLimitMinutes,
+    passingScore: e.passingScore,
+    sections: e.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
+    questions: e.questions.map((q) => ({
+      id: q.id,
+      type: TYPES[q.type],
+      question: q.question,
+      section: q.section,
+      points: q.points,
+      required: q.required,
+      correctAnswer: q.correctAnswer,
+      options: q.options.map((o) => ({ id: o.id, text: o.text })),
+    })),
+    createdAt: e.createdAt ? timestampDate(e.createdAt) : null,
+  };
+}
+
+export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): Submission {
+  return {
+    attemptId: e.attemptId,
+    studentId: e.studentId,
+    name: e.name,
+    email: e.email,
+    versionId: e.versionId,
+    attemptNumber: e.attemptNumber,
+    startedAt: e.startedAt ? timestampDate(e.startedAt) : null,
+    submittedAt: e.submittedAt ? timestampDate(e.submittedAt) : new Date(),
+    timeSpentMinutes: e.timeSpentMinutes,
+    answers: e.answers.map((a) => ({
+      questionId: a.questionId,
+      answer: a.answer,
+      ...(a.file
+        ? {
+            file: {
+              key: a.file.key,
+              originalName: a.file.originalName,
+              size: Number(a.file.size),
+              mimetype: a.file.mimetype,
+            },
+          }
+        : {}),
+    })),
+  };
+}
+
+/** The results service's subscriptions; each handler is thin, the domain does the work. */
+export function resultsConsumers(results: Results, options: { versionWaitMs: number }) {
+  return [
+    on('assessment.version.published.v1', {
+      queue: QUEUES.versionPublished,
+      handle: (event, meta) => results.keepVersion(toVersion(event), event.active ? meta.occurredAt : null),
+    }),
+    on('student.student.invited.v1', {
+      queue: QUEUES.studentInvited,
+      handle: (e) => results.studentInvited({ studentId: e.studentId, name: e.name, email: e.email }),
+    }),
+    on('student.invitation.resent.v1', {
+      queue: QUEUES.invitationResent,
+      handle: (e) => results.studentInvited({ studentId: e.studentId, name: e.name, email: e.email }),
+    }),
+    on('student.student.deleted.v1', {
+      queue: QUEUES.studentDeleted,
+      handle: async (e) => {
+        await results.studentDeleted(e.studentId);
+      },
+    }),
+    on('student.attempt.started.v1', {
+      queue: QUEUES.attemptStarted,
+      handle: (e) => results.attemptStarted({ studentId: e.studentId, attemptNumber: e.attemptNumber }),
+    }),
+    on('student.attempt.submitted.v1', {
+      queue: QUEUES.attemptSubmitted,
+      // A submission can overtake its version's event (different queues); it waits for it, retried.
+      waitHorizonMs: options.versionWaitMs,
+      handle: (e, meta) => results.score(toSubmission(e), meta.id),
+    }),
+  ];
+}

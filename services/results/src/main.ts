@@ -1,0 +1,4 @@
+import { runMain } from '@readiness/kit/runtime';
+import { resultsService } from './service';
+
+runMain(resultsService);

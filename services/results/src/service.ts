@@ -1,0 +1,33 @@
+import { defineService } from '@readiness/kit/runtime';
+import { configSchema } from './config';
+import { migrationsDir } from './data-access/migrations-dir';
+import { CERTIFICATE_RESEND_REQUESTED, RESULT_DELETED, RESULT_RECORDED } from './domain/events';
+import { createResults } from './domain/results';
+import { openApi } from './entry-points/http/openapi';
+import { resultsRoutes } from './entry-points/http/routes';
+import { resultsConsumers } from './entry-points/messaging/consumers';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * The results service: scores submitted attempts against its own copy of the version taken, records one result
+ * per attempt, keeps the dashboard figures from the student events, and serves results to administrators under
+ * /api/admin (the runtime's admin guard checks every call).
+ */
+export const resultsService = defineService({
+  name: 'results',
+  config: configSchema,
+  migrations: migrationsDir,
+  bus: true,
+  publishes: [RESULT_RECORDED, RESULT_DELETED, CERTIFICATE_RESEND_REQUESTED],
+  openapi: openApi,
+  setup({ config, database, handleOnce, notifyOutbox }) {
+    const results = createResults({ database, handleOnce, notifyOutbox });
+    return {
+      routes: resultsRoutes(results),
+      subscriptions: resultsConsumers(results, {
+        versionWaitMs: config.RESULTS_VERSION_WAIT_HOURS * HOUR_MS,
+      }),
+    };
+  },
+});

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { QuestionType } from '@readiness/contracts';
+import { eventually } from '@readiness/testing';
+import { startResults, submittedEvent, versionEvent, type Harness, type SubmissionInput } from './harness';
+
+jest.setTimeout(60_000);
+
+type Answers = SubmissionInput['answers'];
+
+/** The harness version: q1 yes_no (1 point), q2 multiple choice (2), q3 file upload, optional (3); passing 70. */
+const cases: Array<[string, Answers, { score: number; percentage: number; passed: boolean }]> = [
+  [
+    'every answer is right',
+    [
+      { questionId: 'q1', answer: 'yes' },
+      { questionId: 'q2', answer: 'b' },
+      { questionId: 'q3', answer: 'file_uploaded', file: true },
+    ],
+    { score: 6, percentage: 100, passed: true },
+  ],
+  [
+    'the yes/no answer is wrong',
+    [
+      { questionId: 'q1', answer: 'no' },
+      { questionId: 'q2', answer: 'b' },
+      { questionId: 'q3', answer: 'file_uploaded', file: true },
+    ],
+    { score: 5, percentage: 83, passed: true },
+  ],
+  [
+    'the yes/no answer differs only in case (answers must equal the key)',
+    [
+      { questionId: 'q1', answer: 'Yes' },
+      { questionId: 'q2', answer: 'b' },
+      { questionId: 'q3', answer: 'file_uploaded', file: true },
+    ],
+    { score: 5, percentage: 83, passed: true },
+  ],
+  [
+    'the multiple choice answer is another option',
+    [
+      { questionId: 'q1', answer: 'yes' },
+      { questionId: 'q2', answer: 'a' },
+      { questionId: 'q3', answer: 'file_uploaded', file: true },
+    ],
+    { score: 4, percentage: 67, passed: false },
+  ],
+  [
+    'the optional file question is left unanswered',
+    [
+      { questionId: 'q1', answer: 'yes' },
+      { questionId: 'q2', answer: 'b' },
+    ],
+    { score: 3, percentage: 50, passed: false },
+  ],
+  [
+    'the file answer is recorded without its file details',
+    [
+      { questionId: 'q1', answer: 'yes' },
+      { questionId: 'q2', answer: 'b' },
+      { questionId: 'q3', answer: 'file_uploaded' },
+    ],
+    { score: 6, percentage: 100, passed: true },
+  ],
+  ['nothing is answered', [], { score: 0, percentage: 0, passed: false }],
+  [
+    'an answer names a question the version does not have',
+    [
+      { questionId: 'q1', answer: 'yes' },
+      { questionId: 'q9', answer: 'yes' },
+    ],
+    { score: 1, percentage: 17, passed: false },
+  ],
+];
+
+/** 139 of 200 points is 69.5 %: shown rounded as 70, and still a fail against a passing score of 70. */
+const boundary = versionEvent({
+  passingScore: 70,
+  sections: [{ id: 1, title: 'Only', description: '' }],
+  questions: [
+    {
+      id: 'big',
+      type: QuestionType.YES_NO,
+      question: 'Big',
+      section: 1,
+      points: 139,
+      required: true,
+      correctAnswer: 'yes',
+    },
+    {
+      id: 'small',
+      type: QuestionType.YES_NO,
+      question: 'Small',
+      section: 1,
+      points: 61,
+      required: true,
+      correctAnswer: 'no',
+    },
+  ],
+});
+
+/** 7 of 10 points is exactly 70 %: a pass. */
+const exact = versionEvent({
+  passingScore: 70,
+  sections: [{ id: 1, title: 'Only', description: '' }],
+  questions: [
+    {
+      id: 'seven',
+      type: QuestionType.YES_NO,
+      question: 'Seven',
+      section: 1,
+      points: 7,
+      required: true,
+      correctAnswer: 'yes',
+    },
+    {
+      id: 'three',
+      type: QuestionType.YES_NO,
+      question: 'Three',
+      section: 1,
+      points: 3,
+      required: true,
+      correctAnswer: 'no',
+    },
+  ],
+});
+
+describe.each(['real', 'embedded'] as const)('scoring rules on %s adapters', (kind) => {
+  let h: Harness;
+  const version = versionEvent();
+  beforeAll(async () => {
+    h = await startResults(kind);
+    for (const v of [version, boundary, exact]) await h.publish('assessment.version.published.v1', v);
+  });
+  afterAll(() => h?.close());
+
+  const score = async (versionId: string, answers: Answers) => {
+    const attemptId = randomUUID();
+    await h.publish('student.attempt.submitted.v1', submittedEvent({ attemptId, versionId, answers }));
+    const event = await eventually(
+      () => h.recorded().find((e) => e.payload.attemptId === attemptId) ?? false,
+      'the recorded event',
+    );
+    return event.payload;
+  };
+
+  test.each(cases)('when %s, then the score follows the rules', async (_what, answers, expected) => {
+    const result = await score(version.versionId, answers);
+    expect({ score: result.score, percentage: result.percentage, passed: result.passed }).toEqual(expected);
+    expect(result.totalPoints).toBe(6);
+    expect(result.canRetake).toBe(!expected.passed);
+  });
+
+  test('when the score is 69.5 % against a passing score of 70, then it fails although the shown percentage is 70', async () => {
+    const result = await score(boundary.versionId, [
+      { questionId: 'big', answer: 'yes' },
+      { questionId: 'small', answer: 'yes' },
+    ]);
+    expect(result).toMatchObject({
+      score: 139,
+      totalPoints: 200,
+      percentage: 70,
+      passed: false,
+      canRetake: true,
+    });
+  });
+
+  test('when the score is exactly the passing score, then it passes', async () => {
+    const result = await score(exact.versionId, [
+      { questionId: 'seven', answer: 'yes' },
+      { questionId: 'three', answer: 'yes' },
+    ]);
+    expect(result).toMatchObject({
+      score: 7,
+      totalPoints: 10,
+      percentage: 70,
+      passed: true,
+      canRetake: false,
+    });
+  });
+});

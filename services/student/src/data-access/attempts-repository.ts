@@ -1,0 +1,491 @@
+import { sql } from 'drizzle-orm';
+import type { Answer, AssessmentVersion } from './version-records';
+import { rows, type Runner, type StudentStatus } from './students-repository';
+
+export type AttemptStatus = 'in_progress' | 'submitted' | 'scored';
+
+export interface AttemptFile {
+  id: string;
+  questionId: string;
+  objectKey: string;
+  originalName: string;
+  size: number;
+  mimetype: string;
+  uploadedAt: Date;
+}
+
+export interface AttemptRecord {
+  id: string;
+  studentId: string;
+  attemptNumber: number;
+  versionId: string;
+  status: AttemptStatus;
+  startedAt: Date;
+  deadlineAt: Date;
+  seq: number;
+  answers: Answer[];
+  deadlineAnswers: Answer[];
+  savedAt: Date | null;
+  submittedAt: Date | null;
+  idempotencyKey: string | null;
+}
+
+/** The student's copy of a result, shaped as the student sees it (api.md StudentResult). */
+export type StudentResultBody = Record<string, unknown> & { _id: string; attemptId: string; passed: boolean };
+
+/** A student found by their link, with what the flow needs to decide. */
+export interface TokenStudent {
+  id: string;
+  name: string;
+  email: string;
+  status: StudentStatus;
+  extraTimePercent: number;
+  expiresAt: Date;
+}
+
+const date = (v: Date | string) => new Date(v);
+const maybeDate = (v: Date | string | null) => (v === null ? null : new Date(v));
+
+const ATTEMPT_JSON = sql`json_build_object(
+  'id', a.id, 'studentId', a.student_id, 'attemptNumber', a.attempt_number, 'versionId', a.version_id,
+  'status', a.status, 'startedAt', a.started_at, 'deadlineAt', a.deadline_at, 'seq', a.seq,
+  'answers', a.answers, 'deadlineAnswers', a.deadline_answers, 'savedAt', a.saved_at,
+  'submittedAt', a.submitted_at, 'idempotencyKey', a.idempotency_key)`;
+
+type AttemptJson = Omit<AttemptRecord, 'startedAt' | 'deadlineAt' | 'savedAt' | 'submittedAt' | 'seq'> & {
+  startedAt: string;
+  deadlineAt: string;
+  savedAt: string | null;
+  submittedAt: string | null;
+  seq: number | string;
+};
+
+const toAttempt = (a: AttemptJson): AttemptRecord => ({
+  ...a,
+  seq: Number(a.seq),
+  startedAt: date(a.startedAt),
+  deadlineAt: date(a.deadlineAt),
+  savedAt: maybeDate(a.savedAt),
+  submittedAt: maybeDate(a.submittedAt),
+});
+
+const FILES_JSON = sql`coalesce((SELECT json_agg(json_build_object('id', f.id, 'questionId', f.question_id,
+  'objectKey', f.object_key, 'originalName', f.original_name, 'size', f.size, 'mimetype', f.mimetype,
+  'uploadedAt', f.uploaded_at) ORDER BY f.question_id) FROM attempt_files f WHERE f.attempt_id = a.id), '[]'::json)`;
+
+type FileJson = Omit<AttemptFile, 'uploadedAt' | 'size'> & { uploadedAt: string; size: number | string };
+const toFile = (f: FileJson): AttemptFile => ({ ...f, size: Number(f.size), uploadedAt: date(f.uploadedAt) });
+
+const STUDENT_COLUMNS = sql`s.id, s.name, s.email, s.status, s.extra_time_percent, s.expires_at`;
+interface StudentRow {
+  id: string;
+  name: string;
+  email: string;
+  status: StudentStatus;
+  extra_time_percent: number;
+  expires_at: Date | string;
+}
+const toTokenStudent = (r: StudentRow): TokenStudent => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  status: r.status,
+  extraTimePercent: r.extra_time_percent,
+  expiresAt: date(r.expires_at),
+});
+
+/** What loading the assessment needs, fetched in one statement (the enrolment-peak hot path). */
+export interface AssessmentPage {
+  student: TokenStudent;
+  /** The attempt in progress's version, else the active one; null when no version was ever published as active. */
+  versionId: string | null;
+  /** That version's content, unless it is one of `cachedVersionIds` (the caller holds it). */
+  content: AssessmentVersion | null;
+  attempt: (AttemptRecord & { files: AttemptFile[] }) | null;
+  latest: StudentResultBody | null;
+  passed: StudentResultBody | null;
+  awaitingResult: boolean;
+  serverNow: Date;
+}
+
+/**
+ * The student behind a token hash, the version they take (the one their attempt in progress is pinned to, else
+ * the active one; its content only when the caller's cache does not hold it), the attempt in progress with its files, the newest result, the newest passed result and whether a
+ * submission waits for its result: one statement, one round trip.
+ */
+export async function assessmentPage(
+  runner: Runner,
+  tokenHash: Buffer,
+  cachedVersionIds: string[],
+): Promise<AssessmentPage | undefined> {
+  const [row] = await rows<
+    StudentRow & {
+      version_id: string | null;
+      content: AssessmentVersion | null;
+      attempt: (AttemptJson & { files: FileJson[] }) | null;
+      latest: StudentResultBody | null;
+      passed: StudentResultBody | null;
+      awaiting: boolean;
+      server_now: Date | string;
+    }
+  >(
+    runner,
+    sql`SELECT ${STUDENT_COLUMNS}, v.version_id,
+          CASE WHEN NOT jsonb_exists(${JSON.stringify(cachedVersionIds)}::jsonb, v.version_id)
+               THEN v.content END AS content,
+          (SELECT ${ATTEMPT_JSON}::jsonb || jsonb_build_object('files', ${FILES_JSON})
+             FROM attempts a WHERE a.student_id = s.id AND a.status = 'in_progress') AS attempt,
+          (SELECT r.body FROM results r WHERE r.student_id = s.id ORDER BY r.completed_at DESC LIMIT 1) AS latest,
+          (SELECT r.body FROM results r WHERE r.student_id = s.id AND r.passed
+             ORDER BY r.completed_at DESC LIMIT 1) AS passed,
+          EXISTS (SELECT 1 FROM attempts a WHERE a.student_id = s.id AND a.status = 'submitted') AS awaiting,
+          clock_timestamp() AS server_now
+        FROM students s
+        LEFT JOIN LATERAL (SELECT p.version_id FROM attempts p
+                           WHERE p.student_id = s.id AND p.status = 'in_progress') pinned ON true
+        LEFT JOIN LATERAL (SELECT version_id, content FROM assessment_versions
+                           WHERE version_id = pinned.version_id
+                              OR (pinned.version_id IS NULL AND active_since IS NOT NULL)
+                           ORDER BY active_since DESC NULLS LAST LIMIT 1) v ON true
+        WHERE s.token_hash = ${tokenHash}`,
+  );
+  if (!row) return undefined;
+  return {
+    student: toTokenStudent(row),
+    versionId: row.version_id,
+    content: row.content,
+    attempt: row.attempt ? { ...toAttempt(row.attempt), files: row.attempt.files.map(toFile) } : null,
+    latest: row.latest,
+    passed: row.passed,
+    awaitingResult: row.awaiting,
+    serverNow: date(row.server_now),
+  };
+}
+
+/** The student behind a token hash, locked for the transaction (Start and Submit serialise per student). */
+export async function lockStudentByToken(
+  runner: Runner,
+  tokenHash: Buffer,
+): Promise<TokenStudent | undefined> {
+  const [row] = await rows<StudentRow>(
+    runner,
+    sql`SELECT ${STUDENT_COLUMNS} FROM students s WHERE s.token_hash = ${tokenHash} FOR UPDATE`,
+  );
+  return row && toTokenStudent(row);
+}
+
+/** Where a student stands before Start or Submit decide. */
+export async function studentStanding(
+  runner: Runner,
+  studentId: string,
+): Promise<{
+  current: AttemptRecord | null;
+  newest: AttemptRecord | null;
+  passed: boolean;
+  lastNumber: number;
+  now: Date;
+}> {
+  const [row] = await rows<{
+    current: AttemptJson | null;
+    newest: AttemptJson | null;
+    passed: boolean;
+    now: Date | string;
+  }>(
+    runner,
+    sql`SELECT
+          (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = ${studentId} AND a.status = 'in_progress') AS current,
+          (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = ${studentId}
+             ORDER BY a.attempt_number DESC LIMIT 1) AS newest,
+          EXISTS (SELECT 1 FROM results r WHERE r.student_id = ${studentId} AND r.passed) AS passed,
+          clock_timestamp() AS now`,
+  );
+  const newest = row!.newest ? toAttempt(row!.newest) : null;
+  return {
+    current: row!.current ? toAttempt(row!.current) : null,
+    newest,
+    passed: row!.passed,
+    lastNumber: newest?.attemptNumber ?? 0,
+    now: date(row!.now),
+  };
+}
+
+/**
+ * A new attempt pinned to a version, its deadline fixed by the database clock; undefined when another Start won
+ * the race (the partial unique index allows one attempt in progress per student).
+ */
+export async function insertAttempt(
+  runner: Runner,
+  a: { studentId: string; attemptNumber: number; versionId: string; limitSeconds: number },
+): Promise<AttemptRecord | undefined> {
+  const [row] = await rows<{ attempt: AttemptJson }>(
+    runner,
+    sql`WITH a AS (
+          INSERT INTO attempts (student_id, attempt_number, version_id, started_at, deadline_at)
+          VALUES (${a.studentId}, ${a.attemptNumber}, ${a.versionId}, clock_timestamp(),
+                  clock_timestamp() + make_interval(secs => ${a.limitSeconds}))
+          ON CONFLICT (student_id) WHERE status = 'in_progress' DO NOTHING
+          RETURNING *)
+        SELECT ${ATTEMPT_JSON} AS attempt FROM a`,
+  );
+  return row && toAttempt(row.attempt);
+}
+
+export async function markStarted(runner: Runner, studentId: string): Promise<void> {
+  await runner.execute(
+    sql`UPDATE students SET status = 'started' WHERE id = ${studentId} AND status = 'invited'`,
+  );
+}
+
+export async function findAttempt(
+  runner: Runner,
+  studentId: string,
+  where: { id: string } | { idempotencyKey: string },
+  forUpdate = false,
+): Promise<AttemptRecord | undefined> {
+  const condition =
+    'id' in where ? sql`a.id = ${where.id}::uuid` : sql`a.idempotency_key = ${where.idempotencyKey}`;
+  const [row] = await rows<{ attempt: AttemptJson }>(
+    runner,
+    sql`SELECT ${ATTEMPT_JSON} AS attempt FROM attempts a WHERE a.student_id = ${studentId} AND ${condition}
+        ${forUpdate ? sql`FOR UPDATE` : sql``}`,
+  );
+  return row && toAttempt(row.attempt);
+}
+
+/** The student behind a token and one of their attempts (null when the id is not theirs), one round trip. */
+export async function studentAttempt(
+  runner: Runner,
+  tokenHash: Buffer,
+  attemptId: string | null,
+): Promise<{ student: TokenStudent; attempt: AttemptRecord | null; now: Date } | undefined> {
+  const [row] = await rows<StudentRow & { attempt: AttemptJson | null; now: Date | string }>(
+    runner,
+    sql`SELECT ${STUDENT_COLUMNS}, clock_timestamp() AS now,
+          (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id AND
+             ${attemptId === null ? sql`a.status = 'in_progress'` : sql`a.id = ${attemptId}::uuid`}) AS attempt
+        FROM students s WHERE s.token_hash = ${tokenHash}`,
+  );
+  return (
+    row && {
+      student: toTokenStudent(row),
+      attempt: row.attempt ? toAttempt(row.attempt) : null,
+      now: date(row.now),
+    }
+  );
+}
+
+/**
+ * Keeps an autosave only when its sequence is newer than the one held and the attempt is still open (in progress
+ * and within the grace after its deadline); an autosave made before the deadline is also kept as the answers
+ * that count when a submit comes later than the grace. Undefined when nothing was written.
+ */
+export async function saveAnswers(
+  runner: Runner,
+  a: { attemptId: string; seq: number; answers: Answer[]; graceSeconds: number },
+): Promise<{ seq: number; savedAt: Date; now: Date } | undefined> {
+  const answers = JSON.stringify(a.answers);
+  const [row] = await rows<{ seq: string | number; saved_at: Date | string; now: Date | string }>(
+    runner,
+    sql`UPDATE attempts SET answers = ${answers}::jsonb, seq = ${a.seq}, saved_at = clock_timestamp(),
+          deadline_answers = CASE WHEN clock_timestamp() <= deadline_at THEN ${answers}::jsonb
+                                  ELSE deadline_answers END
+        WHERE id = ${a.attemptId} AND status = 'in_progress' AND seq < ${a.seq}
+          AND clock_timestamp() <= deadline_at + make_interval(secs => ${a.graceSeconds})
+        RETURNING seq, saved_at, clock_timestamp() AS now`,
+  );
+  return row && { seq: Number(row.seq), savedAt: date(row.saved_at), now: date(row.now) };
+}
+
+export async function attemptFiles(runner: Runner, attemptId: string): Promise<AttemptFile[]> {
+  const [row] = await rows<{ files: FileJson[] }>(
+    runner,
+    sql`SELECT ${FILES_JSON} AS files FROM (SELECT ${attemptId}::uuid AS id) a`,
+  );
+  return (row?.files ?? []).map(toFile);
+}
+
+/**
+ * Records a question's answer file while the attempt is open, replacing the one before; returns the replaced
+ * file's object key, or undefined as `written: false` when the attempt closed meanwhile.
+ */
+export async function upsertFile(
+  runner: Runner,
+  f: {
+    attemptId: string;
+    questionId: string;
+    objectKey: string;
+    originalName: string;
+    size: number;
+    mimetype: string;
+    graceSeconds: number;
+  },
+): Promise<{ written: boolean; file?: AttemptFile; replacedKey?: string }> {
+  const [open] = await rows<{ id: string }>(
+    runner,
+    sql`SELECT id FROM attempts WHERE id = ${f.attemptId} AND status = 'in_progress'
+          AND clock_timestamp() <= deadline_at + make_interval(secs => ${f.graceSeconds}) FOR UPDATE`,
+  );
+  if (!open) return { written: false };
+  const [old] = await rows<{ object_key: string }>(
+    runner,
+    sql`SELECT object_key FROM attempt_files WHERE attempt_id = ${f.attemptId} AND question_id = ${f.questionId}`,
+  );
+  const [row] = await rows<{ file: FileJson }>(
+    runner,
+    sql`WITH f AS (
+          INSERT INTO attempt_files (attempt_id, question_id, object_key, original_name, size, mimetype)
+          VALUES (${f.attemptId}, ${f.questionId}, ${f.objectKey}, ${f.originalName}, ${f.size}, ${f.mimetype})
+          ON CONFLICT (attempt_id, question_id) DO UPDATE SET id = gen_random_uuid(),
+            object_key = EXCLUDED.object_key, original_name = EXCLUDED.original_name, size = EXCLUDED.size,
+            mimetype = EXCLUDED.mimetype, uploaded_at = clock_timestamp()
+          RETURNING *)
+        SELECT json_build_object('id', f.id, 'questionId', f.question_id, 'objectKey', f.object_key,
+          'originalName', f.original_name, 'size', f.size, 'mimetype', f.mimetype, 'uploadedAt', f.uploaded_at)
+          AS file FROM f`,
+  );
+  return { written: true, file: toFile(row!.file), replacedKey: old?.object_key };
+}
+
+/** Removes a question's file from the student's attempt in progress; returns its object key. */
+export async function deleteFile(
+  runner: Runner,
+  studentId: string,
+  questionId: string,
+): Promise<string | undefined> {
+  const [row] = await rows<{ object_key: string }>(
+    runner,
+    sql`DELETE FROM attempt_files f USING attempts a
+        WHERE f.attempt_id = a.id AND a.student_id = ${studentId} AND a.status = 'in_progress'
+          AND f.question_id = ${questionId}
+        RETURNING f.object_key`,
+  );
+  return row?.object_key;
+}
+
+/** Ends an attempt in progress with the answers that count. False when it was no longer in progress. */
+export async function closeAttempt(
+  runner: Runner,
+  c: {
+    attemptId: string;
+    answers: Answer[];
+    finalisedBy: 'student' | 'deadline';
+    gradedFromAutosave: boolean;
+    idempotencyKey: string | null;
+  },
+): Promise<AttemptRecord | undefined> {
+  const [row] = await rows<{ attempt: AttemptJson }>(
+    runner,
+    sql`WITH a AS (
+          UPDATE attempts SET status = 'submitted', submitted_at = clock_timestamp(),
+            answers = ${JSON.stringify(c.answers)}::jsonb, finalised_by = ${c.finalisedBy},
+            graded_from_autosave = ${c.gradedFromAutosave}, idempotency_key = ${c.idempotencyKey},
+            time_spent_minutes = floor(extract(epoch FROM least(clock_timestamp(), deadline_at) - started_at) / 60)
+          WHERE id = ${c.attemptId} AND status = 'in_progress'
+          RETURNING *)
+        SELECT ${ATTEMPT_JSON} AS attempt FROM a`,
+  );
+  return row && toAttempt(row.attempt);
+}
+
+/**
+ * Attempts in progress whose deadline and grace have passed, locked for this transaction and skipped by every
+ * other replica's (FOR UPDATE SKIP LOCKED), with their student's name and e-mail.
+ */
+export async function claimOverdue(
+  runner: Runner,
+  graceSeconds: number,
+  limit: number,
+): Promise<Array<AttemptRecord & { name: string; email: string }>> {
+  const found = await rows<{ attempt: AttemptJson; name: string; email: string }>(
+    runner,
+    sql`SELECT ${ATTEMPT_JSON} AS attempt, s.name, s.email
+        FROM attempts a JOIN students s ON s.id = a.student_id
+        WHERE a.status = 'in_progress' AND a.deadline_at + make_interval(secs => ${graceSeconds}) < clock_timestamp()
+        ORDER BY a.deadline_at LIMIT ${limit}
+        FOR UPDATE OF a SKIP LOCKED`,
+  );
+  return found.map((r) => ({ ...toAttempt(r.attempt), name: r.name, email: r.email }));
+}
+
+export async function resultOf(runner: Runner, attemptId: string): Promise<StudentResultBody | undefined> {
+  const [row] = await rows<{ body: StudentResultBody }>(
+    runner,
+    sql`SELECT body FROM results WHERE attempt_id = ${attemptId}`,
+  );
+  return row?.body;
+}
+
+export async function resultsOf(runner: Runner, tokenHash: Buffer): Promise<StudentResultBody[] | undefined> {
+  const [row] = await rows<{
+    results: StudentResultBody[];
+    expires_at: Date | string;
+    status: StudentStatus;
+  }>(
+    runner,
+    sql`SELECT s.status, s.expires_at, coalesce((SELECT json_agg(r.body ORDER BY r.completed_at DESC)
+          FROM results r WHERE r.student_id = s.id), '[]'::json) AS results
+        FROM students s WHERE s.token_hash = ${tokenHash}`,
+  );
+  if (!row || (row.status === 'invited' && date(row.expires_at).getTime() <= Date.now())) return undefined;
+  return row.results;
+}
+
+/**
+ * Keeps a recorded result (once per result id and attempt id), marks its attempt scored and the student
+ * completed. False when the student is gone (erased meanwhile) or the result was already kept.
+ */
+export async function insertResult(
+  runner: Runner,
+  r: {
+    id: string;
+    attemptId: string;
+    studentId: string;
+    passed: boolean;
+    completedAt: Date;
+    body: StudentResultBody;
+  },
+): Promise<boolean> {
+  const inserted = await rows<{ id: string }>(
+    runner,
+    sql`INSERT INTO results (id, attempt_id, student_id, passed, completed_at, body)
+        SELECT ${r.id}, ${r.attemptId}::uuid, s.id, ${r.passed}, ${r.completedAt.toISOString()}::timestamptz,
+               ${JSON.stringify(r.body)}::jsonb
+        FROM students s WHERE s.id = ${r.studentId}::uuid
+        ON CONFLICT DO NOTHING RETURNING id`,
+  );
+  if (inserted.length === 0) return false;
+  await runner.execute(
+    sql`UPDATE attempts SET status = 'scored' WHERE id = ${r.attemptId}::uuid AND status <> 'in_progress'`,
+  );
+  await runner.execute(sql`UPDATE students SET status = 'completed' WHERE id = ${r.studentId}::uuid`);
+  return true;
+}
+
+/** Drops a result's copy; a student left without results is back to started. */
+export async function deleteResult(runner: Runner, resultId: string): Promise<void> {
+  const [row] = await rows<{ student_id: string }>(
+    runner,
+    sql`DELETE FROM results WHERE id = ${resultId} RETURNING student_id`,
+  );
+  if (!row) return;
+  await runner.execute(
+    sql`UPDATE students SET status = 'started' WHERE id = ${row.student_id} AND status = 'completed'
+          AND NOT EXISTS (SELECT 1 FROM results WHERE student_id = ${row.student_id})`,
+  );
+}
+
+/** An answer file for the admin download: the student's attempt's file for that question. */
+export async function adminFile(
+  runner: Runner,
+  q: { studentId: string; attemptId: string; questionId: string },
+): Promise<AttemptFile | undefined> {
+  const [row] = await rows<{ file: FileJson }>(
+    runner,
+    sql`SELECT json_build_object('id', f.id, 'questionId', f.question_id, 'objectKey', f.object_key,
+          'originalName', f.original_name, 'size', f.size, 'mimetype', f.mimetype, 'uploadedAt', f.uploaded_at)
+          AS file
+        FROM attempt_files f JOIN attempts a ON a.id = f.attempt_id
+        WHERE a.id = ${q.attemptId}::uuid AND a.student_id = ${q.studentId}::uuid AND f.question_id = ${q.questionId}`,
+  );
+  return row && toFile(row.file);
+}

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import type { AssessmentVersion } from './version-records';
+import { rows, type Runner } from './students-repository';
+
+/**
+ * Keeps a version (a republished one replaces its content). When it is published as active, `activeSince` is the
+ * event's time: the active version is the one with the latest, whatever order the events arrive in.
+ */
+export async function saveVersion(
+  runner: Runner,
+  v: AssessmentVersion,
+  activeSince: Date | null,
+): Promise<void> {
+  const since = activeSince?.toISOString() ?? null;
+  await runner.execute(
+    sql`INSERT INTO assessment_versions (version_id, version, title, time_limit_minutes, content, active_since)
+        VALUES (${v.versionId}, ${v.version}, ${v.title}, ${v.timeLimit}, ${JSON.stringify(v)}::jsonb,
+                ${since}::timestamptz)
+        ON CONFLICT (version_id) DO UPDATE SET version = EXCLUDED.version, title = EXCLUDED.title,
+          time_limit_minutes = EXCLUDED.time_limit_minutes, content = EXCLUDED.content,
+          active_since = GREATEST(assessment_versions.active_since, EXCLUDED.active_since)`,
+  );
+}
+
+/** The active version, as the invitation mail names it and as Start pins an attempt to it. */
+export async function activeVersionSummary(
+  runner: Runner,
+): Promise<{ versionId: string; version: number; title: string; timeLimitMinutes: number } | undefined> {
+  const [row] = await rows<{
+    version_id: string;
+    version: number;
+    title: string;
+    time_limit_minutes: number;
+  }>(
+    runner,
+    sql`SELECT version_id, version, title, time_limit_minutes FROM assessment_versions
+        WHERE active_since IS NOT NULL ORDER BY active_since DESC LIMIT 1`,
+  );
+  return (
+    row && {
+      versionId: row.version_id,
+      version: row.version,
+      title: row.title,
+      timeLimitMinutes: row.time_limit_minutes,
+    }
+  );
+}
+
+export async function findVersion(runner: Runner, versionId: string): Promise<AssessmentVersion | undefined> {
+  const [row] = await rows<{ content: AssessmentVersion }>(
+    runner,
+    sql`SELECT content FROM assessment_versions WHERE version_id = ${versionId}`,
+  );
+  return row?.content;
+}

@@ -1,0 +1,104 @@
+import { badRequest } from '@readiness/kit/errors';
+import type { Answer, AssessmentVersion, VersionQuestion } from '../data-access/version-records';
+
+export type {
+  Answer,
+  AssessmentVersion,
+  QuestionType,
+  VersionQuestion,
+} from '../data-access/version-records';
+
+/** The assessment as a student sees it: the version without its answer key (api.md StudentAssessment). */
+export interface StudentAssessment extends Omit<AssessmentVersion, 'questions'> {
+  questions: Array<
+    Omit<VersionQuestion, 'correctAnswer' | 'downloadableFile'> & {
+      hasDownloadableFile: boolean;
+      downloadableFile?: NonNullable<VersionQuestion['downloadableFile']> & { url: string };
+    }
+  >;
+}
+
+/**
+ * Built field by field from an allow-list, never by removing fields from the version: a field added to the
+ * version later cannot leak the answer key by default.
+ */
+export function studentView(v: AssessmentVersion): StudentAssessment {
+  return {
+    versionId: v.versionId,
+    version: v.version,
+    title: v.title,
+    description: v.description,
+    timeLimit: v.timeLimit,
+    passingScore: v.passingScore,
+    sections: v.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
+    questions: v.questions.map((q) => ({
+      id: q.id,
+      type: q.type,
+      question: q.question,
+      section: q.section,
+      points: q.points,
+      required: q.required,
+      options: q.type === 'multiple_choice' ? q.options.map((o) => ({ id: o.id, text: o.text })) : [],
+      fileInstructions: q.fileInstructions,
+      hasDownloadableFile: Boolean(q.downloadableFile),
+      ...(q.downloadableFile
+        ? {
+            downloadableFile: {
+              originalName: q.downloadableFile.originalName,
+              filename: q.downloadableFile.filename,
+              size: q.downloadableFile.size,
+              mimetype: q.downloadableFile.mimetype,
+              url: `/api/assessment/files/${encodeURIComponent(q.downloadableFile.filename)}`,
+            },
+          }
+        : {}),
+    })),
+  };
+}
+
+/** What a file_upload question's answer is recorded as (SPEC §7). */
+export const FILE_UPLOADED = 'file_uploaded';
+
+/**
+ * Checks answers against the version the attempt is pinned to: every question id is one of its questions (once),
+ * a yes/no answer is yes or no, a multiple-choice answer one of the question's option ids. An empty answer means
+ * unanswered and is dropped. A file_upload answer only says a file was chosen; the file itself is what counts.
+ */
+export function checkAnswers(version: AssessmentVersion, answers: Answer[]): Answer[] {
+  const questions = new Map(version.questions.map((q) => [q.id, q]));
+  const seen = new Set<string>();
+  const kept: Answer[] = [];
+  for (const a of answers) {
+    const q = questions.get(a.questionId);
+    if (!q) throw badRequest(`Unknown question: ${a.questionId.slice(0, 100)}`, 'unknown_question');
+    if (seen.has(a.questionId)) {
+      throw badRequest(`Question ${q.id} is answered twice`, 'duplicate_answer');
+    }
+    seen.add(a.questionId);
+    if (a.answer === '') continue;
+    const valid =
+      q.type === 'yes_no'
+        ? a.answer === 'yes' || a.answer === 'no'
+        : q.type === 'multiple_choice'
+          ? q.options.some((o) => o.id === a.answer)
+          : true;
+    if (!valid)
+      throw badRequest(`The answer to question ${q.id} is not one of its choices`, 'invalid_answer');
+    kept.push({ questionId: q.id, answer: q.type === 'file_upload' ? FILE_UPLOADED : a.answer });
+  }
+  return kept;
+}
+
+/** A small map that forgets its oldest entry past `max` (versions are few; this only bounds a misuse). */
+export function boundedCache<V>(max: number) {
+  const map = new Map<string, V>();
+  return {
+    get: (key: string) => map.get(key),
+    keys: () => [...map.keys()],
+    set(key: string, value: V) {
+      map.delete(key);
+      map.set(key, value);
+      if (map.size > max) map.delete(map.keys().next().value as string);
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import { badRequest } from '@readiness/kit/errors';
+import { multipartBody, uploadedFile, uploadedFiles, uploadedName } from '@readiness/kit/files';
+import { parse, route } from '@readiness/kit/http';
+import { attachmentDisposition } from '@readiness/kit/storage';
+import type { Express, Request } from 'express';
+import {
+  STARTED_MESSAGE,
+  SUBMITTED_MESSAGE,
+  fileTooLarge,
+  type Attempts,
+  type NewFile,
+} from '../../domain/attempts';
+import { FILE_UPLOADED } from '../../domain/versions';
+import {
+  MAX_ANSWERS,
+  adminFileParams,
+  autosaveBody,
+  fileFields,
+  idempotencyKey,
+  questionParams,
+  submitBody,
+  tokenParams,
+} from './schemas';
+
+/** Multipart text fields that carry JSON (the SPEC's submit sends `answers` as JSON text). */
+function jsonField(value: unknown, name: string): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw badRequest(`${name} must be JSON`, 'validation_failed');
+  }
+}
+
+/** The submit body, JSON or multipart, with its files matched to their questions. */
+function submission(req: Request) {
+  const multipart = Boolean(req.is('multipart/form-data'));
+  const raw = (req.body ?? {}) as Record<string, unknown>;
+  const body = parse(
+    submitBody,
+    multipart
+      ? {
+          ...raw,
+          answers: raw.answers === undefined ? undefined : jsonField(raw.answers, 'answers'),
+          fileQuestionIds:
+            raw.fileQuestionIds === undefined ? undefined : jsonField(raw.fileQuestionIds, 'fileQuestionIds'),
+        }
+      : raw,
+  );
+  const parts = uploadedFiles(req);
+  // Without `fileQuestionIds`, files follow the order of the answers recorded as 'file_uploaded' (SPEC §7).
+  const questionIds =
+    body.fileQuestionIds ?? body.answers.filter((a) => a.answer === FILE_UPLOADED).map((a) => a.questionId);
+  if (parts.length > 0 && questionIds.length !== parts.length) {
+    throw badRequest(
+      'Each file needs its question: send fileQuestionIds in the order of the files',
+      'bad_upload',
+    );
+  }
+  const files: NewFile[] = parts.map((p, i) => ({
+    questionId: questionIds[i]!,
+    originalName: uploadedName(p),
+    data: p.buffer,
+  }));
+  return { body, files };
+}
+
+/** The student flow's routes, by invitation token (no login), and the admin download of answer files. */
+export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number }): (app: Express) => void {
+  const { attempts, uploadMaxBytes } = deps;
+  const tooLarge = () => fileTooLarge(uploadMaxBytes);
+  const oneFile = multipartBody({
+    field: 'file',
+    limits: { fileSize: uploadMaxBytes, files: 1, fields: 4, fieldSize: 200 },
+    tooLarge,
+    badUpload: 'Send one file in the field "file" with attemptId and questionId',
+  });
+  const submitParts = multipartBody({
+    field: 'files',
+    multiple: true,
+    limits: { fileSize: uploadMaxBytes, files: 50, fields: 8, fieldSize: 1024 * 1024 },
+    tooLarge,
+    badUpload: 'Send answers, timeSpent and startedAt as fields and each file in a part named "files"',
+  });
+  const token = (req: Request) => parse(tokenParams, req.params).token;
+
+  return (app) => {
+    app.get(
+      '/api/student/:token/assessment',
+      route(async (req, res) => {
+        const page = await attempts.assessment(token(req));
+        res.json({ ...page, serverNow: page.serverNow.toISOString() });
+      }),
+    );
+    app.post(
+      '/api/student/:token/start',
+      route(async (req, res) => {
+        const started = await attempts.start(token(req));
+        res.status(started.created ? 201 : 200).json({
+          message: STARTED_MESSAGE,
+          attempt: started.attempt,
+          serverNow: started.serverNow.toISOString(),
+        });
+      }),
+    );
+    app.put(
+      '/api/student/:token/answers',
+      route(async (req, res) => {
+        const t = token(req);
+        const body = parse(autosaveBody, req.body);
+        const saved = await attempts.autosave(t, body);
+        res.json({
+          seq: saved.seq,
+          savedAt: saved.savedAt.toISOString(),
+          serverNow: saved.serverNow.toISOString(),
+        });
+      }),
+    );
+    app.post(
+      '/api/student/:token/files',
+      oneFile,
+      route(async (req, res) => {
+        const t = token(req);
+        const fields = parse(fileFields, req.body ?? {});
+        const part = uploadedFile(req);
+        if (!part) throw badRequest('Choose a file to upload', 'file_required');
+        const file = await attempts.uploadFile(t, {
+          attemptId: fields.attemptId,
+          file: { questionId: fields.questionId, originalName: uploadedName(part), data: part.buffer },
+        });
+        res.status(201).json({ file });
+      }),
+    );
+    app.delete(
+      '/api/student/:token/files/:questionId',
+      route(async (req, res) => {
+        const { token: t, questionId } = parse(questionParams, req.params);
+        await attempts.removeFile(t, questionId);
+        res.json({ message: 'File removed' });
+      }),
+    );
+    app.post(
+      '/api/student/:token/submit',
+      submitParts,
+      route(async (req, res) => {
+        const t = token(req);
+        const key = parse(idempotencyKey, req.get('idempotency-key'));
+        const { body, files } = submission(req);
+        if (body.answers.length > MAX_ANSWERS) throw badRequest(`At most ${MAX_ANSWERS} answers`);
+        const outcome = await attempts.submit(t, {
+          attemptId: body.attemptId,
+          idempotencyKey: key,
+          answers: body.answers,
+          files,
+        });
+        if (outcome.kind === 'result') {
+          res.json({
+            message: SUBMITTED_MESSAGE,
+            result: outcome.result,
+            serverNow: outcome.serverNow.toISOString(),
+          });
+        } else {
+          res.status(202).json({
+            message: SUBMITTED_MESSAGE,
+            attemptId: outcome.attemptId,
+            status: 'scoring',
+            serverNow: outcome.serverNow.toISOString(),
+          });
+        }
+      }),
+    );
+    app.get(
+      '/api/student/:token/results',
+      route(async (req, res) => {
+        res.json({ results: await attempts.results(token(req)) });
+      }),
+    );
+    app.get(
+      '/api/admin/students/:studentId/attempts/:attemptId/files/:questionId',
+      route(async (req, res) => {
+        const { file, body } = await attempts.adminFile(parse(adminFileParams, req.params));
+        res.setHeader('Content-Type', file.mimetype);
+        res.setHeader('Content-Length', String(file.size));
+        res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        body.on('error', (err) => res.destroy(err));
+        body.pipe(res);
+      }),
+    );
+  };
+}

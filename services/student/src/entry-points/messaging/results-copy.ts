@@ -1,0 +1,31 @@
+import type { ServiceContext } from '@readiness/kit/runtime';
+import { on } from '@readiness/kit/runtime';
+import type { Attempts } from '../../domain/attempts';
+
+export const RESULT_RECORDED_QUEUE = 'student.result-recorded';
+export const RESULT_DELETED_QUEUE = 'student.result-deleted';
+
+/**
+ * The student's copy of their results: kept once per event and per result id (the processed-messages row and the
+ * copy commit together), then the submits waiting on this replica are woken.
+ */
+export const resultsCopyConsumers = (
+  attempts: Attempts,
+  handleOnce: ServiceContext<unknown>['handleOnce'],
+) => [
+  on('results.result.recorded.v1', {
+    queue: RESULT_RECORDED_QUEUE,
+    async handle(event, meta) {
+      await handleOnce(RESULT_RECORDED_QUEUE, { eventId: meta.id, key: event.resultId }, (tx) =>
+        attempts.recordResult(tx, event),
+      );
+      attempts.resultRecorded(event.attemptId);
+    },
+  }),
+  on('results.result.deleted.v1', {
+    queue: RESULT_DELETED_QUEUE,
+    async handle(event, meta) {
+      await handleOnce(RESULT_DELETED_QUEUE, meta.id, (tx) => attempts.dropResult(tx, event.resultId));
+    },
+  }),
+];
