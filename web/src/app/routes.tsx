@@ -73,6 +73,15 @@ export const routes: RouteObject[] = [
                   })),
               },
               {
+                // Before /admin/results/:resultId, so 'analysis' is never read as a result id.
+                path: '/admin/results/analysis',
+                handle: { title: 'Item Analysis' },
+                lazy: () =>
+                  import('../features/results/components/item-analysis-page').then((m) => ({
+                    Component: m.ItemAnalysisPage,
+                  })),
+              },
+              {
                 path: '/admin/results/:resultId',
                 handle: { title: 'Assessment Result' },
                 lazy: () =>

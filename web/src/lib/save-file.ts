@@ -8,14 +8,18 @@ export function messageInBody(text: string): string | undefined {
   }
 }
 
-/** Hands a downloaded file to the browser to save under the given name. */
-export function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
+/** Hands a fetched file (as an object URL) to the browser to save under `name`, then frees it. */
+export function saveObjectUrl(objectUrl: string, name: string): void {
   const link = document.createElement('a');
-  link.href = url;
+  link.href = objectUrl;
   link.download = name;
   document.body.append(link);
   link.click();
   link.remove();
-  URL.revokeObjectURL(url);
+  URL.revokeObjectURL(objectUrl);
+}
+
+/** Hands a downloaded file to the browser to save under the given name. */
+export function saveBlob(blob: Blob, name: string): void {
+  saveObjectUrl(URL.createObjectURL(blob), name);
 }

@@ -12,3 +12,4 @@ export { SearchInput, matchesNameOrEmail } from './search-input';
 export { FullPageSpinner, Spinner } from './spinner';
 export { StatCard } from './stat-card';
 export { Table, type Column } from './table';
+export { bandTone, PassBadge, PercentageBadge } from './score-badges';

@@ -1,20 +1,285 @@
-import { Link, useParams } from 'react-router-dom';
-import { ArrowLeft } from 'lucide-react';
-import { Card } from '../../../components/ui';
+import { useEffect } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { ArrowLeft, Award, CheckCircle2, FileDown, Mail, Paperclip, SearchX, XCircle } from 'lucide-react';
+import { Badge, bandTone, Button, Card, EmptyState, FullPageSpinner } from '../../../components/ui';
+import { bandOf, performanceLevel } from '../../../lib/bands';
+import { formatDateTime } from '../../../lib/format';
+import { notifyFailure } from '../../../lib/toast';
+import {
+  byQuestionId,
+  pointWord,
+  useGetResultQuery,
+  type AnswerResult,
+  type ResultDetail,
+  type VersionQuestion,
+} from '../api/results-api';
+import { useFileDownload } from '../hooks/use-file-download';
+import { useResultActions } from './result-actions';
+
+const DEFAULT_PASSING_SCORE = 70;
+
+function BackToResults() {
+  return (
+    <Link to="/admin/results" className="btn btn--secondary btn--md">
+      <ArrowLeft size={18} aria-hidden="true" />
+      <span>Back to Results</span>
+    </Link>
+  );
+}
+
+function Facts({ items }: { items: [string, string][] }) {
+  return (
+    <dl className="facts">
+      {items.map(([term, value]) => (
+        <div key={term} className="facts__item">
+          <dt>{term}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Bar({ percentage }: { percentage: number }) {
+  return (
+    <span className={`bar bar--${bandOf(percentage)}`} aria-hidden="true">
+      <span className="bar__fill" style={{ width: `${Math.max(0, Math.min(100, percentage))}%` }} />
+    </span>
+  );
+}
+
+function Overview({ result }: { result: ResultDetail }) {
+  const passingScore = result.passingScore ?? result.assessmentVersion?.passingScore ?? DEFAULT_PASSING_SCORE;
+  const band = bandOf(result.percentage);
+  return (
+    <Card title="Assessment Overview">
+      <div className="overview">
+        <div className={`overview__score score--${band}`}>
+          <span className="overview__percent">{Math.round(result.percentage)}%</span>
+          <span className="visually-hidden">overall score</span>
+        </div>
+        <div className="overview__facts">
+          <p>
+            <Badge tone={result.passed ? 'success' : 'danger'}>{result.passed ? 'PASSED' : 'FAILED'}</Badge>
+          </p>
+          <Facts
+            items={[
+              ['Performance Level', result.performanceLevel ?? performanceLevel(result.percentage)],
+              ['Score', `${result.score} / ${result.totalPoints} ${pointWord(result.totalPoints)}`],
+              ['Passing Score', `${passingScore}%`],
+              ['Attempt', String(result.attemptNumber ?? 1)],
+              ...(typeof result.timeSpent === 'number'
+                ? [
+                    [
+                      'Time Spent',
+                      `${result.timeSpent} ${result.timeSpent === 1 ? 'minute' : 'minutes'}`,
+                    ] as [string, string],
+                  ]
+                : []),
+            ]}
+          />
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function SectionPerformance({ result }: { result: ResultDetail }) {
+  if (result.sections.length === 0) return null;
+  return (
+    <Card title="Section Performance">
+      <ul className="section-results">
+        {result.sections.map((s) => (
+          <li key={String(s.id)} className="section-results__item">
+            <div className="section-results__head">
+              <div>
+                <h3 className="section-results__title">{s.title}</h3>
+                {s.description && <p className="muted">{s.description}</p>}
+              </div>
+              <div className="section-results__figures">
+                <Badge tone={bandTone[bandOf(s.percentage)]}>{`${Math.round(s.percentage)}%`}</Badge>
+                <span className="section-results__level">
+                  {s.performanceLevel ?? performanceLevel(s.percentage)}
+                </span>
+              </div>
+            </div>
+            <Bar percentage={s.percentage} />
+            <p className="muted">
+              {s.correct} / {s.questions} correct
+            </p>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+/** What the right answer reads as, from the version the student took. */
+function correctAnswerText(question: VersionQuestion | undefined): string | undefined {
+  if (!question?.correctAnswer || question.type === 'file_upload') return undefined;
+  if (question.type === 'yes_no') return question.correctAnswer === 'yes' ? 'Yes' : 'No';
+  return question.options?.find((o) => o.id === question.correctAnswer)?.text ?? question.correctAnswer;
+}
+
+function AnswerFileLink({ answer }: { answer: AnswerResult }) {
+  const file = useFileDownload();
+  if (!answer.file) return null;
+  const { originalName, url } = answer.file;
+  const save = async () => {
+    try {
+      await file.download(url, originalName);
+    } catch (err) {
+      notifyFailure(err, 'Download failed. Please try again.', { serverMessage: false });
+    }
+  };
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      className="file-link"
+      icon={<Paperclip size={16} aria-hidden="true" />}
+      loading={file.busy}
+      onClick={save}
+      aria-label={`Download ${originalName}`}
+    >
+      {originalName}
+    </Button>
+  );
+}
+
+function QuestionResults({ result }: { result: ResultDetail }) {
+  const questions = new Map(
+    (result.assessmentVersion?.sections ?? []).flatMap((s) => s.questions.map((q) => [q.id, q] as const)),
+  );
+  const sectionTitles = new Map(result.sections.map((s) => [String(s.id), s.title]));
+  const answers = [...result.answers].sort(byQuestionId);
+  return (
+    <Card title="Question-by-Question Results">
+      <ol className="question-results">
+        {answers.map((a, index) => {
+          const question = questions.get(a.questionId);
+          const right = a.isCorrect ? undefined : correctAnswerText(question);
+          const section = a.section === undefined ? undefined : sectionTitles.get(String(a.section));
+          return (
+            <li
+              key={a.questionId}
+              className={`question-results__item question-results__item--${a.isCorrect ? 'correct' : 'incorrect'}`}
+            >
+              <div className="question-results__head">
+                <span className="question-results__number">Q{index + 1}</span>
+                <Badge tone={a.isCorrect ? 'success' : 'danger'}>
+                  {a.isCorrect ? (
+                    <CheckCircle2 size={14} aria-hidden="true" />
+                  ) : (
+                    <XCircle size={14} aria-hidden="true" />
+                  )}
+                  {a.isCorrect ? 'Correct' : 'Incorrect'}
+                </Badge>
+                <span className="question-results__points">
+                  {a.points} {pointWord(a.points)}
+                  {a.maxPoints !== undefined && <span className="muted"> of {a.maxPoints}</span>}
+                </span>
+              </div>
+              <p className="question-results__text">{a.question || question?.question || a.questionId}</p>
+              {section && <p className="muted question-results__section">{section}</p>}
+              <p className="question-results__answer">
+                <span className="muted">Answer: </span>
+                {a.file ? (
+                  <AnswerFileLink answer={a} />
+                ) : (
+                  a.answerText || a.answer || <span className="muted">Not answered</span>
+                )}
+              </p>
+              {right && (
+                <p className="question-results__answer">
+                  <span className="muted">Correct answer: </span>
+                  {right}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </Card>
+  );
+}
 
 export function ResultDetailPage() {
-  const { resultId } = useParams();
+  const { resultId = '' } = useParams();
+  const navigate = useNavigate();
+  const { data: result, isLoading, error } = useGetResultQuery(resultId);
+  const actions = useResultActions({ onDeleted: () => navigate('/admin/results') });
+
+  useEffect(() => {
+    if (!error) return;
+    notifyFailure(error, 'Failed to load assessment result', { serverMessage: false });
+    navigate('/admin/results', { replace: true });
+  }, [error, navigate]);
+
+  if (isLoading) return <FullPageSpinner label="Loading result" />;
+  if (!result) {
+    return (
+      <div className="stack">
+        <div>
+          <BackToResults />
+        </div>
+        <Card>
+          <EmptyState icon={<SearchX size={28} />} title="Result Not Found" />
+        </Card>
+      </div>
+    );
+  }
+
   return (
     <div className="stack">
-      <div>
-        <Link to="/admin/results" className="btn btn--secondary btn--md">
-          <ArrowLeft size={18} aria-hidden="true" />
-          <span>Back to Results</span>
-        </Link>
+      <div className="detail-actions">
+        <BackToResults />
+        <div className="row-actions">
+          <Button
+            variant="secondary"
+            icon={<FileDown size={18} aria-hidden="true" />}
+            loading={actions.preparingReport}
+            onClick={() => void actions.downloadReport(result)}
+          >
+            {actions.preparingReport ? 'Preparing PDF…' : 'Download PDF Report'}
+          </Button>
+          {result.passed && (
+            <>
+              <Button
+                icon={<Award size={18} aria-hidden="true" />}
+                loading={actions.preparingCertificate}
+                onClick={() => void actions.downloadCertificate(result)}
+              >
+                Download Certificate
+              </Button>
+              <Button
+                variant="secondary"
+                icon={<Mail size={18} aria-hidden="true" />}
+                onClick={() => actions.ask('resend', result)}
+              >
+                Resend Certificate
+              </Button>
+            </>
+          )}
+        </div>
       </div>
-      <Card title="Student Information">
-        <p className="muted">Result {resultId}</p>
-      </Card>
+
+      <div className="detail-grid">
+        <Card title="Student Information">
+          <Facts
+            items={[
+              ['Name', result.student.name],
+              ['Email', result.student.email],
+              ['Completed', formatDateTime(result.completedAt)],
+              ['Assessment Code', result.assessmentCode || 'N/A'],
+            ]}
+          />
+        </Card>
+        <Overview result={result} />
+      </div>
+      <SectionPerformance result={result} />
+      <QuestionResults result={result} />
+      {actions.dialogs}
     </div>
   );
 }

@@ -1,9 +1,261 @@
-import { Card } from '../../../components/ui';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  BarChart2,
+  CheckCircle2,
+  Download,
+  Eye,
+  FileDown,
+  FileText,
+  Inbox,
+  Mail,
+  Percent,
+  Trash2,
+  XCircle,
+} from 'lucide-react';
+import {
+  Button,
+  Card,
+  EmptyState,
+  IconButton,
+  PassBadge,
+  PercentageBadge,
+  Person,
+  SearchInput,
+  Select,
+  Spinner,
+  StatCard,
+  Table,
+  type Column,
+} from '../../../components/ui';
+import { formatDateTime } from '../../../lib/format';
+import { useDebounced } from '../../../lib/hooks';
+import { notifyFailure } from '../../../lib/toast';
+import {
+  exportPath,
+  listParams,
+  SORT_OPTIONS,
+  STATUS_OPTIONS,
+  useGetResultsQuery,
+  type ResultRow,
+  type ResultStatus,
+} from '../api/results-api';
+import { useFileDownload } from '../hooks/use-file-download';
+import { useResultFilters } from '../hooks/use-result-filters';
+import { Pager } from './pager';
+import { useResultActions } from './result-actions';
+
+const SEARCH_DELAY_MS = 300;
+
+const sortValue = (sortBy: string, sortOrder: string) => `${sortBy}:${sortOrder}`;
 
 export function ResultsPage() {
+  const { query, update } = useResultFilters();
+  const [search, setSearch] = useState(query.search);
+  const settledSearch = useDebounced(search, SEARCH_DELAY_MS);
+  // Only a pause in typing writes the search into the address; the address read at that moment.
+  const latest = useRef({ query, update });
+  latest.current = { query, update };
+  useEffect(() => {
+    const { query: now, update: change } = latest.current;
+    if (settledSearch.trim() !== now.search.trim()) change({ search: settledSearch });
+  }, [settledSearch]);
+
+  const { data, currentData, isLoading, isFetching, error } = useGetResultsQuery(query);
+  useEffect(() => {
+    if (error) notifyFailure(error, 'Failed to load results', { serverMessage: false });
+  }, [error]);
+
+  const results = data?.results ?? [];
+  const pagination = data?.pagination;
+  const stats = data?.stats;
+
+  // A page past the end (an old link, results deleted elsewhere) shows the last page there is.
+  const answered = currentData?.pagination;
+  useEffect(() => {
+    if (answered && answered.totalResults > 0 && query.page > answered.totalPages) {
+      update({ page: answered.totalPages });
+    }
+  }, [answered, query.page, update]);
+
+  const actions = useResultActions({
+    // Deleting the last row of a page above the first goes back one page.
+    onDeleted: () => {
+      if (results.length === 1 && query.page > 1) update({ page: query.page - 1 });
+    },
+  });
+  const csv = useFileDownload();
+  const exportCsv = async () => {
+    try {
+      const day = new Date().toISOString().slice(0, 10);
+      await csv.download(exportPath, `assessment-results-${day}.csv`, listParams(query));
+    } catch (err) {
+      notifyFailure(err, 'Failed to export results', { serverMessage: false });
+    }
+  };
+
+  const columns: Column<ResultRow>[] = [
+    {
+      key: 'student',
+      header: 'Student',
+      render: (r) => <Person name={r.student.name} email={r.student.email} />,
+    },
+    {
+      key: 'score',
+      header: 'Score',
+      render: (r) => (
+        <div className="score-cell">
+          <PercentageBadge percentage={r.percentage} />
+          <span className="muted">
+            {r.score} / {r.totalPoints}
+          </span>
+        </div>
+      ),
+    },
+    { key: 'status', header: 'Status', render: (r) => <PassBadge passed={r.passed} /> },
+    {
+      key: 'code',
+      header: 'Assessment Code',
+      priority: 'low',
+      render: (r) => <span className="code">{r.assessmentCode || 'N/A'}</span>,
+    },
+    { key: 'completed', header: 'Completed', render: (r) => formatDateTime(r.completedAt) },
+    {
+      key: 'actions',
+      header: 'Actions',
+      align: 'end',
+      render: (r) => (
+        <div className="row-actions">
+          <Link
+            to={`/admin/results/${encodeURIComponent(r._id)}`}
+            className="btn btn--ghost btn--sm btn--icon"
+            aria-label={`View result of ${r.student.name}`}
+            title={`View result of ${r.student.name}`}
+          >
+            <Eye size={16} aria-hidden="true" />
+          </Link>
+          <IconButton
+            label={`Download PDF report of ${r.student.name}`}
+            icon={<FileDown size={16} />}
+            onClick={() => actions.ask('pdf', r)}
+          />
+          {r.passed ? (
+            <IconButton
+              label={`Resend certificate to ${r.student.name}`}
+              icon={<Mail size={16} />}
+              onClick={() => actions.ask('resend', r)}
+            />
+          ) : (
+            // Keeps the delete buttons of passed and failed rows in one column.
+            <span className="row-actions__gap" aria-hidden="true" />
+          )}
+          <IconButton
+            label={`Delete result of ${r.student.name}`}
+            icon={<Trash2 size={16} />}
+            className="btn--danger-text"
+            onClick={() => actions.ask('delete', r)}
+          />
+        </div>
+      ),
+    },
+  ];
+
+  const filtered = query.search.trim() !== '' || query.status !== 'all';
+
   return (
-    <Card>
-      <p className="muted">Review completed assessments, download reports and certificates.</p>
-    </Card>
+    <div className="stack">
+      <div className="stats-grid">
+        <StatCard label="Total Results" value={stats?.totalResults ?? '—'} icon={<FileText size={22} />} />
+        <StatCard
+          label="Passed"
+          value={stats?.passed ?? '—'}
+          icon={<CheckCircle2 size={22} />}
+          tone="success"
+        />
+        <StatCard label="Failed" value={stats?.failed ?? '—'} icon={<XCircle size={22} />} tone="danger" />
+        <StatCard
+          label="Average Score"
+          value={stats ? `${Math.round(stats.averagePercentage)}%` : '—'}
+          icon={<Percent size={22} />}
+          tone="accent"
+        />
+      </div>
+
+      <Card
+        title="Assessment Results"
+        actions={
+          <div className="row-actions">
+            <Link to="/admin/results/analysis" className="btn btn--secondary btn--md">
+              <BarChart2 size={18} aria-hidden="true" />
+              <span>Item Analysis</span>
+            </Link>
+            <Button
+              variant="secondary"
+              icon={<Download size={18} aria-hidden="true" />}
+              loading={csv.busy}
+              onClick={exportCsv}
+            >
+              Export CSV
+            </Button>
+          </div>
+        }
+      >
+        <div className="toolbar toolbar--filters">
+          <SearchInput
+            label="Search results"
+            placeholder="Search by name or email"
+            value={search}
+            onChange={setSearch}
+          />
+          <Select
+            label="Result"
+            options={STATUS_OPTIONS}
+            value={query.status}
+            onChange={(e) => update({ status: e.target.value as ResultStatus })}
+          />
+          <Select
+            label="Sort by"
+            options={SORT_OPTIONS.map((o) => ({ value: sortValue(o.sortBy, o.sortOrder), label: o.label }))}
+            value={sortValue(query.sortBy, query.sortOrder)}
+            onChange={(e) => {
+              const chosen = SORT_OPTIONS.find((o) => sortValue(o.sortBy, o.sortOrder) === e.target.value);
+              if (chosen) update({ sortBy: chosen.sortBy, sortOrder: chosen.sortOrder });
+            }}
+          />
+        </div>
+        {isLoading ? (
+          <div className="center-block">
+            <Spinner label="Loading results" />
+          </div>
+        ) : (
+          <div aria-busy={isFetching}>
+            <Table
+              caption="Assessment results"
+              columns={columns}
+              rows={results}
+              rowKey={(r) => r._id}
+              empty={
+                <EmptyState
+                  icon={<Inbox size={28} />}
+                  title="No results found"
+                  description={filtered ? 'No result matches this search or filter.' : undefined}
+                />
+              }
+            />
+          </div>
+        )}
+        {pagination && (
+          <Pager
+            pagination={pagination}
+            page={query.page}
+            limit={query.limit}
+            shown={results.length}
+            onPage={(page) => update({ page })}
+            onLimit={(limit) => update({ limit })}
+          />
+        )}
+      </Card>
+      {actions.dialogs}
+    </div>
   );
 }

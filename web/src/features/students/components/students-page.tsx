@@ -16,6 +16,7 @@ import {
   type Column,
 } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
+import { useDebounced } from '../../../lib/hooks';
 import { notify, notifyFailure } from '../../../lib/toast';
 import {
   assessmentUrl,
@@ -54,16 +55,6 @@ function DeliveryBadge({ delivery }: { delivery: InviteDelivery | undefined }) {
       <span className="visually-hidden">: {reason}</span>
     </span>
   );
-}
-
-/** The search box waits for a pause in typing, so the server is asked once per word, not per key. */
-function useDebounced<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
 }
 
 export function StudentsPage() {

@@ -1,0 +1,103 @@
+import { screen, within } from '@testing-library/react';
+import { superAdmin } from '../../../testing/fixtures';
+import { renderApp } from '../../../testing/render';
+import { openSession, server } from '../../../testing/server';
+import { http, HttpResponse } from 'msw';
+import type { Dashboard } from '../api/dashboard-api';
+
+let dashboard: Dashboard;
+
+beforeEach(() => {
+  dashboard = {
+    stats: {
+      totalStudents: 42,
+      completedAssessments: 17,
+      passedAssessments: 12,
+      pendingInvites: 9,
+      passRate: 70.6,
+    },
+    recentResults: [
+      {
+        _id: 'r-marie',
+        student: { name: 'Marie Curie', email: 'marie@example.edu' },
+        percentage: 90,
+        passed: true,
+        completedAt: '2025-03-01T09:01:00.000Z',
+      },
+      {
+        _id: 'r-niels',
+        student: { name: 'Niels Bohr', email: 'niels@example.edu' },
+        percentage: 50,
+        passed: false,
+        completedAt: '2025-03-01T09:02:00.000Z',
+      },
+    ],
+  };
+  server.use(http.get('*/api/admin/dashboard', () => HttpResponse.json(dashboard)));
+});
+
+const openDashboard = () => renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });
+const stat = (label: string) => screen.getByRole('region', { name: label });
+
+describe('Dashboard', () => {
+  it('when it loads, then the four stat cards show the totals and the pass rate as a percentage', async () => {
+    openDashboard();
+    expect(await screen.findByText('42')).toBeInTheDocument();
+    expect(within(stat('Total Students')).getByText('42')).toBeInTheDocument();
+    expect(within(stat('Completed Assessments')).getByText('17')).toBeInTheDocument();
+    expect(within(stat('Pass Rate')).getByText('71%')).toBeInTheDocument();
+    expect(within(stat('Pending Invites')).getByText('9')).toBeInTheDocument();
+  });
+
+  it('when there are results, then each recent one shows name, email, percentage, Passed or Failed and the date', async () => {
+    openDashboard();
+    const recent = await screen.findByRole('region', { name: 'Recent Assessment Results' });
+    const items = await within(recent).findAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const [first, second] = items as [HTMLElement, HTMLElement];
+    expect(within(first).getByRole('link', { name: 'Marie Curie' })).toHaveAttribute(
+      'href',
+      '/admin/results/r-marie',
+    );
+    expect(within(first).getByText('marie@example.edu')).toBeInTheDocument();
+    expect(within(first).getByText('90%')).toHaveClass('badge--success');
+    expect(within(first).getByText('Passed')).toBeInTheDocument();
+    expect(within(first).getByText(/Mar 1, 2025/)).toBeInTheDocument();
+    expect(within(second).getByText('50%')).toHaveClass('badge--danger');
+    expect(within(second).getByText('Failed')).toBeInTheDocument();
+  });
+
+  it('when nothing is completed yet, then "No results yet" shows', async () => {
+    dashboard = { ...dashboard, recentResults: [] };
+    openDashboard();
+    expect(await screen.findByText('No results yet')).toBeInTheDocument();
+  });
+
+  it('when the quick actions are shown, then they lead to students, assessments and results', async () => {
+    openDashboard();
+    const actions = await screen.findByRole('region', { name: 'Quick Actions' });
+    expect(within(actions).getByRole('link', { name: 'Invite Students' })).toHaveAttribute(
+      'href',
+      '/admin/students',
+    );
+    expect(within(actions).getByRole('link', { name: 'Manage Assessment' })).toHaveAttribute(
+      'href',
+      '/admin/assessments',
+    );
+    expect(within(actions).getByRole('link', { name: 'View All Results' })).toHaveAttribute(
+      'href',
+      '/admin/results',
+    );
+  });
+
+  it('when the dashboard cannot be loaded, then "Failed to load dashboard data" shows', async () => {
+    server.use(
+      http.get('*/api/admin/dashboard', () =>
+        HttpResponse.json({ message: 'database down', code: 'failed' }, { status: 500 }),
+      ),
+    );
+    openDashboard();
+    expect(await screen.findByText('Failed to load dashboard data')).toBeInTheDocument();
+    expect(screen.queryByText('database down')).not.toBeInTheDocument();
+  });
+});

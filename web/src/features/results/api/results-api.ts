@@ -1,0 +1,255 @@
+import { api, field, LIST } from '../../../lib/api';
+import type { PerformanceLevel } from '../../../lib/bands';
+
+export type ResultStatus = 'all' | 'passed' | 'failed';
+export type SortBy = 'completedAt' | 'studentName' | 'score' | 'assessmentCode';
+export type SortOrder = 'asc' | 'desc';
+
+/** One line of Results Management (SPEC §3 Result). */
+export interface ResultRow {
+  _id: string;
+  studentId: string;
+  student: { name: string; email: string };
+  score: number;
+  totalPoints: number;
+  percentage: number;
+  passed: boolean;
+  performanceLevel?: PerformanceLevel;
+  assessmentCode?: string | null;
+  completedAt: string;
+  attemptNumber: number;
+  canRetake: boolean;
+  version?: number;
+}
+
+export interface Pagination {
+  currentPage: number;
+  totalPages: number;
+  totalResults: number;
+  hasNext: boolean;
+  hasPrev: boolean;
+}
+
+/** Over every result, whatever the filter: the four stat cards. */
+export interface ResultStats {
+  totalResults: number;
+  passed: number;
+  failed: number;
+  averagePercentage: number;
+  passRate: number;
+}
+
+export interface ResultListQuery {
+  page: number;
+  limit: number;
+  search: string;
+  status: ResultStatus;
+  sortBy: SortBy;
+  sortOrder: SortOrder;
+}
+
+export interface ResultList {
+  results: ResultRow[];
+  pagination: Pagination;
+  stats: ResultStats;
+}
+
+export interface SectionResult {
+  id: string | number;
+  title: string;
+  description?: string;
+  score: number;
+  totalPoints: number;
+  correct: number;
+  questions: number;
+  percentage: number;
+  performanceLevel?: PerformanceLevel;
+}
+
+export interface AnswerFile {
+  originalName: string;
+  size: number;
+  mimetype: string;
+  url: string;
+}
+
+export interface AnswerResult {
+  questionId: string;
+  question?: string;
+  type?: 'yes_no' | 'multiple_choice' | 'file_upload';
+  section?: string | number;
+  answer?: string | null;
+  answerText?: string | null;
+  isCorrect: boolean;
+  points: number;
+  maxPoints?: number;
+  file?: AnswerFile;
+}
+
+export interface VersionQuestion {
+  id: string;
+  type: string;
+  question: string;
+  points: number;
+  required: boolean;
+  correctAnswer?: string;
+  options?: { id: string; text: string }[];
+}
+
+export interface ResultDetail extends ResultRow {
+  passingScore?: number;
+  timeSpent?: number | null;
+  startedAt?: string | null;
+  sections: SectionResult[];
+  answers: AnswerResult[];
+  assessmentVersion?: {
+    versionId?: string;
+    version?: number;
+    title?: string;
+    passingScore?: number;
+    sections: { id: string | number; title: string; description?: string; questions: VersionQuestion[] }[];
+  } | null;
+}
+
+export interface ItemAnalysis {
+  version: number | null;
+  versions: number[];
+  attempts: number;
+  questions: {
+    id: string;
+    question: string;
+    type: string;
+    section: string | number;
+    attempts: number;
+    correct: number;
+    facility: number;
+  }[];
+  sections: { id: string | number; title: string; meanPercentage: number }[];
+  distribution: { from: number; to: number; count: number }[];
+}
+
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+export const STATUS_OPTIONS: { value: ResultStatus; label: string }[] = [
+  { value: 'all', label: 'All Results' },
+  { value: 'passed', label: 'Passed' },
+  { value: 'failed', label: 'Failed' },
+];
+export const SORT_OPTIONS: { sortBy: SortBy; sortOrder: SortOrder; label: string }[] = [
+  { sortBy: 'completedAt', sortOrder: 'desc', label: 'Newest first' },
+  { sortBy: 'completedAt', sortOrder: 'asc', label: 'Oldest first' },
+  { sortBy: 'studentName', sortOrder: 'asc', label: 'Student name (A–Z)' },
+  { sortBy: 'studentName', sortOrder: 'desc', label: 'Student name (Z–A)' },
+  { sortBy: 'score', sortOrder: 'desc', label: 'Highest score' },
+  { sortBy: 'score', sortOrder: 'asc', label: 'Lowest score' },
+  { sortBy: 'assessmentCode', sortOrder: 'asc', label: 'Assessment code (A–Z)' },
+  { sortBy: 'assessmentCode', sortOrder: 'desc', label: 'Assessment code (Z–A)' },
+];
+
+/** The query string of a list or its CSV export: only what differs from the server's defaults. */
+export function listParams(q: Omit<ResultListQuery, 'page' | 'limit'>): Record<string, string> {
+  return {
+    ...(q.search.trim() ? { search: q.search.trim() } : {}),
+    ...(q.status !== 'all' ? { status: q.status } : {}),
+    sortBy: q.sortBy,
+    sortOrder: q.sortOrder,
+  };
+}
+
+const byId = (id: string) => `admin/results/${encodeURIComponent(id)}`;
+
+const emptyStats: ResultStats = { totalResults: 0, passed: 0, failed: 0, averagePercentage: 0, passRate: 0 };
+
+/**
+ * A file the server sends only to a signed-in admin: fetched through the API slice (token, renewal,
+ * a 401 ending the session) and kept as an object URL, the one form of it the store can hold.
+ */
+const asObjectUrl = async (response: Response): Promise<unknown> =>
+  response.ok ? URL.createObjectURL(await response.blob()) : response.json().catch(() => null);
+
+export const resultsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getResults: build.query<ResultList, ResultListQuery>({
+      query: ({ page, limit, ...filters }) => ({
+        url: 'admin/results',
+        params: { page, limit, ...listParams(filters) },
+      }),
+      transformResponse: (body: unknown) => {
+        const results = field<ResultRow[] | undefined>('results')(body) ?? [];
+        const pagination = field<Pagination | undefined>('pagination')(body) ?? {
+          currentPage: 1,
+          totalPages: 1,
+          totalResults: results.length,
+          hasNext: false,
+          hasPrev: false,
+        };
+        const stats = field<ResultStats | undefined>('stats')(body) ?? emptyStats;
+        return { results, pagination, stats };
+      },
+      providesTags: (list) => [
+        { type: 'Result' as const, id: LIST },
+        ...(list?.results ?? []).map((r) => ({ type: 'Result' as const, id: r._id })),
+      ],
+    }),
+    getResult: build.query<ResultDetail | null, string>({
+      query: (id) => byId(id),
+      transformResponse: (body: unknown) => field<ResultDetail | undefined>('result')(body) ?? null,
+      providesTags: (_r, _e, id) => [{ type: 'Result', id }],
+    }),
+    deleteResult: build.mutation<void, string>({
+      query: (id) => ({ url: byId(id), method: 'DELETE' }),
+      transformResponse: () => undefined,
+      invalidatesTags: [{ type: 'Result', id: LIST }, 'Dashboard'],
+    }),
+    resendCertificate: build.mutation<void, string>({
+      query: (id) => ({ url: `${byId(id)}/resend-certificate`, method: 'POST' }),
+      // SPEC §7: the answer is not shown.
+      transformResponse: () => undefined,
+    }),
+    getItemAnalysis: build.query<ItemAnalysis, number | undefined>({
+      query: (version) => ({
+        url: 'admin/results/analysis',
+        params: version === undefined ? {} : { version },
+      }),
+      providesTags: [{ type: 'Result', id: LIST }],
+    }),
+    /** Any admin-only file: a report, a certificate, an uploaded answer or the CSV export. */
+    fetchFile: build.mutation<string, { path: string; params?: Record<string, string> }>({
+      query: ({ path, params }) => ({
+        url: path.replace(/^\/?(api\/)?/, ''),
+        params,
+        responseHandler: asObjectUrl,
+      }),
+    }),
+  }),
+});
+
+export const {
+  useGetResultsQuery,
+  useGetResultQuery,
+  useDeleteResultMutation,
+  useResendCertificateMutation,
+  useGetItemAnalysisQuery,
+  useFetchFileMutation,
+} = resultsApi;
+
+export const reportPath = (id: string) => `${byId(id)}/pdf`;
+export const certificatePath = (id: string) => `${byId(id)}/certificate`;
+export const exportPath = 'admin/results/export.csv';
+
+/** SPEC §7: `assessment-report-{name}.pdf`, the name's spaces turned into hyphens. */
+export const reportFileName = (name: string) => `assessment-report-${name.trim().replace(/\s+/g, '-')}.pdf`;
+/** SPEC §7: `certificate-{name}-{email}.pdf`. */
+export const certificateFileName = (name: string, email: string) => `certificate-${name}-${email}.pdf`;
+
+export const pointWord = (value: number) => (value === 1 ? 'point' : 'points');
+
+/** The number in a question id (q2, q10, q1700000000000), for sorting them as numbers. */
+function idNumber(id: string): number {
+  const digits = /\d+/.exec(id)?.[0];
+  return digits === undefined ? Number.POSITIVE_INFINITY : Number(digits);
+}
+
+export function byQuestionId<T extends { questionId: string }>(a: T, b: T): number {
+  return idNumber(a.questionId) - idNumber(b.questionId) || a.questionId.localeCompare(b.questionId);
+}

@@ -1,0 +1,150 @@
+import { useEffect } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { ArrowLeft, BarChart2 } from 'lucide-react';
+import { Card, EmptyState, Select, Spinner, Table, type Column } from '../../../components/ui';
+import { notifyFailure } from '../../../lib/toast';
+import { useGetItemAnalysisQuery, type ItemAnalysis } from '../api/results-api';
+
+type QuestionRow = ItemAnalysis['questions'][number] & { number: number };
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** A small horizontal bar; the figure beside it says the same in text. */
+function ShareBar({ share }: { share: number }) {
+  return (
+    <span className="bar bar--brand" aria-hidden="true">
+      <span className="bar__fill" style={{ width: `${Math.max(0, Math.min(1, share)) * 100}%` }} />
+    </span>
+  );
+}
+
+/** A histogram as a list a screen reader reads bucket by bucket. */
+function Histogram({ buckets }: { buckets: ItemAnalysis['distribution'] }) {
+  const highest = Math.max(1, ...buckets.map((b) => b.count));
+  return (
+    <ul className="histogram" aria-label="Distribution of percentages">
+      {buckets.map((b) => (
+        <li key={b.from} className="histogram__bucket">
+          <span className="visually-hidden">
+            {`${b.from}–${b.to}%: ${b.count} ${b.count === 1 ? 'result' : 'results'}`}
+          </span>
+          <span className="histogram__count" aria-hidden="true">
+            {b.count}
+          </span>
+          <span className="histogram__column" aria-hidden="true">
+            <span className="histogram__fill" style={{ height: `${(b.count / highest) * 100}%` }} />
+          </span>
+          <span className="histogram__range" aria-hidden="true">
+            {b.from}–{b.to}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ItemAnalysisPage() {
+  const [params, setParams] = useSearchParams();
+  const chosen = Number(params.get('version'));
+  const version = Number.isInteger(chosen) && chosen > 0 ? chosen : undefined;
+  const { data, isLoading, isFetching, error } = useGetItemAnalysisQuery(version);
+
+  useEffect(() => {
+    if (error) notifyFailure(error, 'Failed to load item analysis', { serverMessage: false });
+  }, [error]);
+
+  const sectionTitle = new Map((data?.sections ?? []).map((s) => [String(s.id), s.title]));
+  const rows: QuestionRow[] = (data?.questions ?? []).map((q, i) => ({ ...q, number: i + 1 }));
+  const columns: Column<QuestionRow>[] = [
+    {
+      key: 'question',
+      header: 'Question',
+      render: (q) => (
+        <div>
+          <p className="question-results__number">Q{q.number}</p>
+          <p>{q.question}</p>
+        </div>
+      ),
+    },
+    {
+      key: 'section',
+      header: 'Section',
+      priority: 'low',
+      render: (q) => sectionTitle.get(String(q.section)) ?? String(q.section),
+    },
+    { key: 'attempts', header: 'Attempts', align: 'end', render: (q) => q.attempts },
+    { key: 'correct', header: 'Correct', align: 'end', render: (q) => q.correct },
+    {
+      key: 'facility',
+      header: 'Facility',
+      render: (q) => (
+        <span className="facility">
+          <ShareBar share={q.facility} />
+          <span>{percent(q.facility)}</span>
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <div className="stack">
+      <div className="detail-actions">
+        <Link to="/admin/results" className="btn btn--secondary btn--md">
+          <ArrowLeft size={18} aria-hidden="true" />
+          <span>Back to Results</span>
+        </Link>
+        {data && data.versions.length > 0 && (
+          <div className="analysis-version">
+            <Select
+              label="Assessment version"
+              options={data.versions.map((v) => ({ value: String(v), label: `Version ${v}` }))}
+              value={String(data.version ?? '')}
+              onChange={(e) => setParams({ version: e.target.value }, { replace: true })}
+            />
+          </div>
+        )}
+      </div>
+      {isLoading ? (
+        <div className="center-block">
+          <Spinner label="Loading item analysis" />
+        </div>
+      ) : !data || data.attempts === 0 ? (
+        <Card>
+          <EmptyState
+            icon={<BarChart2 size={28} />}
+            title="No results yet"
+            description="Item analysis appears once students have completed this version."
+          />
+        </Card>
+      ) : (
+        <div className="stack" aria-busy={isFetching}>
+          <p className="muted">
+            {data.attempts} {data.attempts === 1 ? 'result' : 'results'} on version {data.version}. Facility
+            is the share of students who answered a question correctly.
+          </p>
+          <Card title="Questions">
+            <Table caption="Facility per question" columns={columns} rows={rows} rowKey={(q) => q.id} />
+          </Card>
+          <div className="detail-grid">
+            <Card title="Section Means">
+              <ul className="section-means">
+                {data.sections.map((s) => (
+                  <li key={String(s.id)} className="section-means__item">
+                    <span>{s.title}</span>
+                    <span className="facility">
+                      <ShareBar share={s.meanPercentage / 100} />
+                      <span>{Math.round(s.meanPercentage)}%</span>
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+            <Card title="Score Distribution">
+              <Histogram buckets={data.distribution} />
+            </Card>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { superAdmin } from '../../../testing/fixtures';
+import { renderApp } from '../../../testing/render';
+import { openSession, server } from '../../../testing/server';
+import { failing, marieDetail, niels, saved, store, useResultsServer } from './results-server';
+
+useResultsServer();
+
+async function openDetail(id = 'r-marie') {
+  const app = renderApp(`/admin/results/${id}`, { token: openSession(superAdmin._id) });
+  await screen.findByRole('region', { name: 'Student Information' });
+  return app;
+}
+
+const card = (name: string) => screen.getByRole('region', { name });
+const fact = (region: HTMLElement, term: string) =>
+  within(region).getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
+
+describe('Result detail', () => {
+  it('when a passed result loads, then the student card, overview and buttons show as the SPEC lists them', async () => {
+    await openDetail();
+    expect(screen.getByRole('link', { name: 'Back to Results' })).toHaveAttribute('href', '/admin/results');
+    expect(screen.getByRole('button', { name: 'Download PDF Report' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download Certificate' })).toBeInTheDocument();
+    const student = card('Student Information');
+    expect(fact(student, 'Name')).toBe('Marie Curie');
+    expect(fact(student, 'Email')).toBe('marie@example.edu');
+    expect(fact(student, 'Completed')).toMatch(/Mar 1, 2025/);
+    expect(fact(student, 'Assessment Code')).toBe('RDY-7K3F-92QX');
+    const overview = card('Assessment Overview');
+    expect(within(overview).getByText('90%').parentElement).toHaveClass('score--excellent');
+    expect(within(overview).getByText('PASSED')).toBeInTheDocument();
+    expect(fact(overview, 'Performance Level')).toBe('Excellent');
+    expect(fact(overview, 'Score')).toBe('9 / 10 points');
+    expect(fact(overview, 'Passing Score')).toBe('70%');
+  });
+
+  it('when the result has no code and failed, then "N/A", FAILED, the low band colour and no certificate button show', async () => {
+    store.details.set(niels._id, {
+      ...marieDetail,
+      ...niels,
+      performanceLevel: undefined,
+      passingScore: undefined,
+      assessmentVersion: undefined,
+    });
+    await openDetail(niels._id);
+    expect(fact(card('Student Information'), 'Assessment Code')).toBe('N/A');
+    const overview = card('Assessment Overview');
+    expect(within(overview).getByText('FAILED')).toBeInTheDocument();
+    expect(within(overview).getByText('50%').parentElement).toHaveClass('score--low');
+    expect(fact(overview, 'Performance Level')).toBe('Needs Improvement');
+    expect(fact(overview, 'Passing Score')).toBe('70%');
+    expect(screen.queryByRole('button', { name: 'Download Certificate' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Resend Certificate' })).not.toBeInTheDocument();
+  });
+
+  it.each([
+    [95, 'score--excellent', 'Excellent'],
+    [90, 'score--excellent', 'Excellent'],
+    [89, 'score--good', 'Good'],
+    [80, 'score--good', 'Good'],
+    [79, 'score--satisfactory', 'Satisfactory'],
+    [70, 'score--satisfactory', 'Satisfactory'],
+    [69, 'score--low', 'Needs Improvement'],
+  ])('when the score is %i%%, then its colour is %s and its level %s', async (percentage, colour, level) => {
+    store.details.set('r-marie', { ...marieDetail, percentage, performanceLevel: undefined });
+    await openDetail();
+    const overview = card('Assessment Overview');
+    expect(
+      within(overview).getByText(`${percentage}%`, { selector: '.overview__percent' }).parentElement,
+    ).toHaveClass(colour);
+    expect(fact(overview, 'Performance Level')).toBe(level);
+  });
+
+  it('when sections are shown, then each has title, description, percentage, level and "x / y correct"', async () => {
+    await openDetail();
+    const items = within(card('Section Performance')).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const [digital, habits] = items as [HTMLElement, HTMLElement];
+    expect(within(digital).getByRole('heading', { name: 'Digital Skills' })).toBeInTheDocument();
+    expect(within(digital).getByText('Using a computer and the web')).toBeInTheDocument();
+    expect(within(digital).getByText('100%')).toBeInTheDocument();
+    expect(within(digital).getByText('Excellent')).toBeInTheDocument();
+    expect(within(digital).getByText('3 / 3 correct')).toBeInTheDocument();
+    expect(within(habits).getByText('80%')).toHaveClass('badge--info');
+    expect(within(habits).getByText('Good')).toBeInTheDocument();
+    expect(within(habits).getByText('2 / 3 correct')).toBeInTheDocument();
+  });
+
+  it('when questions are listed, then they are sorted by the number in their id (q10 after q2) and shown as Q1, Q2…', async () => {
+    await openDetail();
+    const items = within(card('Question-by-Question Results')).getAllByRole('listitem');
+    expect(items.map((i) => i.querySelector('.question-results__number')?.textContent)).toEqual([
+      'Q1',
+      'Q2',
+      'Q3',
+      'Q4',
+    ]);
+    expect(items.map((i) => i.querySelector('.question-results__text')?.textContent)).toEqual([
+      'First question',
+      'Second question',
+      'Upload your timetable',
+      'Tenth question',
+    ]);
+    const [first, second, , tenth] = items as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    expect(within(first).getByText('Correct')).toBeInTheDocument();
+    expect(within(first).getByText(/^2 points/)).toBeInTheDocument();
+    // 'point' is singular for exactly 1, plural for 0 and 2.
+    expect(within(second).getByText(/^1 point$/)).toBeInTheDocument();
+    expect(within(tenth).getByText('Incorrect')).toBeInTheDocument();
+    expect(within(tenth).getByText(/^0 points/)).toBeInTheDocument();
+    expect(within(tenth).getByText('Yes', { exact: true })).toBeInTheDocument();
+  });
+
+  it('when an uploaded answer is opened, then it is fetched with the admin token and saved under its name', async () => {
+    const { user } = await openDetail();
+    await user.click(screen.getByRole('button', { name: 'Download timetable.pdf' }));
+    await waitFor(() => expect(saved).toEqual(['timetable.pdf']));
+    const asked = store.fileRequests.at(-1)!;
+    expect(asked.path).toBe('/api/admin/students/st-1/attempts/at-1/files/q3');
+    expect(asked.authorization).toMatch(/^Bearer /);
+  });
+
+  it('when the PDF report and the certificate are downloaded, then each is saved under the SPEC file name', async () => {
+    const { user } = await openDetail();
+    await user.click(screen.getByRole('button', { name: 'Download PDF Report' }));
+    expect(await screen.findByText('PDF report downloaded successfully')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Download Certificate' }));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(saved).toEqual([
+      'assessment-report-Marie-Curie.pdf',
+      'certificate-Marie Curie-marie@example.edu.pdf',
+    ]);
+    expect(store.fileRequests.map((r) => r.path)).toEqual([
+      '/api/admin/results/r-marie/pdf',
+      '/api/admin/results/r-marie/certificate',
+    ]);
+  });
+
+  it('when the PDF report is being prepared, then the button shows its progress', async () => {
+    let release!: () => void;
+    server.use(
+      http.get('*/api/admin/results/:id/pdf', async () => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return new HttpResponse(new Blob(['%PDF']), { headers: { 'Content-Type': 'application/pdf' } });
+      }),
+    );
+    const { user } = await openDetail();
+    await user.click(screen.getByRole('button', { name: 'Download PDF Report' }));
+    const busy = await screen.findByRole('button', { name: 'Preparing PDF…' });
+    expect(busy).toHaveAttribute('aria-busy', 'true');
+    release();
+    expect(await screen.findByRole('button', { name: 'Download PDF Report' })).toBeEnabled();
+  });
+
+  it('when a download fails, then "Failed to download PDF report" or "Failed to download certificate" shows', async () => {
+    server.use(
+      failing('get', '/admin/results/:id/pdf', 503, 'No browser'),
+      failing('get', '/admin/results/:id/certificate', 404, 'No certificate'),
+    );
+    const { user } = await openDetail();
+    await user.click(screen.getByRole('button', { name: 'Download PDF Report' }));
+    expect(await screen.findByText('Failed to download PDF report')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Download Certificate' }));
+    expect(await screen.findByText('Failed to download certificate')).toBeInTheDocument();
+    expect(saved).toEqual([]);
+  });
+
+  it('when the certificate is resent from the detail, then it asks first and confirms', async () => {
+    const { user } = await openDetail();
+    await user.click(screen.getByRole('button', { name: 'Resend Certificate' }));
+    const dialog = screen.getByRole('dialog', { name: 'Resend Certificate' });
+    await user.click(within(dialog).getByRole('button', { name: 'Resend Certificate' }));
+    expect(await screen.findByText('Certificate resent successfully')).toBeInTheDocument();
+    expect(store.resent).toEqual(['r-marie']);
+  });
+
+  it('when the result cannot be loaded, then "Failed to load assessment result" shows and the list opens', async () => {
+    const { router } = renderApp('/admin/results/r-gone', { token: openSession(superAdmin._id) });
+    expect(await screen.findByText('Failed to load assessment result')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/results'));
+  });
+
+  it('when the answer holds no result, then "Result Not Found" shows', async () => {
+    server.use(http.get('*/api/admin/results/:id', () => HttpResponse.json({})));
+    renderApp('/admin/results/r-empty', { token: openSession(superAdmin._id) });
+    expect(await screen.findByText('Result Not Found')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Results' })).toBeInTheDocument();
+  });
+});

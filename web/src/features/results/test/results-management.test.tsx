@@ -1,0 +1,248 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { superAdmin } from '../../../testing/fixtures';
+import { renderApp } from '../../../testing/render';
+import { openSession, server } from '../../../testing/server';
+import { failing, makeResult, saved, seedResults, store, useResultsServer } from './results-server';
+
+useResultsServer();
+
+async function openResults(path = '/admin/results') {
+  const app = renderApp(path, { token: openSession(superAdmin._id) });
+  await screen.findByRole('table', { name: 'Assessment results' });
+  return app;
+}
+
+const row = (name: string) => screen.getByRole('row', { name: new RegExp(name) });
+const lastQuery = () => store.listQueries.at(-1) ?? new URLSearchParams();
+const pageButtons = () =>
+  within(screen.getByRole('navigation', { name: 'Result pages' }))
+    .getAllByRole('button', { name: /^Page \d+$/ })
+    .map((b) => b.textContent);
+const many = (count: number) => seedResults(Array.from({ length: count }, (_, i) => makeResult(i + 1)));
+const search = (router: { state: { location: { search: string } } }) =>
+  new URLSearchParams(router.state.location.search);
+
+describe('Results Management', () => {
+  it('when the list loads, then four stats, the columns and each row with its badges show', async () => {
+    await openResults();
+    expect(screen.getByRole('heading', { level: 1, name: 'Results Management' })).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Total Results' })).getByText('2')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Passed' })).getByText('1')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Failed' })).getByText('1')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Average Score' })).getByText('70%'),
+    ).toBeInTheDocument();
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+      'Student',
+      'Score',
+      'Status',
+      'Assessment Code',
+      'Completed',
+      'Actions',
+    ]);
+    expect(within(row('Marie Curie')).getByText('90%')).toHaveClass('badge--success');
+    expect(within(row('Marie Curie')).getByText('Passed')).toBeInTheDocument();
+    expect(within(row('Marie Curie')).getByText('RDY-7K3F-92QX')).toBeInTheDocument();
+    expect(within(row('Niels Bohr')).getByText('Failed')).toBeInTheDocument();
+    expect(within(row('Niels Bohr')).getByText('N/A')).toBeInTheDocument();
+    expect(
+      within(row('Marie Curie')).getByRole('link', { name: 'View result of Marie Curie' }),
+    ).toHaveAttribute('href', '/admin/results/r-marie');
+    // A failed result has no certificate to resend.
+    expect(
+      within(row('Marie Curie')).getByRole('button', { name: /Resend certificate/ }),
+    ).toBeInTheDocument();
+    expect(
+      within(row('Niels Bohr')).queryByRole('button', { name: /Resend certificate/ }),
+    ).not.toBeInTheDocument();
+    expect(lastQuery().get('page')).toBe('1');
+    expect(lastQuery().get('limit')).toBe('20');
+    expect(screen.getByRole('link', { name: 'Item Analysis' })).toHaveAttribute(
+      'href',
+      '/admin/results/analysis',
+    );
+  });
+
+  it('when there are many pages, then at most five page buttons surround the current one, with First, Previous, Next and Last', async () => {
+    many(200);
+    const { user, router } = await openResults('/admin/results?limit=10&page=7');
+    expect(pageButtons()).toEqual(['5', '6', '7', '8', '9']);
+    expect(screen.getByRole('button', { name: 'Page 7' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByText('Showing 61–70 of 200 results')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Last' }));
+    await waitFor(() => expect(pageButtons()).toEqual(['16', '17', '18', '19', '20']));
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Last' })).toBeDisabled();
+    expect(search(router).get('page')).toBe('20');
+    await user.click(screen.getByRole('button', { name: 'Previous' }));
+    await waitFor(() => expect(lastQuery().get('page')).toBe('19'));
+    await user.click(screen.getByRole('button', { name: 'First' }));
+    await waitFor(() => expect(pageButtons()).toEqual(['1', '2', '3', '4', '5']));
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    await waitFor(() => expect(lastQuery().get('page')).toBe('3'));
+    expect(pageButtons()).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('when there are fewer than five pages, then one button per page shows', async () => {
+    many(45);
+    await openResults();
+    expect(pageButtons()).toEqual(['1', '2', '3']);
+  });
+
+  it('when the search, filter, sort or page size changes, then the list goes back to page 1', async () => {
+    many(120);
+    const { user, router } = await openResults('/admin/results?page=3');
+    expect(lastQuery().get('page')).toBe('3');
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Result' }), 'Passed');
+    await waitFor(() => expect(lastQuery().get('status')).toBe('passed'));
+    expect(lastQuery().get('page')).toBe('1');
+
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(lastQuery().get('page')).toBe('2'));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'Highest score');
+    await waitFor(() => expect(lastQuery().get('sortBy')).toBe('score'));
+    expect(lastQuery().get('sortOrder')).toBe('desc');
+    expect(lastQuery().get('page')).toBe('1');
+
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(lastQuery().get('page')).toBe('2'));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Results per page' }), '10');
+    await waitFor(() => expect(lastQuery().get('limit')).toBe('10'));
+    expect(lastQuery().get('page')).toBe('1');
+
+    await user.click(await screen.findByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(lastQuery().get('page')).toBe('2'));
+    await user.type(screen.getByRole('searchbox', { name: 'Search results' }), 'student 1');
+    await waitFor(() => expect(lastQuery().get('search')).toBe('student 1'));
+    expect(lastQuery().get('page')).toBe('1');
+    expect(Object.fromEntries(search(router))).toEqual({
+      status: 'passed',
+      sortBy: 'score',
+      limit: '10',
+      search: 'student 1',
+    });
+  });
+
+  it('when the page is opened from a shared address, then its filters are read back from the URL', async () => {
+    many(60);
+    await openResults(
+      '/admin/results?search=student&status=failed&sortBy=studentName&sortOrder=asc&limit=50&page=1',
+    );
+    expect(lastQuery().get('search')).toBe('student');
+    expect(lastQuery().get('status')).toBe('failed');
+    expect(lastQuery().get('sortBy')).toBe('studentName');
+    expect(lastQuery().get('sortOrder')).toBe('asc');
+    expect(lastQuery().get('limit')).toBe('50');
+    expect(screen.getByRole('searchbox', { name: 'Search results' })).toHaveValue('student');
+    expect(screen.getByRole('combobox', { name: 'Result' })).toHaveValue('failed');
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveDisplayValue('Student name (A–Z)');
+    expect(screen.getByRole('combobox', { name: 'Results per page' })).toHaveValue('50');
+  });
+
+  it('when the URL carries values the server does not know, then the defaults are used instead', async () => {
+    await openResults('/admin/results?limit=7&status=maybe&sortBy=password&page=-2');
+    expect(lastQuery().get('limit')).toBe('20');
+    expect(lastQuery().get('page')).toBe('1');
+    expect(lastQuery().has('status')).toBe(false);
+    expect(lastQuery().get('sortBy')).toBe('completedAt');
+  });
+
+  it('when the last row of a page above 1 is deleted, then the list moves back one page', async () => {
+    many(21);
+    const { user, router } = await openResults('/admin/results?page=2');
+    expect(screen.getAllByRole('row')).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: /^Delete result of/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete Result' });
+    expect(within(dialog).getByText(/This cannot be undone/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete Result' }));
+    expect(await screen.findByText('Assessment result deleted successfully')).toBeInTheDocument();
+    await waitFor(() => expect(search(router).has('page')).toBe(false));
+    await waitFor(() => expect(lastQuery().get('page')).toBe('1'));
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(21));
+  });
+
+  it('when a delete is cancelled or fails, then the row stays and the failure is named', async () => {
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Delete result of Niels Bohr' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    server.use(failing('delete', '/admin/results/:id', 500));
+    await user.click(screen.getByRole('button', { name: 'Delete result of Niels Bohr' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete Result' }));
+    expect(await screen.findByText('Failed to delete assessment result')).toBeInTheDocument();
+    expect(row('Niels Bohr')).toBeInTheDocument();
+  });
+
+  it('when a PDF report is confirmed, then it is fetched with the token and saved under the student name', async () => {
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Download PDF report of Marie Curie' }));
+    const dialog = screen.getByRole('dialog', { name: 'Download PDF Report' });
+    await user.click(within(dialog).getByRole('button', { name: 'Download PDF Report' }));
+    expect(await screen.findByText('PDF report downloaded successfully')).toBeInTheDocument();
+    expect(saved).toEqual(['assessment-report-Marie-Curie.pdf']);
+    expect(store.fileRequests.at(-1)?.authorization).toMatch(/^Bearer /);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('when the PDF report cannot be prepared, then "Failed to download PDF report" shows', async () => {
+    server.use(failing('get', '/admin/results/:id/pdf', 503, 'No browser available'));
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Download PDF report of Marie Curie' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Download PDF Report' }));
+    expect(await screen.findByText('Failed to download PDF report')).toBeInTheDocument();
+    expect(saved).toEqual([]);
+  });
+
+  it('when a certificate resend is confirmed, then it is sent and "Certificate resent successfully" shows', async () => {
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Resend certificate to Marie Curie' }));
+    const dialog = screen.getByRole('dialog', { name: 'Resend Certificate' });
+    await user.click(within(dialog).getByRole('button', { name: 'Resend Certificate' }));
+    expect(await screen.findByText('Certificate resent successfully')).toBeInTheDocument();
+    expect(store.resent).toEqual(['r-marie']);
+  });
+
+  it('when a resend fails, then the server message shows, else "Failed to resend certificate"', async () => {
+    server.use(
+      failing(
+        'post',
+        '/admin/results/:id/resend-certificate',
+        409,
+        'Only a passed result has a certificate to resend',
+      ),
+    );
+    const { user } = await openResults();
+    await user.click(screen.getByRole('button', { name: 'Resend certificate to Marie Curie' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend Certificate' }));
+    expect(await screen.findByText('Only a passed result has a certificate to resend')).toBeInTheDocument();
+    server.use(failing('post', '/admin/results/:id/resend-certificate', 500));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend Certificate' }));
+    expect(await screen.findByText('Failed to resend certificate')).toBeInTheDocument();
+  });
+
+  it('when nothing matches, then "No results found" shows', async () => {
+    seedResults([]);
+    renderApp('/admin/results', { token: openSession(superAdmin._id) });
+    expect(await screen.findByText('No results found')).toBeInTheDocument();
+  });
+
+  it('when the list cannot be loaded, then "Failed to load results" shows', async () => {
+    server.use(failing('get', '/admin/results', 500, 'database down'));
+    renderApp('/admin/results', { token: openSession(superAdmin._id) });
+    expect(await screen.findByText('Failed to load results')).toBeInTheDocument();
+  });
+
+  it('when CSV export is pressed, then the export is asked with the current filter and saved', async () => {
+    const { user } = await openResults('/admin/results?status=passed&search=marie');
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatch(/^assessment-results-\d{4}-\d{2}-\d{2}\.csv$/);
+    const asked = store.exports.at(-1)!;
+    expect(asked.get('status')).toBe('passed');
+    expect(asked.get('search')).toBe('marie');
+    expect(asked.get('sortBy')).toBe('completedAt');
+    expect(asked.has('page')).toBe(false);
+  });
+});

@@ -1,0 +1,346 @@
+import { http, HttpResponse } from 'msw';
+import { server } from '../../../testing/server';
+import type { ItemAnalysis, ResultDetail, ResultRow } from '../api/results-api';
+
+/*
+ * An in-memory stand-in for the results service (and the report service's two PDF calls), speaking
+ * api.md: server-side search, filter, sort and paging with stats over every result, the detail,
+ * delete, resend, the CSV export and item analysis.
+ */
+export const store = {
+  results: [] as ResultRow[],
+  details: new Map<string, ResultDetail>(),
+  listQueries: [] as URLSearchParams[],
+  exports: [] as URLSearchParams[],
+  resent: [] as string[],
+  fileRequests: [] as { path: string; authorization: string | null }[],
+  analysisQueries: [] as URLSearchParams[],
+};
+
+export function makeResult(i: number, overrides: Partial<ResultRow> = {}): ResultRow {
+  const percentage = (i * 37) % 101;
+  return {
+    _id: `r-${i}`,
+    studentId: `st-${i}`,
+    student: { name: `Student ${String(i).padStart(3, '0')}`, email: `student${i}@example.edu` },
+    score: percentage,
+    totalPoints: 100,
+    percentage,
+    passed: percentage >= 70,
+    assessmentCode: `RDY-${String(i).padStart(4, '0')}-TEST`,
+    completedAt: new Date(Date.UTC(2025, 2, 1, 9) + i * 60_000).toISOString(),
+    attemptNumber: 1,
+    canRetake: percentage < 70,
+    version: 1,
+    ...overrides,
+  };
+}
+
+export const marie = makeResult(1, {
+  _id: 'r-marie',
+  student: { name: 'Marie Curie', email: 'marie@example.edu' },
+  score: 9,
+  totalPoints: 10,
+  percentage: 90,
+  passed: true,
+  assessmentCode: 'RDY-7K3F-92QX',
+});
+export const niels = makeResult(2, {
+  _id: 'r-niels',
+  student: { name: 'Niels Bohr', email: 'niels@example.edu' },
+  score: 5,
+  totalPoints: 10,
+  percentage: 50,
+  passed: false,
+  assessmentCode: null,
+});
+
+export const marieDetail: ResultDetail = {
+  ...marie,
+  performanceLevel: 'Excellent',
+  passingScore: 70,
+  sections: [
+    {
+      id: 1,
+      title: 'Digital Skills',
+      description: 'Using a computer and the web',
+      score: 5,
+      totalPoints: 5,
+      correct: 3,
+      questions: 3,
+      percentage: 100,
+      performanceLevel: 'Excellent',
+    },
+    {
+      id: 2,
+      title: 'Study Habits',
+      score: 4,
+      totalPoints: 5,
+      correct: 2,
+      questions: 3,
+      percentage: 80,
+      performanceLevel: 'Good',
+    },
+  ],
+  answers: [
+    {
+      questionId: 'q10',
+      question: 'Tenth question',
+      type: 'yes_no',
+      section: 2,
+      answer: 'no',
+      answerText: 'No',
+      isCorrect: false,
+      points: 0,
+      maxPoints: 1,
+    },
+    {
+      questionId: 'q2',
+      question: 'Second question',
+      type: 'yes_no',
+      section: 1,
+      answer: 'yes',
+      answerText: 'Yes',
+      isCorrect: true,
+      points: 1,
+      maxPoints: 1,
+    },
+    {
+      questionId: 'q1',
+      question: 'First question',
+      type: 'multiple_choice',
+      section: 1,
+      answer: 'b',
+      answerText: 'A browser',
+      isCorrect: true,
+      points: 2,
+      maxPoints: 2,
+    },
+    {
+      questionId: 'q3',
+      question: 'Upload your timetable',
+      type: 'file_upload',
+      section: 1,
+      answer: 'file_uploaded',
+      answerText: 'file_uploaded',
+      isCorrect: true,
+      points: 2,
+      maxPoints: 2,
+      file: {
+        originalName: 'timetable.pdf',
+        size: 1200,
+        mimetype: 'application/pdf',
+        url: '/api/admin/students/st-1/attempts/at-1/files/q3',
+      },
+    },
+  ],
+  assessmentVersion: {
+    versionId: 'v-1',
+    version: 1,
+    title: 'Readiness',
+    passingScore: 70,
+    sections: [
+      { id: 1, title: 'Digital Skills', questions: [] },
+      {
+        id: 2,
+        title: 'Study Habits',
+        questions: [
+          {
+            id: 'q10',
+            type: 'yes_no',
+            question: 'Tenth question',
+            points: 1,
+            required: true,
+            correctAnswer: 'yes',
+            options: [],
+          },
+        ],
+      },
+    ],
+  },
+};
+
+export const analysis: ItemAnalysis = {
+  version: 2,
+  versions: [2, 1],
+  attempts: 12,
+  questions: [
+    {
+      id: 'q1',
+      question: 'Do you have a computer?',
+      type: 'yes_no',
+      section: 1,
+      attempts: 12,
+      correct: 9,
+      facility: 0.75,
+    },
+    {
+      id: 'q2',
+      question: 'Which is a browser?',
+      type: 'multiple_choice',
+      section: 2,
+      attempts: 12,
+      correct: 3,
+      facility: 0.25,
+    },
+  ],
+  sections: [
+    { id: 1, title: 'Digital Skills', meanPercentage: 75 },
+    { id: 2, title: 'Study Habits', meanPercentage: 25 },
+  ],
+  distribution: Array.from({ length: 10 }, (_, i) => ({
+    from: i * 10,
+    to: i === 9 ? 100 : i * 10 + 9,
+    count: i === 7 ? 5 : i === 2 ? 1 : 0,
+  })),
+};
+
+export function seedResults(results: ResultRow[] = [marie, niels]): void {
+  store.results = results;
+  store.details = new Map([[marie._id, marieDetail]]);
+  store.listQueries.length = 0;
+  store.exports.length = 0;
+  store.resent.length = 0;
+  store.fileRequests.length = 0;
+  store.analysisQueries.length = 0;
+}
+
+function matching(params: URLSearchParams): ResultRow[] {
+  const q = (params.get('search') ?? '').toLowerCase();
+  const status = params.get('status') ?? 'all';
+  const sortBy = params.get('sortBy') ?? 'completedAt';
+  const sign = params.get('sortOrder') === 'asc' ? 1 : -1;
+  const key = (r: ResultRow): string | number =>
+    sortBy === 'studentName'
+      ? r.student.name
+      : sortBy === 'score'
+        ? r.percentage
+        : sortBy === 'assessmentCode'
+          ? (r.assessmentCode ?? '')
+          : r.completedAt;
+  return store.results
+    .filter(
+      (r) =>
+        (!q || r.student.name.toLowerCase().includes(q) || r.student.email.includes(q)) &&
+        (status === 'all' || r.passed === (status === 'passed')),
+    )
+    .sort((a, b) => (key(a) < key(b) ? -sign : key(a) > key(b) ? sign : 0));
+}
+
+const pdf = (name: string) =>
+  new HttpResponse(new Blob(['%PDF-1.7 test'], { type: 'application/pdf' }), {
+    headers: { 'Content-Disposition': `attachment; filename="${name}"` },
+  });
+
+const notFound = () => HttpResponse.json({ message: 'Result not found', code: 'not_found' }, { status: 404 });
+
+const handlers = [
+  http.get('*/api/admin/results/export.csv', ({ request }) => {
+    store.exports.push(new URL(request.url).searchParams);
+    return new HttpResponse('name,email\n', { headers: { 'Content-Type': 'text/csv' } });
+  }),
+  http.get('*/api/admin/results/analysis', ({ request }) => {
+    const params = new URL(request.url).searchParams;
+    store.analysisQueries.push(params);
+    const version = Number(params.get('version') ?? analysis.version);
+    return HttpResponse.json({ ...analysis, version, attempts: version === 1 ? 0 : analysis.attempts });
+  }),
+  http.get('*/api/admin/results', ({ request }) => {
+    const params = new URL(request.url).searchParams;
+    store.listQueries.push(params);
+    const page = Number(params.get('page') ?? 1);
+    const limit = Number(params.get('limit') ?? 20);
+    const rows = matching(params);
+    const totalPages = Math.max(1, Math.ceil(rows.length / limit));
+    const passed = store.results.filter((r) => r.passed).length;
+    const total = store.results.length;
+    return HttpResponse.json({
+      results: rows.slice((page - 1) * limit, page * limit),
+      pagination: {
+        currentPage: page,
+        totalPages,
+        totalResults: rows.length,
+        hasNext: page < totalPages,
+        hasPrev: page > 1,
+      },
+      stats: {
+        totalResults: total,
+        passed,
+        failed: total - passed,
+        averagePercentage: total ? store.results.reduce((s, r) => s + r.percentage, 0) / total : 0,
+        passRate: total ? Math.round((passed / total) * 100) : 0,
+      },
+    });
+  }),
+  http.get('*/api/admin/results/:id/pdf', ({ request, params }) => {
+    store.fileRequests.push({
+      path: new URL(request.url).pathname,
+      authorization: request.headers.get('authorization'),
+    });
+    const result = store.results.find((r) => r._id === params.id);
+    return result ? pdf(`assessment-report-${result.student.name}.pdf`) : notFound();
+  }),
+  http.get('*/api/admin/results/:id/certificate', ({ request, params }) => {
+    store.fileRequests.push({
+      path: new URL(request.url).pathname,
+      authorization: request.headers.get('authorization'),
+    });
+    const result = store.results.find((r) => r._id === params.id && r.passed);
+    return result ? pdf('certificate.pdf') : notFound();
+  }),
+  http.get('*/api/admin/students/:studentId/attempts/:attemptId/files/:questionId', ({ request }) => {
+    store.fileRequests.push({
+      path: new URL(request.url).pathname,
+      authorization: request.headers.get('authorization'),
+    });
+    return new HttpResponse(new Blob(['%PDF-1.7 answer']), {
+      headers: { 'Content-Type': 'application/pdf' },
+    });
+  }),
+  http.get('*/api/admin/results/:id', ({ params }) => {
+    const detail = store.details.get(String(params.id));
+    return detail ? HttpResponse.json({ result: detail }) : notFound();
+  }),
+  http.delete('*/api/admin/results/:id', ({ params }) => {
+    store.results = store.results.filter((r) => r._id !== params.id);
+    return HttpResponse.json({ message: 'Assessment result deleted successfully' });
+  }),
+  http.post('*/api/admin/results/:id/resend-certificate', ({ params }) => {
+    const result = store.results.find((r) => r._id === params.id);
+    if (!result?.passed) {
+      return HttpResponse.json(
+        { code: 'not_passed', message: 'Only a passed result has a certificate to resend' },
+        { status: 409 },
+      );
+    }
+    store.resent.push(String(params.id));
+    return HttpResponse.json({ message: 'Certificate resent successfully' });
+  }),
+];
+
+/** A server failure for one call, for the load- and action-failure toasts. */
+export const failing = (method: 'get' | 'post' | 'delete', path: string, status = 500, message?: string) =>
+  http[method](`*/api${path}`, () =>
+    HttpResponse.json(message ? { message, code: 'failed' } : { code: 'failed' }, { status }),
+  );
+
+/**
+ * The files the screens saved: object URLs are made from the fetched blob and handed to an anchor
+ * with a download name; jsdom has neither, so both are caught here.
+ */
+export const saved: string[] = [];
+
+/** Installs the stand-in for one test file, on top of the shared auth handlers. */
+export function useResultsServer(): void {
+  beforeEach(() => {
+    seedResults();
+    saved.length = 0;
+    server.use(...handlers);
+    URL.createObjectURL = jest.fn(() => 'blob:result-file');
+    URL.revokeObjectURL = jest.fn();
+    jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+  });
+  afterEach(() => jest.restoreAllMocks());
+}
