@@ -42,9 +42,12 @@ export function bundledChromiumArgs(): string[] {
 /** The package's folder and version, or undefined when it is not installed. */
 export function bundledChromiumPackage(): { dir: string; version: string } | undefined {
   try {
-    const manifest = require.resolve('@sparticuz/chromium/package.json');
-    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-    return { dir: path.dirname(manifest), version };
+    // The package exports only its code (build/cjs/index.cjs); its folder is two levels above.
+    const dir = path.resolve(path.dirname(require.resolve('@sparticuz/chromium')), '..', '..');
+    const { version } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    return { dir, version };
   } catch {
     return undefined;
   }

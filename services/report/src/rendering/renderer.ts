@@ -32,6 +32,8 @@ export interface Renderer {
   onAvailable(listener: () => void): void;
   /** Requests the pages aborted since start (anything not data:). */
   blockedRequests(): number;
+  /** The browser's process id while one runs. */
+  browserPid(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -257,6 +259,7 @@ export function createRenderer(options: {
       listeners.push(listener);
     },
     blockedRequests: () => blocked,
+    browserPid: () => browser?.process()?.pid,
     async close() {
       closing = true;
       clearTimeout(relaunchTimer);
