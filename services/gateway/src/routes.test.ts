@@ -22,6 +22,8 @@ describe('route table', () => {
     ['POST', '/api/assessment/upload-file', 'assessment'],
     ['GET', '/api/assessment/files/q1.pdf', 'assessment'],
     ['GET', '/.well-known/jwks.json', 'auth'],
+    ['GET', '/api/certificates/RDY-7K3F-92QX', 'report'],
+    ['GET', '/api/certificates/RDY-7K3F-92QX/pdf', 'report'],
   ])('when %s %s arrives, then it goes to %s', (method, path, upstream) => {
     expect(owner(method, path)).toBe(upstream);
   });
@@ -42,6 +44,7 @@ describe('route table', () => {
     expect(needs('POST', '/api/auth/login')).toBe(false);
     expect(needs('GET', '/api/student/tok3n/assessment')).toBe(false);
     expect(needs('GET', '/api/assessment/files/q1.pdf')).toBe(false);
+    expect(needs('GET', '/api/certificates/RDY-7K3F-92QX')).toBe(false);
   });
 
   it('when student links are looked up, then look-ups and the writes of the flow have limits of their own', () => {
@@ -51,5 +54,12 @@ describe('route table', () => {
     expect(matchRoute('PUT', '/api/student/tok3n/answers')?.rateLimit).toBe('studentWrite');
     expect(studentToken('/api/student/tok3n/answers')).toBe('tok3n');
     expect(matchRoute('POST', '/api/auth/login')?.rateLimit).toBe('login');
+  });
+
+  it('when certificate codes are checked, then the student limit applies and nothing but GET reaches the report service', () => {
+    expect(matchRoute('GET', '/api/certificates/RDY-7K3F-92QX')?.rateLimit).toBe('student');
+    expect(matchRoute('GET', '/api/certificates/RDY-7K3F-92QX/pdf')?.rateLimit).toBe('student');
+    expect(matchRoute('POST', '/api/certificates/RDY-7K3F-92QX')).toBeUndefined();
+    expect(matchRoute('GET', '/api/certificates/a/b/c')).toBeUndefined();
   });
 });
