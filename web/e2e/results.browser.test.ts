@@ -171,9 +171,17 @@ async function open(route: string, viewport = DESKTOP): Promise<Page> {
   return page;
 }
 
+/*
+ * As screenshots.browser.test.ts does: the desktop pictures show the window as a person sees it (a
+ * full-page capture would stretch the page past the fixed sidebar), the phone ones the whole page.
+ */
 const shoot = async (page: Page, name: string) => {
   if (!SCREENSHOTS) return;
-  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true, animations: 'disabled' });
+  await page.screenshot({
+    path: path.join(OUT, `${name}.png`),
+    fullPage: name.endsWith('-mobile'),
+    animations: 'disabled',
+  });
 };
 
 const stat = (page: Page, label: string) =>
