@@ -8,6 +8,7 @@ import {
   AdminUpdatedSchema,
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
+import { CertificateIssuedSchema } from './gen/readiness/events/v1/report_pb';
 import {
   CertificateResendRequestedSchema,
   ResultDeletedSchema,
@@ -24,6 +25,7 @@ import {
 export * from './gen/readiness/events/v1/assessment_pb';
 export * from './gen/readiness/events/v1/auth_pb';
 export * from './gen/readiness/events/v1/envelope_pb';
+export * from './gen/readiness/events/v1/report_pb';
 export * from './gen/readiness/events/v1/results_pb';
 export * from './gen/readiness/events/v1/student_pb';
 export { create, toBinary, fromBinary, timestampDate, timestampFromDate };
@@ -43,6 +45,7 @@ export const events = {
   'results.result.recorded.v1': ResultRecordedSchema,
   'results.result.deleted.v1': ResultDeletedSchema,
   'results.certificate.resend-requested.v1': CertificateResendRequestedSchema,
+  'report.certificate.issued.v1': CertificateIssuedSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

@@ -22,6 +22,8 @@ describe('route table', () => {
     ['POST', '/api/assessment/upload-file', 'assessment'],
     ['GET', '/api/assessment/files/q1.pdf', 'assessment'],
     ['GET', '/.well-known/jwks.json', 'auth'],
+    ['GET', '/api/certificates/RDY-7K3F-92QX', 'report'],
+    ['GET', '/api/certificates/RDY-7K3F-92QX/pdf', 'report'],
   ])('when %s %s arrives, then it goes to %s', (method, path, upstream) => {
     expect(owner(method, path)).toBe(upstream);
   });
@@ -42,6 +44,7 @@ describe('route table', () => {
     expect(needs('POST', '/api/auth/login')).toBe(false);
     expect(needs('GET', '/api/student/tok3n/assessment')).toBe(false);
     expect(needs('GET', '/api/assessment/files/q1.pdf')).toBe(false);
+    expect(needs('GET', '/api/certificates/RDY-7K3F-92QX')).toBe(false);
   });
 
   it('when student links are looked up, then the stricter limit applies to lookups only', () => {
@@ -49,5 +52,12 @@ describe('route table', () => {
     expect(matchRoute('GET', '/api/student/tok3n/assessment')?.rateLimit).toBe('student');
     expect(matchRoute('POST', '/api/student/tok3n/submit')?.rateLimit).toBeUndefined();
     expect(matchRoute('POST', '/api/auth/login')?.rateLimit).toBe('login');
+  });
+
+  it('when certificate codes are checked, then the student limit applies and nothing but GET reaches the report service', () => {
+    expect(matchRoute('GET', '/api/certificates/RDY-7K3F-92QX')?.rateLimit).toBe('student');
+    expect(matchRoute('GET', '/api/certificates/RDY-7K3F-92QX/pdf')?.rateLimit).toBe('student');
+    expect(matchRoute('POST', '/api/certificates/RDY-7K3F-92QX')).toBeUndefined();
+    expect(matchRoute('GET', '/api/certificates/a/b/c')).toBeUndefined();
   });
 });

@@ -42,6 +42,14 @@ export const ROUTES: readonly RouteRule[] = [
     rateLimit: 'student',
   },
   { path: under('/api/student'), upstream: 'student', access: 'public', uploads: true },
+  // Public verification of certificate codes and signed certificate links: guessing codes meets the student limit.
+  {
+    path: /^\/api\/certificates\/[^/]+(?:\/pdf)?$/,
+    methods: ['GET', 'HEAD'],
+    upstream: 'report',
+    access: 'public',
+    rateLimit: 'student',
+  },
   {
     path: /^\/api\/assessment\/files\/.+$/,
     methods: ['GET', 'HEAD'],

@@ -6,6 +6,7 @@ import { migrationsDir } from './data-access/migrations-dir';
 import { openApi } from './entry-points/http/openapi';
 import { deliveryRoutes } from './entry-points/http/deliveries';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
+import { certificateIssuedConsumer } from './entry-points/messaging/certificate-issued';
 import { studentInvitationConsumers } from './entry-points/messaging/student-invitation';
 
 /**
@@ -42,6 +43,14 @@ export const notificationService = defineService({
           logger,
           secrets,
           publicOrigin: config.PUBLIC_ORIGIN,
+          maxAttempts: config.MAIL_MAX_ATTEMPTS,
+          leaseSeconds: config.MAIL_LEASE_SECONDS,
+        }),
+        certificateIssuedConsumer({
+          repo,
+          database,
+          mailer,
+          logger,
           maxAttempts: config.MAIL_MAX_ATTEMPTS,
           leaseSeconds: config.MAIL_LEASE_SECONDS,
         }),

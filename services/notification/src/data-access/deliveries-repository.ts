@@ -68,7 +68,7 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
               coalesce(c.done_at, c.updated_at, d.created_at) AS at
             FROM deliveries d
             LEFT JOIN effect_claims c ON c.scope = 'mail:' || d.template AND c.key = d.event_id::text
-            WHERE d.student_id IN (${ids})
+            WHERE d.student_id IN (${ids}) AND d.template LIKE 'student-invitation%'
             ORDER BY d.student_id, d.created_at DESC`,
       );
       return rows.map((r) => ({

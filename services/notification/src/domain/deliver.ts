@@ -1,6 +1,6 @@
 import type { Database } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
-import { MailDeliveryError, type Mailer } from '@readiness/kit/mail';
+import { MailDeliveryError, type MailAttachment, type Mailer } from '@readiness/kit/mail';
 import { runClaimed } from '@readiness/kit/outbox';
 import type { DeliveriesRepository } from '../data-access/deliveries-repository';
 import type { RenderedMail } from './templates';
@@ -10,6 +10,8 @@ export interface DeliveryRequest {
   template: string;
   to: string;
   mail: RenderedMail;
+  /** Files sent with the mail (a certificate PDF). */
+  attachments?: MailAttachment[];
   /** The student the mail is about, for the per-student delivery state and erasure. */
   studentId?: string;
   /** Which delivery of the event this is (1 for the first); the bus counts them. */
@@ -51,7 +53,13 @@ export async function deliver(
         describe,
       },
       () =>
-        deps.mailer.send({ to: req.to, subject: req.mail.subject, text: req.mail.text, html: req.mail.html }),
+        deps.mailer.send({
+          to: req.to,
+          subject: req.mail.subject,
+          text: req.mail.text,
+          html: req.mail.html,
+          attachments: req.attachments,
+        }),
     );
     if (outcome === 'rejected') {
       deps.logger.error({ eventId: req.eventId, template: req.template }, 'mail refused; not retried');

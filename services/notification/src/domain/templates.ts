@@ -107,3 +107,45 @@ export function studentInvitation(input: {
   );
   return { subject, text, html };
 }
+
+export function certificateIssued(input: {
+  name: string;
+  assessmentTitle: string;
+  percentage: number;
+  code: string;
+  verificationUrl: string;
+  resent: boolean;
+}): RenderedMail {
+  const what = input.assessmentTitle || 'the readiness assessment';
+  const subject = input.resent
+    ? `Your certificate for ${what} (sent again)`
+    : `Congratulations! Your certificate for ${what}`;
+  const text = [
+    `Hello ${input.name},`,
+    '',
+    input.resent
+      ? `As requested, here is your certificate for ${what} again.`
+      : `Congratulations on passing ${what} with a score of ${input.percentage}%!`,
+    '',
+    'Your certificate is attached to this message as a PDF. Keep it for your records.',
+    '',
+    `Anyone can check that it is genuine at ${input.verificationUrl} (verification code ${input.code}).`,
+    '',
+    `We wish you every success in your studies.`,
+  ].join('\n');
+  const html = layout(
+    subject,
+    `<p>Hello ${escapeHtml(input.name)},</p>
+<p>${
+      input.resent
+        ? `As requested, here is your certificate for <strong>${escapeHtml(what)}</strong> again.`
+        : `Congratulations on passing <strong>${escapeHtml(what)}</strong> with a score of <strong>${input.percentage}%</strong>!`
+    }</p>
+<p>Your certificate is attached to this message as a PDF. Keep it for your records.</p>
+<p style="padding:12px 16px;background:#eef2ff;border-radius:6px">Verification code: <strong style="letter-spacing:0.06em">${escapeHtml(input.code)}</strong><br>
+<a href="${escapeHtml(input.verificationUrl)}" style="color:#1e3a8a">${escapeHtml(input.verificationUrl)}</a></p>
+<p>Anyone you show it to can check there that it is genuine.</p>
+<p>We wish you every success in your studies.</p>`,
+  );
+  return { subject, text, html };
+}

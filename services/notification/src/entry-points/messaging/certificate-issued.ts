@@ -1,0 +1,56 @@
+import type { Database } from '@readiness/kit/db';
+import type { Logger } from '@readiness/kit/logger';
+import type { Mailer } from '@readiness/kit/mail';
+import { on } from '@readiness/kit/runtime';
+import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
+import { deliver } from '../../domain/deliver';
+import { certificateIssued } from '../../domain/templates';
+
+export const CERTIFICATE_ISSUED_QUEUE = 'notification.certificate-issued';
+
+/** `Ada Lovelace` → `certificate-Ada-Lovelace.pdf`. */
+const attachmentName = (name: string) => `certificate-${name.trim().replace(/\s+/g, '-')}.pdf`;
+
+/**
+ * Mails a certificate to its student with the PDF the event carries: once per event, so once per pass and once
+ * per resend request, whatever the redeliveries.
+ */
+export function certificateIssuedConsumer(deps: {
+  repo: DeliveriesRepository;
+  database: Database;
+  mailer: Mailer;
+  logger: Logger;
+  maxAttempts: number;
+  leaseSeconds: number;
+}) {
+  return on('report.certificate.issued.v1', {
+    queue: CERTIFICATE_ISSUED_QUEUE,
+    maxAttempts: deps.maxAttempts,
+    async handle(event, meta) {
+      await deliver(deps, {
+        eventId: meta.id,
+        template: event.resend ? 'certificate-resent' : 'certificate-issued',
+        to: event.email,
+        studentId: event.studentId,
+        mail: certificateIssued({
+          name: event.name,
+          assessmentTitle: event.assessmentTitle,
+          percentage: event.percentage,
+          code: event.assessmentCode,
+          verificationUrl: event.verificationUrl,
+          resent: event.resend,
+        }),
+        attachments: [
+          {
+            filename: attachmentName(event.name),
+            content: Buffer.from(event.pdf),
+            contentType: 'application/pdf',
+          },
+        ],
+        attempt: meta.attempt,
+        maxAttempts: deps.maxAttempts,
+        leaseSeconds: deps.leaseSeconds,
+      });
+    },
+  });
+}

@@ -1,0 +1,232 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '@readiness/kit/db';
+import type { CertificateRecord, ResultCopy, VersionCopy } from './records';
+
+type Runner = Pick<Tx, 'execute'>;
+
+async function rows<R>(runner: Runner, query: SQL): Promise<R[]> {
+  return ((await runner.execute(query)) as unknown as { rows: R[] }).rows;
+}
+
+const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
+
+export async function saveVersion(runner: Runner, v: VersionCopy): Promise<void> {
+  await runner.execute(sql`
+    INSERT INTO assessment_versions (version_id, version, title, sections, questions)
+    VALUES (${v.versionId}, ${v.version}, ${v.title}, ${json(v.sections)}, ${json(v.questions)})
+    ON CONFLICT (version_id) DO UPDATE SET version = excluded.version, title = excluded.title,
+      sections = excluded.sections, questions = excluded.questions`);
+}
+
+interface VersionRow {
+  version_id: string;
+  version: number;
+  title: string;
+  sections: VersionCopy['sections'];
+  questions: VersionCopy['questions'];
+}
+
+export async function findVersion(runner: Runner, versionId: string): Promise<VersionCopy | undefined> {
+  const [row] = await rows<VersionRow>(
+    runner,
+    sql`SELECT version_id, version, title, sections, questions FROM assessment_versions WHERE version_id = ${versionId}`,
+  );
+  return (
+    row && {
+      versionId: row.version_id,
+      version: row.version,
+      title: row.title,
+      sections: row.sections,
+      questions: row.questions,
+    }
+  );
+}
+
+/** Keeps the result (a redelivery or a correction replaces the copy). */
+export async function saveResult(runner: Runner, r: ResultCopy): Promise<void> {
+  await runner.execute(sql`
+    INSERT INTO results (result_id, attempt_id, student_id, name, email, score, total_points, percentage, passed,
+      attempt_number, assessment_code, completed_at, version_id, version, passing_score, assessment_title, sections,
+      answers)
+    VALUES (${r.resultId}, ${r.attemptId}, ${r.studentId}, ${r.name}, ${r.email}, ${r.score}, ${r.totalPoints},
+      ${r.percentage}, ${r.passed}, ${r.attemptNumber}, ${r.assessmentCode}, ${r.completedAt.toISOString()},
+      ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${json(r.sections)}, ${json(r.answers)})
+    ON CONFLICT (result_id) DO UPDATE SET attempt_id = excluded.attempt_id, student_id = excluded.student_id,
+      name = excluded.name, email = excluded.email, score = excluded.score, total_points = excluded.total_points,
+      percentage = excluded.percentage, passed = excluded.passed, attempt_number = excluded.attempt_number,
+      assessment_code = excluded.assessment_code, completed_at = excluded.completed_at,
+      version_id = excluded.version_id, version = excluded.version, passing_score = excluded.passing_score,
+      assessment_title = excluded.assessment_title, sections = excluded.sections, answers = excluded.answers`);
+}
+
+interface ResultRow {
+  result_id: string;
+  attempt_id: string;
+  student_id: string;
+  name: string;
+  email: string;
+  score: number;
+  total_points: number;
+  percentage: number;
+  passed: boolean;
+  attempt_number: number;
+  assessment_code: string;
+  completed_at: Date | string;
+  version_id: string;
+  version: number;
+  passing_score: number;
+  assessment_title: string;
+  sections: ResultCopy['sections'];
+  answers: ResultCopy['answers'];
+}
+
+export async function findResult(runner: Runner, resultId: string): Promise<ResultCopy | undefined> {
+  const [r] = await rows<ResultRow>(runner, sql`SELECT * FROM results WHERE result_id = ${resultId}`);
+  return (
+    r && {
+      resultId: r.result_id,
+      attemptId: r.attempt_id,
+      studentId: r.student_id,
+      name: r.name,
+      email: r.email,
+      score: r.score,
+      totalPoints: r.total_points,
+      percentage: r.percentage,
+      passed: r.passed,
+      attemptNumber: r.attempt_number,
+      assessmentCode: r.assessment_code,
+      completedAt: new Date(r.completed_at),
+      versionId: r.version_id,
+      version: r.version,
+      passingScore: r.passing_score,
+      assessmentTitle: r.assessment_title,
+      sections: r.sections,
+      answers: r.answers,
+    }
+  );
+}
+
+/** A passed result's certificate, pending until rendered; a second call for the same result changes nothing. */
+export async function addCertificate(
+  runner: Runner,
+  c: { resultId: string; studentId: string; code: string; objectKey: string; awardedAt: Date },
+): Promise<void> {
+  await runner.execute(sql`
+    INSERT INTO certificates (result_id, student_id, code, object_key, awarded_at)
+    VALUES (${c.resultId}, ${c.studentId}, ${c.code}, ${c.objectKey}, ${c.awardedAt.toISOString()})
+    ON CONFLICT (result_id) DO NOTHING`);
+}
+
+interface CertificateRow {
+  result_id: string;
+  student_id: string;
+  code: string;
+  name: string;
+  email: string;
+  assessment_title: string;
+  percentage: number;
+  object_key: string;
+  status: 'pending' | 'issued';
+  awarded_at: Date | string;
+  issued_at: Date | string | null;
+}
+
+const CERTIFICATE = sql`SELECT c.result_id, c.student_id, c.code, r.name, r.email, r.assessment_title, r.percentage,
+  c.object_key, c.status, c.awarded_at, c.issued_at FROM certificates c JOIN results r USING (result_id)`;
+
+const toCertificate = (r: CertificateRow): CertificateRecord => ({
+  resultId: r.result_id,
+  studentId: r.student_id,
+  code: r.code,
+  name: r.name,
+  email: r.email,
+  assessmentTitle: r.assessment_title,
+  percentage: r.percentage,
+  objectKey: r.object_key,
+  status: r.status,
+  awardedAt: new Date(r.awarded_at),
+  issuedAt: r.issued_at === null ? null : new Date(r.issued_at),
+});
+
+export async function findCertificate(
+  runner: Runner,
+  resultId: string,
+): Promise<CertificateRecord | undefined> {
+  const [row] = await rows<CertificateRow>(runner, sql`${CERTIFICATE} WHERE c.result_id = ${resultId}`);
+  return row && toCertificate(row);
+}
+
+export async function findCertificateByCode(
+  runner: Runner,
+  code: string,
+): Promise<CertificateRecord | undefined> {
+  const [row] = await rows<CertificateRow>(runner, sql`${CERTIFICATE} WHERE c.code = ${code}`);
+  return row && toCertificate(row);
+}
+
+/**
+ * Takes up to `limit` pending certificates whose lease is free (never taken, or its worker died or failed), each
+ * with a lease of `leaseSeconds`; concurrent workers take different ones.
+ */
+export async function claimPending(
+  runner: Runner,
+  options: { leaseSeconds: number; limit: number },
+): Promise<CertificateRecord[]> {
+  const claimed = await rows<{ result_id: string }>(
+    runner,
+    sql`UPDATE certificates SET claimed_until = now() + make_interval(secs => ${options.leaseSeconds}),
+          attempts = attempts + 1
+        WHERE result_id IN (
+          SELECT result_id FROM certificates
+          WHERE status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
+          ORDER BY awarded_at LIMIT ${options.limit} FOR UPDATE SKIP LOCKED)
+        RETURNING result_id`,
+  );
+  if (claimed.length === 0) return [];
+  const ids = sql.join(
+    claimed.map((c) => sql`${c.result_id}`),
+    sql`, `,
+  );
+  return (await rows<CertificateRow>(runner, sql`${CERTIFICATE} WHERE c.result_id IN (${ids})`)).map(
+    toCertificate,
+  );
+}
+
+/** Turns a pending certificate issued; undefined when it is not pending any more (issued or erased meanwhile). */
+export async function markIssued(runner: Runner, resultId: string): Promise<Date | undefined> {
+  const [row] = await rows<{ issued_at: Date | string }>(
+    runner,
+    sql`UPDATE certificates SET status = 'issued', issued_at = now(), claimed_until = NULL, last_error = NULL
+        WHERE result_id = ${resultId} AND status = 'pending' RETURNING issued_at`,
+  );
+  return row && new Date(row.issued_at);
+}
+
+/** Records why a render failed and leaves the certificate pending, free again after `retryAfterSeconds`. */
+export async function recordFailure(
+  runner: Runner,
+  resultId: string,
+  error: string,
+  retryAfterSeconds: number,
+): Promise<void> {
+  await runner.execute(sql`
+    UPDATE certificates SET last_error = ${error.slice(0, 1000)},
+      claimed_until = now() + make_interval(secs => ${retryAfterSeconds})
+    WHERE result_id = ${resultId} AND status = 'pending'`);
+}
+
+/** Erases a result and its certificate; returns the certificate's object key when it had one. */
+export async function deleteResult(runner: Runner, resultId: string): Promise<string[]> {
+  const keys = await rows<{ object_key: string }>(
+    runner,
+    sql`DELETE FROM certificates WHERE result_id = ${resultId} RETURNING object_key`,
+  );
+  await runner.execute(sql`DELETE FROM results WHERE result_id = ${resultId}`);
+  return keys.map((k) => k.object_key);
+}
+
+/** Erases every result and certificate of a student. */
+export async function deleteStudent(runner: Runner, studentId: string): Promise<void> {
+  await runner.execute(sql`DELETE FROM certificates WHERE student_id = ${studentId}`);
+  await runner.execute(sql`DELETE FROM results WHERE student_id = ${studentId}`);
+}

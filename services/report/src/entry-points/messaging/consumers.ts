@@ -1,0 +1,103 @@
+import {
+  QuestionType as ProtoQuestionType,
+  timestampDate,
+  type AssessmentVersionPublished,
+  type ResultRecorded,
+} from '@readiness/contracts';
+import { on, type EventSubscription } from '@readiness/kit/runtime';
+import type { QuestionType, ResultCopy, VersionCopy } from '../../data-access/records';
+import type { Reports } from '../../domain/reports';
+
+export const QUEUES = {
+  versionPublished: 'report.assessment-published',
+  resultRecorded: 'report.result-recorded',
+  resendRequested: 'report.certificate-resend-requested',
+  resultDeleted: 'report.result-deleted',
+  studentDeleted: 'report.student-deleted',
+} as const;
+
+const TYPES: Record<number, QuestionType> = {
+  [ProtoQuestionType.YES_NO]: 'yes_no',
+  [ProtoQuestionType.MULTIPLE_CHOICE]: 'multiple_choice',
+  [ProtoQuestionType.FILE_UPLOAD]: 'file_upload',
+};
+
+const toVersion = (e: AssessmentVersionPublished): VersionCopy => ({
+  versionId: e.versionId,
+  version: e.version,
+  title: e.title,
+  sections: e.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
+  questions: e.questions.map((q) => ({
+    id: q.id,
+    type: TYPES[q.type] ?? 'yes_no',
+    question: q.question,
+    section: q.section,
+    points: q.points,
+    options: q.options.map((o) => ({ id: o.id, text: o.text })),
+  })),
+});
+
+const toResult = (e: ResultRecorded): ResultCopy => ({
+  resultId: e.resultId,
+  attemptId: e.attemptId,
+  studentId: e.studentId,
+  name: e.name,
+  email: e.email,
+  score: e.score,
+  totalPoints: e.totalPoints,
+  percentage: e.percentage,
+  passed: e.passed,
+  attemptNumber: e.attemptNumber,
+  assessmentCode: e.assessmentCode,
+  completedAt: e.completedAt ? timestampDate(e.completedAt) : new Date(),
+  versionId: e.versionId,
+  version: e.version,
+  passingScore: e.passingScore,
+  assessmentTitle: e.assessmentTitle,
+  sections: e.sections.map((s) => ({
+    sectionId: s.sectionId,
+    title: s.title,
+    score: s.score,
+    totalPoints: s.totalPoints,
+    correct: s.correct,
+    questions: s.questions,
+    percentage: s.percentage,
+  })),
+  answers: e.answers.map((a) => ({
+    questionId: a.questionId,
+    answer: a.answer,
+    isCorrect: a.isCorrect,
+    points: a.points,
+    maxPoints: a.maxPoints,
+    sectionId: a.sectionId,
+  })),
+});
+
+/** One consumer per event: keep copies, issue certificates, mail them again, erase. */
+export function reportConsumers(reports: Reports): EventSubscription[] {
+  return [
+    on('assessment.version.published.v1', {
+      queue: QUEUES.versionPublished,
+      handle: (event) => reports.rememberVersion(toVersion(event)),
+    }),
+    on('results.result.recorded.v1', {
+      queue: QUEUES.resultRecorded,
+      async handle(event, meta) {
+        await reports.recordResult(toResult(event), meta.id);
+        if (event.passed) void reports.issuePending();
+      },
+    }),
+    on('results.certificate.resend-requested.v1', {
+      queue: QUEUES.resendRequested,
+      handle: (event, meta) => reports.resend({ resultId: event.resultId, actorId: event.actorId }, meta.id),
+    }),
+    on('results.result.deleted.v1', {
+      queue: QUEUES.resultDeleted,
+      handle: (event) => reports.eraseResult(event.resultId),
+    }),
+    on('student.student.deleted.v1', {
+      queue: QUEUES.studentDeleted,
+      handle: (event) => reports.eraseStudent(event.studentId),
+    }),
+  ];
+}

@@ -1,0 +1,4 @@
+import { runMain } from '@readiness/kit/runtime';
+import { reportService } from './service';
+
+runMain(reportService);

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { defineService } from '@readiness/kit/runtime';
+import { configSchema } from './config';
+import { migrationsDir } from './data-access/migrations-dir';
+import { CERTIFICATE_ISSUED } from './domain/events';
+import { createLinkSigner } from './domain/links';
+import { createReports } from './domain/reports';
+import { loadFontFaces } from './domain/templates/fonts';
+import { openApi } from './entry-points/http/openapi';
+import { reportRoutes } from './entry-points/http/routes';
+import { reportConsumers } from './entry-points/messaging/consumers';
+import { loadLinkKey } from './link-key';
+import { chooseBrowser, SYSTEM_BROWSERS } from './rendering/browser-choice';
+import { createRenderer, type Renderer } from './rendering/renderer';
+
+/** What an in-process caller may set: the system browsers looked for (tests use none to reach the fallback). */
+export interface ReportOptions {
+  systemBrowsers?: readonly string[];
+}
+
+/**
+ * The report service: PDF reports and certificates rendered with one Chromium, certificates stored in object
+ * storage and announced once per pass (report.certificate.issued.v1), and public verification of their codes.
+ */
+export const reportService = defineService({
+  name: 'report',
+  config: configSchema,
+  migrations: migrationsDir,
+  bus: true,
+  publishes: [CERTIFICATE_ISSUED],
+  uses: { storage: true },
+  openapi: openApi,
+  async setup(
+    { config, logger, database, storage, handleOnce, notifyOutbox },
+    options: ReportOptions | undefined,
+  ) {
+    const fontFaces = loadFontFaces();
+    const renderer: Renderer = createRenderer({
+      choose: () =>
+        chooseBrowser({
+          executablePath: config.PUPPETEER_EXECUTABLE_PATH,
+          systemBrowsers: options?.systemBrowsers ?? SYSTEM_BROWSERS,
+          bundled: config.PDF_BUNDLED_CHROMIUM,
+          bundledDir: path.resolve(config.DATA_DIR, 'report', 'chromium'),
+          logger,
+        }),
+      fontFaces,
+      poolSize: config.PDF_POOL_SIZE,
+      timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
+      logger,
+    });
+    const reports = createReports({
+      database,
+      storage,
+      renderer,
+      fontFaces,
+      links: createLinkSigner(loadLinkKey(config, logger), config.PUBLIC_ORIGIN),
+      logger,
+      handleOnce,
+      notifyOutbox,
+      providerName: config.PROVIDER_NAME,
+      signatory: config.CERTIFICATE_SIGNATORY,
+      linkTtlHours: config.CERTIFICATE_LINK_TTL_HOURS,
+      renderLeaseSeconds: Math.ceil(config.PDF_RENDER_TIMEOUT_MS / 1000) * 2 + 10,
+      concurrency: config.PDF_POOL_SIZE,
+    });
+    // Certificates waiting for a browser (none yet, a crash, a restart mid-render) are issued once one runs.
+    renderer.onAvailable(() => void reports.issuePending());
+    await renderer.start();
+    const sweep = setInterval(() => void reports.issuePending(), config.CERTIFICATE_SWEEP_SECONDS * 1000);
+    sweep.unref();
+    return {
+      routes: reportRoutes(reports),
+      subscriptions: reportConsumers(reports),
+      exports: { renderer },
+      async stop() {
+        clearInterval(sweep);
+        await reports.settled();
+        await renderer.close();
+      },
+    };
+  },
+});

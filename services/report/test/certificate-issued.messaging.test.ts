@@ -1,0 +1,96 @@
+import { eventually } from '@readiness/testing';
+import { pdfText, resultFacts, startReport, type Harness } from './harness';
+
+jest.setTimeout(120_000);
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
+
+describe.each(['real', 'embedded'] as const)('certificate on pass (%s)', (kind) => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startReport(kind);
+    await h.publishVersion();
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('when a passed result is delivered three times, then one certificate is stored, announced and mailed once', async () => {
+    const facts = resultFacts({ name: 'Grace Hopper', email: 'grace@example.edu', percentage: 92 });
+    const eventId = await h.publishResult(facts);
+    await h.publishResult(facts, eventId);
+    await h.publishResult(facts);
+
+    const mail = await h.mail.waitFor((m) => m.to.includes('grace@example.edu'), 30_000);
+    expect(mail.subject).toContain('Congratulations');
+    expect(mail.attachments).toEqual([
+      expect.objectContaining({ filename: 'certificate-Grace-Hopper.pdf', contentType: 'application/pdf' }),
+    ]);
+    expect(mail.text).toContain(facts.assessmentCode);
+    await settle();
+    expect(h.mail.list().filter((m) => m.to.includes('grace@example.edu'))).toHaveLength(1);
+    const issued = h.issued.filter((e) => e.resultId === facts.resultId);
+    expect(issued).toHaveLength(1);
+    const [event] = issued;
+    expect(event).toMatchObject({
+      studentId: facts.studentId,
+      name: 'Grace Hopper',
+      email: 'grace@example.edu',
+      assessmentCode: facts.assessmentCode,
+      assessmentTitle: 'Distance Learning Readiness',
+      percentage: 92,
+      resend: false,
+      verificationUrl: `https://readiness.example.edu/verify/${facts.assessmentCode}`,
+    });
+    expect(event!.downloadUrl).toMatch(
+      new RegExp(
+        `^https://readiness\\.example\\.edu/api/certificates/${facts.assessmentCode}/pdf\\?expires=\\d+&signature=`,
+      ),
+    );
+    const text = pdfText(event!.pdf);
+    expect(text).toContain('Grace Hopper');
+    expect(text).toContain('92%');
+    expect(text).toContain(facts.assessmentCode);
+    expect(text).toContain('Northfield College');
+    if (kind === 'real') {
+      expect(await h.objects(`certificates/${facts.studentId}/`)).toEqual([
+        `certificates/${facts.studentId}/${facts.resultId}.pdf`,
+      ]);
+    }
+  });
+
+  it('when a failed result is recorded, then no certificate, event or mail follows', async () => {
+    const facts = resultFacts({ passed: false, percentage: 40, email: 'failed@example.edu' });
+    await h.publishResult(facts);
+    await settle();
+    expect(h.issued.filter((e) => e.resultId === facts.resultId)).toHaveLength(0);
+    expect(h.mail.list().filter((m) => m.to.includes('failed@example.edu'))).toHaveLength(0);
+    if (kind === 'real') expect(await h.objects(`certificates/${facts.studentId}/`)).toEqual([]);
+    const res = await h.get(`/api/admin/results/${facts.resultId}/certificate`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      code: 'not_passed',
+      message: 'This result did not pass, so it has no certificate',
+    });
+  });
+
+  it('when a resend is requested twice, then the student gets one more mail per request', async () => {
+    const facts = resultFacts({ email: 'resend@example.edu' });
+    await h.publishResult(facts);
+    await h.mail.waitFor((m) => m.to.includes('resend@example.edu'), 30_000);
+    await h.resend(facts);
+    await h.resend(facts);
+    await eventually(
+      () => h.mail.list().filter((m) => m.to.includes('resend@example.edu')).length === 3,
+      'three certificate mails',
+      20_000,
+    );
+    await settle();
+    const mails = h.mail.list().filter((m) => m.to.includes('resend@example.edu'));
+    expect(mails).toHaveLength(3);
+    expect(mails.filter((m) => m.subject.includes('sent again'))).toHaveLength(2);
+    expect(h.issued.filter((e) => e.resultId === facts.resultId && e.resend)).toHaveLength(2);
+  });
+});

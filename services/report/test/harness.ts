@@ -1,0 +1,374 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import jwt from 'jsonwebtoken';
+import {
+  AssessmentVersionPublishedSchema,
+  CertificateResendRequestedSchema,
+  QuestionType,
+  ResultDeletedSchema,
+  ResultRecordedSchema,
+  StudentDeletedSchema,
+  create,
+  decodePayload,
+  encodePayload,
+  timestampFromDate,
+  type CertificateIssued,
+  type EventName,
+  type EventPayload,
+} from '@readiness/contracts';
+import { createJwtVerifier } from '@readiness/kit/auth';
+import { createMemoryBus, createRabbitBus, type EventBus } from '@readiness/kit/bus';
+import { openDatabase, type Database } from '@readiness/kit/db';
+import { createLogger } from '@readiness/kit/logger';
+import { createMailer, startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { startService, type RunningService } from '@readiness/kit/runtime';
+import { parseS3Endpoint, startEmbeddedS3, type EmbeddedS3 } from '@readiness/kit/storage';
+import { Client } from 'minio';
+import { notificationService } from '@readiness/notification';
+import { createTestDatabase, createTestVhost } from '@readiness/testing';
+import {
+  reportService,
+  type ReportConfig,
+  type ReportConfigInput,
+  type ReportOptions,
+  type Renderer,
+} from '../src';
+
+export const logger = createLogger({ name: 'report-test', level: 'silent' });
+
+const ISSUER = 'readiness-auth';
+const AUDIENCE = 'readiness-admin';
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const kid = randomUUID();
+
+/** The text of a PDF, as poppler's pdftotext reads it. */
+export function pdfText(pdf: Buffer | Uint8Array): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'report-pdf-'));
+  try {
+    const file = path.join(dir, 'file.pdf');
+    writeFileSync(file, pdf);
+    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export const PUBLIC_ORIGIN = 'https://readiness.example.edu';
+
+/** An admin token as auth signs it. */
+export function adminToken(): string {
+  return jwt.sign({ role: 'admin', sid: randomUUID() }, privateKey, {
+    algorithm: 'RS256',
+    keyid: kid,
+    subject: randomUUID(),
+    jwtid: randomUUID(),
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    expiresIn: 600,
+  });
+}
+
+export interface ResultFacts {
+  resultId: string;
+  studentId: string;
+  name: string;
+  email: string;
+  passed: boolean;
+  percentage: number;
+  assessmentCode: string;
+  versionId: string;
+}
+
+export const VERSION_ID = 'version-1';
+
+/** A result as the results service records it, passed by default. */
+export function resultFacts(overrides: Partial<ResultFacts> = {}): ResultFacts {
+  const code = `RDY-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}`.toUpperCase();
+  return {
+    resultId: randomUUID(),
+    studentId: randomUUID(),
+    name: 'Ada Lovelace',
+    email: 'ada@example.edu',
+    passed: true,
+    percentage: 85,
+    assessmentCode: code,
+    versionId: VERSION_ID,
+    ...overrides,
+  };
+}
+
+export interface Harness {
+  report: RunningService<ReportConfig, { renderer: Renderer }>;
+  url: string;
+  database: Database;
+  bus: EventBus;
+  mail: MailCatcher;
+  /** Every report.certificate.issued.v1 the bus delivered, decoded. */
+  issued: CertificateIssued[];
+  /** Publishes an event as its owner would; `id` repeats a delivery. */
+  publish<N extends EventName>(name: N, payload: EventPayload<N>, id?: string): Promise<string>;
+  publishVersion(): Promise<void>;
+  publishResult(facts: ResultFacts, id?: string): Promise<string>;
+  resend(facts: ResultFacts): Promise<string>;
+  deleteResult(facts: ResultFacts): Promise<void>;
+  deleteStudent(facts: ResultFacts): Promise<void>;
+  get(urlPath: string, options?: { token?: string | null }): Promise<Response>;
+  objects(prefix?: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The report service in-process on port 0, with the notification service beside it on the same bus and an SMTP
+ * catcher: against fresh PostgreSQL databases, a RabbitMQ vhost and an S3 server it reaches through S3_ENDPOINT
+ * (`real`), or the memory bus and the runtime's own embedded S3 under DATA_DIR (`embedded`).
+ */
+export async function startReport(
+  kind: 'real' | 'embedded',
+  options: { config?: Partial<ReportConfigInput>; options?: ReportOptions } = {},
+): Promise<Harness> {
+  const closers: Array<() => Promise<void> | void> = [];
+  const close = async () => {
+    for (const step of closers.splice(0).reverse()) await step();
+  };
+  try {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'report-test-'));
+    closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const [reportDb, notificationDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+    closers.push(reportDb.close, notificationDb.close);
+    const database = await openDatabase({ url: reportDb.url, logger });
+    closers.push(() => database.close());
+    const notificationDatabase = await openDatabase({ url: notificationDb.url, logger });
+    closers.push(() => notificationDatabase.close());
+
+    const retryDelaysMs = [100, 200, 400];
+    let bus: EventBus;
+    let notificationBus: EventBus;
+    let s3: EmbeddedS3 | undefined;
+    if (kind === 'real') {
+      const vhost = await createTestVhost();
+      closers.push(vhost.close);
+      bus = createRabbitBus({ url: vhost.url, service: 'report', logger, retryDelaysMs });
+      notificationBus = createRabbitBus({ url: vhost.url, service: 'notification', logger, retryDelaysMs });
+      s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3-server') });
+      closers.push(() => s3?.close());
+    } else {
+      bus = createMemoryBus({ logger, service: 'report', retryDelaysMs });
+      notificationBus = bus;
+    }
+    closers.push(() => bus.close());
+    if (notificationBus !== bus) closers.push(() => notificationBus.close());
+
+    const issued: CertificateIssued[] = [];
+    await bus.subscribe({
+      queue: 'test.certificate-issued',
+      events: ['report.certificate.issued.v1'],
+      handle: async (msg) => {
+        issued.push(decodePayload('report.certificate.issued.v1', msg.payload));
+      },
+    });
+    await bus.start();
+    if (notificationBus !== bus) await notificationBus.start();
+
+    const mail = await startMailCatcher({ logger });
+    closers.push(() => mail.close());
+    const mailer = createMailer({ smtpUrl: mail.url, from: 'Readiness <no-reply@readiness.test>', logger });
+    closers.push(() => mailer.close());
+    const common = { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir };
+    const notification = await startService(notificationService, {
+      config: { ...common, PUBLIC_ORIGIN },
+      logger,
+      adapters: { database: notificationDatabase, bus: notificationBus, mailer },
+    });
+    closers.push(() => notification.stop());
+
+    const report = await startService(reportService, {
+      config: {
+        ...common,
+        PUBLIC_ORIGIN,
+        PROVIDER_NAME: 'Northfield College',
+        ...(s3 ? { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey } : {}),
+        ...options.config,
+      },
+      logger,
+      adapters: { database, bus },
+      shared: {
+        adminVerifier: createJwtVerifier({
+          publicKeys: [{ kid, key: publicKey }],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+        }),
+      },
+      options: options.options,
+    });
+    closers.push(() => report.stop());
+
+    const publish: Harness['publish'] = async (name, payload, id = randomUUID()) => {
+      await bus.publish([
+        { id, name, occurredAt: new Date(), source: 'test', payload: encodePayload(name, payload) },
+      ]);
+      return id;
+    };
+    const token = adminToken();
+    return {
+      report,
+      url: report.url,
+      database,
+      bus,
+      mail,
+      issued,
+      publish,
+      async publishVersion() {
+        await publish(
+          'assessment.version.published.v1',
+          create(AssessmentVersionPublishedSchema, {
+            versionId: VERSION_ID,
+            version: 1,
+            active: true,
+            title: 'Distance Learning Readiness',
+            passingScore: 70,
+            sections: [
+              { id: 1, title: 'Technology', description: '' },
+              { id: 2, title: 'Study habits', description: '' },
+            ],
+            questions: [
+              {
+                id: 'q1',
+                type: QuestionType.YES_NO,
+                question: 'Do you have a reliable internet connection at home?',
+                section: 1,
+                points: 1,
+                correctAnswer: 'yes',
+              },
+              {
+                id: 'q2',
+                type: QuestionType.MULTIPLE_CHOICE,
+                question: 'How many hours a week can you set aside for study?',
+                section: 2,
+                points: 1,
+                correctAnswer: 'o3',
+                options: [
+                  { id: 'o1', text: 'Fewer than 2' },
+                  { id: 'o2', text: 'Between 2 and 5' },
+                  { id: 'o3', text: 'More than 5' },
+                ],
+              },
+            ],
+          }),
+        );
+      },
+      publishResult(facts, id) {
+        return publish(
+          'results.result.recorded.v1',
+          create(ResultRecordedSchema, {
+            resultId: facts.resultId,
+            attemptId: randomUUID(),
+            studentId: facts.studentId,
+            name: facts.name,
+            email: facts.email,
+            score: facts.passed ? 2 : 0,
+            totalPoints: 2,
+            percentage: facts.percentage,
+            passed: facts.passed,
+            attemptNumber: 1,
+            canRetake: !facts.passed,
+            assessmentCode: facts.assessmentCode,
+            completedAt: timestampFromDate(new Date('2026-11-20T10:30:00Z')),
+            sections: [
+              {
+                sectionId: 1,
+                title: 'Technology',
+                score: 1,
+                totalPoints: 1,
+                correct: 1,
+                questions: 1,
+                percentage: 100,
+              },
+              {
+                sectionId: 2,
+                title: 'Study habits',
+                score: 1,
+                totalPoints: 1,
+                correct: 1,
+                questions: 1,
+                percentage: 100,
+              },
+            ],
+            versionId: facts.versionId,
+            version: 1,
+            passingScore: 70,
+            assessmentTitle: 'Distance Learning Readiness',
+            answers: [
+              { questionId: 'q1', answer: 'yes', isCorrect: true, points: 1, maxPoints: 1, sectionId: 1 },
+              { questionId: 'q2', answer: 'o3', isCorrect: true, points: 1, maxPoints: 1, sectionId: 2 },
+            ],
+          }),
+          id,
+        );
+      },
+      resend(facts) {
+        return publish(
+          'results.certificate.resend-requested.v1',
+          create(CertificateResendRequestedSchema, {
+            resultId: facts.resultId,
+            studentId: facts.studentId,
+            name: facts.name,
+            email: facts.email,
+            assessmentCode: facts.assessmentCode,
+            actorId: randomUUID(),
+          }),
+        );
+      },
+      async deleteResult(facts) {
+        await publish(
+          'results.result.deleted.v1',
+          create(ResultDeletedSchema, {
+            resultId: facts.resultId,
+            studentId: facts.studentId,
+            actorId: randomUUID(),
+          }),
+        );
+      },
+      async deleteStudent(facts) {
+        await publish(
+          'student.student.deleted.v1',
+          create(StudentDeletedSchema, {
+            studentId: facts.studentId,
+            email: facts.email,
+            actorId: randomUUID(),
+          }),
+        );
+      },
+      get(urlPath, opts = {}) {
+        const bearer = opts.token === undefined ? token : opts.token;
+        return fetch(`${report.url}${urlPath}`, {
+          headers: bearer ? { authorization: `Bearer ${bearer}` } : {},
+        });
+      },
+      async objects(prefix = 'certificates/') {
+        if (!s3) throw new Error('objects are listed in the real kind only');
+        const { endPoint, port } = parseS3Endpoint(s3.endpoint);
+        const client = new Client({
+          endPoint,
+          port,
+          useSSL: false,
+          accessKey: s3.accessKey,
+          secretKey: s3.secretKey,
+          region: 'us-east-1',
+          pathStyle: true,
+        });
+        const names: string[] = [];
+        for await (const item of client.listObjectsV2(report.config.S3_BUCKET, prefix, true)) {
+          if (item.name) names.push(item.name);
+        }
+        return names;
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

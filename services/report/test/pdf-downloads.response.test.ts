@@ -1,0 +1,95 @@
+import { pdfText, resultFacts, startReport, type Harness } from './harness';
+
+jest.setTimeout(120_000);
+
+describe('PDF downloads', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startReport('real');
+    await h.publishVersion();
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('when an admin downloads the report of a result, then it is a PDF named after the student with every section', async () => {
+    const facts = resultFacts({ name: 'Émile  Zola', email: 'emile@example.edu', percentage: 85 });
+    await h.publishResult(facts);
+    await h.mail.waitFor((m) => m.to.includes('emile@example.edu'), 30_000);
+
+    const res = await h.get(`/api/admin/results/${facts.resultId}/pdf`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toBe(
+      `attachment; filename="assessment-report-_mile-Zola.pdf"; filename*=UTF-8''assessment-report-%C3%89mile-Zola.pdf`,
+    );
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    // Headings are printed in capitals.
+    const text = pdfText(Buffer.from(await res.arrayBuffer())).toLowerCase();
+    for (const expected of [
+      'Assessment Report',
+      'Student Information',
+      'emile@example.edu',
+      'Overview',
+      '85%',
+      'Passed',
+      'Good',
+      'Section Performance',
+      'Technology',
+      'Question-by-Question Results',
+      'Do you have a reliable internet connection at home?',
+      'More than 5',
+      facts.assessmentCode,
+    ]) {
+      expect(text).toContain(expected.toLowerCase());
+    }
+  });
+
+  it('when an admin downloads the certificate of a passed result, then it is the stored PDF named after name and e-mail', async () => {
+    const facts = resultFacts({ name: 'Ada Lovelace', email: 'ada.cert@example.edu', percentage: 97 });
+    await h.publishResult(facts);
+    await h.mail.waitFor((m) => m.to.includes('ada.cert@example.edu'), 30_000);
+
+    const res = await h.get(`/api/admin/results/${facts.resultId}/certificate`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toContain(
+      'filename="certificate-Ada-Lovelace-ada.cert@example.edu.pdf"',
+    );
+    const text = pdfText(Buffer.from(await res.arrayBuffer()));
+    expect(text).toContain('Certificate of Achievement');
+    expect(text).toContain('Ada Lovelace');
+    expect(text).toContain('97%');
+    expect(text).toContain(facts.assessmentCode);
+  });
+
+  it('when the result is unknown, then both downloads answer 404 Result not found', async () => {
+    for (const kind of ['pdf', 'certificate']) {
+      const res = await h.get(`/api/admin/results/no-such-result/${kind}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ code: 'not_found', message: 'Result not found' });
+    }
+  });
+
+  it('when no admin token is sent, then both downloads answer 401', async () => {
+    const facts = resultFacts();
+    for (const kind of ['pdf', 'certificate']) {
+      const res = await h.get(`/api/admin/results/${facts.resultId}/${kind}`, { token: null });
+      expect(res.status).toBe(401);
+    }
+  });
+
+  it('when a name carries HTML, then the PDF shows it as text and loads nothing', async () => {
+    const before = h.report.exports.renderer.blockedRequests();
+    const name = '<img src="http://169.254.169.254/latest/meta-data/"><script>document.title="x"</script>Eve';
+    const facts = resultFacts({ name, email: 'eve@example.edu' });
+    await h.publishResult(facts);
+    await h.mail.waitFor((m) => m.to.includes('eve@example.edu'), 30_000);
+    const res = await h.get(`/api/admin/results/${facts.resultId}/pdf`);
+    const text = pdfText(Buffer.from(await res.arrayBuffer())).replace(/\s+/g, ' ');
+    expect(text).toContain('<img src="http://169.254.169.254/latest/meta-data/">');
+    expect(text).toContain('<script>document.title="x"</script>Eve');
+    expect(h.report.exports.renderer.blockedRequests()).toBe(before);
+  });
+});

@@ -1,0 +1,91 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger } from '@readiness/kit/logger';
+import { chooseBrowser } from '../src/rendering/browser-choice';
+import { createRenderer, embeddedFonts, type Renderer } from '../src/rendering/renderer';
+import { loadFontFaces } from '../src/domain/templates/fonts';
+import { pdfText } from './harness';
+
+jest.setTimeout(120_000);
+
+const logger = createLogger({ name: 'renderer-test', level: 'silent' });
+
+describe('PDF renderer', () => {
+  let renderer: Renderer;
+  let server: Server;
+  let hits = 0;
+  let origin = '';
+
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      hits += 1;
+      res.end('body{background:red}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    renderer = createRenderer({
+      choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
+      fontFaces: loadFontFaces(),
+      poolSize: 2,
+      timeoutMs: 10_000,
+      logger,
+    });
+    await renderer.start();
+  });
+
+  afterAll(async () => {
+    await renderer?.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('when a page tries to load the metadata address, a local file, an internal host or run a script, then nothing loads', async () => {
+    const before = renderer.blockedRequests();
+    const pdf = await renderer.render(`<!doctype html><html><head>
+      <link rel="stylesheet" href="${origin}/style.css">
+      <style>@import url("${origin}/import.css"); body{background:url("${origin}/bg.png")}</style>
+      </head><body>
+      <img src="http://169.254.169.254/latest/meta-data/iam/">
+      <img src="file:///etc/passwd">
+      <iframe src="file:///etc/passwd"></iframe>
+      <iframe src="${origin}/frame"></iframe>
+      <script>document.body.innerHTML = 'SCRIPT RAN'</script>
+      <p>Static text</p></body></html>`);
+    const text = pdfText(pdf);
+    expect(text).toContain('Static text');
+    expect(text).not.toContain('SCRIPT RAN');
+    expect(text).not.toContain('root:');
+    expect(hits).toBe(0);
+    // The metadata address and every request to the internal host were aborted by the page's interception.
+    expect(renderer.blockedRequests() - before).toBeGreaterThanOrEqual(4);
+  });
+
+  it('when a PDF is rendered, then the product fonts are embedded in it', async () => {
+    const pdf = await renderer.render(
+      `<!doctype html><html><head><style>${loadFontFaces()}</style></head><body style="font-family:Inter">Hello</body></html>`,
+    );
+    expect(embeddedFonts(pdf).some((font) => font.startsWith('Inter'))).toBe(true);
+  });
+
+  it('when more renders are asked than the pool has pages, then they all finish', async () => {
+    const pdfs = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => renderer.render(`<p>Document ${i}</p>`)),
+    );
+    pdfs.forEach((pdf, i) => expect(pdfText(pdf)).toContain(`Document ${i}`));
+  });
+
+  it('when the browser process dies, then it is launched again and renders', async () => {
+    const { executablePath } = renderer.status();
+    expect(executablePath).toBeTruthy();
+    const pid = renderer.browserPid();
+    expect(pid).toBeDefined();
+    process.kill(pid!, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(renderer.status().available).toBe(false);
+    await expect(renderer.render('<p>x</p>')).rejects.toMatchObject({ httpStatus: 503 });
+    const deadline = Date.now() + 20_000;
+    while (!renderer.status().available && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(pdfText(await renderer.render('<p>After relaunch</p>'))).toContain('After relaunch');
+  });
+});
