@@ -2,6 +2,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { MessageInitShape } from '@bufbuild/protobuf';
 import jwt from 'jsonwebtoken';
 import {
   AssessmentVersionPublishedSchema,
@@ -9,6 +10,7 @@ import {
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
+  StudentInvitationResentSchema,
   StudentInvitedSchema,
   create,
   decodePayload,
@@ -22,7 +24,7 @@ import { createMemoryBus, createRabbitBus, type BusMessage, type EventBus } from
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { startService, type RunningService } from '@readiness/kit/runtime';
-import { createTestDatabase, createTestVhost } from '@readiness/testing';
+import { createTestDatabase, createTestVhost, eventually } from '@readiness/testing';
 import { resultsService, type ResultsConfig, type ResultsConfigInput } from '../src';
 
 export const logger = createLogger({ name: 'results-test', level: 'silent' });
@@ -71,7 +73,7 @@ export interface SeenEvent<N extends Watched = Watched> {
   payload: EventPayload<N>;
 }
 
-export type VersionInput = Partial<Omit<EventPayload<'assessment.version.published.v1'>, '$typeName'>>;
+export type VersionInput = MessageInitShape<typeof AssessmentVersionPublishedSchema>;
 
 export interface Harness {
   service: RunningService<ResultsConfig, undefined>;
@@ -89,6 +91,8 @@ export interface Harness {
   /** Publishes an event as its owner would; returns the envelope (publish it again to redeliver). */
   publish<N extends EventName>(name: N, payload: EventPayload<N>): Promise<BusMessage>;
   republish(message: BusMessage): Promise<void>;
+  /** Publishes a submission and waits for its recorded event. */
+  submit(input: SubmissionInput): Promise<EventPayload<'results.result.recorded.v1'>>;
   close(): Promise<void>;
 }
 
@@ -181,6 +185,27 @@ export async function startResults(
     },
     async republish(message) {
       await bus.publish([message]);
+    },
+    async submit(input) {
+      const attemptId = input.attemptId ?? randomUUID();
+      await bus.publish([
+        {
+          id: randomUUID(),
+          name: 'student.attempt.submitted.v1',
+          occurredAt: new Date(),
+          payload: encodePayload('student.attempt.submitted.v1', submittedEvent({ ...input, attemptId })),
+        },
+      ]);
+      const seen = await eventually(
+        () =>
+          events.find(
+            (e): e is SeenEvent<'results.result.recorded.v1'> =>
+              e.name === 'results.result.recorded.v1' &&
+              (e.payload as EventPayload<'results.result.recorded.v1'>).attemptId === attemptId,
+          ) ?? false,
+        'the recorded event',
+      );
+      return seen.payload;
     },
     async close() {
       for (const close of closers.reverse()) await close();
@@ -281,12 +306,17 @@ export function submittedEvent(s: SubmissionInput) {
   });
 }
 
+const invitation = (s: { studentId: string; name: string; email: string }) => ({
+  ...s,
+  sealedInvitationUrl: 'sealed.v1.x',
+  expiresAt: new Date().toISOString(),
+});
+
 export const invitedEvent = (s: { studentId: string; name: string; email: string }) =>
-  create(StudentInvitedSchema, {
-    ...s,
-    sealedInvitationUrl: 'sealed.v1.x',
-    expiresAt: new Date().toISOString(),
-  });
+  create(StudentInvitedSchema, invitation(s));
+
+export const resentEvent = (s: { studentId: string; name: string; email: string }) =>
+  create(StudentInvitationResentSchema, invitation(s));
 
 export const startedEvent = (s: {
   studentId: string;

@@ -6,7 +6,7 @@ export const PAGE_SIZES = ['10', '20', '50', '100'] as const;
 
 /** The filter the list and the export share; every bad value is a 400 naming the parameter. */
 export const filterQuery = z.object({
-  search: textField({ label: 'Search' })
+  search: textField({ label: 'Search', requiredMessage: 'Search must be one text' })
     .trim()
     .max(200, 'Search must be at most 200 characters')
     .optional()

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { startResults, versionEvent, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+
+describe('the result detail', () => {
+  let h: Harness;
+  const version = versionEvent();
+  beforeAll(async () => {
+    h = await startResults('real');
+    await h.publish('assessment.version.published.v1', version);
+  });
+  afterAll(() => h?.close());
+
+  test('when a result is opened, then it shows the hand-computed figures, every answer, the file link and the version taken', async () => {
+    const studentId = randomUUID();
+    const attemptId = randomUUID();
+    const recorded = await h.submit({
+      attemptId,
+      studentId,
+      name: 'Grace Hopper',
+      email: 'grace@example.edu',
+      versionId: version.versionId,
+      answers: [
+        { questionId: 'q1', answer: 'yes' },
+        { questionId: 'q2', answer: 'b' },
+        { questionId: 'q3', answer: 'file_uploaded', file: true },
+      ],
+    });
+    const res = await h.call('GET', `/api/admin/results/${recorded.resultId}`);
+    expect(res.status).toBe(200);
+    const { result } = (await res.json()) as { result: Record<string, unknown> };
+    expect(result).toMatchObject({
+      _id: recorded.resultId,
+      studentId,
+      student: { name: 'Grace Hopper', email: 'grace@example.edu' },
+      score: 6,
+      totalPoints: 6,
+      percentage: 100,
+      passed: true,
+      performanceLevel: 'Excellent',
+      assessmentCode: recorded.assessmentCode,
+      attemptNumber: 1,
+      canRetake: false,
+      version: 1,
+      passingScore: 70,
+      timeSpent: 12,
+    });
+    expect(result.sections).toEqual([
+      {
+        id: 1,
+        title: 'Technology',
+        description: 'Your equipment',
+        score: 1,
+        totalPoints: 1,
+        correct: 1,
+        questions: 1,
+        percentage: 100,
+        performanceLevel: 'Excellent',
+      },
+      {
+        id: 2,
+        title: 'Habits',
+        description: 'Your study habits',
+        score: 5,
+        totalPoints: 5,
+        correct: 2,
+        questions: 2,
+        percentage: 100,
+        performanceLevel: 'Excellent',
+      },
+    ]);
+    expect(result.answers).toEqual([
+      {
+        questionId: 'q1',
+        question: 'Do you own a computer?',
+        type: 'yes_no',
+        section: 1,
+        answer: 'yes',
+        answerText: 'Yes',
+        isCorrect: true,
+        points: 1,
+        maxPoints: 1,
+      },
+      {
+        questionId: 'q2',
+        question: 'How often do you study?',
+        type: 'multiple_choice',
+        section: 2,
+        answer: 'b',
+        answerText: 'Every day',
+        isCorrect: true,
+        points: 2,
+        maxPoints: 2,
+      },
+      {
+        questionId: 'q3',
+        question: 'Upload a photo of your study space',
+        type: 'file_upload',
+        section: 2,
+        answer: 'file_uploaded',
+        answerText: 'desk.jpg',
+        isCorrect: true,
+        points: 3,
+        maxPoints: 3,
+        file: {
+          originalName: 'desk.jpg',
+          size: 2048,
+          mimetype: 'image/jpeg',
+          url: `/api/admin/students/${studentId}/attempts/${attemptId}/files/q3`,
+        },
+      },
+    ]);
+    const taken = result.assessmentVersion as {
+      versionId: string;
+      sections: Array<{ questions: unknown[] }>;
+    };
+    expect(taken).toMatchObject({
+      versionId: version.versionId,
+      version: 1,
+      title: 'Readiness check',
+      passingScore: 70,
+    });
+    expect(taken.sections.map((s) => s.questions.length)).toEqual([1, 2]);
+    expect(taken.sections[1]!.questions[0]).toEqual({
+      id: 'q2',
+      type: 'multiple_choice',
+      question: 'How often do you study?',
+      points: 2,
+      required: true,
+      correctAnswer: 'b',
+      options: [
+        { id: 'a', text: 'Never' },
+        { id: 'b', text: 'Every day' },
+      ],
+    });
+  });
+
+  test('when a failed result is opened, then its bands follow the rounded percentages', async () => {
+    const recorded = await h.submit({
+      versionId: version.versionId,
+      answers: [{ questionId: 'q2', answer: 'b' }],
+    });
+    const { result } = (await (await h.call('GET', `/api/admin/results/${recorded.resultId}`)).json()) as {
+      result: {
+        percentage: number;
+        performanceLevel: string;
+        passed: boolean;
+        canRetake: boolean;
+        sections: unknown[];
+      };
+    };
+    expect(result).toMatchObject({
+      percentage: 33,
+      performanceLevel: 'Needs Improvement',
+      passed: false,
+      canRetake: true,
+    });
+  });
+
+  test.each([randomUUID(), 'not-an-id'])(
+    'when result %s does not exist, then 404 Result not found',
+    async (id) => {
+      const res = await h.call('GET', `/api/admin/results/${id}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ message: 'Result not found', code: 'result_not_found' });
+    },
+  );
+});
