@@ -168,8 +168,8 @@ describe.each(['gateway', 'auth', 'assessment', 'student', 'results', 'notificat
             JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
           });
         }
-        if (service === 'assessment') {
-          // Production names its S3 server; the admin check needs to know where auth is.
+        if (service === 'assessment' || service === 'student') {
+          // Production names its S3 server (question files, answer files); the admin check needs to know where auth is.
           const s3 = await startEmbeddedS3({ directory: mkdtempSync(path.join(tmpdir(), 'image-s3-')) });
           closers.push(() => s3.close());
           Object.assign(env, {
@@ -179,7 +179,7 @@ describe.each(['gateway', 'auth', 'assessment', 'student', 'results', 'notificat
             AUTH_URL: 'http://127.0.0.1:9',
           });
         }
-        if (service === 'student' || service === 'results') {
+        if (service === 'results') {
           // The admin check needs to know where auth is.
           env.AUTH_URL = 'http://127.0.0.1:9';
         }

@@ -41,8 +41,17 @@ export const configSchema = z
     RATE_LIMIT_API: positiveInt(600),
     /** Sign-in attempts per IP per window (password guessing). */
     RATE_LIMIT_LOGIN: positiveInt(20),
-    /** Student-link lookups (GET) per IP per window (invitation token guessing). */
-    RATE_LIMIT_STUDENT: positiveInt(120),
+    /**
+     * Student-link look-ups (GET) per IP per window (invitation token guessing). Generous: a classroom of a
+     * hundred behind one NAT address loads its pages from that one address.
+     */
+    RATE_LIMIT_STUDENT: positiveInt(1200),
+    /** Student-link look-ups per invitation token per window (one student, however many tabs). */
+    RATE_LIMIT_STUDENT_TOKEN: positiveInt(120),
+    /** Student-flow writes (start, autosave, files, submit) per IP per window: a whole classroom autosaving. */
+    RATE_LIMIT_STUDENT_WRITES: positiveInt(6000),
+    /** Student-flow writes per invitation token per window (an autosave every few seconds, and retries). */
+    RATE_LIMIT_STUDENT_TOKEN_WRITES: positiveInt(300),
   })
   .transform((c) => ({
     ...c,

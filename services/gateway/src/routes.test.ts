@@ -1,4 +1,4 @@
-import { matchRoute, requiresAdmin } from './routes';
+import { matchRoute, requiresAdmin, studentToken } from './routes';
 
 const owner = (method: string, path: string) => matchRoute(method, path)?.upstream;
 
@@ -47,10 +47,12 @@ describe('route table', () => {
     expect(needs('GET', '/api/certificates/RDY-7K3F-92QX')).toBe(false);
   });
 
-  it('when student links are looked up, then the stricter limit applies to lookups only', () => {
+  it('when student links are looked up, then look-ups and the writes of the flow have limits of their own', () => {
     expect(matchRoute('GET', '/api/student/tok3n')?.rateLimit).toBe('student');
     expect(matchRoute('GET', '/api/student/tok3n/assessment')?.rateLimit).toBe('student');
-    expect(matchRoute('POST', '/api/student/tok3n/submit')?.rateLimit).toBeUndefined();
+    expect(matchRoute('POST', '/api/student/tok3n/submit')?.rateLimit).toBe('studentWrite');
+    expect(matchRoute('PUT', '/api/student/tok3n/answers')?.rateLimit).toBe('studentWrite');
+    expect(studentToken('/api/student/tok3n/answers')).toBe('tok3n');
     expect(matchRoute('POST', '/api/auth/login')?.rateLimit).toBe('login');
   });
 

@@ -1,7 +1,13 @@
 export const UPSTREAMS = ['auth', 'assessment', 'student', 'results', 'report', 'notification'] as const;
 export type UpstreamName = (typeof UPSTREAMS)[number];
 
-export type RateLimitName = 'login' | 'student';
+/**
+ * `login`: sign-in attempts per IP. `student`: invitation-link look-ups, per IP and per token. `studentWrite`: the
+ * student flow's writes (start, autosave, files, submit), per IP and per token, counted apart from look-ups so a
+ * look-up burst never starves an autosave. Student routes are not counted against the API-wide per-IP limit: a
+ * classroom behind one NAT address shares that address.
+ */
+export type RateLimitName = 'login' | 'student' | 'studentWrite';
 
 export interface RouteRule {
   /** Matched against the path without the query string. */
@@ -11,7 +17,7 @@ export interface RouteRule {
   upstream: UpstreamName;
   /** `admin`: a valid admin JWT is required before the request is proxied. */
   access: 'admin' | 'public';
-  /** A stricter per-IP limit on top of the API-wide one. */
+  /** A limit of its own: on top of the API-wide one, or (student routes) instead of it. */
   rateLimit?: RateLimitName;
   /** Multipart bodies on this route get the upload size cap and timeout. */
   uploads?: boolean;
@@ -41,7 +47,13 @@ export const ROUTES: readonly RouteRule[] = [
     access: 'public',
     rateLimit: 'student',
   },
-  { path: under('/api/student'), upstream: 'student', access: 'public', uploads: true },
+  {
+    path: under('/api/student'),
+    upstream: 'student',
+    access: 'public',
+    uploads: true,
+    rateLimit: 'studentWrite',
+  },
   // Public verification of certificate codes and signed certificate links: guessing codes meets the student limit.
   {
     path: /^\/api\/certificates\/[^/]+(?:\/pdf)?$/,
@@ -111,4 +123,9 @@ export function isUnsafePath(path: string): boolean {
     current = decoded;
   }
   return true;
+}
+
+/** The invitation token of a student route (`/api/student/{token}/…`), for the per-token limits. */
+export function studentToken(path: string): string | undefined {
+  return /^\/api\/student\/([^/]+)/.exec(path)?.[1];
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
@@ -43,6 +43,7 @@ import {
   routingKey,
   requiresAdmin,
   type RateLimitName,
+  studentToken,
   type RouteRule,
   type UpstreamName,
 } from './routes';
@@ -284,6 +285,9 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
   };
 }
 
+/** Every limit the gateway keeps: the API-wide one, the per-route ones, and the student flow's per-token ones. */
+type LimitName = 'api' | RateLimitName | 'studentToken' | 'studentTokenWrite';
+
 function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): ServiceParts<undefined> {
   const { config, logger } = deps;
   const registry = deps.registry ?? runtimeRegistry;
@@ -326,11 +330,46 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
       blockDurationSeconds,
       logger,
     });
-  const limits: Record<'api' | RateLimitName, RateLimiter> = {
+  const limits: Record<LimitName, RateLimiter> = {
     api: limiter('api', config.RATE_LIMIT_API),
     // A guesser who keeps going after the limit stays blocked for a while longer.
     login: limiter('login', config.RATE_LIMIT_LOGIN, 5 * config.RATE_LIMIT_WINDOW_SECONDS),
     student: limiter('student', config.RATE_LIMIT_STUDENT, 5 * config.RATE_LIMIT_WINDOW_SECONDS),
+    studentToken: limiter('student-token', config.RATE_LIMIT_STUDENT_TOKEN),
+    studentWrite: limiter('student-write', config.RATE_LIMIT_STUDENT_WRITES),
+    studentTokenWrite: limiter('student-token-write', config.RATE_LIMIT_STUDENT_TOKEN_WRITES),
+  };
+  /** The limits a request counts against, each with its key: the address, or a digest of the student's token. */
+  const limitsFor = (
+    path: string,
+    rule: RouteRule | undefined,
+    address: string,
+  ): Array<[LimitName, string]> => {
+    const token = studentToken(path);
+    const perToken = token ? createHash('sha256').update(token).digest('base64url').slice(0, 22) : undefined;
+    switch (rule?.rateLimit) {
+      case 'student':
+        return perToken
+          ? [
+              ['student', address],
+              ['studentToken', perToken],
+            ]
+          : [['student', address]];
+      case 'studentWrite':
+        return perToken
+          ? [
+              ['studentWrite', address],
+              ['studentTokenWrite', perToken],
+            ]
+          : [['studentWrite', address]];
+      case 'login':
+        return [
+          ['api', address],
+          ['login', address],
+        ];
+      default:
+        return path.startsWith('/api/') ? [['api', address]] : [];
+    }
   };
   const apiDocs = createApiDocs({
     upstreams: Object.fromEntries(
@@ -395,8 +434,8 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
     const claims = verified.get(token) ?? verified.remember(token, await verifier.verify(token));
     if (await checkRevoked(claims)) throw invalidToken();
   };
-  const consume = async (name: 'api' | RateLimitName, address: string) => {
-    const decision = await limits[name].consume(address);
+  const consume = async (name: LimitName, key: string) => {
+    const decision = await limits[name].consume(key);
     if (decision.allowed) return;
     rateLimited.inc({ limit: name });
     throw new AppError('rate_limited', 'Too many requests, please try again later', 429, {
@@ -461,8 +500,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
     const address = plainAddress(client.address);
     void (async () => {
       const limited = (async () => {
-        if (path.startsWith('/api/')) await consume('api', address);
-        if (rule?.rateLimit) await consume(rule.rateLimit, address);
+        for (const [name, key] of limitsFor(path, rule, address)) await consume(name, key);
       })();
       // The token is checked while the limit's Redis round trip is under way; a refused limit still answers first.
       const authorised = requiresAdmin(path, rule) ? authorise(req.headers.authorization) : undefined;
