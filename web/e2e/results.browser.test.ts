@@ -171,9 +171,17 @@ async function open(route: string, viewport = DESKTOP): Promise<Page> {
   return page;
 }
 
+/*
+ * As screenshots.browser.test.ts does: the desktop pictures show the window as a person sees it (a
+ * full-page capture would stretch the page past the fixed sidebar), the phone ones the whole page.
+ */
 const shoot = async (page: Page, name: string) => {
   if (!SCREENSHOTS) return;
-  await page.screenshot({ path: path.join(OUT, `${name}.png`), fullPage: true, animations: 'disabled' });
+  await page.screenshot({
+    path: path.join(OUT, `${name}.png`),
+    fullPage: name.endsWith('-mobile'),
+    animations: 'disabled',
+  });
 };
 
 const stat = (page: Page, label: string) =>
@@ -235,15 +243,15 @@ test('when there are more results than a page holds, then paging, the filter and
   await shown(page.getByText('Showing 11–20 of 24 results'));
 
   // A filter goes back to page 1 and survives a reload, as the address carries it.
-  await page.getByRole('combobox', { name: 'Result' }).selectOption({ label: 'Passed' });
+  await page.getByRole('combobox', { name: 'Result', exact: true }).selectOption({ label: 'Passed' });
   await shown(page.getByText('Showing 1–7 of 7 results'));
   expect(new URL(page.url()).searchParams.has('page')).toBe(false);
   await page.reload();
   await shown(page.getByText('Showing 1–7 of 7 results'));
-  expect(await page.getByRole('combobox', { name: 'Result' }).inputValue()).toBe('passed');
+  expect(await page.getByRole('combobox', { name: 'Result', exact: true }).inputValue()).toBe('passed');
   expect(await page.getByRole('table').getByText('Failed', { exact: true }).count()).toBe(0);
 
-  await page.getByRole('combobox', { name: 'Result' }).selectOption({ label: 'All Results' });
+  await page.getByRole('combobox', { name: 'Result', exact: true }).selectOption({ label: 'All Results' });
   await page.getByRole('searchbox', { name: 'Search results' }).fill(failer.student.email.toUpperCase());
   await shown(page.getByText('Showing 1–1 of 1 results'));
   await shown(row(page, failer.student.name).getByText('Failed', { exact: true }));
@@ -282,6 +290,7 @@ test('when a result is opened, then the detail shows the hand-computed figures a
   ] as const) {
     const page = await open('/admin/results', viewport);
     await page.getByRole('searchbox', { name: 'Search results' }).fill(mixed.student.email);
+    await shown(page.getByText('Showing 1–1 of 1 results'));
     await row(page, mixed.student.name)
       .getByRole('link', { name: `View result of ${mixed.student.name}` })
       .click();

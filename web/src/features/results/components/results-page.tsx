@@ -60,6 +60,10 @@ export function ResultsPage() {
     const { query: now, update: change } = latest.current;
     if (settledSearch.trim() !== now.search.trim()) change({ search: settledSearch });
   }, [settledSearch]);
+  // The address changed on its own (the sidebar's Results link, Back): the box follows it.
+  useEffect(() => {
+    if (query.search !== settledSearch.trim()) setSearch(query.search);
+  }, [query.search]);
 
   const { data, currentData, isLoading, isFetching, error } = useGetResultsQuery(query);
   useEffect(() => {

@@ -1,5 +1,5 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useCallback, useMemo, useRef } from 'react';
+import { useLocation, useNavigation, useSearchParams } from 'react-router-dom';
 import {
   DEFAULT_PAGE_SIZE,
   PAGE_SIZES,
@@ -59,8 +59,14 @@ function toParams(query: ResultListQuery): URLSearchParams {
 export function useResultFilters() {
   const [params, setParams] = useSearchParams();
   const query = useMemo(() => fromParams(params), [params]);
+  // A late change (the search box settling) must not cancel a move to another screen on its way.
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const leaving = useRef(false);
+  leaving.current = navigation.location !== undefined && navigation.location.pathname !== pathname;
   const update = useCallback(
     (change: Partial<ResultListQuery>) => {
+      if (leaving.current) return;
       setParams(
         (current) => {
           const before = fromParams(current);

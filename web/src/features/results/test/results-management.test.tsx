@@ -141,6 +141,16 @@ describe('Results Management', () => {
     expect(screen.getByRole('combobox', { name: 'Results per page' })).toHaveValue('50');
   });
 
+  it('when the sidebar link opens the plain list again, then the search box and filter are cleared with it', async () => {
+    const { user } = await openResults('/admin/results?search=marie&status=passed');
+    expect(screen.getByRole('searchbox', { name: 'Search results' })).toHaveValue('marie');
+    await user.click(screen.getByRole('link', { name: 'Results' }));
+    await waitFor(() => expect(screen.getByRole('searchbox', { name: 'Search results' })).toHaveValue(''));
+    expect(screen.getByRole('combobox', { name: 'Result' })).toHaveValue('all');
+    await waitFor(() => expect(lastQuery().has('search')).toBe(false));
+    expect(lastQuery().has('status')).toBe(false);
+  });
+
   it('when the URL carries values the server does not know, then the defaults are used instead', async () => {
     await openResults('/admin/results?limit=7&status=maybe&sortBy=password&page=-2');
     expect(lastQuery().get('limit')).toBe('20');
