@@ -160,7 +160,7 @@ async function open(viewport = DESKTOP): Promise<Page> {
 }
 
 const question = (page: Page, text: string) => page.getByRole('group', { name: new RegExp(text) });
-const saveStatus = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
+const saveStatus = (page: Page, text: string) => page.locator('.test-header__save', { hasText: text });
 
 async function start(page: Page, link: string): Promise<void> {
   await page.goto(link);
