@@ -93,7 +93,7 @@ function ResultView({ token, result }: { token: string; result: StudentResult })
           <>
             <p>You did not meet the passing requirements this time</p>
             <p className="muted">
-              Don&apos;t worry! You can retake the assessment immediately to improve your score.
+              {"Don't worry! You can retake the assessment immediately to improve your score."}
             </p>
           </>
         )}
@@ -129,7 +129,7 @@ function ResultView({ token, result }: { token: string; result: StudentResult })
       </section>
       <section className="card card__body" aria-labelledby="next-title">
         <h2 id="next-title" className="welcome__heading">
-          What&apos;s Next?
+          {"What's Next?"}
         </h2>
         <ul className="result__next">
           {(passed

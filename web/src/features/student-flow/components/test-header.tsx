@@ -18,9 +18,7 @@ export function TestHeader({ name, progress, timeLeftMs, saveStatus }: TestHeade
     <div className="test-header">
       <div className="test-header__row">
         <p className="test-header__name">{name}</p>
-        <p className={`test-header__save test-header__save--${saveStatus}`} role="status">
-          {SAVE_STATUS_TEXT[saveStatus]}
-        </p>
+        <p className={`test-header__save test-header__save--${saveStatus}`}>{SAVE_STATUS_TEXT[saveStatus]}</p>
         <div className={`timer${low ? ' timer--low' : ''}`} role="timer" aria-label="Time remaining">
           <Clock size={18} aria-hidden="true" />
           <span>{formatCountdown(timeLeftMs)}</span>
@@ -42,6 +40,9 @@ export function TestHeader({ name, progress, timeLeftMs, saveStatus }: TestHeade
       <p className="visually-hidden" aria-live="polite">
         {spoken}
       </p>
+      <p className="visually-hidden" aria-live="polite">
+        {useConnectionAnnouncement(saveStatus)}
+      </p>
     </div>
   );
 }
@@ -55,5 +56,18 @@ function useTimeAnnouncement(timeLeftMs: number): string {
     previous.current = timeLeftMs;
     if (mark !== null) setSpoken(announcement(mark));
   }, [timeLeftMs]);
+  return spoken;
+}
+
+/**
+ * What a screen reader hears about saving: not every 'Saving…' and 'Saved' (one per answer), only losing
+ * the connection and, after that, the answers reaching the server again.
+ */
+function useConnectionAnnouncement(saveStatus: SaveStatus): string {
+  const [spoken, setSpoken] = useState('');
+  useEffect(() => {
+    if (saveStatus === 'offline') setSpoken(SAVE_STATUS_TEXT.offline);
+    else if (saveStatus === 'saved') setSpoken((before) => (before ? SAVE_STATUS_TEXT.saved : before));
+  }, [saveStatus]);
   return spoken;
 }

@@ -237,6 +237,7 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
             </Button>
           ) : (
             <Button
+              className="btn--icon-end"
               disabled={!complete}
               aria-describedby={complete ? undefined : 'gate-hint'}
               onClick={() => open(current + 1)}

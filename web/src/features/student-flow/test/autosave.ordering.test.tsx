@@ -7,7 +7,7 @@ useStudentServer();
 
 const SAVE_WAIT = { timeout: AUTOSAVE_DELAY_MS + 3000 };
 const question = (text: string) => screen.getByRole('group', { name: new RegExp(text) });
-const status = (text: string) => screen.findByText(text, { selector: '[role="status"]' }, SAVE_WAIT);
+const status = (text: string) => screen.findByText(text, { selector: '.test-header__save' }, SAVE_WAIT);
 
 async function resume() {
   db.attempt = attemptInProgress({ seq: 3, answers: [] });
@@ -24,13 +24,15 @@ function setVisibility(state: 'hidden' | 'visible') {
 describe('Autosave', () => {
   it('when several answers change within a few seconds, then one save carries them all with the next sequence', async () => {
     const { user } = await resume();
-    expect(screen.getByText('Saved', { selector: '[role="status"]' })).toBeInTheDocument();
+    expect(screen.getByText('Saved', { selector: '.test-header__save' })).toBeInTheDocument();
     await user.click(within(question('Do you have a computer')).getByRole('radio', { name: 'Yes' }));
     await user.click(within(question('How fast is your internet')).getByRole('radio', { name: 'Slow' }));
     await user.click(within(question('How fast is your internet')).getByRole('radio', { name: 'Fast' }));
-    expect(screen.getByText('Saving…', { selector: '[role="status"]' })).toBeInTheDocument();
+    expect(screen.getByText('Saving…', { selector: '.test-header__save' })).toBeInTheDocument();
     expect(db.puts).toHaveLength(0);
     await status('Saved');
+    // Saving is shown, not spoken: a screen reader would otherwise hear it after every answer.
+    expect(document.querySelector('.test-header__save')).not.toHaveAttribute('aria-live');
     expect(db.puts).toEqual([
       {
         attemptId: 'att-1',
@@ -62,6 +64,9 @@ describe('Autosave', () => {
     const { user } = await resume();
     await user.click(within(question('Do you have a computer')).getByRole('radio', { name: 'No' }));
     expect(await status('Offline — answers kept on this device')).toBeInTheDocument();
+    const spoken = () =>
+      [...document.querySelectorAll('.test-header [aria-live="polite"]')].map((el) => el.textContent);
+    await waitFor(() => expect(spoken()).toContain('Offline — answers kept on this device'));
     const kept = JSON.parse(window.localStorage.getItem(keptAnswersKey(TOKEN, 'att-1'))!);
     expect(kept).toMatchObject({ seq: 4, answers: [{ questionId: 'q1', answer: 'no' }] });
     db.offline = false;
@@ -69,6 +74,7 @@ describe('Autosave', () => {
       window.dispatchEvent(new Event('online'));
     });
     expect(await status('Saved')).toBeInTheDocument();
+    await waitFor(() => expect(spoken()).toContain('Saved'));
   });
 
   it('when the page reloads with answers the server never got, then they are restored and sent', async () => {

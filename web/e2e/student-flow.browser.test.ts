@@ -1,0 +1,380 @@
+/*
+ * The student flow in Chromium against the product as `make start` runs it: an admin invites a student
+ * through the API, the student opens the link, takes a short assessment (saved through the admin API),
+ * and sees the result; at desktop and phone width, with the gates between sections, a reload in the
+ * middle, a lost connection, a failed attempt and its retake, an invalid link, and a one-minute
+ * assessment that runs out and submits by itself. Every state gets an accessibility scan. With
+ * SCREENSHOTS=1 it also saves the pictures to docs/screenshots (student-*-desktop.png and -mobile.png).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  DESKTOP,
+  MOBILE,
+  ROOT,
+  SUPER,
+  api,
+  atPath,
+  expectAccessible,
+  newPage,
+  shown,
+  startProductAndBrowser,
+  toast,
+  type RunningProduct,
+} from './support';
+
+jest.setTimeout(240_000);
+
+let product: RunningProduct;
+let browser: Browser;
+let adminToken: string;
+const contexts: BrowserContext[] = [];
+
+const OUT = path.join(ROOT, 'docs/screenshots');
+const screenshots = process.env.SCREENSHOTS === '1';
+const shoot = async (page: Page, name: string, viewport: typeof DESKTOP) => {
+  if (!screenshots) return;
+  // From the top, so that the sticky test header stands where a reader expects it.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({
+    path: path.join(OUT, `student-${name}-${viewport === MOBILE ? 'mobile' : 'desktop'}.png`),
+    fullPage: viewport === MOBILE,
+    animations: 'disabled',
+  });
+};
+
+const TITLE = 'Readiness Check';
+
+/** A short assessment: two sections; passing needs three of the four points. */
+function assessment(timeLimit: number) {
+  return {
+    title: TITLE,
+    description: 'A short check of how ready you are to learn online.',
+    timeLimit,
+    passingScore: 70,
+    sections: [
+      { id: 1, title: 'Technology', description: 'Your computer and connection.' },
+      { id: 2, title: 'Study Habits', description: 'How you plan your week.' },
+    ],
+    questions: [
+      {
+        id: 'q1',
+        type: 'yes_no',
+        question: 'Do you have a computer at home?',
+        section: 1,
+        points: 1,
+        required: true,
+        correctAnswer: 'yes',
+        options: [],
+      },
+      {
+        id: 'q2',
+        type: 'multiple_choice',
+        question: 'How often can you go online?',
+        section: 1,
+        points: 1,
+        required: true,
+        correctAnswer: 'q2o1',
+        options: [
+          { id: 'q2o1', text: 'Every day' },
+          { id: 'q2o2', text: 'Once a month' },
+        ],
+      },
+      {
+        id: 'q3',
+        type: 'file_upload',
+        question: 'Upload your weekly study plan',
+        section: 2,
+        points: 1,
+        required: true,
+        fileInstructions: 'A PDF or a photo of your plan.',
+        options: [],
+      },
+      {
+        id: 'q4',
+        type: 'yes_no',
+        question: 'Do you study late at night?',
+        section: 2,
+        points: 1,
+        required: false,
+        correctAnswer: 'no',
+        options: [],
+      },
+    ],
+  };
+}
+
+async function saveAssessment(timeLimit: number): Promise<void> {
+  const current = await api<{ assessment: { version: number } }>(product.url, 'GET', '/api/assessment', {
+    token: adminToken,
+  });
+  const saved = await api(product.url, 'PUT', '/api/assessment', {
+    token: adminToken,
+    body: {
+      ...assessment(timeLimit),
+      changeNotes: `Student flow test, ${timeLimit} min`,
+      baseVersion: current.body.assessment.version,
+    },
+  });
+  expect(saved.status).toBe(200);
+}
+
+let serial = 0;
+/** Invites a new student and waits until the student service serves them the expected assessment. */
+async function invite(timeLimit = 30): Promise<{ name: string; link: string; token: string }> {
+  serial += 1;
+  const tag = `${Date.now().toString(36)}${serial}`;
+  const name = `Student ${tag}`;
+  const res = await api<{ student: { inviteToken?: string; inviteUrl?: string } }>(
+    product.url,
+    'POST',
+    '/api/admin/students/invite',
+    { token: adminToken, body: { name, email: `student.${tag}@example.edu` } },
+  );
+  expect(res.status).toBe(201);
+  const link = res.body.student.inviteUrl
+    ? new URL(res.body.student.inviteUrl).pathname
+    : `/assessment/${res.body.student.inviteToken}`;
+  const token = decodeURIComponent(link.split('/').pop()!);
+  // The student service learns of a saved version through an event: wait until it serves this one.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const seen = await api<{ assessment?: { title: string; timeLimit: number } }>(
+      product.url,
+      'GET',
+      `/api/student/${encodeURIComponent(token)}/assessment`,
+    );
+    if (seen.body.assessment?.title === TITLE && seen.body.assessment.timeLimit === timeLimit) break;
+    if (Date.now() > deadline)
+      throw new Error(`The student service never served the assessment: ${seen.status}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { name, link, token };
+}
+
+async function open(viewport = DESKTOP): Promise<Page> {
+  const { context, page } = await newPage(browser, product.url, viewport);
+  contexts.push(context);
+  return page;
+}
+
+const question = (page: Page, text: string) => page.getByRole('group', { name: new RegExp(text) });
+const saveStatus = (page: Page, text: string) => page.locator('.test-header__save', { hasText: text });
+
+async function start(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Start Assessment' }).click();
+  await shown(toast(page, 'Assessment started. Good luck!'));
+  await shown(page.getByRole('heading', { level: 2, name: 'Technology' }));
+}
+
+/** Opens a section: the tabs on a desktop, the dropdown on a phone. */
+async function goToSection(page: Page, viewport: typeof DESKTOP, label: string) {
+  if (viewport === MOBILE) await page.getByRole('combobox', { name: 'Section' }).selectOption({ label });
+  else await page.getByRole('button', { name: label }).click();
+}
+
+const PDF = {
+  name: 'study-plan.pdf',
+  mimeType: 'application/pdf',
+  buffer: Buffer.from('%PDF-1.4\n% plan\n'),
+};
+
+beforeAll(async () => {
+  ({ product, browser } = await startProductAndBrowser());
+  adminToken = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body
+    .token;
+  await saveAssessment(30);
+  if (screenshots) mkdirSync(OUT, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+describe.each([
+  ['desktop', DESKTOP],
+  ['phone', MOBILE],
+] as const)('the whole flow on a %s', (_label, viewport) => {
+  test('when a student takes the assessment, then gates, saving and submitting lead to their passed result', async () => {
+    const { name, link } = await invite();
+    const page = await open(viewport);
+    await page.goto(link);
+    await shown(page.getByRole('heading', { level: 1, name: 'Distance Education Readiness Assessment' }));
+    await shown(page.getByText(name));
+    await shown(page.getByText('4 questions across 2 sections'));
+    await expectAccessible(page, `welcome page (${viewport.width} px)`);
+    await shoot(page, 'welcome', viewport);
+
+    await page.getByRole('button', { name: 'Start Assessment' }).click();
+    await shown(toast(page, 'Assessment started. Good luck!'));
+    await shown(page.getByRole('heading', { level: 2, name: 'Technology' }));
+    expect(await page.getByRole('timer', { name: 'Time remaining' }).textContent()).toMatch(
+      /^(30:00|29:\d\d)$/,
+    );
+    const next = page.getByRole('button', { name: 'Next Section' });
+    expect(await next.isDisabled()).toBe(true);
+    await expectAccessible(page, `test screen (${viewport.width} px)`);
+
+    await question(page, 'Do you have a computer').getByText('Yes', { exact: true }).click();
+    expect(await next.isDisabled()).toBe(true);
+    await question(page, 'How often can you go online').getByText('Every day').click();
+    await shown(page.getByText('50% complete'));
+    await shown(saveStatus(page, 'Saved'));
+    await page.locator('.Toastify__toast').first().waitFor({ state: 'detached', timeout: 10_000 });
+    await shoot(page, 'test', viewport);
+    await next.click();
+    const title = page.getByRole('heading', { level: 2, name: 'Study Habits' });
+    await shown(title);
+    expect(await title.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    const submit = page.getByRole('button', { name: 'Submit Assessment' });
+    expect(await submit.isDisabled()).toBe(true);
+    await question(page, 'Upload your weekly study plan')
+      .getByLabel(/Choose a file/)
+      .setInputFiles(PDF);
+    await shown(question(page, 'Upload your weekly study plan').getByText(PDF.name));
+    await shown(page.getByText('75% complete'));
+    await expectAccessible(page, `section 2 with an uploaded file (${viewport.width} px)`);
+    await shoot(page, 'test-upload', viewport);
+    // Going back is always free, and the answers are still there.
+    await page.getByRole('button', { name: 'Previous Section' }).click();
+    await shown(page.getByRole('heading', { level: 2, name: 'Technology' }));
+    expect(await question(page, 'Do you have a computer').getByLabel('Yes').isChecked()).toBe(true);
+    await goToSection(page, viewport, 'Section 2: Study Habits');
+    await submit.click();
+    await shown(toast(page, 'Assessment submitted successfully!'));
+    await atPath(page, `${link}/complete`);
+    await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+    await shown(page.getByText('75%'));
+    await shown(page.getByText('3 / 4 points'));
+    await shown(page.getByText('Attempt #1'));
+    await shown(page.getByText('Required: 70% to pass'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    await expectAccessible(page, `passed result (${viewport.width} px)`);
+    await page.locator('.Toastify__toast').first().waitFor({ state: 'detached', timeout: 10_000 });
+    await shoot(page, 'complete-passed', viewport);
+
+    // Opening the link again after a pass leads straight back to the result.
+    await page.goto(link);
+    await shown(toast(page, 'Assessment already completed!'));
+    await atPath(page, `${link}/complete`);
+    await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+  });
+});
+
+test('when the page is reloaded in the middle, then the test resumes with the answers and the time really left', async () => {
+  const { link } = await invite();
+  const page = await open();
+  await start(page, link);
+  await question(page, 'Do you have a computer').getByText('No', { exact: true }).click();
+  await shown(saveStatus(page, 'Saved'));
+  await page.waitForTimeout(2000);
+  const before = await page.getByRole('timer').textContent();
+  await page.reload();
+  // No welcome page in between: the attempt is running.
+  await shown(page.getByRole('heading', { level: 2, name: 'Technology' }));
+  expect(await page.getByRole('button', { name: 'Start Assessment' }).count()).toBe(0);
+  expect(await question(page, 'Do you have a computer').getByLabel('No').isChecked()).toBe(true);
+  const after = await page.getByRole('timer').textContent();
+  const seconds = (text: string | null) => {
+    const [m, s] = (text ?? '').split(':').map(Number);
+    return m! * 60 + s!;
+  };
+  expect(seconds(after)).toBeLessThanOrEqual(seconds(before));
+  expect(seconds(after)).toBeGreaterThan(29 * 60 - 30);
+});
+
+test('when the connection drops while answering, then the answers stay on the device and reach the server when it returns', async () => {
+  const { link, token } = await invite();
+  const page = await open();
+  await start(page, link);
+  await page.context().setOffline(true);
+  await question(page, 'Do you have a computer').getByText('Yes', { exact: true }).click();
+  await question(page, 'How often can you go online').getByText('Once a month').click();
+  await shown(saveStatus(page, 'Offline — answers kept on this device'));
+  await expectAccessible(page, 'test screen offline');
+  await shoot(page, 'test-offline', DESKTOP);
+  await page.context().setOffline(false);
+  await shown(saveStatus(page, 'Saved'));
+  const held = await api<{ attempt: { answers: { questionId: string; answer: string }[] } }>(
+    product.url,
+    'GET',
+    `/api/student/${encodeURIComponent(token)}/assessment`,
+  );
+  expect(held.body.attempt.answers).toEqual(
+    expect.arrayContaining([
+      { questionId: 'q1', answer: 'yes' },
+      { questionId: 'q2', answer: 'q2o2' },
+    ]),
+  );
+});
+
+test('when a student fails, then they can retake and the welcome page shows the Previous Attempt', async () => {
+  const { link } = await invite();
+  const page = await open();
+  await start(page, link);
+  await question(page, 'Do you have a computer').getByText('No', { exact: true }).click();
+  await question(page, 'How often can you go online').getByText('Once a month').click();
+  await page.getByRole('button', { name: 'Next Section' }).click();
+  await question(page, 'Upload your weekly study plan')
+    .getByLabel(/Choose a file/)
+    .setInputFiles(PDF);
+  await shown(question(page, 'Upload your weekly study plan').getByText(PDF.name));
+  await page.getByRole('button', { name: 'Submit Assessment' }).click();
+  await shown(page.getByRole('heading', { level: 1, name: 'Assessment Complete' }));
+  await shown(page.getByText('You did not meet the passing requirements this time'));
+  await shown(page.getByText('25%'));
+  await expectAccessible(page, 'failed result');
+  await page.locator('.Toastify__toast').first().waitFor({ state: 'detached', timeout: 10_000 });
+  await shoot(page, 'complete-failed', DESKTOP);
+
+  await page.getByRole('link', { name: 'Retake Assessment' }).click();
+  await atPath(page, link);
+  const box = page.getByRole('region', { name: 'Previous Attempt' });
+  await shown(box.getByText('25%'));
+  await shown(box.getByText('Failed'));
+  await shown(box.getByText('You can retake this assessment to improve your score.'));
+  await expectAccessible(page, 'welcome page after a failed attempt');
+  await shoot(page, 'welcome-retake', DESKTOP);
+  await page.getByRole('button', { name: 'Start Assessment' }).click();
+  await shown(page.getByRole('heading', { level: 2, name: 'Technology' }));
+  // A new attempt starts with nothing answered.
+  expect(await question(page, 'Do you have a computer').getByLabel('No').isChecked()).toBe(false);
+});
+
+test('when an invitation link is unknown, then the message shows and the visitor is sent to /', async () => {
+  const page = await open();
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+  });
+  await page.goto('/assessment/no-such-invitation-token-at-all');
+  await atPath(page, '/admin/login');
+  await shown(toast(page, 'Invalid or expired invitation link'));
+  expect(visited).toContain('/');
+  await expectAccessible(page, 'sign-in after an invalid link');
+});
+
+// Last: it makes the one-minute version the active one.
+test('when a one-minute assessment runs out, then it is submitted by itself and the result shows', async () => {
+  await saveAssessment(1);
+  const { link } = await invite(1);
+  const page = await open();
+  await start(page, link);
+  await question(page, 'Do you have a computer').getByText('Yes', { exact: true }).click();
+  await shown(saveStatus(page, 'Saved'));
+  await toast(page, 'Time is up! Submitting your assessment automatically.').waitFor({ timeout: 90_000 });
+  await atPath(page, `${link}/complete`);
+  await shown(page.getByRole('heading', { level: 1, name: 'Assessment Complete' }));
+  await shown(page.getByText('1 / 4 points'));
+  await expectAccessible(page, 'result after time ran out');
+}, 180_000);
