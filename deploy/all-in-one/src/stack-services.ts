@@ -12,6 +12,8 @@ export const stackServices: StackService[] = [
   { name: 'assessment', port: 8102, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   // Checks admin tokens on /api/admin/students with auth's key set; seals invitation links with the shared event key.
   { name: 'student', port: 8103, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
+  // PDFs with the system Chromium (or the one @sparticuz/chromium ships); certificates in its own embedded S3.
+  { name: 'report', port: 8105, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   // Checks admin tokens on its own /api/admin routes with auth's key set.
   { name: 'notification', port: 8106, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   {
@@ -22,6 +24,7 @@ export const stackServices: StackService[] = [
       AUTH_URL: urls.auth,
       ASSESSMENT_URL: urls.assessment,
       STUDENT_URL: urls.student,
+      REPORT_URL: urls.report,
       NOTIFICATION_URL: urls.notification,
       WEB_DIST_DIR: 'web/dist',
     }),
