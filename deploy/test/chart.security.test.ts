@@ -44,7 +44,7 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
   const workloads = objects.filter((o) => workloadKinds.includes(o.kind));
 
   test('when rendered, then there are Deployments, migration Jobs and the test Pod to check', () => {
-    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(6);
+    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(7);
     expect(
       workloads
         .filter((o) => o.kind === 'Job')
@@ -236,6 +236,7 @@ describe('network policies', () => {
     expect(egressPorts(policy('readiness-gateway'))).toEqual([
       'TCP/53',
       'TCP/6379',
+      'TCP/8080',
       'TCP/8080',
       'TCP/8080',
       'TCP/8080',
