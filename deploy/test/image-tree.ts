@@ -85,7 +85,9 @@ function sh(command: string, cwd: string, env: Record<string, string>): void {
 /** `npm ci` from the local cache; npm refuses a lock file without every platform's optional entries, so that case
  * falls back to `npm install` with the same arguments, which installs exactly the locked versions it can. */
 function npmCiOffline(command: string, cwd: string, env: Record<string, string>): void {
-  const offline = `${command} --offline --no-audit --no-fund`;
+  // The install's own flags go on `npm ci`, before any clean-up chained after it with &&.
+  const [install, ...after] = command.split(/\s*&&\s*/);
+  const offline = [`${install} --offline --no-audit --no-fund`, ...after].join(' && ');
   try {
     sh(offline, cwd, env);
   } catch (err) {
