@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
 import {
+  ALL_RIGHT,
   invitedEvent,
   resentEvent,
   startResults,
   startedEvent,
   versionEvent,
   type Harness,
-  ALL_RIGHT,
 } from './harness';
 
 jest.setTimeout(60_000);
