@@ -80,6 +80,8 @@ export interface Harness {
   url: string;
   database: Database;
   bus: EventBus;
+  /** The RabbitMQ URL (with its vhost) of a `real` harness. */
+  amqpUrl?: string;
   /** Every results event the bus delivered, decoded. */
   events: SeenEvent[];
   recorded(): Array<SeenEvent<'results.result.recorded.v1'>>;
@@ -109,8 +111,10 @@ export async function startResults(
   const database = await openDatabase({ url: db.url, logger });
   closers.push(() => database.close());
   let bus: EventBus;
+  let amqpUrl: string | undefined;
   if (kind === 'real') {
     const vhost = await createTestVhost();
+    amqpUrl = vhost.url;
     closers.push(vhost.close);
     bus = createRabbitBus({ url: vhost.url, service: 'results', logger, retryDelaysMs: [100, 200] });
   } else {
@@ -166,6 +170,7 @@ export async function startResults(
     url: service.url,
     database,
     bus,
+    amqpUrl,
     events,
     recorded: () =>
       events.filter(
