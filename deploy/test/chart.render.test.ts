@@ -128,9 +128,9 @@ describe('adding a service', () => {
   test('when a values entry names a new service, then it gets the full set of objects', () => {
     const objects = render({
       set: [
-        'services.report.image.repository=readiness-report',
-        'services.report.shmSizeLimit=256Mi',
-        'services.gateway.calls={auth,notification,report}',
+        'services.analytics.image.repository=readiness-analytics',
+        'services.analytics.shmSizeLimit=256Mi',
+        'services.gateway.calls={auth,notification,analytics}',
       ],
     });
     for (const kind of [
@@ -142,18 +142,18 @@ describe('adding a service', () => {
       'PodDisruptionBudget',
       'HorizontalPodAutoscaler',
     ]) {
-      expect(() => find(objects, kind, 'readiness-report')).not.toThrow();
+      expect(() => find(objects, kind, 'readiness-analytics')).not.toThrow();
     }
     const gatewayConfig = find(objects, 'ConfigMap', 'readiness-gateway') as K8sObject & {
       data: Record<string, string>;
     };
-    expect(gatewayConfig.data.REPORT_URL).toBe('http://readiness-report:8080');
+    expect(gatewayConfig.data.ANALYTICS_URL).toBe('http://readiness-analytics:8080');
     expect(objects.flatMap((o) => validateStrict(o))).toEqual([]);
   });
 
   test('when the gateway is set to call a service that is not there, then rendering fails with the reason', () => {
-    const res = helm(templateArgs({ set: ['services.gateway.calls={auth,report}'] }));
+    const res = helm(templateArgs({ set: ['services.gateway.calls={auth,analytics}'] }));
     expect(res.status).not.toBe(0);
-    expect(res.stderr).toMatch(/report, which is not an enabled service/);
+    expect(res.stderr).toMatch(/analytics, which is not an enabled service/);
   });
 });

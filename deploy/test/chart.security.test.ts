@@ -44,7 +44,7 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
   const workloads = objects.filter((o) => workloadKinds.includes(o.kind));
 
   test('when rendered, then there are Deployments, migration Jobs and the test Pod to check', () => {
-    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(6);
+    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(7);
     expect(
       workloads
         .filter((o) => o.kind === 'Job')
@@ -54,6 +54,7 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
       'readiness-assessment-migrate',
       'readiness-auth-migrate',
       'readiness-notification-migrate',
+      'readiness-report-migrate',
       'readiness-results-migrate',
       'readiness-student-migrate',
     ]);
@@ -222,7 +223,7 @@ describe('network policies', () => {
   test('when auth is called, then only the gateway and the services that check admin tokens (and the metrics scraper) may call it', () => {
     const from = policy('readiness-auth').spec.ingress ?? [];
     expect(from[0]?.from).toEqual(
-      ['assessment', 'gateway', 'notification', 'results', 'student'].map((service) => ({
+      ['assessment', 'gateway', 'notification', 'report', 'results', 'student'].map((service) => ({
         podSelector: {
           matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': service },
         },
@@ -240,6 +241,17 @@ describe('network policies', () => {
       'TCP/8080',
       'TCP/8080',
       'TCP/8080',
+      'TCP/8080',
+      'UDP/53',
+    ]);
+    // Its certificates live in S3; its Chromium loads nothing, so it reaches nothing else.
+    expect(egressPorts(policy('readiness-report'))).toEqual([
+      'TCP/53',
+      'TCP/5432',
+      'TCP/5672',
+      'TCP/6379',
+      'TCP/8080',
+      'TCP/9000',
       'UDP/53',
     ]);
     // Its question files live in S3 (9000 in the default values).

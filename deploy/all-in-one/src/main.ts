@@ -10,6 +10,7 @@ import { authService } from '@readiness/auth';
 import { gatewayService } from '@readiness/gateway';
 import { devMailRoutes, notificationService } from '@readiness/notification';
 import { resultsService } from '@readiness/results';
+import { reportService, type RendererStatus } from '@readiness/report';
 import { studentService } from '@readiness/student';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
   const assessment = await host.start(assessmentService, { env, logger: logFor('assessment') });
   const student = await host.start(studentService, { env, logger: logFor('student') });
   const results = await host.start(resultsService, { env, logger: logFor('results') });
+  const report = await host.start(reportService, { env, logger: logFor('report') });
   const notification = await host.start(notificationService, { env, logger: logFor('notification') });
   const webDist = path.resolve(config.WEB_DIST_DIR);
   const gateway = await host.start(gatewayService, {
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
       ASSESSMENT_URL: assessment.url,
       STUDENT_URL: student.url,
       RESULTS_URL: results.url,
+      REPORT_URL: report.url,
       NOTIFICATION_URL: notification.url,
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
     },
@@ -122,7 +125,8 @@ async function main(): Promise<void> {
     `  API docs       ${origin}/api/docs`,
     `  caught e-mail  ${origin}/dev/mail/view`,
     `  metrics        ${gateway.internalUrl}/metrics (internal port)`,
-    `  services       auth ${auth.url}, assessment ${assessment.url}, student ${student.url}, results ${results.url}, notification ${notification.url}, gateway ${gateway.url}`,
+    `  services       auth ${auth.url}, assessment ${assessment.url}, student ${student.url}, results ${results.url}, report ${report.url}, notification ${notification.url}, gateway ${gateway.url}`,
+    `  PDFs           ${describePdfBrowser(report.exports.renderer.status())}`,
     `  embedded       PostgreSQL under ${postgres.dataDir} (a database per service), in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];
   if (auth.exports.seededAdmin) {
@@ -134,6 +138,12 @@ async function main(): Promise<void> {
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);
+}
+
+/** Which browser renders PDFs, or why none does: said once at start-up. */
+function describePdfBrowser(status: RendererStatus): string {
+  if (!status.available) return `not available yet (${status.problem ?? 'no browser'}); PDF calls answer 503`;
+  return `${status.source === 'system' ? 'the system Chromium' : status.source} ${status.executablePath} (${status.version})`;
 }
 
 main().catch((err: unknown) => {

@@ -14,6 +14,8 @@ export const stackServices: StackService[] = [
   { name: 'student', port: 8103, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   // Scores submissions; checks admin tokens on its own /api/admin routes with auth's key set.
   { name: 'results', port: 8104, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
+  // PDFs with the system Chromium (or the one @sparticuz/chromium ships); certificates in its own embedded S3.
+  { name: 'report', port: 8105, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   // Checks admin tokens on its own /api/admin routes with auth's key set.
   { name: 'notification', port: 8106, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
   {
@@ -25,6 +27,7 @@ export const stackServices: StackService[] = [
       ASSESSMENT_URL: urls.assessment,
       STUDENT_URL: urls.student,
       RESULTS_URL: urls.results,
+      REPORT_URL: urls.report,
       NOTIFICATION_URL: urls.notification,
       WEB_DIST_DIR: 'web/dist',
     }),

@@ -2,4 +2,4 @@ export { reportService, type ReportOptions } from './service';
 export { configSchema, type ReportConfig, type ReportConfigInput } from './config';
 export { migrationsDir } from './data-access/migrations-dir';
 export { openApi } from './entry-points/http/openapi';
-export { embeddedFonts, type Renderer } from './rendering/renderer';
+export { embeddedFonts, type Renderer, type RendererStatus } from './rendering/renderer';
