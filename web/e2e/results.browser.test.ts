@@ -253,7 +253,7 @@ test('when there are more results than a page holds, then paging, the filter and
 
   await page.getByRole('combobox', { name: 'Result', exact: true }).selectOption({ label: 'All Results' });
   await page.getByRole('searchbox', { name: 'Search results' }).fill(failer.student.email.toUpperCase());
-  await shown(page.getByText('Showing 1–1 of 1 results'));
+  await shown(page.getByText('Showing 1–1 of 1 result'));
   await shown(row(page, failer.student.name).getByText('Failed', { exact: true }));
   await page.getByRole('searchbox', { name: 'Search results' }).fill('nobody-at-all');
   await shown(page.getByText('No results found'));
@@ -290,7 +290,7 @@ test('when a result is opened, then the detail shows the hand-computed figures a
   ] as const) {
     const page = await open('/admin/results', viewport);
     await page.getByRole('searchbox', { name: 'Search results' }).fill(mixed.student.email);
-    await shown(page.getByText('Showing 1–1 of 1 results'));
+    await shown(page.getByText('Showing 1–1 of 1 result'));
     await row(page, mixed.student.name)
       .getByRole('link', { name: `View result of ${mixed.student.name}` })
       .click();
