@@ -6,7 +6,7 @@
  * desktop and phone width. With SCREENSHOTS=1 it also saves the screens' pictures to docs/screenshots
  * (dashboard-results-*, results-*.png).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
@@ -253,7 +253,7 @@ test('when there are more results than a page holds, then paging, the filter and
 
   await page.getByRole('combobox', { name: 'Result', exact: true }).selectOption({ label: 'All Results' });
   await page.getByRole('searchbox', { name: 'Search results' }).fill(failer.student.email.toUpperCase());
-  await shown(page.getByText('Showing 1–1 of 1 results'));
+  await shown(page.getByText('Showing 1–1 of 1 result'));
   await shown(row(page, failer.student.name).getByText('Failed', { exact: true }));
   await page.getByRole('searchbox', { name: 'Search results' }).fill('nobody-at-all');
   await shown(page.getByText('No results found'));
@@ -290,7 +290,7 @@ test('when a result is opened, then the detail shows the hand-computed figures a
   ] as const) {
     const page = await open('/admin/results', viewport);
     await page.getByRole('searchbox', { name: 'Search results' }).fill(mixed.student.email);
-    await shown(page.getByText('Showing 1–1 of 1 results'));
+    await shown(page.getByText('Showing 1–1 of 1 result'));
     await row(page, mixed.student.name)
       .getByRole('link', { name: `View result of ${mixed.student.name}` })
       .click();
@@ -319,6 +319,45 @@ test('when a result is opened, then the detail shows the hand-computed figures a
     await expectAccessible(page, `result detail at ${width} width`);
     await shoot(page, `results-detail-${width}`);
   }
+});
+
+test('when the PDF report and the certificate are downloaded from the detail, then each arrives as a PDF under its SPEC name', async () => {
+  // The certificate is rendered after the pass is recorded; wait until the report service holds it.
+  const deadline = Date.now() + 90_000;
+  let status = 0;
+  while (Date.now() < deadline) {
+    status = (
+      await fetch(`${product.url}/api/admin/results/${passer._id}/certificate`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).status;
+    if (status === 200) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  expect(status).toBe(200);
+
+  const page = await open(`/admin/results/${passer._id}`);
+  await shown(page.getByRole('region', { name: 'Student Information' }));
+  const name = passer.student.name;
+  const [report] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.getByRole('button', { name: 'Download PDF Report' }).click(),
+  ]);
+  expect(report.suggestedFilename()).toBe(`assessment-report-${name.replace(/ /g, '-')}.pdf`);
+  await shown(toast(page, 'PDF report downloaded successfully'));
+  const reportPath = await report.path();
+  expect(readFileSync(reportPath).subarray(0, 5).toString()).toBe('%PDF-');
+
+  const [certificate] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.getByRole('button', { name: 'Download Certificate' }).click(),
+  ]);
+  expect(certificate.suggestedFilename()).toBe(`certificate-${name}-${passer.student.email}.pdf`);
+  expect(
+    readFileSync(await certificate.path())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
 });
 
 test('when a certificate is resent and a result deleted from the list, then each asks first and takes effect', async () => {

@@ -14,3 +14,10 @@ export function useDebounced<T>(value: T, delay: number): T {
   }, [value, delay]);
   return settled;
 }
+
+/** A screen opened from far down a list starts at its top, as a new page would. */
+export function useScrollToTop(key: unknown): void {
+  useEffect(() => {
+    (document.scrollingElement ?? document.documentElement).scrollTop = 0;
+  }, [key]);
+}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ArrowLeft, BarChart2 } from 'lucide-react';
 import { Card, EmptyState, Select, Spinner, Table, type Column } from '../../../components/ui';
+import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
 import { useGetItemAnalysisQuery, type ItemAnalysis } from '../api/results-api';
 
@@ -48,6 +49,7 @@ export function ItemAnalysisPage() {
   const chosen = Number(params.get('version'));
   const version = Number.isInteger(chosen) && chosen > 0 ? chosen : undefined;
   const { data, isLoading, isFetching, error } = useGetItemAnalysisQuery(version);
+  useScrollToTop(undefined);
 
   useEffect(() => {
     if (error) notifyFailure(error, 'Failed to load item analysis', { serverMessage: false });

@@ -35,7 +35,7 @@ export function Pager({ pagination, page, limit, shown, onPage, onLimit }: Pager
           onChange={(e) => onLimit(Number(e.target.value))}
         />
         <p className="muted" aria-live="polite">
-          Showing {first}–{last} of {totalResults} results
+          Showing {first}–{last} of {totalResults} {totalResults === 1 ? 'result' : 'results'}
         </p>
       </div>
       {totalPages > 1 && (

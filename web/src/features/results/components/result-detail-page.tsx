@@ -4,6 +4,7 @@ import { ArrowLeft, Award, CheckCircle2, FileDown, Mail, Paperclip, SearchX, XCi
 import { Badge, bandTone, Button, Card, EmptyState, FullPageSpinner } from '../../../components/ui';
 import { bandOf, performanceLevel } from '../../../lib/bands';
 import { formatDateTime } from '../../../lib/format';
+import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
 import {
   byQuestionId,
@@ -208,6 +209,7 @@ export function ResultDetailPage() {
   const { resultId = '' } = useParams();
   const navigate = useNavigate();
   const { data: result, isLoading, error } = useGetResultQuery(resultId);
+  useScrollToTop(resultId);
   const actions = useResultActions({ onDeleted: () => navigate('/admin/results') });
 
   useEffect(() => {
