@@ -164,8 +164,8 @@ describe.each(['gateway', 'auth', 'assessment', 'student', 'notification'])('the
           JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         });
       }
-      if (service === 'assessment') {
-        // Production names its S3 server; the admin check needs to know where auth is.
+      if (service === 'assessment' || service === 'student') {
+        // Production names its S3 server (question files, answer files); the admin check needs to know where auth is.
         const s3 = await startEmbeddedS3({ directory: mkdtempSync(path.join(tmpdir(), 'image-s3-')) });
         closers.push(() => s3.close());
         Object.assign(env, {
@@ -174,10 +174,6 @@ describe.each(['gateway', 'auth', 'assessment', 'student', 'notification'])('the
           S3_SECRET_KEY: s3.secretKey,
           AUTH_URL: 'http://127.0.0.1:9',
         });
-      }
-      if (service === 'student') {
-        // The admin check needs to know where auth is.
-        env.AUTH_URL = 'http://127.0.0.1:9';
       }
       if (service === 'notification') {
         const catcher: MailCatcher = await startMailCatcher();
