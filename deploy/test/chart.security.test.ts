@@ -44,7 +44,7 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
   const workloads = objects.filter((o) => workloadKinds.includes(o.kind));
 
   test('when rendered, then there are Deployments, migration Jobs and the test Pod to check', () => {
-    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(5);
+    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(6);
     expect(
       workloads
         .filter((o) => o.kind === 'Job')
@@ -54,6 +54,7 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
       'readiness-assessment-migrate',
       'readiness-auth-migrate',
       'readiness-notification-migrate',
+      'readiness-results-migrate',
       'readiness-student-migrate',
     ]);
     expect(workloads.filter((o) => o.kind === 'Pod')).toHaveLength(1);
@@ -141,6 +142,7 @@ describe('environment contract', () => {
       LOG_LEVEL: 'info',
       AUTH_URL: 'http://readiness-auth:8080',
       NOTIFICATION_URL: 'http://readiness-notification:8080',
+      RESULTS_URL: 'http://readiness-results:8080',
       AUTH_JWKS_URL: 'http://readiness-auth:8080/.well-known/jwks.json',
       PUBLIC_ORIGIN: 'https://readiness.example.edu',
       CORS_ORIGINS: 'https://readiness.example.edu',
@@ -212,7 +214,7 @@ describe('network policies', () => {
   test('when traffic comes from outside, then only the gateway takes it, from the ingress controller', () => {
     const gateway = policy('readiness-gateway');
     expect(JSON.stringify(gateway.spec.ingress)).toContain('ingress-nginx');
-    for (const name of ['auth', 'assessment', 'student', 'notification']) {
+    for (const name of ['auth', 'assessment', 'student', 'results', 'notification']) {
       expect(JSON.stringify(policy(`readiness-${name}`).spec.ingress)).not.toContain('ingress-nginx');
     }
   });
@@ -220,7 +222,7 @@ describe('network policies', () => {
   test('when auth is called, then only the gateway and the services that check admin tokens (and the metrics scraper) may call it', () => {
     const from = policy('readiness-auth').spec.ingress ?? [];
     expect(from[0]?.from).toEqual(
-      ['assessment', 'gateway', 'notification', 'student'].map((service) => ({
+      ['assessment', 'gateway', 'notification', 'results', 'student'].map((service) => ({
         podSelector: {
           matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': service },
         },
@@ -233,6 +235,7 @@ describe('network policies', () => {
     expect(egressPorts(policy('readiness-gateway'))).toEqual([
       'TCP/53',
       'TCP/6379',
+      'TCP/8080',
       'TCP/8080',
       'TCP/8080',
       'TCP/8080',

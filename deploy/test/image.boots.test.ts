@@ -106,98 +106,107 @@ async function bootAndStop(
   expect([code, service.output()]).toEqual([0, expect.any(String)]);
 }
 
-describe.each(['gateway', 'auth', 'assessment', 'student', 'notification'])('the %s image', (service) => {
-  let image: ImageTree;
+describe.each(['gateway', 'auth', 'assessment', 'student', 'results', 'notification'])(
+  'the %s image',
+  (service) => {
+    let image: ImageTree;
 
-  beforeAll(() => {
-    image = assembleImage(service);
-  });
+    beforeAll(() => {
+      image = assembleImage(service);
+    });
 
-  afterAll(() => {
-    if (image) rmSync(image.root, { recursive: true, force: true });
-  });
+    afterAll(() => {
+      if (image) rmSync(image.root, { recursive: true, force: true });
+    });
 
-  it('when assembled, then it holds the compiled service, the shared packages and production dependencies only', () => {
-    const app = path.join(image.root, 'app');
-    expect(existsSync(path.join(image.workdir, 'dist/main.js'))).toBe(true);
-    expect(existsSync(path.join(app, 'packages/kit/dist/http/index.js'))).toBe(true);
-    expect(existsSync(path.join(app, 'node_modules/express/package.json'))).toBe(true);
-    // Dev tooling stays out, and so do other services and TypeScript sources.
-    const absentFiles = [
-      'node_modules/typescript',
-      'node_modules/jest',
-      'packages/kit/src/http/index.ts',
-      // Kept out of the build context by .dockerignore.
-      'packages/kit/src/bus/README.md',
-    ];
-    for (const absent of absentFiles) {
-      expect([absent, existsSync(path.join(app, absent))]).toEqual([absent, false]);
-    }
-    const others = ['gateway', 'auth', 'assessment', 'student', 'notification'].filter((s) => s !== service);
-    for (const other of others) expect(existsSync(path.join(app, 'services', other))).toBe(false);
-  });
+    it('when assembled, then it holds the compiled service, the shared packages and production dependencies only', () => {
+      const app = path.join(image.root, 'app');
+      expect(existsSync(path.join(image.workdir, 'dist/main.js'))).toBe(true);
+      expect(existsSync(path.join(app, 'packages/kit/dist/http/index.js'))).toBe(true);
+      expect(existsSync(path.join(app, 'node_modules/express/package.json'))).toBe(true);
+      // Dev tooling stays out, and so do other services and TypeScript sources.
+      const absentFiles = [
+        'node_modules/typescript',
+        'node_modules/jest',
+        'packages/kit/src/http/index.ts',
+        // Kept out of the build context by .dockerignore.
+        'packages/kit/src/bus/README.md',
+      ];
+      for (const absent of absentFiles) {
+        expect([absent, existsSync(path.join(app, absent))]).toEqual([absent, false]);
+      }
+      const others = ['gateway', 'auth', 'assessment', 'student', 'results', 'notification'].filter(
+        (s) => s !== service,
+      );
+      for (const other of others) expect(existsSync(path.join(app, 'services', other))).toBe(false);
+    });
 
-  it('when started with its CMD and environment, then /healthz answers 200 and SIGTERM stops it cleanly', async () => {
-    const closers: Array<() => Promise<void>> = [];
-    try {
-      const env: Record<string, string> = {};
-      if (service === 'gateway') {
-        // The chart points WEB_DIST_DIR at /app/web/dist inside the image.
-        env.WEB_DIST_DIR = path.join(image.root, 'app/web/dist');
-      }
-      if (service !== 'gateway') {
-        const [db, vhost] = await Promise.all([createTestDatabase(), createTestVhost()]);
-        closers.push(db.close, vhost.close);
-        // Production requires the key that seals secrets in events; the chart passes it from a Secret.
-        Object.assign(env, {
-          DATABASE_URL: db.url,
-          AMQP_URL: vhost.url,
-          EVENT_SECRETS_KEY: generateEventSecretsKey(),
-        });
-      }
-      if (service === 'auth') {
-        const redis = await createTestRedis();
-        closers.push(redis.close);
-        const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-        Object.assign(env, {
-          REDIS_URL: redis.url,
-          JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        });
-      }
-      if (service === 'assessment' || service === 'student') {
-        // Production names its S3 server (question files, answer files); the admin check needs to know where auth is.
-        const s3 = await startEmbeddedS3({ directory: mkdtempSync(path.join(tmpdir(), 'image-s3-')) });
-        closers.push(() => s3.close());
-        Object.assign(env, {
-          S3_ENDPOINT: s3.endpoint,
-          S3_ACCESS_KEY: s3.accessKey,
-          S3_SECRET_KEY: s3.secretKey,
-          AUTH_URL: 'http://127.0.0.1:9',
-        });
-      }
-      if (service === 'notification') {
-        const catcher: MailCatcher = await startMailCatcher();
-        closers.push(() => catcher.close());
-        env.SMTP_URL = catcher.url;
-      }
-      await bootAndStop(image, env, async (url) => {
+    it('when started with its CMD and environment, then /healthz answers 200 and SIGTERM stops it cleanly', async () => {
+      const closers: Array<() => Promise<void>> = [];
+      try {
+        const env: Record<string, string> = {};
         if (service === 'gateway') {
-          // With no upstream configured the merged documentation is empty, but served.
-          const docs = await fetch(`${url}/api/docs/openapi.json`);
-          expect(docs.status).toBe(200);
-        }
-        if (service === 'gateway' && existsSync(path.join(repoRoot, 'web/dist/index.html'))) {
-          const page = await fetch(`${url}/admin/login`, { headers: { accept: 'text/html' } });
-          expect(page.status).toBe(200);
-          expect(await page.text()).toContain('<div id="root">');
+          // The chart points WEB_DIST_DIR at /app/web/dist inside the image.
+          env.WEB_DIST_DIR = path.join(image.root, 'app/web/dist');
         }
         if (service !== 'gateway') {
-          const doc = await fetch(`${url}/openapi.json`);
-          expect(doc.status).toBe(200);
+          const [db, vhost] = await Promise.all([createTestDatabase(), createTestVhost()]);
+          closers.push(db.close, vhost.close);
+          // Production requires the key that seals secrets in events; the chart passes it from a Secret.
+          Object.assign(env, {
+            DATABASE_URL: db.url,
+            AMQP_URL: vhost.url,
+            EVENT_SECRETS_KEY: generateEventSecretsKey(),
+          });
         }
-      });
-    } finally {
-      for (const close of closers.reverse()) await close();
-    }
-  });
-});
+        if (service === 'auth') {
+          const redis = await createTestRedis();
+          closers.push(redis.close);
+          const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+          Object.assign(env, {
+            REDIS_URL: redis.url,
+            JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+          });
+        }
+        if (service === 'assessment' || service === 'student') {
+          // Production names its S3 server (question files, answer files); the admin check needs to know where auth is.
+          const s3 = await startEmbeddedS3({ directory: mkdtempSync(path.join(tmpdir(), 'image-s3-')) });
+          closers.push(() => s3.close());
+          Object.assign(env, {
+            S3_ENDPOINT: s3.endpoint,
+            S3_ACCESS_KEY: s3.accessKey,
+            S3_SECRET_KEY: s3.secretKey,
+            AUTH_URL: 'http://127.0.0.1:9',
+          });
+        }
+        if (service === 'results') {
+          // The admin check needs to know where auth is.
+          env.AUTH_URL = 'http://127.0.0.1:9';
+        }
+        if (service === 'notification') {
+          const catcher: MailCatcher = await startMailCatcher();
+          closers.push(() => catcher.close());
+          env.SMTP_URL = catcher.url;
+        }
+        await bootAndStop(image, env, async (url) => {
+          if (service === 'gateway') {
+            // With no upstream configured the merged documentation is empty, but served.
+            const docs = await fetch(`${url}/api/docs/openapi.json`);
+            expect(docs.status).toBe(200);
+          }
+          if (service === 'gateway' && existsSync(path.join(repoRoot, 'web/dist/index.html'))) {
+            const page = await fetch(`${url}/admin/login`, { headers: { accept: 'text/html' } });
+            expect(page.status).toBe(200);
+            expect(await page.text()).toContain('<div id="root">');
+          }
+          if (service !== 'gateway') {
+            const doc = await fetch(`${url}/openapi.json`);
+            expect(doc.status).toBe(200);
+          }
+        });
+      } finally {
+        for (const close of closers.reverse()) await close();
+      }
+    });
+  },
+);

@@ -10,6 +10,7 @@ import {
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
+  StudentInvitationResentSchema,
   StudentInvitedSchema,
   create,
   decodePayload,
@@ -305,12 +306,17 @@ export function submittedEvent(s: SubmissionInput) {
   });
 }
 
+const invitation = (s: { studentId: string; name: string; email: string }) => ({
+  ...s,
+  sealedInvitationUrl: 'sealed.v1.x',
+  expiresAt: new Date().toISOString(),
+});
+
 export const invitedEvent = (s: { studentId: string; name: string; email: string }) =>
-  create(StudentInvitedSchema, {
-    ...s,
-    sealedInvitationUrl: 'sealed.v1.x',
-    expiresAt: new Date().toISOString(),
-  });
+  create(StudentInvitedSchema, invitation(s));
+
+export const resentEvent = (s: { studentId: string; name: string; email: string }) =>
+  create(StudentInvitationResentSchema, invitation(s));
 
 export const startedEvent = (s: {
   studentId: string;

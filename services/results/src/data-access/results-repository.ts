@@ -158,7 +158,7 @@ export async function listResults(
 export async function* eachResult(
   runner: Runner,
   f: ResultFilter,
-  batch = 500,
+  batch = 200,
 ): AsyncGenerator<ResultRecord[]> {
   const columns = SORT_COLUMNS[f.sortBy];
   const cmp = sql.raw(f.sortOrder === 'asc' ? '>' : '<');

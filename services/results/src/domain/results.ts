@@ -117,7 +117,7 @@ export function createResults(deps: { database: Database; handleOnce: HandleOnce
      * keys of the inbox). Before the version's copy has arrived it throws `NotYetError`: the bus retries it.
      */
     async score(s: Submission, eventId: string): Promise<void> {
-      await deps.handleOnce('results.score-attempt', { eventId, key: s.attemptId }, async (tx) => {
+      await deps.handleOnce('results.attempt-submitted', { eventId, key: s.attemptId }, async (tx) => {
         if (await isErased(tx, s.studentId)) return;
         const version = await findVersion(tx, s.versionId);
         if (!version) throw notYet(`assessment version ${s.versionId} has not arrived yet`);

@@ -10,7 +10,7 @@ export const QUEUES = {
   invitationResent: 'results.invitation-resent',
   studentDeleted: 'results.student-deleted',
   attemptStarted: 'results.attempt-started',
-  attemptSubmitted: 'results.score-attempt',
+  attemptSubmitted: 'results.attempt-submitted',
 } as const;
 
 const TYPES: Record<QuestionType, AssessmentVersion['questions'][number]['type']> = {

@@ -1,0 +1,81 @@
+import { startResults, versionEvent, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+
+const right = [
+  { questionId: 'q1', answer: 'yes' },
+  { questionId: 'q2', answer: 'b' },
+  { questionId: 'q3', answer: 'file_uploaded', file: true },
+];
+
+describe('the CSV export', () => {
+  let h: Harness;
+  const version = versionEvent();
+  beforeAll(async () => {
+    h = await startResults('real');
+    await h.publish('assessment.version.published.v1', version);
+  });
+  afterAll(() => h?.close());
+
+  test('when results are exported, then the file is a CSV attachment whose formula-like cells are escaped', async () => {
+    const names = [
+      '=HYPERLINK("http://x.test","click")',
+      '+1 Plus',
+      '-2 Minus',
+      '@SUM(A1)',
+      '\tTabbed',
+      'Plain, Comma',
+    ];
+    for (const [i, name] of names.entries()) {
+      await h.submit({
+        name,
+        email: `p${i}@example.edu`,
+        versionId: version.versionId,
+        submittedAt: new Date(Date.UTC(2026, 0, 1, i)),
+        answers: i % 2 ? [] : right,
+      });
+    }
+    const res = await h.call('GET', '/api/admin/results/export.csv?sortBy=completedAt&sortOrder=asc');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="results-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const text = await res.text();
+    const lines = text.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe(
+      'Student Name,Email,Score,Total Points,Percentage,Status,Performance Level,Assessment Code,Attempt,Version,Completed At',
+    );
+    const names0 = lines.slice(1, 7).map((l) => l.slice(0, l.indexOf(',p')));
+    expect(names0).toEqual([
+      `"'=HYPERLINK(""http://x.test"",""click"")"`,
+      "'+1 Plus",
+      "'-2 Minus",
+      "'@SUM(A1)",
+      "'\tTabbed",
+      '"Plain, Comma"',
+    ]);
+    expect(lines[1]).toMatch(
+      /,p0@example\.edu,6,6,100,Passed,Excellent,RDY-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4},1,1,2026-01-01T00:00:00\.000Z$/,
+    );
+    expect(lines[2]).toMatch(/,p1@example\.edu,0,6,0,Failed,Needs Improvement,/);
+    expect(lines.at(-1)).toBe('');
+    expect(lines).toHaveLength(8);
+  });
+
+  test('when the export carries the list filter, then only the matching results are in it', async () => {
+    const passed = await (await h.call('GET', '/api/admin/results/export.csv?status=passed')).text();
+    expect(passed.split('\r\n').filter((l) => l.includes('@example.edu'))).toHaveLength(3);
+    expect(passed).not.toContain('Failed');
+    const searched = await (await h.call('GET', '/api/admin/results/export.csv?search=P3%40')).text();
+    expect(searched.split('\r\n').filter((l) => l.includes('@example.edu'))).toEqual([
+      expect.stringContaining('p3@example.edu'),
+    ]);
+  });
+
+  test('when the export filter is not valid, then 400 with a message', async () => {
+    const res = await h.call('GET', '/api/admin/results/export.csv?status=maybe');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message: 'status must be all, passed or failed' });
+  });
+});
