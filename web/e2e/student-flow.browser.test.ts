@@ -364,6 +364,33 @@ test('when an invitation link is unknown, then the message shows and the visitor
   await expectAccessible(page, 'sign-in after an invalid link');
 });
 
+test('when the result is still being calculated, then the completion page waits calmly and shows it once recorded', async () => {
+  const { link } = await invite();
+  const page = await open(MOBILE);
+  // The results answer empty at first, as while a submission is being scored.
+  let scored = false;
+  await page.route('**/api/student/*/results', (route) =>
+    scored ? route.continue() : route.fulfill({ json: { results: [] } }),
+  );
+  await start(page, link);
+  await question(page, 'Do you have a computer').getByText('Yes', { exact: true }).click();
+  await question(page, 'How often can you go online').getByText('Every day').click();
+  await page.getByRole('button', { name: 'Next Section' }).click();
+  await question(page, 'Upload your weekly study plan')
+    .getByLabel(/Choose a file/)
+    .setInputFiles(PDF);
+  await shown(question(page, 'Upload your weekly study plan').getByText(PDF.name));
+  await page.getByRole('button', { name: 'Submit Assessment' }).click();
+  await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+  // A reload of the completion page asks the server, which for now has nothing to show.
+  await page.reload();
+  await shown(page.getByRole('heading', { level: 1, name: 'Calculating your result…' }));
+  await expectAccessible(page, 'result being calculated');
+  await shoot(page, 'complete-calculating', MOBILE);
+  scored = true;
+  await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+});
+
 // Last: it makes the one-minute version the active one.
 test('when a one-minute assessment runs out, then it is submitted by itself and the result shows', async () => {
   await saveAssessment(1);
