@@ -264,6 +264,13 @@ export function versionEvent(overrides: VersionInput = {}) {
   });
 }
 
+/** Every answer of the harness version right: 6 of 6 points. */
+export const ALL_RIGHT: SubmissionInput['answers'] = [
+  { questionId: 'q1', answer: 'yes' },
+  { questionId: 'q2', answer: 'b' },
+  { questionId: 'q3', answer: 'file_uploaded', file: true },
+];
+
 export interface SubmissionInput {
   attemptId?: string;
   studentId?: string;
