@@ -181,6 +181,18 @@ const PDF = {
   buffer: Buffer.from('%PDF-1.4\n% plan\n'),
 };
 
+/** Answers section 1 as given, uploads the plan in section 2 and submits. */
+async function answerAllAndSubmit(page: Page, computer: 'Yes' | 'No', online: string): Promise<void> {
+  await question(page, 'Do you have a computer').getByText(computer, { exact: true }).click();
+  await question(page, 'How often can you go online').getByText(online).click();
+  await page.getByRole('button', { name: 'Next Section' }).click();
+  await question(page, 'Upload your weekly study plan')
+    .getByLabel(/Choose a file/)
+    .setInputFiles(PDF);
+  await shown(question(page, 'Upload your weekly study plan').getByText(PDF.name));
+  await page.getByRole('button', { name: 'Submit Assessment' }).click();
+}
+
 beforeAll(async () => {
   ({ product, browser } = await startProductAndBrowser());
   adminToken = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body
@@ -322,14 +334,7 @@ test('when a student fails, then they can retake and the welcome page shows the 
   const { link } = await invite();
   const page = await open();
   await start(page, link);
-  await question(page, 'Do you have a computer').getByText('No', { exact: true }).click();
-  await question(page, 'How often can you go online').getByText('Once a month').click();
-  await page.getByRole('button', { name: 'Next Section' }).click();
-  await question(page, 'Upload your weekly study plan')
-    .getByLabel(/Choose a file/)
-    .setInputFiles(PDF);
-  await shown(question(page, 'Upload your weekly study plan').getByText(PDF.name));
-  await page.getByRole('button', { name: 'Submit Assessment' }).click();
+  await answerAllAndSubmit(page, 'No', 'Once a month');
   await shown(page.getByRole('heading', { level: 1, name: 'Assessment Complete' }));
   await shown(page.getByText('You did not meet the passing requirements this time'));
   await shown(page.getByText('25%'));
@@ -362,6 +367,30 @@ test('when an invitation link is unknown, then the message shows and the visitor
   await shown(toast(page, 'Invalid or expired invitation link'));
   expect(visited).toContain('/');
   await expectAccessible(page, 'sign-in after an invalid link');
+});
+
+test('when the result is still being calculated, then the completion page waits calmly and shows it once recorded', async () => {
+  const { link } = await invite();
+  const page = await open(MOBILE);
+  // The results answer empty at first, as while a submission is being scored.
+  let scored = false;
+  await page
+    .context()
+    .route('**/api/student/*/results', (route) =>
+      scored ? route.continue() : route.fulfill({ json: { results: [] } }),
+    );
+  await start(page, link);
+  await answerAllAndSubmit(page, 'Yes', 'Every day');
+  await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+  // Opened afresh in another tab (no result handed over), the completion page asks the server, which
+  // has nothing yet.
+  const later = await page.context().newPage();
+  await later.goto(`${link}/complete`);
+  await shown(later.getByRole('heading', { level: 1, name: 'Calculating your result…' }));
+  await expectAccessible(later, 'result being calculated');
+  await shoot(later, 'complete-calculating', MOBILE);
+  scored = true;
+  await shown(later.getByRole('heading', { level: 1, name: 'Congratulations!' }));
 });
 
 // Last: it makes the one-minute version the active one.

@@ -75,7 +75,6 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
   const timeLeftMs = useCountdown(attempt.deadlineAt, offset);
   const timeUp = timeLeftMs <= 0;
   const titleRef = useRef<HTMLHeadingElement>(null);
-  const firstRender = useRef(true);
 
   useEffect(() => {
     if (initial.unsent) saver.markUnsent(attempt.seq);
@@ -97,12 +96,9 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
     };
   }, [saver]);
 
-  // Focus follows navigation to the new section's title, so a screen reader starts reading there.
+  // Focus follows navigation to the section's title, so a screen reader starts reading there; on the
+  // first render too, since the Start button that had the focus is gone.
   useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
     titleRef.current?.focus();
   }, [current]);
 

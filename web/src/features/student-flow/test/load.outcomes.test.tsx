@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { documentNavigation } from '../../../lib/document-navigation';
+import { renderApp } from '../../../testing/render';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { attemptInProgress, db, makeResult, TOKEN, useStudentServer } from './student-server';
@@ -53,6 +54,31 @@ describe('Student welcome page', () => {
     );
     window.sessionStorage.clear();
     replace.mockRestore();
+  });
+
+  it('when the visitor arrives at / with a handed-over message, then the admin entry shows it as a toast', async () => {
+    window.sessionStorage.setItem('readiness.handed-over-toast', 'Invalid or expired invitation link');
+    const { router } = renderApp('/');
+    expect(await toast('Invalid or expired invitation link')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
+    expect(window.sessionStorage.getItem('readiness.handed-over-toast')).toBeNull();
+  });
+
+  it('when Start finds the assessment already passed (another tab), then the completion page follows with the toast', async () => {
+    server.use(
+      http.post('*/api/student/:token/start', () =>
+        HttpResponse.json(
+          { message: 'Assessment already completed!', code: 'already_completed' },
+          { status: 409 },
+        ),
+      ),
+    );
+    db.results = [makeResult({ percentage: 90 })];
+    const { user } = renderStudentApp(`/assessment/${TOKEN}`);
+    await user.click(await screen.findByRole('button', { name: 'Start Assessment' }));
+    expect(await toast('Assessment already completed!')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    expect(screen.getByText('90%')).toBeInTheDocument();
   });
 
   it('when the assessment fails to load for another reason, then "Failed to load assessment" shows', async () => {

@@ -25,6 +25,8 @@ describe('Starting the assessment', () => {
     const { scrollTo } = await startTest();
     expect(await toast('Assessment started. Good luck!')).toBeInTheDocument();
     expect(scrollTo).toHaveBeenCalledWith(0, 0);
+    // The Start button is gone: focus waits on the first section's title.
+    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Technology' })).toHaveFocus());
     expect(screen.getByText('Ada Lovelace')).toBeInTheDocument();
     expect(screen.getByRole('timer', { name: 'Time remaining' }).textContent).toMatch(/^(30:00|29:5\d)$/);
     expect(screen.getByText('Section 1 of 3')).toBeInTheDocument();
