@@ -1,4 +1,4 @@
-import { startResults, versionEvent, type Harness } from './harness';
+import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -46,11 +46,7 @@ describe('item analysis', () => {
     // Percentages 100, 50, 17 and 0 on version 2; one result on version 1.
     await h.submit({
       versionId: second.versionId,
-      answers: [
-        { questionId: 'q1', answer: 'yes' },
-        { questionId: 'q2', answer: 'b' },
-        { questionId: 'q3', answer: 'file_uploaded', file: true },
-      ],
+      answers: ALL_RIGHT,
     });
     await h.submit({
       versionId: second.versionId,

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import { invitedEvent, resentEvent, startResults, startedEvent, versionEvent, type Harness } from './harness';
+import {
+  ALL_RIGHT,
+  invitedEvent,
+  resentEvent,
+  startResults,
+  startedEvent,
+  versionEvent,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(60_000);
 
@@ -80,11 +88,7 @@ describe.each(['real', 'embedded'] as const)('the dashboard on %s adapters', (ki
       ...passing!,
       versionId: version.versionId,
       submittedAt: new Date('2026-04-01T10:00:00Z'),
-      answers: [
-        { questionId: 'q1', answer: 'yes' },
-        { questionId: 'q2', answer: 'b' },
-        { questionId: 'q3', answer: 'file_uploaded', file: true },
-      ],
+      answers: ALL_RIGHT,
     });
     // The failing student's start event is late: it arrives after the result and changes nothing.
     const failed = await h.submit({

@@ -1,12 +1,6 @@
-import { startResults, versionEvent, type Harness } from './harness';
+import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
-
-const right = [
-  { questionId: 'q1', answer: 'yes' },
-  { questionId: 'q2', answer: 'b' },
-  { questionId: 'q3', answer: 'file_uploaded', file: true },
-];
 
 describe('the CSV export', () => {
   let h: Harness;
@@ -32,7 +26,7 @@ describe('the CSV export', () => {
         email: `p${i}@example.edu`,
         versionId: version.versionId,
         submittedAt: new Date(Date.UTC(2026, 0, 1, i)),
-        answers: i % 2 ? [] : right,
+        answers: i % 2 ? [] : ALL_RIGHT,
       });
     }
     const res = await h.call('GET', '/api/admin/results/export.csv?sortBy=completedAt&sortOrder=asc');

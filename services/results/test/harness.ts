@@ -80,6 +80,8 @@ export interface Harness {
   url: string;
   database: Database;
   bus: EventBus;
+  /** The RabbitMQ URL (with its vhost) of a `real` harness. */
+  amqpUrl?: string;
   /** Every results event the bus delivered, decoded. */
   events: SeenEvent[];
   recorded(): Array<SeenEvent<'results.result.recorded.v1'>>;
@@ -109,8 +111,10 @@ export async function startResults(
   const database = await openDatabase({ url: db.url, logger });
   closers.push(() => database.close());
   let bus: EventBus;
+  let amqpUrl: string | undefined;
   if (kind === 'real') {
     const vhost = await createTestVhost();
+    amqpUrl = vhost.url;
     closers.push(vhost.close);
     bus = createRabbitBus({ url: vhost.url, service: 'results', logger, retryDelaysMs: [100, 200] });
   } else {
@@ -166,6 +170,7 @@ export async function startResults(
     url: service.url,
     database,
     bus,
+    amqpUrl,
     events,
     recorded: () =>
       events.filter(
@@ -263,6 +268,13 @@ export function versionEvent(overrides: VersionInput = {}) {
     ...overrides,
   });
 }
+
+/** Every answer of the harness version right: 6 of 6 points. */
+export const ALL_RIGHT: SubmissionInput['answers'] = [
+  { questionId: 'q1', answer: 'yes' },
+  { questionId: 'q2', answer: 'b' },
+  { questionId: 'q3', answer: 'file_uploaded', file: true },
+];
 
 export interface SubmissionInput {
   attemptId?: string;

@@ -1,16 +1,11 @@
 import { eventually } from '@readiness/testing';
-import { startResults, versionEvent, type Harness } from './harness';
+import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
 describe.each(['real', 'embedded'] as const)('deleting and resending on %s adapters', (kind) => {
   let h: Harness;
   const version = versionEvent();
-  const right = [
-    { questionId: 'q1', answer: 'yes' },
-    { questionId: 'q2', answer: 'b' },
-    { questionId: 'q3', answer: 'file_uploaded', file: true },
-  ];
   beforeAll(async () => {
     h = await startResults(kind);
     await h.publish('assessment.version.published.v1', version);
@@ -18,7 +13,7 @@ describe.each(['real', 'embedded'] as const)('deleting and resending on %s adapt
   afterAll(() => h?.close());
 
   test('when an admin deletes a result, then it is gone, counted no more, and results.result.deleted.v1 names it', async () => {
-    const recorded = await h.submit({ versionId: version.versionId, answers: right });
+    const recorded = await h.submit({ versionId: version.versionId, answers: ALL_RIGHT });
     const before = (await (await h.call('GET', '/api/admin/results')).json()) as {
       stats: { totalResults: number };
     };
@@ -46,7 +41,7 @@ describe.each(['real', 'embedded'] as const)('deleting and resending on %s adapt
   test('when an admin resends the certificate of a passed result, then the request event goes out', async () => {
     const recorded = await h.submit({
       versionId: version.versionId,
-      answers: right,
+      answers: ALL_RIGHT,
       name: 'Emmy Noether',
       email: 'emmy@example.edu',
     });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { startResults, versionEvent, type Harness } from './harness';
+import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -21,11 +21,7 @@ describe('the result detail', () => {
       name: 'Grace Hopper',
       email: 'grace@example.edu',
       versionId: version.versionId,
-      answers: [
-        { questionId: 'q1', answer: 'yes' },
-        { questionId: 'q2', answer: 'b' },
-        { questionId: 'q3', answer: 'file_uploaded', file: true },
-      ],
+      answers: ALL_RIGHT,
     });
     const res = await h.call('GET', `/api/admin/results/${recorded.resultId}`);
     expect(res.status).toBe(200);

@@ -136,9 +136,13 @@ export async function listResults(
   page: { offset: number; limit: number },
 ): Promise<{ results: ResultRecord[]; total?: number }> {
   const clause = whereOf(conditions(f));
+  // The page's ids first, from the sort index alone (a deep page skips index entries, not table rows), then
+  // their rows.
   const found = await rows<ResultRow>(
     runner,
-    sql`SELECT ${LIST_COLUMNS} FROM results ${clause} ORDER BY ${orderBy(f)} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT ${LIST_COLUMNS} FROM results
+        JOIN (SELECT id FROM results ${clause} ORDER BY ${orderBy(f)} LIMIT ${page.limit} OFFSET ${page.offset}) page
+        USING (id) ORDER BY ${orderBy(f)}`,
   );
   let total: number | undefined;
   if (f.search) {

@@ -71,25 +71,20 @@ export interface Figures {
   percentageSum: number;
 }
 
-/** The counters the triggers keep: one row, never a count over the tables. */
+/** The counters the triggers keep: one query over 16 rows, never a count over the tables. */
 export async function figures(runner: Runner): Promise<Figures> {
-  const [row] = await rows<{
-    students: number;
-    pending_invites: number;
-    in_progress: number;
-    results: number;
-    passed: number;
-    percentage_sum: string | number;
-  }>(
+  const [row] = await rows<Record<string, string | number | null>>(
     runner,
-    sql`SELECT students, pending_invites, in_progress, results, passed, percentage_sum FROM figures`,
+    sql`SELECT sum(students) AS students, sum(pending_invites) AS pending_invites, sum(in_progress) AS in_progress,
+          sum(results) AS results, sum(passed) AS passed, sum(percentage_sum) AS percentage_sum FROM figures`,
   );
+  const n = (key: string) => Number(row?.[key] ?? 0);
   return {
-    students: row?.students ?? 0,
-    pendingInvites: row?.pending_invites ?? 0,
-    inProgress: row?.in_progress ?? 0,
-    results: row?.results ?? 0,
-    passed: row?.passed ?? 0,
-    percentageSum: Number(row?.percentage_sum ?? 0),
+    students: n('students'),
+    pendingInvites: n('pending_invites'),
+    inProgress: n('in_progress'),
+    results: n('results'),
+    passed: n('passed'),
+    percentageSum: n('percentage_sum'),
   };
 }

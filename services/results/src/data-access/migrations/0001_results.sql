@@ -65,14 +65,16 @@ CREATE TABLE results (
 );
 
 -- The list sorts by completion, name, score (percentage, then points) or code, all results or one status; the
--- id breaks ties. Every combination has its index, read forwards or backwards.
+-- id breaks ties. Every combination has its index, read forwards or backwards, holding the id: a page is found
+-- in the index alone.
 CREATE INDEX results_completed ON results (completed_at, id);
 CREATE INDEX results_name ON results (student_name, id);
 CREATE INDEX results_score ON results (percentage, score, id);
 CREATE INDEX results_passed_completed ON results (passed, completed_at, id);
 CREATE INDEX results_passed_name ON results (passed, student_name, id);
 CREATE INDEX results_passed_score ON results (passed, percentage, score, id);
-CREATE INDEX results_passed_code ON results (passed, assessment_code);
+CREATE INDEX results_code ON results (assessment_code, id);
+CREATE INDEX results_passed_code ON results (passed, assessment_code, id);
 CREATE INDEX results_student ON results (student_id);
 CREATE INDEX results_version ON results (version_id);
 
@@ -82,60 +84,86 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX results_name_trgm ON results USING gin (student_name gin_trgm_ops);
 CREATE INDEX results_email_trgm ON results USING gin (student_email gin_trgm_ops);
 
--- The dashboard's and the list's figures over everything, kept by triggers in the transaction of every change,
--- so reading them is one row and never a count over the tables.
+-- The dashboard's and the list's figures over everything, kept by statement triggers in the transaction of every
+-- change, so reading them is 16 rows and never a count over the tables. Each statement adds its change to one of
+-- 16 slots chosen at random: concurrent scoring transactions rarely wait for each other's row lock, and a bulk
+-- statement updates one slot once (a row updated once per inserted row would grow a version chain in the
+-- transaction and cost quadratic time).
 CREATE TABLE figures (
-  only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
-  students integer NOT NULL DEFAULT 0,
-  pending_invites integer NOT NULL DEFAULT 0,
-  in_progress integer NOT NULL DEFAULT 0,
-  results integer NOT NULL DEFAULT 0,
-  passed integer NOT NULL DEFAULT 0,
+  slot smallint PRIMARY KEY CHECK (slot BETWEEN 0 AND 15),
+  students bigint NOT NULL DEFAULT 0,
+  pending_invites bigint NOT NULL DEFAULT 0,
+  in_progress bigint NOT NULL DEFAULT 0,
+  results bigint NOT NULL DEFAULT 0,
+  passed bigint NOT NULL DEFAULT 0,
   percentage_sum bigint NOT NULL DEFAULT 0
 );
-INSERT INTO figures DEFAULT VALUES;
+INSERT INTO figures (slot) SELECT generate_series(0, 15);
 
 CREATE FUNCTION count_students() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  d_students integer := 0;
-  d_pending integer := 0;
-  d_progress integer := 0;
+  -- Drawn once: random() in the WHERE clause would be drawn again for every row it compares.
+  target smallint := floor(random() * 16);
+  d_students bigint := 0;
+  d_pending bigint := 0;
+  d_progress bigint := 0;
+  o_students bigint := 0;
+  o_pending bigint := 0;
+  o_progress bigint := 0;
 BEGIN
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    SELECT count(*), count(*) FILTER (WHERE NOT started AND scored_attempt = 0),
+           count(*) FILTER (WHERE started_attempt > scored_attempt)
+      INTO d_students, d_pending, d_progress FROM new_rows;
+  END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    d_students := d_students - 1;
-    IF NOT OLD.started AND OLD.scored_attempt = 0 THEN d_pending := d_pending - 1; END IF;
-    IF OLD.started_attempt > OLD.scored_attempt THEN d_progress := d_progress - 1; END IF;
+    SELECT count(*), count(*) FILTER (WHERE NOT started AND scored_attempt = 0),
+           count(*) FILTER (WHERE started_attempt > scored_attempt)
+      INTO o_students, o_pending, o_progress FROM old_rows;
   END IF;
-  IF TG_OP IN ('UPDATE', 'INSERT') THEN
-    d_students := d_students + 1;
-    IF NOT NEW.started AND NEW.scored_attempt = 0 THEN d_pending := d_pending + 1; END IF;
-    IF NEW.started_attempt > NEW.scored_attempt THEN d_progress := d_progress + 1; END IF;
-  END IF;
-  IF d_students <> 0 OR d_pending <> 0 OR d_progress <> 0 THEN
-    UPDATE figures SET students = students + d_students, pending_invites = pending_invites + d_pending,
-      in_progress = in_progress + d_progress;
+  IF d_students <> o_students OR d_pending <> o_pending OR d_progress <> o_progress THEN
+    UPDATE figures SET students = students + d_students - o_students,
+      pending_invites = pending_invites + d_pending - o_pending, in_progress = in_progress + d_progress - o_progress
+    WHERE slot = target;
   END IF;
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER students_figures AFTER INSERT OR UPDATE OR DELETE ON students
-  FOR EACH ROW EXECUTE FUNCTION count_students();
+CREATE TRIGGER students_inserted AFTER INSERT ON students
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_students();
+CREATE TRIGGER students_updated AFTER UPDATE ON students
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_students();
+CREATE TRIGGER students_deleted AFTER DELETE ON students
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_students();
 
 CREATE FUNCTION count_results() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  target smallint := floor(random() * 16);
+  sign integer := CASE WHEN TG_OP = 'INSERT' THEN 1 ELSE -1 END;
+  d_results bigint;
+  d_passed bigint;
+  d_sum bigint;
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    UPDATE figures SET results = results + 1, passed = passed + NEW.passed::integer,
-      percentage_sum = percentage_sum + NEW.percentage;
+    SELECT count(*), count(*) FILTER (WHERE passed), coalesce(sum(percentage), 0)
+      INTO d_results, d_passed, d_sum FROM new_rows;
   ELSE
-    UPDATE figures SET results = results - 1, passed = passed - OLD.passed::integer,
-      percentage_sum = percentage_sum - OLD.percentage;
+    SELECT count(*), count(*) FILTER (WHERE passed), coalesce(sum(percentage), 0)
+      INTO d_results, d_passed, d_sum FROM old_rows;
+  END IF;
+  IF d_results > 0 THEN
+    UPDATE figures SET results = results + sign * d_results, passed = passed + sign * d_passed,
+      percentage_sum = percentage_sum + sign * d_sum
+    WHERE slot = target;
   END IF;
   RETURN NULL;
 END $$;
 
 -- Results are never updated, only recorded and deleted.
-CREATE TRIGGER results_figures AFTER INSERT OR DELETE ON results
-  FOR EACH ROW EXECUTE FUNCTION count_results();
+CREATE TRIGGER results_inserted AFTER INSERT ON results
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION count_results();
+CREATE TRIGGER results_deleted AFTER DELETE ON results
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION count_results();
 
 -- Who deleted which result or asked for its certificate again, when. The student is named by id only.
 CREATE TABLE results_audit (

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { adminClaims } from '@readiness/kit/auth';
 import { parse, route } from '@readiness/kit/http';
 import type { Express, Response } from 'express';
@@ -9,9 +8,21 @@ import { toResultDetail, toResultRow } from './views';
 
 export const RESULTS_PREFIX = '/api/admin/results';
 
-/** Writes a chunk, waiting for the socket to drain when its buffer is full (a slow download paces the reads). */
+/**
+ * Writes a chunk, waiting for the socket to drain when its buffer is full (a slow download paces the reads), or
+ * for the connection to close (a download given up on ends the export).
+ */
 async function write(res: Response, chunk: string): Promise<void> {
-  if (!res.write(chunk)) await once(res, 'drain');
+  if (res.write(chunk)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** The admin routes; the runtime's admin guard checks every /api/admin call before them. */

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import amqp from 'amqplib';
+import { parse } from 'yaml';
+import { startResults, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startResults('real');
+});
+afterAll(() => h?.close());
+
+const chartQueues = () =>
+  (
+    parse(readFileSync(path.join(__dirname, '../../../charts/readiness/values.yaml'), 'utf8')) as {
+      services: { results: { keda: { queues: string[] } } };
+    }
+  ).services.results.keda.queues;
+
+test('when the service starts on RabbitMQ, then every queue the chart scales on is one it declared', async () => {
+  expect([...chartQueues()].sort()).toEqual([
+    'results.attempt-started',
+    'results.attempt-submitted',
+    'results.invitation-resent',
+    'results.student-deleted',
+    'results.student-invited',
+    'results.version-published',
+  ]);
+  const connection = await amqp.connect(h.amqpUrl!);
+  try {
+    for (const queue of chartQueues()) {
+      // checkQueue closes the channel when the queue does not exist: one channel per check.
+      const channel = await connection.createChannel();
+      await expect(channel.checkQueue(queue)).resolves.toMatchObject({ queue });
+      await channel.close();
+    }
+  } finally {
+    await connection.close();
+  }
+});
