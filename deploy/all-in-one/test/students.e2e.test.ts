@@ -70,4 +70,50 @@ describe('students end to end through the gateway of `make start`', () => {
     expect(deliveries.status).toBe(200);
     expect(deliveries.body.deliveries[0]?.status).toBe('sent');
   });
+
+  test('when an invited student takes the seeded assessment, then a reload resumes it and the submit is accepted', async () => {
+    const base = product.url;
+    const login = await api<{ token: string }>(base, 'POST', '/api/auth/login', { body: OWNER });
+    const invited = await api<{ student: Student }>(base, 'POST', '/api/admin/students/invite', {
+      token: login.body.token,
+      body: { name: 'Grace Hopper', email: 'grace@example.edu' },
+    });
+    const link = `/api/student/${invited.body.student.inviteToken}`;
+    interface Page {
+      assessment: { questions: Array<{ id: string; type: string; options: Array<{ id: string }> }> };
+      attempt: { id: string; deadlineAt: string; answers: unknown[] } | null;
+    }
+    const welcome = await api<Page>(base, 'GET', `${link}/assessment`);
+    expect(welcome.status).toBe(200);
+    expect(welcome.body.attempt).toBeNull();
+    expect(JSON.stringify(welcome.body)).not.toContain('correctAnswer');
+
+    const started = await api<{ attempt: { id: string; deadlineAt: string } }>(base, 'POST', `${link}/start`);
+    expect(started.status).toBe(201);
+    const answers = welcome.body.assessment.questions
+      .filter((q) => q.type !== 'file_upload')
+      .map((q) => ({ questionId: q.id, answer: q.type === 'yes_no' ? 'yes' : q.options[0]!.id }));
+    const saved = await api<{ seq: number }>(base, 'PUT', `${link}/answers`, {
+      body: { attemptId: started.body.attempt.id, seq: 1, answers },
+    });
+    expect(saved.body.seq).toBe(1);
+
+    const resumed = await api<Page>(base, 'GET', `${link}/assessment`);
+    expect(resumed.body.attempt).toMatchObject({
+      id: started.body.attempt.id,
+      deadlineAt: started.body.attempt.deadlineAt,
+      answers,
+    });
+
+    const submitted = await api<{ message: string }>(base, 'POST', `${link}/submit`, {
+      body: {
+        attemptId: started.body.attempt.id,
+        answers,
+        timeSpent: 1,
+        startedAt: new Date().toISOString(),
+      },
+    });
+    expect([200, 202]).toContain(submitted.status);
+    expect(submitted.body.message).toBe('Assessment submitted successfully!');
+  });
 });

@@ -60,6 +60,15 @@ const begin = async () => {
   return { ...s, attemptId: json.attempt.id as string };
 };
 
+/** The submitted event of an attempt, once the bus delivered it. */
+const submittedEvent = (attemptId: string) =>
+  eventually(
+    () =>
+      h.events.find((e) => e.name === 'student.attempt.submitted.v1' && e.payload.attemptId === attemptId) ??
+      false,
+    'the submitted event',
+  );
+
 const fileRows = async (attemptId: string) =>
   h.database.execute<{ question_id: string; object_key: string }>(
     sql`SELECT question_id, object_key FROM attempt_files WHERE attempt_id = ${attemptId}`,
@@ -111,14 +120,7 @@ test('when a student uploads an allowed file, then it is kept under a server key
 
   // The file counts at submit as 'file_uploaded', with its key.
   await studentCall(h, 'POST', `/api/student/${s.token}/submit`, { answers: [] });
-  await eventually(
-    () =>
-      h.events.some((e) => e.name === 'student.attempt.submitted.v1' && e.payload.attemptId === s.attemptId),
-    'the submitted event',
-  );
-  const event = h.events.find(
-    (e) => e.payload.attemptId === s.attemptId && e.name === 'student.attempt.submitted.v1',
-  )!;
+  const event = await submittedEvent(s.attemptId);
   expect(event.payload.answers).toEqual([
     expect.objectContaining({
       questionId: 'q3',
@@ -195,14 +197,7 @@ test('when a multipart submit carries files (SPEC §7), then they are kept and r
   form.append('files', new Blob([PDF]), 'answer.pdf');
   const res = await fetch(`${h.url}/api/student/${s.token}/submit`, { method: 'POST', body: form });
   expect(res.status).toBe(202);
-  await eventually(
-    () =>
-      h.events.some((e) => e.name === 'student.attempt.submitted.v1' && e.payload.attemptId === s.attemptId),
-    'the submitted event',
-  );
-  const event = h.events.find(
-    (e) => e.payload.attemptId === s.attemptId && e.name === 'student.attempt.submitted.v1',
-  )!;
+  const event = await submittedEvent(s.attemptId);
   expect(event.payload.answers).toEqual([
     expect.objectContaining({ questionId: 'q1', answer: 'yes' }),
     expect.objectContaining({

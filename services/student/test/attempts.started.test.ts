@@ -250,6 +250,41 @@ describe.each(['real', 'embedded'] as const)('the student flow on %s adapters', 
   });
 });
 
+test('when a new version is published during an attempt, then that student keeps the version they started and a new student gets the new one', async () => {
+  const h = await startStudent('embedded');
+  try {
+    await publishVersion(h, { title: 'First' });
+    const taking = await inviteStudent(h);
+    const attempt = (await studentCall(h, 'POST', `/api/student/${taking.token}/start`)).json.attempt;
+    await publishVersion(h, {
+      version: 2,
+      title: 'Second',
+      questions: [
+        { id: 'q9', type: 1, question: 'New?', section: 1, points: 1, required: true, correctAnswer: 'no' },
+      ],
+    } as never);
+    const fresh = await inviteStudent(h);
+    await eventually(async () => {
+      const r = await studentCall(h, 'GET', `/api/student/${fresh.token}/assessment`);
+      return r.json.assessment?.title === 'Second';
+    }, 'version 2 active');
+    const resumed = await studentCall(h, 'GET', `/api/student/${taking.token}/assessment`);
+    expect(resumed.json.assessment.title).toBe('First');
+    expect(resumed.json.attempt.id).toBe(attempt.id);
+    // Autosave is checked against the version the attempt is pinned to.
+    const save = (questionId: string) =>
+      studentCall(h, 'PUT', `/api/student/${taking.token}/answers`, {
+        attemptId: attempt.id,
+        seq: 1,
+        answers: [{ questionId, answer: 'yes' }],
+      });
+    expect((await save('q9')).status).toBe(400);
+    expect((await save('q1')).status).toBe(200);
+  } finally {
+    await h.close();
+  }
+});
+
 test('when no version was published yet, then the assessment answers 404 no_assessment and start refuses', async () => {
   const h = await startStudent('embedded');
   try {

@@ -162,50 +162,74 @@ export async function assessmentPage(
   };
 }
 
-/** The student behind a token hash, locked for the transaction (Start and Submit serialise per student). */
-export async function lockStudentByToken(
-  runner: Runner,
-  tokenHash: Buffer,
-): Promise<TokenStudent | undefined> {
-  const [row] = await rows<StudentRow>(
-    runner,
-    sql`SELECT ${STUDENT_COLUMNS} FROM students s WHERE s.token_hash = ${tokenHash} FOR UPDATE`,
-  );
-  return row && toTokenStudent(row);
-}
-
-/** Where a student stands before Start or Submit decide. */
-export async function studentStanding(
-  runner: Runner,
-  studentId: string,
-): Promise<{
-  current: AttemptRecord | null;
+/** Where a student stands when Start or Submit decides, the student's row locked for the transaction. */
+export interface Standing {
+  student: TokenStudent;
+  /** The attempt in progress, with its files. */
+  current: (AttemptRecord & { files: AttemptFile[] }) | null;
   newest: AttemptRecord | null;
+  /** The attempt an attempt id names, when one was given and is the student's. */
+  byId: AttemptRecord | null;
+  /** The attempt an Idempotency-Key was first submitted with, when one was given. */
+  byKey: AttemptRecord | null;
   passed: boolean;
   lastNumber: number;
   now: Date;
-}> {
-  const [row] = await rows<{
-    current: AttemptJson | null;
-    newest: AttemptJson | null;
-    passed: boolean;
-    now: Date | string;
-  }>(
+}
+
+/**
+ * The student behind a token hash, locked (Start and Submit serialise per student: two tabs, parallel repeats),
+ * with the attempt in progress, the newest attempt, the attempt an id or an Idempotency-Key names and whether a
+ * result passed.
+ */
+export async function lockStanding(
+  runner: Runner,
+  tokenHash: Buffer,
+  name: { attemptId?: string; idempotencyKey?: string } = {},
+): Promise<Standing | undefined> {
+  const byId = name.attemptId === undefined ? sql`false` : sql`a.id = ${name.attemptId}::uuid`;
+  const byKey =
+    name.idempotencyKey === undefined ? sql`false` : sql`a.idempotency_key = ${name.idempotencyKey}`;
+  // The lock comes first, in a statement of its own: a statement that waited for a lock still reads with the
+  // snapshot it began with, so the next one is what sees the attempt a parallel Start or Submit just committed.
+  const [locked] = await rows<{ id: string }>(
     runner,
-    sql`SELECT
-          (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = ${studentId} AND a.status = 'in_progress') AS current,
-          (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = ${studentId}
-             ORDER BY a.attempt_number DESC LIMIT 1) AS newest,
-          EXISTS (SELECT 1 FROM results r WHERE r.student_id = ${studentId} AND r.passed) AS passed,
-          clock_timestamp() AS now`,
+    sql`SELECT id FROM students WHERE token_hash = ${tokenHash} FOR UPDATE`,
   );
-  const newest = row!.newest ? toAttempt(row!.newest) : null;
+  if (!locked) return undefined;
+  const [row] = await rows<
+    StudentRow & {
+      current: (AttemptJson & { files: FileJson[] }) | null;
+      newest: AttemptJson | null;
+      by_id: AttemptJson | null;
+      by_key: AttemptJson | null;
+      passed: boolean;
+      now: Date | string;
+    }
+  >(
+    runner,
+    sql`SELECT ${STUDENT_COLUMNS},
+          (SELECT ${ATTEMPT_JSON}::jsonb || jsonb_build_object('files', ${FILES_JSON})
+             FROM attempts a WHERE a.student_id = s.id AND a.status = 'in_progress') AS current,
+          (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id
+             ORDER BY a.attempt_number DESC LIMIT 1) AS newest,
+          (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id AND ${byId}) AS by_id,
+          (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id AND ${byKey}) AS by_key,
+          EXISTS (SELECT 1 FROM results r WHERE r.student_id = s.id AND r.passed) AS passed,
+          clock_timestamp() AS now
+        FROM students s WHERE s.id = ${locked.id}`,
+  );
+  if (!row) return undefined;
+  const newest = row.newest ? toAttempt(row.newest) : null;
   return {
-    current: row!.current ? toAttempt(row!.current) : null,
+    student: toTokenStudent(row),
+    current: row.current ? { ...toAttempt(row.current), files: row.current.files.map(toFile) } : null,
     newest,
-    passed: row!.passed,
+    byId: row.by_id ? toAttempt(row.by_id) : null,
+    byKey: row.by_key ? toAttempt(row.by_key) : null,
+    passed: row.passed,
     lastNumber: newest?.attemptNumber ?? 0,
-    now: date(row!.now),
+    now: date(row.now),
   };
 }
 
@@ -234,22 +258,6 @@ export async function markStarted(runner: Runner, studentId: string): Promise<vo
   await runner.execute(
     sql`UPDATE students SET status = 'started' WHERE id = ${studentId} AND status = 'invited'`,
   );
-}
-
-export async function findAttempt(
-  runner: Runner,
-  studentId: string,
-  where: { id: string } | { idempotencyKey: string },
-  forUpdate = false,
-): Promise<AttemptRecord | undefined> {
-  const condition =
-    'id' in where ? sql`a.id = ${where.id}::uuid` : sql`a.idempotency_key = ${where.idempotencyKey}`;
-  const [row] = await rows<{ attempt: AttemptJson }>(
-    runner,
-    sql`SELECT ${ATTEMPT_JSON} AS attempt FROM attempts a WHERE a.student_id = ${studentId} AND ${condition}
-        ${forUpdate ? sql`FOR UPDATE` : sql``}`,
-  );
-  return row && toAttempt(row.attempt);
 }
 
 /** The student behind a token and one of their attempts (null when the id is not theirs), one round trip. */
@@ -362,7 +370,10 @@ export async function deleteFile(
   return row?.object_key;
 }
 
-/** Ends an attempt in progress with the answers that count. False when it was no longer in progress. */
+/**
+ * Ends an attempt in progress with the answers that count; returns it with its files. Undefined when it was no
+ * longer in progress (the deadline job or another request ended it first).
+ */
 export async function closeAttempt(
   runner: Runner,
   c: {
@@ -372,8 +383,8 @@ export async function closeAttempt(
     gradedFromAutosave: boolean;
     idempotencyKey: string | null;
   },
-): Promise<AttemptRecord | undefined> {
-  const [row] = await rows<{ attempt: AttemptJson }>(
+): Promise<(AttemptRecord & { files: AttemptFile[] }) | undefined> {
+  const [row] = await rows<{ attempt: AttemptJson; files: FileJson[] }>(
     runner,
     sql`WITH a AS (
           UPDATE attempts SET status = 'submitted', submitted_at = clock_timestamp(),
@@ -382,9 +393,9 @@ export async function closeAttempt(
             time_spent_minutes = floor(extract(epoch FROM least(clock_timestamp(), deadline_at) - started_at) / 60)
           WHERE id = ${c.attemptId} AND status = 'in_progress'
           RETURNING *)
-        SELECT ${ATTEMPT_JSON} AS attempt FROM a`,
+        SELECT ${ATTEMPT_JSON} AS attempt, ${FILES_JSON} AS files FROM a`,
   );
-  return row && toAttempt(row.attempt);
+  return row && { ...toAttempt(row.attempt), files: row.files.map(toFile) };
 }
 
 /**

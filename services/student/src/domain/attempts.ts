@@ -10,21 +10,18 @@ import type { ObjectStore } from '@readiness/kit/storage';
 import {
   adminFile,
   assessmentPage,
-  attemptFiles,
   claimOverdue,
   closeAttempt,
   deleteFile,
   deleteResult,
-  findAttempt,
   insertAttempt,
   insertResult,
-  lockStudentByToken,
+  lockStanding,
   markStarted,
   resultOf,
   resultsOf,
   saveAnswers,
   studentAttempt,
-  studentStanding,
   upsertFile,
   type AttemptFile,
   type AttemptRecord,
@@ -226,7 +223,7 @@ export function createAttempts(deps: {
     const v = await version(a.versionId);
     const fileQuestions = new Set(v.questions.filter((q) => q.type === 'file_upload').map((q) => q.id));
     // A late submit counts only the files uploaded before the deadline, as it counts the answers saved before it.
-    const files = (await attemptFiles(tx, a.id)).filter(
+    const files = closed.files.filter(
       (f) => fileQuestions.has(f.questionId) && (!how.late || f.uploadedAt <= a.deadlineAt),
     );
     const answers = [
@@ -255,11 +252,15 @@ export function createAttempts(deps: {
   }
 
   /** The attempt's result once the results service recorded it, waiting up to `resultWaitMs`. */
-  async function awaitResult(attemptId: string): Promise<StudentResultBody | undefined> {
+  async function awaitResult(attemptId: string, fresh: boolean): Promise<StudentResultBody | undefined> {
+    // A submission just committed has no result yet (its event is not even published): wait before the first look.
+    if (fresh && deps.resultWaitMs === 0) return undefined;
     const until = Date.now() + deps.resultWaitMs;
     let pause = 50;
+    let look = !fresh;
     for (;;) {
-      const result = await resultOf(database.db, attemptId);
+      const result = look ? await resultOf(database.db, attemptId) : undefined;
+      look = true;
       const left = until - Date.now();
       if (result || left <= 0) return result;
       // Woken at once when this replica's consumer records it; a poll finds one another replica recorded.
@@ -304,25 +305,25 @@ export function createAttempts(deps: {
     /** Starts an attempt, or returns the one in progress (two tabs, two devices): never two at once. */
     async start(token: string) {
       const outcome = await database.transaction(async (tx) => {
-        const student = usable(await lockStudentByToken(tx, tokenHash(token)));
-        const standing = await studentStanding(tx, student.id);
-        if (standing.current) {
+        const standing = await lockStanding(tx, tokenHash(token));
+        const student = usable(standing?.student);
+        if (standing!.current) {
           return {
             created: false,
-            attempt: standing.current,
-            files: await attemptFiles(tx, standing.current.id),
-            now: standing.now,
+            attempt: standing!.current,
+            files: standing!.current.files,
+            now: standing!.now,
           };
         }
-        if (standing.passed) throw conflict(ALREADY_COMPLETED_MESSAGE, 'already_completed');
-        if (standing.newest?.status === 'submitted') {
+        if (standing!.passed) throw conflict(ALREADY_COMPLETED_MESSAGE, 'already_completed');
+        if (standing!.newest?.status === 'submitted') {
           throw conflict('Your last submission is still being scored', 'awaiting_result');
         }
         const active = await activeVersionSummary(tx);
         if (!active) throw notFound(NO_ASSESSMENT_MESSAGE, 'no_assessment');
         const attempt = await insertAttempt(tx, {
           studentId: student.id,
-          attemptNumber: standing.lastNumber + 1,
+          attemptNumber: standing!.lastNumber + 1,
           versionId: active.versionId,
           limitSeconds: active.timeLimitMinutes * 60 * (1 + student.extraTimePercent / 100),
         });
@@ -428,27 +429,21 @@ export function createAttempts(deps: {
         }
       }
       const replaced: string[] = [];
-      let ended: { attempt: AttemptRecord; now: Date; fresh: boolean };
+      let ended: { attempt: AttemptRecord; now: Date; fresh: boolean; files?: AttemptFile[] };
       try {
         ended = await database.transaction(async (tx) => {
-          const student = usable(await lockStudentByToken(tx, hash));
-          const standing = await studentStanding(tx, student.id);
-          let target: AttemptRecord | undefined;
-          if (input.idempotencyKey) {
-            target = await findAttempt(tx, student.id, { idempotencyKey: input.idempotencyKey });
-          }
-          if (!target && input.attemptId) {
-            target = await findAttempt(tx, student.id, { id: input.attemptId }, true);
-            if (!target) throw attemptNotFound();
-          }
-          target ??= standing.current ?? undefined;
+          const standing = await lockStanding(tx, hash, input);
+          const student = usable(standing?.student);
+          const { byKey, byId, current, newest, passed, now } = standing!;
+          if (input.attemptId !== undefined && !byKey && !byId) throw attemptNotFound();
+          let target = byKey ?? byId ?? current;
           if (!target) {
-            if (standing.passed) throw conflict(ALREADY_COMPLETED_MESSAGE, 'already_completed');
-            if (!standing.newest) throw conflict('Start the assessment first', 'not_started');
-            target = standing.newest;
+            if (passed) throw conflict(ALREADY_COMPLETED_MESSAGE, 'already_completed');
+            if (!newest) throw conflict('Start the assessment first', 'not_started');
+            target = newest;
           }
-          if (target.status !== 'in_progress') return { attempt: target, now: standing.now, fresh: false };
-          const late = standing.now.getTime() > closedAt(target);
+          if (target.status !== 'in_progress') return { attempt: target, now, fresh: false };
+          const late = now.getTime() > closedAt(target);
           const v = await version(target.versionId);
           for (const f of late ? [] : stored) {
             const written = await upsertFile(tx, { ...f, attemptId: target.id, graceSeconds });
@@ -460,8 +455,9 @@ export function createAttempts(deps: {
             late,
             idempotencyKey: input.idempotencyKey ?? null,
           });
-          if (!closed) throw attemptClosed();
-          return { attempt: closed, now: standing.now, fresh: true };
+          // Ended meanwhile by the deadline job: this submit is a repeat of that ending.
+          if (!closed) return { attempt: target, now, fresh: false };
+          return { attempt: closed, now, fresh: true, files: closed.files };
         });
       } catch (err) {
         await removeObjects(stored.map((f) => f.objectKey));
@@ -469,12 +465,12 @@ export function createAttempts(deps: {
       }
       if (ended.fresh) {
         deps.notifyOutbox();
-        const used = new Set((await attemptFiles(database.db, ended.attempt.id)).map((f) => f.objectKey));
+        const used = new Set((ended.files ?? []).map((f) => f.objectKey));
         await removeObjects([...replaced, ...stored.map((f) => f.objectKey).filter((k) => !used.has(k))]);
       } else {
         await removeObjects(stored.map((f) => f.objectKey));
       }
-      const result = await awaitResult(ended.attempt.id);
+      const result = await awaitResult(ended.attempt.id, ended.fresh);
       const serverNow = new Date();
       return result
         ? { kind: 'result', result, serverNow }
