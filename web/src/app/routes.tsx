@@ -123,6 +123,11 @@ export const routes: RouteObject[] = [
             Component: m.CompletePage,
           })),
       },
+      {
+        path: '/verify/:code',
+        lazy: () =>
+          import('../features/verify/components/verify-page').then((m) => ({ Component: m.VerifyPage })),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -8,8 +8,9 @@ import { certificateIssued } from '../../domain/templates';
 
 export const CERTIFICATE_ISSUED_QUEUE = 'notification.certificate-issued';
 
-/** `Ada Lovelace` → `certificate-Ada-Lovelace.pdf`. */
-const attachmentName = (name: string) => `certificate-${name.trim().replace(/\s+/g, '-')}.pdf`;
+/** `Ada Lovelace` → `certificate-Ada-Lovelace.pdf`: letters and digits only, whatever the name holds. */
+const attachmentName = (name: string) =>
+  `certificate-${name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '') || 'student'}.pdf`;
 
 /**
  * Mails a certificate to its student with the PDF the event carries: once per event, so once per pass and once

@@ -102,7 +102,7 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
           }
           .content {
             position: absolute;
-            inset: 22mm 28mm 20mm;
+            inset: 26mm 34mm 27mm;
             text-align: center;
             display: flex;
             flex-direction: column;
@@ -118,8 +118,8 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
           h1 {
             font-family: ${trusted(SERIF)};
             font-weight: 600;
-            font-size: 40pt;
-            margin: 7mm 0 0;
+            font-size: 44pt;
+            margin: 8mm 0 0;
             letter-spacing: 0.02em;
             color: ${trusted(NAVY)};
           }
@@ -138,8 +138,8 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
           .name {
             font-family: ${trusted(SERIF)};
             font-weight: 600;
-            font-size: 34pt;
-            margin: 4mm 0 3mm;
+            font-size: 38pt;
+            margin: 5mm 0 4mm;
             padding: 0 6mm 1.5mm;
             border-bottom: 0.3mm solid #c9c2b0;
             max-width: 220mm;
@@ -147,7 +147,7 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
             line-height: 1.15;
           }
           .what {
-            font-size: 12pt;
+            font-size: 13pt;
             line-height: 1.6;
             max-width: 200mm;
             margin: 3mm 0 0;

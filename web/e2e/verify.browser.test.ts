@@ -1,0 +1,90 @@
+/*
+ * The public certificate verification page in a real browser against the product as `make start` runs it: an
+ * unknown code answered by the report service, and a valid certificate (its answer stood in for in the browser,
+ * since issuing one needs a scored pass), each scanned with axe at desktop and phone width.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  DESKTOP,
+  MOBILE,
+  expectAccessible,
+  newPage,
+  shown,
+  startProductAndBrowser,
+  type RunningProduct,
+} from './support';
+
+jest.setTimeout(180_000);
+
+let product: RunningProduct;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  ({ product, browser } = await startProductAndBrowser());
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+async function open(viewport: typeof DESKTOP): Promise<Page> {
+  const { context, page } = await newPage(browser, product.url, viewport);
+  contexts.push(context);
+  return page;
+}
+
+/** Nothing wider than the viewport: no sideways scrolling on a phone. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const [scroll, width] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    window.innerWidth,
+  ]);
+  expect(scroll).toBeLessThanOrEqual(width);
+}
+
+test.each([
+  ['desktop', DESKTOP],
+  ['phone', MOBILE],
+] as const)(
+  'when a code matches no certificate (%s), then the page says so and passes axe',
+  async (_, viewport) => {
+    const page = await open(viewport);
+    await page.goto('/verify/RDY-0000-0000');
+    await shown(page.getByRole('heading', { level: 1, name: 'No certificate has this code' }));
+    await expectAccessible(page, `unknown certificate code (${viewport.width} px)`);
+    await expectNoSidewaysScroll(page);
+  },
+);
+
+test.each([
+  ['desktop', DESKTOP],
+  ['phone', MOBILE],
+] as const)(
+  'when a code matches a certificate (%s), then the page says Valid certificate with the name and date',
+  async (_, viewport) => {
+    const page = await open(viewport);
+    await page.route('**/api/certificates/RDY-7K3F-92QX', (route) =>
+      route.fulfill({
+        json: {
+          valid: true,
+          name: 'Maria Gaetana Agnesi-Longname-With-Many-Parts',
+          assessmentTitle: 'Distance Learning Readiness',
+          percentage: 92,
+          issuedAt: '2026-11-20T10:30:00.000Z',
+        },
+      }),
+    );
+    await page.goto('/verify/RDY-7K3F-92QX');
+    await shown(page.getByRole('heading', { level: 1, name: 'Valid certificate' }));
+    await shown(page.getByText('Maria Gaetana Agnesi-Longname-With-Many-Parts'));
+    await shown(page.getByText('Nov 20, 2026'));
+    await expectAccessible(page, `valid certificate (${viewport.width} px)`);
+    await expectNoSidewaysScroll(page);
+  },
+);

@@ -1,0 +1,61 @@
+import { screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { renderApp } from '../../../testing/render';
+import { server } from '../../../testing/server';
+
+const requests: { path: string; authorization: string | null }[] = [];
+
+beforeEach(() => {
+  requests.length = 0;
+  server.use(
+    http.get('*/api/certificates/:code', ({ params, request }) => {
+      requests.push({
+        path: new URL(request.url).pathname,
+        authorization: request.headers.get('authorization'),
+      });
+      if (params.code === 'RDY-7K3F-92QX') {
+        return HttpResponse.json({
+          valid: true,
+          name: 'Grace Hopper',
+          assessmentTitle: 'Distance Learning Readiness',
+          percentage: 92,
+          issuedAt: '2026-11-20T10:30:00.000Z',
+        });
+      }
+      if (params.code === 'RDY-DOWN-0000')
+        return HttpResponse.json({ message: 'x', code: 'internal' }, { status: 500 });
+      return HttpResponse.json(
+        { message: 'No certificate has this code', code: 'not_found' },
+        { status: 404 },
+      );
+    }),
+  );
+});
+
+describe('certificate verification page', () => {
+  it('when the code belongs to a certificate, then it says Valid certificate with the name and the date', async () => {
+    renderApp('/verify/RDY-7K3F-92QX');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Valid certificate' })).toBeInTheDocument();
+    expect(screen.getByText('Grace Hopper')).toBeInTheDocument();
+    expect(screen.getByText('Nov 20, 2026')).toBeInTheDocument();
+    expect(screen.getByText('Distance Learning Readiness')).toBeInTheDocument();
+    expect(screen.getByText('92%')).toBeInTheDocument();
+    expect(requests).toEqual([{ path: '/api/certificates/RDY-7K3F-92QX', authorization: null }]);
+  });
+
+  it('when no certificate has the code, then it says so', async () => {
+    renderApp('/verify/RDY-0000-0000');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'No certificate has this code' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Valid certificate')).not.toBeInTheDocument();
+  });
+
+  it('when the check fails, then it says so and offers to try again', async () => {
+    renderApp('/verify/RDY-DOWN-0000');
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'The certificate could not be checked' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});
