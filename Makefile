@@ -44,8 +44,9 @@ lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking
 chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile
 	npx jest --ci --selectProjects deploy -- deploy/test
 
-bench: build ## Gateway → auth benchmark against a bare Express baseline; writes docs/benchmarks.md (local PostgreSQL and Redis)
+bench: build ## Gateway → auth against bare Express, certificates against a bare puppeteer loop; writes docs/benchmarks.md (local PostgreSQL and Redis)
 	node bench/run.js
+	node bench/certificates.js
 
 proto: install ## Regenerate the TypeScript of the event contracts
 	cd proto && ../node_modules/.bin/buf generate

@@ -130,6 +130,9 @@ export function createReports(deps: ReportsDeps) {
     };
   };
 
+  let sweeping: Promise<void> | undefined;
+  let again = false;
+
   /** Renders, stores and announces one claimed certificate; the announcement commits with its `issued` mark. */
   async function issue(c: CertificateRecord): Promise<void> {
     try {
@@ -153,22 +156,20 @@ export function createReports(deps: ReportsDeps) {
     }
   }
 
-  let sweeping: Promise<void> | undefined;
-  let again = false;
+  /** Takes pending certificates one at a time and issues them, until none is free or the browser is gone. */
+  async function worker(): Promise<void> {
+    while (renderer.status().available) {
+      const [certificate] = await claimPending(db, { leaseSeconds: deps.renderLeaseSeconds, limit: 1 });
+      if (!certificate) return;
+      await issue(certificate);
+    }
+  }
 
-  /** Issues every pending certificate whose lease is free, a pool's worth at a time. */
+  /** Issues every pending certificate whose lease is free, with as many workers as the renderer has pages. */
   async function sweep(): Promise<void> {
     do {
       again = false;
-      for (;;) {
-        if (!renderer.status().available) return;
-        const batch = await claimPending(db, {
-          leaseSeconds: deps.renderLeaseSeconds,
-          limit: deps.concurrency,
-        });
-        if (batch.length === 0) break;
-        await Promise.all(batch.map(issue));
-      }
+      await Promise.all(Array.from({ length: deps.concurrency }, worker));
     } while (again);
   }
 

@@ -1,0 +1,259 @@
+'use strict';
+/**
+ * `make bench`, certificates: passed results → certificate PDF rendered, stored and announced → mail with the PDF
+ * caught, through the report and notification services (from their `dist`, in this process, the in-process
+ * bus, throwaway PostgreSQL databases, the embedded S3 and an SMTP catcher), as a ratio to a bare puppeteer-core
+ * loop rendering the same certificate page with the same browser and pool size in the same run. Also the
+ * resident memory of this process plus its browser, idle and at the peak of the run.
+ *
+ * Results replace this benchmark's section of docs/benchmarks.md and are printed.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Client } = require('pg');
+const puppeteer = require('puppeteer-core');
+const { writeSection } = require('./lib');
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const COUNT = Number(process.env.BENCH_CERTIFICATES ?? 60);
+const POOL = Number(process.env.BENCH_PDF_POOL ?? 4);
+const CORES = os.availableParallelism();
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+const dist = (file) => path.join(ROOT, 'services', file);
+for (const file of ['report/dist/index.js', 'notification/dist/index.js']) {
+  if (!fs.existsSync(dist(file))) throw new Error(`services/${file} is missing: run \`make build\` first`);
+}
+const { reportService } = require(dist('report/dist'));
+const { notificationService } = require(dist('notification/dist'));
+const { certificateHtml } = require(dist('report/dist/domain/templates/certificate'));
+const { loadFontFaces } = require(dist('report/dist/domain/templates/fonts'));
+const { chooseBrowser } = require(dist('report/dist/rendering/browser-choice'));
+const contracts = require(path.join(ROOT, 'proto/dist'));
+const { createMemoryBus } = require(path.join(ROOT, 'packages/kit/dist/bus'));
+const { createLogger } = require(path.join(ROOT, 'packages/kit/dist/logger'));
+const { startMailCatcher } = require(path.join(ROOT, 'packages/kit/dist/mail'));
+const { startService } = require(path.join(ROOT, 'packages/kit/dist/runtime'));
+const { startEmbeddedS3 } = require(path.join(ROOT, 'packages/kit/dist/storage'));
+
+/**
+ * Memory of a process and all its descendants (the browser's), in MB: the proportional set size, so the pages
+ * Chromium's processes share are counted once, not once per process; Linux only.
+ */
+function treeRssMb(rootPid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  let kb = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    try {
+      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      kb += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+    } catch {
+      // Gone.
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return kb / 1024;
+}
+
+const content = (i) => ({
+  name: `Student Number ${i}`,
+  assessmentTitle: 'Distance Learning Readiness',
+  percentage: 70 + (i % 30),
+  awardedAt: new Date(),
+  code: `RDY-${String(i).padStart(4, '0')}-BNCH`,
+  verificationUrl: `http://localhost:8080/verify/RDY-${String(i).padStart(4, '0')}-BNCH`,
+  providerName: 'Readiness Distance Education',
+  signatory: 'Director of Distance Education',
+});
+
+/** The same pages rendered by bare puppeteer-core: one browser, POOL pages, no JavaScript, nothing else. */
+async function bareLoop(executablePath, args, fontFaces) {
+  const browser = await puppeteer.launch({ executablePath, args, headless: true });
+  try {
+    const pages = await Promise.all(Array.from({ length: POOL }, () => browser.newPage()));
+    for (const page of pages) await page.setJavaScriptEnabled(false);
+    const htmls = await Promise.all(
+      Array.from({ length: COUNT }, (_, i) => certificateHtml(content(i), fontFaces)),
+    );
+    // Warm-up, as the service renders a test page at start.
+    await pages[0].setContent(htmls[0]);
+    await pages[0].pdf({ format: 'A4', landscape: true, printBackground: true });
+    let next = 0;
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      pages.map(async (page) => {
+        while (next < COUNT) {
+          const html = htmls[next++];
+          await page.setContent(html, { waitUntil: 'load' });
+          await page.pdf({ format: 'A4', landscape: true, printBackground: true, preferCSSPageSize: true });
+        }
+      }),
+    );
+    return COUNT / (Number(process.hrtime.bigint() - started) / 1e9);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main() {
+  const runId = crypto.randomBytes(4).toString('hex');
+  const databases = [`bench_report_${runId}`, `bench_notification_${runId}`];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'readiness-bench-certificates-'));
+  const admin = new Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  const stops = [];
+  const logger = createLogger({ name: 'bench', level: 'error' });
+  try {
+    const load = os.loadavg()[0];
+    out(
+      `Certificates benchmark: ${CORES} cores, Node ${process.version}, load ${load.toFixed(2)}, ${COUNT} certificates, ${POOL} pages`,
+    );
+    for (const db of databases) await admin.query(`CREATE DATABASE ${db}`);
+    const url = (db) => {
+      const u = new URL(PG_ADMIN_URL);
+      u.pathname = `/${db}`;
+      return u.toString();
+    };
+    const fontFaces = loadFontFaces();
+    const choice = await chooseBrowser({ bundled: true, bundledDir: path.join(dataDir, 'chromium'), logger });
+    out(`browser: ${choice.source} ${choice.executablePath} (${choice.version})`);
+
+    out(`\n[1/2] bare puppeteer-core loop`);
+    const bare = await bareLoop(choice.executablePath, choice.args, fontFaces);
+    out(`      ${bare.toFixed(1)} PDF/s`);
+
+    const bus = createMemoryBus({ logger, service: 'bench' });
+    await bus.start();
+    stops.push(() => bus.close());
+    const mail = await startMailCatcher({ logger, capacity: COUNT * 2 });
+    stops.push(() => mail.close());
+    const s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3') });
+    stops.push(() => s3.close());
+    const common = {
+      PORT: 0,
+      HOST: '127.0.0.1',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir,
+    };
+    const shared = { bus, smtpUrl: mail.url, s3 };
+    const notification = await startService(notificationService, {
+      config: { ...common, DATABASE_URL: url(databases[1]) },
+      shared,
+      logger,
+    });
+    stops.push(() => notification.stop());
+    const report = await startService(reportService, {
+      config: {
+        ...common,
+        DATABASE_URL: url(databases[0]),
+        PDF_POOL_SIZE: String(POOL),
+        ...(choice.source === 'system' ? {} : { PUPPETEER_EXECUTABLE_PATH: choice.executablePath }),
+      },
+      shared,
+      logger,
+    });
+    stops.push(() => report.stop());
+    const renderer = report.exports.renderer;
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle = process.pid && treeRssMb(process.pid);
+
+    out(`[2/2] event → PDF stored → issued → mail caught, through the services`);
+    let peak = idle;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, treeRssMb(process.pid));
+    }, 1000);
+    const started = process.hrtime.bigint();
+    await bus.publish(
+      Array.from({ length: COUNT }, (_, i) => ({
+        id: crypto.randomUUID(),
+        name: 'results.result.recorded.v1',
+        occurredAt: new Date(),
+        source: 'bench',
+        payload: contracts.encodePayload(
+          'results.result.recorded.v1',
+          contracts.create(contracts.ResultRecordedSchema, {
+            resultId: crypto.randomUUID(),
+            attemptId: crypto.randomUUID(),
+            studentId: crypto.randomUUID(),
+            name: content(i).name,
+            email: `student${i}@example.edu`,
+            score: 15,
+            totalPoints: 20,
+            percentage: content(i).percentage,
+            passed: true,
+            attemptNumber: 1,
+            assessmentCode: content(i).code,
+            completedAt: contracts.timestampFromDate(new Date()),
+            versionId: 'v1',
+            version: 1,
+            passingScore: 70,
+            assessmentTitle: 'Distance Learning Readiness',
+          }),
+        ),
+      })),
+    );
+    while (mail.list().length < COUNT) await new Promise((resolve) => setTimeout(resolve, 50));
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    clearInterval(sampler);
+    const whole = COUNT / seconds;
+    out(
+      `      ${whole.toFixed(1)} certificates/s, ratio ${(whole / bare).toFixed(2)}; memory idle ${idle.toFixed(0)} MB, peak ${peak.toFixed(0)} MB`,
+    );
+    out(`      browser ${renderer.status().source}, ${renderer.blockedRequests()} requests blocked`);
+
+    writeSection(
+      RESULTS_FILE,
+      'certificates',
+      `## Certificates: pass event → PDF stored → mail with the PDF caught
+
+Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${CORES} cores, Node ${process.version}, load average
+${load.toFixed(2)} at the start; ${choice.source} Chromium (${choice.version}), ${POOL} pages. The report and
+notification services run from \`dist\` in the benchmark's process on the in-process bus, PostgreSQL on this
+machine, the embedded S3 and an SMTP catcher; ${COUNT} passed results are published at once and the clock stops
+when the last certificate mail is caught.
+
+| Measurement | Throughput | Ratio to the bare loop |
+| --- | --- | --- |
+| bare puppeteer-core loop: the same certificate page, same browser and pool (baseline) | ${bare.toFixed(1)} PDF/s | 1.00 |
+| whole path: event → render → store in S3 → \`report.certificate.issued.v1\` in the outbox → relay → mail with the PDF | ${whole.toFixed(1)} certificates/s | ${(whole / bare).toFixed(2)} (goal ≥ 0.5) |
+
+| Memory (this process, its browser and renderers: proportional set size) | MB |
+| --- | --- |
+| idle, after start and the test PDF | ${idle.toFixed(0)} |
+| peak during the run | ${peak.toFixed(0)} |
+
+The process also holds the notification service, the S3 server and the mail catcher, so the report service alone
+uses less; the browser's share is bounded by the pool (one renderer per page).`,
+    );
+    out(`\nwritten to ${path.relative(ROOT, RESULTS_FILE)}`);
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    for (const db of databases)
+      await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
