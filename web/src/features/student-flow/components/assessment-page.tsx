@@ -5,7 +5,7 @@ import { isHttpError } from '../../../lib/errors';
 import { handOverErrorToast } from '../../../lib/handed-over-toast';
 import { notify } from '../../../lib/toast';
 import { useGetStudentAssessmentQuery, useStartAssessmentMutation } from '../api/student-api';
-import type { AssessmentLoad, Attempt } from '../api/types';
+import type { Attempt } from '../api/types';
 import { clockOffset } from '../clock';
 import type { CompleteState } from './complete-page';
 import { StudentShell } from './student-shell';
@@ -108,7 +108,7 @@ export function AssessmentPage() {
   return (
     <StudentShell>
       {data && !data.alreadyCompleted && !data.awaitingResult && !data.attempt ? (
-        <WelcomeView load={data as AssessmentLoad} starting={starting} onStart={() => void onStart()} />
+        <WelcomeView load={data} starting={starting} onStart={() => void onStart()} />
       ) : isError && !isFetching ? (
         <div className="card card__body stack" role="alert">
           <h1 className="student__title">Distance Education Readiness Assessment</h1>
