@@ -76,6 +76,10 @@ const FILES_JSON = sql`coalesce((SELECT json_agg(json_build_object('id', f.id, '
 type FileJson = Omit<AttemptFile, 'uploadedAt' | 'size'> & { uploadedAt: string; size: number | string };
 const toFile = (f: FileJson): AttemptFile => ({ ...f, size: Number(f.size), uploadedAt: date(f.uploadedAt) });
 
+/** A result copy as the student sees it: its body with the certificate link while the link is unexpired. */
+const RESULT_BODY = sql`(r.body || jsonb_build_object('certificateUrl',
+  CASE WHEN r.certificate_url_expires_at > clock_timestamp() THEN r.certificate_url END))`;
+
 const STUDENT_COLUMNS = sql`s.id, s.name, s.email, s.status, s.extra_time_percent, s.expires_at`;
 interface StudentRow {
   id: string;
@@ -135,8 +139,8 @@ export async function assessmentPage(
                THEN v.content END AS content,
           (SELECT ${ATTEMPT_JSON}::jsonb || jsonb_build_object('files', ${FILES_JSON})
              FROM attempts a WHERE a.student_id = s.id AND a.status = 'in_progress') AS attempt,
-          (SELECT r.body FROM results r WHERE r.student_id = s.id ORDER BY r.completed_at DESC LIMIT 1) AS latest,
-          (SELECT r.body FROM results r WHERE r.student_id = s.id AND r.passed
+          (SELECT ${RESULT_BODY} FROM results r WHERE r.student_id = s.id ORDER BY r.completed_at DESC LIMIT 1) AS latest,
+          (SELECT ${RESULT_BODY} FROM results r WHERE r.student_id = s.id AND r.passed
              ORDER BY r.completed_at DESC LIMIT 1) AS passed,
           EXISTS (SELECT 1 FROM attempts a WHERE a.student_id = s.id AND a.status = 'submitted') AS awaiting,
           clock_timestamp() AS server_now
@@ -421,7 +425,7 @@ export async function claimOverdue(
 export async function resultOf(runner: Runner, attemptId: string): Promise<StudentResultBody | undefined> {
   const [row] = await rows<{ body: StudentResultBody }>(
     runner,
-    sql`SELECT body FROM results WHERE attempt_id = ${attemptId}`,
+    sql`SELECT ${RESULT_BODY} AS body FROM results r WHERE r.attempt_id = ${attemptId}`,
   );
   return row?.body;
 }
@@ -433,7 +437,7 @@ export async function resultsOf(runner: Runner, tokenHash: Buffer): Promise<Stud
     status: StudentStatus;
   }>(
     runner,
-    sql`SELECT s.status, s.expires_at, coalesce((SELECT json_agg(r.body ORDER BY r.completed_at DESC)
+    sql`SELECT s.status, s.expires_at, coalesce((SELECT json_agg(${RESULT_BODY} ORDER BY r.completed_at DESC)
           FROM results r WHERE r.student_id = s.id), '[]'::json) AS results
         FROM students s WHERE s.token_hash = ${tokenHash}`,
   );
@@ -470,6 +474,30 @@ export async function insertResult(
   );
   await runner.execute(sql`UPDATE students SET status = 'completed' WHERE id = ${r.studentId}::uuid`);
   return true;
+}
+
+/**
+ * Keeps a certificate download link with a result's copy, unless the copy holds a link that expires later (a
+ * redelivered older event never replaces a resend's fresh link). 'missing' when there is no copy of the result
+ * (yet), with whether its student is known.
+ */
+export async function saveCertificateLink(
+  runner: Runner,
+  c: { resultId: string; studentId: string; url: string; expiresAt: Date },
+): Promise<'saved' | 'missing' | 'no_student'> {
+  const [row] = await rows<{ found: boolean; student: boolean }>(
+    runner,
+    sql`WITH u AS (
+          UPDATE results SET certificate_url = ${c.url},
+            certificate_url_expires_at = ${c.expiresAt.toISOString()}::timestamptz
+          WHERE id = ${c.resultId} AND (certificate_url_expires_at IS NULL
+            OR certificate_url_expires_at <= ${c.expiresAt.toISOString()}::timestamptz)
+          RETURNING id)
+        SELECT EXISTS (SELECT 1 FROM u) OR EXISTS (SELECT 1 FROM results WHERE id = ${c.resultId}) AS found,
+          EXISTS (SELECT 1 FROM students WHERE id::text = ${c.studentId}) AS student`,
+  );
+  if (row?.found) return 'saved';
+  return row?.student ? 'missing' : 'no_student';
 }
 
 /** Drops a result's copy; a student left without results is back to started. */

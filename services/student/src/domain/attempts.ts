@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventPayload } from '@readiness/contracts';
 import { timestampDate } from '@readiness/contracts';
 import type { Database, Tx } from '@readiness/kit/db';
-import { AppError, badRequest, conflict, notFound } from '@readiness/kit/errors';
+import { AppError, badRequest, conflict, notFound, notYet } from '@readiness/kit/errors';
 import { detectFile, type FileExtension } from '@readiness/kit/files';
 import type { Logger } from '@readiness/kit/logger';
 import { enqueue } from '@readiness/kit/outbox';
@@ -20,6 +20,7 @@ import {
   markStarted,
   resultOf,
   resultsOf,
+  saveCertificateLink,
   saveAnswers,
   studentAttempt,
   upsertFile,
@@ -537,6 +538,21 @@ export function createAttempts(deps: {
           })),
         },
       });
+    },
+
+    /**
+     * Keeps the certificate download link the report service issued with a result's copy. A link that arrives
+     * before the copy is retried until the copy is there (NotYetError); one for an erased student is dropped.
+     */
+    async recordCertificate(tx: Tx, e: EventPayload<'report.certificate.issued.v1'>) {
+      if (!e.downloadUrl || !e.downloadUrlExpiresAt || !isStudentId(e.studentId)) return;
+      const outcome = await saveCertificateLink(tx, {
+        resultId: e.resultId,
+        studentId: e.studentId,
+        url: e.downloadUrl,
+        expiresAt: timestampDate(e.downloadUrlExpiresAt),
+      });
+      if (outcome === 'missing') throw notYet('the result this certificate belongs to has not arrived yet');
     },
 
     /** Wakes this replica's submits waiting for the attempt's result (after the copy committed). */

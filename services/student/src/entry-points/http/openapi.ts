@@ -78,6 +78,8 @@ const resultOut = z.object({
   assessmentCode: z.string(),
   completedAt: z.string(),
   passingScore: z.number().int(),
+  /** The signed certificate download link while it is valid (a passed result whose certificate was issued). */
+  certificateUrl: z.string().nullable(),
   sections: z.array(
     z.object({
       id: z.number().int(),

@@ -4,6 +4,7 @@ import type { Attempts } from '../../domain/attempts';
 
 export const RESULT_RECORDED_QUEUE = 'student.result-recorded';
 export const RESULT_DELETED_QUEUE = 'student.result-deleted';
+export const CERTIFICATE_ISSUED_QUEUE = 'student.certificate-issued';
 
 /**
  * The student's copy of their results: kept once per event and per result id (the processed-messages row and the
@@ -26,6 +27,13 @@ export const resultsCopyConsumers = (
     queue: RESULT_DELETED_QUEUE,
     async handle(event, meta) {
       await handleOnce(RESULT_DELETED_QUEUE, meta.id, (tx) => attempts.dropResult(tx, event.resultId));
+    },
+  }),
+  // The signed certificate link is kept with the result's copy; one issued before the copy arrived waits for it.
+  on('report.certificate.issued.v1', {
+    queue: CERTIFICATE_ISSUED_QUEUE,
+    async handle(event, meta) {
+      await handleOnce(CERTIFICATE_ISSUED_QUEUE, meta.id, (tx) => attempts.recordCertificate(tx, event));
     },
   }),
 ];
