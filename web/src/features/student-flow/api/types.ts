@@ -24,6 +24,8 @@ export interface StudentResult {
   assessmentCode?: string | null;
   completedAt: string;
   passingScore: number;
+  /** The signed certificate download link while it is valid (a passed result whose certificate is ready). */
+  certificateUrl?: string | null;
   sections: StudentResultSection[];
 }
 

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router-dom';
-import { Award, CheckCircle2, RotateCcw, Trophy } from 'lucide-react';
-import { Badge, Spinner } from '../../../components/ui';
+import { Award, CheckCircle2, Download, RotateCcw, Trophy } from 'lucide-react';
+import { Badge, Button, Spinner } from '../../../components/ui';
+import { notify } from '../../../lib/toast';
+import { CERTIFICATE_FAILED_MESSAGE, downloadCertificate } from '../api/certificate';
 import { useGetStudentResultsQuery } from '../api/student-api';
 import type { StudentResult } from '../api/types';
 import { Confetti } from './confetti';
@@ -17,6 +19,8 @@ export interface CompleteState {
 }
 
 const POLL_MS = 2000;
+/** How long a passed result without its certificate link keeps asking for it. */
+export const CERTIFICATE_WAIT_MS = 60_000;
 
 function pick(
   results: StudentResult[] | undefined,
@@ -29,26 +33,42 @@ function pick(
   return newest;
 }
 
+const awaitsCertificate = (r: StudentResult | undefined) => Boolean(r?.passed && !r.certificateUrl);
+
 /**
  * `/assessment/{inviteToken}/complete` (SPEC §2): the result passed through navigation, else the newest
- * of the student's results. While a submission is still being scored the page asks again every few
- * seconds; a failed fetch is only logged (SPEC §8).
+ * of the student's results. While a submission is still being scored, or a pass waits for its
+ * certificate link (for up to a minute), the page asks again every few seconds; a failed fetch is only
+ * logged (SPEC §8).
  */
 export function CompletePage() {
   const { inviteToken = '' } = useParams();
   const state = (useLocation().state ?? {}) as CompleteState;
   const given = state.result;
   const [found, setFound] = useState(false);
+  const [certificateWait, setCertificateWait] = useState<'waiting' | 'over'>('waiting');
+  const [watching, setWatching] = useState(awaitsCertificate(given));
   const { data, error } = useGetStudentResultsQuery(inviteToken, {
-    skip: Boolean(given),
-    pollingInterval: found ? 0 : POLL_MS,
+    skip: Boolean(given) && !watching,
+    pollingInterval: !found || watching ? POLL_MS : 0,
     refetchOnMountOrArgChange: true,
   });
-  const result = given ?? pick(data, state.waitFor);
+  const result = pick(data, given ? { attemptId: given.attemptId } : state.waitFor) ?? given;
+  const pending = awaitsCertificate(result);
 
   useEffect(() => {
     if (result) setFound(true);
   }, [result]);
+
+  useEffect(() => {
+    setWatching(pending && certificateWait === 'waiting');
+  }, [pending, certificateWait]);
+
+  useEffect(() => {
+    if (!pending) return undefined;
+    const timer = setTimeout(() => setCertificateWait('over'), CERTIFICATE_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [pending]);
 
   useEffect(() => {
     if (error) console.error('Failed to load results:', error);
@@ -57,7 +77,7 @@ export function CompletePage() {
   return (
     <StudentShell>
       {result ? (
-        <ResultView token={inviteToken} result={result} />
+        <ResultView token={inviteToken} result={result} certificateWait={certificateWait} />
       ) : (
         <div className="card card__body calculating" role="status">
           <Spinner size="lg" decorative />
@@ -72,7 +92,15 @@ export function CompletePage() {
   );
 }
 
-function ResultView({ token, result }: { token: string; result: StudentResult }) {
+function ResultView({
+  token,
+  result,
+  certificateWait,
+}: {
+  token: string;
+  result: StudentResult;
+  certificateWait: 'waiting' | 'over';
+}) {
   const { passed } = result;
   return (
     <div className={`result stack result--${passed ? 'passed' : 'failed'}`}>
@@ -120,6 +148,7 @@ function ResultView({ token, result }: { token: string; result: StudentResult })
           </div>
         </dl>
         <p className="muted">Required: {result.passingScore}% to pass</p>
+        {passed && <CertificateOffer token={token} url={result.certificateUrl} wait={certificateWait} />}
         {!passed && result.canRetake && (
           <Link to={`/assessment/${encodeURIComponent(token)}`} className="btn btn--primary btn--md">
             <RotateCcw size={18} aria-hidden="true" />
@@ -152,5 +181,43 @@ function ResultView({ token, result }: { token: string; result: StudentResult })
         </ul>
       </section>
     </div>
+  );
+}
+
+/** A pass's certificate: the download once its link is there, else a calm word that it is coming. */
+function CertificateOffer({
+  token,
+  url,
+  wait,
+}: {
+  token: string;
+  url: string | null | undefined;
+  wait: 'waiting' | 'over';
+}) {
+  const [busy, setBusy] = useState(false);
+  if (!url) {
+    return (
+      <p className="muted" role="status">
+        {wait === 'waiting'
+          ? 'Your certificate is being prepared. It will be ready to download here in a moment.'
+          : 'Your certificate is still being prepared; it will also be sent to you by e-mail.'}
+      </p>
+    );
+  }
+  const download = async () => {
+    setBusy(true);
+    try {
+      await downloadCertificate(token, url);
+    } catch (err) {
+      console.error('Failed to download certificate:', err);
+      notify.error(CERTIFICATE_FAILED_MESSAGE);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button icon={<Download size={18} aria-hidden="true" />} loading={busy} onClick={() => void download()}>
+      Download Certificate
+    </Button>
   );
 }

@@ -25,7 +25,15 @@ describe('Completion page', () => {
   it('when the result passed arrives through navigation, then it shows the pass with trophy and confetti without asking the server', async () => {
     mockReducedMotion(false);
     renderStudentApp(completePath, {
-      state: { result: makeResult({ percentage: 75, score: 6, totalPoints: 8, attemptNumber: 1 }) },
+      state: {
+        result: makeResult({
+          percentage: 75,
+          score: 6,
+          totalPoints: 8,
+          attemptNumber: 1,
+          certificateUrl: 'https://readiness.example/api/certificates/KXT-4QP-9MW/pdf?expires=1&signature=s',
+        }),
+      },
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Congratulations!' })).toBeInTheDocument();
     expect(

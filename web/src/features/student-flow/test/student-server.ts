@@ -180,6 +180,9 @@ const ALLOWED = /\.(pdf|docx?|txt|jpe?g|png)$/i;
 export const MAX_UPLOAD_BYTES = 1000;
 
 const handlers = [
+  http.get(url(''), ({ params }) =>
+    params.token === TOKEN ? HttpResponse.json({ student: db.student }) : notFound(),
+  ),
   http.get(url('/assessment'), ({ params }) => {
     if (params.token !== TOKEN) return notFound();
     return HttpResponse.json({

@@ -1,0 +1,75 @@
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { saveBlob } from '../../../lib/save-file';
+import { renderStudentApp } from '../../../testing/render-student';
+import { server } from '../../../testing/server';
+import { db, makeResult, TOKEN, useStudentServer } from './student-server';
+
+jest.mock('../../../lib/save-file', () => ({
+  ...jest.requireActual<object>('../../../lib/save-file'),
+  saveBlob: jest.fn(),
+}));
+
+useStudentServer();
+
+const completePath = `/assessment/${TOKEN}/complete`;
+const LINK = 'https://readiness.example/api/certificates/KXT-4QP-9MW/pdf?expires=1900000000&signature=abc';
+
+/** The signed link as the report service serves it, recording the headers of each call. */
+function certificateServer(status = 200) {
+  const calls: Headers[] = [];
+  server.use(
+    http.get('https://readiness.example/api/certificates/:code/pdf', ({ request }) => {
+      calls.push(request.headers);
+      return status === 200
+        ? new HttpResponse(new Uint8Array([37, 80, 68, 70]), {
+            headers: { 'content-type': 'application/pdf' },
+          })
+        : HttpResponse.json({ message: 'Link expired', code: 'link_expired' }, { status });
+    }),
+  );
+  return calls;
+}
+
+beforeEach(() => {
+  jest.mocked(saveBlob).mockClear();
+});
+
+describe('Certificate on the completion page', () => {
+  it('when the link arrives while the page waits, then Download Certificate appears and saves the file without any Authorization', async () => {
+    const calls = certificateServer();
+    db.results = [makeResult()];
+    const { user } = renderStudentApp(completePath, { state: { result: makeResult() } });
+    expect(await screen.findByText(/certificate is being prepared/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Download Certificate' })).not.toBeInTheDocument();
+
+    db.results = [makeResult({ certificateUrl: LINK })];
+    const button = await screen.findByRole('button', { name: 'Download Certificate' }, { timeout: 6000 });
+    await user.click(button);
+    await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
+    expect(jest.mocked(saveBlob).mock.calls[0]![1]).toBe('certificate-Ada Lovelace-ada@example.edu.pdf');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.get('authorization')).toBeNull();
+  });
+
+  it('when the download fails, then "Failed to download certificate" shows', async () => {
+    certificateServer(403);
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    db.results = [makeResult({ certificateUrl: LINK })];
+    const { user } = renderStudentApp(completePath);
+    await user.click(await screen.findByRole('button', { name: 'Download Certificate' }));
+    expect(
+      await screen.findByText('Failed to download certificate', { selector: '.Toastify *' }),
+    ).toBeInTheDocument();
+    expect(saveBlob).not.toHaveBeenCalled();
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
+  it('when the result failed, then no certificate is offered and nothing is awaited', async () => {
+    db.results = [makeResult({ passed: false, canRetake: true })];
+    renderStudentApp(completePath);
+    await screen.findByRole('heading', { name: 'Assessment Complete' });
+    expect(screen.queryByText(/certificate/i)).not.toBeInTheDocument();
+  });
+});
