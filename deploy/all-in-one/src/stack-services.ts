@@ -1,6 +1,9 @@
 /** The services of the local stack, in start order, with the ports they take on localhost. */
+export type StackServiceName =
+  'auth' | 'assessment' | 'student' | 'results' | 'report' | 'notification' | 'gateway';
+
 export interface StackService {
-  name: string;
+  name: StackServiceName;
   port: number;
   database: boolean;
   env(urls: Record<string, string>): NodeJS.ProcessEnv;

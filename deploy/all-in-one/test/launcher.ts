@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@readiness/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const STARTUP_TIMEOUT_MS = 150_000;
@@ -15,17 +15,6 @@ export interface RunningProduct {
   stop(): Promise<void>;
   /** SIGKILL, as a crash would: nothing is cleaned up and the data folder stays. */
   kill(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -1,0 +1,312 @@
+/**
+ * The local stack as a library: one process per service from its `dist`, as in Kubernetes, against the
+ * PostgreSQL, RabbitMQ and Redis on this machine, with an SMTP catcher in the calling process. `make stack`
+ * runs it on fixed ports; the fault suite and the enrolment-peak benchmark run it on free ports with their
+ * own databases and vhost, kill and restart its services, and put TCP proxies between a service and
+ * PostgreSQL, RabbitMQ or SMTP.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { freePort } from '@readiness/testing';
+import { stackServices, type StackServiceName } from './stack-services';
+
+export type { StackServiceName };
+
+const ROOT = path.resolve(__dirname, '../../..');
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 15_000;
+
+export interface LocalStackOptions {
+  /**
+   * Names the databases (`<name>_<service>`) and, with `isolate`, the data folder. Default `readiness`, the
+   * databases of `make stack`.
+   */
+  name?: string;
+  /** Fresh databases and data folder, both removed by `stop()`. */
+  isolate?: boolean;
+  /** `fixed`: the ports of `make stack` (gateway on `gatewayPort`); `free`: every port picked free. */
+  ports?: 'fixed' | 'free';
+  /** The gateway's port with fixed ports; default 8080. */
+  gatewayPort?: number;
+  /** A database with the right to create databases; default the local server's `postgres`. */
+  pgUrl?: string;
+  /** RabbitMQ, with the vhost to use (a test's own: `createTestVhost()` of `@readiness/testing`). */
+  amqpUrl?: string;
+  redisUrl?: string;
+  /** The services' DATA_DIR (their embedded S3 folders, keys); with `isolate` a fresh temporary folder. */
+  dataDir?: string;
+  /** For every service. */
+  env?: NodeJS.ProcessEnv;
+  serviceEnv?: Partial<Record<StackServiceName, NodeJS.ProcessEnv>>;
+  /** Rewrite the address a service is given, to put a proxy between it and PostgreSQL, RabbitMQ or SMTP. */
+  connect?: {
+    database?(service: StackServiceName, url: string): string;
+    amqp?(service: StackServiceName, url: string): string;
+    smtp?(service: StackServiceName, url: string): string;
+  };
+  /** `inherit`: the services write to this process's output; `buffer`: kept for `output(name)`. */
+  output?: 'inherit' | 'buffer';
+}
+
+export interface StackServiceHandle {
+  url: string;
+  /** `/metrics` and `/readyz?verbose`. */
+  internalUrl: string;
+  pid: number | undefined;
+  databaseUrl?: string;
+}
+
+export interface LocalStack {
+  gatewayUrl: string;
+  amqpUrl: string;
+  vhost: string;
+  mail: MailCatcher;
+  dataDir: string;
+  service(name: StackServiceName): StackServiceHandle;
+  /** Sends the signal (default SIGKILL, as a crash) and resolves once the process has exited. */
+  kill(name: StackServiceName, signal?: NodeJS.Signals): Promise<void>;
+  /** Starts the service (again) and resolves once its `/readyz` answers 200. */
+  start(name: StackServiceName): Promise<void>;
+  /** What the service printed, with `output: 'buffer'`. */
+  output(name: StackServiceName): string;
+  /** SIGTERM to every service (SIGKILL after a grace), then removes what `isolate` created. */
+  stop(): Promise<void>;
+}
+
+async function withPg<T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(pgUrl: string, name: string): string {
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const quoted = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+
+async function waitReady(
+  url: string,
+  child: ChildProcess,
+  name: string,
+  output: () => string,
+): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `${name} exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${output()}`,
+      );
+    }
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      if (res.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline)
+      throw new Error(`${name} was not ready within ${READY_TIMEOUT_MS} ms:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const name = options.name ?? 'readiness';
+  const isolate = options.isolate ?? false;
+  const pgUrl = options.pgUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const amqpBase = options.amqpUrl ?? 'amqp://guest:guest@127.0.0.1:5672';
+  const redisUrl = options.redisUrl ?? 'redis://127.0.0.1:6379';
+  const connect = options.connect ?? {};
+  const cleanups: Array<() => Promise<void>> = [];
+
+  const dataDir = options.dataDir
+    ? path.resolve(options.dataDir)
+    : isolate
+      ? await mkdtemp(path.join(os.tmpdir(), `${name}-`))
+      : path.resolve(ROOT, process.env.DATA_DIR ?? '.data');
+  if (isolate && !options.dataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+
+  const amqpUrl = amqpBase;
+  const vhost = decodeURIComponent(new URL(amqpBase).pathname.slice(1)) || '/';
+
+  const mail = await startMailCatcher({ capacity: Number(process.env.STACK_MAIL_CAPACITY ?? 100_000) });
+  cleanups.push(() => mail.close());
+
+  interface Running {
+    port: number;
+    internalPort: number;
+    databaseUrl?: string;
+    env: NodeJS.ProcessEnv;
+    child?: ChildProcess;
+    exited?: Promise<void>;
+    output: string;
+  }
+  const running = new Map<StackServiceName, Running>();
+
+  const ports = new Map<StackServiceName, { port: number; internalPort: number }>();
+  for (const svc of stackServices) {
+    const fixedPort = svc.name === 'gateway' ? (options.gatewayPort ?? 8080) : svc.port;
+    const port = options.ports === 'free' ? await freePort() : fixedPort;
+    // Metrics and verbose readiness: 1000 above the service's port on fixed ports.
+    const internalPort = options.ports === 'free' ? await freePort() : port + 1000;
+    ports.set(svc.name, { port, internalPort });
+  }
+  // Links in mail point at the gateway.
+  const publicOrigin = `http://localhost:${ports.get('gateway')!.port}`;
+
+  const urls: Record<string, string> = {};
+  for (const svc of stackServices) {
+    const { port, internalPort } = ports.get(svc.name)!;
+    let dbUrl: string | undefined;
+    if (svc.database) {
+      const database = `${name}_${svc.name}`;
+      await withPg(pgUrl, async (client) => {
+        if (isolate) await client.query(`DROP DATABASE IF EXISTS ${quoted(database)} WITH (FORCE)`);
+        const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+        if (!rowCount) await client.query(`CREATE DATABASE ${quoted(database)}`);
+      });
+      if (isolate) {
+        cleanups.push(() =>
+          withPg(pgUrl, (client) =>
+            client.query(`DROP DATABASE IF EXISTS ${quoted(database)} WITH (FORCE)`),
+          ).then(() => undefined),
+        );
+      }
+      dbUrl = databaseUrl(pgUrl, database);
+    }
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      INTERNAL_PORT: String(internalPort),
+      // Services trust the gateway in front of them on loopback; the gateway trusts what it is told.
+      TRUSTED_PROXIES: svc.name === 'gateway' ? process.env.TRUSTED_PROXIES : 'loopback',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      DATA_DIR: dataDir,
+      AMQP_URL: connect.amqp ? connect.amqp(svc.name, amqpUrl) : amqpUrl,
+      REDIS_URL: redisUrl,
+      SMTP_URL: connect.smtp ? connect.smtp(svc.name, mail.url) : mail.url,
+      PUBLIC_ORIGIN: publicOrigin,
+      ...(dbUrl ? { DATABASE_URL: connect.database ? connect.database(svc.name, dbUrl) : dbUrl } : {}),
+      ...svc.env(urls),
+      ...options.env,
+      ...options.serviceEnv?.[svc.name],
+    };
+    running.set(svc.name, { port, internalPort, databaseUrl: dbUrl, env, output: '' });
+    urls[svc.name] = `http://127.0.0.1:${port}`;
+  }
+  const gatewayUrl = urls.gateway as string;
+
+  const entryOf = (svc: StackServiceName): Running => {
+    const entry = running.get(svc);
+    if (!entry) throw new Error(`no service ${svc} in the stack`);
+    return entry;
+  };
+
+  const spawnService = (svc: StackServiceName): ChildProcess => {
+    const entry = entryOf(svc);
+    entry.output = '';
+    const child = spawn(process.execPath, [path.join(ROOT, `services/${svc}/dist/main.js`)], {
+      cwd: ROOT,
+      env: entry.env,
+      stdio: [
+        'ignore',
+        options.output === 'buffer' ? 'pipe' : 'inherit',
+        options.output === 'buffer' ? 'pipe' : 'inherit',
+      ],
+    });
+    const keep = (chunk: Buffer) => {
+      entry.output += chunk.toString();
+      // Keep the tail: a long benchmark must not grow the harness without bound.
+      if (entry.output.length > 2_000_000) entry.output = entry.output.slice(-1_000_000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    entry.child = child;
+    entry.exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return child;
+  };
+
+  const start = async (svc: StackServiceName): Promise<void> => {
+    const entry = entryOf(svc);
+    if (entry.child && entry.child.exitCode === null && entry.child.signalCode === null) {
+      throw new Error(`${svc} is already running`);
+    }
+    const child = spawnService(svc);
+    await waitReady(`http://127.0.0.1:${entry.port}`, child, svc, () => entry.output);
+  };
+
+  const kill = async (svc: StackServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
+    const entry = entryOf(svc);
+    if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+    entry.child.kill(signal);
+    await entry.exited;
+  };
+
+  // A harness that dies (a test runner's worker, Ctrl-C) takes its services with it.
+  const killAllNow = () => {
+    for (const entry of running.values()) entry.child?.kill('SIGKILL');
+  };
+  process.once('exit', killAllNow);
+
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await Promise.all(
+      [...running.keys()].map(async (svc) => {
+        const entry = entryOf(svc);
+        if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+        const killer = setTimeout(() => entry.child?.kill('SIGKILL'), STOP_GRACE_MS);
+        entry.child.kill('SIGTERM');
+        await entry.exited;
+        clearTimeout(killer);
+      }),
+    );
+    process.removeListener('exit', killAllNow);
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  };
+
+  try {
+    for (const svc of running.keys()) spawnService(svc);
+    await Promise.all(
+      [...running.entries()].map(([svc, entry]) =>
+        waitReady(`http://127.0.0.1:${entry.port}`, entry.child!, svc, () => entry.output),
+      ),
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  return {
+    gatewayUrl,
+    amqpUrl,
+    vhost,
+    mail,
+    dataDir,
+    service: (svc) => {
+      const entry = entryOf(svc);
+      return {
+        url: `http://127.0.0.1:${entry.port}`,
+        internalUrl: `http://127.0.0.1:${entry.internalPort}`,
+        pid: entry.child?.exitCode === null && entry.child.signalCode === null ? entry.child.pid : undefined,
+        databaseUrl: entry.databaseUrl,
+      };
+    },
+    kill,
+    start,
+    output: (svc) => entryOf(svc).output,
+    stop,
+  };
+}
