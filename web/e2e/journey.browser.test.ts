@@ -12,7 +12,7 @@
  * The tests run in order and share one product, one admin tab and the students' state.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import {
   DESKTOP,
   MOBILE,
@@ -22,7 +22,7 @@ import {
   atPath,
   eventually,
   expectAccessible,
-  invitationPathIn,
+  invitationLinkIn,
   newPage,
   saveScreenshot,
   shown,
@@ -74,11 +74,15 @@ const contexts: BrowserContext[] = [];
 
 /** What the journey learns on the way and checks later. */
 const seen: {
-  linkA?: string;
-  linkB?: string;
+  /** The links of the invitation mails, on the product's public origin, as the students follow them. */
+  linkA?: URL;
+  linkB?: URL;
   codeA?: string;
   codeB?: string;
   certificateSizeA?: number;
+  /** The code A's completion page showed, and that page, kept open. */
+  completionCodeA?: string;
+  pageA?: Page;
 } = {};
 
 beforeAll(async () => {
@@ -98,7 +102,11 @@ afterAll(async () => {
  * Every screen on the way: scanned with axe at 1280 px and again at 360 px, and saved as a picture at both
  * widths when SCREENSHOTS=1; the page is left at the width it had.
  */
-async function screen(page: Page, name: string, options: { overlay?: boolean } = {}): Promise<void> {
+async function screen(
+  page: Page,
+  name: string,
+  options: { overlay?: boolean; scrolled?: boolean } = {},
+): Promise<void> {
   const before = page.viewportSize() ?? DESKTOP;
   for (const [width, viewport] of [
     ['desktop', DESKTOP],
@@ -109,17 +117,18 @@ async function screen(page: Page, name: string, options: { overlay?: boolean } =
     if (SCREENSHOTS) {
       // The pictures are of the screen, not of a toast that happens to pass over it.
       await page.locator('.Toastify__toast').first().waitFor({ state: 'detached', timeout: 10_000 });
-      if (!options.overlay) await page.evaluate(() => window.scrollTo(0, 0));
+      // From the top (where the sticky headers belong), unless the picture is of a part further down.
+      if (!options.overlay && !options.scrolled) await page.evaluate(() => window.scrollTo(0, 0));
       await saveScreenshot(page, `journey-${name}`, width, options.overlay);
     }
   }
   if (page.viewportSize()?.width !== before.width) await page.setViewportSize(before);
 }
 
-async function openAsStudent(link: string): Promise<Page> {
+async function openAsStudent(link: URL): Promise<Page> {
   const { context, page } = await newPage(browser, product.url);
   contexts.push(context);
-  await page.goto(link);
+  await page.goto(link.href);
   return page;
 }
 
@@ -137,6 +146,10 @@ const editorQuestion = (page: Page, n: number) =>
   page.getByRole('group', { name: `Question ${n}`, exact: true });
 const sidebar = (page: Page, entry: string) =>
   page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: entry, exact: true });
+
+/** The row of a results table for one student's attempt, told apart by its percentage. */
+const resultRow = (table: Locator, who: { email: string }, percent: string) =>
+  table.getByRole('row').filter({ hasText: who.email }).filter({ hasText: percent });
 
 /** Reads a downloaded file whole. */
 async function contentOf(download: { path(): Promise<string> }): Promise<Buffer> {
@@ -173,10 +186,10 @@ const certificateMail = (to: string) =>
   waitForMail(product.url, to, (m) => m.subject.startsWith('Congratulations! Your certificate'), 120_000);
 
 /** The verification code and the page a certificate mail points to. */
-function verificationIn(mail: CaughtMail): { code: string; path: string } {
+function verificationIn(mail: CaughtMail): { code: string; url: URL } {
   const found = /genuine at (\S+) \(verification code ([A-Z0-9-]+)\)/.exec(mail.text);
   if (!found) throw new Error(`The mail carries no verification code:\n${mail.text}`);
-  return { path: new URL(found[1]!).pathname, code: found[2]! };
+  return { url: new URL(found[1]!), code: found[2]! };
 }
 
 async function studentId(email: string): Promise<string> {
@@ -215,6 +228,9 @@ test('when a super admin signs in and rewrites the assessment with a question of
   await admin.getByRole('button', { name: 'Remove Section 3' }).click();
 
   await admin.getByLabel('Title', { exact: true }).fill(TITLE);
+  await admin
+    .getByLabel('Description', { exact: true })
+    .fill('A short check of how ready you are to learn online.');
   await admin.getByLabel('Time limit (minutes)').fill('20');
   await admin.getByLabel('Passing score (%)').fill('70');
   await admin.getByLabel('Section 1 title').fill('Technology');
@@ -248,8 +264,8 @@ test('when a super admin signs in and rewrites the assessment with a question of
   await upload.getByLabel('Attach a downloadable file').check();
   await upload.getByLabel('Downloadable file for Question 3').setInputFiles(TEMPLATE);
   await shown(upload.getByText(TEMPLATE.name));
-  await upload.scrollIntoViewIfNeeded();
-  await screen(admin, 'assessment-edit');
+  await yesNo.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await screen(admin, 'assessment-edit', { scrolled: true });
 
   await admin.getByLabel('Change notes (optional)').fill('Three questions for the pilot cohort');
   await admin.getByRole('button', { name: 'Save Changes' }).click();
@@ -306,17 +322,17 @@ test('when one student is invited by the form and one by CSV, then both are list
     waitForMail(product.url, A.email, (m) => /invited/i.test(m.subject)),
     waitForMail(product.url, B.email, (m) => /invited/i.test(m.subject)),
   ]);
-  seen.linkA = invitationPathIn(mailA);
-  seen.linkB = invitationPathIn(mailB);
+  seen.linkA = invitationLinkIn(mailA);
+  seen.linkB = invitationLinkIn(mailB);
   expect(mailA.text).toContain(`Hello ${A.name},`);
   expect(mailB.text).toContain(`Hello ${B.name},`);
-  expect(seen.linkA).toMatch(/^\/assessment\/[A-Za-z0-9_-]{20,}$/);
-  expect(seen.linkB).not.toBe(seen.linkA);
+  expect(seen.linkA.pathname).toMatch(/^\/assessment\/[A-Za-z0-9_-]{20,}$/);
+  expect(seen.linkB.pathname).not.toBe(seen.linkA.pathname);
 });
 
 test('when student A downloads the question file, uploads a plan, reloads and changes an answer, then they pass with 100%', async () => {
-  const link = seen.linkA!;
-  const page = await openAsStudent(link);
+  const page = await openAsStudent(seen.linkA!);
+  const link = seen.linkA!.pathname;
   await shown(page.getByRole('heading', { level: 1, name: 'Distance Education Readiness Assessment' }));
   await shown(page.getByText(A.name));
   await shown(page.getByText(TITLE));
@@ -359,12 +375,15 @@ test('when student A downloads the question file, uploads a plan, reloads and ch
   await shown(page.getByText('100%', { exact: true }));
   await shown(page.getByText('4 / 4 points'));
   await shown(page.getByText('Attempt #1'));
+  seen.completionCodeA = (await page.locator('.result__code').textContent()) ?? undefined;
+  expect(seen.completionCodeA).toMatch(/^RDY-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
   await screen(page, 'student-complete-passed');
+  seen.pageA = page;
 });
 
 test('when student B fails, then they retake from the welcome page and pass on the second attempt', async () => {
-  const link = seen.linkB!;
-  const page = await openAsStudent(link);
+  const page = await openAsStudent(seen.linkB!);
+  const link = seen.linkB!.pathname;
   await shown(page.getByText(B.name));
   await start(page);
   await answerAndUpload(page, 'B', 'No', 'Once a week');
@@ -412,16 +431,28 @@ test('when the certificates are mailed, then each carries the PDF and its code v
   const b = verificationIn(mailB);
   seen.codeA = a.code;
   seen.codeB = b.code;
-  expect(a.path).toBe(`/verify/${a.code}`);
+  expect(a.url.pathname).toBe(`/verify/${a.code}`);
   expect(a.code).not.toBe(b.code);
+  // The code the student saw on their completion page is the certificate's.
+  expect(a.code).toBe(seen.completionCodeA);
+
+  // A downloads the same certificate from their completion page.
+  const [own] = await Promise.all([
+    seen.pageA!.waitForEvent('download', { timeout: 60_000 }),
+    seen.pageA!.getByRole('button', { name: 'Download Certificate' }).click(),
+  ]);
+  const ownPdf = await contentOf(own);
+  expect(ownPdf.subarray(0, 5).toString()).toBe('%PDF-');
+  expect(ownPdf.length).toBe(seen.certificateSizeA);
 
   const { context, page } = await newPage(browser, product.url);
   contexts.push(context);
-  await page.goto(a.path);
+  // Opened as the mail's reader would: the link as it is.
+  await page.goto(a.url.href);
   await shown(page.getByRole('heading', { level: 1, name: 'Valid certificate' }));
   await shown(page.getByText(A.name));
   await screen(page, 'verify-valid');
-  await page.goto(b.path);
+  await page.goto(b.url.href);
   await shown(page.getByRole('heading', { level: 1, name: 'Valid certificate' }));
   await shown(page.getByText(B.name));
 });
@@ -451,8 +482,7 @@ test('when the admin reviews the results, then the dashboard, the list, the deta
   await shown(table.getByRole('row').filter({ hasText: A.email }));
   await expectStats(admin, { 'Total Results': '3', Passed: '2', Failed: '1' });
   expect(await table.locator('tbody tr').count()).toBe(3);
-  const rowOf = (who: { email: string }, percent: string) =>
-    table.getByRole('row').filter({ hasText: who.email }).filter({ hasText: percent });
+  const rowOf = (who: { email: string }, percent: string) => resultRow(table, who, percent);
   for (const [who, percent, points, status, code] of [
     [A, '100%', '4 / 4', 'Passed', seen.codeA!],
     [B, '75%', '3 / 4', 'Passed', seen.codeB!],
@@ -604,7 +634,7 @@ test('when student A is deleted, then their results, certificate, uploaded file,
   await shown(admin.getByText('No students found'));
 
   // The other services erase their copies from the deletion event.
-  const token = seen.linkA!.split('/').pop()!;
+  const token = seen.linkA!.pathname.split('/').pop()!;
   await eventually(
     () => api(product.url, 'GET', `/api/student/${token}/assessment`).then((r) => r.status),
     (status) => status === 404,
@@ -635,6 +665,33 @@ test('when student A is deleted, then their results, certificate, uploaded file,
   expect(await table.locator('tbody tr').count()).toBe(2);
   expect(await table.getByText(A.email).count()).toBe(0);
   await expectStats(admin, { 'Total Results': '2', Passed: '1', Failed: '1' });
+
+  // B's passing retake, untouched, with its wrong answer shown as such.
+  await resultRow(table, B, '75%')
+    .getByRole('link', { name: `View result of ${B.name}` })
+    .click();
+  const overview = admin.getByRole('region', { name: 'Assessment Overview' });
+  await shown(overview.getByText('75%', { exact: true }));
+  await shown(overview.getByText('PASSED'));
+  await shown(overview.getByText('Satisfactory'));
+  await shown(overview.getByText('3 / 4 points'));
+  const sections = admin.getByRole('region', { name: 'Section Performance' }).getByRole('listitem');
+  const technology = sections.filter({ hasText: 'Technology' });
+  await shown(technology.getByText('1 / 2 correct'));
+  await shown(technology.getByText('67%', { exact: true }));
+  await shown(technology.getByText('Needs Improvement'));
+  await shown(sections.filter({ hasText: 'Study Habits' }).getByText('1 / 1 correct'));
+  const items = admin.getByRole('region', { name: 'Question-by-Question Results' }).getByRole('listitem');
+  expect(await items.locator('.badge').allTextContents()).toEqual(['Incorrect', 'Correct', 'Correct']);
+  expect(await items.locator('.question-results__points').allTextContents()).toEqual([
+    '0 points of 1',
+    '2 points of 2',
+    '1 point of 1',
+  ]);
+  expect(await items.nth(0).locator('.question-results__answer').allTextContents()).toEqual([
+    'Answer: No',
+    'Correct answer: Yes',
+  ]);
   await sidebar(admin, 'Dashboard').click();
   await shown(admin.getByRole('region', { name: 'Recent Assessment Results' }).getByText(B.name).first());
   await expectStats(admin, { 'Total Students': '1', 'Completed Assessments': '2', 'Pass Rate': '50%' });
@@ -647,8 +704,9 @@ test('when student A is deleted, then their results, certificate, uploaded file,
   await screen(page, 'verify-unknown');
   await page.goto(`/verify/${seen.codeB}`);
   await shown(page.getByRole('heading', { level: 1, name: 'Valid certificate' }));
-  await page.goto(seen.linkA!);
+  await page.goto(seen.linkA!.href);
   await shown(toast(page, 'Invalid or expired invitation link'));
   await atPath(page, '/admin/login');
-  await screen(page, 'student-invalid-link');
+  // The sign-in screen (pictured above) with the message over it: scanned, not pictured again.
+  await expectAccessible(page, 'sign-in after an invalid link');
 });

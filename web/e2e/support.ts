@@ -178,11 +178,11 @@ export async function waitForMail(
   throw new Error(`No mail to ${recipient} arrived within ${timeoutMs} ms; GET /dev/mail answered ${last}`);
 }
 
-/** The path of the assessment link an invitation mail carries (its origin is the product's public one). */
-export function invitationPathIn(mail: CaughtMail): string {
+/** The assessment link an invitation mail carries, on the product's public origin. */
+export function invitationLinkIn(mail: CaughtMail): URL {
   const found = /^Open your assessment:\s*(\S+)\s*$/im.exec(mail.text)?.[1];
   if (!found) throw new Error(`The mail carries no assessment link:\n${mail.text}`);
-  return new URL(found).pathname;
+  return new URL(found);
 }
 
 /**
