@@ -264,7 +264,11 @@ test('when a super admin signs in and rewrites the assessment with a question of
   await upload.getByLabel('Attach a downloadable file').check();
   await upload.getByLabel('Downloadable file for Question 3').setInputFiles(TEMPLATE);
   await shown(upload.getByText(TEMPLATE.name));
-  await yesNo.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  // The questions, with their card's title clear of the sticky page header.
+  await yesNo.evaluate((el) => {
+    el.scrollIntoView({ block: 'start' });
+    window.scrollBy(0, -140);
+  });
   await screen(admin, 'assessment-edit', { scrolled: true });
 
   await admin.getByLabel('Change notes (optional)').fill('Three questions for the pilot cohort');
