@@ -132,7 +132,8 @@ async function openAsStudent(link: URL): Promise<Page> {
   return page;
 }
 
-const question = (page: Page, text: string) => page.getByRole('group', { name: new RegExp(text) });
+/** A question card of the test screen, by (part of) its text. */
+const question = (page: Page, text: string) => page.getByRole('group', { name: text });
 const saved = (page: Page) => page.locator('.test-header__save', { hasText: 'Saved' });
 /** The figures of the stat cards named, read together so a failure shows them all. */
 async function expectStats(page: Page, expected: Record<string, string>): Promise<void> {
@@ -661,6 +662,15 @@ test('when student A is deleted, then their results, certificate, uploaded file,
     "A's uploaded plan being deleted",
   );
   await eventually(deliveries, (list) => list.length === 0, "A's mail log being erased");
+  // B's link still leads to their result.
+  const tokenB = seen.linkB!.pathname.split('/').pop()!;
+  const stillB = await api<{ alreadyCompleted?: boolean }>(
+    product.url,
+    'GET',
+    `/api/student/${tokenB}/assessment`,
+  );
+  expect(stillB.status).toBe(200);
+  expect(stillB.body.alreadyCompleted).toBe(true);
 
   // What the admin sees: only B's two results remain.
   await sidebar(admin, 'Results').click();
