@@ -3,7 +3,7 @@
  * `make start` runs it (via the all-in-one launcher's test helper), the caught-mail inbox, and an axe
  * accessibility scan that fails on serious or critical findings.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -143,7 +143,9 @@ export interface CaughtMail {
   text: string;
   html: string;
   date: string;
-  attachments: unknown[];
+  /** The attachments' file names. */
+  attachments: string[];
+  attachmentDetails: { filename: string; contentType: string; size: number }[];
 }
 
 /** Polls the product's caught-mail list until a message to `recipient` that `accept`s arrives. */
@@ -174,6 +176,58 @@ export async function waitForMail(
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`No mail to ${recipient} arrived within ${timeoutMs} ms; GET /dev/mail answered ${last}`);
+}
+
+/** The assessment link an invitation mail carries, on the product's public origin. */
+export function invitationLinkIn(mail: CaughtMail): URL {
+  const found = /^Open your assessment:\s*(\S+)\s*$/im.exec(mail.text)?.[1];
+  if (!found) throw new Error(`The mail carries no assessment link:\n${mail.text}`);
+  return new URL(found);
+}
+
+/**
+ * Asks `probe` again every 250 ms until it answers something `accept`s, for effects that travel by event
+ * (a result recorded, a deleted student's copies erased); fails with the last answer after `timeoutMs`.
+ */
+export async function eventually<T>(
+  probe: () => Promise<T>,
+  accept: (value: T) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (Date.now() > deadline) {
+      throw new Error(`${what} did not happen within ${timeoutMs} ms; last seen: ${JSON.stringify(value)}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Whether this run regenerates the pictures in docs/screenshots (`SCREENSHOTS=1`). */
+export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
+export const SCREENSHOT_DIR = path.join(ROOT, 'docs/screenshots');
+
+/**
+ * Saves `docs/screenshots/<name>.png` when SCREENSHOTS=1 (else does nothing). As the other pictures there: the
+ * desktop ones show the window as a person sees it, the phone ones the whole scrolled page unless an overlay (a
+ * dialog) is open, since that is all there is to see.
+ */
+export async function saveScreenshot(
+  page: Page,
+  name: string,
+  width: 'desktop' | 'mobile',
+  overlay = false,
+): Promise<void> {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({
+    path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`),
+    fullPage: width === 'mobile' && !overlay,
+    animations: 'disabled',
+  });
 }
 
 /** The temporary password a reset mail carries. */

@@ -33,6 +33,7 @@ describe('caught-mail pages', () => {
         text: expect.stringContaining('plain body'),
         html: expect.stringContaining('html body'),
         attachments: ['certificate.pdf'],
+        attachmentDetails: [{ filename: 'certificate.pdf', contentType: 'application/pdf', size: 8 }],
       });
       expect(typeof list[0]!.date).toBe('string');
       const page = await fetch(`${server.url}/dev/mail/view`);

@@ -18,6 +18,12 @@ export function devMailRoutes(catcher: Pick<MailCatcher, 'list'>): Router {
       html: m.html,
       date: m.date,
       attachments: m.attachments.map((a) => a.filename),
+      // What each attachment is, for a reader checking that a certificate really came as a PDF.
+      attachmentDetails: m.attachments.map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        size: a.size,
+      })),
     }));
 
   router.get('/dev/mail', (_req, res) => {

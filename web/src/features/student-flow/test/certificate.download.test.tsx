@@ -15,12 +15,12 @@ useStudentServer();
 const completePath = `/assessment/${TOKEN}/complete`;
 const LINK = 'https://readiness.example/api/certificates/KXT-4QP-9MW/pdf?expires=1900000000&signature=abc';
 
-/** The signed link as the report service serves it, recording the headers of each call. */
+/** The signed link as the report service serves it, recording each call. */
 function certificateServer(status = 200) {
-  const calls: Headers[] = [];
+  const calls: Request[] = [];
   server.use(
-    http.get('https://readiness.example/api/certificates/:code/pdf', ({ request }) => {
-      calls.push(request.headers);
+    http.get('*/api/certificates/:code/pdf', ({ request }) => {
+      calls.push(request);
       return status === 200
         ? new HttpResponse(new Uint8Array([37, 80, 68, 70]), {
             headers: { 'content-type': 'application/pdf' },
@@ -49,7 +49,21 @@ describe('Certificate on the completion page', () => {
     await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
     expect(jest.mocked(saveBlob).mock.calls[0]![1]).toBe('certificate-Ada Lovelace-ada@example.edu.pdf');
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.get('authorization')).toBeNull();
+    expect(calls[0]!.headers.get('authorization')).toBeNull();
+  });
+
+  it('when the link names another name of the site than the page was opened under, then the page asks its own origin for it', async () => {
+    const calls = certificateServer();
+    // The page runs at http://localhost; the link names the public origin https://readiness.example.
+    db.results = [makeResult({ certificateUrl: LINK })];
+    const { user } = renderStudentApp(completePath);
+    await user.click(await screen.findByRole('button', { name: 'Download Certificate' }));
+    await waitFor(() => expect(saveBlob).toHaveBeenCalledTimes(1));
+    const asked = new URL(calls[0]!.url);
+    expect(asked.origin).toBe(window.location.origin);
+    expect(`${asked.pathname}${asked.search}`).toBe(
+      '/api/certificates/KXT-4QP-9MW/pdf?expires=1900000000&signature=abc',
+    );
   });
 
   it('when the download fails, then "Failed to download certificate" shows', async () => {

@@ -159,7 +159,8 @@ export const studentsApi = api.injectEndpoints({
     deleteStudent: build.mutation<void, string>({
       query: (id) => ({ url: byId(id), method: 'DELETE' }),
       transformResponse: () => undefined,
-      invalidatesTags: [{ type: 'Student', id: LIST }, 'Dashboard'],
+      // The student's results go with them: a results list or item analysis fetched before must not show them.
+      invalidatesTags: [{ type: 'Student', id: LIST }, { type: 'Result', id: LIST }, 'Dashboard'],
     }),
     importStudents: build.mutation<ImportReport, { file: File; dryRun: boolean }>({
       query: ({ file, dryRun }) => {

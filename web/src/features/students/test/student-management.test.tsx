@@ -264,6 +264,33 @@ describe('Student Management', () => {
     expect(store.students).toHaveLength(3);
   });
 
+  it('when a student is deleted, then Results Management asks for its list again, since their results went with them', async () => {
+    let asked = 0;
+    server.use(
+      http.get('*/api/admin/results', () => {
+        asked += 1;
+        return HttpResponse.json({
+          results: [],
+          pagination: { currentPage: 1, totalPages: 1, totalResults: 0, hasNext: false, hasPrev: false },
+        });
+      }),
+    );
+    const { user } = renderApp('/admin/results', { token: openSession(superAdmin._id) });
+    expect(await screen.findByText('No results found')).toBeInTheDocument();
+    expect(asked).toBe(1);
+    await user.click(screen.getByRole('link', { name: 'Students' }));
+    await screen.findByRole('table', { name: 'Students' });
+    await user.click(within(row('Marie Curie')).getByRole('button', { name: 'Delete Marie Curie' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Delete Student' })).getByRole('button', {
+        name: 'Delete Student',
+      }),
+    );
+    expect(await screen.findByText('Student deleted successfully')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Results' }));
+    await waitFor(() => expect(asked).toBe(2));
+  });
+
   it('when deleting fails, then "Failed to delete student" shows', async () => {
     server.use(http.delete('*/api/admin/students/:id', () => new HttpResponse(null, { status: 500 })));
     const { user } = await openStudents();
