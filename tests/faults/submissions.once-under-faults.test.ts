@@ -38,7 +38,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const BURST = Math.max(20, Number(process.env.FAULTS_BURST ?? 200));
 const SETTLE_MS = 180_000;
 
-jest.setTimeout(420_000);
+jest.setTimeout(600_000);
 
 let fault: FaultStack;
 let sheet: AnswerSheet;
