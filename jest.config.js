@@ -29,6 +29,8 @@ module.exports = {
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
     { ...node, displayName: 'deploy', roots: ['<rootDir>/deploy', '<rootDir>/charts'] },
+    // QUALITY.md's fault scenarios against the local stack built from dist (`npx tsc -b` first).
+    { ...node, displayName: 'faults', roots: ['<rootDir>/tests/faults'] },
     // Browser tests against the built product (`npx tsc -b && npm run build -w web` first).
     { ...node, displayName: 'e2e', roots: ['<rootDir>/web/e2e'] },
     {

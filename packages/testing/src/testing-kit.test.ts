@@ -1,3 +1,4 @@
+import net from 'node:net';
 import amqp from 'amqplib';
 import { Client } from 'pg';
 import { createTestDatabase, createTestVhost, eventually, startTcpProxy, rewriteUrlPort } from '.';
@@ -33,6 +34,40 @@ describe('testing kit', () => {
     await again.close();
     await proxy.close();
     await vhost.close();
+  });
+
+  test('when a proxy stalls, then the server still talks to the client but hears nothing until restore', async () => {
+    const heard: string[] = [];
+    let serverSide: net.Socket | undefined;
+    const server = net.createServer((socket) => {
+      serverSide = socket;
+      socket.write('hello\n');
+      socket.on('data', (chunk: Buffer) => {
+        heard.push(chunk.toString());
+        socket.write('ack\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const proxy = await startTcpProxy({
+      host: '127.0.0.1',
+      port: (server.address() as net.AddressInfo).port,
+    });
+    const client = net.connect(proxy.port, '127.0.0.1');
+    let received = '';
+    client.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    await eventually(() => received === 'hello\n', 'the greeting');
+    proxy.stall();
+    client.write('one');
+    serverSide!.write('during\n');
+    await eventually(() => received === 'hello\nduring\n', 'what the server sends during the stall');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heard).toEqual([]);
+    proxy.restore();
+    await eventually(() => received === 'hello\nduring\nack\n', 'the reply after restore');
+    expect(heard).toEqual(['one']);
+    client.destroy();
+    await proxy.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 });
 

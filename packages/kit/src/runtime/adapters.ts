@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Registry } from 'prom-client';
 import { createMemoryBus, createRabbitBus, type EventBus } from '../bus';
 import { openDatabase, type Database } from '../db';
 import { startEmbeddedPostgres } from '../embedded-postgres';
@@ -27,16 +28,20 @@ export async function openServiceDatabase(opts: {
   }
 }
 
-/** The bus of a service, started: RabbitMQ keeps connecting in the background when the broker is down. */
+/**
+ * The bus of a service, started: RabbitMQ keeps connecting in the background when the broker is down. Its counters
+ * (consumed, retried, dead-lettered) go to the service's `registry`, served on `/metrics`.
+ */
 export async function startServiceBus(opts: {
   service: string;
   config: { AMQP_URL?: string };
   logger: Logger;
+  registry?: Registry;
 }): Promise<EventBus> {
-  const { service, config, logger } = opts;
+  const { service, config, logger, registry } = opts;
   const bus = config.AMQP_URL
-    ? createRabbitBus({ url: config.AMQP_URL, service, logger })
-    : createMemoryBus({ logger, service });
+    ? createRabbitBus({ url: config.AMQP_URL, service, logger, registry })
+    : createMemoryBus({ logger, service, registry });
   await bus.start();
   return bus;
 }

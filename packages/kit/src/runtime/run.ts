@@ -191,7 +191,7 @@ export async function startService<S extends z.ZodType, E, O>(
     if (module.bus || module.publishes?.length) {
       bus = opts.adapters?.bus ?? opts.shared?.bus;
       if (!bus) {
-        const started = await startServiceBus({ service: name, config: base, logger });
+        const started = await startServiceBus({ service: name, config: base, logger, registry });
         bus = started;
         ownsBus = true;
         // Closed here only when the start fails; a running service closes it in `stop()`, before `release()`.

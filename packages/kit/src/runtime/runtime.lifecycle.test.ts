@@ -9,7 +9,8 @@ import { serviceEnv, dataServiceEnv } from '../config';
 import { migrate, openDatabase } from '../db';
 import { createLogger } from '../logger';
 import { enqueue, kitMigrationsDir } from '../outbox';
-import { createTestDatabase } from '@readiness/testing';
+import amqp from 'amqplib';
+import { createTestDatabase, createTestVhost, eventually } from '@readiness/testing';
 import { defineService, on, startService } from './index';
 
 jest.setTimeout(30_000);
@@ -170,6 +171,39 @@ describe('the service runtime', () => {
     } finally {
       await service.stop();
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+  test('when a service’s own RabbitMQ bus dead-letters a malformed message, then its /metrics counts it', async () => {
+    const vhost = await createTestVhost();
+    const module = defineService({
+      name: 'counted',
+      config: z.object({ ...serviceEnv, AMQP_URL: z.string() }),
+      bus: true,
+      setup: () => ({
+        subscriptions: [
+          on('auth.admin.created.v1', { queue: 'counted.admin-created', handle: async () => undefined }),
+        ],
+      }),
+    });
+    const service = await startService(module, { config: { ...testConfig, AMQP_URL: vhost.url }, logger });
+    const conn = await amqp.connect(vhost.url);
+    try {
+      const ch = await conn.createConfirmChannel();
+      ch.publish('readiness.events', 'auth.admin.created.v1', Buffer.from('not an envelope'), {
+        persistent: true,
+      });
+      await ch.waitForConfirms();
+      const line = await eventually(async () => {
+        const text = await (await fetch(`${service.internalUrl}/metrics`)).text();
+        return text.split('\n').find((l) => l.startsWith('bus_dead_lettered_total{')) ?? false;
+      }, 'the dead-letter counter');
+      expect(line).toContain('queue="counted.admin-created"');
+      expect(line).toContain('reason="malformed"');
+      expect(line).toMatch(/ 1$/);
+    } finally {
+      await conn.close();
+      await service.stop();
+      await vhost.close();
     }
   });
 });
