@@ -105,3 +105,4 @@ export function decodeEnvelope(bytes: Uint8Array): EnvelopeFields {
     payload: env.payload,
   };
 }
+export { consumerQueues, type ConsumerQueue } from './consumers';

@@ -262,6 +262,7 @@ class RabbitBus implements EventBus {
       pub.on('return', (msg: Message) => this.onReturned(msg));
       pub.on('close', () => this.onChannelClosed(conn, pub, 'publish'));
       await this.declareExchanges(pub);
+      for (const q of this.opts.declareQueues ?? []) await this.declareHandlerQueue(pub, q.queue, q.events);
       this.conn = conn;
       this.pub = pub;
       this.blocked = false;
@@ -331,8 +332,9 @@ class RabbitBus implements EventBus {
     await ch.assertExchange(this.exchange, 'topic', { durable: true, alternateExchange: unrouted });
   }
 
-  private async declareQueue(ch: Channel, sub: Subscription): Promise<void> {
-    const t = queueTopology(sub.queue, this.delays);
+  /** A handler's queue, its dead-letter exchange and queue, and its bindings: what any service may declare. */
+  private async declareHandlerQueue(ch: Channel, queue: string, events: readonly string[]): Promise<void> {
+    const t = queueTopology(queue, this.delays);
     await ch.assertExchange(t.deadLetterExchange, 'fanout', { durable: true });
     await ch.assertQueue(t.deadLetterQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
     await ch.bindQueue(t.deadLetterQueue, t.deadLetterExchange, '');
@@ -344,6 +346,13 @@ class RabbitBus implements EventBus {
         'x-delivery-limit': DELIVERY_LIMIT,
       },
     });
+    for (const event of events) await ch.bindQueue(t.queue, this.exchange, event);
+  }
+
+  /** The handler's queue and the wait queues of its retries, which only its own consumer uses. */
+  private async declareQueue(ch: Channel, sub: Subscription): Promise<void> {
+    await this.declareHandlerQueue(ch, sub.queue, sub.events);
+    const t = queueTopology(sub.queue, this.delays);
     for (const r of t.retryQueues) {
       await ch.assertQueue(r.name, {
         durable: true,
@@ -359,7 +368,6 @@ class RabbitBus implements EventBus {
         },
       });
     }
-    for (const event of sub.events) await ch.bindQueue(t.queue, this.exchange, event);
   }
 
   // ---- consuming -------------------------------------------------------------------------------

@@ -69,6 +69,12 @@ export interface RabbitBusOptions extends BusOptions {
   reconnectDelayMs?: { initial: number; max: number };
   /** How long a publish waits for broker confirms (and for a blocked connection) before rejecting. Default 30000. */
   publishTimeoutMs?: number;
+  /**
+   * Handler queues of other services (with their dead-letter queues and bindings) declared on every
+   * connection without consuming them, so that an event published before its consumer first connected
+   * waits in that consumer's queue.
+   */
+  declareQueues?: ReadonlyArray<{ queue: string; events: readonly string[] }>;
 }
 
 export interface MemoryBusOptions extends BusOptions {

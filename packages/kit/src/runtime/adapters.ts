@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Registry } from 'prom-client';
+import { consumerQueues } from '@readiness/contracts';
 import { createMemoryBus, createRabbitBus, type EventBus } from '../bus';
 import { openDatabase, type Database } from '../db';
 import { startEmbeddedPostgres } from '../embedded-postgres';
@@ -40,7 +41,14 @@ export async function startServiceBus(opts: {
 }): Promise<EventBus> {
   const { service, config, logger, registry } = opts;
   const bus = config.AMQP_URL
-    ? createRabbitBus({ url: config.AMQP_URL, service, logger, registry })
+    ? createRabbitBus({
+        url: config.AMQP_URL,
+        service,
+        logger,
+        registry,
+        // Every other service's queues too: whichever service reaches the broker first creates them all.
+        declareQueues: consumerQueues.filter((q) => !q.queue.startsWith(`${service}.`)),
+      })
     : createMemoryBus({ logger, service, registry });
   await bus.start();
   return bus;

@@ -4,7 +4,8 @@ import type { RequestHandler } from 'express';
 import client, { type Registry } from 'prom-client';
 import { z } from 'zod';
 import { adminGuard, type JwtVerifier } from '../auth';
-import type { EventBus } from '../bus';
+import { consumerQueues } from '@readiness/contracts';
+import type { EventBus, Subscription } from '../bus';
 import {
   closeRedis,
   createRedis,
@@ -118,6 +119,27 @@ interface BaseConfig {
 }
 
 /** Stops accepting connections, lets in-flight requests finish within the grace, then cuts what is left. */
+/**
+ * A service of the system (one that has queues in the consumers table of the contracts) may only consume
+ * from queues listed there with the same events: the other services declare them on the broker from that
+ * table, before this one may have started.
+ */
+function checkListedConsumer(service: string, sub: Subscription): void {
+  const ownPrefix = `${service}.`;
+  if (!consumerQueues.some((q) => q.queue.startsWith(ownPrefix))) return;
+  const listed = consumerQueues.find((q) => q.queue === sub.queue);
+  const same =
+    listed &&
+    listed.events.length === sub.events.length &&
+    listed.events.every((e) => sub.events.includes(e));
+  if (!same) {
+    throw new Error(
+      `queue ${sub.queue} (${sub.events.join(', ')}) of ${service} is not in the consumers table of ` +
+        'proto/src/consumers.ts with these events: add it there, so every service declares it',
+    );
+  }
+}
+
 function closeServer(server: Server, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -318,7 +340,10 @@ export async function startService<S extends z.ZodType, E, O>(
     const parts: ServiceParts<E> = await module.setup(ctx, opts.options as O);
     if (parts.stop) owned.push({ name: 'service', close: parts.stop });
     if (parts.subscriptions?.length && !bus) missing('the bus (bus: true)')();
-    for (const sub of parts.subscriptions ?? []) await bus!.subscribe(sub.subscription);
+    for (const sub of parts.subscriptions ?? []) {
+      checkListedConsumer(name, sub.subscription);
+      await bus!.subscribe(sub.subscription);
+    }
     const consumes = Boolean(parts.subscriptions?.length);
 
     const http =

@@ -29,6 +29,28 @@ async function freshDatabase() {
 const testConfig = { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
 
 describe('the service runtime', () => {
+  test('when a service of the system consumes from a queue the consumers table lacks, then it refuses to start and says where to add it', async () => {
+    const bus = createMemoryBus({ logger });
+    await bus.start();
+    const careless = defineService({
+      name: 'results',
+      config: z.object(serviceEnv),
+      bus: true,
+      setup: () => ({
+        subscriptions: [
+          on('auth.admin.created.v1', { queue: 'results.admin-created', handle: async () => undefined }),
+        ],
+      }),
+    });
+    try {
+      await expect(startService(careless, { config: testConfig, logger, adapters: { bus } })).rejects.toThrow(
+        'queue results.admin-created (auth.admin.created.v1) of results is not in the consumers table of proto/src/consumers.ts',
+      );
+    } finally {
+      await bus.close();
+    }
+  });
+
   test('when an event already sits in the outbox at start, then the service’s own subscription receives it, decoded', async () => {
     const database = await freshDatabase();
     const bus = createMemoryBus({ logger });

@@ -155,3 +155,48 @@ describe('RabbitMQ bus: topology and publishing', () => {
     await expect(bus.publish([message(event)])).rejects.toMatchObject({ code: 'event_unroutable' });
   });
 });
+
+describe('RabbitMQ bus: queues of services not started yet', () => {
+  const env = new RabbitEnv();
+  afterAll(() => env.tearDown());
+  beforeAll(() => env.setUp());
+
+  test('when a publisher declares a consumer queue before that consumer ever connected, then an event published meanwhile waits for it and is delivered once it subscribes', async () => {
+    const { event, queue } = names('declared-early');
+    const publisher = env.createBus({
+      ...TEST_OPTIONS,
+      registry: new Registry(),
+      service: 'publisher',
+      declareQueues: [{ queue, events: [event] }],
+    });
+    await publisher.start();
+    const sent = message(event);
+    await publisher.publish([sent]);
+    // Routed to the declared queue: nothing went to the unrouted queue, nothing is lost.
+    expect(await queueInfo(env.vhost.vhost, queue)).toMatchObject({ type: 'quorum', durable: true });
+
+    const consumer = env.createBus({ ...TEST_OPTIONS, registry: new Registry(), service: 'consumer' });
+    await consumer.start();
+    const received: string[] = [];
+    await consumer.subscribe({ queue, events: [event], handle: async (msg) => void received.push(msg.id) });
+    await eventually(() => expect(received).toEqual([sent.id]));
+    await publisher.close();
+    await consumer.close();
+  });
+
+  test('when no service declares a consumer queue ahead, then an event published before it existed never reaches it', async () => {
+    const { event, queue } = names('declared-late');
+    const publisher = env.createBus({ ...TEST_OPTIONS, registry: new Registry(), service: 'publisher' });
+    await publisher.start();
+    await publisher.publish([message(event)]);
+    const consumer = env.createBus({ ...TEST_OPTIONS, registry: new Registry(), service: 'consumer' });
+    await consumer.start();
+    const received: string[] = [];
+    await consumer.subscribe({ queue, events: [event], handle: async (msg) => void received.push(msg.id) });
+    const later = message(event);
+    await publisher.publish([later]);
+    await eventually(() => expect(received).toEqual([later.id]));
+    await publisher.close();
+    await consumer.close();
+  });
+});
