@@ -13,8 +13,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
-const puppeteer = require('puppeteer-core');
 const { writeSection } = require('./lib');
+const { bareLoop, certificateContent: content, treePssMb: treeRssMb } = require('./pdf');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -30,7 +30,6 @@ for (const file of ['report/dist/index.js', 'notification/dist/index.js']) {
 }
 const { reportService } = require(dist('report/dist'));
 const { notificationService } = require(dist('notification/dist'));
-const { certificateHtml } = require(dist('report/dist/domain/templates/certificate'));
 const { loadFontFaces } = require(dist('report/dist/domain/templates/fonts'));
 const { chooseBrowser } = require(dist('report/dist/rendering/browser-choice'));
 const contracts = require(path.join(ROOT, 'proto/dist'));
@@ -39,78 +38,6 @@ const { createLogger } = require(path.join(ROOT, 'packages/kit/dist/logger'));
 const { startMailCatcher } = require(path.join(ROOT, 'packages/kit/dist/mail'));
 const { startService } = require(path.join(ROOT, 'packages/kit/dist/runtime'));
 const { startEmbeddedS3 } = require(path.join(ROOT, 'packages/kit/dist/storage'));
-
-/**
- * Memory of a process and all its descendants (the browser's), in MB: the proportional set size, so the pages
- * Chromium's processes share are counted once, not once per process; Linux only.
- */
-function treeRssMb(rootPid) {
-  const children = new Map();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(entry));
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  let kb = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop();
-    try {
-      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      kb += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
-    } catch {
-      // Gone.
-    }
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return kb / 1024;
-}
-
-const content = (i) => ({
-  name: `Student Number ${i}`,
-  assessmentTitle: 'Distance Learning Readiness',
-  percentage: 70 + (i % 30),
-  awardedAt: new Date(),
-  code: `RDY-${String(i).padStart(4, '0')}-BNCH`,
-  verificationUrl: `http://localhost:8080/verify/RDY-${String(i).padStart(4, '0')}-BNCH`,
-  providerName: 'Readiness Distance Education',
-  signatory: 'Director of Distance Education',
-});
-
-/** The same pages rendered by bare puppeteer-core: one browser, POOL pages, no JavaScript, nothing else. */
-async function bareLoop(executablePath, args, fontFaces) {
-  const browser = await puppeteer.launch({ executablePath, args, headless: true });
-  try {
-    const pages = await Promise.all(Array.from({ length: POOL }, () => browser.newPage()));
-    for (const page of pages) await page.setJavaScriptEnabled(false);
-    const htmls = await Promise.all(
-      Array.from({ length: COUNT }, (_, i) => certificateHtml(content(i), fontFaces)),
-    );
-    // Warm-up, as the service renders a test page at start.
-    await pages[0].setContent(htmls[0]);
-    await pages[0].pdf({ format: 'A4', landscape: true, printBackground: true });
-    let next = 0;
-    const started = process.hrtime.bigint();
-    await Promise.all(
-      pages.map(async (page) => {
-        while (next < COUNT) {
-          const html = htmls[next++];
-          await page.setContent(html, { waitUntil: 'load' });
-          await page.pdf({ format: 'A4', landscape: true, printBackground: true, preferCSSPageSize: true });
-        }
-      }),
-    );
-    return COUNT / (Number(process.hrtime.bigint() - started) / 1e9);
-  } finally {
-    await browser.close();
-  }
-}
 
 async function main() {
   const runId = crypto.randomBytes(4).toString('hex');
@@ -136,7 +63,13 @@ async function main() {
     out(`browser: ${choice.source} ${choice.executablePath} (${choice.version})`);
 
     out(`\n[1/2] bare puppeteer-core loop`);
-    const bare = await bareLoop(choice.executablePath, choice.args, fontFaces);
+    const bare = await bareLoop({
+      executablePath: choice.executablePath,
+      args: choice.args,
+      fontFaces,
+      count: COUNT,
+      pool: POOL,
+    });
     out(`      ${bare.toFixed(1)} PDF/s`);
 
     const bus = createMemoryBus({ logger, service: 'bench' });

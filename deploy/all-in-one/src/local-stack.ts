@@ -50,6 +50,8 @@ export interface LocalStackOptions {
   };
   /** `inherit`: the services write to this process's output; `buffer`: kept for `output(name)`. */
   output?: 'inherit' | 'buffer';
+  /** Flags for each service's node, e.g. `--cpu-prof` to see where a benchmark's time goes. */
+  nodeArgs?: string[];
 }
 
 export interface StackServiceHandle {
@@ -216,15 +218,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const spawnService = (svc: StackServiceName): ChildProcess => {
     const entry = entryOf(svc);
     entry.output = '';
-    const child = spawn(process.execPath, [path.join(ROOT, `services/${svc}/dist/main.js`)], {
-      cwd: ROOT,
-      env: entry.env,
-      stdio: [
-        'ignore',
-        options.output === 'buffer' ? 'pipe' : 'inherit',
-        options.output === 'buffer' ? 'pipe' : 'inherit',
-      ],
-    });
+    const child = spawn(
+      process.execPath,
+      [...(options.nodeArgs ?? []), path.join(ROOT, `services/${svc}/dist/main.js`)],
+      {
+        cwd: ROOT,
+        env: entry.env,
+        stdio: [
+          'ignore',
+          options.output === 'buffer' ? 'pipe' : 'inherit',
+          options.output === 'buffer' ? 'pipe' : 'inherit',
+        ],
+      },
+    );
     const keep = (chunk: Buffer) => {
       entry.output += chunk.toString();
       // Keep the tail: a long benchmark must not grow the harness without bound.

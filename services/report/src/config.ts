@@ -26,6 +26,8 @@ export const configSchema = z
       .transform((v) => v === 'true'),
     /** Pages rendering at once in the one browser; further renders wait their turn. */
     PDF_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
+    /** PDFs a page renders before it is closed and replaced, which bounds the browser's memory. */
+    PDF_PAGE_RENDERS: z.coerce.number().int().min(1).max(100_000).default(20),
     /** A render that takes longer fails (its page is replaced). */
     PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(20_000),
     /** How long the signed certificate download link that `report.certificate.issued.v1` carries stays valid. */

@@ -47,6 +47,7 @@ export const reportService = defineService({
       fontFaces,
       poolSize: config.PDF_POOL_SIZE,
       timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
+      pageRenders: config.PDF_PAGE_RENDERS,
       logger,
     });
     const reports = createReports({

@@ -73,6 +73,31 @@ describe('PDF renderer', () => {
     pdfs.forEach((pdf, i) => expect(pdfText(pdf)).toContain(`Document ${i}`));
   });
 
+  it('when a page has rendered its share of PDFs, then it is closed and a fresh one renders the next, in order', async () => {
+    const worn = createRenderer({
+      choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
+      fontFaces: loadFontFaces(),
+      poolSize: 1,
+      timeoutMs: 10_000,
+      pageRenders: 3,
+      logger,
+    });
+    await worn.start();
+    try {
+      const before = worn.pagesOpened();
+      const pdfs: Buffer[] = [];
+      for (let i = 0; i < 7; i++) pdfs.push(await worn.render(`<p>Recycled ${i}</p>`));
+      pdfs.forEach((pdf, i) => expect(pdfText(pdf)).toContain(`Recycled ${i}`));
+      // The start's test PDF used the first page once: its pages served 3 + 3 + 3 renders (1 + 7 + 1 to come).
+      expect(worn.pagesOpened() - before).toBe(2);
+      const burst = await Promise.all(Array.from({ length: 5 }, (_, i) => worn.render(`<p>Burst ${i}</p>`)));
+      burst.forEach((pdf, i) => expect(pdfText(pdf)).toContain(`Burst ${i}`));
+      expect(worn.pagesOpened()).toBe(before + 4);
+    } finally {
+      await worn.close();
+    }
+  });
+
   it('when the browser process dies, then it is launched again and renders', async () => {
     const { executablePath } = renderer.status();
     expect(executablePath).toBeTruthy();

@@ -124,6 +124,60 @@ describe.each(['real', 'embedded'] as const)('submitting on %s adapters', (kind)
     expect(results.json.results).toHaveLength(1);
   });
 
+  test('when the client asks Prefer: respond-async, then submit answers 202 at commit without waiting, and its repeat answers with the result once recorded', async () => {
+    const s = await begin(true);
+    const send = () =>
+      fetch(`${h.url}/api/student/${s.token}/submit`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          prefer: 'respond-async, wait=0',
+          'idempotency-key': `async-${s.attemptId}`,
+        },
+        body: JSON.stringify({
+          attemptId: s.attemptId,
+          answers: [
+            { questionId: 'q1', answer: 'yes' },
+            { questionId: 'q2', answer: 'opt-secret-key' },
+          ],
+          timeSpent: 2,
+          startedAt: new Date().toISOString(),
+        }),
+      });
+    const first = await send();
+    expect(first.status).toBe(202);
+    expect(first.headers.get('preference-applied')).toBe('respond-async');
+    expect(await first.json()).toMatchObject({
+      message: 'Assessment submitted successfully!',
+      attemptId: s.attemptId,
+      status: 'scoring',
+    });
+    expect(submittedOf(h, s.attemptId).length).toBeLessThanOrEqual(1);
+    const repeat = await eventually(async () => {
+      const res = await send();
+      return res.status === 200
+        ? ((await res.json()) as { result: { attemptId: string; passed: boolean } })
+        : false;
+    }, 'the result, on a repeat of the submit');
+    expect(repeat.result).toMatchObject({ attemptId: s.attemptId, passed: true });
+    expect(submittedOf(h, s.attemptId)).toHaveLength(1);
+  });
+
+  test('when Prefer names something else, then submit still waits for the result as the page expects', async () => {
+    const s = await begin(true);
+    const res = await fetch(`${h.url}/api/student/${s.token}/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', prefer: 'return=minimal, x-respond-async' },
+      body: JSON.stringify({
+        answers: [{ questionId: 'q1', answer: 'yes' }],
+        timeSpent: 1,
+        startedAt: new Date().toISOString(),
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('preference-applied')).toBeNull();
+  });
+
   test('when the same submit is sent five times at once, then one attempt ends, one event goes out and all answer the same', async () => {
     const s = await begin();
     const send = () =>

@@ -93,6 +93,8 @@ export const dataServiceEnv = {
   ...serviceEnv,
   /** PostgreSQL; without it an embedded PostgreSQL server under `${DATA_DIR}/postgres` is started. */
   DATABASE_URL: env.optionalUrl(),
+  /** Connections in the service's PostgreSQL pool (each replica); the server's max_connections bounds the sum. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().default('.data'),
   /** RabbitMQ; without it the in-process bus is used. */
   AMQP_URL: env.optionalUrl(),

@@ -42,6 +42,8 @@ export interface OpenDatabaseOptions {
   poolMax?: number;
   /** Reported to PostgreSQL as `application_name`, so `pg_stat_activity` shows which service holds a connection. */
   name?: string;
+  /** Called at each statement sent to the server (queries, BEGIN and COMMIT alike): the round trips, counted. */
+  onQuery?: () => void;
 }
 
 /** A node-postgres pool behind drizzle; the pool connects lazily, so opening never fails. */
@@ -61,6 +63,15 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   // A checked-out client (e.g. held by an open transaction between two queries) emits on itself instead.
   pool.on('connect', (client) => {
     client.on('error', (err) => logger.warn({ err }, 'PostgreSQL connection failed while in use'));
+    const onQuery = opts.onQuery;
+    if (onQuery) {
+      // Every statement of the pool, inside a transaction or not, goes through its client's `query`.
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((...args: unknown[]) => {
+        onQuery();
+        return query(...args);
+      }) as typeof client.query;
+    }
   });
   const db = drizzlePg(pool);
   let closed: Promise<void> | undefined;

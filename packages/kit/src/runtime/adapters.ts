@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import { consumerQueues } from '@readiness/contracts';
 import { createMemoryBus, createRabbitBus, type EventBus } from '../bus';
 import { openDatabase, type Database } from '../db';
@@ -14,14 +14,29 @@ import type { Logger } from '../logger';
  */
 export async function openServiceDatabase(opts: {
   service: string;
-  config: { DATABASE_URL?: string; DATA_DIR: string };
+  config: { DATABASE_URL?: string; DATA_DIR: string; DATABASE_POOL_MAX?: number };
   logger: Logger;
+  /** Counts the statements sent (`db_queries_total` on `/metrics`). */
+  registry?: Registry;
 }): Promise<Database> {
-  const { service, config, logger } = opts;
-  if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, logger, name: service });
+  const { service, config, logger, registry } = opts;
+  const counter = registry
+    ? new Counter({
+        name: 'db_queries_total',
+        help: 'Statements sent to PostgreSQL (each a round trip), BEGIN and COMMIT included',
+        registers: [registry],
+      })
+    : undefined;
+  const options = {
+    logger,
+    name: service,
+    poolMax: config.DATABASE_POOL_MAX,
+    onQuery: counter ? () => counter.inc() : undefined,
+  };
+  if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, ...options });
   const server = await startEmbeddedPostgres({ dataDir: path.join(config.DATA_DIR, 'postgres'), logger });
   try {
-    const database = await openDatabase({ url: await server.ensureDatabase(service), logger, name: service });
+    const database = await openDatabase({ url: await server.ensureDatabase(service), ...options });
     return { ...database, close: () => database.close().finally(() => server.stop()) };
   } catch (err) {
     await server.stop();

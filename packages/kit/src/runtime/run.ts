@@ -107,6 +107,7 @@ interface BaseConfig {
   TRUSTED_PROXIES?: string;
   DATA_DIR?: string;
   DATABASE_URL?: string;
+  DATABASE_POOL_MAX?: number;
   AMQP_URL?: string;
   REDIS_URL?: string;
   SMTP_URL?: string;
@@ -200,8 +201,10 @@ export async function startService<S extends z.ZodType, E, O>(
           config: {
             DATABASE_URL: base.DATABASE_URL ?? (await opts.shared?.databaseUrl?.(name)),
             DATA_DIR: dataDir,
+            DATABASE_POOL_MAX: base.DATABASE_POOL_MAX,
           },
           logger,
+          registry,
         });
         owned.push({ name: 'database', close: () => opened.close() });
         database = opened;

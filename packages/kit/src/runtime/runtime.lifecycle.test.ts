@@ -10,6 +10,8 @@ import { migrate, openDatabase } from '../db';
 import { createLogger } from '../logger';
 import { enqueue, kitMigrationsDir } from '../outbox';
 import amqp from 'amqplib';
+import { sql } from 'drizzle-orm';
+import { Client } from 'pg';
 import { createTestDatabase, createTestVhost, eventually } from '@readiness/testing';
 import { defineService, on, startService } from './index';
 
@@ -195,6 +197,67 @@ describe('the service runtime', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+  test('when a service with DATABASE_POOL_MAX=2 gets five slow requests at once, then it holds at most two connections and /metrics counts every statement', async () => {
+    const testDb = await createTestDatabase();
+    const name = `pooled_${randomUUID().slice(0, 8)}`;
+    const module = defineService({
+      name,
+      config: z.object(dataServiceEnv),
+      migrations,
+      setup: ({ database }) => ({
+        routes: (app) => {
+          app.get('/api/slow', async (_req, res) => {
+            await database.execute(sql`SELECT pg_sleep(0.3)`);
+            res.json({ ok: true });
+          });
+          app.get('/api/twice', async (_req, res) => {
+            await database.transaction(async (tx) => {
+              await tx.execute(sql`SELECT 1`);
+            });
+            res.json({ ok: true });
+          });
+        },
+      }),
+    });
+    const service = await startService(module, {
+      config: { ...testConfig, DATABASE_URL: testDb.url, DATABASE_POOL_MAX: '2' },
+      logger,
+    });
+    const counted = async () => {
+      const text = await (await fetch(`${service.internalUrl}/metrics`)).text();
+      const line = text.split('\n').find((l) => l.startsWith('db_queries_total{'));
+      return Number(line?.split(' ').pop());
+    };
+    const observer = new Client({ connectionString: testDb.url });
+    await observer.connect();
+    try {
+      const before = await counted();
+      const slow = Array.from({ length: 5 }, () => fetch(`${service.url}/api/slow`));
+      let most = 0;
+      const watching = (async () => {
+        for (let i = 0; i < 8; i++) {
+          const { rows } = await observer.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+            [name],
+          );
+          most = Math.max(most, rows[0]!.n);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      await watching;
+      expect(most).toBe(2);
+      // Five single statements, then a transaction of one: BEGIN, the statement, COMMIT.
+      expect((await counted()) - before).toBe(5);
+      expect((await fetch(`${service.url}/api/twice`)).status).toBe(200);
+      expect((await counted()) - before).toBe(8);
+    } finally {
+      await observer.end();
+      await service.stop();
+      await testDb.close();
+    }
+  });
+
   test('when a service’s own RabbitMQ bus dead-letters a malformed message, then its /metrics counts it', async () => {
     const vhost = await createTestVhost();
     const module = defineService({

@@ -34,6 +34,8 @@ export interface Renderer {
   blockedRequests(): number;
   /** The browser's process id while one runs. */
   browserPid(): number | undefined;
+  /** Pages opened since start (the pool's, the replacements and the recycled ones). */
+  pagesOpened(): number;
   close(): Promise<void>;
 }
 
@@ -57,9 +59,17 @@ export function createRenderer(options: {
   fontFaces: string;
   poolSize: number;
   timeoutMs: number;
+  /**
+   * Renders a page does before it is closed and a fresh one takes its place: Chromium keeps part of each document's
+   * memory in the page's renderer, so a page that is never closed grows with every PDF (about 0.5 MB each).
+   */
+  pageRenders?: number;
   logger: Logger;
 }): Renderer {
   const { logger, poolSize, timeoutMs } = options;
+  const pageRenders = options.pageRenders ?? 20;
+  const rendersOf = new WeakMap<Page, number>();
+  let pagesOpened = 0;
   let browser: Browser | undefined;
   let choice: BrowserChoice | undefined;
   let problem: string | undefined = 'the browser has not started yet';
@@ -85,6 +95,7 @@ export function createRenderer(options: {
 
   async function newPage(current: Browser): Promise<Page> {
     const page = await current.newPage();
+    pagesOpened += 1;
     await page.setJavaScriptEnabled(false);
     await page.setRequestInterception(true);
     page.on('request', onRequest);
@@ -163,7 +174,10 @@ export function createRenderer(options: {
       throw new AppError('pdf_failed', 'The PDF could not be prepared. Try again.', 503, { cause: err });
     } finally {
       clearTimeout(timer);
-      release(page, healthy);
+      const renders = (rendersOf.get(page) ?? 0) + 1;
+      rendersOf.set(page, renders);
+      // A worn page is released as an unhealthy one: closed, and a fresh page opened when next needed.
+      release(page, healthy && renders < pageRenders);
     }
   }
 
@@ -260,6 +274,7 @@ export function createRenderer(options: {
     },
     blockedRequests: () => blocked,
     browserPid: () => browser?.process()?.pid,
+    pagesOpened: () => pagesOpened,
     async close() {
       closing = true;
       clearTimeout(relaunchTimer);

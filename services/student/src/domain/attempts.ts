@@ -148,10 +148,14 @@ export function createAttempts(deps: {
     return view;
   };
 
-  async function version(versionId: string): Promise<AssessmentVersion> {
+  /**
+   * The version, from memory or read once; inside a transaction pass `tx`, so a cold cache never asks the pool
+   * for a second connection while the transaction holds one (a full pool would wait on itself).
+   */
+  async function version(versionId: string, tx?: Tx): Promise<AssessmentVersion> {
     const cached = versions.get(versionId);
     if (cached) return cached;
-    const found = await findVersion(database.db, versionId);
+    const found = await findVersion(tx ?? database.db, versionId);
     if (!found) throw new AppError('version_missing', 'The assessment version is not known', 500);
     remember(found);
     return found;
@@ -221,7 +225,7 @@ export function createAttempts(deps: {
       idempotencyKey: how.idempotencyKey,
     });
     if (!closed) return undefined;
-    const v = await version(a.versionId);
+    const v = await version(a.versionId, tx);
     const fileQuestions = new Set(v.questions.filter((q) => q.type === 'file_upload').map((q) => q.id));
     // A late submit counts only the files uploaded before the deadline, as it counts the answers saved before it.
     const files = closed.files.filter(
@@ -257,7 +261,9 @@ export function createAttempts(deps: {
     // A submission just committed has no result yet (its event is not even published): wait before the first look.
     if (fresh && deps.resultWaitMs === 0) return undefined;
     const until = Date.now() + deps.resultWaitMs;
-    let pause = 50;
+    // This replica's consumer wakes the wait at once; the looks only find a result another replica recorded, so
+    // they are few (each is a statement, and at a peak thousands of submits wait at the same time).
+    let pause = 250;
     let look = !fresh;
     for (;;) {
       const result = look ? await resultOf(database.db, attemptId) : undefined;
@@ -277,7 +283,7 @@ export function createAttempts(deps: {
         const timer = setTimeout(done, Math.min(pause, left));
         set.add(done);
       });
-      pause = Math.min(pause * 2, 400);
+      pause = Math.min(pause * 2, 1_000);
     }
   }
 
@@ -410,7 +416,14 @@ export function createAttempts(deps: {
      */
     async submit(
       token: string,
-      input: { attemptId?: string; idempotencyKey?: string; answers: Answer[]; files: NewFile[] },
+      input: {
+        attemptId?: string;
+        idempotencyKey?: string;
+        answers: Answer[];
+        files: NewFile[];
+        /** Answer once the submission is committed, without waiting for its result (`Prefer: respond-async`). */
+        respondAsync?: boolean;
+      },
     ): Promise<SubmitOutcome> {
       if (input.attemptId !== undefined && !UUID.test(input.attemptId)) {
         usable((await studentAttempt(database.db, tokenHash(token), null))?.student);
@@ -445,7 +458,7 @@ export function createAttempts(deps: {
           }
           if (target.status !== 'in_progress') return { attempt: target, now, fresh: false };
           const late = now.getTime() > closedAt(target);
-          const v = await version(target.versionId);
+          const v = await version(target.versionId, tx);
           for (const f of late ? [] : stored) {
             const written = await upsertFile(tx, { ...f, attemptId: target.id, graceSeconds });
             if (written.replacedKey) replaced.push(written.replacedKey);
@@ -471,7 +484,12 @@ export function createAttempts(deps: {
       } else {
         await removeObjects(stored.map((f) => f.objectKey));
       }
-      const result = await awaitResult(ended.attempt.id, ended.fresh);
+      // Asked not to wait: a fresh submission has no result yet, a repeat answers with the one recorded, if any.
+      const result = input.respondAsync
+        ? ended.fresh
+          ? undefined
+          : await resultOf(database.db, ended.attempt.id)
+        : await awaitResult(ended.attempt.id, ended.fresh);
       const serverNow = new Date();
       return result
         ? { kind: 'result', result, serverNow }

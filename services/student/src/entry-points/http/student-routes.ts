@@ -147,11 +147,14 @@ export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number
         const key = parse(idempotencyKey, req.get('idempotency-key'));
         const { body, files } = submission(req);
         if (body.answers.length > MAX_ANSWERS) throw badRequest(`At most ${MAX_ANSWERS} answers`);
+        // RFC 7240: a client that polls for the result itself (a load generator, an integration) is answered at commit.
+        const respondAsync = /(^|[\s,;])respond-async(\s*(,|;|$))/i.test(req.get('prefer') ?? '');
         const outcome = await attempts.submit(t, {
           attemptId: body.attemptId,
           idempotencyKey: key,
           answers: body.answers,
           files,
+          respondAsync,
         });
         if (outcome.kind === 'result') {
           res.json({
@@ -160,6 +163,7 @@ export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number
             serverNow: outcome.serverNow.toISOString(),
           });
         } else {
+          if (respondAsync) res.setHeader('Preference-Applied', 'respond-async');
           res.status(202).json({
             message: SUBMITTED_MESSAGE,
             attemptId: outcome.attemptId,

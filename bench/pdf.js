@@ -1,0 +1,89 @@
+'use strict';
+/**
+ * What the certificate benchmarks share: the memory of a process tree, and the bare baseline, a puppeteer-core loop
+ * rendering the certificate page with one browser and a pool of pages, nothing else.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const puppeteer = require('puppeteer-core');
+
+const ROOT = path.resolve(__dirname, '..');
+const { certificateHtml } = require(path.join(ROOT, 'services/report/dist/domain/templates/certificate'));
+
+/**
+ * Memory of a process and all its descendants (a browser's), in MB: the proportional set size, so the pages
+ * Chromium's processes share are counted once, not once per process; Linux only.
+ */
+function treePssMb(rootPid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  let kb = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    try {
+      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      kb += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+    } catch {
+      // Gone.
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return kb / 1024;
+}
+
+/** The content of the i-th benchmark certificate. */
+const certificateContent = (i) => ({
+  name: `Student Number ${i}`,
+  assessmentTitle: 'Distance Learning Readiness',
+  percentage: 70 + (i % 30),
+  awardedAt: new Date(),
+  code: `RDY-${String(i).padStart(4, '0')}-BNCH`,
+  verificationUrl: `http://localhost:8080/verify/RDY-${String(i).padStart(4, '0')}-BNCH`,
+  providerName: 'Readiness Distance Education',
+  signatory: 'Director of Distance Education',
+});
+
+/**
+ * `count` certificate pages rendered to PDF by bare puppeteer-core: one browser, `pool` pages, no JavaScript.
+ * Returns PDFs per second.
+ */
+async function bareLoop({ executablePath, args, fontFaces, count, pool }) {
+  const browser = await puppeteer.launch({ executablePath, args, headless: true });
+  try {
+    const pages = await Promise.all(Array.from({ length: pool }, () => browser.newPage()));
+    for (const page of pages) await page.setJavaScriptEnabled(false);
+    const htmls = await Promise.all(
+      Array.from({ length: count }, (_, i) => certificateHtml(certificateContent(i), fontFaces)),
+    );
+    // Warm-up, as the service renders a test page at start.
+    await pages[0].setContent(htmls[0]);
+    await pages[0].pdf({ format: 'A4', landscape: true, printBackground: true });
+    let next = 0;
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      pages.map(async (page) => {
+        while (next < count) {
+          const html = htmls[next++];
+          await page.setContent(html, { waitUntil: 'load' });
+          await page.pdf({ format: 'A4', landscape: true, printBackground: true, preferCSSPageSize: true });
+        }
+      }),
+    );
+    return count / (Number(process.hrtime.bigint() - started) / 1e9);
+  } finally {
+    await browser.close();
+  }
+}
+
+module.exports = { treePssMb, certificateContent, bareLoop };

@@ -1,0 +1,784 @@
+'use strict';
+/**
+ * `make bench`, the enrolment peak: BENCH_STUDENTS students (default 5,000) invited by one CSV import; within
+ * BENCH_WINDOW_SECONDS (60) every one opens the link, loads the assessment, starts, autosaves three times at
+ * realistic pauses, uploads one small file and submits; half pass. The product runs as the local stack (one process
+ * per service from its `dist`, PostgreSQL, RabbitMQ and Redis on this machine); the load comes from BENCH_WORKERS
+ * separate processes (`peak-worker.js`).
+ *
+ * Measured in the same run: each call's p50/p95/p99 and errors; the time until every result is recorded and every
+ * certificate mailed; CPU and memory of each process; the effects counted where they live (one attempt, one result,
+ * one certificate and one mail per student, nothing dead-lettered); the database round trips and calls to other
+ * services of one assessment load; the submit accept rate against a bare Express POST + INSERT; the certificate
+ * pipeline against a bare puppeteer-core loop with the same pool. Results replace the `enrolment-peak` section of
+ * docs/benchmarks.md (also written as JSON to test-results/peak.json).
+ */
+const { fork } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const autocannon = require('autocannon');
+const { Pool, Client } = require('pg');
+const { freePort, startNode, stopAll, waitUntilReady, writeSection } = require('./lib');
+const { bareLoop, treePssMb } = require('./pdf');
+
+const ROOT = path.resolve(__dirname, '..');
+for (const f of ['deploy/all-in-one/dist/local-stack.js', 'services/report/dist/index.js']) {
+  if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`make build\` first`);
+}
+const { startLocalStack } = require(path.join(ROOT, 'deploy/all-in-one/dist/local-stack'));
+const { createTestVhost } = require('@readiness/testing');
+const { loadFontFaces } = require(path.join(ROOT, 'services/report/dist/domain/templates/fonts'));
+const { chooseBrowser } = require(path.join(ROOT, 'services/report/dist/rendering/browser-choice'));
+const { createLogger } = require(path.join(ROOT, 'packages/kit/dist/logger'));
+
+const N = Number(process.env.BENCH_STUDENTS ?? 5000);
+const WINDOW_S = Number(process.env.BENCH_WINDOW_SECONDS ?? 60);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const SUBMIT_N = Number(process.env.BENCH_SUBMIT_STUDENTS ?? 2000);
+const SUBMIT_CONCURRENCY = Number(process.env.BENCH_SUBMIT_CONCURRENCY ?? 32);
+const STUDENT_POOL = process.env.BENCH_STUDENT_POOL_MAX;
+const DRAIN_TIMEOUT_S = Number(process.env.BENCH_DRAIN_TIMEOUT_SECONDS ?? 900);
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
+const JSON_FILE = path.join(ROOT, 'test-results', 'peak.json');
+const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN = { email: 'bench-admin@example.edu', password: 'enrolment-peak-admin-password' };
+const SERVICES = ['gateway', 'auth', 'assessment', 'student', 'results', 'report', 'notification'];
+const CERTIFICATE_SUBJECT = 'Congratulations! Your certificate';
+const INVITATION_SUBJECT = 'You are invited';
+/** Pauses of a student between steps (ms): reading a section, finding the file, checking before submitting. */
+const PAUSES = { autosave: [3_000, 7_000], upload: [1_000, 4_000], submit: [1_000, 4_000] };
+/** Students arrive over the first part of the window, so the slowest journey (≈ 26 s of pauses) ends inside it. */
+const ARRIVAL_S = Math.max(1, WINDOW_S - 30);
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const seconds = (ms) => (ms / 1000).toFixed(1);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Processes: CPU and memory from /proc.
+
+const CLOCK_TICKS = 100;
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+function rssMb(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+  } catch {
+    return 0;
+  }
+}
+/** The servers the stack runs on, by their command name: every process of each. */
+function serverPids() {
+  const found = { PostgreSQL: [], RabbitMQ: [], Redis: [] };
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let comm;
+    try {
+      comm = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm === 'postgres') found.PostgreSQL.push(Number(entry));
+    else if (comm.startsWith('beam.smp')) found.RabbitMQ.push(Number(entry));
+    else if (comm === 'redis-server') found.Redis.push(Number(entry));
+  }
+  return found;
+}
+
+/**
+ * CPU of each watched process group between `start()` and `stop()`, and the largest memory seen meanwhile. A group's
+ * processes are listed again at each reading (PostgreSQL forks a backend per new connection): each counts from its
+ * reading at `start()`, or from zero when it began later.
+ */
+function processWatch(groups) {
+  const base = new Map();
+  const cpu = (pids) => pids().reduce((sum, pid) => sum + cpuSeconds(pid) - (base.get(pid) ?? 0), 0);
+  const memory = (name, pids) => (name === 'report' ? treePssMb(pids()[0]) : rssMb(pids()[0]));
+  let startCpu;
+  const peak = {};
+  let timer;
+  return {
+    start() {
+      for (const pids of Object.values(groups)) for (const pid of pids()) base.set(pid, cpuSeconds(pid));
+      startCpu = Object.fromEntries(Object.entries(groups).map(([n, pids]) => [n, cpu(pids)]));
+      timer = setInterval(() => {
+        for (const [name, pids] of Object.entries(groups)) {
+          if (!SERVICES.includes(name)) continue;
+          peak[name] = Math.max(peak[name] ?? 0, memory(name, pids));
+        }
+      }, 1_000);
+    },
+    stop() {
+      clearInterval(timer);
+      return Object.fromEntries(
+        Object.entries(groups).map(([n, pids]) => [
+          n,
+          { cpuSeconds: cpu(pids) - startCpu[n], peakMb: peak[n] },
+        ]),
+      );
+    },
+    idle: () =>
+      Object.fromEntries(
+        SERVICES.map((n) => [n, { rssMb: rssMb(groups[n]()[0]), pssTreeMb: treePssMb(groups[n]()[0]) }]),
+      ),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The product's API, as the institution's admin uses it.
+
+async function api(base, method, url, { token, json, body, headers = {} } = {}) {
+  const h = { ...headers };
+  if (token) h.authorization = `Bearer ${token}`;
+  if (json !== undefined) h['content-type'] = 'application/json';
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: h,
+    body: json !== undefined ? JSON.stringify(json) : body,
+  });
+  const text = await res.text();
+  let parsed;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+  return parsed;
+}
+
+/** Answers that pass the active assessment, answers that fail it, and its first file question. */
+async function answerSheet(base, token) {
+  const { assessment } = await api(base, 'GET', '/api/assessment', { token });
+  const answerable = assessment.questions.filter((q) => q.type !== 'file_upload' && q.correctAnswer);
+  const wrong = (q) =>
+    q.type === 'yes_no'
+      ? q.correctAnswer === 'yes'
+        ? 'no'
+        : 'yes'
+      : q.options.find((o) => o.id !== q.correctAnswer).id;
+  const fileQuestion = assessment.questions.find((q) => q.type === 'file_upload');
+  if (!fileQuestion) throw new Error('the active assessment has no file question to upload to');
+  return {
+    pass: answerable.map((q) => ({ questionId: q.id, answer: q.correctAnswer })),
+    fail: answerable.map((q) => ({ questionId: q.id, answer: wrong(q) })),
+    fileQuestionId: fileQuestion.id,
+  };
+}
+
+/** Invites `count` students with one CSV import and reads their links back from the students list. */
+async function importStudents(base, token, label, count) {
+  const domain = `${label}.bench.example.edu`;
+  const lines = ['name,email'];
+  for (let i = 0; i < count; i++) lines.push(`Student ${label} ${i},s${i}@${domain}`);
+  const form = new FormData();
+  form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), `${label}.csv`);
+  const started = Date.now();
+  const imported = await api(base, 'POST', '/api/admin/students/import', { token, body: form });
+  const importMs = Date.now() - started;
+  if (imported.imported !== count)
+    throw new Error(
+      `import took ${imported.imported} of ${count}: ${JSON.stringify(imported.problems?.slice(0, 3))}`,
+    );
+  const students = [];
+  for (let page = 1; students.length < count; page++) {
+    const list = await api(
+      base,
+      'GET',
+      `/api/admin/students?limit=100&page=${page}&search=${encodeURIComponent(domain)}`,
+      { token },
+    );
+    for (const s of list.students) {
+      const i = Number(/^s(\d+)@/.exec(s.email)[1]);
+      students.push({ id: s._id, email: s.email, token: s.inviteToken, passes: i % 2 === 0 });
+    }
+    if (!list.pagination.hasNext) break;
+  }
+  if (students.length !== count) throw new Error(`listed ${students.length} of ${count} imported students`);
+  return { students, importMs, domain };
+}
+
+const mailsTo = (stack, domain, subject) =>
+  stack.mail
+    .list()
+    .filter((m) => m.subject.startsWith(subject) && m.to.some((t) => t.endsWith(`@${domain}`)));
+
+async function waitFor(what, timeoutS, check) {
+  const deadline = Date.now() + timeoutS * 1000;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutS} s`);
+    await sleep(250);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Load processes.
+
+function startWorkers() {
+  return Array.from({ length: WORKERS }, () =>
+    fork(path.join(__dirname, 'peak-worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+  );
+}
+
+/** Sends each worker its share of the students and merges what they report. */
+async function runOrder(workers, students, order) {
+  const shares = workers.map(() => []);
+  students.forEach((s, i) => shares[i % workers.length].push(s));
+  const reports = await Promise.all(
+    workers.map(
+      (w, i) =>
+        new Promise((resolve, reject) => {
+          w.once('message', (m) => (m.ok ? resolve(m) : reject(new Error(m.error))));
+          w.send({ ...order, students: shares[i] });
+        }),
+    ),
+  );
+  const calls = {};
+  for (const r of reports) {
+    for (const [name, c] of Object.entries(r.calls)) {
+      const into = (calls[name] ??= { ms: [], ok: 0, statuses: {}, failures: [] });
+      into.ms.push(...c.ms);
+      into.ok += c.ok;
+      for (const [s, n] of Object.entries(c.statuses)) into.statuses[s] = (into.statuses[s] ?? 0) + n;
+      into.failures.push(...c.failures);
+    }
+  }
+  const byId = new Map(reports.flatMap((r) => r.students).map((s) => [s.id, s]));
+  return {
+    calls,
+    students: students.map((s) => byId.get(s.id)),
+    elapsedMs: Math.max(...reports.map((r) => r.elapsedMs ?? 0)),
+  };
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+function summarise(calls) {
+  return Object.fromEntries(
+    Object.entries(calls).map(([name, c]) => {
+      const ms = [...c.ms].sort((a, b) => a - b);
+      const total = Object.values(c.statuses).reduce((a, b) => a + b, 0);
+      return [
+        name,
+        {
+          calls: total,
+          errors: total - c.ok,
+          statuses: c.statuses,
+          failures: c.failures.slice(0, 5),
+          p50: percentile(ms, 50),
+          p95: percentile(ms, 95),
+          p99: percentile(ms, 99),
+          max: ms[ms.length - 1],
+        },
+      ];
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Effects and counters.
+
+async function effects(pools, students) {
+  const ids = students.map((s) => s.id);
+  const one = async (pool, text) => (await pool.query(text, [ids])).rows[0];
+  const attempts = await one(
+    pools.student,
+    `SELECT count(*)::int AS n, count(DISTINCT student_id)::int AS students,
+            count(*) FILTER (WHERE status IN ('submitted', 'scored'))::int AS submitted
+       FROM attempts WHERE student_id = ANY($1::uuid[])`,
+  );
+  const results = await one(
+    pools.results,
+    `SELECT count(*)::int AS n, count(DISTINCT student_id)::int AS students,
+            count(*) FILTER (WHERE passed)::int AS passed
+       FROM results WHERE student_id = ANY($1::text[])`,
+  );
+  const certificates = await one(
+    pools.report,
+    `SELECT count(*)::int AS n, count(DISTINCT student_id)::int AS students,
+            count(*) FILTER (WHERE status = 'issued')::int AS issued
+       FROM certificates WHERE student_id = ANY($1::text[])`,
+  );
+  return { attempts, results, certificates };
+}
+
+async function metricSum(internalUrl, name) {
+  const text = await (await fetch(`${internalUrl}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(' ').pop());
+  }
+  return sum;
+}
+
+async function deadLetters(vhost) {
+  const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
+  const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
+    'base64',
+  );
+  const res = await fetch(
+    `${u.protocol}//${u.host}/api/queues/${encodeURIComponent(vhost)}?columns=name,messages`,
+    {
+      headers: { authorization: `Basic ${auth}` },
+    },
+  );
+  if (!res.ok) return undefined;
+  return (await res.json())
+    .filter((q) => q.name.endsWith('.dlq'))
+    .reduce((sum, q) => sum + (q.messages ?? 0), 0);
+}
+
+/**
+ * Statements the student service sends and requests every other service handles while `count` assessment loads run
+ * one after another, less the same counters over the same time with no load (the deadline job, the relays).
+ */
+async function loadCost(stack, tokens, count) {
+  const others = SERVICES.filter((s) => s !== 'gateway' && s !== 'student');
+  const read = async () => ({
+    queries: await metricSum(stack.service('student').internalUrl, 'db_queries_total'),
+    requests: (
+      await Promise.all(
+        others.map((s) => metricSum(stack.service(s).internalUrl, 'http_request_duration_seconds_count')),
+      )
+    ).reduce((a, b) => a + b, 0),
+  });
+  const idleStart = await read();
+  const t0 = Date.now();
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${stack.gatewayUrl}/api/student/${tokens[i % tokens.length]}/assessment`);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`assessment load answered ${res.status}`);
+  }
+  const busyMs = Date.now() - t0;
+  const afterLoads = await read();
+  await sleep(busyMs);
+  const idleEnd = await read();
+  const idleQueries = idleEnd.queries - afterLoads.queries;
+  const idleRequests = idleEnd.requests - afterLoads.requests;
+  return {
+    loads: count,
+    queriesPerLoad: (afterLoads.queries - idleStart.queries - idleQueries) / count,
+    otherServiceRequests: afterLoads.requests - idleStart.requests - idleRequests,
+    idleQueries,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Baselines.
+
+async function barePostInsert() {
+  const name = `bench_insert_${process.pid}`;
+  const admin = new Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const port = await freePort();
+  const log = path.join(os.tmpdir(), `bench-insert-${process.pid}.log`);
+  const server = startNode(
+    'bare POST + INSERT',
+    path.join(__dirname, 'baseline-insert.js'),
+    { PORT: String(port), DATABASE_URL: url.toString() },
+    log,
+  );
+  try {
+    await waitUntilReady(server, `http://127.0.0.1:${port}/health`, 30_000);
+    const options = {
+      url: `http://127.0.0.1:${port}/submit`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        attemptId: crypto.randomUUID(),
+        answers: Array.from({ length: 12 }, (_, i) => ({ questionId: `q${i}`, answer: 'yes' })),
+        timeSpent: 1,
+        startedAt: new Date().toISOString(),
+      }),
+      connections: SUBMIT_CONCURRENCY,
+    };
+    await autocannon({ ...options, duration: 2 });
+    const cpu0 = cpuSeconds(server.child.pid);
+    const r = await autocannon({ ...options, duration: 8 });
+    const failed = r.non2xx + r.errors + r.timeouts;
+    return {
+      perSecond: r['2xx'] / r.duration,
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      failed,
+      cpuMsPerRequest: ((cpuSeconds(server.child.pid) - cpu0) * 1000) / r['2xx'],
+    };
+  } finally {
+    await stopAll();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main() {
+  const startedAt = new Date();
+  const load = os.loadavg()[0];
+  out(
+    `Enrolment peak: ${N} students in ${WINDOW_S} s, ${WORKERS} load processes, ${os.availableParallelism()} cores, load ${load.toFixed(2)}`,
+  );
+  const vhost = await createTestVhost();
+  const stack = await startLocalStack({
+    name: `bench_peak_${process.pid}`,
+    isolate: true,
+    ports: 'free',
+    pgUrl: PG_ADMIN_URL,
+    amqpUrl: vhost.url,
+    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13',
+    output: 'buffer',
+    env: { LOG_LEVEL: 'warn' },
+    nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
+    serviceEnv: {
+      auth: { SEED_ADMIN_EMAIL: ADMIN.email, SEED_ADMIN_PASSWORD: ADMIN.password },
+      // The whole load comes from one address: the per-address limits would refuse the second classroom.
+      gateway: {
+        RATE_LIMIT_API: '100000000',
+        RATE_LIMIT_STUDENT: '100000000',
+        RATE_LIMIT_STUDENT_WRITES: '100000000',
+      },
+      ...(STUDENT_POOL ? { student: { DATABASE_POOL_MAX: STUDENT_POOL } } : {}),
+    },
+  });
+  const pools = {};
+  const workers = [];
+  const figures = {
+    startedAt: startedAt.toISOString(),
+    students: N,
+    windowSeconds: WINDOW_S,
+    workers: WORKERS,
+    cores: os.availableParallelism(),
+    loadAverage: load,
+  };
+  try {
+    for (const s of ['student', 'results', 'report'])
+      pools[s] = new Pool({ connectionString: stack.service(s).databaseUrl, max: 2 });
+    const groups = Object.fromEntries(SERVICES.map((s) => [s, () => [stack.service(s).pid]]));
+    for (const name of ['PostgreSQL', 'RabbitMQ', 'Redis']) groups[name] = () => serverPids()[name];
+    groups['load generators'] = () => workers.map((w) => w.pid);
+    const watch = processWatch(groups);
+
+    const { token } = await api(stack.gatewayUrl, 'POST', '/api/auth/login', { json: ADMIN });
+    const sheet = await answerSheet(stack.gatewayUrl, token);
+    // Every service up, the seeded version everywhere, the report service's browser started: then idle.
+    await sleep(10_000);
+    figures.idle = watch.idle();
+    out(
+      `idle memory: ${SERVICES.map((s) => `${s} ${figures.idle[s].rssMb.toFixed(0)} MB`).join(', ')}; report with its browser ${figures.idle.report.pssTreeMb.toFixed(0)} MB`,
+    );
+
+    out(`\n[1/5] CSV import of ${N} students, invitations mailed`);
+    const invited = await importStudents(stack.gatewayUrl, token, 'peak', N);
+    const invitedAt = Date.now();
+    await waitFor(
+      'invitation mails',
+      DRAIN_TIMEOUT_S,
+      () => mailsTo(stack, invited.domain, INVITATION_SUBJECT).length >= N,
+    );
+    figures.import = {
+      importMs: invited.importMs,
+      invitationsMailedMs: Date.now() - invitedAt + invited.importMs,
+    };
+    out(
+      `      import ${seconds(invited.importMs)} s, all invitations mailed after ${seconds(figures.import.invitationsMailedMs)} s`,
+    );
+
+    out(`\n[2/5] the peak: every student's journey within ${WINDOW_S} s`);
+    workers.push(...startWorkers());
+    const students = invited.students.map((s) => ({ ...s, arrivalMs: Math.random() * ARRIVAL_S * 1000 }));
+    const dlqBefore = await deadLetters(stack.vhost);
+    const statements = () =>
+      Promise.all(SERVICES.map((s) => metricSum(stack.service(s).internalUrl, 'db_queries_total')));
+    const statementsBefore = await statements();
+    watch.start();
+    const t0 = Date.now() + 1_000;
+    const peak = await runOrder(workers, students, {
+      kind: 'journey',
+      gateway: stack.gatewayUrl,
+      t0,
+      sheet,
+      pauses: PAUSES,
+    });
+    const loadEndMs = Date.now() - t0;
+    figures.calls = summarise(peak.calls);
+    for (const [name, c] of Object.entries(figures.calls))
+      out(
+        `      ${name.padEnd(16)} ${String(c.calls).padStart(6)} calls, ${c.errors} errors, p50 ${c.p50?.toFixed(0)} p95 ${c.p95?.toFixed(0)} p99 ${c.p99?.toFixed(0)} ms ${c.errors ? JSON.stringify(c.failures) : ''}`,
+      );
+    const submitted = peak.students.filter((s) => s.submitStatus >= 200 && s.submitStatus < 300);
+    const passes = submitted.filter((s) => s.passes).length;
+    out(
+      `      last student done at ${seconds(loadEndMs)} s; ${submitted.length} submissions accepted (${passes} passing)`,
+    );
+
+    const resultsAt = await waitFor('every result recorded', DRAIN_TIMEOUT_S, async () => {
+      const { results } = await effects(pools, submitted);
+      return results.n >= submitted.length ? Date.now() : undefined;
+    });
+    const mailedAt = await waitFor('every certificate mailed', DRAIN_TIMEOUT_S, () =>
+      mailsTo(stack, invited.domain, CERTIFICATE_SUBJECT).length >= passes ? Date.now() : undefined,
+    );
+    await sleep(3_000); // anything duplicated late would show now
+    figures.processes = watch.stop();
+    const statementsAfter = await statements();
+    SERVICES.forEach((s, i) => (figures.processes[s].statements = statementsAfter[i] - statementsBefore[i]));
+    const certMails = mailsTo(stack, invited.domain, CERTIFICATE_SUBJECT);
+    const firstCertificate = Math.min(...certMails.map((m) => m.date.getTime()));
+    const counted = await effects(pools, submitted);
+    figures.drain = {
+      lastSubmitMs: Math.max(...submitted.map((s) => s.submittedAt)) - t0,
+      allResultsMs: resultsAt - t0,
+      allCertificatesMailedMs: mailedAt - t0,
+      firstCertificateMs: Number.isFinite(firstCertificate) ? firstCertificate - t0 : undefined,
+    };
+    figures.effects = {
+      accepted: submitted.length,
+      passes,
+      ...counted,
+      certificateMails: certMails.length,
+      certificateMailRecipients: new Set(certMails.flatMap((m) => m.to)).size,
+      certificateMailsWithPdf: certMails.filter((m) =>
+        m.attachments.some((a) => a.contentType === 'application/pdf'),
+      ).length,
+      deadLetters: (await deadLetters(stack.vhost)) - dlqBefore,
+    };
+    out(
+      `      all results after ${seconds(figures.drain.allResultsMs)} s, all certificates mailed after ${seconds(figures.drain.allCertificatesMailedMs)} s`,
+    );
+    out(`      effects: ${JSON.stringify(figures.effects)}`);
+    for (const [name, p] of Object.entries(figures.processes))
+      out(
+        `      ${name.padEnd(16)} CPU ${p.cpuSeconds.toFixed(1)} s${p.peakMb ? `, peak ${p.peakMb.toFixed(0)} MB` : ''}`,
+      );
+
+    out(`\n[3/5] one assessment load: database round trips and calls to other services`);
+    figures.loadCost = await loadCost(
+      stack,
+      submitted.map((s) => s.token),
+      200,
+    );
+    out(`      ${JSON.stringify(figures.loadCost)}`);
+
+    out(`\n[4/5] submit accept rate (answered at commit) against a bare Express POST + INSERT`);
+    figures.bareInsert = await barePostInsert();
+    out(`      bare: ${figures.bareInsert.perSecond.toFixed(0)}/s, p99 ${figures.bareInsert.p99} ms`);
+    const second = await importStudents(stack.gatewayUrl, token, 'rate', SUBMIT_N);
+    await waitFor(
+      'invitation mails',
+      DRAIN_TIMEOUT_S,
+      () => mailsTo(stack, second.domain, INVITATION_SUBJECT).length >= SUBMIT_N,
+    );
+    const prepared = await runOrder(workers, second.students, {
+      kind: 'prepare',
+      gateway: stack.gatewayUrl,
+      sheet,
+      concurrency: 16,
+    });
+    await sleep(3_000);
+    const rateCpu = Object.fromEntries(
+      ['gateway', 'student', 'PostgreSQL'].map((n) => [
+        n,
+        groups[n]().reduce((a, p) => a + cpuSeconds(p), 0),
+      ]),
+    );
+    // Scoring paused (the results service stopped, its events wait in RabbitMQ): the accept path alone has the
+    // cores, as the bare baseline had them; the results and certificates follow once it runs again.
+    const resultsPid = stack.service('results').pid;
+    process.kill(resultsPid, 'SIGSTOP');
+    let rate;
+    try {
+      rate = await runOrder(workers, prepared.students, {
+        kind: 'submit',
+        gateway: stack.gatewayUrl,
+        sheet,
+        concurrency: Math.ceil(SUBMIT_CONCURRENCY / WORKERS),
+      });
+    } finally {
+      process.kill(resultsPid, 'SIGCONT');
+    }
+    const rateSummary = summarise(rate.calls)['submit, answered at commit'];
+    figures.submitRate = {
+      students: SUBMIT_N,
+      concurrency: SUBMIT_CONCURRENCY,
+      perSecond: rateSummary.calls / (rate.elapsedMs / 1000),
+      ...rateSummary,
+      cpuMsPerSubmit: Object.fromEntries(
+        Object.entries(rateCpu).map(([n, c]) => [
+          n,
+          ((groups[n]().reduce((a, p) => a + cpuSeconds(p), 0) - c) * 1000) / rateSummary.calls,
+        ]),
+      ),
+    };
+    out(
+      `      accepted ${figures.submitRate.perSecond.toFixed(0)}/s (ratio ${(figures.submitRate.perSecond / figures.bareInsert.perSecond).toFixed(2)}), p50 ${rateSummary.p50.toFixed(0)} p99 ${rateSummary.p99.toFixed(0)} ms, ${rateSummary.errors} errors`,
+    );
+    const rateAccepted = rate.students.filter((s) => s.submitStatus >= 200 && s.submitStatus < 300);
+    await waitFor(
+      'every result of the rate run',
+      DRAIN_TIMEOUT_S,
+      async () => (await effects(pools, rateAccepted)).results.n >= rateAccepted.length,
+    );
+    const ratePasses = rateAccepted.filter((s) => s.passes).length;
+    const certStart = Date.now();
+    await waitFor(
+      'every certificate of the rate run mailed',
+      DRAIN_TIMEOUT_S,
+      () => mailsTo(stack, second.domain, CERTIFICATE_SUBJECT).length >= ratePasses,
+    );
+    figures.submitRate.effects = await effects(pools, rateAccepted);
+    figures.submitRate.certificatesMailedAfterResultsMs = Date.now() - certStart;
+
+    out(`\n[5/5] bare puppeteer-core PDF loop with the report service's pool`);
+    const logger = createLogger({ name: 'bench', level: 'error' });
+    const choice = await chooseBrowser({
+      bundled: true,
+      bundledDir: path.join(stack.dataDir, 'chromium-bench'),
+      logger,
+    });
+    const pool = Number(process.env.PDF_POOL_SIZE ?? 2);
+    const bare = await bareLoop({
+      executablePath: choice.executablePath,
+      args: choice.args,
+      fontFaces: loadFontFaces(),
+      count: 200,
+      pool,
+    });
+    const pipelineSeconds = (mailedAt - (t0 + figures.drain.firstCertificateMs)) / 1000;
+    figures.pdf = {
+      pool,
+      bare,
+      pipelinePerSecond: passes / Math.max(pipelineSeconds, 1e-3),
+      browser: `${choice.source} ${choice.version}`,
+    };
+    out(
+      `      bare ${bare.toFixed(1)} PDF/s; pipeline in the peak ${figures.pdf.pipelinePerSecond.toFixed(1)} certificates/s`,
+    );
+    await sleep(5_000);
+    figures.idleAfter = watch.idle();
+
+    fs.mkdirSync(path.dirname(JSON_FILE), { recursive: true });
+    fs.writeFileSync(JSON_FILE, JSON.stringify(figures, null, 2));
+    writeSection(RESULTS_FILE, 'enrolment-peak', markdown(figures));
+    out(`\nwritten to ${path.relative(ROOT, RESULTS_FILE)} and ${path.relative(ROOT, JSON_FILE)}`);
+  } finally {
+    for (const w of workers) w.kill();
+    for (const p of Object.values(pools)) await p.end().catch(() => undefined);
+    await stack.stop().catch((err) => out(`stopping the stack: ${err}`));
+    await vhost.close().catch(() => undefined);
+  }
+}
+
+const ms = (v) => (v === undefined || Number.isNaN(v) ? '–' : `${Math.round(v)} ms`);
+const verdict = (ok) => (ok ? 'met' : '**not met**');
+
+function markdown(f) {
+  const c = f.calls;
+  const e = f.effects;
+  const order = ['open link', 'load assessment', 'start', 'autosave', 'upload file', 'submit'];
+  const callRows = order
+    .filter((n) => c[n])
+    .map(
+      (n) =>
+        `| ${n} | ${c[n].calls} | ${c[n].errors} | ${ms(c[n].p50)} | ${ms(c[n].p95)} | ${ms(c[n].p99)} | ${ms(c[n].max)} |`,
+    );
+  const errors = Object.values(c).reduce((a, x) => a + x.errors, 0);
+  const perStudent = (cpu) => `${((cpu * 1000) / f.students).toFixed(1)} ms`;
+  const procRows = Object.entries(f.processes).map(([n, p]) => {
+    const idle = f.idle[n];
+    const idleMb = idle
+      ? n === 'report'
+        ? `${idle.rssMb.toFixed(0)} (with its browser, PSS: ${idle.pssTreeMb.toFixed(0)})`
+        : idle.rssMb.toFixed(0)
+      : '–';
+    const sql =
+      p.statements === undefined ? '–' : `${p.statements} (${(p.statements / f.students).toFixed(1)})`;
+    return `| ${n} | ${p.cpuSeconds.toFixed(1)} s | ${perStudent(p.cpuSeconds)} | ${sql} | ${idleMb} | ${p.peakMb ? p.peakMb.toFixed(0) : '–'} |`;
+  });
+  const lostOrDuplicated =
+    e.attempts.n !== e.accepted ||
+    e.attempts.students !== e.accepted ||
+    e.results.n !== e.accepted ||
+    e.results.students !== e.accepted ||
+    e.certificates.n !== e.passes ||
+    e.certificates.students !== e.passes ||
+    e.certificateMails !== e.passes ||
+    e.certificateMailRecipients !== e.passes;
+  const idleOk = ['gateway', 'auth', 'assessment', 'student', 'results', 'notification'].every(
+    (n) => f.idle[n].rssMb < 150,
+  );
+  const sr = f.submitRate;
+  const ratio = sr.perSecond / f.bareInsert.perSecond;
+  const p99Peak = Math.max(c['load assessment']?.p99 ?? 0, c.start?.p99 ?? 0);
+  return `## The enrolment peak: ${f.students.toLocaleString('en')} students within ${f.windowSeconds} s
+
+Run ${f.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${f.cores} cores, Node ${process.version}, load average ${f.loadAverage.toFixed(2)} at the
+start, with \`node bench/peak.js\` (\`BENCH_STUDENTS=${f.students}\`). The product runs as the local stack: one
+process per service from its \`dist\` (\`LOG_LEVEL=warn\`, development keys), PostgreSQL, RabbitMQ and Redis on this machine,
+the per-address rate limits raised (all load comes from one address). ${f.workers} separate load processes
+(\`bench/peak-worker.js\`) take the students through the flow behind the gateway: ${f.students.toLocaleString('en')}
+invited by one CSV import (${seconds(f.import.importMs)} s; every invitation mailed ${seconds(f.import.invitationsMailedMs)} s after the
+import began), then each arrives at a random moment of the first ${ARRIVAL_S} s, opens the link, loads the
+assessment, starts, autosaves three times ${PAUSES.autosave[0] / 1000}–${PAUSES.autosave[1] / 1000} s apart, uploads a 2 KB PDF and submits
+(waiting for the result, as the page does); even-numbered students pass. Everything runs on the same
+${f.cores} cores: load generators, seven services, the browser, PostgreSQL, RabbitMQ and Redis.
+
+| Call (through the gateway) | Calls | Errors | p50 | p95 | p99 | max |
+| --- | --- | --- | --- | --- | --- | --- |
+${callRows.join('\n')}
+
+| Effect, counted where it lives | Count |
+| --- | --- |
+| submissions accepted (passing) | ${e.accepted} (${e.passes}) |
+| attempts, students with one | ${e.attempts.n}, ${e.attempts.students} |
+| results recorded, students with one, passed | ${e.results.n}, ${e.results.students}, ${e.results.passed} |
+| certificates, students with one, issued | ${e.certificates.n}, ${e.certificates.students}, ${e.certificates.issued} |
+| certificate mails caught, recipients, with the PDF | ${e.certificateMails}, ${e.certificateMailRecipients}, ${e.certificateMailsWithPdf} |
+| messages dead-lettered | ${e.deadLetters} |
+| last submit / every result recorded / every certificate mailed (from the first arrival) | ${seconds(f.drain.lastSubmitMs)} s / ${seconds(f.drain.allResultsMs)} s / ${seconds(f.drain.allCertificatesMailedMs)} s |
+
+| Process | CPU over the peak and the drain | per student | PostgreSQL statements (per student) | idle RSS, MB | peak, MB |
+| --- | --- | --- | --- | --- | --- |
+${procRows.join('\n')}
+
+| Measurement (same run) | Result | Baseline | Ratio |
+| --- | --- | --- | --- |
+| bare Express POST + one-row INSERT, ${SUBMIT_CONCURRENCY} connections (baseline) | ${f.bareInsert.perSecond.toFixed(0)}/s, p99 ${f.bareInsert.p99} ms | — | 1.00 |
+| submit answered at commit (\`Prefer: respond-async\`), ${sr.students} prepared students, ${sr.concurrency} at a time, through the gateway, scoring paused (results service stopped, its events queued) | ${sr.perSecond.toFixed(0)}/s, p50 ${ms(sr.p50)}, p99 ${ms(sr.p99)}, ${sr.errors} errors | ${f.bareInsert.perSecond.toFixed(0)}/s | ${ratio.toFixed(2)} |
+| CPU per accepted submit | ${Object.entries(sr.cpuMsPerSubmit)
+    .map(([n, v]) => `${n} ${v.toFixed(2)} ms`)
+    .join(', ')} | bare ${f.bareInsert.cpuMsPerRequest.toFixed(2)} ms | — |
+| bare puppeteer-core PDF loop, ${f.pdf.pool} pages (baseline) | ${f.pdf.bare.toFixed(1)} PDF/s | — | 1.00 |
+| certificate pipeline in the peak: first to last certificate mail (result → render → S3 → event → mail with PDF) | ${f.pdf.pipelinePerSecond.toFixed(1)}/s | ${f.pdf.bare.toFixed(1)}/s | ${(f.pdf.pipelinePerSecond / f.pdf.bare).toFixed(2)} |
+| one assessment load: statements to the student database (${f.loadCost.loads} loads, idle traffic subtracted) | ${f.loadCost.queriesPerLoad.toFixed(2)} | 1 | — |
+| one assessment load: requests served by any other service | ${f.loadCost.otherServiceRequests} | 0 | — |
+
+| Goal | Verdict |
+| --- | --- |
+| 0 errors, no lost or duplicated effect | ${verdict(errors === 0 && !lostOrDuplicated && e.deadLetters === 0)} (${errors} errors) |
+| load assessment and start p99 < 300 ms at the peak | ${verdict(p99Peak < 300)} (${ms(p99Peak)}) |
+| submit accept ≥ 0.5 × bare POST + INSERT, p99 < 100 ms | ${verdict(ratio >= 0.5 && sr.p99 < 100)} (${ratio.toFixed(2)}, p99 ${ms(sr.p99)}) |
+| assessment load: no call to another service, one round trip | ${verdict(f.loadCost.otherServiceRequests === 0 && Math.round(f.loadCost.queriesPerLoad) === 1)} |
+| certificate pipeline ≥ 0.5 × bare PDF loop; all mailed within a few minutes | ${verdict(f.pdf.pipelinePerSecond / f.pdf.bare >= 0.5 && f.drain.allCertificatesMailedMs < 300_000)} |
+| each idle service < 150 MB RSS, report < 400 MB with its browser | ${verdict(idleOk && f.idle.report.pssTreeMb < 400)} |`;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
