@@ -42,7 +42,7 @@ const STUDENT_POOL = process.env.BENCH_STUDENT_POOL_MAX;
 const DRAIN_TIMEOUT_S = Number(process.env.BENCH_DRAIN_TIMEOUT_SECONDS ?? 900);
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
-const JSON_FILE = path.join(ROOT, 'test-results', 'peak.json');
+const JSON_FILE = path.join(ROOT, 'test-results', `peak-${N}.json`);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { email: 'bench-admin@example.edu', password: 'enrolment-peak-admin-password' };
 const SERVICES = ['gateway', 'auth', 'assessment', 'student', 'results', 'report', 'notification'];
@@ -61,13 +61,37 @@ const seconds = (ms) => (ms / 1000).toFixed(1);
 // Processes: CPU and memory from /proc.
 
 const CLOCK_TICKS = 100;
-function cpuSeconds(pid) {
+/** User + system CPU seconds of a process; with `reaped`, also of its children that ended and were waited for. */
+function cpuSeconds(pid, reaped = false) {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / CLOCK_TICKS;
   } catch {
     return 0;
   }
+}
+/** Every process below `root` (a browser and its renderers). */
+function descendants(root) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  const found = [];
+  const stack = [...(children.get(root) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop();
+    found.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return found;
 }
 function rssMb(pid) {
   try {
@@ -101,15 +125,19 @@ function serverPids() {
  */
 function processWatch(groups) {
   const base = new Map();
-  const cpu = (pids) => pids().reduce((sum, pid) => sum + cpuSeconds(pid) - (base.get(pid) ?? 0), 0);
+  // Chromium's renderers end when their page is replaced: their CPU is found in the parent that waited for them.
+  const reaped = (name) => name === 'Chromium';
+  const cpu = (pids, name) =>
+    pids().reduce((sum, pid) => sum + cpuSeconds(pid, reaped(name)) - (base.get(pid) ?? 0), 0);
   const memory = (name, pids) => (name === 'report' ? treePssMb(pids()[0]) : rssMb(pids()[0]));
   let startCpu;
   const peak = {};
   let timer;
   return {
     start() {
-      for (const pids of Object.values(groups)) for (const pid of pids()) base.set(pid, cpuSeconds(pid));
-      startCpu = Object.fromEntries(Object.entries(groups).map(([n, pids]) => [n, cpu(pids)]));
+      for (const [name, pids] of Object.entries(groups))
+        for (const pid of pids()) base.set(pid, cpuSeconds(pid, reaped(name)));
+      startCpu = Object.fromEntries(Object.entries(groups).map(([n, pids]) => [n, cpu(pids, n)]));
       timer = setInterval(() => {
         for (const [name, pids] of Object.entries(groups)) {
           if (!SERVICES.includes(name)) continue;
@@ -122,7 +150,7 @@ function processWatch(groups) {
       return Object.fromEntries(
         Object.entries(groups).map(([n, pids]) => [
           n,
-          { cpuSeconds: cpu(pids) - startCpu[n], peakMb: peak[n] },
+          { cpuSeconds: cpu(pids, n) - startCpu[n], peakMb: peak[n] },
         ]),
       );
     },
@@ -458,6 +486,14 @@ async function main() {
   });
   const pools = {};
   const workers = [];
+  // Interrupted (Ctrl-C, a CI timeout): the services are this run's children, stopped with it, not left running.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      out(`\n${signal}: stopping the stack`);
+      for (const w of workers) w.kill();
+      void stack.stop().finally(() => process.exit(130));
+    });
+  }
   const figures = {
     startedAt: startedAt.toISOString(),
     students: N,
@@ -470,6 +506,7 @@ async function main() {
     for (const s of ['student', 'results', 'report'])
       pools[s] = new Pool({ connectionString: stack.service(s).databaseUrl, max: 2 });
     const groups = Object.fromEntries(SERVICES.map((s) => [s, () => [stack.service(s).pid]]));
+    groups.Chromium = () => descendants(stack.service('report').pid);
     for (const name of ['PostgreSQL', 'RabbitMQ', 'Redis']) groups[name] = () => serverPids()[name];
     groups['load generators'] = () => workers.map((w) => w.pid);
     const watch = processWatch(groups);
@@ -674,7 +711,8 @@ async function main() {
 
     fs.mkdirSync(path.dirname(JSON_FILE), { recursive: true });
     fs.writeFileSync(JSON_FILE, JSON.stringify(figures, null, 2));
-    writeSection(RESULTS_FILE, 'enrolment-peak', markdown(figures));
+    // The default peak has its section; a run with another BENCH_STUDENTS adds or replaces a section of its own.
+    writeSection(RESULTS_FILE, N === 5000 ? 'enrolment-peak' : `enrolment-peak-${N}`, markdown(figures));
     out(`\nwritten to ${path.relative(ROOT, RESULTS_FILE)} and ${path.relative(ROOT, JSON_FILE)}`);
   } finally {
     for (const w of workers) w.kill();
