@@ -144,15 +144,18 @@ async function steady(read: () => Promise<number>, quietMs: number): Promise<num
   }
 }
 
-/** The report service's browser: its Chromium main process (no `--type=`), a descendant of the service. */
+/**
+ * The report service's browser: its Chromium main process (no `--type=`), a live descendant of the service (a
+ * browser killed before is a zombie until the service reaps it).
+ */
 async function browserPids(reportPid: number): Promise<number[]> {
-  const { stdout } = await run('ps', ['-eo', 'pid=,ppid=,args=']);
+  const { stdout } = await run('ps', ['-eo', 'pid=,ppid=,stat=,args=']);
   const procs = stdout
     .trim()
     .split('\n')
     .map((line) => {
-      const [pid, ppid, ...args] = line.trim().split(/\s+/);
-      return { pid: Number(pid), ppid: Number(ppid), args: args.join(' ') };
+      const [pid, ppid, stat, ...args] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), zombie: stat!.startsWith('Z'), args: args.join(' ') };
     });
   const descendants = new Set([reportPid]);
   for (let grew = true; grew;) {
@@ -164,7 +167,7 @@ async function browserPids(reportPid: number): Promise<number[]> {
       }
   }
   return procs
-    .filter((p) => p.pid !== reportPid && descendants.has(p.pid))
+    .filter((p) => p.pid !== reportPid && descendants.has(p.pid) && !p.zombie)
     .filter((p) => /chrom/i.test(p.args) && !p.args.includes('--type='))
     .map((p) => p.pid);
 }
@@ -411,15 +414,23 @@ test('when the report service’s browser is killed mid-render, then every certi
   const passes = students.filter((s) => s.passes).length;
   for (const threshold of [Math.floor(passes / 5), Math.floor(passes / 2)]) {
     await eventually(async () => (await issued()) >= threshold, 'certificates being rendered', 120_000);
-    const pids = await eventually(
+    // A browser found may be gone by the time it is killed (it exited, or was closed after a quiet spell): look again.
+    await eventually(
       async () => {
-        const found = await browserPids(reportPid);
-        return found.length > 0 ? found : false;
+        let killed = 0;
+        for (const pid of await browserPids(reportPid)) {
+          try {
+            process.kill(pid, 'SIGKILL');
+            killed++;
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+          }
+        }
+        return killed > 0;
       },
       'the report service’s browser',
       60_000,
     );
-    for (const pid of pids) process.kill(pid, 'SIGKILL');
     browserKills++;
   }
   await submitting;

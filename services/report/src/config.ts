@@ -28,6 +28,11 @@ export const configSchema = z
     PDF_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
     /** PDFs a page renders before it is closed and replaced, which bounds the browser's memory. */
     PDF_PAGE_RENDERS: z.coerce.number().int().min(1).max(100_000).default(20),
+    /**
+     * Seconds without a PDF after which the browser is closed (an idle Chromium holds about 350 MB); the next PDF
+     * launches it again, about a second later. 0 keeps it running.
+     */
+    PDF_BROWSER_IDLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /** A render that takes longer fails (its page is replaced). */
     PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(20_000),
     /** How long the signed certificate download link that `report.certificate.issued.v1` carries stays valid. */

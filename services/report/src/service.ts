@@ -48,6 +48,7 @@ export const reportService = defineService({
       poolSize: config.PDF_POOL_SIZE,
       timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
       pageRenders: config.PDF_PAGE_RENDERS,
+      idleMs: config.PDF_BROWSER_IDLE_SECONDS * 1000,
       logger,
     });
     const reports = createReports({

@@ -98,6 +98,51 @@ describe('PDF renderer', () => {
     }
   });
 
+  it('when no PDF is asked for a while, then the browser is closed, and the next renders launch one browser again', async () => {
+    const sleepy = createRenderer({
+      choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
+      fontFaces: loadFontFaces(),
+      poolSize: 2,
+      timeoutMs: 10_000,
+      idleMs: 400,
+      logger,
+    });
+    await sleepy.start();
+    try {
+      const first = sleepy.browserPid()!;
+      expect(pdfText(await sleepy.render('<p>Before the quiet spell</p>'))).toContain(
+        'Before the quiet spell',
+      );
+      // Renders close together keep it open.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleepy.render('<p>Soon after</p>');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(sleepy.browserPid()).toBe(first);
+      const deadline = Date.now() + 10_000;
+      while (sleepy.browserPid() !== undefined && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(sleepy.browserPid()).toBeUndefined();
+      expect(sleepy.status()).toMatchObject({ available: true, asleep: true });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(() => process.kill(first, 0)).toThrow();
+      const opened = sleepy.pagesOpened();
+      // Five renders arrive together while it sleeps: one browser is launched and renders them all.
+      const burst = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => sleepy.render(`<p>Woken ${i}</p>`)),
+      );
+      burst.forEach((pdf, i) => expect(pdfText(pdf)).toContain(`Woken ${i}`));
+      const second = sleepy.browserPid();
+      expect(second).toBeDefined();
+      expect(second).not.toBe(first);
+      // The launch's test PDF opens the pool's first page and the burst a second one.
+      expect(sleepy.pagesOpened() - opened).toBe(2);
+      expect(sleepy.status()).toMatchObject({ available: true, asleep: false });
+    } finally {
+      await sleepy.close();
+    }
+  });
+
   it('when the browser process dies, then it is launched again and renders', async () => {
     const { executablePath } = renderer.status();
     expect(executablePath).toBeTruthy();

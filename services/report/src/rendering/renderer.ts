@@ -15,13 +15,17 @@ export interface RendererStatus {
   version?: string;
   /** Why PDFs cannot be rendered now, when they cannot. */
   problem?: string;
+  /** The browser was closed after a quiet spell; the next render launches it again. */
+  asleep?: boolean;
 }
 
 /**
  * HTML to PDF in one Chromium with a bounded pool of pages. Pages run no JavaScript and load nothing but data:
  * URLs (every other request, `file://`, metadata addresses and internal hosts included, is aborted and counted); a
  * render that takes longer than the timeout fails and its page is replaced; a browser that crashes or
- * disconnects is launched again. Without a browser, `render` throws a 503 and the service carries on.
+ * disconnects is launched again. Without a browser, `render` throws a 503 and the service carries on. After
+ * `idleMs` without a render the browser is closed (an idle Chromium holds about 350 MB) and the next render launches
+ * it again, about a second later than it would have started.
  */
 export interface Renderer {
   /** Chooses and launches the browser and renders a test PDF; throws only when PUPPETEER_EXECUTABLE_PATH is unusable. */
@@ -32,7 +36,7 @@ export interface Renderer {
   onAvailable(listener: () => void): void;
   /** Requests the pages aborted since start (anything not data:). */
   blockedRequests(): number;
-  /** The browser's process id while one runs. */
+  /** The browser's process id while one runs (none while it sleeps). */
   browserPid(): number | undefined;
   /** Pages opened since start (the pool's, the replacements and the recycled ones). */
   pagesOpened(): number;
@@ -64,10 +68,17 @@ export function createRenderer(options: {
    * memory in the page's renderer, so a page that is never closed grows with every PDF (about 0.5 MB each).
    */
   pageRenders?: number;
+  /** Milliseconds without a render after which the browser is closed until the next one; 0 keeps it open. */
+  idleMs?: number;
   logger: Logger;
 }): Renderer {
   const { logger, poolSize, timeoutMs } = options;
   const pageRenders = options.pageRenders ?? 20;
+  const idleMs = options.idleMs ?? 0;
+  let asleep = false;
+  let launching: Promise<void> | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let inFlight = 0;
   const rendersOf = new WeakMap<Page, number>();
   let pagesOpened = 0;
   let browser: Browser | undefined;
@@ -152,7 +163,47 @@ export function createRenderer(options: {
     return Buffer.from(pdf);
   }
 
+  /** Closes the browser once nothing has been rendered for `idleMs`; the next render launches it again. */
+  function armIdle(): void {
+    clearTimeout(idleTimer);
+    if (idleMs <= 0 || closing || !browser || inFlight > 0) return;
+    idleTimer = setTimeout(() => void sleep(), idleMs);
+    idleTimer.unref();
+  }
+
+  async function sleep(): Promise<void> {
+    const current = browser;
+    if (!current || inFlight > 0 || launching || closing) return;
+    // The disconnect that follows is not a crash: `browser` no longer points at it.
+    browser = undefined;
+    idle.length = 0;
+    open = 0;
+    asleep = true;
+    logger.info(
+      { idleSeconds: Math.round(idleMs / 1000) },
+      'no PDF for a while: the browser is closed until the next one',
+    );
+    await current.close().catch(() => undefined);
+  }
+
   async function render(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
+    inFlight += 1;
+    clearTimeout(idleTimer);
+    try {
+      if (asleep) {
+        asleep = false;
+        await launch().catch(() => undefined);
+      } else if (launching) {
+        await launching.catch(() => undefined);
+      }
+      return await renderNow(html, renderOptions);
+    } finally {
+      inFlight -= 1;
+      armIdle();
+    }
+  }
+
+  async function renderNow(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
     const page = await acquire();
     let timer: NodeJS.Timeout | undefined;
     let healthy = false;
@@ -182,7 +233,7 @@ export function createRenderer(options: {
   }
 
   async function selfTest(): Promise<void> {
-    const pdf = await render(TEST_PAGE.replace('%FONTS%', options.fontFaces));
+    const pdf = await renderNow(TEST_PAGE.replace('%FONTS%', options.fontFaces));
     const fonts = embeddedFonts(pdf);
     const missing = EMBEDDED_FONT_NAMES.filter((name) => !fonts.some((font) => font.startsWith(name)));
     if (missing.length > 0) {
@@ -211,7 +262,16 @@ export function createRenderer(options: {
     relaunchTimer.unref();
   }
 
-  async function launch(): Promise<void> {
+  /** One launch at a time: a wake, a relaunch after a crash and the start share it. */
+  function launch(): Promise<void> {
+    launching ??= launchBrowser().finally(() => {
+      launching = undefined;
+    });
+    return launching;
+  }
+
+  async function launchBrowser(): Promise<void> {
+    const waking = problem === undefined;
     try {
       choice ??= await options.choose();
       const launched = await puppeteer.launch({
@@ -237,6 +297,11 @@ export function createRenderer(options: {
       await selfTest();
       problem = undefined;
       failures = 0;
+      armIdle();
+      if (waking) {
+        logger.debug({ pid: launched.process()?.pid }, 'the PDF browser is launched again for a render');
+        return;
+      }
       logger.info(
         {
           browser: choice.source,
@@ -263,7 +328,8 @@ export function createRenderer(options: {
     start: launch,
     render,
     status: () => ({
-      available: Boolean(browser) && !problem,
+      available: (Boolean(browser) || asleep) && !problem,
+      asleep,
       source: choice?.source,
       executablePath: choice?.executablePath,
       version: choice?.version,
@@ -277,7 +343,9 @@ export function createRenderer(options: {
     pagesOpened: () => pagesOpened,
     async close() {
       closing = true;
+      asleep = false;
       clearTimeout(relaunchTimer);
+      clearTimeout(idleTimer);
       const current = browser;
       dropBrowser('the service is stopping');
       await current?.close().catch(() => undefined);
