@@ -14,7 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
 const { writeSection } = require('./lib');
-const { bareLoop, certificateContent: content, treePssMb: treeRssMb } = require('./pdf');
+const { bareLoop, certificateContent: content, treePssMb } = require('./pdf');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -106,12 +106,12 @@ async function main() {
     stops.push(() => report.stop());
     const renderer = report.exports.renderer;
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    const idle = process.pid && treeRssMb(process.pid);
+    const idle = process.pid && treePssMb(process.pid);
 
     out(`[2/2] event → PDF stored → issued → mail caught, through the services`);
     let peak = idle;
     const sampler = setInterval(() => {
-      peak = Math.max(peak, treeRssMb(process.pid));
+      peak = Math.max(peak, treePssMb(process.pid));
     }, 1000);
     const started = process.hrtime.bigint();
     await bus.publish(

@@ -16,7 +16,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { freePort, writeSection } = require('./lib');
+const { descendants, freePort, writeSection } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const KIT = path.join(ROOT, 'packages', 'kit', 'dist');
@@ -27,29 +27,9 @@ const BURST_CONCURRENCY = 16;
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const mb = (kb) => (kb / 1024).toFixed(0);
 
-/** The process and all of its descendants, from /proc. */
-function tree(root) {
-  const parents = new Map();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      parents.set(Number(entry), ppid);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const pids = [root];
-  for (let i = 0; i < pids.length; i++) {
-    for (const [pid, ppid] of parents) if (ppid === pids[i]) pids.push(pid);
-  }
-  return pids;
-}
-
 function memory(root) {
   const totals = { node: { rss: 0, pss: 0 }, postgres: { rss: 0, pss: 0, processes: 0 } };
-  for (const pid of tree(root)) {
+  for (const pid of [root, ...descendants(root)]) {
     try {
       const comm = fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
       const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');

@@ -82,14 +82,41 @@ async function waitUntilReady(entry, url, timeoutMs = 60000) {
 
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
-/** CPU seconds (user + system) a process has used so far, from /proc; undefined where there is no /proc. */
-function cpuSeconds(pid) {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc; with `reaped`, also its children's that ended
+ * and were waited for (a browser's renderers). Undefined where there is no such process or no /proc.
+ */
+function cpuSeconds(pid, reaped = false) {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / CLOCK_TICKS;
   } catch {
     return undefined;
   }
+}
+
+/** Every process below `root` (a browser's, a PostgreSQL server's), from /proc; Linux only. */
+function descendants(root) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  const found = [];
+  const stack = [...(children.get(root) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop();
+    found.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return found;
 }
 
 /**
@@ -156,4 +183,14 @@ function writeSection(file, id, markdown) {
   fs.writeFileSync(file, next);
 }
 
-module.exports = { freePort, startNode, stopAll, killAllNow, waitUntilReady, measure, writeSection };
+module.exports = {
+  freePort,
+  startNode,
+  stopAll,
+  killAllNow,
+  waitUntilReady,
+  measure,
+  writeSection,
+  cpuSeconds,
+  descendants,
+};

@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const puppeteer = require('puppeteer-core');
+const { descendants } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const { certificateHtml } = require(path.join(ROOT, 'services/report/dist/domain/templates/certificate'));
@@ -15,29 +16,14 @@ const { certificateHtml } = require(path.join(ROOT, 'services/report/dist/domain
  * Chromium's processes share are counted once, not once per process; Linux only.
  */
 function treePssMb(rootPid) {
-  const children = new Map();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (!children.has(ppid)) children.set(ppid, []);
-      children.get(ppid).push(Number(entry));
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
   let kb = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop();
+  for (const pid of [rootPid, ...descendants(rootPid)]) {
     try {
       const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
       kb += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
     } catch {
       // Gone.
     }
-    stack.push(...(children.get(pid) ?? []));
   }
   return kb / 1024;
 }

@@ -20,7 +20,18 @@ const os = require('node:os');
 const path = require('node:path');
 const autocannon = require('autocannon');
 const { Pool, Client } = require('pg');
-const { freePort, startNode, stopAll, waitUntilReady, writeSection } = require('./lib');
+const {
+  freePort,
+  startNode,
+  stopAll,
+  waitUntilReady,
+  writeSection,
+  descendants,
+  cpuSeconds: cpuSecondsOf,
+} = require('./lib');
+
+/** CPU seconds of a process so far; 0 for one that has ended (its share is then lost to the count). */
+const cpuSeconds = (pid, reaped = false) => cpuSecondsOf(pid, reaped) ?? 0;
 const { bareLoop, treePssMb } = require('./pdf');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -61,39 +72,6 @@ const seconds = (ms) => (ms / 1000).toFixed(1);
 // ---------------------------------------------------------------------------------------------------------------
 // Processes: CPU and memory from /proc.
 
-const CLOCK_TICKS = 100;
-/** User + system CPU seconds of a process; with `reaped`, also of its children that ended and were waited for. */
-function cpuSeconds(pid, reaped = false) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const own = Number(fields[11]) + Number(fields[12]);
-    return (reaped ? own + Number(fields[13]) + Number(fields[14]) : own) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-/** Every process below `root` (a browser and its renderers). */
-function descendants(root) {
-  const children = new Map();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  const found = [];
-  const stack = [...(children.get(root) ?? [])];
-  while (stack.length) {
-    const pid = stack.pop();
-    found.push(pid);
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return found;
-}
 function rssMb(pid) {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;

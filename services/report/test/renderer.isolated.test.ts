@@ -10,6 +10,17 @@ jest.setTimeout(120_000);
 
 const logger = createLogger({ name: 'renderer-test', level: 'silent' });
 
+/** A renderer on the system's Chromium, two pages, a 10 s timeout, unless `options` says otherwise. */
+const systemRenderer = (options: { poolSize?: number; pageRenders?: number; idleMs?: number } = {}) =>
+  createRenderer({
+    choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
+    fontFaces: loadFontFaces(),
+    poolSize: 2,
+    timeoutMs: 10_000,
+    logger,
+    ...options,
+  });
+
 describe('PDF renderer', () => {
   let renderer: Renderer;
   let server: Server;
@@ -23,13 +34,7 @@ describe('PDF renderer', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    renderer = createRenderer({
-      choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
-      fontFaces: loadFontFaces(),
-      poolSize: 2,
-      timeoutMs: 10_000,
-      logger,
-    });
+    renderer = systemRenderer();
     await renderer.start();
   });
 
@@ -74,14 +79,7 @@ describe('PDF renderer', () => {
   });
 
   it('when a page has rendered its share of PDFs, then it is closed and a fresh one renders the next, in order', async () => {
-    const worn = createRenderer({
-      choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
-      fontFaces: loadFontFaces(),
-      poolSize: 1,
-      timeoutMs: 10_000,
-      pageRenders: 3,
-      logger,
-    });
+    const worn = systemRenderer({ poolSize: 1, pageRenders: 3 });
     await worn.start();
     try {
       const before = worn.pagesOpened();
@@ -99,14 +97,7 @@ describe('PDF renderer', () => {
   });
 
   it('when no PDF is asked for a while, then the browser is closed, and the next renders launch one browser again', async () => {
-    const sleepy = createRenderer({
-      choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
-      fontFaces: loadFontFaces(),
-      poolSize: 2,
-      timeoutMs: 10_000,
-      idleMs: 400,
-      logger,
-    });
+    const sleepy = systemRenderer({ idleMs: 400 });
     await sleepy.start();
     try {
       const first = sleepy.browserPid()!;

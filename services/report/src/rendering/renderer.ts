@@ -167,11 +167,11 @@ export function createRenderer(options: {
   function armIdle(): void {
     clearTimeout(idleTimer);
     if (idleMs <= 0 || closing || !browser || inFlight > 0) return;
-    idleTimer = setTimeout(() => void sleep(), idleMs);
+    idleTimer = setTimeout(() => void closeIdleBrowser(), idleMs);
     idleTimer.unref();
   }
 
-  async function sleep(): Promise<void> {
+  async function closeIdleBrowser(): Promise<void> {
     const current = browser;
     if (!current || inFlight > 0 || launching || closing) return;
     // The disconnect that follows is not a crash: `browser` no longer points at it.
@@ -271,6 +271,7 @@ export function createRenderer(options: {
   }
 
   async function launchBrowser(): Promise<void> {
+    // Only a browser closed for being idle leaves no problem behind: the start and a relaunch after a crash do.
     const waking = problem === undefined;
     try {
       choice ??= await options.choose();
