@@ -1,8 +1,8 @@
 import { createJwtVerifier, type JwtVerifier } from '@readiness/kit/auth';
-import { createMemoryStore, createRateLimiter, createRevocationList } from '@readiness/kit/cache';
+import { createMemoryStore, createRateLimiter } from '@readiness/kit/cache';
 import type { Logger } from '@readiness/kit/logger';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { defineService, type ServiceParts } from '@readiness/kit/runtime';
+import { defineService, every, type ServiceParts } from '@readiness/kit/runtime';
 import { configSchema, type AuthConfig } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
 import { createAdminAccounts, type AdminAccounts } from './domain/admin-accounts';
@@ -14,6 +14,7 @@ import {
   WINDOW_SECONDS,
 } from './domain/login-throttle';
 import { createPasswordHasher } from './domain/password-hasher';
+import { createDurableRevocations } from './domain/revocations';
 import { temporaryPassword } from './domain/passwords';
 import { loadSigningKeys, type SigningKeys } from './domain/signing-keys';
 import { createTokenIssuer } from './domain/tokens';
@@ -31,6 +32,7 @@ export interface AuthExports {
 }
 
 const DEFAULT_SEED_EMAIL = 'admin@example.com';
+const REVOCATION_STORE_CHECK_MS = 1_000;
 
 /**
  * The auth service: admin accounts, sign-in and tokens. Without Redis its throttles are per process and its
@@ -78,6 +80,14 @@ export const authService = defineService({
       });
     const hasher = createPasswordHasher({ cost: config.BCRYPT_COST, workers: config.BCRYPT_WORKERS });
 
+    const revocations = createDurableRevocations({
+      database,
+      store: kv,
+      tokenLifetimeSeconds: config.JWT_TTL_SECONDS + 60,
+      logger,
+    });
+    // Before the first request: a new all-in-one process, or a Redis that lost its keys while auth was down.
+    await revocations.refillWhenLost();
     const accounts = createAdminAccounts({
       database,
       hasher,
@@ -88,7 +98,7 @@ export const authService = defineService({
         ttlSeconds: config.JWT_TTL_SECONDS,
       }),
       verifier,
-      revocations: createRevocationList(kv),
+      revocations,
       secrets: loadEventSecretBox({ config, logger }),
       throttle: createLoginThrottle({
         account: limiter('login-fail:account', ACCOUNT_FAILURES),
@@ -104,6 +114,8 @@ export const authService = defineService({
 
     return {
       routes: (app) => mountRoutes(app, { accounts, keys }),
+      // Every verifier waits for the fill mark when the store lost it; this puts it back within a second.
+      jobs: [every('revocation-store', REVOCATION_STORE_CHECK_MS, () => revocations.refillWhenLost())],
       readiness: () => kv.ping(),
       async stop() {
         await hasher.close();

@@ -108,6 +108,7 @@ describe('gateway revocation check on Redis', () => {
     // A second client with the same prefix plays the auth service writing revocations.
     authSide = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger: silentLogger });
     revocations = createRevocationList(createRedisStore({ client: authSide }));
+    await revocations.markFilled();
     gateway = await start({
       config: gatewayConfig({ AUTH_URL: jwks.url, RESULTS_URL: results.url }),
       logger: silentLogger,

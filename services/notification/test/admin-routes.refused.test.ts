@@ -17,6 +17,8 @@ let jwks: Server;
 let h: Harness;
 
 beforeAll(async () => {
+  // As auth does on start: the store holds every revocation in force.
+  await createRevocationList(kv).markFilled();
   // Stands in for the auth service's key set.
   jwks = createServer((_req, res) => {
     res.setHeader('content-type', 'application/json');

@@ -8,6 +8,7 @@ import {
   createRedis,
   createRedisStore,
   createRevocationList,
+  REVOCATIONS_FILLED_KEY,
   type KeyValueStore,
   type RateLimiterOptions,
   type Redis,
@@ -249,10 +250,54 @@ function revocationContract(backend: Backend) {
     let store: KeyValueStore;
     const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-    beforeAll(() => {
+    beforeAll(async () => {
       store = backend.store();
+      await createRevocationList(store).markFilled();
     });
     afterAll(() => store.close());
+
+    test('when the store lost its revocations (no fill mark), then the list is refilled before it answers', async () => {
+      const lost = store;
+      await lost.del(REVOCATIONS_FILLED_KEY);
+      const session = randomUUID();
+      const refills: number[] = [];
+      const list = createRevocationList(lost, {
+        // As auth refills from its database: the revocations first, the mark last.
+        refill: async () => {
+          refills.push(Date.now());
+          await list.revokeSession(session, 900);
+          await list.markFilled();
+        },
+      });
+      try {
+        const checks = await Promise.all(
+          Array.from({ length: 5 }, () =>
+            list.isTokenRevoked({ sid: session, sub: 'a1', iat: nowSeconds() }),
+          ),
+        );
+        expect(checks).toEqual([true, true, true, true, true]);
+        expect(refills).toHaveLength(1);
+      } finally {
+        await createRevocationList(lost).markFilled();
+      }
+    });
+
+    test('when the store lost its revocations and nobody refills it, then the check refuses (503) instead of letting the token through', async () => {
+      const lost = store;
+      await lost.del(REVOCATIONS_FILLED_KEY);
+      const list = createRevocationList(lost, { refillWaitMs: 300 });
+      try {
+        await expect(
+          list.isTokenRevoked({ sid: randomUUID(), sub: 'a1', iat: nowSeconds() }),
+        ).rejects.toMatchObject({ code: 'revocations_unavailable', httpStatus: 503 });
+        // Auth refills it meanwhile: the waiting check answers.
+        const waiting = list.isTokenRevoked({ sid: randomUUID(), sub: 'a1', iat: nowSeconds() });
+        await createRevocationList(lost).markFilled();
+        await expect(waiting).resolves.toBe(false);
+      } finally {
+        await createRevocationList(lost).markFilled();
+      }
+    });
 
     test('when a token id is revoked, then only that token is revoked', async () => {
       const list = createRevocationList(store);

@@ -13,4 +13,10 @@ export {
   type RateLimitDecision,
   type RateLimitState,
 } from './rate-limiter';
-export { createRevocationList, type RevocationList } from './revocation-list';
+export {
+  createRevocationList,
+  REVOCATIONS_FILLED_KEY,
+  revocationsUnavailable,
+  type RevocationList,
+  type RevocationListOptions,
+} from './revocation-list';

@@ -53,6 +53,8 @@ const things = defineService({
 describe('the runtime guards every service’s /api/admin routes', () => {
   let service: RunningService<unknown, undefined>;
   beforeAll(async () => {
+    // As auth does on start: the store holds every revocation in force.
+    await createRevocationList(kv).markFilled();
     service = await startService(things, {
       config: testConfig,
       logger,

@@ -26,3 +26,9 @@ export const auditLog = pgTable('audit_log', {
   details: jsonb('details').$type<Record<string, unknown>>().notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+export const revokedTokens = pgTable('revoked_tokens', {
+  kind: text('kind').$type<'session' | 'token'>().notNull(),
+  id: text('id').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
