@@ -372,6 +372,18 @@ export function createAttempts(deps: {
       return { seq: current.seq, savedAt: current.savedAt ?? current.startedAt, serverNow: now.now };
     },
 
+    /**
+     * The cheap check a write meets before its body is read: the link is known and usable, and (for a file) an
+     * attempt is open. A burst of large bodies on random links then costs one indexed look-up each, no memory.
+     */
+    async admitWrite(token: string, needs: { openAttempt: boolean }) {
+      const found = await studentAttempt(database.db, tokenHash(token), null);
+      usable(found?.student);
+      if (!needs.openAttempt) return;
+      if (!found!.attempt) throw attemptNotFound();
+      if (!isOpen(found!.attempt, found!.now)) throw attemptClosed();
+    },
+
     /** One file per question of the attempt in progress; a new one replaces the old (its object removed). */
     async uploadFile(token: string, input: { attemptId: string; file: NewFile }) {
       const found = await studentAttempt(

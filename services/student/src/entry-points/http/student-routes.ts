@@ -1,8 +1,8 @@
-import { badRequest } from '@readiness/kit/errors';
+import { AppError, badRequest } from '@readiness/kit/errors';
 import { multipartBody, uploadedFile, uploadedFiles, uploadedName } from '@readiness/kit/files';
 import { parse, route } from '@readiness/kit/http';
 import { attachmentDisposition } from '@readiness/kit/storage';
-import type { Express, Request } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import {
   STARTED_MESSAGE,
   SUBMITTED_MESSAGE,
@@ -65,6 +65,25 @@ function submission(req: Request) {
   return { body, files };
 }
 
+const JSON_TYPE = 'application/json';
+const MULTIPART_TYPE = 'multipart/form-data';
+
+/**
+ * The student's writes take only the bodies their page sends. Anything else (`text/plain`, a form post, which a
+ * cross-site page can send without a preflight) is refused with 415 before it is read, and changes nothing. A
+ * write with no body at all (start, a file's removal) passes.
+ */
+function bodyOf(...types: string[]): RequestHandler {
+  return (req, _res, next) => {
+    const length = req.headers['content-length'];
+    const hasBody =
+      (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody && !req.headers['content-type']) return next();
+    if (req.is(types)) return next();
+    next(new AppError('unsupported_media_type', `Send the body as ${types.join(' or ')}`, 415));
+  };
+}
+
 /** The student flow's routes, by invitation token (no login), and the admin download of answer files. */
 export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number }): (app: Express) => void {
   const { attempts, uploadMaxBytes } = deps;
@@ -83,6 +102,12 @@ export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number
     badUpload: 'Send answers, timeSpent and startedAt as fields and each file in a part named "files"',
   });
   const token = (req: Request) => parse(tokenParams, req.params).token;
+  /** Before multer reads a byte of a multipart body: an unknown link gets its 404 with the body left unread. */
+  const admitted =
+    (needs: { openAttempt: boolean }): RequestHandler =>
+    (req, _res, next) => {
+      attempts.admitWrite(token(req), needs).then(() => next(), next);
+    };
 
   return (app) => {
     app.get(
@@ -94,6 +119,7 @@ export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number
     );
     app.post(
       '/api/student/:token/start',
+      bodyOf(JSON_TYPE),
       route(async (req, res) => {
         const started = await attempts.start(token(req));
         res.status(started.created ? 201 : 200).json({
@@ -105,6 +131,7 @@ export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number
     );
     app.put(
       '/api/student/:token/answers',
+      bodyOf(JSON_TYPE),
       route(async (req, res) => {
         const t = token(req);
         const body = parse(autosaveBody, req.body);
@@ -118,6 +145,8 @@ export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number
     );
     app.post(
       '/api/student/:token/files',
+      bodyOf(MULTIPART_TYPE),
+      admitted({ openAttempt: true }),
       oneFile,
       route(async (req, res) => {
         const t = token(req);
@@ -141,6 +170,8 @@ export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number
     );
     app.post(
       '/api/student/:token/submit',
+      bodyOf(JSON_TYPE, MULTIPART_TYPE),
+      admitted({ openAttempt: false }),
       submitParts,
       route(async (req, res) => {
         const t = token(req);

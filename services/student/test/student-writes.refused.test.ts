@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { inviteStudent, publishVersion, startStudent, studentCall, type Harness } from './harness';
+
+jest.setTimeout(120_000);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startStudent('real', { config: { SUBMIT_RESULT_WAIT_MS: 200 } });
+  await publishVersion(h);
+});
+afterAll(() => h?.close());
+
+const begin = async () => {
+  const s = await inviteStudent(h);
+  const { json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
+  return { ...s, attemptId: json.attempt.id as string };
+};
+
+const send = async (token: string, method: string, route: string, contentType: string, body: string) => {
+  const res = await fetch(`${h.url}/api/student/${token}/${route}`, {
+    method,
+    headers: { 'content-type': contentType },
+    body,
+  });
+  return { status: res.status, json: (await res.json()) as { code?: string; message?: string } };
+};
+
+describe('the body a student write accepts', () => {
+  test.each([
+    ['text/plain', 'POST', 'submit'],
+    ['application/x-www-form-urlencoded', 'POST', 'submit'],
+    ['multipart/mixed; boundary=x', 'POST', 'submit'],
+    ['text/plain', 'PUT', 'answers'],
+    ['text/plain', 'POST', 'start'],
+    ['application/json', 'POST', 'files'],
+  ])(
+    'when %s is sent to %s %s, then it answers 415 and the attempt stays open with its answers',
+    async (contentType, method, route) => {
+      const s = await begin();
+      const saved = await studentCall(h, 'PUT', `/api/student/${s.token}/answers`, {
+        attemptId: s.attemptId,
+        seq: 1,
+        answers: [],
+      });
+      expect(saved.status).toBe(200);
+
+      const body =
+        contentType === 'application/json'
+          ? JSON.stringify({ attemptId: s.attemptId })
+          : `attemptId=${s.attemptId}`;
+      const refused = await send(s.token, method, route, contentType, body);
+      expect(refused.status).toBe(415);
+      expect(refused.json.code).toBe('unsupported_media_type');
+
+      const page = await studentCall(h, 'GET', `/api/student/${s.token}/assessment`);
+      expect(page.json.attempt).toMatchObject({ id: s.attemptId });
+      expect(page.json.awaitingResult).toBeFalsy();
+      const again = await studentCall(h, 'PUT', `/api/student/${s.token}/answers`, {
+        attemptId: s.attemptId,
+        seq: 2,
+        answers: [],
+      });
+      expect(again.status).toBe(200);
+    },
+  );
+
+  test('when a start has no body at all, then it starts as before', async () => {
+    const s = await inviteStudent(h);
+    const res = await fetch(`${h.url}/api/student/${s.token}/start`, { method: 'POST' });
+    expect(res.status).toBe(201);
+  });
+});
+
+/** A multipart body of `size` bytes sent with raw http (fetch would read the whole Blob into the request first). */
+function postLarge(url: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=----burst', 'content-length': body.length },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    // The server answers before reading the body and may end the connection while it is still being sent.
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      ['EPIPE', 'ECONNRESET'].includes(err.code ?? '') ? undefined : reject(err),
+    );
+    req.end(body);
+  });
+}
+
+test('when 100 submits of 24 MB arrive on random links, 50 at a time, then all get 404 and the process grows by less than 50 MB', async () => {
+  const header = Buffer.from(
+    '------burst\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n',
+  );
+  const body = Buffer.concat([header, Buffer.alloc(24 * 1024 * 1024 - header.length, 0x41)]);
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const statuses: number[] = [];
+  try {
+    for (let wave = 0; wave < 2; wave++) {
+      statuses.push(
+        ...(await Promise.all(
+          Array.from({ length: 50 }, () =>
+            postLarge(`${h.url}/api/student/${randomBytes(32).toString('base64url')}/submit`, body),
+          ),
+        )),
+      );
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  expect(statuses).toEqual(Array(100).fill(404));
+  expect((peak - before) / 1024 / 1024).toBeLessThan(50);
+});
