@@ -20,6 +20,8 @@ export const configSchema = z
       .int()
       .min(1)
       .default(5 * MB),
+    /** Most students one CSV import may invite (the rest of a larger file is not read: split it). */
+    STUDENT_IMPORT_MAX_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     /** Largest answer file a student may upload, in bytes (10 MB). */
     STUDENT_UPLOAD_MAX_BYTES: z.coerce
       .number()

@@ -53,7 +53,11 @@ export const studentService = defineService({
         });
       },
     });
-    const routes = studentRoutes({ students, importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES });
+    const routes = studentRoutes({
+      students,
+      importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES,
+      importMaxRows: config.STUDENT_IMPORT_MAX_ROWS,
+    });
     const flow = attemptRoutes({ attempts, uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES });
     return {
       routes(app) {

@@ -42,3 +42,20 @@ test('when a CSV of 10,000 students is imported, then all are invited in seconds
   expect(again.problems).toHaveLength(10_000);
   expect(again.problems[0]!.line).toBe(2);
 });
+
+test('when a CSV has more rows than STUDENT_IMPORT_MAX_ROWS (10,000), then it is refused whole with how many it holds, and nobody is invited', async () => {
+  const lines = ['name,email'];
+  for (let i = 1; i <= 10_001; i++) lines.push(`Over Student ${i},over${i}@example.edu`);
+  for (const dryRun of [true, false]) {
+    const res = await h.importCsv(lines.join('\n'), { dryRun });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({
+      code: 'too_many_rows',
+      message: 'The file has 10,001 students; import at most 10,000 at a time (split the file)',
+    });
+  }
+  const listed = (await (await h.call('GET', '/api/admin/students?search=over&limit=1')).json()) as {
+    pagination: { totalResults: number };
+  };
+  expect(listed.pagination.totalResults).toBe(0);
+});

@@ -97,6 +97,13 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
     [{ name: 'A', email: 'a@b.co' }, 'Name must be at least 2 characters'],
     [{ name: 'Alan', email: '' }, 'Email is required'],
     [{ name: 'Alan', email: 'not-an-email' }, 'Invalid email address'],
+    // One address per field: a list, a display name or markup must not reach the mailer.
+    [{ name: 'Alan', email: 'a,b@x.io' }, 'Invalid email address'],
+    [{ name: 'Alan', email: '<script>@x.io' }, 'Invalid email address'],
+    [{ name: 'Alan', email: 'alan@x.io;eve@y.io' }, 'Invalid email address'],
+    [{ name: 'Alan', email: '"a b"@x.io' }, 'Invalid email address'],
+    [{ name: 'Alan', email: 'Alan <alan@x.io>' }, 'Invalid email address'],
+    [{ name: 'Alan', email: `${'a'.repeat(65)}@x.io` }, 'Invalid email address'],
     [
       { name: 'Alan', email: 'alan@b.co', extraTimePercent: 301 },
       'Extra time must be a whole percentage from 0 to 300',
@@ -196,19 +203,23 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
       'Carol Row,ALICE@example.edu,,',
       'Dan Row,existing@example.edu,,',
       '"Row, Eve",eve@example.edu,,',
+      'Mallory Row,"a,b@x.io",,',
+      'Trudy Row,<script>@x.io,,',
     ].join('\r\n');
     const dry = await h.importCsv(csv, { dryRun: true });
     expect(dry.status).toBe(200);
     const report = await dry.json();
     expect(report).toEqual({
       dryRun: true,
-      total: 5,
+      total: 7,
       valid: 2,
       imported: 0,
       problems: [
         { line: 3, email: 'not-an-email', message: 'Invalid email address' },
         { line: 4, email: 'alice@example.edu', message: 'Duplicate email in the file (first on line 2)' },
         { line: 5, email: 'existing@example.edu', message: 'A student with this email is already invited' },
+        { line: 7, email: 'a,b@x.io', message: 'Invalid email address' },
+        { line: 8, email: '<script>@x.io', message: 'Invalid email address' },
       ],
     });
     const none = (await (await h.call('GET', '/api/admin/students?search=eve@')).json()) as {

@@ -18,6 +18,9 @@ import { refuseNul } from './text';
 export {
   CONTROL_CHARACTER_CODE,
   controlCharacterMessage,
+  EMAIL_PATTERN,
+  emailField,
+  INVALID_EMAIL_MESSAGE,
   refuseNul,
   textField,
   type TextFieldOptions,

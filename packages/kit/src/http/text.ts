@@ -33,6 +33,23 @@ export function textField(options: TextFieldOptions): z.ZodString {
     .regex(options.multiLine ? MULTI_LINE : SINGLE_LINE, { message: controlCharacterMessage(options.label) });
 }
 
+export const INVALID_EMAIL_MESSAGE = 'Invalid email address';
+
+/**
+ * One mailbox, as RFC 5321 lets it travel: a dot-atom local part of at most 64 characters (no quotes, angle
+ * brackets, commas, semicolons or white space, so a value can never be read as a list or a display name), an @,
+ * and a host name of dot-separated labels; 254 characters in all. The web app's forms hold the same pattern.
+ */
+export const EMAIL_PATTERN =
+  /^(?=[^@]{1,64}@)(?=.{3,254}$)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/** The e-mail field of every form and CSV row: trimmed, one address, stored lower-cased (unique regardless of case). */
+export const emailField = textField({ label: 'Email' })
+  .trim()
+  .min(1, 'Email is required')
+  .regex(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE)
+  .transform((v) => v.toLowerCase());
+
 /** True when any string in the value (keys included) holds a NUL character. */
 function holdsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');

@@ -1,18 +1,9 @@
-import { textField } from '@readiness/kit/http';
+import { emailField, textField } from '@readiness/kit/http';
 import { z } from 'zod';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../../domain/common-passwords';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, passwordBytes } from '../../domain/passwords';
 
-/** The spec's "simple e-mail pattern": something, an @, something, a dot, something; no spaces. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export const emailField = textField({ label: 'Email' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Invalid email address')
-  .regex(EMAIL_PATTERN, 'Invalid email address')
-  // Stored lower-cased: e-mail addresses are unique regardless of case.
-  .transform((v) => v.toLowerCase());
+export { emailField };
 
 const passwordField = (requiredMessage: string) =>
   textField({ label: 'Password', requiredMessage })

@@ -27,9 +27,16 @@ export const toStudentJson = (s: StudentView) => ({
 const CSV_COLUMNS = ['name', 'email', 'phoneNumber', 'extraTimePercent'] as const;
 
 /** The rows of an uploaded CSV, each validated with the invite rules, the header row naming the columns. */
-function csvRows(text: string) {
+function csvRows(text: string, maxRows: number) {
   const records = parseCsv(text);
   const header = records.shift();
+  if (records.length > maxRows) {
+    throw new AppError(
+      'too_many_rows',
+      `The file has ${records.length.toLocaleString('en-US')} students; import at most ${maxRows.toLocaleString('en-US')} at a time (split the file)`,
+      413,
+    );
+  }
   const names = (header?.fields ?? []).map((f) => f.trim());
   if (!names.includes('name') || !names.includes('email')) {
     throw badRequest(`The first line must name the columns: ${CSV_COLUMNS.join(',')}`, 'bad_csv');
@@ -60,7 +67,11 @@ const csvFile = (maxBytes: number) =>
  * The admin routes under /api/admin/students (the runtime's admin guard checks every /api/admin call) and the
  * public invitation look-up the student flow starts from.
  */
-export function studentRoutes(deps: { students: Students; importMaxBytes: number }): (app: Express) => void {
+export function studentRoutes(deps: {
+  students: Students;
+  importMaxBytes: number;
+  importMaxRows: number;
+}): (app: Express) => void {
   const { students } = deps;
   const actorId = (res: Response) => adminClaims(res).sub;
   return (app) => {
@@ -104,7 +115,7 @@ export function studentRoutes(deps: { students: Students; importMaxBytes: number
         const { dryRun } = parse(importQuery, req.query);
         const file = uploadedFile(req);
         if (!file) throw badRequest('Choose a CSV file to import', 'file_required');
-        const rows = csvRows(file.buffer.toString('utf8'));
+        const rows = csvRows(file.buffer.toString('utf8'), deps.importMaxRows);
         res.json(await students.importRows(rows, { dryRun, actorId: actorId(res) }));
       }),
     );

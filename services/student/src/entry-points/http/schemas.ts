@@ -1,16 +1,7 @@
-import { textField } from '@readiness/kit/http';
+import { emailField, textField } from '@readiness/kit/http';
 import { z } from 'zod';
 
-/** The spec's "simple e-mail pattern": something, an @, something, a dot, something; no spaces. */
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export const emailField = textField({ label: 'Email' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Invalid email address')
-  .regex(EMAIL_PATTERN, 'Invalid email address')
-  // Stored lower-cased: one student per address regardless of case.
-  .transform((v) => v.toLowerCase());
+export { emailField };
 
 export const nameField = textField({ label: 'Name' })
   .trim()
