@@ -19,6 +19,9 @@ describe('the CSV export', () => {
       '@SUM(A1)',
       '\tTabbed',
       'Plain, Comma',
+      // Where `;` separates cells, unquoted this is three cells, the middle one a formula.
+      'Eve;=1+1;x',
+      '  =SUM(A1)',
     ];
     for (const [i, name] of names.entries()) {
       await h.submit({
@@ -40,26 +43,28 @@ describe('the CSV export', () => {
     expect(lines[0]).toBe(
       'Student Name,Email,Score,Total Points,Percentage,Status,Performance Level,Assessment Code,Attempt,Version,Completed At',
     );
-    const names0 = lines.slice(1, 7).map((l) => l.slice(0, l.indexOf(',p')));
+    const names0 = lines.slice(1, 9).map((l) => l.slice(0, l.indexOf(',p')));
     expect(names0).toEqual([
       `"'=HYPERLINK(""http://x.test"",""click"")"`,
       "'+1 Plus",
       "'-2 Minus",
       "'@SUM(A1)",
-      "'\tTabbed",
+      `"'\tTabbed"`,
       '"Plain, Comma"',
+      '"Eve;=1+1;x"',
+      "'  =SUM(A1)",
     ]);
     expect(lines[1]).toMatch(
       /,p0@example\.edu,6,6,100,Passed,Excellent,RDY-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4},1,1,2026-01-01T00:00:00\.000Z$/,
     );
     expect(lines[2]).toMatch(/,p1@example\.edu,0,6,0,Failed,Needs Improvement,/);
     expect(lines.at(-1)).toBe('');
-    expect(lines).toHaveLength(8);
+    expect(lines).toHaveLength(10);
   });
 
   test('when the export carries the list filter, then only the matching results are in it', async () => {
     const passed = await (await h.call('GET', '/api/admin/results/export.csv?status=passed')).text();
-    expect(passed.split('\r\n').filter((l) => l.includes('@example.edu'))).toHaveLength(3);
+    expect(passed.split('\r\n').filter((l) => l.includes('@example.edu'))).toHaveLength(4);
     expect(passed).not.toContain('Failed');
     const searched = await (await h.call('GET', '/api/admin/results/export.csv?search=P3%40')).text();
     expect(searched.split('\r\n').filter((l) => l.includes('@example.edu'))).toEqual([
