@@ -14,6 +14,22 @@ describe('PDF downloads', () => {
     await h?.close();
   });
 
+  it.each(['pdf', 'certificate'])(
+    'when the result id of a %s download holds a NUL byte or is no id at all, then 400 or 404 with a message, never a 500',
+    async (kind) => {
+      for (const [id, status] of [
+        ['%00', 400],
+        ['abc%00def', 400],
+        ['not-a-uuid', 404],
+        ['0', 404],
+      ] as const) {
+        const res = await h.get(`/api/admin/results/${id}/${kind}`);
+        expect([id, res.status]).toEqual([id, status]);
+        expect(((await res.json()) as { message: string }).message).toMatch(/NUL|Result not found/);
+      }
+    },
+  );
+
   it('when an admin downloads the report of a result, then it is a PDF named after the student with every section', async () => {
     const facts = resultFacts({ name: 'Émile  Zola', email: 'emile@example.edu', percentage: 85 });
     await h.publishResult(facts);

@@ -61,11 +61,12 @@ function holdsNul(value: unknown, depth = 0): boolean {
 }
 
 /**
- * Refuses a request whose JSON body or query holds a NUL anywhere, also in fields no schema names, so that
+ * Refuses a request whose path, JSON body or query holds a NUL anywhere, also in fields no schema names, so that
  * no handler can pass one on to PostgreSQL. Schemas refuse the other control characters field by field.
  */
 export function refuseNul(req: Request, _res: Response, next: NextFunction): void {
-  if (holdsNul(req.body) || holdsNul(req.query)) {
+  // The path too: Express decodes `%00` into a route parameter (`/api/admin/results/%00/pdf`).
+  if (/%00/.test(req.path) || holdsNul(req.body) || holdsNul(req.query)) {
     next(new AppError(CONTROL_CHARACTER_CODE, 'Request must not contain NUL characters', 400));
     return;
   }

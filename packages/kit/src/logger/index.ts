@@ -58,7 +58,13 @@ export function createLogger(options: {
   );
 }
 
-/** Hides invitation tokens that travel in URL paths (`/api/student/{token}/…`, `/assessment/{token}`). */
+/**
+ * Hides the secrets that travel in URLs: invitation tokens in paths (`/api/student/{token}/…`,
+ * `/assessment/{token}`) and the signature of a signed certificate link (`…/pdf?expires=…&signature=…`), which
+ * alone would let anyone who reads the log download the certificate until it expires.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/\/(student|assessment)\/[^/?#]+/g, '/$1/[redacted]');
+  return url
+    .replace(/\/(student|assessment)\/[^/?#]+/g, '/$1/[redacted]')
+    .replace(/([?&]signature=)[^&#]*/gi, '$1[redacted]');
 }

@@ -55,6 +55,15 @@ describe('redaction', () => {
     expect(redactUrl('/assessment/abc123/complete?x=1')).toBe('/assessment/[redacted]/complete?x=1');
     expect(redactUrl('/api/admin/students')).toBe('/api/admin/students');
   });
+
+  test('when redactUrl gets a signed certificate link, then its signature is hidden and the rest kept', () => {
+    expect(redactUrl('/api/certificates/RDY-AB23-CD45/pdf?expires=1790000000&signature=q1w2e3')).toBe(
+      '/api/certificates/RDY-AB23-CD45/pdf?expires=1790000000&signature=[redacted]',
+    );
+    expect(redactUrl('/api/certificates/RDY-AB23-CD45/pdf?Signature=q1w2e3&expires=1')).toBe(
+      '/api/certificates/RDY-AB23-CD45/pdf?Signature=[redacted]&expires=1',
+    );
+  });
 });
 
 describe('request context', () => {
