@@ -88,3 +88,26 @@ test.each([
     await expectNoSidewaysScroll(page);
   },
 );
+
+test.each([
+  ['/verify', 'Verify a certificate'],
+  ['/verify/', 'Verify a certificate'],
+  ['/verify/a/b', 'No certificate has this code'],
+] as const)(
+  'when %s is opened, then it is loaded once and shows a code field (%s), which opens the code typed',
+  async (path, heading) => {
+    const page = await open(DESKTOP);
+    let documents = 0;
+    page.on('domcontentloaded', () => documents++);
+    await page.goto(path);
+    await shown(page.getByRole('heading', { level: 1, name: heading }));
+    // A page that reloads itself navigates again within a few hundred milliseconds.
+    await page.waitForTimeout(1_500);
+    expect(documents).toBe(1);
+    await expectAccessible(page, `verify without a code: ${path}`);
+    await page.getByLabel('Verification code').fill('RDY-0000-0000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL((url) => url.pathname === '/verify/RDY-0000-0000');
+    await shown(page.getByRole('heading', { level: 1, name: 'No certificate has this code' }));
+  },
+);

@@ -5,7 +5,10 @@ import { documentNavigation } from '../../lib/document-navigation';
 import { AssessmentPage } from '../../features/student-flow/components/assessment-page';
 import { CompletePage } from '../../features/student-flow/components/complete-page';
 import { NotFoundPage } from '../../features/misc/components/not-found-page';
-import { VerifyPage } from '../../features/verify/components/verify-page';
+import { VerifyCodePage, VerifyPage } from '../../features/verify/components/verify-page';
+
+/** The paths the server answers with the student pages (the gateway's STUDENT_PAGES): never left as a document. */
+const STUDENT_PAGES = /^\/(assessment|verify)(\/|$)/;
 
 /**
  * Any page that is not a student page belongs to the other entry of the app (the admin portal and its
@@ -13,8 +16,12 @@ import { VerifyPage } from '../../features/verify/components/verify-page';
  */
 function LeaveStudentPages() {
   const { pathname, search } = useLocation();
-  useEffect(() => documentNavigation.replace(pathname + search), [pathname, search]);
-  return <FullPageSpinner label="Redirecting" />;
+  // Loading a student path as a new document would load these pages again, and again: say not found instead.
+  const own = STUDENT_PAGES.test(pathname);
+  useEffect(() => {
+    if (!own) documentNavigation.replace(pathname + search);
+  }, [own, pathname, search]);
+  return own ? <NotFoundPage /> : <FullPageSpinner label="Redirecting" />;
 }
 
 /**
@@ -28,7 +35,9 @@ export function StudentRoutes() {
       <Route path="/assessment/:inviteToken" element={<AssessmentPage />} />
       <Route path="/assessment/:inviteToken/complete" element={<CompletePage />} />
       <Route path="/assessment/*" element={<NotFoundPage />} />
+      <Route path="/verify" element={<VerifyCodePage />} />
       <Route path="/verify/:code" element={<VerifyPage />} />
+      <Route path="/verify/*" element={<VerifyCodePage malformed />} />
       <Route path="*" element={<LeaveStudentPages />} />
     </Routes>
   );

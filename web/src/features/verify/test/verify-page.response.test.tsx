@@ -59,3 +59,40 @@ describe('certificate verification page', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 });
+
+describe('verification without a code', () => {
+  it.each(['/verify', '/verify/'])(
+    'when %s is opened, then it shows a code field, stays on the page, and the field opens the code',
+    async (path) => {
+      const { documentNavigation } = await import('../../../lib/document-navigation');
+      const replace = jest.spyOn(documentNavigation, 'replace').mockImplementation(() => undefined);
+      const { user } = renderStudentApp(path);
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Verify a certificate' }),
+      ).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(screen.getByText('Enter the verification code printed on the certificate')).toBeInTheDocument();
+      await user.type(screen.getByLabelText('Verification code'), ' RDY-7K3F-92QX ');
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'Valid certificate' })).toBeInTheDocument();
+      expect(replace).not.toHaveBeenCalled();
+      replace.mockRestore();
+    },
+  );
+
+  it.each(['/verify/a/b', '/verify/RDY-7K3F-92QX/extra'])(
+    'when %s is opened, then it says no certificate has this code with a code field, and never reloads',
+    async (path) => {
+      const { documentNavigation } = await import('../../../lib/document-navigation');
+      const replace = jest.spyOn(documentNavigation, 'replace').mockImplementation(() => undefined);
+      renderStudentApp(path);
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'No certificate has this code' }),
+      ).toBeInTheDocument();
+      expect(screen.getByLabelText('Verification code')).toBeInTheDocument();
+      expect(replace).not.toHaveBeenCalled();
+      expect(requests).toEqual([]);
+      replace.mockRestore();
+    },
+  );
+});
