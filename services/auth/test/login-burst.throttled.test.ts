@@ -67,3 +67,59 @@ test('when an admin signs in successfully 60 times from one address, then they a
     expect({ i, status: res.status }).toEqual({ i, status: 200 });
   }
 });
+
+describe('the current password of a password change', () => {
+  const change = (token: string, currentPassword: string, address: string) =>
+    api.call('POST', '/api/auth/change-password', {
+      token,
+      body: { currentPassword, newPassword: 'Brand-new-pass-77' },
+      headers: { 'x-forwarded-for': address },
+    });
+
+  test('when 60 wrong current passwords arrive at once from 60 addresses, then at most 10 are checked and the right one is refused while locked', async () => {
+    const email = uniqueEmail('change-burst');
+    await api.createAdmin(rootToken, {
+      name: 'Change Target',
+      email,
+      password: 'Right-pass-42',
+      role: 'admin',
+    });
+    const token = await api.login(email, 'Right-pass-42');
+
+    const replies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => change(token, `wrong-guess-${i}`, `198.51.100.${i + 101}`)),
+    );
+    const count = statuses(replies);
+    expect(count[400]).toBeLessThanOrEqual(10);
+    expect((count[400] ?? 0) + (count[429] ?? 0)).toBe(60);
+    expect(replies.find((r) => r.status === 429)?.body).toMatchObject({
+      code: 'too_many_password_attempts',
+      message: 'Too many password attempts. Try again in 15 minutes.',
+    });
+
+    // Locked for the account: the right current password changes nothing, and sign-in is locked as well.
+    const right = await change(token, 'Right-pass-42', '203.0.113.8');
+    expect(right.status).toBe(429);
+    expect((await login(email, 'Right-pass-42', '203.0.113.9')).status).toBe(429);
+  });
+
+  test('when 80 wrong current passwords for many accounts arrive at once from one address, then at most 50 are checked', async () => {
+    const tokens: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const email = uniqueEmail(`change-spray-${i}`);
+      await api.createAdmin(rootToken, {
+        name: `Spray ${i}`,
+        email,
+        password: 'Right-pass-42',
+        role: 'admin',
+      });
+      tokens.push(await api.login(email, 'Right-pass-42'));
+    }
+    const replies = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => change(tokens[i % 8]!, `wrong-${i}`, '192.0.2.150')),
+    );
+    const count = statuses(replies);
+    expect(count[400]).toBeLessThanOrEqual(50);
+    expect((count[400] ?? 0) + (count[429] ?? 0)).toBe(80);
+  });
+});

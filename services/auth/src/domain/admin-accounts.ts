@@ -188,10 +188,14 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       actor: Authenticated,
       currentPassword: string,
       newPassword: string,
+      ip: string,
     ): Promise<{ token: IssuedToken; admin: AdminRecord }> {
+      // Counted before the hash, with sign-in's budgets: no burst checks more current passwords than login would.
+      await throttle.consumeAttempt(actor.admin.email, ip, 'current-password');
       if (!(await hasher.compare(currentPassword, actor.admin.passwordHash))) {
         throw badRequest('Current password is incorrect', 'current_password_incorrect');
       }
+      await throttle.recordSuccess(actor.admin.email, ip);
       if (currentPassword === newPassword) {
         throw badRequest('New password must be different from the current password', 'password_unchanged');
       }

@@ -14,19 +14,28 @@ export interface LoginThrottle {
    * Takes one attempt from the address's and the account's budget, atomically in the shared store, before the
    * password is checked; throws 429 when either budget is spent (the password is then not checked at all).
    */
-  consumeAttempt(email: string, ip: string): Promise<void>;
+  consumeAttempt(email: string, ip: string, check?: PasswordCheck): Promise<void>;
   /** A successful login forgets the account's failures and gives its attempt back to the address. */
   recordSuccess(email: string, ip: string): Promise<void>;
 }
 
-function tooMany(retryAfterSeconds: number): AppError {
+/**
+ * Which check spends the budget: sign-in, or the current password of a password change. Both draw on one budget per
+ * account and per address, so a stolen session cannot guess the password through the change form beyond what
+ * sign-in allows.
+ */
+export type PasswordCheck = 'login' | 'current-password';
+
+function tooMany(retryAfterSeconds: number, check: PasswordCheck): AppError {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return new AppError(
-    'too_many_login_attempts',
-    `Too many login attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-    429,
-    { details: { retryAfterSeconds } },
-  );
+  const wait = `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+  return check === 'login'
+    ? new AppError('too_many_login_attempts', `Too many login attempts. ${wait}`, 429, {
+        details: { retryAfterSeconds },
+      })
+    : new AppError('too_many_password_attempts', `Too many password attempts. ${wait}`, 429, {
+        details: { retryAfterSeconds },
+      });
 }
 
 /** E-mail addresses are hashed before they become keys in the shared store: no personal data in Redis key names. */
@@ -41,15 +50,15 @@ const accountKey = (email: string) => createHash('sha256').update(email).digest(
  * address that is already locked out do not spend the budget of the accounts they name.
  */
 export function createLoginThrottle(limits: { account: RateLimiter; address: RateLimiter }): LoginThrottle {
-  async function take(limiter: RateLimiter, key: string): Promise<void> {
+  async function take(limiter: RateLimiter, key: string, check: PasswordCheck): Promise<void> {
     const decision = await limiter.consume(key);
-    if (!decision.allowed) throw tooMany(decision.retryAfterSeconds);
+    if (!decision.allowed) throw tooMany(decision.retryAfterSeconds, check);
   }
 
   return {
-    async consumeAttempt(email, ip) {
-      await take(limits.address, ip);
-      await take(limits.account, accountKey(email));
+    async consumeAttempt(email, ip, check = 'login') {
+      await take(limits.address, ip, check);
+      await take(limits.account, accountKey(email), check);
     },
     async recordSuccess(email, ip) {
       await Promise.all([limits.account.reset(accountKey(email)), limits.address.reward(ip)]);

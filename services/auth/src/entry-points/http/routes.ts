@@ -119,7 +119,12 @@ export function mountRoutes(app: Express, deps: { accounts: AdminAccounts; keys:
     pending,
     route(async (req, res) => {
       const { currentPassword, newPassword } = parse(changePasswordBody, req.body);
-      const { token, admin } = await accounts.changePassword(session(res), currentPassword, newPassword);
+      const { token, admin } = await accounts.changePassword(
+        session(res),
+        currentPassword,
+        newPassword,
+        req.ip ?? 'unknown',
+      );
       res.json({ token: token.token, admin: toAdminJson(admin) });
     }),
   );
