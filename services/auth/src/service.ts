@@ -144,7 +144,12 @@ async function seed(
     return undefined;
   }
   const password = temporaryPassword();
-  const created = await accounts.seed({ email: DEFAULT_SEED_EMAIL, password, name: 'Super Admin' });
+  const created = await accounts.seed({
+    email: DEFAULT_SEED_EMAIL,
+    password,
+    name: 'Super Admin',
+    mustChangePassword: true,
+  });
   if (!created) return undefined;
   // Printed once, on the start that created the account; it is never stored in clear anywhere.
   logger.warn(

@@ -43,7 +43,25 @@ test('when started on the embedded defaults without a seed, then admin@example.c
     expect(password.length).toBeGreaterThanOrEqual(16);
     expect(statSync(path.join(dataDir, 'auth', 'jwt-key.pem')).mode & 0o077).toBe(0);
     const api1 = client(first.url);
-    const token = await api1.login('admin@example.com', password);
+    // The generated password opens only the password change, as a temporary password after a reset does.
+    const signIn = await api1.call<{ token: string; admin: { mustChangePassword: boolean } }>(
+      'POST',
+      '/api/auth/login',
+      { body: { email: 'admin@example.com', password } },
+    );
+    expect(signIn.status).toBe(200);
+    expect(signIn.body.admin.mustChangePassword).toBe(true);
+    const blocked = await api1.call('GET', '/api/admin/admins', { token: signIn.body.token });
+    expect(blocked.status).toBe(403);
+    expect(blocked.body).toMatchObject({ code: 'password_change_required' });
+    const changed = await api1.call<{ token: string; admin: { mustChangePassword: boolean } }>(
+      'POST',
+      '/api/auth/change-password',
+      { token: signIn.body.token, body: { currentPassword: password, newPassword: 'Owner-chosen-pass-9' } },
+    );
+    expect(changed.status).toBe(200);
+    expect(changed.body.admin.mustChangePassword).toBe(false);
+    const token = changed.body.token;
     const created = await api1.createAdmin(token, {
       name: 'Second',
       email: 'second@example.com',

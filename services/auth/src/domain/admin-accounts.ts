@@ -336,7 +336,16 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
      * First start: with no admin at all, create the super admin. Two replicas starting together may both try;
      * the unique e-mail makes the second insert fail, which is then not an error.
      */
-    async seed(input: { email: string; password: string; name: string }): Promise<AdminRecord | undefined> {
+    /**
+     * The first super admin. A generated password (printed once at start) must be replaced at the first sign-in,
+     * as a temporary password after a reset is; one the operator chose (SEED_ADMIN_PASSWORD) is theirs to keep.
+     */
+    async seed(input: {
+      email: string;
+      password: string;
+      name: string;
+      mustChangePassword?: boolean;
+    }): Promise<AdminRecord | undefined> {
       if ((await repo.count(database.db)) > 0) return undefined;
       const passwordHash = await hasher.hash(input.password);
       try {
@@ -346,6 +355,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
             email: input.email,
             passwordHash,
             role: 'super_admin',
+            mustChangePassword: input.mustChangePassword ?? false,
           });
           await repo.addAudit(tx, { actor: null, action: 'admin.seeded', target: actorOf(admin) });
           await adminEvents.created(tx, admin, null);
