@@ -29,6 +29,15 @@ export const configSchema = z
       .min(60)
       .max(24 * 3600)
       .default(8 * 3600),
+    /**
+     * A session's absolute maximum age, in hours, from its sign-in: renewals never carry a token past it, and
+     * then the admin signs in again (OWASP ASVS 5, V7.3). Fractions are allowed (tests use seconds).
+     */
+    ADMIN_SESSION_MAX_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 30)
+      .default(12),
     /** bcrypt cost; undefined means 12 in production and 10 elsewhere (each +1 doubles the time of a hash). */
     BCRYPT_COST: z.coerce.number().int().min(10).max(15).optional(),
     /** Worker threads that hash passwords, so a burst of logins never blocks the event loop. */

@@ -96,6 +96,7 @@ export const authService = defineService({
         issuer: config.JWT_ISSUER,
         audience: config.JWT_AUDIENCE,
         ttlSeconds: config.JWT_TTL_SECONDS,
+        sessionMaxSeconds: config.ADMIN_SESSION_MAX_HOURS * 3600,
       }),
       verifier,
       revocations,

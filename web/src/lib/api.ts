@@ -45,6 +45,8 @@ export type ApiError = FetchBaseQueryError & { sessionEnded?: true };
 export type RenewalOutcome = 'renewed' | 'notDue' | 'refused' | 'failed';
 
 let refreshInFlight: Promise<RenewalOutcome> | null = null;
+/** The token whose renewal the server refused (the session reached its maximum age): not asked again. */
+let refusedToken: string | null = null;
 
 function isDue(token: string): boolean {
   const expiresAt = tokenExpiresAt(token);
@@ -63,7 +65,10 @@ async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>):
   } catch {
     return 'failed';
   }
-  if (response.status === 401) return 'refused';
+  if (response.status === 401) {
+    refusedToken = token;
+    return 'refused';
+  }
   if (!response.ok) return 'failed';
   const fresh = field<unknown>('token')(await response.json().catch(() => null));
   if (typeof fresh !== 'string') return 'failed';
@@ -81,6 +86,7 @@ async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>):
 export function renewTokenIfDue(dispatch: Dispatch<UnknownAction>): Promise<RenewalOutcome> {
   const token = readToken();
   if (!token || !isDue(token)) return Promise.resolve('notDue');
+  if (token === refusedToken) return Promise.resolve('refused');
   refreshInFlight ??= requestRenewal(token, dispatch).finally(() => {
     refreshInFlight = null;
   });

@@ -19,6 +19,11 @@ export interface AdminTokenClaims {
    * the session and with it every token renewed from it. Absent only from tokens issued before sessions existed.
    */
   sid?: string;
+  /**
+   * When the session began (the sign-in), seconds since the epoch; carried over by every renewal. No token of the
+   * session expires later than this plus the session's maximum age (ADMIN_SESSION_MAX_HOURS).
+   */
+  auth_time?: number;
   /** Present and true while the admin must replace a temporary password before anything else. */
   must_change_password?: boolean;
   /** Issued-at, seconds since the epoch. */

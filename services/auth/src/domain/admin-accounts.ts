@@ -68,6 +68,12 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     await hasher.compare(password, await dummyHash);
   };
 
+  /** The session a token belongs to; a token from before sessions had a start counts from its own issue. */
+  const sessionOf = (actor: Authenticated) => ({
+    id: actor.claims.sid ?? randomUUID(),
+    startedAt: actor.claims.auth_time ?? actor.claims.iat,
+  });
+
   const revokeAllSessions = (adminId: string, cutoff: number) =>
     revocations.revokeSubjectBefore(adminId, cutoff, deps.tokenTtlSeconds + 60);
 
@@ -152,7 +158,8 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       const now = new Date();
       await repo.recordLogin(database.db, admin.id, now);
       forgetCachedAdmins();
-      return { token: tokens.issue(admin, randomUUID()), admin: { ...admin, lastLogin: now } };
+      const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) };
+      return { token: tokens.issue(admin, session), admin: { ...admin, lastLogin: now } };
     },
 
     /**
@@ -181,7 +188,12 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
      * requests already in flight with it must not fail.
      */
     refresh(actor: Authenticated): IssuedToken {
-      return tokens.issue(actor.admin, actor.claims.sid ?? randomUUID());
+      const session = sessionOf(actor);
+      // Nothing left to extend: the session has reached its maximum age, and the admin signs in again.
+      if (tokens.sessionEnd(session.startedAt) <= actor.claims.exp) {
+        throw unauthorized('Your session has ended. Please sign in again.', 'session_expired');
+      }
+      return tokens.issue(actor.admin, session);
     },
 
     async changePassword(
@@ -217,7 +229,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
         await revokeAllSessions(updated.id, cutoff);
         return updated;
       });
-      return { token: tokens.issue(admin, actor.claims.sid ?? randomUUID()), admin };
+      return { token: tokens.issue(admin, sessionOf(actor)), admin };
     },
 
     listAdmins: () => repo.list(database.db),

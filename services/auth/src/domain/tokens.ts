@@ -10,7 +10,16 @@ export interface IssuedToken {
   exp: number;
 }
 
+/** A sign-in and every token renewed from it. */
+export interface Session {
+  id: string;
+  /** The sign-in, seconds since the epoch. */
+  startedAt: number;
+}
+
 export interface TokenIssuer {
+  /** The moment (epoch seconds) after which no token of a session started at `startedAt` may be valid. */
+  sessionEnd(startedAt: number): number;
   /**
    * Signs an admin token. `notBefore` is the admin's revocation cutoff (epoch seconds): a token issued in the
    * same second as a password change would otherwise fall under the cutoff and be refused at once, so its
@@ -18,7 +27,7 @@ export interface TokenIssuer {
    */
   issue(
     admin: { id: string; role: string; tokensValidFrom: number; mustChangePassword: boolean },
-    sessionId: string,
+    session: Session,
   ): IssuedToken;
 }
 
@@ -27,18 +36,22 @@ export function createTokenIssuer(options: {
   issuer: string;
   audience: string;
   ttlSeconds: number;
+  sessionMaxSeconds: number;
 }): TokenIssuer {
+  const sessionEnd = (startedAt: number) => startedAt + Math.floor(options.sessionMaxSeconds);
   return {
-    issue(admin, sessionId) {
+    sessionEnd,
+    issue(admin, session) {
       const iat = Math.max(Math.floor(Date.now() / 1000), admin.tokensValidFrom);
-      const exp = iat + options.ttlSeconds;
+      const exp = Math.min(iat + options.ttlSeconds, sessionEnd(session.startedAt));
       const jti = randomUUID();
       // The role and a pending password change let every service authorise without asking auth. Setting or
       // clearing the pending change revokes the admin's older tokens (cutoff); the role is as of issue time
       // (auth itself re-reads it on every call, and a renewal carries the current one).
       const claims = {
         role: admin.role,
-        sid: sessionId,
+        sid: session.id,
+        auth_time: session.startedAt,
         ...(admin.mustChangePassword ? { must_change_password: true } : {}),
         iat,
         exp,
@@ -51,7 +64,7 @@ export function createTokenIssuer(options: {
         issuer: options.issuer,
         audience: options.audience,
       });
-      return { token, jti, sid: sessionId, iat, exp };
+      return { token, jti, sid: session.id, iat, exp };
     },
   };
 }
