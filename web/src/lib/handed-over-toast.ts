@@ -25,3 +25,25 @@ export function showHandedOverToast(): void {
     // Storage unavailable: nothing was handed over.
   }
 }
+
+const INVALID_LINK_KEY = 'readiness.invalid-invitation-link';
+
+/** The student pages send a visitor with a dead invitation link to `/`; the sign-in page then tells them why. */
+export function handOverInvalidLink(): void {
+  try {
+    window.sessionStorage.setItem(INVALID_LINK_KEY, '1');
+  } catch {
+    // Without storage the sign-in page shows only the toast.
+  }
+}
+
+/** Whether the visitor just came from a dead invitation link (read once). */
+export function takeInvalidLink(): boolean {
+  try {
+    const came = window.sessionStorage.getItem(INVALID_LINK_KEY) === '1';
+    window.sessionStorage.removeItem(INVALID_LINK_KEY);
+    return came;
+  } catch {
+    return false;
+  }
+}

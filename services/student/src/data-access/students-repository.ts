@@ -148,6 +148,15 @@ export async function renewInvitation(
   return toStudent(row!);
 }
 
+/** A resend of a link still valid: the same link, valid for longer. */
+export async function extendInvitation(tx: Runner, id: string, expiresAt: Date): Promise<StudentRecord> {
+  const [row] = await rows<StudentRow>(
+    tx,
+    sql`UPDATE students SET expires_at = ${expiresAt}, invited_at = now() WHERE id = ${id} RETURNING ${COLUMNS}`,
+  );
+  return toStudent(row!);
+}
+
 export async function setExtraTime(
   tx: Runner,
   id: string,

@@ -1,5 +1,5 @@
 import type { Database } from '@readiness/kit/db';
-import { conflict, notFound } from '@readiness/kit/errors';
+import { conflict, notFound, unavailable } from '@readiness/kit/errors';
 import { enqueue, enqueueMany, type SecretBox } from '@readiness/kit/outbox';
 import {
   audit,
@@ -8,6 +8,7 @@ import {
   findStudent,
   insertStudents,
   listStudents,
+  extendInvitation,
   renewInvitation,
   setExtraTime,
   takenEmails,
@@ -73,6 +74,14 @@ export function createStudents(deps: {
       inviteUrl: inviteUrl(deps.publicOrigin, token),
       expired: s.status === 'invited' && s.expiresAt.getTime() <= Date.now(),
     };
+  };
+
+  const openedToken = (sealed: string): string | undefined => {
+    try {
+      return secrets.open(sealed);
+    } catch {
+      return undefined;
+    }
   };
 
   const freshInvitation = () => {
@@ -155,10 +164,22 @@ export function createStudents(deps: {
       const renewed = await database.transaction(async (tx) => {
         const current = await findStudent(tx, id, true);
         if (!current) throw notFound(STUDENT_NOT_FOUND_MESSAGE, 'student_not_found');
-        const fresh = freshInvitation();
-        // A student who started keeps the link they use; only an unstarted invitation gets a new one.
-        const student = current.status === 'invited' ? await renewInvitation(tx, id, fresh) : current;
-        const token = current.status === 'invited' ? fresh.token : secrets.open(current.sealedToken);
+        // The mail carries the link the student already has, so every earlier mail keeps working: a student who
+        // started keeps it as it is, an unstarted invitation keeps it valid for INVITE_TTL_DAYS more, and only an
+        // expired one (or one whose sealed copy no longer opens, after EVENT_SECRETS_KEY changed) gets a new link.
+        const kept = openedToken(current.sealedToken);
+        const expired = current.expiresAt.getTime() <= Date.now();
+        let student = current;
+        let token = kept;
+        if (current.status === 'invited' && (expired || kept === undefined)) {
+          const fresh = freshInvitation();
+          student = await renewInvitation(tx, id, fresh);
+          token = fresh.token;
+        } else if (current.status === 'invited') {
+          student = await extendInvitation(tx, id, new Date(Date.now() + deps.inviteTtlDays * DAY_MS));
+        }
+        if (token === undefined)
+          throw unavailable('The invitation link cannot be read: check EVENT_SECRETS_KEY');
         const assessment = await activeVersionSummary(tx);
         await enqueue(tx, {
           name: INVITATION_RESENT,

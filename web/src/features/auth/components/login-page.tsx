@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useSelector } from 'react-redux';
@@ -5,6 +6,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { Lock, LogIn, Mail } from 'lucide-react';
 import { Button, FullPageSpinner, Input, PasswordInput } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
+import { takeInvalidLink } from '../../../lib/handed-over-toast';
 import { notify } from '../../../lib/toast';
 import { loginSchema, type LoginInput } from '../api/schemas';
 import { login, selectSessionStatus } from '../auth-slice';
@@ -15,6 +17,8 @@ export function LoginPage() {
   const dispatch = useAppDispatch();
   const location = useLocation();
   const status = useSelector(selectSessionStatus);
+  // Kept for as long as this page stays open: a student who followed a dead link reads why they are here.
+  const [fromInvalidLink] = useState(takeInvalidLink);
   const {
     register,
     handleSubmit,
@@ -37,6 +41,17 @@ export function LoginPage() {
 
   return (
     <AuthShell title="Admin Portal" subtitle="Sign in to manage students, assessments and results.">
+      {fromInvalidLink && (
+        <div className="auth-note" role="note" aria-labelledby="student-link-note">
+          <p id="student-link-note" className="auth-note__title">
+            Looking for your assessment?
+          </p>
+          <p>
+            The invitation link you opened is invalid or has expired. This sign-in is for administrators: ask
+            whoever sent you the invitation for a new link.
+          </p>
+        </div>
+      )}
       <form className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <Input
           label="Email"

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Spinner } from '../../../components/ui';
 import { isHttpError } from '../../../lib/errors';
-import { handOverErrorToast } from '../../../lib/handed-over-toast';
+import { handOverErrorToast, handOverInvalidLink } from '../../../lib/handed-over-toast';
 import { notify } from '../../../lib/toast';
 import { useGetStudentAssessmentQuery, useStartAssessmentMutation } from '../api/student-api';
 import type { Attempt } from '../api/types';
@@ -62,6 +62,7 @@ export function AssessmentPage() {
     if (isHttpError(error) && error.status === 404 && errorCode(error) !== 'no_assessment') {
       // SPEC §4: a 404 shows the message and goes to /, another entry of the app: it shows the toast.
       handOverErrorToast('Invalid or expired invitation link');
+      handOverInvalidLink();
       void navigate('/', { replace: true });
       return;
     }

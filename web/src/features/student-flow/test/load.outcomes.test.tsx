@@ -64,6 +64,30 @@ describe('Student welcome page', () => {
     expect(window.sessionStorage.getItem('readiness.handed-over-toast')).toBeNull();
   });
 
+  it('when a student lands on the sign-in page from a dead link, then a note above the form tells them why and whom to ask', async () => {
+    const replace = jest.spyOn(documentNavigation, 'replace').mockImplementation(() => undefined);
+    renderStudentApp('/assessment/tok-nobody');
+    await waitFor(() => expect(replace).toHaveBeenCalledWith('/'));
+    replace.mockRestore();
+    const { router } = renderApp('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
+    const note = await screen.findByRole('note', { name: 'Looking for your assessment?' });
+    expect(note).toHaveTextContent(
+      'The invitation link you opened is invalid or has expired. This sign-in is for administrators: ask whoever sent you the invitation for a new link.',
+    );
+    expect(note.compareDocumentPosition(screen.getByLabelText('Email'))).toBe(
+      Node.DOCUMENT_POSITION_FOLLOWING,
+    );
+    window.sessionStorage.clear();
+  });
+
+  it('when an administrator opens the sign-in page, then there is no note for students', async () => {
+    const { router } = renderApp('/admin/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/login'));
+    await screen.findByLabelText('Email');
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
+  });
+
   it('when Start finds the assessment already passed (another tab), then the completion page follows with the toast', async () => {
     server.use(
       http.post('*/api/student/:token/start', () =>
