@@ -158,6 +158,7 @@ export function invitationEvent(
     email: string;
     url: string;
     title: string;
+    extraTimePercent: number;
   }> = {},
 ): BusMessage {
   return {
@@ -176,6 +177,7 @@ export function invitationEvent(
         ),
         assessmentTitle: overrides.title ?? '',
         timeLimitMinutes: overrides.title ? 30 : 0,
+        extraTimePercent: overrides.extraTimePercent ?? 0,
         expiresAt: new Date(Date.now() + 60 * 86_400_000).toISOString(),
       }),
     ),

@@ -64,6 +64,21 @@ describe.each(['real', 'embedded'] as const)('invitation mail (%s infrastructure
     expect(JSON.stringify(await deliveryRows(h.database))).not.toContain(url);
   });
 
+  test('when the student has extra time, then the mail states their own time limit and that it includes it', async () => {
+    await h.bus.publish([
+      invitationEvent({
+        email: 'grace@example.edu',
+        title: 'Distance Learning Readiness',
+        extraTimePercent: 25,
+      }),
+    ]);
+    const mail = await h.catcher.waitFor((m) => m.to.includes('grace@example.edu'), 10_000);
+    expect(mail.text).toContain(
+      'You have 37 minutes 30 seconds, which includes your 25% extra time (30 minutes for everyone)',
+    );
+    expect(mail.text).not.toContain('at most 30 minutes');
+  });
+
   test('when the student is deleted, then their mail log is erased', async () => {
     const studentId = randomUUID();
     await h.bus.publish([invitationEvent({ studentId })]);

@@ -197,6 +197,17 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
     expect(bad.status).toBe(400);
     const unknown = await h.call('PATCH', '/api/admin/students/not-an-id', { body: { extraTimePercent: 0 } });
     expect(unknown.status).toBe(404);
+    // The invitation of a student invited with extra time tells the mail their own time.
+    const withExtra = await invite({ name: 'Mae Jemison', email: 'mae@example.edu', extraTimePercent: 40 });
+    const event = await eventually(
+      async () =>
+        h.events.find(
+          (e) =>
+            e.name === 'student.student.invited.v1' && e.payload.studentId === withExtra.json.student._id,
+        ) ?? false,
+      'the invited event',
+    );
+    expect(event.payload.extraTimePercent).toBe(40);
   });
 
   test('when a CSV with bad rows is checked, then every problem is reported by line, and the import keeps only the valid rows', async () => {

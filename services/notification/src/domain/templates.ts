@@ -62,12 +62,22 @@ export function adminPasswordReset(input: {
   return { subject, text, html };
 }
 
+/** A limit with extra time, as the timer will start it: 30 minutes + 25% is '37 minutes 30 seconds'. */
+function ownTime(minutes: number, extraPercent: number): string {
+  const seconds = Math.round(minutes * 60 * (1 + extraPercent / 100));
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const rest = seconds % 60;
+  return plural(Math.floor(seconds / 60), 'minute') + (rest ? ` ${plural(rest, 'second')}` : '');
+}
+
 export function studentInvitation(input: {
   name: string;
   invitationUrl: string;
   /** Empty when the student service knew no assessment yet: the mail stays generic. */
   assessmentTitle: string;
   timeLimitMinutes: number;
+  /** Extra time granted to this student, in percent: the mail states their own limit. */
+  extraTimePercent?: number;
   expiresAt: Date | undefined;
   contact: string;
   resent: boolean;
@@ -76,9 +86,12 @@ export function studentInvitation(input: {
   const subject = input.resent
     ? `Reminder: your ${PRODUCT} assessment invitation`
     : `You are invited to take ${what}`;
+  const extra = input.extraTimePercent ?? 0;
   const time =
     input.timeLimitMinutes > 0
-      ? `It takes at most ${input.timeLimitMinutes} minutes; the timer starts only when you press Start.`
+      ? extra > 0
+        ? `You have ${ownTime(input.timeLimitMinutes, extra)}, which includes your ${extra}% extra time (${input.timeLimitMinutes} minutes for everyone); the timer starts only when you press Start.`
+        : `It takes at most ${input.timeLimitMinutes} minutes; the timer starts only when you press Start.`
       : 'The timer starts only when you press Start.';
   const expiry = input.expiresAt
     ? `The link is personal and stays valid until ${input.expiresAt.toUTCString()} unless you start before.`

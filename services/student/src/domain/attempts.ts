@@ -296,7 +296,7 @@ export function createAttempts(deps: {
       const view = page!.content ? remember(page!.content) : views.get(page!.versionId);
       const latest = page!.latest;
       return {
-        student: { name: student.name, email: student.email },
+        student: { name: student.name, email: student.email, extraTimePercent: student.extraTimePercent },
         alreadyCompleted: Boolean(page!.passed),
         result: page!.passed,
         previousAttempt: latest

@@ -25,6 +25,8 @@ export interface InvitationFacts {
   /** The invitation link, already sealed with the event secret box. */
   sealedInvitationUrl: string;
   assessment?: { title: string; timeLimitMinutes: number };
+  /** The student's accommodation, part of the time the mail states. */
+  extraTimePercent: number;
   actorId: string;
   expiresAt: Date;
 }
@@ -36,6 +38,7 @@ const invitationFields = (f: InvitationFacts) => ({
   sealedInvitationUrl: f.sealedInvitationUrl,
   assessmentTitle: f.assessment?.title ?? '',
   timeLimitMinutes: f.assessment?.timeLimitMinutes ?? 0,
+  extraTimePercent: f.extraTimePercent,
   actorId: f.actorId,
   expiresAt: f.expiresAt.toISOString(),
 });

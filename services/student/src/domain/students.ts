@@ -105,6 +105,7 @@ export function createStudents(deps: {
     email: s.email,
     sealedInvitationUrl: secrets.seal(inviteUrl(deps.publicOrigin, token)),
     assessment,
+    extraTimePercent: s.extraTimePercent,
     actorId,
     expiresAt: s.expiresAt,
   });

@@ -18,6 +18,7 @@ interface InvitationEvent {
   sealedInvitationUrl: string;
   assessmentTitle: string;
   timeLimitMinutes: number;
+  extraTimePercent: number;
   expiresAt: string;
 }
 
@@ -48,6 +49,7 @@ export function studentInvitationConsumers(deps: {
           invitationUrl: deps.secrets.open(event.sealedInvitationUrl),
           assessmentTitle: event.assessmentTitle,
           timeLimitMinutes: event.timeLimitMinutes,
+          extraTimePercent: event.extraTimePercent,
           expiresAt: event.expiresAt ? new Date(event.expiresAt) : undefined,
           contact: deps.contact,
           resent,

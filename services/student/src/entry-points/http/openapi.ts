@@ -228,7 +228,11 @@ export const openApi = describeService({
         200: {
           description: 'What the welcome page and the test need, with the server clock',
           body: z.object({
-            student: z.object({ name: z.string(), email: z.string() }),
+            student: z.object({
+              name: z.string(),
+              email: z.string(),
+              extraTimePercent: z.number().int().describe('Extra time on top of the time limit, in percent'),
+            }),
             alreadyCompleted: z.boolean(),
             result: resultOut.nullable(),
             previousAttempt: z

@@ -97,7 +97,8 @@ export interface PreviousAttempt {
 }
 
 export interface AssessmentLoad {
-  student: { name: string; email: string };
+  /** `extraTimePercent`: the accommodation an admin set, already part of the attempt's time. */
+  student: { name: string; email: string; extraTimePercent?: number };
   alreadyCompleted: boolean;
   result: StudentResult | null;
   previousAttempt: PreviousAttempt | null;

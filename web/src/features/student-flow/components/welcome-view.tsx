@@ -6,6 +6,16 @@ import { questionsOf } from '../progress';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** The student's own time: the limit plus their extra time, as the timer will start it (37.5 min → 37 minutes 30 seconds). */
+function ownTimeLimit(minutes: number, extraPercent: number): string {
+  const seconds = Math.round(minutes * 60 * (1 + extraPercent / 100));
+  const whole = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest
+    ? `${count(whole, 'minute', 'minutes')} ${count(rest, 'second', 'seconds')}`
+    : count(whole, 'minute', 'minutes');
+}
+
 interface WelcomeViewProps {
   load: AssessmentLoad;
   starting: boolean;
@@ -15,6 +25,7 @@ interface WelcomeViewProps {
 /** SPEC §2 student welcome page. */
 export function WelcomeView({ load, starting, onStart }: WelcomeViewProps) {
   const { student, previousAttempt, assessment } = load;
+  const extraTime = student.extraTimePercent ?? 0;
   return (
     <div className="welcome stack">
       <div className="welcome__intro">
@@ -51,7 +62,16 @@ export function WelcomeView({ load, starting, onStart }: WelcomeViewProps) {
           <div className="welcome__fact">
             <Clock size={20} aria-hidden="true" />
             <dt>Time Limit</dt>
-            <dd>{count(assessment.timeLimit, 'minute', 'minutes')}</dd>
+            <dd>
+              {ownTimeLimit(assessment.timeLimit, extraTime)}
+              {extraTime > 0 && (
+                <span className="welcome__fact-note">
+                  {' '}
+                  including your {extraTime}% extra time ({count(assessment.timeLimit, 'minute', 'minutes')}{' '}
+                  for everyone)
+                </span>
+              )}
+            </dd>
           </div>
           <div className="welcome__fact">
             <ListChecks size={20} aria-hidden="true" />

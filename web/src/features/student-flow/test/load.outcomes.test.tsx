@@ -33,6 +33,15 @@ describe('Student welcome page', () => {
     expect(screen.queryByText('Previous Attempt')).not.toBeInTheDocument();
   });
 
+  it('when the student has extra time, then the welcome page shows their own time limit and that it includes it', async () => {
+    db.student = { ...db.student, extraTimePercent: 25 };
+    renderStudentApp(`/assessment/${TOKEN}`);
+    const limit = (await screen.findByText('Time Limit')).nextElementSibling!;
+    expect(limit).toHaveTextContent(
+      '37 minutes 30 seconds including your 25% extra time (30 minutes for everyone)',
+    );
+  });
+
   it('when the last attempt failed, then the Previous Attempt box shows it and offers the retake', async () => {
     db.previousAttempt = { percentage: 55, passed: false, completedAt: '2026-03-01T09:00:00.000Z' };
     renderStudentApp(`/assessment/${TOKEN}`);
