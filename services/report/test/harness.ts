@@ -80,6 +80,8 @@ export interface ResultFacts {
   percentage: number;
   assessmentCode: string;
   versionId: string;
+  /** The second question was optional and left unanswered. */
+  secondSkipped?: boolean;
 }
 
 export const VERSION_ID = 'version-1';
@@ -302,7 +304,17 @@ export async function startReport(
             assessmentTitle: 'Distance Learning Readiness',
             answers: [
               { questionId: 'q1', answer: 'yes', isCorrect: true, points: 1, maxPoints: 1, sectionId: 1 },
-              { questionId: 'q2', answer: 'o3', isCorrect: true, points: 1, maxPoints: 1, sectionId: 2 },
+              facts.secondSkipped
+                ? {
+                    questionId: 'q2',
+                    answer: '',
+                    isCorrect: false,
+                    points: 0,
+                    maxPoints: 1,
+                    sectionId: 2,
+                    skipped: true,
+                  }
+                : { questionId: 'q2', answer: 'o3', isCorrect: true, points: 1, maxPoints: 1, sectionId: 2 },
             ],
           }),
           id,

@@ -63,6 +63,23 @@ describe('PDF downloads', () => {
     }
   });
 
+  it('when an optional question was skipped, then the report says Skipped and counts it for nothing', async () => {
+    const facts = resultFacts({
+      name: 'Skip Per',
+      email: 'skip@example.edu',
+      percentage: 100,
+      secondSkipped: true,
+    });
+    await h.publishResult(facts);
+    await h.mail.waitFor((m) => m.to.includes('skip@example.edu'), 30_000);
+    const res = await h.get(`/api/admin/results/${facts.resultId}/pdf`);
+    expect(res.status).toBe(200);
+    const text = pdfText(Buffer.from(await res.arrayBuffer())).toLowerCase();
+    expect(text).toContain('skipped');
+    expect(text).toContain('not counted');
+    expect(text).not.toContain('incorrect');
+  });
+
   it('when an admin downloads the certificate of a passed result, then it is the stored PDF named after name and e-mail', async () => {
     const facts = resultFacts({ name: 'Ada Lovelace', email: 'ada.cert@example.edu', percentage: 97 });
     await h.publishResult(facts);

@@ -261,7 +261,9 @@ export function versionEvent(overrides: VersionInput = {}) {
         question: 'Upload a photo of your study space',
         section: 2,
         points: 3,
-        required: false,
+        // Required, so a result without the file is worth 0 of 6 points on it; optional questions have their
+        // own version in scoring.rules.test.ts.
+        required: true,
       },
     ],
     createdAt: timestampFromDate(new Date()),

@@ -75,6 +75,7 @@ describe('the result detail', () => {
         answer: 'yes',
         answerText: 'Yes',
         isCorrect: true,
+        skipped: false,
         points: 1,
         maxPoints: 1,
       },
@@ -86,6 +87,7 @@ describe('the result detail', () => {
         answer: 'b',
         answerText: 'Every day',
         isCorrect: true,
+        skipped: false,
         points: 2,
         maxPoints: 2,
       },
@@ -97,6 +99,7 @@ describe('the result detail', () => {
         answer: 'file_uploaded',
         answerText: 'desk.jpg',
         isCorrect: true,
+        skipped: false,
         points: 3,
         maxPoints: 3,
         file: {

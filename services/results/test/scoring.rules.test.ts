@@ -7,8 +7,10 @@ jest.setTimeout(60_000);
 
 type Answers = SubmissionInput['answers'];
 
-/** The harness version: q1 yes_no (1 point), q2 multiple choice (2), q3 file upload, optional (3); passing 70. */
-const cases: Array<[string, Answers, { score: number; percentage: number; passed: boolean }]> = [
+/** The harness version: q1 yes_no (1 point), q2 multiple choice (2), q3 file upload (3), all required; passing 70. */
+const cases: Array<
+  [string, Answers, { score: number; totalPoints: number; percentage: number; passed: boolean }]
+> = [
   [
     'every answer is right',
     [
@@ -16,7 +18,7 @@ const cases: Array<[string, Answers, { score: number; percentage: number; passed
       { questionId: 'q2', answer: 'b' },
       { questionId: 'q3', answer: 'file_uploaded', file: true },
     ],
-    { score: 6, percentage: 100, passed: true },
+    { score: 6, totalPoints: 6, percentage: 100, passed: true },
   ],
   [
     'the yes/no answer is wrong',
@@ -25,7 +27,7 @@ const cases: Array<[string, Answers, { score: number; percentage: number; passed
       { questionId: 'q2', answer: 'b' },
       { questionId: 'q3', answer: 'file_uploaded', file: true },
     ],
-    { score: 5, percentage: 83, passed: true },
+    { score: 5, totalPoints: 6, percentage: 83, passed: true },
   ],
   [
     'the yes/no answer differs only in case (answers must equal the key)',
@@ -34,7 +36,7 @@ const cases: Array<[string, Answers, { score: number; percentage: number; passed
       { questionId: 'q2', answer: 'b' },
       { questionId: 'q3', answer: 'file_uploaded', file: true },
     ],
-    { score: 5, percentage: 83, passed: true },
+    { score: 5, totalPoints: 6, percentage: 83, passed: true },
   ],
   [
     'the multiple choice answer is another option',
@@ -43,15 +45,15 @@ const cases: Array<[string, Answers, { score: number; percentage: number; passed
       { questionId: 'q2', answer: 'a' },
       { questionId: 'q3', answer: 'file_uploaded', file: true },
     ],
-    { score: 4, percentage: 67, passed: false },
+    { score: 4, totalPoints: 6, percentage: 67, passed: false },
   ],
   [
-    'the optional file question is left unanswered',
+    'the required file question is left unanswered',
     [
       { questionId: 'q1', answer: 'yes' },
       { questionId: 'q2', answer: 'b' },
     ],
-    { score: 3, percentage: 50, passed: false },
+    { score: 3, totalPoints: 6, percentage: 50, passed: false },
   ],
   [
     'the file answer is recorded without its file details',
@@ -60,16 +62,16 @@ const cases: Array<[string, Answers, { score: number; percentage: number; passed
       { questionId: 'q2', answer: 'b' },
       { questionId: 'q3', answer: 'file_uploaded' },
     ],
-    { score: 6, percentage: 100, passed: true },
+    { score: 6, totalPoints: 6, percentage: 100, passed: true },
   ],
-  ['nothing is answered', [], { score: 0, percentage: 0, passed: false }],
+  ['nothing is answered', [], { score: 0, totalPoints: 6, percentage: 0, passed: false }],
   [
     'an answer names a question the version does not have',
     [
       { questionId: 'q1', answer: 'yes' },
       { questionId: 'q9', answer: 'yes' },
     ],
-    { score: 1, percentage: 17, passed: false },
+    { score: 1, totalPoints: 6, percentage: 17, passed: false },
   ],
 ];
 
@@ -125,12 +127,60 @@ const exact = versionEvent({
   ],
 });
 
+/** Two sections; an optional question in each (one a file upload), worth enough to sink a score if counted. */
+const withOptional = versionEvent({
+  passingScore: 70,
+  sections: [
+    { id: 1, title: 'Core', description: '' },
+    { id: 2, title: 'Extras', description: '' },
+  ],
+  questions: [
+    {
+      id: 'r1',
+      type: QuestionType.YES_NO,
+      question: 'R1',
+      section: 1,
+      points: 3,
+      required: true,
+      correctAnswer: 'yes',
+    },
+    {
+      id: 'r2',
+      type: QuestionType.YES_NO,
+      question: 'R2',
+      section: 1,
+      points: 3,
+      required: true,
+      correctAnswer: 'no',
+    },
+    {
+      id: 'o1',
+      type: QuestionType.YES_NO,
+      question: 'O1',
+      section: 1,
+      points: 2,
+      required: false,
+      correctAnswer: 'yes',
+    },
+    {
+      id: 'o2',
+      type: QuestionType.FILE_UPLOAD,
+      question: 'O2',
+      section: 2,
+      points: 4,
+      required: false,
+      correctAnswer: '',
+    },
+  ],
+});
+
 describe.each(['real', 'embedded'] as const)('scoring rules on %s adapters', (kind) => {
   let h: Harness;
   const version = versionEvent();
   beforeAll(async () => {
     h = await startResults(kind);
-    for (const v of [version, boundary, exact]) await h.publish('assessment.version.published.v1', v);
+    for (const v of [version, boundary, exact, withOptional])
+      await h.publish('assessment.version.published.v1', v);
   });
   afterAll(() => h?.close());
 
@@ -146,8 +196,12 @@ describe.each(['real', 'embedded'] as const)('scoring rules on %s adapters', (ki
 
   test.each(cases)('when %s, then the score follows the rules', async (_what, answers, expected) => {
     const result = await score(version.versionId, answers);
-    expect({ score: result.score, percentage: result.percentage, passed: result.passed }).toEqual(expected);
-    expect(result.totalPoints).toBe(6);
+    expect({
+      score: result.score,
+      totalPoints: result.totalPoints,
+      percentage: result.percentage,
+      passed: result.passed,
+    }).toEqual(expected);
     expect(result.canRetake).toBe(!expected.passed);
   });
 
@@ -177,5 +231,63 @@ describe.each(['real', 'embedded'] as const)('scoring rules on %s adapters', (ki
       passed: true,
       canRetake: false,
     });
+  });
+
+  test('when every required answer is right and the optional questions are skipped, then the skipped ones count in neither score nor total', async () => {
+    const result = await score(withOptional.versionId, [
+      { questionId: 'r1', answer: 'yes' },
+      { questionId: 'r2', answer: 'no' },
+    ]);
+    expect(result).toMatchObject({ score: 6, totalPoints: 6, percentage: 100, passed: true });
+    expect(result.answers.map((a) => [a.questionId, a.isCorrect, a.skipped])).toEqual([
+      ['r1', true, false],
+      ['r2', true, false],
+      ['o1', false, true],
+      ['o2', false, true],
+    ]);
+    // A section of skipped questions only is listed with nothing counted, not as 0 % of its points.
+    expect(result.sections.map((x) => [x.title, x.score, x.totalPoints, x.questions])).toEqual([
+      ['Core', 6, 6, 2],
+      ['Extras', 0, 0, 0],
+    ]);
+  });
+
+  test('when an optional question is answered wrong, then it counts like any other', async () => {
+    const result = await score(withOptional.versionId, [
+      { questionId: 'r1', answer: 'yes' },
+      { questionId: 'r2', answer: 'no' },
+      { questionId: 'o1', answer: 'no' },
+    ]);
+    expect(result).toMatchObject({ score: 6, totalPoints: 8, percentage: 75, passed: true });
+    expect(result.answers.find((a) => a.questionId === 'o1')).toMatchObject({
+      isCorrect: false,
+      skipped: false,
+    });
+  });
+
+  test('when a required question is left unanswered, then it still earns 0 of its points', async () => {
+    const result = await score(withOptional.versionId, [{ questionId: 'r1', answer: 'yes' }]);
+    expect(result).toMatchObject({ score: 3, totalPoints: 6, percentage: 50, passed: false });
+  });
+
+  test('when every question is skipped, then there is nothing to pass on', async () => {
+    const onlyOptional = versionEvent({
+      passingScore: 0,
+      sections: [{ id: 1, title: 'Only', description: '' }],
+      questions: [
+        {
+          id: 'x',
+          type: QuestionType.YES_NO,
+          question: 'X',
+          section: 1,
+          points: 1,
+          required: false,
+          correctAnswer: 'yes',
+        },
+      ],
+    });
+    await h.publish('assessment.version.published.v1', onlyOptional);
+    const result = await score(onlyOptional.versionId, []);
+    expect(result).toMatchObject({ score: 0, totalPoints: 0, percentage: 0, passed: false });
   });
 });

@@ -18,6 +18,8 @@ export interface ScoredAnswer {
   points: number;
   maxPoints: number;
   sectionId: number;
+  /** An optional question left unanswered: in neither score nor total. */
+  skipped?: boolean;
 }
 
 /** The report service's copy of a result, from results.result.recorded.v1. */

@@ -56,6 +56,8 @@ export interface ScoredAnswer {
   maxPoints: number;
   section: number;
   file?: AnswerFile;
+  /** An optional question the student left unanswered: in neither score nor total. */
+  skipped?: true;
 }
 
 export interface SectionScore {
@@ -65,6 +67,7 @@ export interface SectionScore {
   score: number;
   totalPoints: number;
   correct: number;
+  /** Questions that count: those answered, and the required ones left unanswered (skipped optional ones do not). */
   questions: number;
   percentage: number;
 }

@@ -205,7 +205,8 @@ export async function recentResults(runner: Runner, limit: number): Promise<Resu
 
 export interface VersionAnalysis {
   attempts: number;
-  questions: Array<{ questionId: string; attempts: number; correct: number }>;
+  /** `attempts` counts the results where the question counted; `skipped`, those where it was optional and left blank. */
+  questions: Array<{ questionId: string; attempts: number; correct: number; skipped: number }>;
   sections: Array<{ id: number; meanPercentage: number }>;
   distribution: number[];
 }
@@ -219,10 +220,17 @@ export async function analyseVersion(runner: Runner, versionId: string): Promise
   );
   const distribution = Array.from({ length: 10 }, () => 0);
   for (const b of buckets) distribution[b.bucket] = Number(b.n);
-  const questions = await rows<{ question_id: string; attempts: string | number; correct: string | number }>(
+  const questions = await rows<{
+    question_id: string;
+    attempts: string | number;
+    correct: string | number;
+    skipped: string | number;
+  }>(
     runner,
-    sql`SELECT a->>'questionId' AS question_id, count(*) AS attempts,
-          count(*) FILTER (WHERE (a->>'isCorrect')::boolean) AS correct
+    sql`SELECT a->>'questionId' AS question_id,
+          count(*) FILTER (WHERE NOT coalesce((a->>'skipped')::boolean, false)) AS attempts,
+          count(*) FILTER (WHERE (a->>'isCorrect')::boolean) AS correct,
+          count(*) FILTER (WHERE coalesce((a->>'skipped')::boolean, false)) AS skipped
         FROM results, jsonb_array_elements(answers) a
         WHERE version_id = ${versionId} GROUP BY 1`,
   );
@@ -238,6 +246,7 @@ export async function analyseVersion(runner: Runner, versionId: string): Promise
       questionId: q.question_id,
       attempts: Number(q.attempts),
       correct: Number(q.correct),
+      skipped: Number(q.skipped),
     })),
     sections: sections.map((s) => ({ id: s.id, meanPercentage: Math.round(Number(s.mean ?? 0)) })),
     distribution,

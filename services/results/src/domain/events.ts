@@ -50,6 +50,7 @@ export const recordedPayload = (r: ResultRecord) =>
         points: a.points,
         maxPoints: a.maxPoints,
         sectionId: a.section,
+        skipped: a.skipped === true,
       })),
     }),
   );

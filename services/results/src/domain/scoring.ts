@@ -8,6 +8,12 @@ export const FILE_UPLOADED = 'file_uploaded';
 /** Rounded whole percent of `part` over `whole`; 0 when there is nothing to score. */
 export const percentOf = (part: number, whole: number) => (whole > 0 ? Math.round((part * 100) / whole) : 0);
 
+function isAnswered(q: VersionQuestion, a: SubmittedAnswer | undefined): boolean {
+  if (!a) return false;
+  if (q.type === 'file_upload') return a.file !== undefined || a.answer === FILE_UPLOADED;
+  return a.answer !== '';
+}
+
 function isCorrect(q: VersionQuestion, a: SubmittedAnswer | undefined): boolean {
   if (!a) return false;
   if (q.type === 'file_upload') return a.file !== undefined || a.answer === FILE_UPLOADED;
@@ -16,9 +22,9 @@ function isCorrect(q: VersionQuestion, a: SubmittedAnswer | undefined): boolean 
 
 /**
  * Scores a submission against the version the student took (docs/scoring.md): yes_no and multiple_choice are
- * correct when the answer equals the key; file_upload when a file was uploaded; an unanswered question earns
- * 0; totalPoints is the sum of every question's points. Answers to questions the version does not have are
- * ignored; when a question is answered twice the last answer counts.
+ * correct when the answer equals the key; file_upload when a file was uploaded; an unanswered required question
+ * earns 0 of its points; an optional question left unanswered is skipped: it counts in neither score nor total.
+ * Answers to questions the version does not have are ignored; when a question is answered twice the last counts.
  */
 export function scoreSubmission(version: AssessmentVersion, submitted: SubmittedAnswer[]): Score {
   const byQuestion = new Map(submitted.map((a) => [a.questionId, a]));
@@ -33,32 +39,41 @@ export function scoreSubmission(version: AssessmentVersion, submitted: Submitted
       maxPoints: q.points,
       section: q.section,
       ...(a?.file ? { file: a.file } : {}),
+      ...(!q.required && !isAnswered(q, a) ? { skipped: true as const } : {}),
     };
   });
-  const score = answers.reduce((sum, a) => sum + a.points, 0);
-  const totalPoints = answers.reduce((sum, a) => sum + a.maxPoints, 0);
+  const counted = answers.filter((a) => !a.skipped);
+  const score = counted.reduce((sum, a) => sum + a.points, 0);
+  const totalPoints = counted.reduce((sum, a) => sum + a.maxPoints, 0);
   const sections = version.sections
     .map((s) => {
-      const own = answers.filter((a) => a.section === s.id);
+      const all = answers.filter((a) => a.section === s.id);
+      const own = all.filter((a) => !a.skipped);
       const sectionScore = own.reduce((sum, a) => sum + a.points, 0);
       const sectionTotal = own.reduce((sum, a) => sum + a.maxPoints, 0);
       return {
-        id: s.id,
-        title: s.title,
-        description: s.description,
-        score: sectionScore,
-        totalPoints: sectionTotal,
-        correct: own.filter((a) => a.isCorrect).length,
-        questions: own.length,
-        percentage: percentOf(sectionScore, sectionTotal),
+        section: {
+          id: s.id,
+          title: s.title,
+          description: s.description,
+          score: sectionScore,
+          totalPoints: sectionTotal,
+          correct: own.filter((a) => a.isCorrect).length,
+          questions: own.length,
+          percentage: percentOf(sectionScore, sectionTotal),
+        },
+        present: all.length > 0,
       };
     })
-    .filter((s) => s.questions > 0);
+    .filter((s) => s.present)
+    .map((s) => s.section);
+  // Nothing left to score because every question was skipped: nothing was shown, so no pass.
+  const allSkipped = totalPoints === 0 && answers.some((a) => a.skipped);
   return {
     score,
     totalPoints,
     percentage: percentOf(score, totalPoints),
-    passed: score * 100 >= version.passingScore * totalPoints,
+    passed: !allSkipped && score * 100 >= version.passingScore * totalPoints,
     sections,
     answers,
   };

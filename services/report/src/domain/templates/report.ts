@@ -142,6 +142,9 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
           .failed {
             color: #b91c1c;
           }
+          .skipped {
+            color: #6b7280;
+          }
           table {
             width: 100%;
             border-collapse: collapse;
@@ -282,10 +285,10 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
                   >
                 </td>
                 <td class="q">${answerText(a.answer, question)}</td>
-                <td class="mark ${a.isCorrect ? 'passed' : 'failed'}">
-                  ${a.isCorrect ? 'Correct' : 'Incorrect'}
+                <td class="mark ${a.skipped ? 'skipped' : a.isCorrect ? 'passed' : 'failed'}">
+                  ${a.skipped ? 'Skipped' : a.isCorrect ? 'Correct' : 'Incorrect'}
                 </td>
-                <td class="num">${a.points} / ${a.maxPoints}</td>
+                <td class="num">${a.skipped ? 'not counted' : `${a.points} / ${a.maxPoints}`}</td>
               </tr>`;
             })}
           </tbody>

@@ -70,6 +70,7 @@ const toResult = (e: ResultRecorded): ResultCopy => ({
     points: a.points,
     maxPoints: a.maxPoints,
     sectionId: a.sectionId,
+    ...(a.skipped ? { skipped: true } : {}),
   })),
 });
 

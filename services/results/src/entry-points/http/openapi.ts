@@ -50,6 +50,7 @@ const resultDetail = resultRow.extend({
       answer: z.string(),
       answerText: z.string(),
       isCorrect: z.boolean(),
+      skipped: z.boolean().describe('An optional question left unanswered: in neither score nor total'),
       points: z.number().int(),
       maxPoints: z.number().int(),
       file: z
@@ -183,8 +184,9 @@ export const openApi = describeService({
                 question: z.string(),
                 type: questionType,
                 section: z.number().int(),
-                attempts: z.number().int(),
+                attempts: z.number().int().describe('Results where the question counted'),
                 correct: z.number().int(),
+                skipped: z.number().int().describe('Results where it was optional and left unanswered'),
                 facility: z.number(),
               }),
             ),

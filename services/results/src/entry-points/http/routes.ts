@@ -105,6 +105,7 @@ export function resultsRoutes(results: Results): (app: Express) => void {
               section: q.section,
               attempts,
               correct,
+              skipped: f?.skipped ?? 0,
               facility: attempts > 0 ? Math.round((correct / attempts) * 1000) / 1000 : 0,
             };
           }),

@@ -58,6 +58,7 @@ export function toResultDetail(r: ResultRecord, version: AssessmentVersion | und
         answer: a.answer,
         answerText: answerText(a, q),
         isCorrect: a.isCorrect,
+        skipped: a.skipped === true,
         points: a.points,
         maxPoints: a.maxPoints,
         ...(a.file

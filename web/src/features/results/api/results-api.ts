@@ -81,6 +81,8 @@ export interface AnswerResult {
   answer?: string | null;
   answerText?: string | null;
   isCorrect: boolean;
+  /** An optional question left unanswered: in neither score nor total. */
+  skipped?: boolean;
   points: number;
   maxPoints?: number;
   file?: AnswerFile;
@@ -122,6 +124,7 @@ export interface ItemAnalysis {
     section: string | number;
     attempts: number;
     correct: number;
+    skipped?: number;
     facility: number;
   }[];
   sections: { id: string | number; title: string; meanPercentage: number }[];

@@ -76,6 +76,7 @@ export function ItemAnalysisPage() {
     },
     { key: 'attempts', header: 'Attempts', align: 'end', render: (q) => q.attempts },
     { key: 'correct', header: 'Correct', align: 'end', render: (q) => q.correct },
+    { key: 'skipped', header: 'Skipped', align: 'end', priority: 'low', render: (q) => q.skipped ?? 0 },
     {
       key: 'facility',
       header: 'Facility',
@@ -122,7 +123,8 @@ export function ItemAnalysisPage() {
         <div className="stack" aria-busy={isFetching}>
           <p className="muted">
             {data.attempts} {data.attempts === 1 ? 'result' : 'results'} on version {data.version}. Facility
-            is the share of students who answered a question correctly.
+            is the share of students who answered a question correctly; an optional question a student skipped
+            counts for neither.
           </p>
           <Card title="Questions">
             <Table caption="Facility per question" columns={columns} rows={rows} rowKey={(q) => q.id} />

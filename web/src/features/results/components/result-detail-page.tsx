@@ -1,6 +1,16 @@
 import { useEffect } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import { ArrowLeft, Award, CheckCircle2, FileDown, Mail, Paperclip, SearchX, XCircle } from 'lucide-react';
+import {
+  ArrowLeft,
+  Award,
+  CheckCircle2,
+  FileDown,
+  Mail,
+  MinusCircle,
+  Paperclip,
+  SearchX,
+  XCircle,
+} from 'lucide-react';
 import { Badge, bandTone, Button, Card, EmptyState, FullPageSpinner } from '../../../components/ui';
 import { bandOf, performanceLevel } from '../../../lib/bands';
 import { formatDateTime } from '../../../lib/format';
@@ -159,26 +169,32 @@ function QuestionResults({ result }: { result: ResultDetail }) {
       <ol className="question-results">
         {answers.map((a, index) => {
           const question = questions.get(a.questionId);
-          const right = a.isCorrect ? undefined : correctAnswerText(question);
+          const right = a.isCorrect || a.skipped ? undefined : correctAnswerText(question);
           const section = a.section === undefined ? undefined : sectionTitles.get(String(a.section));
+          const outcome = a.skipped ? 'skipped' : a.isCorrect ? 'correct' : 'incorrect';
           return (
-            <li
-              key={a.questionId}
-              className={`question-results__item question-results__item--${a.isCorrect ? 'correct' : 'incorrect'}`}
-            >
+            <li key={a.questionId} className={`question-results__item question-results__item--${outcome}`}>
               <div className="question-results__head">
                 <span className="question-results__number">Q{index + 1}</span>
-                <Badge tone={a.isCorrect ? 'success' : 'danger'}>
-                  {a.isCorrect ? (
+                <Badge tone={a.skipped ? 'neutral' : a.isCorrect ? 'success' : 'danger'}>
+                  {a.skipped ? (
+                    <MinusCircle size={14} aria-hidden="true" />
+                  ) : a.isCorrect ? (
                     <CheckCircle2 size={14} aria-hidden="true" />
                   ) : (
                     <XCircle size={14} aria-hidden="true" />
                   )}
-                  {a.isCorrect ? 'Correct' : 'Incorrect'}
+                  {a.skipped ? 'Skipped' : a.isCorrect ? 'Correct' : 'Incorrect'}
                 </Badge>
                 <span className="question-results__points">
-                  {a.points} {pointWord(a.points)}
-                  {a.maxPoints !== undefined && <span className="muted"> of {a.maxPoints}</span>}
+                  {a.skipped ? (
+                    <span className="muted">Optional, not counted</span>
+                  ) : (
+                    <>
+                      {a.points} {pointWord(a.points)}
+                      {a.maxPoints !== undefined && <span className="muted"> of {a.maxPoints}</span>}
+                    </>
+                  )}
                 </span>
               </div>
               <p className="question-results__text">{a.question || question?.question || a.questionId}</p>

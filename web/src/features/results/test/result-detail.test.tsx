@@ -113,6 +113,24 @@ describe('Result detail', () => {
     expect(within(tenth).getByText('Yes', { exact: true })).toBeInTheDocument();
   });
 
+  it('when an optional question was skipped, then it reads Skipped, not Incorrect, and shows no points against the student', async () => {
+    store.details.set('r-marie', {
+      ...marieDetail,
+      answers: marieDetail.answers.map((a) =>
+        a.questionId === 'q10'
+          ? { ...a, answer: '', answerText: '', isCorrect: false, skipped: true, points: 0 }
+          : a,
+      ),
+    });
+    await openDetail();
+    const tenth = within(card('Question-by-Question Results')).getAllByRole('listitem')[3]!;
+    expect(within(tenth).getByText('Skipped')).toBeInTheDocument();
+    expect(within(tenth).queryByText('Incorrect')).not.toBeInTheDocument();
+    expect(within(tenth).getByText('Optional, not counted')).toBeInTheDocument();
+    expect(within(tenth).queryByText(/Correct answer/)).not.toBeInTheDocument();
+    expect(tenth).toHaveClass('question-results__item--skipped');
+  });
+
   it('when an uploaded answer is opened, then it is fetched with the admin token and saved under its name', async () => {
     const { user } = await openDetail();
     await user.click(screen.getByRole('button', { name: 'Download timetable.pdf' }));
