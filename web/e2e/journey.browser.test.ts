@@ -27,6 +27,7 @@ import {
   saveScreenshot,
   shown,
   startProductAndBrowser,
+  submitAssessment,
   submitLogin,
   toast,
   waitForMail,
@@ -178,7 +179,7 @@ async function answerAndUpload(page: Page, who: string, q1: 'Yes' | 'No', q2: st
 }
 
 async function submit(page: Page, link: string): Promise<void> {
-  await page.getByRole('button', { name: 'Submit Assessment' }).click();
+  await submitAssessment(page);
   await shown(toast(page, 'Assessment submitted successfully!'));
   await atPath(page, `${link}/complete`);
 }

@@ -20,6 +20,7 @@ import {
   newPage,
   shown,
   startProductAndBrowser,
+  submitAssessment,
   toast,
   type RunningProduct,
 } from './support';
@@ -190,7 +191,7 @@ async function answerAllAndSubmit(page: Page, computer: 'Yes' | 'No', online: st
     .getByLabel(/Choose a file/)
     .setInputFiles(PDF);
   await shown(question(page, 'Upload your weekly study plan').getByText(PDF.name));
-  await page.getByRole('button', { name: 'Submit Assessment' }).click();
+  await submitAssessment(page);
 }
 
 beforeAll(async () => {
@@ -260,7 +261,12 @@ describe.each([
     await shown(page.getByRole('heading', { level: 2, name: 'Technology' }));
     expect(await question(page, 'Do you have a computer').getByLabel('Yes').isChecked()).toBe(true);
     await goToSection(page, viewport, 'Section 2: Study Habits');
+    // One optional question is left: the summary says so before anything is sent.
     await submit.click();
+    const summary = page.getByRole('dialog', { name: 'Submit your assessment?' });
+    await shown(summary.getByText(/answered; 1 optional question skipped\./));
+    await expectAccessible(page, `submit summary (${viewport.width} px)`);
+    await summary.getByRole('button', { name: 'Submit now' }).click();
     await shown(toast(page, 'Assessment submitted successfully!'));
     await atPath(page, `${link}/complete`);
     await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));

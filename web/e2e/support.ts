@@ -94,6 +94,22 @@ export async function shown(locator: Locator): Promise<Locator> {
   return locator;
 }
 
+/**
+ * Presses Submit Assessment and, when questions are left unanswered (optional ones), confirms the summary the
+ * page asks first. Does not wait for the outcome.
+ */
+export async function submitAssessment(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Submit Assessment' }).click();
+  const confirm = page
+    .getByRole('dialog', { name: 'Submit your assessment?' })
+    .getByRole('button', { name: 'Submit now' });
+  const asked = await confirm.waitFor({ state: 'visible', timeout: 2_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (asked) await confirm.click();
+}
+
 /** Waits until the page's path (and query) matches, comparing exactly when given a string. */
 export async function atPath(page: Page, expected: string | RegExp): Promise<void> {
   await page.waitForURL((url) =>

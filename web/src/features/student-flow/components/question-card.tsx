@@ -48,7 +48,12 @@ export function QuestionCard({
         ]
       : question.options;
   return (
-    <fieldset className="question card" aria-labelledby={legendId} disabled={disabled}>
+    <fieldset
+      className="question card"
+      aria-labelledby={legendId}
+      disabled={disabled}
+      data-question-id={question.id}
+    >
       <div className="question__head">
         <span className="question__number" aria-hidden="true">
           {number}

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ChevronLeft, ChevronRight, Send } from 'lucide-react';
-import { Button } from '../../../components/ui';
+import { Button, ConfirmDialog } from '../../../components/ui';
 import { notify } from '../../../lib/toast';
 import { useSubmitAssessmentMutation } from '../api/student-api';
 import type { Answer, AssessmentLoad, Attempt, UploadedFile } from '../api/types';
 import { AnswerSaver, forgetAnswers, unsentAnswers, type SaveStatus } from '../autosave';
 import { useCountdown } from '../hooks/use-countdown';
 import {
+  isAnswered,
   progressPercent,
   questionsOf,
   reachable,
@@ -29,6 +30,10 @@ interface TestScreenProps {
   /** True right after Start: section 1 opens; a resumed attempt opens where the student left off. */
   fresh: boolean;
 }
+
+/** '2, 4 and 7' */
+const listOf = (items: string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 const toMap = (answers: Answer[]): AnswerMap =>
   Object.fromEntries(answers.map((a) => [a.questionId, a.answer]));
@@ -162,6 +167,26 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
   const section = assessment.sections[current]!;
   const complete = sectionComplete(assessment, section.id, answers, uploaded);
   const isLast = current === assessment.sections.length - 1;
+  const sectionQuestions = questionsOf(assessment, section.id);
+  const missing = sectionQuestions
+    .map((q, index) => ({ q, number: index + 1 }))
+    .filter(({ q }) => q.required && !isAnswered(q, answers, uploaded));
+  const answeredCount = assessment.questions.filter((q) => isAnswered(q, answers, uploaded)).length;
+  const skippedOptional = assessment.questions.filter(
+    (q) => !q.required && !isAnswered(q, answers, uploaded),
+  ).length;
+  const [confirming, setConfirming] = useState(false);
+  const askToSubmit = () => {
+    // A summary first when something is left unanswered; at time-up the attempt is sent as it stands.
+    if (!timeUp && answeredCount < assessment.questions.length) setConfirming(true);
+    else void finish();
+  };
+  const focusFirstMissing = () => {
+    const first = missing[0];
+    if (!first) return;
+    const card = document.querySelector<HTMLElement>(`[data-question-id="${CSS.escape(first.q.id)}"]`);
+    card?.querySelector<HTMLElement>('input, button, textarea, select')?.focus();
+  };
   const open = (index: number) => {
     if (index === current) return;
     if (index > current && !reachable(assessment, index, answers, uploaded)) return;
@@ -227,7 +252,7 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
               loading={submitting}
               disabled={!complete && !timeUp}
               aria-describedby={complete ? undefined : 'gate-hint'}
-              onClick={() => void finish()}
+              onClick={askToSubmit}
             >
               Submit Assessment
             </Button>
@@ -245,10 +270,43 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
         </div>
       </div>
       {!complete && (
-        <p id="gate-hint" className="test__gate muted">
-          Answer every required question in this section to continue.
-        </p>
+        <div id="gate-hint" className="test__gate">
+          <p className="muted">
+            Answer every required question in this section to continue.{' '}
+            {missing.length === 1
+              ? `Question ${missing[0]!.number} still needs an answer.`
+              : `Questions ${listOf(missing.map((m) => String(m.number)))} still need an answer.`}
+          </p>
+          <Button variant="secondary" size="sm" onClick={focusFirstMissing}>
+            Go to question {missing[0]?.number}
+          </Button>
+        </div>
       )}
+      <ConfirmDialog
+        open={confirming}
+        title="Submit your assessment?"
+        message={
+          <>
+            <p>
+              {answeredCount} of {assessment.questions.length} answered
+              {skippedOptional > 0 &&
+                `; ${skippedOptional} optional ${skippedOptional === 1 ? 'question' : 'questions'} skipped`}
+              .
+            </p>
+            <p className="muted">
+              Skipped optional questions do not count against your score. You cannot change your answers after
+              you submit.
+            </p>
+          </>
+        }
+        confirmLabel="Submit now"
+        cancelLabel="Keep working"
+        onConfirm={() => {
+          setConfirming(false);
+          void finish();
+        }}
+        onCancel={() => setConfirming(false)}
+      />
     </div>
   );
 }

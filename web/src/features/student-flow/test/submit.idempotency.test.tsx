@@ -57,6 +57,11 @@ describe('Submitting the assessment', () => {
     });
     const { user } = await readyToSubmit();
     await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
+    // One optional question is left: a summary asks first, and nothing is sent until it is confirmed.
+    const summary = await screen.findByRole('dialog', { name: 'Submit your assessment?' });
+    expect(summary).toHaveTextContent('4 of 5 answered; 1 optional question skipped.');
+    expect(db.submits).toHaveLength(0);
+    await user.click(within(summary).getByRole('button', { name: 'Submit now' }));
     expect(await toast('Assessment submitted successfully!')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
     expect(where.location?.pathname).toBe(`/assessment/${TOKEN}/complete`);
@@ -84,9 +89,11 @@ describe('Submitting the assessment', () => {
     const { user } = await readyToSubmit();
     const submit = screen.getByRole('button', { name: 'Submit Assessment' });
     await user.click(submit);
+    await user.click(await screen.findByRole('button', { name: 'Submit now' }));
     expect(await toast('Failed to submit assessment')).toBeInTheDocument();
     await waitFor(() => expect(submit).toBeEnabled());
     await user.click(submit);
+    await user.click(await screen.findByRole('button', { name: 'Submit now' }));
     expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
     expect(db.submits.map((s) => s.idempotencyKey)).toEqual(['att-1', 'att-1']);
   });
@@ -108,6 +115,7 @@ describe('Submitting the assessment', () => {
     ];
     const { user } = await readyToSubmit();
     await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
+    await user.click(await screen.findByRole('button', { name: 'Submit now' }));
     expect(await screen.findByRole('heading', { name: 'Calculating your result…' })).toBeInTheDocument();
     // The earlier, failed result is not this submission's.
     await waitFor(() => expect(db.resultRequests).toBeGreaterThan(0));

@@ -49,6 +49,20 @@ describe('Starting the assessment', () => {
 });
 
 describe('Test screen', () => {
+  it('when Next Section is disabled, then the hint names the unanswered required questions and takes the student to the first', async () => {
+    const { user } = await startTest();
+    const next = screen.getByRole('button', { name: 'Next Section' });
+    expect(next).toBeDisabled();
+    expect(next).toHaveAccessibleDescription(/Question 1 still needs an answer\./);
+    await user.click(screen.getByRole('button', { name: 'Go to question 1' }));
+    expect(
+      within(question('Do you have a computer at home')).getByRole('radio', { name: 'Yes' }),
+    ).toHaveFocus();
+    await user.click(within(question('Do you have a computer at home')).getByRole('radio', { name: 'Yes' }));
+    expect(next).toBeEnabled();
+    expect(screen.queryByRole('button', { name: /Go to question/ })).not.toBeInTheDocument();
+  });
+
   it('when the section has an unanswered required question, then Next Section stays disabled until it is answered', async () => {
     const { user } = await startTest();
     const next = screen.getByRole('button', { name: 'Next Section' });
