@@ -574,9 +574,10 @@ test('when the admin reviews the results, then the dashboard, the list, the deta
       rows.map((row) => Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent?.trim() ?? '')),
     );
   expect(figures).toEqual([
-    [`Q1${Q1}`, 'Technology', '3', '1', '33%'],
-    [`Q2${Q2}`, 'Technology', '3', '2', '67%'],
-    [`Q3${Q3}`, 'Study Habits', '3', '3', '100%'],
+    // Attempts, Correct, Skipped (every question is required here), Facility.
+    [`Q1${Q1}`, 'Technology', '3', '1', '0', '33%'],
+    [`Q2${Q2}`, 'Technology', '3', '2', '0', '67%'],
+    [`Q3${Q3}`, 'Study Habits', '3', '3', '0', '100%'],
   ]);
   const means = admin.getByRole('region', { name: 'Section Means' }).getByRole('listitem');
   expect(await means.allTextContents()).toEqual(['Technology56%', 'Study Habits100%']);
