@@ -1,7 +1,8 @@
+import { useState } from 'react';
 import { FormProvider, useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus, Save, Trash2, X } from 'lucide-react';
-import { Button, Card, EmptyState, IconButton, Input } from '../../../components/ui';
+import { Button, Card, ConfirmDialog, EmptyState, IconButton, Input } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import {
   assessmentSchema,
@@ -15,6 +16,7 @@ import { useSaveAssessmentMutation } from '../api/assessments-api';
 import type { AssessmentContent } from '../api/types';
 import { GroupError, TextArea } from './fields';
 import { QuestionEditor } from './question-editor';
+import { RemoveSectionDialog } from './remove-section-dialog';
 import { UnsavedChangesGuard } from './unsaved-changes-guard';
 
 interface AssessmentEditorProps {
@@ -37,11 +39,39 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
     control,
     handleSubmit,
     getValues,
+    setValue,
     formState: { errors, isDirty },
   } = form;
   // keyName: the entities have their own `id` fields, which the form must keep.
   const sections = useFieldArray({ control, name: 'sections', keyName: 'key' });
   const questions = useFieldArray({ control, name: 'questions', keyName: 'key' });
+
+  // What the open confirmation is about: a section (by index), a question (by index) or leaving the edit.
+  const [removingSection, setRemovingSection] = useState<number | null>(null);
+  const [removingQuestion, setRemovingQuestion] = useState<number | null>(null);
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+
+  const sectionToRemove = removingSection === null ? null : (getValues('sections')[removingSection] ?? null);
+  const questionsOf = (sectionId: number) =>
+    getValues('questions').flatMap((q, i) => (q.section === sectionId ? [i] : []));
+
+  const moveQuestions = (target: number) => {
+    if (removingSection === null || !sectionToRemove) return;
+    for (const i of questionsOf(sectionToRemove.id)) {
+      setValue(`questions.${i}.section`, target, { shouldDirty: true });
+    }
+    sections.remove(removingSection);
+    setRemovingSection(null);
+  };
+
+  const deleteWithQuestions = () => {
+    if (removingSection === null || !sectionToRemove) return;
+    questions.remove(questionsOf(sectionToRemove.id));
+    sections.remove(removingSection);
+    setRemovingSection(null);
+  };
+
+  const cancel = () => (isDirty ? setConfirmingCancel(true) : onClose());
 
   const onSubmit = async (values: AssessmentForm) => {
     try {
@@ -120,7 +150,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
                     label={`Remove Section ${section.id}`}
                     icon={<Trash2 size={16} />}
                     className="btn--danger-text"
-                    onClick={() => sections.remove(index)}
+                    onClick={() => setRemovingSection(index)}
                   />
                 </div>
                 <Input
@@ -157,7 +187,11 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
           ) : (
             <div className="stack stack--tight">
               {questions.fields.map((question, index) => (
-                <QuestionEditor key={question.key} index={index} onRemove={() => questions.remove(index)} />
+                <QuestionEditor
+                  key={question.key}
+                  index={index}
+                  onRemove={() => setRemovingQuestion(index)}
+                />
               ))}
             </div>
           )}
@@ -175,7 +209,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
           <Button
             variant="secondary"
             icon={<X size={18} aria-hidden="true" />}
-            onClick={onClose}
+            onClick={cancel}
             disabled={saving}
           >
             Cancel
@@ -185,6 +219,37 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
           </Button>
         </div>
       </form>
+      <RemoveSectionDialog
+        key={sectionToRemove?.id ?? 'none'}
+        section={sectionToRemove}
+        others={getValues('sections').filter((_, i) => i !== removingSection)}
+        questionCount={sectionToRemove ? questionsOf(sectionToRemove.id).length : 0}
+        onMove={moveQuestions}
+        onDelete={deleteWithQuestions}
+        onCancel={() => setRemovingSection(null)}
+      />
+      <ConfirmDialog
+        open={removingQuestion !== null}
+        title={`Remove Question ${(removingQuestion ?? 0) + 1}?`}
+        message={<p>The question and its answer are removed when you save.</p>}
+        confirmLabel="Remove Question"
+        tone="danger"
+        onConfirm={() => {
+          if (removingQuestion !== null) questions.remove(removingQuestion);
+          setRemovingQuestion(null);
+        }}
+        onCancel={() => setRemovingQuestion(null)}
+      />
+      <ConfirmDialog
+        open={confirmingCancel}
+        title="Discard unsaved changes?"
+        message={<p>Your edits to the assessment are not saved. Cancel discards them.</p>}
+        confirmLabel="Discard Changes"
+        cancelLabel="Keep Editing"
+        tone="danger"
+        onConfirm={onClose}
+        onCancel={() => setConfirmingCancel(false)}
+      />
     </FormProvider>
   );
 }

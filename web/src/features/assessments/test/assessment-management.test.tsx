@@ -65,10 +65,93 @@ describe('Assessment Management', () => {
     await user.clear(title);
     await user.type(title, 'Something else');
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
+
+    // Unsaved edits: Cancel asks first, and keeping on editing keeps them.
+    let ask = await screen.findByRole('dialog', { name: 'Discard unsaved changes?' });
+    expect(ask).toHaveAttribute('aria-modal', 'true');
+    await user.click(within(ask).getByRole('button', { name: 'Keep Editing' }));
+    expect(screen.getByLabelText('Title')).toHaveValue('Something else');
+    expect(screen.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    ask = await screen.findByRole('dialog', { name: 'Discard unsaved changes?' });
+    await user.click(within(ask).getByRole('button', { name: 'Discard Changes' }));
     expect(await screen.findByRole('heading', { name: 'Distance Education Readiness' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Edit Assessment' }));
     expect(await screen.findByLabelText('Title')).toHaveValue('Distance Education Readiness');
     expect(store.saves).toHaveLength(0);
+  });
+
+  it('when an edit without changes is cancelled, then it closes without asking', async () => {
+    const { user } = await startEditing();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('button', { name: 'Edit Assessment' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('when a question is removed, then it asks first and Cancel keeps the question', async () => {
+    const { user } = await startEditing();
+    await user.click(within(questionGroup(3)).getByRole('button', { name: 'Remove Question 3' }));
+    let ask = await screen.findByRole('dialog', { name: 'Remove Question 3?' });
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getAllByRole('group', { name: /^Question \d$/ })).toHaveLength(3);
+
+    await user.click(within(questionGroup(3)).getByRole('button', { name: 'Remove Question 3' }));
+    ask = await screen.findByRole('dialog', { name: 'Remove Question 3?' });
+    await user.click(within(ask).getByRole('button', { name: 'Remove Question' }));
+    expect(screen.getAllByRole('group', { name: /^Question \d$/ })).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByText('Assessment updated successfully - New version created');
+    expect(lastSave().questions.map((q) => q.id)).toEqual(['q1', 'q2']);
+  });
+
+  it('when a section with questions is removed and its questions are moved, then they go to the chosen section', async () => {
+    const { user } = await startEditing();
+    await user.click(screen.getByRole('button', { name: 'Remove Section 2' }));
+    const ask = await screen.findByRole('dialog', { name: 'Remove Section 2?' });
+    expect(ask).toHaveTextContent('Section 2 has 2 questions. Move them to another section or delete them.');
+    expect(within(ask).getByLabelText('Move questions to')).toHaveValue('1');
+    await user.click(within(ask).getByRole('button', { name: 'Move Questions' }));
+    expect(screen.queryByRole('group', { name: 'Section 2' })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByText('Assessment updated successfully - New version created');
+    const body = lastSave();
+    expect(body.sections.map((s) => s.id)).toEqual([1]);
+    expect(body.questions.map((q) => [q.id, q.section])).toEqual([
+      ['q1', 1],
+      ['q2', 1],
+      ['q3', 1],
+    ]);
+  });
+
+  it('when a section with questions is removed with its questions, then both are gone', async () => {
+    const { user } = await startEditing();
+    await user.click(screen.getByRole('button', { name: 'Remove Section 2' }));
+    let ask = await screen.findByRole('dialog', { name: 'Remove Section 2?' });
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('group', { name: 'Section 2' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Remove Section 2' }));
+    ask = await screen.findByRole('dialog', { name: 'Remove Section 2?' });
+    await user.click(within(ask).getByRole('button', { name: 'Delete Questions' }));
+    expect(screen.getAllByRole('group', { name: /^Question \d$/ })).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await screen.findByText('Assessment updated successfully - New version created');
+    const body = lastSave();
+    expect(body.sections.map((s) => s.id)).toEqual([1]);
+    expect(body.questions.map((q) => [q.id, q.section])).toEqual([['q1', 1]]);
+  });
+
+  it('when an empty section is removed, then it asks to confirm only', async () => {
+    const { user } = await startEditing();
+    await user.click(screen.getByRole('button', { name: 'Add Section' }));
+    await user.click(screen.getByRole('button', { name: 'Remove Section 3' }));
+    const ask = await screen.findByRole('dialog', { name: 'Remove Section 3?' });
+    expect(within(ask).queryByRole('button', { name: 'Move Questions' })).not.toBeInTheDocument();
+    await user.click(within(ask).getByRole('button', { name: 'Remove Section' }));
+    expect(screen.queryByRole('group', { name: 'Section 3' })).not.toBeInTheDocument();
   });
 
   it('when a save is made, then the whole assessment goes with its base version and notes, and the new version is Current', async () => {
@@ -148,14 +231,6 @@ describe('Assessment Management', () => {
     ).toBeInTheDocument();
     expect(screen.getByLabelText('Title')).toHaveFocus();
     expect(screen.getByText('Title is required')).toHaveAttribute('role', 'alert');
-    expect(store.saves).toHaveLength(0);
-  });
-
-  it('when a section still used by a question is removed, then the question asks for an existing section', async () => {
-    const { user } = await startEditing();
-    await user.click(screen.getByRole('button', { name: 'Remove Section 2' }));
-    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
-    expect(await within(questionGroup(2)).findByText('Choose an existing section')).toBeInTheDocument();
     expect(store.saves).toHaveLength(0);
   });
 
