@@ -137,6 +137,11 @@ test('when an admin edits every question type, adds and removes sections, questi
   const added = Math.max(...sectionIds) + 1;
   await page.getByLabel(`Section ${added} title`).fill('Digital Wellbeing');
   await page.getByRole('button', { name: `Remove Section ${added + 1}` }).click();
+  // An empty section: removing it asks only to confirm.
+  await page
+    .getByRole('dialog', { name: `Remove Section ${added + 1}?` })
+    .getByRole('button', { name: 'Remove Section' })
+    .click();
   expect(await page.getByLabel(`Section ${added + 1} title`).count()).toBe(0);
 
   // Two questions in, one out: one new question is saved, in the new section.
@@ -144,6 +149,10 @@ test('when an admin edits every question type, adds and removes sections, questi
   await page.getByRole('button', { name: 'Add Question' }).click();
   await page.getByRole('button', { name: 'Add Question' }).click();
   await page.getByRole('button', { name: `Remove Question ${count + 2}` }).click();
+  await page
+    .getByRole('dialog', { name: `Remove Question ${count + 2}?` })
+    .getByRole('button', { name: 'Remove Question' })
+    .click();
   const fresh = page.getByRole('group', { name: `Question ${count + 1}`, exact: true });
   await fresh.getByLabel(`Question ${count + 1} text`).fill('Do you take regular screen breaks?');
   await fresh.getByLabel('Section', { exact: true }).selectOption(String(added));
@@ -217,6 +226,10 @@ test('when an edit is left through the menu, then it asks first; when it is canc
   expect(new URL(page.url()).pathname).toBe('/admin/assessments');
   expect(await page.getByLabel('Title', { exact: true }).inputValue()).toBe('A title nobody saved');
   await page.getByRole('button', { name: 'Cancel' }).click();
+  await page
+    .getByRole('dialog', { name: 'Discard unsaved changes?' })
+    .getByRole('button', { name: 'Discard Changes' })
+    .click();
   await shown(page.getByRole('heading', { name: before.title }));
   expect(await page.getByText('A title nobody saved').count()).toBe(0);
   expect((await current()).version).toBe(before.version);

@@ -223,11 +223,23 @@ test('when a super admin signs in and rewrites the assessment with a question of
   await shown(admin.getByRole('form', { name: 'Edit assessment' }));
 
   // Out with the sample's questions and its last two sections.
+  // Each removal asks first; sections are emptied first, so removing them only asks to confirm.
   const removeFirst = admin.getByRole('button', { name: 'Remove Question 1', exact: true });
-  while ((await removeFirst.count()) > 0) await removeFirst.click();
+  const confirmRemoval = admin.getByRole('dialog', { name: 'Remove Question 1?' }).getByRole('button', {
+    name: 'Remove Question',
+  });
+  while ((await removeFirst.count()) > 0) {
+    await removeFirst.click();
+    await confirmRemoval.click();
+  }
   await shown(admin.getByText('No questions yet'));
-  await admin.getByRole('button', { name: 'Remove Section 4' }).click();
-  await admin.getByRole('button', { name: 'Remove Section 3' }).click();
+  for (const n of [4, 3]) {
+    await admin.getByRole('button', { name: `Remove Section ${n}` }).click();
+    await admin
+      .getByRole('dialog', { name: `Remove Section ${n}?` })
+      .getByRole('button', { name: 'Remove Section' })
+      .click();
+  }
 
   await admin.getByLabel('Title', { exact: true }).fill(TITLE);
   await admin
