@@ -17,13 +17,13 @@ describe('docs/architecture.md', () => {
     read('docs/architecture.md')
       .split('\n')
       .filter((line) => /^\| [a-z]+ \|/.test(line))
-      .map((line) => [line.split('|')[1].trim(), line] as const),
+      .map((line) => [(line.split('|')[1] ?? '').trim(), line] as const),
   );
 
   it.each(consumerQueues.map((c) => [c.queue, c.events] as const))(
     'when the consumer table binds %s, then its service row names the queue and its events',
     (queue, events) => {
-      const row = rows.get(queue.split('.')[0]) ?? '';
+      const row = rows.get(queue.split('.')[0] ?? '') ?? '';
       expect(row).toContain(`\`${queue}\``);
       for (const event of events) expect(row).toContain(`\`${event}\``);
     },
