@@ -30,6 +30,7 @@ interface Question {
   type: 'yes_no' | 'multiple_choice' | 'file_upload';
   points: number;
   section: number;
+  required: boolean;
   correctAnswer?: string;
   options?: { id: string; text: string }[];
 }
@@ -280,7 +281,9 @@ test('when a result is opened, then the detail shows the hand-computed figures a
   const half = Math.ceil(questions.length / 2);
   const mixed = await takeAssessment(someone('Mixed'), (_q, i) => i < half);
   const expectedScore = questions.slice(0, half).reduce((sum, q) => sum + q.points, 0);
-  const totalPoints = questions.reduce((sum, q) => sum + q.points, 0);
+  // A wrong file answer is no file at all: on an optional question that is a skip, in neither score nor total.
+  const skipped = questions.filter((q, i) => i >= half && q.type === 'file_upload' && !q.required);
+  const totalPoints = questions.filter((q) => !skipped.includes(q)).reduce((sum, q) => sum + q.points, 0);
   const percentage = Math.round((expectedScore * 100) / totalPoints);
   expect(mixed).toMatchObject({ score: expectedScore, totalPoints, percentage });
 
@@ -309,7 +312,10 @@ test('when a result is opened, then the detail shows the hand-computed figures a
       questions.map((_q, i) => `Q${i + 1}`),
     );
     expect(await items.getByText('Correct', { exact: true }).count()).toBe(half);
-    expect(await items.getByText('Incorrect', { exact: true }).count()).toBe(questions.length - half);
+    expect(await items.getByText('Incorrect', { exact: true }).count()).toBe(
+      questions.length - half - skipped.length,
+    );
+    expect(await items.getByText('Skipped', { exact: true }).count()).toBe(skipped.length);
     const sections = page.getByRole('region', { name: 'Section Performance' }).getByRole('listitem');
     expect(await sections.count()).toBeGreaterThan(0);
     await shown(sections.first().getByText(/\d+ \/ \d+ correct/));
