@@ -116,3 +116,16 @@ test('when 100 submits of 24 MB arrive on random links, 50 at a time, then all g
   expect(statuses).toEqual(Array(100).fill(404));
   expect((peak - before) / 1024 / 1024).toBeLessThan(50);
 });
+
+test('when a student has extra time, then the page states their own limit and Start gives exactly that time', async () => {
+  const s = await inviteStudent(h, { extraTimePercent: 25 });
+  const page = await studentCall(h, 'GET', `/api/student/${s.token}/assessment`);
+  const limitMinutes = page.json.assessment.timeLimit as number;
+  expect(page.json.student).toMatchObject({
+    extraTimePercent: 25,
+    timeLimitSeconds: Math.round(limitMinutes * 60 * 1.25),
+  });
+  const started = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
+  const { startedAt, deadlineAt } = started.json.attempt as { startedAt: string; deadlineAt: string };
+  expect((Date.parse(deadlineAt) - Date.parse(startedAt)) / 1000).toBe(page.json.student.timeLimitSeconds);
+});

@@ -26,16 +26,20 @@ export interface LoginThrottle {
  */
 export type PasswordCheck = 'login' | 'current-password';
 
+const REFUSALS: Record<PasswordCheck, { code: string; what: string }> = {
+  login: { code: 'too_many_login_attempts', what: 'login' },
+  'current-password': { code: 'too_many_password_attempts', what: 'password' },
+};
+
 function tooMany(retryAfterSeconds: number, check: PasswordCheck): AppError {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  const wait = `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
-  return check === 'login'
-    ? new AppError('too_many_login_attempts', `Too many login attempts. ${wait}`, 429, {
-        details: { retryAfterSeconds },
-      })
-    : new AppError('too_many_password_attempts', `Too many password attempts. ${wait}`, 429, {
-        details: { retryAfterSeconds },
-      });
+  const { code, what } = REFUSALS[check];
+  return new AppError(
+    code,
+    `Too many ${what} attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    429,
+    { details: { retryAfterSeconds } },
+  );
 }
 
 /** E-mail addresses are hashed before they become keys in the shared store: no personal data in Redis key names. */

@@ -73,6 +73,10 @@ export const fileTooLarge = (maxBytes: number) =>
   );
 
 const invalidLink = () => notFound(INVALID_INVITATION_MESSAGE, 'not_found');
+/** The time an attempt gets: the version's limit plus the student's extra time, in whole seconds. */
+export const attemptSeconds = (timeLimitMinutes: number, extraTimePercent: number) =>
+  Math.round(timeLimitMinutes * 60 * (1 + extraTimePercent / 100));
+
 const attemptNotFound = () => notFound('Attempt not found', 'attempt_not_found');
 const attemptClosed = () =>
   conflict('This attempt is closed: it was submitted or its time is over', 'attempt_closed');
@@ -295,14 +299,21 @@ export function createAttempts(deps: {
       if (!page!.versionId) throw notFound(NO_ASSESSMENT_MESSAGE, 'no_assessment');
       const view = page!.content ? remember(page!.content) : views.get(page!.versionId);
       const latest = page!.latest;
+      const assessment = view ?? studentView(await version(page!.versionId));
       return {
-        student: { name: student.name, email: student.email, extraTimePercent: student.extraTimePercent },
+        student: {
+          name: student.name,
+          email: student.email,
+          extraTimePercent: student.extraTimePercent,
+          // The student's own limit, as Start will set it: the page states it and computes nothing.
+          timeLimitSeconds: attemptSeconds(assessment.timeLimit, student.extraTimePercent),
+        },
         alreadyCompleted: Boolean(page!.passed),
         result: page!.passed,
         previousAttempt: latest
           ? { percentage: latest.percentage, passed: latest.passed, completedAt: latest.completedAt }
           : null,
-        assessment: view ?? studentView(await version(page!.versionId)),
+        assessment,
         attempt: page!.attempt ? attemptJson(page!.attempt, page!.attempt.files) : null,
         awaitingResult: page!.awaitingResult,
         serverNow: page!.serverNow,
@@ -332,7 +343,7 @@ export function createAttempts(deps: {
           studentId: student.id,
           attemptNumber: standing!.lastNumber + 1,
           versionId: active.versionId,
-          limitSeconds: active.timeLimitMinutes * 60 * (1 + student.extraTimePercent / 100),
+          limitSeconds: attemptSeconds(active.timeLimitMinutes, student.extraTimePercent),
         });
         if (!attempt) throw conflict('The assessment is being started in another window', 'start_conflict');
         await markStarted(tx, student.id);

@@ -84,13 +84,15 @@ export function createStudents(deps: {
     }
   };
 
+  const expiryFromNow = () => new Date(Date.now() + deps.inviteTtlDays * DAY_MS);
+
   const freshInvitation = () => {
     const token = newInviteToken();
     return {
       token,
       tokenHash: tokenHash(token),
       sealedToken: secrets.seal(token),
-      expiresAt: new Date(Date.now() + deps.inviteTtlDays * DAY_MS),
+      expiresAt: expiryFromNow(),
     };
   };
 
@@ -177,7 +179,7 @@ export function createStudents(deps: {
           student = await renewInvitation(tx, id, fresh);
           token = fresh.token;
         } else if (current.status === 'invited') {
-          student = await extendInvitation(tx, id, new Date(Date.now() + deps.inviteTtlDays * DAY_MS));
+          student = await extendInvitation(tx, id, expiryFromNow());
         }
         if (token === undefined)
           throw unavailable('The invitation link cannot be read: check EVENT_SECRETS_KEY');

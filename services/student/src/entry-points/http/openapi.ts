@@ -232,6 +232,10 @@ export const openApi = describeService({
               name: z.string(),
               email: z.string(),
               extraTimePercent: z.number().int().describe('Extra time on top of the time limit, in percent'),
+              timeLimitSeconds: z
+                .number()
+                .int()
+                .describe("The student's own time: the limit plus their extra time, as Start sets it"),
             }),
             alreadyCompleted: z.boolean(),
             result: resultOut.nullable(),

@@ -102,10 +102,14 @@ export function attemptRoutes(deps: { attempts: Attempts; uploadMaxBytes: number
     badUpload: 'Send answers, timeSpent and startedAt as fields and each file in a part named "files"',
   });
   const token = (req: Request) => parse(tokenParams, req.params).token;
-  /** Before multer reads a byte of a multipart body: an unknown link gets its 404 with the body left unread. */
+  /**
+   * Before multer reads a byte of a multipart body: an unknown link gets its 404 with the body left unread. A JSON
+   * body is already read (and bounded at 1 MB) by then, so it costs no look-up of its own.
+   */
   const admitted =
     (needs: { openAttempt: boolean }): RequestHandler =>
     (req, _res, next) => {
+      if (!req.is(MULTIPART_TYPE)) return next();
       attempts.admitWrite(token(req), needs).then(() => next(), next);
     };
 

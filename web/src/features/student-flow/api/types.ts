@@ -97,8 +97,8 @@ export interface PreviousAttempt {
 }
 
 export interface AssessmentLoad {
-  /** `extraTimePercent`: the accommodation an admin set, already part of the attempt's time. */
-  student: { name: string; email: string; extraTimePercent?: number };
+  /** `extraTimePercent`: the accommodation an admin set; `timeLimitSeconds`: the student's own time, with it. */
+  student: { name: string; email: string; extraTimePercent?: number; timeLimitSeconds?: number };
   alreadyCompleted: boolean;
   result: StudentResult | null;
   previousAttempt: PreviousAttempt | null;

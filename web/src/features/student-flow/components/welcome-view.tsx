@@ -6,14 +6,11 @@ import { questionsOf } from '../progress';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** The student's own time: the limit plus their extra time, as the timer will start it (37.5 min → 37 minutes 30 seconds). */
-function ownTimeLimit(minutes: number, extraPercent: number): string {
-  const seconds = Math.round(minutes * 60 * (1 + extraPercent / 100));
-  const whole = Math.floor(seconds / 60);
+/** The student's own time as the server set it (37.5 min is '37 minutes 30 seconds'). */
+function duration(seconds: number): string {
   const rest = seconds % 60;
-  return rest
-    ? `${count(whole, 'minute', 'minutes')} ${count(rest, 'second', 'seconds')}`
-    : count(whole, 'minute', 'minutes');
+  const minutes = count(Math.floor(seconds / 60), 'minute', 'minutes');
+  return rest ? `${minutes} ${count(rest, 'second', 'seconds')}` : minutes;
 }
 
 interface WelcomeViewProps {
@@ -63,7 +60,7 @@ export function WelcomeView({ load, starting, onStart }: WelcomeViewProps) {
             <Clock size={20} aria-hidden="true" />
             <dt>Time Limit</dt>
             <dd>
-              {ownTimeLimit(assessment.timeLimit, extraTime)}
+              {duration(student.timeLimitSeconds ?? assessment.timeLimit * 60)}
               {extraTime > 0 && (
                 <span className="welcome__fact-note">
                   {' '}

@@ -34,7 +34,7 @@ describe('Student welcome page', () => {
   });
 
   it('when the student has extra time, then the welcome page shows their own time limit and that it includes it', async () => {
-    db.student = { ...db.student, extraTimePercent: 25 };
+    db.student = { ...db.student, extraTimePercent: 25, timeLimitSeconds: 2250 };
     renderStudentApp(`/assessment/${TOKEN}`);
     const limit = (await screen.findByText('Time Limit')).nextElementSibling!;
     expect(limit).toHaveTextContent(

@@ -118,7 +118,7 @@ interface Put {
 export const db = {
   /** How far the server's clock is ahead of the test's (milliseconds). */
   clockAhead: 0,
-  student: { name: 'Ada Lovelace', email: 'ada@example.edu', extraTimePercent: 0 },
+  student: { name: 'Ada Lovelace', email: 'ada@example.edu', extraTimePercent: 0, timeLimitSeconds: 1800 },
   assessment,
   attempt: null as Attempt | null,
   previousAttempt: null as PreviousAttempt | null,
@@ -139,7 +139,12 @@ export const db = {
 
 export function resetStudentDb(): void {
   db.clockAhead = 0;
-  db.student = { name: 'Ada Lovelace', email: 'ada@example.edu', extraTimePercent: 0 };
+  db.student = {
+    name: 'Ada Lovelace',
+    email: 'ada@example.edu',
+    extraTimePercent: 0,
+    timeLimitSeconds: 1800,
+  };
   db.assessment = assessment;
   db.attempt = null;
   db.previousAttempt = null;
