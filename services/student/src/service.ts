@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
@@ -58,7 +60,11 @@ export const studentService = defineService({
       importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES,
       importMaxRows: config.STUDENT_IMPORT_MAX_ROWS,
     });
-    const flow = attemptRoutes({ attempts, uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES });
+    const flow = attemptRoutes({
+      attempts,
+      uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES,
+      spoolDir: path.join(os.tmpdir(), 'readiness-student-uploads'),
+    });
     return {
       routes(app) {
         flow(app);

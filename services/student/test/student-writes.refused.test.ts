@@ -73,11 +73,15 @@ describe('the body a student write accepts', () => {
 });
 
 /** A multipart body of `size` bytes sent with raw http (fetch would read the whole Blob into the request first). */
-function postLarge(url: string, body: Buffer): Promise<number> {
+function postLarge(url: string, body: Buffer | Buffer[], boundary = '----burst'): Promise<number> {
+  const chunks = Array.isArray(body) ? body : [body];
   return new Promise((resolve, reject) => {
     const req = http.request(url, {
       method: 'POST',
-      headers: { 'content-type': 'multipart/form-data; boundary=----burst', 'content-length': body.length },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': chunks.reduce((n, c) => n + c.length, 0),
+      },
     });
     req.on('response', (res) => {
       res.resume();
@@ -87,8 +91,23 @@ function postLarge(url: string, body: Buffer): Promise<number> {
     req.on('error', (err: NodeJS.ErrnoException) =>
       ['EPIPE', 'ECONNRESET'].includes(err.code ?? '') ? undefined : reject(err),
     );
-    req.end(body);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
   });
+}
+
+/** Runs the requests of each wave at once, waves one after another; the statuses and the process's peak growth. */
+async function inWaves(waves: number, wave: (n: number) => Array<Promise<number>>) {
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const statuses: number[] = [];
+  try {
+    for (let n = 0; n < waves; n++) statuses.push(...(await Promise.all(wave(n))));
+  } finally {
+    clearInterval(sampler);
+  }
+  return { statuses, growthMb: (peak - before) / 1024 / 1024 };
 }
 
 test('when 100 submits of 24 MB arrive on random links, 50 at a time, then all get 404 and the process grows by less than 50 MB', async () => {
@@ -96,25 +115,13 @@ test('when 100 submits of 24 MB arrive on random links, 50 at a time, then all g
     '------burst\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n',
   );
   const body = Buffer.concat([header, Buffer.alloc(24 * 1024 * 1024 - header.length, 0x41)]);
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const statuses: number[] = [];
-  try {
-    for (let wave = 0; wave < 2; wave++) {
-      statuses.push(
-        ...(await Promise.all(
-          Array.from({ length: 50 }, () =>
-            postLarge(`${h.url}/api/student/${randomBytes(32).toString('base64url')}/submit`, body),
-          ),
-        )),
-      );
-    }
-  } finally {
-    clearInterval(sampler);
-  }
+  const { statuses, growthMb } = await inWaves(2, () =>
+    Array.from({ length: 50 }, () =>
+      postLarge(`${h.url}/api/student/${randomBytes(32).toString('base64url')}/submit`, body),
+    ),
+  );
   expect(statuses).toEqual(Array(100).fill(404));
-  expect((peak - before) / 1024 / 1024).toBeLessThan(50);
+  expect(growthMb).toBeLessThan(50);
 });
 
 test('when a student has extra time, then the page states their own limit and Start gives exactly that time', async () => {
@@ -128,4 +135,36 @@ test('when a student has extra time, then the page states their own limit and St
   const started = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
   const { startedAt, deadlineAt } = started.json.attempt as { startedAt: string; deadlineAt: string };
   expect((Date.parse(deadlineAt) - Date.parse(startedAt)) / 1000).toBe(page.json.student.timeLimitSeconds);
+});
+
+test('when 30 students upload a 10 MB answer file each, 15 at a time, then every file is stored and the process grows by less than 50 MB', async () => {
+  const students = await Promise.all(Array.from({ length: 30 }, () => begin()));
+  const boundary = '----upload';
+  // One filler shared by every request, so the test itself holds 10 MB, not 10 MB per upload.
+  const filler = Buffer.alloc(10 * 1024 * 1024 - 64 * 1024, 0x41);
+  const form = (attemptId: string) => [
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="attemptId"\r\n\r\n${attemptId}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="questionId"\r\n\r\nq3\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="essay.pdf"\r\n` +
+        'Content-Type: application/pdf\r\n\r\n%PDF-1.4\n',
+    ),
+    filler,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ];
+  const { statuses, growthMb } = await inWaves(2, (wave) =>
+    students
+      .slice(wave * 15, wave * 15 + 15)
+      .map((s) => postLarge(`${h.url}/api/student/${s.token}/files`, form(s.attemptId), boundary)),
+  );
+  expect(statuses).toEqual(Array(30).fill(201));
+  expect(growthMb).toBeLessThan(50);
+  const page = await studentCall(h, 'GET', `/api/student/${students[29]!.token}/assessment`);
+  expect(page.json.attempt.files).toEqual([
+    expect.objectContaining({
+      questionId: 'q3',
+      originalName: 'essay.pdf',
+      size: 10 * 1024 * 1024 - 64 * 1024 + 9,
+    }),
+  ]);
 });

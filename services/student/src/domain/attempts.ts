@@ -3,7 +3,7 @@ import type { EventPayload } from '@readiness/contracts';
 import { timestampDate } from '@readiness/contracts';
 import type { Database, Tx } from '@readiness/kit/db';
 import { AppError, badRequest, conflict, notFound, notYet } from '@readiness/kit/errors';
-import { detectFile, type FileExtension } from '@readiness/kit/files';
+import { detectFile, type FileExtension, type FileSource } from '@readiness/kit/files';
 import type { Logger } from '@readiness/kit/logger';
 import { enqueue } from '@readiness/kit/outbox';
 import type { ObjectStore } from '@readiness/kit/storage';
@@ -118,7 +118,8 @@ export const attemptJson = (a: AttemptRecord, files: AttemptFile[]): AttemptJson
 export interface NewFile {
   questionId: string;
   originalName: string;
-  data: Buffer;
+  /** Where the upload's bytes are (a spool file for the student's uploads): streamed to the bucket, never held. */
+  source: FileSource;
 }
 
 export type SubmitOutcome =
@@ -171,19 +172,23 @@ export function createAttempts(deps: {
   /** Stores checked files under server-generated keys; a refused file stores nothing (all are checked first). */
   async function storeFiles(studentId: string, attemptId: string, files: NewFile[]) {
     const checked = files.map((f) => {
-      const kind = detectFile(f.originalName, f.data, ANSWER_FILE_TYPES);
+      const kind = detectFile(f.originalName, f.source, ANSWER_FILE_TYPES);
       if (!kind) throw new AppError('file_type', FILE_TYPE_MESSAGE, 400);
       return {
         ...f,
         ...kind,
-        size: f.data.length,
+        size: f.source.size,
         objectKey: `${answerPrefix(studentId)}${attemptId}/${randomUUID()}.${kind.extension}`,
       };
     });
     const stored: typeof checked = [];
     try {
       for (const f of checked) {
-        await storage.put(f.objectKey, f.data, { contentType: f.mimetype });
+        await storage.put(f.objectKey, f.source.open(), {
+          contentType: f.mimetype,
+          size: f.source.size,
+          sha256: f.source.sha256,
+        });
         stored.push(f);
       }
     } catch (err) {
