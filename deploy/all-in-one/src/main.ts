@@ -113,6 +113,7 @@ async function main(): Promise<void> {
     options: {
       verifier: auth.exports.verifier,
       extraRoutes: (app) => app.use(devMailRoutes(mail)),
+      readyWithUpstreams: true,
     },
   });
   host.startRelays();

@@ -9,6 +9,8 @@ const STARTUP_TIMEOUT_MS = 150_000;
 
 export interface RunningProduct {
   url: string;
+  /** The product's process id. */
+  pid: number;
   output: () => string;
   /** The data folder; removed on `stop()` unless the caller gave it. */
   dataDir: string;
@@ -67,6 +69,7 @@ export async function startProduct(
 
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
     output: () => output,
     dataDir,
     stop: async () => {

@@ -57,6 +57,11 @@ export interface GatewayOptions {
   apiDocs?: Pick<ApiDocsOptions, 'freshMs' | 'retryMs' | 'timeoutMs'>;
   /** Mounted after the API and before the web app (the all-in-one mounts the dev mail pages here). */
   extraRoutes?: (app: Express) => void;
+  /**
+   * The all-in-one: the services run in the gateway's process, so its public `/readyz` is theirs too and
+   * answers 503 while any of them is not ready (its database unreachable, say).
+   */
+  readyWithUpstreams?: boolean;
   registry?: client.Registry;
   /** Route table override (tests). */
   routes?: readonly RouteRule[];
@@ -387,6 +392,10 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
   let draining = false;
   const readiness = async (): Promise<boolean> => {
     if (draining) return false;
+    if (deps.readyWithUpstreams) {
+      const states = await Promise.all(Object.values(upstreams).map((target) => probe(target.baseUrl)));
+      if (states.some((state) => state !== 'ready')) return false;
+    }
     if (!deps.redis) return true;
     try {
       return (await deps.redis.ping()) === 'PONG';

@@ -36,7 +36,7 @@ import type { Logger } from '../logger';
 export interface EmbeddedPostgres {
   /** The folder PostgreSQL keeps its data in (after following a redirect, see `startEmbeddedPostgres`). */
   readonly dataDir: string;
-  /** The postmaster's process id. */
+  /** The postmaster's process id (a new one after a restart: the server is supervised). */
   readonly pid: number;
   /** The connection URL of `database` on this server. */
   url(database: string): string;
@@ -391,67 +391,112 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
     log_line_prefix: '',
   };
   const args = ['-D', dataDir, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-  const { child, output } = run(id, path.join(bin, 'postgres'), args, dataDir);
-  const exit = exited(child);
-  let stopping = false;
-  void exit.then((code) => {
-    if (!stopping)
-      logger.error({ code, output }, 'embedded PostgreSQL exited; the services lose their database');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-      // Start-up and shutdown notices are LOG lines; problems start with WARNING, ERROR, FATAL or PANIC.
-      // Our own readiness probe meets "the database system is starting up" while it starts.
-      if (/^(WARNING|ERROR|FATAL|PANIC)/.test(line) && !line.includes('is starting up'))
-        logger.warn({ postgres: line }, 'PostgreSQL');
-      else logger.debug({ postgres: line }, 'PostgreSQL');
-    }
-  });
-  // A synchronous exit (process.exit) gives no chance to shut down cleanly; pdeathsig covers SIGKILL.
-  const killOnExit = () => child.kill('SIGINT');
-  process.once('exit', killOnExit);
-
   const url = (database: string) =>
     socket
       ? `postgresql://${SUPERUSER}@/${database}?host=${encodeURIComponent(host)}&port=${port}`
       : `postgresql://${SUPERUSER}@127.0.0.1:${port}/${database}`;
 
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 60_000);
-  let ready = false;
-  while (!ready) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      stopping = true;
-      process.off('exit', killOnExit);
-      throw new Error(
-        `PostgreSQL exited during start-up (${child.exitCode ?? child.signalCode}):\n${output.join('\n')}`,
-      );
-    }
-    const client = new pg.Client({ connectionString: url('postgres'), connectionTimeoutMillis: 1_000 });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      ready = true;
-    } catch (err) {
-      if (Date.now() > deadline) {
-        stopping = true;
-        child.kill('SIGKILL');
+  let stopping = false;
+  let server = launch();
+  // A synchronous exit (process.exit) gives no chance to shut down cleanly; pdeathsig covers SIGKILL.
+  const killOnExit = () => server.child.kill('SIGINT');
+  process.once('exit', killOnExit);
+
+  /** Starts the postmaster; its unexpected exit starts the supervision (see `restart`). */
+  function launch() {
+    const { child, output } = run(id, path.join(bin, 'postgres'), args, dataDir);
+    const exit = exited(child);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        // Start-up and shutdown notices are LOG lines; problems start with WARNING, ERROR, FATAL or PANIC.
+        // Our own readiness probe meets "the database system is starting up" while it starts.
+        if (/^(WARNING|ERROR|FATAL|PANIC)/.test(line) && !line.includes('is starting up'))
+          logger.warn({ postgres: line }, 'PostgreSQL');
+        else logger.debug({ postgres: line }, 'PostgreSQL');
+      }
+    });
+    return { child, output, exit };
+  }
+
+  /** Waits for `SELECT 1` on the current server; throws when it exits first or the deadline passes. */
+  async function waitReady(timeoutMs: number) {
+    const { child, output } = server;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) {
         throw new Error(
-          `PostgreSQL did not accept connections in time: ${String(err)}\n${output.join('\n')}`,
+          `PostgreSQL exited during start-up (${child.exitCode ?? child.signalCode}):\n${output.join('\n')}`,
         );
       }
-      await new Promise((r) => setTimeout(r, 50));
-    } finally {
-      await client.end().catch(() => undefined);
+      const client = new pg.Client({ connectionString: url('postgres'), connectionTimeoutMillis: 1_000 });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) {
+          child.kill('SIGKILL');
+          throw new Error(
+            `PostgreSQL did not accept connections in time: ${String(err)}\n${output.join('\n')}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        await client.end().catch(() => undefined);
+      }
     }
   }
-  logger.info({ dataDir, pid: child.pid, host, port }, 'embedded PostgreSQL ready');
+
+  /**
+   * Supervision: a server that dies while nobody stops it (killed, out of memory, a crash) is started again on
+   * the same folder, with PostgreSQL's own crash recovery, until it is up; meanwhile the services' calls fail
+   * with 503 and their readiness with them. Its old backends may hold the shared memory for a moment, so a
+   * start that fails is tried again.
+   */
+  function supervise() {
+    void server.exit.then(async (code) => {
+      if (stopping) return;
+      logger.error(
+        { code, signal: server.child.signalCode, output: server.output },
+        'embedded PostgreSQL exited; restarting it',
+      );
+      for (let attempt = 1; !stopping; attempt++) {
+        await new Promise((r) => setTimeout(r, Math.min(100 * attempt, 1_000)));
+        if (stopping) return;
+        try {
+          await clearStalePid(dataDir, logger);
+          server = launch();
+          await waitReady(30_000);
+          logger.info({ pid: server.child.pid, attempt }, 'embedded PostgreSQL restarted');
+          supervise();
+          return;
+        } catch (err) {
+          logger.warn({ err, attempt }, 'restarting embedded PostgreSQL failed; trying again');
+          server.child.kill('SIGKILL');
+          await server.exit;
+        }
+      }
+    });
+  }
+
+  try {
+    await waitReady(opts.readyTimeoutMs ?? 60_000);
+  } catch (err) {
+    stopping = true;
+    process.off('exit', killOnExit);
+    throw err;
+  }
+  supervise();
+  logger.info({ dataDir, pid: server.child.pid, host, port }, 'embedded PostgreSQL ready');
   const flushed = fresh ? flushInBackground(id, bin, dataDir, logger) : Promise.resolve();
 
   let stopped: Promise<void> | undefined;
   return {
     dataDir,
-    pid: child.pid as number,
+    get pid() {
+      return server.child.pid as number;
+    },
     url,
     async ensureDatabase(database) {
       if (!DATABASE_NAME.test(database)) throw new Error(`Not a database name: ${database}`);
@@ -473,6 +518,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
         stopping = true;
         process.off('exit', killOnExit);
         await flushed;
+        const { child, exit } = server;
         if (child.exitCode !== null || child.signalCode !== null) return;
         child.kill('SIGINT');
         const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);

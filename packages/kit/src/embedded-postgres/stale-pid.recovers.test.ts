@@ -10,12 +10,14 @@ const dataDir = path.join(scratchFolder('embedded-pg-stale-'), 'postgres');
 let server: EmbeddedPostgres | undefined;
 afterEach(() => server?.stop());
 
-test('when the server itself is killed mid-run, then the next start recovers its folder and keeps committed rows', async () => {
+test('when the server is killed and its launcher stops at once, then the next start recovers its folder and keeps committed rows', async () => {
   server = await startEmbeddedPostgres({ dataDir, logger });
   const url = await server.ensureDatabase('app');
   await query(url, 'CREATE TABLE kept (n int); INSERT INTO kept VALUES (1), (2)');
   const pid = server.pid;
   process.kill(pid, 'SIGKILL');
+  // Stopped before its supervision restarts the server (server-killed.restarted.test.ts covers that).
+  await server.stop();
   await eventually(() => !alive(pid), 'the killed server to exit');
   expect(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]).toBe(String(pid));
 

@@ -3,6 +3,7 @@ import type { Logger } from '@readiness/kit/logger';
 import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
 import { EMBEDDED_FONT_NAMES, SANS, SERIF } from '../domain/templates/fonts';
 import { UnusableBrowserError, type BrowserChoice } from './browser-choice';
+import { tiedToThisProcess } from './tied-browser';
 
 export interface RenderOptions {
   landscape?: boolean;
@@ -270,13 +271,15 @@ export function createRenderer(options: {
     return launching;
   }
 
+  let tiedPath: string | undefined;
   async function launchBrowser(): Promise<void> {
     // Only a browser closed for being idle leaves no problem behind: the start and a relaunch after a crash do.
     const waking = problem === undefined;
     try {
       choice ??= await options.choose();
+      tiedPath ??= tiedToThisProcess(choice.executablePath);
       const launched = await puppeteer.launch({
-        executablePath: choice.executablePath,
+        executablePath: tiedPath,
         headless: true,
         args: choice.args,
         env: choice.env ? { ...process.env, ...choice.env } : undefined,
