@@ -115,12 +115,21 @@ test('when an admin invites a student, then the toast names them and search and 
   await page.getByRole('combobox', { name: 'Status' }).selectOption({ label: 'Invited' });
   await shown(row(page, student.name));
 
-  // The same address again, in any case, is refused and the dialog stays open.
+  // The same address again, in any case, is refused at the Email field, which takes the focus; the dialog stays.
   await page.getByRole('button', { name: 'Invite Student' }).click();
   await dialog.getByLabel('Name').fill('Someone Else');
-  await dialog.getByLabel('Email').fill(student.email);
+  await dialog.getByLabel('Email').fill(student.email.toUpperCase());
   await dialog.getByRole('button', { name: 'Send Invitation' }).click();
-  await shown(page.locator('.Toastify').getByText(/already invited/i));
+  const email = dialog.getByLabel('Email');
+  await shown(dialog.getByText('A student with this email is already invited'));
+  expect(await email.getAttribute('aria-invalid')).toBe('true');
+  expect(await email.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(
+    await page
+      .locator('.Toastify')
+      .getByText(/already invited/i)
+      .count(),
+  ).toBe(0);
   await shown(dialog);
 });
 

@@ -27,7 +27,7 @@ test.each(['password', 'Baseball', 'ILOVEYOU', 'trustno1'])(
       body: { name: 'Common Choice', email, password, role: 'admin' },
     });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: COMMON, code: 'validation_failed' });
+    expect(res.body).toEqual({ message: COMMON, code: 'validation_failed', field: 'password' });
     const list = await api.call<{ admins: Array<{ email: string }> }>('GET', '/api/admin/admins', {
       token: rootToken,
     });

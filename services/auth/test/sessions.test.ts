@@ -90,7 +90,9 @@ describe('login', () => {
   ])('when the body is %j, then 400 says %s', async (body, message) => {
     const res = await api.call('POST', '/api/auth/login', { body });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message, code: 'validation_failed' });
+    // The field the message is about, so the sign-in form shows it there.
+    const field = message.startsWith('Password') ? 'password' : 'email';
+    expect(res.body).toEqual({ message, code: 'validation_failed', field });
   });
 
   test('when the e-mail is unknown or the password wrong, then the answers are identical', async () => {

@@ -3,6 +3,10 @@ import { setupServer } from 'msw/node';
 import type { Admin } from '../features/auth/api/types';
 import { disabledAdmin, makeToken, regularAdmin, superAdmin } from './fixtures';
 
+/** Auth refuses the 10,000 most common passwords; a few of them are enough here. */
+const COMMON_PASSWORDS = ['password', 'password1', 'qwerty123'];
+export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less predictable one.';
+
 /*
  * An in-memory stand-in for the auth service, speaking the API contract the screens rely on:
  * sessions are real tokens checked on every call, and the admin list changes with each mutation.
@@ -88,7 +92,13 @@ export const handlers = [
     const { currentPassword, newPassword } = (await request.json()) as Record<string, string>;
     if (currentPassword !== account.password) {
       return HttpResponse.json(
-        { message: 'Current password is incorrect', code: 'VALIDATION' },
+        { message: 'Current password is incorrect', code: 'current_password_incorrect' },
+        { status: 400 },
+      );
+    }
+    if (COMMON_PASSWORDS.includes(newPassword!)) {
+      return HttpResponse.json(
+        { message: COMMON_PASSWORD_MESSAGE, code: 'validation_failed', field: 'newPassword' },
         { status: 400 },
       );
     }
@@ -111,7 +121,7 @@ export const handlers = [
     };
     if ([...db.accounts.values()].some((a) => a.admin.email === body.email)) {
       return HttpResponse.json(
-        { message: 'An admin with this email already exists', code: 'CONFLICT' },
+        { message: 'An admin with this email already exists', code: 'email_taken' },
         { status: 409 },
       );
     }

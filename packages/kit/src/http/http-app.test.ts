@@ -331,7 +331,7 @@ describe('request bodies', () => {
     expect(await res.json()).toEqual({ message: 'Request body is not valid JSON', code: 'invalid_json' });
   });
 
-  test('when a body fails the zod schema, then the answer is 400 with the first issue message', async () => {
+  test('when a body fails the zod schema, then the answer is 400 with the first issue message and its field', async () => {
     const { server } = await start();
     const res = await fetch(`${server.url}/people`, {
       method: 'POST',
@@ -339,7 +339,11 @@ describe('request bodies', () => {
       body: JSON.stringify({ name: '' }),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: 'Name is required', code: 'validation_failed' });
+    expect(await res.json()).toEqual({
+      message: 'Name is required',
+      code: 'validation_failed',
+      field: 'name',
+    });
   });
 
   test('when a body passes the zod schema, then the route gets the parsed value', async () => {

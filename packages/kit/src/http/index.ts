@@ -132,7 +132,10 @@ export function incomingId(value: string | string[] | undefined): string | undef
   return v && ID_PATTERN.test(v) ? v : undefined;
 }
 
-/** Sends the one error shape of the system: `{ message, code }`, never a stack. */
+/**
+ * Sends the one error shape of the system: `{ message, code }`, never a stack; a refused body (`parse`) also
+ * names the `field` its message is about, so a form shows the message at that field.
+ */
 export function sendError(err: unknown, req: Request, res: Response, logger: Logger): void {
   const appError = toAppError(err);
   if (appError.httpStatus >= 500) {
@@ -150,7 +153,12 @@ export function sendError(err: unknown, req: Request, res: Response, logger: Log
   if (appError.httpStatus === 429 && appError.details?.retryAfterSeconds !== undefined) {
     res.setHeader('Retry-After', String(appError.details.retryAfterSeconds));
   }
-  res.status(appError.httpStatus).json({ message: appError.message, code: appError.code });
+  const field = appError.details?.field;
+  res.status(appError.httpStatus).json({
+    message: appError.message,
+    code: appError.code,
+    ...(typeof field === 'string' && field !== '' ? { field } : {}),
+  });
 }
 
 /**
@@ -369,7 +377,10 @@ export function parse<S extends z.ZodType>(schema: S, data: unknown): z.infer<S>
   if (result.success) return result.data;
   const first = result.error.issues[0];
   throw new AppError('validation_failed', first?.message ?? 'Invalid request', 400, {
-    details: { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+    details: {
+      field: first?.path.join('.'),
+      issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    },
   });
 }
 

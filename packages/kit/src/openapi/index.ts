@@ -43,7 +43,14 @@ const sharedComponents = (): OpenApiDocument['components'] => ({
     Error: {
       type: 'object',
       required: ['message', 'code'],
-      properties: { message: { type: 'string' }, code: { type: 'string' } },
+      properties: {
+        message: { type: 'string' },
+        code: { type: 'string' },
+        field: {
+          type: 'string',
+          description: 'With validation_failed: the request field the message is about',
+        },
+      },
     },
   },
   securitySchemes: {

@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { DialogActions, Input, Modal, PasswordInput, Select } from '../../../components/ui';
-import { notify, notifyFailure } from '../../../lib/toast';
+import { failAtField } from '../../../lib/form-errors';
+import { notify } from '../../../lib/toast';
 import type { Admin } from '../../auth/api/types';
 import {
   createAdminSchema,
@@ -22,6 +23,7 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
     register,
     handleSubmit,
     reset,
+    setError,
     formState: { errors },
   } = useForm<CreateAdminInput>({ resolver: zodResolver(createAdminSchema), defaultValues: emptyCreate });
 
@@ -35,7 +37,11 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
       notify.success(`Admin ${admin?.name ?? values.name} created successfully`);
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to create admin');
+      failAtField(err, 'Failed to create admin', {
+        setError,
+        fields: ['name', 'email', 'password', 'role'],
+        codes: { email_taken: 'email' },
+      });
     }
   };
 
@@ -66,7 +72,7 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
         <PasswordInput
           label="Password"
           autoComplete="new-password"
-          hint="The new admin signs in with it. At least 6 characters."
+          hint="The new admin signs in with it. At least 6 characters, and not one of the common passwords."
           error={errors.password?.message}
           {...register('password')}
         />
@@ -88,6 +94,7 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
     register,
     handleSubmit,
     reset,
+    setError,
     formState: { errors },
   } = useForm<EditAdminInput>({ resolver: zodResolver(editAdminSchema) });
 
@@ -102,7 +109,11 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
       notify.success('Admin updated successfully');
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to update admin');
+      failAtField(err, 'Failed to update admin', {
+        setError,
+        fields: ['name', 'email', 'role'],
+        codes: { email_taken: 'email' },
+      });
     }
   };
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { superAdmin } from '../../../testing/fixtures';
+import { expectErrorAtField } from '../../../testing/fields';
 import { renderApp } from '../../../testing/render';
 import { db, openSession, server } from '../../../testing/server';
 
@@ -91,7 +92,7 @@ describe('Admin Management', () => {
     expect(stat('Super Admins')).toBe('2');
   });
 
-  it('when the e-mail is taken, then the server message shows and the dialog stays open', async () => {
+  it('when the e-mail is taken, then the server message shows at the Email field and the dialog stays open', async () => {
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Add Admin' }));
     const dialog = screen.getByRole('dialog', { name: 'Create Admin' });
@@ -100,8 +101,15 @@ describe('Admin Management', () => {
     await user.type(within(dialog).getByLabelText('Password'), 'temporary1');
     await user.selectOptions(within(dialog).getByLabelText('Role'), 'admin');
     await user.click(within(dialog).getByRole('button', { name: 'Create Admin' }));
-    expect(await screen.findByText('An admin with this email already exists')).toBeInTheDocument();
+    await expectErrorAtField(
+      within(dialog).getByLabelText('Email'),
+      'An admin with this email already exists',
+    );
     expect(screen.getByRole('dialog', { name: 'Create Admin' })).toBeInTheDocument();
+    // The password rule is named before anyone breaks it.
+    expect(within(dialog).getByLabelText('Password')).toHaveAccessibleDescription(
+      'The new admin signs in with it. At least 6 characters, and not one of the common passwords.',
+    );
   });
 
   it('when creation fails without a message, then "Failed to create admin" shows', async () => {

@@ -5,7 +5,8 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { KeyRound } from 'lucide-react';
 import { Button, PasswordInput } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
-import { notify, notifyFailure } from '../../../lib/toast';
+import { failAtField } from '../../../lib/form-errors';
+import { notify } from '../../../lib/toast';
 import { useChangePasswordMutation } from '../api/auth-api';
 import { changePasswordSchema, type ChangePasswordInput } from '../api/schemas';
 import { logout, selectAdmin, startSession } from '../auth-slice';
@@ -22,6 +23,7 @@ export function ChangePasswordPage() {
   const {
     register,
     handleSubmit,
+    setError,
     formState: { errors, isSubmitting },
   } = useForm<ChangePasswordInput>({
     resolver: zodResolver(changePasswordSchema),
@@ -35,7 +37,11 @@ export function ChangePasswordPage() {
       notify.success('Password changed successfully');
       await navigate(redirectTarget(location.state), { replace: true });
     } catch (err) {
-      notifyFailure(err, 'Failed to change password');
+      failAtField(err, 'Failed to change password', {
+        setError,
+        fields: ['currentPassword', 'newPassword'],
+        codes: { current_password_incorrect: 'currentPassword' },
+      });
     }
   };
 
@@ -63,7 +69,7 @@ export function ChangePasswordPage() {
         <PasswordInput
           label="New password"
           autoComplete="new-password"
-          hint="At least 6 characters."
+          hint="At least 6 characters, and not one of the common passwords."
           error={errors.newPassword?.message}
           {...register('newPassword')}
         />

@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { DialogActions, Input, Modal } from '../../../components/ui';
-import { notify, notifyFailure } from '../../../lib/toast';
+import { failAtField } from '../../../lib/form-errors';
+import { notify } from '../../../lib/toast';
 import { ExtraTimeInput } from './extra-time';
 import { inviteStudentSchema, useInviteStudentMutation, type InviteStudentInput } from '../api/students-api';
 
@@ -14,6 +15,7 @@ export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: 
     register,
     handleSubmit,
     reset,
+    setError,
     formState: { errors },
   } = useForm<InviteStudentInput>({ resolver: zodResolver(inviteStudentSchema), defaultValues: empty });
 
@@ -27,7 +29,11 @@ export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: 
       notify.success(`Invitation sent to ${student?.name ?? values.name}`);
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to send invitation');
+      failAtField(err, 'Failed to send invitation', {
+        setError,
+        fields: ['name', 'email', 'phoneNumber', 'extraTimePercent'],
+        codes: { already_invited: 'email' },
+      });
     }
   };
 

@@ -2,6 +2,7 @@ import { File as NodeFile } from 'node:buffer';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { superAdmin } from '../../../testing/fixtures';
+import { expectErrorAtField } from '../../../testing/fields';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
 import { DUPLICATE_MESSAGE, store, useStudentServer } from './student-server';
@@ -170,13 +171,13 @@ describe('Student Management', () => {
     expect(await within(row('Niels Bohr')).findByText('+25% time')).toBeInTheDocument();
   });
 
-  it('when the e-mail is already invited, then the 409 message shows and the dialog stays open', async () => {
+  it('when the e-mail is already invited, then the 409 message shows at the Email field and the dialog stays open', async () => {
     const { user } = await openStudents();
     const dialog = await openInvite(user);
     await user.type(within(dialog).getByLabelText('Name'), 'Marie Again');
     await user.type(within(dialog).getByLabelText('Email'), 'MARIE@example.edu');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
-    expect(await screen.findByText(DUPLICATE_MESSAGE)).toBeInTheDocument();
+    await expectErrorAtField(within(dialog).getByLabelText('Email'), DUPLICATE_MESSAGE);
     expect(screen.getByRole('dialog', { name: 'Invite Student' })).toBeInTheDocument();
   });
 

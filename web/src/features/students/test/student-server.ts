@@ -130,7 +130,7 @@ const handlers = [
     store.invites.push(body);
     const email = body.email.trim().toLowerCase();
     if (store.students.some((s) => s.email === email)) {
-      return HttpResponse.json({ message: DUPLICATE_MESSAGE, code: 'CONFLICT' }, { status: 409 });
+      return HttpResponse.json({ message: DUPLICATE_MESSAGE, code: 'already_invited' }, { status: 409 });
     }
     const created = student({
       _id: `st-${email}`,
