@@ -40,31 +40,56 @@ export function Modal({
     );
     (first ?? panel.current)?.focus();
 
-    // Keep keyboard focus inside the dialog and let Escape close it.
+    // Only the dialog on top keeps the focus (a confirmation can open over another dialog).
+    const onTop = () => {
+      const dialogs = document.querySelectorAll('[role="dialog"][aria-modal="true"]');
+      return dialogs[dialogs.length - 1] === panel.current;
+    };
+    const items = () => Array.from(panel.current?.querySelectorAll<HTMLElement>(focusable) ?? []);
+
+    // Keep keyboard focus inside the dialog and let Escape close it. Tab is handled wherever the focus is: a
+    // control disabled while saving leaves the focus on the page, and Tab from there must come back in.
     const onKey = (event: KeyboardEvent) => {
+      if (!onTop()) return;
       if (event.key === 'Escape' && dismissibleRef.current) {
         event.stopPropagation();
         closeRef.current();
         return;
       }
       if (event.key !== 'Tab' || !panel.current) return;
-      const items = Array.from(panel.current.querySelectorAll<HTMLElement>(focusable));
-      if (items.length === 0) return;
-      const firstItem = items[0]!;
-      const lastItem = items[items.length - 1]!;
-      if (event.shiftKey && document.activeElement === firstItem) {
+      const list = items();
+      const active = document.activeElement;
+      const at = list.findIndex((item) => item === active);
+      const inside = panel.current.contains(active);
+      if (list.length === 0) {
         event.preventDefault();
-        lastItem.focus();
-      } else if (!event.shiftKey && document.activeElement === lastItem) {
+        panel.current.focus();
+      } else if (!inside || at === -1) {
         event.preventDefault();
-        firstItem.focus();
+        (event.shiftKey ? list[list.length - 1]! : list[0]!).focus();
+      } else if (event.shiftKey && at === 0) {
+        event.preventDefault();
+        list[list.length - 1]!.focus();
+      } else if (!event.shiftKey && at === list.length - 1) {
+        event.preventDefault();
+        list[0]!.focus();
       }
     };
+    // Focus that lands behind the dialog (a click-less focus(), an element of the page) is taken back; toasts
+    // keep theirs, so their close buttons stay reachable.
+    const onFocusIn = (event: FocusEvent) => {
+      const target = event.target as Element | null;
+      if (!onTop() || !panel.current || !target || panel.current.contains(target)) return;
+      if (target.closest('[role="dialog"], .Toastify')) return;
+      panel.current.focus();
+    };
     document.addEventListener('keydown', onKey);
+    document.addEventListener('focusin', onFocusIn);
     const { overflow } = document.body.style;
     document.body.style.overflow = 'hidden';
     return () => {
       document.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusin', onFocusIn);
       document.body.style.overflow = overflow;
       previouslyFocused?.focus?.();
     };
