@@ -14,6 +14,7 @@ import {
   MOBILE,
   ROOT,
   SUPER,
+  animationsSettled,
   api,
   atPath,
   expectAccessible,
@@ -34,14 +35,20 @@ const contexts: BrowserContext[] = [];
 
 const OUT = path.join(ROOT, 'docs/screenshots');
 const screenshots = process.env.SCREENSHOTS === '1';
-const shoot = async (page: Page, name: string, viewport: typeof DESKTOP) => {
+/** `animations: 'allow'` keeps toasts: fast-forwarding their timers would close them before the picture. */
+const shoot = async (
+  page: Page,
+  name: string,
+  viewport: typeof DESKTOP,
+  animations: 'disabled' | 'allow' = 'disabled',
+) => {
   if (!screenshots) return;
   // From the top, so that the sticky test header stands where a reader expects it.
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({
     path: path.join(OUT, `student-${name}-${viewport === MOBILE ? 'mobile' : 'desktop'}.png`),
     fullPage: viewport === MOBILE,
-    animations: 'disabled',
+    animations,
   });
 };
 
@@ -289,6 +296,79 @@ describe.each([
     await shown(toast(page, 'Assessment already completed!'));
     await atPath(page, `${link}/complete`);
     await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+  });
+});
+
+/**
+ * Every toast on screen, against what a student must always see: the countdown, the save state and the
+ * section navigation (tabs on a desktop, the dropdown on a phone). Answers the overlaps found.
+ */
+async function toastsCovering(page: Page): Promise<string[]> {
+  await animationsSettled(page);
+  // A scroll is followed on its next frames, as the student sees it.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return page.evaluate(() => {
+    const kept = {
+      timer: document.querySelector('[role="timer"]'),
+      'save state': document.querySelector('.test-header__save'),
+      'section navigation': document.querySelector('nav[aria-label="Sections"]'),
+    };
+    const toasts = Array.from(document.querySelectorAll('.Toastify__toast'), (t) =>
+      t.getBoundingClientRect(),
+    );
+    const found: string[] = [];
+    for (const [name, element] of Object.entries(kept)) {
+      const k = element?.getBoundingClientRect();
+      if (!k || k.bottom <= 0 || k.top >= window.innerHeight) continue;
+      for (const t of toasts) {
+        if (t.left < k.right && k.left < t.right && t.top < k.bottom && k.top < t.bottom) {
+          found.push(`a toast at ${Math.round(t.left)},${Math.round(t.top)} covers the ${name}`);
+        }
+      }
+    }
+    return found;
+  });
+}
+
+describe.each([
+  ['desktop', DESKTOP],
+  ['phone', MOBILE],
+] as const)('toasts on a %s', (_label, viewport) => {
+  test('when toasts show at start, offline and on a failed submit, then none covers the timer, the save state or the section navigation', async () => {
+    const { link } = await invite();
+    const page = await open(viewport);
+    await start(page, link);
+    expect(await page.locator('.Toastify__toast').count()).toBeGreaterThan(0);
+    expect(await toastsCovering(page)).toEqual([]);
+
+    await page.context().setOffline(true);
+    await question(page, 'Do you have a computer').getByText('Yes', { exact: true }).click();
+    await question(page, 'How often can you go online').getByText('Every day').click();
+    await shown(saveStatus(page, 'Offline — answers kept on this device'));
+    expect(await toastsCovering(page)).toEqual([]);
+    await page.context().setOffline(false);
+    await shown(saveStatus(page, 'Saved'));
+
+    await page.getByRole('button', { name: 'Next Section' }).click();
+    await question(page, 'Upload your weekly study plan')
+      .getByLabel(/Choose a file/)
+      .setInputFiles(PDF);
+    await shown(question(page, 'Upload your weekly study plan').getByText(PDF.name));
+    await page.route('**/submit', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"message":"Service unavailable"}',
+      }),
+    );
+    await submitAssessment(page);
+    await shown(page.locator('.Toastify__toast--error'));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    expect(await toastsCovering(page)).toEqual([]);
+    await shoot(page, 'test-toasts', viewport, 'allow');
+    // Scrolled down, the header stays in view and the toasts stay below it.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    expect(await toastsCovering(page)).toEqual([]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { useLayoutEffect, type RefObject } from 'react';
 import { toast, type ToastOptions } from 'react-toastify';
 import { endedSession, errorMessage } from './errors';
 
@@ -30,4 +31,39 @@ export const notify = {
 export function notifyFailure(error: unknown, text: string, { serverMessage = true } = {}): void {
   if (endedSession(error)) return;
   notify.error(serverMessage ? errorMessage(error, text) : text);
+}
+
+/** Marks an element toasts must never cover (the student's timer, save state and section tabs). */
+export const KEEP_CLEAR = { 'data-toast-clear': '' } as const;
+
+/**
+ * While the calling screen is shown, the toasts start below every `KEEP_CLEAR` element inside `root` that is in
+ * view (a sticky header, tabs at the top), at any width: the CSS variable `--toast-clearance` follows them as
+ * the page scrolls and as they change size.
+ */
+export function useToastClearance(root: RefObject<HTMLElement | null>): void {
+  useLayoutEffect(() => {
+    const element = root.current;
+    if (!element) return;
+    const style = document.documentElement.style;
+    const update = () => {
+      let clearance = 0;
+      for (const kept of element.querySelectorAll('[data-toast-clear]')) {
+        const { bottom } = kept.getBoundingClientRect();
+        if (bottom > clearance) clearance = bottom;
+      }
+      style.setProperty('--toast-clearance', `${Math.ceil(clearance)}px`);
+    };
+    update();
+    const resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(update);
+    for (const kept of element.querySelectorAll('[data-toast-clear]')) resized?.observe(kept);
+    window.addEventListener('scroll', update, { passive: true });
+    window.addEventListener('resize', update);
+    return () => {
+      resized?.disconnect();
+      window.removeEventListener('scroll', update);
+      window.removeEventListener('resize', update);
+      style.removeProperty('--toast-clearance');
+    };
+  }, [root]);
 }

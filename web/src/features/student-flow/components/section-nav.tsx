@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { KEEP_CLEAR } from '../../../lib/toast';
 import type { StudentSection } from '../api/types';
 
 interface SectionNavProps {
@@ -17,7 +18,7 @@ const sectionLabel = (section: StudentSection) => `Section ${section.id}: ${sect
 export function SectionNav({ sections, current, canOpen, onOpen }: SectionNavProps) {
   const selectId = useId();
   return (
-    <nav className="section-nav" aria-label="Sections">
+    <nav className="section-nav" aria-label="Sections" {...KEEP_CLEAR}>
       <ul className="section-nav__tabs">
         {sections.map((section, index) => (
           <li key={section.id}>

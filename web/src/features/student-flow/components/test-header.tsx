@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Clock } from 'lucide-react';
 import { announcement, crossedMark, formatCountdown } from '../clock';
+import { KEEP_CLEAR } from '../../../lib/toast';
 import { SAVE_STATUS_TEXT, type SaveStatus } from '../autosave';
 
 interface TestHeaderProps {
@@ -15,7 +16,7 @@ export function TestHeader({ name, progress, timeLeftMs, saveStatus }: TestHeade
   const spoken = useTimeAnnouncement(timeLeftMs);
   const low = timeLeftMs <= 5 * 60_000;
   return (
-    <div className="test-header">
+    <div className="test-header" {...KEEP_CLEAR}>
       <div className="test-header__row">
         <p className="test-header__name">{name}</p>
         <p className={`test-header__save test-header__save--${saveStatus}`}>{SAVE_STATUS_TEXT[saveStatus]}</p>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ChevronLeft, ChevronRight, Send } from 'lucide-react';
 import { Button, ConfirmDialog } from '../../../components/ui';
-import { notify } from '../../../lib/toast';
+import { notify, useToastClearance } from '../../../lib/toast';
 import { useSubmitAssessmentMutation } from '../api/student-api';
 import type { Answer, AssessmentLoad, Attempt, UploadedFile } from '../api/types';
 import { AnswerSaver, forgetAnswers, unsentAnswers, type SaveStatus } from '../autosave';
@@ -80,6 +80,8 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
   const timeLeftMs = useCountdown(attempt.deadlineAt, offset);
   const timeUp = timeLeftMs <= 0;
   const titleRef = useRef<HTMLHeadingElement>(null);
+  const screenRef = useRef<HTMLDivElement>(null);
+  useToastClearance(screenRef);
 
   useEffect(() => {
     if (initial.unsent) saver.markUnsent(attempt.seq);
@@ -194,7 +196,7 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
   };
 
   return (
-    <div className="test">
+    <div className="test" ref={screenRef}>
       <TestHeader
         name={student.name}
         progress={progressPercent(assessment, answers, uploaded)}
