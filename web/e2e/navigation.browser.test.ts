@@ -164,6 +164,20 @@ describe('phone width', () => {
     // No sideways scrolling: the table turned into cards that fit the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(MOBILE.width);
     await expectAccessible(page, 'admin management at 360 px');
+
+    // SPEC §3: the header shows the admin's name, on a phone too (shortened if it must be), for every reader.
+    const header = page.getByRole('banner');
+    expect(await header.getByText(SUPER.name).isVisible()).toBe(true);
+    expect(await header.getByText(SUPER.name).getAttribute('aria-hidden')).toBeNull();
+    // Icon-only row actions are touch targets: 44 px at least (WCAG 2.5.8's floor is 24 px).
+    const actions = page
+      .getByRole('cell', { name: new RegExp(SUPER.email) })
+      .locator('xpath=..')
+      .locator('.btn--icon');
+    expect(await actions.count()).toBeGreaterThan(0);
+    for (const box of await actions.evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect()))) {
+      expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+    }
   });
 });
 

@@ -89,7 +89,11 @@ function assessment(timeLimit: number) {
         correctAnswer: 'q2o1',
         options: [
           { id: 'q2o1', text: 'Every day' },
-          { id: 'q2o2', text: 'Once a month' },
+          // Long enough to wrap on a phone: its radio circle must keep its size.
+          {
+            id: 'q2o2',
+            text: 'Once a month, from the public library or a friend’s computer when I can get there',
+          },
         ],
       },
       {
@@ -244,6 +248,12 @@ describe.each([
     const next = page.getByRole('button', { name: 'Next Section' });
     expect(await next.isDisabled()).toBe(true);
     await expectAccessible(page, `test screen (${viewport.width} px)`);
+    // Every radio circle keeps its 18 px, the one of an option whose text wraps included.
+    const circles = await page
+      .locator('.choice input')
+      .evaluateAll((inputs) => inputs.map((i) => i.getBoundingClientRect()).map((r) => [r.width, r.height]));
+    expect(circles.length).toBeGreaterThan(0);
+    expect(circles.every(([w, h]) => w === 18 && h === 18)).toBe(true);
 
     await question(page, 'Do you have a computer').getByText('Yes', { exact: true }).click();
     expect(await next.isDisabled()).toBe(true);

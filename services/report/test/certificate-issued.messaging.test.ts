@@ -53,6 +53,8 @@ describe.each(['real', 'embedded'] as const)('certificate on pass (%s)', (kind) 
     expect(text).toContain('Grace Hopper');
     expect(text).toContain('92%');
     expect(text).toContain(facts.assessmentCode);
+    // The code is printed whole twice: under "Verification code" and at the end of the verify address.
+    expect(text.split(facts.assessmentCode)).toHaveLength(3);
     expect(text).toContain('Northfield College');
     if (kind === 'real') {
       expect(await h.objects(`certificates/${facts.studentId}/`)).toEqual([

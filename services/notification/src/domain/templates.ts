@@ -23,7 +23,7 @@ function layout(title: string, bodyHtml: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head>
-<body style="margin:0;padding:24px;background:#f4f6fb;font-family:Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1f2937">
+<body style="margin:0;padding:16px 8px;background:#f4f6fb;font-family:Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1f2937">
   <table role="presentation" width="100%" cellspacing="0" cellpadding="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;border:1px solid #e5e7eb">
     <tr><td style="padding:20px 28px;border-bottom:1px solid #e5e7eb;font-size:18px;font-weight:600;color:#1e3a8a">${PRODUCT}</td></tr>
     <tr><td style="padding:28px;font-size:15px;line-height:1.6">${bodyHtml}</td></tr>
@@ -114,7 +114,7 @@ export function studentInvitation(input: {
 <p>You are invited to take ${escapeHtml(what)} with ${PRODUCT}, to see how ready you are for distance education.</p>
 <p>${escapeHtml(time)}</p>
 <p><a href="${escapeHtml(input.invitationUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Open your assessment</a></p>
-<p style="font-size:13px;color:#6b7280">Or copy this link into your browser: ${escapeHtml(input.invitationUrl)}</p>
+<p style="font-size:13px;color:#6b7280">Or copy this link into your browser: <span style="word-break:break-all">${escapeHtml(input.invitationUrl)}</span></p>
 <p>${escapeHtml(expiry)}</p>
 <p style="color:#6b7280">Questions? Contact ${escapeHtml(input.contact)}.</p>`,
   );
@@ -156,7 +156,7 @@ export function certificateIssued(input: {
     }</p>
 <p>Your certificate is attached to this message as a PDF. Keep it for your records.</p>
 <p style="padding:12px 16px;background:#eef2ff;border-radius:6px">Verification code: <strong style="letter-spacing:0.06em">${escapeHtml(input.code)}</strong><br>
-<a href="${escapeHtml(input.verificationUrl)}" style="color:#1e3a8a">${escapeHtml(input.verificationUrl)}</a></p>
+<a href="${escapeHtml(input.verificationUrl)}" style="color:#1e3a8a;word-break:break-all">${escapeHtml(input.verificationUrl)}</a></p>
 <p>Anyone you show it to can check there that it is genuine.</p>
 <p>We wish you every success in your studies.</p>`,
   );

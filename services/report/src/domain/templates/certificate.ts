@@ -31,6 +31,10 @@ const SEAL = trusted(`<svg viewBox="0 0 120 120" width="34mm" height="34mm" aria
 
 /** The certificate page (A4 landscape); every value escaped, fonts and images inline. */
 export async function certificateHtml(content: CertificateContent, fontFaces: string): Promise<string> {
+  const url = content.verificationUrl;
+  const [addressBase, addressCode] = url.endsWith(content.code)
+    ? [url.slice(0, url.length - content.code.length), content.code]
+    : [url, ''];
   const qr = await QRCode.toString(content.verificationUrl, {
     type: 'svg',
     margin: 0,
@@ -209,6 +213,10 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
           .url {
             overflow-wrap: anywhere;
           }
+          /* The address may wrap anywhere before the code, never inside it: the code is read off the paper. */
+          .url__code {
+            white-space: nowrap;
+          }
         </style>
       </head>
       <body>
@@ -239,7 +247,7 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
               ${trusted(qr)}
               <div>
                 Verification code<span class="code">${content.code}</span
-                ><span class="url">${content.verificationUrl}</span>
+                ><span class="url">${addressBase}<wbr /><span class="url__code">${addressCode}</span></span>
               </div>
             </div>
           </div>

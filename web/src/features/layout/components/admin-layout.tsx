@@ -152,7 +152,9 @@ export function AdminLayout() {
           </button>
           <h1 className="topbar__title">{title}</h1>
           <div className="topbar__user">
-            <span className="topbar__user-name">{admin?.name}</span>
+            <span className="topbar__user-name" title={admin?.name}>
+              {admin?.name}
+            </span>
             <span className="topbar__avatar" aria-hidden="true">
               {admin?.name?.charAt(0).toUpperCase()}
             </span>

@@ -1,0 +1,55 @@
+import { chromium, type Browser } from 'playwright-core';
+import { adminPasswordReset, certificateIssued, studentInvitation } from '../src/domain/templates';
+
+jest.setTimeout(60_000);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+});
+afterAll(() => browser?.close());
+
+const token = 'Zm9yLWEtdmVyeS1sb25nLWludml0YXRpb24tdG9rZW4tdGhhdC1uZXZlci1icmVha3M';
+const mails = {
+  invitation: studentInvitation({
+    name: 'Ada Lovelace',
+    invitationUrl: `https://readiness.example-university.edu/assessment/${token}`,
+    assessmentTitle: 'Distance Education Readiness Assessment',
+    timeLimitMinutes: 30,
+    extraTimePercent: 50,
+    expiresAt: new Date('2027-01-31T12:00:00Z'),
+    contact: 'admissions@example-university.edu',
+    resent: false,
+  }),
+  certificate: certificateIssued({
+    name: 'Ada Lovelace',
+    assessmentTitle: 'Distance Education Readiness Assessment',
+    percentage: 92,
+    code: 'RDY-7K3M-Q9TX-22PL',
+    verificationUrl: 'https://readiness.example-university.edu/verify/RDY-7K3M-Q9TX-22PL',
+    resent: false,
+  }),
+  'password reset': adminPasswordReset({
+    name: 'Grace Hopper',
+    temporaryPassword: 'kV8#q2-Lm9!zT4',
+    loginUrl: 'https://readiness.example-university.edu/admin/login',
+  }),
+};
+
+test.each(Object.entries(mails))(
+  'when the %s mail is read on a 360 px phone, then it fits the screen without sideways scrolling',
+  async (_name, mail) => {
+    const page = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    try {
+      await page.setContent(mail.html);
+      // Measured in the page: how wide the mail lays itself out.
+      const width = await page.evaluate('document.documentElement.scrollWidth');
+      expect(width).toBeLessThanOrEqual(360);
+    } finally {
+      await page.close();
+    }
+  },
+);
