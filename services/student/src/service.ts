@@ -63,7 +63,8 @@ export const studentService = defineService({
     const flow = attemptRoutes({
       attempts,
       uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES,
-      spoolDir: path.join(os.tmpdir(), 'readiness-student-uploads'),
+      // One folder per user: another account's folder of that name (a shared /tmp) cannot be entered.
+      spoolDir: path.join(os.tmpdir(), `readiness-student-uploads-${process.getuid?.() ?? 'user'}`),
     });
     return {
       routes(app) {
