@@ -121,7 +121,7 @@ test('when the super admin mistypes the password, then the server message shows 
   await expectAccessible(page, 'dashboard');
 });
 
-test('when the super admin creates an admin and edits them, then the table shows the new admin and then the new name', async () => {
+test('when the super admin creates an admin and edits them, then the table shows the new admin and then the new name; their own demotion is refused at Role', async () => {
   const page = await freshPage();
   await signIn(page, SUPER.email, SUPER.password);
   await openAdminManagement(page);
@@ -175,6 +175,20 @@ test('when the super admin creates an admin and edits them, then the table shows
   expect(await adminRow(page, SUPER.email).count()).toBe(0);
   await search.fill('nobody by this name');
   await shown(page.getByText('No admins found'));
+
+  // The server's refusal of a super admin's own demotion shows at Role, which takes the focus; no toast.
+  await search.fill('');
+  await adminRow(page, SUPER.email)
+    .getByRole('button', { name: `Edit ${SUPER.name}` })
+    .click();
+  const own = page.getByRole('dialog', { name: 'Edit Admin' });
+  const role = own.getByLabel('Role');
+  await role.selectOption({ label: 'Regular Admin' });
+  await own.getByRole('button', { name: 'Save Changes' }).click();
+  await shown(own.getByText('You cannot remove your own super admin role'));
+  expect(await role.getAttribute('aria-invalid')).toBe('true');
+  expect(await role.evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await toast(page, /super admin role/).count()).toBe(0);
 });
 
 test('when the super admin resets the password, then nothing happens before the confirmation, and afterwards the temporary password is e-mailed', async () => {

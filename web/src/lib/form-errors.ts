@@ -2,6 +2,22 @@ import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { endedSession, serverMessage } from './errors';
 import { notifyFailure } from './toast';
 
+/**
+ * The field a refusal is about when the server's error names none: its `code` (the services' `AppError` codes)
+ * to the form field that shows it. One table for every form; a code applies to a form that has that field.
+ */
+const FIELD_OF_CODE: Readonly<Record<string, string>> = {
+  // A taken address: a student already invited (student service), an admin's e-mail in use (auth).
+  already_invited: 'email',
+  email_taken: 'email',
+  // Change password (auth).
+  current_password_incorrect: 'currentPassword',
+  password_unchanged: 'newPassword',
+  // Editing an admin's role (auth).
+  cannot_demote_self: 'role',
+  last_super_admin: 'role',
+};
+
 /** The `field` and `code` of a server's error body, when it has them. */
 function errorBody(error: unknown): { field?: unknown; code?: unknown } | undefined {
   if (typeof error !== 'object' || error === null || !('data' in error)) return undefined;
@@ -13,23 +29,19 @@ function errorBody(error: unknown): { field?: unknown; code?: unknown } | undefi
 
 /**
  * Reports a failed form submit where the admin is looking: a refusal about one of the form's `fields` (the
- * server names it in `field`, or its `code` is listed in `codes`: a taken e-mail, a wrong current password)
- * shows the server's message at that field, which takes the focus; any other failure is a toast, as
+ * server names it in `field`, or its `code` maps to it in `FIELD_OF_CODE`: a taken e-mail, a wrong current
+ * password) shows the server's message at that field, which takes the focus; any other failure is a toast, as
  * `notifyFailure` shows it (SPEC §8: the server's message, else `fallback`).
  */
 export function failAtField<T extends FieldValues>(
   error: unknown,
   fallback: string,
-  form: {
-    setError: UseFormSetError<T>;
-    fields: ReadonlyArray<Path<T>>;
-    codes?: Partial<Record<string, Path<T>>>;
-  },
+  form: { setError: UseFormSetError<T>; fields: ReadonlyArray<Path<T>> },
 ): void {
   if (endedSession(error)) return;
   const body = errorBody(error);
-  const named = form.fields.find((f) => f === body?.field);
-  const target = named ?? (typeof body?.code === 'string' ? form.codes?.[body.code] : undefined);
+  const byCode = typeof body?.code === 'string' ? FIELD_OF_CODE[body.code] : undefined;
+  const target = form.fields.find((f) => f === body?.field) ?? form.fields.find((f) => f === byCode);
   const message = serverMessage(error);
   if (target && message) {
     form.setError(target, { type: 'server', message }, { shouldFocus: true });

@@ -6,6 +6,8 @@ import { disabledAdmin, makeToken, regularAdmin, superAdmin } from './fixtures';
 /** Auth refuses the 10,000 most common passwords; a few of them are enough here. */
 const COMMON_PASSWORDS = ['password', 'password1', 'qwerty123'];
 export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less predictable one.';
+export const PASSWORD_UNCHANGED_MESSAGE = 'New password must be different from the current password';
+export const DEMOTE_SELF_MESSAGE = 'You cannot remove your own super admin role';
 
 /*
  * An in-memory stand-in for the auth service, speaking the API contract the screens rely on:
@@ -96,6 +98,12 @@ export const handlers = [
         { status: 400 },
       );
     }
+    if (newPassword === currentPassword) {
+      return HttpResponse.json(
+        { message: PASSWORD_UNCHANGED_MESSAGE, code: 'password_unchanged' },
+        { status: 400 },
+      );
+    }
     if (COMMON_PASSWORDS.includes(newPassword!)) {
       return HttpResponse.json(
         { message: COMMON_PASSWORD_MESSAGE, code: 'validation_failed', field: 'newPassword' },
@@ -139,11 +147,15 @@ export const handlers = [
     return HttpResponse.json({ admin }, { status: 201 });
   }),
   http.put(api('/admin/admins/:id'), async ({ request, params }) => {
-    if (!signedInAdmin(request)) return unauthorized();
+    const actor = signedInAdmin(request);
+    if (!actor) return unauthorized();
     const account = db.accounts.get(String(params.id));
     if (!account)
       return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
     const body = (await request.json()) as Pick<Admin, 'name' | 'email' | 'role'>;
+    if (account === actor && body.role !== 'super_admin') {
+      return HttpResponse.json({ message: DEMOTE_SELF_MESSAGE, code: 'cannot_demote_self' }, { status: 400 });
+    }
     account.admin = { ...account.admin, ...body };
     return HttpResponse.json({ admin: account.admin });
   }),

@@ -40,7 +40,6 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
       failAtField(err, 'Failed to create admin', {
         setError,
         fields: ['name', 'email', 'password', 'role'],
-        codes: { email_taken: 'email' },
       });
     }
   };
@@ -112,7 +111,6 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
       failAtField(err, 'Failed to update admin', {
         setError,
         fields: ['name', 'email', 'role'],
-        codes: { email_taken: 'email' },
       });
     }
   };

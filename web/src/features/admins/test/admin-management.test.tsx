@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { superAdmin } from '../../../testing/fixtures';
 import { expectErrorAtField } from '../../../testing/fields';
 import { renderApp } from '../../../testing/render';
-import { db, openSession, server } from '../../../testing/server';
+import { db, DEMOTE_SELF_MESSAGE, openSession, server } from '../../../testing/server';
 
 async function openAdmins() {
   const app = renderApp('/admin/admins', { token: openSession(superAdmin._id) });
@@ -169,6 +169,16 @@ describe('Admin Management', () => {
     server.use(http.put('*/api/admin/admins/:id', () => new HttpResponse(null, { status: 500 })));
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Failed to update admin')).toBeInTheDocument();
+  });
+
+  it('when the super admin removes their own super admin role, then the refusal shows at Role', async () => {
+    const { user } = await openAdmins();
+    await user.click(screen.getByRole('button', { name: 'Edit Grace Hopper' }));
+    const dialog = screen.getByRole('dialog', { name: 'Edit Admin' });
+    await user.selectOptions(within(dialog).getByLabelText('Role'), 'admin');
+    await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
+    await expectErrorAtField(within(dialog).getByLabelText('Role'), DEMOTE_SELF_MESSAGE);
+    expect(db.accounts.get(superAdmin._id)!.admin.role).toBe('super_admin');
   });
 
   it('when reset password is chosen, then it asks first and only a confirmation sends it', async () => {

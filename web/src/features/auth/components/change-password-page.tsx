@@ -40,7 +40,6 @@ export function ChangePasswordPage() {
       failAtField(err, 'Failed to change password', {
         setError,
         fields: ['currentPassword', 'newPassword'],
-        codes: { current_password_incorrect: 'currentPassword' },
       });
     }
   };

@@ -2,7 +2,13 @@ import { screen } from '@testing-library/react';
 import { regularAdmin } from '../../../testing/fixtures';
 import { expectErrorAtField } from '../../../testing/fields';
 import { renderApp } from '../../../testing/render';
-import { COMMON_PASSWORD_MESSAGE, db, openSession, PASSWORD } from '../../../testing/server';
+import {
+  COMMON_PASSWORD_MESSAGE,
+  db,
+  openSession,
+  PASSWORD,
+  PASSWORD_UNCHANGED_MESSAGE,
+} from '../../../testing/server';
 
 async function openChangePassword() {
   const app = renderApp('/admin/change-password', { token: openSession(regularAdmin._id) });
@@ -33,5 +39,11 @@ describe('Change password: what the server refuses shows at its field', () => {
     await fill(user, 'not-my-password', 'a-fresh-secret');
     await expectErrorAtField(screen.getByLabelText('Current password'), 'Current password is incorrect');
     expect(db.accounts.get(regularAdmin._id)!.password).toBe(PASSWORD);
+  });
+
+  it('when the new password is the current one, then the server message shows at New password', async () => {
+    const { user } = await openChangePassword();
+    await fill(user, PASSWORD, PASSWORD);
+    await expectErrorAtField(screen.getByLabelText('New password'), PASSWORD_UNCHANGED_MESSAGE);
   });
 });

@@ -3,7 +3,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { DialogActions, Input, Modal } from '../../../components/ui';
-import { notify, notifyFailure } from '../../../lib/toast';
+import { failAtField } from '../../../lib/form-errors';
+import { notify } from '../../../lib/toast';
 import { extraTimeField, useSetExtraTimeMutation, type Student } from '../api/students-api';
 
 /** The extra-time percentage field, with the usual steps offered as suggestions. */
@@ -45,6 +46,7 @@ export function ExtraTimeModal({ student, onClose }: { student: Student | null; 
     register,
     handleSubmit,
     reset,
+    setError,
     formState: { errors },
   } = useForm<ExtraTimeForm>({ resolver: zodResolver(schema) });
 
@@ -59,7 +61,7 @@ export function ExtraTimeModal({ student, onClose }: { student: Student | null; 
       notify.success(`Extra time for ${student.name} set to ${extraTimePercent}%`);
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to update extra time');
+      failAtField(err, 'Failed to update extra time', { setError, fields: ['extraTimePercent'] });
     }
   };
 

@@ -32,7 +32,6 @@ export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: 
       failAtField(err, 'Failed to send invitation', {
         setError,
         fields: ['name', 'email', 'phoneNumber', 'extraTimePercent'],
-        codes: { already_invited: 'email' },
       });
     }
   };

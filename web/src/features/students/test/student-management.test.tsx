@@ -171,6 +171,27 @@ describe('Student Management', () => {
     expect(await within(row('Niels Bohr')).findByText('+25% time')).toBeInTheDocument();
   });
 
+  it('when the server refuses the extra time, then its message shows at Extra time (%) and the dialog stays open', async () => {
+    const refusal = 'Extra time must be a whole percentage from 0 to 300';
+    server.use(
+      http.patch('*/api/admin/students/:id', () =>
+        HttpResponse.json(
+          { message: refusal, code: 'validation_failed', field: 'extraTimePercent' },
+          { status: 400 },
+        ),
+      ),
+    );
+    const { user } = await openStudents();
+    await user.click(
+      within(row('Niels Bohr')).getByRole('button', { name: 'Set extra time for Niels Bohr' }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Extra Time' });
+    await user.type(within(dialog).getByLabelText('Extra time (%)'), '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await expectErrorAtField(within(dialog).getByLabelText('Extra time (%)'), refusal);
+    expect(screen.getByRole('dialog', { name: 'Extra Time' })).toBeInTheDocument();
+  });
+
   it('when the e-mail is already invited, then the 409 message shows at the Email field and the dialog stays open', async () => {
     const { user } = await openStudents();
     const dialog = await openInvite(user);
