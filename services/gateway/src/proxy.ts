@@ -119,57 +119,61 @@ const CACHE_CONTROL = new Set(['cache-control']);
  * A streaming reverse proxy on `node:http`: bodies flow through in both directions without being
  * buffered, so a 25 MB upload or a PDF download costs a few kilobytes of gateway memory.
  */
-export function createProxy(deps: { logger: Logger; registry: client.Registry }): Proxy {
-  const { logger } = deps;
-  // Idle pooled sockets are closed before the upstream's keep-alive timeout (65 s in the kit) can close them under us.
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }),
+/** The proxy's counters and latency, per upstream. */
+function proxyMetrics(registry: client.Registry) {
+  return {
+    requests: new client.Counter({
+      name: 'gateway_upstream_requests_total',
+      help: 'Requests proxied to each upstream, by response status',
+      labelNames: ['upstream', 'status'],
+      registers: [registry],
+    }),
+    errors: new client.Counter({
+      name: 'gateway_upstream_errors_total',
+      help: 'Proxied requests that failed without an upstream answer, by reason',
+      labelNames: ['upstream', 'reason'],
+      registers: [registry],
+    }),
+    // Kept apart from the upstream errors: a caller closing a tab or a flaky phone network is not an upstream fault.
+    clientAborts: new client.Counter({
+      name: 'gateway_client_aborted_total',
+      help: 'Proxied requests the caller abandoned before its answer was complete, by upstream',
+      labelNames: ['upstream'],
+      registers: [registry],
+    }),
+    latency: new client.Histogram({
+      name: 'gateway_upstream_duration_seconds',
+      help: 'Time from forwarding a request to the upstream response headers',
+      labelNames: ['upstream'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
   };
-  const requests = new client.Counter({
-    name: 'gateway_upstream_requests_total',
-    help: 'Requests proxied to each upstream, by response status',
-    labelNames: ['upstream', 'status'],
-    registers: [deps.registry],
-  });
-  const errors = new client.Counter({
-    name: 'gateway_upstream_errors_total',
-    help: 'Proxied requests that failed without an upstream answer, by reason',
-    labelNames: ['upstream', 'reason'],
-    registers: [deps.registry],
-  });
-  // Kept apart from the upstream errors: a caller closing a tab or a flaky phone network is not an upstream fault.
-  const clientAborts = new client.Counter({
-    name: 'gateway_client_aborted_total',
-    help: 'Proxied requests the caller abandoned before its answer was complete, by upstream',
-    labelNames: ['upstream'],
-    registers: [deps.registry],
-  });
-  const latency = new client.Histogram({
-    name: 'gateway_upstream_duration_seconds',
-    help: 'Time from forwarding a request to the upstream response headers',
-    labelNames: ['upstream'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [deps.registry],
-  });
+}
 
-  interface Prepared {
-    module: typeof http | typeof https;
-    agent: http.Agent;
-    hostname: string;
-    port: string;
-    basePath: string;
-    host: string;
-    latency: client.Histogram.Internal<'upstream'>;
-    statuses: Map<number, client.Counter.Internal>;
-  }
-  // Everything that depends on the upstream alone is worked out on its first request, not on every one.
+interface Prepared {
+  module: typeof http | typeof https;
+  agent: http.Agent;
+  hostname: string;
+  port: string;
+  basePath: string;
+  host: string;
+  latency: client.Histogram.Internal<'upstream'>;
+  countStatus(status: number): void;
+}
+
+/** Everything that depends on the upstream alone, worked out on its first request rather than on every one. */
+function upstreamsOf(
+  metrics: ReturnType<typeof proxyMetrics>,
+  agents: Record<'http:' | 'https:', http.Agent>,
+) {
   const prepared = new WeakMap<ProxyTarget, Prepared>();
-  const prepare = (target: ProxyTarget): Prepared => {
+  return (target: ProxyTarget): Prepared => {
     let p = prepared.get(target);
     if (p) return p;
     const { baseUrl } = target;
     const secure = baseUrl.protocol === 'https:';
+    const statuses = new Map<number, client.Counter.Internal>();
     p = {
       module: secure ? https : http,
       agent: agents[secure ? 'https:' : 'http:'],
@@ -177,20 +181,73 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
       port: baseUrl.port || (secure ? '443' : '80'),
       basePath: baseUrl.pathname.replace(/\/+$/, ''),
       host: baseUrl.host,
-      latency: latency.labels({ upstream: target.name }),
-      statuses: new Map(),
+      latency: metrics.latency.labels({ upstream: target.name }),
+      countStatus(status) {
+        let counter = statuses.get(status);
+        if (!counter) {
+          counter = metrics.requests.labels({ upstream: target.name, status: String(status) });
+          statuses.set(status, counter);
+        }
+        counter.inc();
+      },
     };
     prepared.set(target, p);
     return p;
   };
-  const countStatus = (p: Prepared, target: ProxyTarget, status: number) => {
-    let counter = p.statuses.get(status);
-    if (!counter) {
-      counter = requests.labels({ upstream: target.name, status: String(status) });
-      p.statuses.set(status, counter);
-    }
-    counter.inc();
+}
+
+/** The request's headers for the upstream, as raw pairs that go to the socket as they are. */
+function upstreamRequestHeaders(req: IncomingMessage, upstream: Prepared, options: ProxyOptions): string[] {
+  const headers: string[] = [
+    'host',
+    upstream.host,
+    'x-forwarded-for',
+    options.clientAddress,
+    'x-forwarded-proto',
+    options.protocol,
+    'x-forwarded-host',
+    req.headers.host ?? '',
+    'x-request-id',
+    options.requestId,
+    'x-correlation-id',
+    options.correlationId,
+  ];
+  copyHeaders(req.rawHeaders, headers, req.headers.connection, REPLACED_ON_REQUEST);
+  return headers;
+}
+
+/** The upstream's answer headers, then the gateway's own where the upstream did not set them. */
+function answerHeaders(upstreamRes: IncomingMessage, own: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const cacheControl = upstreamRes.headers['cache-control'];
+  copyHeaders(
+    upstreamRes.rawHeaders,
+    out,
+    upstreamRes.headers.connection,
+    cacheControl?.includes('no-store') ? undefined : CACHE_CONTROL,
+    seen,
+  );
+  for (let i = 0; i < own.length; i += 2) {
+    if (!seen.has(own[i] as string)) out.push(own[i] as string, own[i + 1] as string);
+  }
+  return out;
+}
+
+/**
+ * A streaming reverse proxy on `node:http`: bodies flow through in both directions without being
+ * buffered, so a 25 MB upload or a PDF download costs a few kilobytes of gateway memory.
+ */
+export function createProxy(deps: { logger: Logger; registry: client.Registry }): Proxy {
+  const { logger } = deps;
+  // Idle pooled sockets are closed before the upstream's keep-alive timeout (65 s in the kit) can close them under us.
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }),
   };
+  const metrics = proxyMetrics(deps.registry);
+  const { errors, clientAborts } = metrics;
+  const prepare = upstreamsOf(metrics, agents);
 
   function forward(
     req: IncomingMessage,
@@ -211,21 +268,7 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
 
     const upstream = prepare(target);
     // Raw header pairs go to the socket as they are, without a header object built and validated twice.
-    const headers: string[] = [
-      'host',
-      upstream.host,
-      'x-forwarded-for',
-      options.clientAddress,
-      'x-forwarded-proto',
-      options.protocol,
-      'x-forwarded-host',
-      req.headers.host ?? '',
-      'x-request-id',
-      options.requestId,
-      'x-correlation-id',
-      options.correlationId,
-    ];
-    copyHeaders(req.rawHeaders, headers, req.headers.connection, REPLACED_ON_REQUEST);
+    const headers = upstreamRequestHeaders(req, upstream, options);
 
     const started = process.hrtime.bigint();
     const upstreamReq = upstream.module.request({
@@ -301,21 +344,8 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
       done = true;
       upstream.latency.observe(Number(process.hrtime.bigint() - started) / 1e9);
       const status = upstreamRes.statusCode ?? 502;
-      countStatus(upstream, target, status);
-      const out: string[] = [];
-      const seen = new Set<string>();
-      const cacheControl = upstreamRes.headers['cache-control'];
-      copyHeaders(
-        upstreamRes.rawHeaders,
-        out,
-        upstreamRes.headers.connection,
-        cacheControl?.includes('no-store') ? undefined : CACHE_CONTROL,
-        seen,
-      );
-      const own = options.responseHeaders;
-      for (let i = 0; i < own.length; i += 2) {
-        if (!seen.has(own[i] as string)) out.push(own[i] as string, own[i + 1] as string);
-      }
+      upstream.countStatus(status);
+      const out = answerHeaders(upstreamRes, options.responseHeaders);
       res.writeHead(status, upstreamRes.statusMessage, out);
       upstreamRes.pipe(res);
       const upstreamBroke = () => {

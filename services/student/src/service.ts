@@ -41,7 +41,6 @@ export const studentService = defineService({
       notifyOutbox,
       graceSeconds: config.SUBMIT_GRACE_SECONDS,
       resultWaitMs: config.SUBMIT_RESULT_WAIT_MS,
-      uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES,
     });
     const students = createStudents({
       database,

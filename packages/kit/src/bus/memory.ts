@@ -79,68 +79,179 @@ const MAX_KEPT = 10_000;
  * `close()` are counted, and the bus stops when the last starter closes it.
  */
 export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
-  const logger = opts.logger.child({
-    component: 'bus',
-    bus: 'memory',
-    ...(opts.service ? { owner: opts.service } : {}),
-  });
-  const maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-  const waitHorizonMs = opts.waitHorizonMs ?? DEFAULT_WAIT_HORIZON_MS;
-  const prefetch = opts.prefetch ?? DEFAULT_PREFETCH;
-  const metrics = busMetrics(opts.registry);
+  return new InProcessBus(opts);
+}
 
-  const queues = new Map<string, MemoryQueue>();
-  const unrouted: Array<Pick<Delivery, 'body' | 'routingKey'>> = [];
-  const retryTimers = new Set<NodeJS.Timeout>();
-  const inFlight = new Set<Promise<void>>();
-  const confirmations = new Set<Confirmation>();
-  let idleWaiters: Array<() => void> = [];
-  let state: 'idle' | 'started' | 'closed' = 'idle';
-  let starters = 0;
-
-  const keep = <T>(list: T[], item: T) => {
-    list.push(item);
-    if (list.length > MAX_KEPT) list.shift();
-  };
-
-  const isIdle = () =>
-    retryTimers.size === 0 &&
-    inFlight.size === 0 &&
-    [...queues.values()].every((q) => q.ready.length === 0 && q.running === 0);
-
-  const notifyIfIdle = () => {
-    if (!isIdle()) return;
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    for (const w of waiters) w();
-  };
-
-  const confirmation = (): { confirm: Confirmation; done: Promise<void> } => {
-    let confirm!: Confirmation;
-    const done = new Promise<void>((resolve, reject) => {
-      confirm = {
-        remaining: 0,
-        settle(err) {
-          if (err) {
-            confirmations.delete(confirm);
-            reject(err);
-            return;
-          }
-          confirm.remaining -= 1;
-          if (confirm.remaining > 0) return;
+/** A published message's wait for every queue it was routed to, and its promise. */
+function confirmation(confirmations: Set<Confirmation>): { confirm: Confirmation; done: Promise<void> } {
+  let confirm!: Confirmation;
+  const done = new Promise<void>((resolve, reject) => {
+    confirm = {
+      remaining: 0,
+      settle(err) {
+        if (err) {
           confirmations.delete(confirm);
-          resolve();
-        },
-      };
-    });
-    confirmations.add(confirm);
-    return { confirm, done };
-  };
+          reject(err);
+          return;
+        }
+        confirm.remaining -= 1;
+        if (confirm.remaining > 0) return;
+        confirmations.delete(confirm);
+        resolve();
+      },
+    };
+  });
+  confirmations.add(confirm);
+  return { confirm, done };
+}
 
-  const route = (routingKey: string, body: Uint8Array, confirm?: { confirm: Confirmation; id: string }) => {
+const keep = <T>(list: T[], item: T) => {
+  list.push(item);
+  if (list.length > MAX_KEPT) list.shift();
+};
+
+class InProcessBus implements MemoryBus {
+  private readonly logger: MemoryBusOptions['logger'];
+  private readonly maxAttempts: number;
+  private readonly delays: number[];
+  private readonly waitHorizonMs: number;
+  private readonly prefetch: number;
+  private readonly metrics: ReturnType<typeof busMetrics>;
+  private readonly queues = new Map<string, MemoryQueue>();
+  private readonly unrouted: Array<Pick<Delivery, 'body' | 'routingKey'>> = [];
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly confirmations = new Set<Confirmation>();
+  private idleWaiters: Array<() => void> = [];
+  private state: 'idle' | 'started' | 'closed' = 'idle';
+  private starters = 0;
+
+  constructor(private readonly opts: MemoryBusOptions) {
+    this.logger = opts.logger.child({
+      component: 'bus',
+      bus: 'memory',
+      ...(opts.service ? { owner: opts.service } : {}),
+    });
+    this.maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    this.delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.waitHorizonMs = opts.waitHorizonMs ?? DEFAULT_WAIT_HORIZON_MS;
+    this.prefetch = opts.prefetch ?? DEFAULT_PREFETCH;
+    this.metrics = busMetrics(opts.registry);
+  }
+
+  async start() {
+    this.ensureOpen();
+    this.starters += 1;
+    if (this.state === 'started') return;
+    this.state = 'started';
+    this.logger.info('in-process event bus started');
+    for (const q of this.queues.values()) this.pump(q);
+  }
+
+  async subscribe(sub: Subscription) {
+    this.ensureOpen();
+    validateSubscription(sub);
+    if (this.queues.has(sub.queue)) throw new Error(`queue ${sub.queue} already has a handler`);
+    this.queues.set(sub.queue, {
+      sub,
+      maxAttempts: sub.maxAttempts ?? this.maxAttempts,
+      waitHorizonMs: sub.waitHorizonMs ?? this.waitHorizonMs,
+      ready: [],
+      running: 0,
+      dead: [],
+      pending: new Map(),
+    });
+    this.logger.info({ queue: sub.queue, events: sub.events }, 'subscribed');
+  }
+
+  async publish(messages: BusMessage[]) {
+    this.ensureOpen();
+    // Encode everything first: a message that cannot be encoded fails the whole batch, like a broker nack.
+    const bodies = messages.map((m) => [m.name, encodeEnvelope(m)] as const);
+    const waits: Promise<void>[] = [];
+    for (const [i, [name, body]] of bodies.entries()) {
+      if (this.opts.confirmAfterHandlers) {
+        const { confirm, done } = confirmation(this.confirmations);
+        this.route(name, body, { confirm, id: messages[i]!.id });
+        // Routed nowhere: nobody in the process subscribes, so there is nothing to wait for.
+        if (confirm.remaining === 0) confirm.settle();
+        waits.push(done);
+      } else this.route(name, body);
+      this.metrics.published(name);
+    }
+    await Promise.all(waits);
+  }
+
+  ready() {
+    return this.state === 'started';
+  }
+
+  async close() {
+    if (this.state === 'closed') return;
+    if (this.starters > 1) {
+      this.starters -= 1;
+      return;
+    }
+    this.state = 'closed';
+    for (const t of this.retryTimers) clearTimeout(t);
+    this.retryTimers.clear();
+    await Promise.allSettled([...this.inFlight]);
+    // Publishes still waiting for a handler are not confirmed: their outbox rows stay pending.
+    for (const c of [...this.confirmations]) {
+      c.settle(new AppError('bus_closed', 'Event bus closed before handling', 503));
+    }
+    // Whatever is still queued will never be delivered now: nobody should wait for it.
+    this.wakeIdleWaiters();
+    this.logger.info('in-process event bus closed');
+  }
+
+  deadLetters(queue: string) {
+    return (this.queues.get(queue)?.dead ?? []).flatMap((d) => (d.message ? [d.message] : []));
+  }
+
+  deadLetterRecords(queue: string) {
+    return [...(this.queues.get(queue)?.dead ?? [])];
+  }
+
+  drain() {
+    if (this.isIdle() || this.state === 'closed') return Promise.resolve();
+    return new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  injectRaw(routingKey: string, body: Uint8Array) {
+    this.ensureOpen();
+    this.route(routingKey, Uint8Array.from(body));
+  }
+
+  unroutedCount() {
+    return this.unrouted.length;
+  }
+
+  private ensureOpen() {
+    if (this.state === 'closed') throw new AppError('bus_closed', 'Event bus is closed', 503);
+  }
+
+  private isIdle() {
+    return (
+      this.retryTimers.size === 0 &&
+      this.inFlight.size === 0 &&
+      [...this.queues.values()].every((q) => q.ready.length === 0 && q.running === 0)
+    );
+  }
+
+  private wakeIdleWaiters() {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private notifyIfIdle() {
+    if (this.isIdle()) this.wakeIdleWaiters();
+  }
+
+  private route(routingKey: string, body: Uint8Array, confirm?: { confirm: Confirmation; id: string }) {
     let routed = false;
-    for (const q of queues.values()) {
+    for (const q of this.queues.values()) {
       if (!q.sub.events.some((pattern) => topicMatches(pattern, routingKey))) continue;
       routed = true;
       if (confirm) confirm.confirm.remaining += 1;
@@ -161,173 +272,91 @@ export function createMemoryBus(opts: MemoryBusOptions): MemoryBus {
       if (confirm) q.pending.set(confirm.id, delivery);
       q.ready.push(delivery);
       // Never deliver inside publish(): the publisher's transaction and call stack are not the handler's.
-      setImmediate(() => pump(q));
+      setImmediate(() => this.pump(q));
     }
-    if (!routed) keep(unrouted, { body, routingKey });
-  };
+    if (!routed) keep(this.unrouted, { body, routingKey });
+  }
 
-  const pump = (q: MemoryQueue) => {
-    if (state !== 'started' || queues.get(q.sub.queue) !== q) return;
-    while (q.running < prefetch && q.ready.length > 0) {
+  private pump(q: MemoryQueue) {
+    if (this.state !== 'started' || this.queues.get(q.sub.queue) !== q) return;
+    while (q.running < this.prefetch && q.ready.length > 0) {
       const delivery = q.ready.shift() as Delivery;
       q.running += 1;
-      const p: Promise<void> = deliver(q, delivery).finally(() => {
+      const p: Promise<void> = this.deliver(q, delivery).finally(() => {
         q.running -= 1;
-        inFlight.delete(p);
-        pump(q);
-        notifyIfIdle();
+        this.inFlight.delete(p);
+        this.pump(q);
+        this.notifyIfIdle();
       });
-      inFlight.add(p);
+      this.inFlight.add(p);
     }
-  };
+  }
 
-  const deadLetter = (
+  private deadLetter(
     q: MemoryQueue,
     d: Delivery,
     message: BusMessage | undefined,
     error: string,
     reason: DeadLetterReason,
-  ) => {
+  ) {
     keep(q.dead, { message, body: d.body, routingKey: d.routingKey, error, attempts: d.attempt });
-    finished(q, d);
-    metrics.deadLettered(q.sub.queue, message?.name ?? 'unknown', reason);
-    logger.error(
+    this.finished(q, d);
+    this.metrics.deadLettered(q.sub.queue, message?.name ?? 'unknown', reason);
+    this.logger.error(
       { queue: q.sub.queue, event: message?.name, id: message?.id, reason, error },
       'message dead-lettered',
     );
-  };
+  }
 
   /** The delivery is done with (handled or dead-lettered): every publish waiting for it is confirmed. */
-  const finished = (q: MemoryQueue, d: Delivery) => {
+  private finished(q: MemoryQueue, d: Delivery) {
     if (d.id !== undefined) q.pending.delete(d.id);
     for (const confirm of d.confirms.splice(0)) confirm.settle();
-  };
+  }
 
-  const deliver = async (q: MemoryQueue, d: Delivery): Promise<void> => {
+  private async deliver(q: MemoryQueue, d: Delivery): Promise<void> {
     const decoded = decodeDelivery(d.body, q.sub);
     if (!decoded.ok) {
-      deadLetter(q, d, decoded.message, decoded.error, 'malformed');
+      this.deadLetter(q, d, decoded.message, decoded.error, 'malformed');
       return;
     }
     const { message } = decoded;
     try {
       await runHandler(q.sub, message, { attempt: d.attempt, queue: q.sub.queue, payload: decoded.payload });
-      metrics.consumed(q.sub.queue, message.name);
-      finished(q, d);
+      this.metrics.consumed(q.sub.queue, message.name);
+      this.finished(q, d);
     } catch (err) {
-      const outcome = afterFailure(err, d, {
-        maxAttempts: q.maxAttempts,
-        waitHorizonMs: q.waitHorizonMs,
-        delays,
-      });
-      logHandlerFailure(logger, err, {
-        queue: q.sub.queue,
-        event: message.name,
-        id: message.id,
-        attempt: d.attempt,
-        final: !outcome.retry,
-      });
-      if (!outcome.retry) {
-        deadLetter(q, d, message, errorMessage(err), outcome.reason);
-        return;
-      }
-      metrics.retried(q.sub.queue, message.name);
-      const timer = setTimeout(() => {
-        retryTimers.delete(timer);
-        if (state === 'closed') return;
-        Object.assign(d, outcome.next);
-        q.ready.push(d);
-        pump(q);
-        notifyIfIdle();
-      }, outcome.delayMs);
-      retryTimers.add(timer);
+      this.failed(q, d, message, err);
     }
-  };
+  }
 
-  const ensureOpen = () => {
-    if (state === 'closed') throw new AppError('bus_closed', 'Event bus is closed', 503);
-  };
-
-  return {
-    async start() {
-      ensureOpen();
-      starters += 1;
-      if (state === 'started') return;
-      state = 'started';
-      logger.info('in-process event bus started');
-      for (const q of queues.values()) pump(q);
-    },
-
-    async subscribe(sub) {
-      ensureOpen();
-      validateSubscription(sub);
-      if (queues.has(sub.queue)) throw new Error(`queue ${sub.queue} already has a handler`);
-      const q: MemoryQueue = {
-        sub,
-        maxAttempts: sub.maxAttempts ?? maxAttempts,
-        waitHorizonMs: sub.waitHorizonMs ?? waitHorizonMs,
-        ready: [],
-        running: 0,
-        dead: [],
-        pending: new Map(),
-      };
-      queues.set(sub.queue, q);
-      logger.info({ queue: sub.queue, events: sub.events }, 'subscribed');
-    },
-
-    async publish(messages) {
-      ensureOpen();
-      // Encode everything first: a message that cannot be encoded fails the whole batch, like a broker nack.
-      const bodies = messages.map((m) => [m.name, encodeEnvelope(m)] as const);
-      const waits: Promise<void>[] = [];
-      for (const [i, [name, body]] of bodies.entries()) {
-        if (opts.confirmAfterHandlers) {
-          const { confirm, done } = confirmation();
-          route(name, body, { confirm, id: messages[i]!.id });
-          // Routed nowhere: nobody in the process subscribes, so there is nothing to wait for.
-          if (confirm.remaining === 0) confirm.settle();
-          waits.push(done);
-        } else route(name, body);
-        metrics.published(name);
-      }
-      await Promise.all(waits);
-    },
-
-    ready: () => state === 'started',
-
-    async close() {
-      if (state === 'closed') return;
-      if (starters > 1) {
-        starters -= 1;
-        return;
-      }
-      state = 'closed';
-      for (const t of retryTimers) clearTimeout(t);
-      retryTimers.clear();
-      await Promise.allSettled([...inFlight]);
-      // Publishes still waiting for a handler are not confirmed: their outbox rows stay pending.
-      for (const c of [...confirmations])
-        c.settle(new AppError('bus_closed', 'Event bus closed before handling', 503));
-      // Whatever is still queued will never be delivered now: nobody should wait for it.
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      for (const w of waiters) w();
-      logger.info('in-process event bus closed');
-    },
-
-    deadLetters: (queue) => (queues.get(queue)?.dead ?? []).flatMap((d) => (d.message ? [d.message] : [])),
-    deadLetterRecords: (queue) => [...(queues.get(queue)?.dead ?? [])],
-
-    drain() {
-      if (isIdle() || state === 'closed') return Promise.resolve();
-      return new Promise<void>((resolve) => idleWaiters.push(resolve));
-    },
-
-    injectRaw(routingKey, body) {
-      ensureOpen();
-      route(routingKey, Uint8Array.from(body));
-    },
-
-    unroutedCount: () => unrouted.length,
-  };
+  /** A handler threw: the delivery is retried after its delay, or dead-lettered when its attempts are spent. */
+  private failed(q: MemoryQueue, d: Delivery, message: BusMessage, err: unknown) {
+    const outcome = afterFailure(err, d, {
+      maxAttempts: q.maxAttempts,
+      waitHorizonMs: q.waitHorizonMs,
+      delays: this.delays,
+    });
+    logHandlerFailure(this.logger, err, {
+      queue: q.sub.queue,
+      event: message.name,
+      id: message.id,
+      attempt: d.attempt,
+      final: !outcome.retry,
+    });
+    if (!outcome.retry) {
+      this.deadLetter(q, d, message, errorMessage(err), outcome.reason);
+      return;
+    }
+    this.metrics.retried(q.sub.queue, message.name);
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      if (this.state === 'closed') return;
+      Object.assign(d, outcome.next);
+      q.ready.push(d);
+      this.pump(q);
+      this.notifyIfIdle();
+    }, outcome.delayMs);
+    this.retryTimers.add(timer);
+  }
 }

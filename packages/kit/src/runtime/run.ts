@@ -3,34 +3,21 @@ import path from 'node:path';
 import type { RequestHandler } from 'express';
 import client, { type Registry } from 'prom-client';
 import { z } from 'zod';
-import { adminGuard, type JwtVerifier } from '../auth';
 import { consumerQueues } from '@readiness/contracts';
+import { adminGuard, type JwtVerifier } from '../auth';
 import type { EventBus, Subscription } from '../bus';
-import {
-  closeRedis,
-  createRedis,
-  createRedisStore,
-  createRevocationList,
-  type KeyValueStore,
-  type Redis,
-} from '../cache';
+import { createRevocationList, type KeyValueStore, type Redis } from '../cache';
 import { adminAuthEnv, loadConfig } from '../config';
-import { migrate, type Database } from '../db';
+import type { Database } from '../db';
 import { createHttpApp, listen, startInternalServer, type HttpApp } from '../http';
 import { createLogger, type Logger } from '../logger';
+import type { Mailer } from '../mail';
 import { serveOpenApi } from '../openapi';
-import { createMailer, startMailCatcher, type Mailer } from '../mail';
-import { handleOnce, kitMigrationsDir, OutboxRelay } from '../outbox';
+import { handleOnce, OutboxRelay } from '../outbox';
 import { handleProcessErrors, Shutdown } from '../shutdown';
-import {
-  createObjectStore,
-  objectStoreConnection,
-  startEmbeddedS3,
-  type ObjectStore,
-  type ObjectStoreConnection,
-} from '../storage';
-import { openServiceDatabase, startServiceBus } from './adapters';
+import type { ObjectStore, ObjectStoreConnection } from '../storage';
 import { startJobs } from './jobs';
+import { OwnedResources, openAdapters, type AdapterConfig } from './service-adapters';
 import type { ServiceContext, ServiceModule, ServiceParts } from './service';
 
 /** What every service of one process shares (the all-in-one launcher); none of it is closed by a service. */
@@ -93,11 +80,7 @@ export interface RunningService<C, E> {
   stop(): Promise<void>;
 }
 
-const DEFAULT_FROM = 'Readiness <no-reply@readiness.local>';
-const DEFAULT_BUCKET = 'readiness';
-const DEFAULT_REGION = 'us-east-1';
-
-interface BaseConfig {
+interface BaseConfig extends AdapterConfig {
   NODE_ENV: string;
   LOG_LEVEL: string;
   PORT: number;
@@ -105,21 +88,8 @@ interface BaseConfig {
   SHUTDOWN_GRACE_SECONDS?: number;
   INTERNAL_PORT?: number;
   TRUSTED_PROXIES?: string;
-  DATA_DIR?: string;
-  DATABASE_URL?: string;
-  DATABASE_POOL_MAX?: number;
-  AMQP_URL?: string;
-  REDIS_URL?: string;
-  SMTP_URL?: string;
-  MAIL_FROM?: string;
-  S3_ENDPOINT?: string;
-  S3_ACCESS_KEY?: string;
-  S3_SECRET_KEY?: string;
-  S3_BUCKET?: string;
-  S3_REGION?: string;
 }
 
-/** Stops accepting connections, lets in-flight requests finish within the grace, then cuts what is left. */
 /**
  * A service of the system (one that has queues in the consumers table of the contracts) may only consume
  * from queues listed there with the same events: the other services declare them on the broker from that
@@ -141,6 +111,7 @@ function checkListedConsumer(service: string, sub: Subscription): void {
   }
 }
 
+/** Stops accepting connections, lets in-flight requests finish within the grace, then cuts what is left. */
 function closeServer(server: Server, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -151,6 +122,71 @@ function closeServer(server: Server, graceMs: number): Promise<void> {
     });
     server.closeIdleConnections();
   });
+}
+
+const missingAdapter = (service: string) => (what: string) => () => {
+  throw new Error(`${service} uses ${what} without declaring it in its service module`);
+};
+
+/**
+ * The admin guard, made on first use: read through the kit's one definition, so a service whose schema leaves
+ * AUTH_URL out has nothing to verify tokens with (unless it shares a verifier), and its admin routes refuse
+ * every request.
+ */
+function lazyAdminGuard(
+  config: unknown,
+  logger: Logger,
+  kv: KeyValueStore | undefined,
+  verifier: JwtVerifier | undefined,
+): () => RequestHandler {
+  let built: RequestHandler | undefined;
+  return () => {
+    if (built) return built;
+    const revocations = kv && createRevocationList(kv);
+    built = adminGuard({
+      config: z.object(adminAuthEnv).parse(config),
+      logger,
+      verifier,
+      isRevoked: revocations ? (claims) => revocations.isTokenRevoked(claims) : undefined,
+    });
+    return built;
+  };
+}
+
+/** What `setup` is given; an adapter the module did not declare throws with a message saying so. */
+function serviceContext<C>(
+  given: Pick<ServiceContext<C>, 'name' | 'config' | 'logger' | 'registry' | 'redis' | 'kv'> & {
+    guard: () => RequestHandler;
+    relay: OutboxRelay | undefined;
+  },
+  adapters: { database?: Database; bus?: EventBus; mailer?: Mailer; storage?: ObjectStore },
+): ServiceContext<C> {
+  const missing = missingAdapter(given.name);
+  const { database: db, bus, mailer, storage } = adapters;
+  const { guard, relay, ...rest } = given;
+  return {
+    ...rest,
+    get database() {
+      return db ?? missing('a database (migrations)')();
+    },
+    get bus() {
+      return bus ?? missing('the bus (bus or publishes)')();
+    },
+    get mailer() {
+      return mailer ?? missing('a mailer (uses.mailer)')();
+    },
+    get storage() {
+      return storage ?? missing('object storage (uses.storage)')();
+    },
+    get adminGuard() {
+      return guard();
+    },
+    notifyOutbox: () => relay?.notify(),
+    handleOnce: (consumer, message, effect) =>
+      handleOnce(db ?? missing('a database (migrations)')(), consumer, message, effect, {
+        onCommitted: () => relay?.notify(),
+      }),
+  };
 }
 
 /**
@@ -170,178 +206,47 @@ export async function startService<S extends z.ZodType, E, O>(
   const base = config as BaseConfig;
   const { name } = module;
   const logger = opts.logger ?? createLogger({ name, level: base.LOG_LEVEL as 'info' });
-  const owned: Array<{ name: string; close: () => Promise<void> | void }> = [];
-  const closeOwned = async () => {
-    for (const step of owned.splice(0).reverse()) {
-      try {
-        await step.close();
-      } catch (err) {
-        logger.warn({ err, step: step.name }, 'closing an adapter failed');
-      }
-    }
-  };
-  const dataDir = path.resolve(base.DATA_DIR ?? '.data');
+  const owned = new OwnedResources(logger);
   const closeOnFailure: Array<() => Promise<void>> = [];
-  let ownsBus = false;
-  const missing = (what: string) => () => {
-    throw new Error(`${name} uses ${what} without declaring it in its service module`);
-  };
+  const missing = missingAdapter(name);
 
   try {
     const registry: Registry = new client.Registry();
     registry.setDefaultLabels({ service: name });
     client.collectDefaultMetrics({ register: registry });
 
-    let database: Database | undefined;
-    if (module.migrations) {
-      database = opts.adapters?.database;
-      if (!database) {
-        const opened = await openServiceDatabase({
-          service: name,
-          config: {
-            DATABASE_URL: base.DATABASE_URL ?? (await opts.shared?.databaseUrl?.(name)),
-            DATA_DIR: dataDir,
-            DATABASE_POOL_MAX: base.DATABASE_POOL_MAX,
-          },
-          logger,
-          registry,
-        });
-        owned.push({ name: 'database', close: () => opened.close() });
-        database = opened;
-      }
-      await migrate(database, [kitMigrationsDir, module.migrations], logger);
-    }
-
-    let bus: EventBus | undefined;
-    if (module.bus || module.publishes?.length) {
-      bus = opts.adapters?.bus ?? opts.shared?.bus;
-      if (!bus) {
-        const started = await startServiceBus({ service: name, config: base, logger, registry });
-        bus = started;
-        ownsBus = true;
-        // Closed here only when the start fails; a running service closes it in `stop()`, before `release()`.
-        closeOnFailure.push(() => started.close());
-      }
-    }
-
-    let redis: Redis | undefined;
-    let kv: KeyValueStore | undefined;
-    // The admin guard reads the revocations auth writes, so a guarded service gets the key-value store too.
+    const { database, bus, ownsBus, redis, kv, mailer, storage } = await openAdapters(
+      {
+        name,
+        module: module as unknown as ServiceModule<never, unknown, O>,
+        opts,
+        config: base,
+        dataDir: path.resolve(base.DATA_DIR ?? '.data'),
+        logger,
+        registry,
+        owned,
+      },
+      closeOnFailure,
+    );
     const guarded = module.adminGuard ?? true;
-    if (module.uses?.kv || guarded) {
-      redis = opts.adapters?.redis;
-      if (!redis && base.REDIS_URL) {
-        // One prefix for every service: the gateway reads the revocations auth writes.
-        const client = createRedis({
-          url: base.REDIS_URL,
-          keyPrefix: 'readiness:',
-          logger,
-          autoPipelining: true,
-        });
-        owned.push({ name: 'redis', close: () => closeRedis(client) });
-        redis = client;
-      }
-      kv = redis ? createRedisStore({ client: redis }) : opts.shared?.kv;
-    }
-
-    let mailer: Mailer | undefined;
-    if (module.uses?.mailer) {
-      mailer = opts.adapters?.mailer;
-      if (!mailer) {
-        let smtpUrl = base.SMTP_URL ?? opts.shared?.smtpUrl;
-        if (!smtpUrl) {
-          const catcher = await startMailCatcher({ logger });
-          owned.push({ name: 'mail catcher', close: () => catcher.close() });
-          smtpUrl = catcher.url;
-          logger.warn({ smtpUrl }, 'SMTP_URL is not set: mail is caught in memory, not delivered');
-        }
-        const created = createMailer({ smtpUrl, from: base.MAIL_FROM ?? DEFAULT_FROM, logger });
-        owned.push({ name: 'mailer', close: () => created.close() });
-        mailer = created;
-      }
-    }
-
-    let storage: ObjectStore | undefined;
-    const storageUse = module.uses?.storage;
-    if (storageUse) {
-      storage = opts.adapters?.storage;
-      if (!storage) {
-        let connection =
-          objectStoreConnection({
-            ...base,
-            S3_BUCKET: base.S3_BUCKET ?? DEFAULT_BUCKET,
-            S3_REGION: base.S3_REGION ?? DEFAULT_REGION,
-          }) ?? opts.shared?.s3;
-        if (!connection) {
-          const s3 = await startEmbeddedS3({ directory: path.join(dataDir, name, 's3') });
-          owned.push({ name: 's3', close: () => s3.close() });
-          connection = s3;
-        }
-        const store = createObjectStore({
-          endpoint: connection.endpoint,
-          accessKey: connection.accessKey,
-          secretKey: connection.secretKey,
-          bucket: base.S3_BUCKET ?? DEFAULT_BUCKET,
-          region: base.S3_REGION ?? DEFAULT_REGION,
-          logger,
-        });
-        owned.push({ name: 'object storage', close: () => store.close() });
-        await store.ensureBucket();
-        storage = store;
-      }
-    }
 
     const relay =
       database && bus && module.publishes?.length
         ? new OutboxRelay({ database, publisher: bus, logger, source: name, registry })
         : undefined;
-    let builtGuard: RequestHandler | undefined;
-    const guard = () => (builtGuard ??= makeGuard());
-    const makeGuard = () => {
-      // Read through the kit's one definition: a service whose schema leaves AUTH_URL out has nothing to verify
-      // tokens with (unless it shares a verifier), and its admin routes refuse every request.
-      const adminConfig = z.object(adminAuthEnv).parse(config);
-      const revocations = kv && createRevocationList(kv);
-      return adminGuard({
-        config: adminConfig,
-        logger,
-        verifier: opts.shared?.adminVerifier,
-        isRevoked: revocations ? (claims) => revocations.isTokenRevoked(claims) : undefined,
-      });
-    };
-
-    const db = database;
-    const ctx: ServiceContext<z.infer<S>> = {
-      name,
-      config,
-      logger,
-      registry,
-      get database() {
-        return db ?? missing('a database (migrations)')();
+    const guard = lazyAdminGuard(config, logger, kv, opts.shared?.adminVerifier);
+    const ctx = serviceContext<z.infer<S>>(
+      { name, config, logger, registry, redis, kv, guard, relay },
+      {
+        database,
+        bus,
+        mailer,
+        storage,
       },
-      get bus() {
-        return bus ?? missing('the bus (bus or publishes)')();
-      },
-      redis,
-      kv,
-      get mailer() {
-        return mailer ?? missing('a mailer (uses.mailer)')();
-      },
-      get storage() {
-        return storage ?? missing('object storage (uses.storage)')();
-      },
-      get adminGuard() {
-        return guard();
-      },
-      notifyOutbox: () => relay?.notify(),
-      handleOnce: (consumer, message, effect) =>
-        handleOnce(db ?? missing('a database (migrations)')(), consumer, message, effect, {
-          onCommitted: () => relay?.notify(),
-        }),
-    };
+    );
 
     const parts: ServiceParts<E> = await module.setup(ctx, opts.options as O);
-    if (parts.stop) owned.push({ name: 'service', close: parts.stop });
+    if (parts.stop) owned.add('service', parts.stop);
     if (parts.subscriptions?.length && !bus) missing('the bus (bus: true)')();
     for (const sub of parts.subscriptions ?? []) {
       checkListedConsumer(name, sub.subscription);
@@ -357,7 +262,7 @@ export async function startService<S extends z.ZodType, E, O>(
         registry,
         // A publisher stays ready while the broker is away (its outbox keeps the events); a consumer does not.
         readiness: async () =>
-          (!db || (await db.ping())) &&
+          (!database || (await database.ping())) &&
           (!consumes || bus!.ready()) &&
           (!parts.readiness || (await parts.readiness())),
         trustedProxies: base.TRUSTED_PROXIES,
@@ -398,7 +303,7 @@ export async function startService<S extends z.ZodType, E, O>(
       (releasing ??= (async () => {
         await jobs?.stop();
         await relay?.stop();
-        await closeOwned();
+        await owned.closeAll();
       })());
     return {
       name,
@@ -427,7 +332,7 @@ export async function startService<S extends z.ZodType, E, O>(
     };
   } catch (err) {
     for (const close of closeOnFailure) await close().catch(() => undefined);
-    await closeOwned();
+    await owned.closeAll();
     throw err;
   }
 }

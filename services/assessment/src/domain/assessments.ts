@@ -1,5 +1,5 @@
 import type { Database } from '@readiness/kit/db';
-import { AppError, badRequest, conflict, notFound } from '@readiness/kit/errors';
+import { badRequest, conflict, notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
 import { enqueue } from '@readiness/kit/outbox';
 import type { ObjectStore } from '@readiness/kit/storage';
@@ -18,7 +18,7 @@ import {
   type AssessmentVersion,
 } from './assessment';
 import { VERSION_PUBLISHED, versionPublishedPayload } from './events';
-import { acceptFile, isStoredName } from './files';
+import { downloadQuestionFile, removeQuestionFile, storeOwnFile, uploadQuestionFile } from './question-files';
 
 export const UNKNOWN_ADMIN_NAME = 'Administrator';
 export const NO_ASSESSMENT_MESSAGE = 'No assessment found';
@@ -26,7 +26,6 @@ export const STALE_BASE_MESSAGE =
   'Someone else saved the assessment first: your changes were not saved. Reload to see the current version, then make your changes again.';
 export const BASE_REQUIRED_MESSAGE =
   "baseVersion is required: name the version your changes are based on, so no one else's save is overwritten";
-export const FILE_NOT_FOUND_MESSAGE = 'File not found';
 
 /** Who acts: the admin of the token, named from auth's admin events when known. */
 export interface Actor {
@@ -50,7 +49,7 @@ export interface AssessmentsDeps {
 
 /** The assessment's use cases: versions (save, roll back, read) and question files. */
 export function createAssessments(deps: AssessmentsDeps) {
-  const { database, repo, storage } = deps;
+  const { database, repo } = deps;
 
   /**
    * The acting admin's name: from auth's admin events, or else asked of auth with the admin's own token (an
@@ -155,68 +154,11 @@ export function createAssessments(deps: AssessmentsDeps) {
       return activated;
     },
 
-    /** Checks and stores a question file under a server-generated name. */
-    async upload(originalName: string, data: Buffer, actor: Actor): Promise<StoredFile> {
-      const { filename, mimetype } = acceptFile(originalName, data);
-      await storage.put(`questions/${filename}`, data, { contentType: mimetype, size: data.length });
-      const file = { filename, originalName, size: data.length, mimetype };
-      await database.transaction(async (tx) => {
-        await repo.addFile(tx, file, actor.id);
-        await repo.audit(tx, {
-          actorId: actor.id,
-          actorName: actor.name,
-          action: 'file.uploaded',
-          details: { filename, originalName, size: data.length },
-        });
-      });
-      return file;
-    },
-
-    /**
-     * Removes an uploaded file no version uses; a file some version still uses stays stored and downloadable,
-     * and only the admin's draft lets go of it.
-     */
-    async removeFile(filename: string, actor: Actor): Promise<{ removed: boolean }> {
-      if (!isStoredName(filename)) throw notFound(FILE_NOT_FOUND_MESSAGE);
-      const removed = await database.transaction(async (tx) => {
-        await lockVersions(tx);
-        const file = await repo.file(filename, tx);
-        if (!file) throw notFound(FILE_NOT_FOUND_MESSAGE);
-        const used = await repo.isReferenced(filename, tx);
-        if (!used) await repo.removeFile(tx, filename);
-        await repo.audit(tx, {
-          actorId: actor.id,
-          actorName: actor.name,
-          action: used ? 'file.detached' : 'file.removed',
-          details: { filename, originalName: file.originalName },
-        });
-        return !used;
-      });
-      if (removed) await storage.remove(`questions/${filename}`);
-      return { removed };
-    },
-
-    /** A question file for download: only one that some version refers to. */
-    async download(filename: string) {
-      if (!isStoredName(filename)) throw notFound(FILE_NOT_FOUND_MESSAGE);
-      const file = await repo.file(filename);
-      if (!file || !(await repo.isReferenced(filename))) throw notFound(FILE_NOT_FOUND_MESSAGE);
-      try {
-        return { file, body: await storage.get(`questions/${filename}`) };
-      } catch (err) {
-        if (err instanceof AppError && err.httpStatus === 404) throw notFound(FILE_NOT_FOUND_MESSAGE);
-        throw err;
-      }
-    },
-
-    /** Stores a file the service itself ships (the seed's), under its fixed name; idempotent. */
-    async storeOwnFile(file: StoredFile, data: Buffer): Promise<void> {
-      await storage.put(`questions/${file.filename}`, data, {
-        contentType: file.mimetype,
-        size: data.length,
-      });
-      await repo.addFile(database.db, file, '');
-    },
+    upload: (originalName: string, data: Buffer, actor: Actor) =>
+      uploadQuestionFile(deps, originalName, data, actor),
+    removeFile: (filename: string, actor: Actor) => removeQuestionFile(deps, filename, actor),
+    download: (filename: string) => downloadQuestionFile(deps, filename),
+    storeOwnFile: (file: StoredFile, data: Buffer) => storeOwnFile(deps, file, data),
   };
 }
 

@@ -1,9 +1,12 @@
 import { AppError } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
-import puppeteer, { type Browser, type HTTPRequest, type Page } from 'puppeteer-core';
-import { EMBEDDED_FONT_NAMES, SANS, SERIF } from '../domain/templates/fonts';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { UnusableBrowserError, type BrowserChoice } from './browser-choice';
+import { checkFonts, fontTestPage } from './font-check';
+import { createPagePool, noBrowser } from './page-pool';
 import { tiedToThisProcess } from './tied-browser';
+
+export { embeddedFonts } from './font-check';
 
 export interface RenderOptions {
   landscape?: boolean;
@@ -21,8 +24,7 @@ export interface RendererStatus {
 }
 
 /**
- * HTML to PDF in one Chromium with a bounded pool of pages. Pages run no JavaScript and load nothing but data:
- * URLs (every other request, `file://`, metadata addresses and internal hosts included, is aborted and counted); a
+ * HTML to PDF in one Chromium with a bounded pool of pages (see `createPagePool`); a
  * render that takes longer than the timeout fails and its page is replaced; a browser that crashes or
  * disconnects is launched again. Without a browser, `render` throws a 503 and the service carries on. After
  * `idleMs` without a render the browser is closed (an idle Chromium holds about 350 MB) and the next render launches
@@ -44,20 +46,7 @@ export interface Renderer {
   close(): Promise<void>;
 }
 
-export const NO_BROWSER_MESSAGE =
-  'PDF generation is temporarily unavailable: no browser is running. Try again shortly.';
-
 const RELAUNCH_DELAYS_MS = [1_000, 2_000, 5_000, 15_000, 60_000];
-
-/** A PDF whose text uses the product's fonts, and the proof the browser embedded them. */
-const TEST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>%FONTS%</style></head>
-<body><p style="font-family:${SANS}">Readiness test page</p><p style="font-family:${SERIF}">Certificate</p></body></html>`;
-
-export function embeddedFonts(pdf: Buffer): string[] {
-  const text = pdf.toString('latin1');
-  if (!/\/FontFile[23]?\s/.test(text)) return [];
-  return [...text.matchAll(/\/BaseFont\s*\/(?:[A-Z]{6}\+)?([^\s/<>[\]]+)/g)].map((m) => m[1]!);
-}
 
 export function createRenderer(options: {
   choose: () => Promise<BrowserChoice>;
@@ -80,77 +69,14 @@ export function createRenderer(options: {
   let launching: Promise<void> | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let inFlight = 0;
-  const rendersOf = new WeakMap<Page, number>();
-  let pagesOpened = 0;
   let browser: Browser | undefined;
   let choice: BrowserChoice | undefined;
   let problem: string | undefined = 'the browser has not started yet';
   let closing = false;
   let relaunchTimer: NodeJS.Timeout | undefined;
   let failures = 0;
-  let blocked = 0;
   const listeners: Array<() => void> = [];
-  const idle: Page[] = [];
-  let open = 0;
-  const waiting: Array<(page: Page | Error) => void> = [];
-  const maxWaiting = poolSize * 50;
-
-  const onRequest = (request: HTTPRequest) => {
-    if (request.url().startsWith('data:')) {
-      void request.continue();
-      return;
-    }
-    blocked += 1;
-    logger.warn({ url: request.url().slice(0, 200) }, 'a PDF page tried to load a resource; aborted');
-    void request.abort('blockedbyclient');
-  };
-
-  async function newPage(current: Browser): Promise<Page> {
-    const page = await current.newPage();
-    pagesOpened += 1;
-    await page.setJavaScriptEnabled(false);
-    await page.setRequestInterception(true);
-    page.on('request', onRequest);
-    return page;
-  }
-
-  async function acquire(): Promise<Page> {
-    const current = browser;
-    if (!current) throw new AppError('pdf_unavailable', NO_BROWSER_MESSAGE, 503);
-    const page = idle.pop();
-    if (page && !page.isClosed()) return page;
-    if (open < poolSize) {
-      open += 1;
-      try {
-        return await newPage(current);
-      } catch (err) {
-        open -= 1;
-        throw new AppError('pdf_unavailable', NO_BROWSER_MESSAGE, 503, { cause: err });
-      }
-    }
-    if (waiting.length >= maxWaiting) {
-      throw new AppError('pdf_busy', 'Too many PDFs are being prepared. Try again shortly.', 503);
-    }
-    const next = await new Promise<Page | Error>((resolve) => waiting.push(resolve));
-    if (next instanceof Error) throw next;
-    return next;
-  }
-
-  function release(page: Page, healthy: boolean): void {
-    if (!healthy || page.isClosed() || page.browser() !== browser) {
-      open -= 1;
-      void page.close().catch(() => undefined);
-      const waiter = waiting.shift();
-      if (waiter) {
-        // The waiter gets a fresh page in place of the discarded one.
-        acquire().then(waiter, (err: Error) => waiter(err));
-      }
-      return;
-    }
-    const waiter = waiting.shift();
-    if (waiter) waiter(page);
-    else idle.push(page);
-  }
+  const pages = createPagePool({ browser: () => browser, poolSize, pageRenders, logger });
 
   async function renderOn(page: Page, html: string, renderOptions: RenderOptions): Promise<Buffer> {
     await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
@@ -177,8 +103,7 @@ export function createRenderer(options: {
     if (!current || inFlight > 0 || launching || closing) return;
     // The disconnect that follows is not a crash: `browser` no longer points at it.
     browser = undefined;
-    idle.length = 0;
-    open = 0;
+    pages.reset();
     asleep = true;
     logger.info(
       { idleSeconds: Math.round(idleMs / 1000) },
@@ -205,51 +130,29 @@ export function createRenderer(options: {
   }
 
   async function renderNow(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
-    const page = await acquire();
+    const page = await pages.acquire();
     let timer: NodeJS.Timeout | undefined;
     let healthy = false;
     try {
-      const pdf = await Promise.race([
-        renderOn(page, html, renderOptions),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new AppError('pdf_timeout', 'The PDF took too long to prepare. Try again.', 503)),
-            timeoutMs,
-          );
-        }),
-      ]);
+      const pdf = await withTimeout(renderOn(page, html, renderOptions), timeoutMs, (t) => {
+        timer = t;
+      });
       healthy = true;
       return pdf;
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (!browser) throw new AppError('pdf_unavailable', NO_BROWSER_MESSAGE, 503, { cause: err });
+      if (!browser) throw noBrowser(err);
       throw new AppError('pdf_failed', 'The PDF could not be prepared. Try again.', 503, { cause: err });
     } finally {
       clearTimeout(timer);
-      const renders = (rendersOf.get(page) ?? 0) + 1;
-      rendersOf.set(page, renders);
-      // A worn page is released as an unhealthy one: closed, and a fresh page opened when next needed.
-      release(page, healthy && renders < pageRenders);
-    }
-  }
-
-  async function selfTest(): Promise<void> {
-    const pdf = await renderNow(TEST_PAGE.replace('%FONTS%', options.fontFaces));
-    const fonts = embeddedFonts(pdf);
-    const missing = EMBEDDED_FONT_NAMES.filter((name) => !fonts.some((font) => font.startsWith(name)));
-    if (missing.length > 0) {
-      throw new Error(
-        `the test PDF does not embed the product's fonts (${missing.join(', ')}); found ${fonts.join(', ') || 'none'}`,
-      );
+      pages.release(page, healthy);
     }
   }
 
   function dropBrowser(reason: string): void {
     browser = undefined;
     problem = reason;
-    idle.length = 0;
-    open = 0;
-    for (const waiter of waiting.splice(0)) waiter(new AppError('pdf_unavailable', NO_BROWSER_MESSAGE, 503));
+    pages.reset();
   }
 
   function scheduleRelaunch(): void {
@@ -277,17 +180,11 @@ export function createRenderer(options: {
     const waking = problem === undefined;
     try {
       choice ??= await options.choose();
-      tiedPath ??= tiedToThisProcess(choice.executablePath);
-      const launched = await puppeteer.launch({
-        executablePath: tiedPath,
-        headless: true,
-        args: choice.args,
-        env: choice.env ? { ...process.env, ...choice.env } : undefined,
-        protocolTimeout: Math.max(timeoutMs * 2, 30_000),
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      const launched = await launchTied(
+        choice,
+        (tiedPath ??= tiedToThisProcess(choice.executablePath)),
+        timeoutMs,
+      );
       browser = launched;
       launched.on('disconnected', () => {
         if (browser !== launched || closing) return;
@@ -298,7 +195,7 @@ export function createRenderer(options: {
         dropBrowser('the browser stopped; it is being launched again');
         scheduleRelaunch();
       });
-      await selfTest();
+      await checkFonts(await renderNow(fontTestPage(options.fontFaces)));
       problem = undefined;
       failures = 0;
       armIdle();
@@ -306,15 +203,7 @@ export function createRenderer(options: {
         logger.debug({ pid: launched.process()?.pid }, 'the PDF browser is launched again for a render');
         return;
       }
-      logger.info(
-        {
-          browser: choice.source,
-          executablePath: choice.executablePath,
-          version: choice.version,
-          pages: poolSize,
-        },
-        `PDFs are rendered with ${choice.source === 'system' ? 'the system Chromium' : choice.source} (${choice.version})`,
-      );
+      announce(choice, poolSize, logger);
       for (const listener of listeners) listener();
     } catch (err) {
       if (err instanceof UnusableBrowserError) throw err;
@@ -342,9 +231,9 @@ export function createRenderer(options: {
     onAvailable(listener) {
       listeners.push(listener);
     },
-    blockedRequests: () => blocked,
+    blockedRequests: pages.blockedRequests,
     browserPid: () => browser?.process()?.pid,
-    pagesOpened: () => pagesOpened,
+    pagesOpened: pages.pagesOpened,
     async close() {
       closing = true;
       asleep = false;
@@ -355,4 +244,40 @@ export function createRenderer(options: {
       await current?.close().catch(() => undefined);
     },
   };
+}
+
+/** Chromium, headless, tied to this process (it dies with it), with signals left to the service. */
+function launchTied(choice: BrowserChoice, executablePath: string, timeoutMs: number): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath,
+    headless: true,
+    args: choice.args,
+    env: choice.env ? { ...process.env, ...choice.env } : undefined,
+    protocolTimeout: Math.max(timeoutMs * 2, 30_000),
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}
+
+/** Fails with a 503 after `ms`; the timer is handed out so the caller clears it once the work ends. */
+function withTimeout<T>(work: Promise<T>, ms: number, timerOf: (timer: NodeJS.Timeout) => void): Promise<T> {
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timerOf(
+        setTimeout(
+          () => reject(new AppError('pdf_timeout', 'The PDF took too long to prepare. Try again.', 503)),
+          ms,
+        ),
+      );
+    }),
+  ]);
+}
+
+function announce(choice: BrowserChoice, pages: number, logger: Logger) {
+  logger.info(
+    { browser: choice.source, executablePath: choice.executablePath, version: choice.version, pages },
+    `PDFs are rendered with ${choice.source === 'system' ? 'the system Chromium' : choice.source} (${choice.version})`,
+  );
 }

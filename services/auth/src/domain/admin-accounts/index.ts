@@ -1,0 +1,53 @@
+import type { AdminTokenClaims } from '@readiness/kit/auth';
+import {
+  adminsRepository as repo,
+  type AdminRecord,
+  type AdminRole,
+  type AdminStatus,
+  type AuditEntry,
+} from '../../data-access/admins-repository';
+import { accountsContext, type AdminAccountsDeps, type Authenticated } from './context';
+import { createAdmin, resetPassword, seedAdmin, setAdminStatus, updateAdmin } from './manage-admins';
+import { authenticate, changePassword, login, logout, refresh, warmUp } from './sessions';
+
+export {
+  ADMIN_CACHE_MS,
+  ADMIN_NOT_FOUND,
+  EMAIL_TAKEN,
+  INVALID_CREDENTIALS,
+  type AdminAccountsDeps,
+  type Authenticated,
+} from './context';
+
+/**
+ * The use cases of the auth service, sessions and admin accounts (no Express and no SQL here), bound to one
+ * context: the cache of admin rows they share.
+ */
+export function createAdminAccounts(deps: AdminAccountsDeps) {
+  const ctx = accountsContext(deps);
+  return {
+    warmUp: () => warmUp(ctx),
+    login: (email: string, password: string, ip: string) => login(ctx, email, password, ip),
+    authenticate: (token: string) => authenticate(ctx, token),
+    logout: (claims: AdminTokenClaims) => logout(ctx, claims),
+    refresh: (actor: Authenticated) => refresh(ctx, actor),
+    changePassword: (actor: Authenticated, currentPassword: string, newPassword: string, ip: string) =>
+      changePassword(ctx, actor, currentPassword, newPassword, ip),
+    listAdmins: () => repo.list(deps.database.db),
+    createAdmin: (actor: AdminRecord, input: Parameters<typeof createAdmin>[2]) =>
+      createAdmin(ctx, actor, input),
+    updateAdmin: (
+      actor: AdminRecord,
+      targetId: string,
+      input: { name: string; email: string; role: AdminRole },
+    ) => updateAdmin(ctx, actor, targetId, input),
+    setStatus: (actor: AdminRecord, targetId: string, status: AdminStatus) =>
+      setAdminStatus(ctx, actor, targetId, status),
+    resetPassword: (actor: AdminRecord, targetId: string) => resetPassword(ctx, actor, targetId),
+    auditLog: (options: { limit: number; before?: Date }): Promise<AuditEntry[]> =>
+      repo.listAudit(deps.database.db, options),
+    seed: (input: Parameters<typeof seedAdmin>[1]) => seedAdmin(ctx, input),
+  };
+}
+
+export type AdminAccounts = ReturnType<typeof createAdminAccounts>;

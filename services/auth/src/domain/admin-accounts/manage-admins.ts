@@ -1,0 +1,171 @@
+import { isUniqueViolation } from '@readiness/kit/db';
+import { badRequest, conflict, notFound } from '@readiness/kit/errors';
+import {
+  adminsRepository as repo,
+  type AdminRecord,
+  type AdminRole,
+  type AdminStatus,
+} from '../../data-access/admins-repository';
+import { adminEvents } from '../events';
+import { temporaryPassword } from '../passwords';
+import {
+  ADMIN_NOT_FOUND,
+  actorOf,
+  committed,
+  cutoffNow,
+  emailTaken,
+  isAdminId,
+  lockForChange,
+  revokeAllSessions,
+  type AccountsContext,
+} from './context';
+
+const lastSuperAdmin = () => conflict('At least one active super admin is required', 'last_super_admin');
+
+export async function createAdmin(
+  ctx: AccountsContext,
+  actor: AdminRecord,
+  input: { name: string; email: string; password: string; role: AdminRole },
+): Promise<AdminRecord> {
+  const passwordHash = await ctx.hasher.hash(input.password);
+  return committed(ctx, async (tx) => {
+    const admin = await repo
+      .insert(tx, { name: input.name, email: input.email, passwordHash, role: input.role })
+      .catch(emailTaken);
+    await repo.addAudit(tx, {
+      actor: actorOf(actor),
+      action: 'admin.created',
+      target: actorOf(admin),
+      details: { role: admin.role },
+    });
+    await adminEvents.created(tx, admin, actor.id);
+    return admin;
+  });
+}
+
+/** Name, e-mail and role; a super admin keeps their own role, and one active super admin always remains. */
+export async function updateAdmin(
+  ctx: AccountsContext,
+  actor: AdminRecord,
+  targetId: string,
+  input: { name: string; email: string; role: AdminRole },
+): Promise<AdminRecord> {
+  return committed(ctx, async (tx) => {
+    const { target, activeSuperAdmins } = await lockForChange(tx, actor.id, targetId);
+    if (target.role === 'super_admin' && input.role !== 'super_admin') {
+      if (target.id === actor.id) {
+        throw badRequest('You cannot remove your own super admin role', 'cannot_demote_self');
+      }
+      if (target.status === 'active' && activeSuperAdmins.length <= 1) throw lastSuperAdmin();
+    }
+    const updated = (await repo
+      .update(tx, target.id, { name: input.name, email: input.email, role: input.role })
+      .catch(emailTaken)) as AdminRecord;
+    const changes: Record<string, { from: string; to: string }> = {};
+    for (const key of ['name', 'email', 'role'] as const) {
+      if (target[key] !== updated[key]) changes[key] = { from: target[key], to: updated[key] };
+    }
+    if (Object.keys(changes).length > 0) {
+      await repo.addAudit(tx, {
+        actor: actorOf(actor),
+        action: 'admin.updated',
+        target: actorOf(updated),
+        details: { changes },
+      });
+      await adminEvents.updated(tx, updated, actor.id);
+    }
+    return updated;
+  });
+}
+
+/** Enables or disables an account; disabling ends all its sessions at once. */
+export async function setAdminStatus(
+  ctx: AccountsContext,
+  actor: AdminRecord,
+  targetId: string,
+  status: AdminStatus,
+): Promise<AdminRecord> {
+  return committed(ctx, async (tx) => {
+    const { target, activeSuperAdmins } = await lockForChange(tx, actor.id, targetId);
+    if (target.status === status) return target;
+    const cutoff = cutoffNow();
+    if (status === 'disabled') {
+      if (target.id === actor.id)
+        throw badRequest('You cannot disable your own account', 'cannot_disable_self');
+      if (target.role === 'super_admin' && activeSuperAdmins.length <= 1) throw lastSuperAdmin();
+    }
+    const updated = (await repo.update(tx, target.id, {
+      status,
+      ...(status === 'disabled' ? { tokensValidFrom: cutoff } : {}),
+    })) as AdminRecord;
+    await repo.addAudit(tx, {
+      actor: actorOf(actor),
+      action: 'admin.status-changed',
+      target: actorOf(updated),
+      details: { from: target.status, to: status },
+    });
+    await adminEvents.statusChanged(tx, updated, actor.id);
+    if (status === 'disabled') await revokeAllSessions(ctx, updated.id, cutoff);
+    return updated;
+  });
+}
+
+/** A temporary password, mailed to the admin (sealed in the event); their sessions end. */
+export async function resetPassword(
+  ctx: AccountsContext,
+  actor: AdminRecord,
+  targetId: string,
+): Promise<AdminRecord> {
+  if (!isAdminId(targetId)) throw notFound(ADMIN_NOT_FOUND, 'admin_not_found');
+  const password = temporaryPassword();
+  const passwordHash = await ctx.hasher.hash(password);
+  const cutoff = cutoffNow();
+  return committed(ctx, async (tx) => {
+    const { target } = await lockForChange(tx, actor.id, targetId);
+    const updated = (await repo.update(tx, target.id, {
+      passwordHash,
+      mustChangePassword: true,
+      tokensValidFrom: cutoff,
+    })) as AdminRecord;
+    await repo.addAudit(tx, {
+      actor: actorOf(actor),
+      action: 'admin.password-reset',
+      target: actorOf(updated),
+    });
+    // The temporary password travels only in this event, sealed, to the notification service that mails it.
+    await adminEvents.passwordReset(tx, updated, ctx.secrets.seal(password), actor.id);
+    await revokeAllSessions(ctx, updated.id, cutoff);
+    return updated;
+  });
+}
+
+/**
+ * The first super admin, when there is no admin at all. Two replicas starting together may both try; the unique
+ * e-mail makes the second insert fail, which is then not an error. A generated password (printed once at start)
+ * must be replaced at the first sign-in, as a temporary password after a reset is; one the operator chose
+ * (SEED_ADMIN_PASSWORD) is theirs to keep.
+ */
+export async function seedAdmin(
+  ctx: AccountsContext,
+  input: { email: string; password: string; name: string; mustChangePassword?: boolean },
+): Promise<AdminRecord | undefined> {
+  if ((await repo.count(ctx.database.db)) > 0) return undefined;
+  const passwordHash = await ctx.hasher.hash(input.password);
+  try {
+    return await committed(ctx, async (tx) => {
+      const admin = await repo.insert(tx, {
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        role: 'super_admin',
+        mustChangePassword: input.mustChangePassword ?? false,
+      });
+      await repo.addAudit(tx, { actor: null, action: 'admin.seeded', target: actorOf(admin) });
+      await adminEvents.created(tx, admin, null);
+      return admin;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return undefined;
+    throw err;
+  }
+}

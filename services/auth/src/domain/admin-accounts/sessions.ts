@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminTokenClaims } from '@readiness/kit/auth';
+import { badRequest, unauthorized } from '@readiness/kit/errors';
+import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
+import type { IssuedToken } from '../tokens';
+import {
+  INVALID_CREDENTIALS,
+  actorOf,
+  committed,
+  cutoffNow,
+  isAdminId,
+  revokeAllSessions,
+  type AccountsContext,
+  type Authenticated,
+} from './context';
+
+export async function warmUp(ctx: AccountsContext): Promise<void> {
+  await ctx.dummyHash();
+}
+
+/** The session a token belongs to; a token from before sessions had a start counts from its own issue. */
+const sessionOf = (actor: Authenticated) => ({
+  id: actor.claims.sid ?? randomUUID(),
+  startedAt: actor.claims.auth_time ?? actor.claims.iat,
+});
+
+export async function login(
+  ctx: AccountsContext,
+  email: string,
+  password: string,
+  ip: string,
+): Promise<{ token: IssuedToken; admin: AdminRecord }> {
+  // Counted before the hash, so no burst checks more passwords than the budget allows.
+  await ctx.throttle.consumeAttempt(email, ip);
+  const admin = await repo.findByEmail(ctx.database.db, email);
+  let valid = false;
+  if (admin) valid = await ctx.hasher.compare(password, admin.passwordHash);
+  else await ctx.hasher.compare(password, await ctx.dummyHash());
+  // A disabled account gets the same answer as a wrong password: an anonymous caller learns nothing.
+  if (!admin || !valid || admin.status !== 'active') {
+    throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
+  }
+  await ctx.throttle.recordSuccess(email, ip);
+  const now = new Date();
+  await repo.recordLogin(ctx.database.db, admin.id, now);
+  ctx.admins.forget();
+  const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) };
+  return { token: ctx.tokens.issue(admin, session), admin: { ...admin, lastLogin: now } };
+}
+
+/**
+ * The check behind every admin call: signature, issuer, audience and expiry; then revocation (logout, and
+ * the per-admin cutoff from the store and, in case the store lost it, from the database); then the
+ * account must exist and be active. Authorisation uses the role from the database, not the token's.
+ */
+export async function authenticate(ctx: AccountsContext, token: string): Promise<Authenticated> {
+  const claims = await ctx.verifier.verify(token);
+  if (await ctx.revocations.isTokenRevoked(claims)) throw unauthorized();
+  const admin = isAdminId(claims.sub) ? await ctx.admins.get(claims.sub) : undefined;
+  if (!admin || admin.status !== 'active' || claims.iat < admin.tokensValidFrom) throw unauthorized();
+  return { claims, admin };
+}
+
+/** Ends the session: the presented token and every token renewed from it (or it from) are refused from now on. */
+export async function logout(ctx: AccountsContext, claims: AdminTokenClaims): Promise<void> {
+  if (claims.sid) await ctx.revocations.revokeSession(claims.sid, ctx.tokenTtlSeconds + 60);
+  else await ctx.revocations.revoke(claims.jti, claims.exp);
+}
+
+/**
+ * A new token for a still-valid one, in the same session. The old token stays valid until it expires:
+ * requests already in flight with it must not fail.
+ */
+export function refresh(ctx: AccountsContext, actor: Authenticated): IssuedToken {
+  const session = sessionOf(actor);
+  // Nothing left to extend: the session has reached its maximum age, and the admin signs in again.
+  if (ctx.tokens.sessionEnd(session.startedAt) <= actor.claims.exp) {
+    throw unauthorized('Your session has ended. Please sign in again.', 'session_expired');
+  }
+  return ctx.tokens.issue(actor.admin, session);
+}
+
+/** The admin's own new password: every other session ends, this one goes on with a new token. */
+export async function changePassword(
+  ctx: AccountsContext,
+  actor: Authenticated,
+  currentPassword: string,
+  newPassword: string,
+  ip: string,
+): Promise<{ token: IssuedToken; admin: AdminRecord }> {
+  // Counted before the hash, with sign-in's budgets: no burst checks more current passwords than login would.
+  await ctx.throttle.consumeAttempt(actor.admin.email, ip, 'current-password');
+  if (!(await ctx.hasher.compare(currentPassword, actor.admin.passwordHash))) {
+    throw badRequest('Current password is incorrect', 'current_password_incorrect');
+  }
+  await ctx.throttle.recordSuccess(actor.admin.email, ip);
+  if (currentPassword === newPassword) {
+    throw badRequest('New password must be different from the current password', 'password_unchanged');
+  }
+  const passwordHash = await ctx.hasher.hash(newPassword);
+  const cutoff = cutoffNow();
+  const admin = await committed(ctx, async (tx) => {
+    const updated = await repo.update(tx, actor.admin.id, {
+      passwordHash,
+      mustChangePassword: false,
+      tokensValidFrom: cutoff,
+    });
+    if (!updated) throw unauthorized();
+    await repo.addAudit(tx, {
+      actor: actorOf(actor.admin),
+      action: 'admin.password-changed',
+      target: actorOf(actor.admin),
+    });
+    // Inside the transaction: if the store is down the change rolls back instead of leaving old sessions alive.
+    await revokeAllSessions(ctx, updated.id, cutoff);
+    return updated;
+  });
+  return { token: ctx.tokens.issue(admin, sessionOf(actor)), admin };
+}

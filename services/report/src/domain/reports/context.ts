@@ -1,0 +1,116 @@
+import type { Database, Tx } from '@readiness/kit/db';
+import { AppError, notFound } from '@readiness/kit/errors';
+import type { Logger } from '@readiness/kit/logger';
+import type { MessageKey } from '@readiness/kit/outbox';
+import type { ObjectStore } from '@readiness/kit/storage';
+import type { CertificateRecord } from '../../data-access/records';
+import type { RenderOptions } from '../../rendering/renderer';
+import { CERTIFICATE_ISSUED, issuedPayload } from '../events';
+import type { LinkSigner } from '../links';
+import { certificateHtml } from '../templates/certificate';
+
+/** What the domain needs of the PDF renderer. */
+export interface PdfRenderer {
+  render(html: string, options?: RenderOptions): Promise<Buffer>;
+  status(): { available: boolean };
+}
+
+export interface ReportsDeps {
+  database: Database;
+  storage: ObjectStore;
+  renderer: PdfRenderer;
+  fontFaces: string;
+  links: LinkSigner;
+  logger: Logger;
+  handleOnce<T>(
+    consumer: string,
+    message: string | MessageKey,
+    effect: (tx: Tx) => Promise<T>,
+  ): Promise<{ duplicate: boolean; result?: T }>;
+  notifyOutbox(): void;
+  providerName: string;
+  signatory: string;
+  linkTtlHours: number;
+  /** Longer than a render: a claim older than this belongs to a worker that died. */
+  renderLeaseSeconds: number;
+  /** Certificates rendered at once by the issuer (the renderer's pool size). */
+  concurrency: number;
+}
+
+export interface PdfFile {
+  pdf: Buffer;
+  fileName: string;
+}
+
+/** `Ada Lovelace` → `Ada-Lovelace`, as SPEC §7 names the files. */
+export const hyphenated = (name: string) => name.trim().replace(/\s+/g, '-');
+
+/** Every certificate of a student under one prefix, so erasing the student erases them all. */
+export const certificatePrefix = (studentId: string) => `certificates/${encodeURIComponent(studentId)}/`;
+export const certificateKey = (studentId: string, resultId: string) =>
+  `${certificatePrefix(studentId)}${encodeURIComponent(resultId)}.pdf`;
+
+/** Codes are matched as they are printed: upper case, no spaces around them. */
+export const normaliseCode = (code: string) => code.trim().toUpperCase();
+
+export const noCertificate = () => notFound('No certificate has this code');
+export const resultNotFound = () => notFound('Result not found');
+
+export const isMissingObject = (err: unknown) => err instanceof AppError && err.httpStatus === 404;
+
+export const renderCertificate = async (deps: ReportsDeps, c: CertificateRecord) =>
+  deps.renderer.render(
+    await certificateHtml(
+      {
+        name: c.name,
+        assessmentTitle: c.assessmentTitle,
+        percentage: c.percentage,
+        awardedAt: c.awardedAt,
+        code: c.code,
+        verificationUrl: deps.links.verificationUrl(c.code),
+        providerName: deps.providerName,
+        signatory: deps.signatory,
+      },
+      deps.fontFaces,
+    ),
+    { landscape: true },
+  );
+
+export const storePdf = (deps: ReportsDeps, key: string, pdf: Buffer) =>
+  deps.storage.put(key, pdf, { contentType: 'application/pdf' });
+
+/** The certificate's PDF, rendered and stored again when its object is missing from the bucket. */
+export async function storedOrRendered(deps: ReportsDeps, c: CertificateRecord): Promise<Buffer> {
+  try {
+    return await deps.storage.getBuffer(c.objectKey);
+  } catch (err) {
+    if (!isMissingObject(err)) throw err;
+  }
+  const pdf = await renderCertificate(deps, c);
+  await storePdf(deps, c.objectKey, pdf);
+  return pdf;
+}
+
+/** The certificate-issued event: the PDF, the student's signed download link and the verification page. */
+export function issuedEvent(
+  deps: ReportsDeps,
+  c: CertificateRecord,
+  pdf: Buffer,
+  issuedAt: Date,
+  resend: { actorId: string } | undefined,
+) {
+  const expiresAt = new Date(Date.now() + deps.linkTtlHours * 3600_000);
+  return {
+    name: CERTIFICATE_ISSUED,
+    payload: issuedPayload({
+      certificate: c,
+      pdf,
+      issuedAt,
+      downloadUrl: deps.links.downloadUrl(c.code, expiresAt),
+      downloadUrlExpiresAt: expiresAt,
+      verificationUrl: deps.links.verificationUrl(c.code),
+      resend: Boolean(resend),
+      actorId: resend?.actorId ?? '',
+    }),
+  };
+}

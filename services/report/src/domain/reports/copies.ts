@@ -1,0 +1,38 @@
+import {
+  addCertificate,
+  deleteResult,
+  deleteStudent,
+  findCertificate,
+  saveResult,
+} from '../../data-access/reports-repository';
+import type { ResultCopy } from '../../data-access/records';
+import { certificateKey, certificatePrefix, normaliseCode, type ReportsDeps } from './context';
+
+/** Keeps the result; a pass gets its certificate, pending until the issuer renders it. */
+export async function recordResult(deps: ReportsDeps, result: ResultCopy, eventId: string): Promise<void> {
+  await deps.handleOnce('report.result-recorded', { eventId, key: result.resultId }, async (tx) => {
+    await saveResult(tx, result);
+    if (result.passed) {
+      await addCertificate(tx, {
+        resultId: result.resultId,
+        studentId: result.studentId,
+        code: normaliseCode(result.assessmentCode),
+        objectKey: certificateKey(result.studentId, result.resultId),
+        awardedAt: result.completedAt,
+      });
+    }
+  });
+}
+
+/** Erases a result, its certificate (which stops verifying) and the stored PDF. */
+export async function eraseResult(deps: ReportsDeps, resultId: string): Promise<void> {
+  const certificate = await findCertificate(deps.database.db, resultId);
+  if (certificate) await deps.storage.remove(certificate.objectKey);
+  await deps.database.transaction((tx) => deleteResult(tx, resultId));
+}
+
+/** Erases every result, certificate and PDF of a student. */
+export async function eraseStudent(deps: ReportsDeps, studentId: string): Promise<void> {
+  await deps.storage.removePrefix(certificatePrefix(studentId));
+  await deps.database.transaction((tx) => deleteStudent(tx, studentId));
+}

@@ -1,0 +1,36 @@
+import { saveVersion } from '../../data-access/reports-repository';
+import type { ResultCopy, VersionCopy } from '../../data-access/records';
+import type { ReportsDeps } from './context';
+import { eraseResult, eraseStudent, recordResult } from './copies';
+import { certificatePdf, reportPdf, signedCertificate, verifyCertificate } from './documents';
+import { certificateIssuer } from './issue-certificates';
+import { resendCertificate } from './resend-certificate';
+
+export { certificateKey, normaliseCode, type PdfFile, type PdfRenderer, type ReportsDeps } from './context';
+export type { Verification } from './documents';
+
+/**
+ * The report service's use cases, one module each: keep copies of versions and results, issue each passed
+ * result's certificate exactly once (render, store, announce), mail it again on request, serve PDFs and verify
+ * codes, erase on request.
+ */
+export function createReports(deps: ReportsDeps) {
+  const issuer = certificateIssuer(deps);
+  return {
+    rememberVersion: (version: VersionCopy) => saveVersion(deps.database.db, version),
+    recordResult: (result: ResultCopy, eventId: string) => recordResult(deps, result, eventId),
+    issuePending: issuer.issuePending,
+    settled: issuer.settled,
+    resend: (request: { resultId: string; actorId: string }, eventId: string) =>
+      resendCertificate(deps, request, eventId),
+    eraseResult: (resultId: string) => eraseResult(deps, resultId),
+    eraseStudent: (studentId: string) => eraseStudent(deps, studentId),
+    reportPdf: (resultId: string) => reportPdf(deps, resultId),
+    certificatePdf: (resultId: string) => certificatePdf(deps, resultId),
+    verify: (code: string) => verifyCertificate(deps, code),
+    signedCertificate: (code: string, expires: number, signature: string) =>
+      signedCertificate(deps, { code, expires, signature }),
+  };
+}
+
+export type Reports = ReturnType<typeof createReports>;

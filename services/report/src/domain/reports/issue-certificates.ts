@@ -1,0 +1,84 @@
+import { enqueue } from '@readiness/kit/outbox';
+import {
+  claimPending,
+  findCertificate,
+  markIssued,
+  recordFailure,
+} from '../../data-access/reports-repository';
+import type { CertificateRecord } from '../../data-access/records';
+import { issuedEvent, renderCertificate, storePdf, type ReportsDeps } from './context';
+
+const RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Issues each passed result's certificate exactly once: render, store, and announce it in the transaction that
+ * marks it issued. A sweep takes pending certificates with as many workers as the renderer has pages.
+ */
+export function certificateIssuer(deps: ReportsDeps) {
+  const { database, storage, renderer, logger } = deps;
+  let sweeping: Promise<void> | undefined;
+  let again = false;
+
+  /** Renders, stores and announces one claimed certificate; the announcement commits with its `issued` mark. */
+  async function issue(c: CertificateRecord): Promise<void> {
+    try {
+      const pdf = await renderCertificate(deps, c);
+      await storePdf(deps, c.objectKey, pdf);
+      const issued = await database.transaction(async (tx) => {
+        const at = await markIssued(tx, c.resultId);
+        if (at) await enqueue(tx, issuedEvent(deps, c, pdf, at, undefined));
+        return at;
+      });
+      if (issued) {
+        deps.notifyOutbox();
+        logger.info({ resultId: c.resultId }, 'certificate issued');
+      } else if (!(await findCertificate(database.db, c.resultId))) {
+        // Erased while it was rendering: the PDF just stored must not outlive it.
+        await storage.remove(c.objectKey);
+      }
+    } catch (err) {
+      logger.warn({ err, resultId: c.resultId }, 'certificate not rendered yet; it stays pending');
+      await recordFailure(database.db, c.resultId, (err as Error).message, RETRY_AFTER_SECONDS).catch(
+        () => undefined,
+      );
+    }
+  }
+
+  /** Takes pending certificates one at a time and issues them, until none is free or the browser is gone. */
+  async function worker(): Promise<void> {
+    while (renderer.status().available) {
+      const [certificate] = await claimPending(database.db, {
+        leaseSeconds: deps.renderLeaseSeconds,
+        limit: 1,
+      });
+      if (!certificate) return;
+      await issue(certificate);
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    do {
+      again = false;
+      await Promise.all(Array.from({ length: deps.concurrency }, worker));
+    } while (again);
+  }
+
+  return {
+    /** Starts a sweep, or asks the running one to look again when it ends. Never throws. */
+    issuePending(): Promise<void> {
+      if (sweeping) {
+        again = true;
+        return sweeping;
+      }
+      sweeping = sweep()
+        .catch((err: unknown) => logger.error({ err }, 'issuing pending certificates failed'))
+        .finally(() => {
+          sweeping = undefined;
+        });
+      return sweeping;
+    },
+
+    /** Resolves once the sweep in progress, if any, has ended (a graceful stop). */
+    settled: (): Promise<void> => sweeping ?? Promise.resolve(),
+  };
+}

@@ -1,0 +1,34 @@
+import { notFound } from '@readiness/kit/errors';
+import { assessmentPage } from '../../data-access/attempts-repository';
+import { tokenHash } from '../tokens';
+import { studentView } from '../versions';
+import type { AttemptsContext } from './context';
+import { NO_ASSESSMENT_MESSAGE, attemptJson, attemptSeconds, usable } from './rules';
+
+/** The welcome page and the test: one database round trip, the version's student view from memory. */
+export async function studentAssessment(ctx: AttemptsContext, token: string) {
+  const page = await assessmentPage(ctx.database.db, tokenHash(token), ctx.versions.viewIds());
+  const student = usable(page?.student);
+  if (!page!.versionId) throw notFound(NO_ASSESSMENT_MESSAGE, 'no_assessment');
+  const view = page!.content ? ctx.versions.remember(page!.content) : ctx.versions.view(page!.versionId);
+  const latest = page!.latest;
+  const assessment = view ?? studentView(await ctx.versions.version(page!.versionId));
+  return {
+    student: {
+      name: student.name,
+      email: student.email,
+      extraTimePercent: student.extraTimePercent,
+      // The student's own limit, as Start will set it: the page states it and computes nothing.
+      timeLimitSeconds: attemptSeconds(assessment.timeLimit, student.extraTimePercent),
+    },
+    alreadyCompleted: Boolean(page!.passed),
+    result: page!.passed,
+    previousAttempt: latest
+      ? { percentage: latest.percentage, passed: latest.passed, completedAt: latest.completedAt }
+      : null,
+    assessment,
+    attempt: page!.attempt ? attemptJson(page!.attempt, page!.attempt.files) : null,
+    awaitingResult: page!.awaitingResult,
+    serverNow: page!.serverNow,
+  };
+}

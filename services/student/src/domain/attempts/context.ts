@@ -1,0 +1,78 @@
+import type { Database, Tx } from '@readiness/kit/db';
+import { AppError } from '@readiness/kit/errors';
+import type { Logger } from '@readiness/kit/logger';
+import type { ObjectStore } from '@readiness/kit/storage';
+import { studentAttempt } from '../../data-access/attempts-repository';
+import { findVersion } from '../../data-access/versions-repository';
+import { tokenHash } from '../tokens';
+import { boundedCache, studentView, type AssessmentVersion, type StudentAssessment } from '../versions';
+import { createResultWaits, type ResultWaits } from './result-waits';
+import { attemptClosed, attemptIdOrNull, attemptNotFound, isOpen, usable } from './rules';
+
+export interface AttemptsDeps {
+  database: Database;
+  storage: ObjectStore;
+  logger: Logger;
+  notifyOutbox(): void;
+  /** Seconds after the deadline during which a submit is still taken whole. */
+  graceSeconds: number;
+  /** How long a submit waits for its result before answering 202. */
+  resultWaitMs: number;
+}
+
+/** What every use case of the student flow shares: its dependencies, the versions in memory, the result waits. */
+export interface AttemptsContext extends AttemptsDeps {
+  versions: VersionCache;
+  resultWaits: ResultWaits;
+}
+
+export function attemptsContext(deps: AttemptsDeps): AttemptsContext {
+  return { ...deps, versions: createVersionCache(deps.database), resultWaits: createResultWaits(deps) };
+}
+
+export type VersionCache = ReturnType<typeof createVersionCache>;
+
+/** The versions attempts are pinned to, and their student views, kept in memory once read (they never change). */
+function createVersionCache(database: Database) {
+  const versions = boundedCache<AssessmentVersion>(32);
+  const views = boundedCache<StudentAssessment>(32);
+
+  const remember = (v: AssessmentVersion) => {
+    versions.set(v.versionId, v);
+    const view = studentView(v);
+    views.set(v.versionId, view);
+    return view;
+  };
+
+  /**
+   * The version, from memory or read once; inside a transaction pass `tx`, so a cold cache never asks the pool
+   * for a second connection while the transaction holds one (a full pool would wait on itself).
+   */
+  async function version(versionId: string, tx?: Tx): Promise<AssessmentVersion> {
+    const cached = versions.get(versionId);
+    if (cached) return cached;
+    const found = await findVersion(tx ?? database.db, versionId);
+    if (!found) throw new AppError('version_missing', 'The assessment version is not known', 500);
+    remember(found);
+    return found;
+  }
+
+  return {
+    version,
+    remember,
+    view: (versionId: string) => views.get(versionId),
+    /** The versions whose student view is in memory: the page read does not send their content again. */
+    viewIds: () => views.keys(),
+  };
+}
+
+/** The link's student and the attempt a write names, which must be in progress and within its time. */
+export async function openAttempt(ctx: AttemptsContext, token: string, attemptId: string | undefined) {
+  const id = attemptIdOrNull(attemptId);
+  const found = await studentAttempt(ctx.database.db, tokenHash(token), id);
+  const student = usable(found?.student);
+  const attempt = id ? found!.attempt : null;
+  if (!attempt) throw attemptNotFound();
+  if (!isOpen(attempt, found!.now, ctx.graceSeconds)) throw attemptClosed();
+  return { student, attempt, now: found!.now };
+}

@@ -1,0 +1,24 @@
+import { claimOverdue } from '../../data-access/attempts-repository';
+import type { AttemptsContext } from './context';
+import { endAttempt } from './end-attempt';
+
+/**
+ * Finalises attempts whose deadline and grace passed with no submit, from their last autosave before the
+ * deadline. Rows are claimed with SKIP LOCKED, so replicas running this at once never finalise one twice.
+ */
+export async function finaliseOverdue(ctx: AttemptsContext, limit = 100): Promise<number> {
+  const count = await ctx.database.transaction(async (tx) => {
+    const due = await claimOverdue(tx, ctx.graceSeconds, limit);
+    for (const a of due) {
+      await endAttempt(ctx, tx, a, a, {
+        answers: a.deadlineAnswers,
+        finalisedBy: 'deadline',
+        late: true,
+        idempotencyKey: null,
+      });
+    }
+    return due.length;
+  });
+  if (count > 0) ctx.notifyOutbox();
+  return count;
+}

@@ -1,0 +1,49 @@
+import type { Tx } from '@readiness/kit/db';
+import {
+  adminAnswerFile,
+  admitWrite,
+  removeAnswerFile,
+  uploadAnswerFile,
+  type NewFile,
+} from './answer-files';
+import { studentAssessment } from './assessment-page';
+import { autosaveAnswers } from './autosave-answers';
+import { attemptsContext, type AttemptsDeps } from './context';
+import { finaliseOverdue } from './finalise-overdue';
+import { dropResult, recordCertificate, recordResult, studentResults } from './result-copies';
+import { startAttempt } from './start-attempt';
+import { submitAttempt, type Submission } from './submit-attempt';
+
+export type { NewFile } from './answer-files';
+export type { SubmitOutcome } from './submit-attempt';
+export * from './rules';
+
+/**
+ * The student side of the service, one module per use case: the assessment a token sees, its attempts (start,
+ * autosave, files, submit), the deadline job, and the copy of results the results service records. This binds
+ * them to one context (the versions in memory and the waits for results are shared by all).
+ */
+export function createAttempts(deps: AttemptsDeps) {
+  const ctx = attemptsContext(deps);
+  return {
+    assessment: (token: string) => studentAssessment(ctx, token),
+    start: (token: string) => startAttempt(ctx, token),
+    autosave: (token: string, input: Parameters<typeof autosaveAnswers>[2]) =>
+      autosaveAnswers(ctx, token, input),
+    admitWrite: (token: string, needs: { openAttempt: boolean }) => admitWrite(ctx, token, needs),
+    uploadFile: (token: string, input: { attemptId: string; file: NewFile }) =>
+      uploadAnswerFile(ctx, token, input),
+    removeFile: (token: string, questionId: string) => removeAnswerFile(ctx, token, questionId),
+    submit: (token: string, input: Submission) => submitAttempt(ctx, token, input),
+    results: (token: string) => studentResults(ctx, token),
+    finaliseOverdue: (limit?: number) => finaliseOverdue(ctx, limit),
+    recordResult,
+    recordCertificate,
+    /** Wakes this replica's submits waiting for the attempt's result (after the copy committed). */
+    resultRecorded: (attemptId: string) => ctx.resultWaits.wake(attemptId),
+    dropResult: (tx: Tx, resultId: string) => dropResult(tx, resultId),
+    adminFile: (q: Parameters<typeof adminAnswerFile>[1]) => adminAnswerFile(ctx, q),
+  };
+}
+
+export type Attempts = ReturnType<typeof createAttempts>;

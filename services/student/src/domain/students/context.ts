@@ -1,0 +1,76 @@
+import type { Database } from '@readiness/kit/db';
+import type { SecretBox } from '@readiness/kit/outbox';
+import type { StudentRecord } from '../../data-access/students-repository';
+import { inviteUrl, newInviteToken, tokenHash } from '../tokens';
+
+export const ALREADY_INVITED_MESSAGE = 'A student with this email is already invited';
+export const STUDENT_NOT_FOUND_MESSAGE = 'Student not found';
+export const INVALID_INVITATION_MESSAGE = 'Invalid or expired invitation link';
+
+export interface StudentInput {
+  name: string;
+  email: string;
+  phoneNumber: string | null;
+  extraTimePercent: number;
+}
+
+/** A student as the admin list shows it: the token opened from its sealed copy. */
+export interface StudentView extends Omit<StudentRecord, 'sealedToken'> {
+  inviteToken: string;
+  inviteUrl: string;
+  expired: boolean;
+}
+
+export interface StudentsDeps {
+  database: Database;
+  secrets: SecretBox;
+  publicOrigin: string;
+  inviteTtlDays: number;
+  notifyOutbox(): void;
+  /** Removes every answer file a student uploaded (their prefix in the bucket). */
+  removeStudentFiles(studentId: string): Promise<void>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function studentView(deps: StudentsDeps, s: StudentRecord): StudentView {
+  const { sealedToken, ...rest } = s;
+  const token = deps.secrets.open(sealedToken);
+  return {
+    ...rest,
+    inviteToken: token,
+    inviteUrl: inviteUrl(deps.publicOrigin, token),
+    expired: s.status === 'invited' && s.expiresAt.getTime() <= Date.now(),
+  };
+}
+
+export const expiryFromNow = (deps: StudentsDeps) => new Date(Date.now() + deps.inviteTtlDays * DAY_MS);
+
+/** A new invitation link: the token (mailed, never stored), its hash (looked up) and its sealed copy (listed). */
+export function freshInvitation(deps: StudentsDeps) {
+  const token = newInviteToken();
+  return {
+    token,
+    tokenHash: tokenHash(token),
+    sealedToken: deps.secrets.seal(token),
+    expiresAt: expiryFromNow(deps),
+  };
+}
+
+/** What an invitation event carries; the link is sealed for the notification service that mails it. */
+export const invitation = (
+  deps: StudentsDeps,
+  s: StudentRecord,
+  token: string,
+  actorId: string,
+  assessment: { title: string; timeLimitMinutes: number } | undefined,
+) => ({
+  studentId: s.id,
+  name: s.name,
+  email: s.email,
+  sealedInvitationUrl: deps.secrets.seal(inviteUrl(deps.publicOrigin, token)),
+  assessment,
+  extraTimePercent: s.extraTimePercent,
+  actorId,
+  expiresAt: s.expiresAt,
+});

@@ -1,0 +1,37 @@
+import type { StudentStatus } from '../../data-access/students-repository';
+import type { StudentInput, StudentsDeps } from './context';
+import { importStudents, type ImportRow } from './import-students';
+import { inviteStudent } from './invite-students';
+import { listStudentViews, removeStudent, setStudentExtraTime, studentByToken } from './manage-students';
+import { resendInvitation } from './resend-invitation';
+
+export {
+  ALREADY_INVITED_MESSAGE,
+  INVALID_INVITATION_MESSAGE,
+  STUDENT_NOT_FOUND_MESSAGE,
+  type StudentInput,
+  type StudentView,
+  type StudentsDeps,
+} from './context';
+export type { ImportRow, ImportRowProblem } from './import-students';
+
+/**
+ * The student service's admin use cases, one module each. Every change writes its audit row and event in one
+ * transaction.
+ */
+export function createStudents(deps: StudentsDeps) {
+  return {
+    list: (q: { search?: string; status?: StudentStatus; page: number; limit: number }) =>
+      listStudentViews(deps, q),
+    invite: (input: StudentInput, actorId: string) => inviteStudent(deps, input, actorId),
+    resend: (id: string, actorId: string) => resendInvitation(deps, id, actorId),
+    setExtraTime: (id: string, percent: number, actorId: string) =>
+      setStudentExtraTime(deps, id, percent, actorId),
+    remove: (id: string, actorId: string) => removeStudent(deps, id, actorId),
+    importRows: (rows: ImportRow[], options: { dryRun: boolean; actorId: string }) =>
+      importStudents(deps, rows, options),
+    byToken: (token: string) => studentByToken(deps, token),
+  };
+}
+
+export type Students = ReturnType<typeof createStudents>;

@@ -1,0 +1,72 @@
+import { notFound } from '@readiness/kit/errors';
+import { enqueue } from '@readiness/kit/outbox';
+import {
+  audit,
+  deleteStudent,
+  findByTokenHash,
+  listStudents,
+  setExtraTime,
+  type StudentStatus,
+} from '../../data-access/students-repository';
+import { STUDENT_DELETED, deletedPayload } from '../events';
+import { tokenHash } from '../tokens';
+import {
+  INVALID_INVITATION_MESSAGE,
+  STUDENT_NOT_FOUND_MESSAGE,
+  studentView,
+  type StudentsDeps,
+  type StudentView,
+} from './context';
+
+export async function listStudentViews(
+  deps: StudentsDeps,
+  q: { search?: string; status?: StudentStatus; page: number; limit: number },
+) {
+  const { students, total } = await listStudents(deps.database.db, q);
+  return { students: students.map((s) => studentView(deps, s)), total };
+}
+
+export async function setStudentExtraTime(
+  deps: StudentsDeps,
+  id: string,
+  percent: number,
+  actorId: string,
+): Promise<StudentView> {
+  const updated = await deps.database.transaction(async (tx) => {
+    const student = await setExtraTime(tx, id, percent);
+    if (!student) throw notFound(STUDENT_NOT_FOUND_MESSAGE, 'student_not_found');
+    await audit(tx, {
+      actorId,
+      action: 'student.extra-time-set',
+      studentId: id,
+      details: { extraTimePercent: percent },
+    });
+    return student;
+  });
+  return studentView(deps, updated);
+}
+
+/** Erases the student: their rows, their answer files, and (through the event) every other service's copy. */
+export async function removeStudent(deps: StudentsDeps, id: string, actorId: string): Promise<void> {
+  await deps.database.transaction(async (tx) => {
+    const gone = await deleteStudent(tx, id);
+    if (!gone) throw notFound(STUDENT_NOT_FOUND_MESSAGE, 'student_not_found');
+    await enqueue(tx, {
+      name: STUDENT_DELETED,
+      payload: deletedPayload({ studentId: id, email: gone.email, actorId }),
+    });
+    // The audit keeps that a student was erased, not who they were.
+    await audit(tx, { actorId, action: 'student.deleted', studentId: id });
+  });
+  deps.notifyOutbox();
+  await deps.removeStudentFiles(id);
+}
+
+/** The student behind a link: unknown, expired and deleted tokens are one and the same 404. */
+export async function studentByToken(deps: StudentsDeps, token: string) {
+  const student = await findByTokenHash(deps.database.db, tokenHash(token));
+  if (!student || (student.status === 'invited' && student.expiresAt.getTime() <= Date.now())) {
+    throw notFound(INVALID_INVITATION_MESSAGE, 'not_found');
+  }
+  return student;
+}

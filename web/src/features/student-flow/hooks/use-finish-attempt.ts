@@ -1,0 +1,65 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { notify } from '../../../lib/toast';
+import { useSubmitAssessmentMutation } from '../api/student-api';
+import type { Attempt, UploadedFile } from '../api/types';
+import { forgetAnswers, type AnswerSaver } from '../autosave';
+import type { CompleteState } from '../components/complete-page';
+import type { AnswerMap } from '../progress';
+import { toList } from './use-attempt-answers';
+
+/**
+ * Submits the attempt once (a second call while one is in flight does nothing), then opens the completion page
+ * with the result or the wait for it. At time-up (SPEC §4) the attempt is submitted by itself.
+ */
+export function useFinishAttempt(input: {
+  token: string;
+  attempt: Attempt;
+  offset: number;
+  answers: AnswerMap;
+  files: Map<string, UploadedFile>;
+  saver: AnswerSaver;
+  timeUp: boolean;
+}) {
+  const { token, attempt, offset, answers, files, saver, timeUp } = input;
+  const navigate = useNavigate();
+  const [submit, { isLoading: submitting }] = useSubmitAssessmentMutation();
+  const submittingRef = useRef(false);
+
+  const finish = useCallback(async () => {
+    if (submittingRef.current) return;
+    submittingRef.current = true;
+    const now = Date.now() + offset;
+    const body = {
+      attemptId: attempt.id,
+      answers: [
+        ...toList(answers).filter((a) => !files.has(a.questionId)),
+        ...[...files.keys()].map((questionId) => ({ questionId, answer: 'file_uploaded' })),
+      ],
+      timeSpent: Math.max(0, Math.floor((now - Date.parse(attempt.startedAt)) / 60_000)),
+      startedAt: attempt.startedAt,
+    };
+    try {
+      const outcome = await submit({ token, body }).unwrap();
+      saver.stop();
+      forgetAnswers(token, attempt.id);
+      notify.success('Assessment submitted successfully!');
+      const state: CompleteState =
+        'result' in outcome ? { result: outcome.result } : { waitFor: { attemptId: outcome.attemptId } };
+      await navigate(`/assessment/${encodeURIComponent(token)}/complete`, { state });
+    } catch {
+      notify.error('Failed to submit assessment');
+      submittingRef.current = false;
+    }
+  }, [answers, files, attempt, offset, submit, saver, token, navigate]);
+
+  const timeUpHandled = useRef(false);
+  useEffect(() => {
+    if (!timeUp || timeUpHandled.current) return;
+    timeUpHandled.current = true;
+    notify.info('Time is up! Submitting your assessment automatically.');
+    void finish();
+  }, [timeUp, finish]);
+
+  return { finish, submitting };
+}
