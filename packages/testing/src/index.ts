@@ -12,3 +12,13 @@ export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { eventually } from './eventually';
 export { documentedOperations, mountedOperations, servedApiDocument } from './openapi';
 export { freePort } from './ports';
+export {
+  startServiceUnderTest,
+  testAdminToken,
+  testAdminVerifier,
+  TEST_AUDIENCE,
+  TEST_ISSUER,
+  type SeenEvent,
+  type ServiceUnderTest,
+  type ServiceUnderTestOptions,
+} from './service-under-test';

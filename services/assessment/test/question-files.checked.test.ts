@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { eventually } from '@readiness/testing';
 import { EXE_BYTES, PNG_1X1, adminToken, sampleAssessment, startAssessment, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -106,7 +107,11 @@ test('when a real PNG is uploaded and a version uses it, then anyone downloads i
   );
   expect(Buffer.from(await download.arrayBuffer()).equals(PNG_1X1)).toBe(true);
 
-  const published = h.published.at(-1)!;
+  // The event is published after the save commits: wait for it rather than for the clock.
+  const published = await eventually(
+    () => h.published.find((v) => v.questions[2]?.downloadableFile?.filename === file.filename) ?? false,
+    'the published version',
+  );
   expect(published.questions[2]!.downloadableFile).toMatchObject({
     filename: file.filename,
     originalName: 'Plan d’étude.png',

@@ -1,30 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createMemoryBus, createRabbitBus, type EventBus } from '@readiness/kit/bus';
-import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
-import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger, type Logger } from '@readiness/kit/logger';
 import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
-import { createTestDatabase, createTestRedis, createTestVhost } from '@readiness/testing';
-import { startService, type RunningService } from '@readiness/kit/runtime';
+import { startServiceUnderTest, type ServiceUnderTest } from '@readiness/testing';
 import { authService, type AuthExports } from '../src';
 import type { AuthConfig, AuthConfigInput } from '../src/config';
 
 export const ROOT = { email: 'root@example.com', password: 'root-password-1' };
 
-export interface Harness {
-  service: RunningService<AuthConfig, AuthExports>;
-  url: string;
-  database: Database;
-  bus: EventBus;
-  /** RabbitMQ URL of the test vhost (real stack only). */
-  amqpUrl?: string;
+export interface Harness extends ServiceUnderTest<AuthConfig, AuthExports, never> {
   privateKeyPem: string;
   /** Opens the sealed secrets of the service's events (same key as the service). */
   secrets: SecretBox;
-  close(): Promise<void>;
 }
 
 export const logger = createLogger({ name: 'auth-test', level: 'silent' });
@@ -32,73 +18,30 @@ export const logger = createLogger({ name: 'auth-test', level: 'silent' });
 /**
  * The service in-process on port 0, started by the kit's runtime: against a fresh PostgreSQL database, RabbitMQ
  * vhost and Redis prefix (`real`), or on a fresh PostgreSQL database with the in-process defaults (memory bus,
- * memory store).
+ * memory store). It signs and checks its own tokens.
  */
 export async function startAuth(
   kind: 'real' | 'embedded',
   config: Partial<AuthConfigInput> = {},
   serviceLogger: Logger = logger,
 ): Promise<Harness> {
-  const closers: Array<() => Promise<void>> = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'auth-test-'));
-  closers.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const eventSecretsKey = config.EVENT_SECRETS_KEY ?? generateEventSecretsKey();
-  let database: Database;
-  let bus: EventBus;
-  let redis: Redis | undefined;
-  let amqpUrl: string | undefined;
-  if (kind === 'real') {
-    const [db, vhost, testRedis] = await Promise.all([
-      createTestDatabase(),
-      createTestVhost(),
-      createTestRedis(),
-    ]);
-    closers.push(db.close, vhost.close, testRedis.close);
-    database = await openDatabase({ url: db.url, logger });
-    bus = createRabbitBus({ url: vhost.url, service: 'auth', logger });
-    redis = createRedis({ url: testRedis.url, keyPrefix: testRedis.prefix, logger });
-    amqpUrl = vhost.url;
-  } else {
-    const db = await createTestDatabase();
-    closers.push(db.close);
-    database = await openDatabase({ url: db.url, logger });
-    bus = createMemoryBus({ logger, service: 'auth' });
-  }
-  await bus.start();
-  const service = await startService(authService, {
+  const h = await startServiceUnderTest(authService, {
+    kind,
     config: {
-      PORT: 0,
-      HOST: '127.0.0.1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
       JWT_PRIVATE_KEY: kind === 'real' ? privateKeyPem : undefined,
       SEED_ADMIN_EMAIL: ROOT.email,
       SEED_ADMIN_PASSWORD: ROOT.password,
       ...config,
       EVENT_SECRETS_KEY: eventSecretsKey,
     },
+    redis: true,
+    trustTestTokens: false,
     logger: serviceLogger,
-    adapters: { database, bus, redis },
   });
-  return {
-    service,
-    url: service.url,
-    database,
-    bus,
-    amqpUrl,
-    privateKeyPem,
-    secrets: createSecretBox(eventSecretsKey),
-    async close() {
-      await service.stop();
-      await bus.close();
-      if (redis) await closeRedis(redis);
-      await database.close();
-      for (const close of closers.reverse()) await close();
-    },
-  };
+  return Object.assign(h, { privateKeyPem, secrets: createSecretBox(eventSecretsKey) });
 }
 
 export interface Reply<T = Record<string, unknown>> {

@@ -1,21 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { AdminPasswordResetSchema, StudentInvitedSchema, create, encodePayload } from '@readiness/contracts';
-import { createMemoryBus, createRabbitBus, type BusMessage, type EventBus } from '@readiness/kit/bus';
-import { openDatabase, type Database } from '@readiness/kit/db';
+import type { JwtVerifier } from '@readiness/kit/auth';
+import type { BusMessage } from '@readiness/kit/bus';
+import type { KeyValueStore } from '@readiness/kit/cache';
+import type { Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
-import { createMailer, startMailCatcher, type MailCatcher, type Mailer } from '@readiness/kit/mail';
+import { createMailer, startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
 import {
-  createTestDatabase,
-  createTestVhost,
   rewriteUrlPort,
+  startServiceUnderTest,
   startTcpProxy,
+  type ServiceUnderTest,
   type TcpProxy,
 } from '@readiness/testing';
-import type { JwtVerifier } from '@readiness/kit/auth';
-import type { KeyValueStore } from '@readiness/kit/cache';
-import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
-import { startService, type RunningService } from '@readiness/kit/runtime';
 import { notificationService, type NotificationConfig } from '../src';
 import type { NotificationConfigInput } from '../src/config';
 
@@ -25,22 +24,18 @@ export const logger = createLogger({ name: 'notification-test', level: 'silent' 
 export const TEST_EVENT_SECRETS_KEY = generateEventSecretsKey();
 const testSecrets = createSecretBox(TEST_EVENT_SECRETS_KEY);
 
-export interface Harness {
-  service: RunningService<NotificationConfig, undefined>;
-  database: Database;
-  bus: EventBus;
+export interface Harness extends ServiceUnderTest<NotificationConfig, undefined, never> {
   catcher: MailCatcher;
   /** Sits between the mailer and the catcher, so a test can take the SMTP server away. */
   smtpProxy: TcpProxy;
   /** Seals event secrets with the service's key, as the auth service does. */
   secrets: SecretBox;
-  close(): Promise<void>;
 }
 
 /**
  * The service in-process on port 0, started by the kit's runtime, with the kit's SMTP catcher as its mail server
  * (through a cuttable proxy): against a fresh PostgreSQL database and RabbitMQ vhost (`real`), or a fresh
- * PostgreSQL database and the memory bus.
+ * PostgreSQL database and the memory bus. Admin tokens are checked as its config says (or by `adminVerifier`).
  */
 export async function startNotification(
   kind: 'real' | 'embedded',
@@ -51,61 +46,32 @@ export async function startNotification(
     adminVerifier?: JwtVerifier;
   } = {},
 ): Promise<Harness> {
-  const closers: Array<() => Promise<void>> = [];
-  let database: Database;
-  let bus: EventBus;
-  const retryDelaysMs = [100, 200, 400];
-  if (kind === 'real') {
-    const [db, vhost] = await Promise.all([createTestDatabase(), createTestVhost()]);
-    closers.push(db.close, vhost.close);
-    database = await openDatabase({ url: db.url, logger });
-    bus = createRabbitBus({ url: vhost.url, service: 'notification', logger, retryDelaysMs });
-  } else {
-    const db = await createTestDatabase();
-    closers.push(db.close);
-    database = await openDatabase({ url: db.url, logger });
-    bus = createMemoryBus({ logger, service: 'notification', retryDelaysMs });
-  }
   const catcher = await startMailCatcher();
   const smtpProxy = await startTcpProxy({ host: '127.0.0.1', port: catcher.port });
-  const mailer: Mailer = createMailer({
+  const mailer = createMailer({
     smtpUrl: rewriteUrlPort(catcher.url, smtpProxy.port),
     from: 'Readiness <no-reply@readiness.test>',
     logger,
   });
-  await bus.start();
-  const service = await startService(notificationService, {
+  const h = await startServiceUnderTest(notificationService, {
+    kind,
     config: {
-      PORT: 0,
-      HOST: '127.0.0.1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
       PUBLIC_ORIGIN: 'https://readiness.example.edu',
       MAIL_MAX_ATTEMPTS: options.maxAttempts ?? 4,
       EVENT_SECRETS_KEY: TEST_EVENT_SECRETS_KEY,
       ...options.config,
     },
-    logger,
-    adapters: { database, bus, mailer },
+    mailer,
+    retryDelaysMs: [100, 200, 400],
+    trustTestTokens: false,
     shared: { kv: options.kv, adminVerifier: options.adminVerifier },
   });
-  return {
-    service,
-    database,
-    bus,
-    catcher,
-    smtpProxy,
-    secrets: testSecrets,
-    close: async () => {
-      await service.stop();
-      await bus.close();
-      mailer.close();
-      await smtpProxy.close();
-      await catcher.close();
-      await database.close();
-      for (const close of closers.reverse()) await close();
-    },
-  };
+  h.onClose(async () => {
+    mailer.close();
+    await smtpProxy.close();
+    await catcher.close();
+  });
+  return Object.assign(h, { catcher, smtpProxy, secrets: testSecrets });
 }
 
 export function passwordResetEvent(

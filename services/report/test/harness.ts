@@ -1,9 +1,8 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import jwt from 'jsonwebtoken';
 import {
   AssessmentVersionPublishedSchema,
   CertificateResendRequestedSchema,
@@ -12,23 +11,21 @@ import {
   ResultRecordedSchema,
   StudentDeletedSchema,
   create,
-  decodePayload,
   encodePayload,
   timestampFromDate,
   type CertificateIssued,
   type EventName,
   type EventPayload,
 } from '@readiness/contracts';
-import { createJwtVerifier } from '@readiness/kit/auth';
-import { createMemoryBus, createRabbitBus, type EventBus } from '@readiness/kit/bus';
+import { createRabbitBus, type EventBus } from '@readiness/kit/bus';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { createMailer, startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
 import { startService, type RunningService } from '@readiness/kit/runtime';
-import { parseS3Endpoint, startEmbeddedS3, type EmbeddedS3 } from '@readiness/kit/storage';
+import { parseS3Endpoint } from '@readiness/kit/storage';
 import { Client } from 'minio';
 import { notificationService } from '@readiness/notification';
-import { createTestDatabase, createTestVhost } from '@readiness/testing';
+import { createTestDatabase, startServiceUnderTest, testAdminToken } from '@readiness/testing';
 import {
   reportService,
   type ReportConfig,
@@ -38,11 +35,6 @@ import {
 } from '../src';
 
 export const logger = createLogger({ name: 'report-test', level: 'silent' });
-
-const ISSUER = 'readiness-auth';
-const AUDIENCE = 'readiness-admin';
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const kid = randomUUID();
 
 /** The text of a PDF, as poppler's pdftotext reads it. */
 export function pdfText(pdf: Buffer | Uint8Array): string {
@@ -59,17 +51,7 @@ export function pdfText(pdf: Buffer | Uint8Array): string {
 export const PUBLIC_ORIGIN = 'https://readiness.example.edu';
 
 /** An admin token as auth signs it. */
-export function adminToken(): string {
-  return jwt.sign({ role: 'admin', sid: randomUUID() }, privateKey, {
-    algorithm: 'RS256',
-    keyid: kid,
-    subject: randomUUID(),
-    jwtid: randomUUID(),
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    expiresIn: 600,
-  });
-}
+export const adminToken = () => testAdminToken();
 
 export interface ResultFacts {
   resultId: string;
@@ -109,7 +91,7 @@ export interface Harness {
   bus: EventBus;
   mail: MailCatcher;
   /** Every report.certificate.issued.v1 the bus delivered, decoded. */
-  issued: CertificateIssued[];
+  readonly issued: CertificateIssued[];
   /** Publishes an event as its owner would; `id` repeats a delivery. */
   publish<N extends EventName>(name: N, payload: EventPayload<N>, id?: string): Promise<string>;
   publishVersion(): Promise<void>;
@@ -131,81 +113,40 @@ export async function startReport(
   kind: 'real' | 'embedded',
   options: { config?: Partial<ReportConfigInput>; options?: ReportOptions } = {},
 ): Promise<Harness> {
-  const closers: Array<() => Promise<void> | void> = [];
-  const close = async () => {
-    for (const step of closers.splice(0).reverse()) await step();
-  };
+  const h = await startServiceUnderTest(reportService, {
+    kind,
+    config: { PUBLIC_ORIGIN, PROVIDER_NAME: 'Northfield College', ...options.config },
+    watch: ['report.certificate.issued.v1'],
+    s3: true,
+    retryDelaysMs: [100, 200, 400],
+    options: options.options,
+  });
+  const close = () => h.close();
   try {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'report-test-'));
-    closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const [reportDb, notificationDb] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-    closers.push(reportDb.close, notificationDb.close);
-    const database = await openDatabase({ url: reportDb.url, logger });
-    closers.push(() => database.close());
+    // The notification service beside it mails the certificates: the same memory bus, or its own on the vhost.
+    const notificationDb = await createTestDatabase();
+    h.onClose(notificationDb.close);
     const notificationDatabase = await openDatabase({ url: notificationDb.url, logger });
-    closers.push(() => notificationDatabase.close());
-
-    const retryDelaysMs = [100, 200, 400];
-    let bus: EventBus;
-    let notificationBus: EventBus;
-    let s3: EmbeddedS3 | undefined;
-    if (kind === 'real') {
-      const vhost = await createTestVhost();
-      closers.push(vhost.close);
-      bus = createRabbitBus({ url: vhost.url, service: 'report', logger, retryDelaysMs });
-      notificationBus = createRabbitBus({ url: vhost.url, service: 'notification', logger, retryDelaysMs });
-      s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3-server') });
-      closers.push(() => s3?.close());
-    } else {
-      bus = createMemoryBus({ logger, service: 'report', retryDelaysMs });
-      notificationBus = bus;
+    h.onClose(() => notificationDatabase.close());
+    const notificationBus = h.amqpUrl
+      ? createRabbitBus({ url: h.amqpUrl, service: 'notification', logger, retryDelaysMs: [100, 200, 400] })
+      : h.bus;
+    if (notificationBus !== h.bus) {
+      h.onClose(() => notificationBus.close());
+      await notificationBus.start();
     }
-    closers.push(() => bus.close());
-    if (notificationBus !== bus) closers.push(() => notificationBus.close());
-
-    const issued: CertificateIssued[] = [];
-    await bus.subscribe({
-      queue: 'test.certificate-issued',
-      events: ['report.certificate.issued.v1'],
-      handle: async (msg) => {
-        issued.push(decodePayload('report.certificate.issued.v1', msg.payload));
-      },
-    });
-    await bus.start();
-    if (notificationBus !== bus) await notificationBus.start();
-
     const mail = await startMailCatcher({ logger });
-    closers.push(() => mail.close());
+    h.onClose(() => mail.close());
     const mailer = createMailer({ smtpUrl: mail.url, from: 'Readiness <no-reply@readiness.test>', logger });
-    closers.push(() => mailer.close());
-    const common = { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir };
+    h.onClose(() => mailer.close());
     const notification = await startService(notificationService, {
-      config: { ...common, PUBLIC_ORIGIN },
+      config: { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_ORIGIN },
       logger,
       adapters: { database: notificationDatabase, bus: notificationBus, mailer },
     });
-    closers.push(() => notification.stop());
-
-    const report = await startService(reportService, {
-      config: {
-        ...common,
-        PUBLIC_ORIGIN,
-        PROVIDER_NAME: 'Northfield College',
-        ...(s3 ? { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey } : {}),
-        ...options.config,
-      },
-      logger,
-      adapters: { database, bus },
-      shared: {
-        adminVerifier: createJwtVerifier({
-          publicKeys: [{ kid, key: publicKey }],
-          issuer: ISSUER,
-          audience: AUDIENCE,
-        }),
-      },
-      options: options.options,
-    });
-    closers.push(() => report.stop());
+    h.onClose(() => notification.stop());
+    const { database, bus } = h;
+    const report = h.service;
 
     const publish: Harness['publish'] = async (name, payload, id = randomUUID()) => {
       await bus.publish([
@@ -220,7 +161,9 @@ export async function startReport(
       database,
       bus,
       mail,
-      issued,
+      get issued() {
+        return h.eventsNamed('report.certificate.issued.v1').map((e) => e.payload);
+      },
       publish,
       async publishVersion() {
         await publish(
@@ -360,14 +303,15 @@ export async function startReport(
         });
       },
       async objects(prefix = 'certificates/') {
-        if (!s3) throw new Error('objects are listed in the real kind only');
-        const { endPoint, port } = parseS3Endpoint(s3.endpoint);
+        const s3 = h.s3Config;
+        if (!s3.S3_ENDPOINT) throw new Error('objects are listed in the real kind only');
+        const { endPoint, port } = parseS3Endpoint(s3.S3_ENDPOINT);
         const client = new Client({
           endPoint,
           port,
           useSSL: false,
-          accessKey: s3.accessKey,
-          secretKey: s3.secretKey,
+          accessKey: s3.S3_ACCESS_KEY!,
+          secretKey: s3.S3_SECRET_KEY!,
           region: 'us-east-1',
           pathStyle: true,
         });

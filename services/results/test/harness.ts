@@ -1,9 +1,5 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { MessageInitShape } from '@bufbuild/protobuf';
-import jwt from 'jsonwebtoken';
 import {
   AssessmentVersionPublishedSchema,
   QuestionType,
@@ -13,51 +9,25 @@ import {
   StudentInvitationResentSchema,
   StudentInvitedSchema,
   create,
-  decodePayload,
-  encodePayload,
   timestampFromDate,
   type EventName,
   type EventPayload,
 } from '@readiness/contracts';
-import { createJwtVerifier } from '@readiness/kit/auth';
-import { createMemoryBus, createRabbitBus, type BusMessage, type EventBus } from '@readiness/kit/bus';
-import { openDatabase, type Database } from '@readiness/kit/db';
+import type { BusMessage } from '@readiness/kit/bus';
 import { createLogger } from '@readiness/kit/logger';
-import { startService, type RunningService } from '@readiness/kit/runtime';
-import { createTestDatabase, createTestVhost, eventually } from '@readiness/testing';
+import {
+  eventually,
+  startServiceUnderTest,
+  testAdminToken,
+  type SeenEvent as Seen,
+  type ServiceUnderTest,
+} from '@readiness/testing';
 import { resultsService, type ResultsConfig, type ResultsConfigInput } from '../src';
 
 export const logger = createLogger({ name: 'results-test', level: 'silent' });
 
-const ISSUER = 'readiness-auth';
-const AUDIENCE = 'readiness-admin';
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const kid = randomUUID();
-
 /** An admin token as auth signs it; `forged` signs with a key auth never published. */
-export function adminToken(
-  adminId: string = randomUUID(),
-  options: { forged?: boolean; mustChangePassword?: boolean } = {},
-): string {
-  return jwt.sign(
-    {
-      role: 'admin',
-      sid: randomUUID(),
-      ...(options.mustChangePassword ? { must_change_password: true } : {}),
-    },
-    options.forged ? forger.privateKey : privateKey,
-    {
-      algorithm: 'RS256',
-      keyid: kid,
-      subject: adminId,
-      jwtid: randomUUID(),
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      expiresIn: 600,
-    },
-  );
-}
+export const adminToken = testAdminToken;
 
 const WATCHED = [
   'results.result.recorded.v1',
@@ -67,35 +37,15 @@ const WATCHED = [
 
 type Watched = (typeof WATCHED)[number];
 
-export interface SeenEvent<N extends Watched = Watched> {
-  id: string;
-  name: N;
-  payload: EventPayload<N>;
-}
+export type SeenEvent<N extends Watched = Watched> = Seen<N>;
 
 export type VersionInput = MessageInitShape<typeof AssessmentVersionPublishedSchema>;
 
-export interface Harness {
-  service: RunningService<ResultsConfig, undefined>;
-  url: string;
-  database: Database;
-  bus: EventBus;
-  /** The RabbitMQ URL (with its vhost) of a `real` harness. */
-  amqpUrl?: string;
-  /** Every results event the bus delivered, decoded. */
-  events: SeenEvent[];
+export interface Harness extends ServiceUnderTest<ResultsConfig, undefined, Watched> {
   recorded(): Array<SeenEvent<'results.result.recorded.v1'>>;
-  call(
-    method: string,
-    urlPath: string,
-    options?: { token?: string | null; body?: unknown },
-  ): Promise<Response>;
-  /** Publishes an event as its owner would; returns the envelope (publish it again to redeliver). */
-  publish<N extends EventName>(name: N, payload: EventPayload<N>): Promise<BusMessage>;
   republish(message: BusMessage): Promise<void>;
   /** Publishes a submission and waits for its recorded event. */
   submit(input: SubmissionInput): Promise<EventPayload<'results.result.recorded.v1'>>;
-  close(): Promise<void>;
 }
 
 /** The service in-process on port 0 against a fresh database, with a RabbitMQ vhost (`real`) or the memory bus. */
@@ -103,119 +53,23 @@ export async function startResults(
   kind: 'real' | 'embedded',
   options: { config?: Partial<ResultsConfigInput> } = {},
 ): Promise<Harness> {
-  const closers: Array<() => Promise<void> | void> = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'results-test-'));
-  closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const db = await createTestDatabase();
-  closers.push(db.close);
-  const database = await openDatabase({ url: db.url, logger });
-  closers.push(() => database.close());
-  let bus: EventBus;
-  let amqpUrl: string | undefined;
-  if (kind === 'real') {
-    const vhost = await createTestVhost();
-    amqpUrl = vhost.url;
-    closers.push(vhost.close);
-    bus = createRabbitBus({ url: vhost.url, service: 'results', logger, retryDelaysMs: [100, 200] });
-  } else {
-    bus = createMemoryBus({ logger, service: 'results', retryDelaysMs: [100, 200] });
-  }
-  closers.push(() => bus.close());
-  const events: SeenEvent[] = [];
-  await bus.subscribe({
-    queue: 'test.results-events',
-    events: [...WATCHED],
-    handle: async (msg) => {
-      const name = msg.name as Watched;
-      events.push({ id: msg.id, name, payload: decodePayload(name, msg.payload) } as SeenEvent);
+  const h = await startServiceUnderTest(resultsService, { kind, config: options.config, watch: WATCHED });
+  const recorded = () => h.eventsNamed('results.result.recorded.v1');
+  return Object.assign(h, {
+    recorded,
+    async republish(message: BusMessage) {
+      await h.bus.publish([message]);
     },
-  });
-  await bus.start();
-  const service = await startService(resultsService, {
-    config: {
-      PORT: 0,
-      HOST: '127.0.0.1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      ...options.config,
-    },
-    logger,
-    adapters: { database, bus },
-    shared: {
-      adminVerifier: createJwtVerifier({
-        publicKeys: [{ kid, key: publicKey }],
-        issuer: ISSUER,
-        audience: AUDIENCE,
-      }),
-    },
-  });
-  closers.push(() => service.stop());
-
-  const token = adminToken();
-  const call = (method: string, urlPath: string, opts: { token?: string | null; body?: unknown } = {}) => {
-    const bearer = opts.token === undefined ? token : opts.token;
-    return fetch(`${service.url}${urlPath}`, {
-      method,
-      headers: {
-        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
-        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-    });
-  };
-
-  return {
-    service,
-    url: service.url,
-    database,
-    bus,
-    amqpUrl,
-    events,
-    recorded: () =>
-      events.filter(
-        (e): e is SeenEvent<'results.result.recorded.v1'> => e.name === 'results.result.recorded.v1',
-      ),
-    call,
-    async publish(name, payload) {
-      const message: BusMessage = {
-        id: randomUUID(),
-        name,
-        occurredAt: new Date(),
-        correlationId: randomUUID(),
-        payload: encodePayload(name, payload),
-      };
-      await bus.publish([message]);
-      return message;
-    },
-    async republish(message) {
-      await bus.publish([message]);
-    },
-    async submit(input) {
+    async submit(input: SubmissionInput) {
       const attemptId = input.attemptId ?? randomUUID();
-      await bus.publish([
-        {
-          id: randomUUID(),
-          name: 'student.attempt.submitted.v1',
-          occurredAt: new Date(),
-          payload: encodePayload('student.attempt.submitted.v1', submittedEvent({ ...input, attemptId })),
-        },
-      ]);
+      await h.publish('student.attempt.submitted.v1', submittedEvent({ ...input, attemptId }));
       const seen = await eventually(
-        () =>
-          events.find(
-            (e): e is SeenEvent<'results.result.recorded.v1'> =>
-              e.name === 'results.result.recorded.v1' &&
-              (e.payload as EventPayload<'results.result.recorded.v1'>).attemptId === attemptId,
-          ) ?? false,
+        () => recorded().find((e) => e.payload.attemptId === attemptId) ?? false,
         'the recorded event',
       );
       return seen.payload;
     },
-    async close() {
-      for (const close of closers.reverse()) await close();
-    },
-  };
+  });
 }
 
 /** A version as the assessment service publishes it: two sections, one question of each type (6 points). */

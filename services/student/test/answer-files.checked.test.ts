@@ -64,8 +64,7 @@ const begin = async () => {
 const submittedEvent = (attemptId: string) =>
   eventually(
     () =>
-      h.events.find((e) => e.name === 'student.attempt.submitted.v1' && e.payload.attemptId === attemptId) ??
-      false,
+      h.eventsNamed('student.attempt.submitted.v1').find((e) => e.payload.attemptId === attemptId) ?? false,
     'the submitted event',
   );
 

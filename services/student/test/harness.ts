@@ -1,54 +1,27 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import jwt from 'jsonwebtoken';
+import { randomUUID } from 'node:crypto';
 import {
   QuestionType,
   create,
-  decodePayload,
-  encodePayload,
   events as contracts,
   timestampFromDate,
   type EventName,
   type EventPayload,
 } from '@readiness/contracts';
 import { sql } from 'drizzle-orm';
-import { createJwtVerifier } from '@readiness/kit/auth';
-import { createMemoryBus, createRabbitBus, type EventBus } from '@readiness/kit/bus';
-import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
-import { startService, type RunningService } from '@readiness/kit/runtime';
-import { startEmbeddedS3, type EmbeddedS3 } from '@readiness/kit/storage';
 import {
-  createTestDatabase,
-  createTestVhost,
   eventually,
-  rewriteUrlPort,
-  startTcpProxy,
-  type TcpProxy,
+  startServiceUnderTest,
+  testAdminToken,
+  type SeenEvent as Seen,
+  type ServiceUnderTest,
 } from '@readiness/testing';
 import { studentService, type StudentConfig, type StudentConfigInput } from '../src';
 
 export const logger = createLogger({ name: 'student-test', level: 'silent' });
 
-const ISSUER = 'readiness-auth';
-const AUDIENCE = 'readiness-admin';
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const kid = randomUUID();
-
 /** An admin token as auth signs it. */
-export function adminToken(adminId: string = randomUUID()): string {
-  return jwt.sign({ role: 'admin', sid: randomUUID() }, privateKey, {
-    algorithm: 'RS256',
-    keyid: kid,
-    subject: adminId,
-    jwtid: randomUUID(),
-    issuer: ISSUER,
-    audience: AUDIENCE,
-    expiresIn: 600,
-  });
-}
+export const adminToken = (adminId?: string) => testAdminToken(adminId);
 
 const WATCHED = [
   'student.student.invited.v1',
@@ -58,32 +31,10 @@ const WATCHED = [
   'student.attempt.submitted.v1',
 ] as const satisfies EventName[];
 
-export interface SeenEvent {
-  name: (typeof WATCHED)[number];
-  payload: Record<string, unknown>;
-}
+export type SeenEvent<N extends (typeof WATCHED)[number] = (typeof WATCHED)[number]> = Seen<N>;
 
-export interface Harness {
-  service: RunningService<StudentConfig, undefined>;
-  url: string;
-  database: Database;
-  bus: EventBus;
-  dataDir: string;
-  /** Every student event the bus delivered, decoded. */
-  events: SeenEvent[];
-  /** The TCP proxy in front of RabbitMQ (`brokerProxy`). */
-  proxy?: TcpProxy;
-  /** The kind of adapters this harness runs on. */
-  kind: 'real' | 'embedded';
-  /** Publishes an event on the service's bus as its publisher would. */
-  publish<N extends EventName>(name: N, payload: EventPayload<N>, occurredAt?: Date): Promise<void>;
-  /** Statements sent to PostgreSQL through the service's pool (outside transactions) while `fn` runs. */
-  countQueries<T>(fn: () => Promise<T>): Promise<{ value: T; queries: number }>;
-  /** Another instance of the service on the same database (a replica), with its own bus and storage. */
-  startReplica(config?: Partial<StudentConfigInput>): Promise<RunningService<StudentConfig, undefined>>;
-  call(method: string, urlPath: string, options?: { token?: string; body?: unknown }): Promise<Response>;
+export interface Harness extends ServiceUnderTest<StudentConfig, undefined, (typeof WATCHED)[number]> {
   importCsv(csv: string, options?: { dryRun?: boolean; token?: string }): Promise<Response>;
-  close(): Promise<void>;
 }
 
 /** The service in-process on port 0 against a fresh database, with a RabbitMQ vhost (`real`) or the memory bus. */
@@ -95,149 +46,25 @@ export async function startStudent(
     brokerProxy?: boolean;
   } = {},
 ): Promise<Harness> {
-  const closers: Array<() => Promise<void> | void> = [];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'student-test-'));
-  closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const db = await createTestDatabase();
-  closers.push(db.close);
-  const database = await openDatabase({ url: db.url, logger });
-  closers.push(() => database.close());
-  let bus: EventBus;
-  let s3: EmbeddedS3 | undefined;
-  let proxy: TcpProxy | undefined;
-  if (kind === 'real') {
-    const vhost = await createTestVhost();
-    closers.push(vhost.close);
-    let url = vhost.url;
-    if (options.brokerProxy) {
-      const target = new URL(vhost.url);
-      proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5672) });
-      closers.push(() => proxy?.close());
-      url = rewriteUrlPort(vhost.url, proxy.port);
-    }
-    bus = createRabbitBus({ url, service: 'student', logger, retryDelaysMs: [100, 200] });
-    s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3-server') });
-    closers.push(() => s3?.close());
-  } else {
-    bus = createMemoryBus({ logger, service: 'student', retryDelaysMs: [100, 200] });
-  }
-  closers.push(() => bus.close());
-  const events: SeenEvent[] = [];
-  await bus.subscribe({
-    queue: 'test.student-events',
-    events: [...WATCHED],
-    handle: async (msg) => {
-      const name = msg.name as SeenEvent['name'];
-      events.push({ name, payload: decodePayload(name, msg.payload) as unknown as Record<string, unknown> });
-    },
-  });
-  await bus.start();
-  const baseConfig = {
-    PORT: 0,
-    HOST: '127.0.0.1',
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    PUBLIC_ORIGIN: 'https://readiness.example.edu',
-    ...(s3 ? { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey } : {}),
-    ...options.config,
-  };
-  const shared = {
-    adminVerifier: createJwtVerifier({
-      publicKeys: [{ kid, key: publicKey }],
-      issuer: ISSUER,
-      audience: AUDIENCE,
-    }),
-  };
-  const service = await startService(studentService, {
-    config: baseConfig,
-    logger,
-    adapters: { database, bus },
-    shared,
-  });
-  closers.push(() => service.stop());
-  const pool = (database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-
-  const token = adminToken();
-  const call = (method: string, urlPath: string, opts: { token?: string; body?: unknown } = {}) =>
-    fetch(`${service.url}${urlPath}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${opts.token ?? token}`,
-        ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
-    });
-
-  return {
-    service,
-    url: service.url,
-    database,
-    bus,
-    dataDir,
-    events,
+  const h = await startServiceUnderTest(studentService, {
     kind,
-    proxy,
-    async publish(name, payload, occurredAt = new Date()) {
-      await bus.publish([
-        {
-          id: randomUUID(),
-          name,
-          occurredAt,
-          payload: encodePayload(name, create(contracts[name] as never, payload as never) as never),
-        },
-      ]);
-    },
-    async countQueries(fn) {
-      const original = pool.query;
-      let queries = 0;
-      pool.query = function (this: unknown, ...args: unknown[]) {
-        queries++;
-        return original.apply(this, args);
-      };
-      try {
-        const value = await fn();
-        return { value, queries };
-      } finally {
-        pool.query = original;
-      }
-    },
-    async startReplica(config = {}) {
-      const replicaDir = mkdtempSync(path.join(tmpdir(), 'student-replica-'));
-      closers.push(() => rmSync(replicaDir, { recursive: true, force: true }));
-      const replicaBus = createMemoryBus({ logger, service: 'student', retryDelaysMs: [100, 200] });
-      await replicaBus.start();
-      closers.push(() => replicaBus.close());
-      const replica = await startService(studentService, {
-        config: {
-          ...baseConfig,
-          DATA_DIR: replicaDir,
-          S3_ENDPOINT: undefined,
-          S3_ACCESS_KEY: undefined,
-          S3_SECRET_KEY: undefined,
-          ...config,
-        },
-        logger,
-        adapters: { database, bus: replicaBus },
-        shared,
-      });
-      closers.splice(closers.length - 1, 0, () => replica.stop());
-      return replica;
-    },
-    call,
-    importCsv(csv, opts = {}) {
+    config: { PUBLIC_ORIGIN: 'https://readiness.example.edu', ...options.config },
+    watch: WATCHED,
+    s3: true,
+    brokerProxy: options.brokerProxy,
+  });
+  const token = testAdminToken();
+  return Object.assign(h, {
+    importCsv(csv: string, opts: { dryRun?: boolean; token?: string } = {}) {
       const form = new FormData();
       form.append('file', new Blob([csv], { type: 'text/csv' }), 'students.csv');
-      return fetch(`${service.url}/api/admin/students/import${opts.dryRun ? '?dryRun=true' : ''}`, {
+      return fetch(`${h.url}/api/admin/students/import${opts.dryRun ? '?dryRun=true' : ''}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${opts.token ?? token}` },
         body: form,
       });
     },
-    async close() {
-      for (const close of closers.reverse()) await close();
-    },
-  };
+  });
 }
 
 /** An assessment version as assessment.version.published.v1 carries it, answer key included. */

@@ -66,7 +66,7 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
         h.events.some((e) => e.name === 'student.student.invited.v1' && e.payload.studentId === s._id),
       'the invitation event',
     );
-    const event = h.events.find((e) => e.payload.studentId === s._id)!;
+    const event = h.eventsNamed('student.student.invited.v1').find((e) => e.payload.studentId === s._id)!;
     expect(event.payload.email).toBe('ada@example.edu');
     expect(String(event.payload.sealedInvitationUrl)).toMatch(/^sealed\.v1\./);
     expect(JSON.stringify(event.payload)).not.toContain(s.inviteToken);
@@ -201,10 +201,9 @@ describe.each(['real', 'embedded'] as const)('students on %s adapters', (kind) =
     const withExtra = await invite({ name: 'Mae Jemison', email: 'mae@example.edu', extraTimePercent: 40 });
     const event = await eventually(
       async () =>
-        h.events.find(
-          (e) =>
-            e.name === 'student.student.invited.v1' && e.payload.studentId === withExtra.json.student._id,
-        ) ?? false,
+        h
+          .eventsNamed('student.student.invited.v1')
+          .find((e) => e.payload.studentId === withExtra.json.student._id) ?? false,
       'the invited event',
     );
     expect(event.payload.extraTimePercent).toBe(40);

@@ -13,15 +13,18 @@ import {
 jest.setTimeout(90_000);
 
 const submittedOf = (h: Harness, attemptId: string) =>
-  h.events.filter((e) => e.name === 'student.attempt.submitted.v1' && e.payload.attemptId === attemptId);
+  h.eventsNamed('student.attempt.submitted.v1').filter((e) => e.payload.attemptId === attemptId);
 
 /** Answers each submitted event as the results service would: one result per attempt. */
-function fakeResults(h: Harness, outcome: (e: SeenEvent) => { passed: boolean } | undefined) {
+function fakeResults(
+  h: Harness,
+  outcome: (e: SeenEvent<'student.attempt.submitted.v1'>) => { passed: boolean } | undefined,
+) {
   const answered = new Set<string>();
   const timer = setInterval(() => {
-    for (const e of h.events) {
-      const id = String(e.payload.attemptId);
-      if (e.name !== 'student.attempt.submitted.v1' || answered.has(id)) continue;
+    for (const e of h.eventsNamed('student.attempt.submitted.v1')) {
+      const id = e.payload.attemptId;
+      if (answered.has(id)) continue;
       const o = outcome(e);
       if (!o) continue;
       answered.add(id);
