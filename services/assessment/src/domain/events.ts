@@ -1,20 +1,14 @@
 import {
   AssessmentVersionPublishedSchema,
-  QuestionType as ProtoQuestionType,
   create,
   encodePayload,
+  questionType,
   timestampFromDate,
 } from '@readiness/contracts';
 import { mimetypeOf } from './files';
-import type { AssessmentVersion, QuestionType } from './assessment';
+import type { AssessmentVersion } from './assessment';
 
 export const VERSION_PUBLISHED = 'assessment.version.published.v1' as const;
-
-const TYPES: Record<QuestionType, ProtoQuestionType> = {
-  yes_no: ProtoQuestionType.YES_NO,
-  multiple_choice: ProtoQuestionType.MULTIPLE_CHOICE,
-  file_upload: ProtoQuestionType.FILE_UPLOAD,
-};
 
 /** The whole version, answer key included, as `assessment.version.published.v1` carries it. */
 export function versionPublishedPayload(v: AssessmentVersion): Uint8Array {
@@ -31,7 +25,7 @@ export function versionPublishedPayload(v: AssessmentVersion): Uint8Array {
       sections: v.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
       questions: v.questions.map((q) => ({
         id: q.id,
-        type: TYPES[q.type],
+        type: questionType(q.type),
         question: q.question,
         section: q.section,
         points: q.points,

@@ -1,3 +1,5 @@
+import type { QuestionKind } from '@readiness/contracts';
+
 /** One section's figures within a result. */
 export interface SectionScore {
   sectionId: number;
@@ -44,7 +46,7 @@ export interface ResultCopy {
   answers: ScoredAnswer[];
 }
 
-export type QuestionType = 'yes_no' | 'multiple_choice' | 'file_upload';
+export type QuestionType = QuestionKind;
 
 /** The report service's copy of an assessment version: what the report shows of its questions. */
 export interface VersionCopy {

@@ -1,37 +1,11 @@
 // The plain objects the repositories return: the domain's vocabulary, without behaviour.
 
-/** The type of a question of an assessment version as this service keeps it (assessment.version.published.v1). */
-export type QuestionType = 'yes_no' | 'multiple_choice' | 'file_upload';
+import type { PublishedVersion } from '@readiness/contracts';
 
-export interface VersionQuestion {
-  id: string;
-  type: QuestionType;
-  question: string;
-  section: number;
-  points: number;
-  required: boolean;
-  /** `yes`/`no` for yes_no, an option id for multiple_choice, empty for file_upload. */
-  correctAnswer: string;
-  options: Array<{ id: string; text: string }>;
-}
+export type { QuestionKind as QuestionType, VersionQuestion, VersionSection } from '@readiness/contracts';
 
-export interface VersionSection {
-  id: number;
-  title: string;
-  description: string;
-}
-
-export interface AssessmentVersion {
-  versionId: string;
-  version: number;
-  title: string;
-  description: string;
-  timeLimitMinutes: number;
-  passingScore: number;
-  sections: VersionSection[];
-  questions: VersionQuestion[];
-  createdAt: Date | null;
-}
+/** The service's copy of an assessment version (assessment.version.published.v1), answer key included. */
+export type AssessmentVersion = Omit<PublishedVersion, 'active'>;
 
 /** What a student uploaded as a file_upload answer (kept by the student service). */
 export interface AnswerFile {

@@ -6,11 +6,4 @@ export type {
 } from '../data-access/records';
 
 /** The performance bands of SPEC §4, by rounded percentage. */
-export type PerformanceLevel = 'Excellent' | 'Good' | 'Satisfactory' | 'Needs Improvement';
-
-export function performanceLevel(percentage: number): PerformanceLevel {
-  if (percentage >= 90) return 'Excellent';
-  if (percentage >= 80) return 'Good';
-  if (percentage >= 70) return 'Satisfactory';
-  return 'Needs Improvement';
-}
+export { performanceLevel, type PerformanceLevel } from '@readiness/contracts';

@@ -1,10 +1,5 @@
 /** Performance bands of SPEC §4: 90, 80 and 70 percent. */
-export function performanceLevel(percentage: number): string {
-  if (percentage >= 90) return 'Excellent';
-  if (percentage >= 80) return 'Good';
-  if (percentage >= 70) return 'Satisfactory';
-  return 'Needs Improvement';
-}
+export { performanceLevel } from '@readiness/contracts';
 
 /** `23 November 2026`, the same wherever the service runs. */
 export function longDate(date: Date): string {

@@ -1,11 +1,11 @@
 import {
-  QuestionType as ProtoQuestionType,
+  publishedVersion,
   timestampDate,
   type AssessmentVersionPublished,
   type ResultRecorded,
 } from '@readiness/contracts';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
-import type { QuestionType, ResultCopy, VersionCopy } from '../../data-access/records';
+import type { ResultCopy, VersionCopy } from '../../data-access/records';
 import type { Reports } from '../../domain/reports';
 
 export const QUEUES = {
@@ -16,26 +16,23 @@ export const QUEUES = {
   studentDeleted: 'report.student-deleted',
 } as const;
 
-const TYPES: Record<number, QuestionType> = {
-  [ProtoQuestionType.YES_NO]: 'yes_no',
-  [ProtoQuestionType.MULTIPLE_CHOICE]: 'multiple_choice',
-  [ProtoQuestionType.FILE_UPLOAD]: 'file_upload',
+const toVersion = (e: AssessmentVersionPublished): VersionCopy => {
+  const v = publishedVersion(e);
+  return {
+    versionId: v.versionId,
+    version: v.version,
+    title: v.title,
+    sections: v.sections,
+    questions: v.questions.map(({ id, type, question, section, points, options }) => ({
+      id,
+      type,
+      question,
+      section,
+      points,
+      options,
+    })),
+  };
 };
-
-const toVersion = (e: AssessmentVersionPublished): VersionCopy => ({
-  versionId: e.versionId,
-  version: e.version,
-  title: e.title,
-  sections: e.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
-  questions: e.questions.map((q) => ({
-    id: q.id,
-    type: TYPES[q.type] ?? 'yes_no',
-    question: q.question,
-    section: q.section,
-    points: q.points,
-    options: q.options.map((o) => ({ id: o.id, text: o.text })),
-  })),
-});
 
 const toResult = (e: ResultRecorded): ResultCopy => ({
   resultId: e.resultId,

@@ -1,4 +1,4 @@
-import { QuestionType, timestampDate, type EventPayload } from '@readiness/contracts';
+import { publishedVersion, timestampDate, type EventPayload } from '@readiness/contracts';
 import { on } from '@readiness/kit/runtime';
 import type { AssessmentVersion } from '../../domain/assessment';
 import type { Results, Submission } from '../../domain/results';
@@ -13,34 +13,9 @@ export const QUEUES = {
   attemptSubmitted: 'results.attempt-submitted',
 } as const;
 
-const TYPES: Record<QuestionType, AssessmentVersion['questions'][number]['type']> = {
-  [QuestionType.UNSPECIFIED]: 'yes_no',
-  [QuestionType.YES_NO]: 'yes_no',
-  [QuestionType.MULTIPLE_CHOICE]: 'multiple_choice',
-  [QuestionType.FILE_UPLOAD]: 'file_upload',
-};
-
 export function toVersion(e: EventPayload<'assessment.version.published.v1'>): AssessmentVersion {
-  return {
-    versionId: e.versionId,
-    version: e.version,
-    title: e.title,
-    description: e.description,
-    timeLimitMinutes: e.timeLimitMinutes,
-    passingScore: e.passingScore,
-    sections: e.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
-    questions: e.questions.map((q) => ({
-      id: q.id,
-      type: TYPES[q.type],
-      question: q.question,
-      section: q.section,
-      points: q.points,
-      required: q.required,
-      correctAnswer: q.correctAnswer,
-      options: q.options.map((o) => ({ id: o.id, text: o.text })),
-    })),
-    createdAt: e.createdAt ? timestampDate(e.createdAt) : null,
-  };
+  const { active: _active, ...version } = publishedVersion(e);
+  return version;
 }
 
 export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): Submission {
