@@ -1,5 +1,5 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 
@@ -97,21 +97,6 @@ function toKeyObject(key: PublicKeyInput['key']): KeyObject {
   return createPublicKey({ key: key as JsonWebKey, format: 'jwk' });
 }
 
-/** The `kid` from the token header, read without trusting anything else in it. */
-function headerKid(token: string): string | undefined {
-  const dot = token.indexOf('.');
-  if (dot <= 0) return undefined;
-  try {
-    const header = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8')) as unknown;
-    if (header && typeof header === 'object' && typeof (header as { kid?: unknown }).kid === 'string') {
-      return (header as { kid: string }).kid;
-    }
-  } catch {
-    return undefined;
-  }
-  return undefined;
-}
-
 function isClaims(payload: unknown): payload is AdminTokenClaims {
   if (!payload || typeof payload !== 'object') return false;
   const p = payload as Record<string, unknown>;
@@ -125,106 +110,75 @@ function isClaims(payload: unknown): payload is AdminTokenClaims {
   );
 }
 
+/** The token was not judged: the key set could not be fetched or read (rather than the token being bad). */
+const keysUnreachable = (err: unknown) =>
+  err instanceof errors.JWKSTimeout ||
+  err instanceof errors.JWKSInvalid ||
+  !(err instanceof errors.JOSEError || err instanceof AppError);
+
 /**
- * Verifies admin JWTs the same way everywhere (gateway, auth service, any service that wants to): RS256 only,
- * pinned issuer and audience, keys from configuration or the signer's JWKS — never from the token header —
- * and `KeyObject`s created once (jsonwebtoken is many times slower when handed PEM strings).
+ * Verifies admin JWTs the same way everywhere (gateway, auth service, any service that wants to), with `jose`:
+ * RS256 only, pinned issuer and audience, keys from configuration or the signer's JWKS — never from the token
+ * header. The JWKS is fetched on first use, again for an unknown `kid` at most once per `minRefreshIntervalMs`
+ * (a stream of forged tokens with random kids is not a stream of requests to auth), and again when older than
+ * `maxKeyAgeMs` (a removed key stops being trusted).
  */
 export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
   if (!options.jwksUrl && !options.publicKeys?.length) {
     throw new Error('createJwtVerifier needs jwksUrl or publicKeys');
   }
-  const fetchImpl = options.fetch ?? fetch;
-  const minRefreshIntervalMs = options.minRefreshIntervalMs ?? 30_000;
-  const maxKeyAgeMs = options.maxKeyAgeMs ?? 10 * 60_000;
-  const fetchTimeoutMs = options.fetchTimeoutMs ?? 5_000;
-  const clockTolerance = options.clockToleranceSeconds ?? 5;
-
   const staticKeys = new Map<string, KeyObject>();
   for (const { kid, key } of options.publicKeys ?? []) staticKeys.set(kid, toKeyObject(key));
-  let remoteKeys = new Map<string, KeyObject>();
-  let fetchedAt = 0;
-  let lastAttemptAt = 0;
-  let inflight: Promise<void> | undefined;
-
-  async function fetchJwks(): Promise<void> {
-    if (!options.jwksUrl) return;
-    lastAttemptAt = Date.now();
-    const response = await fetchImpl(options.jwksUrl, {
-      signal: AbortSignal.timeout(fetchTimeoutMs),
-      headers: { accept: 'application/json' },
-    });
-    if (!response.ok) throw new Error(`JWKS request answered ${response.status}`);
-    const body = (await response.json()) as { keys?: unknown };
-    if (!Array.isArray(body.keys)) throw new Error('JWKS response has no keys array');
-    const next = new Map<string, KeyObject>();
-    for (const jwk of body.keys as Array<JsonWebKey & { kid?: string; use?: string; alg?: string }>) {
-      if (typeof jwk.kid !== 'string' || jwk.kty !== 'RSA') continue;
-      if (jwk.use !== undefined && jwk.use !== 'sig') continue;
-      if (jwk.alg !== undefined && jwk.alg !== ADMIN_TOKEN_ALGORITHM) continue;
-      try {
-        next.set(jwk.kid, createPublicKey({ key: jwk, format: 'jwk' }));
-      } catch (err) {
-        options.logger?.warn({ err, kid: jwk.kid }, 'ignoring a JWKS key that cannot be imported');
-      }
-    }
-    remoteKeys = next;
-    fetchedAt = Date.now();
-  }
-
-  /** One fetch at a time; callers that arrive during a fetch share it. Failures are logged, not thrown. */
-  function refreshShared(): Promise<void> {
-    inflight ??= fetchJwks()
-      .catch((err: unknown) => {
-        options.logger?.warn(
-          { err, url: options.jwksUrl },
-          'JWKS refresh failed; keeping the keys already known',
-        );
+  const remote = options.jwksUrl
+    ? createRemoteJWKSet(new URL(options.jwksUrl), {
+        cooldownDuration: options.minRefreshIntervalMs ?? 30_000,
+        cacheMaxAge: options.maxKeyAgeMs ?? 10 * 60_000,
+        timeoutDuration: options.fetchTimeoutMs ?? 5_000,
+        ...(options.fetch ? { [customFetch]: options.fetch } : {}),
       })
-      .finally(() => {
-        inflight = undefined;
-      });
-    return inflight;
-  }
+    : undefined;
 
-  async function keyFor(kid: string): Promise<KeyObject | undefined> {
-    const known = staticKeys.get(kid) ?? remoteKeys.get(kid);
-    if (options.jwksUrl) {
-      if (!known) {
-        // A kid we have never seen may be a freshly rotated key (or the first use): look once, within the rate limit.
-        if (lastAttemptAt === 0 || Date.now() - lastAttemptAt >= minRefreshIntervalMs) await refreshShared();
-        else if (inflight) await inflight;
-      } else if (Date.now() - fetchedAt > maxKeyAgeMs && Date.now() - lastAttemptAt >= minRefreshIntervalMs) {
-        void refreshShared();
-      }
-    }
-    return staticKeys.get(kid) ?? remoteKeys.get(kid);
-  }
+  const keyFor: JWTVerifyGetKey = (header, token) => {
+    const known = header.kid === undefined ? undefined : staticKeys.get(header.kid);
+    if (known) return known;
+    if (!remote) throw invalidToken();
+    return remote(header, token);
+  };
 
   return {
     async verify(token: string): Promise<AdminTokenClaims> {
       if (typeof token !== 'string' || token.length === 0 || token.length > 8192) throw invalidToken();
-      const kid = headerKid(token);
-      if (!kid) throw invalidToken();
-      const key = await keyFor(kid);
-      if (!key) throw invalidToken();
       let payload: unknown;
       try {
-        payload = jwt.verify(token, key, {
+        ({ payload } = await jwtVerify(token, keyFor, {
           algorithms: [ADMIN_TOKEN_ALGORITHM],
           issuer: options.issuer,
           audience: options.audience,
-          clockTolerance,
-        });
+          clockTolerance: options.clockToleranceSeconds ?? 5,
+        }));
       } catch (err) {
-        if (err instanceof jwt.TokenExpiredError)
-          throw new AppError('token_expired', EXPIRED_TOKEN_MESSAGE, 401);
+        if (err instanceof errors.JWTExpired) throw new AppError('token_expired', EXPIRED_TOKEN_MESSAGE, 401);
+        if (keysUnreachable(err)) {
+          options.logger?.warn({ err, url: options.jwksUrl }, 'the signing keys could not be fetched');
+        }
         throw invalidToken();
       }
       if (!isClaims(payload)) throw invalidToken();
       return payload;
     },
-    refresh: () => (options.jwksUrl ? refreshShared() : Promise.resolve()),
-    knownKids: () => [...new Set([...staticKeys.keys(), ...remoteKeys.keys()])],
+    refresh: async () => {
+      await remote?.reload().catch((err: unknown) => {
+        options.logger?.warn(
+          { err, url: options.jwksUrl },
+          'JWKS refresh failed; keeping the keys already known',
+        );
+      });
+    },
+    knownKids: () => [
+      ...new Set([
+        ...staticKeys.keys(),
+        ...(remote?.jwks()?.keys ?? []).flatMap((k) => (typeof k.kid === 'string' ? [k.kid] : [])),
+      ]),
+    ],
   };
 }
