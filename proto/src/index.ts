@@ -1,4 +1,11 @@
-import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type MessageInitShape,
+  type MessageShape,
+} from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { AssessmentVersionPublishedSchema } from './gen/readiness/events/v1/assessment_pb';
 import {
@@ -50,6 +57,8 @@ export const events = {
 
 export type EventName = keyof typeof events;
 export type EventPayload<N extends EventName> = MessageShape<(typeof events)[N]>;
+/** What `create` takes to make an event's payload: its fields, each optional. */
+export type EventInit<N extends EventName> = MessageInitShape<(typeof events)[N]>;
 
 export function isEventName(name: string): name is EventName {
   return Object.prototype.hasOwnProperty.call(events, name);
@@ -106,3 +115,5 @@ export function decodeEnvelope(bytes: Uint8Array): EnvelopeFields {
   };
 }
 export { consumerQueues, type ConsumerQueue } from './consumers';
+export { queuesOf, topology, upstreamNames, type ServiceName, type ServiceTopology } from './topology';
+export * from './shapes';

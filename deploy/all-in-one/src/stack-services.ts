@@ -1,6 +1,7 @@
-/** The services of the local stack, in start order, with the ports they take on localhost. */
-export type StackServiceName =
-  'auth' | 'assessment' | 'student' | 'results' | 'report' | 'notification' | 'gateway';
+import { topology, upstreamNames, type ServiceName } from '@readiness/contracts';
+
+/** The services of the local stack, in start order (the system's topology table), with their ports on localhost. */
+export type StackServiceName = ServiceName;
 
 export interface StackService {
   name: StackServiceName;
@@ -9,30 +10,22 @@ export interface StackService {
   env(urls: Record<string, string>): NodeJS.ProcessEnv;
 }
 
-export const stackServices: StackService[] = [
-  { name: 'auth', port: 8101, database: true, env: () => ({}) },
-  // Checks admin tokens on /api/assessment with auth's key set; question files in its own embedded S3 under DATA_DIR.
-  { name: 'assessment', port: 8102, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
-  // Checks admin tokens on /api/admin/students with auth's key set; seals invitation links with the shared event key.
-  { name: 'student', port: 8103, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
-  // Scores submissions; checks admin tokens on its own /api/admin routes with auth's key set.
-  { name: 'results', port: 8104, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
-  // PDFs with the system Chromium (or the one @sparticuz/chromium ships); certificates in its own embedded S3.
-  { name: 'report', port: 8105, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
-  // Checks admin tokens on its own /api/admin routes with auth's key set.
-  { name: 'notification', port: 8106, database: true, env: (urls) => ({ AUTH_URL: urls.auth }) },
-  {
-    name: 'gateway',
-    port: 8080,
-    database: false,
-    env: (urls) => ({
-      AUTH_URL: urls.auth,
-      ASSESSMENT_URL: urls.assessment,
-      STUDENT_URL: urls.student,
-      RESULTS_URL: urls.results,
-      REPORT_URL: urls.report,
-      NOTIFICATION_URL: urls.notification,
-      WEB_DIST_DIR: 'web/dist',
-    }),
-  },
-];
+/**
+ * Every upstream checks admin tokens with auth's key set (AUTH_URL); the gateway reaches each upstream at its
+ * `<NAME>_URL` and serves the built web app. Object storage is each service's own embedded S3 under DATA_DIR.
+ */
+const envOf = (name: ServiceName, urls: Record<string, string>): NodeJS.ProcessEnv => {
+  if (name === 'auth') return {};
+  if (name !== 'gateway') return { AUTH_URL: urls.auth };
+  return {
+    ...Object.fromEntries(upstreamNames.map((upstream) => [`${upstream.toUpperCase()}_URL`, urls[upstream]])),
+    WEB_DIST_DIR: 'web/dist',
+  };
+};
+
+export const stackServices: StackService[] = topology.map((s) => ({
+  name: s.name,
+  port: s.stackPort,
+  database: s.uses.postgres,
+  env: (urls) => envOf(s.name, urls),
+}));

@@ -1,5 +1,8 @@
-export const UPSTREAMS = ['auth', 'assessment', 'student', 'results', 'report', 'notification'] as const;
-export type UpstreamName = (typeof UPSTREAMS)[number];
+import { upstreamNames } from '@readiness/contracts';
+
+/** The services behind the gateway: the system's topology table, less the gateway itself. */
+export const UPSTREAMS = upstreamNames;
+export type UpstreamName = (typeof upstreamNames)[number];
 
 /**
  * `login`: sign-in attempts per IP. `student`: invitation-link look-ups, per IP and per token. `studentWrite`: the

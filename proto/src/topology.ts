@@ -1,0 +1,93 @@
+import { consumerQueues } from './consumers';
+import type { EventName } from './index';
+
+/**
+ * The whole system in one table: which services exist, what each keeps and reaches, the events it publishes,
+ * and (with `consumerQueues`) the queues it consumes. The gateway's upstreams, the local stack, the chart's
+ * values and KEDA queue lists, the services' own declarations and the jest projects are derived from it or
+ * checked against it (deploy/test/topology.checked.test.ts).
+ */
+export interface ServiceTopology {
+  name: ServiceName;
+  /** The port the local stack (`make stack`) gives it on localhost. */
+  stackPort: number;
+  /** What it uses: its own PostgreSQL database, RabbitMQ, Redis, object storage, an SMTP server. */
+  uses: { postgres: boolean; rabbitmq: boolean; redis: boolean; s3: boolean; smtp: boolean };
+  publishes: readonly EventName[];
+}
+
+export type ServiceName =
+  'auth' | 'assessment' | 'student' | 'results' | 'report' | 'notification' | 'gateway';
+
+const uses = (...kinds: Array<keyof ServiceTopology['uses']>): ServiceTopology['uses'] => ({
+  postgres: kinds.includes('postgres'),
+  rabbitmq: kinds.includes('rabbitmq'),
+  redis: kinds.includes('redis'),
+  s3: kinds.includes('s3'),
+  smtp: kinds.includes('smtp'),
+});
+
+/** In start order: the gateway last, once every upstream answers. */
+export const topology: readonly ServiceTopology[] = [
+  {
+    name: 'auth',
+    stackPort: 8101,
+    uses: uses('postgres', 'rabbitmq', 'redis'),
+    publishes: [
+      'auth.admin.created.v1',
+      'auth.admin.updated.v1',
+      'auth.admin.status-changed.v1',
+      'auth.admin.password-reset.v1',
+    ],
+  },
+  {
+    name: 'assessment',
+    stackPort: 8102,
+    uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
+    publishes: ['assessment.version.published.v1'],
+  },
+  {
+    name: 'student',
+    stackPort: 8103,
+    uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
+    publishes: [
+      'student.student.invited.v1',
+      'student.invitation.resent.v1',
+      'student.student.deleted.v1',
+      'student.attempt.started.v1',
+      'student.attempt.submitted.v1',
+    ],
+  },
+  {
+    name: 'results',
+    stackPort: 8104,
+    uses: uses('postgres', 'rabbitmq', 'redis'),
+    publishes: [
+      'results.result.recorded.v1',
+      'results.result.deleted.v1',
+      'results.certificate.resend-requested.v1',
+    ],
+  },
+  {
+    name: 'report',
+    stackPort: 8105,
+    uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
+    publishes: ['report.certificate.issued.v1'],
+  },
+  {
+    name: 'notification',
+    stackPort: 8106,
+    uses: uses('postgres', 'rabbitmq', 'redis', 'smtp'),
+    publishes: [],
+  },
+  { name: 'gateway', stackPort: 8080, uses: uses('redis'), publishes: [] },
+];
+
+/** The services behind the gateway, each reached at its `<NAME>_URL`. */
+export const upstreamNames = topology.filter((s) => s.name !== 'gateway').map((s) => s.name) as Array<
+  Exclude<ServiceName, 'gateway'>
+>;
+
+/** The handler queues a service consumes, from the consumer table. */
+export const queuesOf = (service: ServiceName): string[] =>
+  consumerQueues.filter((q) => q.queue.startsWith(`${service}.`)).map((q) => q.queue);
