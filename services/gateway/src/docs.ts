@@ -1,6 +1,5 @@
 import express, { type Express } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { route } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
 import {
   adminSecurity,
@@ -166,12 +165,9 @@ export function createApiDocs(options: ApiDocsOptions): ApiDocs {
 
 /** `/api/docs/openapi.json` and the Swagger UI page at `/api/docs/` (its assets come from swagger-ui-dist, no CDN). */
 export function mountDocs(app: Express, docs: ApiDocs): void {
-  app.get(
-    '/api/docs/openapi.json',
-    route(async (_req, res) => {
-      res.json(await docs.document());
-    }),
-  );
+  app.get('/api/docs/openapi.json', async (_req, res) => {
+    res.json(await docs.document());
+  });
   // The page loads its assets relatively, so it must be addressed with the trailing slash.
   app.get('/api/docs', (req, res, next) => {
     if (req.originalUrl.split('?')[0] === '/api/docs') res.redirect(301, '/api/docs/');
@@ -179,14 +175,12 @@ export function mountDocs(app: Express, docs: ApiDocs): void {
   });
   const router = express.Router();
   // The page and its init script embed the current document; the static assets do not need it.
-  router.use(
-    route(async (req, _res, next) => {
-      if (req.path === '/' || req.path === '/swagger-ui-init.js') {
-        (req as { swaggerDoc?: unknown }).swaggerDoc = await docs.document();
-      }
-      next();
-    }),
-  );
+  router.use(async (req, _res, next) => {
+    if (req.path === '/' || req.path === '/swagger-ui-init.js') {
+      (req as { swaggerDoc?: unknown }).swaggerDoc = await docs.document();
+    }
+    next();
+  });
   router.use(swaggerUi.serveFiles(undefined, {}));
   router.get('/', swaggerUi.setup(undefined, { customSiteTitle: 'Readiness API' }));
   app.use('/api/docs', router);

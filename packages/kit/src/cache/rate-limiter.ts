@@ -3,7 +3,6 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
   type RateLimiterAbstract,
-  type RateLimiterStoreAbstract,
 } from 'rate-limiter-flexible';
 import type { Logger } from '../logger';
 import { isRedisDown, type Redis } from './redis';
@@ -52,10 +51,63 @@ export interface RateLimiterOptions {
 const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**
+ * The per-process limiter that stands in while Redis fails (rate-limiter-flexible's insurance limiter): the
+ * first call it takes after the store worked is logged, and the store's recovery once it is back.
+ */
+class InsuranceLimiter extends RateLimiterMemory {
+  private degraded = false;
+
+  constructor(
+    options: ConstructorParameters<typeof RateLimiterMemory>[0],
+    private readonly onDegraded: () => void,
+  ) {
+    super(options);
+  }
+
+  private taking() {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.onDegraded();
+  }
+
+  recovered(): boolean {
+    const was = this.degraded;
+    this.degraded = false;
+    return was;
+  }
+
+  override consume(...args: Parameters<RateLimiterMemory['consume']>) {
+    this.taking();
+    return super.consume(...args);
+  }
+
+  override get(...args: Parameters<RateLimiterMemory['get']>) {
+    this.taking();
+    return super.get(...args);
+  }
+
+  override reward(...args: Parameters<RateLimiterMemory['reward']>) {
+    this.taking();
+    return super.reward(...args);
+  }
+}
+
+/**
+ * While the client is known to be reconnecting, the insurance answers at once instead of a command waiting on a
+ * dead server; during the first connect, commands queue and go through once Redis is ready (the library's own
+ * `rejectIfRedisNotReady` would send those to the insurance too, and the two would count apart).
+ */
+class OutageAwareRedisLimiter extends RateLimiterRedis {
+  _isRedisReady(): boolean {
+    return !isRedisDown((this as unknown as { client: Redis }).client);
+  }
+}
+
+/**
  * A fixed-window limiter on Redis (shared by every replica) or memory (the embedded default).
  *
- * When Redis fails, the Redis limiter falls back to an in-memory limiter with the same budget:
- * limits then hold per process instead of across replicas. Failing open would let a password
+ * When Redis fails (or is not ready), the Redis limiter answers from its insurance limiter, in memory with the
+ * same budget: limits then hold per process instead of across replicas. Failing open would let a password
  * guesser through during an outage; failing closed would lock every administrator out.
  */
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
@@ -71,53 +123,34 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     duration: options.durationSeconds,
     blockDuration: options.blockDurationSeconds ?? 0,
   };
-  const memory = new RateLimiterMemory(common);
-  let primary: RateLimiterAbstract | RateLimiterStoreAbstract = memory;
-  let fallback: RateLimiterMemory | undefined;
+  let limiter: RateLimiterAbstract = new RateLimiterMemory(common);
+  let insurance: InsuranceLimiter | undefined;
   if (options.store === 'redis') {
-    if (!options.redis) throw new Error('A Redis client is required for a Redis rate limiter');
-    primary = new RateLimiterRedis({ ...common, storeClient: options.redis });
-    fallback = memory;
-  }
-  const redis = options.redis;
-  // While the client is known to be reconnecting, skip the wait for a command that cannot succeed.
-  // During the first connect, commands queue and go through once Redis is ready.
-  const inOutage = () => redis !== undefined && isRedisDown(redis);
-
-  let degraded = false;
-  const onStoreError = (err: unknown) => {
-    if (!degraded) {
-      degraded = true;
+    const redis = options.redis;
+    if (!redis) throw new Error('A Redis client is required for a Redis rate limiter');
+    const fallback = new InsuranceLimiter(common, () =>
       options.logger?.warn(
-        { err, limit: options.keyPrefix },
-        'rate limit store failed; limiting per process',
-      );
-    }
-  };
-  const onStoreOk = () => {
-    if (degraded) {
-      degraded = false;
-      options.logger?.info({ limit: options.keyPrefix }, 'rate limit store recovered');
-    }
-  };
-
-  async function run<T>(call: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T> {
-    try {
-      if (fallback && inOutage()) throw new Error(`redis is ${redis?.status}`);
-      const result = await call(primary as RateLimiterAbstract);
-      if (fallback) onStoreOk();
-      return result;
-    } catch (err) {
-      if (err instanceof RateLimiterRes || !fallback) throw err;
-      onStoreError(err);
-      return call(fallback);
-    }
+        { limit: options.keyPrefix },
+        'rate limit store not reachable; limiting per process',
+      ),
+    );
+    insurance = fallback;
+    redis.on('ready', () => {
+      if (fallback.recovered())
+        options.logger?.info({ limit: options.keyPrefix }, 'rate limit store recovered');
+    });
+    limiter = new OutageAwareRedisLimiter({
+      ...common,
+      storeClient: redis,
+      insuranceLimiter: fallback,
+      rejectIfRedisNotReady: true,
+    });
   }
 
   return {
     async consume(key, points = 1) {
       try {
-        const res = await run((limiter) => limiter.consume(key, points));
+        const res = await limiter.consume(key, points);
         return { allowed: true, remaining: res.remainingPoints };
       } catch (err) {
         if (err instanceof RateLimiterRes) {
@@ -128,7 +161,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
 
     async get(key) {
-      const res = await run((limiter) => limiter.get(key));
+      const res = await limiter.get(key);
       if (!res) return null;
       return {
         consumed: res.consumedPoints,
@@ -139,13 +172,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     },
 
     async reward(key, points = 1) {
-      await run((limiter) => limiter.reward(key, points));
+      await limiter.reward(key, points);
     },
 
     async reset(key) {
-      await run((limiter) => limiter.delete(key));
-      // A key may also have counted in the fallback during an outage.
-      if (fallback) await fallback.delete(key);
+      await limiter.delete(key);
+      // A key may also have counted in the insurance during an outage.
+      await insurance?.delete(key);
     },
   };
 }

@@ -8,7 +8,6 @@ import {
   internalPort,
   listen,
   parse,
-  route,
   startInternalServer,
   type AppOptions,
   type HttpApp,
@@ -52,45 +51,31 @@ async function start(overrides: Partial<AppOptions> = {}): Promise<Started> {
       app.post('/echo', (req, res) => {
         res.json({ received: req.body as unknown });
       });
-      app.post(
-        '/people',
-        route((req, res) => {
-          const body = parse(
-            z.object({ name: z.string({ error: 'Name is required' }).min(1, 'Name is required') }),
-            req.body,
-          );
-          res.status(201).json(body);
-        }),
-      );
-      app.get(
-        '/boom',
-        route(async () => {
-          throw new Error('relation "secret_table" does not exist at /srv/app/db.ts:42');
-        }),
-      );
+      app.post('/people', (req, res) => {
+        const body = parse(
+          z.object({ name: z.string({ error: 'Name is required' }).min(1, 'Name is required') }),
+          req.body,
+        );
+        res.status(201).json(body);
+      });
+      app.get('/boom', async () => {
+        throw new Error('relation "secret_table" does not exist at /srv/app/db.ts:42');
+      });
+      // Express 5 takes a rejected promise and a thrown error alike to the error handler.
       app.get('/boom-sync', () => {
         throw new TypeError('Cannot read properties of undefined (reading "x")');
       });
-      app.get(
-        '/taken',
-        route(() => {
-          throw new AppError('email_taken', 'An administrator with this e-mail already exists', 409);
-        }),
-      );
-      app.get(
-        '/slow-down',
-        route(() => {
-          throw new AppError('rate_limited', 'Too many attempts', 429, {
-            details: { retryAfterSeconds: 42 },
-          });
-        }),
-      );
-      app.get(
-        '/student/:token/view',
-        route(() => {
-          throw new Error('database exploded');
-        }),
-      );
+      app.get('/taken', () => {
+        throw new AppError('email_taken', 'An administrator with this e-mail already exists', 409);
+      });
+      app.get('/slow-down', () => {
+        throw new AppError('rate_limited', 'Too many attempts', 429, {
+          details: { retryAfterSeconds: 42 },
+        });
+      });
+      app.get('/student/:token/view', () => {
+        throw new Error('database exploded');
+      });
       app.get('/half-sent', (_req, res, next) => {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.write('{"items": [');

@@ -360,17 +360,6 @@ export function createHttpApp(options: AppOptions): HttpApp {
   };
 }
 
-/** Wraps an async route so a rejection reaches the error handler. */
-export function route(
-  handler: (req: Request, res: Response, next: NextFunction) => Promise<unknown> | unknown,
-): (req: Request, res: Response, next: NextFunction) => void {
-  return (req, res, next) => {
-    Promise.resolve()
-      .then(() => handler(req, res, next))
-      .catch(next);
-  };
-}
-
 /** Validates input against a zod schema; the first problem becomes a 400 with its message. */
 export function parse<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
   const result = schema.safeParse(data);

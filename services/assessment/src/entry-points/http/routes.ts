@@ -1,7 +1,7 @@
 import { adminClaims, bearerToken } from '@readiness/kit/auth';
 import { badRequest } from '@readiness/kit/errors';
 import { multipartBody, uploadedFile, uploadedName } from '@readiness/kit/files';
-import { parse, route } from '@readiness/kit/http';
+import { parse } from '@readiness/kit/http';
 import { attachmentDisposition } from '@readiness/kit/storage';
 import type { Express, RequestHandler, Response } from 'express';
 import type { AssessmentVersion } from '../../domain/assessment';
@@ -64,99 +64,71 @@ export function assessmentRoutes(deps: {
   };
 
   return (app) => {
-    app.get(
-      `${ASSESSMENT_PREFIX}/files/:filename`,
-      route(async (req, res) => {
-        const { filename } = parse(filenameParams, req.params);
-        const { file, body } = await assessments.download(filename);
-        res.setHeader('Content-Type', file.mimetype);
-        res.setHeader('Content-Length', String(file.size));
-        res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        res.setHeader('Cache-Control', 'private, max-age=300');
-        body.on('error', (err) => res.destroy(err));
-        body.pipe(res);
-      }),
-    );
+    app.get(`${ASSESSMENT_PREFIX}/files/:filename`, async (req, res) => {
+      const { filename } = parse(filenameParams, req.params);
+      const { file, body } = await assessments.download(filename);
+      res.setHeader('Content-Type', file.mimetype);
+      res.setHeader('Content-Length', String(file.size));
+      res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Cache-Control', 'private, max-age=300');
+      body.on('error', (err) => res.destroy(err));
+      body.pipe(res);
+    });
 
     app.use(ASSESSMENT_PREFIX, deps.adminGuard);
 
-    app.get(
-      ASSESSMENT_PREFIX,
-      route(async (_req, res) => {
-        res.json({ assessment: toAssessmentJson(await assessments.active()) });
-      }),
-    );
-    app.put(
-      ASSESSMENT_PREFIX,
-      route(async (req, res) => {
-        const body = parse(saveAssessmentBody, req.body);
-        const saved = await assessments.save({
-          content: body,
-          changeNotes: body.changeNotes,
-          baseVersion: body.baseVersion ?? body.version ?? undefined,
-          actor: await actor(res),
-        });
-        res.json({ assessment: toAssessmentJson(saved!) });
-      }),
-    );
-    app.get(
-      `${ASSESSMENT_PREFIX}/versions`,
-      route(async (_req, res) => {
-        res.json({ versions: (await assessments.versions()).map(toSummaryJson) });
-      }),
-    );
-    app.get(
-      `${ASSESSMENT_PREFIX}/versions/:version`,
-      route(async (req, res) => {
-        const { version } = parse(versionParams, req.params);
-        res.json({ assessment: toAssessmentJson(await assessments.version(version)) });
-      }),
-    );
-    app.post(
-      `${ASSESSMENT_PREFIX}/versions/:version/activate`,
-      route(async (req, res) => {
-        const { version } = parse(versionParams, req.params);
-        res.json({ assessment: toAssessmentJson(await assessments.activate(version, await actor(res))) });
-      }),
-    );
-    app.get(
-      `${ASSESSMENT_PREFIX}/audit`,
-      route(async (_req, res) => {
-        const entries = await assessments.auditLog(200);
-        res.json({
-          entries: entries.map((e) => ({
-            at: e.at.toISOString(),
-            actor: { id: e.actorId, name: e.actorName },
-            action: e.action,
-            details: e.details,
-          })),
-        });
-      }),
-    );
-    app.post(
-      `${ASSESSMENT_PREFIX}/upload-file`,
-      singleFile(deps.maxFileBytes),
-      route(async (req, res) => {
-        const upload = uploadedFile(req);
-        if (!upload) throw badRequest('Choose a file to upload', 'file_required');
-        const originalName = uploadedName(upload);
-        const file = await assessments.upload(originalName, upload.buffer, await actor(res));
-        res.status(201).json({
-          file: { originalName: file.originalName, filename: file.filename, size: file.size },
-        });
-      }),
-    );
-    app.delete(
-      `${ASSESSMENT_PREFIX}/file/:filename`,
-      route(async (req, res) => {
-        const { filename } = parse(filenameParams, req.params);
-        const { removed } = await assessments.removeFile(filename, await actor(res));
-        res.json({
-          message: removed ? 'File deleted' : 'File detached; versions that use it keep it',
-          removed,
-        });
-      }),
-    );
+    app.get(ASSESSMENT_PREFIX, async (_req, res) => {
+      res.json({ assessment: toAssessmentJson(await assessments.active()) });
+    });
+    app.put(ASSESSMENT_PREFIX, async (req, res) => {
+      const body = parse(saveAssessmentBody, req.body);
+      const saved = await assessments.save({
+        content: body,
+        changeNotes: body.changeNotes,
+        baseVersion: body.baseVersion ?? body.version ?? undefined,
+        actor: await actor(res),
+      });
+      res.json({ assessment: toAssessmentJson(saved!) });
+    });
+    app.get(`${ASSESSMENT_PREFIX}/versions`, async (_req, res) => {
+      res.json({ versions: (await assessments.versions()).map(toSummaryJson) });
+    });
+    app.get(`${ASSESSMENT_PREFIX}/versions/:version`, async (req, res) => {
+      const { version } = parse(versionParams, req.params);
+      res.json({ assessment: toAssessmentJson(await assessments.version(version)) });
+    });
+    app.post(`${ASSESSMENT_PREFIX}/versions/:version/activate`, async (req, res) => {
+      const { version } = parse(versionParams, req.params);
+      res.json({ assessment: toAssessmentJson(await assessments.activate(version, await actor(res))) });
+    });
+    app.get(`${ASSESSMENT_PREFIX}/audit`, async (_req, res) => {
+      const entries = await assessments.auditLog(200);
+      res.json({
+        entries: entries.map((e) => ({
+          at: e.at.toISOString(),
+          actor: { id: e.actorId, name: e.actorName },
+          action: e.action,
+          details: e.details,
+        })),
+      });
+    });
+    app.post(`${ASSESSMENT_PREFIX}/upload-file`, singleFile(deps.maxFileBytes), async (req, res) => {
+      const upload = uploadedFile(req);
+      if (!upload) throw badRequest('Choose a file to upload', 'file_required');
+      const originalName = uploadedName(upload);
+      const file = await assessments.upload(originalName, upload.buffer, await actor(res));
+      res.status(201).json({
+        file: { originalName: file.originalName, filename: file.filename, size: file.size },
+      });
+    });
+    app.delete(`${ASSESSMENT_PREFIX}/file/:filename`, async (req, res) => {
+      const { filename } = parse(filenameParams, req.params);
+      const { removed } = await assessments.removeFile(filename, await actor(res));
+      res.json({
+        message: removed ? 'File deleted' : 'File detached; versions that use it keep it',
+        removed,
+      });
+    });
   };
 }

@@ -1,5 +1,5 @@
 import { assertAdminAccess, bearerToken, invalidToken, type AdminAccess } from '@readiness/kit/auth';
-import { parse, route } from '@readiness/kit/http';
+import { parse } from '@readiness/kit/http';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
 import type { AdminAccounts, Authenticated } from '../../domain/admin-accounts';
@@ -80,112 +80,69 @@ export function mountRoutes(app: Express, deps: { accounts: AdminAccounts; keys:
   app.get('/.well-known/jwks.json', jwks);
   app.get('/api/auth/jwks.json', jwks);
 
-  app.post(
-    '/api/auth/login',
-    route(async (req, res) => {
-      const { email, password } = parse(loginBody, req.body);
-      const { token, admin } = await accounts.login(email, password, req.ip ?? 'unknown');
-      res.json({ token: token.token, admin: toAdminJson(admin) });
-    }),
-  );
+  app.post('/api/auth/login', async (req, res) => {
+    const { email, password } = parse(loginBody, req.body);
+    const { token, admin } = await accounts.login(email, password, req.ip ?? 'unknown');
+    res.json({ token: token.token, admin: toAdminJson(admin) });
+  });
 
-  app.get(
-    '/api/auth/me',
-    pending,
-    route((_req, res) => {
-      res.json({ admin: toAdminJson(session(res).admin) });
-    }),
-  );
+  app.get('/api/auth/me', pending, (_req, res) => {
+    res.json({ admin: toAdminJson(session(res).admin) });
+  });
 
-  app.post(
-    '/api/auth/logout',
-    pending,
-    route(async (_req, res) => {
-      await accounts.logout(session(res).claims);
-      res.status(204).end();
-    }),
-  );
+  app.post('/api/auth/logout', pending, async (_req, res) => {
+    await accounts.logout(session(res).claims);
+    res.status(204).end();
+  });
 
-  app.post(
-    '/api/auth/refresh',
-    signedIn,
-    route((_req, res) => {
-      res.json({ token: accounts.refresh(session(res)).token });
-    }),
-  );
+  app.post('/api/auth/refresh', signedIn, (_req, res) => {
+    res.json({ token: accounts.refresh(session(res)).token });
+  });
 
-  app.post(
-    '/api/auth/change-password',
-    pending,
-    route(async (req, res) => {
-      const { currentPassword, newPassword } = parse(changePasswordBody, req.body);
-      const { token, admin } = await accounts.changePassword(
-        session(res),
-        currentPassword,
-        newPassword,
-        req.ip ?? 'unknown',
-      );
-      res.json({ token: token.token, admin: toAdminJson(admin) });
-    }),
-  );
+  app.post('/api/auth/change-password', pending, async (req, res) => {
+    const { currentPassword, newPassword } = parse(changePasswordBody, req.body);
+    const { token, admin } = await accounts.changePassword(
+      session(res),
+      currentPassword,
+      newPassword,
+      req.ip ?? 'unknown',
+    );
+    res.json({ token: token.token, admin: toAdminJson(admin) });
+  });
 
-  app.get(
-    '/api/admin/admins',
-    superAdmin,
-    route(async (_req, res) => {
-      res.json({ admins: (await accounts.listAdmins()).map(toAdminJson) });
-    }),
-  );
+  app.get('/api/admin/admins', superAdmin, async (_req, res) => {
+    res.json({ admins: (await accounts.listAdmins()).map(toAdminJson) });
+  });
 
-  app.post(
-    '/api/admin/admins',
-    superAdmin,
-    route(async (req, res) => {
-      const input = parse(createAdminBody, req.body);
-      const admin = await accounts.createAdmin(session(res).admin, input);
-      res.status(201).json({ admin: toAdminJson(admin) });
-    }),
-  );
+  app.post('/api/admin/admins', superAdmin, async (req, res) => {
+    const input = parse(createAdminBody, req.body);
+    const admin = await accounts.createAdmin(session(res).admin, input);
+    res.status(201).json({ admin: toAdminJson(admin) });
+  });
 
-  app.put(
-    '/api/admin/admins/:id',
-    superAdmin,
-    route(async (req, res) => {
-      const input = parse(updateAdminBody, req.body);
-      const admin = await accounts.updateAdmin(session(res).admin, String(req.params.id), input);
-      res.json({ admin: toAdminJson(admin) });
-    }),
-  );
+  app.put('/api/admin/admins/:id', superAdmin, async (req, res) => {
+    const input = parse(updateAdminBody, req.body);
+    const admin = await accounts.updateAdmin(session(res).admin, String(req.params.id), input);
+    res.json({ admin: toAdminJson(admin) });
+  });
 
-  app.post(
-    '/api/admin/admins/:id/reset-password',
-    superAdmin,
-    route(async (req, res) => {
-      const admin = await accounts.resetPassword(session(res).admin, String(req.params.id));
-      res.json({
-        message: `Password reset successfully. A temporary password has been sent to ${admin.email}`,
-        admin: toAdminJson(admin),
-      });
-    }),
-  );
+  app.post('/api/admin/admins/:id/reset-password', superAdmin, async (req, res) => {
+    const admin = await accounts.resetPassword(session(res).admin, String(req.params.id));
+    res.json({
+      message: `Password reset successfully. A temporary password has been sent to ${admin.email}`,
+      admin: toAdminJson(admin),
+    });
+  });
 
-  app.patch(
-    '/api/admin/admins/:id/status',
-    superAdmin,
-    route(async (req, res) => {
-      const { status } = parse(statusBody, req.body);
-      const admin = await accounts.setStatus(session(res).admin, String(req.params.id), status);
-      res.json({ admin: toAdminJson(admin) });
-    }),
-  );
+  app.patch('/api/admin/admins/:id/status', superAdmin, async (req, res) => {
+    const { status } = parse(statusBody, req.body);
+    const admin = await accounts.setStatus(session(res).admin, String(req.params.id), status);
+    res.json({ admin: toAdminJson(admin) });
+  });
 
-  app.get(
-    '/api/admin/audit-log',
-    superAdmin,
-    route(async (req, res) => {
-      const { limit, before } = parse(auditQuery, req.query);
-      const entries = await accounts.auditLog({ limit, before: before ? new Date(before) : undefined });
-      res.json({ entries: entries.map(toAuditJson) });
-    }),
-  );
+  app.get('/api/admin/audit-log', superAdmin, async (req, res) => {
+    const { limit, before } = parse(auditQuery, req.query);
+    const entries = await accounts.auditLog({ limit, before: before ? new Date(before) : undefined });
+    res.json({ entries: entries.map(toAuditJson) });
+  });
 }

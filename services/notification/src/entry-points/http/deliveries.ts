@@ -1,4 +1,4 @@
-import { parse, route } from '@readiness/kit/http';
+import { parse } from '@readiness/kit/http';
 import type { Express } from 'express';
 import { z } from 'zod';
 import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
@@ -30,13 +30,10 @@ export const deliveryOut = z.object({
 
 /** The latest invitation delivery of the students on a page of the Student Management table (admin only). */
 export const deliveryRoutes = (repo: DeliveriesRepository) => (app: Express) => {
-  app.get(
-    DELIVERIES_PATH,
-    route(async (req, res) => {
-      const { studentIds } = parse(deliveriesQuery, req.query);
-      const found = await repo.latestForStudents(studentIds);
-      res.setHeader('Cache-Control', 'no-store');
-      res.json({ deliveries: found.map((d) => ({ ...d, at: d.at.toISOString() })) });
-    }),
-  );
+  app.get(DELIVERIES_PATH, async (req, res) => {
+    const { studentIds } = parse(deliveriesQuery, req.query);
+    const found = await repo.latestForStudents(studentIds);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ deliveries: found.map((d) => ({ ...d, at: d.at.toISOString() })) });
+  });
 };

@@ -1,5 +1,5 @@
 import { notFound } from '@readiness/kit/errors';
-import { NO_STORE, parse, route } from '@readiness/kit/http';
+import { NO_STORE, parse } from '@readiness/kit/http';
 import { attachmentDisposition } from '@readiness/kit/storage';
 import type { Express, Response } from 'express';
 import type { PdfFile, Reports } from '../../domain/reports';
@@ -23,31 +23,19 @@ const code = (params: unknown) => {
 
 /** Admin PDF downloads (guarded by the runtime on /api/admin) and the public verification. */
 export const reportRoutes = (reports: Reports) => (app: Express) => {
-  app.get(
-    '/api/admin/results/:id/pdf',
-    route(async (req, res) => {
-      const { id } = parse(resultParams, req.params);
-      sendPdf(res, await reports.reportPdf(id));
-    }),
-  );
-  app.get(
-    '/api/admin/results/:id/certificate',
-    route(async (req, res) => {
-      const { id } = parse(resultParams, req.params);
-      sendPdf(res, await reports.certificatePdf(id));
-    }),
-  );
-  app.get(
-    '/api/certificates/:code',
-    route(async (req, res) => {
-      res.json(await reports.verify(code(req.params)));
-    }),
-  );
-  app.get(
-    '/api/certificates/:code/pdf',
-    route(async (req, res) => {
-      const { expires, signature } = parse(signedLinkQuery, req.query);
-      sendPdf(res, await reports.signedCertificate(code(req.params), expires, signature));
-    }),
-  );
+  app.get('/api/admin/results/:id/pdf', async (req, res) => {
+    const { id } = parse(resultParams, req.params);
+    sendPdf(res, await reports.reportPdf(id));
+  });
+  app.get('/api/admin/results/:id/certificate', async (req, res) => {
+    const { id } = parse(resultParams, req.params);
+    sendPdf(res, await reports.certificatePdf(id));
+  });
+  app.get('/api/certificates/:code', async (req, res) => {
+    res.json(await reports.verify(code(req.params)));
+  });
+  app.get('/api/certificates/:code/pdf', async (req, res) => {
+    const { expires, signature } = parse(signedLinkQuery, req.query);
+    sendPdf(res, await reports.signedCertificate(code(req.params), expires, signature));
+  });
 };

@@ -1,6 +1,6 @@
 import { adminClaims } from '@readiness/kit/auth';
 import { AppError, badRequest } from '@readiness/kit/errors';
-import { parse, route } from '@readiness/kit/http';
+import { parse } from '@readiness/kit/http';
 import { multipartBody, uploadedFile } from '@readiness/kit/files';
 import type { Express, Response } from 'express';
 import { parseCsv } from '../../domain/csv';
@@ -75,83 +75,61 @@ export function studentRoutes(deps: {
   const { students } = deps;
   const actorId = (res: Response) => adminClaims(res).sub;
   return (app) => {
-    app.get(
-      STUDENTS_PREFIX,
-      route(async (req, res) => {
-        const q = parse(listQuery, req.query);
-        const { students: found, total } = await students.list({
-          search: q.search || undefined,
-          status: q.status === 'all' ? undefined : q.status,
-          page: q.page,
-          limit: q.limit,
-        });
-        const totalPages = Math.max(1, Math.ceil(total / q.limit));
-        res.json({
-          students: found.map(toStudentJson),
-          pagination: {
-            currentPage: q.page,
-            totalPages,
-            totalResults: total,
-            hasNext: q.page < totalPages,
-            hasPrev: q.page > 1,
-          },
-        });
-      }),
-    );
-    app.post(
-      `${STUDENTS_PREFIX}/invite`,
-      route(async (req, res) => {
-        const input = parse(inviteBody, req.body);
-        const student = await students.invite(input, actorId(res));
-        res
-          .status(201)
-          .json({ message: `Invitation sent to ${student.name}`, student: toStudentJson(student) });
-      }),
-    );
-    app.post(
-      `${STUDENTS_PREFIX}/import`,
-      csvFile(deps.importMaxBytes),
-      route(async (req, res) => {
-        const { dryRun } = parse(importQuery, req.query);
-        const file = uploadedFile(req);
-        if (!file) throw badRequest('Choose a CSV file to import', 'file_required');
-        const rows = csvRows(file.buffer.toString('utf8'), deps.importMaxRows);
-        res.json(await students.importRows(rows, { dryRun, actorId: actorId(res) }));
-      }),
-    );
-    app.post(
-      `${STUDENTS_PREFIX}/:id/resend-assessment`,
-      route(async (req, res) => {
-        const { id } = parse(idParams, req.params);
-        const student = await students.resend(id, actorId(res));
-        res.json({ message: `Invitation sent to ${student.name}`, student: toStudentJson(student) });
-      }),
-    );
-    app.patch(
-      `${STUDENTS_PREFIX}/:id`,
-      route(async (req, res) => {
-        const { id } = parse(idParams, req.params);
-        const { extraTimePercent } = parse(patchBody, req.body);
-        res.json({ student: toStudentJson(await students.setExtraTime(id, extraTimePercent, actorId(res))) });
-      }),
-    );
-    app.delete(
-      `${STUDENTS_PREFIX}/:id`,
-      route(async (req, res) => {
-        const { id } = parse(idParams, req.params);
-        await students.remove(id, actorId(res));
-        res.json({ message: 'Student deleted successfully' });
-      }),
-    );
+    app.get(STUDENTS_PREFIX, async (req, res) => {
+      const q = parse(listQuery, req.query);
+      const { students: found, total } = await students.list({
+        search: q.search || undefined,
+        status: q.status === 'all' ? undefined : q.status,
+        page: q.page,
+        limit: q.limit,
+      });
+      const totalPages = Math.max(1, Math.ceil(total / q.limit));
+      res.json({
+        students: found.map(toStudentJson),
+        pagination: {
+          currentPage: q.page,
+          totalPages,
+          totalResults: total,
+          hasNext: q.page < totalPages,
+          hasPrev: q.page > 1,
+        },
+      });
+    });
+    app.post(`${STUDENTS_PREFIX}/invite`, async (req, res) => {
+      const input = parse(inviteBody, req.body);
+      const student = await students.invite(input, actorId(res));
+      res
+        .status(201)
+        .json({ message: `Invitation sent to ${student.name}`, student: toStudentJson(student) });
+    });
+    app.post(`${STUDENTS_PREFIX}/import`, csvFile(deps.importMaxBytes), async (req, res) => {
+      const { dryRun } = parse(importQuery, req.query);
+      const file = uploadedFile(req);
+      if (!file) throw badRequest('Choose a CSV file to import', 'file_required');
+      const rows = csvRows(file.buffer.toString('utf8'), deps.importMaxRows);
+      res.json(await students.importRows(rows, { dryRun, actorId: actorId(res) }));
+    });
+    app.post(`${STUDENTS_PREFIX}/:id/resend-assessment`, async (req, res) => {
+      const { id } = parse(idParams, req.params);
+      const student = await students.resend(id, actorId(res));
+      res.json({ message: `Invitation sent to ${student.name}`, student: toStudentJson(student) });
+    });
+    app.patch(`${STUDENTS_PREFIX}/:id`, async (req, res) => {
+      const { id } = parse(idParams, req.params);
+      const { extraTimePercent } = parse(patchBody, req.body);
+      res.json({ student: toStudentJson(await students.setExtraTime(id, extraTimePercent, actorId(res))) });
+    });
+    app.delete(`${STUDENTS_PREFIX}/:id`, async (req, res) => {
+      const { id } = parse(idParams, req.params);
+      await students.remove(id, actorId(res));
+      res.json({ message: 'Student deleted successfully' });
+    });
     // The link's look-up changes nothing (mail scanners follow links): only the student's own Start will.
-    app.get(
-      '/api/student/:token',
-      route(async (req, res) => {
-        const { token } = parse(tokenParams, req.params);
-        const student = await students.byToken(token);
-        res.setHeader('Cache-Control', 'no-store');
-        res.json({ student: { name: student.name, email: student.email } });
-      }),
-    );
+    app.get('/api/student/:token', async (req, res) => {
+      const { token } = parse(tokenParams, req.params);
+      const student = await students.byToken(token);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({ student: { name: student.name, email: student.email } });
+    });
   };
 }

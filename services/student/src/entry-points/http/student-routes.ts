@@ -1,6 +1,6 @@
 import { AppError, badRequest } from '@readiness/kit/errors';
 import { fileSource, multipartBody, uploadedFile, uploadedFiles, uploadedName } from '@readiness/kit/files';
-import { parse, route } from '@readiness/kit/http';
+import { parse } from '@readiness/kit/http';
 import { attachmentDisposition } from '@readiness/kit/storage';
 import type { Express, Request, RequestHandler } from 'express';
 import {
@@ -123,45 +123,34 @@ export function attemptRoutes(deps: {
     };
 
   return (app) => {
-    app.get(
-      '/api/student/:token/assessment',
-      route(async (req, res) => {
-        const page = await attempts.assessment(token(req));
-        res.json({ ...page, serverNow: page.serverNow.toISOString() });
-      }),
-    );
-    app.post(
-      '/api/student/:token/start',
-      bodyOf(JSON_TYPE),
-      route(async (req, res) => {
-        const started = await attempts.start(token(req));
-        res.status(started.created ? 201 : 200).json({
-          message: STARTED_MESSAGE,
-          attempt: started.attempt,
-          serverNow: started.serverNow.toISOString(),
-        });
-      }),
-    );
-    app.put(
-      '/api/student/:token/answers',
-      bodyOf(JSON_TYPE),
-      route(async (req, res) => {
-        const t = token(req);
-        const body = parse(autosaveBody, req.body);
-        const saved = await attempts.autosave(t, body);
-        res.json({
-          seq: saved.seq,
-          savedAt: saved.savedAt.toISOString(),
-          serverNow: saved.serverNow.toISOString(),
-        });
-      }),
-    );
+    app.get('/api/student/:token/assessment', async (req, res) => {
+      const page = await attempts.assessment(token(req));
+      res.json({ ...page, serverNow: page.serverNow.toISOString() });
+    });
+    app.post('/api/student/:token/start', bodyOf(JSON_TYPE), async (req, res) => {
+      const started = await attempts.start(token(req));
+      res.status(started.created ? 201 : 200).json({
+        message: STARTED_MESSAGE,
+        attempt: started.attempt,
+        serverNow: started.serverNow.toISOString(),
+      });
+    });
+    app.put('/api/student/:token/answers', bodyOf(JSON_TYPE), async (req, res) => {
+      const t = token(req);
+      const body = parse(autosaveBody, req.body);
+      const saved = await attempts.autosave(t, body);
+      res.json({
+        seq: saved.seq,
+        savedAt: saved.savedAt.toISOString(),
+        serverNow: saved.serverNow.toISOString(),
+      });
+    });
     app.post(
       '/api/student/:token/files',
       bodyOf(MULTIPART_TYPE),
       admitted({ openAttempt: true }),
       oneFile,
-      route(async (req, res) => {
+      async (req, res) => {
         const t = token(req);
         const fields = parse(fileFields, req.body ?? {});
         const part = uploadedFile(req);
@@ -175,22 +164,19 @@ export function attemptRoutes(deps: {
           },
         });
         res.status(201).json({ file });
-      }),
+      },
     );
-    app.delete(
-      '/api/student/:token/files/:questionId',
-      route(async (req, res) => {
-        const { token: t, questionId } = parse(questionParams, req.params);
-        await attempts.removeFile(t, questionId);
-        res.json({ message: 'File removed' });
-      }),
-    );
+    app.delete('/api/student/:token/files/:questionId', async (req, res) => {
+      const { token: t, questionId } = parse(questionParams, req.params);
+      await attempts.removeFile(t, questionId);
+      res.json({ message: 'File removed' });
+    });
     app.post(
       '/api/student/:token/submit',
       bodyOf(JSON_TYPE, MULTIPART_TYPE),
       admitted({ openAttempt: false }),
       submitParts,
-      route(async (req, res) => {
+      async (req, res) => {
         const t = token(req);
         const key = parse(idempotencyKey, req.get('idempotency-key'));
         const { body, files } = await submission(req);
@@ -219,25 +205,19 @@ export function attemptRoutes(deps: {
             serverNow: outcome.serverNow.toISOString(),
           });
         }
-      }),
+      },
     );
-    app.get(
-      '/api/student/:token/results',
-      route(async (req, res) => {
-        res.json({ results: await attempts.results(token(req)) });
-      }),
-    );
-    app.get(
-      '/api/admin/students/:studentId/attempts/:attemptId/files/:questionId',
-      route(async (req, res) => {
-        const { file, body } = await attempts.adminFile(parse(adminFileParams, req.params));
-        res.setHeader('Content-Type', file.mimetype);
-        res.setHeader('Content-Length', String(file.size));
-        res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        body.on('error', (err) => res.destroy(err));
-        body.pipe(res);
-      }),
-    );
+    app.get('/api/student/:token/results', async (req, res) => {
+      res.json({ results: await attempts.results(token(req)) });
+    });
+    app.get('/api/admin/students/:studentId/attempts/:attemptId/files/:questionId', async (req, res) => {
+      const { file, body } = await attempts.adminFile(parse(adminFileParams, req.params));
+      res.setHeader('Content-Type', file.mimetype);
+      res.setHeader('Content-Length', String(file.size));
+      res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      body.on('error', (err) => res.destroy(err));
+      body.pipe(res);
+    });
   };
 }
