@@ -29,7 +29,7 @@ test: build ## Run every test (unit, component, contract, browser, deployment)
 	npx jest --ci --json --outputFile=test-results/jest.json
 	@node -e "const r=require('./test-results/jest.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed, ' + r.numPendingTests + ' skipped')"
 
-lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code up to date
+lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code (event contracts, the web's API types) up to date
 	npx tsc -p tsconfig.tests.json
 	npm run typecheck --silent -w web
 	npx tsc -p web/e2e/tsconfig.json
@@ -40,6 +40,7 @@ lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking
 	  cd proto && ../node_modules/.bin/buf breaking --against '../.git#ref=HEAD~1,subdir=proto'; \
 	else echo "buf breaking: no previous commit with contracts, skipped"; fi
 	cd proto && ../node_modules/.bin/buf generate && git diff --exit-code -- src/gen
+	node web/scripts/api-types.mjs --check
 
 chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile
 	npx jest --ci --selectProjects deploy -- deploy/test
@@ -52,4 +53,7 @@ bench: build ## Gateway → auth, certificates, and the enrolment peak (BENCH_ST
 proto: install ## Regenerate the TypeScript of the event contracts
 	cd proto && ../node_modules/.bin/buf generate
 
-.PHONY: help install build start stack test lint proto chart bench
+api-types: build ## Regenerate the web's API types from the services' OpenAPI documents
+	node web/scripts/api-types.mjs
+
+.PHONY: help install build start stack test lint proto api-types chart bench

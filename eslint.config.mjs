@@ -136,6 +136,7 @@ export default tseslint.config(
       '**/coverage/**',
       '.data/**',
       'proto/src/gen/**',
+      'web/src/lib/api-schema.ts',
       'web/dist/**',
     ],
   },

@@ -1,5 +1,6 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { AssessmentVersionPublished } from './gen/readiness/events/v1/assessment_pb';
+import type { ResultRecorded } from './gen/readiness/events/v1/results_pb';
 import { QuestionType } from './gen/readiness/events/v1/assessment_pb';
 
 /**
@@ -103,4 +104,90 @@ export function performanceLevel(percentage: number): PerformanceLevel {
   if (percentage >= 80) return 'Good';
   if (percentage >= 70) return 'Satisfactory';
   return 'Needs Improvement';
+}
+
+/** One section's figures within a result. */
+export interface ResultSection {
+  sectionId: number;
+  title: string;
+  score: number;
+  totalPoints: number;
+  correct: number;
+  questions: number;
+  percentage: number;
+}
+
+/** One question's outcome within a result; `skipped`: an optional question left unanswered. */
+export interface ResultAnswer {
+  questionId: string;
+  answer: string;
+  isCorrect: boolean;
+  points: number;
+  maxPoints: number;
+  sectionId: number;
+  skipped?: boolean;
+}
+
+/** A result as `results.result.recorded.v1` carries it, in plain values. */
+export interface RecordedResult {
+  resultId: string;
+  attemptId: string;
+  studentId: string;
+  name: string;
+  email: string;
+  score: number;
+  totalPoints: number;
+  percentage: number;
+  passed: boolean;
+  attemptNumber: number;
+  canRetake: boolean;
+  assessmentCode: string;
+  /** The submission's time; the moment it was read when a publisher left it out. */
+  completedAt: Date;
+  versionId: string;
+  version: number;
+  passingScore: number;
+  assessmentTitle: string;
+  sections: ResultSection[];
+  answers: ResultAnswer[];
+}
+
+export function recordedResult(e: ResultRecorded): RecordedResult {
+  return {
+    resultId: e.resultId,
+    attemptId: e.attemptId,
+    studentId: e.studentId,
+    name: e.name,
+    email: e.email,
+    score: e.score,
+    totalPoints: e.totalPoints,
+    percentage: e.percentage,
+    passed: e.passed,
+    attemptNumber: e.attemptNumber,
+    canRetake: e.canRetake,
+    assessmentCode: e.assessmentCode,
+    completedAt: e.completedAt ? timestampDate(e.completedAt) : new Date(),
+    versionId: e.versionId,
+    version: e.version,
+    passingScore: e.passingScore,
+    assessmentTitle: e.assessmentTitle,
+    sections: e.sections.map((s) => ({
+      sectionId: s.sectionId,
+      title: s.title,
+      score: s.score,
+      totalPoints: s.totalPoints,
+      correct: s.correct,
+      questions: s.questions,
+      percentage: s.percentage,
+    })),
+    answers: e.answers.map((a) => ({
+      questionId: a.questionId,
+      answer: a.answer,
+      isCorrect: a.isCorrect,
+      points: a.points,
+      maxPoints: a.maxPoints,
+      sectionId: a.sectionId,
+      ...(a.skipped ? { skipped: true } : {}),
+    })),
+  };
 }

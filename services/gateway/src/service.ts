@@ -6,6 +6,7 @@ import type { KeyValueStore, Redis } from '@readiness/kit/cache';
 import {
   NO_STORE,
   createInternalApp,
+  mountProbes,
   requestTracking,
   sendError,
   staticHeaders,
@@ -236,18 +237,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
     next();
   });
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  // The probe's answer only; the details are on the internal port.
-  app.get('/readyz', async (req, res, next) => {
-    if (req.query.verbose !== undefined) {
-      next();
-      return;
-    }
-    const ready = await readiness();
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
-  });
+  mountProbes(app, readiness);
 
   const corsHandler = cors(config.CORS_ORIGINS);
   app.use('/api', corsHandler);

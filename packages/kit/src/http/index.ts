@@ -325,18 +325,8 @@ export function createHttpApp(options: AppOptions): HttpApp {
     }),
   );
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
   // Probes stay on the public port too (kubelet and load balancers call it); the details do not.
-  app.get('/readyz', async (req, res, next) => {
-    if (req.query.verbose !== undefined) {
-      next();
-      return;
-    }
-    const isReady = await ready();
-    res.status(isReady ? 200 : 503).json({ status: isReady ? 'ready' : 'not ready' });
-  });
+  mountProbes(app, ready);
 
   app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
   app.use(refuseNul);
@@ -358,6 +348,24 @@ export function createHttpApp(options: AppOptions): HttpApp {
       draining = true;
     },
   };
+}
+
+/**
+ * `/healthz` (the process answers) and `/readyz` (it can serve: 503 otherwise), the answer only; `?verbose` goes
+ * on to the next handler, which the public port does not have (the details are on the internal port).
+ */
+export function mountProbes(app: Express, ready: () => Promise<boolean>): void {
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (req, res, next) => {
+    if (req.query.verbose !== undefined) {
+      next();
+      return;
+    }
+    const isReady = await ready();
+    res.status(isReady ? 200 : 503).json({ status: isReady ? 'ready' : 'not ready' });
+  });
 }
 
 /** Validates input against a zod schema; the first problem becomes a 400 with its message. */

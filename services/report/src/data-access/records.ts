@@ -1,50 +1,9 @@
-import type { QuestionKind } from '@readiness/contracts';
+import type { QuestionKind, RecordedResult } from '@readiness/contracts';
 
-/** One section's figures within a result. */
-export interface SectionScore {
-  sectionId: number;
-  title: string;
-  score: number;
-  totalPoints: number;
-  correct: number;
-  questions: number;
-  percentage: number;
-}
-
-/** One question's outcome within a result. */
-export interface ScoredAnswer {
-  questionId: string;
-  /** `yes`/`no`, an option id, `file_uploaded`, or empty when unanswered. */
-  answer: string;
-  isCorrect: boolean;
-  points: number;
-  maxPoints: number;
-  sectionId: number;
-  /** An optional question left unanswered: in neither score nor total. */
-  skipped?: boolean;
-}
+export type { ResultAnswer as ScoredAnswer, ResultSection as SectionScore } from '@readiness/contracts';
 
 /** The report service's copy of a result, from results.result.recorded.v1. */
-export interface ResultCopy {
-  resultId: string;
-  attemptId: string;
-  studentId: string;
-  name: string;
-  email: string;
-  score: number;
-  totalPoints: number;
-  percentage: number;
-  passed: boolean;
-  attemptNumber: number;
-  assessmentCode: string;
-  completedAt: Date;
-  versionId: string;
-  version: number;
-  passingScore: number;
-  assessmentTitle: string;
-  sections: SectionScore[];
-  answers: ScoredAnswer[];
-}
+export type ResultCopy = Omit<RecordedResult, 'canRetake'>;
 
 export type QuestionType = QuestionKind;
 

@@ -1,6 +1,6 @@
 import {
   publishedVersion,
-  timestampDate,
+  recordedResult,
   type AssessmentVersionPublished,
   type ResultRecorded,
 } from '@readiness/contracts';
@@ -34,42 +34,10 @@ const toVersion = (e: AssessmentVersionPublished): VersionCopy => {
   };
 };
 
-const toResult = (e: ResultRecorded): ResultCopy => ({
-  resultId: e.resultId,
-  attemptId: e.attemptId,
-  studentId: e.studentId,
-  name: e.name,
-  email: e.email,
-  score: e.score,
-  totalPoints: e.totalPoints,
-  percentage: e.percentage,
-  passed: e.passed,
-  attemptNumber: e.attemptNumber,
-  assessmentCode: e.assessmentCode,
-  completedAt: e.completedAt ? timestampDate(e.completedAt) : new Date(),
-  versionId: e.versionId,
-  version: e.version,
-  passingScore: e.passingScore,
-  assessmentTitle: e.assessmentTitle,
-  sections: e.sections.map((s) => ({
-    sectionId: s.sectionId,
-    title: s.title,
-    score: s.score,
-    totalPoints: s.totalPoints,
-    correct: s.correct,
-    questions: s.questions,
-    percentage: s.percentage,
-  })),
-  answers: e.answers.map((a) => ({
-    questionId: a.questionId,
-    answer: a.answer,
-    isCorrect: a.isCorrect,
-    points: a.points,
-    maxPoints: a.maxPoints,
-    sectionId: a.sectionId,
-    ...(a.skipped ? { skipped: true } : {}),
-  })),
-});
+const toResult = (e: ResultRecorded): ResultCopy => {
+  const { canRetake: _canRetake, ...result } = recordedResult(e);
+  return result;
+};
 
 /** One consumer per event: keep copies, issue certificates, mail them again, erase. */
 export function reportConsumers(reports: Reports): EventSubscription[] {

@@ -1,5 +1,5 @@
 import type { EventPayload } from '@readiness/contracts';
-import { timestampDate } from '@readiness/contracts';
+import { recordedResult, timestampDate } from '@readiness/contracts';
 import type { Tx } from '@readiness/kit/db';
 import { notYet } from '@readiness/kit/errors';
 import {
@@ -23,34 +23,26 @@ export async function studentResults(ctx: AttemptsContext, token: string) {
 /** Keeps the student's copy of a recorded result (in the consumer's once-only transaction). */
 export async function recordResult(tx: Tx, e: EventPayload<'results.result.recorded.v1'>) {
   if (!attemptIdOrNull(e.attemptId) || !isStudentId(e.studentId)) return;
-  const completedAt = e.completedAt ? timestampDate(e.completedAt) : new Date();
+  const r = recordedResult(e);
   await insertResult(tx, {
-    id: e.resultId,
-    attemptId: e.attemptId,
-    studentId: e.studentId,
-    passed: e.passed,
-    completedAt,
+    id: r.resultId,
+    attemptId: r.attemptId,
+    studentId: r.studentId,
+    passed: r.passed,
+    completedAt: r.completedAt,
     body: {
-      _id: e.resultId,
-      attemptId: e.attemptId,
-      attemptNumber: e.attemptNumber,
-      score: e.score,
-      totalPoints: e.totalPoints,
-      percentage: e.percentage,
-      passed: e.passed,
-      canRetake: e.canRetake,
-      assessmentCode: e.assessmentCode,
-      completedAt: completedAt.toISOString(),
-      passingScore: e.passingScore,
-      sections: e.sections.map((s) => ({
-        id: s.sectionId,
-        title: s.title,
-        score: s.score,
-        totalPoints: s.totalPoints,
-        correct: s.correct,
-        questions: s.questions,
-        percentage: s.percentage,
-      })),
+      _id: r.resultId,
+      attemptId: r.attemptId,
+      attemptNumber: r.attemptNumber,
+      score: r.score,
+      totalPoints: r.totalPoints,
+      percentage: r.percentage,
+      passed: r.passed,
+      canRetake: r.canRetake,
+      assessmentCode: r.assessmentCode,
+      completedAt: r.completedAt.toISOString(),
+      passingScore: r.passingScore,
+      sections: r.sections.map(({ sectionId: id, ...figures }) => ({ id, ...figures })),
     },
   });
 }

@@ -1,126 +1,32 @@
-/** The shapes the student service answers with (api.md, "Student service, student side"). */
+import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
 
-export type QuestionType = 'yes_no' | 'multiple_choice' | 'file_upload';
+/**
+ * The shapes the student service answers with, as its operations declare them (the generated `api-schema.ts`):
+ * a field the service adds, renames or drops changes these types, and the pages that use it fail to compile.
+ */
 
-export interface StudentResultSection {
-  id: number;
-  title: string;
-  score: number;
-  totalPoints: number;
-  correct: number;
-  questions: number;
-  percentage: number;
-}
+/** The welcome page and the test: `GET /api/student/{token}/assessment`. */
+export type AssessmentLoad = ApiAnswer<'/api/student/{token}/assessment', 'get'>;
+export type StudentAssessment = AssessmentLoad['assessment'];
+export type StudentQuestion = StudentAssessment['questions'][number];
+export type StudentSection = StudentAssessment['sections'][number];
+export type QuestionType = StudentQuestion['type'];
+export type QuestionFile = NonNullable<StudentQuestion['downloadableFile']>;
+export type PreviousAttempt = NonNullable<AssessmentLoad['previousAttempt']>;
 
-export interface StudentResult {
-  _id: string;
-  attemptId: string;
-  attemptNumber: number;
-  score: number;
-  totalPoints: number;
-  percentage: number;
-  passed: boolean;
-  canRetake: boolean;
-  assessmentCode?: string | null;
-  completedAt: string;
-  passingScore: number;
-  /** The signed certificate download link while it is valid (a passed result whose certificate is ready). */
-  certificateUrl?: string | null;
-  sections: StudentResultSection[];
-}
+export type Attempt = NonNullable<AssessmentLoad['attempt']>;
+export type Answer = Attempt['answers'][number];
+export type UploadedFile = Attempt['files'][number];
 
-export interface Answer {
-  questionId: string;
-  answer: string;
-}
+/** A result as the student sees it: `GET /api/student/{token}/results`. */
+export type StudentResult = ApiAnswer<'/api/student/{token}/results', 'get'>['results'][number];
+export type StudentResultSection = StudentResult['sections'][number];
 
-export interface UploadedFile {
-  questionId: string;
-  id: string;
-  originalName: string;
-  size: number;
-  mimetype: string;
-}
+/** `POST /api/student/{token}/start`: a new attempt (201) or the one in progress (200). */
+export type StartAnswer = ApiAnswer<'/api/student/{token}/start', 'post'>;
 
-export interface Attempt {
-  id: string;
-  attemptNumber: number;
-  startedAt: string;
-  deadlineAt: string;
-  seq: number;
-  answers: Answer[];
-  files: UploadedFile[];
-}
-
-export interface QuestionFile {
-  originalName: string;
-  filename: string;
-  size: number;
-  url: string;
-  mimetype: string;
-}
-
-export interface StudentQuestion {
-  id: string;
-  type: QuestionType;
-  question: string;
-  section: number;
-  points: number;
-  required: boolean;
-  options: { id: string; text: string }[];
-  fileInstructions?: string;
-  hasDownloadableFile?: boolean;
-  downloadableFile?: QuestionFile | null;
-}
-
-export interface StudentSection {
-  id: number;
-  title: string;
-  description?: string;
-}
-
-export interface StudentAssessment {
-  versionId: string;
-  version: number;
-  title: string;
-  description: string;
-  timeLimit: number;
-  passingScore: number;
-  sections: StudentSection[];
-  questions: StudentQuestion[];
-}
-
-export interface PreviousAttempt {
-  percentage: number;
-  passed: boolean;
-  completedAt: string;
-}
-
-export interface AssessmentLoad {
-  /** `extraTimePercent`: the accommodation an admin set; `timeLimitSeconds`: the student's own time, with it. */
-  student: { name: string; email: string; extraTimePercent?: number; timeLimitSeconds?: number };
-  alreadyCompleted: boolean;
-  result: StudentResult | null;
-  previousAttempt: PreviousAttempt | null;
-  assessment: StudentAssessment;
-  attempt: Attempt | null;
-  awaitingResult: boolean;
-  serverNow: string;
-}
-
-export interface StartAnswer {
-  message: string;
-  attempt: Attempt;
-  serverNow: string;
-}
-
-export interface SubmitBody {
-  attemptId: string;
-  answers: Answer[];
-  timeSpent: number;
-  startedAt: string;
-}
-
+export type SubmitBody = ApiBody<'/api/student/{token}/submit', 'post'>;
+/** The result at once (200), or the submission taken and its result on the way (202). */
 export type SubmitAnswer =
-  | { message: string; result: StudentResult; serverNow: string }
-  | { message: string; attemptId: string; status: 'scoring'; serverNow: string };
+  | ApiAnswer<'/api/student/{token}/submit', 'post', 200>
+  | ApiAnswer<'/api/student/{token}/submit', 'post', 202>;

@@ -37,6 +37,8 @@ export const assessment: StudentAssessment = {
       points: 1,
       required: true,
       options: [],
+      fileInstructions: '',
+      hasDownloadableFile: false,
     },
     {
       id: 'q2',
@@ -49,6 +51,8 @@ export const assessment: StudentAssessment = {
         { id: 'o1', text: 'Slow' },
         { id: 'o2', text: 'Fast' },
       ],
+      fileInstructions: '',
+      hasDownloadableFile: false,
     },
     {
       id: 'q3',
@@ -61,6 +65,8 @@ export const assessment: StudentAssessment = {
         { id: 'o3', text: 'Mornings' },
         { id: 'o4', text: 'Evenings' },
       ],
+      fileInstructions: '',
+      hasDownloadableFile: false,
     },
     {
       id: 'q4',
@@ -88,6 +94,8 @@ export const assessment: StudentAssessment = {
       points: 1,
       required: true,
       options: [],
+      fileInstructions: '',
+      hasDownloadableFile: false,
     },
   ],
 };
@@ -104,6 +112,7 @@ export const makeResult = (overrides: Partial<StudentResult> = {}): StudentResul
   assessmentCode: 'KXT-4QP-9MW',
   completedAt: '2026-03-02T10:00:00.000Z',
   passingScore: 70,
+  certificateUrl: null,
   sections: [],
   ...overrides,
 });
