@@ -1,4 +1,4 @@
 export { resultsService } from './service';
 export { configSchema, type ResultsConfig, type ResultsConfigInput } from './config';
 export { migrationsDir } from './data-access/migrations-dir';
-export { openApi } from './entry-points/http/openapi';
+export { resultsApi } from './entry-points/http/api';

@@ -3,8 +3,7 @@ import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
 import { CERTIFICATE_RESEND_REQUESTED, RESULT_DELETED, RESULT_RECORDED } from './domain/events';
 import { createResults } from './domain/results';
-import { openApi } from './entry-points/http/openapi';
-import { resultsRoutes } from './entry-points/http/routes';
+import { resultsApi } from './entry-points/http/api';
 import { resultsConsumers } from './entry-points/messaging/consumers';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -20,11 +19,11 @@ export const resultsService = defineService({
   migrations: migrationsDir,
   bus: true,
   publishes: [RESULT_RECORDED, RESULT_DELETED, CERTIFICATE_RESEND_REQUESTED],
-  openapi: openApi,
+  openapi: resultsApi.openapi,
   setup({ config, database, handleOnce, notifyOutbox }) {
     const results = createResults({ database, handleOnce, notifyOutbox });
     return {
-      routes: resultsRoutes(results),
+      routes: resultsApi.routes(results),
       subscriptions: resultsConsumers(results, {
         versionWaitMs: config.RESULTS_VERSION_WAIT_HOURS * HOUR_MS,
       }),

@@ -221,3 +221,11 @@ export function danglingRefs(doc: OpenApiDocument): string[] {
   visit(doc.paths);
   return [...missing];
 }
+
+export {
+  operationsFor,
+  serviceApi,
+  type DeclaredOperation,
+  type OperationInput,
+  type ServiceApi,
+} from './operations';

@@ -1,6 +1,11 @@
-import { describeService } from '@readiness/kit/openapi';
+import { adminClaims } from '@readiness/kit/auth';
+import { operationsFor, serviceApi } from '@readiness/kit/openapi';
+import type { Response } from 'express';
 import { z } from 'zod';
+import { CSV_HEADER, csvResultLine } from '../../domain/csv';
+import type { Results } from '../../domain/results';
 import { analysisQuery, filterQuery, idParams, listQuery } from './schemas';
+import { toResultDetail, toResultRow } from './views';
 
 const TAG = 'Results';
 
@@ -88,12 +93,69 @@ const resultDetail = resultRow.extend({
 
 const message = z.object({ message: z.string() });
 
-/** The results service's API, from the schemas its routes validate with. */
-export const openApi = describeService({
+/**
+ * Writes a chunk, waiting for the socket to drain when its buffer is full (a slow download paces the reads), or
+ * for the connection to close (a download given up on ends the export).
+ */
+async function write(res: Response, chunk: string): Promise<void> {
+  if (res.write(chunk)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** The item analysis as the API answers it: every question and section of the version, with their figures. */
+function analysisJson(found: Awaited<ReturnType<Results['analysis']>>) {
+  const empty = Array.from({ length: 10 }, () => 0);
+  const counts = found.figures?.distribution ?? empty;
+  const byQuestion = new Map(found.figures?.questions.map((q) => [q.questionId, q]));
+  const bySection = new Map(found.figures?.sections.map((s) => [s.id, s]));
+  return {
+    version: found.version?.version ?? null,
+    versions: found.versions,
+    attempts: found.figures?.attempts ?? 0,
+    questions: (found.version?.questions ?? []).map((q) => {
+      const f = byQuestion.get(q.id);
+      const attempts = f?.attempts ?? 0;
+      const correct = f?.correct ?? 0;
+      return {
+        id: q.id,
+        question: q.question,
+        type: q.type,
+        section: q.section,
+        attempts,
+        correct,
+        skipped: f?.skipped ?? 0,
+        facility: attempts > 0 ? Math.round((correct / attempts) * 1000) / 1000 : 0,
+      };
+    }),
+    sections: (found.version?.sections ?? []).map((s) => ({
+      id: s.id,
+      title: s.title,
+      meanPercentage: bySection.get(s.id)?.meanPercentage ?? 0,
+    })),
+    distribution: counts.map((count, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, count })),
+  };
+}
+
+const operation = operationsFor<Results>();
+
+/**
+ * The results service's API, each operation declared once: its description, access, schemas and handler. The
+ * OpenAPI document and the routes both come from these declarations; the runtime's admin guard checks every
+ * /api/admin call before them.
+ */
+export const resultsApi = serviceApi<Results>({
   service: 'results',
   tags: [{ name: TAG, description: 'Scored results, the dashboard figures, exports and item analysis' }],
   operations: {
-    'GET /api/admin/dashboard': {
+    'GET /api/admin/dashboard': operation({
       summary: 'The dashboard figures and the five most recent results',
       tags: [TAG],
       admin: true,
@@ -122,8 +184,21 @@ export const openApi = describeService({
         },
         401: 'Not signed in',
       },
-    },
-    'GET /api/admin/results': {
+      async handle(_input, results) {
+        const { stats, recentResults } = await results.dashboard();
+        return {
+          stats,
+          recentResults: recentResults.map((r) => ({
+            _id: r.id,
+            student: r.student,
+            percentage: r.percentage,
+            passed: r.passed,
+            completedAt: r.completedAt.toISOString(),
+          })),
+        };
+      },
+    }),
+    'GET /api/admin/results': operation({
       summary: 'Results: search (name or e-mail), status, sort, page and page size; stats over all results',
       tags: [TAG],
       admin: true,
@@ -152,8 +227,24 @@ export const openApi = describeService({
         400: 'A query parameter is not valid',
         401: 'Not signed in',
       },
-    },
-    'GET /api/admin/results/export.csv': {
+      async handle({ query }, results) {
+        const { page, limit, ...filter } = query;
+        const found = await results.list(filter, { page, limit });
+        const totalPages = Math.max(1, Math.ceil(found.total / limit));
+        return {
+          results: found.results.map(toResultRow),
+          pagination: {
+            currentPage: page,
+            totalPages,
+            totalResults: found.total,
+            hasNext: page < totalPages,
+            hasPrev: page > 1,
+          },
+          stats: found.stats,
+        };
+      },
+    }),
+    'GET /api/admin/results/export.csv': operation({
       summary:
         'The filtered results as CSV (streamed; cells that a spreadsheet would run as formulas are escaped)',
       tags: [TAG],
@@ -164,8 +255,21 @@ export const openApi = describeService({
         400: 'A query parameter is not valid',
         401: 'Not signed in',
       },
-    },
-    'GET /api/admin/results/analysis': {
+      async handle({ query, res }, results) {
+        const day = new Date().toISOString().slice(0, 10);
+        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+        res.setHeader('Content-Disposition', `attachment; filename="results-${day}.csv"`);
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        // A byte-order mark, so spreadsheet programs read the names as UTF-8.
+        await write(res, `\uFEFF${CSV_HEADER}`);
+        for await (const batch of results.exportBatches(query)) {
+          if (res.destroyed) return;
+          await write(res, batch.map(csvResultLine).join(''));
+        }
+        res.end();
+      },
+    }),
+    'GET /api/admin/results/analysis': operation({
       summary:
         'Item analysis of the active version or ?version=N: facility per question, section means, spread',
       tags: [TAG],
@@ -206,8 +310,11 @@ export const openApi = describeService({
         401: 'Not signed in',
         404: 'Assessment version not found',
       },
-    },
-    'GET /api/admin/results/{id}': {
+      async handle({ query }, results) {
+        return analysisJson(await results.analysis(query.version));
+      },
+    }),
+    'GET /api/admin/results/{id}': operation({
       summary: 'One result with per-section and per-question figures and the version the student took',
       tags: [TAG],
       admin: true,
@@ -217,8 +324,12 @@ export const openApi = describeService({
         401: 'Not signed in',
         404: 'Result not found',
       },
-    },
-    'DELETE /api/admin/results/{id}': {
+      async handle({ params }, results) {
+        const { result, version } = await results.detail(params.id);
+        return { result: toResultDetail(result, version) };
+      },
+    }),
+    'DELETE /api/admin/results/{id}': operation({
       summary: 'Delete a result (results.result.deleted.v1: copies and the certificate go too)',
       tags: [TAG],
       admin: true,
@@ -228,8 +339,12 @@ export const openApi = describeService({
         401: 'Not signed in',
         404: 'Result not found',
       },
-    },
-    'POST /api/admin/results/{id}/resend-certificate': {
+      async handle({ params, res }, results) {
+        await results.remove(params.id, adminClaims(res).sub);
+        return { message: 'Assessment result deleted successfully' };
+      },
+    }),
+    'POST /api/admin/results/{id}/resend-certificate': operation({
       summary: "Mail a passed result's certificate again (results.certificate.resend-requested.v1)",
       tags: [TAG],
       admin: true,
@@ -240,6 +355,10 @@ export const openApi = describeService({
         404: 'Result not found',
         409: 'Only a passed result has a certificate to resend',
       },
-    },
+      async handle({ params, res }, results) {
+        await results.resendCertificate(params.id, adminClaims(res).sub);
+        return { message: 'Certificate resent successfully' };
+      },
+    }),
   },
 });

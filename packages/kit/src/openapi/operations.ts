@@ -1,0 +1,110 @@
+import type { Express, Request, Response } from 'express';
+import type { z } from 'zod';
+import { parse } from '../http';
+import {
+  describeService,
+  HTTP_METHODS,
+  type HttpMethod,
+  type OpenApiDocument,
+  type OperationSpec,
+} from './index';
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+
+/** What a handler is given: the path parameters, query and JSON body, each parsed with its declared schema. */
+export interface OperationInput<P, Q, B> {
+  params: Infer<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  req: Request;
+  res: Response;
+}
+
+/**
+ * One HTTP operation, declared once: its description, access, request schemas and answers (the OpenAPI document
+ * is built from them) and its handler (the Express route is mounted from it). The handler returns the JSON it
+ * answers with, sent with the operation's first declared 2xx status; or nothing, when it answered itself (a
+ * stream, a file, a status of its own).
+ */
+export interface DeclaredOperation<
+  P extends z.ZodObject | undefined,
+  Q extends z.ZodObject | undefined,
+  B extends z.ZodType | undefined,
+  D,
+> extends OperationSpec {
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** `deps`: what the service's setup made (its use cases), given when the routes are mounted. */
+  handle(input: OperationInput<P, Q, B>, deps: D): unknown;
+}
+
+/**
+ * The declaring function of a service whose handlers use `D` (its use cases): it types each handler from the
+ * operation's schemas, and is the identity at run time.
+ */
+export const operationsFor =
+  <D>() =>
+  <
+    P extends z.ZodObject | undefined = undefined,
+    Q extends z.ZodObject | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+  >(
+    declared: DeclaredOperation<P, Q, B, D>,
+  ): DeclaredOperation<P, Q, B, D> =>
+    declared;
+
+export interface ServiceApi<D> {
+  /** The service's OpenAPI 3.1 document (served at `/openapi.json`, merged by the gateway and the web's types). */
+  openapi: OpenApiDocument;
+  /** Mounts every operation, in the order declared (a literal path before a parameter at the same place). */
+  routes(deps: D): (app: Express) => void;
+}
+
+const splitKey = (key: string): { method: HttpMethod; path: string } => {
+  const match = /^([A-Z]+) (\/\S*)$/.exec(key);
+  const method = match?.[1]?.toLowerCase() as HttpMethod | undefined;
+  if (!match || !method || !HTTP_METHODS.includes(method)) {
+    throw new Error(`operation key "${key}" is not "METHOD /path"`);
+  }
+  return { method, path: match[2] as string };
+};
+
+const successStatus = (op: OperationSpec) =>
+  Number(Object.keys(op.responses).find((status) => /^2\d\d$/.test(status)) ?? 200);
+
+/**
+ * A service's API from its operations, each declared once (`'METHOD /path/{param}': operation({ … })`): the
+ * document and the routes come from the same declarations, so they cannot disagree.
+ */
+export function serviceApi<D>(spec: {
+  service: string;
+  version?: string;
+  tags?: { name: string; description?: string }[];
+  // Each operation's own schemas type its handler; the record holds them all.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any of the operations' schema types
+  operations: Record<string, DeclaredOperation<any, any, any, D>>;
+}): ServiceApi<D> {
+  return {
+    openapi: describeService(spec),
+    routes: (deps) => (app) => {
+      for (const [key, op] of Object.entries(spec.operations)) {
+        const { method, path } = splitKey(key);
+        const status = successStatus(op);
+        app[method](path.replace(/\{(\w+)\}/g, ':$1'), async (req: Request, res: Response) => {
+          const answer = await op.handle(
+            {
+              params: op.params ? parse(op.params, req.params) : undefined,
+              query: op.query ? parse(op.query, req.query) : undefined,
+              body: op.body ? parse(op.body, req.body) : undefined,
+              req,
+              res,
+            },
+            deps,
+          );
+          if (answer !== undefined && !res.headersSent) res.status(status).json(answer);
+        });
+      }
+    },
+  };
+}
