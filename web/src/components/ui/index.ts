@@ -4,7 +4,7 @@ export { Card } from './card';
 export { ConfirmDialog } from './confirm-dialog';
 export { DialogActions } from './dialog-actions';
 export { EmptyState } from './empty-state';
-export { Input, PasswordInput, Select } from './input';
+export { FormField, Input, PasswordInput, Select, TextArea, type FieldControlProps } from './input';
 export { Logo, LOGO_WIDTHS, type LogoSize, type LogoVariant } from './logo';
 export { Modal } from './modal';
 export { Person } from './person';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { FormProvider, useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus, Save, Trash2, X } from 'lucide-react';
-import { Button, Card, ConfirmDialog, EmptyState, IconButton, Input } from '../../../components/ui';
+import { Button, Card, ConfirmDialog, EmptyState, IconButton, Input, TextArea } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import {
   assessmentSchema,
@@ -14,7 +14,7 @@ import {
 } from '../api/assessment-schema';
 import { useSaveAssessmentMutation } from '../api/assessments-api';
 import type { AssessmentContent } from '../api/types';
-import { GroupError, TextArea } from './fields';
+import { GroupError } from './fields';
 import { QuestionEditor } from './question-editor';
 import { RemoveSectionDialog } from './remove-section-dialog';
 import { UnsavedChangesGuard } from './unsaved-changes-guard';

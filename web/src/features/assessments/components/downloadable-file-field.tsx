@@ -1,7 +1,7 @@
-import { useId, useState, type ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Paperclip, Trash2 } from 'lucide-react';
-import { Button } from '../../../components/ui';
+import { Button, FormField } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
 import { notify } from '../../../lib/toast';
 import {
@@ -23,7 +23,6 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
   const dispatch = useAppDispatch();
   const [deleteFile] = useDeleteAssessmentFileMutation();
   const [progress, setProgress] = useState<number | null>(null);
-  const inputId = useId();
   const enabled = useWatch({ control, name: `questions.${index}.hasDownloadableFile` });
   const file = useWatch({ control, name: `questions.${index}.downloadableFile` });
   const error = formState.errors.questions?.[index]?.downloadableFile?.message;
@@ -85,23 +84,21 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
               </Button>
             </div>
           ) : (
-            <div className="field">
-              <label className="field__label" htmlFor={inputId}>
-                Downloadable file for {label}
-              </label>
-              <input
-                id={inputId}
-                type="file"
-                className="input"
-                accept={ACCEPT_ATTRIBUTE}
-                disabled={progress !== null}
-                aria-describedby={`${inputId}-hint`}
-                onChange={choose}
-              />
-              <p className="field__hint" id={`${inputId}-hint`}>
-                Accepted: {ACCEPTED_FILE_TYPES.join(', ')}
-              </p>
-            </div>
+            <FormField
+              label={`Downloadable file for ${label}`}
+              hint={`Accepted: ${ACCEPTED_FILE_TYPES.join(', ')}`}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="file"
+                  className="input"
+                  accept={ACCEPT_ATTRIBUTE}
+                  disabled={progress !== null}
+                  onChange={choose}
+                />
+              )}
+            </FormField>
           )}
           {progress !== null && (
             <div className="upload-progress">

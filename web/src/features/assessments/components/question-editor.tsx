@@ -1,10 +1,10 @@
 import type { ChangeEvent } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Plus, Trash2 } from 'lucide-react';
-import { Button, IconButton, Input, Select } from '../../../components/ui';
+import { Button, IconButton, Input, Select, TextArea } from '../../../components/ui';
 import { newOption, retype, type AssessmentForm } from '../api/assessment-schema';
 import { QUESTION_TYPES, type Question, type QuestionType } from '../api/types';
-import { Checkbox, GroupError, TextArea } from './fields';
+import { Checkbox, GroupError } from './fields';
 import { DownloadableFileField } from './downloadable-file-field';
 
 const YES_NO = [
