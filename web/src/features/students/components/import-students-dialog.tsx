@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Download } from 'lucide-react';
-import { DialogActions, FormField, Modal } from '../../../components/ui';
+import { ActionModal, FormField } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import { useImportStudentsMutation, type ImportReport } from '../api/students-api';
 
@@ -43,20 +43,14 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
   };
 
   return (
-    <Modal
+    <ActionModal
       open={open}
       title="Import Students"
       onClose={onClose}
-      dismissible={!isLoading}
-      footer={
-        <DialogActions
-          submitLabel={report ? `Invite ${students(report.valid)}` : 'Check File'}
-          onSubmit={report ? confirm : check}
-          disabled={report ? report.valid === 0 : !file}
-          busy={isLoading}
-          onCancel={onClose}
-        />
-      }
+      submitLabel={report ? `Invite ${students(report.valid)}` : 'Check File'}
+      onSubmit={report ? confirm : check}
+      disabled={report ? report.valid === 0 : !file}
+      busy={isLoading}
     >
       <div className="form">
         <p className="muted">
@@ -97,6 +91,6 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
           </section>
         )}
       </div>
-    </Modal>
+    </ActionModal>
   );
 }
