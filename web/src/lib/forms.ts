@@ -27,7 +27,8 @@ export function bindFields<T extends FieldValues, C, O extends FieldValues>(form
 }
 
 interface DialogFormOptions<T extends FieldValues, S> {
-  schema: z.ZodType<T, T>;
+  /** Checks the form; a refusal the server names one of its fields for shows at that field. */
+  schema: z.ZodType<T, T> & { shape: object };
   /** What the dialog is open for: the record it edits, or `true`; `null` or `false` while it is closed. */
   openFor: S | null | false;
   /** The form's values for what it opens for; each opening starts from them. */
@@ -36,17 +37,16 @@ interface DialogFormOptions<T extends FieldValues, S> {
   save: (values: T, openFor: S) => Promise<string>;
   /** The toast's text for a failure the server does not explain. */
   failure: string;
-  /** The fields a refusal can be shown at (`failAtField`). */
-  fields: ReadonlyArray<Path<T>>;
   onClose: () => void;
 }
 
 /**
  * The form of a dialog that saves one thing: reset on each opening, checked by its schema, and on submit
- * saved, then a success toast and the dialog closes; a refusal shows at its field, any other failure as a toast.
+ * saved, then a success toast and the dialog closes; a refusal shows at its field (`failAtField`), any other
+ * failure as a toast. `modal` is what a FormModal takes from it: whether it is open, its closing and its submit.
  */
 export function useDialogForm<T extends FieldValues, S>(options: DialogFormOptions<T, S>) {
-  const { schema, openFor, failure, fields, onClose } = options;
+  const { schema, openFor, failure, onClose } = options;
   const form = useForm<T>({ resolver: zodResolver(schema) });
   const { reset, setError, handleSubmit } = form;
   const values = useRef(options.values);
@@ -56,14 +56,15 @@ export function useDialogForm<T extends FieldValues, S>(options: DialogFormOptio
     if (openFor) reset(values.current(openFor));
   }, [openFor, reset]);
 
-  const submit = handleSubmit(async (checked) => {
+  const onSubmit = handleSubmit(async (checked) => {
     if (!openFor) return;
     try {
       notify.success(await options.save(checked, openFor));
       onClose();
     } catch (err) {
-      failAtField(err, failure, { setError, fields });
+      failAtField(err, failure, { setError, fields: Object.keys(schema.shape) as Path<T>[] });
     }
   });
-  return { form, field: bindFields(form), submit };
+  const open = openFor !== null && openFor !== false;
+  return { field: bindFields(form), modal: { open, onClose, onSubmit } };
 }

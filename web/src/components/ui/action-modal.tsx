@@ -1,4 +1,4 @@
-import type { FormEventHandler, ReactNode } from 'react';
+import { useId, type FormEventHandler, type ReactNode } from 'react';
 import { Button } from './button';
 import { Modal } from './modal';
 
@@ -65,12 +65,12 @@ export function ActionModal({
 }
 
 interface FormModalProps extends Omit<ActionModalProps, 'formId' | 'onSubmit' | 'disabled'> {
-  formId: string;
   onSubmit: FormEventHandler<HTMLFormElement>;
 }
 
 /** An ActionModal whose body is one form, which its action submits; the form leaves checking to its code. */
-export function FormModal({ formId, onSubmit, children, ...modal }: FormModalProps) {
+export function FormModal({ onSubmit, children, ...modal }: FormModalProps) {
+  const formId = useId();
   return (
     <ActionModal {...modal} formId={formId}>
       <form id={formId} className="form" onSubmit={onSubmit} noValidate>

@@ -14,7 +14,7 @@ const emptyCreate = { name: '', email: '', password: '', role: '' } as unknown a
 
 export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [createAdmin, { isLoading }] = useCreateAdminMutation();
-  const { field, submit } = useDialogForm({
+  const { field, modal } = useDialogForm({
     schema: createAdminSchema,
     openFor: open,
     values: () => emptyCreate,
@@ -23,20 +23,11 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
       return `Admin ${admin?.name ?? values.name} created successfully`;
     },
     failure: 'Failed to create admin',
-    fields: ['name', 'email', 'password', 'role'],
     onClose,
   });
 
   return (
-    <FormModal
-      open={open}
-      title="Create Admin"
-      onClose={onClose}
-      busy={isLoading}
-      formId="create-admin-form"
-      submitLabel="Create Admin"
-      onSubmit={submit}
-    >
+    <FormModal {...modal} title="Create Admin" submitLabel="Create Admin" busy={isLoading}>
       <Input label="Name" autoComplete="off" {...field('name')} />
       <Input label="Email" type="email" autoComplete="off" {...field('email')} />
       <PasswordInput
@@ -52,7 +43,7 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
 
 export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClose: () => void }) {
   const [updateAdmin, { isLoading }] = useUpdateAdminMutation();
-  const { field, submit } = useDialogForm({
+  const { field, modal } = useDialogForm({
     schema: editAdminSchema,
     openFor: admin,
     values: ({ name, email, role }) => ({ name, email, role }),
@@ -61,20 +52,11 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
       return 'Admin updated successfully';
     },
     failure: 'Failed to update admin',
-    fields: ['name', 'email', 'role'],
     onClose,
   });
 
   return (
-    <FormModal
-      open={admin !== null}
-      title="Edit Admin"
-      onClose={onClose}
-      busy={isLoading}
-      formId="edit-admin-form"
-      submitLabel="Save Changes"
-      onSubmit={submit}
-    >
+    <FormModal {...modal} title="Edit Admin" submitLabel="Save Changes" busy={isLoading}>
       <Input label="Name" autoComplete="off" {...field('name')} />
       <Input label="Email" type="email" autoComplete="off" {...field('email')} />
       <Select label="Role" options={ROLE_OPTIONS} {...field('role')} />

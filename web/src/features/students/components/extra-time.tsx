@@ -36,7 +36,7 @@ const schema = z.object({ extraTimePercent: extraTimeField });
 
 export function ExtraTimeModal({ student, onClose }: { student: Student | null; onClose: () => void }) {
   const [save, { isLoading }] = useSetExtraTimeMutation();
-  const { field, submit } = useDialogForm({
+  const { field, modal } = useDialogForm({
     schema,
     openFor: student,
     values: ({ extraTimePercent }) => ({ extraTimePercent: extraTimePercent ?? 0 }),
@@ -45,21 +45,11 @@ export function ExtraTimeModal({ student, onClose }: { student: Student | null; 
       return `Extra time for ${name} set to ${extraTimePercent}%`;
     },
     failure: 'Failed to update extra time',
-    fields: ['extraTimePercent'],
     onClose,
   });
 
   return (
-    <FormModal
-      open={student !== null}
-      title="Extra Time"
-      onClose={onClose}
-      busy={isLoading}
-      size="sm"
-      formId="extra-time-form"
-      submitLabel="Save"
-      onSubmit={submit}
-    >
+    <FormModal {...modal} title="Extra Time" submitLabel="Save" busy={isLoading} size="sm">
       <p className="muted">{student?.name}&apos;s time limit grows by this share of the assessment&apos;s.</p>
       <ExtraTimeInput {...field('extraTimePercent', { valueAsNumber: true })} />
     </FormModal>

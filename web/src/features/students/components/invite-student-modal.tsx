@@ -7,7 +7,7 @@ const empty: InviteStudentInput = { name: '', email: '', phoneNumber: '', extraT
 
 export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [invite, { isLoading }] = useInviteStudentMutation();
-  const { field, submit } = useDialogForm({
+  const { field, modal } = useDialogForm({
     schema: inviteStudentSchema,
     openFor: open,
     values: () => empty,
@@ -16,20 +16,11 @@ export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: 
       return `Invitation sent to ${student?.name ?? values.name}`;
     },
     failure: 'Failed to send invitation',
-    fields: ['name', 'email', 'phoneNumber', 'extraTimePercent'],
     onClose,
   });
 
   return (
-    <FormModal
-      open={open}
-      title="Invite Student"
-      onClose={onClose}
-      busy={isLoading}
-      formId="invite-student-form"
-      submitLabel="Send Invitation"
-      onSubmit={submit}
-    >
+    <FormModal {...modal} title="Invite Student" submitLabel="Send Invitation" busy={isLoading}>
       <Input label="Name" autoComplete="off" {...field('name')} />
       <Input label="Email" type="email" autoComplete="off" {...field('email')} />
       <Input label="Phone number (optional)" type="tel" autoComplete="off" {...field('phoneNumber')} />
