@@ -1,9 +1,10 @@
 export { ActionModal, FormModal } from './action-modal';
 export { Badge, type BadgeTone } from './badge';
-export { Button, IconButton, type ButtonProps } from './button';
+export { Button, ButtonLink, IconButton, type ButtonProps } from './button';
 export { Card } from './card';
 export { ConfirmDialog } from './confirm-dialog';
 export { EmptyState } from './empty-state';
+export { FileChip } from './file-chip';
 export {
   FormField,
   Input,

@@ -22,5 +22,3 @@ export function GroupError({ message }: { message?: string }) {
     </p>
   );
 }
-
-export { formatBytes } from '../../../lib/format';
