@@ -1,5 +1,6 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
+import { Plus } from 'lucide-react';
 import { Spinner } from './spinner';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -75,4 +76,9 @@ export function ButtonLink({
       <span>{children}</span>
     </Link>
   );
+}
+
+/** A small secondary button that adds an item to a list (a section, a question, an option). */
+export function AddButton(props: ButtonProps) {
+  return <Button variant="secondary" size="sm" icon={<Plus size={16} aria-hidden="true" />} {...props} />;
 }

@@ -1,6 +1,6 @@
 export { ActionModal, FormModal } from './action-modal';
 export { Badge, type BadgeTone } from './badge';
-export { Button, ButtonLink, IconButton, type ButtonProps } from './button';
+export { AddButton, Button, ButtonLink, IconButton, type ButtonProps } from './button';
 export { Card } from './card';
 export { ConfirmDialog } from './confirm-dialog';
 export { EmptyState } from './empty-state';
@@ -8,6 +8,7 @@ export { FileChip } from './file-chip';
 export {
   FormField,
   Input,
+  NumberInput,
   PasswordInput,
   Select,
   TextArea,

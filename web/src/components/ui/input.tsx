@@ -86,6 +86,11 @@ export const Input = forwardRef<HTMLInputElement, InputProps>(function Input(
   );
 });
 
+/** A field for a whole number, which phones type on their number pad. */
+export const NumberInput = forwardRef<HTMLInputElement, InputProps>(function NumberInput(props, ref) {
+  return <Input ref={ref} type="number" inputMode="numeric" {...props} />;
+});
+
 /** A password field whose eye / eye-off button shows or hides what was typed. */
 export const PasswordInput = forwardRef<HTMLInputElement, Omit<InputProps, 'type' | 'trailing'>>(
   function PasswordInput(props, ref) {
