@@ -1,6 +1,6 @@
 import { forwardRef, useId } from 'react';
 import { z } from 'zod';
-import { FormModal, Input, type InputProps } from '../../../components/ui';
+import { FormModal, NumberInput, type InputProps } from '../../../components/ui';
 import { useDialogForm } from '../../../lib/forms';
 import { extraTimeField, useSetExtraTimeMutation, type Student } from '../api/students-api';
 
@@ -10,11 +10,9 @@ export const ExtraTimeInput = forwardRef<HTMLInputElement, Omit<InputProps, 'lab
     const steps = useId();
     return (
       <>
-        <Input
+        <NumberInput
           ref={ref}
           label="Extra time (%)"
-          type="number"
-          inputMode="numeric"
           min={0}
           max={300}
           step={1}
