@@ -1,4 +1,6 @@
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { Link, type LinkProps } from 'react-router-dom';
+import { Plus } from 'lucide-react';
 import { Spinner } from './spinner';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -12,6 +14,9 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   block?: boolean;
 }
 
+const buttonClass = (variant: Variant, size: Size, ...more: (string | false | undefined)[]) =>
+  ['btn', `btn--${variant}`, `btn--${size}`, ...more].filter(Boolean).join(' ');
+
 export function Button({
   variant = 'primary',
   size = 'md',
@@ -24,13 +29,10 @@ export function Button({
   type = 'button',
   ...rest
 }: ButtonProps) {
-  const classes = ['btn', `btn--${variant}`, `btn--${size}`, block && 'btn--block', className]
-    .filter(Boolean)
-    .join(' ');
   return (
     <button
       type={type}
-      className={classes}
+      className={buttonClass(variant, size, block && 'btn--block', className)}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
       {...rest}
@@ -59,4 +61,24 @@ export function IconButton({
       {...rest}
     />
   );
+}
+
+/** A link that looks like a Button: its icon, then its text. */
+export function ButtonLink({
+  variant = 'primary',
+  icon,
+  children,
+  ...rest
+}: LinkProps & { variant?: Variant; icon: ReactNode }) {
+  return (
+    <Link className={buttonClass(variant, 'md')} {...rest}>
+      {icon}
+      <span>{children}</span>
+    </Link>
+  );
+}
+
+/** A small secondary button that adds an item to a list (a section, a question, an option). */
+export function AddButton(props: ButtonProps) {
+  return <Button variant="secondary" size="sm" icon={<Plus size={16} aria-hidden="true" />} {...props} />;
 }

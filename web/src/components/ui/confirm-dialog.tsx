@@ -1,14 +1,9 @@
 import type { ReactNode } from 'react';
-import { Button } from './button';
-import { Modal } from './modal';
+import { ActionModal, type ActionModalProps } from './action-modal';
 
-interface ConfirmDialogProps {
-  open: boolean;
-  title: string;
+interface ConfirmDialogProps extends Pick<ActionModalProps, 'open' | 'title' | 'cancelLabel' | 'tone'> {
   message: ReactNode;
   confirmLabel: string;
-  cancelLabel?: string;
-  tone?: 'primary' | 'danger';
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -16,35 +11,23 @@ interface ConfirmDialogProps {
 
 /** Asks before an action that sends e-mail or destroys data (SPEC §8 confirmations). */
 export function ConfirmDialog({
-  open,
-  title,
   message,
   confirmLabel,
-  cancelLabel = 'Cancel',
-  tone = 'primary',
   busy = false,
   onConfirm,
   onCancel,
+  ...dialog
 }: ConfirmDialogProps) {
   return (
-    <Modal
-      open={open}
-      title={title}
+    <ActionModal
+      {...dialog}
       onClose={onCancel}
-      dismissible={!busy}
       size="sm"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onCancel} disabled={busy}>
-            {cancelLabel}
-          </Button>
-          <Button variant={tone} onClick={onConfirm} loading={busy}>
-            {confirmLabel}
-          </Button>
-        </>
-      }
+      busy={busy}
+      submitLabel={confirmLabel}
+      onSubmit={onConfirm}
     >
       <div className="confirm__message">{message}</div>
-    </Modal>
+    </ActionModal>
   );
 }

@@ -1,10 +1,20 @@
+export { ActionModal, FormModal } from './action-modal';
 export { Badge, type BadgeTone } from './badge';
-export { Button, IconButton, type ButtonProps } from './button';
+export { AddButton, Button, ButtonLink, IconButton, type ButtonProps } from './button';
 export { Card } from './card';
 export { ConfirmDialog } from './confirm-dialog';
-export { DialogActions } from './dialog-actions';
 export { EmptyState } from './empty-state';
-export { Input, PasswordInput, Select } from './input';
+export { FileChip } from './file-chip';
+export {
+  FormField,
+  Input,
+  NumberInput,
+  PasswordInput,
+  Select,
+  TextArea,
+  type FieldControlProps,
+  type InputProps,
+} from './input';
 export { Logo, LOGO_WIDTHS, type LogoSize, type LogoVariant } from './logo';
 export { Modal } from './modal';
 export { Person } from './person';

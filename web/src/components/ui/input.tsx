@@ -5,31 +5,48 @@ import {
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
 } from 'react';
 import { Eye, EyeOff } from 'lucide-react';
 
-interface FieldShellProps {
+/** What a field's control carries: its id, and the invalid state and description its label's field gives it. */
+export interface FieldControlProps {
   id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+export interface FormFieldProps {
+  /** The control's id; without it, one is made up. */
+  id?: string;
   label: string;
   error?: string;
   hint?: string;
-  children: ReactNode;
+  /** The control, given the props that tie it to the label, the hint and the error. */
+  children: (control: FieldControlProps) => ReactNode;
 }
 
-function FieldShell({ id, label, error, hint, children }: FieldShellProps) {
+/**
+ * A labelled field: the label, the control, then its hint, or instead its error as an alert. The control is
+ * described by the error when there is one, else by the hint.
+ */
+export function FormField({ id, label, error, hint, children }: FormFieldProps) {
+  const generated = useId();
+  const fieldId = id ?? generated;
+  const describedBy = error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined;
   return (
     <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label className="field__label" htmlFor={id}>
+      <label className="field__label" htmlFor={fieldId}>
         {label}
       </label>
-      {children}
+      {children({ id: fieldId, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint && !error && (
-        <p className="field__hint" id={`${id}-hint`}>
+        <p className="field__hint" id={`${fieldId}-hint`}>
           {hint}
         </p>
       )}
       {error && (
-        <p className="field__error" id={`${id}-error`} role="alert">
+        <p className="field__error" id={`${fieldId}-error`} role="alert">
           {error}
         </p>
       )}
@@ -37,73 +54,67 @@ function FieldShell({ id, label, error, hint, children }: FieldShellProps) {
   );
 }
 
-const describedBy = (id: string, error?: string, hint?: string) =>
-  error ? `${id}-error` : hint ? `${id}-hint` : undefined;
-
 export interface InputProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
   error?: string;
   hint?: string;
   leadingIcon?: ReactNode;
+  /** A control inside the field's end (the password field's show / hide button). */
+  trailing?: ReactNode;
 }
 
 export const Input = forwardRef<HTMLInputElement, InputProps>(function Input(
-  { label, error, hint, leadingIcon, id, className, ...rest },
+  { label, error, hint, leadingIcon, trailing, id, className, ...rest },
   ref,
 ) {
-  const generated = useId();
-  const inputId = id ?? generated;
+  const wrap = ['input-wrap', trailing && 'input-wrap--trailing', leadingIcon && 'input-wrap--leading'];
   return (
-    <FieldShell id={inputId} label={label} error={error} hint={hint}>
-      <div className={`input-wrap${leadingIcon ? ' input-wrap--leading' : ''}`}>
-        {leadingIcon && <span className="input-wrap__icon">{leadingIcon}</span>}
-        <input
-          ref={ref}
-          id={inputId}
-          className={['input', className].filter(Boolean).join(' ')}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(inputId, error, hint)}
-          {...rest}
-        />
-      </div>
-    </FieldShell>
+    <FormField id={id} label={label} error={error} hint={hint}>
+      {(control) => (
+        <div className={wrap.filter(Boolean).join(' ')}>
+          {leadingIcon && <span className="input-wrap__icon">{leadingIcon}</span>}
+          <input
+            ref={ref}
+            {...control}
+            className={['input', className].filter(Boolean).join(' ')}
+            {...rest}
+          />
+          {trailing}
+        </div>
+      )}
+    </FormField>
   );
 });
 
-/** A password field whose eye / eye-off button shows or hides what was typed. */
-export const PasswordInput = forwardRef<HTMLInputElement, Omit<InputProps, 'type'>>(function PasswordInput(
-  { label, error, hint, leadingIcon, id, className, ...rest },
-  ref,
-) {
-  const generated = useId();
-  const inputId = id ?? generated;
-  const [visible, setVisible] = useState(false);
-  return (
-    <FieldShell id={inputId} label={label} error={error} hint={hint}>
-      <div className={`input-wrap input-wrap--trailing${leadingIcon ? ' input-wrap--leading' : ''}`}>
-        {leadingIcon && <span className="input-wrap__icon">{leadingIcon}</span>}
-        <input
-          ref={ref}
-          id={inputId}
-          type={visible ? 'text' : 'password'}
-          className={['input', className].filter(Boolean).join(' ')}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(inputId, error, hint)}
-          {...rest}
-        />
-        <button
-          type="button"
-          className="input-wrap__toggle"
-          onClick={() => setVisible((v) => !v)}
-          aria-label={visible ? 'Hide password' : 'Show password'}
-          aria-pressed={visible}
-        >
-          {visible ? <EyeOff size={18} aria-hidden="true" /> : <Eye size={18} aria-hidden="true" />}
-        </button>
-      </div>
-    </FieldShell>
-  );
+/** A field for a whole number, which phones type on their number pad. */
+export const NumberInput = forwardRef<HTMLInputElement, InputProps>(function NumberInput(props, ref) {
+  return <Input ref={ref} type="number" inputMode="numeric" {...props} />;
 });
+
+/** A password field whose eye / eye-off button shows or hides what was typed. */
+export const PasswordInput = forwardRef<HTMLInputElement, Omit<InputProps, 'type' | 'trailing'>>(
+  function PasswordInput(props, ref) {
+    const [visible, setVisible] = useState(false);
+    return (
+      <Input
+        ref={ref}
+        type={visible ? 'text' : 'password'}
+        {...props}
+        trailing={
+          <button
+            type="button"
+            className="input-wrap__toggle"
+            onClick={() => setVisible((v) => !v)}
+            aria-label={visible ? 'Hide password' : 'Show password'}
+            aria-pressed={visible}
+          >
+            {visible ? <EyeOff size={18} aria-hidden="true" /> : <Eye size={18} aria-hidden="true" />}
+          </button>
+        }
+      />
+    );
+  },
+);
 
 export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
@@ -116,25 +127,41 @@ export const Select = forwardRef<HTMLSelectElement, SelectProps>(function Select
   { label, error, options, placeholder, id, className, ...rest },
   ref,
 ) {
-  const generated = useId();
-  const selectId = id ?? generated;
   return (
-    <FieldShell id={selectId} label={label} error={error}>
-      <select
-        ref={ref}
-        id={selectId}
-        className={['input', 'select', className].filter(Boolean).join(' ')}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(selectId, error)}
-        {...rest}
-      >
-        {placeholder !== undefined && <option value="">{placeholder}</option>}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </FieldShell>
+    <FormField id={id} label={label} error={error}>
+      {(control) => (
+        <select
+          ref={ref}
+          {...control}
+          className={['input', 'select', className].filter(Boolean).join(' ')}
+          {...rest}
+        >
+          {placeholder !== undefined && <option value="">{placeholder}</option>}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+  );
+});
+
+export interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: string;
+  error?: string;
+  hint?: string;
+}
+
+/** A multi-line field laid out and announced like Input (label, hint, error as an alert). */
+export const TextArea = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextArea(
+  { label, error, hint, id, ...rest },
+  ref,
+) {
+  return (
+    <FormField id={id} label={label} error={error} hint={hint}>
+      {(control) => <textarea ref={ref} {...control} className="input textarea" rows={3} {...rest} />}
+    </FormField>
   );
 });

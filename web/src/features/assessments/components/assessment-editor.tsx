@@ -1,8 +1,19 @@
 import { useState } from 'react';
 import { FormProvider, useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus, Save, Trash2, X } from 'lucide-react';
-import { Button, Card, ConfirmDialog, EmptyState, IconButton, Input } from '../../../components/ui';
+import { Save, Trash2, X } from 'lucide-react';
+import {
+  AddButton,
+  Button,
+  Card,
+  ConfirmDialog,
+  EmptyState,
+  IconButton,
+  Input,
+  NumberInput,
+  TextArea,
+} from '../../../components/ui';
+import { bindFields } from '../../../lib/forms';
 import { notify, notifyFailure } from '../../../lib/toast';
 import {
   assessmentSchema,
@@ -14,7 +25,7 @@ import {
 } from '../api/assessment-schema';
 import { useSaveAssessmentMutation } from '../api/assessments-api';
 import type { AssessmentContent } from '../api/types';
-import { GroupError, TextArea } from './fields';
+import { GroupError } from './fields';
 import { QuestionEditor } from './question-editor';
 import { RemoveSectionDialog } from './remove-section-dialog';
 import { UnsavedChangesGuard } from './unsaved-changes-guard';
@@ -42,6 +53,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
     setValue,
     formState: { errors, isDirty },
   } = form;
+  const field = bindFields(form);
   // keyName: the entities have their own `id` fields, which the form must keep.
   const sections = useFieldArray({ control, name: 'sections', keyName: 'key' });
   const questions = useFieldArray({ control, name: 'questions', keyName: 'key' });
@@ -103,26 +115,20 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
         <UnsavedChangesGuard when={isDirty && !saving} />
         <Card title="Basic Settings">
           <div className="form">
-            <Input label="Title" error={errors.title?.message} {...register('title')} />
-            <TextArea label="Description" error={errors.description?.message} {...register('description')} />
+            <Input label="Title" {...field('title')} />
+            <TextArea label="Description" {...field('description')} />
             <div className="form-grid">
-              <Input
+              <NumberInput
                 label="Time limit (minutes)"
-                type="number"
                 min={1}
                 step={1}
-                inputMode="numeric"
-                error={errors.timeLimit?.message}
-                {...register('timeLimit', { valueAsNumber: true })}
+                {...field('timeLimit', { valueAsNumber: true })}
               />
-              <Input
+              <NumberInput
                 label="Passing score (%)"
-                type="number"
                 min={0}
                 max={100}
-                inputMode="numeric"
-                error={errors.passingScore?.message}
-                {...register('passingScore', { valueAsNumber: true })}
+                {...field('passingScore', { valueAsNumber: true })}
               />
             </div>
           </div>
@@ -131,14 +137,9 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
         <Card
           title="Sections"
           actions={
-            <Button
-              variant="secondary"
-              size="sm"
-              icon={<Plus size={16} aria-hidden="true" />}
-              onClick={() => sections.append(newSection(getValues('sections')))}
-            >
+            <AddButton onClick={() => sections.append(newSection(getValues('sections')))}>
               Add Section
-            </Button>
+            </AddButton>
           }
         >
           <div className="stack stack--tight">
@@ -153,11 +154,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
                     onClick={() => setRemovingSection(index)}
                   />
                 </div>
-                <Input
-                  label={`Section ${section.id} title`}
-                  error={errors.sections?.[index]?.title?.message}
-                  {...register(`sections.${index}.title`)}
-                />
+                <Input label={`Section ${section.id} title`} {...field(`sections.${index}.title`)} />
                 <TextArea
                   label={`Section ${section.id} description`}
                   rows={2}
@@ -169,19 +166,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
           </div>
         </Card>
 
-        <Card
-          title="Questions"
-          actions={
-            <Button
-              variant="secondary"
-              size="sm"
-              icon={<Plus size={16} aria-hidden="true" />}
-              onClick={addQuestion}
-            >
-              Add Question
-            </Button>
-          }
-        >
+        <Card title="Questions" actions={<AddButton onClick={addQuestion}>Add Question</AddButton>}>
           {questions.fields.length === 0 ? (
             <EmptyState title="No questions yet" description="Add a question to start." />
           ) : (

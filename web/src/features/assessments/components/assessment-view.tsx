@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Download, Paperclip } from 'lucide-react';
-import { Badge, Button, Card } from '../../../components/ui';
+import { Badge, Card, FileChip } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { downloadAssessmentFile, TransferError } from '../api/file-transfer';
 import { typeLabel, type AssessmentContent, type DownloadableFile, type Question } from '../api/types';
-import { formatBytes } from './fields';
 
 function answerText(question: Question): string {
   if (question.type === 'file_upload') return 'No correct answer (file upload)';
@@ -28,21 +27,17 @@ function FileDownload({ file }: { file: DownloadableFile }) {
     }
   };
   return (
-    <div className="file-chip">
-      <Paperclip size={16} aria-hidden="true" />
-      <span className="file-chip__name">{file.originalName}</span>
-      <span className="muted">{formatBytes(file.size)}</span>
-      <Button
-        variant="ghost"
-        size="sm"
-        icon={<Download size={16} aria-hidden="true" />}
-        loading={busy}
-        aria-label={`Download ${file.originalName}`}
-        onClick={download}
-      >
-        Download
-      </Button>
-    </div>
+    <FileChip
+      file={file}
+      icon={<Paperclip size={16} aria-hidden="true" />}
+      action={{
+        children: 'Download',
+        icon: <Download size={16} aria-hidden="true" />,
+        loading: busy,
+        'aria-label': `Download ${file.originalName}`,
+        onClick: download,
+      }}
+    />
   );
 }
 

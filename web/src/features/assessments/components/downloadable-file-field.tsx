@@ -1,7 +1,7 @@
-import { useId, useState, type ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Paperclip, Trash2 } from 'lucide-react';
-import { Button } from '../../../components/ui';
+import { FileChip, FormField } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
 import { notify } from '../../../lib/toast';
 import {
@@ -12,7 +12,7 @@ import {
 } from '../api/assessment-schema';
 import { useDeleteAssessmentFileMutation } from '../api/assessments-api';
 import { uploadAssessmentFile, TransferError } from '../api/file-transfer';
-import { Checkbox, GroupError, formatBytes } from './fields';
+import { Checkbox, GroupError } from './fields';
 
 /**
  * A question's downloadable file: the box turns it on, a chosen file is uploaded at once with its
@@ -23,7 +23,6 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
   const dispatch = useAppDispatch();
   const [deleteFile] = useDeleteAssessmentFileMutation();
   const [progress, setProgress] = useState<number | null>(null);
-  const inputId = useId();
   const enabled = useWatch({ control, name: `questions.${index}.hasDownloadableFile` });
   const file = useWatch({ control, name: `questions.${index}.downloadableFile` });
   const error = formState.errors.questions?.[index]?.downloadableFile?.message;
@@ -70,38 +69,32 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
       {enabled && (
         <div className="file-field__body">
           {file ? (
-            <div className="file-chip">
-              <Paperclip size={16} aria-hidden="true" />
-              <span className="file-chip__name">{file.originalName}</span>
-              <span className="muted">{formatBytes(file.size)}</span>
-              <Button
-                variant="ghost"
-                size="sm"
-                icon={<Trash2 size={16} aria-hidden="true" />}
-                aria-label={`Remove file ${file.originalName} from ${label}`}
-                onClick={remove}
-              >
-                Remove
-              </Button>
-            </div>
+            <FileChip
+              file={file}
+              icon={<Paperclip size={16} aria-hidden="true" />}
+              action={{
+                children: 'Remove',
+                icon: <Trash2 size={16} aria-hidden="true" />,
+                'aria-label': `Remove file ${file.originalName} from ${label}`,
+                onClick: remove,
+              }}
+            />
           ) : (
-            <div className="field">
-              <label className="field__label" htmlFor={inputId}>
-                Downloadable file for {label}
-              </label>
-              <input
-                id={inputId}
-                type="file"
-                className="input"
-                accept={ACCEPT_ATTRIBUTE}
-                disabled={progress !== null}
-                aria-describedby={`${inputId}-hint`}
-                onChange={choose}
-              />
-              <p className="field__hint" id={`${inputId}-hint`}>
-                Accepted: {ACCEPTED_FILE_TYPES.join(', ')}
-              </p>
-            </div>
+            <FormField
+              label={`Downloadable file for ${label}`}
+              hint={`Accepted: ${ACCEPTED_FILE_TYPES.join(', ')}`}
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="file"
+                  className="input"
+                  accept={ACCEPT_ATTRIBUTE}
+                  disabled={progress !== null}
+                  onChange={choose}
+                />
+              )}
+            </FormField>
           )}
           {progress !== null && (
             <div className="upload-progress">

@@ -1,46 +1,4 @@
-import { forwardRef, useId, type InputHTMLAttributes, type TextareaHTMLAttributes } from 'react';
-
-interface TextAreaProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
-  label: string;
-  error?: string;
-  hint?: string;
-}
-
-/** A multi-line field laid out and announced like the shared Input (label, hint, error as an alert). */
-export const TextArea = forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextArea(
-  { label, error, hint, id, ...rest },
-  ref,
-) {
-  const generated = useId();
-  const fieldId = id ?? generated;
-  const describedBy = error ? `${fieldId}-error` : hint ? `${fieldId}-hint` : undefined;
-  return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label className="field__label" htmlFor={fieldId}>
-        {label}
-      </label>
-      <textarea
-        ref={ref}
-        id={fieldId}
-        className="input textarea"
-        rows={3}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...rest}
-      />
-      {hint && !error && (
-        <p className="field__hint" id={`${fieldId}-hint`}>
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p className="field__error" id={`${fieldId}-error`} role="alert">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-});
+import { forwardRef, type InputHTMLAttributes } from 'react';
 
 /** A checkbox with its label on the right, the whole line clickable. */
 export const Checkbox = forwardRef<
@@ -64,5 +22,3 @@ export function GroupError({ message }: { message?: string }) {
     </p>
   );
 }
-
-export { formatBytes } from '../../../lib/format';

@@ -1,10 +1,11 @@
 import type { ChangeEvent } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { Plus, Trash2 } from 'lucide-react';
-import { Button, IconButton, Input, Select } from '../../../components/ui';
+import { Trash2 } from 'lucide-react';
+import { AddButton, IconButton, Input, NumberInput, Select, TextArea } from '../../../components/ui';
+import { bindFields } from '../../../lib/forms';
 import { newOption, retype, type AssessmentForm } from '../api/assessment-schema';
 import { QUESTION_TYPES, type Question, type QuestionType } from '../api/types';
-import { Checkbox, GroupError, TextArea } from './fields';
+import { Checkbox, GroupError } from './fields';
 import { DownloadableFileField } from './downloadable-file-field';
 
 const YES_NO = [
@@ -19,7 +20,9 @@ interface QuestionEditorProps {
 
 /** One question of the edit form, with the fields its type needs (SPEC §3 Question). */
 export function QuestionEditor({ index, onRemove }: QuestionEditorProps) {
-  const { register, control, getValues, setValue, formState } = useFormContext<AssessmentForm>();
+  const form = useFormContext<AssessmentForm>();
+  const { register, control, getValues, setValue, formState } = form;
+  const field = bindFields(form);
   const type = useWatch({ control, name: `questions.${index}.type` });
   const options = useWatch({ control, name: `questions.${index}.options` }) ?? [];
   const sections = useWatch({ control, name: 'sections' });
@@ -54,36 +57,17 @@ export function QuestionEditor({ index, onRemove }: QuestionEditorProps) {
           onClick={onRemove}
         />
       </div>
-      <TextArea
-        label={`${label} text`}
-        rows={2}
-        error={errors?.question?.message}
-        {...register(`${at}.question`)}
-      />
+      <TextArea label={`${label} text`} rows={2} {...field(`${at}.question`)} />
       <div className="form-grid">
         <Select label="Type" options={QUESTION_TYPES} {...register(`${at}.type`, { onChange: changeType })} />
         <Select
           label="Section"
           options={sections.map((s) => ({ value: String(s.id), label: `Section ${s.id}: ${s.title}` }))}
-          error={errors?.section?.message}
-          {...register(`${at}.section`, { setValueAs: (v: string | number) => Number(v) })}
+          {...field(`${at}.section`, { setValueAs: (v: string | number) => Number(v) })}
         />
-        <Input
-          label="Points"
-          type="number"
-          min={1}
-          step={1}
-          inputMode="numeric"
-          error={errors?.points?.message}
-          {...register(`${at}.points`, { valueAsNumber: true })}
-        />
+        <NumberInput label="Points" min={1} step={1} {...field(`${at}.points`, { valueAsNumber: true })} />
         {type === 'yes_no' && (
-          <Select
-            label="Correct answer"
-            options={YES_NO}
-            error={errors?.correctAnswer?.message}
-            {...register(`${at}.correctAnswer`)}
-          />
+          <Select label="Correct answer" options={YES_NO} {...field(`${at}.correctAnswer`)} />
         )}
         {type === 'multiple_choice' && (
           <Select
@@ -91,8 +75,7 @@ export function QuestionEditor({ index, onRemove }: QuestionEditorProps) {
             label="Correct answer"
             placeholder="Choose the correct option"
             options={options.map((o, i) => ({ value: o.id, label: o.text || `Option ${i + 1}` }))}
-            error={errors?.correctAnswer?.message}
-            {...register(`${at}.correctAnswer`)}
+            {...field(`${at}.correctAnswer`)}
           />
         )}
       </div>
@@ -103,11 +86,7 @@ export function QuestionEditor({ index, onRemove }: QuestionEditorProps) {
           <p className="field__label">Options</p>
           {options.map((option, optionIndex) => (
             <div className="options-editor__row" key={option.id}>
-              <Input
-                label={`Option ${optionIndex + 1}`}
-                error={errors?.options?.[optionIndex]?.text?.message}
-                {...register(`${at}.options.${optionIndex}.text`)}
-              />
+              <Input label={`Option ${optionIndex + 1}`} {...field(`${at}.options.${optionIndex}.text`)} />
               <IconButton
                 label={`Remove option ${optionIndex + 1} of ${label}`}
                 icon={<Trash2 size={16} />}
@@ -118,14 +97,7 @@ export function QuestionEditor({ index, onRemove }: QuestionEditorProps) {
           ))}
           <GroupError message={errors?.options?.message ?? errors?.options?.root?.message} />
           <div>
-            <Button
-              variant="secondary"
-              size="sm"
-              icon={<Plus size={16} aria-hidden="true" />}
-              onClick={addOption}
-            >
-              Add Option
-            </Button>
+            <AddButton onClick={addOption}>Add Option</AddButton>
           </div>
         </div>
       )}

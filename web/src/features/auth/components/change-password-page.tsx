@@ -6,6 +6,7 @@ import { KeyRound } from 'lucide-react';
 import { Button, PasswordInput } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
 import { failAtField } from '../../../lib/form-errors';
+import { bindFields } from '../../../lib/forms';
 import { notify } from '../../../lib/toast';
 import { useChangePasswordMutation } from '../api/auth-api';
 import { changePasswordSchema, type ChangePasswordInput } from '../api/schemas';
@@ -20,15 +21,12 @@ export function ChangePasswordPage() {
   const location = useLocation();
   const [changePassword] = useChangePasswordMutation();
   const forced = admin?.mustChangePassword === true;
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<ChangePasswordInput>({
+  const form = useForm<ChangePasswordInput>({
     resolver: zodResolver(changePasswordSchema),
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
   });
+  const { handleSubmit, setError, formState } = form;
+  const field = bindFields(form);
 
   const onSubmit = async ({ currentPassword, newPassword }: ChangePasswordInput) => {
     try {
@@ -62,27 +60,24 @@ export function ChangePasswordPage() {
         <PasswordInput
           label={forced ? 'Temporary password' : 'Current password'}
           autoComplete="current-password"
-          error={errors.currentPassword?.message}
-          {...register('currentPassword')}
+          {...field('currentPassword')}
         />
         <PasswordInput
           label="New password"
           autoComplete="new-password"
           hint="At least 6 characters, and not one of the common passwords."
-          error={errors.newPassword?.message}
-          {...register('newPassword')}
+          {...field('newPassword')}
         />
         <PasswordInput
           label="Confirm new password"
           autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...register('confirmPassword')}
+          {...field('confirmPassword')}
         />
         <Button
           type="submit"
           size="lg"
           block
-          loading={isSubmitting}
+          loading={formState.isSubmitting}
           icon={<KeyRound size={18} aria-hidden="true" />}
         >
           Update Password

@@ -6,6 +6,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { Lock, LogIn, Mail } from 'lucide-react';
 import { Button, FullPageSpinner, Input, PasswordInput } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
+import { bindFields } from '../../../lib/forms';
 import { takeInvalidLink } from '../../../lib/handed-over-toast';
 import { notify } from '../../../lib/toast';
 import { loginSchema, type LoginInput } from '../api/schemas';
@@ -19,11 +20,12 @@ export function LoginPage() {
   const status = useSelector(selectSessionStatus);
   // Kept for as long as this page stays open: a student who followed a dead link reads why they are here.
   const [fromInvalidLink] = useState(takeInvalidLink);
-  const {
-    register,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const form = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { isSubmitting } = form.formState;
+  const field = bindFields(form);
 
   // A signed-in admin has nothing to do here; this also carries a fresh sign-in on to its page.
   if (status === 'signedIn') return <Navigate to={redirectTarget(location.state)} replace />;
@@ -52,23 +54,21 @@ export function LoginPage() {
           </p>
         </div>
       )}
-      <form className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
         <Input
           label="Email"
           type="email"
           autoComplete="username"
           placeholder="you@institution.edu"
           leadingIcon={<Mail size={18} />}
-          error={errors.email?.message}
-          {...register('email')}
+          {...field('email')}
         />
         <PasswordInput
           label="Password"
           autoComplete="current-password"
           placeholder="Enter your password"
           leadingIcon={<Lock size={18} />}
-          error={errors.password?.message}
-          {...register('password')}
+          {...field('password')}
         />
         <Button
           type="submit"

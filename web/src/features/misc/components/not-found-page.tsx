@@ -1,6 +1,6 @@
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { ArrowLeft, Compass, Home } from 'lucide-react';
-import { Button } from '../../../components/ui';
+import { Button, ButtonLink } from '../../../components/ui';
 
 export function NotFoundPage() {
   const navigate = useNavigate();
@@ -14,10 +14,9 @@ export function NotFoundPage() {
         <h1 className="not-found__title">Page Not Found</h1>
         <p className="muted">The page you are looking for does not exist or has been moved.</p>
         <div className="not-found__actions">
-          <Link to="/" className="btn btn--primary btn--md">
-            <Home size={18} aria-hidden="true" />
-            <span>Go Home</span>
-          </Link>
+          <ButtonLink to="/" icon={<Home size={18} aria-hidden="true" />}>
+            Go Home
+          </ButtonLink>
           <Button
             variant="secondary"
             icon={<ArrowLeft size={18} aria-hidden="true" />}

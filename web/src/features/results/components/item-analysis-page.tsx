@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { ArrowLeft, BarChart2 } from 'lucide-react';
-import { Card, EmptyState, Select, Spinner, Table, type Column } from '../../../components/ui';
+import { ButtonLink, Card, type Column, EmptyState, Select, Spinner, Table } from '../../../components/ui';
 import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
 import { useGetItemAnalysisQuery, type ItemAnalysis } from '../api/results-api';
@@ -92,10 +92,9 @@ export function ItemAnalysisPage() {
   return (
     <div className="stack">
       <div className="detail-actions">
-        <Link to="/admin/results" className="btn btn--secondary btn--md">
-          <ArrowLeft size={18} aria-hidden="true" />
-          <span>Back to Results</span>
-        </Link>
+        <ButtonLink to="/admin/results" variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />}>
+          Back to Results
+        </ButtonLink>
         {data && data.versions.length > 0 && (
           <div className="analysis-version">
             <Select

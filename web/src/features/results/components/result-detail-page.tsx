@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import {
   ArrowLeft,
   Award,
@@ -11,7 +11,15 @@ import {
   SearchX,
   XCircle,
 } from 'lucide-react';
-import { Badge, bandTone, Button, Card, EmptyState, FullPageSpinner } from '../../../components/ui';
+import {
+  Badge,
+  bandTone,
+  Button,
+  ButtonLink,
+  Card,
+  EmptyState,
+  FullPageSpinner,
+} from '../../../components/ui';
 import { bandOf, performanceLevel } from '../../../lib/bands';
 import { formatDateTime } from '../../../lib/format';
 import { useScrollToTop } from '../../../lib/hooks';
@@ -31,10 +39,9 @@ const DEFAULT_PASSING_SCORE = 70;
 
 function BackToResults() {
   return (
-    <Link to="/admin/results" className="btn btn--secondary btn--md">
-      <ArrowLeft size={18} aria-hidden="true" />
-      <span>Back to Results</span>
-    </Link>
+    <ButtonLink to="/admin/results" variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />}>
+      Back to Results
+    </ButtonLink>
   );
 }
 

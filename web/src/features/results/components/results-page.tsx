@@ -15,6 +15,7 @@ import {
 } from 'lucide-react';
 import {
   Button,
+  ButtonLink,
   Card,
   EmptyState,
   IconButton,
@@ -189,10 +190,13 @@ export function ResultsPage() {
         title="Assessment Results"
         actions={
           <div className="row-actions">
-            <Link to="/admin/results/analysis" className="btn btn--secondary btn--md">
-              <BarChart2 size={18} aria-hidden="true" />
-              <span>Item Analysis</span>
-            </Link>
+            <ButtonLink
+              to="/admin/results/analysis"
+              variant="secondary"
+              icon={<BarChart2 size={18} aria-hidden="true" />}
+            >
+              Item Analysis
+            </ButtonLink>
             <Button
               variant="secondary"
               icon={<Download size={18} aria-hidden="true" />}

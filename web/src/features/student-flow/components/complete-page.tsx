@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useParams } from 'react-router-dom';
+import { useLocation, useParams } from 'react-router-dom';
 import { Award, CheckCircle2, Download, RotateCcw, Trophy } from 'lucide-react';
-import { Badge, Button, Spinner } from '../../../components/ui';
+import { Badge, Button, ButtonLink, Spinner } from '../../../components/ui';
 import { notify } from '../../../lib/toast';
 import { CERTIFICATE_FAILED_MESSAGE, downloadCertificate } from '../api/certificate';
 import { useGetStudentResultsQuery } from '../api/student-api';
@@ -150,10 +150,12 @@ function ResultView({
         <p className="muted">Required: {result.passingScore}% to pass</p>
         {passed && <CertificateOffer token={token} url={result.certificateUrl} wait={certificateWait} />}
         {!passed && result.canRetake && (
-          <Link to={`/assessment/${encodeURIComponent(token)}`} className="btn btn--primary btn--md">
-            <RotateCcw size={18} aria-hidden="true" />
-            <span>Retake Assessment</span>
-          </Link>
+          <ButtonLink
+            to={`/assessment/${encodeURIComponent(token)}`}
+            icon={<RotateCcw size={18} aria-hidden="true" />}
+          >
+            Retake Assessment
+          </ButtonLink>
         )}
       </section>
       <section className="card card__body" aria-labelledby="next-title">

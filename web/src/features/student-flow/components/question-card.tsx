@@ -1,7 +1,6 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { Download, FileText, Upload, X } from 'lucide-react';
-import { Badge, Button } from '../../../components/ui';
-import { formatBytes } from '../../../lib/format';
+import { Badge, Button, FileChip } from '../../../components/ui';
 import { notify } from '../../../lib/toast';
 import {
   ACCEPT_ATTRIBUTE,
@@ -227,20 +226,17 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
         </div>
       )}
       {file && progress === null && (
-        <div className="file-answer__file">
-          <FileText size={18} aria-hidden="true" />
-          <span className="file-answer__name">{file.originalName}</span>
-          <span className="muted">{formatBytes(file.size)}</span>
-          <Button
-            variant="ghost"
-            size="sm"
-            icon={<X size={16} aria-hidden="true" />}
-            onClick={() => void remove()}
-            aria-label={`Remove ${file.originalName}`}
-          >
-            Remove
-          </Button>
-        </div>
+        <FileChip
+          file={file}
+          icon={<FileText size={18} aria-hidden="true" />}
+          classes={['file-answer__file', 'file-answer__name']}
+          action={{
+            children: 'Remove',
+            icon: <X size={16} aria-hidden="true" />,
+            'aria-label': `Remove ${file.originalName}`,
+            onClick: () => void remove(),
+          }}
+        />
       )}
       {error && (
         <p className="field__error" id={errorId} role="alert">

@@ -1,6 +1,6 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Download } from 'lucide-react';
-import { DialogActions, Modal } from '../../../components/ui';
+import { ActionModal, FormField } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import { useImportStudentsMutation, type ImportReport } from '../api/students-api';
 
@@ -11,7 +11,6 @@ const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(TEMPLATE
 
 /** Bulk invitations: the server checks the file first (dry run), the admin confirms, then it imports. */
 export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [runImport, { isLoading }] = useImportStudentsMutation();
@@ -44,20 +43,14 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
   };
 
   return (
-    <Modal
+    <ActionModal
       open={open}
       title="Import Students"
       onClose={onClose}
-      dismissible={!isLoading}
-      footer={
-        <DialogActions
-          submitLabel={report ? `Invite ${students(report.valid)}` : 'Check File'}
-          onSubmit={report ? confirm : check}
-          disabled={report ? report.valid === 0 : !file}
-          busy={isLoading}
-          onCancel={onClose}
-        />
-      }
+      submitLabel={report ? `Invite ${students(report.valid)}` : 'Check File'}
+      onSubmit={report ? confirm : check}
+      disabled={report ? report.valid === 0 : !file}
+      busy={isLoading}
     >
       <div className="form">
         <p className="muted">
@@ -66,21 +59,20 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
             <Download size={14} aria-hidden="true" /> Download the template CSV
           </a>
         </p>
-        <div className="field">
-          <label className="field__label" htmlFor={inputId}>
-            CSV file
-          </label>
-          <input
-            id={inputId}
-            type="file"
-            accept=".csv,text/csv"
-            className="input"
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setReport(null);
-            }}
-          />
-        </div>
+        <FormField label="CSV file">
+          {(control) => (
+            <input
+              {...control}
+              type="file"
+              accept=".csv,text/csv"
+              className="input"
+              onChange={(e) => {
+                setFile(e.target.files?.[0] ?? null);
+                setReport(null);
+              }}
+            />
+          )}
+        </FormField>
         {report && (
           <section aria-label="Check result" aria-live="polite">
             <p>
@@ -99,6 +91,6 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
           </section>
         )}
       </div>
-    </Modal>
+    </ActionModal>
   );
 }
