@@ -3,8 +3,7 @@ import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { createDeliveriesRepository } from './data-access/deliveries-repository';
 import { migrationsDir } from './data-access/migrations-dir';
-import { openApi } from './entry-points/http/openapi';
-import { deliveryRoutes } from './entry-points/http/deliveries';
+import { notificationApi } from './entry-points/http/api';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
 import { certificateIssuedConsumer } from './entry-points/messaging/certificate-issued';
 import { studentInvitationConsumers } from './entry-points/messaging/student-invitation';
@@ -19,12 +18,12 @@ export const notificationService = defineService({
   migrations: migrationsDir,
   bus: true,
   uses: { mailer: true },
-  openapi: openApi,
+  openapi: notificationApi.openapi,
   setup({ config, logger, database, mailer }) {
     const repo = createDeliveriesRepository(database);
     const secrets = loadEventSecretBox({ config, logger });
     return {
-      routes: deliveryRoutes(repo),
+      routes: notificationApi.routes(repo),
       subscriptions: [
         ...studentInvitationConsumers({
           repo,

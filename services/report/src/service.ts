@@ -6,8 +6,7 @@ import { CERTIFICATE_ISSUED } from './domain/events';
 import { createLinkSigner } from './domain/links';
 import { createReports } from './domain/reports';
 import { loadFontFaces } from './domain/templates/fonts';
-import { openApi } from './entry-points/http/openapi';
-import { reportRoutes } from './entry-points/http/routes';
+import { reportApi } from './entry-points/http/api';
 import { reportConsumers } from './entry-points/messaging/consumers';
 import { loadLinkKey } from './link-key';
 import { chooseBrowser, SYSTEM_BROWSERS } from './rendering/browser-choice';
@@ -29,7 +28,7 @@ export const reportService = defineService({
   bus: true,
   publishes: [CERTIFICATE_ISSUED],
   uses: { storage: true },
-  openapi: openApi,
+  openapi: reportApi.openapi,
   async setup(
     { config, logger, database, storage, handleOnce, notifyOutbox },
     options: ReportOptions | undefined,
@@ -72,7 +71,7 @@ export const reportService = defineService({
     const sweep = setInterval(() => void reports.issuePending(), config.CERTIFICATE_SWEEP_SECONDS * 1000);
     sweep.unref();
     return {
-      routes: reportRoutes(reports),
+      routes: reportApi.routes(reports),
       subscriptions: reportConsumers(reports),
       exports: { renderer },
       async stop() {

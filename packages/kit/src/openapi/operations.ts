@@ -35,6 +35,11 @@ export interface DeclaredOperation<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * The answer to path parameters that fail their schema, when it is not the 400 every other refusal gets: a
+   * code that cannot be one is answered like an unknown one (404), so the two cannot be told apart.
+   */
+  invalidParams?: () => Error;
   /** `deps`: what the service's setup made (its use cases), given when the routes are mounted. */
   handle(input: OperationInput<P, Q, B>, deps: D): unknown;
 }
@@ -92,6 +97,8 @@ export function serviceApi<D>(spec: {
         const { method, path } = splitKey(key);
         const status = successStatus(op);
         app[method](path.replace(/\{(\w+)\}/g, ':$1'), async (req: Request, res: Response) => {
+          if (op.invalidParams && op.params && !op.params.safeParse(req.params).success)
+            throw op.invalidParams();
           const answer = await op.handle(
             {
               params: op.params ? parse(op.params, req.params) : undefined,

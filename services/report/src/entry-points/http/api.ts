@@ -1,0 +1,91 @@
+import { notFound } from '@readiness/kit/errors';
+import { NO_STORE } from '@readiness/kit/http';
+import { operationsFor, serviceApi } from '@readiness/kit/openapi';
+import { attachmentDisposition } from '@readiness/kit/storage';
+import type { Response } from 'express';
+import type { PdfFile, Reports } from '../../domain/reports';
+import { codeParams, resultParams, signedLinkQuery, verificationOut } from './schemas';
+
+const TAG = 'Reports';
+
+function sendPdf(res: Response, file: PdfFile): void {
+  res.setHeader('Content-Type', 'application/pdf');
+  res.setHeader('Content-Disposition', attachmentDisposition(file.fileName));
+  res.setHeader('Content-Length', String(file.pdf.length));
+  res.setHeader('Cache-Control', NO_STORE);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.end(file.pdf);
+}
+
+/** A code that cannot be one is answered like an unknown one. */
+const noCertificate = () => notFound('No certificate has this code');
+
+const operation = operationsFor<Reports>();
+
+/**
+ * The report service's API, each operation declared once: admin PDF downloads (guarded by the runtime on
+ * /api/admin) and the public verification.
+ */
+export const reportApi = serviceApi<Reports>({
+  service: 'report',
+  tags: [{ name: TAG, description: 'PDF reports, certificates and their public verification' }],
+  operations: {
+    'GET /api/admin/results/{id}/pdf': operation({
+      summary: 'The PDF report of one result (attachment assessment-report-{name}.pdf)',
+      tags: [TAG],
+      admin: true,
+      params: resultParams,
+      responses: {
+        200: { description: 'application/pdf' },
+        401: 'Not signed in',
+        404: 'Result not found',
+        503: 'PDF generation is temporarily unavailable (no browser yet, or busy)',
+      },
+      async handle({ params, res }, reports) {
+        sendPdf(res, await reports.reportPdf(params.id));
+      },
+    }),
+    'GET /api/admin/results/{id}/certificate': operation({
+      summary: 'The certificate of a passed result (attachment certificate-{name}-{email}.pdf)',
+      tags: [TAG],
+      admin: true,
+      params: resultParams,
+      responses: {
+        200: { description: 'application/pdf' },
+        401: 'Not signed in',
+        404: 'Result not found, or the result did not pass (code not_passed)',
+        503: 'PDF generation is temporarily unavailable',
+      },
+      async handle({ params, res }, reports) {
+        sendPdf(res, await reports.certificatePdf(params.id));
+      },
+    }),
+    'GET /api/certificates/{code}': operation({
+      summary: 'Public verification of a certificate code: only what the certificate itself shows',
+      tags: [TAG],
+      params: codeParams,
+      invalidParams: noCertificate,
+      responses: {
+        200: { description: 'A certificate with this code stands', body: verificationOut },
+        404: 'No certificate has this code (never issued, or revoked)',
+      },
+      handle: ({ params }, reports) => reports.verify(params.code),
+    }),
+    'GET /api/certificates/{code}/pdf': operation({
+      summary: 'The certificate PDF behind a signed, expiring link (report.certificate.issued.v1 carries it)',
+      tags: [TAG],
+      params: codeParams,
+      invalidParams: noCertificate,
+      query: signedLinkQuery,
+      responses: {
+        200: { description: 'application/pdf' },
+        400: 'The link is malformed',
+        403: 'The link has expired or its signature is wrong',
+        404: 'No certificate has this code',
+      },
+      async handle({ params, query, res }, reports) {
+        sendPdf(res, await reports.signedCertificate(params.code, query.expires, query.signature));
+      },
+    }),
+  },
+});
