@@ -1,35 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
-import {
-  BarChart2,
-  CheckCircle2,
-  Download,
-  Eye,
-  FileDown,
-  FileText,
-  Inbox,
-  Mail,
-  Percent,
-  Trash2,
-  XCircle,
-} from 'lucide-react';
+import { BarChart2, CheckCircle2, Download, FileText, Inbox, Percent, XCircle } from 'lucide-react';
 import {
   Button,
   ButtonLink,
   Card,
   EmptyState,
-  IconButton,
-  PassBadge,
-  PercentageBadge,
-  Person,
   SearchInput,
   Select,
   Spinner,
   StatCard,
   Table,
-  type Column,
 } from '../../../components/ui';
-import { formatDateTime } from '../../../lib/format';
 import { useDebounced } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
 import {
@@ -38,12 +19,12 @@ import {
   SORT_OPTIONS,
   STATUS_OPTIONS,
   useGetResultsQuery,
-  type ResultRow,
   type ResultStatus,
 } from '../api/results-api';
 import { useFileDownload } from '../hooks/use-file-download';
 import { useResultFilters } from '../hooks/use-result-filters';
 import { Pager } from './pager';
+import { resultColumns } from './result-columns';
 import { useResultActions } from './result-actions';
 
 const SEARCH_DELAY_MS = 300;
@@ -99,71 +80,7 @@ export function ResultsPage() {
     }
   };
 
-  const columns: Column<ResultRow>[] = [
-    {
-      key: 'student',
-      header: 'Student',
-      render: (r) => <Person name={r.student.name} email={r.student.email} />,
-    },
-    {
-      key: 'score',
-      header: 'Score',
-      render: (r) => (
-        <div className="score-cell">
-          <PercentageBadge percentage={r.percentage} />
-          <span className="muted">
-            {r.score} / {r.totalPoints}
-          </span>
-        </div>
-      ),
-    },
-    { key: 'status', header: 'Status', render: (r) => <PassBadge passed={r.passed} /> },
-    {
-      key: 'code',
-      header: 'Assessment Code',
-      priority: 'low',
-      render: (r) => <span className="code">{r.assessmentCode || 'N/A'}</span>,
-    },
-    { key: 'completed', header: 'Completed', render: (r) => formatDateTime(r.completedAt) },
-    {
-      key: 'actions',
-      header: 'Actions',
-      align: 'end',
-      render: (r) => (
-        <div className="row-actions">
-          <Link
-            to={`/admin/results/${encodeURIComponent(r._id)}`}
-            className="btn btn--ghost btn--sm btn--icon"
-            aria-label={`View result of ${r.student.name}`}
-            title={`View result of ${r.student.name}`}
-          >
-            <Eye size={16} aria-hidden="true" />
-          </Link>
-          <IconButton
-            label={`Download PDF report of ${r.student.name}`}
-            icon={<FileDown size={16} />}
-            onClick={() => actions.ask('pdf', r)}
-          />
-          {r.passed ? (
-            <IconButton
-              label={`Resend certificate to ${r.student.name}`}
-              icon={<Mail size={16} />}
-              onClick={() => actions.ask('resend', r)}
-            />
-          ) : (
-            // Keeps the delete buttons of passed and failed rows in one column.
-            <span className="row-actions__gap" aria-hidden="true" />
-          )}
-          <IconButton
-            label={`Delete result of ${r.student.name}`}
-            icon={<Trash2 size={16} />}
-            className="btn--danger-text"
-            onClick={() => actions.ask('delete', r)}
-          />
-        </div>
-      ),
-    },
-  ];
+  const columns = resultColumns((action, row) => actions.ask(action, row));
 
   const filtered = query.search.trim() !== '' || query.status !== 'all';
 

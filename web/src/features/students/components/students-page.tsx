@@ -1,61 +1,36 @@
 import { useEffect, useRef, useState } from 'react';
-import { Check, Clock, Copy, Mail, Trash2, Upload, UserPlus, Users } from 'lucide-react';
+import { Upload, UserPlus, Users } from 'lucide-react';
 import {
-  Badge,
   Button,
   Card,
   ConfirmDialog,
   EmptyState,
-  IconButton,
-  Person,
   SearchInput,
   Select,
   Spinner,
   Table,
-  type BadgeTone,
-  type Column,
 } from '../../../components/ui';
-import { formatDate } from '../../../lib/format';
 import { useDebounced } from '../../../lib/hooks';
 import { notify, notifyFailure } from '../../../lib/toast';
 import {
   assessmentUrl,
   STATUS_OPTIONS,
-  statusLabel,
   useDeleteStudentMutation,
   useGetStudentsQuery,
   useResendInvitationMutation,
   useGetInviteDeliveriesQuery,
-  type InviteDelivery,
   type Student,
   type StudentListQuery,
 } from '../api/students-api';
 import { ExtraTimeModal } from './extra-time';
 import { ImportStudentsDialog } from './import-students-dialog';
 import { InviteStudentModal } from './invite-student-modal';
+import { studentColumns } from './student-columns';
 
 const PAGE_SIZE = 20;
 const COPIED_MS = 2000;
 const SEARCH_DELAY_MS = 300;
 const DELIVERY_POLL_MS = 5000;
-
-const statusTone: Record<Student['status'], BadgeTone> = {
-  invited: 'info',
-  started: 'warning',
-  completed: 'success',
-};
-
-function DeliveryBadge({ delivery }: { delivery: InviteDelivery | undefined }) {
-  if (!delivery || delivery.status === 'sent') return null;
-  if (delivery.status === 'queued') return <Badge tone="neutral">Invite queued</Badge>;
-  const reason = delivery.reason ?? 'The mail server refused the invitation';
-  return (
-    <span title={reason}>
-      <Badge tone="danger">Invite failed</Badge>
-      <span className="visually-hidden">: {reason}</span>
-    </span>
-  );
-}
 
 export function StudentsPage() {
   const [search, setSearch] = useState('');
@@ -133,57 +108,14 @@ export function StudentsPage() {
     }
   };
 
-  const columns: Column<Student>[] = [
-    {
-      key: 'student',
-      header: 'Student',
-      render: (s) => <Person name={s.name} email={s.email} details={s.phoneNumber ? [s.phoneNumber] : []} />,
-    },
-    {
-      key: 'status',
-      header: 'Status',
-      render: (s) => (
-        <div className="badge-stack">
-          <Badge tone={statusTone[s.status]}>{statusLabel(s.status)}</Badge>
-          {s.expired && <Badge tone="warning">Link expired</Badge>}
-          {(s.extraTimePercent ?? 0) > 0 && <Badge tone="accent">{`+${s.extraTimePercent}% time`}</Badge>}
-          <DeliveryBadge delivery={deliveryOf.get(s._id)} />
-        </div>
-      ),
-    },
-    { key: 'invited', header: 'Invited Date', render: (s) => formatDate(s.createdAt) },
-    {
-      key: 'actions',
-      header: 'Actions',
-      align: 'end',
-      render: (s) => (
-        <div className="row-actions">
-          <IconButton
-            label={copiedId === s._id ? `Link copied for ${s.name}` : `Copy assessment URL for ${s.name}`}
-            icon={copiedId === s._id ? <Check size={16} /> : <Copy size={16} />}
-            className={copiedId === s._id ? 'btn--success-text' : undefined}
-            onClick={() => copyUrl(s)}
-          />
-          <IconButton
-            label={`Set extra time for ${s.name}`}
-            icon={<Clock size={16} />}
-            onClick={() => setExtraTimeTarget(s)}
-          />
-          <IconButton
-            label={`Resend invitation to ${s.name}`}
-            icon={<Mail size={16} />}
-            onClick={() => setResendTarget(s)}
-          />
-          <IconButton
-            label={`Delete ${s.name}`}
-            icon={<Trash2 size={16} />}
-            className="btn--danger-text"
-            onClick={() => setDeleteTarget(s)}
-          />
-        </div>
-      ),
-    },
-  ];
+  const columns = studentColumns({
+    deliveryOf,
+    copiedId,
+    onCopy: copyUrl,
+    onExtraTime: setExtraTimeTarget,
+    onResend: setResendTarget,
+    onDelete: setDeleteTarget,
+  });
 
   return (
     <div className="stack">
