@@ -18,8 +18,7 @@ import { createDurableRevocations } from './domain/revocations';
 import { temporaryPassword } from './domain/passwords';
 import { loadSigningKeys, type SigningKeys } from './domain/signing-keys';
 import { createTokenIssuer } from './domain/tokens';
-import { openApi } from './entry-points/http/openapi';
-import { mountRoutes } from './entry-points/http/routes';
+import { authApi } from './entry-points/http/api';
 
 export interface AuthExports {
   /** The super admin created on this start with a generated password (development only), to print once. */
@@ -51,7 +50,7 @@ export const authService = defineService({
   uses: { kv: true },
   // Auth checks admin tokens against the admin's current row (role, status, pending password change) itself.
   adminGuard: false,
-  openapi: openApi,
+  openapi: authApi.openapi,
   async setup(ctx): Promise<ServiceParts<AuthExports>> {
     const { config, logger, database, redis } = ctx;
     const keys = await loadSigningKeys({
@@ -114,7 +113,7 @@ export const authService = defineService({
     await accounts.warmUp();
 
     return {
-      routes: (app) => mountRoutes(app, { accounts, keys }),
+      routes: authApi.routes({ accounts, keys }),
       // Every verifier waits for the fill mark when the store lost it; this puts it back within a second.
       jobs: [every('revocation-store', REVOCATION_STORE_CHECK_MS, () => revocations.refillWhenLost())],
       readiness: () => kv.ping(),

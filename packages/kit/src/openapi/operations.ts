@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 import { parse } from '../http';
 import {
@@ -40,6 +40,11 @@ export interface DeclaredOperation<
    * code that cannot be one is answered like an unknown one (404), so the two cannot be told apart.
    */
   invalidParams?: () => Error;
+  /**
+   * A check that runs before anything is parsed (a service that checks its own sessions), made once from the
+   * service's dependencies when the routes are mounted.
+   */
+  guard?: (deps: D) => RequestHandler;
   /** `deps`: what the service's setup made (its use cases), given when the routes are mounted. */
   handle(input: OperationInput<P, Q, B>, deps: D): unknown;
 }
@@ -96,7 +101,8 @@ export function serviceApi<D>(spec: {
       for (const [key, op] of Object.entries(spec.operations)) {
         const { method, path } = splitKey(key);
         const status = successStatus(op);
-        app[method](path.replace(/\{(\w+)\}/g, ':$1'), async (req: Request, res: Response) => {
+        const guards = op.guard ? [op.guard(deps)] : [];
+        app[method](path.replace(/\{(\w+)\}/g, ':$1'), ...guards, async (req: Request, res: Response) => {
           if (op.invalidParams && op.params && !op.params.safeParse(req.params).success)
             throw op.invalidParams();
           const answer = await op.handle(

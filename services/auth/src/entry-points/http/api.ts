@@ -1,0 +1,274 @@
+import { assertAdminAccess, bearerToken, invalidToken, type AdminAccess } from '@readiness/kit/auth';
+import { notFound } from '@readiness/kit/errors';
+import { operationsFor, serviceApi } from '@readiness/kit/openapi';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
+import { ADMIN_NOT_FOUND, type AdminAccounts, type Authenticated } from '../../domain/admin-accounts';
+import type { SigningKeys } from '../../domain/signing-keys';
+import {
+  adminResponse,
+  adminsResponse,
+  auditQuery,
+  auditResponse,
+  changePasswordBody,
+  createAdminBody,
+  jwksResponse,
+  loginBody,
+  resetPasswordResponse,
+  sessionResponse,
+  statusBody,
+  tokenResponse,
+  updateAdminBody,
+} from './schemas';
+
+export function toAdminJson(a: AdminRecord) {
+  return {
+    _id: a.id,
+    name: a.name,
+    email: a.email,
+    role: a.role,
+    status: a.status,
+    lastLogin: a.lastLogin ? a.lastLogin.toISOString() : null,
+    createdAt: a.createdAt.toISOString(),
+    mustChangePassword: a.mustChangePassword,
+  };
+}
+
+function toAuditJson(e: AuditEntry) {
+  const person = (p: AuditEntry['actor']) => (p ? { _id: p.id, name: p.name, email: p.email } : null);
+  return {
+    _id: e.id,
+    actor: person(e.actor),
+    action: e.action,
+    target: person(e.target),
+    details: e.details,
+    createdAt: e.createdAt.toISOString(),
+  };
+}
+
+export interface AuthApiDeps {
+  accounts: AdminAccounts;
+  keys: SigningKeys;
+}
+
+const session = (res: Response): Authenticated => {
+  const auth = (res.locals as { auth?: Authenticated }).auth;
+  if (!auth) throw invalidToken();
+  return auth;
+};
+
+/**
+ * Verified, not revoked, active, then the kit's rule for admin routes, applied to the admin's current row
+ * (role and pending password change as they are now, not as the token says).
+ */
+const authenticated =
+  (access: AdminAccess = {}) =>
+  ({ accounts }: AuthApiDeps): RequestHandler =>
+  (req: Request, res: Response, next: NextFunction) => {
+    const token = bearerToken(req.headers.authorization);
+    if (!token) {
+      next(invalidToken());
+      return;
+    }
+    accounts
+      .authenticate(token)
+      .then((auth) => {
+        assertAdminAccess(auth.admin, access);
+        (res.locals as { auth?: Authenticated }).auth = auth;
+        next();
+      })
+      .catch(next);
+  };
+const pending = authenticated({ allowPendingPasswordChange: true });
+const signedIn = authenticated();
+const superAdmin = authenticated({ superAdmin: true });
+
+const INVALID = 'Invalid input; `message` names the first problem';
+const UNAUTHORIZED = 'Missing, invalid, expired or revoked token';
+const FORBIDDEN = 'Not allowed for this admin (super admin only, or a password change is required first)';
+const NOT_FOUND = 'Admin not found';
+const CONFLICT = 'Conflict';
+
+const ok = (body: z.ZodType) => ({ description: 'OK', body });
+const adminId = z.object({ id: z.uuid() });
+/** An id that cannot be an admin's is an unknown admin. */
+const unknownAdmin = () => notFound(ADMIN_NOT_FOUND, 'admin_not_found');
+const adminChanged = {
+  200: ok(adminResponse),
+  400: INVALID,
+  401: UNAUTHORIZED,
+  403: FORBIDDEN,
+  404: NOT_FOUND,
+  409: CONFLICT,
+};
+
+const operation = operationsFor<AuthApiDeps>();
+
+/** Verifiers cache the keys and re-fetch on an unknown kid; a short max-age keeps rotations quick. */
+const jwks = operation({
+  tags: ['auth'],
+  summary: 'Public keys that verify admin tokens',
+  responses: { 200: ok(jwksResponse) },
+  handle: ({ res }, { keys }) => {
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    return keys.jwks;
+  },
+});
+
+/**
+ * The auth service's API, each operation declared once (served at /openapi.json for the gateway). It checks its
+ * own sessions: each admin operation names the access it needs as its guard.
+ */
+export const authApi = serviceApi<AuthApiDeps>({
+  service: 'auth',
+  tags: [
+    { name: 'auth', description: 'Signing in and the own session' },
+    { name: 'admins', description: 'Admin accounts and the audit log (super admin)' },
+  ],
+  operations: {
+    'GET /.well-known/jwks.json': jwks,
+    'GET /api/auth/jwks.json': { ...jwks, summary: 'The same public keys under the API prefix' },
+    'POST /api/auth/login': operation({
+      tags: ['auth'],
+      summary: 'Sign in with e-mail and password',
+      body: loginBody,
+      responses: {
+        200: ok(sessionResponse),
+        400: INVALID,
+        401: 'Wrong e-mail or password',
+        429: 'Too many login attempts (see Retry-After)',
+      },
+      async handle({ body, req }, { accounts }) {
+        const { token, admin } = await accounts.login(body.email, body.password, req.ip ?? 'unknown');
+        return { token: token.token, admin: toAdminJson(admin) };
+      },
+    }),
+    'GET /api/auth/me': operation({
+      tags: ['auth'],
+      summary: 'The signed-in admin',
+      admin: true,
+      guard: pending,
+      responses: { 200: ok(adminResponse), 401: UNAUTHORIZED },
+      handle: ({ res }) => ({ admin: toAdminJson(session(res).admin) }),
+    }),
+    'POST /api/auth/logout': operation({
+      tags: ['auth'],
+      summary: 'Revoke the presented token',
+      admin: true,
+      guard: pending,
+      responses: { 204: { description: 'Signed out' }, 401: UNAUTHORIZED },
+      async handle({ res }, { accounts }) {
+        await accounts.logout(session(res).claims);
+        res.status(204).end();
+      },
+    }),
+    'POST /api/auth/refresh': operation({
+      tags: ['auth'],
+      summary: 'A fresh token for a still-valid one',
+      admin: true,
+      guard: signedIn,
+      responses: { 200: ok(tokenResponse), 401: UNAUTHORIZED, 403: FORBIDDEN },
+      handle: ({ res }, { accounts }) => ({ token: accounts.refresh(session(res)).token }),
+    }),
+    'POST /api/auth/change-password': operation({
+      tags: ['auth'],
+      summary: 'Change the own password; revokes the other sessions and returns a new token',
+      admin: true,
+      guard: pending,
+      body: changePasswordBody,
+      responses: { 200: ok(sessionResponse), 400: INVALID, 401: UNAUTHORIZED },
+      async handle({ body, req, res }, { accounts }) {
+        const { token, admin } = await accounts.changePassword(
+          session(res),
+          body.currentPassword,
+          body.newPassword,
+          req.ip ?? 'unknown',
+        );
+        return { token: token.token, admin: toAdminJson(admin) };
+      },
+    }),
+    'GET /api/admin/admins': operation({
+      tags: ['admins'],
+      summary: 'List admins (super admin)',
+      admin: true,
+      guard: superAdmin,
+      responses: { 200: ok(adminsResponse), 401: UNAUTHORIZED, 403: FORBIDDEN },
+      handle: async (_input, { accounts }) => ({ admins: (await accounts.listAdmins()).map(toAdminJson) }),
+    }),
+    'POST /api/admin/admins': operation({
+      tags: ['admins'],
+      summary: 'Create an admin (super admin)',
+      admin: true,
+      guard: superAdmin,
+      body: createAdminBody,
+      responses: {
+        201: { description: 'Created', body: adminResponse },
+        400: INVALID,
+        401: UNAUTHORIZED,
+        403: FORBIDDEN,
+        409: CONFLICT,
+      },
+      async handle({ body, res }, { accounts }) {
+        return { admin: toAdminJson(await accounts.createAdmin(session(res).admin, body)) };
+      },
+    }),
+    'PUT /api/admin/admins/{id}': operation({
+      tags: ['admins'],
+      summary: 'Edit name, e-mail and role (super admin)',
+      admin: true,
+      guard: superAdmin,
+      params: adminId,
+      invalidParams: unknownAdmin,
+      body: updateAdminBody,
+      responses: adminChanged,
+      async handle({ params, body, res }, { accounts }) {
+        return { admin: toAdminJson(await accounts.updateAdmin(session(res).admin, params.id, body)) };
+      },
+    }),
+    'POST /api/admin/admins/{id}/reset-password': operation({
+      tags: ['admins'],
+      summary: 'Reset to a temporary password that is e-mailed to the admin (super admin)',
+      admin: true,
+      guard: superAdmin,
+      params: adminId,
+      invalidParams: unknownAdmin,
+      responses: { 200: ok(resetPasswordResponse), 401: UNAUTHORIZED, 403: FORBIDDEN, 404: NOT_FOUND },
+      async handle({ params, res }, { accounts }) {
+        const admin = await accounts.resetPassword(session(res).admin, params.id);
+        return {
+          message: `Password reset successfully. A temporary password has been sent to ${admin.email}`,
+          admin: toAdminJson(admin),
+        };
+      },
+    }),
+    'PATCH /api/admin/admins/{id}/status': operation({
+      tags: ['admins'],
+      summary: 'Enable or disable an admin (super admin)',
+      admin: true,
+      guard: superAdmin,
+      params: adminId,
+      invalidParams: unknownAdmin,
+      body: statusBody,
+      responses: adminChanged,
+      async handle({ params, body, res }, { accounts }) {
+        return { admin: toAdminJson(await accounts.setStatus(session(res).admin, params.id, body.status)) };
+      },
+    }),
+    'GET /api/admin/audit-log': operation({
+      tags: ['admins'],
+      summary: 'Audit log of admin actions, newest first (super admin)',
+      admin: true,
+      guard: superAdmin,
+      query: auditQuery,
+      responses: { 200: ok(auditResponse), 400: INVALID, 401: UNAUTHORIZED, 403: FORBIDDEN },
+      async handle({ query }, { accounts }) {
+        const entries = await accounts.auditLog({
+          limit: query.limit,
+          before: query.before ? new Date(query.before) : undefined,
+        });
+        return { entries: entries.map(toAuditJson) };
+      },
+    }),
+  },
+});
