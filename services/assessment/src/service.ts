@@ -6,8 +6,7 @@ import { createVersionsRepository } from './data-access/versions-repository';
 import { createAssessments } from './domain/assessments';
 import { VERSION_PUBLISHED } from './domain/events';
 import { seedAssessment } from './domain/seed';
-import { openApi } from './entry-points/http/openapi';
-import { assessmentRoutes } from './entry-points/http/routes';
+import { assessmentApi, assessmentRoutes } from './entry-points/http/api';
 import { adminNameConsumers } from './entry-points/messaging/admin-names';
 
 /**
@@ -22,7 +21,7 @@ export const assessmentService = defineService({
   bus: true,
   publishes: [VERSION_PUBLISHED],
   uses: { storage: true },
-  openapi: openApi,
+  openapi: assessmentApi.openapi,
   async setup({ config, logger, database, storage, notifyOutbox, adminGuard }) {
     const repo = createVersionsRepository(database);
     const directory = config.AUTH_URL

@@ -41,10 +41,10 @@ export interface DeclaredOperation<
    */
   invalidParams?: () => Error;
   /**
-   * A check that runs before anything is parsed (a service that checks its own sessions), made once from the
-   * service's dependencies when the routes are mounted.
+   * Handlers that run before anything is parsed: a check (a service that checks its own sessions), a multipart
+   * reader. Made once from the service's dependencies when the routes are mounted.
    */
-  guard?: (deps: D) => RequestHandler;
+  before?: (deps: D) => RequestHandler[];
   /** `deps`: what the service's setup made (its use cases), given when the routes are mounted. */
   handle(input: OperationInput<P, Q, B>, deps: D): unknown;
 }
@@ -101,8 +101,8 @@ export function serviceApi<D>(spec: {
       for (const [key, op] of Object.entries(spec.operations)) {
         const { method, path } = splitKey(key);
         const status = successStatus(op);
-        const guards = op.guard ? [op.guard(deps)] : [];
-        app[method](path.replace(/\{(\w+)\}/g, ':$1'), ...guards, async (req: Request, res: Response) => {
+        const before = op.before?.(deps) ?? [];
+        app[method](path.replace(/\{(\w+)\}/g, ':$1'), ...before, async (req: Request, res: Response) => {
           if (op.invalidParams && op.params && !op.params.safeParse(req.params).success)
             throw op.invalidParams();
           const answer = await op.handle(

@@ -64,22 +64,23 @@ const session = (res: Response): Authenticated => {
  */
 const authenticated =
   (access: AdminAccess = {}) =>
-  ({ accounts }: AuthApiDeps): RequestHandler =>
-  (req: Request, res: Response, next: NextFunction) => {
-    const token = bearerToken(req.headers.authorization);
-    if (!token) {
-      next(invalidToken());
-      return;
-    }
-    accounts
-      .authenticate(token)
-      .then((auth) => {
-        assertAdminAccess(auth.admin, access);
-        (res.locals as { auth?: Authenticated }).auth = auth;
-        next();
-      })
-      .catch(next);
-  };
+  ({ accounts }: AuthApiDeps): RequestHandler[] => [
+    (req: Request, res: Response, next: NextFunction) => {
+      const token = bearerToken(req.headers.authorization);
+      if (!token) {
+        next(invalidToken());
+        return;
+      }
+      accounts
+        .authenticate(token)
+        .then((auth) => {
+          assertAdminAccess(auth.admin, access);
+          (res.locals as { auth?: Authenticated }).auth = auth;
+          next();
+        })
+        .catch(next);
+    },
+  ];
 const pending = authenticated({ allowPendingPasswordChange: true });
 const signedIn = authenticated();
 const superAdmin = authenticated({ superAdmin: true });
@@ -118,7 +119,7 @@ const jwks = operation({
 
 /**
  * The auth service's API, each operation declared once (served at /openapi.json for the gateway). It checks its
- * own sessions: each admin operation names the access it needs as its guard.
+ * own sessions: each admin operation names the access it needs, checked before anything is parsed.
  */
 export const authApi = serviceApi<AuthApiDeps>({
   service: 'auth',
@@ -148,7 +149,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['auth'],
       summary: 'The signed-in admin',
       admin: true,
-      guard: pending,
+      before: pending,
       responses: { 200: ok(adminResponse), 401: UNAUTHORIZED },
       handle: ({ res }) => ({ admin: toAdminJson(session(res).admin) }),
     }),
@@ -156,7 +157,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['auth'],
       summary: 'Revoke the presented token',
       admin: true,
-      guard: pending,
+      before: pending,
       responses: { 204: { description: 'Signed out' }, 401: UNAUTHORIZED },
       async handle({ res }, { accounts }) {
         await accounts.logout(session(res).claims);
@@ -167,7 +168,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['auth'],
       summary: 'A fresh token for a still-valid one',
       admin: true,
-      guard: signedIn,
+      before: signedIn,
       responses: { 200: ok(tokenResponse), 401: UNAUTHORIZED, 403: FORBIDDEN },
       handle: ({ res }, { accounts }) => ({ token: accounts.refresh(session(res)).token }),
     }),
@@ -175,7 +176,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['auth'],
       summary: 'Change the own password; revokes the other sessions and returns a new token',
       admin: true,
-      guard: pending,
+      before: pending,
       body: changePasswordBody,
       responses: { 200: ok(sessionResponse), 400: INVALID, 401: UNAUTHORIZED },
       async handle({ body, req, res }, { accounts }) {
@@ -192,7 +193,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['admins'],
       summary: 'List admins (super admin)',
       admin: true,
-      guard: superAdmin,
+      before: superAdmin,
       responses: { 200: ok(adminsResponse), 401: UNAUTHORIZED, 403: FORBIDDEN },
       handle: async (_input, { accounts }) => ({ admins: (await accounts.listAdmins()).map(toAdminJson) }),
     }),
@@ -200,7 +201,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['admins'],
       summary: 'Create an admin (super admin)',
       admin: true,
-      guard: superAdmin,
+      before: superAdmin,
       body: createAdminBody,
       responses: {
         201: { description: 'Created', body: adminResponse },
@@ -217,7 +218,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['admins'],
       summary: 'Edit name, e-mail and role (super admin)',
       admin: true,
-      guard: superAdmin,
+      before: superAdmin,
       params: adminId,
       invalidParams: unknownAdmin,
       body: updateAdminBody,
@@ -230,7 +231,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['admins'],
       summary: 'Reset to a temporary password that is e-mailed to the admin (super admin)',
       admin: true,
-      guard: superAdmin,
+      before: superAdmin,
       params: adminId,
       invalidParams: unknownAdmin,
       responses: { 200: ok(resetPasswordResponse), 401: UNAUTHORIZED, 403: FORBIDDEN, 404: NOT_FOUND },
@@ -246,7 +247,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['admins'],
       summary: 'Enable or disable an admin (super admin)',
       admin: true,
-      guard: superAdmin,
+      before: superAdmin,
       params: adminId,
       invalidParams: unknownAdmin,
       body: statusBody,
@@ -259,7 +260,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       tags: ['admins'],
       summary: 'Audit log of admin actions, newest first (super admin)',
       admin: true,
-      guard: superAdmin,
+      before: superAdmin,
       query: auditQuery,
       responses: { 200: ok(auditResponse), 400: INVALID, 401: UNAUTHORIZED, 403: FORBIDDEN },
       async handle({ query }, { accounts }) {

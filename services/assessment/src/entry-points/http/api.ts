@@ -1,0 +1,254 @@
+import { adminClaims, bearerToken } from '@readiness/kit/auth';
+import { badRequest } from '@readiness/kit/errors';
+import { multipartBody, uploadedFile, uploadedName } from '@readiness/kit/files';
+import { operationsFor, serviceApi } from '@readiness/kit/openapi';
+import { attachmentDisposition } from '@readiness/kit/storage';
+import type { Express, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import type { VersionSummary } from '../../data-access/versions-repository';
+import type { AssessmentVersion } from '../../domain/assessment';
+import type { Actor, Assessments } from '../../domain/assessments';
+import { fileTooLarge } from '../../domain/files';
+import {
+  assessmentOut,
+  auditOut,
+  fileOut,
+  filenameParams,
+  saveAssessmentBody,
+  versionParams,
+  versionSummaryOut,
+} from './schemas';
+
+export const ASSESSMENT_PREFIX = '/api/assessment';
+
+const TAG = 'Assessment';
+const one = z.object({ assessment: assessmentOut });
+
+const toAssessmentJson = (v: AssessmentVersion) => ({
+  id: v.id,
+  version: v.version,
+  isActive: v.isActive,
+  title: v.title,
+  description: v.description,
+  timeLimit: v.timeLimit,
+  passingScore: v.passingScore,
+  sections: v.sections,
+  questions: v.questions.map((q) => ({ ...q, hasDownloadableFile: Boolean(q.downloadableFile) })),
+  changeNotes: v.changeNotes,
+  createdAt: v.createdAt.toISOString(),
+  createdBy: { name: v.createdBy.name },
+});
+
+const toSummaryJson = (v: VersionSummary) => ({
+  id: v.id,
+  version: v.version,
+  isActive: v.isActive,
+  title: v.title,
+  changeNotes: v.changeNotes,
+  createdAt: v.createdAt.toISOString(),
+  createdBy: { name: v.createdBy.name },
+  sectionCount: v.sectionCount,
+  questionCount: v.questionCount,
+});
+
+export interface AssessmentApiDeps {
+  assessments: Assessments;
+  /** The runtime's admin check: every route under /api/assessment needs it but the public file download. */
+  adminGuard: RequestHandler;
+  maxFileBytes: number;
+}
+
+/** The acting admin, named from auth's events (or asked of auth once with their own token). */
+const actor = async (res: Response, assessments: Assessments): Promise<Actor> => {
+  const id = adminClaims(res).sub;
+  return { id, name: await assessments.actorName(id, bearerToken(res.req.headers.authorization)) };
+};
+
+const admin = (deps: AssessmentApiDeps) => [deps.adminGuard];
+
+const operation = operationsFor<AssessmentApiDeps>();
+
+/** The assessment service's API, each operation declared once: versioned content and question files. */
+export const assessmentApi = serviceApi<AssessmentApiDeps>({
+  service: 'assessment',
+  tags: [{ name: TAG, description: 'Versioned assessment content and question files' }],
+  operations: {
+    'GET /api/assessment/files/{filename}': operation({
+      summary: 'Download a question file that a version refers to (public, as an attachment)',
+      tags: [TAG],
+      params: filenameParams,
+      responses: { 200: { description: 'The file' }, 404: 'File not found' },
+      async handle({ params, res }, { assessments }) {
+        const { file, body } = await assessments.download(params.filename);
+        res.setHeader('Content-Type', file.mimetype);
+        res.setHeader('Content-Length', String(file.size));
+        res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Cache-Control', 'private, max-age=300');
+        body.on('error', (err) => res.destroy(err));
+        body.pipe(res);
+      },
+    }),
+    'GET /api/assessment': operation({
+      summary: 'The active assessment version, answer key included',
+      tags: [TAG],
+      admin: true,
+      before: admin,
+      responses: {
+        200: { description: 'The active version', body: one },
+        401: 'Not signed in',
+        404: 'No assessment found',
+      },
+      handle: async (_input, { assessments }) => ({
+        assessment: toAssessmentJson(await assessments.active()),
+      }),
+    }),
+    'PUT /api/assessment': operation({
+      summary: 'Save the assessment as a new version, which becomes the active one',
+      tags: [TAG],
+      admin: true,
+      before: admin,
+      body: saveAssessmentBody,
+      responses: {
+        200: { description: 'The new version', body: one },
+        400: 'A validation rule is broken; no version is created',
+        401: 'Not signed in',
+        409: 'Someone else saved first (baseVersion is no longer the active version)',
+      },
+      async handle({ body, res }, { assessments }) {
+        const saved = await assessments.save({
+          content: body,
+          changeNotes: body.changeNotes,
+          baseVersion: body.baseVersion ?? body.version ?? undefined,
+          actor: await actor(res, assessments),
+        });
+        return { assessment: toAssessmentJson(saved!) };
+      },
+    }),
+    'GET /api/assessment/versions': operation({
+      summary: 'Every version, newest first',
+      tags: [TAG],
+      admin: true,
+      before: admin,
+      responses: {
+        200: { description: 'The versions', body: z.object({ versions: z.array(versionSummaryOut) }) },
+        401: 'Not signed in',
+      },
+      handle: async (_input, { assessments }) => ({
+        versions: (await assessments.versions()).map(toSummaryJson),
+      }),
+    }),
+    'GET /api/assessment/versions/{version}': operation({
+      summary: 'One version, whole',
+      tags: [TAG],
+      admin: true,
+      before: admin,
+      params: versionParams,
+      responses: {
+        200: { description: 'The version', body: one },
+        401: 'Not signed in',
+        404: 'No such version',
+      },
+      handle: async ({ params }, { assessments }) => ({
+        assessment: toAssessmentJson(await assessments.version(params.version)),
+      }),
+    }),
+    'POST /api/assessment/versions/{version}/activate': operation({
+      summary: 'Make an earlier version the active one (nothing is rewritten)',
+      tags: [TAG],
+      admin: true,
+      before: admin,
+      params: versionParams,
+      responses: {
+        200: { description: 'The version, now active', body: one },
+        401: 'Not signed in',
+        404: 'No such version',
+      },
+      async handle({ params, res }, { assessments }) {
+        const activated = await assessments.activate(params.version, await actor(res, assessments));
+        return { assessment: toAssessmentJson(activated) };
+      },
+    }),
+    'GET /api/assessment/audit': operation({
+      summary: 'The latest changes to the assessment: who, what, when',
+      tags: [TAG],
+      admin: true,
+      before: admin,
+      responses: {
+        200: { description: 'Newest first', body: z.object({ entries: z.array(auditOut) }) },
+        401: 'Not signed in',
+      },
+      async handle(_input, { assessments }) {
+        const entries = await assessments.auditLog(200);
+        return {
+          entries: entries.map((e) => ({
+            at: e.at.toISOString(),
+            actor: { id: e.actorId, name: e.actorName },
+            action: e.action,
+            details: e.details,
+          })),
+        };
+      },
+    }),
+    'POST /api/assessment/upload-file': operation({
+      summary:
+        'Upload a question file (multipart, field `file`; jpg, jpeg, png, gif, pdf, doc, docx, txt, zip)',
+      tags: [TAG],
+      admin: true,
+      // The one-file upload: memory only, every limit set, the size cap enforced while reading (413, nothing stored).
+      before: (deps) => [
+        deps.adminGuard,
+        multipartBody({
+          field: 'file',
+          limits: { fileSize: deps.maxFileBytes, files: 1, fields: 5 },
+          tooLarge: () => fileTooLarge(deps.maxFileBytes),
+          badUpload: 'Send one file in the field "file"',
+        }),
+      ],
+      responses: {
+        201: { description: 'The stored file', body: z.object({ file: fileOut }) },
+        400: 'Not an accepted file type',
+        401: 'Not signed in',
+        413: 'File is too large',
+      },
+      async handle({ req, res }, { assessments }) {
+        const upload = uploadedFile(req);
+        if (!upload) throw badRequest('Choose a file to upload', 'file_required');
+        const file = await assessments.upload(
+          uploadedName(upload),
+          upload.buffer,
+          await actor(res, assessments),
+        );
+        return { file: { originalName: file.originalName, filename: file.filename, size: file.size } };
+      },
+    }),
+    'DELETE /api/assessment/file/{filename}': operation({
+      summary: 'Delete an uploaded file; one a version still uses is only detached',
+      tags: [TAG],
+      admin: true,
+      before: admin,
+      params: filenameParams,
+      responses: {
+        200: {
+          description: 'Deleted, or detached',
+          body: z.object({ message: z.string(), removed: z.boolean() }),
+        },
+        401: 'Not signed in',
+        404: 'File not found',
+      },
+      async handle({ params, res }, { assessments }) {
+        const { removed } = await assessments.removeFile(params.filename, await actor(res, assessments));
+        return { message: removed ? 'File deleted' : 'File detached; versions that use it keep it', removed };
+      },
+    }),
+  },
+});
+
+/**
+ * The routes, and the admin check on every other path under /api/assessment: an unknown one answers 401 to a
+ * caller without a token, as it did when the whole prefix was guarded.
+ */
+export const assessmentRoutes = (deps: AssessmentApiDeps) => (app: Express) => {
+  assessmentApi.routes(deps)(app);
+  app.use(ASSESSMENT_PREFIX, deps.adminGuard);
+};
