@@ -1,4 +1,4 @@
 export { studentService } from './service';
 export { configSchema, type StudentConfig, type StudentConfigInput } from './config';
 export { migrationsDir } from './data-access/migrations-dir';
-export { openApi } from './entry-points/http/openapi';
+export { studentApi } from './entry-points/http/api';

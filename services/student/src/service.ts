@@ -13,9 +13,7 @@ import {
   STUDENT_INVITED,
 } from './domain/events';
 import { createStudents } from './domain/students';
-import { openApi } from './entry-points/http/openapi';
-import { studentRoutes } from './entry-points/http/routes';
-import { attemptRoutes } from './entry-points/http/student-routes';
+import { studentApi } from './entry-points/http/api';
 import { deadlineJob } from './entry-points/jobs/deadline';
 import { assessmentCopyConsumer } from './entry-points/messaging/assessment-copy';
 import { resultsCopyConsumers } from './entry-points/messaging/results-copy';
@@ -32,7 +30,7 @@ export const studentService = defineService({
   bus: true,
   publishes: [STUDENT_INVITED, INVITATION_RESENT, STUDENT_DELETED, ATTEMPT_STARTED, ATTEMPT_SUBMITTED],
   uses: { storage: true },
-  openapi: openApi,
+  openapi: studentApi.openapi,
   setup({ config, logger, database, storage, notifyOutbox, handleOnce }) {
     const attempts = createAttempts({
       database,
@@ -54,22 +52,16 @@ export const studentService = defineService({
         });
       },
     });
-    const routes = studentRoutes({
-      students,
-      importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES,
-      importMaxRows: config.STUDENT_IMPORT_MAX_ROWS,
-    });
-    const flow = attemptRoutes({
-      attempts,
-      uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES,
-      // One folder per user: another account's folder of that name (a shared /tmp) cannot be entered.
-      spoolDir: path.join(os.tmpdir(), `readiness-student-uploads-${process.getuid?.() ?? 'user'}`),
-    });
     return {
-      routes(app) {
-        flow(app);
-        routes(app);
-      },
+      routes: studentApi.routes({
+        students,
+        attempts,
+        importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES,
+        importMaxRows: config.STUDENT_IMPORT_MAX_ROWS,
+        uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES,
+        // One folder per user: another account's folder of that name (a shared /tmp) cannot be entered.
+        spoolDir: path.join(os.tmpdir(), `readiness-student-uploads-${process.getuid?.() ?? 'user'}`),
+      }),
       subscriptions: [assessmentCopyConsumer(database), ...resultsCopyConsumers(attempts, handleOnce)],
       jobs: [deadlineJob(attempts, config.DEADLINE_JOB_INTERVAL_MS)],
     };

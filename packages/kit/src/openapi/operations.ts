@@ -40,6 +40,8 @@ export interface DeclaredOperation<
    * code that cannot be one is answered like an unknown one (404), so the two cannot be told apart.
    */
   invalidParams?: () => Error;
+  /** The body `body` documents is read by the handler itself (a multipart body whose fields carry JSON text). */
+  readsOwnBody?: boolean;
   /**
    * Handlers that run before anything is parsed: a check (a service that checks its own sessions), a multipart
    * reader. Made once from the service's dependencies when the routes are mounted.
@@ -109,7 +111,7 @@ export function serviceApi<D>(spec: {
             {
               params: op.params ? parse(op.params, req.params) : undefined,
               query: op.query ? parse(op.query, req.query) : undefined,
-              body: op.body ? parse(op.body, req.body) : undefined,
+              body: op.body && !op.readsOwnBody ? parse(op.body, req.body) : undefined,
               req,
               res,
             },

@@ -1,0 +1,522 @@
+import { adminClaims } from '@readiness/kit/auth';
+import { badRequest } from '@readiness/kit/errors';
+import { fileSource, uploadedFile, uploadedName } from '@readiness/kit/files';
+import { parse } from '@readiness/kit/http';
+import { operationsFor, serviceApi } from '@readiness/kit/openapi';
+import { attachmentDisposition } from '@readiness/kit/storage';
+import { z } from 'zod';
+import { STARTED_MESSAGE, SUBMITTED_MESSAGE, type Attempts } from '../../domain/attempts';
+import type { Students } from '../../domain/students';
+import {
+  JSON_TYPE,
+  MULTIPART_TYPE,
+  admitted,
+  bodyOf,
+  csvFile,
+  csvRows,
+  oneFile,
+  submission,
+  submitParts,
+  toStudentJson,
+} from './request-bodies';
+import {
+  MAX_ANSWERS,
+  adminFileParams,
+  autosaveBody,
+  fileFields,
+  idParams,
+  idempotencyKey,
+  importQuery,
+  inviteBody,
+  listQuery,
+  patchBody,
+  questionParams,
+  submitBody,
+  tokenParams,
+} from './schemas';
+
+export interface StudentApiDeps {
+  students: Students;
+  attempts: Attempts;
+  importMaxBytes: number;
+  importMaxRows: number;
+  uploadMaxBytes: number;
+  /** Where uploads are streamed to while they are checked and stored. */
+  spoolDir: string;
+}
+
+const TAG = 'Students';
+const FLOW = 'Student flow';
+
+const studentOut = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phoneNumber: z.string().optional(),
+  status: z.enum(['invited', 'started', 'completed']),
+  inviteToken: z.string(),
+  inviteUrl: z.string(),
+  extraTimePercent: z.number().int(),
+  createdAt: z.string(),
+  invitedAt: z.string(),
+  expiresAt: z.string(),
+  expired: z.boolean(),
+});
+
+const paginationOut = z.object({
+  currentPage: z.number().int(),
+  totalPages: z.number().int(),
+  totalResults: z.number().int(),
+  hasNext: z.boolean(),
+  hasPrev: z.boolean(),
+});
+
+const withMessage = z.object({ message: z.string(), student: studentOut });
+
+const importOut = z.object({
+  dryRun: z.boolean(),
+  total: z.number().int(),
+  valid: z.number().int(),
+  imported: z.number().int(),
+  problems: z.array(z.object({ line: z.number().int(), email: z.string(), message: z.string() })),
+});
+
+const answerOut = z.object({ questionId: z.string(), answer: z.string() });
+const fileOut = z.object({
+  questionId: z.string(),
+  id: z.string(),
+  originalName: z.string(),
+  size: z.number().int(),
+  mimetype: z.string(),
+});
+const attemptOut = z.object({
+  id: z.string(),
+  attemptNumber: z.number().int(),
+  startedAt: z.string(),
+  deadlineAt: z.string(),
+  seq: z.number().int(),
+  answers: z.array(answerOut),
+  files: z.array(fileOut),
+});
+const resultOut = z.object({
+  _id: z.string(),
+  attemptId: z.string(),
+  attemptNumber: z.number().int(),
+  score: z.number().int(),
+  totalPoints: z.number().int(),
+  percentage: z.number().int(),
+  passed: z.boolean(),
+  canRetake: z.boolean(),
+  assessmentCode: z.string(),
+  completedAt: z.string(),
+  passingScore: z.number().int(),
+  /** The signed certificate download link while it is valid (a passed result whose certificate was issued). */
+  certificateUrl: z.string().nullable(),
+  sections: z.array(
+    z.object({
+      id: z.number().int(),
+      title: z.string(),
+      score: z.number().int(),
+      totalPoints: z.number().int(),
+      correct: z.number().int(),
+      questions: z.number().int(),
+      percentage: z.number().int(),
+    }),
+  ),
+});
+const assessmentOut = z.object({
+  versionId: z.string(),
+  version: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  timeLimit: z.number().int(),
+  passingScore: z.number().int(),
+  sections: z.array(z.object({ id: z.number().int(), title: z.string(), description: z.string() })),
+  questions: z.array(
+    z.object({
+      id: z.string(),
+      type: z.enum(['yes_no', 'multiple_choice', 'file_upload']),
+      question: z.string(),
+      section: z.number().int(),
+      points: z.number().int(),
+      required: z.boolean(),
+      options: z.array(z.object({ id: z.string(), text: z.string() })),
+      fileInstructions: z.string(),
+      hasDownloadableFile: z.boolean(),
+      downloadableFile: z
+        .object({
+          originalName: z.string(),
+          filename: z.string(),
+          size: z.number().int(),
+          url: z.string(),
+          mimetype: z.string(),
+        })
+        .optional(),
+    }),
+  ),
+});
+const INVALID_LINK = 'Invalid or expired invitation link (unknown, expired and deleted alike)';
+
+const operation = operationsFor<StudentApiDeps>();
+
+/**
+ * The student service's API, each operation declared once: the student flow by invitation token (no login), the
+ * admin routes under /api/admin/students (the runtime's admin guard checks every /api/admin call) and the public
+ * invitation look-up the flow starts from.
+ */
+export const studentApi = serviceApi<StudentApiDeps>({
+  service: 'student',
+  tags: [
+    { name: TAG, description: 'Invited students and their invitation links' },
+    { name: FLOW, description: 'The student flow by invitation token: attempts, autosave, files, submit' },
+  ],
+  operations: {
+    'GET /api/student/{token}/assessment': operation({
+      summary:
+        'The assessment without its answer key, the attempt in progress (resume), the newest and the passed result; starts nothing',
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        200: {
+          description: 'What the welcome page and the test need, with the server clock',
+          body: z.object({
+            student: z.object({
+              name: z.string(),
+              email: z.string(),
+              extraTimePercent: z.number().int().describe('Extra time on top of the time limit, in percent'),
+              timeLimitSeconds: z
+                .number()
+                .int()
+                .describe("The student's own time: the limit plus their extra time, as Start sets it"),
+            }),
+            alreadyCompleted: z.boolean(),
+            result: resultOut.nullable(),
+            previousAttempt: z
+              .object({ percentage: z.number().int(), passed: z.boolean(), completedAt: z.string() })
+              .nullable(),
+            assessment: assessmentOut,
+            attempt: attemptOut.nullable(),
+            awaitingResult: z.boolean(),
+            serverNow: z.string(),
+          }),
+        },
+        404: `${INVALID_LINK}; or no_assessment when no version is active yet`,
+      },
+      async handle({ params }, { attempts }) {
+        const page = await attempts.assessment(params.token);
+        return { ...page, serverNow: page.serverNow.toISOString() };
+      },
+    }),
+    'POST /api/student/{token}/start': operation({
+      summary: 'Start an attempt (deadline fixed now), or return the one in progress',
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        200: {
+          description: 'The attempt already in progress',
+          body: z.object({ message: z.string(), attempt: attemptOut, serverNow: z.string() }),
+        },
+        201: {
+          description: 'A new attempt',
+          body: z.object({ message: z.string(), attempt: attemptOut, serverNow: z.string() }),
+        },
+        404: INVALID_LINK,
+        409: 'already_completed after a pass; awaiting_result while the last submission is scored',
+      },
+      before: () => [bodyOf(JSON_TYPE)],
+      async handle({ params, res }, { attempts }) {
+        const started = await attempts.start(params.token);
+        res.status(started.created ? 201 : 200).json({
+          message: STARTED_MESSAGE,
+          attempt: started.attempt,
+          serverNow: started.serverNow.toISOString(),
+        });
+      },
+    }),
+    'PUT /api/student/{token}/answers': operation({
+      summary: 'Autosave the answers so far; the newest seq wins, an older one is ignored',
+      tags: [FLOW],
+      params: tokenParams,
+      body: autosaveBody,
+      responses: {
+        200: {
+          description: 'The newest sequence the server holds',
+          body: z.object({ seq: z.number().int(), savedAt: z.string(), serverNow: z.string() }),
+        },
+        400: 'An unknown question or an answer not valid for its question',
+        404: INVALID_LINK,
+        409: 'attempt_closed: submitted, finalised or past the deadline and its grace',
+      },
+      before: () => [bodyOf(JSON_TYPE)],
+      async handle({ params, body }, { attempts }) {
+        const saved = await attempts.autosave(params.token, body);
+        return {
+          seq: saved.seq,
+          savedAt: saved.savedAt.toISOString(),
+          serverNow: saved.serverNow.toISOString(),
+        };
+      },
+    }),
+    'POST /api/student/{token}/files': operation({
+      summary:
+        'Upload the answer file of a file question (multipart: attemptId, questionId, file); replaces the earlier one',
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        201: { description: 'The stored file', body: z.object({ file: fileOut }) },
+        400: 'file_type: only pdf, doc, docx, txt, jpg, jpeg, png (by extension and content)',
+        404: INVALID_LINK,
+        409: 'attempt_closed',
+        413: 'file_too_large; nothing is stored',
+      },
+      before: (deps) => [bodyOf(MULTIPART_TYPE), admitted(deps, { openAttempt: true }), oneFile(deps)],
+      async handle({ params, req }, { attempts }) {
+        const fields = parse(fileFields, req.body ?? {});
+        const part = uploadedFile(req);
+        if (!part) throw badRequest('Choose a file to upload', 'file_required');
+        const file = await attempts.uploadFile(params.token, {
+          attemptId: fields.attemptId,
+          file: {
+            questionId: fields.questionId,
+            originalName: uploadedName(part),
+            source: await fileSource(part),
+          },
+        });
+        return { file };
+      },
+    }),
+    'DELETE /api/student/{token}/files/{questionId}': operation({
+      summary: 'Remove the answer file of a question from the attempt in progress',
+      tags: [FLOW],
+      params: questionParams,
+      responses: {
+        200: { description: 'Removed', body: z.object({ message: z.string() }) },
+        404: INVALID_LINK,
+      },
+      async handle({ params }, { attempts }) {
+        await attempts.removeFile(params.token, params.questionId);
+        return { message: 'File removed' };
+      },
+    }),
+    'POST /api/student/{token}/submit': operation({
+      summary:
+        'Submit (JSON, or multipart with answers as JSON text and files parts); idempotent by attempt id and Idempotency-Key',
+      tags: [FLOW],
+      params: tokenParams,
+      body: submitBody,
+      responses: {
+        200: {
+          description: 'Submitted and scored within a few seconds',
+          body: z.object({ message: z.string(), result: resultOut, serverNow: z.string() }),
+        },
+        202: {
+          description: 'Submitted; the result follows (GET …/results)',
+          body: z.object({
+            message: z.string(),
+            attemptId: z.string(),
+            status: z.literal('scoring'),
+            serverNow: z.string(),
+          }),
+        },
+        400: 'An unknown question, an invalid answer or a refused file',
+        404: INVALID_LINK,
+        409: 'already_completed after a pass with nothing in progress',
+        413: 'file_too_large',
+      },
+      readsOwnBody: true,
+      before: (deps) => [
+        bodyOf(JSON_TYPE, MULTIPART_TYPE),
+        admitted(deps, { openAttempt: false }),
+        submitParts(deps),
+      ],
+      async handle({ params, req, res }, { attempts }) {
+        const key = parse(idempotencyKey, req.get('idempotency-key'));
+        const { body, files } = await submission(req);
+        if (body.answers.length > MAX_ANSWERS) throw badRequest(`At most ${MAX_ANSWERS} answers`);
+        // RFC 7240: a client that polls for the result itself (a load generator, an integration) is answered at commit.
+        const respondAsync = /(^|[\s,;])respond-async(\s*(,|;|$))/i.test(req.get('prefer') ?? '');
+        const outcome = await attempts.submit(params.token, {
+          attemptId: body.attemptId,
+          idempotencyKey: key,
+          answers: body.answers,
+          files,
+          respondAsync,
+        });
+        if (outcome.kind === 'result') {
+          return {
+            message: SUBMITTED_MESSAGE,
+            result: outcome.result,
+            serverNow: outcome.serverNow.toISOString(),
+          };
+        }
+        if (respondAsync) res.setHeader('Preference-Applied', 'respond-async');
+        res.status(202).json({
+          message: SUBMITTED_MESSAGE,
+          attemptId: outcome.attemptId,
+          status: 'scoring',
+          serverNow: outcome.serverNow.toISOString(),
+        });
+      },
+    }),
+    'GET /api/student/{token}/results': operation({
+      summary: "The student's results, newest first",
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        200: { description: 'Newest first', body: z.object({ results: z.array(resultOut) }) },
+        404: INVALID_LINK,
+      },
+      handle: async ({ params }, { attempts }) => ({ results: await attempts.results(params.token) }),
+    }),
+    'GET /api/admin/students/{studentId}/attempts/{attemptId}/files/{questionId}': operation({
+      summary: "Download a student's answer file (attachment, nosniff)",
+      tags: [TAG],
+      admin: true,
+      params: adminFileParams,
+      responses: { 200: { description: 'The file' }, 401: 'Not signed in', 404: 'File not found' },
+      async handle({ params, res }, { attempts }) {
+        const { file, body } = await attempts.adminFile(params);
+        res.setHeader('Content-Type', file.mimetype);
+        res.setHeader('Content-Length', String(file.size));
+        res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        body.on('error', (err) => res.destroy(err));
+        body.pipe(res);
+      },
+    }),
+    'GET /api/admin/students': operation({
+      summary: 'Students, newest first: search (name or e-mail), status, page and limit (at most 100)',
+      tags: [TAG],
+      admin: true,
+      query: listQuery,
+      responses: {
+        200: {
+          description: 'One page',
+          body: z.object({ students: z.array(studentOut), pagination: paginationOut }),
+        },
+        400: 'A query parameter is out of range',
+        401: 'Not signed in',
+      },
+      async handle({ query: q }, { students }) {
+        const { students: found, total } = await students.list({
+          search: q.search || undefined,
+          status: q.status === 'all' ? undefined : q.status,
+          page: q.page,
+          limit: q.limit,
+        });
+        const totalPages = Math.max(1, Math.ceil(total / q.limit));
+        return {
+          students: found.map(toStudentJson),
+          pagination: {
+            currentPage: q.page,
+            totalPages,
+            totalResults: total,
+            hasNext: q.page < totalPages,
+            hasPrev: q.page > 1,
+          },
+        };
+      },
+    }),
+    'POST /api/admin/students/invite': operation({
+      summary: 'Invite a student; the invitation mail is queued',
+      tags: [TAG],
+      admin: true,
+      body: inviteBody,
+      responses: {
+        201: { description: 'The student', body: withMessage },
+        400: 'A validation rule is broken',
+        401: 'Not signed in',
+        409: 'A student with this email is already invited',
+      },
+      async handle({ body, res }, { students }) {
+        const student = await students.invite(body, adminClaims(res).sub);
+        return { message: `Invitation sent to ${student.name}`, student: toStudentJson(student) };
+      },
+    }),
+    'POST /api/admin/students/import': operation({
+      summary: 'Invite students from a CSV (multipart field file; name,email,phoneNumber,extraTimePercent)',
+      tags: [TAG],
+      admin: true,
+      query: importQuery,
+      responses: {
+        200: { description: 'Every row problem by line; with dryRun nothing is saved', body: importOut },
+        400: 'No file, or no header line naming name and email',
+        401: 'Not signed in',
+        409: 'An e-mail was invited meanwhile; nothing was imported',
+        413: 'The file is too large',
+      },
+      before: (deps) => [csvFile(deps.importMaxBytes)],
+      async handle({ query, req, res }, { students, importMaxRows }) {
+        const file = uploadedFile(req);
+        if (!file) throw badRequest('Choose a CSV file to import', 'file_required');
+        const rows = csvRows(file.buffer.toString('utf8'), importMaxRows);
+        return students.importRows(rows, { dryRun: query.dryRun, actorId: adminClaims(res).sub });
+      },
+    }),
+    'POST /api/admin/students/{id}/resend-assessment': operation({
+      summary: 'Resend the invitation; an unstarted invitation gets a new link and a new expiry',
+      tags: [TAG],
+      admin: true,
+      params: idParams,
+      responses: {
+        200: { description: 'The student', body: withMessage },
+        401: 'Not signed in',
+        404: 'Student not found',
+      },
+      async handle({ params, res }, { students }) {
+        const student = await students.resend(params.id, adminClaims(res).sub);
+        return { message: `Invitation sent to ${student.name}`, student: toStudentJson(student) };
+      },
+    }),
+    'PATCH /api/admin/students/{id}': operation({
+      summary: 'Set the extra-time accommodation (0 to 300 percent)',
+      tags: [TAG],
+      admin: true,
+      params: idParams,
+      body: patchBody,
+      responses: {
+        200: { description: 'The student', body: z.object({ student: studentOut }) },
+        400: 'Out of range',
+        401: 'Not signed in',
+        404: 'Student not found',
+      },
+      async handle({ params, body, res }, { students }) {
+        const student = await students.setExtraTime(params.id, body.extraTimePercent, adminClaims(res).sub);
+        return { student: toStudentJson(student) };
+      },
+    }),
+    'DELETE /api/admin/students/{id}': operation({
+      summary: 'Erase the student everywhere (student.student.deleted.v1); cannot be undone',
+      tags: [TAG],
+      admin: true,
+      params: idParams,
+      responses: {
+        200: { description: 'Deleted', body: z.object({ message: z.string() }) },
+        401: 'Not signed in',
+        404: 'Student not found',
+      },
+      async handle({ params, res }, { students }) {
+        await students.remove(params.id, adminClaims(res).sub);
+        return { message: 'Student deleted successfully' };
+      },
+    }),
+    'GET /api/student/{token}': operation({
+      summary: 'The student behind an invitation link; opening it changes nothing',
+      tags: [TAG],
+      params: tokenParams,
+      responses: {
+        200: {
+          description: 'Name and e-mail',
+          body: z.object({ student: z.object({ name: z.string(), email: z.string() }) }),
+        },
+        404: 'Invalid or expired invitation link (unknown, expired and deleted alike)',
+      },
+      // The link's look-up changes nothing (mail scanners follow links): only the student's own Start will.
+      async handle({ params, res }, { students }) {
+        const student = await students.byToken(params.token);
+        res.setHeader('Cache-Control', 'no-store');
+        return { student: { name: student.name, email: student.email } };
+      },
+    }),
+  },
+});
