@@ -136,7 +136,7 @@ export default tseslint.config(
       '**/coverage/**',
       '.data/**',
       'proto/src/gen/**',
-      'web/src/lib/api-schema.ts',
+      'web/src/lib/gen/**',
       'web/dist/**',
     ],
   },

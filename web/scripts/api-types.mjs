@@ -1,5 +1,5 @@
 // The web's API types, generated from the OpenAPI documents the services declare (merged as the gateway serves
-// them): `node web/scripts/api-types.mjs` writes web/src/lib/api-schema.ts, `--check` fails when it is stale.
+// them): `node web/scripts/api-types.mjs` writes web/src/lib/gen/api-schema.ts, `--check` fails when it is stale.
 // Needs the services built (`npx tsc -b`): their documents are read from their modules, no server is started.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,7 +9,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
-const target = path.join(here, '../src/lib/api-schema.ts');
+const target = path.join(here, '../src/lib/gen/api-schema.ts');
 
 const { upstreamNames } = require('@readiness/contracts');
 const { mergeOpenApi } = require('@readiness/kit/openapi');

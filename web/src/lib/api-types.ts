@@ -1,7 +1,7 @@
-import type { paths } from './api-schema';
+import type { paths } from './gen/api-schema';
 
 /**
- * Names for the generated API types (`api-schema.ts`, from the services' OpenAPI documents): what a call of
+ * Names for the generated API types (`gen/api-schema.ts`, from the services' OpenAPI documents): what a call of
  * `METHOD path` takes and answers, so a feature's types follow the service's declaration instead of being
  * written a second time.
  */

@@ -2,6 +2,7 @@ export {
   createObjectStore,
   parseS3Endpoint,
   attachmentDisposition,
+  sendAttachment,
   MAX_SINGLE_PUT_BYTES,
   type ObjectStore,
   type ObjectStoreOptions,

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
@@ -96,6 +97,25 @@ export function attachmentDisposition(fileName: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Streams a stored file to the caller as an attachment under its original name: its type, its length, never
+ * sniffed as anything else. A stream that breaks cuts the answer (the caller sees an incomplete download).
+ */
+export function sendAttachment(
+  res: ServerResponse,
+  file: { originalName: string; mimetype: string; size: number },
+  body: Readable,
+  cacheControl?: string,
+): void {
+  res.setHeader('Content-Type', file.mimetype);
+  res.setHeader('Content-Length', String(file.size));
+  res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (cacheControl) res.setHeader('Cache-Control', cacheControl);
+  body.on('error', (err) => res.destroy(err));
+  body.pipe(res);
 }
 
 function errorCode(err: unknown): string | undefined {

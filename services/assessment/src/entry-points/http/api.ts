@@ -2,7 +2,7 @@ import { adminClaims, bearerToken } from '@readiness/kit/auth';
 import { badRequest } from '@readiness/kit/errors';
 import { multipartBody, uploadedFile, uploadedName } from '@readiness/kit/files';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
-import { attachmentDisposition } from '@readiness/kit/storage';
+import { sendAttachment } from '@readiness/kit/storage';
 import type { Express, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { VersionSummary } from '../../data-access/versions-repository';
@@ -80,13 +80,7 @@ export const assessmentApi = serviceApi<AssessmentApiDeps>({
       responses: { 200: { description: 'The file' }, 404: 'File not found' },
       async handle({ params, res }, { assessments }) {
         const { file, body } = await assessments.download(params.filename);
-        res.setHeader('Content-Type', file.mimetype);
-        res.setHeader('Content-Length', String(file.size));
-        res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        res.setHeader('Cache-Control', 'private, max-age=300');
-        body.on('error', (err) => res.destroy(err));
-        body.pipe(res);
+        sendAttachment(res, file, body, 'private, max-age=300');
       },
     }),
     'GET /api/assessment': operation({

@@ -3,7 +3,7 @@ import { badRequest } from '@readiness/kit/errors';
 import { fileSource, uploadedFile, uploadedName } from '@readiness/kit/files';
 import { parse } from '@readiness/kit/http';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
-import { attachmentDisposition } from '@readiness/kit/storage';
+import { sendAttachment } from '@readiness/kit/storage';
 import { z } from 'zod';
 import { STARTED_MESSAGE, SUBMITTED_MESSAGE, type Attempts } from '../../domain/attempts';
 import type { Students } from '../../domain/students';
@@ -376,12 +376,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
       responses: { 200: { description: 'The file' }, 401: 'Not signed in', 404: 'File not found' },
       async handle({ params, res }, { attempts }) {
         const { file, body } = await attempts.adminFile(params);
-        res.setHeader('Content-Type', file.mimetype);
-        res.setHeader('Content-Length', String(file.size));
-        res.setHeader('Content-Disposition', attachmentDisposition(file.originalName));
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-        body.on('error', (err) => res.destroy(err));
-        body.pipe(res);
+        sendAttachment(res, file, body);
       },
     }),
     'GET /api/admin/students': operation({
