@@ -1,18 +1,12 @@
-import type { EnvelopeFields } from '@readiness/contracts';
 import { and, asc, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { BusMessage, Publisher } from '../bus';
 import type { Database, Db, Tx } from '../db';
 import type { Logger } from '../logger';
 import { outbox } from './schema';
 
-/** Same shape as the bus's `BusMessage`: the envelope fields with the encoded payload. */
-export type BusMessage = EnvelopeFields;
-
-/** What the relay publishes through; the RabbitMQ and in-process buses both satisfy it. */
-export interface Publisher {
-  /** Resolves only when the broker confirmed every message; rejects otherwise. */
-  publish(messages: BusMessage[]): Promise<void>;
-}
+/** What the relay publishes through: the RabbitMQ and in-process buses, declared once by the bus. */
+export type { BusMessage, Publisher } from '../bus';
 
 export interface OutboxRelayOptions {
   database: Database;
