@@ -40,6 +40,12 @@ const api = serviceApi<Things>({
         return { id: params.id, name: body.name };
       },
     }),
+    'GET /things/{id}/drifted': operation({
+      summary: 'A handler whose answer drifted from its declaration',
+      params: z.object({ id: z.string() }),
+      responses: { 200: { description: 'The thing', body: z.object({ name: z.string() }) } },
+      handle: () => ({ name: 42 }),
+    }),
     'GET /things': operation({
       summary: 'Every thing, as text',
       query: z.object({ sep: z.enum([',', ';']).default(',') }),
@@ -68,7 +74,11 @@ describe('operations declared once', () => {
   });
 
   it('when the document is built, then it has exactly the declared operations, with their schemas', () => {
-    expect(Object.keys(api.openapi.paths).sort()).toEqual(['/things', '/things/{id}']);
+    expect(Object.keys(api.openapi.paths).sort()).toEqual([
+      '/things',
+      '/things/{id}',
+      '/things/{id}/drifted',
+    ]);
     expect(Object.keys(api.openapi.paths['/things/{id}']!).sort()).toEqual(['get', 'post']);
     expect(api.openapi.paths['/things/{id}']?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { required: ['name'] } } },
@@ -101,6 +111,12 @@ describe('operations declared once', () => {
     expect(((await badBody.json()) as { field: string }).field).toBe('name');
     expect(things.names.has('t3')).toBe(false);
     expect((await fetch(`${base}/things?sep=|`)).status).toBe(400);
+  });
+
+  it('when, under test, a handler answers with a body its declaration refuses, then the call fails with 500', async () => {
+    expect(process.env.NODE_ENV).toBe('test');
+    const drifted = await fetch(`${base}/things/t1/drifted`);
+    expect(drifted.status).toBe(500);
   });
 
   it('when a handler answers by itself, then its answer stands; when it throws, then the error handler answers', async () => {

@@ -86,6 +86,25 @@ const successStatus = (op: OperationSpec) =>
   Number(Object.keys(op.responses).find((status) => /^2\d\d$/.test(status)) ?? 200);
 
 /**
+ * Under test (jest sets NODE_ENV=test), every answer a handler returns is checked against the schema its
+ * operation declares: an answer that drifted from its declaration (and so from the web's generated types) fails
+ * the test that made it, as a 500 naming the field.
+ */
+const CHECK_ANSWERS = process.env.NODE_ENV === 'test';
+
+function checkAnswer(key: string, op: OperationSpec, status: number, answer: unknown): void {
+  const declared = op.responses[status];
+  const schema = typeof declared === 'object' ? declared.body : undefined;
+  if (!schema) return;
+  const checked = schema.safeParse(answer);
+  if (checked.success) return;
+  const issue = checked.error.issues[0];
+  throw new Error(
+    `${key} answered ${status} with a body its declaration refuses at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+  );
+}
+
+/**
  * A service's API from its operations, each declared once (`'METHOD /path/{param}': operation({ … })`): the
  * document and the routes come from the same declarations, so they cannot disagree.
  */
@@ -117,7 +136,9 @@ export function serviceApi<D>(spec: {
             },
             deps,
           );
-          if (answer !== undefined && !res.headersSent) res.status(status).json(answer);
+          if (answer === undefined || res.headersSent) return;
+          if (CHECK_ANSWERS) checkAnswer(key, op, status, answer);
+          res.status(status).json(answer);
         });
       }
     },
