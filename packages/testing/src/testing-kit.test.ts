@@ -1,7 +1,7 @@
 import net from 'node:net';
 import amqp from 'amqplib';
 import { Client } from 'pg';
-import { createTestDatabase, createTestVhost, eventually, startTcpProxy, rewriteUrlPort } from '.';
+import { createTestDatabase, createTestVhost, eventually, freePort, startTcpProxy, rewriteUrlPort } from '.';
 
 describe('testing kit', () => {
   test('when a test database is created, then it is empty and usable, and gone after close', async () => {
@@ -93,5 +93,25 @@ describe('eventually', () => {
         100,
       ),
     ).rejects.toThrow('timed out waiting for the thing: still broken');
+  });
+});
+
+describe('freePort', () => {
+  test('when a stack asks for many ports, then each is different, below the ephemeral range, and free to listen on', async () => {
+    const ports = [];
+    for (let i = 0; i < 40; i++) ports.push(await freePort());
+    expect(new Set(ports).size).toBe(ports.length);
+    expect(ports.every((p) => p >= 20_000 && p < 32_768)).toBe(true);
+    const servers = await Promise.all(
+      ports.map(
+        (port) =>
+          new Promise<net.Server>((resolve, reject) => {
+            const server = net.createServer();
+            server.once('error', reject);
+            server.listen(port, '127.0.0.1', () => resolve(server));
+          }),
+      ),
+    );
+    await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
   });
 });
