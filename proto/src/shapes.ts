@@ -1,6 +1,6 @@
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import type { AssessmentVersionPublished } from './gen/readiness/events/v1/assessment_pb';
-import type { ResultRecorded } from './gen/readiness/events/v1/results_pb';
+import type { AssessmentSection, AssessmentVersionPublished } from './gen/readiness/events/v1/assessment_pb';
+import type { ResultRecorded, ScoredAnswer, SectionScore } from './gen/readiness/events/v1/results_pb';
 import { QuestionType } from './gen/readiness/events/v1/assessment_pb';
 
 /**
@@ -28,11 +28,10 @@ const TYPES: Record<QuestionKind, QuestionType> = {
 export const questionKind = (type: QuestionType): QuestionKind => KINDS[type] ?? 'yes_no';
 export const questionType = (kind: QuestionKind): QuestionType => TYPES[kind];
 
-export interface VersionSection {
-  id: number;
-  title: string;
-  description: string;
-}
+/** A generated message's fields without protobuf's bookkeeping: the contract is the one declaration. */
+type Plain<T> = Omit<T, '$typeName' | '$unknown'>;
+
+export type VersionSection = Plain<AssessmentSection>;
 
 export interface VersionQuestion {
   id: string;
@@ -107,50 +106,18 @@ export function performanceLevel(percentage: number): PerformanceLevel {
 }
 
 /** One section's figures within a result. */
-export interface ResultSection {
-  sectionId: number;
-  title: string;
-  score: number;
-  totalPoints: number;
-  correct: number;
-  questions: number;
-  percentage: number;
-}
+export type ResultSection = Plain<SectionScore>;
 
-/** One question's outcome within a result; `skipped`: an optional question left unanswered. */
-export interface ResultAnswer {
-  questionId: string;
-  answer: string;
-  isCorrect: boolean;
-  points: number;
-  maxPoints: number;
-  sectionId: number;
-  skipped?: boolean;
-}
+/** One question's outcome within a result; `skipped` (an optional question left unanswered) only when true. */
+export type ResultAnswer = Omit<Plain<ScoredAnswer>, 'skipped'> & { skipped?: boolean };
 
 /** A result as `results.result.recorded.v1` carries it, in plain values. */
-export interface RecordedResult {
-  resultId: string;
-  attemptId: string;
-  studentId: string;
-  name: string;
-  email: string;
-  score: number;
-  totalPoints: number;
-  percentage: number;
-  passed: boolean;
-  attemptNumber: number;
-  canRetake: boolean;
-  assessmentCode: string;
+export type RecordedResult = Omit<Plain<ResultRecorded>, 'completedAt' | 'sections' | 'answers'> & {
   /** The submission's time; the moment it was read when a publisher left it out. */
   completedAt: Date;
-  versionId: string;
-  version: number;
-  passingScore: number;
-  assessmentTitle: string;
   sections: ResultSection[];
   answers: ResultAnswer[];
-}
+};
 
 export function recordedResult(e: ResultRecorded): RecordedResult {
   return {

@@ -1009,7 +1009,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description PDF generation is temporarily unavailable */
+                /** @description PDF generation is temporarily unavailable (no browser yet, or busy) */
                 503: {
                     headers: {
                         [name: string]: unknown;

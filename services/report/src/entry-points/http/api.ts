@@ -22,6 +22,28 @@ const noCertificate = () => notFound('No certificate has this code');
 
 const operation = operationsFor<Reports>();
 
+/** A PDF of one result for an admin, rendered (or read from the bucket) on request. */
+const adminPdf = (
+  summary: string,
+  missing: string,
+  pdf: (reports: Reports, id: string) => Promise<PdfFile>,
+) =>
+  operation({
+    summary,
+    tags: [TAG],
+    admin: true,
+    params: resultParams,
+    responses: {
+      200: { description: 'application/pdf' },
+      401: 'Not signed in',
+      404: missing,
+      503: 'PDF generation is temporarily unavailable (no browser yet, or busy)',
+    },
+    async handle({ params, res }, reports) {
+      sendPdf(res, await pdf(reports, params.id));
+    },
+  });
+
 /**
  * The report service's API, each operation declared once: admin PDF downloads (guarded by the runtime on
  * /api/admin) and the public verification.
@@ -30,36 +52,16 @@ export const reportApi = serviceApi<Reports>({
   service: 'report',
   tags: [{ name: TAG, description: 'PDF reports, certificates and their public verification' }],
   operations: {
-    'GET /api/admin/results/{id}/pdf': operation({
-      summary: 'The PDF report of one result (attachment assessment-report-{name}.pdf)',
-      tags: [TAG],
-      admin: true,
-      params: resultParams,
-      responses: {
-        200: { description: 'application/pdf' },
-        401: 'Not signed in',
-        404: 'Result not found',
-        503: 'PDF generation is temporarily unavailable (no browser yet, or busy)',
-      },
-      async handle({ params, res }, reports) {
-        sendPdf(res, await reports.reportPdf(params.id));
-      },
-    }),
-    'GET /api/admin/results/{id}/certificate': operation({
-      summary: 'The certificate of a passed result (attachment certificate-{name}-{email}.pdf)',
-      tags: [TAG],
-      admin: true,
-      params: resultParams,
-      responses: {
-        200: { description: 'application/pdf' },
-        401: 'Not signed in',
-        404: 'Result not found, or the result did not pass (code not_passed)',
-        503: 'PDF generation is temporarily unavailable',
-      },
-      async handle({ params, res }, reports) {
-        sendPdf(res, await reports.certificatePdf(params.id));
-      },
-    }),
+    'GET /api/admin/results/{id}/pdf': adminPdf(
+      'The PDF report of one result (attachment assessment-report-{name}.pdf)',
+      'Result not found',
+      (reports, id) => reports.reportPdf(id),
+    ),
+    'GET /api/admin/results/{id}/certificate': adminPdf(
+      'The certificate of a passed result (attachment certificate-{name}-{email}.pdf)',
+      'Result not found, or the result did not pass (code not_passed)',
+      (reports, id) => reports.certificatePdf(id),
+    ),
     'GET /api/certificates/{code}': operation({
       summary: 'Public verification of a certificate code: only what the certificate itself shows',
       tags: [TAG],
