@@ -13,6 +13,8 @@ export const noBrowser = (cause?: unknown) =>
  * request, `file://`, metadata addresses and internal hosts included, is aborted and counted). A render waits
  * for a free page, up to a queue of fifty per page; a page that failed or is worn out is closed and replaced.
  */
+export type PagePool = ReturnType<typeof createPagePool>;
+
 export function createPagePool(options: {
   /** The browser pages are opened in now (none while it is down or asleep). */
   browser: () => Browser | undefined;

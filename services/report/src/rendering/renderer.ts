@@ -3,7 +3,7 @@ import type { Logger } from '@readiness/kit/logger';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { UnusableBrowserError, type BrowserChoice } from './browser-choice';
 import { checkFonts, fontTestPage } from './font-check';
-import { createPagePool, noBrowser } from './page-pool';
+import { createPagePool, noBrowser, type PagePool } from './page-pool';
 import { tiedToThisProcess } from './tied-browser';
 
 export { embeddedFonts } from './font-check';
@@ -48,7 +48,7 @@ export interface Renderer {
 
 const RELAUNCH_DELAYS_MS = [1_000, 2_000, 5_000, 15_000, 60_000];
 
-export function createRenderer(options: {
+export interface RendererOptions {
   choose: () => Promise<BrowserChoice>;
   fontFaces: string;
   poolSize: number;
@@ -61,189 +61,222 @@ export function createRenderer(options: {
   /** Milliseconds without a render after which the browser is closed until the next one; 0 keeps it open. */
   idleMs?: number;
   logger: Logger;
-}): Renderer {
-  const { logger, poolSize, timeoutMs } = options;
-  const pageRenders = options.pageRenders ?? 20;
-  const idleMs = options.idleMs ?? 0;
-  let asleep = false;
-  let launching: Promise<void> | undefined;
-  let idleTimer: NodeJS.Timeout | undefined;
-  let inFlight = 0;
-  let browser: Browser | undefined;
-  let choice: BrowserChoice | undefined;
-  let problem: string | undefined = 'the browser has not started yet';
-  let closing = false;
-  let relaunchTimer: NodeJS.Timeout | undefined;
-  let failures = 0;
-  const listeners: Array<() => void> = [];
-  const pages = createPagePool({ browser: () => browser, poolSize, pageRenders, logger });
+}
 
-  async function renderOn(page: Page, html: string, renderOptions: RenderOptions): Promise<Buffer> {
-    await page.setContent(html, { waitUntil: 'load', timeout: timeoutMs });
-    const pdf = await page.pdf({
-      format: 'A4',
-      landscape: renderOptions.landscape ?? false,
-      printBackground: true,
-      preferCSSPageSize: true,
-      timeout: timeoutMs,
+export function createRenderer(options: RendererOptions): Renderer {
+  return new ChromiumRenderer(options);
+}
+
+/** The renderer's state: one browser (or none, asleep or failed), its launch, its idle and relaunch timers. */
+class ChromiumRenderer implements Renderer {
+  private readonly logger: Logger;
+  private readonly idleMs: number;
+  private readonly pages: PagePool;
+  private readonly listeners: Array<() => void> = [];
+  private browser: Browser | undefined;
+  private choice: BrowserChoice | undefined;
+  private tiedPath: string | undefined;
+  private launching: Promise<void> | undefined;
+  private problem: string | undefined = 'the browser has not started yet';
+  private asleep = false;
+  private closing = false;
+  private inFlight = 0;
+  private failures = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private relaunchTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: RendererOptions) {
+    this.logger = options.logger;
+    this.idleMs = options.idleMs ?? 0;
+    this.pages = createPagePool({
+      browser: () => this.browser,
+      poolSize: options.poolSize,
+      pageRenders: options.pageRenders ?? 20,
+      logger: options.logger,
     });
-    return Buffer.from(pdf);
   }
 
-  /** Closes the browser once nothing has been rendered for `idleMs`; the next render launches it again. */
-  function armIdle(): void {
-    clearTimeout(idleTimer);
-    if (idleMs <= 0 || closing || !browser || inFlight > 0) return;
-    idleTimer = setTimeout(() => void closeIdleBrowser(), idleMs);
-    idleTimer.unref();
+  /** One launch at a time: a wake, a relaunch after a crash and the start share it. */
+  start(): Promise<void> {
+    this.launching ??= this.launchBrowser().finally(() => {
+      this.launching = undefined;
+    });
+    return this.launching;
   }
 
-  async function closeIdleBrowser(): Promise<void> {
-    const current = browser;
-    if (!current || inFlight > 0 || launching || closing) return;
-    // The disconnect that follows is not a crash: `browser` no longer points at it.
-    browser = undefined;
-    pages.reset();
-    asleep = true;
-    logger.info(
-      { idleSeconds: Math.round(idleMs / 1000) },
-      'no PDF for a while: the browser is closed until the next one',
-    );
-    await current.close().catch(() => undefined);
-  }
-
-  async function render(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
-    inFlight += 1;
-    clearTimeout(idleTimer);
+  async render(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
+    this.inFlight += 1;
+    clearTimeout(this.idleTimer);
     try {
-      if (asleep) {
-        asleep = false;
-        await launch().catch(() => undefined);
-      } else if (launching) {
-        await launching.catch(() => undefined);
+      if (this.asleep) {
+        this.asleep = false;
+        await this.start().catch(() => undefined);
+      } else if (this.launching) {
+        await this.launching.catch(() => undefined);
       }
-      return await renderNow(html, renderOptions);
+      return await this.renderNow(html, renderOptions);
     } finally {
-      inFlight -= 1;
-      armIdle();
+      this.inFlight -= 1;
+      this.armIdle();
     }
   }
 
-  async function renderNow(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
-    const page = await pages.acquire();
+  status(): RendererStatus {
+    return {
+      available: (Boolean(this.browser) || this.asleep) && !this.problem,
+      asleep: this.asleep,
+      source: this.choice?.source,
+      executablePath: this.choice?.executablePath,
+      version: this.choice?.version,
+      problem: this.problem,
+    };
+  }
+
+  onAvailable(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  blockedRequests(): number {
+    return this.pages.blockedRequests();
+  }
+
+  browserPid(): number | undefined {
+    return this.browser?.process()?.pid;
+  }
+
+  pagesOpened(): number {
+    return this.pages.pagesOpened();
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.asleep = false;
+    clearTimeout(this.relaunchTimer);
+    clearTimeout(this.idleTimer);
+    const current = this.browser;
+    this.dropBrowser('the service is stopping');
+    await current?.close().catch(() => undefined);
+  }
+
+  private async renderNow(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
+    const page = await this.pages.acquire();
     let timer: NodeJS.Timeout | undefined;
     let healthy = false;
     try {
-      const pdf = await withTimeout(renderOn(page, html, renderOptions), timeoutMs, (t) => {
+      const pdf = await withTimeout(this.renderOn(page, html, renderOptions), this.options.timeoutMs, (t) => {
         timer = t;
       });
       healthy = true;
       return pdf;
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (!browser) throw noBrowser(err);
+      if (!this.browser) throw noBrowser(err);
       throw new AppError('pdf_failed', 'The PDF could not be prepared. Try again.', 503, { cause: err });
     } finally {
       clearTimeout(timer);
-      pages.release(page, healthy);
+      this.pages.release(page, healthy);
     }
   }
 
-  function dropBrowser(reason: string): void {
-    browser = undefined;
-    problem = reason;
-    pages.reset();
-  }
-
-  function scheduleRelaunch(): void {
-    if (closing || relaunchTimer) return;
-    const delay = RELAUNCH_DELAYS_MS[Math.min(failures, RELAUNCH_DELAYS_MS.length - 1)]!;
-    failures += 1;
-    relaunchTimer = setTimeout(() => {
-      relaunchTimer = undefined;
-      void launch().catch(() => undefined);
-    }, delay);
-    relaunchTimer.unref();
-  }
-
-  /** One launch at a time: a wake, a relaunch after a crash and the start share it. */
-  function launch(): Promise<void> {
-    launching ??= launchBrowser().finally(() => {
-      launching = undefined;
+  private async renderOn(page: Page, html: string, renderOptions: RenderOptions): Promise<Buffer> {
+    const timeout = this.options.timeoutMs;
+    await page.setContent(html, { waitUntil: 'load', timeout });
+    const pdf = await page.pdf({
+      format: 'A4',
+      landscape: renderOptions.landscape ?? false,
+      printBackground: true,
+      preferCSSPageSize: true,
+      timeout,
     });
-    return launching;
+    return Buffer.from(pdf);
   }
 
-  let tiedPath: string | undefined;
-  async function launchBrowser(): Promise<void> {
+  /** Closes the browser once nothing has been rendered for `idleMs`; the next render launches it again. */
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    if (this.idleMs <= 0 || this.closing || !this.browser || this.inFlight > 0) return;
+    this.idleTimer = setTimeout(() => void this.closeIdleBrowser(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private async closeIdleBrowser(): Promise<void> {
+    const current = this.browser;
+    if (!current || this.inFlight > 0 || this.launching || this.closing) return;
+    // The disconnect that follows is not a crash: `browser` no longer points at it.
+    this.browser = undefined;
+    this.pages.reset();
+    this.asleep = true;
+    this.logger.info(
+      { idleSeconds: Math.round(this.idleMs / 1000) },
+      'no PDF for a while: the browser is closed until the next one',
+    );
+    await current.close().catch(() => undefined);
+  }
+
+  private dropBrowser(reason: string): void {
+    this.browser = undefined;
+    this.problem = reason;
+    this.pages.reset();
+  }
+
+  private scheduleRelaunch(): void {
+    if (this.closing || this.relaunchTimer) return;
+    const delay = RELAUNCH_DELAYS_MS[Math.min(this.failures, RELAUNCH_DELAYS_MS.length - 1)]!;
+    this.failures += 1;
+    this.relaunchTimer = setTimeout(() => {
+      this.relaunchTimer = undefined;
+      void this.start().catch(() => undefined);
+    }, delay);
+    this.relaunchTimer.unref();
+  }
+
+  private async launchBrowser(): Promise<void> {
     // Only a browser closed for being idle leaves no problem behind: the start and a relaunch after a crash do.
-    const waking = problem === undefined;
+    const waking = this.problem === undefined;
     try {
-      choice ??= await options.choose();
+      const choice = (this.choice ??= await this.options.choose());
       const launched = await launchTied(
         choice,
-        (tiedPath ??= tiedToThisProcess(choice.executablePath)),
-        timeoutMs,
+        (this.tiedPath ??= tiedToThisProcess(choice.executablePath)),
+        this.options.timeoutMs,
       );
-      browser = launched;
-      launched.on('disconnected', () => {
-        if (browser !== launched || closing) return;
-        logger.error(
-          { executablePath: choice?.executablePath },
-          'the PDF browser stopped; launching it again',
-        );
-        dropBrowser('the browser stopped; it is being launched again');
-        scheduleRelaunch();
-      });
-      await checkFonts(await renderNow(fontTestPage(options.fontFaces)));
-      problem = undefined;
-      failures = 0;
-      armIdle();
+      this.browser = launched;
+      launched.on('disconnected', () => this.onDisconnected(launched));
+      await checkFonts(await this.renderNow(fontTestPage(this.options.fontFaces)));
+      this.problem = undefined;
+      this.failures = 0;
+      this.armIdle();
       if (waking) {
-        logger.debug({ pid: launched.process()?.pid }, 'the PDF browser is launched again for a render');
+        this.logger.debug({ pid: launched.process()?.pid }, 'the PDF browser is launched again for a render');
         return;
       }
-      announce(choice, poolSize, logger);
-      for (const listener of listeners) listener();
+      announce(choice, this.options.poolSize, this.logger);
+      for (const listener of this.listeners) listener();
     } catch (err) {
-      if (err instanceof UnusableBrowserError) throw err;
-      const current = browser;
-      dropBrowser(`no browser could start: ${(err as Error).message}`);
-      await current?.close().catch(() => undefined);
-      logger.error({ err }, `${problem}; PDF calls answer 503 until one starts`);
-      // A failed choice is made again next time: a browser may be installed meanwhile.
-      if (!current) choice = undefined;
-      scheduleRelaunch();
+      await this.launchFailed(err);
     }
   }
 
-  return {
-    start: launch,
-    render,
-    status: () => ({
-      available: (Boolean(browser) || asleep) && !problem,
-      asleep,
-      source: choice?.source,
-      executablePath: choice?.executablePath,
-      version: choice?.version,
-      problem,
-    }),
-    onAvailable(listener) {
-      listeners.push(listener);
-    },
-    blockedRequests: pages.blockedRequests,
-    browserPid: () => browser?.process()?.pid,
-    pagesOpened: pages.pagesOpened,
-    async close() {
-      closing = true;
-      asleep = false;
-      clearTimeout(relaunchTimer);
-      clearTimeout(idleTimer);
-      const current = browser;
-      dropBrowser('the service is stopping');
-      await current?.close().catch(() => undefined);
-    },
-  };
+  private onDisconnected(launched: Browser): void {
+    if (this.browser !== launched || this.closing) return;
+    this.logger.error(
+      { executablePath: this.choice?.executablePath },
+      'the PDF browser stopped; launching it again',
+    );
+    this.dropBrowser('the browser stopped; it is being launched again');
+    this.scheduleRelaunch();
+  }
+
+  private async launchFailed(err: unknown): Promise<void> {
+    if (err instanceof UnusableBrowserError) throw err;
+    const current = this.browser;
+    this.dropBrowser(`no browser could start: ${(err as Error).message}`);
+    await current?.close().catch(() => undefined);
+    this.logger.error({ err }, `${this.problem}; PDF calls answer 503 until one starts`);
+    // A failed choice is made again next time: a browser may be installed meanwhile.
+    if (!current) this.choice = undefined;
+    this.scheduleRelaunch();
+  }
 }
 
 /** Chromium, headless, tied to this process (it dies with it), with signals left to the service. */
