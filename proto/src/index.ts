@@ -117,3 +117,4 @@ export function decodeEnvelope(bytes: Uint8Array): EnvelopeFields {
 export { consumerQueues, type ConsumerQueue } from './consumers';
 export { queuesOf, topology, upstreamNames, type ServiceName, type ServiceTopology } from './topology';
 export * from './shapes';
+export * from './api-schemas';

@@ -2,6 +2,7 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { AssessmentSection, AssessmentVersionPublished } from './gen/readiness/events/v1/assessment_pb';
 import type { ResultRecorded, ScoredAnswer, SectionScore } from './gen/readiness/events/v1/results_pb';
 import { QuestionType } from './gen/readiness/events/v1/assessment_pb';
+import type { PERFORMANCE_LEVELS, QUESTION_KINDS } from './api-schemas';
 
 /**
  * The shapes several services keep of what another publishes, translated from the events in one place: each
@@ -9,7 +10,7 @@ import { QuestionType } from './gen/readiness/events/v1/assessment_pb';
  */
 
 /** A question's type as the services and the API name it. */
-export type QuestionKind = 'yes_no' | 'multiple_choice' | 'file_upload';
+export type QuestionKind = (typeof QUESTION_KINDS)[number];
 
 const KINDS: Record<QuestionType, QuestionKind> = {
   // A type a newer publisher added is read as the simplest one rather than refused.
@@ -46,6 +47,24 @@ export interface VersionQuestion {
   downloadableFile?: { filename: string; originalName: string; size: number; mimetype: string };
 }
 
+/** A section's fields, the same in the contract, the services' stores and their views. */
+export const sectionOf = (s: VersionSection): VersionSection => ({
+  id: s.id,
+  title: s.title,
+  description: s.description,
+});
+
+/** The fields every question carries under the same names in the contract, the services' stores and their views. */
+export type QuestionBasics = Pick<VersionQuestion, 'id' | 'question' | 'section' | 'points' | 'required'>;
+
+export const questionBasics = (q: QuestionBasics): QuestionBasics => ({
+  id: q.id,
+  question: q.question,
+  section: q.section,
+  points: q.points,
+  required: q.required,
+});
+
 /** An assessment version as `assessment.version.published.v1` carries it, in plain values. */
 export interface PublishedVersion {
   versionId: string;
@@ -69,14 +88,10 @@ export function publishedVersion(e: AssessmentVersionPublished): PublishedVersio
     description: e.description,
     timeLimitMinutes: e.timeLimitMinutes,
     passingScore: e.passingScore,
-    sections: e.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
+    sections: e.sections.map(sectionOf),
     questions: e.questions.map((q) => ({
-      id: q.id,
+      ...questionBasics(q),
       type: questionKind(q.type),
-      question: q.question,
-      section: q.section,
-      points: q.points,
-      required: q.required,
       correctAnswer: q.correctAnswer,
       options: q.options.map((o) => ({ id: o.id, text: o.text })),
       fileInstructions: q.fileInstructions,
@@ -96,7 +111,7 @@ export function publishedVersion(e: AssessmentVersionPublished): PublishedVersio
 }
 
 /** The performance bands of SPEC §4, by percentage: 90 and above, 80 to 89, 70 to 79, below 70. */
-export type PerformanceLevel = 'Excellent' | 'Good' | 'Satisfactory' | 'Needs Improvement';
+export type PerformanceLevel = (typeof PERFORMANCE_LEVELS)[number];
 
 export function performanceLevel(percentage: number): PerformanceLevel {
   if (percentage >= 90) return 'Excellent';
@@ -107,6 +122,16 @@ export function performanceLevel(percentage: number): PerformanceLevel {
 
 /** One section's figures within a result. */
 export type ResultSection = Plain<SectionScore>;
+
+/** A section's figures, named alike in the contract, the services and their answers. */
+export const sectionFigures = (s: Omit<ResultSection, 'sectionId'>): Omit<ResultSection, 'sectionId'> => ({
+  title: s.title,
+  score: s.score,
+  totalPoints: s.totalPoints,
+  correct: s.correct,
+  questions: s.questions,
+  percentage: s.percentage,
+});
 
 /** One question's outcome within a result; `skipped` (an optional question left unanswered) only when true. */
 export type ResultAnswer = Omit<Plain<ScoredAnswer>, 'skipped'> & { skipped?: boolean };
@@ -138,15 +163,7 @@ export function recordedResult(e: ResultRecorded): RecordedResult {
     version: e.version,
     passingScore: e.passingScore,
     assessmentTitle: e.assessmentTitle,
-    sections: e.sections.map((s) => ({
-      sectionId: s.sectionId,
-      title: s.title,
-      score: s.score,
-      totalPoints: s.totalPoints,
-      correct: s.correct,
-      questions: s.questions,
-      percentage: s.percentage,
-    })),
+    sections: e.sections.map((s) => ({ sectionId: s.sectionId, ...sectionFigures(s) })),
     answers: e.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

@@ -92,7 +92,14 @@ export const lockVersions = (tx: Tx) => tx.execute(sql`SELECT pg_advisory_xact_l
 const VERSION_COLUMNS = sql`id, version, is_active, title, description, time_limit, passing_score, sections,
   questions, change_notes, created_at, created_by_id, created_by_name`;
 
+/** The versions, the question files they carry, the audit of both and the admins' names, in one repository. */
 export function createVersionsRepository(database: Database) {
+  return { ...versionQueries(database), ...fileQueries(database), ...adminQueries(database) };
+}
+
+export type VersionsRepository = ReturnType<typeof createVersionsRepository>;
+
+function versionQueries(database: Database) {
   return {
     async active(runner: Runner = database.db): Promise<VersionRecord | undefined> {
       const [row] = await rows<VersionRow>(
@@ -170,6 +177,11 @@ export function createVersionsRepository(database: Database) {
       );
       return row?.used ?? false;
     },
+  };
+}
+
+function fileQueries(database: Database) {
+  return {
     async file(filename: string, runner: Runner = database.db): Promise<StoredFile | undefined> {
       const [row] = await rows<{ filename: string; original_name: string; size: string; mimetype: string }>(
         runner,
@@ -205,6 +217,12 @@ export function createVersionsRepository(database: Database) {
     async removeFile(tx: Tx, filename: string): Promise<void> {
       await tx.execute(sql`DELETE FROM assessment_files WHERE filename = ${filename}`);
     },
+  };
+}
+
+/** Who changed the content (the names events brought) and what they did. */
+function adminQueries(database: Database) {
+  return {
     async adminName(adminId: string): Promise<string | undefined> {
       const [row] = await rows<{ name: string }>(
         database.db,
@@ -248,5 +266,3 @@ export function createVersionsRepository(database: Database) {
     },
   };
 }
-
-export type VersionsRepository = ReturnType<typeof createVersionsRepository>;

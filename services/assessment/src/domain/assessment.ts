@@ -1,6 +1,8 @@
 import { badRequest } from '@readiness/kit/errors';
+import { QUESTION_KINDS, questionBasics } from '@readiness/contracts';
+import type { VersionContent, VersionRecord } from '../data-access/versions-repository';
 
-export const QUESTION_TYPES = ['yes_no', 'multiple_choice', 'file_upload'] as const;
+export const QUESTION_TYPES = QUESTION_KINDS;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export interface Section {
@@ -40,14 +42,7 @@ export interface AssessmentContent {
 }
 
 /** One saved version. */
-export interface AssessmentVersion extends AssessmentContent {
-  id: string;
-  version: number;
-  isActive: boolean;
-  changeNotes: string;
-  createdAt: Date;
-  createdBy: { id: string; name: string };
-}
+export interface AssessmentVersion extends AssessmentContent, Omit<VersionRecord, keyof VersionContent> {}
 
 function firstRepeat<T>(values: T[]): T | undefined {
   const seen = new Set<T>();
@@ -106,14 +101,7 @@ export function normalizeContent(content: AssessmentContent): AssessmentContent 
   return {
     ...content,
     questions: content.questions.map((q) => {
-      const out: Question = {
-        id: q.id,
-        type: q.type,
-        question: q.question,
-        section: q.section,
-        points: q.points,
-        required: q.required,
-      };
+      const out: Question = { ...questionBasics(q), type: q.type };
       if (q.type !== 'file_upload' && q.correctAnswer !== undefined) out.correctAnswer = q.correctAnswer;
       if (q.type === 'multiple_choice') out.options = q.options ?? [];
       if (q.fileInstructions) out.fileInstructions = q.fileInstructions;

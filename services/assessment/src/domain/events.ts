@@ -2,7 +2,9 @@ import {
   AssessmentVersionPublishedSchema,
   create,
   encodePayload,
+  questionBasics,
   questionType,
+  sectionOf,
   timestampFromDate,
 } from '@readiness/contracts';
 import { mimetypeOf } from './files';
@@ -22,14 +24,10 @@ export function versionPublishedPayload(v: AssessmentVersion): Uint8Array {
       description: v.description,
       timeLimitMinutes: v.timeLimit,
       passingScore: v.passingScore,
-      sections: v.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
+      sections: v.sections.map(sectionOf),
       questions: v.questions.map((q) => ({
-        id: q.id,
+        ...questionBasics(q),
         type: questionType(q.type),
-        question: q.question,
-        section: q.section,
-        points: q.points,
-        required: q.required,
         correctAnswer: q.correctAnswer ?? '',
         options: q.options ?? [],
         fileInstructions: q.fileInstructions ?? '',

@@ -29,8 +29,22 @@ export interface DeliveryRequest {
  * refusal (unknown mailbox, message refused) gives the mail up with its reason. The delivery log row (recipient,
  * subject; never the secret) is written on first sight.
  */
+/** What a delivery needs: the deliveries' records, the database they live in, the mailer. */
+export interface DeliveryDeps {
+  repo: DeliveriesRepository;
+  database: Database;
+  mailer: Mailer;
+  logger: Logger;
+}
+
+/** What a consumer of mail-bearing events needs: delivery, and how often and how long it may try. */
+export interface MailConsumerDeps extends DeliveryDeps {
+  maxAttempts: number;
+  leaseSeconds: number;
+}
+
 export async function deliver(
-  deps: { repo: DeliveriesRepository; database: Database; mailer: Mailer; logger: Logger },
+  deps: DeliveryDeps,
   req: DeliveryRequest,
 ): Promise<'sent' | 'duplicate' | 'rejected'> {
   await deps.repo.record({

@@ -4,6 +4,7 @@ import {
   ResultRecordedSchema,
   create,
   encodePayload,
+  sectionFigures,
   timestampFromDate,
 } from '@readiness/contracts';
 import type { ResultRecord } from './result';
@@ -30,15 +31,7 @@ export const recordedPayload = (r: ResultRecord) =>
       canRetake: r.canRetake,
       assessmentCode: r.assessmentCode,
       completedAt: timestampFromDate(r.completedAt),
-      sections: r.sections.map((s) => ({
-        sectionId: s.id,
-        title: s.title,
-        score: s.score,
-        totalPoints: s.totalPoints,
-        correct: s.correct,
-        questions: s.questions,
-        percentage: s.percentage,
-      })),
+      sections: r.sections.map((s) => ({ sectionId: s.id, ...sectionFigures(s) })),
       versionId: r.versionId,
       version: r.version,
       passingScore: r.passingScore,

@@ -1,4 +1,5 @@
 import { badRequest } from '@readiness/kit/errors';
+import { questionBasics, sectionOf } from '@readiness/contracts';
 import type { Answer, AssessmentVersion, VersionQuestion } from '../data-access/version-records';
 
 export type {
@@ -30,14 +31,10 @@ export function studentView(v: AssessmentVersion): StudentAssessment {
     description: v.description,
     timeLimit: v.timeLimit,
     passingScore: v.passingScore,
-    sections: v.sections.map((s) => ({ id: s.id, title: s.title, description: s.description })),
+    sections: v.sections.map(sectionOf),
     questions: v.questions.map((q) => ({
-      id: q.id,
+      ...questionBasics(q),
       type: q.type,
-      question: q.question,
-      section: q.section,
-      points: q.points,
-      required: q.required,
       options: q.type === 'multiple_choice' ? q.options.map((o) => ({ id: o.id, text: o.text })) : [],
       fileInstructions: q.fileInstructions,
       hasDownloadableFile: Boolean(q.downloadableFile),

@@ -1,26 +1,18 @@
-import type { Database } from '@readiness/kit/db';
-import type { Logger } from '@readiness/kit/logger';
-import type { Mailer } from '@readiness/kit/mail';
 import { on } from '@readiness/kit/runtime';
 import type { SecretBox } from '@readiness/kit/outbox';
-import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
-import { deliver } from '../../domain/deliver';
+import { deliver, type MailConsumerDeps } from '../../domain/deliver';
 import { adminPasswordReset } from '../../domain/templates';
 
 export const ADMIN_PASSWORD_RESET_QUEUE = 'notification.admin-password-reset';
 
 /** Mails the temporary password of an admin whose password a super admin reset. */
-export function adminPasswordResetConsumer(deps: {
-  repo: DeliveriesRepository;
-  database: Database;
-  mailer: Mailer;
-  logger: Logger;
-  /** Opens the sealed temporary password (the key auth sealed it with). */
-  secrets: SecretBox;
-  publicOrigin: string;
-  maxAttempts: number;
-  leaseSeconds: number;
-}) {
+export function adminPasswordResetConsumer(
+  deps: MailConsumerDeps & {
+    /** Opens the sealed temporary password (the key auth sealed it with). */
+    secrets: SecretBox;
+    publicOrigin: string;
+  },
+) {
   return on('auth.admin.password-reset.v1', {
     queue: ADMIN_PASSWORD_RESET_QUEUE,
     maxAttempts: deps.maxAttempts,

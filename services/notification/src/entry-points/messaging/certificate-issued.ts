@@ -1,9 +1,5 @@
-import type { Database } from '@readiness/kit/db';
-import type { Logger } from '@readiness/kit/logger';
-import type { Mailer } from '@readiness/kit/mail';
 import { on } from '@readiness/kit/runtime';
-import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
-import { deliver } from '../../domain/deliver';
+import { deliver, type MailConsumerDeps } from '../../domain/deliver';
 import { certificateIssued } from '../../domain/templates';
 
 export const CERTIFICATE_ISSUED_QUEUE = 'notification.certificate-issued';
@@ -16,14 +12,7 @@ const attachmentName = (name: string) =>
  * Mails a certificate to its student with the PDF the event carries: once per event, so once per pass and once
  * per resend request, whatever the redeliveries.
  */
-export function certificateIssuedConsumer(deps: {
-  repo: DeliveriesRepository;
-  database: Database;
-  mailer: Mailer;
-  logger: Logger;
-  maxAttempts: number;
-  leaseSeconds: number;
-}) {
+export function certificateIssuedConsumer(deps: MailConsumerDeps) {
   return on('report.certificate.issued.v1', {
     queue: CERTIFICATE_ISSUED_QUEUE,
     maxAttempts: deps.maxAttempts,

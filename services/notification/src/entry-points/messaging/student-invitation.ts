@@ -1,10 +1,6 @@
-import type { Database } from '@readiness/kit/db';
-import type { Logger } from '@readiness/kit/logger';
-import type { Mailer } from '@readiness/kit/mail';
 import type { SecretBox } from '@readiness/kit/outbox';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
-import type { DeliveriesRepository } from '../../data-access/deliveries-repository';
-import { deliver } from '../../domain/deliver';
+import { deliver, type MailConsumerDeps } from '../../domain/deliver';
 import { studentInvitation } from '../../domain/templates';
 
 export const STUDENT_INVITED_QUEUE = 'notification.student-invited';
@@ -26,16 +22,12 @@ interface InvitationEvent {
  * Mails invitations (first and resent) with the link opened from its sealed form, recording each delivery
  * against the student; erases a deleted student's mail log.
  */
-export function studentInvitationConsumers(deps: {
-  repo: DeliveriesRepository;
-  database: Database;
-  mailer: Mailer;
-  logger: Logger;
-  secrets: SecretBox;
-  contact: string;
-  maxAttempts: number;
-  leaseSeconds: number;
-}): EventSubscription[] {
+export function studentInvitationConsumers(
+  deps: MailConsumerDeps & {
+    secrets: SecretBox;
+    contact: string;
+  },
+): EventSubscription[] {
   const mailInvitation =
     (template: string, resent: boolean) =>
     async (event: InvitationEvent, meta: { id: string; attempt: number }) => {

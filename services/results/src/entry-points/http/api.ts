@@ -1,3 +1,4 @@
+import { performanceLevelSchema, questionKindSchema, sectionFiguresSchema } from '@readiness/contracts';
 import { adminClaims } from '@readiness/kit/auth';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
 import type { Response } from 'express';
@@ -9,8 +10,6 @@ import { toResultDetail, toResultRow } from './views';
 
 const TAG = 'Results';
 
-const LEVELS = ['Excellent', 'Good', 'Satisfactory', 'Needs Improvement'] as const;
-
 const resultRow = z.object({
   _id: z.string(),
   studentId: z.string(),
@@ -19,7 +18,7 @@ const resultRow = z.object({
   totalPoints: z.number().int(),
   percentage: z.number().int(),
   passed: z.boolean(),
-  performanceLevel: z.enum(LEVELS),
+  performanceLevel: performanceLevelSchema,
   assessmentCode: z.string(),
   completedAt: z.string(),
   attemptNumber: z.number().int(),
@@ -27,30 +26,18 @@ const resultRow = z.object({
   version: z.number().int(),
 });
 
-const questionType = z.enum(['yes_no', 'multiple_choice', 'file_upload']);
-
 const resultDetail = resultRow.extend({
   passingScore: z.number().int(),
   timeSpent: z.number().int(),
   startedAt: z.string().nullable(),
   sections: z.array(
-    z.object({
-      id: z.number().int(),
-      title: z.string(),
-      description: z.string(),
-      score: z.number().int(),
-      totalPoints: z.number().int(),
-      correct: z.number().int(),
-      questions: z.number().int(),
-      percentage: z.number().int(),
-      performanceLevel: z.enum(LEVELS),
-    }),
+    sectionFiguresSchema.extend({ description: z.string(), performanceLevel: performanceLevelSchema }),
   ),
   answers: z.array(
     z.object({
       questionId: z.string(),
       question: z.string(),
-      type: questionType,
+      type: questionKindSchema,
       section: z.number().int(),
       answer: z.string(),
       answerText: z.string(),
@@ -77,7 +64,7 @@ const resultDetail = resultRow.extend({
           questions: z.array(
             z.object({
               id: z.string(),
-              type: questionType,
+              type: questionKindSchema,
               question: z.string(),
               points: z.number().int(),
               required: z.boolean(),
@@ -286,7 +273,7 @@ export const resultsApi = serviceApi<Results>({
               z.object({
                 id: z.string(),
                 question: z.string(),
-                type: questionType,
+                type: questionKindSchema,
                 section: z.number().int(),
                 attempts: z.number().int().describe('Results where the question counted'),
                 correct: z.number().int(),

@@ -1,3 +1,4 @@
+import { questionKindSchema, sectionFiguresSchema, sectionSchema } from '@readiness/contracts';
 import { adminClaims } from '@readiness/kit/auth';
 import { badRequest } from '@readiness/kit/errors';
 import { fileSource, uploadedFile, uploadedName } from '@readiness/kit/files';
@@ -112,17 +113,7 @@ const resultOut = z.object({
   passingScore: z.number().int(),
   /** The signed certificate download link while it is valid (a passed result whose certificate was issued). */
   certificateUrl: z.string().nullable(),
-  sections: z.array(
-    z.object({
-      id: z.number().int(),
-      title: z.string(),
-      score: z.number().int(),
-      totalPoints: z.number().int(),
-      correct: z.number().int(),
-      questions: z.number().int(),
-      percentage: z.number().int(),
-    }),
-  ),
+  sections: z.array(sectionFiguresSchema),
 });
 const assessmentOut = z.object({
   versionId: z.string(),
@@ -131,11 +122,11 @@ const assessmentOut = z.object({
   description: z.string(),
   timeLimit: z.number().int(),
   passingScore: z.number().int(),
-  sections: z.array(z.object({ id: z.number().int(), title: z.string(), description: z.string() })),
+  sections: z.array(sectionSchema),
   questions: z.array(
     z.object({
       id: z.string(),
-      type: z.enum(['yes_no', 'multiple_choice', 'file_upload']),
+      type: questionKindSchema,
       question: z.string(),
       section: z.number().int(),
       points: z.number().int(),

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * The shared shapes as the services' HTTP operations declare them (zod, and from it OpenAPI and the web's types):
+ * declared here once, next to the translations of the same shapes from the events.
+ */
+
+export const QUESTION_KINDS = ['yes_no', 'multiple_choice', 'file_upload'] as const;
+
+/** The performance bands of SPEC §4, best first. */
+export const PERFORMANCE_LEVELS = ['Excellent', 'Good', 'Satisfactory', 'Needs Improvement'] as const;
+
+export const questionKindSchema = z.enum(QUESTION_KINDS);
+
+export const performanceLevelSchema = z.enum(PERFORMANCE_LEVELS);
+
+export const sectionSchema = z.object({ id: z.number().int(), title: z.string(), description: z.string() });
+
+/** One section's figures within a result, as the student's result page and the admin's result detail show them. */
+export const sectionFiguresSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  score: z.number().int(),
+  totalPoints: z.number().int(),
+  correct: z.number().int(),
+  questions: z.number().int(),
+  percentage: z.number().int(),
+});
