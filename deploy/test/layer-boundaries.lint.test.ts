@@ -68,7 +68,7 @@ const cases: [string, string, string, string][] = [
     'a service data-access module imports the domain',
     'services/auth/src/data-access/fixture.ts',
     use('adminEvents', '../domain/events'),
-    use('admins', './schema'),
+    use('rows', '@readiness/kit/db'),
   ],
   [
     'a service data-access module imports an entry point',

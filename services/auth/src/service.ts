@@ -13,12 +13,12 @@ import {
   LOCKOUT_SECONDS,
   WINDOW_SECONDS,
 } from './domain/login-throttle';
-import { createPasswordHasher } from './domain/password-hasher';
-import { createDurableRevocations } from './domain/revocations';
 import { temporaryPassword } from './domain/passwords';
-import { loadSigningKeys, type SigningKeys } from './domain/signing-keys';
-import { createTokenIssuer } from './domain/tokens';
+import { createDurableRevocations } from './domain/revocations';
 import { authApi } from './entry-points/http/api';
+import { createPasswordHasher } from './infrastructure/password-hasher';
+import { loadSigningKeys, type SigningKeys } from './infrastructure/signing-keys';
+import { createTokenIssuer } from './infrastructure/token-issuer';
 
 export interface AuthExports {
   /** The super admin created on this start with a generated password (development only), to print once. */

@@ -1,4 +1,4 @@
-import { createPasswordHasher } from '../src/domain/password-hasher';
+import { createPasswordHasher } from '../src/infrastructure/password-hasher';
 import { ROOT, startAuth } from './harness';
 
 jest.setTimeout(60_000);

@@ -1,4 +1,4 @@
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -14,6 +14,20 @@ export type Db = PgDatabase<PgQueryResultHKT, any>;
 /** A drizzle transaction; accepts the same query builders as `Db`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Tx = PgTransaction<PgQueryResultHKT, any, any>;
+
+/** What runs a statement: the database's `db` or a transaction, so the caller chooses the transaction. */
+export type Runner = Pick<Tx, 'execute'>;
+
+/**
+ * The one data-access helper: runs a query written with drizzle's `sql` template and returns its rows, typed
+ * as the caller names them (column names as selected; timestamps arrive as strings, bigints as strings).
+ */
+export async function rows<R>(runner: Runner, query: SQL): Promise<R[]> {
+  return ((await runner.execute(query)) as unknown as { rows: R[] }).rows;
+}
+
+/** A value as a `jsonb` parameter, for the `sql` template. */
+export const json = (value: unknown): SQL => sql`${JSON.stringify(value)}::jsonb`;
 
 /** Driver-level access for the migration runner: multi-statement scripts need the simple query protocol. */
 export interface RawTransaction {
@@ -80,10 +94,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     kind: 'postgres',
     db,
     transaction: (fn) => db.transaction(fn),
-    async execute<R>(query: SQL) {
-      const result = (await db.execute(query)) as unknown as { rows: R[] };
-      return result.rows;
-    },
+    execute: <R>(query: SQL) => rows<R>(db, query),
     async ping() {
       try {
         await pool.query('SELECT 1');

@@ -1,25 +1,16 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
-import { integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
 import { AppError, conflict, toAppError } from '../errors';
 import { createLogger } from '../logger';
 import { openServiceDatabase } from '../runtime';
-import { isUniqueViolation, migrate, type Database, type Db, type Tx } from './index';
+import { isUniqueViolation, migrate, rows, type Database, type Runner } from './index';
 import { databaseDrivers, type OpenedDatabase } from './test/drivers';
 
 jest.setTimeout(30_000);
 
 const logger = createLogger({ name: 'db-test', level: 'silent' });
-
-const notes = pgTable('notes', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  title: text('title').notNull().unique(),
-  body: text('body').notNull(),
-  version: integer('version').notNull().default(1),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
 
 const NOTES_SQL = `
 CREATE TABLE notes (
@@ -32,32 +23,51 @@ CREATE TABLE notes (
 CREATE TABLE counters (name text PRIMARY KEY, value integer NOT NULL);
 `;
 
-/** The kind of repository a service writes: drizzle query builders, plain objects out, AppErrors for rule breaks. */
-function notesRepository(db: Db | Tx) {
+interface Note {
+  id: string;
+  title: string;
+  body: string;
+  version: number;
+  createdAt: Date;
+}
+
+type NoteRow = Omit<Note, 'createdAt'> & { created_at: string };
+
+/** The kind of repository a service writes: `sql` through `rows`, plain objects out, AppErrors for rule breaks. */
+function notesRepository(runner: Runner) {
+  const NOTE = sql`id, title, body, version, created_at`;
+  const toNote = (r: NoteRow): Note => ({
+    id: r.id,
+    title: r.title,
+    body: r.body,
+    version: r.version,
+    createdAt: new Date(r.created_at),
+  });
+  const notes = async (query: SQL) => (await rows<NoteRow>(runner, query)).map(toNote);
   return {
     async create(input: { title: string; body: string }) {
       try {
-        const [row] = await db.insert(notes).values(input).returning();
-        return row!;
+        const [note] = await notes(
+          sql`INSERT INTO notes (title, body) VALUES (${input.title}, ${input.body}) RETURNING ${NOTE}`,
+        );
+        return note!;
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('A note with this title already exists', 'note_exists');
         throw err;
       }
     },
     async findById(id: string) {
-      const [row] = await db.select().from(notes).where(eq(notes.id, id));
-      return row;
+      const [note] = await notes(sql`SELECT ${NOTE} FROM notes WHERE id = ${id}`);
+      return note;
     },
     async update(id: string, patch: { body: string }) {
-      const [row] = await db
-        .update(notes)
-        .set({ body: patch.body, version: sql`${notes.version} + 1` })
-        .where(eq(notes.id, id))
-        .returning();
-      return row;
+      const [note] = await notes(
+        sql`UPDATE notes SET body = ${patch.body}, version = version + 1 WHERE id = ${id} RETURNING ${NOTE}`,
+      );
+      return note;
     },
     async count() {
-      const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(notes);
+      const [row] = await rows<{ n: number }>(runner, sql`SELECT count(*)::int AS n FROM notes`);
       return row!.n;
     },
   };
@@ -169,11 +179,11 @@ describe.each(drivers)('notes repository on %s', (_driver, open) => {
     );
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(5);
-    const rows = await database.db
-      .select({ title: notes.title })
-      .from(notes)
-      .where(sql`${notes.title} LIKE ${`${prefix}%`}`);
-    expect(rows.map((r) => r.title).sort()).toEqual([0, 2, 4, 6, 8].map((i) => `${prefix} ${i}`));
+    const titles = await rows<{ title: string }>(
+      database.db,
+      sql`SELECT title FROM notes WHERE title LIKE ${`${prefix}%`}`,
+    );
+    expect(titles.map((r) => r.title).sort()).toEqual([0, 2, 4, 6, 8].map((i) => `${prefix} ${i}`));
   });
 
   it('when concurrent transactions increment one counter, then no increment is lost', async () => {
@@ -182,9 +192,10 @@ describe.each(drivers)('notes repository on %s', (_driver, open) => {
     await Promise.all(
       Array.from({ length: 20 }, () =>
         database.transaction(async (tx) => {
-          const [row] = await tx
-            .execute(sql`SELECT value FROM counters WHERE name = 'hits' FOR UPDATE`)
-            .then((r) => (r as unknown as { rows: Array<{ value: number }> }).rows);
+          const [row] = await rows<{ value: number }>(
+            tx,
+            sql`SELECT value FROM counters WHERE name = 'hits' FOR UPDATE`,
+          );
           await new Promise((resolve) => setImmediate(resolve));
           await tx.execute(sql`UPDATE counters SET value = ${row!.value + 1} WHERE name = 'hits'`);
         }),

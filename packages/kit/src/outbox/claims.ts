@@ -1,7 +1,6 @@
-import { and, eq, lt, or, sql } from 'drizzle-orm';
-import type { Database } from '../db';
+import { sql } from 'drizzle-orm';
+import { rows, type Database } from '../db';
 import { AppError } from '../errors';
-import { effectClaims } from './schema';
 
 /** One side effect outside the database, and the rules for retrying it. */
 export interface ClaimedEffect {
@@ -44,27 +43,19 @@ export async function runClaimed(
   effect: () => Promise<unknown>,
 ): Promise<ClaimOutcome> {
   const { db } = database;
-  const where = and(eq(effectClaims.scope, claim.scope), eq(effectClaims.key, claim.key));
-  await db.insert(effectClaims).values({ scope: claim.scope, key: claim.key }).onConflictDoNothing();
-  const claimed = await db
-    .update(effectClaims)
-    .set({
-      status: 'running',
-      leaseUntil: sql`now() + make_interval(secs => ${claim.leaseSeconds})`,
-      updatedAt: sql`now()`,
-    })
-    .where(
-      and(
-        where,
-        or(
-          eq(effectClaims.status, 'pending'),
-          and(eq(effectClaims.status, 'running'), lt(effectClaims.leaseUntil, sql`now()`)),
-        ),
-      ),
-    )
-    .returning({ key: effectClaims.key });
+  const where = sql`scope = ${claim.scope} AND key = ${claim.key}`;
+  await db.execute(
+    sql`INSERT INTO effect_claims (scope, key) VALUES (${claim.scope}, ${claim.key}) ON CONFLICT DO NOTHING`,
+  );
+  const claimed = await rows<{ key: string }>(
+    db,
+    sql`UPDATE effect_claims
+        SET status = 'running', lease_until = now() + make_interval(secs => ${claim.leaseSeconds}), updated_at = now()
+        WHERE ${where} AND (status = 'pending' OR (status = 'running' AND lease_until < now()))
+        RETURNING key`,
+  );
   if (claimed.length === 0) {
-    const [row] = await db.select({ status: effectClaims.status }).from(effectClaims).where(where);
+    const [row] = await rows<{ status: string }>(db, sql`SELECT status FROM effect_claims WHERE ${where}`);
     if (row?.status === 'done' || row?.status === 'failed') return 'duplicate';
     throw new AppError('effect_in_progress', 'This effect is being carried out by another worker', 409);
   }
@@ -75,29 +66,20 @@ export async function runClaimed(
     const permanent = claim.isPermanent?.(err) ?? false;
     const final = permanent || claim.attempt >= claim.maxAttempts;
     const reason = claim.describe?.(err) ?? (err instanceof Error ? err.message : String(err));
-    await db
-      .update(effectClaims)
-      .set({
-        status: final ? 'failed' : 'pending',
-        leaseUntil: null,
-        attempts: sql`${effectClaims.attempts} + 1`,
-        lastError: reason.slice(0, MAX_ERROR_LENGTH),
-        updatedAt: sql`now()`,
-      })
-      .where(where);
+    await db.execute(
+      sql`UPDATE effect_claims
+          SET status = ${final ? 'failed' : 'pending'}, lease_until = NULL, attempts = attempts + 1,
+            last_error = ${reason.slice(0, MAX_ERROR_LENGTH)}, updated_at = now()
+          WHERE ${where}`,
+    );
     if (permanent) return 'rejected';
     throw err;
   }
-  await db
-    .update(effectClaims)
-    .set({
-      status: 'done',
-      leaseUntil: null,
-      attempts: sql`${effectClaims.attempts} + 1`,
-      lastError: null,
-      doneAt: sql`now()`,
-      updatedAt: sql`now()`,
-    })
-    .where(where);
+  await db.execute(
+    sql`UPDATE effect_claims
+        SET status = 'done', lease_until = NULL, attempts = attempts + 1, last_error = NULL, done_at = now(),
+          updated_at = now()
+        WHERE ${where}`,
+  );
   return 'done';
 }

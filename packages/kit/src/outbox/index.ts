@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Database, Tx } from '../db';
+import { sql } from 'drizzle-orm';
+import { rows, type Database, type Tx } from '../db';
 import { currentContext } from '../logger';
-import { outbox, processedMessages } from './schema';
 
 export { OutboxRelay, type BusMessage, type OutboxRelayOptions, type Publisher } from './relay';
-export { effectClaims, outbox, processedMessages } from './schema';
 export { runClaimed, type ClaimedEffect, type ClaimOutcome } from './claims';
 export {
   EVENT_SECRETS_KEY_FILE,
@@ -38,36 +37,27 @@ export interface OutboxEvent {
  * Returns the event id. Call `relay.notify()` after the commit for low latency.
  */
 export async function enqueue(tx: Tx, event: OutboxEvent): Promise<string> {
-  const id = event.id ?? randomUUID();
-  const context = currentContext();
-  await tx.insert(outbox).values({
-    id,
-    name: event.name,
-    payload: event.payload,
-    occurredAt: event.occurredAt ?? new Date(),
-    correlationId: event.correlationId ?? context.correlationId ?? context.requestId ?? null,
-    traceparent: event.traceparent ?? null,
-    tracestate: event.tracestate ?? null,
-  });
-  return id;
+  const [id] = await enqueueMany(tx, [event]);
+  return id!;
 }
 
 /** Writes many events in the caller's transaction with few statements (a bulk import's mails). */
 export async function enqueueMany(tx: Tx, events: OutboxEvent[], chunkSize = 1000): Promise<string[]> {
   const context = currentContext();
-  const rows = events.map((event) => ({
-    id: event.id ?? randomUUID(),
-    name: event.name,
-    payload: event.payload,
-    occurredAt: event.occurredAt ?? new Date(),
-    correlationId: event.correlationId ?? context.correlationId ?? context.requestId ?? null,
-    traceparent: event.traceparent ?? null,
-    tracestate: event.tracestate ?? null,
-  }));
-  for (let i = 0; i < rows.length; i += chunkSize) {
-    await tx.insert(outbox).values(rows.slice(i, i + chunkSize));
+  const ids = events.map((event) => event.id ?? randomUUID());
+  const values = events.map(
+    (event, i) =>
+      sql`(${ids[i]}, ${event.name}, ${event.payload}, ${(event.occurredAt ?? new Date()).toISOString()},
+        ${event.correlationId ?? context.correlationId ?? context.requestId ?? null},
+        ${event.traceparent ?? null}, ${event.tracestate ?? null})`,
+  );
+  for (let i = 0; i < values.length; i += chunkSize) {
+    await tx.execute(
+      sql`INSERT INTO outbox (id, name, payload, occurred_at, correlation_id, traceparent, tracestate)
+          VALUES ${sql.join(values.slice(i, i + chunkSize), sql`, `)}`,
+    );
   }
-  return rows.map((r) => r.id);
+  return ids;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -105,11 +95,11 @@ export async function handleOnce<T>(
   const { eventId, key } = typeof message === 'string' ? { eventId: message, key: undefined } : message;
   if (!UUID.test(eventId)) throw new Error(`event id ${JSON.stringify(eventId)} is not a UUID`);
   const outcome = await database.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(processedMessages)
-      .values({ consumer, eventId, naturalKey: key ?? null })
-      .onConflictDoNothing()
-      .returning({ eventId: processedMessages.eventId });
+    const inserted = await rows<{ event_id: string }>(
+      tx,
+      sql`INSERT INTO processed_messages (consumer, event_id, natural_key) VALUES (${consumer}, ${eventId}, ${key ?? null})
+          ON CONFLICT DO NOTHING RETURNING event_id`,
+    );
     if (inserted.length === 0) return { duplicate: true };
     return { duplicate: false, result: await effect(tx) };
   });

@@ -8,11 +8,11 @@ import {
   type TestVhost,
   eventually,
 } from '@readiness/testing';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { createRabbitBus, type EventBus } from '../bus';
 import { migrate, openDatabase, type Database } from '../db';
 import { createLogger } from '../logger';
-import { enqueue, kitMigrationsDir, outbox, OutboxRelay } from './index';
+import { enqueue, kitMigrationsDir, OutboxRelay } from './index';
 
 jest.setTimeout(60_000);
 
@@ -100,14 +100,22 @@ describe('outbox relay publishing to RabbitMQ from PostgreSQL', () => {
     proxy.cut();
     const ids = [await placeOrder('during outage 1'), await placeOrder('during outage 2')];
     relay.notify();
-    await eventually(async () => {
-      const [row] = await database.db.select().from(outbox).where(eq(outbox.id, ids[0]!));
-      return (row?.attempts ?? 0) >= 1;
-    }, 'a failed publish attempt to be recorded');
+    const outboxRow = async (id: string) => {
+      const [row] = await database.execute<{
+        attempts: number;
+        sent_at: string | null;
+        last_error: string | null;
+      }>(sql`SELECT attempts, sent_at, last_error FROM outbox WHERE id = ${id}`);
+      return row;
+    };
+    await eventually(
+      async () => ((await outboxRow(ids[0]!))?.attempts ?? 0) >= 1,
+      'a failed publish attempt to be recorded',
+    );
     expect(deliveries.size).toBe(0);
-    const [pendingRow] = await database.db.select().from(outbox).where(eq(outbox.id, ids[0]!));
-    expect(pendingRow).toMatchObject({ sentAt: null });
-    expect(pendingRow!.lastError).toBeTruthy();
+    const pendingRow = await outboxRow(ids[0]!);
+    expect(pendingRow).toMatchObject({ sent_at: null });
+    expect(pendingRow!.last_error).toBeTruthy();
 
     proxy.restore();
 

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@readiness/testing';
-import { eq, sql } from 'drizzle-orm';
-import { integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { Registry } from 'prom-client';
 import { migrate, type Database } from '../db';
 import { createLogger, requestContext } from '../logger';
-import { enqueue, kitMigrationsDir, outbox, OutboxRelay, type BusMessage, type Publisher } from './index';
+import { enqueue, kitMigrationsDir, OutboxRelay, type BusMessage, type Publisher } from './index';
 import { databaseDrivers } from '../db/test/drivers';
 
 jest.setTimeout(30_000);
@@ -26,8 +25,6 @@ class RecordingPublisher implements Publisher {
   }
 }
 
-const accounts = pgTable('accounts', { id: text('id').primaryKey(), balance: integer('balance').notNull() });
-
 const drivers = databaseDrivers();
 
 describe.each(drivers)('outbox on %s', (_driver, open) => {
@@ -42,8 +39,23 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
   }
 
   async function row(id: string) {
-    const [found] = await database.db.select().from(outbox).where(eq(outbox.id, id));
-    return found;
+    const [found] = await database.execute<{
+      sentAt: string | null;
+      attempts: number;
+      lastError: string | null;
+      nextAttemptAt: string;
+      payload: Buffer;
+    }>(
+      sql`SELECT sent_at AS "sentAt", attempts, last_error AS "lastError", next_attempt_at AS "nextAttemptAt", payload
+          FROM outbox WHERE id = ${id}`,
+    );
+    return (
+      found && {
+        ...found,
+        sentAt: found.sentAt === null ? null : new Date(found.sentAt),
+        nextAttemptAt: new Date(found.nextAttemptAt),
+      }
+    );
   }
 
   beforeAll(async () => {
@@ -65,7 +77,7 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
 
     const eventId = await requestContext.run({ requestId: 'req-1', correlationId: 'corr-1' }, () =>
       database.transaction(async (tx) => {
-        await tx.insert(accounts).values({ id: accountId, balance: 10 });
+        await tx.execute(sql`INSERT INTO accounts (id, balance) VALUES (${accountId}, 10)`);
         return enqueue(tx, { name: 'bank.account.opened.v1', payload: new Uint8Array([1, 2, 3]) });
       }),
     );
@@ -95,7 +107,7 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
 
     await expect(
       database.transaction(async (tx) => {
-        await tx.insert(accounts).values({ id: accountId, balance: 10 });
+        await tx.execute(sql`INSERT INTO accounts (id, balance) VALUES (${accountId}, 10)`);
         eventId = await enqueue(tx, { name: 'bank.account.opened.v1', payload: new Uint8Array([1]) });
         throw new Error('validation failed after the write');
       }),
@@ -104,7 +116,7 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     expect(await relay(publisher).relayOnce()).toBe(0);
     expect(publisher.published).toEqual([]);
     expect(await row(eventId)).toBeUndefined();
-    expect(await database.db.select().from(accounts).where(eq(accounts.id, accountId))).toEqual([]);
+    expect(await database.execute(sql`SELECT * FROM accounts WHERE id = ${accountId}`)).toEqual([]);
   });
 
   it('when the publish fails, then the row stays pending with attempts, error and a later retry time, and is republished with the same id', async () => {
@@ -126,10 +138,9 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     expect(publisher.calls).toBe(1);
 
     publisher.failWith = undefined;
-    await database.db
-      .update(outbox)
-      .set({ nextAttemptAt: new Date(Date.now() - 1000) })
-      .where(eq(outbox.id, eventId));
+    await database.execute(
+      sql`UPDATE outbox SET next_attempt_at = now() - interval '1 second' WHERE id = ${eventId}`,
+    );
     expect(await r.relayOnce()).toBe(1);
     expect(publisher.published.map((m) => m.id)).toEqual([eventId]);
   });
@@ -148,10 +159,7 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     const r = relay(publisher, { retentionMs: 3_600_000 });
     expect(await r.relayOnce()).toBe(1);
     expect(await row(kept)).toBeDefined();
-    await database.db
-      .update(outbox)
-      .set({ sentAt: new Date(Date.now() - 2 * 3_600_000) })
-      .where(eq(outbox.id, kept));
+    await database.execute(sql`UPDATE outbox SET sent_at = now() - interval '2 hours' WHERE id = ${kept}`);
     r.start();
     await eventually(async () => (await row(kept)) === undefined, 'the sweep to delete the old sent row');
   });

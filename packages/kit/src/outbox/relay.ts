@@ -1,9 +1,8 @@
-import { and, asc, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BusMessage, Publisher } from '../bus';
-import type { Database, Db, Tx } from '../db';
+import { rows, type Database, type Runner } from '../db';
 import type { Logger } from '../logger';
-import { outbox } from './schema';
 
 /** What the relay publishes through: the RabbitMQ and in-process buses, declared once by the bus. */
 export type { BusMessage, Publisher } from '../bus';
@@ -32,7 +31,17 @@ export interface OutboxRelayOptions {
   registry?: Registry;
 }
 
-type OutboxRow = typeof outbox.$inferSelect;
+/** What the relay reads of a due row. */
+interface OutboxRow {
+  id: string;
+  name: string;
+  payload: Buffer;
+  occurred_at: Date | string;
+  correlation_id: string | null;
+  traceparent: string | null;
+  tracestate: string | null;
+  source: string | null;
+}
 
 const SWEEP_EVERY_MS = 60_000;
 
@@ -116,7 +125,8 @@ export class OutboxRelay {
 
   /** Rows not yet confirmed by the broker, and the age of the oldest one. */
   async pending(): Promise<{ count: number; oldestAgeSeconds: number }> {
-    const [row] = await this.database.execute<{ count: number; age: number }>(
+    const [row] = await rows<{ count: number; age: number }>(
+      this.database.db,
       sql`SELECT count(*)::int AS count,
                  coalesce(extract(epoch FROM clock_timestamp() - min(created_at)), 0)::float8 AS age
             FROM outbox WHERE sent_at IS NULL`,
@@ -160,62 +170,61 @@ export class OutboxRelay {
 
   private async batch(): Promise<number> {
     return this.database.transaction(async (tx) => {
-      const rows = await tx
-        .select()
-        .from(outbox)
-        .where(and(isNull(outbox.sentAt), lte(outbox.nextAttemptAt, sql`now()`)))
-        .orderBy(asc(outbox.createdAt))
-        .limit(this.batchSize)
-        .for('update', { skipLocked: true });
-      return this.publishAndMark(tx, rows);
+      const due = await rows<OutboxRow>(
+        tx,
+        sql`SELECT id, name, payload, occurred_at, correlation_id, traceparent, tracestate, source FROM outbox
+            WHERE sent_at IS NULL AND next_attempt_at <= now()
+            ORDER BY created_at LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
+      );
+      return this.publishAndMark(tx, due);
     });
   }
 
-  private async publishAndMark(q: Db | Tx, rows: OutboxRow[]): Promise<number> {
-    if (rows.length === 0) return 0;
-    const ids = rows.map((r) => r.id);
+  private async publishAndMark(q: Runner, due: OutboxRow[]): Promise<number> {
+    if (due.length === 0) return 0;
+    const ids = sql.join(
+      due.map((r) => sql`${r.id}`),
+      sql`, `,
+    );
     try {
-      await withTimeout(this.publisher.publish(rows.map((r) => this.toMessage(r))), this.publishTimeoutMs);
+      await withTimeout(this.publisher.publish(due.map((r) => this.toMessage(r))), this.publishTimeoutMs);
     } catch (err) {
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      await q
-        .update(outbox)
-        .set({
-          attempts: sql`${outbox.attempts} + 1`,
-          lastError: message,
-          // Capped exponential backoff with ±25 % jitter, so replicas do not retry in lockstep.
-          nextAttemptAt: sql`now() + least(${this.backoff.maxMs}::float8,
-              ${this.backoff.initialMs}::float8 * power(2, least(${outbox.attempts}, 20)))
-              * (0.75 + random() * 0.5) * interval '1 millisecond'`,
-        })
-        .where(inArray(outbox.id, ids));
-      this.metrics?.failures.inc({ source: this.source }, rows.length);
-      this.logger.warn({ err, events: rows.length }, 'publishing outbox events failed; they stay pending');
+      // Capped exponential backoff with ±25 % jitter, so replicas do not retry in lockstep.
+      await q.execute(
+        sql`UPDATE outbox SET attempts = attempts + 1, last_error = ${message},
+              next_attempt_at = now() + least(${this.backoff.maxMs}::float8,
+                ${this.backoff.initialMs}::float8 * power(2, least(attempts, 20)))
+                * (0.75 + random() * 0.5) * interval '1 millisecond'
+            WHERE id IN (${ids})`,
+      );
+      this.metrics?.failures.inc({ source: this.source }, due.length);
+      this.logger.warn({ err, events: due.length }, 'publishing outbox events failed; they stay pending');
       return 0;
     }
     if (this.retentionMs === 0) {
-      await q.delete(outbox).where(inArray(outbox.id, ids));
+      await q.execute(sql`DELETE FROM outbox WHERE id IN (${ids})`);
     } else {
-      await q
-        .update(outbox)
-        .set({ sentAt: sql`now()`, payload: new Uint8Array(0), lastError: null })
-        .where(inArray(outbox.id, ids));
+      await q.execute(
+        sql`UPDATE outbox SET sent_at = now(), payload = ''::bytea, last_error = NULL WHERE id IN (${ids})`,
+      );
     }
-    this.metrics?.published.inc({ source: this.source }, rows.length);
-    this.logger.debug({ events: rows.length }, 'outbox events published');
-    return rows.length;
+    this.metrics?.published.inc({ source: this.source }, due.length);
+    this.logger.debug({ events: due.length }, 'outbox events published');
+    return due.length;
   }
 
   private toMessage(row: OutboxRow): BusMessage {
     return {
       id: row.id,
       name: row.name,
-      occurredAt: row.occurredAt,
-      correlationId: row.correlationId ?? undefined,
+      occurredAt: new Date(row.occurred_at),
+      correlationId: row.correlation_id ?? undefined,
       traceparent: row.traceparent ?? undefined,
       tracestate: row.tracestate ?? undefined,
       source: row.source ?? this.source,
-      payload: row.payload,
+      // node-postgres hands back a Buffer; consumers get a plain Uint8Array view of it.
+      payload: new Uint8Array(row.payload.buffer, row.payload.byteOffset, row.payload.byteLength),
     };
   }
 
@@ -223,7 +232,7 @@ export class OutboxRelay {
     if (this.retentionMs === 0 || Date.now() - this.lastSweep < Math.min(SWEEP_EVERY_MS, this.retentionMs))
       return;
     this.lastSweep = Date.now();
-    await this.database.execute(
+    await this.database.db.execute(
       sql`DELETE FROM outbox WHERE sent_at < now() - ${this.retentionMs}::float8 * interval '1 millisecond'`,
     );
   }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db, Tx } from '@readiness/kit/db';
-import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
-import { admins, auditLog } from './schema';
+import { sql, type SQL } from 'drizzle-orm';
+import { json, rows, type Runner, type Tx } from '@readiness/kit/db';
 
 export type AdminRole = 'admin' | 'super_admin';
 export type AdminStatus = 'active' | 'disabled';
@@ -44,61 +43,110 @@ export interface AuditInput {
   details?: Record<string, unknown>;
 }
 
-type Executor = Db | Tx;
+interface AdminRow {
+  id: string;
+  name: string;
+  email: string;
+  password_hash: string;
+  role: AdminRole;
+  status: AdminStatus;
+  must_change_password: boolean;
+  tokens_valid_from: string | number;
+  last_login: Date | string | null;
+  created_at: Date | string;
+}
 
-const columns = {
-  id: admins.id,
-  name: admins.name,
-  email: admins.email,
-  passwordHash: admins.passwordHash,
-  role: admins.role,
-  status: admins.status,
-  mustChangePassword: admins.mustChangePassword,
-  tokensValidFrom: admins.tokensValidFrom,
-  lastLogin: admins.lastLogin,
-  createdAt: admins.createdAt,
+const COLUMNS = sql`id, name, email, password_hash, role, status, must_change_password, tokens_valid_from, last_login,
+  created_at`;
+
+const toAdmin = (r: AdminRow): AdminRecord => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  passwordHash: r.password_hash,
+  role: r.role,
+  status: r.status,
+  mustChangePassword: r.must_change_password,
+  // bigint: node-postgres hands it over as text.
+  tokensValidFrom: Number(r.tokens_valid_from),
+  lastLogin: r.last_login === null ? null : new Date(r.last_login),
+  createdAt: new Date(r.created_at),
+});
+
+const admins = async (runner: Runner, query: SQL) => (await rows<AdminRow>(runner, query)).map(toAdmin);
+
+type AdminChanges = Partial<
+  Pick<
+    AdminRecord,
+    | 'name'
+    | 'email'
+    | 'role'
+    | 'status'
+    | 'passwordHash'
+    | 'mustChangePassword'
+    | 'tokensValidFrom'
+    | 'lastLogin'
+  >
+>;
+
+/** The column each changeable field is stored in. */
+const CHANGEABLE: Record<keyof AdminChanges, string> = {
+  name: 'name',
+  email: 'email',
+  role: 'role',
+  status: 'status',
+  passwordHash: 'password_hash',
+  mustChangePassword: 'must_change_password',
+  tokensValidFrom: 'tokens_valid_from',
+  lastLogin: 'last_login',
 };
 
-/** Repository of admins and the audit log; every function takes the executor so use cases choose the transaction. */
+interface AuditRow {
+  id: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  actor_email: string | null;
+  action: string;
+  target_id: string | null;
+  target_name: string | null;
+  target_email: string | null;
+  details: Record<string, unknown>;
+  created_at: Date | string;
+}
+
+/** Repository of admins and the audit log; every function takes the runner so use cases choose the transaction. */
 export const adminsRepository = {
-  async count(db: Executor): Promise<number> {
-    const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(admins);
+  async count(runner: Runner): Promise<number> {
+    const [row] = await rows<{ n: number }>(runner, sql`SELECT count(*)::int AS n FROM admins`);
     return row?.n ?? 0;
   },
 
-  async findById(db: Executor, id: string): Promise<AdminRecord | undefined> {
-    const [row] = await db.select(columns).from(admins).where(eq(admins.id, id));
-    return row;
+  async findById(runner: Runner, id: string): Promise<AdminRecord | undefined> {
+    const [admin] = await admins(runner, sql`SELECT ${COLUMNS} FROM admins WHERE id = ${id}`);
+    return admin;
   },
 
-  async findByEmail(db: Executor, email: string): Promise<AdminRecord | undefined> {
-    const [row] = await db.select(columns).from(admins).where(eq(admins.email, email));
-    return row;
+  async findByEmail(runner: Runner, email: string): Promise<AdminRecord | undefined> {
+    const [admin] = await admins(runner, sql`SELECT ${COLUMNS} FROM admins WHERE email = ${email}`);
+    return admin;
   },
 
-  async list(db: Executor): Promise<AdminRecord[]> {
-    return db.select(columns).from(admins).orderBy(asc(admins.createdAt), asc(admins.id));
+  list(runner: Runner): Promise<AdminRecord[]> {
+    return admins(runner, sql`SELECT ${COLUMNS} FROM admins ORDER BY created_at, id`);
   },
 
   /** Throws the driver's unique violation when the e-mail is taken (the caller maps it to 409). */
-  async insert(db: Executor, input: NewAdmin): Promise<AdminRecord> {
-    const now = new Date();
-    const [row] = await db
-      .insert(admins)
-      .values({
-        id: randomUUID(),
-        name: input.name,
-        email: input.email,
-        passwordHash: input.passwordHash,
-        role: input.role,
-        status: 'active',
-        mustChangePassword: input.mustChangePassword ?? false,
-        tokensValidFrom: 0,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning(columns);
-    return row as AdminRecord;
+  async insert(runner: Runner, input: NewAdmin): Promise<AdminRecord> {
+    const now = new Date().toISOString();
+    const [admin] = await admins(
+      runner,
+      sql`INSERT INTO admins (id, name, email, password_hash, role, status, must_change_password, tokens_valid_from,
+            created_at, updated_at)
+          VALUES (${randomUUID()}, ${input.name}, ${input.email}, ${input.passwordHash}, ${input.role}, 'active',
+            ${input.mustChangePassword ?? false}, 0, ${now}, ${now})
+          RETURNING ${COLUMNS}`,
+    );
+    return admin as AdminRecord;
   },
 
   /**
@@ -110,82 +158,71 @@ export const adminsRepository = {
     tx: Tx,
     targetId: string,
   ): Promise<{ target: AdminRecord | undefined; activeSuperAdmins: string[] }> {
-    const rows = await tx
-      .select(columns)
-      .from(admins)
-      .where(or(eq(admins.id, targetId), and(eq(admins.role, 'super_admin'), eq(admins.status, 'active'))))
-      .orderBy(asc(admins.id))
-      .for('update');
+    const locked = await admins(
+      tx,
+      sql`SELECT ${COLUMNS} FROM admins
+          WHERE id = ${targetId} OR (role = 'super_admin' AND status = 'active')
+          ORDER BY id FOR UPDATE`,
+    );
     return {
-      target: rows.find((r) => r.id === targetId),
-      activeSuperAdmins: rows
+      target: locked.find((r) => r.id === targetId),
+      activeSuperAdmins: locked
         .filter((r) => r.role === 'super_admin' && r.status === 'active')
         .map((r) => r.id),
     };
   },
 
   async lockById(tx: Tx, id: string): Promise<AdminRecord | undefined> {
-    const [row] = await tx.select(columns).from(admins).where(eq(admins.id, id)).for('update');
-    return row;
+    const [admin] = await admins(tx, sql`SELECT ${COLUMNS} FROM admins WHERE id = ${id} FOR UPDATE`);
+    return admin;
   },
 
-  async update(
-    db: Executor,
-    id: string,
-    changes: Partial<
-      Pick<
-        AdminRecord,
-        | 'name'
-        | 'email'
-        | 'role'
-        | 'status'
-        | 'passwordHash'
-        | 'mustChangePassword'
-        | 'tokensValidFrom'
-        | 'lastLogin'
-      >
-    >,
-  ): Promise<AdminRecord | undefined> {
-    const [row] = await db
-      .update(admins)
-      .set({ ...changes, updatedAt: new Date() })
-      .where(eq(admins.id, id))
-      .returning(columns);
-    return row;
+  async update(runner: Runner, id: string, changes: AdminChanges): Promise<AdminRecord | undefined> {
+    const set = Object.entries(changes)
+      .filter(([field, value]) => value !== undefined && field in CHANGEABLE)
+      .map(
+        ([field, value]) =>
+          sql`${sql.identifier(CHANGEABLE[field as keyof AdminChanges])} = ${value instanceof Date ? value.toISOString() : value}`,
+      );
+    set.push(sql`updated_at = ${new Date().toISOString()}`);
+    const [admin] = await admins(
+      runner,
+      sql`UPDATE admins SET ${sql.join(set, sql`, `)} WHERE id = ${id} RETURNING ${COLUMNS}`,
+    );
+    return admin;
   },
 
-  async recordLogin(db: Executor, id: string, at: Date): Promise<void> {
-    await db.update(admins).set({ lastLogin: at }).where(eq(admins.id, id));
+  async recordLogin(runner: Runner, id: string, at: Date): Promise<void> {
+    await runner.execute(sql`UPDATE admins SET last_login = ${at.toISOString()} WHERE id = ${id}`);
   },
 
-  async addAudit(db: Executor, entry: AuditInput): Promise<void> {
-    await db.insert(auditLog).values({
-      id: randomUUID(),
-      actorId: entry.actor?.id ?? null,
-      actorName: entry.actor?.name ?? null,
-      actorEmail: entry.actor?.email ?? null,
-      action: entry.action,
-      targetId: entry.target?.id ?? null,
-      targetName: entry.target?.name ?? null,
-      targetEmail: entry.target?.email ?? null,
-      details: entry.details ?? {},
-    });
+  async addAudit(runner: Runner, entry: AuditInput): Promise<void> {
+    await runner.execute(
+      sql`INSERT INTO audit_log (id, actor_id, actor_name, actor_email, action, target_id, target_name, target_email,
+            details)
+          VALUES (${randomUUID()}, ${entry.actor?.id ?? null}, ${entry.actor?.name ?? null},
+            ${entry.actor?.email ?? null}, ${entry.action}, ${entry.target?.id ?? null},
+            ${entry.target?.name ?? null}, ${entry.target?.email ?? null}, ${json(entry.details ?? {})})`,
+    );
   },
 
-  async listAudit(db: Executor, options: { limit: number; before?: Date }): Promise<AuditEntry[]> {
-    const rows = await db
-      .select()
-      .from(auditLog)
-      .where(options.before ? lt(auditLog.createdAt, options.before) : undefined)
-      .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
-      .limit(options.limit);
-    return rows.map((r) => ({
+  async listAudit(runner: Runner, options: { limit: number; before?: Date }): Promise<AuditEntry[]> {
+    const before = options.before ? sql`WHERE created_at < ${options.before.toISOString()}` : sql``;
+    const entries = await rows<AuditRow>(
+      runner,
+      sql`SELECT id, actor_id, actor_name, actor_email, action, target_id, target_name, target_email, details,
+            created_at
+          FROM audit_log ${before} ORDER BY created_at DESC, id DESC LIMIT ${options.limit}`,
+    );
+    return entries.map((r) => ({
       id: r.id,
-      actor: r.actorId ? { id: r.actorId, name: r.actorName ?? '', email: r.actorEmail ?? '' } : null,
+      actor: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '', email: r.actor_email ?? '' } : null,
       action: r.action,
-      target: r.targetId ? { id: r.targetId, name: r.targetName ?? '', email: r.targetEmail ?? '' } : null,
+      target: r.target_id
+        ? { id: r.target_id, name: r.target_name ?? '', email: r.target_email ?? '' }
+        : null,
       details: r.details,
-      createdAt: r.createdAt,
+      createdAt: new Date(r.created_at),
     }));
   },
 };

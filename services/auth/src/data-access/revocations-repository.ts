@@ -1,6 +1,5 @@
-import type { Db } from '@readiness/kit/db';
-import { gt, lt, sql } from 'drizzle-orm';
-import { admins, revokedTokens } from './schema';
+import { sql } from 'drizzle-orm';
+import { rows, type Runner } from '@readiness/kit/db';
 
 export interface RevokedToken {
   kind: 'session' | 'token';
@@ -10,32 +9,36 @@ export interface RevokedToken {
 
 /** The revocations in force, as written by logout (sessions, tokens) and by disable or password changes (cutoffs). */
 export const revocationsRepository = {
-  async add(db: Db, entry: RevokedToken): Promise<void> {
-    await db
-      .insert(revokedTokens)
-      .values(entry)
-      .onConflictDoUpdate({
-        target: [revokedTokens.kind, revokedTokens.id],
-        set: { expiresAt: sql`greatest(${revokedTokens.expiresAt}, excluded.expires_at)` },
-      });
+  async add(runner: Runner, entry: RevokedToken): Promise<void> {
+    await runner.execute(
+      sql`INSERT INTO revoked_tokens (kind, id, expires_at)
+          VALUES (${entry.kind}, ${entry.id}, ${entry.expiresAt.toISOString()})
+          ON CONFLICT (kind, id) DO UPDATE SET expires_at = greatest(revoked_tokens.expires_at, excluded.expires_at)`,
+    );
   },
 
-  async listInForce(db: Db, now: Date): Promise<RevokedToken[]> {
-    return db
-      .select({ kind: revokedTokens.kind, id: revokedTokens.id, expiresAt: revokedTokens.expiresAt })
-      .from(revokedTokens)
-      .where(gt(revokedTokens.expiresAt, now));
+  async listInForce(runner: Runner, now: Date): Promise<RevokedToken[]> {
+    const tokens = await rows<{ kind: RevokedToken['kind']; id: string; expires_at: Date | string }>(
+      runner,
+      sql`SELECT kind, id, expires_at FROM revoked_tokens WHERE expires_at > ${now.toISOString()}`,
+    );
+    return tokens.map((t) => ({ kind: t.kind, id: t.id, expiresAt: new Date(t.expires_at) }));
   },
 
   /** Admins whose cutoff (tokens issued before it are refused) may still cover a token that has not expired. */
-  async listCutoffsSince(db: Db, sinceEpochSeconds: number): Promise<{ id: string; cutoff: number }[]> {
-    return db
-      .select({ id: admins.id, cutoff: admins.tokensValidFrom })
-      .from(admins)
-      .where(gt(admins.tokensValidFrom, sinceEpochSeconds));
+  async listCutoffsSince(
+    runner: Runner,
+    sinceEpochSeconds: number,
+  ): Promise<{ id: string; cutoff: number }[]> {
+    const cutoffs = await rows<{ id: string; cutoff: string | number }>(
+      runner,
+      sql`SELECT id, tokens_valid_from AS cutoff FROM admins WHERE tokens_valid_from > ${sinceEpochSeconds}`,
+    );
+    // bigint: node-postgres hands it over as text.
+    return cutoffs.map((c) => ({ id: c.id, cutoff: Number(c.cutoff) }));
   },
 
-  async purgeExpired(db: Db, now: Date): Promise<void> {
-    await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now));
+  async purgeExpired(runner: Runner, now: Date): Promise<void> {
+    await runner.execute(sql`DELETE FROM revoked_tokens WHERE expires_at < ${now.toISOString()}`);
   },
 };

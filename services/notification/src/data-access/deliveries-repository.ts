@@ -1,6 +1,5 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import type { Database } from '@readiness/kit/db';
-import { deliveries } from './schema';
+import { sql } from 'drizzle-orm';
+import { rows, type Database } from '@readiness/kit/db';
 
 export interface Delivery {
   id: string;
@@ -40,17 +39,41 @@ export interface DeliveriesRepository {
   eraseStudent(studentId: string): Promise<void>;
 }
 
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  template: string;
+  recipient: string;
+  subject: string;
+  student_id: string | null;
+  created_at: Date | string;
+}
+
 export function createDeliveriesRepository(database: Database): DeliveriesRepository {
   const { db } = database;
   return {
     async record(input) {
-      await db
-        .insert(deliveries)
-        .values(input)
-        .onConflictDoNothing({ target: [deliveries.eventId, deliveries.template] });
+      await db.execute(
+        sql`INSERT INTO deliveries (event_id, template, recipient, subject, student_id)
+            VALUES (${input.eventId}, ${input.template}, ${input.recipient}, ${input.subject}, ${input.studentId ?? null})
+            ON CONFLICT (event_id, template) DO NOTHING`,
+      );
     },
-    recent(limit) {
-      return db.select().from(deliveries).orderBy(desc(deliveries.createdAt)).limit(limit);
+    async recent(limit) {
+      const recent = await rows<DeliveryRow>(
+        db,
+        sql`SELECT id, event_id, template, recipient, subject, student_id, created_at FROM deliveries
+            ORDER BY created_at DESC LIMIT ${limit}`,
+      );
+      return recent.map((r) => ({
+        id: r.id,
+        eventId: r.event_id,
+        template: r.template,
+        recipient: r.recipient,
+        subject: r.subject,
+        studentId: r.student_id,
+        createdAt: new Date(r.created_at),
+      }));
     },
     async latestForStudents(studentIds) {
       if (studentIds.length === 0) return [];
@@ -58,12 +81,13 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
         studentIds.map((id) => sql`${id}::uuid`),
         sql`, `,
       );
-      const rows = await database.execute<{
+      const latest = await rows<{
         student_id: string;
         status: string;
         last_error: string | null;
         at: Date | string;
       }>(
+        db,
         sql`SELECT DISTINCT ON (d.student_id) d.student_id, c.status, c.last_error,
               coalesce(c.done_at, c.updated_at, d.created_at) AS at
             FROM deliveries d
@@ -71,7 +95,7 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
             WHERE d.student_id IN (${ids}) AND d.template LIKE 'student-invitation%'
             ORDER BY d.student_id, d.created_at DESC`,
       );
-      return rows.map((r) => ({
+      return latest.map((r) => ({
         studentId: r.student_id,
         status: r.status === 'done' ? 'sent' : r.status === 'failed' ? 'failed' : 'queued',
         reason: r.last_error,
@@ -84,7 +108,7 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
           sql`DELETE FROM effect_claims c USING deliveries d
               WHERE d.student_id = ${studentId} AND c.scope = 'mail:' || d.template AND c.key = d.event_id::text`,
         );
-        await tx.delete(deliveries).where(eq(deliveries.studentId, studentId));
+        await tx.execute(sql`DELETE FROM deliveries WHERE student_id = ${studentId}`);
       });
     },
   };

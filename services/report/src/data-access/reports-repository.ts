@@ -1,14 +1,6 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '@readiness/kit/db';
+import { sql } from 'drizzle-orm';
+import { json, rows, type Runner } from '@readiness/kit/db';
 import type { CertificateRecord, ResultCopy, VersionCopy } from './records';
-
-type Runner = Pick<Tx, 'execute'>;
-
-async function rows<R>(runner: Runner, query: SQL): Promise<R[]> {
-  return ((await runner.execute(query)) as unknown as { rows: R[] }).rows;
-}
-
-const json = (value: unknown) => sql`${JSON.stringify(value)}::jsonb`;
 
 export async function saveVersion(runner: Runner, v: VersionCopy): Promise<void> {
   await runner.execute(sql`
@@ -59,51 +51,18 @@ export async function saveResult(runner: Runner, r: ResultCopy): Promise<void> {
       assessment_title = excluded.assessment_title, sections = excluded.sections, answers = excluded.answers`);
 }
 
-interface ResultRow {
-  result_id: string;
-  attempt_id: string;
-  student_id: string;
-  name: string;
-  email: string;
-  score: number;
-  total_points: number;
-  percentage: number;
-  passed: boolean;
-  attempt_number: number;
-  assessment_code: string;
-  completed_at: Date | string;
-  version_id: string;
-  version: number;
-  passing_score: number;
-  assessment_title: string;
-  sections: ResultCopy['sections'];
-  answers: ResultCopy['answers'];
-}
+/** The copy as stored, its columns named as `ResultCopy` names them (the timestamp arrives as text). */
+const RESULT = sql`SELECT result_id AS "resultId", attempt_id AS "attemptId", student_id AS "studentId", name, email,
+  score, total_points AS "totalPoints", percentage, passed, attempt_number AS "attemptNumber",
+  assessment_code AS "assessmentCode", completed_at AS "completedAt", version_id AS "versionId", version,
+  passing_score AS "passingScore", assessment_title AS "assessmentTitle", sections, answers FROM results`;
 
 export async function findResult(runner: Runner, resultId: string): Promise<ResultCopy | undefined> {
-  const [r] = await rows<ResultRow>(runner, sql`SELECT * FROM results WHERE result_id = ${resultId}`);
-  return (
-    r && {
-      resultId: r.result_id,
-      attemptId: r.attempt_id,
-      studentId: r.student_id,
-      name: r.name,
-      email: r.email,
-      score: r.score,
-      totalPoints: r.total_points,
-      percentage: r.percentage,
-      passed: r.passed,
-      attemptNumber: r.attempt_number,
-      assessmentCode: r.assessment_code,
-      completedAt: new Date(r.completed_at),
-      versionId: r.version_id,
-      version: r.version,
-      passingScore: r.passing_score,
-      assessmentTitle: r.assessment_title,
-      sections: r.sections,
-      answers: r.answers,
-    }
+  const [r] = await rows<Omit<ResultCopy, 'completedAt'> & { completedAt: Date | string }>(
+    runner,
+    sql`${RESULT} WHERE result_id = ${resultId}`,
   );
+  return r && { ...r, completedAt: new Date(r.completedAt) };
 }
 
 /** A passed result's certificate, pending until rendered; a second call for the same result changes nothing. */

@@ -1,6 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { json, rows, type Runner } from '@readiness/kit/db';
 import type { ResultFilter, ResultRecord, ResultSort, ScoredAnswer, SectionScore } from './records';
-import { isUuid, json, rows, type Runner } from './rows';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Result ids are UUIDs: any other id names no result (and never reaches PostgreSQL's uuid parser). */
+const isUuid = (id: string) => UUID.test(id);
 
 interface ResultRow {
   id: string;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Runner } from './rows';
+import { rows, type Runner } from '@readiness/kit/db';
 
 export async function isErased(runner: Runner, studentId: string): Promise<boolean> {
   const found = await rows(runner, sql`SELECT 1 FROM erased_students WHERE student_id = ${studentId}`);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AssessmentVersion } from './records';
-import { json, rows, type Runner } from './rows';
+import { json, rows, type Runner } from '@readiness/kit/db';
 
 interface VersionRow {
   version_id: string;

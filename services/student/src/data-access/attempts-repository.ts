@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { rows, type Runner } from '@readiness/kit/db';
 import type { Answer, AssessmentVersion } from './version-records';
-import { rows, type Runner, type StudentStatus } from './students-repository';
+import type { StudentStatus } from './students-repository';
 
 export type AttemptStatus = 'in_progress' | 'submitted' | 'scored';
 

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '@readiness/kit/db';
+import { rows, type Runner } from '@readiness/kit/db';
 
 export type StudentStatus = 'invited' | 'started' | 'completed';
 
@@ -24,12 +24,6 @@ export interface NewStudent {
   tokenHash: Buffer;
   sealedToken: string;
   expiresAt: Date;
-}
-
-export type Runner = Pick<Tx, 'execute'>;
-
-export async function rows<R>(runner: Runner, query: SQL): Promise<R[]> {
-  return ((await runner.execute(query)) as unknown as { rows: R[] }).rows;
 }
 
 interface StudentRow {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AssessmentVersion } from './version-records';
-import { rows, type Runner } from './students-repository';
+import { rows, type Runner } from '@readiness/kit/db';
 
 /**
  * Keeps a version (a republished one replaces its content). When it is published as active, `activeSince` is the

@@ -7,8 +7,7 @@ import type { Logger } from '@readiness/kit/logger';
 import type { SecretBox } from '@readiness/kit/outbox';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
 import type { LoginThrottle } from '../login-throttle';
-import type { PasswordHasher } from '../password-hasher';
-import type { TokenIssuer } from '../tokens';
+import type { PasswordHasher, TokenIssuer } from '../credentials';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const ADMIN_NOT_FOUND = 'Admin not found';
@@ -62,6 +61,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isAdminId = (id: string) => UUID.test(id);
 
 export const actorOf = (a: AdminRecord) => ({ id: a.id, name: a.name, email: a.email });
+
+/** Writes the audit entry of what `actor` did to `target` in the use case's transaction; answers `target`. */
+export async function audited(
+  tx: Tx,
+  actor: AdminRecord,
+  action: string,
+  target: AdminRecord,
+  details?: Record<string, unknown>,
+): Promise<AdminRecord> {
+  await repo.addAudit(tx, { actor: actorOf(actor), action, target: actorOf(target), details });
+  return target;
+}
 
 /** A cutoff one second ahead: every token issued up to now, including this very second, falls under it. */
 export const cutoffNow = () => Math.floor(Date.now() / 1000) + 1;

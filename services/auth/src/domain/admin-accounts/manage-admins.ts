@@ -11,6 +11,7 @@ import { temporaryPassword } from '../passwords';
 import {
   ADMIN_NOT_FOUND,
   actorOf,
+  audited,
   committed,
   cutoffNow,
   emailTaken,
@@ -32,14 +33,8 @@ export async function createAdmin(
     const admin = await repo
       .insert(tx, { name: input.name, email: input.email, passwordHash, role: input.role })
       .catch(emailTaken);
-    await repo.addAudit(tx, {
-      actor: actorOf(actor),
-      action: 'admin.created',
-      target: actorOf(admin),
-      details: { role: admin.role },
-    });
     await adminEvents.created(tx, admin, actor.id);
-    return admin;
+    return audited(tx, actor, 'admin.created', admin, { role: admin.role });
   });
 }
 
@@ -65,16 +60,9 @@ export async function updateAdmin(
     for (const key of ['name', 'email', 'role'] as const) {
       if (target[key] !== updated[key]) changes[key] = { from: target[key], to: updated[key] };
     }
-    if (Object.keys(changes).length > 0) {
-      await repo.addAudit(tx, {
-        actor: actorOf(actor),
-        action: 'admin.updated',
-        target: actorOf(updated),
-        details: { changes },
-      });
-      await adminEvents.updated(tx, updated, actor.id);
-    }
-    return updated;
+    if (Object.keys(changes).length === 0) return updated;
+    await adminEvents.updated(tx, updated, actor.id);
+    return audited(tx, actor, 'admin.updated', updated, { changes });
   });
 }
 
@@ -98,12 +86,7 @@ export async function setAdminStatus(
       status,
       ...(status === 'disabled' ? { tokensValidFrom: cutoff } : {}),
     })) as AdminRecord;
-    await repo.addAudit(tx, {
-      actor: actorOf(actor),
-      action: 'admin.status-changed',
-      target: actorOf(updated),
-      details: { from: target.status, to: status },
-    });
+    await audited(tx, actor, 'admin.status-changed', updated, { from: target.status, to: status });
     await adminEvents.statusChanged(tx, updated, actor.id);
     if (status === 'disabled') await revokeAllSessions(ctx, updated.id, cutoff);
     return updated;
@@ -127,11 +110,7 @@ export async function resetPassword(
       mustChangePassword: true,
       tokensValidFrom: cutoff,
     })) as AdminRecord;
-    await repo.addAudit(tx, {
-      actor: actorOf(actor),
-      action: 'admin.password-reset',
-      target: actorOf(updated),
-    });
+    await audited(tx, actor, 'admin.password-reset', updated);
     // The temporary password travels only in this event, sealed, to the notification service that mails it.
     await adminEvents.passwordReset(tx, updated, ctx.secrets.seal(password), actor.id);
     await revokeAllSessions(ctx, updated.id, cutoff);

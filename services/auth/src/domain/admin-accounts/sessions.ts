@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AdminTokenClaims } from '@readiness/kit/auth';
 import { badRequest, unauthorized } from '@readiness/kit/errors';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
-import type { IssuedToken } from '../tokens';
+import type { IssuedToken } from '../credentials';
 import {
   INVALID_CREDENTIALS,
-  actorOf,
+  audited,
   committed,
   cutoffNow,
   isAdminId,
@@ -106,11 +106,7 @@ export async function changePassword(
       tokensValidFrom: cutoff,
     });
     if (!updated) throw unauthorized();
-    await repo.addAudit(tx, {
-      actor: actorOf(actor.admin),
-      action: 'admin.password-changed',
-      target: actorOf(actor.admin),
-    });
+    await audited(tx, actor.admin, 'admin.password-changed', actor.admin);
     // Inside the transaction: if the store is down the change rolls back instead of leaving old sessions alive.
     await revokeAllSessions(ctx, updated.id, cutoff);
     return updated;

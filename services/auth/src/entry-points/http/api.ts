@@ -5,7 +5,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
 import { ADMIN_NOT_FOUND, type AdminAccounts, type Authenticated } from '../../domain/admin-accounts';
-import type { SigningKeys } from '../../domain/signing-keys';
+import type { SigningKeys } from '../../infrastructure/signing-keys';
 import {
   adminResponse,
   adminsResponse,

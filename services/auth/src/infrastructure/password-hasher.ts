@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { PasswordHasher } from '../domain/credentials';
 
 /**
  * bcryptjs is pure JavaScript: one hash at cost 10 keeps a thread busy for ~70 ms, at cost 12 for ~300 ms.
@@ -32,17 +33,6 @@ interface Pending {
 interface Slot {
   worker: Worker;
   busy?: Pending;
-}
-
-export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  compare(password: string, hash: string): Promise<boolean>;
-  /**
-   * Refuses new work at once, lets the queued and running hashes finish (a login already accepted still gets
-   * its answer during a rolling update), then ends the workers. Work still unfinished after `timeoutMs`
-   * (default 10 s) is rejected so a stuck worker cannot hold the shutdown.
-   */
-  close(options?: { timeoutMs?: number }): Promise<void>;
 }
 
 const CLOSE_TIMEOUT_MS = 10_000;

@@ -1,36 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import type { TokenIssuer } from '../domain/credentials';
 import type { SigningKeys } from './signing-keys';
 
-export interface IssuedToken {
-  token: string;
-  jti: string;
-  sid: string;
-  iat: number;
-  exp: number;
-}
-
-/** A sign-in and every token renewed from it. */
-export interface Session {
-  id: string;
-  /** The sign-in, seconds since the epoch. */
-  startedAt: number;
-}
-
-export interface TokenIssuer {
-  /** The moment (epoch seconds) after which no token of a session started at `startedAt` may be valid. */
-  sessionEnd(startedAt: number): number;
-  /**
-   * Signs an admin token. `notBefore` is the admin's revocation cutoff (epoch seconds): a token issued in the
-   * same second as a password change would otherwise fall under the cutoff and be refused at once, so its
-   * `iat` is lifted to the cutoff (at most one second ahead of the clock).
-   */
-  issue(
-    admin: { id: string; role: string; tokensValidFrom: number; mustChangePassword: boolean },
-    session: Session,
-  ): IssuedToken;
-}
-
+/** Signs admin tokens with the service's current RS256 key (JWT). */
 export function createTokenIssuer(options: {
   keys: SigningKeys;
   issuer: string;
