@@ -19,8 +19,8 @@ const moduleNameMapper = {
 const node = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },
-  // jose ships ES modules only: SWC compiles it to CommonJS for jest (Node itself requires it as it is).
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  // jose, openid-client and oauth4webapi ship ES modules only: SWC compiles it to CommonJS for jest (Node itself requires it as it is).
+  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };

@@ -22,3 +22,9 @@ export {
   type ServiceUnderTest,
   type ServiceUnderTestOptions,
 } from './service-under-test';
+export {
+  startTestOidcProvider,
+  type TestOidcProvider,
+  type TestOidcProviderOptions,
+  type TestPerson,
+} from './oidc-provider';

@@ -46,6 +46,18 @@ export const configSchema = z
     SEED_ADMIN_PASSWORD: optionalSecret(),
     /** The site's own origin (used in logs and mails); the gateway serves the browser. */
     PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
+    /**
+     * Single sign-on with the institution's OpenID Provider (authorization code flow with PKCE): its issuer URL,
+     * HTTPS except on a loopback address. Unset, admins sign in with their passwords only.
+     */
+    OIDC_ISSUER: env.optionalUrl(),
+    OIDC_CLIENT_ID: optionalSecret(),
+    /** The client's secret at the provider; without one Readiness is a public client (PKCE only). */
+    OIDC_CLIENT_SECRET: optionalSecret(),
+    /** The provider's name on the login page's button: 'Sign in with {OIDC_DISPLAY_NAME}'. */
+    OIDC_DISPLAY_NAME: z.string().trim().min(1).max(60).default('your institution'),
+    /** False: only super admins may sign in with a password (everyone else through the provider). */
+    OIDC_ALLOW_PASSWORD: env.bool(true),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && !c.JWT_PRIVATE_KEY) {
@@ -55,6 +67,7 @@ export const configSchema = z
         message: 'is required in production (every replica must sign with the same key)',
       });
     }
+    for (const problem of singleSignOnProblems(c)) ctx.addIssue({ code: 'custom', ...problem });
     if ((c.SEED_ADMIN_EMAIL === undefined) !== (c.SEED_ADMIN_PASSWORD === undefined)) {
       ctx.addIssue({
         code: 'custom',
@@ -66,5 +79,34 @@ export const configSchema = z
   .transform((c) => ({ ...c, BCRYPT_COST: c.BCRYPT_COST ?? (c.NODE_ENV === 'production' ? 12 : 10) }));
 
 export type AuthConfig = z.infer<typeof configSchema>;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The provider's settings go together, and its issuer is HTTPS unless it runs on this machine (tests, trials). */
+function singleSignOnProblems(c: {
+  OIDC_ISSUER?: string;
+  OIDC_CLIENT_ID?: string;
+  OIDC_ALLOW_PASSWORD: boolean;
+}): Array<{ path: string[]; message: string }> {
+  if (!c.OIDC_ISSUER) {
+    if (c.OIDC_CLIENT_ID) return [{ path: ['OIDC_ISSUER'], message: 'is required with OIDC_CLIENT_ID' }];
+    if (!c.OIDC_ALLOW_PASSWORD) {
+      return [
+        { path: ['OIDC_ALLOW_PASSWORD'], message: 'false needs OIDC_ISSUER: admins could not sign in' },
+      ];
+    }
+    return [];
+  }
+  const problems: Array<{ path: string[]; message: string }> = [];
+  const issuer = new URL(c.OIDC_ISSUER);
+  if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && LOOPBACK.has(issuer.hostname))) {
+    problems.push({
+      path: ['OIDC_ISSUER'],
+      message: 'must be an https:// URL (http:// only on a loopback address)',
+    });
+  }
+  if (!c.OIDC_CLIENT_ID) problems.push({ path: ['OIDC_CLIENT_ID'], message: 'is required with OIDC_ISSUER' });
+  return problems;
+}
 /** What `start()` accepts: every key with a default may be left out. */
 export type AuthConfigInput = z.input<typeof configSchema>;

@@ -16,6 +16,7 @@ import {
 import { temporaryPassword } from './domain/passwords';
 import { createDurableRevocations } from './domain/revocations';
 import { authApi } from './entry-points/http/api';
+import { createIdentityProvider } from './infrastructure/identity-provider';
 import { createPasswordHasher } from './infrastructure/password-hasher';
 import { loadSigningKeys, type SigningKeys } from './infrastructure/signing-keys';
 import { createTokenIssuer } from './infrastructure/token-issuer';
@@ -32,6 +33,7 @@ export interface AuthExports {
 
 const DEFAULT_SEED_EMAIL = 'admin@example.com';
 const REVOCATION_STORE_CHECK_MS = 1_000;
+const SIGN_IN_SWEEP_MS = 5 * 60_000;
 
 /**
  * The auth service: admin accounts, sign-in and tokens. Without Redis its throttles are per process and its
@@ -87,6 +89,8 @@ export const authService = defineService({
     });
     // Before the first request: a new all-in-one process, or a Redis that lost its keys while auth was down.
     await revocations.refillWhenLost();
+    const publicOrigin = config.PUBLIC_ORIGIN.replace(/\/+$/, '');
+    const redirectUri = `${publicOrigin}/api/auth/oidc/callback`;
     const accounts = createAdminAccounts({
       database,
       hasher,
@@ -107,15 +111,31 @@ export const authService = defineService({
       tokenTtlSeconds: config.JWT_TTL_SECONDS,
       logger,
       onEventsCommitted: () => ctx.notifyOutbox(),
+      singleSignOn: config.OIDC_ISSUER
+        ? {
+            provider: createIdentityProvider({
+              issuer: config.OIDC_ISSUER,
+              clientId: config.OIDC_CLIENT_ID!,
+              clientSecret: config.OIDC_CLIENT_SECRET,
+              redirectUri,
+              logger,
+            }),
+            displayName: config.OIDC_DISPLAY_NAME,
+            allowPassword: config.OIDC_ALLOW_PASSWORD,
+          }
+        : undefined,
     });
 
     const seededAdmin = await seed(accounts, config, logger);
     await accounts.warmUp();
 
     return {
-      routes: authApi.routes({ accounts, keys }),
+      routes: authApi.routes({ accounts, keys, publicOrigin, redirectUri }),
       // Every verifier waits for the fill mark when the store lost it; this puts it back within a second.
-      jobs: [every('revocation-store', REVOCATION_STORE_CHECK_MS, () => revocations.refillWhenLost())],
+      jobs: [
+        every('revocation-store', REVOCATION_STORE_CHECK_MS, () => revocations.refillWhenLost()),
+        every('sign-in-sweep', SIGN_IN_SWEEP_MS, () => accounts.sweepSignIns()),
+      ],
       readiness: () => kv.ping(),
       async stop() {
         await hasher.close();

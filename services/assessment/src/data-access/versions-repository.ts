@@ -1,5 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { Database, Tx } from '@readiness/kit/db';
+import { rows, type Database, type Runner, type Tx } from '@readiness/kit/db';
+import { sql } from 'drizzle-orm';
 
 /** A version's content as stored: sections and questions are JSON the domain gives their shape. */
 export interface VersionContent {
@@ -18,12 +18,6 @@ export interface VersionRecord extends VersionContent {
   changeNotes: string;
   createdAt: Date;
   createdBy: { id: string; name: string };
-}
-
-type Runner = Pick<Tx, 'execute'>;
-
-async function rows<R>(runner: Runner, query: SQL): Promise<R[]> {
-  return ((await runner.execute(query)) as unknown as { rows: R[] }).rows;
 }
 
 interface VersionRow {

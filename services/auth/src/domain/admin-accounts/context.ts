@@ -8,6 +8,7 @@ import type { SecretBox } from '@readiness/kit/outbox';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
 import type { LoginThrottle } from '../login-throttle';
 import type { PasswordHasher, TokenIssuer } from '../credentials';
+import type { SingleSignOnSettings } from './single-sign-on';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const ADMIN_NOT_FOUND = 'Admin not found';
@@ -31,6 +32,8 @@ export interface AdminAccountsDeps {
   logger: Logger;
   /** Called after a commit that wrote outbox rows, so the relay publishes without waiting for its poll. */
   onEventsCommitted: () => void;
+  /** Single sign-on with the institution's OpenID Provider, when configured. */
+  singleSignOn?: SingleSignOnSettings;
 }
 
 /** What the use cases of admin accounts share: their dependencies and the short-lived cache of admin rows. */

@@ -9,6 +9,7 @@ import {
 import { accountsContext, type AdminAccountsDeps, type Authenticated } from './context';
 import { createAdmin, resetPassword, seedAdmin, setAdminStatus, updateAdmin } from './manage-admins';
 import { authenticate, changePassword, login, logout, refresh, warmUp } from './sessions';
+import { beginSignIn, completeSignIn, sweepSignIns, takeSignInSession } from './single-sign-on';
 
 export {
   ADMIN_CACHE_MS,
@@ -18,6 +19,7 @@ export {
   type AdminAccountsDeps,
   type Authenticated,
 } from './context';
+export { safeReturnTo, type SignInRefusal, type SingleSignOnSettings } from './single-sign-on';
 
 /**
  * The use cases of the auth service, sessions and admin accounts (no Express and no SQL here), bound to one
@@ -47,6 +49,17 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     auditLog: (options: { limit: number; before?: Date }): Promise<AuditEntry[]> =>
       repo.listAudit(deps.database.db, options),
     seed: (input: Parameters<typeof seedAdmin>[1]) => seedAdmin(ctx, input),
+    signInOptions: () =>
+      ({
+        singleSignOn: deps.singleSignOn ? { name: deps.singleSignOn.displayName } : null,
+        passwordSignIn: deps.singleSignOn && !deps.singleSignOn.allowPassword ? 'super-admins' : 'everyone',
+      }) as const,
+    beginSignIn: (returnTo: string | undefined) => beginSignIn(ctx, returnTo),
+    completeSignIn: (binding: string | undefined, callbackUrl: URL) =>
+      completeSignIn(ctx, binding, callbackUrl),
+    takeSignInSession: (binding: string | undefined, postLogoutRedirectUri: string) =>
+      takeSignInSession(ctx, binding, postLogoutRedirectUri),
+    sweepSignIns: () => sweepSignIns(ctx),
   };
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminTokenClaims } from '@readiness/kit/auth';
-import { badRequest, unauthorized } from '@readiness/kit/errors';
+import { badRequest, forbidden, unauthorized } from '@readiness/kit/errors';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
 import type { IssuedToken } from '../credentials';
 import {
@@ -41,11 +41,22 @@ export async function login(
     throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
   }
   await ctx.throttle.recordSuccess(email, ip);
+  assertPasswordSignInAllowed(ctx, admin);
   const now = new Date();
   await repo.recordLogin(ctx.database.db, admin.id, now);
   ctx.admins.forget();
   const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) };
   return { token: ctx.tokens.issue(admin, session), admin: { ...admin, lastLogin: now } };
+}
+
+/** With `OIDC_ALLOW_PASSWORD=false` only super admins sign in with a password; told only once the password is right. */
+function assertPasswordSignInAllowed(ctx: AccountsContext, admin: AdminRecord): void {
+  const sso = ctx.singleSignOn;
+  if (!sso || sso.allowPassword || admin.role === 'super_admin') return;
+  throw forbidden(
+    `Password sign-in is turned off for your account. Sign in with ${sso.displayName} instead.`,
+    'password_sign_in_off',
+  );
 }
 
 /**

@@ -3,9 +3,10 @@ import { notFound } from '@readiness/kit/errors';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
-import { ADMIN_NOT_FOUND, type AdminAccounts, type Authenticated } from '../../domain/admin-accounts';
-import type { SigningKeys } from '../../infrastructure/signing-keys';
+import { ADMIN_NOT_FOUND, type Authenticated } from '../../domain/admin-accounts';
+import type { AuthApiDeps } from './deps';
+import { singleSignOnOperations } from './single-sign-on';
+import { toAdminJson, toAuditJson } from './views';
 import {
   adminResponse,
   adminsResponse,
@@ -21,36 +22,6 @@ import {
   tokenResponse,
   updateAdminBody,
 } from './schemas';
-
-export function toAdminJson(a: AdminRecord) {
-  return {
-    _id: a.id,
-    name: a.name,
-    email: a.email,
-    role: a.role,
-    status: a.status,
-    lastLogin: a.lastLogin ? a.lastLogin.toISOString() : null,
-    createdAt: a.createdAt.toISOString(),
-    mustChangePassword: a.mustChangePassword,
-  };
-}
-
-function toAuditJson(e: AuditEntry) {
-  const person = (p: AuditEntry['actor']) => (p ? { _id: p.id, name: p.name, email: p.email } : null);
-  return {
-    _id: e.id,
-    actor: person(e.actor),
-    action: e.action,
-    target: person(e.target),
-    details: e.details,
-    createdAt: e.createdAt.toISOString(),
-  };
-}
-
-export interface AuthApiDeps {
-  accounts: AdminAccounts;
-  keys: SigningKeys;
-}
 
 const session = (res: Response): Authenticated => {
   const auth = (res.locals as { auth?: Authenticated }).auth;
@@ -145,6 +116,7 @@ export const authApi = serviceApi<AuthApiDeps>({
         return { token: token.token, admin: toAdminJson(admin) };
       },
     }),
+    ...singleSignOnOperations,
     'GET /api/auth/me': operation({
       tags: ['auth'],
       summary: 'The signed-in admin',

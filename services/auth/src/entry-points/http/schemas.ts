@@ -91,3 +91,19 @@ export const jwksResponse = z.object({
     }),
   ),
 });
+
+export const signInOptionsResponse = z.object({
+  /** The institution's provider when single sign-on is configured. */
+  singleSignOn: z.object({ name: z.string() }).nullable(),
+  /** Who may sign in with a password: everyone, or only super admins (`OIDC_ALLOW_PASSWORD=false`). */
+  passwordSignIn: z.enum(['everyone', 'super-admins']),
+});
+export const startSignInQuery = z.object({
+  returnTo: z.string().max(2000, 'returnTo must be at most 2000 characters').optional(),
+});
+export const ssoSessionResponse = sessionResponse.extend({
+  /** The in-app page the admin was going to. */
+  returnTo: z.string(),
+  /** The provider's end-session URL, offered after signing out of Readiness. */
+  endSessionUrl: z.string().optional(),
+});

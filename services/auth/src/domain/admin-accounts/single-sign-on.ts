@@ -1,0 +1,147 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { AppError, notFound, unauthorized } from '@readiness/kit/errors';
+import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
+import { signInsRepository as signIns } from '../../data-access/sign-ins-repository';
+import type { IssuedToken } from '../credentials';
+import { PROVIDER_UNAVAILABLE, SignInRefused, type IdentityProvider } from '../identity-provider';
+import { actorOf, type AccountsContext } from './context';
+
+/** Single sign-on as configured: the provider, its name on the login page, and whether passwords stay for everyone. */
+export interface SingleSignOnSettings {
+  provider: IdentityProvider;
+  displayName: string;
+  allowPassword: boolean;
+}
+
+/** Why a sign-in through the provider ended on the login page; the web app words each one. */
+export type SignInRefusal = 'no_account' | 'disabled' | 'unverified' | 'cancelled' | 'failed' | 'unavailable';
+
+/** From the redirect to the provider until its callback. */
+const PENDING_SECONDS = 600;
+/** From the callback until the web app takes the session (one request, a moment later). */
+const HANDOFF_SECONDS = 120;
+const DEFAULT_RETURN = '/admin/dashboard';
+
+export const SSO_NOT_CONFIGURED = 'Single sign-on is not configured';
+
+/** The cookie's random value is the browser's key to its sign-in; only its digest is stored. */
+const digest = (binding: string) => createHash('sha256').update(binding).digest();
+
+/** Only in-app admin pages: a crafted return address cannot send anyone elsewhere. */
+export function safeReturnTo(value: string | undefined): string {
+  if (!value || !value.startsWith('/admin/') || value.startsWith('/admin/login') || /[\\\s]/.test(value)) {
+    return DEFAULT_RETURN;
+  }
+  return value;
+}
+
+function settingsOf(ctx: AccountsContext): SingleSignOnSettings {
+  if (!ctx.singleSignOn) throw notFound(SSO_NOT_CONFIGURED, 'sso_not_configured');
+  return ctx.singleSignOn;
+}
+
+/** A new sign-in: the value for the browser's cookie and the provider's URL to send the browser to. */
+export async function beginSignIn(
+  ctx: AccountsContext,
+  returnTo: string | undefined,
+): Promise<{ binding: string; url: string }> {
+  const { provider } = settingsOf(ctx);
+  const { secrets, url } = await provider.begin();
+  const binding = randomBytes(32).toString('base64url');
+  await signIns.begin(
+    ctx.database.db,
+    digest(binding),
+    { ...secrets, returnTo: safeReturnTo(returnTo) },
+    PENDING_SECONDS,
+  );
+  return { binding, url };
+}
+
+/**
+ * The provider sent the browser back. The pending sign-in of this browser (its cookie) is taken once, so a
+ * replayed callback finds nothing; the provider's answer is checked; the verified e-mail must be an active admin's.
+ */
+export async function completeSignIn(
+  ctx: AccountsContext,
+  binding: string | undefined,
+  callbackUrl: URL,
+): Promise<{ signedIn: true } | { refused: SignInRefusal }> {
+  const { provider } = settingsOf(ctx);
+  const pending = binding ? await signIns.takePending(ctx.database.db, digest(binding)) : undefined;
+  if (!pending) {
+    ctx.logger.warn(
+      'a single sign-on callback without a pending sign-in of this browser (replayed, expired or forged)',
+    );
+    return { refused: 'failed' };
+  }
+  let email: string | undefined;
+  try {
+    const identity = await provider.identify(callbackUrl, pending);
+    email = identity.email?.trim().toLowerCase();
+    if (!email || !identity.emailVerified) return await refuse(ctx, 'unverified', email);
+  } catch (err) {
+    if (err instanceof SignInRefused) {
+      ctx.logger.warn({ reason: err.reason, problem: err.message }, 'a single sign-on was refused');
+      return { refused: err.reason };
+    }
+    if (err instanceof AppError && err.code === PROVIDER_UNAVAILABLE) return { refused: 'unavailable' };
+    throw err;
+  }
+  const admin = await repo.findByEmail(ctx.database.db, email);
+  if (!admin) return refuse(ctx, 'no_account', email);
+  if (admin.status !== 'active') return refuse(ctx, 'disabled', email, admin);
+  await signIns.completed(ctx.database.db, digest(binding!), admin.id, pending.returnTo, HANDOFF_SECONDS);
+  return { signedIn: true };
+}
+
+async function refuse(
+  ctx: AccountsContext,
+  reason: SignInRefusal,
+  email: string | undefined,
+  admin?: AdminRecord,
+): Promise<{ refused: SignInRefusal }> {
+  ctx.logger.warn({ reason, email }, 'a single sign-on was refused');
+  await repo.addAudit(ctx.database.db, {
+    actor: null,
+    action: 'admin.sign-in-refused',
+    target: admin ? actorOf(admin) : null,
+    details: { method: 'sso', reason, ...(email ? { email } : {}) },
+  });
+  return { refused: reason };
+}
+
+/**
+ * The web app takes the session the callback prepared, once, from the browser that began the sign-in: a
+ * Readiness session exactly like a password one.
+ */
+export async function takeSignInSession(
+  ctx: AccountsContext,
+  binding: string | undefined,
+  postLogoutRedirectUri: string,
+): Promise<{ token: IssuedToken; admin: AdminRecord; returnTo: string; endSessionUrl?: string }> {
+  const { provider, displayName } = settingsOf(ctx);
+  const incomplete = () =>
+    unauthorized(`Sign-in with ${displayName} did not complete. Please try again.`, 'sso_incomplete');
+  const handoff = binding ? await signIns.takeCompleted(ctx.database.db, digest(binding)) : undefined;
+  if (!handoff) throw incomplete();
+  const found = await repo.findById(ctx.database.db, handoff.adminId);
+  if (!found || found.status !== 'active') throw incomplete();
+  const now = new Date();
+  await ctx.database.transaction(async (tx) => {
+    await repo.recordLogin(tx, found.id, now);
+    await repo.addAudit(tx, {
+      actor: actorOf(found),
+      action: 'admin.signed-in',
+      target: actorOf(found),
+      details: { method: 'sso' },
+    });
+  });
+  ctx.admins.forget();
+  const admin = { ...found, lastLogin: now };
+  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) });
+  const endSessionUrl = await provider.endSessionUrl(postLogoutRedirectUri);
+  return { token, admin, returnTo: handoff.returnTo, ...(endSessionUrl ? { endSessionUrl } : {}) };
+}
+
+/** Expired sign-ins are worthless: swept by a job. */
+export const sweepSignIns = (ctx: AccountsContext) => signIns.sweep(ctx.database.db);
