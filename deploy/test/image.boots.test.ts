@@ -3,9 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { startEmbeddedS3, startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
 import { generateEventSecretsKey } from '@readiness/kit/outbox';
-import { startEmbeddedS3 } from '@readiness/kit/storage';
 import {
   createTestDatabase,
   createTestRedis,

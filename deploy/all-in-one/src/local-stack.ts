@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
 import { freePort } from '@readiness/testing';
 import { stackServices, type StackServiceName } from './stack-services';
 

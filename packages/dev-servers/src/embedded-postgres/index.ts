@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { Logger } from '../logger';
+import type { Logger } from 'pino';
 
 /**
  * A real PostgreSQL server for the embedded defaults, started from the binaries of the

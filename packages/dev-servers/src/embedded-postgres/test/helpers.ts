@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createLogger } from '../../logger';
+import { createLogger } from '@readiness/kit/logger';
 
 export const logger = createLogger({ name: 'embedded-postgres-test', level: 'silent' });
 
