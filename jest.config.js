@@ -13,6 +13,7 @@ const swc = [
 const moduleNameMapper = {
   '^@readiness/kit/(.*)$': '<rootDir>/packages/kit/src/$1',
   '^@readiness/testing$': '<rootDir>/packages/testing/src',
+  '^@readiness/dev-servers$': '<rootDir>/packages/dev-servers/src',
   '^@readiness/contracts$': '<rootDir>/proto/src',
   '^@readiness/(auth|gateway|notification|assessment|student|results|report)$': '<rootDir>/services/$1/src',
 };

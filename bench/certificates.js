@@ -33,11 +33,10 @@ const { notificationService } = require(dist('notification/dist'));
 const { loadFontFaces } = require(dist('report/dist/domain/templates/fonts'));
 const { chooseBrowser } = require(dist('report/dist/rendering/browser-choice'));
 const contracts = require(path.join(ROOT, 'proto/dist'));
+const { startEmbeddedS3, startMailCatcher } = require(path.join(ROOT, 'packages/dev-servers/dist'));
 const { createMemoryBus } = require(path.join(ROOT, 'packages/kit/dist/bus'));
 const { createLogger } = require(path.join(ROOT, 'packages/kit/dist/logger'));
-const { startMailCatcher } = require(path.join(ROOT, 'packages/kit/dist/mail'));
 const { startService } = require(path.join(ROOT, 'packages/kit/dist/runtime'));
-const { startEmbeddedS3 } = require(path.join(ROOT, 'packages/kit/dist/storage'));
 
 async function main() {
   const runId = crypto.randomBytes(4).toString('hex');

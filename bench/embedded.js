@@ -76,7 +76,7 @@ async function startProduct(dataDir) {
 }
 
 async function burst() {
-  const { startEmbeddedPostgres } = require(path.join(KIT, 'embedded-postgres'));
+  const { startEmbeddedPostgres } = require(path.join(ROOT, 'packages/dev-servers/dist'));
   const { openDatabase } = require(path.join(KIT, 'db'));
   const { createLogger } = require(path.join(KIT, 'logger'));
   const { sql } = require('drizzle-orm');

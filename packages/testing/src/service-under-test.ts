@@ -12,6 +12,7 @@ import {
   type EventName,
   type EventPayload,
 } from '@readiness/contracts';
+import { startEmbeddedS3 } from '@readiness/dev-servers';
 import { createJwtVerifier } from '@readiness/kit/auth';
 import { createMemoryBus, createRabbitBus, type BusMessage, type EventBus } from '@readiness/kit/bus';
 import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
@@ -24,7 +25,6 @@ import {
   type ServiceModule,
   type SharedAdapters,
 } from '@readiness/kit/runtime';
-import { startEmbeddedS3 } from '@readiness/kit/storage';
 import type { z } from 'zod';
 import { createTestDatabase, createTestRedis, createTestVhost, rewriteUrlPort } from './resources';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';

@@ -1,6 +1,7 @@
 import express from 'express';
+import { startMailCatcher } from '@readiness/dev-servers';
 import { listen } from '@readiness/kit/http';
-import { createMailer, startMailCatcher } from '@readiness/kit/mail';
+import { createMailer } from '@readiness/kit/mail';
 import { devMailRoutes } from '../src';
 import { logger, startNotification } from './harness';
 

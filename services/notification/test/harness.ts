@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { AdminPasswordResetSchema, StudentInvitedSchema, create, encodePayload } from '@readiness/contracts';
+import { startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
 import type { JwtVerifier } from '@readiness/kit/auth';
 import type { BusMessage } from '@readiness/kit/bus';
 import type { KeyValueStore } from '@readiness/kit/cache';
 import type { Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
-import { createMailer, startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { createMailer } from '@readiness/kit/mail';
 import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
 import {
   rewriteUrlPort,

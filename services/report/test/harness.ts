@@ -17,10 +17,11 @@ import {
   type EventName,
   type EventPayload,
 } from '@readiness/contracts';
+import { startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
 import { createRabbitBus, type EventBus } from '@readiness/kit/bus';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
-import { createMailer, startMailCatcher, type MailCatcher } from '@readiness/kit/mail';
+import { createMailer } from '@readiness/kit/mail';
 import { startService, type RunningService } from '@readiness/kit/runtime';
 import { parseS3Endpoint } from '@readiness/kit/storage';
 import { Client } from 'minio';

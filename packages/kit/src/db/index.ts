@@ -50,7 +50,7 @@ export interface Database {
 }
 
 export interface OpenDatabaseOptions {
-  /** A PostgreSQL URL (the embedded server's too, see `@readiness/kit/embedded-postgres`). */
+  /** A PostgreSQL URL (the embedded server's too, see `@readiness/dev-servers`). */
   url: string;
   logger: Logger;
   poolMax?: number;

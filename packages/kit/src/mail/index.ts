@@ -7,10 +7,3 @@ export {
   type MailMessage,
   type MailAttachment,
 } from './mailer';
-export {
-  startMailCatcher,
-  type MailCatcher,
-  type MailCatcherOptions,
-  type CaughtMail,
-  type CaughtAttachment,
-} from './mail-catcher';

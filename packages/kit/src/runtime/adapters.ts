@@ -3,14 +3,14 @@ import { Counter, type Registry } from 'prom-client';
 import { consumerQueues } from '@readiness/contracts';
 import { createMemoryBus, createRabbitBus, type EventBus } from '../bus';
 import { openDatabase, type Database } from '../db';
-import { startEmbeddedPostgres } from '../embedded-postgres';
 import type { Logger } from '../logger';
+import { loadDevServers } from './dev-servers';
 
 /**
  * The adapters of a service's composition root (`main.ts`): the production adapter when its URL is
  * configured, the embedded default otherwise (DESIGN §4). Without `DATABASE_URL` the service starts its own
- * embedded PostgreSQL under `${DATA_DIR}/postgres` with a database named after it; closing the database
- * stops that server too.
+ * embedded PostgreSQL (`@readiness/dev-servers`, a local run only) under `${DATA_DIR}/postgres` with a database
+ * named after it; closing the database stops that server too.
  */
 export async function openServiceDatabase(opts: {
   service: string;
@@ -34,6 +34,7 @@ export async function openServiceDatabase(opts: {
     onQuery: counter ? () => counter.inc() : undefined,
   };
   if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, ...options });
+  const { startEmbeddedPostgres } = await loadDevServers('DATABASE_URL');
   const server = await startEmbeddedPostgres({ dataDir: path.join(config.DATA_DIR, 'postgres'), logger });
   try {
     const database = await openDatabase({ url: await server.ensureDatabase(service), ...options });

@@ -4,10 +4,11 @@ import type { EventBus } from '../bus';
 import { closeRedis, createRedis, createRedisStore, type KeyValueStore, type Redis } from '../cache';
 import { migrate, type Database } from '../db';
 import type { Logger } from '../logger';
-import { createMailer, startMailCatcher, type Mailer } from '../mail';
+import { createMailer, type Mailer } from '../mail';
 import { kitMigrationsDir } from '../outbox';
-import { createObjectStore, objectStoreConnection, startEmbeddedS3, type ObjectStore } from '../storage';
+import { createObjectStore, objectStoreConnection, type ObjectStore } from '../storage';
 import { openServiceDatabase, startServiceBus } from './adapters';
+import { loadDevServers } from './dev-servers';
 import type { StartServiceOptions } from './run';
 import type { ServiceModule } from './service';
 
@@ -145,6 +146,7 @@ async function openMailer<O>(open: Opening<O>): Promise<Mailer> {
   if (open.opts.adapters?.mailer) return open.opts.adapters.mailer;
   let smtpUrl = open.config.SMTP_URL ?? open.opts.shared?.smtpUrl;
   if (!smtpUrl) {
+    const { startMailCatcher } = await loadDevServers('SMTP_URL');
     const catcher = await startMailCatcher({ logger: open.logger });
     open.owned.add('mail catcher', () => catcher.close());
     smtpUrl = catcher.url;
@@ -162,6 +164,7 @@ async function openStorage<O>(open: Opening<O>): Promise<ObjectStore> {
   let connection =
     objectStoreConnection({ ...open.config, S3_BUCKET: bucket, S3_REGION: region }) ?? open.opts.shared?.s3;
   if (!connection) {
+    const { startEmbeddedS3 } = await loadDevServers('S3_ENDPOINT');
     const s3 = await startEmbeddedS3({ directory: path.join(open.dataDir, open.name, 's3') });
     open.owned.add('s3', () => s3.close());
     connection = s3;

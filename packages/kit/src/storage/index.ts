@@ -10,7 +10,6 @@ export {
   type ObjectStat,
   type PutOptions,
 } from './object-store';
-export { startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
 export {
   checkObjectStorage,
   objectStorageEnv,

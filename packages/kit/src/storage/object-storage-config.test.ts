@@ -2,15 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { startEmbeddedS3 } from '@readiness/dev-servers';
 import { ConfigError, loadConfig } from '../config';
 import { createLogger } from '../logger';
-import {
-  checkObjectStorage,
-  createObjectStore,
-  objectStorageEnv,
-  objectStoreConnection,
-  startEmbeddedS3,
-} from './index';
+import { checkObjectStorage, createObjectStore, objectStorageEnv, objectStoreConnection } from './index';
 
 const logger = createLogger({ name: 'storage-config-test', level: 'silent' });
 const schema = z.object(objectStorageEnv).superRefine(checkObjectStorage);

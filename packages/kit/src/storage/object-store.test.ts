@@ -3,9 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { startEmbeddedS3 } from '@readiness/dev-servers';
 import { AppError } from '../errors';
 import { createLogger } from '../logger';
-import { createObjectStore, startEmbeddedS3, type ObjectStore, type ObjectStoreConnection } from './index';
+import { createObjectStore, type ObjectStore, type ObjectStoreConnection } from './index';
 
 const logger = createLogger({ name: 'storage-test', level: 'silent' });
 

@@ -1,8 +1,8 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startEmbeddedPostgres } from '@readiness/dev-servers';
 import { createTestDatabase } from '@readiness/testing';
-import { startEmbeddedPostgres } from '../../embedded-postgres';
 import { createLogger } from '../../logger';
 import { openDatabase, type Database } from '..';
 

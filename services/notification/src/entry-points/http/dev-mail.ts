@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { MailCatcher } from '@readiness/kit/mail';
+import type { MailCatcher } from '@readiness/dev-servers';
 import { escapeHtml } from '../../domain/templates';
 
 /**

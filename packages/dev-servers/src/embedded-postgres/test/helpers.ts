@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createLogger } from '../../logger';
+import { createLogger } from '@readiness/kit/logger';
 
 export const logger = createLogger({ name: 'embedded-postgres-test', level: 'silent' });
 
@@ -39,15 +39,16 @@ export async function query<R extends Record<string, unknown>>(url: string, text
 }
 
 /**
- * A separate node process that starts the server on `dataDir` from the built kit, creates database `app`,
+ * A separate node process that starts the server on `dataDir` from the built package, creates database `app`,
  * prints `{ pid, url }` on one line and then waits to be killed: the launcher of `make start` in miniature.
  */
 export async function startLauncherProcess(
   dataDir: string,
 ): Promise<{ launcher: ChildProcess; pid: number; url: string }> {
-  const kit = path.resolve(__dirname, '../../../dist');
+  const devServers = path.resolve(__dirname, '../../../dist');
+  const kit = path.resolve(__dirname, '../../../../kit/dist');
   const script = `
-    const { startEmbeddedPostgres } = require(${JSON.stringify(path.join(kit, 'embedded-postgres'))});
+    const { startEmbeddedPostgres } = require(${JSON.stringify(devServers)});
     const { createLogger } = require(${JSON.stringify(path.join(kit, 'logger'))});
     startEmbeddedPostgres({ dataDir: process.argv[1], logger: createLogger({ name: 't', level: 'silent' }) })
       .then(async (server) => {

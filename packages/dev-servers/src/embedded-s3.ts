@@ -1,8 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import S3rver from 's3rver';
-import type { ObjectStoreConnection } from './object-store';
 
-export interface EmbeddedS3 extends ObjectStoreConnection {
+/** A connection as the kit's object store takes it (`ObjectStoreConnection`), and the server behind it. */
+export interface EmbeddedS3 {
+  endpoint: string;
+  accessKey: string;
+  secretKey: string;
   /** The same connection as the environment a service reads (`S3_ENDPOINT`, `S3_ACCESS_KEY`, `S3_SECRET_KEY`). */
   env: { S3_ENDPOINT: string; S3_ACCESS_KEY: string; S3_SECRET_KEY: string };
   port: number;

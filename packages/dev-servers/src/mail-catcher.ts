@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type AddressObject } from 'mailparser';
+import type { Logger } from 'pino';
 import { SMTPServer } from 'smtp-server';
-import type { Logger } from '../logger';
 
 export interface CaughtAttachment {
   filename: string;

@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { Logger } from '../logger';
+import type { Logger } from 'pino';
 
 /**
  * A real PostgreSQL server for the embedded defaults, started from the binaries of the
@@ -356,21 +356,23 @@ function flushInBackground(id: Identity, bin: string, dataDir: string, logger: L
   });
 }
 
-export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
-  const logger = opts.logger.child({ component: 'embedded-postgres' });
-  const reachableRoot = opts.reachableRoot ?? '/var/lib/readiness';
-  const id = identity();
-  const bin = path.join(
-    placeBinaries(id, opts.binaries ?? embeddedPostgresBinaries(), reachableRoot, logger),
-    'bin',
-  );
-  const dataDir = placeData(id, path.resolve(opts.dataDir), reachableRoot, logger);
-  if (id.owner && !reachable(id, '-w', dataDir)) chownSync(dataDir, id.owner.uid, id.owner.gid);
-  const fresh = await initdb(id, bin, dataDir, logger);
-  await clearStalePid(dataDir, logger);
+/** Where the server listens and how a client reaches a database on it. */
+interface Listening {
+  /** The socket's folder; undefined on Windows, where the server listens on a loopback port. */
+  socketDir?: string;
+  host: string;
+  port: number;
+  /** The postmaster's arguments. */
+  args: string[];
+  url(database: string): string;
+}
 
+/**
+ * A unix socket inside the data folder, or in a private folder under the temporary folder when that path is too
+ * long for a socket (its size is limited); on Windows a free loopback port.
+ */
+async function listenOn(id: Identity, dataDir: string): Promise<Listening> {
   const socket = process.platform !== 'win32';
-  // A socket path has a small size limit: a deep DATA_DIR gets a private folder under the temporary folder.
   const socketDir = !socket
     ? undefined
     : path.join(dataDir, '.s.PGSQL.5432').length <= MAX_SOCKET_PATH
@@ -395,32 +397,114 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
     socket
       ? `postgresql://${SUPERUSER}@/${database}?host=${encodeURIComponent(host)}&port=${port}`
       : `postgresql://${SUPERUSER}@127.0.0.1:${port}/${database}`;
+  return { socketDir, host, port, args, url };
+}
 
-  let stopping = false;
-  let server = launch();
+/** Creates `database` when it does not exist yet; answers its URL. */
+async function ensureDatabase(listening: Listening, database: string, logger: Logger): Promise<string> {
+  if (!DATABASE_NAME.test(database)) throw new Error(`Not a database name: ${database}`);
+  const client = new pg.Client({ connectionString: listening.url('postgres') });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${database}"`);
+      logger.info({ database }, 'created the database');
+    }
+  } finally {
+    await client.end();
+  }
+  return listening.url(database);
+}
+
+interface Launched {
+  child: ChildProcess;
+  output: string[];
+  exit: Promise<number | null>;
+}
+
+/**
+ * The postmaster of one data folder, supervised: a server that dies while nobody stops it (killed, out of memory,
+ * a crash) is started again on the same folder, with PostgreSQL's own crash recovery, until it is up; meanwhile
+ * the services' calls fail with 503 and their readiness with them.
+ */
+class SupervisedPostgres {
+  private server: Launched;
+  private stopping = false;
+  private stopped: Promise<void> | undefined;
   // A synchronous exit (process.exit) gives no chance to shut down cleanly; pdeathsig covers SIGKILL.
-  const killOnExit = () => server.child.kill('SIGINT');
-  process.once('exit', killOnExit);
+  private readonly killOnExit = () => this.server.child.kill('SIGINT');
 
-  /** Starts the postmaster; its unexpected exit starts the supervision (see `restart`). */
-  function launch() {
-    const { child, output } = run(id, path.join(bin, 'postgres'), args, dataDir);
+  constructor(
+    private readonly id: Identity,
+    private readonly bin: string,
+    private readonly dataDir: string,
+    private readonly listening: Listening,
+    private readonly logger: Logger,
+  ) {
+    this.server = this.launch();
+    process.once('exit', this.killOnExit);
+  }
+
+  get pid(): number {
+    return this.server.child.pid as number;
+  }
+
+  /** Waits until the first server answers, then supervises it; a server that never answers is given up. */
+  async start(readyTimeoutMs: number): Promise<void> {
+    try {
+      await this.waitReady(readyTimeoutMs);
+    } catch (err) {
+      this.stopping = true;
+      process.off('exit', this.killOnExit);
+      throw err;
+    }
+    this.supervise();
+  }
+
+  /** Fast shutdown (SIGINT) once `flushed` is done, then SIGKILL if it has not exited within `graceMs`. */
+  stop(graceMs: number, flushed: Promise<void>): Promise<void> {
+    this.stopped ??= (async () => {
+      this.stopping = true;
+      process.off('exit', this.killOnExit);
+      await flushed;
+      const { child, exit } = this.server;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exit;
+      clearTimeout(timer);
+      const { socketDir } = this.listening;
+      if (socketDir && socketDir !== this.dataDir) rmSync(socketDir, { recursive: true, force: true });
+      this.logger.info({ dataDir: this.dataDir }, 'embedded PostgreSQL stopped');
+    })();
+    return this.stopped;
+  }
+
+  /** Starts the postmaster; its unexpected exit starts the supervision (see `supervise`). */
+  private launch(): Launched {
+    const { child, output } = run(
+      this.id,
+      path.join(this.bin, 'postgres'),
+      this.listening.args,
+      this.dataDir,
+    );
     const exit = exited(child);
     child.stderr?.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
         // Start-up and shutdown notices are LOG lines; problems start with WARNING, ERROR, FATAL or PANIC.
         // Our own readiness probe meets "the database system is starting up" while it starts.
         if (/^(WARNING|ERROR|FATAL|PANIC)/.test(line) && !line.includes('is starting up'))
-          logger.warn({ postgres: line }, 'PostgreSQL');
-        else logger.debug({ postgres: line }, 'PostgreSQL');
+          this.logger.warn({ postgres: line }, 'PostgreSQL');
+        else this.logger.debug({ postgres: line }, 'PostgreSQL');
       }
     });
     return { child, output, exit };
   }
 
   /** Waits for `SELECT 1` on the current server; throws when it exits first or the deadline passes. */
-  async function waitReady(timeoutMs: number) {
-    const { child, output } = server;
+  private async waitReady(timeoutMs: number): Promise<void> {
+    const { child, output } = this.server;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (child.exitCode !== null || child.signalCode !== null) {
@@ -428,7 +512,10 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
           `PostgreSQL exited during start-up (${child.exitCode ?? child.signalCode}):\n${output.join('\n')}`,
         );
       }
-      const client = new pg.Client({ connectionString: url('postgres'), connectionTimeoutMillis: 1_000 });
+      const client = new pg.Client({
+        connectionString: this.listening.url('postgres'),
+        connectionTimeoutMillis: 1_000,
+      });
       client.on('error', () => undefined);
       try {
         await client.connect();
@@ -449,85 +536,66 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   }
 
   /**
-   * Supervision: a server that dies while nobody stops it (killed, out of memory, a crash) is started again on
-   * the same folder, with PostgreSQL's own crash recovery, until it is up; meanwhile the services' calls fail
-   * with 503 and their readiness with them. Its old backends may hold the shared memory for a moment, so a
-   * start that fails is tried again.
+   * Restarts a server that exited while nobody stops it. Its old backends may hold the shared memory for a
+   * moment, so a start that fails is tried again.
    */
-  function supervise() {
+  private supervise(): void {
+    const server = this.server;
     void server.exit.then(async (code) => {
-      if (stopping) return;
-      logger.error(
+      if (this.stopping) return;
+      this.logger.error(
         { code, signal: server.child.signalCode, output: server.output },
         'embedded PostgreSQL exited; restarting it',
       );
-      for (let attempt = 1; !stopping; attempt++) {
+      for (let attempt = 1; !this.stopping; attempt++) {
         await new Promise((r) => setTimeout(r, Math.min(100 * attempt, 1_000)));
-        if (stopping) return;
+        if (this.stopping) return;
         try {
-          await clearStalePid(dataDir, logger);
-          server = launch();
-          await waitReady(30_000);
-          logger.info({ pid: server.child.pid, attempt }, 'embedded PostgreSQL restarted');
-          supervise();
+          await clearStalePid(this.dataDir, this.logger);
+          this.server = this.launch();
+          await this.waitReady(30_000);
+          this.logger.info({ pid: this.server.child.pid, attempt }, 'embedded PostgreSQL restarted');
+          this.supervise();
           return;
         } catch (err) {
-          logger.warn({ err, attempt }, 'restarting embedded PostgreSQL failed; trying again');
-          server.child.kill('SIGKILL');
-          await server.exit;
+          this.logger.warn({ err, attempt }, 'restarting embedded PostgreSQL failed; trying again');
+          this.server.child.kill('SIGKILL');
+          await this.server.exit;
         }
       }
     });
   }
+}
 
-  try {
-    await waitReady(opts.readyTimeoutMs ?? 60_000);
-  } catch (err) {
-    stopping = true;
-    process.off('exit', killOnExit);
-    throw err;
-  }
-  supervise();
-  logger.info({ dataDir, pid: server.child.pid, host, port }, 'embedded PostgreSQL ready');
+export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const logger = opts.logger.child({ component: 'embedded-postgres' });
+  const reachableRoot = opts.reachableRoot ?? '/var/lib/readiness';
+  const id = identity();
+  const bin = path.join(
+    placeBinaries(id, opts.binaries ?? embeddedPostgresBinaries(), reachableRoot, logger),
+    'bin',
+  );
+  const dataDir = placeData(id, path.resolve(opts.dataDir), reachableRoot, logger);
+  if (id.owner && !reachable(id, '-w', dataDir)) chownSync(dataDir, id.owner.uid, id.owner.gid);
+  const fresh = await initdb(id, bin, dataDir, logger);
+  await clearStalePid(dataDir, logger);
+
+  const listening = await listenOn(id, dataDir);
+  const server = new SupervisedPostgres(id, bin, dataDir, listening, logger);
+  await server.start(opts.readyTimeoutMs ?? 60_000);
+  logger.info(
+    { dataDir, pid: server.pid, host: listening.host, port: listening.port },
+    'embedded PostgreSQL ready',
+  );
   const flushed = fresh ? flushInBackground(id, bin, dataDir, logger) : Promise.resolve();
 
-  let stopped: Promise<void> | undefined;
   return {
     dataDir,
     get pid() {
-      return server.child.pid as number;
+      return server.pid;
     },
-    url,
-    async ensureDatabase(database) {
-      if (!DATABASE_NAME.test(database)) throw new Error(`Not a database name: ${database}`);
-      const client = new pg.Client({ connectionString: url('postgres') });
-      await client.connect();
-      try {
-        const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
-        if (found.rowCount === 0) {
-          await client.query(`CREATE DATABASE "${database}"`);
-          logger.info({ database }, 'created the database');
-        }
-      } finally {
-        await client.end();
-      }
-      return url(database);
-    },
-    stop(graceMs = 8_000) {
-      stopped ??= (async () => {
-        stopping = true;
-        process.off('exit', killOnExit);
-        await flushed;
-        const { child, exit } = server;
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-        await exit;
-        clearTimeout(timer);
-        if (socketDir !== dataDir && socketDir) rmSync(socketDir, { recursive: true, force: true });
-        logger.info({ dataDir }, 'embedded PostgreSQL stopped');
-      })();
-      return stopped;
-    },
+    url: listening.url,
+    ensureDatabase: (database) => ensureDatabase(listening, database, logger),
+    stop: (graceMs = 8_000) => server.stop(graceMs, flushed),
   };
 }
