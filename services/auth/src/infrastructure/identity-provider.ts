@@ -8,6 +8,13 @@ import {
   type ProviderIdentity,
 } from '../domain/identity-provider';
 
+/**
+ * `email_verified`, or Entra ID's `xms_edov` (the address's domain is verified by the tenant that owns it): Entra
+ * never sends `email_verified`.
+ */
+const verified = (claims: Record<string, unknown>) =>
+  claims.email_verified === true || claims.xms_edov === true;
+
 /** How long a failed discovery is remembered before the next sign-in asks the provider again. */
 const RETRY_DISCOVERY_MS = 10_000;
 
@@ -95,7 +102,7 @@ export function createIdentityProvider(options: {
       let identity: ProviderIdentity = {
         subject: claims.sub,
         email: typeof claims.email === 'string' ? claims.email : undefined,
-        emailVerified: claims.email_verified === true,
+        emailVerified: verified(claims as Record<string, unknown>),
         name: typeof claims.name === 'string' ? claims.name : undefined,
       };
       // Providers that follow the specification to the letter put the e-mail in userinfo, not in the ID token.
@@ -108,7 +115,7 @@ export function createIdentityProvider(options: {
         identity = {
           ...identity,
           email: typeof info.email === 'string' ? info.email : undefined,
-          emailVerified: info.email_verified === true,
+          emailVerified: verified(info as Record<string, unknown>),
           name: identity.name ?? (typeof info.name === 'string' ? info.name : undefined),
         };
       }
