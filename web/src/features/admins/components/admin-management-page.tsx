@@ -69,8 +69,7 @@ export function AdminManagementPage() {
   const confirmReset = async () => {
     if (!resetTarget) return;
     try {
-      const message = await resetPassword(resetTarget._id).unwrap();
-      notify.success(message ?? `A temporary password was e-mailed to ${resetTarget.email}`);
+      notify.success(await resetPassword(resetTarget._id).unwrap());
       setResetTarget(null);
     } catch (err) {
       notifyFailure(err, 'Failed to reset password');

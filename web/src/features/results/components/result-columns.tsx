@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { Eye, FileDown, Mail, Trash2 } from 'lucide-react';
 import { IconButton, PassBadge, PercentageBadge, Person, type Column } from '../../../components/ui';
 import { formatDateTime } from '../../../lib/format';
-import type { ResultRow } from '../api/results-api';
+import type { ResultRow } from '../api/types';
 
 /** The Results Management table's columns; `ask` opens the confirmation of a row's action. */
 export function resultColumns(

@@ -13,14 +13,8 @@ import {
 } from '../../../components/ui';
 import { useDebounced } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
-import {
-  exportPath,
-  listParams,
-  SORT_OPTIONS,
-  STATUS_OPTIONS,
-  useGetResultsQuery,
-  type ResultStatus,
-} from '../api/results-api';
+import { exportPath, listParams, SORT_OPTIONS, STATUS_OPTIONS, useGetResultsQuery } from '../api/results-api';
+import type { ResultStatus } from '../api/types';
 import { useFileDownload } from '../hooks/use-file-download';
 import { useResultFilters } from '../hooks/use-result-filters';
 import { Pager } from './pager';

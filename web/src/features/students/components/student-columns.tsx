@@ -1,7 +1,8 @@
 import { Check, Clock, Copy, Mail, Trash2 } from 'lucide-react';
 import { Badge, IconButton, Person, type BadgeTone, type Column } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
-import { statusLabel, type InviteDelivery, type Student } from '../api/students-api';
+import { statusLabel } from '../api/students-api';
+import type { InviteDelivery, Student } from '../api/types';
 
 const statusTone: Record<Student['status'], BadgeTone> = {
   invited: 'info',

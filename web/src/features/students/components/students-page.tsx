@@ -19,9 +19,9 @@ import {
   useGetStudentsQuery,
   useResendInvitationMutation,
   useGetInviteDeliveriesQuery,
-  type Student,
   type StudentListQuery,
 } from '../api/students-api';
+import type { Student } from '../api/types';
 import { ExtraTimeModal } from './extra-time';
 import { ImportStudentsDialog } from './import-students-dialog';
 import { InviteStudentModal } from './invite-student-modal';
