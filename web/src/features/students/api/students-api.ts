@@ -47,13 +47,6 @@ export const inviteStudentSchema = z.object({
 });
 export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
 
-/** The link a student opens (SPEC §2): the server's, else built on the site's own origin. */
-export const assessmentUrl = (student: Student): string | undefined =>
-  student.inviteUrl ??
-  (student.inviteToken
-    ? new URL(`/assessment/${encodeURIComponent(student.inviteToken)}`, window.location.origin).href
-    : undefined);
-
 const byId = (id: string) => `admin/students/${encodeURIComponent(id)}`;
 
 export const studentsApi = api.injectEndpoints({
