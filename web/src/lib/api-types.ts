@@ -5,7 +5,7 @@ import type { paths } from './gen/api-schema';
  * `METHOD path` takes and answers, so a feature's types follow the service's declaration instead of being
  * written a second time.
  */
-type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
+export type Method = 'get' | 'put' | 'post' | 'patch' | 'delete';
 type Json<T> = T extends { content: { 'application/json': infer J } } ? J : never;
 
 /** The JSON a call answers with `status` (200 by default). */
@@ -22,4 +22,11 @@ export type ApiBody<P extends keyof paths, M extends Method> = paths[P][M] exten
   requestBody?: infer B;
 }
   ? Json<NonNullable<B>>
+  : never;
+
+/** The query parameters a call takes, all of them optional unless the operation requires one. */
+export type ApiQuery<P extends keyof paths, M extends Method> = paths[P][M] extends {
+  parameters: { query?: infer Q };
+}
+  ? NonNullable<Q>
   : never;

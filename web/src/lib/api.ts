@@ -6,6 +6,7 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
+import type { ApiAnswer } from './api-types';
 import { clearToken, readToken, storeToken, tokenExpiresAt } from './session-token';
 import { sessionExpired, tokenRefreshed } from './session-events';
 
@@ -44,6 +45,8 @@ export type ApiError = FetchBaseQueryError & { sessionEnded?: true };
 /** How a renewal went: the caller that runs on its own (the idle timer) decides what each means. */
 export type RenewalOutcome = 'renewed' | 'notDue' | 'refused' | 'failed';
 
+type RefreshAnswer = ApiAnswer<'/api/auth/refresh', 'post'>;
+
 let refreshInFlight: Promise<RenewalOutcome> | null = null;
 /** The token whose renewal the server refused (the session reached its maximum age): not asked again. */
 let refusedToken: string | null = null;
@@ -70,7 +73,8 @@ async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>):
     return 'refused';
   }
   if (!response.ok) return 'failed';
-  const fresh = field<unknown>('token')(await response.json().catch(() => null));
+  const answer = (await response.json().catch(() => null)) as Partial<RefreshAnswer> | null;
+  const fresh = answer?.token;
   if (typeof fresh !== 'string') return 'failed';
   // A login or logout while the renewal was on its way wins over it.
   if (readToken() !== token) return 'notDue';
@@ -106,20 +110,6 @@ const sessionBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = asy
   }
   return result;
 };
-
-/**
- * Reads one field of a response body. Every endpoint unwraps its answer through this function, so a
- * change in the server's envelope (e.g. `{ data: { admins } }`) is adapted here and nowhere else.
- */
-export function field<T>(key: string) {
-  return (body: unknown): T => {
-    const source =
-      typeof body === 'object' && body !== null && 'data' in body && !(key in body)
-        ? (body as { data: unknown }).data
-        : body;
-    return (source as Record<string, unknown>)[key] as T;
-  };
-}
 
 export const api = createApi({
   reducerPath: 'api',

@@ -1,6 +1,8 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { Admin } from '../features/auth/api/types';
+import type { ApiBody } from '../lib/api-types';
+import { answer } from './answer';
 import { disabledAdmin, makeToken, regularAdmin, superAdmin } from './fixtures';
 
 /** Auth refuses the 10,000 most common passwords; a few of them are enough here. */
@@ -64,7 +66,7 @@ export const handlers = [
     });
   }),
   http.post(api('/auth/login'), async ({ request }) => {
-    const { email, password } = (await request.json()) as { email: string; password: string };
+    const { email, password } = (await request.json()) as ApiBody<'/api/auth/login', 'post'>;
     const account = [...db.accounts.values()].find((a) => a.admin.email === email);
     if (!account || account.password !== password || account.admin.status !== 'active') {
       return HttpResponse.json(
@@ -72,11 +74,11 @@ export const handlers = [
         { status: 401 },
       );
     }
-    return HttpResponse.json({ token: openSession(account.admin._id), admin: account.admin });
+    return answer('/api/auth/login', 'post', { token: openSession(account.admin._id), admin: account.admin });
   }),
   http.get(api('/auth/me'), ({ request }) => {
     const account = signedInAdmin(request);
-    return account ? HttpResponse.json({ admin: account.admin }) : unauthorized();
+    return account ? answer('/api/auth/me', 'get', { admin: account.admin }) : unauthorized();
   }),
   http.post(api('/auth/logout'), ({ request }) => {
     db.sessions.delete(bearer(request));
@@ -86,12 +88,15 @@ export const handlers = [
     const account = signedInAdmin(request);
     if (!account) return unauthorized();
     db.sessions.delete(bearer(request));
-    return HttpResponse.json({ token: openSession(account.admin._id) });
+    return answer('/api/auth/refresh', 'post', { token: openSession(account.admin._id) });
   }),
   http.post(api('/auth/change-password'), async ({ request }) => {
     const account = signedInAdmin(request);
     if (!account) return unauthorized();
-    const { currentPassword, newPassword } = (await request.json()) as Record<string, string>;
+    const { currentPassword, newPassword } = (await request.json()) as ApiBody<
+      '/api/auth/change-password',
+      'post'
+    >;
     if (currentPassword !== account.password) {
       return HttpResponse.json(
         { message: 'Current password is incorrect', code: 'current_password_incorrect' },
@@ -104,29 +109,27 @@ export const handlers = [
         { status: 400 },
       );
     }
-    if (COMMON_PASSWORDS.includes(newPassword!)) {
+    if (COMMON_PASSWORDS.includes(newPassword)) {
       return HttpResponse.json(
         { message: COMMON_PASSWORD_MESSAGE, code: 'validation_failed', field: 'newPassword' },
         { status: 400 },
       );
     }
-    account.password = newPassword!;
+    account.password = newPassword;
     account.admin = { ...account.admin, mustChangePassword: false };
     db.sessions.delete(bearer(request));
-    return HttpResponse.json({ token: openSession(account.admin._id), admin: account.admin });
+    return answer('/api/auth/change-password', 'post', {
+      token: openSession(account.admin._id),
+      admin: account.admin,
+    });
   }),
   http.get(api('/admin/admins'), ({ request }) => {
     if (!signedInAdmin(request)) return unauthorized();
-    return HttpResponse.json({ admins: [...db.accounts.values()].map((a) => a.admin) });
+    return answer('/api/admin/admins', 'get', { admins: [...db.accounts.values()].map((a) => a.admin) });
   }),
   http.post(api('/admin/admins'), async ({ request }) => {
     if (!signedInAdmin(request)) return unauthorized();
-    const body = (await request.json()) as {
-      name: string;
-      email: string;
-      password: string;
-      role: Admin['role'];
-    };
+    const body = (await request.json()) as ApiBody<'/api/admin/admins', 'post'>;
     if ([...db.accounts.values()].some((a) => a.admin.email === body.email)) {
       return HttpResponse.json(
         { message: 'An admin with this email already exists', code: 'email_taken' },
@@ -144,7 +147,7 @@ export const handlers = [
       mustChangePassword: true,
     };
     db.accounts.set(admin._id, { admin, password: body.password });
-    return HttpResponse.json({ admin }, { status: 201 });
+    return answer('/api/admin/admins', 'post', { admin }, { status: 201 });
   }),
   http.put(api('/admin/admins/:id'), async ({ request, params }) => {
     const actor = signedInAdmin(request);
@@ -152,28 +155,31 @@ export const handlers = [
     const account = db.accounts.get(String(params.id));
     if (!account)
       return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
-    const body = (await request.json()) as Pick<Admin, 'name' | 'email' | 'role'>;
+    const body = (await request.json()) as ApiBody<'/api/admin/admins/{id}', 'put'>;
     if (account === actor && body.role !== 'super_admin') {
       return HttpResponse.json({ message: DEMOTE_SELF_MESSAGE, code: 'cannot_demote_self' }, { status: 400 });
     }
     account.admin = { ...account.admin, ...body };
-    return HttpResponse.json({ admin: account.admin });
+    return answer('/api/admin/admins/{id}', 'put', { admin: account.admin });
   }),
   http.post(api('/admin/admins/:id/reset-password'), ({ request, params }) => {
     if (!signedInAdmin(request)) return unauthorized();
     const account = db.accounts.get(String(params.id));
     if (!account)
       return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
-    return HttpResponse.json({ message: `A temporary password was sent to ${account.admin.email}` });
+    return answer('/api/admin/admins/{id}/reset-password', 'post', {
+      message: `Password reset successfully. A temporary password has been sent to ${account.admin.email}`,
+      admin: account.admin,
+    });
   }),
   http.patch(api('/admin/admins/:id/status'), async ({ request, params }) => {
     if (!signedInAdmin(request)) return unauthorized();
     const account = db.accounts.get(String(params.id));
     if (!account)
       return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
-    const { status } = (await request.json()) as { status: Admin['status'] };
+    const { status } = (await request.json()) as ApiBody<'/api/admin/admins/{id}/status', 'patch'>;
     account.admin = { ...account.admin, status };
-    return HttpResponse.json({ admin: account.admin });
+    return answer('/api/admin/admins/{id}/status', 'patch', { admin: account.admin });
   }),
 ];
 

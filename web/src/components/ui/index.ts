@@ -21,5 +21,5 @@ export { Person } from './person';
 export { SearchInput, matchesNameOrEmail } from './search-input';
 export { FullPageSpinner, Spinner } from './spinner';
 export { StatCard } from './stat-card';
-export { Table, type Column } from './table';
+export { actionsColumn, ListTable, Table, type Column } from './table';
 export { bandTone, PassBadge, PercentageBadge } from './score-badges';

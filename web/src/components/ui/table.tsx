@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { EmptyState, type EmptyStateProps } from './empty-state';
+import { Spinner } from './spinner';
 
 export interface Column<Row> {
   key: string;
@@ -50,4 +52,36 @@ export function Table<Row>({ caption, columns, rows, rowKey, empty }: TableProps
       </table>
     </div>
   );
+}
+
+/** The last column of a list: the row's buttons, at the end of the line. */
+export function actionsColumn<Row>(render: (row: Row) => ReactNode): Column<Row> {
+  return {
+    key: 'actions',
+    header: 'Actions',
+    align: 'end',
+    render: (row) => <div className="row-actions">{render(row)}</div>,
+  };
+}
+
+interface ListTableProps<Row> extends Omit<TableProps<Row>, 'empty'> {
+  /** The first page is on its way: a spinner with this label stands in for the table. */
+  loading: boolean;
+  loadingLabel: string;
+  /** Another page or filter is on its way: the table shown is marked busy (for a server-paged list). */
+  fetching?: boolean;
+  empty: EmptyStateProps;
+}
+
+/** A list: a spinner while the first page loads, then the table, or the empty state. */
+export function ListTable<Row>({ loading, loadingLabel, fetching, empty, ...table }: ListTableProps<Row>) {
+  if (loading) {
+    return (
+      <div className="center-block">
+        <Spinner label={loadingLabel} />
+      </div>
+    );
+  }
+  const list = <Table {...table} empty={<EmptyState {...empty} />} />;
+  return fetching === undefined ? list : <div aria-busy={fetching}>{list}</div>;
 }

@@ -9,9 +9,9 @@ import { api } from '../../lib/api';
 import { isHttpError, serverMessage } from '../../lib/errors';
 import { sessionExpired } from '../../lib/session-events';
 import { clearToken, readToken, storeToken } from '../../lib/session-token';
-import { authApi, type SessionResponse } from './api/auth-api';
+import { authApi } from './api/auth-api';
 import type { LoginInput } from './api/schemas';
-import type { Admin } from './api/types';
+import type { Admin, SessionResponse } from './api/types';
 
 /** SPEC §4: loading until the stored token (if any) is checked, then signed out or signed in. */
 export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { api, field, LIST } from '../../../lib/api';
+import { api, LIST } from '../../../lib/api';
+import type { ApiAnswer } from '../../../lib/api-types';
 import { emailField, passwordField } from '../../auth/api/schemas';
 import type { Admin, AdminRole, AdminStatus } from '../../auth/api/types';
 
@@ -23,6 +24,11 @@ export type CreateAdminInput = z.infer<typeof createAdminSchema>;
 export const editAdminSchema = z.object({ name: nameField, email: emailField, role: roleField });
 export type EditAdminInput = z.infer<typeof editAdminSchema>;
 
+type AdminList = ApiAnswer<'/api/admin/admins', 'get'>;
+type CreatedAdmin = ApiAnswer<'/api/admin/admins', 'post', 201>;
+type EditedAdmin = ApiAnswer<'/api/admin/admins/{id}', 'put'>;
+type PasswordReset = ApiAnswer<'/api/admin/admins/{id}/reset-password', 'post'>;
+
 const adminTags = (admins: Admin[] = []) => [
   { type: 'Admin' as const, id: LIST },
   ...admins.map((a) => ({ type: 'Admin' as const, id: a._id })),
@@ -32,24 +38,24 @@ export const adminsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAdmins: build.query<Admin[], void>({
       query: () => 'admin/admins',
-      transformResponse: field<Admin[]>('admins'),
+      transformResponse: (body: AdminList) => body.admins,
       providesTags: (admins) => adminTags(admins),
     }),
     createAdmin: build.mutation<Admin, CreateAdminInput>({
       query: (body) => ({ url: 'admin/admins', method: 'POST', body }),
-      transformResponse: field<Admin>('admin'),
+      transformResponse: (body: CreatedAdmin) => body.admin,
       invalidatesTags: [{ type: 'Admin', id: LIST }],
     }),
     updateAdmin: build.mutation<Admin, EditAdminInput & { id: string }>({
       query: ({ id, ...body }) => ({ url: `admin/admins/${encodeURIComponent(id)}`, method: 'PUT', body }),
-      transformResponse: field<Admin>('admin'),
+      transformResponse: (body: EditedAdmin) => body.admin,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Admin', id }],
     }),
-    resetAdminPassword: build.mutation<string | undefined, string>({
+    resetAdminPassword: build.mutation<string, string>({
       query: (id) => ({ url: `admin/admins/${encodeURIComponent(id)}/reset-password`, method: 'POST' }),
-      transformResponse: field<string | undefined>('message'),
+      transformResponse: (body: PasswordReset) => body.message,
     }),
-    setAdminStatus: build.mutation<Admin | undefined, { id: string; status: AdminStatus }>({
+    setAdminStatus: build.mutation<void, { id: string; status: AdminStatus }>({
       query: ({ id, status }) => ({
         url: `admin/admins/${encodeURIComponent(id)}/status`,
         method: 'PATCH',

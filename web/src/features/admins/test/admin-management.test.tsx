@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { superAdmin } from '../../../testing/fixtures';
+import { answer } from '../../../testing/answer';
 import { expectErrorAtField } from '../../../testing/fields';
 import { renderApp } from '../../../testing/render';
 import { db, DEMOTE_SELF_MESSAGE, openSession, server } from '../../../testing/server';
@@ -45,7 +46,7 @@ describe('Admin Management', () => {
   });
 
   it('when the list is empty, then "No admins found" shows', async () => {
-    server.use(http.get('*/api/admin/admins', () => HttpResponse.json({ admins: [] })));
+    server.use(http.get('*/api/admin/admins', () => answer('/api/admin/admins', 'get', { admins: [] })));
     renderApp('/admin/admins', { token: openSession(superAdmin._id) });
     expect(await screen.findByText('No admins found')).toBeInTheDocument();
   });
@@ -195,7 +196,11 @@ describe('Admin Management', () => {
         name: 'Reset Password',
       }),
     );
-    expect(await screen.findByText('A temporary password was sent to alan@example.edu')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Password reset successfully. A temporary password has been sent to alan@example.edu',
+      ),
+    ).toBeInTheDocument();
     expect(db.requests.filter((r) => r.path === '/api/admin/admins/a-regular/reset-password')).toHaveLength(
       1,
     );

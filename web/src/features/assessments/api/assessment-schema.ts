@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AssessmentContent, Question, QuestionOption, QuestionType, Section } from './types';
+import type { AssessmentContent, Question, QuestionOption, QuestionType, SaveBody, Section } from './types';
 
 /** SPEC §5: the upload accepts these extensions, and the file input offers only them. */
 export const ACCEPTED_FILE_TYPES = ['jpg', 'jpeg', 'png', 'gif', 'pdf', 'doc', 'docx', 'txt', 'zip'];
@@ -22,8 +22,6 @@ const fileSchema = z.object({
   originalName: z.string(),
   filename: z.string(),
   size: z.number(),
-  url: z.string().optional(),
-  mimetype: z.string().optional(),
 });
 
 const questionSchema = z
@@ -113,6 +111,7 @@ export const newQuestion = (): Question => ({
   points: 1,
   section: 1,
   required: true,
+  hasDownloadableFile: false,
 });
 
 export const newSection = (sections: Section[]): Section => {
@@ -133,10 +132,10 @@ export function retype(question: Question, type: QuestionType): Question {
 export function toForm(content: AssessmentContent): AssessmentForm {
   const copy = structuredClone({
     title: content.title,
-    description: content.description ?? '',
+    description: content.description,
     timeLimit: content.timeLimit,
     passingScore: content.passingScore,
-    sections: content.sections.map((s) => ({ ...s, description: s.description ?? '' })),
+    sections: content.sections,
     questions: content.questions,
   });
   return { ...copy, changeNotes: '' } as AssessmentForm;
@@ -152,7 +151,7 @@ export const blankAssessment: AssessmentContent = {
 };
 
 /** What a save sends: the full assessment, the optional notes and the version it was based on. */
-export function toSavePayload(values: AssessmentForm, baseVersion: number | undefined) {
+export function toSavePayload(values: AssessmentForm, baseVersion: number | undefined): SaveBody {
   const { changeNotes, ...content } = values;
   const questions = content.questions.map((q) => {
     const { downloadableFile, hasDownloadableFile, ...rest } = q;
@@ -176,4 +175,3 @@ export function toSavePayload(values: AssessmentForm, baseVersion: number | unde
     ...(baseVersion !== undefined ? { baseVersion } : {}),
   };
 }
-export type SavePayload = ReturnType<typeof toSavePayload>;

@@ -1,14 +1,13 @@
-import { api, field, LIST } from '../../../lib/api';
-import type { SavePayload } from './assessment-schema';
-import type { Assessment, AssessmentVersionSummary } from './types';
-
-/** The answer's `key` field when the server wraps it, else the body itself. */
-const unwrap =
-  <T>(key: string) =>
-  (body: unknown): T =>
-    (typeof body === 'object' && body !== null && !Array.isArray(body)
-      ? (field<T>(key)(body) ?? body)
-      : body) as T;
+import { api, LIST } from '../../../lib/api';
+import type {
+  Assessment,
+  AssessmentAnswer,
+  AssessmentVersionSummary,
+  SaveAnswer,
+  SaveBody,
+  VersionAnswer,
+  VersionList,
+} from './types';
 
 const CURRENT = 'CURRENT' as const;
 
@@ -16,12 +15,12 @@ export const assessmentsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAssessment: build.query<Assessment, void>({
       query: () => 'assessment',
-      transformResponse: unwrap<Assessment>('assessment'),
+      transformResponse: (body: AssessmentAnswer) => body.assessment,
       providesTags: [{ type: 'Assessment', id: CURRENT }],
     }),
     getAssessmentVersions: build.query<AssessmentVersionSummary[], void>({
       query: () => 'assessment/versions',
-      transformResponse: unwrap<AssessmentVersionSummary[]>('versions'),
+      transformResponse: (body: VersionList) => body.versions,
       providesTags: (versions = []) => [
         { type: 'AssessmentVersion', id: LIST },
         ...versions.map((v) => ({ type: 'AssessmentVersion' as const, id: v.version })),
@@ -29,12 +28,12 @@ export const assessmentsApi = api.injectEndpoints({
     }),
     getAssessmentVersion: build.query<Assessment, number>({
       query: (version) => `assessment/versions/${version}`,
-      transformResponse: unwrap<Assessment>('assessment'),
+      transformResponse: (body: VersionAnswer) => body.assessment,
       providesTags: (_r, _e, version) => [{ type: 'AssessmentVersion', id: version }],
     }),
-    saveAssessment: build.mutation<Assessment, SavePayload>({
+    saveAssessment: build.mutation<Assessment, SaveBody>({
       query: (body) => ({ url: 'assessment', method: 'PUT', body }),
-      transformResponse: unwrap<Assessment>('assessment'),
+      transformResponse: (body: SaveAnswer) => body.assessment,
       invalidatesTags: [
         { type: 'Assessment', id: CURRENT },
         { type: 'AssessmentVersion', id: LIST },

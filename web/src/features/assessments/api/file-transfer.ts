@@ -2,7 +2,7 @@ import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import { renewTokenIfDue } from '../../../lib/api';
 import { readToken } from '../../../lib/session-token';
 import { messageInBody, saveBlob } from '../../../lib/save-file';
-import type { DownloadableFile } from './types';
+import type { DownloadableFile, UploadAnswer } from './types';
 
 const endpoint = (path: string) => new URL(`/api/assessment/${path}`, window.location.origin).href;
 
@@ -40,12 +40,9 @@ export async function uploadAssessmentFile(
         return;
       }
       try {
-        const body = JSON.parse(xhr.responseText) as Record<string, unknown>;
-        const answer = (body.file ?? (body.data as Record<string, unknown> | undefined)?.file ?? body) as
-          DownloadableFile | undefined;
-        if (!answer?.filename) throw new Error('no file in the answer');
+        const { file: stored } = JSON.parse(xhr.responseText) as UploadAnswer;
         onProgress(100);
-        resolve({ originalName: answer.originalName, filename: answer.filename, size: answer.size });
+        resolve({ originalName: stored.originalName, filename: stored.filename, size: stored.size });
       } catch {
         reject(new TransferError(xhr.status));
       }

@@ -1,65 +1,35 @@
-/** SPEC §3: the Assessment and Question entities as the admin screen reads and writes them. */
-export type QuestionType = 'yes_no' | 'multiple_choice' | 'file_upload';
+import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
 
-export interface Section {
-  id: number;
-  title: string;
-  description: string;
-}
+/*
+ * SPEC §3: the Assessment and Question entities as the assessment service answers them (the generated
+ * `api-schema.ts`): a field the service adds, renames or drops changes these types.
+ */
 
-export interface QuestionOption {
-  id: string;
-  text: string;
-}
+/** One version, whole: `GET /api/assessment` (the active one), `/versions/{version}`, a save and an activation. */
+export type AssessmentAnswer = ApiAnswer<'/api/assessment', 'get'>;
+export type Assessment = AssessmentAnswer['assessment'];
+export type Section = Assessment['sections'][number];
+export type Question = Assessment['questions'][number];
+export type QuestionType = Question['type'];
+export type QuestionOption = NonNullable<Question['options']>[number];
+export type DownloadableFile = NonNullable<Question['downloadableFile']>;
 
-export interface DownloadableFile {
-  originalName: string;
-  filename: string;
-  size: number;
-  url?: string;
-  mimetype?: string;
-}
+/** What an admin authors, the content of one version: what the view shows and the editor starts from. */
+export type AssessmentContent = Pick<
+  Assessment,
+  'title' | 'description' | 'timeLimit' | 'passingScore' | 'sections' | 'questions'
+>;
 
-export interface Question {
-  id: string;
-  type: QuestionType;
-  question: string;
-  correctAnswer?: string;
-  points: number;
-  section: number;
-  required: boolean;
-  options?: QuestionOption[];
-  fileInstructions?: string;
-  hasDownloadableFile?: boolean;
-  downloadableFile?: DownloadableFile | null;
-}
+/** `GET /api/assessment/versions`: every version, newest first. */
+export type VersionList = ApiAnswer<'/api/assessment/versions', 'get'>;
+export type AssessmentVersionSummary = VersionList['versions'][number];
 
-export interface AssessmentContent {
-  title: string;
-  description: string;
-  timeLimit: number;
-  passingScore: number;
-  sections: Section[];
-  questions: Question[];
-}
-
-export interface Assessment extends AssessmentContent {
-  version: number;
-  isActive: boolean;
-  createdAt: string;
-  createdBy?: { name: string } | null;
-  changeNotes?: string;
-}
-
-export interface AssessmentVersionSummary {
-  version: number;
-  isActive: boolean;
-  createdAt: string;
-  createdBy?: { name: string } | null;
-  changeNotes?: string;
-  questionCount?: number;
-  sectionCount?: number;
-}
+/** `PUT /api/assessment`: the content saved as a new version, with the version it was based on. */
+export type SaveBody = ApiBody<'/api/assessment', 'put'>;
+export type SaveAnswer = ApiAnswer<'/api/assessment', 'put'>;
+export type VersionAnswer = ApiAnswer<'/api/assessment/versions/{version}', 'get'>;
+/** `POST /api/assessment/upload-file`: the stored file. */
+export type UploadAnswer = ApiAnswer<'/api/assessment/upload-file', 'post', 201>;
 
 export const QUESTION_TYPES: { value: QuestionType; label: string }[] = [
   { value: 'yes_no', label: 'Yes/No' },

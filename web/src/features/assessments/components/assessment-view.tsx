@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Download, Paperclip } from 'lucide-react';
-import { Badge, Card, FileChip } from '../../../components/ui';
+import { Download } from 'lucide-react';
+import { Badge, Card } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { downloadAssessmentFile, TransferError } from '../api/file-transfer';
 import { typeLabel, type AssessmentContent, type DownloadableFile, type Question } from '../api/types';
+import { QuestionFileChip } from './question-file-chip';
 
 function answerText(question: Question): string {
   if (question.type === 'file_upload') return 'No correct answer (file upload)';
@@ -27,16 +28,13 @@ function FileDownload({ file }: { file: DownloadableFile }) {
     }
   };
   return (
-    <FileChip
+    <QuestionFileChip
       file={file}
-      icon={<Paperclip size={16} aria-hidden="true" />}
-      action={{
-        children: 'Download',
-        icon: <Download size={16} aria-hidden="true" />,
-        loading: busy,
-        'aria-label': `Download ${file.originalName}`,
-        onClick: download,
-      }}
+      label="Download"
+      Icon={Download}
+      loading={busy}
+      aria-label={`Download ${file.originalName}`}
+      onClick={download}
     />
   );
 }

@@ -1,19 +1,20 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { ClipboardList, Eye, Pencil, Plus } from 'lucide-react';
-import { Badge, Button, Card, ConfirmDialog, EmptyState, Spinner } from '../../../components/ui';
+import { ClipboardList, Eye, Plus } from 'lucide-react';
+import { Button, Card, EmptyState, Spinner } from '../../../components/ui';
 import { isHttpError } from '../../../lib/errors';
-import { notify, notifyFailure } from '../../../lib/toast';
+import { notifyFailure } from '../../../lib/toast';
 import { selectIsSuperAdmin } from '../../auth/api/session';
 import { blankAssessment } from '../api/assessment-schema';
 import {
-  useActivateAssessmentVersionMutation,
   useGetAssessmentQuery,
   useGetAssessmentVersionQuery,
   useGetAssessmentVersionsQuery,
 } from '../api/assessments-api';
+import { ActivateVersionDialog } from './activate-version-dialog';
 import { AssessmentEditor } from './assessment-editor';
 import { AssessmentView } from './assessment-view';
+import { VersionHeading } from './version-heading';
 import { VersionHistory } from './version-history';
 
 type Mode = { kind: 'read' } | { kind: 'edit' } | { kind: 'version'; version: number };
@@ -24,7 +25,6 @@ export function AssessmentsPage() {
   const versions = useGetAssessmentVersionsQuery();
   const [mode, setMode] = useState<Mode>({ kind: 'read' });
   const [activateTarget, setActivateTarget] = useState<number | null>(null);
-  const [activate, { isLoading: activating }] = useActivateAssessmentVersionMutation();
   const viewedVersion = mode.kind === 'version' ? mode.version : null;
   const old = useGetAssessmentVersionQuery(viewedVersion ?? 0, { skip: viewedVersion === null });
   const heading = useRef<HTMLHeadingElement>(null);
@@ -50,18 +50,6 @@ export function AssessmentsPage() {
   useEffect(() => {
     heading.current?.focus();
   }, [mode]);
-
-  const confirmActivate = async () => {
-    if (activateTarget === null) return;
-    try {
-      await activate(activateTarget).unwrap();
-      notify.success(`Version ${activateTarget} is now the current version`);
-      setActivateTarget(null);
-      setMode({ kind: 'read' });
-    } catch (err) {
-      notifyFailure(err, 'Failed to update assessment');
-    }
-  };
 
   if (current.isLoading) {
     return (
@@ -123,39 +111,15 @@ export function AssessmentsPage() {
   return (
     <div className="assessment-layout">
       <div className="stack assessment-layout__main">
-        <div className="page-heading page-heading--row">
-          <div>
-            <h2 className="page-heading__title" ref={heading} tabIndex={-1}>
-              {oldView ? `Version ${viewedVersion} (read-only)` : assessment!.title}
-            </h2>
-            <p className="muted">
-              {oldView ? (
-                'Not the current version: shown as it was saved, read-only.'
-              ) : (
-                <>
-                  Version {assessment!.version} <Badge tone="success">Current</Badge>
-                </>
-              )}
-            </p>
-          </div>
-          <div className="page-heading__actions">
-            {oldView ? (
-              <>
-                <Button variant="secondary" onClick={() => setMode({ kind: 'read' })}>
-                  Back to Current
-                </Button>
-                <Button onClick={() => setActivateTarget(viewedVersion)}>Make Current</Button>
-              </>
-            ) : (
-              <Button
-                icon={<Pencil size={18} aria-hidden="true" />}
-                onClick={() => setMode({ kind: 'edit' })}
-              >
-                Edit Assessment
-              </Button>
-            )}
-          </div>
-        </div>
+        <VersionHeading
+          headingRef={heading}
+          title={assessment!.title}
+          currentVersion={assessment!.version}
+          oldVersion={oldView ? viewedVersion : null}
+          onEdit={() => setMode({ kind: 'edit' })}
+          onBack={() => setMode({ kind: 'read' })}
+          onActivate={setActivateTarget}
+        />
         {oldView && !shown ? (
           <div className="center-block">
             {old.isError ? (
@@ -179,19 +143,10 @@ export function AssessmentsPage() {
           onActivate={setActivateTarget}
         />
       </aside>
-      <ConfirmDialog
-        open={activateTarget !== null}
-        title="Make Version Current"
-        message={
-          <p>
-            Make version {activateTarget} the current version? Students who start the assessment from now on
-            take it. Nothing is rewritten: every other version stays in the history.
-          </p>
-        }
-        confirmLabel="Make Current"
-        busy={activating}
-        onConfirm={confirmActivate}
-        onCancel={() => setActivateTarget(null)}
+      <ActivateVersionDialog
+        version={activateTarget}
+        onClose={() => setActivateTarget(null)}
+        onActivated={() => setMode({ kind: 'read' })}
       />
     </div>
   );

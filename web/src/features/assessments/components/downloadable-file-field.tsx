@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { Paperclip, Trash2 } from 'lucide-react';
-import { FileChip, FormField } from '../../../components/ui';
+import { Trash2 } from 'lucide-react';
+import { FormField } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
 import { notify } from '../../../lib/toast';
 import {
@@ -13,6 +13,7 @@ import {
 import { useDeleteAssessmentFileMutation } from '../api/assessments-api';
 import { uploadAssessmentFile, TransferError } from '../api/file-transfer';
 import { Checkbox, GroupError } from './fields';
+import { QuestionFileChip } from './question-file-chip';
 
 /**
  * A question's downloadable file: the box turns it on, a chosen file is uploaded at once with its
@@ -69,15 +70,12 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
       {enabled && (
         <div className="file-field__body">
           {file ? (
-            <FileChip
+            <QuestionFileChip
               file={file}
-              icon={<Paperclip size={16} aria-hidden="true" />}
-              action={{
-                children: 'Remove',
-                icon: <Trash2 size={16} aria-hidden="true" />,
-                'aria-label': `Remove file ${file.originalName} from ${label}`,
-                onClick: remove,
-              }}
+              label="Remove"
+              Icon={Trash2}
+              aria-label={`Remove file ${file.originalName} from ${label}`}
+              onClick={remove}
             />
           ) : (
             <FormField

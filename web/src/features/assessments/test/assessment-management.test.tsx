@@ -3,7 +3,6 @@ import { http, HttpResponse } from 'msw';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
-import type { SavePayload } from '../api/assessment-schema';
 import { STALE_MESSAGE, store, useAssessmentServer } from './assessment-server';
 
 useAssessmentServer();
@@ -35,7 +34,7 @@ async function uploadToFirstQuestion() {
 
 const history = () => screen.getByRole('region', { name: 'Version History' });
 const questionGroup = (n: number) => screen.getByRole('group', { name: `Question ${n}` });
-const lastSave = () => store.saves.at(-1) as unknown as SavePayload;
+const lastSave = () => store.saves.at(-1)!;
 
 describe('Assessment Management', () => {
   it('when the page opens, then read mode shows the settings, every question by section and the history', async () => {

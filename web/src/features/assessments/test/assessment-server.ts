@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
+import { answer } from '../../../testing/answer';
 import { server } from '../../../testing/server';
-import type { Assessment } from '../api/types';
+import type { Assessment, AssessmentContent, SaveBody } from '../api/types';
 
 /*
  * An in-memory stand-in for the assessment service, speaking the calls of SPEC §7 plus version
@@ -8,13 +9,13 @@ import type { Assessment } from '../api/types';
  */
 export const store = {
   versions: [] as Assessment[],
-  saves: [] as Record<string, unknown>[],
+  saves: [] as SaveBody[],
   deletedFiles: [] as string[],
 };
 
 export const STALE_MESSAGE = 'Someone else saved a newer version of this assessment. Reload to see it.';
 
-const content = {
+const content: AssessmentContent = {
   title: 'Distance Education Readiness',
   description: 'Are you ready to study online?',
   timeLimit: 30,
@@ -26,21 +27,23 @@ const content = {
   questions: [
     {
       id: 'q1',
-      type: 'yes_no' as const,
+      type: 'yes_no',
       question: 'Do you have a reliable internet connection?',
       correctAnswer: 'yes',
       points: 1,
       section: 1,
       required: true,
+      hasDownloadableFile: false,
     },
     {
       id: 'q2',
-      type: 'multiple_choice' as const,
+      type: 'multiple_choice',
       question: 'How many hours a week can you study?',
       correctAnswer: 'o2',
       points: 2,
       section: 2,
       required: true,
+      hasDownloadableFile: false,
       options: [
         { id: 'o1', text: 'Less than 5' },
         { id: 'o2', text: '5 to 10' },
@@ -48,7 +51,7 @@ const content = {
     },
     {
       id: 'q3',
-      type: 'file_upload' as const,
+      type: 'file_upload',
       question: 'Upload your weekly study plan',
       points: 3,
       section: 2,
@@ -66,6 +69,7 @@ export function seedAssessment(): void {
   store.versions = [
     {
       ...content,
+      id: 'v-1',
       title: 'Readiness (first draft)',
       version: 1,
       isActive: false,
@@ -75,6 +79,7 @@ export function seedAssessment(): void {
     },
     {
       ...content,
+      id: 'v-2',
       version: 2,
       isActive: true,
       createdAt: '2025-02-01T10:00:00.000Z',
@@ -84,17 +89,42 @@ export function seedAssessment(): void {
   ];
 }
 
+/** A save as the service stores it: the defaults filled in, a question's file only when it has one. */
+function stored(body: SaveBody, version: number): Assessment {
+  return {
+    id: `v-${version}`,
+    version,
+    title: body.title,
+    description: body.description ?? '',
+    timeLimit: body.timeLimit,
+    passingScore: body.passingScore,
+    sections: body.sections.map((s) => ({ ...s, description: s.description ?? '' })),
+    questions: body.questions.map(({ downloadableFile, ...q }) => ({
+      ...q,
+      required: q.required ?? true,
+      hasDownloadableFile: q.hasDownloadableFile ?? false,
+      ...(downloadableFile ? { downloadableFile } : {}),
+    })),
+    changeNotes: body.changeNotes ?? '',
+    isActive: true,
+    createdAt: new Date().toISOString(),
+    createdBy: { name: 'Grace Hopper' },
+  };
+}
+
 const active = () => store.versions.find((v) => v.isActive);
 const notFound = () => HttpResponse.json({ message: 'Assessment not found' }, { status: 404 });
 
 const handlers = [
   http.get('*/api/assessment', () => {
     const current = active();
-    return current ? HttpResponse.json({ assessment: current }) : notFound();
+    return current ? answer('/api/assessment', 'get', { assessment: current }) : notFound();
   }),
   http.get('*/api/assessment/versions', () =>
-    HttpResponse.json({
+    answer('/api/assessment/versions', 'get', {
       versions: [...store.versions].reverse().map((v) => ({
+        id: v.id,
+        title: v.title,
         version: v.version,
         isActive: v.isActive,
         createdAt: v.createdAt,
@@ -107,38 +137,38 @@ const handlers = [
   ),
   http.get('*/api/assessment/versions/:version', ({ params }) => {
     const found = store.versions.find((v) => v.version === Number(params.version));
-    return found ? HttpResponse.json({ assessment: found }) : notFound();
+    return found ? answer('/api/assessment/versions/{version}', 'get', { assessment: found }) : notFound();
   }),
   http.post('*/api/assessment/versions/:version/activate', ({ params }) => {
     const target = store.versions.find((v) => v.version === Number(params.version));
     if (!target) return notFound();
     store.versions = store.versions.map((v) => ({ ...v, isActive: v === target }));
-    return HttpResponse.json({ assessment: { ...target, isActive: true } });
+    return answer('/api/assessment/versions/{version}/activate', 'post', {
+      assessment: { ...target, isActive: true },
+    });
   }),
   http.put('*/api/assessment', async ({ request }) => {
-    const body = (await request.json()) as Record<string, unknown>;
+    const body = (await request.json()) as SaveBody;
     store.saves.push(body);
     const latest = Math.max(0, ...store.versions.map((v) => v.version));
     if (body.baseVersion !== undefined && body.baseVersion !== latest) {
       return HttpResponse.json({ message: STALE_MESSAGE, code: 'CONFLICT' }, { status: 409 });
     }
-    const { baseVersion: _base, ...saved } = body;
-    const created = {
-      ...(saved as unknown as Assessment),
-      version: latest + 1,
-      isActive: true,
-      createdAt: new Date().toISOString(),
-      createdBy: { name: 'Grace Hopper' },
-    };
+    const created = stored(body, latest + 1);
     store.versions = [...store.versions.map((v) => ({ ...v, isActive: false })), created];
-    return HttpResponse.json({ assessment: created });
+    return answer('/api/assessment', 'put', { assessment: created });
   }),
   http.post('*/api/assessment/upload-file', () =>
-    HttpResponse.json({ file: { originalName: 'syllabus.pdf', filename: 'f-new.pdf', size: 5120 } }),
+    answer(
+      '/api/assessment/upload-file',
+      'post',
+      { file: { originalName: 'syllabus.pdf', filename: 'f-new.pdf', size: 5120 } },
+      { status: 201 },
+    ),
   ),
   http.delete('*/api/assessment/file/:filename', ({ params }) => {
     store.deletedFiles.push(String(params.filename));
-    return new HttpResponse(null, { status: 204 });
+    return answer('/api/assessment/file/{filename}', 'delete', { message: 'File deleted', removed: true });
   }),
 ];
 

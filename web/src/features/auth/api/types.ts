@@ -1,15 +1,14 @@
-export type AdminRole = 'admin' | 'super_admin';
-export type AdminStatus = 'active' | 'disabled';
+import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
 
-export interface Admin {
-  _id: string;
-  name: string;
-  email: string;
-  role: AdminRole;
-  status: AdminStatus;
-  lastLogin: string | null;
-  createdAt: string;
-  mustChangePassword?: boolean;
-}
+/** An admin account as the auth service answers it (`GET /api/auth/me`, and every admin call). */
+export type MeAnswer = ApiAnswer<'/api/auth/me', 'get'>;
+export type Admin = MeAnswer['admin'];
+export type AdminRole = Admin['role'];
+export type AdminStatus = Admin['status'];
+
+/** A signed-in session: `POST /api/auth/login`, and `POST /api/auth/change-password` with a new token. */
+export type SessionResponse = ApiAnswer<'/api/auth/login', 'post'>;
+export type ChangePasswordBody = ApiBody<'/api/auth/change-password', 'post'>;
+export type ChangePasswordAnswer = ApiAnswer<'/api/auth/change-password', 'post'>;
 
 export const ROLE_LABELS: Record<AdminRole, string> = { admin: 'Admin', super_admin: 'Super Admin' };

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { TOKEN_STORAGE_KEY } from '../../../lib/session-token';
 import { regularAdmin, superAdmin } from '../../../testing/fixtures';
+import { answer } from '../../../testing/answer';
 import { renderApp } from '../../../testing/render';
 import { db, openSession, PASSWORD, server } from '../../../testing/server';
 
@@ -10,17 +11,17 @@ const storedToken = () => window.localStorage.getItem(TOKEN_STORAGE_KEY);
 describe('Admin session', () => {
   it('when a stored token is being checked, then a centred spinner shows until the admin is loaded', async () => {
     // The check answers only once the spinner has been seen, however slow the machine is.
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => (answer = resolve));
+    let release!: () => void;
+    const answered = new Promise<void>((resolve) => (release = resolve));
     server.use(
       http.get('*/api/auth/me', async () => {
         await answered;
-        return HttpResponse.json({ admin: superAdmin });
+        return answer('/api/auth/me', 'get', { admin: superAdmin });
       }),
     );
     renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });
     expect(await screen.findByRole('status', { name: 'Checking your session' })).toBeInTheDocument();
-    answer();
+    release();
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Checking your session' })).not.toBeInTheDocument();
   });

@@ -13,7 +13,8 @@ import {
 import { Card, EmptyState, PassBadge, PercentageBadge, Spinner, StatCard } from '../../../components/ui';
 import { formatDateTime } from '../../../lib/format';
 import { notifyFailure } from '../../../lib/toast';
-import { useGetDashboardQuery, type RecentResult } from '../api/dashboard-api';
+import { useGetDashboardQuery } from '../api/dashboard-api';
+import type { RecentResult } from '../api/types';
 
 function RecentResults({ results }: { results: RecentResult[] }) {
   if (results.length === 0) return <EmptyState icon={<Inbox size={28} />} title="No results yet" />;

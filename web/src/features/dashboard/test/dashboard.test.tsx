@@ -3,7 +3,8 @@ import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
 import { http, HttpResponse } from 'msw';
-import type { Dashboard } from '../api/dashboard-api';
+import { answer } from '../../../testing/answer';
+import type { Dashboard } from '../api/types';
 
 let dashboard: Dashboard;
 
@@ -15,6 +16,7 @@ beforeEach(() => {
       passedAssessments: 12,
       pendingInvites: 9,
       passRate: 70.6,
+      inProgress: 3,
     },
     recentResults: [
       {
@@ -33,7 +35,7 @@ beforeEach(() => {
       },
     ],
   };
-  server.use(http.get('*/api/admin/dashboard', () => HttpResponse.json(dashboard)));
+  server.use(http.get('*/api/admin/dashboard', () => answer('/api/admin/dashboard', 'get', dashboard)));
 });
 
 const openDashboard = () => renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });

@@ -1,43 +1,13 @@
-import { api, field, LIST } from '../../../lib/api';
-import type { PerformanceLevel } from '../../../lib/bands';
-
-export type ResultStatus = 'all' | 'passed' | 'failed';
-export type SortBy = 'completedAt' | 'studentName' | 'score' | 'assessmentCode';
-export type SortOrder = 'asc' | 'desc';
-
-/** One line of Results Management (SPEC §3 Result). */
-export interface ResultRow {
-  _id: string;
-  studentId: string;
-  student: { name: string; email: string };
-  score: number;
-  totalPoints: number;
-  percentage: number;
-  passed: boolean;
-  performanceLevel?: PerformanceLevel;
-  assessmentCode?: string | null;
-  completedAt: string;
-  attemptNumber: number;
-  canRetake: boolean;
-  version?: number;
-}
-
-export interface Pagination {
-  currentPage: number;
-  totalPages: number;
-  totalResults: number;
-  hasNext: boolean;
-  hasPrev: boolean;
-}
-
-/** Over every result, whatever the filter: the four stat cards. */
-export interface ResultStats {
-  totalResults: number;
-  passed: number;
-  failed: number;
-  averagePercentage: number;
-  passRate: number;
-}
+import { api, LIST } from '../../../lib/api';
+import type {
+  ItemAnalysis,
+  ResultAnswer,
+  ResultDetail,
+  ResultList,
+  ResultStatus,
+  SortBy,
+  SortOrder,
+} from './types';
 
 export interface ResultListQuery {
   page: number;
@@ -46,89 +16,6 @@ export interface ResultListQuery {
   status: ResultStatus;
   sortBy: SortBy;
   sortOrder: SortOrder;
-}
-
-export interface ResultList {
-  results: ResultRow[];
-  pagination: Pagination;
-  stats: ResultStats;
-}
-
-export interface SectionResult {
-  id: string | number;
-  title: string;
-  description?: string;
-  score: number;
-  totalPoints: number;
-  correct: number;
-  questions: number;
-  percentage: number;
-  performanceLevel?: PerformanceLevel;
-}
-
-export interface AnswerFile {
-  originalName: string;
-  size: number;
-  mimetype: string;
-  url: string;
-}
-
-export interface AnswerResult {
-  questionId: string;
-  question?: string;
-  type?: 'yes_no' | 'multiple_choice' | 'file_upload';
-  section?: string | number;
-  answer?: string | null;
-  answerText?: string | null;
-  isCorrect: boolean;
-  /** An optional question left unanswered: in neither score nor total. */
-  skipped?: boolean;
-  points: number;
-  maxPoints?: number;
-  file?: AnswerFile;
-}
-
-export interface VersionQuestion {
-  id: string;
-  type: string;
-  question: string;
-  points: number;
-  required: boolean;
-  correctAnswer?: string;
-  options?: { id: string; text: string }[];
-}
-
-export interface ResultDetail extends ResultRow {
-  passingScore?: number;
-  timeSpent?: number | null;
-  startedAt?: string | null;
-  sections: SectionResult[];
-  answers: AnswerResult[];
-  assessmentVersion?: {
-    versionId?: string;
-    version?: number;
-    title?: string;
-    passingScore?: number;
-    sections: { id: string | number; title: string; description?: string; questions: VersionQuestion[] }[];
-  } | null;
-}
-
-export interface ItemAnalysis {
-  version: number | null;
-  versions: number[];
-  attempts: number;
-  questions: {
-    id: string;
-    question: string;
-    type: string;
-    section: string | number;
-    attempts: number;
-    correct: number;
-    skipped?: number;
-    facility: number;
-  }[];
-  sections: { id: string | number; title: string; meanPercentage: number }[];
-  distribution: { from: number; to: number; count: number }[];
 }
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
@@ -161,8 +48,6 @@ export function listParams(q: Omit<ResultListQuery, 'page' | 'limit'>): Record<s
 
 const byId = (id: string) => `admin/results/${encodeURIComponent(id)}`;
 
-const emptyStats: ResultStats = { totalResults: 0, passed: 0, failed: 0, averagePercentage: 0, passRate: 0 };
-
 /**
  * A file the server sends only to a signed-in admin: fetched through the API slice (token, renewal,
  * a 401 ending the session) and kept as an object URL, the one form of it the store can hold.
@@ -177,18 +62,6 @@ export const resultsApi = api.injectEndpoints({
         url: 'admin/results',
         params: { page, limit, ...listParams(filters) },
       }),
-      transformResponse: (body: unknown) => {
-        const results = field<ResultRow[] | undefined>('results')(body) ?? [];
-        const pagination = field<Pagination | undefined>('pagination')(body) ?? {
-          currentPage: 1,
-          totalPages: 1,
-          totalResults: results.length,
-          hasNext: false,
-          hasPrev: false,
-        };
-        const stats = field<ResultStats | undefined>('stats')(body) ?? emptyStats;
-        return { results, pagination, stats };
-      },
       providesTags: (list) => [
         { type: 'Result' as const, id: LIST },
         ...(list?.results ?? []).map((r) => ({ type: 'Result' as const, id: r._id })),
@@ -196,7 +69,8 @@ export const resultsApi = api.injectEndpoints({
     }),
     getResult: build.query<ResultDetail | null, string>({
       query: (id) => byId(id),
-      transformResponse: (body: unknown) => field<ResultDetail | undefined>('result')(body) ?? null,
+      // SPEC §4: an answer that holds no result shows 'Result Not Found'.
+      transformResponse: (body: Partial<ResultAnswer>) => body.result ?? null,
       providesTags: (_r, _e, id) => [{ type: 'Result', id }],
     }),
     deleteResult: build.mutation<void, string>({

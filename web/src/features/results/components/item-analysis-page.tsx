@@ -4,7 +4,8 @@ import { ArrowLeft, BarChart2 } from 'lucide-react';
 import { ButtonLink, Card, type Column, EmptyState, Select, Spinner, Table } from '../../../components/ui';
 import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
-import { useGetItemAnalysisQuery, type ItemAnalysis } from '../api/results-api';
+import { useGetItemAnalysisQuery } from '../api/results-api';
+import type { ItemAnalysis } from '../api/types';
 
 type QuestionRow = ItemAnalysis['questions'][number] & { number: number };
 
@@ -76,7 +77,7 @@ export function ItemAnalysisPage() {
     },
     { key: 'attempts', header: 'Attempts', align: 'end', render: (q) => q.attempts },
     { key: 'correct', header: 'Correct', align: 'end', render: (q) => q.correct },
-    { key: 'skipped', header: 'Skipped', align: 'end', priority: 'low', render: (q) => q.skipped ?? 0 },
+    { key: 'skipped', header: 'Skipped', align: 'end', priority: 'low', render: (q) => q.skipped },
     {
       key: 'facility',
       header: 'Facility',

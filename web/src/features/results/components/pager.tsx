@@ -1,5 +1,6 @@
 import { Button, Select } from '../../../components/ui';
-import { PAGE_SIZES, type Pagination } from '../api/results-api';
+import { PAGE_SIZES } from '../api/results-api';
+import type { Pagination } from '../api/types';
 
 const MAX_PAGE_BUTTONS = 5;
 

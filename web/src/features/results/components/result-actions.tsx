@@ -8,8 +8,8 @@ import {
   reportPath,
   useDeleteResultMutation,
   useResendCertificateMutation,
-  type ResultRow,
 } from '../api/results-api';
+import type { ResultRow } from '../api/types';
 import { useFileDownload } from '../hooks/use-file-download';
 
 type Asked = { kind: 'pdf' | 'resend' | 'delete'; result: ResultRow } | null;

@@ -1,8 +1,15 @@
 import { Link } from 'react-router-dom';
 import { Eye, FileDown, Mail, Trash2 } from 'lucide-react';
-import { IconButton, PassBadge, PercentageBadge, Person, type Column } from '../../../components/ui';
+import {
+  actionsColumn,
+  IconButton,
+  PassBadge,
+  PercentageBadge,
+  Person,
+  type Column,
+} from '../../../components/ui';
 import { formatDateTime } from '../../../lib/format';
-import type { ResultRow } from '../api/results-api';
+import type { ResultRow } from '../api/types';
 
 /** The Results Management table's columns; `ask` opens the confirmation of a row's action. */
 export function resultColumns(
@@ -34,43 +41,38 @@ export function resultColumns(
       render: (r) => <span className="code">{r.assessmentCode || 'N/A'}</span>,
     },
     { key: 'completed', header: 'Completed', render: (r) => formatDateTime(r.completedAt) },
-    {
-      key: 'actions',
-      header: 'Actions',
-      align: 'end',
-      render: (r) => (
-        <div className="row-actions">
-          <Link
-            to={`/admin/results/${encodeURIComponent(r._id)}`}
-            className="btn btn--ghost btn--sm btn--icon"
-            aria-label={`View result of ${r.student.name}`}
-            title={`View result of ${r.student.name}`}
-          >
-            <Eye size={16} aria-hidden="true" />
-          </Link>
+    actionsColumn((r) => (
+      <>
+        <Link
+          to={`/admin/results/${encodeURIComponent(r._id)}`}
+          className="btn btn--ghost btn--sm btn--icon"
+          aria-label={`View result of ${r.student.name}`}
+          title={`View result of ${r.student.name}`}
+        >
+          <Eye size={16} aria-hidden="true" />
+        </Link>
+        <IconButton
+          label={`Download PDF report of ${r.student.name}`}
+          icon={<FileDown size={16} />}
+          onClick={() => ask('pdf', r)}
+        />
+        {r.passed ? (
           <IconButton
-            label={`Download PDF report of ${r.student.name}`}
-            icon={<FileDown size={16} />}
-            onClick={() => ask('pdf', r)}
+            label={`Resend certificate to ${r.student.name}`}
+            icon={<Mail size={16} />}
+            onClick={() => ask('resend', r)}
           />
-          {r.passed ? (
-            <IconButton
-              label={`Resend certificate to ${r.student.name}`}
-              icon={<Mail size={16} />}
-              onClick={() => ask('resend', r)}
-            />
-          ) : (
-            // Keeps the delete buttons of passed and failed rows in one column.
-            <span className="row-actions__gap" aria-hidden="true" />
-          )}
-          <IconButton
-            label={`Delete result of ${r.student.name}`}
-            icon={<Trash2 size={16} />}
-            className="btn--danger-text"
-            onClick={() => ask('delete', r)}
-          />
-        </div>
-      ),
-    },
+        ) : (
+          // Keeps the delete buttons of passed and failed rows in one column.
+          <span className="row-actions__gap" aria-hidden="true" />
+        )}
+        <IconButton
+          label={`Delete result of ${r.student.name}`}
+          icon={<Trash2 size={16} />}
+          className="btn--danger-text"
+          onClick={() => ask('delete', r)}
+        />
+      </>
+    )),
   ];
 }

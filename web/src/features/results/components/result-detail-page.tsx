@@ -20,22 +20,14 @@ import {
   EmptyState,
   FullPageSpinner,
 } from '../../../components/ui';
-import { bandOf, performanceLevel } from '../../../lib/bands';
+import { bandOf } from '../../../lib/bands';
 import { formatDateTime } from '../../../lib/format';
 import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
-import {
-  byQuestionId,
-  pointWord,
-  useGetResultQuery,
-  type AnswerResult,
-  type ResultDetail,
-  type VersionQuestion,
-} from '../api/results-api';
+import { byQuestionId, pointWord, useGetResultQuery } from '../api/results-api';
+import type { AnswerResult, ResultDetail, VersionQuestion } from '../api/types';
 import { useFileDownload } from '../hooks/use-file-download';
 import { useResultActions } from './result-actions';
-
-const DEFAULT_PASSING_SCORE = 70;
 
 function BackToResults() {
   return (
@@ -67,7 +59,6 @@ function Bar({ percentage }: { percentage: number }) {
 }
 
 function Overview({ result }: { result: ResultDetail }) {
-  const passingScore = result.passingScore ?? result.assessmentVersion?.passingScore ?? DEFAULT_PASSING_SCORE;
   const band = bandOf(result.percentage);
   return (
     <Card title="Assessment Overview">
@@ -82,10 +73,10 @@ function Overview({ result }: { result: ResultDetail }) {
           </p>
           <Facts
             items={[
-              ['Performance Level', result.performanceLevel ?? performanceLevel(result.percentage)],
+              ['Performance Level', result.performanceLevel],
               ['Score', `${result.score} / ${result.totalPoints} ${pointWord(result.totalPoints)}`],
-              ['Passing Score', `${passingScore}%`],
-              ['Attempt', String(result.attemptNumber ?? 1)],
+              ['Passing Score', `${result.passingScore}%`],
+              ['Attempt', String(result.attemptNumber)],
               ...(typeof result.timeSpent === 'number'
                 ? [
                     [
@@ -116,9 +107,7 @@ function SectionPerformance({ result }: { result: ResultDetail }) {
               </div>
               <div className="section-results__figures">
                 <Badge tone={bandTone[bandOf(s.percentage)]}>{`${Math.round(s.percentage)}%`}</Badge>
-                <span className="section-results__level">
-                  {s.performanceLevel ?? performanceLevel(s.percentage)}
-                </span>
+                <span className="section-results__level">{s.performanceLevel}</span>
               </div>
             </div>
             <Bar percentage={s.percentage} />

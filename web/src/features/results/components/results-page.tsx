@@ -1,51 +1,23 @@
-import { useEffect, useRef, useState } from 'react';
-import { BarChart2, CheckCircle2, Download, FileText, Inbox, Percent, XCircle } from 'lucide-react';
-import {
-  Button,
-  ButtonLink,
-  Card,
-  EmptyState,
-  SearchInput,
-  Select,
-  Spinner,
-  StatCard,
-  Table,
-} from '../../../components/ui';
-import { useDebounced } from '../../../lib/hooks';
+import { useEffect } from 'react';
+import { BarChart2, Download, Inbox } from 'lucide-react';
+import { Button, ButtonLink, Card, ListTable, SearchInput, Select } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
-import {
-  exportPath,
-  listParams,
-  SORT_OPTIONS,
-  STATUS_OPTIONS,
-  useGetResultsQuery,
-  type ResultStatus,
-} from '../api/results-api';
+import { exportPath, listParams, SORT_OPTIONS, STATUS_OPTIONS, useGetResultsQuery } from '../api/results-api';
+import type { ResultStatus } from '../api/types';
 import { useFileDownload } from '../hooks/use-file-download';
+import { useAddressSearch } from '../hooks/use-address-search';
 import { useResultFilters } from '../hooks/use-result-filters';
 import { Pager } from './pager';
 import { resultColumns } from './result-columns';
 import { useResultActions } from './result-actions';
-
-const SEARCH_DELAY_MS = 300;
+import { ResultStatCards } from './result-stats';
 
 const sortValue = (sortBy: string, sortOrder: string) => `${sortBy}:${sortOrder}`;
 
 export function ResultsPage() {
-  const { query, update } = useResultFilters();
-  const [search, setSearch] = useState(query.search);
-  const settledSearch = useDebounced(search, SEARCH_DELAY_MS);
-  // Only a pause in typing writes the search into the address; the address read at that moment.
-  const latest = useRef({ query, update });
-  latest.current = { query, update };
-  useEffect(() => {
-    const { query: now, update: change } = latest.current;
-    if (settledSearch.trim() !== now.search.trim()) change({ search: settledSearch });
-  }, [settledSearch]);
-  // The address changed on its own (the sidebar's Results link, Back): the box follows it.
-  useEffect(() => {
-    if (query.search !== settledSearch.trim()) setSearch(query.search);
-  }, [query.search]);
+  const filters = useResultFilters();
+  const { query, update } = filters;
+  const [search, setSearch] = useAddressSearch(filters);
 
   const { data, currentData, isLoading, isFetching, error } = useGetResultsQuery(query);
   useEffect(() => {
@@ -54,7 +26,6 @@ export function ResultsPage() {
 
   const results = data?.results ?? [];
   const pagination = data?.pagination;
-  const stats = data?.stats;
 
   // A page past the end (an old link, results deleted elsewhere) shows the last page there is.
   const answered = currentData?.pagination;
@@ -86,23 +57,7 @@ export function ResultsPage() {
 
   return (
     <div className="stack">
-      <div className="stats-grid">
-        <StatCard label="Total Results" value={stats?.totalResults ?? '—'} icon={<FileText size={22} />} />
-        <StatCard
-          label="Passed"
-          value={stats?.passed ?? '—'}
-          icon={<CheckCircle2 size={22} />}
-          tone="success"
-        />
-        <StatCard label="Failed" value={stats?.failed ?? '—'} icon={<XCircle size={22} />} tone="danger" />
-        <StatCard
-          label="Average Score"
-          value={stats ? `${Math.round(stats.averagePercentage)}%` : '—'}
-          icon={<Percent size={22} />}
-          tone="accent"
-        />
-      </div>
-
+      <ResultStatCards stats={data?.stats} />
       <Card
         title="Assessment Results"
         actions={
@@ -148,27 +103,20 @@ export function ResultsPage() {
             }}
           />
         </div>
-        {isLoading ? (
-          <div className="center-block">
-            <Spinner label="Loading results" />
-          </div>
-        ) : (
-          <div aria-busy={isFetching}>
-            <Table
-              caption="Assessment results"
-              columns={columns}
-              rows={results}
-              rowKey={(r) => r._id}
-              empty={
-                <EmptyState
-                  icon={<Inbox size={28} />}
-                  title="No results found"
-                  description={filtered ? 'No result matches this search or filter.' : undefined}
-                />
-              }
-            />
-          </div>
-        )}
+        <ListTable
+          loading={isLoading}
+          loadingLabel="Loading results"
+          fetching={isFetching}
+          caption="Assessment results"
+          columns={columns}
+          rows={results}
+          rowKey={(r) => r._id}
+          empty={{
+            icon: <Inbox size={28} />,
+            title: 'No results found',
+            description: filtered ? 'No result matches this search or filter.' : undefined,
+          }}
+        />
         {pagination && (
           <Pager
             pagination={pagination}

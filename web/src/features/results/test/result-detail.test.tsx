@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import type { PerformanceLevel } from '../../../lib/bands';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
@@ -40,9 +41,7 @@ describe('Result detail', () => {
     store.details.set(niels._id, {
       ...marieDetail,
       ...niels,
-      performanceLevel: undefined,
-      passingScore: undefined,
-      assessmentVersion: undefined,
+      assessmentVersion: null,
     });
     await openDetail(niels._id);
     expect(fact(card('Student Information'), 'Assessment Code')).toBe('N/A');
@@ -55,7 +54,7 @@ describe('Result detail', () => {
     expect(screen.queryByRole('button', { name: 'Resend Certificate' })).not.toBeInTheDocument();
   });
 
-  it.each([
+  it.each<[number, string, PerformanceLevel]>([
     [95, 'score--excellent', 'Excellent'],
     [90, 'score--excellent', 'Excellent'],
     [89, 'score--good', 'Good'],
@@ -64,7 +63,7 @@ describe('Result detail', () => {
     [70, 'score--satisfactory', 'Satisfactory'],
     [69, 'score--low', 'Needs Improvement'],
   ])('when the score is %i%%, then its colour is %s and its level %s', async (percentage, colour, level) => {
-    store.details.set('r-marie', { ...marieDetail, percentage, performanceLevel: undefined });
+    store.details.set('r-marie', { ...marieDetail, percentage, performanceLevel: level });
     await openDetail();
     const overview = card('Assessment Overview');
     expect(

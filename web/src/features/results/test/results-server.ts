@@ -1,6 +1,8 @@
 import { http, HttpResponse } from 'msw';
+import { performanceLevel } from '../../../lib/bands';
+import { answer } from '../../../testing/answer';
 import { server } from '../../../testing/server';
-import type { ItemAnalysis, ResultDetail, ResultRow } from '../api/results-api';
+import type { ItemAnalysis, ResultDetail, ResultRow } from '../api/types';
 
 /*
  * An in-memory stand-in for the results service (and the report service's two PDF calls), speaking
@@ -27,6 +29,7 @@ export function makeResult(i: number, overrides: Partial<ResultRow> = {}): Resul
     totalPoints: 100,
     percentage,
     passed: percentage >= 70,
+    performanceLevel: performanceLevel(percentage),
     assessmentCode: `RDY-${String(i).padStart(4, '0')}-TEST`,
     completedAt: new Date(Date.UTC(2025, 2, 1, 9) + i * 60_000).toISOString(),
     attemptNumber: 1,
@@ -43,6 +46,7 @@ export const marie = makeResult(1, {
   totalPoints: 10,
   percentage: 90,
   passed: true,
+  performanceLevel: 'Excellent',
   assessmentCode: 'RDY-7K3F-92QX',
 });
 export const niels = makeResult(2, {
@@ -52,13 +56,16 @@ export const niels = makeResult(2, {
   totalPoints: 10,
   percentage: 50,
   passed: false,
-  assessmentCode: null,
+  performanceLevel: 'Needs Improvement',
+  // A code is always a string; an empty one reads 'N/A'.
+  assessmentCode: '',
 });
 
 export const marieDetail: ResultDetail = {
   ...marie,
-  performanceLevel: 'Excellent',
   passingScore: 70,
+  timeSpent: 12,
+  startedAt: '2025-03-01T08:49:00.000Z',
   sections: [
     {
       id: 1,
@@ -74,6 +81,7 @@ export const marieDetail: ResultDetail = {
     {
       id: 2,
       title: 'Study Habits',
+      description: '',
       score: 4,
       totalPoints: 5,
       correct: 2,
@@ -93,6 +101,7 @@ export const marieDetail: ResultDetail = {
       isCorrect: false,
       points: 0,
       maxPoints: 1,
+      skipped: false,
     },
     {
       questionId: 'q2',
@@ -104,6 +113,7 @@ export const marieDetail: ResultDetail = {
       isCorrect: true,
       points: 1,
       maxPoints: 1,
+      skipped: false,
     },
     {
       questionId: 'q1',
@@ -115,6 +125,7 @@ export const marieDetail: ResultDetail = {
       isCorrect: true,
       points: 2,
       maxPoints: 2,
+      skipped: false,
     },
     {
       questionId: 'q3',
@@ -126,6 +137,7 @@ export const marieDetail: ResultDetail = {
       isCorrect: true,
       points: 2,
       maxPoints: 2,
+      skipped: false,
       file: {
         originalName: 'timetable.pdf',
         size: 1200,
@@ -140,10 +152,11 @@ export const marieDetail: ResultDetail = {
     title: 'Readiness',
     passingScore: 70,
     sections: [
-      { id: 1, title: 'Digital Skills', questions: [] },
+      { id: 1, title: 'Digital Skills', description: '', questions: [] },
       {
         id: 2,
         title: 'Study Habits',
+        description: '',
         questions: [
           {
             id: 'q10',
@@ -172,6 +185,7 @@ export const analysis: ItemAnalysis = {
       section: 1,
       attempts: 12,
       correct: 9,
+      skipped: 0,
       facility: 0.75,
     },
     {
@@ -181,6 +195,7 @@ export const analysis: ItemAnalysis = {
       section: 2,
       attempts: 12,
       correct: 3,
+      skipped: 0,
       facility: 0.25,
     },
   ],
@@ -216,7 +231,7 @@ function matching(params: URLSearchParams): ResultRow[] {
       : sortBy === 'score'
         ? r.percentage
         : sortBy === 'assessmentCode'
-          ? (r.assessmentCode ?? '')
+          ? r.assessmentCode
           : r.completedAt;
   return store.results
     .filter(
@@ -243,7 +258,11 @@ const handlers = [
     const params = new URL(request.url).searchParams;
     store.analysisQueries.push(params);
     const version = Number(params.get('version') ?? analysis.version);
-    return HttpResponse.json({ ...analysis, version, attempts: version === 1 ? 0 : analysis.attempts });
+    return answer('/api/admin/results/analysis', 'get', {
+      ...analysis,
+      version,
+      attempts: version === 1 ? 0 : analysis.attempts,
+    });
   }),
   http.get('*/api/admin/results', ({ request }) => {
     const params = new URL(request.url).searchParams;
@@ -254,7 +273,7 @@ const handlers = [
     const totalPages = Math.max(1, Math.ceil(rows.length / limit));
     const passed = store.results.filter((r) => r.passed).length;
     const total = store.results.length;
-    return HttpResponse.json({
+    return answer('/api/admin/results', 'get', {
       results: rows.slice((page - 1) * limit, page * limit),
       pagination: {
         currentPage: page,
@@ -299,11 +318,11 @@ const handlers = [
   }),
   http.get('*/api/admin/results/:id', ({ params }) => {
     const detail = store.details.get(String(params.id));
-    return detail ? HttpResponse.json({ result: detail }) : notFound();
+    return detail ? answer('/api/admin/results/{id}', 'get', { result: detail }) : notFound();
   }),
   http.delete('*/api/admin/results/:id', ({ params }) => {
     store.results = store.results.filter((r) => r._id !== params.id);
-    return HttpResponse.json({ message: 'Assessment result deleted successfully' });
+    return answer('/api/admin/results/{id}', 'delete', { message: 'Assessment result deleted successfully' });
   }),
   http.post('*/api/admin/results/:id/resend-certificate', ({ params }) => {
     const result = store.results.find((r) => r._id === params.id);
@@ -314,7 +333,9 @@ const handlers = [
       );
     }
     store.resent.push(String(params.id));
-    return HttpResponse.json({ message: 'Certificate resent successfully' });
+    return answer('/api/admin/results/{id}/resend-certificate', 'post', {
+      message: 'Certificate resent successfully',
+    });
   }),
 ];
 

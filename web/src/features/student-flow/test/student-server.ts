@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import { answer } from '../../../testing/answer';
 import { server } from '../../../testing/server';
 import type {
   Answer,
@@ -200,7 +201,7 @@ const handlers = [
   ),
   http.get(url('/assessment'), ({ params }) => {
     if (params.token !== TOKEN) return notFound();
-    return HttpResponse.json({
+    return answer('/api/student/{token}/assessment', 'get', {
       student: db.student,
       alreadyCompleted: db.alreadyCompleted,
       result: db.alreadyCompleted ? (db.results[0] ?? null) : null,
@@ -215,10 +216,14 @@ const handlers = [
     if (params.token !== TOKEN) return notFound();
     const created = !db.attempt;
     db.attempt ??= attemptInProgress({ startedAt: serverNow() }, db.assessment.timeLimit);
-    return HttpResponse.json(
-      { message: 'Assessment started. Good luck!', attempt: db.attempt, serverNow: serverNow() },
-      { status: created ? 201 : 200 },
-    );
+    const started = {
+      message: 'Assessment started. Good luck!',
+      attempt: db.attempt,
+      serverNow: serverNow(),
+    };
+    return created
+      ? answer('/api/student/{token}/start', 'post', started, { status: 201 })
+      : answer('/api/student/{token}/start', 'post', started);
   }),
   http.put(url('/answers'), async ({ request }) => {
     if (db.offline) return HttpResponse.error();
@@ -287,7 +292,7 @@ const handlers = [
   }),
   http.get(url('/results'), () => {
     db.resultRequests += 1;
-    return HttpResponse.json({ results: db.results });
+    return answer('/api/student/{token}/results', 'get', { results: db.results });
   }),
 ];
 

@@ -1,62 +1,23 @@
 import { z } from 'zod';
-import { api, field, LIST } from '../../../lib/api';
+import { api, LIST } from '../../../lib/api';
 import { emailField } from '../../auth/api/schemas';
-
-export type StudentStatus = 'invited' | 'started' | 'completed';
-
-/** How a student's latest invitation mail went, as the notification service recorded it. */
-export interface InviteDelivery {
-  studentId: string;
-  status: 'queued' | 'sent' | 'failed';
-  reason: string | null;
-  at: string;
-}
-
-/** SPEC §3 Student, plus the accommodation and the invitation's delivery. */
-export interface Student {
-  _id: string;
-  name: string;
-  email: string;
-  phoneNumber?: string;
-  status: StudentStatus;
-  inviteToken?: string;
-  /** The link built by the server on PUBLIC_ORIGIN; the screen builds it itself when absent. */
-  inviteUrl?: string;
-  /** An invitation never started that passed its validity; resending renews it. */
-  expired?: boolean;
-  createdAt: string;
-  extraTimePercent?: number;
-}
-
-export interface Pagination {
-  currentPage: number;
-  totalPages: number;
-  totalResults: number;
-}
+import type {
+  DeliveryLog,
+  ExtraTimeAnswer,
+  ImportReport,
+  InviteAnswer,
+  InviteDelivery,
+  StatusFilter,
+  Student,
+  StudentList,
+  StudentStatus,
+} from './types';
 
 export interface StudentListQuery {
   search: string;
-  status: StudentStatus | 'all';
+  status: StatusFilter;
   page: number;
   limit: number;
-}
-
-export interface StudentList {
-  students: Student[];
-  pagination: Pagination;
-}
-
-/** One line of a CSV import that cannot be invited, with every reason found on it. */
-export interface ImportProblem {
-  line: number;
-  email?: string;
-  message: string;
-}
-
-export interface ImportReport {
-  valid: number;
-  imported?: number;
-  problems: ImportProblem[];
 }
 
 export const STATUS_OPTIONS: { value: StudentListQuery['status']; label: string }[] = [
@@ -86,13 +47,6 @@ export const inviteStudentSchema = z.object({
 });
 export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
 
-/** The link a student opens (SPEC §2): the server's, else built on the site's own origin. */
-export const assessmentUrl = (student: Student): string | undefined =>
-  student.inviteUrl ??
-  (student.inviteToken
-    ? new URL(`/assessment/${encodeURIComponent(student.inviteToken)}`, window.location.origin).href
-    : undefined);
-
 const byId = (id: string) => `admin/students/${encodeURIComponent(id)}`;
 
 export const studentsApi = api.injectEndpoints({
@@ -107,15 +61,6 @@ export const studentsApi = api.injectEndpoints({
           limit,
         },
       }),
-      transformResponse: (body: unknown) => {
-        const students = field<Student[]>('students')(body) ?? [];
-        const pagination = field<Pagination | undefined>('pagination')(body) ?? {
-          currentPage: 1,
-          totalPages: 1,
-          totalResults: students.length,
-        };
-        return { students, pagination };
-      },
       providesTags: (list) => [
         { type: 'Student' as const, id: LIST },
         ...(list?.students ?? []).map((s) => ({ type: 'Student' as const, id: s._id })),
@@ -127,10 +72,10 @@ export const studentsApi = api.injectEndpoints({
         url: 'admin/notifications/deliveries',
         params: { studentIds: studentIds.join(',') },
       }),
-      transformResponse: (body: unknown) => field<InviteDelivery[] | undefined>('deliveries')(body) ?? [],
+      transformResponse: (body: DeliveryLog) => body.deliveries,
       providesTags: (_r, _e, ids) => ids.map((id) => ({ type: 'Student' as const, id })),
     }),
-    inviteStudent: build.mutation<Student | undefined, InviteStudentInput>({
+    inviteStudent: build.mutation<Student, InviteStudentInput>({
       // SPEC §7 sends name, email and phoneNumber; the optional fields go only when they say something.
       query: ({ name, email, phoneNumber, extraTimePercent }) => ({
         url: 'admin/students/invite',
@@ -142,7 +87,7 @@ export const studentsApi = api.injectEndpoints({
           ...(extraTimePercent ? { extraTimePercent } : {}),
         },
       }),
-      transformResponse: field<Student | undefined>('student'),
+      transformResponse: (body: InviteAnswer) => body.student,
       invalidatesTags: [{ type: 'Student', id: LIST }, 'Dashboard'],
     }),
     resendInvitation: build.mutation<void, string>({
@@ -151,9 +96,9 @@ export const studentsApi = api.injectEndpoints({
       transformResponse: () => undefined,
       invalidatesTags: (_r, _e, id) => [{ type: 'Student', id }],
     }),
-    setExtraTime: build.mutation<Student | undefined, { id: string; extraTimePercent: number }>({
+    setExtraTime: build.mutation<Student, { id: string; extraTimePercent: number }>({
       query: ({ id, extraTimePercent }) => ({ url: byId(id), method: 'PATCH', body: { extraTimePercent } }),
-      transformResponse: field<Student | undefined>('student'),
+      transformResponse: (body: ExtraTimeAnswer) => body.student,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Student', id }],
     }),
     deleteStudent: build.mutation<void, string>({
@@ -173,11 +118,6 @@ export const studentsApi = api.injectEndpoints({
           params: dryRun ? { dryRun: 'true' } : {},
         };
       },
-      transformResponse: (body: unknown) => ({
-        valid: field<number | undefined>('valid')(body) ?? 0,
-        imported: field<number | undefined>('imported')(body),
-        problems: field<ImportProblem[] | undefined>('problems')(body) ?? [],
-      }),
       invalidatesTags: (_r, _e, { dryRun }) => (dryRun ? [] : [{ type: 'Student', id: LIST }, 'Dashboard']),
     }),
   }),

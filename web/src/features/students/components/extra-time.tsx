@@ -2,7 +2,8 @@ import { forwardRef, useId } from 'react';
 import { z } from 'zod';
 import { FormModal, NumberInput, type InputProps } from '../../../components/ui';
 import { useDialogForm } from '../../../lib/forms';
-import { extraTimeField, useSetExtraTimeMutation, type Student } from '../api/students-api';
+import { extraTimeField, useSetExtraTimeMutation } from '../api/students-api';
+import type { Student } from '../api/types';
 
 /** The extra-time percentage field, with the usual steps offered as suggestions. */
 export const ExtraTimeInput = forwardRef<HTMLInputElement, Omit<InputProps, 'label'>>(

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { Download } from 'lucide-react';
 import { ActionModal, FormField } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
-import { useImportStudentsMutation, type ImportReport } from '../api/students-api';
+import { useImportStudentsMutation } from '../api/students-api';
+import type { ImportReport } from '../api/types';
 
 const students = (n: number) => `${n} ${n === 1 ? 'student' : 'students'}`;
 

@@ -1,7 +1,15 @@
 import { Check, Clock, Copy, Mail, Trash2 } from 'lucide-react';
-import { Badge, IconButton, Person, type BadgeTone, type Column } from '../../../components/ui';
+import {
+  actionsColumn,
+  Badge,
+  IconButton,
+  Person,
+  type BadgeTone,
+  type Column,
+} from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
-import { statusLabel, type InviteDelivery, type Student } from '../api/students-api';
+import { statusLabel } from '../api/students-api';
+import type { InviteDelivery, Student } from '../api/types';
 
 const statusTone: Record<Student['status'], BadgeTone> = {
   invited: 'info',
@@ -44,44 +52,39 @@ export function studentColumns(actions: {
         <div className="badge-stack">
           <Badge tone={statusTone[s.status]}>{statusLabel(s.status)}</Badge>
           {s.expired && <Badge tone="warning">Link expired</Badge>}
-          {(s.extraTimePercent ?? 0) > 0 && <Badge tone="accent">{`+${s.extraTimePercent}% time`}</Badge>}
+          {s.extraTimePercent > 0 && <Badge tone="accent">{`+${s.extraTimePercent}% time`}</Badge>}
           <DeliveryBadge delivery={actions.deliveryOf.get(s._id)} />
         </div>
       ),
     },
     { key: 'invited', header: 'Invited Date', render: (s) => formatDate(s.createdAt) },
-    {
-      key: 'actions',
-      header: 'Actions',
-      align: 'end',
-      render: (s) => (
-        <div className="row-actions">
-          <IconButton
-            label={
-              actions.copiedId === s._id ? `Link copied for ${s.name}` : `Copy assessment URL for ${s.name}`
-            }
-            icon={actions.copiedId === s._id ? <Check size={16} /> : <Copy size={16} />}
-            className={actions.copiedId === s._id ? 'btn--success-text' : undefined}
-            onClick={() => actions.onCopy(s)}
-          />
-          <IconButton
-            label={`Set extra time for ${s.name}`}
-            icon={<Clock size={16} />}
-            onClick={() => actions.onExtraTime(s)}
-          />
-          <IconButton
-            label={`Resend invitation to ${s.name}`}
-            icon={<Mail size={16} />}
-            onClick={() => actions.onResend(s)}
-          />
-          <IconButton
-            label={`Delete ${s.name}`}
-            icon={<Trash2 size={16} />}
-            className="btn--danger-text"
-            onClick={() => actions.onDelete(s)}
-          />
-        </div>
-      ),
-    },
+    actionsColumn((s) => (
+      <>
+        <IconButton
+          label={
+            actions.copiedId === s._id ? `Link copied for ${s.name}` : `Copy assessment URL for ${s.name}`
+          }
+          icon={actions.copiedId === s._id ? <Check size={16} /> : <Copy size={16} />}
+          className={actions.copiedId === s._id ? 'btn--success-text' : undefined}
+          onClick={() => actions.onCopy(s)}
+        />
+        <IconButton
+          label={`Set extra time for ${s.name}`}
+          icon={<Clock size={16} />}
+          onClick={() => actions.onExtraTime(s)}
+        />
+        <IconButton
+          label={`Resend invitation to ${s.name}`}
+          icon={<Mail size={16} />}
+          onClick={() => actions.onResend(s)}
+        />
+        <IconButton
+          label={`Delete ${s.name}`}
+          icon={<Trash2 size={16} />}
+          className="btn--danger-text"
+          onClick={() => actions.onDelete(s)}
+        />
+      </>
+    )),
   ];
 }

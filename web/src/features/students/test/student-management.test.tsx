@@ -3,9 +3,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { superAdmin } from '../../../testing/fixtures';
 import { expectErrorAtField } from '../../../testing/fields';
+import { answer } from '../../../testing/answer';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
-import { DUPLICATE_MESSAGE, store, useStudentServer } from './student-server';
+import { DUPLICATE_MESSAGE, store, student, useStudentServer } from './student-server';
 
 useStudentServer();
 
@@ -62,14 +63,14 @@ describe('Student Management', () => {
   });
 
   it('when there are more students than a page holds, then Next asks the server for the next page', async () => {
-    store.students = Array.from({ length: 25 }, (_, i) => ({
-      _id: `st-p${i}`,
-      name: `Pupil ${String(i).padStart(2, '0')}`,
-      email: `pupil${i}@example.edu`,
-      status: 'invited' as const,
-      inviteToken: `tok-p${i}`,
-      createdAt: '2025-03-01T09:00:00.000Z',
-    }));
+    store.students = Array.from({ length: 25 }, (_, i) =>
+      student({
+        _id: `st-p${i}`,
+        name: `Pupil ${String(i).padStart(2, '0')}`,
+        email: `pupil${i}@example.edu`,
+        inviteToken: `tok-p${i}`,
+      }),
+    );
     const { user } = await openStudents();
     expect(screen.getByText('Page 1 of 2 (25 students)')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Next' }));
@@ -291,9 +292,10 @@ describe('Student Management', () => {
     server.use(
       http.get('*/api/admin/results', () => {
         asked += 1;
-        return HttpResponse.json({
+        return answer('/api/admin/results', 'get', {
           results: [],
           pagination: { currentPage: 1, totalPages: 1, totalResults: 0, hasNext: false, hasPrev: false },
+          stats: { totalResults: 0, passed: 0, failed: 0, averagePercentage: 0, passRate: 0 },
         });
       }),
     );

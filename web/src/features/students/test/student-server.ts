@@ -1,6 +1,8 @@
 import { http, HttpResponse } from 'msw';
+import { answer } from '../../../testing/answer';
 import { server } from '../../../testing/server';
-import type { InviteDelivery, Student } from '../api/students-api';
+import type { ApiBody } from '../../../lib/api-types';
+import type { ImportProblem, InviteDelivery, Student } from '../api/types';
 
 /*
  * An in-memory stand-in for the student service's admin side: server-side search, status filter and
@@ -17,12 +19,18 @@ export const store = {
 
 export const DUPLICATE_MESSAGE = 'A student with this email is already invited';
 
-const student = (overrides: Partial<Student>): Student => ({
+/** A student as the service answers it: the link is built on the site's origin from the token. */
+export const student = ({ inviteToken = 'tok-0', ...overrides }: Partial<Student>): Student => ({
   _id: 'st-0',
   name: 'Student',
   email: 'student@example.edu',
   status: 'invited',
-  inviteToken: 'tok-0',
+  inviteToken,
+  inviteUrl: `${window.location.origin}/assessment/${inviteToken}`,
+  invitedAt: '2025-03-01T09:00:00.000Z',
+  expiresAt: '2025-03-08T09:00:00.000Z',
+  expired: false,
+  extraTimePercent: 0,
   createdAt: '2025-03-01T09:00:00.000Z',
   ...overrides,
 });
@@ -67,7 +75,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function checkCsv(text: string) {
   const lines = text.split(/\r?\n/);
-  const problems: { line: number; message: string }[] = [];
+  const problems: ImportProblem[] = [];
   const seen = new Set<string>();
   const valid: Student[] = [];
   lines.slice(1).forEach((raw, i) => {
@@ -75,10 +83,10 @@ function checkCsv(text: string) {
     if (!raw.trim()) return;
     const [name = '', email = '', phoneNumber = ''] = raw.split(',').map((c) => c.trim());
     const lower = email.toLowerCase();
-    if (!EMAIL.test(email)) problems.push({ line, message: 'Invalid email address' });
-    else if (seen.has(lower)) problems.push({ line, message: 'Duplicate email in the file' });
+    if (!EMAIL.test(email)) problems.push({ line, email, message: 'Invalid email address' });
+    else if (seen.has(lower)) problems.push({ line, email, message: 'Duplicate email in the file' });
     else if (store.students.some((s) => s.email === lower))
-      problems.push({ line, message: 'Already invited' });
+      problems.push({ line, email, message: 'Already invited' });
     else {
       seen.add(lower);
       valid.push(
@@ -86,7 +94,7 @@ function checkCsv(text: string) {
           _id: `st-${lower}`,
           name,
           email: lower,
-          phoneNumber: phoneNumber || undefined,
+          ...(phoneNumber ? { phoneNumber } : {}),
           inviteToken: `tok-${lower}`,
         }),
       );
@@ -98,7 +106,9 @@ function checkCsv(text: string) {
 const handlers = [
   http.get('*/api/admin/notifications/deliveries', ({ request }) => {
     const ids = (new URL(request.url).searchParams.get('studentIds') ?? '').split(',');
-    return HttpResponse.json({ deliveries: store.deliveries.filter((d) => ids.includes(d.studentId)) });
+    return answer('/api/admin/notifications/deliveries', 'get', {
+      deliveries: store.deliveries.filter((d) => ids.includes(d.studentId)),
+    });
   }),
   http.get('*/api/admin/students', ({ request }) => {
     const params = new URL(request.url).searchParams;
@@ -111,22 +121,20 @@ const handlers = [
       (s) =>
         (!q || s.name.toLowerCase().includes(q) || s.email.includes(q)) && (!status || s.status === status),
     );
-    return HttpResponse.json({
+    const totalPages = Math.max(1, Math.ceil(matching.length / limit));
+    return answer('/api/admin/students', 'get', {
       students: matching.slice((page - 1) * limit, page * limit),
       pagination: {
         currentPage: page,
-        totalPages: Math.max(1, Math.ceil(matching.length / limit)),
+        totalPages,
         totalResults: matching.length,
+        hasNext: page < totalPages,
+        hasPrev: page > 1,
       },
     });
   }),
   http.post('*/api/admin/students/invite', async ({ request }) => {
-    const body = (await request.json()) as {
-      name: string;
-      email: string;
-      phoneNumber?: string;
-      extraTimePercent?: number;
-    };
+    const body = (await request.json()) as ApiBody<'/api/admin/students/invite', 'post'>;
     store.invites.push(body);
     const email = body.email.trim().toLowerCase();
     if (store.students.some((s) => s.email === email)) {
@@ -137,24 +145,39 @@ const handlers = [
       name: body.name,
       email,
       inviteToken: `tok-${email}`,
+      ...(body.phoneNumber ? { phoneNumber: body.phoneNumber } : {}),
       extraTimePercent: body.extraTimePercent ?? 0,
     });
     store.students = [created, ...store.students];
     store.deliveries.push({ studentId: created._id, status: 'queued', reason: null, at: created.createdAt });
-    return HttpResponse.json({ student: created }, { status: 201 });
+    return answer(
+      '/api/admin/students/invite',
+      'post',
+      { message: `Invitation sent to ${created.name}`, student: created },
+      { status: 201 },
+    );
   }),
   http.post('*/api/admin/students/:id/resend-assessment', ({ params }) => {
     store.resent.push(String(params.id));
-    return HttpResponse.json({ message: 'Invitation resent' });
+    const resent = store.students.find((s) => s._id === params.id);
+    if (!resent)
+      return HttpResponse.json({ message: 'Student not found', code: 'not_found' }, { status: 404 });
+    return answer('/api/admin/students/{id}/resend-assessment', 'post', {
+      message: `Invitation sent to ${resent.name}`,
+      student: resent,
+    });
   }),
   http.patch('*/api/admin/students/:id', async ({ request, params }) => {
-    const { extraTimePercent } = (await request.json()) as { extraTimePercent: number };
+    const { extraTimePercent } = (await request.json()) as ApiBody<'/api/admin/students/{id}', 'patch'>;
     store.students = store.students.map((s) => (s._id === params.id ? { ...s, extraTimePercent } : s));
-    return HttpResponse.json({ student: store.students.find((s) => s._id === params.id) });
+    const changed = store.students.find((s) => s._id === params.id);
+    if (!changed)
+      return HttpResponse.json({ message: 'Student not found', code: 'not_found' }, { status: 404 });
+    return answer('/api/admin/students/{id}', 'patch', { student: changed });
   }),
   http.delete('*/api/admin/students/:id', ({ params }) => {
     store.students = store.students.filter((s) => s._id !== params.id);
-    return new HttpResponse(null, { status: 204 });
+    return answer('/api/admin/students/{id}', 'delete', { message: 'Student deleted successfully' });
   }),
   http.post('*/api/admin/students/import', async ({ request }) => {
     const dryRun = new URL(request.url).searchParams.get('dryRun') === 'true';
@@ -163,7 +186,13 @@ const handlers = [
     store.imports.push({ dryRun, text });
     const { problems, valid } = checkCsv(text);
     if (!dryRun) store.students = [...valid, ...store.students];
-    return HttpResponse.json({ valid: valid.length, dryRun, imported: dryRun ? 0 : valid.length, problems });
+    return answer('/api/admin/students/import', 'post', {
+      total: valid.length + problems.length,
+      valid: valid.length,
+      dryRun,
+      imported: dryRun ? 0 : valid.length,
+      problems,
+    });
   }),
 ];
 

@@ -1,13 +1,8 @@
 import { useEffect, useState } from 'react';
+import type { ApiAnswer } from '../../../lib/api-types';
 
 /** What GET /api/certificates/{code} answers for a certificate that stands. */
-export interface VerifiedCertificate {
-  valid: true;
-  name: string;
-  assessmentTitle: string;
-  percentage: number;
-  issuedAt: string;
-}
+export type VerifiedCertificate = ApiAnswer<'/api/certificates/{code}', 'get'>;
 
 export type Verification =
   | { status: 'checking' }

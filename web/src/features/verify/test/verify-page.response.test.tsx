@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import { answer } from '../../../testing/answer';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 
@@ -14,7 +15,7 @@ beforeEach(() => {
         authorization: request.headers.get('authorization'),
       });
       if (params.code === 'RDY-7K3F-92QX') {
-        return HttpResponse.json({
+        return answer('/api/certificates/{code}', 'get', {
           valid: true,
           name: 'Grace Hopper',
           assessmentTitle: 'Distance Learning Readiness',

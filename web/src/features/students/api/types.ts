@@ -1,0 +1,25 @@
+import type { ApiAnswer, ApiQuery } from '../../../lib/api-types';
+
+/*
+ * The shapes the student service (and the notification service's delivery log) answer the admin screens
+ * with, as their operations declare them (the generated `api-schema.ts`).
+ */
+
+/** `GET /api/admin/students`: one page of students, newest first. */
+export type StudentList = ApiAnswer<'/api/admin/students', 'get'>;
+/** SPEC §3 Student, plus the accommodation and the invitation's link and expiry. */
+export type Student = StudentList['students'][number];
+export type StudentStatus = Student['status'];
+export type Pagination = StudentList['pagination'];
+export type StatusFilter = Required<ApiQuery<'/api/admin/students', 'get'>>['status'];
+
+/** How a student's latest invitation mail went: `GET /api/admin/notifications/deliveries`. */
+export type DeliveryLog = ApiAnswer<'/api/admin/notifications/deliveries', 'get'>;
+export type InviteDelivery = DeliveryLog['deliveries'][number];
+
+/** `POST /api/admin/students/import`: every line that cannot be invited, with every reason found on it. */
+export type ImportReport = ApiAnswer<'/api/admin/students/import', 'post'>;
+export type ImportProblem = ImportReport['problems'][number];
+
+export type InviteAnswer = ApiAnswer<'/api/admin/students/invite', 'post', 201>;
+export type ExtraTimeAnswer = ApiAnswer<'/api/admin/students/{id}', 'patch'>;
