@@ -282,6 +282,26 @@ describe('network policies', () => {
     ]);
   });
 
+  test('when auth uses the institution’s identity provider, then it may reach it over HTTPS, only where the values say', () => {
+    const withProvider = render({
+      valuesFile: 'values-production.yaml',
+      set: [
+        'services.auth.uses.identityProvider=true',
+        'dependencies.identityProvider.networkPolicy.to[0].ipBlock.cidr=203.0.113.0/24',
+      ],
+    });
+    const auth = find(withProvider, 'NetworkPolicy', 'readiness-auth') as Policy;
+    const https = (auth.spec.egress ?? []).find((r) => r.ports?.some((p) => p.port === 443));
+    expect(https?.to).toEqual([{ ipBlock: { cidr: '203.0.113.0/24' } }]);
+    // Nobody else, and not auth by default.
+    expect(egressPorts(policy('readiness-auth'))).not.toContain('TCP/443');
+    for (const name of ['gateway', 'student', 'results', 'notification', 'report', 'assessment']) {
+      expect(egressPorts(find(withProvider, 'NetworkPolicy', `readiness-${name}`) as Policy)).not.toContain(
+        'TCP/443',
+      );
+    }
+  });
+
   test('when production values name where dependencies live, then egress is narrowed to them', () => {
     const pg = (policy('readiness-auth').spec.egress ?? []).find((r) =>
       r.ports?.some((p) => p.port === 5432),

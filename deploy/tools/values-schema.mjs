@@ -83,7 +83,7 @@ const service = closed({
   role: { enum: ['http', 'consumer'] },
   replicas: int(1),
   logLevel: { enum: ['', 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
-  uses: closed({ postgres: bool, rabbitmq: bool, redis: bool, smtp: bool, s3: bool }),
+  uses: closed({ postgres: bool, rabbitmq: bool, redis: bool, smtp: bool, s3: bool, identityProvider: bool }),
   database: closed({ existingSecret: str, key: str, networkPolicyTo: peers }),
   migrations: closed({ enabled: bool, activeDeadlineSeconds: int(30), backoffLimit: int() }),
   env: {
@@ -161,6 +161,7 @@ const schema = {
         rabbitmq: secretDependency,
         redis: secretDependency,
         smtp: secretDependency,
+        identityProvider: dependency(),
         s3: dependency({
           endpoint: { type: 'string', pattern: '^https?://' },
           bucket: { type: 'string', minLength: 3 },

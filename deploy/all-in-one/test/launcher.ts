@@ -32,7 +32,8 @@ export async function startProduct(
     options.dataDir ? Promise.resolve() : rm(dataDir, { recursive: true, force: true });
   // As root the embedded PostgreSQL runs as nobody, which must reach the folder (mkdtemp makes it 0700).
   await chmod(dataDir, 0o755);
-  const port = await freePort();
+  // A test that must know the address before the start (a provider's redirect URI) chooses the port itself.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'deploy/all-in-one/dist/main.js')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },

@@ -97,5 +97,5 @@ const server = http.createServer((req, res) => {
     if (!res.headersSent) res.writeHead(500).end(String(err.message));
   });
 });
-server.listen(config.port, '127.0.0.1', () => console.log(`ready ${issuer}`));
+server.listen(config.port, '127.0.0.1', () => process.stdout.write(`ready ${issuer}\n`));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

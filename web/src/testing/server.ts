@@ -76,6 +76,9 @@ export const handlers = [
     }
     return answer('/api/auth/login', 'post', { token: openSession(account.admin._id), admin: account.admin });
   }),
+  http.get(api('/auth/sign-in-options'), () =>
+    answer('/api/auth/sign-in-options', 'get', { singleSignOn: null, passwordSignIn: 'everyone' }),
+  ),
   http.get(api('/auth/me'), ({ request }) => {
     const account = signedInAdmin(request);
     return account ? answer('/api/auth/me', 'get', { admin: account.admin }) : unauthorized();

@@ -43,6 +43,29 @@ export function Button({
   );
 }
 
+/**
+ * A link to a page outside the app (a browser navigation, not a route) that looks like a large Button, e.g. the
+ * single sign-on start.
+ */
+export function ExternalButtonLink({
+  href,
+  variant = 'secondary',
+  icon,
+  children,
+}: {
+  href: string;
+  variant?: Variant;
+  icon: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <a className={buttonClass(variant, 'lg', 'btn--block')} href={href}>
+      {icon}
+      <span>{children}</span>
+    </a>
+  );
+}
+
 /** A square button carrying only an icon; its label is for screen readers and the tooltip. */
 export function IconButton({
   label,

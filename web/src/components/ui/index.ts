@@ -1,6 +1,6 @@
 export { ActionModal, FormModal } from './action-modal';
 export { Badge, type BadgeTone } from './badge';
-export { AddButton, Button, ButtonLink, IconButton, type ButtonProps } from './button';
+export { AddButton, Button, ButtonLink, ExternalButtonLink, IconButton, type ButtonProps } from './button';
 export { Card } from './card';
 export { ConfirmDialog } from './confirm-dialog';
 export { EmptyState } from './empty-state';

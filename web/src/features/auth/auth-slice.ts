@@ -12,6 +12,7 @@ import { clearToken, readToken, storeToken } from '../../lib/session-token';
 import { authApi } from './api/auth-api';
 import type { LoginInput } from './api/schemas';
 import type { Admin, SessionResponse } from './api/types';
+import { offerEndSession } from './sso-sign-out';
 
 /** SPEC §4: loading until the stored token (if any) is checked, then signed out or signed in. */
 export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';
@@ -47,6 +48,7 @@ export const logout = createAsyncThunk('auth/logout', async (_: void, { dispatch
       .catch(() => undefined);
   }
   clearToken();
+  offerEndSession();
   dispatch(api.util.resetApiState());
 });
 

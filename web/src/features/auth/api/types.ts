@@ -11,4 +11,9 @@ export type SessionResponse = ApiAnswer<'/api/auth/login', 'post'>;
 export type ChangePasswordBody = ApiBody<'/api/auth/change-password', 'post'>;
 export type ChangePasswordAnswer = ApiAnswer<'/api/auth/change-password', 'post'>;
 
+/** How admins may sign in (`GET /api/auth/sign-in-options`). */
+export type SignInOptions = ApiAnswer<'/api/auth/sign-in-options', 'get'>;
+/** The session a completed single sign-on prepared for this browser (`POST /api/auth/oidc/session`). */
+export type SsoSession = ApiAnswer<'/api/auth/oidc/session', 'post'>;
+
 export const ROLE_LABELS: Record<AdminRole, string> = { admin: 'Admin', super_admin: 'Super Admin' };

@@ -13,6 +13,7 @@ import { loginSchema, type LoginInput } from '../api/schemas';
 import { login, selectSessionStatus } from '../auth-slice';
 import { redirectTarget } from '../redirect-target';
 import { AuthShell } from './auth-shell';
+import { SingleSignOn, useSingleSignOnReturn } from './single-sign-on';
 
 export function LoginPage() {
   const dispatch = useAppDispatch();
@@ -20,6 +21,7 @@ export function LoginPage() {
   const status = useSelector(selectSessionStatus);
   // Kept for as long as this page stays open: a student who followed a dead link reads why they are here.
   const [fromInvalidLink] = useState(takeInvalidLink);
+  const singleSignOn = useSingleSignOnReturn();
   const form = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     defaultValues: { email: '', password: '' },
@@ -28,8 +30,13 @@ export function LoginPage() {
   const field = bindFields(form);
 
   // A signed-in admin has nothing to do here; this also carries a fresh sign-in on to its page.
-  if (status === 'signedIn') return <Navigate to={redirectTarget(location.state)} replace />;
+  if (status === 'signedIn') {
+    const target =
+      singleSignOn.state === 'signed-in' ? singleSignOn.returnTo : redirectTarget(location.state);
+    return <Navigate to={target} replace />;
+  }
   if (status === 'loading') return <FullPageSpinner label="Checking your session" />;
+  if (singleSignOn.state === 'signing-in') return <FullPageSpinner label="Signing you in" />;
 
   const onSubmit = async (values: LoginInput) => {
     try {
@@ -54,6 +61,7 @@ export function LoginPage() {
           </p>
         </div>
       )}
+      <SingleSignOn outcome={singleSignOn} returnTo={redirectTarget(location.state)} />
       <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
         <Input
           label="Email"
