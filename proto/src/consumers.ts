@@ -15,6 +15,12 @@ export interface ConsumerQueue {
  * with a handler queue of its own that is missing here or bound to other events.
  */
 export const consumerQueues: readonly ConsumerQueue[] = [
+  { queue: 'auth.audit-student-invited', events: ['student.student.invited.v1'] },
+  { queue: 'auth.audit-invitation-resent', events: ['student.invitation.resent.v1'] },
+  { queue: 'auth.audit-student-deleted', events: ['student.student.deleted.v1'] },
+  { queue: 'auth.audit-result-deleted', events: ['results.result.deleted.v1'] },
+  { queue: 'auth.audit-certificate-resend-requested', events: ['results.certificate.resend-requested.v1'] },
+  { queue: 'auth.audit-version-published', events: ['assessment.version.published.v1'] },
   { queue: 'assessment.admin-created', events: ['auth.admin.created.v1'] },
   { queue: 'assessment.admin-updated', events: ['auth.admin.updated.v1'] },
   { queue: 'student.assessment-published', events: ['assessment.version.published.v1'] },

@@ -15,7 +15,9 @@ import {
 } from './domain/login-throttle';
 import { temporaryPassword } from './domain/passwords';
 import { createDurableRevocations } from './domain/revocations';
+import { createAuditTrail } from './domain/audit-trail';
 import { authApi } from './entry-points/http/api';
+import { auditTrailConsumers } from './entry-points/messaging/audit-trail';
 import { createIdentityProvider } from './infrastructure/identity-provider';
 import { createPasswordHasher } from './infrastructure/password-hasher';
 import { loadSigningKeys, type SigningKeys } from './infrastructure/signing-keys';
@@ -130,6 +132,7 @@ export const authService = defineService({
     await accounts.warmUp();
 
     return {
+      subscriptions: auditTrailConsumers(createAuditTrail(database)),
       routes: authApi.routes({ accounts, keys, publicOrigin, redirectUri }),
       // Every verifier waits for the fill mark when the store lost it; this puts it back within a second.
       jobs: [

@@ -41,7 +41,15 @@ describe('auth API documentation, beyond what every service is checked for', () 
     expect(create?.required).toEqual(['name', 'email', 'password', 'role']);
     expect(JSON.stringify(create?.properties?.role)).toContain('super_admin');
     const audit = doc.paths['/api/admin/audit-log']?.get?.parameters as { name: string; in: string }[];
-    expect(audit.map((p) => `${p.in}:${p.name}`)).toEqual(['query:limit', 'query:before']);
+    expect(audit.map((p) => `${p.in}:${p.name}`)).toEqual([
+      'query:limit',
+      'query:before',
+      'query:from',
+      'query:to',
+      'query:actor',
+      'query:action',
+      'query:q',
+    ]);
   });
 
   it('when a route answers, then the document carries the answer schema and marks admin routes with the bearer scheme', () => {

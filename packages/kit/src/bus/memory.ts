@@ -164,6 +164,10 @@ class InProcessBus implements MemoryBus {
     this.logger.info({ queue: sub.queue, events: sub.events }, 'subscribed');
   }
 
+  async unsubscribe(queue: string) {
+    if (this.queues.delete(queue)) this.logger.info({ queue }, 'unsubscribed');
+  }
+
   async publish(messages: BusMessage[]) {
     this.ensureOpen();
     // Encode everything first: a message that cannot be encoded fails the whole batch, like a broker nack.

@@ -39,6 +39,12 @@ export interface EventBus extends Publisher {
   /** Connects. The RabbitMQ bus keeps retrying in the background and never throws when the broker is down. */
   start(): Promise<void>;
   subscribe(sub: Subscription): Promise<void>;
+  /**
+   * Stops handing a queue's messages to its handler, so another may take the queue: for the in-process bus,
+   * which one process shares and which outlives a service stopped and started again in it. The RabbitMQ bus
+   * has one connection per service and ends its consumers in `close()`.
+   */
+  unsubscribe?(queue: string): Promise<void>;
   /** True while the bus can publish and consume (used by /readyz). */
   ready(): boolean;
   /** Cancels consumers, waits for in-flight handlers, closes channels and the connection. */

@@ -252,6 +252,12 @@ export async function startService<S extends z.ZodType, E, O>(
       checkListedConsumer(name, sub.subscription);
       await bus!.subscribe(sub.subscription);
     }
+    if (parts.subscriptions?.length && bus?.unsubscribe) {
+      const queues = parts.subscriptions.map((sub) => sub.subscription.queue);
+      owned.add('subscriptions', () =>
+        Promise.all(queues.map((q) => bus.unsubscribe!(q))).then(() => undefined),
+      );
+    }
     const consumes = Boolean(parts.subscriptions?.length);
 
     const http =

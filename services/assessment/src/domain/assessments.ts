@@ -141,7 +141,7 @@ export function createAssessments(deps: AssessmentsDeps) {
         const previous = await repo.active(tx);
         await repo.activate(tx, version);
         const now = { ...target, isActive: true };
-        await enqueue(tx, { name: VERSION_PUBLISHED, payload: versionPublishedPayload(now) });
+        await enqueue(tx, { name: VERSION_PUBLISHED, payload: versionPublishedPayload(now, actor) });
         await repo.audit(tx, {
           actorId: actor.id,
           actorName: actor.name,

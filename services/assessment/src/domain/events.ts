@@ -13,7 +13,11 @@ import type { AssessmentVersion } from './assessment';
 export const VERSION_PUBLISHED = 'assessment.version.published.v1' as const;
 
 /** The whole version, answer key included, as `assessment.version.published.v1` carries it. */
-export function versionPublishedPayload(v: AssessmentVersion): Uint8Array {
+/** `publishedBy`: who saved it (the default) or made it active again. */
+export function versionPublishedPayload(
+  v: AssessmentVersion,
+  publishedBy: { id: string; name: string } = v.createdBy,
+): Uint8Array {
   return encodePayload(
     VERSION_PUBLISHED,
     create(AssessmentVersionPublishedSchema, {
@@ -42,6 +46,8 @@ export function versionPublishedPayload(v: AssessmentVersion): Uint8Array {
       createdAt: timestampFromDate(v.createdAt),
       createdById: v.createdBy.id,
       createdByName: v.createdBy.name,
+      publishedById: publishedBy.id,
+      publishedByName: publishedBy.name,
     }),
   );
 }

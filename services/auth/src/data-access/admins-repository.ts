@@ -36,6 +36,18 @@ export interface AuditEntry {
   createdAt: Date;
 }
 
+/** Which audit entries to list. */
+export interface AuditQuery {
+  limit: number;
+  before?: Date;
+  from?: Date;
+  to?: Date;
+  actorId?: string;
+  action?: string;
+  /** Part of a name or an e-mail, the actor's or the target's. */
+  search?: string;
+}
+
 export interface AuditInput {
   actor: { id: string; name: string; email: string } | null;
   action: string;
@@ -206,13 +218,27 @@ export const adminsRepository = {
     );
   },
 
-  async listAudit(runner: Runner, options: { limit: number; before?: Date }): Promise<AuditEntry[]> {
-    const before = options.before ? sql`WHERE created_at < ${options.before.toISOString()}` : sql``;
+  /** Newest first, filtered; `before` is the cursor of the page before (the last entry's time). */
+  async listAudit(runner: Runner, options: AuditQuery): Promise<AuditEntry[]> {
+    const conditions: SQL[] = [];
+    if (options.before) conditions.push(sql`created_at < ${options.before.toISOString()}`);
+    if (options.from) conditions.push(sql`created_at >= ${options.from.toISOString()}`);
+    if (options.to) conditions.push(sql`created_at < ${options.to.toISOString()}`);
+    if (options.actorId) conditions.push(sql`actor_id = ${options.actorId}`);
+    if (options.action) conditions.push(sql`action = ${options.action}`);
+    if (options.search) {
+      const like = `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      conditions.push(
+        sql`(target_name ILIKE ${like} OR target_email ILIKE ${like} OR actor_name ILIKE ${like}
+          OR actor_email ILIKE ${like})`,
+      );
+    }
+    const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
     const entries = await rows<AuditRow>(
       runner,
       sql`SELECT id, actor_id, actor_name, actor_email, action, target_id, target_name, target_email, details,
             created_at
-          FROM audit_log ${before} ORDER BY created_at DESC, id DESC LIMIT ${options.limit}`,
+          FROM audit_log ${where} ORDER BY created_at DESC, id DESC LIMIT ${options.limit}`,
     );
     return entries.map((r) => ({
       id: r.id,

@@ -491,8 +491,13 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    action?: string;
+                    actor?: string;
                     before?: string;
+                    from?: string;
                     limit?: number;
+                    q?: string;
+                    to?: string;
                 };
                 header?: never;
                 path?: never;
@@ -527,6 +532,74 @@ export interface paths {
                             }[];
                         };
                     };
+                };
+                /** @description Invalid input; `message` names the first problem */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed for this admin (super admin only, or a password change is required first) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/audit-log/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The filtered audit log as CSV, newest first, up to 10,000 entries (super admin) */
+        get: {
+            parameters: {
+                query?: {
+                    action?: string;
+                    actor?: string;
+                    before?: string;
+                    from?: string;
+                    q?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/csv attachment */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input; `message` names the first problem */
                 400: {

@@ -5,6 +5,7 @@ import {
   type AdminRole,
   type AdminStatus,
   type AuditEntry,
+  type AuditQuery,
 } from '../../data-access/admins-repository';
 import { accountsContext, type AdminAccountsDeps, type Authenticated } from './context';
 import { createAdmin, resetPassword, seedAdmin, setAdminStatus, updateAdmin } from './manage-admins';
@@ -46,8 +47,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     setStatus: (actor: AdminRecord, targetId: string, status: AdminStatus) =>
       setAdminStatus(ctx, actor, targetId, status),
     resetPassword: (actor: AdminRecord, targetId: string) => resetPassword(ctx, actor, targetId),
-    auditLog: (options: { limit: number; before?: Date }): Promise<AuditEntry[]> =>
-      repo.listAudit(deps.database.db, options),
+    auditLog: (options: AuditQuery): Promise<AuditEntry[]> => repo.listAudit(deps.database.db, options),
     seed: (input: Parameters<typeof seedAdmin>[1]) => seedAdmin(ctx, input),
     signInOptions: () =>
       ({

@@ -5,6 +5,7 @@ import { adminsRepository as repo, type AdminRecord } from '../../data-access/ad
 import type { IssuedToken } from '../credentials';
 import {
   INVALID_CREDENTIALS,
+  actorOf,
   audited,
   committed,
   cutoffNow,
@@ -38,15 +39,36 @@ export async function login(
   else await ctx.hasher.compare(password, await ctx.dummyHash());
   // A disabled account gets the same answer as a wrong password: an anonymous caller learns nothing.
   if (!admin || !valid || admin.status !== 'active') {
+    // Only an existing account's failures are kept: a guessed e-mail would fill the log with names nobody has.
+    if (admin)
+      await auditSignIn(ctx, admin, 'admin.sign-in-refused', {
+        reason: valid ? 'disabled' : 'wrong_password',
+      });
     throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
   }
   await ctx.throttle.recordSuccess(email, ip);
   assertPasswordSignInAllowed(ctx, admin);
   const now = new Date();
   await repo.recordLogin(ctx.database.db, admin.id, now);
+  await auditSignIn(ctx, admin, 'admin.signed-in');
   ctx.admins.forget();
   const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) };
   return { token: ctx.tokens.issue(admin, session), admin: { ...admin, lastLogin: now } };
+}
+
+/** A password sign-in, or a refused one, in the audit log (who signed in how, and when). */
+function auditSignIn(
+  ctx: AccountsContext,
+  admin: AdminRecord,
+  action: 'admin.signed-in' | 'admin.sign-in-refused',
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  return repo.addAudit(ctx.database.db, {
+    actor: action === 'admin.signed-in' ? actorOf(admin) : null,
+    action,
+    target: actorOf(admin),
+    details: { method: 'password', ...details },
+  });
 }
 
 /** With `OIDC_ALLOW_PASSWORD=false` only super admins sign in with a password; told only once the password is right. */

@@ -43,6 +43,18 @@ export const createAdminBody = body({
 });
 export const updateAdminBody = body({ name: nameField, email: emailField, role: roleField });
 export const statusBody = body({ status: statusField });
+const auditFilters = {
+  before: z.iso.datetime({ offset: true, error: 'before must be an ISO date-time' }).optional(),
+  from: z.iso.datetime({ offset: true, error: 'from must be an ISO date-time' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'to must be an ISO date-time' }).optional(),
+  actor: z.uuid({ error: 'actor must be an admin id' }).optional(),
+  action: z
+    .string()
+    .regex(/^[a-z]+(?:[.-][a-z]+)*$/, 'action must be an action name such as admin.signed-in')
+    .max(60, 'action must be an action name such as admin.signed-in')
+    .optional(),
+  q: textField({ label: 'Search' }).trim().max(100, 'Search must be at most 100 characters').optional(),
+};
 export const auditQuery = z.object({
   limit: z.coerce
     .number({ error: 'limit must be a number' })
@@ -50,8 +62,9 @@ export const auditQuery = z.object({
     .min(1, 'limit must be between 1 and 200')
     .max(200, 'limit must be between 1 and 200')
     .default(50),
-  before: z.iso.datetime({ offset: true, error: 'before must be an ISO date-time' }).optional(),
+  ...auditFilters,
 });
+export const auditExportQuery = z.object(auditFilters);
 
 export const adminJson = z.object({
   _id: z.string(),

@@ -1,4 +1,5 @@
-import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
+import { csvLine } from '@readiness/kit/csv';
+import type { AdminRecord, AuditEntry, AuditQuery } from '../../data-access/admins-repository';
 
 export function toAdminJson(a: AdminRecord) {
   return {
@@ -24,3 +25,44 @@ export function toAuditJson(e: AuditEntry) {
     createdAt: e.createdAt.toISOString(),
   };
 }
+
+/** The audit API's filters as the repository takes them. */
+export function auditFilter(query: {
+  before?: string;
+  from?: string;
+  to?: string;
+  actor?: string;
+  action?: string;
+  q?: string;
+}): Omit<AuditQuery, 'limit'> {
+  const date = (value?: string) => (value ? new Date(value) : undefined);
+  return {
+    before: date(query.before),
+    from: date(query.from),
+    to: date(query.to),
+    actorId: query.actor,
+    action: query.action,
+    search: query.q || undefined,
+  };
+}
+
+export const AUDIT_CSV_HEADER = csvLine([
+  'When',
+  'Actor',
+  'Actor Email',
+  'Action',
+  'Target',
+  'Target Email',
+  'Details',
+]);
+
+export const auditCsvLine = (e: AuditEntry) =>
+  csvLine([
+    e.createdAt.toISOString(),
+    e.actor?.name ?? '',
+    e.actor?.email ?? '',
+    e.action,
+    e.target?.name ?? '',
+    e.target?.email ?? '',
+    JSON.stringify(e.details),
+  ]);

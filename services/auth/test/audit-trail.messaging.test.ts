@@ -1,0 +1,194 @@
+/*
+ * The audit log shows what admins did across the system: sign-ins (and how) from auth itself, and the other
+ * services' admin actions as their events bring them, each once. A super admin searches, filters and exports
+ * it; nobody else reads it.
+ */
+import { randomUUID } from 'node:crypto';
+import { eventually } from '@readiness/testing';
+import { timestampFromDate } from '@readiness/contracts';
+import { ROOT, client, startAuth, uniqueEmail, type Harness } from './harness';
+
+jest.setTimeout(90_000);
+
+interface Entry {
+  actor: { _id: string; name: string; email: string } | null;
+  action: string;
+  target: { _id: string; name: string; email: string } | null;
+  details: Record<string, unknown>;
+  createdAt: string;
+}
+
+let h: Harness;
+let api: ReturnType<typeof client>;
+let root: string;
+let rootId: string;
+const ADMIN = { name: 'Regular Admin', email: uniqueEmail('regular'), password: 'regular-password-9' };
+
+const log = async (query = '') =>
+  (await api.call<{ entries: Entry[] }>('GET', `/api/admin/audit-log${query}`, { token: root })).body.entries;
+
+beforeAll(async () => {
+  h = await startAuth('real');
+  api = client(h.url);
+  root = await api.login(ROOT.email, ROOT.password);
+  rootId = (await api.call<{ admin: { _id: string } }>('GET', '/api/auth/me', { token: root })).body.admin
+    ._id;
+  await api.createAdmin(root, { ...ADMIN, role: 'admin' });
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+it('writes each admin action another service announces once, naming the admin and the student', async () => {
+  const studentId = randomUUID();
+  const invited = await h.publish('student.student.invited.v1', {
+    studentId,
+    name: 'Ada Student',
+    email: 'ada.student@example.edu',
+    actorId: rootId,
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    extraTimePercent: 25,
+  });
+  // Redelivered: still one entry.
+  await h.bus.publish([invited]);
+  await h.publish('results.result.deleted.v1', {
+    resultId: 'r-1',
+    attemptId: 'a-1',
+    studentId,
+    actorId: rootId,
+  });
+  await h.publish('student.student.deleted.v1', {
+    studentId,
+    email: 'ada.student@example.edu',
+    actorId: rootId,
+  });
+  const now = new Date();
+  await h.publish('assessment.version.published.v1', {
+    versionId: randomUUID(),
+    version: 3,
+    active: true,
+    title: 'Readiness',
+    createdAt: timestampFromDate(now),
+    createdById: rootId,
+    createdByName: 'Super Admin',
+    publishedById: rootId,
+    publishedByName: 'Super Admin',
+  });
+  // An older version made active again, by someone else than its author.
+  await h.publish('assessment.version.published.v1', {
+    versionId: randomUUID(),
+    version: 1,
+    active: true,
+    title: 'Readiness',
+    createdAt: timestampFromDate(new Date(Date.now() - 86_400_000)),
+    createdById: randomUUID(),
+    createdByName: 'Former Admin',
+    publishedById: rootId,
+    publishedByName: 'Super Admin',
+  });
+
+  const entries = await eventually(async () => {
+    const found = (await log('?limit=200')).filter(
+      (e) => e.target?.name === 'Ada Student' || e.action.startsWith('assessment'),
+    );
+    return found.length >= 5 ? found : false;
+  }, 'the announced actions in the log');
+  const actions = entries.map((e) => e.action);
+  expect(actions.filter((a) => a === 'student.invited')).toHaveLength(1);
+  expect(actions).toEqual(
+    expect.arrayContaining([
+      'student.invited',
+      'result.deleted',
+      'student.deleted',
+      'assessment.version-saved',
+      'assessment.version-activated',
+    ]),
+  );
+  const resultDeleted = entries.find((e) => e.action === 'result.deleted')!;
+  // The result event carries only the student's id: the name comes from the invitation seen before.
+  expect(resultDeleted).toMatchObject({
+    actor: { _id: rootId, name: 'Super Admin', email: ROOT.email },
+    target: { _id: studentId, name: 'Ada Student', email: 'ada.student@example.edu' },
+    details: { resultId: 'r-1' },
+  });
+  expect(entries.find((e) => e.action === 'student.invited')?.details).toMatchObject({
+    extraTimePercent: 25,
+  });
+});
+
+it('records sign-ins and refused sign-ins by password, and filters by actor, action, date and text', async () => {
+  const token = await api.login(ADMIN.email, ADMIN.password);
+  expect(token).toEqual(expect.any(String));
+  expect(
+    (
+      await api.call('POST', '/api/auth/login', {
+        body: { email: ADMIN.email, password: 'wrong-password-1' },
+      })
+    ).status,
+  ).toBe(401);
+  // An e-mail nobody has leaves nothing behind.
+  await api.call('POST', '/api/auth/login', {
+    body: { email: uniqueEmail('nobody'), password: 'whatever-1' },
+  });
+
+  const signIns = await log(`?action=admin.signed-in&q=${encodeURIComponent(ADMIN.email)}`);
+  expect(signIns).toHaveLength(1);
+  expect(signIns[0]).toMatchObject({ details: { method: 'password' }, target: { email: ADMIN.email } });
+  const refused = await log(`?action=admin.sign-in-refused&q=${encodeURIComponent(ADMIN.email)}`);
+  expect(refused).toHaveLength(1);
+  expect(refused[0]).toMatchObject({
+    actor: null,
+    details: { method: 'password', reason: 'wrong_password' },
+  });
+  expect(await log(`?action=admin.sign-in-refused&q=nobody-`)).toHaveLength(0);
+
+  const byActor = await log(`?actor=${rootId}&limit=200`);
+  expect(byActor.length).toBeGreaterThan(0);
+  expect(byActor.every((e) => e.actor?._id === rootId)).toBe(true);
+  const future = new Date(Date.now() + 3_600_000).toISOString();
+  expect(await log(`?from=${encodeURIComponent(future)}`)).toHaveLength(0);
+  expect((await log(`?to=${encodeURIComponent(future)}&limit=5`)).length).toBe(5);
+  // A search is text, not a pattern: % and _ match themselves.
+  expect(await log('?q=%25')).toHaveLength(0);
+});
+
+it('exports the filtered log as CSV, with formula-looking cells escaped', async () => {
+  await api.createAdmin(root, {
+    name: '=HYPERLINK("x")',
+    email: uniqueEmail('formula'),
+    password: 'formula-pass-9',
+    role: 'admin',
+  });
+  const res = await fetch(`${h.url}/api/admin/audit-log/export.csv?action=admin.created`, {
+    headers: { authorization: `Bearer ${root}` },
+  });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+  expect(res.headers.get('content-disposition')).toMatch(
+    /^attachment; filename="audit-log-\d{4}-\d{2}-\d{2}\.csv"$/,
+  );
+  const lines = (await res.text())
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
+  expect(lines[0]).toBe('When,Actor,Actor Email,Action,Target,Target Email,Details');
+  expect(lines.slice(1).every((line) => line.includes(',admin.created,'))).toBe(true);
+  expect(lines.some((line) => line.includes(`"'=HYPERLINK(""x"")"`))).toBe(true);
+});
+
+it('refuses bad filters with a message, and everyone but super admins', async () => {
+  for (const [query, message] of [
+    ['?actor=not-an-id', 'actor must be an admin id'],
+    ['?action=DROP%20TABLE', 'action must be an action name such as admin.signed-in'],
+    ['?from=yesterday', 'from must be an ISO date-time'],
+    [`?q=${'x'.repeat(101)}`, 'Search must be at most 100 characters'],
+  ]) {
+    const res = await api.call('GET', `/api/admin/audit-log${query}`, { token: root });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+  }
+  const regular = await api.login(ADMIN.email, ADMIN.password);
+  expect((await api.call('GET', '/api/admin/audit-log', { token: regular })).status).toBe(403);
+  expect((await api.call('GET', '/api/admin/audit-log/export.csv', { token: regular })).status).toBe(403);
+});
