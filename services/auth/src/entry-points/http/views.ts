@@ -1,4 +1,5 @@
 import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
+import type { OwnSession } from '../../domain/admin-accounts';
 
 export function toAdminJson(a: AdminRecord) {
   return {
@@ -22,5 +23,17 @@ export function toAuditJson(e: AuditEntry) {
     target: person(e.target),
     details: e.details,
     createdAt: e.createdAt.toISOString(),
+  };
+}
+
+export function toOwnSessionJson(s: OwnSession) {
+  return {
+    _id: s.id,
+    browser: s.browser,
+    os: s.os,
+    address: s.address,
+    signedInAt: s.startedAt.toISOString(),
+    lastSeenAt: s.lastSeenAt.toISOString(),
+    current: s.current,
   };
 }
