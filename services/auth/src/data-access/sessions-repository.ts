@@ -82,23 +82,23 @@ export const sessionsRepository = {
     }));
   },
 
-  /**
-   * Marks one of the admin's sessions ended: 'ended' now, 'already' ended before, or undefined when the admin has
-   * no such session (another admin's session is as unknown as one that never existed). The row is locked first,
-   * so of a burst of parallel calls exactly one answers 'ended'.
-   */
-  async end(runner: Runner, adminId: string, sid: string): Promise<'ended' | 'already' | undefined> {
-    const [row] = await rows<{ ended_now: boolean }>(
+  /** Whether the session is the admin's: another admin's session is as unknown as one that never existed. */
+  async isOwnedBy(runner: Runner, adminId: string, sid: string): Promise<boolean> {
+    const found = await rows<{ id: string }>(
       runner,
-      sql`WITH target AS (
-            SELECT id, ended_at FROM admin_sessions WHERE id = ${sid} AND admin_id = ${adminId} FOR UPDATE
-          )
-          UPDATE admin_sessions s SET ended_at = coalesce(s.ended_at, now())
-          FROM target WHERE s.id = target.id
-          RETURNING target.ended_at IS NULL AS ended_now`,
+      sql`SELECT id FROM admin_sessions WHERE id = ${sid} AND admin_id = ${adminId}`,
     );
-    if (!row) return undefined;
-    return row.ended_now ? 'ended' : 'already';
+    return found.length > 0;
+  },
+
+  /** Marks one of the admin's sessions ended; true only for the call that ended it (of a burst, exactly one). */
+  async end(runner: Runner, adminId: string, sid: string): Promise<boolean> {
+    const ended = await rows<{ id: string }>(
+      runner,
+      sql`UPDATE admin_sessions SET ended_at = now()
+          WHERE id = ${sid} AND admin_id = ${adminId} AND ended_at IS NULL RETURNING id`,
+    );
+    return ended.length > 0;
   },
 
   async endAll(runner: Runner, adminId: string): Promise<void> {

@@ -86,15 +86,16 @@ export async function listOwnSessions(ctx: AccountsContext, actor: Authenticated
  * or an id that is none, is not found; ending a session again changes nothing.
  */
 export async function endOwnSession(ctx: AccountsContext, actor: Authenticated, sid: string): Promise<void> {
-  if (!isAdminId(sid)) throw notFound(SESSION_NOT_FOUND, 'session_not_found');
+  if (!isAdminId(sid) || !(await sessions.isOwnedBy(ctx.database.db, actor.admin.id, sid))) {
+    throw notFound(SESSION_NOT_FOUND, 'session_not_found');
+  }
+  // The revocation first, and again when the session was already ended (a revocation that failed before is made
+  // good); outside the transaction, which then holds one connection and the row only for its own two writes.
+  await ctx.revocations.revokeSession(sid, ctx.tokenTtlSeconds + 60);
   await committed(ctx, async (tx) => {
-    const outcome = await sessions.end(tx, actor.admin.id, sid);
-    if (!outcome) throw notFound(SESSION_NOT_FOUND, 'session_not_found');
-    if (outcome === 'ended') {
+    if (await sessions.end(tx, actor.admin.id, sid)) {
       await audited(tx, actor.admin, 'admin.session-ended', actor.admin, { session: sid });
     }
-    // Also when it was already ended: a revocation that failed before is made good now.
-    await ctx.revocations.revokeSession(sid, ctx.tokenTtlSeconds + 60);
   });
 }
 
