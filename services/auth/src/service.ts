@@ -36,6 +36,7 @@ export interface AuthExports {
 const DEFAULT_SEED_EMAIL = 'admin@example.com';
 const REVOCATION_STORE_CHECK_MS = 1_000;
 const SIGN_IN_SWEEP_MS = 5 * 60_000;
+const SESSION_SWEEP_MS = 60 * 60_000;
 
 /**
  * The auth service: admin accounts, sign-in and tokens. Without Redis its throttles are per process and its
@@ -138,6 +139,7 @@ export const authService = defineService({
       jobs: [
         every('revocation-store', REVOCATION_STORE_CHECK_MS, () => revocations.refillWhenLost()),
         every('sign-in-sweep', SIGN_IN_SWEEP_MS, () => accounts.sweepSignIns()),
+        every('session-sweep', SESSION_SWEEP_MS, () => accounts.sweepSessions()),
       ],
       readiness: () => kv.ping(),
       async stop() {

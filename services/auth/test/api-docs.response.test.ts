@@ -60,7 +60,9 @@ describe('auth API documentation, beyond what every service is checked for', () 
     for (const operation of documentedOperations(doc)) {
       const [method, path] = operation.split(' ') as [string, string];
       const op = doc.paths[path]?.[method.toLowerCase() as 'get'];
-      const admin = path.startsWith('/api/admin/') || /\/(me|logout|refresh|change-password)$/.test(path);
+      const admin =
+        path.startsWith('/api/admin/') ||
+        /\/(me|logout|refresh|change-password|sessions(\/\{id\})?)$/.test(path);
       expect([operation, op?.security]).toEqual([operation, admin ? [{ bearerAuth: [] }] : undefined]);
     }
   });

@@ -168,6 +168,11 @@ describe('single sign-on with a real OpenID Provider', () => {
     expect(me.body).toMatchObject({ admin: { email: ADA.email } });
     const refreshed = await api.call('POST', '/api/auth/refresh', { token: String(done.body.token) });
     expect(refreshed.status).toBe(200);
+    // …listed among the admin's own sessions, like a password one.
+    const sessions = await api.call<{ sessions: Array<{ current: boolean }> }>('GET', '/api/auth/sessions', {
+      token: String(done.body.token),
+    });
+    expect(sessions.body.sessions).toEqual([expect.objectContaining({ current: true })]);
 
     // The cookie is spent: a second exchange, or a replay of the callback, gets nothing.
     const again = await browser.request(`${ORIGIN}/api/auth/oidc/session`, { method: 'POST' });

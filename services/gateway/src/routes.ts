@@ -35,6 +35,7 @@ const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')
 export const ROUTES: readonly RouteRule[] = [
   { path: /^\/api\/auth\/login$/, upstream: 'auth', access: 'public', rateLimit: 'login' },
   { path: /^\/api\/auth\/(?:me|logout|refresh|change-password)$/, upstream: 'auth', access: 'admin' },
+  { path: /^\/api\/auth\/sessions(?:\/[^/]+)?$/, upstream: 'auth', access: 'admin' },
   { path: under('/api/auth'), upstream: 'auth', access: 'public' },
   { path: under('/api/admin/admins'), upstream: 'auth', access: 'admin' },
   { path: under('/api/admin/audit-log'), upstream: 'auth', access: 'admin' },

@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { ToastContainer } from 'react-toastify';
 import { restoreSession } from '../features/auth/auth-slice';
+import { SessionExpiryDialog } from '../features/auth/components/session-expiry-dialog';
 import { useIdleSessionRenewal } from '../features/auth/session-renewal';
 import { showHandedOverToast } from '../lib/handed-over-toast';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toast';
@@ -26,6 +27,7 @@ export function AppProviders({ store: given, children }: { store?: AppStore; chi
   return (
     <Provider store={store}>
       <SessionBootstrap store={store} />
+      <SessionExpiryDialog />
       {children}
       <ToastContainer position="top-right" autoClose={TOAST_DURATION_MS} limit={TOAST_LIMIT} newestOnTop />
     </Provider>

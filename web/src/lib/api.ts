@@ -6,12 +6,26 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
+<<<<<<< HEAD
 import type { ApiAnswer } from './api-types';
 import { clearToken, readToken, storeToken, tokenExpiresAt } from './session-token';
+=======
+import { clearToken, readToken, storeToken, tokenExpiresAt, tokenLifetime } from './session-token';
+>>>>>>> sessions
 import { sessionExpired, tokenRefreshed } from './session-events';
 
 /** Renew the token when it has less than this left, so an admin at work is never cut off. */
 export const REFRESH_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * A token that lives no longer than the renewal window is an idle time limit the institution chose
+ * (JWT_TTL_SECONDS): calls renew it, but nothing renews it behind the back of an admin who is away;
+ * the expiry dialog asks them instead (WCAG 2.2.1).
+ */
+export const isIdleLimited = (token: string) => {
+  const lifetime = tokenLifetime(token);
+  return lifetime !== null && lifetime <= REFRESH_WINDOW_MS;
+};
 
 // An absolute base keeps the same code working in the browser and under jsdom, whose fetch needs one.
 const apiBaseUrl = () => new URL('/api/', window.location.origin).href;
@@ -42,14 +56,20 @@ const credentialCalls = /^\/?auth\/(login|refresh|oidc\/session)$/;
  */
 export type ApiError = FetchBaseQueryError & { sessionEnded?: true };
 
-/** How a renewal went: the caller that runs on its own (the idle timer) decides what each means. */
-export type RenewalOutcome = 'renewed' | 'notDue' | 'refused' | 'failed';
+/**
+ * How a renewal went: the caller that runs on its own (the idle timer) decides what each means. `final`: the
+ * session has reached its maximum age, so its token stays good until it expires and is never renewed.
+ */
+export type RenewalOutcome = 'renewed' | 'notDue' | 'refused' | 'final' | 'failed';
 
 type RefreshAnswer = ApiAnswer<'/api/auth/refresh', 'post'>;
 
 let refreshInFlight: Promise<RenewalOutcome> | null = null;
-/** The token whose renewal the server refused (the session reached its maximum age): not asked again. */
-let refusedToken: string | null = null;
+/** The token whose renewal the server refused, and why: not asked again. */
+let refused: { token: string; outcome: 'refused' | 'final' } | null = null;
+
+/** True when the server said this token's session cannot be extended (it reached its maximum age). */
+export const cannotBeExtended = (token: string) => refused?.token === token && refused.outcome === 'final';
 
 function isDue(token: string): boolean {
   const expiresAt = tokenExpiresAt(token);
@@ -69,8 +89,10 @@ async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>):
     return 'failed';
   }
   if (response.status === 401) {
-    refusedToken = token;
-    return 'refused';
+    const body: unknown = await response.json().catch(() => null);
+    const code = body === null ? undefined : field<unknown>('code')(body);
+    refused = { token, outcome: code === 'session_expired' ? 'final' : 'refused' };
+    return refused.outcome;
   }
   if (!response.ok) return 'failed';
   const answer = (await response.json().catch(() => null)) as Partial<RefreshAnswer> | null;
@@ -90,7 +112,7 @@ async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>):
 export function renewTokenIfDue(dispatch: Dispatch<UnknownAction>): Promise<RenewalOutcome> {
   const token = readToken();
   if (!token || !isDue(token)) return Promise.resolve('notDue');
-  if (token === refusedToken) return Promise.resolve('refused');
+  if (token === refused?.token) return Promise.resolve(refused.outcome);
   refreshInFlight ??= requestRenewal(token, dispatch).finally(() => {
     refreshInFlight = null;
   });
@@ -114,7 +136,16 @@ const sessionBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = asy
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: sessionBaseQuery,
-  tagTypes: ['Session', 'Admin', 'Dashboard', 'Student', 'Assessment', 'AssessmentVersion', 'Result'],
+  tagTypes: [
+    'Session',
+    'OwnSession',
+    'Admin',
+    'Dashboard',
+    'Student',
+    'Assessment',
+    'AssessmentVersion',
+    'Result',
+  ],
   endpoints: () => ({}),
 });
 

@@ -19,3 +19,8 @@ export function formatBytes(size: number): string {
   if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
   return `${(size / (1024 * 1024)).toFixed(1)} MB`;
 }
+
+const timeOnly = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
+
+/** A moment of today as a clock time ('2:32 PM'). */
+export const formatTime = (epochMs: number): string => timeOnly.format(new Date(epochMs));

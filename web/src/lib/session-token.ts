@@ -21,16 +21,26 @@ export function clearToken(): void {
   }
 }
 
-/** Expiry of a JWT in epoch milliseconds, or null when the token carries none or is not a JWT. */
-export function tokenExpiresAt(token: string): number | null {
+/** A time claim of a JWT (`exp`, `iat`) in epoch milliseconds, or null when the token carries none or is not a JWT. */
+function tokenTime(token: string, claim: 'exp' | 'iat'): number | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   try {
     const base64 = payload.replace(/-/g, '+').replace(/_/g, '/');
     const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
-    const claims = JSON.parse(atob(padded)) as { exp?: unknown };
-    return typeof claims.exp === 'number' ? claims.exp * 1000 : null;
+    const value = (JSON.parse(atob(padded)) as Record<string, unknown>)[claim];
+    return typeof value === 'number' ? value * 1000 : null;
   } catch {
     return null;
   }
+}
+
+/** Expiry of a JWT in epoch milliseconds, or null when the token carries none or is not a JWT. */
+export const tokenExpiresAt = (token: string) => tokenTime(token, 'exp');
+
+/** How long a JWT lives from its issue, in milliseconds; null when it does not say. */
+export function tokenLifetime(token: string): number | null {
+  const issuedAt = tokenTime(token, 'iat');
+  const expiresAt = tokenTime(token, 'exp');
+  return issuedAt === null || expiresAt === null ? null : expiresAt - issuedAt;
 }

@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 import { Plus } from 'lucide-react';
 import { Spinner } from './spinner';
@@ -12,6 +12,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   loading?: boolean;
   icon?: ReactNode;
   block?: boolean;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 const buttonClass = (variant: Variant, size: Size, ...more: (string | false | undefined)[]) =>

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useSelector } from 'react-redux';
-import { REFRESH_WINDOW_MS, renewTokenIfDue } from '../../lib/api';
+import { isIdleLimited, REFRESH_WINDOW_MS, renewTokenIfDue } from '../../lib/api';
 import { useAppDispatch } from '../../lib/hooks';
 import { sessionExpired } from '../../lib/session-events';
 import { clearToken, readToken, tokenExpiresAt } from '../../lib/session-token';
@@ -19,6 +19,9 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
  *
  * Background tabs and sleeping laptops delay timers, so returning to the tab (focus, or the page
  * becoming visible) renews at once when the token is already inside the window.
+ *
+ * Not for a token that lives no longer than the window (`isIdleLimited`): that short lifetime is the idle
+ * limit itself, and the expiry dialog (session-expiry.ts) asks the admin before it ends.
  */
 export function useIdleSessionRenewal(): void {
   const admin = useSelector(selectAdmin);
@@ -35,12 +38,15 @@ export function useIdleSessionRenewal(): void {
       const token = readToken();
       const expiresAt = token ? tokenExpiresAt(token) : null;
       // An expired token cannot be renewed; the next call answers 401 and ends the session.
-      if (stopped || expiresAt === null || expiresAt <= Date.now()) return;
+      if (stopped || !token || expiresAt === null || expiresAt <= Date.now()) return;
+      if (isIdleLimited(token)) return;
       const wait = delay ?? expiresAt - REFRESH_WINDOW_MS - Date.now();
       timer = setTimeout(() => void renew(), Math.min(Math.max(wait, 0), LONGEST_TIMER_MS));
     };
 
     const renew = async () => {
+      const token = readToken();
+      if (token && isIdleLimited(token)) return;
       const outcome = await renewTokenIfDue(dispatch);
       if (stopped) return;
       if (outcome === 'refused') {
@@ -49,6 +55,8 @@ export function useIdleSessionRenewal(): void {
         dispatch(sessionExpired());
         return;
       }
+      // The session has reached its maximum age: it goes on until its token expires, and the expiry dialog says so.
+      if (outcome === 'final') return;
       schedule(outcome === 'failed' ? RENEWAL_RETRY_MS : undefined);
     };
 

@@ -44,6 +44,8 @@ export interface AccountsContext extends AdminAccountsDeps {
    * time does not tell which e-mails have accounts. Made once, ahead of the first sign-in by `warmUp`.
    */
   dummyHash(): Promise<string>;
+  /** When this process last noted a call of each session (epoch ms); see `sessionSeen`. */
+  sessionsSeen: Map<string, number>;
 }
 
 export function accountsContext(deps: AdminAccountsDeps): AccountsContext {
@@ -52,6 +54,7 @@ export function accountsContext(deps: AdminAccountsDeps): AccountsContext {
     ...deps,
     admins: createAdminCache(deps.database),
     dummyHash: () => (dummy ??= deps.hasher.hash(randomBytes(16).toString('hex'))),
+    sessionsSeen: new Map(),
   };
 }
 

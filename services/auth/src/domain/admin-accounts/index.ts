@@ -10,6 +10,13 @@ import {
 import { accountsContext, type AdminAccountsDeps, type Authenticated } from './context';
 import { createAdmin, resetPassword, seedAdmin, setAdminStatus, updateAdmin } from './manage-admins';
 import { authenticate, changePassword, login, logout, refresh, warmUp } from './sessions';
+import {
+  endAllOwnSessions,
+  endOwnSession,
+  listOwnSessions,
+  sweepSessions,
+  type SessionClient,
+} from './own-sessions';
 import { beginSignIn, completeSignIn, sweepSignIns, takeSignInSession } from './single-sign-on';
 
 export {
@@ -20,6 +27,7 @@ export {
   type AdminAccountsDeps,
   type Authenticated,
 } from './context';
+export { SESSION_NOT_FOUND, type OwnSession, type SessionClient } from './own-sessions';
 export { safeReturnTo, type SignInRefusal, type SingleSignOnSettings } from './single-sign-on';
 
 /**
@@ -30,7 +38,8 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
   const ctx = accountsContext(deps);
   return {
     warmUp: () => warmUp(ctx),
-    login: (email: string, password: string, ip: string) => login(ctx, email, password, ip),
+    login: (email: string, password: string, ip: string, userAgent?: string) =>
+      login(ctx, email, password, ip, userAgent),
     authenticate: (token: string) => authenticate(ctx, token),
     logout: (claims: AdminTokenClaims) => logout(ctx, claims),
     refresh: (actor: Authenticated) => refresh(ctx, actor),
@@ -57,9 +66,13 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     beginSignIn: (returnTo: string | undefined) => beginSignIn(ctx, returnTo),
     completeSignIn: (binding: string | undefined, callbackUrl: URL) =>
       completeSignIn(ctx, binding, callbackUrl),
-    takeSignInSession: (binding: string | undefined, postLogoutRedirectUri: string) =>
-      takeSignInSession(ctx, binding, postLogoutRedirectUri),
+    takeSignInSession: (binding: string | undefined, postLogoutRedirectUri: string, client?: SessionClient) =>
+      takeSignInSession(ctx, binding, postLogoutRedirectUri, client),
     sweepSignIns: () => sweepSignIns(ctx),
+    listOwnSessions: (actor: Authenticated) => listOwnSessions(ctx, actor),
+    endOwnSession: (actor: Authenticated, sid: string) => endOwnSession(ctx, actor, sid),
+    endAllOwnSessions: (actor: Authenticated) => endAllOwnSessions(ctx, actor),
+    sweepSessions: () => sweepSessions(ctx),
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AdminTokenClaims } from '@readiness/kit/auth';
 import { badRequest, forbidden, unauthorized } from '@readiness/kit/errors';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
+import { sessionsRepository as sessionsRepo } from '../../data-access/sessions-repository';
 import type { IssuedToken } from '../credentials';
 import {
   INVALID_CREDENTIALS,
@@ -14,6 +15,7 @@ import {
   type AccountsContext,
   type Authenticated,
 } from './context';
+import { sessionRenewed, sessionSeen, startSession } from './own-sessions';
 
 export async function warmUp(ctx: AccountsContext): Promise<void> {
   await ctx.dummyHash();
@@ -30,6 +32,7 @@ export async function login(
   email: string,
   password: string,
   ip: string,
+  userAgent = '',
 ): Promise<{ token: IssuedToken; admin: AdminRecord }> {
   // Counted before the hash, so no burst checks more passwords than the budget allows.
   await ctx.throttle.consumeAttempt(email, ip);
@@ -53,7 +56,9 @@ export async function login(
   await auditSignIn(ctx, admin, 'admin.signed-in');
   ctx.admins.forget();
   const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) };
-  return { token: ctx.tokens.issue(admin, session), admin: { ...admin, lastLogin: now } };
+  const token = ctx.tokens.issue(admin, session);
+  await startSession(ctx, admin, token, session.startedAt, { address: ip, userAgent });
+  return { token, admin: { ...admin, lastLogin: now } };
 }
 
 /** A password sign-in, or a refused one, in the audit log (who signed in how, and when). */
@@ -91,26 +96,31 @@ export async function authenticate(ctx: AccountsContext, token: string): Promise
   if (await ctx.revocations.isTokenRevoked(claims)) throw unauthorized();
   const admin = isAdminId(claims.sub) ? await ctx.admins.get(claims.sub) : undefined;
   if (!admin || admin.status !== 'active' || claims.iat < admin.tokensValidFrom) throw unauthorized();
+  sessionSeen(ctx, claims);
   return { claims, admin };
 }
 
 /** Ends the session: the presented token and every token renewed from it (or it from) are refused from now on. */
 export async function logout(ctx: AccountsContext, claims: AdminTokenClaims): Promise<void> {
-  if (claims.sid) await ctx.revocations.revokeSession(claims.sid, ctx.tokenTtlSeconds + 60);
-  else await ctx.revocations.revoke(claims.jti, claims.exp);
+  if (claims.sid) {
+    await ctx.revocations.revokeSession(claims.sid, ctx.tokenTtlSeconds + 60);
+    await sessionsRepo.end(ctx.database.db, claims.sub, claims.sid);
+  } else await ctx.revocations.revoke(claims.jti, claims.exp);
 }
 
 /**
  * A new token for a still-valid one, in the same session. The old token stays valid until it expires:
  * requests already in flight with it must not fail.
  */
-export function refresh(ctx: AccountsContext, actor: Authenticated): IssuedToken {
+export async function refresh(ctx: AccountsContext, actor: Authenticated): Promise<IssuedToken> {
   const session = sessionOf(actor);
   // Nothing left to extend: the session has reached its maximum age, and the admin signs in again.
   if (ctx.tokens.sessionEnd(session.startedAt) <= actor.claims.exp) {
     throw unauthorized('Your session has ended. Please sign in again.', 'session_expired');
   }
-  return ctx.tokens.issue(actor.admin, session);
+  const token = ctx.tokens.issue(actor.admin, session);
+  await sessionRenewed(ctx, token);
+  return token;
 }
 
 /** The admin's own new password: every other session ends, this one goes on with a new token. */
@@ -144,5 +154,7 @@ export async function changePassword(
     await revokeAllSessions(ctx, updated.id, cutoff);
     return updated;
   });
-  return { token: ctx.tokens.issue(admin, sessionOf(actor)), admin };
+  const token = ctx.tokens.issue(admin, sessionOf(actor));
+  await sessionRenewed(ctx, token);
+  return { token, admin };
 }

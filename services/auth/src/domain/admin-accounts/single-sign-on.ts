@@ -5,6 +5,7 @@ import { signInsRepository as signIns } from '../../data-access/sign-ins-reposit
 import type { IssuedToken } from '../credentials';
 import { PROVIDER_UNAVAILABLE, SignInRefused, type IdentityProvider } from '../identity-provider';
 import { actorOf, type AccountsContext } from './context';
+import { startSession, type SessionClient } from './own-sessions';
 
 /** Single sign-on as configured: the provider, its name on the login page, and whether passwords stay for everyone. */
 export interface SingleSignOnSettings {
@@ -118,6 +119,7 @@ export async function takeSignInSession(
   ctx: AccountsContext,
   binding: string | undefined,
   postLogoutRedirectUri: string,
+  client: SessionClient = { address: '', userAgent: '' },
 ): Promise<{ token: IssuedToken; admin: AdminRecord; returnTo: string; endSessionUrl?: string }> {
   const { provider, displayName } = settingsOf(ctx);
   const incomplete = () =>
@@ -138,7 +140,9 @@ export async function takeSignInSession(
   });
   ctx.admins.forget();
   const admin = { ...found, lastLogin: now };
-  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) });
+  const startedAt = Math.floor(now.getTime() / 1000);
+  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt });
+  await startSession(ctx, admin, token, startedAt, client);
   const endSessionUrl = await provider.endSessionUrl(postLogoutRedirectUri);
   return { token, admin, returnTo: handoff.returnTo, ...(endSessionUrl ? { endSessionUrl } : {}) };
 }

@@ -3,12 +3,16 @@ import { notFound } from '@readiness/kit/errors';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { ADMIN_NOT_FOUND, type Authenticated } from '../../domain/admin-accounts';
+import { ADMIN_NOT_FOUND, SESSION_NOT_FOUND, type Authenticated } from '../../domain/admin-accounts';
 import type { AuthApiDeps } from './deps';
 import { singleSignOnOperations } from './single-sign-on';
+<<<<<<< HEAD
 import { AUDIT_CSV_HEADER, auditCsvLine, auditFilter, toAdminJson, toAuditJson } from './views';
 
 const AUDIT_EXPORT_MAX = 10_000;
+=======
+import { toAdminJson, toAuditJson, toOwnSessionJson } from './views';
+>>>>>>> sessions
 import {
   adminResponse,
   adminsResponse,
@@ -19,6 +23,7 @@ import {
   createAdminBody,
   jwksResponse,
   loginBody,
+  ownSessionsResponse,
   resetPasswordResponse,
   sessionResponse,
   statusBody,
@@ -67,6 +72,8 @@ const CONFLICT = 'Conflict';
 
 const ok = (body: z.ZodType) => ({ description: 'OK', body });
 const adminId = z.object({ id: z.uuid() });
+const sessionId = z.object({ id: z.uuid() });
+const unknownSession = () => notFound(SESSION_NOT_FOUND, 'session_not_found');
 /** An id that cannot be an admin's is an unknown admin. */
 const unknownAdmin = () => notFound(ADMIN_NOT_FOUND, 'admin_not_found');
 const adminChanged = {
@@ -115,7 +122,12 @@ export const authApi = serviceApi<AuthApiDeps>({
         429: 'Too many login attempts (see Retry-After)',
       },
       async handle({ body, req }, { accounts }) {
-        const { token, admin } = await accounts.login(body.email, body.password, req.ip ?? 'unknown');
+        const { token, admin } = await accounts.login(
+          body.email,
+          body.password,
+          req.ip ?? 'unknown',
+          req.get('user-agent'),
+        );
         return { token: token.token, admin: toAdminJson(admin) };
       },
     }),
@@ -145,7 +157,47 @@ export const authApi = serviceApi<AuthApiDeps>({
       admin: true,
       before: signedIn,
       responses: { 200: ok(tokenResponse), 401: UNAUTHORIZED, 403: FORBIDDEN },
-      handle: ({ res }, { accounts }) => ({ token: accounts.refresh(session(res)).token }),
+      handle: async ({ res }, { accounts }) => ({ token: (await accounts.refresh(session(res))).token }),
+    }),
+    'GET /api/auth/sessions': operation({
+      tags: ['auth'],
+      summary:
+        'The own sessions still in force (device, address, sign-in, last call), the current one marked',
+      admin: true,
+      before: signedIn,
+      responses: { 200: ok(ownSessionsResponse), 401: UNAUTHORIZED, 403: FORBIDDEN },
+      handle: async ({ res }, { accounts }) => ({
+        sessions: (await accounts.listOwnSessions(session(res))).map(toOwnSessionJson),
+      }),
+    }),
+    'DELETE /api/auth/sessions/{id}': operation({
+      tags: ['auth'],
+      summary: 'Sign out one of the own sessions: its tokens are refused everywhere from now on',
+      admin: true,
+      before: signedIn,
+      params: sessionId,
+      invalidParams: unknownSession,
+      responses: {
+        204: { description: 'Signed out (also when it already was)' },
+        401: UNAUTHORIZED,
+        403: FORBIDDEN,
+        404: 'No such session of this admin',
+      },
+      async handle({ params, res }, { accounts }) {
+        await accounts.endOwnSession(session(res), params.id);
+        res.status(204).end();
+      },
+    }),
+    'DELETE /api/auth/sessions': operation({
+      tags: ['auth'],
+      summary: 'Sign out everywhere: every own session ends, this one included',
+      admin: true,
+      before: signedIn,
+      responses: { 204: { description: 'Signed out everywhere' }, 401: UNAUTHORIZED, 403: FORBIDDEN },
+      async handle({ res }, { accounts }) {
+        await accounts.endAllOwnSessions(session(res));
+        res.status(204).end();
+      },
     }),
     'POST /api/auth/change-password': operation({
       tags: ['auth'],

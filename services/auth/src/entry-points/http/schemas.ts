@@ -120,3 +120,17 @@ export const ssoSessionResponse = sessionResponse.extend({
   /** The provider's end-session URL, offered after signing out of Readiness. */
   endSessionUrl: z.string().optional(),
 });
+
+export const ownSessionJson = z.object({
+  _id: z.string(),
+  /** From the session's User-Agent, as people name them ('Chrome'); null when it names none we know. */
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  /** The address the session signed in from. */
+  address: z.string(),
+  signedInAt: z.string(),
+  lastSeenAt: z.string(),
+  /** The session that asks. */
+  current: z.boolean(),
+});
+export const ownSessionsResponse = z.object({ sessions: z.array(ownSessionJson) });

@@ -97,6 +97,7 @@ export const singleSignOnOperations = {
       const taken = await deps.accounts.takeSignInSession(
         binding,
         `${deps.publicOrigin.replace(/\/+$/, '')}${LOGIN_PAGE}`,
+        { address: req.ip ?? 'unknown', userAgent: req.get('user-agent') ?? '' },
       );
       return {
         token: taken.token.token,

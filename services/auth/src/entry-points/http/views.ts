@@ -1,5 +1,10 @@
+<<<<<<< HEAD
 import { csvLine } from '@readiness/kit/csv';
 import type { AdminRecord, AuditEntry, AuditQuery } from '../../data-access/admins-repository';
+=======
+import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
+import type { OwnSession } from '../../domain/admin-accounts';
+>>>>>>> sessions
 
 export function toAdminJson(a: AdminRecord) {
   return {
@@ -26,6 +31,7 @@ export function toAuditJson(e: AuditEntry) {
   };
 }
 
+<<<<<<< HEAD
 /** The audit API's filters as the repository takes them. */
 export function auditFilter(query: {
   before?: string;
@@ -66,3 +72,16 @@ export const auditCsvLine = (e: AuditEntry) =>
     e.target?.email ?? '',
     JSON.stringify(e.details),
   ]);
+=======
+export function toOwnSessionJson(s: OwnSession) {
+  return {
+    _id: s.id,
+    browser: s.browser,
+    os: s.os,
+    address: s.address,
+    signedInAt: s.startedAt.toISOString(),
+    lastSeenAt: s.lastSeenAt.toISOString(),
+    current: s.current,
+  };
+}
+>>>>>>> sessions

@@ -1,0 +1,33 @@
+import { api, field, LIST } from '../../../lib/api';
+import type { ApiAnswer } from '../../../lib/api-types';
+
+/** One of the signed-in admin's own sessions, as the auth service lists them. */
+export type OwnSession = ApiAnswer<'/api/auth/sessions', 'get'>['sessions'][number];
+
+export const sessionsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getOwnSessions: build.query<OwnSession[], void>({
+      query: () => 'auth/sessions',
+      transformResponse: field<OwnSession[]>('sessions'),
+      providesTags: (sessions = []) => [
+        { type: 'OwnSession', id: LIST },
+        ...sessions.map((s) => ({ type: 'OwnSession' as const, id: s._id })),
+      ],
+    }),
+    endOwnSession: build.mutation<void, string>({
+      query: (id) => ({ url: `auth/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: (_r, _e, id) => [{ type: 'OwnSession', id }],
+    }),
+    endAllOwnSessions: build.mutation<void, void>({
+      query: () => ({ url: 'auth/sessions', method: 'DELETE' }),
+    }),
+  }),
+});
+
+export const { useGetOwnSessionsQuery, useEndOwnSessionMutation, useEndAllOwnSessionsMutation } = sessionsApi;
+
+/** 'Chrome on Linux', or what is known of it. */
+export function deviceName(session: Pick<OwnSession, 'browser' | 'os'>): string {
+  if (session.browser && session.os) return `${session.browser} on ${session.os}`;
+  return session.browser ?? session.os ?? 'Unknown device';
+}
