@@ -6,12 +6,8 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
-<<<<<<< HEAD
 import type { ApiAnswer } from './api-types';
-import { clearToken, readToken, storeToken, tokenExpiresAt } from './session-token';
-=======
 import { clearToken, readToken, storeToken, tokenExpiresAt, tokenLifetime } from './session-token';
->>>>>>> sessions
 import { sessionExpired, tokenRefreshed } from './session-events';
 
 /** Renew the token when it has less than this left, so an admin at work is never cut off. */
@@ -89,8 +85,8 @@ async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>):
     return 'failed';
   }
   if (response.status === 401) {
-    const body: unknown = await response.json().catch(() => null);
-    const code = body === null ? undefined : field<unknown>('code')(body);
+    const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
+    const code = body?.code;
     refused = { token, outcome: code === 'session_expired' ? 'final' : 'refused' };
     return refused.outcome;
   }

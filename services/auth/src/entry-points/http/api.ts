@@ -6,13 +6,16 @@ import { z } from 'zod';
 import { ADMIN_NOT_FOUND, SESSION_NOT_FOUND, type Authenticated } from '../../domain/admin-accounts';
 import type { AuthApiDeps } from './deps';
 import { singleSignOnOperations } from './single-sign-on';
-<<<<<<< HEAD
-import { AUDIT_CSV_HEADER, auditCsvLine, auditFilter, toAdminJson, toAuditJson } from './views';
+import {
+  AUDIT_CSV_HEADER,
+  auditCsvLine,
+  auditFilter,
+  toAdminJson,
+  toAuditJson,
+  toOwnSessionJson,
+} from './views';
 
 const AUDIT_EXPORT_MAX = 10_000;
-=======
-import { toAdminJson, toAuditJson, toOwnSessionJson } from './views';
->>>>>>> sessions
 import {
   adminResponse,
   adminsResponse,

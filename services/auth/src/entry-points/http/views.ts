@@ -1,10 +1,6 @@
-<<<<<<< HEAD
 import { csvLine } from '@readiness/kit/csv';
 import type { AdminRecord, AuditEntry, AuditQuery } from '../../data-access/admins-repository';
-=======
-import type { AdminRecord, AuditEntry } from '../../data-access/admins-repository';
 import type { OwnSession } from '../../domain/admin-accounts';
->>>>>>> sessions
 
 export function toAdminJson(a: AdminRecord) {
   return {
@@ -31,7 +27,6 @@ export function toAuditJson(e: AuditEntry) {
   };
 }
 
-<<<<<<< HEAD
 /** The audit API's filters as the repository takes them. */
 export function auditFilter(query: {
   before?: string;
@@ -72,7 +67,7 @@ export const auditCsvLine = (e: AuditEntry) =>
     e.target?.email ?? '',
     JSON.stringify(e.details),
   ]);
-=======
+
 export function toOwnSessionJson(s: OwnSession) {
   return {
     _id: s.id,
@@ -84,4 +79,3 @@ export function toOwnSessionJson(s: OwnSession) {
     current: s.current,
   };
 }
->>>>>>> sessions

@@ -1,14 +1,15 @@
-import { api, field, LIST } from '../../../lib/api';
+import { api, LIST } from '../../../lib/api';
 import type { ApiAnswer } from '../../../lib/api-types';
 
 /** One of the signed-in admin's own sessions, as the auth service lists them. */
-export type OwnSession = ApiAnswer<'/api/auth/sessions', 'get'>['sessions'][number];
+type OwnSessions = ApiAnswer<'/api/auth/sessions', 'get'>;
+export type OwnSession = OwnSessions['sessions'][number];
 
 export const sessionsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getOwnSessions: build.query<OwnSession[], void>({
       query: () => 'auth/sessions',
-      transformResponse: field<OwnSession[]>('sessions'),
+      transformResponse: (body: OwnSessions) => body.sessions,
       providesTags: (sessions = []) => [
         { type: 'OwnSession', id: LIST },
         ...sessions.map((s) => ({ type: 'OwnSession' as const, id: s._id })),
