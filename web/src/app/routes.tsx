@@ -111,6 +111,14 @@ export const routes: RouteObject[] = [
                         Component: m.AdminManagementPage,
                       })),
                   },
+                  {
+                    path: '/admin/audit',
+                    handle: { title: 'Audit Log' },
+                    lazy: () =>
+                      import('../features/audit/components/audit-log-page').then((m) => ({
+                        Component: m.AuditLogPage,
+                      })),
+                  },
                 ],
               },
             ],

@@ -9,6 +9,7 @@ import {
   LockKeyhole,
   LogOut,
   Menu,
+  ScrollText,
   ShieldCheck,
   UserCircle2,
   Users,
@@ -33,6 +34,7 @@ const NAV_ITEMS: NavItem[] = [
   { to: '/admin/assessments', label: 'Assessments', icon: ClipboardList },
   { to: '/admin/results', label: 'Results', icon: BarChart3 },
   { to: '/admin/admins', label: 'Admins', icon: ShieldCheck, superAdminOnly: true },
+  { to: '/admin/audit', label: 'Audit Log', icon: ScrollText, superAdminOnly: true },
 ];
 
 /** Routes name their page in `handle.title`; the deepest one wins. */

@@ -48,13 +48,6 @@ export function listParams(q: Omit<ResultListQuery, 'page' | 'limit'>): Record<s
 
 const byId = (id: string) => `admin/results/${encodeURIComponent(id)}`;
 
-/**
- * A file the server sends only to a signed-in admin: fetched through the API slice (token, renewal,
- * a 401 ending the session) and kept as an object URL, the one form of it the store can hold.
- */
-const asObjectUrl = async (response: Response): Promise<unknown> =>
-  response.ok ? URL.createObjectURL(await response.blob()) : response.json().catch(() => null);
-
 export const resultsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getResults: build.query<ResultList, ResultListQuery>({
@@ -90,14 +83,6 @@ export const resultsApi = api.injectEndpoints({
       }),
       providesTags: [{ type: 'Result', id: LIST }],
     }),
-    /** Any admin-only file: a report, a certificate, an uploaded answer or the CSV export. */
-    fetchFile: build.mutation<string, { path: string; params?: Record<string, string> }>({
-      query: ({ path, params }) => ({
-        url: path.replace(/^\/?(api\/)?/, ''),
-        params,
-        responseHandler: asObjectUrl,
-      }),
-    }),
   }),
 });
 
@@ -107,7 +92,6 @@ export const {
   useDeleteResultMutation,
   useResendCertificateMutation,
   useGetItemAnalysisQuery,
-  useFetchFileMutation,
 } = resultsApi;
 
 export const reportPath = (id: string) => `${byId(id)}/pdf`;

@@ -10,7 +10,7 @@ import {
   useResendCertificateMutation,
 } from '../api/results-api';
 import type { ResultRow } from '../api/types';
-import { useFileDownload } from '../hooks/use-file-download';
+import { useFileDownload } from '../../../lib/file-download';
 
 type Asked = { kind: 'pdf' | 'resend' | 'delete'; result: ResultRow } | null;
 type Target = Pick<ResultRow, '_id' | 'student'>;

@@ -26,7 +26,7 @@ import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
 import { byQuestionId, pointWord, useGetResultQuery } from '../api/results-api';
 import type { AnswerResult, ResultDetail, VersionQuestion } from '../api/types';
-import { useFileDownload } from '../hooks/use-file-download';
+import { useFileDownload } from '../../../lib/file-download';
 import { useResultActions } from './result-actions';
 
 function BackToResults() {

@@ -4,7 +4,7 @@ import { Button, ButtonLink, Card, ListTable, SearchInput, Select } from '../../
 import { notifyFailure } from '../../../lib/toast';
 import { exportPath, listParams, SORT_OPTIONS, STATUS_OPTIONS, useGetResultsQuery } from '../api/results-api';
 import type { ResultStatus } from '../api/types';
-import { useFileDownload } from '../hooks/use-file-download';
+import { useFileDownload } from '../../../lib/file-download';
 import { useAddressSearch } from '../hooks/use-address-search';
 import { useResultFilters } from '../hooks/use-result-filters';
 import { Pager } from './pager';

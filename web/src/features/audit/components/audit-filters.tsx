@@ -1,0 +1,66 @@
+import { Input, SearchInput, Select } from '../../../components/ui';
+import { useGetAdminsQuery } from '../../admins/api/admins-api';
+import { ACTION_LABELS } from '../api/audit-api';
+
+export interface AuditFilterValues {
+  q: string;
+  actor: string;
+  action: string;
+  /** `YYYY-MM-DD`, the admin's own calendar days. */
+  from: string;
+  to: string;
+}
+
+export const NO_FILTERS: AuditFilterValues = { q: '', actor: '', action: '', from: '', to: '' };
+
+const ACTION_OPTIONS = Object.entries(ACTION_LABELS)
+  .map(([value, label]) => ({ value, label }))
+  .sort((a, b) => a.label.localeCompare(b.label));
+
+/** The day's start in the admin's time zone, as the API's ISO time; `to` is the start of the day after. */
+export function dayBoundary(day: string, after = false): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d + (after ? 1 : 0)).toISOString();
+}
+
+export function AuditFilters({
+  values,
+  onChange,
+}: {
+  values: AuditFilterValues;
+  onChange: (next: Partial<AuditFilterValues>) => void;
+}) {
+  const { data: admins = [] } = useGetAdminsQuery();
+  return (
+    <div className="toolbar toolbar--filters">
+      <SearchInput
+        label="Search the audit log"
+        placeholder="Search by name or email"
+        value={values.q}
+        onChange={(q) => onChange({ q })}
+      />
+      <Select
+        label="Admin"
+        placeholder="All admins"
+        options={admins.map((a) => ({ value: a._id, label: a.name }))}
+        value={values.actor}
+        onChange={(e) => onChange({ actor: e.target.value })}
+      />
+      <Select
+        label="Action"
+        placeholder="All actions"
+        options={ACTION_OPTIONS}
+        value={values.action}
+        onChange={(e) => onChange({ action: e.target.value })}
+      />
+      <Input
+        label="From"
+        type="date"
+        value={values.from}
+        onChange={(e) => onChange({ from: e.target.value })}
+      />
+      <Input label="To" type="date" value={values.to} onChange={(e) => onChange({ to: e.target.value })} />
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { api } from './api';
+import { saveObjectUrl } from './save-file';
+
+/**
+ * A file the server sends only to a signed-in admin: fetched through the API slice (token, renewal,
+ * a 401 ending the session) and kept as an object URL, the one form of it the store can hold.
+ */
+const asObjectUrl = async (response: Response): Promise<unknown> =>
+  response.ok ? URL.createObjectURL(await response.blob()) : response.json().catch(() => null);
+
+const filesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** Any admin-only file: a report, a certificate, an uploaded answer, a CSV export. */
+    fetchFile: build.mutation<string, { path: string; params?: Record<string, string> }>({
+      query: ({ path, params }) => ({
+        url: path.replace(/^\/?(api\/)?/, ''),
+        params,
+        responseHandler: asObjectUrl,
+      }),
+    }),
+  }),
+});
+
+/**
+ * Fetches an admin-only file with the admin's token and saves it under the given name; `busy` is
+ * true while the server prepares it (a PDF takes a moment). Failures reach the caller, who names them.
+ */
+export function useFileDownload() {
+  const [fetchFile, { isLoading }] = filesApi.useFetchFileMutation();
+  const download = async (path: string, fileName: string, params?: Record<string, string>) => {
+    const objectUrl = await fetchFile({ path, params }).unwrap();
+    saveObjectUrl(objectUrl, fileName);
+  };
+  return { download, busy: isLoading };
+}
