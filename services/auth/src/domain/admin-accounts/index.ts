@@ -8,7 +8,20 @@ import {
 } from '../../data-access/admins-repository';
 import { accountsContext, type AdminAccountsDeps, type Authenticated } from './context';
 import { createAdmin, resetPassword, seedAdmin, setAdminStatus, updateAdmin } from './manage-admins';
-import { authenticate, changePassword, login, logout, refresh, warmUp } from './sessions';
+import {
+  beginChallengeEnrolment,
+  beginTotpEnrolment,
+  completeSecondFactor,
+  confirmTotpEnrolment,
+  disableTotp,
+  resetFactors,
+  securitySettings,
+  securityStatus,
+  setMfaRequired,
+  sweepChallenges,
+  type SecondFactorProof,
+} from './multi-factor';
+import { authenticate, changePassword, login, logout, openSession, refresh, warmUp } from './sessions';
 import { beginSignIn, completeSignIn, sweepSignIns, takeSignInSession } from './single-sign-on';
 
 export {
@@ -19,6 +32,7 @@ export {
   type AdminAccountsDeps,
   type Authenticated,
 } from './context';
+export type { SecondFactorStep, TotpEnrolment } from './multi-factor';
 export { safeReturnTo, type SignInRefusal, type SingleSignOnSettings } from './single-sign-on';
 
 /**
@@ -60,6 +74,18 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     takeSignInSession: (binding: string | undefined, postLogoutRedirectUri: string) =>
       takeSignInSession(ctx, binding, postLogoutRedirectUri),
     sweepSignIns: () => sweepSignIns(ctx),
+    completeSecondFactor: (challenge: string, proof: SecondFactorProof, ip: string) =>
+      completeSecondFactor(ctx, challenge, proof, ip, (runner, admin) => openSession(ctx, runner, admin)),
+    beginChallengeEnrolment: (challenge: string) => beginChallengeEnrolment(ctx, challenge),
+    securityStatus: (actor: AdminRecord) => securityStatus(ctx, actor),
+    beginTotpEnrolment: (actor: AdminRecord) => beginTotpEnrolment(ctx, actor),
+    confirmTotpEnrolment: (actor: AdminRecord, code: string, ip: string) =>
+      confirmTotpEnrolment(ctx, actor, code, ip),
+    disableTotp: (actor: AdminRecord, code: string, ip: string) => disableTotp(ctx, actor, code, ip),
+    resetFactors: (actor: AdminRecord, targetId: string) => resetFactors(ctx, actor, targetId),
+    securitySettings: () => securitySettings(ctx),
+    setMfaRequired: (actor: AdminRecord, required: boolean) => setMfaRequired(ctx, actor, required),
+    sweepChallenges: () => sweepChallenges(ctx),
   };
 }
 

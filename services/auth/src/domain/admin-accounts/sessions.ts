@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminTokenClaims } from '@readiness/kit/auth';
+import type { Database, Tx } from '@readiness/kit/db';
 import { badRequest, forbidden, unauthorized } from '@readiness/kit/errors';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
 import type { IssuedToken } from '../credentials';
@@ -13,6 +14,7 @@ import {
   type AccountsContext,
   type Authenticated,
 } from './context';
+import { secondFactorStep, type SecondFactorStep } from './multi-factor';
 
 export async function warmUp(ctx: AccountsContext): Promise<void> {
   await ctx.dummyHash();
@@ -29,7 +31,7 @@ export async function login(
   email: string,
   password: string,
   ip: string,
-): Promise<{ token: IssuedToken; admin: AdminRecord }> {
+): Promise<{ token: IssuedToken; admin: AdminRecord } | SecondFactorStep> {
   // Counted before the hash, so no burst checks more passwords than the budget allows.
   await ctx.throttle.consumeAttempt(email, ip);
   const admin = await repo.findByEmail(ctx.database.db, email);
@@ -42,8 +44,20 @@ export async function login(
   }
   await ctx.throttle.recordSuccess(email, ip);
   assertPasswordSignInAllowed(ctx, admin);
+  // With a second factor the right password yields a challenge, never a session.
+  const secondFactor = await secondFactorStep(ctx, admin);
+  if (secondFactor) return secondFactor;
+  return openSession(ctx, ctx.database.db, admin);
+}
+
+/** A new session for an admin who proved who they are (the password, and the second factor when they have one). */
+export async function openSession(
+  ctx: AccountsContext,
+  runner: Tx | Database['db'],
+  admin: AdminRecord,
+): Promise<{ token: IssuedToken; admin: AdminRecord }> {
   const now = new Date();
-  await repo.recordLogin(ctx.database.db, admin.id, now);
+  await repo.recordLogin(runner, admin.id, now);
   ctx.admins.forget();
   const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) };
   return { token: ctx.tokens.issue(admin, session), admin: { ...admin, lastLogin: now } };
