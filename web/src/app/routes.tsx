@@ -90,6 +90,14 @@ export const routes: RouteObject[] = [
                   })),
               },
               {
+                path: '/admin/security',
+                handle: { title: 'Security' },
+                lazy: () =>
+                  import('../features/auth/components/security-page').then((m) => ({
+                    Component: m.SecurityPage,
+                  })),
+              },
+              {
                 lazy: () =>
                   import('../features/auth/components/require-super-admin').then((m) => ({
                     Component: m.RequireSuperAdmin,

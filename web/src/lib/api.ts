@@ -33,7 +33,7 @@ const urlOf = (args: string | FetchArgs) => (typeof args === 'string' ? args : a
 
 // Calls that prove identity by credentials, not by the current token: no refresh before them, and a
 // 401 from them is a refused credential, not the end of a session.
-const credentialCalls = /^\/?auth\/(login|refresh)$/;
+const credentialCalls = /^\/?auth\/(login|login\/mfa|login\/mfa\/enrolment|refresh)$/;
 
 /**
  * An API failure as the screens see it. `sessionEnded` marks a 401 to a call that carried the admin's
@@ -124,7 +124,16 @@ export function field<T>(key: string) {
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: sessionBaseQuery,
-  tagTypes: ['Session', 'Admin', 'Dashboard', 'Student', 'Assessment', 'AssessmentVersion', 'Result'],
+  tagTypes: [
+    'Session',
+    'Admin',
+    'Dashboard',
+    'Student',
+    'Assessment',
+    'AssessmentVersion',
+    'Result',
+    'SecondFactor',
+  ],
   endpoints: () => ({}),
 });
 

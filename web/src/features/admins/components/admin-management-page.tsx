@@ -5,6 +5,7 @@ import {
   Pencil,
   Power,
   PowerOff,
+  ShieldOff,
   ShieldCheck,
   UserCheck,
   UserPlus,
@@ -37,6 +38,7 @@ import {
   useSetAdminStatusMutation,
 } from '../api/admins-api';
 import { CreateAdminModal, EditAdminModal } from './admin-form-modals';
+import { useResetFactorsDialog } from './reset-factors-dialog';
 
 const roleLabel = (role: Admin['role']) => ROLE_OPTIONS.find((o) => o.value === role)?.label ?? role;
 
@@ -49,6 +51,7 @@ export function AdminManagementPage() {
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Admin | null>(null);
   const [resetTarget, setResetTarget] = useState<Admin | null>(null);
+  const resetFactors = useResetFactorsDialog();
   const [togglingId, setTogglingId] = useState<string | null>(null);
 
   useEffect(() => {
@@ -133,6 +136,11 @@ export function AdminManagementPage() {
               label={`Reset password for ${a.name}`}
               icon={<KeyRound size={16} />}
               onClick={() => setResetTarget(a)}
+            />
+            <IconButton
+              label={`Reset two-factor authentication for ${a.name}`}
+              icon={<ShieldOff size={16} />}
+              onClick={() => resetFactors.ask(a)}
             />
             <IconButton
               label={`${active ? 'Disable' : 'Enable'} ${a.name}`}
@@ -222,6 +230,7 @@ export function AdminManagementPage() {
         onConfirm={confirmReset}
         onCancel={() => setResetTarget(null)}
       />
+      {resetFactors.dialog}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { api, field } from '../../../lib/api';
+import type { ApiAnswer } from '../../../lib/api-types';
 import type { Admin } from './types';
 import type { LoginInput } from './schemas';
 
@@ -7,6 +8,16 @@ export interface SessionResponse {
   admin: Admin;
 }
 
+/** What the password step answers, instead of a session, when a second factor is needed. */
+export type SecondFactorStep = Extract<ApiAnswer<'/api/auth/login', 'post'>, { mfaRequired: true }>;
+export type SecondFactorProof = { code: string } | { recoveryCode: string };
+/** A session opened by the second step; with the recovery codes when the admin enrolled in this sign-in. */
+export type SecondFactorSession = SessionResponse & { recoveryCodes?: string[] };
+export type TotpEnrolment = ApiAnswer<'/api/auth/login/mfa/enrolment', 'post'>;
+
+const isSecondFactorStep = (body: unknown): body is SecondFactorStep =>
+  typeof body === 'object' && body !== null && 'mfaRequired' in body && body.mfaRequired === true;
+
 const session = (body: unknown): SessionResponse => ({
   token: field<string>('token')(body),
   admin: field<Admin>('admin')(body),
@@ -14,9 +25,19 @@ const session = (body: unknown): SessionResponse => ({
 
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<SessionResponse, LoginInput>({
+    login: build.mutation<SessionResponse | SecondFactorStep, LoginInput>({
       query: (body) => ({ url: 'auth/login', method: 'POST', body }),
-      transformResponse: session,
+      transformResponse: (body: unknown) => (isSecondFactorStep(body) ? body : session(body)),
+    }),
+    completeSecondFactor: build.mutation<SecondFactorSession, { challenge: string } & SecondFactorProof>({
+      query: (body) => ({ url: 'auth/login/mfa', method: 'POST', body }),
+      transformResponse: (body: unknown) => ({
+        ...session(body),
+        recoveryCodes: field<string[] | undefined>('recoveryCodes')(body),
+      }),
+    }),
+    beginSignInEnrolment: build.mutation<TotpEnrolment, { challenge: string }>({
+      query: (body) => ({ url: 'auth/login/mfa/enrolment', method: 'POST', body }),
     }),
     me: build.query<Admin, void>({
       query: () => 'auth/me',
@@ -33,4 +54,10 @@ export const authApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useLogoutMutation, useChangePasswordMutation } = authApi;
+export const {
+  useLoginMutation,
+  useLogoutMutation,
+  useChangePasswordMutation,
+  useCompleteSecondFactorMutation,
+  useBeginSignInEnrolmentMutation,
+} = authApi;

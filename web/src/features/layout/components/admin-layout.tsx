@@ -9,6 +9,7 @@ import {
   LogOut,
   Menu,
   ShieldCheck,
+  Smartphone,
   UserCircle2,
   Users,
   X,
@@ -123,6 +124,10 @@ export function AdminLayout() {
           <NavLink to="/admin/change-password" className="sidebar__secondary">
             <KeyRound size={16} aria-hidden="true" />
             <span>Change password</span>
+          </NavLink>
+          <NavLink to="/admin/security" className="sidebar__secondary">
+            <Smartphone size={16} aria-hidden="true" />
+            <span>Security</span>
           </NavLink>
           <button type="button" className="sidebar__logout" onClick={onLogout}>
             <LogOut size={18} aria-hidden="true" />

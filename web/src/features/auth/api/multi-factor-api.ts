@@ -1,0 +1,50 @@
+import { api, field } from '../../../lib/api';
+import type { ApiAnswer } from '../../../lib/api-types';
+import type { TotpEnrolment } from './auth-api';
+
+export type SecurityStatus = ApiAnswer<'/api/auth/mfa', 'get'>;
+export type SecuritySettings = ApiAnswer<'/api/admin/security-settings', 'get'>;
+
+/** The admin's own second factors, the super admins' policy, and their reset of another admin's factors. */
+export const multiFactorApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getSecurityStatus: build.query<SecurityStatus, void>({
+      query: () => 'auth/mfa',
+      providesTags: ['SecondFactor'],
+    }),
+    beginTotpEnrolment: build.mutation<TotpEnrolment, void>({
+      query: () => ({ url: 'auth/mfa/totp', method: 'POST' }),
+    }),
+    confirmTotpEnrolment: build.mutation<string[], { code: string }>({
+      query: (body) => ({ url: 'auth/mfa/totp/confirm', method: 'POST', body }),
+      transformResponse: field<string[]>('recoveryCodes'),
+      invalidatesTags: ['SecondFactor'],
+    }),
+    disableTotp: build.mutation<void, { code: string }>({
+      query: (body) => ({ url: 'auth/mfa/totp/disable', method: 'POST', body }),
+      invalidatesTags: ['SecondFactor'],
+    }),
+    getSecuritySettings: build.query<SecuritySettings, void>({
+      query: () => 'admin/security-settings',
+      providesTags: ['SecondFactor'],
+    }),
+    setMfaRequired: build.mutation<SecuritySettings, boolean>({
+      query: (mfaRequired) => ({ url: 'admin/security-settings', method: 'PUT', body: { mfaRequired } }),
+      invalidatesTags: ['SecondFactor'],
+    }),
+    resetAdminFactors: build.mutation<void, string>({
+      query: (id) => ({ url: `admin/admins/${encodeURIComponent(id)}/reset-mfa`, method: 'POST' }),
+      transformResponse: () => undefined,
+    }),
+  }),
+});
+
+export const {
+  useGetSecurityStatusQuery,
+  useBeginTotpEnrolmentMutation,
+  useConfirmTotpEnrolmentMutation,
+  useDisableTotpMutation,
+  useGetSecuritySettingsQuery,
+  useSetMfaRequiredMutation,
+  useResetAdminFactorsMutation,
+} = multiFactorApi;
