@@ -2,8 +2,12 @@
  * Issue 23, item 2 (TOTP) in a real browser against the product as `make start` runs it: an admin sets up an
  * authenticator app from their own Security page (QR code and the key written out, confirmed by a first code,
  * ten recovery codes shown once), signs out, cannot sign in with the password alone, signs in with a code, and a
- * recovery code works once. A super admin resets an admin's factors from the admin management screen. The
- * Security page gets an accessibility scan at 1280 and 360 px.
+ * recovery code works once. A super admin resets an admin's factors from the admin management screen, and requires
+ * a second factor of everyone: an admin without one sets it up as they sign in. The Security page gets an
+ * accessibility scan at 1280 and 360 px.
+ *
+ * Every call of either sign-in step counts against the gateway's sign-in limit for the one loopback address, so
+ * the super admin's API token is taken once for the whole file.
  */
 import { generateSync } from 'otplib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -27,13 +31,16 @@ jest.setTimeout(180_000);
 
 const HEDY = { name: 'Hedy Lamarr', email: 'hedy@example.edu', password: 'frequency-hopping-1942' };
 const RADIA = { name: 'Radia Perlman', email: 'radia@example.edu', password: 'spanning-tree-1985' };
+const MARY = { name: 'Mary Jackson', email: 'mary@example.edu', password: 'wind-tunnel-1958' };
 
 let product: RunningProduct;
 let browser: Browser;
+let superToken: string;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   ({ product, browser } = await startProductAndBrowser());
+  superToken = (await login(SUPER.email, SUPER.password)).body.token!;
 }, 180_000);
 
 afterAll(async () => {
@@ -59,7 +66,7 @@ async function login(email: string, password: string) {
 
 async function createAdmin(admin: { name: string; email: string; password: string }): Promise<string> {
   const created = await api<{ admin: { _id: string } }>(product.url, 'POST', '/api/admin/admins', {
-    token: (await login(SUPER.email, SUPER.password)).body.token,
+    token: superToken,
     body: { ...admin, role: 'admin' },
   });
   expect(created.status).toBe(201);
@@ -162,4 +169,38 @@ test("when a super admin resets an admin's factors after confirming, then the ad
   await shown(toast(page, `Two-factor authentication reset for ${RADIA.name}`));
 
   expect(typeof (await login(RADIA.email, RADIA.password)).body.token).toBe('string');
+});
+
+test('when a super admin requires two-factor authentication, then an admin without it sets up an app as they sign in, before reaching anything', async () => {
+  await createAdmin(MARY);
+  const owner = await freshPage();
+  await signIn(owner, SUPER.email, SUPER.password);
+  await owner.goto('/admin/security');
+  const policy = owner.getByLabel('Require two-factor authentication for every admin');
+  await policy.check();
+  await shown(toast(owner, 'Two-factor authentication is now required for every admin'));
+  await expectAccessible(owner, 'security page of a super admin');
+
+  try {
+    const page = await freshPage();
+    await page.goto('/admin/login');
+    await submitLogin(page, MARY.email, MARY.password);
+    await shown(page.getByRole('heading', { name: 'Set up two-factor authentication' }));
+    const secret = (await page.locator('.totp-setup__key').innerText()).replace(/\s+/g, '');
+    await expectAccessible(page, 'login, setting up the required second factor');
+    expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
+
+    await page.getByLabel('Authentication code').fill(codeAt(secret));
+    await page.getByRole('button', { name: 'Verify and continue' }).click();
+    await shown(page.getByRole('heading', { name: 'Your recovery codes' }));
+    expect(await page.locator('.recovery-codes__list code').count()).toBe(10);
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await atPath(page, '/admin/dashboard');
+  } finally {
+    await api(product.url, 'PUT', '/api/admin/security-settings', {
+      token: superToken,
+      body: { mfaRequired: false },
+    });
+  }
 });

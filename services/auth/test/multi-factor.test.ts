@@ -205,8 +205,24 @@ test("when a super admin resets an admin's factors, then the password alone sign
   const byRegular = await api.call('POST', `/api/admin/admins/${a.id}/reset-mfa`, { token: a.token });
   expect(byRegular.status).toBe(403);
 
-  const reset = await api.call('POST', `/api/admin/admins/${a.id}/reset-mfa`, { token: rootToken });
+  const listed = await api.call<{ admins: Array<{ _id: string; mfaEnabled: boolean }> }>(
+    'GET',
+    '/api/admin/admins',
+    {
+      token: rootToken,
+    },
+  );
+  expect(listed.body.admins.find((x) => x._id === a.id)?.mfaEnabled).toBe(true);
+
+  const reset = await api.call<{ admin: { mfaEnabled: boolean } }>(
+    'POST',
+    `/api/admin/admins/${a.id}/reset-mfa`,
+    {
+      token: rootToken,
+    },
+  );
   expect(reset.status).toBe(200);
+  expect(reset.body.admin.mfaEnabled).toBe(false);
   const step = await passwordStep(a.email, a.password);
   expect(typeof step.body.token).toBe('string');
   expect(await auditActions(a.id)).toContain('admin.mfa-reset');

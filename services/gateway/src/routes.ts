@@ -33,9 +33,9 @@ const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')
  * adds its rows here and its URL to the config.
  */
 export const ROUTES: readonly RouteRule[] = [
-  // Both steps of sign-in (password, then the second factor) meet the sign-in limit.
+  // Both steps of sign-in (password, then the second factor's code) meet the sign-in limit.
   {
-    path: /^\/api\/auth\/login(?:\/mfa(?:\/enrolment)?)?$/,
+    path: /^\/api\/auth\/login(?:\/mfa)?$/,
     upstream: 'auth',
     access: 'public',
     rateLimit: 'login',

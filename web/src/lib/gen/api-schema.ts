@@ -76,6 +76,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -139,6 +140,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -234,6 +236,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -331,6 +334,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -409,6 +413,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -499,6 +504,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -2755,6 +2761,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -2875,6 +2882,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -2967,6 +2975,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -3159,6 +3168,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */
@@ -3556,6 +3566,7 @@ export interface paths {
                                 createdAt: string;
                                 email: string;
                                 lastLogin: string | null;
+                                mfaEnabled: boolean;
                                 mustChangePassword: boolean;
                                 name: string;
                                 /** @enum {string} */

@@ -242,7 +242,7 @@ export async function resetFactors(
   return ctx.database.transaction(async (tx) => {
     const { target } = await lockForChange(tx, actor.id, targetId);
     const hadFactor = await mfa.removeAll(tx, target.id);
-    return audited(tx, actor, 'admin.mfa-reset', target, { hadFactor });
+    return audited(tx, actor, 'admin.mfa-reset', { ...target, mfaEnabled: false }, { hadFactor });
   });
 }
 

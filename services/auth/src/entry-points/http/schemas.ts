@@ -62,6 +62,8 @@ export const adminJson = z.object({
   lastLogin: z.string().nullable(),
   createdAt: z.string(),
   mustChangePassword: z.boolean(),
+  /** Has a second factor; a super admin may reset it. */
+  mfaEnabled: z.boolean(),
 });
 const personJson = z.object({ _id: z.string(), name: z.string(), email: z.string() });
 export const auditEntryJson = z.object({

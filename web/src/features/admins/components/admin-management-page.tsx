@@ -137,11 +137,13 @@ export function AdminManagementPage() {
               icon={<KeyRound size={16} />}
               onClick={() => setResetTarget(a)}
             />
-            <IconButton
-              label={`Reset two-factor authentication for ${a.name}`}
-              icon={<ShieldOff size={16} />}
-              onClick={() => resetFactors.ask(a)}
-            />
+            {a.mfaEnabled && (
+              <IconButton
+                label={`Reset two-factor authentication for ${a.name}`}
+                icon={<ShieldOff size={16} />}
+                onClick={() => resetFactors.ask(a)}
+              />
+            )}
             <IconButton
               label={`${active ? 'Disable' : 'Enable'} ${a.name}`}
               icon={active ? <PowerOff size={16} /> : <Power size={16} />}

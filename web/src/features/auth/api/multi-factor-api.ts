@@ -30,11 +30,21 @@ export const multiFactorApi = api.injectEndpoints({
     }),
     setMfaRequired: build.mutation<SecuritySettings, boolean>({
       query: (mfaRequired) => ({ url: 'admin/security-settings', method: 'PUT', body: { mfaRequired } }),
+      // The box shows the choice at once, and goes back if the server refuses it.
+      async onQueryStarted(mfaRequired, { dispatch, queryFulfilled }) {
+        const patch = dispatch(
+          multiFactorApi.util.updateQueryData('getSecuritySettings', undefined, (draft) => {
+            draft.mfaRequired = mfaRequired;
+          }),
+        );
+        await queryFulfilled.catch(() => patch.undo());
+      },
       invalidatesTags: ['SecondFactor'],
     }),
     resetAdminFactors: build.mutation<void, string>({
       query: (id) => ({ url: `admin/admins/${encodeURIComponent(id)}/reset-mfa`, method: 'POST' }),
       transformResponse: () => undefined,
+      invalidatesTags: (_r, _e, id) => [{ type: 'Admin', id }],
     }),
   }),
 });

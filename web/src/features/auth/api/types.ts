@@ -10,6 +10,8 @@ export interface Admin {
   lastLogin: string | null;
   createdAt: string;
   mustChangePassword?: boolean;
+  /** Has a second factor (an authenticator app). */
+  mfaEnabled?: boolean;
 }
 
 export const ROLE_LABELS: Record<AdminRole, string> = { admin: 'Admin', super_admin: 'Super Admin' };
