@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { generateSync } from 'otplib';
 import { client, ROOT, startAuth, uniqueEmail, type Harness } from './harness';
 
@@ -78,6 +79,17 @@ test('when an admin enrols an authenticator app, then the password step answers 
   expect(enrolment.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
   expect(enrolment.recoveryCodes).toHaveLength(10);
   expect(new Set(enrolment.recoveryCodes).size).toBe(10);
+  // At rest the key is sealed and the recovery codes are digests: neither is in the database in clear.
+  const stored = await h.database.execute<{ secret: string }>(
+    sql`SELECT secret FROM admin_totp WHERE admin_id = ${a.id}`,
+  );
+  expect(stored[0]?.secret).toMatch(/^sealed\./);
+  expect(stored[0]?.secret).not.toContain(enrolment.secret);
+  const codes = await h.database.execute<{ code_hash: Buffer }>(
+    sql`SELECT code_hash FROM admin_recovery_codes WHERE admin_id = ${a.id}`,
+  );
+  expect(codes).toHaveLength(10);
+  expect(codes.map((r) => Buffer.from(r.code_hash).toString())).not.toContain(enrolment.recoveryCodes[0]);
 
   const first = await passwordStep(a.email, a.password);
   expect(first.status).toBe(200);

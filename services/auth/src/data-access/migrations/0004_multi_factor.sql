@@ -4,6 +4,7 @@
 -- by two requests at once.
 CREATE TABLE admin_totp (
   admin_id uuid PRIMARY KEY REFERENCES admins (id) ON DELETE CASCADE,
+  -- The key, sealed with EVENT_SECRETS_KEY (AES-256-GCM), never stored in clear.
   secret text NOT NULL,
   confirmed_at timestamptz,
   last_time_step bigint NOT NULL DEFAULT 0,

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Spinner } from '../../../components/ui';
+import { errorCode, serverMessage } from '../../../lib/errors';
 import { useAppDispatch } from '../../../lib/hooks';
 import { notify, notifyFailure } from '../../../lib/toast';
 import {
@@ -38,7 +39,18 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
   }, [step, beginEnrolment, onRestart]);
 
   const verify = async (proof: SecondFactorProof) => {
-    const answer = await complete({ challenge: step.challenge, ...proof }).unwrap();
+    let answer: SecondFactorSession;
+    try {
+      answer = await complete({ challenge: step.challenge, ...proof }).unwrap();
+    } catch (err) {
+      // Five minutes after the password: nothing left to verify against, so the password is asked again.
+      if (errorCode(err) === 'mfa_challenge_expired') {
+        notify.error(serverMessage(err) ?? 'Your sign-in has expired. Please sign in again.');
+        onRestart();
+        return;
+      }
+      throw err;
+    }
     if (answer.recoveryCodes) {
       setEnrolled(answer);
       return;

@@ -116,3 +116,23 @@ describe('Login with a second factor', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
   });
 });
+
+describe('Login with a second factor, after too long', () => {
+  it('when the challenge has expired, then the message shows and the password is asked again', async () => {
+    withSecondFactor();
+    server.use(
+      http.post('*/api/auth/login/mfa', () =>
+        HttpResponse.json(
+          { message: 'Your sign-in has expired. Please sign in again.', code: 'mfa_challenge_expired' },
+          { status: 401 },
+        ),
+      ),
+    );
+    const { user } = await passwordStep();
+    await user.type(await screen.findByLabelText('Authentication code'), CODE);
+    await user.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Your sign-in has expired. Please sign in again.')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Password')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Authentication code')).not.toBeInTheDocument();
+  });
+});
