@@ -20,8 +20,9 @@ const moduleNameMapper = {
 const node = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)sx?$': swc },
-  // jose, openid-client and oauth4webapi ship ES modules only: SWC compiles it to CommonJS for jest (Node itself requires it as it is).
-  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi)/)'],
+  // jose, openid-client, oauth4webapi and otplib's @scure/@noble helpers ship ES modules only: SWC compiles them to
+  // CommonJS for jest (Node itself requires them as they are).
+  transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|@otplib|@scure|@noble)/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
 };

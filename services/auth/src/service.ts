@@ -11,6 +11,7 @@ import {
   ADDRESS_FAILURES,
   createLoginThrottle,
   LOCKOUT_SECONDS,
+  SECOND_FACTOR_FAILURES,
   WINDOW_SECONDS,
 } from './domain/login-throttle';
 import { temporaryPassword } from './domain/passwords';
@@ -111,6 +112,10 @@ export const authService = defineService({
         account: limiter('login-fail:account', ACCOUNT_FAILURES),
         address: limiter('login-fail:address', ADDRESS_FAILURES),
       }),
+      secondFactorThrottle: createLoginThrottle({
+        account: limiter('mfa-fail:account', SECOND_FACTOR_FAILURES),
+        address: limiter('mfa-fail:address', ADDRESS_FAILURES),
+      }),
       tokenTtlSeconds: config.JWT_TTL_SECONDS,
       logger,
       onEventsCommitted: () => ctx.notifyOutbox(),
@@ -140,6 +145,7 @@ export const authService = defineService({
         every('revocation-store', REVOCATION_STORE_CHECK_MS, () => revocations.refillWhenLost()),
         every('sign-in-sweep', SIGN_IN_SWEEP_MS, () => accounts.sweepSignIns()),
         every('session-sweep', SESSION_SWEEP_MS, () => accounts.sweepSessions()),
+        every('mfa-challenge-sweep', SIGN_IN_SWEEP_MS, () => accounts.sweepChallenges()),
       ],
       readiness: () => kv.ping(),
       async stop() {

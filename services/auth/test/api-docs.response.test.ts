@@ -8,6 +8,7 @@ interface Schema {
   type?: string;
   required?: string[];
   properties?: Record<string, Schema>;
+  anyOf?: Schema[];
 }
 const bodySchema = (op: Operation | undefined): Schema | undefined =>
   (op?.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content?.[
@@ -53,8 +54,10 @@ describe('auth API documentation, beyond what every service is checked for', () 
   });
 
   it('when a route answers, then the document carries the answer schema and marks admin routes with the bearer scheme', () => {
-    const session = answerSchema(doc.paths['/api/auth/login']?.post, '200');
+    // A session, or (for an admin with a second factor) the challenge the second step answers with one.
+    const [session, secondStep] = answerSchema(doc.paths['/api/auth/login']?.post, '200')?.anyOf ?? [];
     expect(session?.required).toEqual(['token', 'admin']);
+    expect(secondStep?.required).toEqual(['mfaRequired', 'challenge', 'enrol']);
     expect(answerSchema(doc.paths['/api/admin/admins']?.get, '200')?.properties?.admins?.type).toBe('array');
     // The session routes outside /api/admin need a token too (services/api-docs.response.test.ts checks the rest).
     for (const operation of documentedOperations(doc)) {
@@ -62,6 +65,7 @@ describe('auth API documentation, beyond what every service is checked for', () 
       const op = doc.paths[path]?.[method.toLowerCase() as 'get'];
       const admin =
         path.startsWith('/api/admin/') ||
+        path.startsWith('/api/auth/mfa') ||
         /\/(me|logout|refresh|change-password|sessions(\/\{id\})?)$/.test(path);
       expect([operation, op?.security]).toEqual([operation, admin ? [{ bearerAuth: [] }] : undefined]);
     }

@@ -65,7 +65,17 @@ describe('login', () => {
     });
     expect(typeof res.body.admin.lastLogin).toBe('string');
     expect(Object.keys(res.body.admin).sort()).toEqual(
-      ['_id', 'createdAt', 'email', 'lastLogin', 'mustChangePassword', 'name', 'role', 'status'].sort(),
+      [
+        '_id',
+        'createdAt',
+        'email',
+        'lastLogin',
+        'mfaEnabled',
+        'mustChangePassword',
+        'name',
+        'role',
+        'status',
+      ].sort(),
     );
     const header = JSON.parse(Buffer.from(res.body.token.split('.')[0] as string, 'base64url').toString());
     expect(header).toMatchObject({ alg: 'RS256', kid: h.service.exports.jwks.keys[0]?.kid });

@@ -33,12 +33,20 @@ const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')
  * adds its rows here and its URL to the config.
  */
 export const ROUTES: readonly RouteRule[] = [
-  { path: /^\/api\/auth\/login$/, upstream: 'auth', access: 'public', rateLimit: 'login' },
+  // Both steps of sign-in (password, then the second factor's code) meet the sign-in limit.
+  {
+    path: /^\/api\/auth\/login(?:\/mfa)?$/,
+    upstream: 'auth',
+    access: 'public',
+    rateLimit: 'login',
+  },
   { path: /^\/api\/auth\/(?:me|logout|refresh|change-password)$/, upstream: 'auth', access: 'admin' },
   { path: /^\/api\/auth\/sessions(?:\/[^/]+)?$/, upstream: 'auth', access: 'admin' },
+  { path: under('/api/auth/mfa'), upstream: 'auth', access: 'admin' },
   { path: under('/api/auth'), upstream: 'auth', access: 'public' },
   { path: under('/api/admin/admins'), upstream: 'auth', access: 'admin' },
   { path: under('/api/admin/audit-log'), upstream: 'auth', access: 'admin' },
+  { path: under('/api/admin/security-settings'), upstream: 'auth', access: 'admin' },
   { path: /^\/api\/admin\/dashboard$/, upstream: 'results', access: 'admin' },
   { path: /^\/api\/admin\/results\/[^/]+\/(?:pdf|certificate)$/, upstream: 'report', access: 'admin' },
   { path: under('/api/admin/results'), upstream: 'results', access: 'admin' },

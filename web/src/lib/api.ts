@@ -44,7 +44,7 @@ const urlOf = (args: string | FetchArgs) => (typeof args === 'string' ? args : a
 
 // Calls that prove identity by credentials, not by the current token: no refresh before them, and a
 // 401 from them is a refused credential, not the end of a session.
-const credentialCalls = /^\/?auth\/(login|refresh|oidc\/session)$/;
+const credentialCalls = /^\/?auth\/(login|login\/mfa|login\/mfa\/enrolment|refresh|oidc\/session)$/;
 
 /**
  * An API failure as the screens see it. `sessionEnded` marks a 401 to a call that carried the admin's
@@ -141,6 +141,7 @@ export const api = createApi({
     'Assessment',
     'AssessmentVersion',
     'Result',
+    'SecondFactor',
   ],
   endpoints: () => ({}),
 });

@@ -17,6 +17,15 @@ export function serverMessage(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The `code` field the server put in its error body (the services' `AppError` code), if any. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('data' in error)) return undefined;
+  const data = (error as { data: unknown }).data;
+  return typeof data === 'object' && data !== null && 'code' in data && typeof data.code === 'string'
+    ? data.code
+    : undefined;
+}
+
 /** Action failures show the server's message field, else the screen's own text (SPEC §8). */
 export function errorMessage(
   error: FetchBaseQueryError | SerializedError | unknown,

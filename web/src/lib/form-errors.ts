@@ -16,6 +16,9 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   // Editing an admin's role (auth).
   cannot_demote_self: 'role',
   last_super_admin: 'role',
+  // Second factors (auth).
+  invalid_code: 'code',
+  invalid_recovery_code: 'recoveryCode',
 };
 
 /** The `field` and `code` of a server's error body, when it has them. */

@@ -18,6 +18,7 @@ export function makeAdmin(overrides: Partial<Admin> = {}): Admin {
     lastLogin: '2025-03-01T09:30:00.000Z',
     createdAt: '2024-09-01T08:00:00.000Z',
     mustChangePassword: false,
+    mfaEnabled: false,
     ...overrides,
   };
 }

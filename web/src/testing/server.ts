@@ -148,6 +148,7 @@ export const handlers = [
       lastLogin: null,
       createdAt: new Date().toISOString(),
       mustChangePassword: true,
+      mfaEnabled: false,
     };
     db.accounts.set(admin._id, { admin, password: body.password });
     return answer('/api/admin/admins', 'post', { admin }, { status: 201 });

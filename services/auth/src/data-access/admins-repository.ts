@@ -17,6 +17,8 @@ export interface AdminRecord {
   tokensValidFrom: number;
   lastLogin: Date | null;
   createdAt: Date;
+  /** Has a confirmed second factor (an authenticator app). */
+  mfaEnabled: boolean;
 }
 
 export interface NewAdmin {
@@ -66,10 +68,12 @@ interface AdminRow {
   tokens_valid_from: string | number;
   last_login: Date | string | null;
   created_at: Date | string;
+  mfa_enabled: boolean;
 }
 
 const COLUMNS = sql`id, name, email, password_hash, role, status, must_change_password, tokens_valid_from, last_login,
-  created_at`;
+  created_at,
+  EXISTS (SELECT 1 FROM admin_totp t WHERE t.admin_id = admins.id AND t.confirmed_at IS NOT NULL) AS mfa_enabled`;
 
 const toAdmin = (r: AdminRow): AdminRecord => ({
   id: r.id,
@@ -83,6 +87,7 @@ const toAdmin = (r: AdminRow): AdminRecord => ({
   tokensValidFrom: Number(r.tokens_valid_from),
   lastLogin: r.last_login === null ? null : new Date(r.last_login),
   createdAt: new Date(r.created_at),
+  mfaEnabled: r.mfa_enabled,
 });
 
 const admins = async (runner: Runner, query: SQL) => (await rows<AdminRow>(runner, query)).map(toAdmin);

@@ -6,6 +6,8 @@ import { AppError } from '@readiness/kit/errors';
 export const ACCOUNT_FAILURES = 10;
 /** Password checks allowed per client address within the window (several people may share one NAT address). */
 export const ADDRESS_FAILURES = 50;
+/** Second-factor codes allowed per account within the window: 5 guesses at a six-digit code are 1 in 66,000. */
+export const SECOND_FACTOR_FAILURES = 5;
 export const WINDOW_SECONDS = 15 * 60;
 export const LOCKOUT_SECONDS = 15 * 60;
 
@@ -22,13 +24,14 @@ export interface LoginThrottle {
 /**
  * Which check spends the budget: sign-in, or the current password of a password change. Both draw on one budget per
  * account and per address, so a stolen session cannot guess the password through the change form beyond what
- * sign-in allows.
+ * sign-in allows. Second-factor codes are counted the same way, by a throttle of their own (SECOND_FACTOR_FAILURES).
  */
-export type PasswordCheck = 'login' | 'current-password';
+export type PasswordCheck = 'login' | 'current-password' | 'second-factor';
 
 const REFUSALS: Record<PasswordCheck, { code: string; what: string }> = {
   login: { code: 'too_many_login_attempts', what: 'login' },
   'current-password': { code: 'too_many_password_attempts', what: 'password' },
+  'second-factor': { code: 'too_many_code_attempts', what: 'code' },
 };
 
 function tooMany(retryAfterSeconds: number, check: PasswordCheck): AppError {

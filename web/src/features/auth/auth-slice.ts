@@ -9,7 +9,7 @@ import { api } from '../../lib/api';
 import { isHttpError, serverMessage } from '../../lib/errors';
 import { sessionExpired } from '../../lib/session-events';
 import { clearToken, readToken, storeToken } from '../../lib/session-token';
-import { authApi } from './api/auth-api';
+import { authApi, type SecondFactorStep } from './api/auth-api';
 import type { LoginInput } from './api/schemas';
 import type { Admin, SessionResponse } from './api/types';
 import { offerEndSession } from './sso-sign-out';
@@ -52,7 +52,10 @@ export const logout = createAsyncThunk('auth/logout', async (_: void, { dispatch
   dispatch(api.util.resetApiState());
 });
 
-export type LoginOutcome = { success: true; admin: Admin } | { success: false; error: string };
+export type LoginOutcome =
+  | { success: true; admin: Admin }
+  | { success: false; error: string }
+  | { success: false; secondFactor: SecondFactorStep };
 
 /**
  * Signs in. A refused login (an HTTP error) resolves with the server's message, else 'Login failed';
@@ -62,7 +65,7 @@ export const login =
   (input: LoginInput) =>
   async (dispatch: Dispatch): Promise<LoginOutcome> => {
     const request = dispatch(authApi.endpoints.login.initiate(input));
-    let answer: SessionResponse;
+    let answer: SessionResponse | SecondFactorStep;
     try {
       answer = await request.unwrap();
     } catch (err) {
@@ -71,12 +74,19 @@ export const login =
     } finally {
       request.reset();
     }
+    // The right password of an admin with a second factor: no session yet, the screen asks for the code.
+    if ('mfaRequired' in answer) return { success: false, secondFactor: answer };
     if (typeof answer.token !== 'string' || !answer.admin) throw new Error('Malformed login response');
-    // Whatever another admin had cached in this tab must not show to this one.
-    dispatch(api.util.resetApiState());
-    dispatch(startSession(answer));
+    dispatch(finishSignIn(answer));
     return { success: true, admin: answer.admin };
   };
+
+/** A session from a sign-in (password, or password and second factor) starts clean. */
+export const finishSignIn = (answer: SessionResponse) => (dispatch: Dispatch) => {
+  // Whatever another admin had cached in this tab must not show to this one.
+  dispatch(api.util.resetApiState());
+  dispatch(startSession(answer));
+};
 
 /** Keeps a token the server issued (login, password change) and marks the admin as signed in. */
 export const startSession = (answer: SessionResponse) => (dispatch: Dispatch) => {

@@ -26,6 +26,8 @@ export interface AdminAccountsDeps {
   verifier: JwtVerifier;
   revocations: RevocationList;
   throttle: LoginThrottle;
+  /** Second-factor codes (authenticator and recovery codes), per account and per address: a budget of its own. */
+  secondFactorThrottle: LoginThrottle;
   /** Seals the secrets that events carry (the temporary password) for their consumers. */
   secrets: SecretBox;
   tokenTtlSeconds: number;

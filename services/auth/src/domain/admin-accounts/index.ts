@@ -9,7 +9,20 @@ import {
 } from '../../data-access/admins-repository';
 import { accountsContext, type AdminAccountsDeps, type Authenticated } from './context';
 import { createAdmin, resetPassword, seedAdmin, setAdminStatus, updateAdmin } from './manage-admins';
-import { authenticate, changePassword, login, logout, refresh, warmUp } from './sessions';
+import {
+  beginChallengeEnrolment,
+  beginTotpEnrolment,
+  completeSecondFactor,
+  confirmTotpEnrolment,
+  disableTotp,
+  resetFactors,
+  securitySettings,
+  securityStatus,
+  setMfaRequired,
+  sweepChallenges,
+  type SecondFactorProof,
+} from './multi-factor';
+import { authenticate, changePassword, login, logout, openSession, refresh, warmUp } from './sessions';
 import {
   endAllOwnSessions,
   endOwnSession,
@@ -28,6 +41,7 @@ export {
   type Authenticated,
 } from './context';
 export { SESSION_NOT_FOUND, type OwnSession, type SessionClient } from './own-sessions';
+export type { SecondFactorStep, TotpEnrolment } from './multi-factor';
 export { safeReturnTo, type SignInRefusal, type SingleSignOnSettings } from './single-sign-on';
 
 /**
@@ -73,6 +87,20 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     endOwnSession: (actor: Authenticated, sid: string) => endOwnSession(ctx, actor, sid),
     endAllOwnSessions: (actor: Authenticated) => endAllOwnSessions(ctx, actor),
     sweepSessions: () => sweepSessions(ctx),
+    completeSecondFactor: (challenge: string, proof: SecondFactorProof, client: SessionClient) =>
+      completeSecondFactor(ctx, challenge, proof, client.address, (runner, admin) =>
+        openSession(ctx, runner, admin, client),
+      ),
+    beginChallengeEnrolment: (challenge: string) => beginChallengeEnrolment(ctx, challenge),
+    securityStatus: (actor: AdminRecord) => securityStatus(ctx, actor),
+    beginTotpEnrolment: (actor: AdminRecord) => beginTotpEnrolment(ctx, actor),
+    confirmTotpEnrolment: (actor: AdminRecord, code: string, ip: string) =>
+      confirmTotpEnrolment(ctx, actor, code, ip),
+    disableTotp: (actor: AdminRecord, code: string, ip: string) => disableTotp(ctx, actor, code, ip),
+    resetFactors: (actor: AdminRecord, targetId: string) => resetFactors(ctx, actor, targetId),
+    securitySettings: () => securitySettings(ctx),
+    setMfaRequired: (actor: AdminRecord, required: boolean) => setMfaRequired(ctx, actor, required),
+    sweepChallenges: () => sweepChallenges(ctx),
   };
 }
 

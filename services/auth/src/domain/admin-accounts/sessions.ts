@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminTokenClaims } from '@readiness/kit/auth';
+import type { Database, Tx } from '@readiness/kit/db';
 import { badRequest, forbidden, unauthorized } from '@readiness/kit/errors';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
 import { sessionsRepository as sessionsRepo } from '../../data-access/sessions-repository';
@@ -15,7 +16,8 @@ import {
   type AccountsContext,
   type Authenticated,
 } from './context';
-import { sessionRenewed, sessionSeen, startSession } from './own-sessions';
+import { secondFactorStep, type SecondFactorStep } from './multi-factor';
+import { sessionRenewed, sessionSeen, startSession, type SessionClient } from './own-sessions';
 
 export async function warmUp(ctx: AccountsContext): Promise<void> {
   await ctx.dummyHash();
@@ -33,7 +35,7 @@ export async function login(
   password: string,
   ip: string,
   userAgent = '',
-): Promise<{ token: IssuedToken; admin: AdminRecord }> {
+): Promise<{ token: IssuedToken; admin: AdminRecord } | SecondFactorStep> {
   // Counted before the hash, so no burst checks more passwords than the budget allows.
   await ctx.throttle.consumeAttempt(email, ip);
   const admin = await repo.findByEmail(ctx.database.db, email);
@@ -51,13 +53,26 @@ export async function login(
   }
   await ctx.throttle.recordSuccess(email, ip);
   assertPasswordSignInAllowed(ctx, admin);
-  const now = new Date();
-  await repo.recordLogin(ctx.database.db, admin.id, now);
+  // With a second factor the right password yields a challenge, never a session.
+  const secondFactor = await secondFactorStep(ctx, admin);
+  if (secondFactor) return secondFactor;
   await auditSignIn(ctx, admin, 'admin.signed-in');
+  return openSession(ctx, ctx.database.db, admin, { address: ip, userAgent });
+}
+
+/** A new session for an admin who proved who they are (the password, and the second factor when they have one). */
+export async function openSession(
+  ctx: AccountsContext,
+  runner: Tx | Database['db'],
+  admin: AdminRecord,
+  client: SessionClient,
+): Promise<{ token: IssuedToken; admin: AdminRecord }> {
+  const now = new Date();
+  await repo.recordLogin(runner, admin.id, now);
   ctx.admins.forget();
   const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) };
   const token = ctx.tokens.issue(admin, session);
-  await startSession(ctx, admin, token, session.startedAt, { address: ip, userAgent });
+  await startSession(ctx, admin, token, session.startedAt, client);
   return { token, admin: { ...admin, lastLogin: now } };
 }
 

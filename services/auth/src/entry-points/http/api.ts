@@ -5,6 +5,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { ADMIN_NOT_FOUND, SESSION_NOT_FOUND, type Authenticated } from '../../domain/admin-accounts';
 import type { AuthApiDeps } from './deps';
+import { multiFactorOperations } from './multi-factor';
 import { singleSignOnOperations } from './single-sign-on';
 import {
   AUDIT_CSV_HEADER,
@@ -26,6 +27,7 @@ import {
   createAdminBody,
   jwksResponse,
   loginBody,
+  loginResponse,
   ownSessionsResponse,
   resetPasswordResponse,
   sessionResponse,
@@ -116,24 +118,27 @@ export const authApi = serviceApi<AuthApiDeps>({
     'GET /api/auth/jwks.json': { ...jwks, summary: 'The same public keys under the API prefix' },
     'POST /api/auth/login': operation({
       tags: ['auth'],
-      summary: 'Sign in with e-mail and password',
+      summary:
+        'Sign in with e-mail and password (a challenge instead of a session when a second factor is needed)',
       body: loginBody,
       responses: {
-        200: ok(sessionResponse),
+        200: ok(loginResponse),
         400: INVALID,
         401: 'Wrong e-mail or password',
         429: 'Too many login attempts (see Retry-After)',
       },
       async handle({ body, req }, { accounts }) {
-        const { token, admin } = await accounts.login(
+        const signedIn = await accounts.login(
           body.email,
           body.password,
           req.ip ?? 'unknown',
           req.get('user-agent'),
         );
-        return { token: token.token, admin: toAdminJson(admin) };
+        if ('mfaRequired' in signedIn) return signedIn;
+        return { token: signedIn.token.token, admin: toAdminJson(signedIn.admin) };
       },
     }),
+    ...multiFactorOperations({ signedIn, superAdmin, session, adminId, unknownAdmin }),
     ...singleSignOnOperations,
     'GET /api/auth/me': operation({
       tags: ['auth'],

@@ -75,6 +75,8 @@ export const adminJson = z.object({
   lastLogin: z.string().nullable(),
   createdAt: z.string(),
   mustChangePassword: z.boolean(),
+  /** Has a second factor; a super admin may reset it. */
+  mfaEnabled: z.boolean(),
 });
 const personJson = z.object({ _id: z.string(), name: z.string(), email: z.string() });
 export const auditEntryJson = z.object({
@@ -134,3 +136,55 @@ export const ownSessionJson = z.object({
   current: z.boolean(),
 });
 export const ownSessionsResponse = z.object({ sessions: z.array(ownSessionJson) });
+/** What the password step answers, instead of a session, for an admin who has or must set up a second factor. */
+export const secondFactorStepResponse = z.object({
+  mfaRequired: z.literal(true),
+  /** Opaque and short-lived: sent back with the code. */
+  challenge: z.string(),
+  /** True: the admin sets up an authenticator app first (every admin must have one). */
+  enrol: z.boolean(),
+});
+export const loginResponse = z.union([sessionResponse, secondFactorStepResponse]);
+
+const challengeField = textField({ label: 'Challenge', requiredMessage: 'Challenge is required' })
+  .min(1, 'Challenge is required')
+  .max(100, 'Challenge is not valid');
+export const codeField = z
+  .string({ error: 'Code is required' })
+  .trim()
+  .regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app');
+const recoveryCodeField = textField({ label: 'Recovery code', requiredMessage: 'Recovery code is required' })
+  .trim()
+  .min(1, 'Recovery code is required')
+  .max(40, 'Recovery code is not valid');
+
+export const secondFactorBody = z.union(
+  [
+    body({ challenge: challengeField, code: codeField }),
+    body({ challenge: challengeField, recoveryCode: recoveryCodeField }),
+  ],
+  { error: 'Send the challenge with a code or a recovery code' },
+);
+export const challengeBody = body({ challenge: challengeField });
+export const codeBody = body({ code: codeField });
+export const mfaRequiredBody = body({
+  mfaRequired: z.boolean({ error: 'mfaRequired must be true or false' }),
+});
+
+export const secondFactorSessionResponse = sessionResponse.extend({
+  /** Only when the admin set up their authenticator app in this sign-in: shown once. */
+  recoveryCodes: z.array(z.string()).optional(),
+});
+export const totpEnrolmentResponse = z.object({
+  secret: z.string(),
+  otpauthUrl: z.string(),
+  qrCode: z.string(),
+});
+export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
+export const securityStatusResponse = z.object({
+  totp: z.object({ enabledAt: z.string() }).nullable(),
+  recoveryCodesLeft: z.number(),
+  /** Every admin must have a second factor (the super admins' policy). */
+  required: z.boolean(),
+});
+export const securitySettingsResponse = z.object({ mfaRequired: z.boolean() });

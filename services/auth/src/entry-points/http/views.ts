@@ -12,6 +12,7 @@ export function toAdminJson(a: AdminRecord) {
     lastLogin: a.lastLogin ? a.lastLogin.toISOString() : null,
     createdAt: a.createdAt.toISOString(),
     mustChangePassword: a.mustChangePassword,
+    mfaEnabled: a.mfaEnabled,
   };
 }
 

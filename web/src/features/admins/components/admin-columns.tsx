@@ -1,4 +1,4 @@
-import { KeyRound, Pencil, Power, PowerOff } from 'lucide-react';
+import { KeyRound, Pencil, Power, PowerOff, ShieldOff } from 'lucide-react';
 import { actionsColumn, Badge, IconButton, Person, type Column } from '../../../components/ui';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import type { Admin } from '../../auth/api/types';
@@ -12,15 +12,18 @@ interface AdminRowActions {
   togglingId: string | null;
   onEdit: (admin: Admin) => void;
   onReset: (admin: Admin) => void;
+  /** Resets the admin's second factors (shown only for an admin who has one). */
+  onResetFactors: (admin: Admin) => void;
   onToggle: (admin: Admin) => void;
 }
 
-/** The Administrators table's columns, with each row's Edit, Reset password and Disable/Enable. */
+/** The Administrators table's columns, with each row's Edit, Reset password, Reset two-factor and Disable/Enable. */
 export function adminColumns({
   meId,
   togglingId,
   onEdit,
   onReset,
+  onResetFactors,
   onToggle,
 }: AdminRowActions): Column<Admin>[] {
   return [
@@ -62,6 +65,13 @@ export function adminColumns({
             icon={<KeyRound size={16} />}
             onClick={() => onReset(a)}
           />
+          {a.mfaEnabled && (
+            <IconButton
+              label={`Reset two-factor authentication for ${a.name}`}
+              icon={<ShieldOff size={16} />}
+              onClick={() => onResetFactors(a)}
+            />
+          )}
           <IconButton
             label={`${active ? 'Disable' : 'Enable'} ${a.name}`}
             icon={active ? <PowerOff size={16} /> : <Power size={16} />}

@@ -11,6 +11,7 @@ import { adminColumns } from './admin-columns';
 import { CreateAdminModal, EditAdminModal } from './admin-form-modals';
 import { AdminStatCards } from './admin-stats';
 import { ResetPasswordDialog } from './reset-password-dialog';
+import { useResetFactorsDialog } from './reset-factors-dialog';
 
 export function AdminManagementPage() {
   const me = useSelector(selectAdmin);
@@ -20,6 +21,7 @@ export function AdminManagementPage() {
   const [editing, setEditing] = useState<Admin | null>(null);
   const [resetTarget, setResetTarget] = useState<Admin | null>(null);
   const { togglingId, toggleStatus } = useToggleStatus();
+  const resetFactors = useResetFactorsDialog();
 
   useEffect(() => {
     if (loadError) notifyFailure(loadError, 'Failed to load admins', { serverMessage: false });
@@ -31,6 +33,7 @@ export function AdminManagementPage() {
     togglingId,
     onEdit: setEditing,
     onReset: setResetTarget,
+    onResetFactors: resetFactors.ask,
     onToggle: toggleStatus,
   });
 
@@ -72,6 +75,7 @@ export function AdminManagementPage() {
       <CreateAdminModal open={creating} onClose={() => setCreating(false)} />
       <EditAdminModal admin={editing} onClose={() => setEditing(null)} />
       <ResetPasswordDialog admin={resetTarget} onClose={() => setResetTarget(null)} />
+      {resetFactors.dialog}
     </div>
   );
 }

@@ -1,19 +1,33 @@
 import { api } from '../../../lib/api';
+import type { ApiAnswer } from '../../../lib/api-types';
 import type {
   Admin,
   ChangePasswordAnswer,
   ChangePasswordBody,
   MeAnswer,
-  SessionResponse,
   SignInOptions,
   SsoSession,
 } from './types';
 import type { LoginInput } from './schemas';
 
+type LoginAnswer = ApiAnswer<'/api/auth/login', 'post'>;
+/** What the password step answers, instead of a session, when a second factor is needed. */
+export type SecondFactorStep = Extract<LoginAnswer, { mfaRequired: true }>;
+export type SecondFactorProof = { code: string } | { recoveryCode: string };
+/** A session opened by the second step; with the recovery codes when the admin enrolled in this sign-in. */
+export type SecondFactorSession = ApiAnswer<'/api/auth/login/mfa', 'post'>;
+export type TotpEnrolment = ApiAnswer<'/api/auth/login/mfa/enrolment', 'post'>;
+
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<SessionResponse, LoginInput>({
+    login: build.mutation<LoginAnswer, LoginInput>({
       query: (body) => ({ url: 'auth/login', method: 'POST', body }),
+    }),
+    completeSecondFactor: build.mutation<SecondFactorSession, { challenge: string } & SecondFactorProof>({
+      query: (body) => ({ url: 'auth/login/mfa', method: 'POST', body }),
+    }),
+    beginSignInEnrolment: build.mutation<TotpEnrolment, { challenge: string }>({
+      query: (body) => ({ url: 'auth/login/mfa/enrolment', method: 'POST', body }),
     }),
     me: build.query<Admin, void>({
       query: () => 'auth/me',
@@ -42,4 +56,6 @@ export const {
   useChangePasswordMutation,
   useSignInOptionsQuery,
   useTakeSsoSessionMutation,
+  useCompleteSecondFactorMutation,
+  useBeginSignInEnrolmentMutation,
 } = authApi;

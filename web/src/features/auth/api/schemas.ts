@@ -35,3 +35,16 @@ export const changePasswordSchema = z
     message: 'Passwords do not match',
   });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+export const CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app';
+export const codeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, CODE_MESSAGE),
+});
+export type CodeInput = z.infer<typeof codeSchema>;
+export const recoveryCodeSchema = z.object({
+  recoveryCode: z.string().trim().min(1, 'Enter one of your recovery codes'),
+});
+export type RecoveryCodeInput = z.infer<typeof recoveryCodeSchema>;

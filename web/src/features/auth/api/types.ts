@@ -6,8 +6,8 @@ export type Admin = MeAnswer['admin'];
 export type AdminRole = Admin['role'];
 export type AdminStatus = Admin['status'];
 
-/** A signed-in session: `POST /api/auth/login`, and `POST /api/auth/change-password` with a new token. */
-export type SessionResponse = ApiAnswer<'/api/auth/login', 'post'>;
+/** A signed-in session: a sign-in's answer (password, second factor, single sign-on) and a password change's. */
+export type SessionResponse = ApiAnswer<'/api/auth/change-password', 'post'>;
 export type ChangePasswordBody = ApiBody<'/api/auth/change-password', 'post'>;
 export type ChangePasswordAnswer = ApiAnswer<'/api/auth/change-password', 'post'>;
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useSelector } from 'react-redux';
@@ -9,11 +9,13 @@ import { useAppDispatch } from '../../../lib/hooks';
 import { bindFields } from '../../../lib/forms';
 import { takeInvalidLink } from '../../../lib/handed-over-toast';
 import { notify } from '../../../lib/toast';
+import type { SecondFactorStep as Step } from '../api/auth-api';
 import { loginSchema, type LoginInput } from '../api/schemas';
 import { login, selectSessionStatus } from '../auth-slice';
 import { redirectTarget } from '../redirect-target';
 import { AuthShell } from './auth-shell';
 import { SingleSignOn, useSingleSignOnReturn } from './single-sign-on';
+import { SecondFactorStep } from './second-factor-step';
 
 export function LoginPage() {
   const dispatch = useAppDispatch();
@@ -22,6 +24,9 @@ export function LoginPage() {
   // Kept for as long as this page stays open: a student who followed a dead link reads why they are here.
   const [fromInvalidLink] = useState(takeInvalidLink);
   const singleSignOn = useSingleSignOnReturn();
+  // The right password of an admin with a second factor: the code comes next, on this page.
+  const [secondFactor, setSecondFactor] = useState<Step | null>(null);
+  const restart = useCallback(() => setSecondFactor(null), []);
   const form = useForm<LoginInput>({
     resolver: zodResolver(loginSchema),
     defaultValues: { email: '', password: '' },
@@ -42,11 +47,20 @@ export function LoginPage() {
     try {
       const outcome = await dispatch(login(values));
       if (outcome.success) notify.success(`Welcome back, ${outcome.admin.name}!`);
+      else if ('secondFactor' in outcome) setSecondFactor(outcome.secondFactor);
       else notify.error(outcome.error);
     } catch {
       notify.error('An unexpected error occurred');
     }
   };
+
+  if (secondFactor) {
+    return (
+      <AuthShell title="Admin Portal" subtitle="Sign in to manage students, assessments and results.">
+        <SecondFactorStep step={secondFactor} onRestart={restart} />
+      </AuthShell>
+    );
+  }
 
   return (
     <AuthShell title="Admin Portal" subtitle="Sign in to manage students, assessments and results.">

@@ -1,0 +1,206 @@
+/*
+ * Issue 23, item 2 (TOTP) in a real browser against the product as `make start` runs it: an admin sets up an
+ * authenticator app from their own Security page (QR code and the key written out, confirmed by a first code,
+ * ten recovery codes shown once), signs out, cannot sign in with the password alone, signs in with a code, and a
+ * recovery code works once. A super admin resets an admin's factors from the admin management screen, and requires
+ * a second factor of everyone: an admin without one sets it up as they sign in. The Security page gets an
+ * accessibility scan at 1280 and 360 px.
+ *
+ * Every call of either sign-in step counts against the gateway's sign-in limit for the one loopback address, so
+ * the super admin's API token is taken once for the whole file.
+ */
+import { generateSync } from 'otplib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  DESKTOP,
+  MOBILE,
+  SUPER,
+  api,
+  atPath,
+  expectAccessible,
+  newPage,
+  shown,
+  signIn,
+  startProductAndBrowser,
+  submitLogin,
+  toast,
+  type RunningProduct,
+} from './support';
+
+jest.setTimeout(180_000);
+
+const HEDY = { name: 'Hedy Lamarr', email: 'hedy@example.edu', password: 'frequency-hopping-1942' };
+const RADIA = { name: 'Radia Perlman', email: 'radia@example.edu', password: 'spanning-tree-1985' };
+const MARY = { name: 'Mary Jackson', email: 'mary@example.edu', password: 'wind-tunnel-1958' };
+
+let product: RunningProduct;
+let browser: Browser;
+let superToken: string;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  ({ product, browser } = await startProductAndBrowser());
+  superToken = (await login(SUPER.email, SUPER.password)).body.token!;
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close()));
+});
+
+async function freshPage(): Promise<Page> {
+  const { context, page } = await newPage(browser, product.url);
+  contexts.push(context);
+  return page;
+}
+
+async function login(email: string, password: string) {
+  return api<{ token?: string; mfaRequired?: boolean }>(product.url, 'POST', '/api/auth/login', {
+    body: { email, password },
+  });
+}
+
+async function createAdmin(admin: { name: string; email: string; password: string }): Promise<string> {
+  const created = await api<{ admin: { _id: string } }>(product.url, 'POST', '/api/admin/admins', {
+    token: superToken,
+    body: { ...admin, role: 'admin' },
+  });
+  expect(created.status).toBe(201);
+  return created.body.admin._id;
+}
+
+/** A code of the step `offset` steps from now: the server takes one step of drift either way. */
+const codeAt = (secret: string, offset = 0) =>
+  generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
+
+const signOut = async (page: Page) => {
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await atPath(page, '/admin/login');
+};
+
+test('when an admin enrols an authenticator app, then the password alone no longer signs in, a code does, and a recovery code works once', async () => {
+  await createAdmin(HEDY);
+  const page = await freshPage();
+  await signIn(page, HEDY.email, HEDY.password);
+
+  await page.getByRole('complementary', { name: 'Sidebar' }).getByRole('link', { name: 'Security' }).click();
+  await atPath(page, '/admin/security');
+  await shown(page.getByText('Protect your account with a code from an authenticator app', { exact: false }));
+  await expectAccessible(page, 'security page, off');
+
+  await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+  await shown(page.getByRole('img', { name: 'QR code to add Readiness to your authenticator app' }));
+  const secret = (await page.locator('.totp-setup__key').innerText()).replace(/\s+/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await expectAccessible(page, 'security page, setting up');
+
+  // The code of the step before now, so the sign-in below (this step or later) brings a newer one.
+  await page.getByLabel('Authentication code').fill(codeAt(secret, -1));
+  await page.getByRole('button', { name: 'Verify and turn on' }).click();
+  await shown(page.getByRole('heading', { name: 'Your recovery codes' }));
+  const recoveryCodes = await page.locator('.recovery-codes__list code').allInnerTexts();
+  expect(recoveryCodes).toHaveLength(10);
+  await expectAccessible(page, 'security page, recovery codes');
+  await page.getByRole('button', { name: 'Done' }).click();
+  await shown(page.getByText('10 recovery codes left.'));
+
+  await page.setViewportSize(MOBILE);
+  await expectAccessible(page, 'security page at 360 px');
+  await page.setViewportSize(DESKTOP);
+  await signOut(page);
+
+  // The password alone: a challenge, no token, and the app stays on the login page.
+  const passwordOnly = await login(HEDY.email, HEDY.password);
+  expect(passwordOnly.body.mfaRequired).toBe(true);
+  expect(passwordOnly.body.token).toBeUndefined();
+  await submitLogin(page, HEDY.email, HEDY.password);
+  await shown(page.getByText('Enter the 6-digit code from your authenticator app.'));
+  await expectAccessible(page, 'login, second step');
+  expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
+  await page.goto('/admin/dashboard');
+  await atPath(page, '/admin/login');
+
+  await submitLogin(page, HEDY.email, HEDY.password);
+  await page.getByLabel('Authentication code').fill(codeAt(secret));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await atPath(page, '/admin/dashboard');
+  await signOut(page);
+
+  await submitLogin(page, HEDY.email, HEDY.password);
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await atPath(page, '/admin/dashboard');
+  await signOut(page);
+
+  await submitLogin(page, HEDY.email, HEDY.password);
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await shown(page.getByText('The recovery code is not valid or has already been used.'));
+  expect(new URL(page.url()).pathname).toBe('/admin/login');
+  expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
+});
+
+test("when a super admin resets an admin's factors after confirming, then the admin's password alone signs in again", async () => {
+  await createAdmin(RADIA);
+  const token = (await login(RADIA.email, RADIA.password)).body.token;
+  const started = await api<{ secret: string }>(product.url, 'POST', '/api/auth/mfa/totp', { token });
+  const confirmed = await api(product.url, 'POST', '/api/auth/mfa/totp/confirm', {
+    token,
+    body: { code: codeAt(started.body.secret) },
+  });
+  expect(confirmed.status).toBe(200);
+  expect((await login(RADIA.email, RADIA.password)).body.mfaRequired).toBe(true);
+
+  const page = await freshPage();
+  await signIn(page, SUPER.email, SUPER.password);
+  await page.goto('/admin/admins');
+  const row = page.getByRole('row').filter({ hasText: RADIA.email });
+  await row.getByRole('button', { name: `Reset two-factor authentication for ${RADIA.name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reset Two-Factor Authentication' });
+  await shown(dialog);
+  await expectAccessible(page, 'reset two-factor confirmation');
+  await dialog.getByRole('button', { name: 'Reset' }).click();
+  await shown(toast(page, `Two-factor authentication reset for ${RADIA.name}`));
+
+  expect(typeof (await login(RADIA.email, RADIA.password)).body.token).toBe('string');
+});
+
+test('when a super admin requires two-factor authentication, then an admin without it sets up an app as they sign in, before reaching anything', async () => {
+  await createAdmin(MARY);
+  const owner = await freshPage();
+  await signIn(owner, SUPER.email, SUPER.password);
+  await owner.goto('/admin/security');
+  const policy = owner.getByLabel('Require two-factor authentication for every admin');
+  await policy.check();
+  await shown(toast(owner, 'Two-factor authentication is now required for every admin'));
+  await expectAccessible(owner, 'security page of a super admin');
+
+  try {
+    const page = await freshPage();
+    await page.goto('/admin/login');
+    await submitLogin(page, MARY.email, MARY.password);
+    await shown(page.getByRole('heading', { name: 'Set up two-factor authentication' }));
+    const secret = (await page.locator('.totp-setup__key').innerText()).replace(/\s+/g, '');
+    await expectAccessible(page, 'login, setting up the required second factor');
+    expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
+
+    await page.getByLabel('Authentication code').fill(codeAt(secret));
+    await page.getByRole('button', { name: 'Verify and continue' }).click();
+    await shown(page.getByRole('heading', { name: 'Your recovery codes' }));
+    expect(await page.locator('.recovery-codes__list code').count()).toBe(10);
+    expect(new URL(page.url()).pathname).toBe('/admin/login');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await atPath(page, '/admin/dashboard');
+  } finally {
+    await api(product.url, 'PUT', '/api/admin/security-settings', {
+      token: superToken,
+      body: { mfaRequired: false },
+    });
+  }
+});

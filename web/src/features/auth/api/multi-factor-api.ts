@@ -1,0 +1,60 @@
+import { api } from '../../../lib/api';
+import type { ApiAnswer } from '../../../lib/api-types';
+import type { TotpEnrolment } from './auth-api';
+
+export type SecurityStatus = ApiAnswer<'/api/auth/mfa', 'get'>;
+export type SecuritySettings = ApiAnswer<'/api/admin/security-settings', 'get'>;
+
+/** The admin's own second factors, the super admins' policy, and their reset of another admin's factors. */
+export const multiFactorApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getSecurityStatus: build.query<SecurityStatus, void>({
+      query: () => 'auth/mfa',
+      providesTags: ['SecondFactor'],
+    }),
+    beginTotpEnrolment: build.mutation<TotpEnrolment, void>({
+      query: () => ({ url: 'auth/mfa/totp', method: 'POST' }),
+    }),
+    confirmTotpEnrolment: build.mutation<string[], { code: string }>({
+      query: (body) => ({ url: 'auth/mfa/totp/confirm', method: 'POST', body }),
+      transformResponse: (body: ApiAnswer<'/api/auth/mfa/totp/confirm', 'post'>) => body.recoveryCodes,
+      invalidatesTags: ['SecondFactor'],
+    }),
+    disableTotp: build.mutation<void, { code: string }>({
+      query: (body) => ({ url: 'auth/mfa/totp/disable', method: 'POST', body }),
+      invalidatesTags: ['SecondFactor'],
+    }),
+    getSecuritySettings: build.query<SecuritySettings, void>({
+      query: () => 'admin/security-settings',
+      providesTags: ['SecondFactor'],
+    }),
+    setMfaRequired: build.mutation<SecuritySettings, boolean>({
+      query: (mfaRequired) => ({ url: 'admin/security-settings', method: 'PUT', body: { mfaRequired } }),
+      // The box shows the choice at once, and goes back if the server refuses it.
+      async onQueryStarted(mfaRequired, { dispatch, queryFulfilled }) {
+        const patch = dispatch(
+          multiFactorApi.util.updateQueryData('getSecuritySettings', undefined, (draft) => {
+            draft.mfaRequired = mfaRequired;
+          }),
+        );
+        await queryFulfilled.catch(() => patch.undo());
+      },
+      invalidatesTags: ['SecondFactor'],
+    }),
+    resetAdminFactors: build.mutation<void, string>({
+      query: (id) => ({ url: `admin/admins/${encodeURIComponent(id)}/reset-mfa`, method: 'POST' }),
+      transformResponse: () => undefined,
+      invalidatesTags: (_r, _e, id) => [{ type: 'Admin', id }],
+    }),
+  }),
+});
+
+export const {
+  useGetSecurityStatusQuery,
+  useBeginTotpEnrolmentMutation,
+  useConfirmTotpEnrolmentMutation,
+  useDisableTotpMutation,
+  useGetSecuritySettingsQuery,
+  useSetMfaRequiredMutation,
+  useResetAdminFactorsMutation,
+} = multiFactorApi;

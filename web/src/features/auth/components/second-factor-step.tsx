@@ -1,0 +1,130 @@
+import { useEffect, useState } from 'react';
+import { Button, Spinner } from '../../../components/ui';
+import { errorCode, serverMessage } from '../../../lib/errors';
+import { useAppDispatch } from '../../../lib/hooks';
+import { notify, notifyFailure } from '../../../lib/toast';
+import {
+  useBeginSignInEnrolmentMutation,
+  useCompleteSecondFactorMutation,
+  type SecondFactorProof,
+  type SecondFactorSession,
+  type SecondFactorStep as Step,
+  type TotpEnrolment,
+} from '../api/auth-api';
+import { finishSignIn } from '../auth-slice';
+import { CodeForm, RecoveryCodeForm, RecoveryCodes, TotpSetup } from './second-factor';
+
+/**
+ * The second step of password sign-in: a code from the authenticator app or a recovery code. An admin whom the
+ * policy requires to have a second factor, and who has none, sets up the app here first and sees their recovery
+ * codes before the session starts.
+ */
+export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: () => void }) {
+  const dispatch = useAppDispatch();
+  const [complete] = useCompleteSecondFactorMutation();
+  const [beginEnrolment, enrolmentRequest] = useBeginSignInEnrolmentMutation();
+  const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
+  const [withRecoveryCode, setWithRecoveryCode] = useState(false);
+  const [enrolled, setEnrolled] = useState<SecondFactorSession | null>(null);
+
+  useEffect(() => {
+    if (!step.enrol) return;
+    beginEnrolment({ challenge: step.challenge })
+      .unwrap()
+      .then(setEnrolment)
+      .catch((err: unknown) => {
+        notifyFailure(err, 'Failed to start setting up two-factor authentication');
+        onRestart();
+      });
+  }, [step, beginEnrolment, onRestart]);
+
+  const verify = async (proof: SecondFactorProof) => {
+    let answer: SecondFactorSession;
+    try {
+      answer = await complete({ challenge: step.challenge, ...proof }).unwrap();
+    } catch (err) {
+      // Five minutes after the password: nothing left to verify against, so the password is asked again.
+      if (errorCode(err) === 'mfa_challenge_expired') {
+        notify.error(serverMessage(err) ?? 'Your sign-in has expired. Please sign in again.');
+        onRestart();
+        return;
+      }
+      throw err;
+    }
+    if (answer.recoveryCodes) {
+      setEnrolled(answer);
+      return;
+    }
+    dispatch(finishSignIn(answer));
+    notify.success(`Welcome back, ${answer.admin.name}!`);
+  };
+
+  if (enrolled?.recoveryCodes) {
+    return (
+      <RecoveryCodes
+        codes={enrolled.recoveryCodes}
+        doneLabel="Continue"
+        onDone={() => {
+          dispatch(finishSignIn(enrolled));
+          notify.success(`Welcome back, ${enrolled.admin.name}!`);
+        }}
+      />
+    );
+  }
+
+  const back = (
+    <Button variant="ghost" block onClick={onRestart}>
+      Back to sign in
+    </Button>
+  );
+
+  if (step.enrol) {
+    return (
+      <section className="second-factor" aria-labelledby="second-factor-title">
+        <h2 id="second-factor-title" className="second-factor__title">
+          Set up two-factor authentication
+        </h2>
+        <p>Every admin must now use an authenticator app to sign in.</p>
+        {enrolment ? (
+          <>
+            <TotpSetup enrolment={enrolment} />
+            <CodeForm
+              submitLabel="Verify and continue"
+              failure="Verification failed"
+              onCode={(code) => verify({ code })}
+            />
+          </>
+        ) : (
+          enrolmentRequest.isLoading && <Spinner label="Preparing your key" />
+        )}
+        {back}
+      </section>
+    );
+  }
+
+  return (
+    <section className="second-factor" aria-labelledby="second-factor-title">
+      <h2 id="second-factor-title" className="second-factor__title">
+        Two-factor authentication
+      </h2>
+      {withRecoveryCode ? (
+        <>
+          <p>Enter one of your recovery codes. Each code works once.</p>
+          <RecoveryCodeForm onRecoveryCode={(recoveryCode) => verify({ recoveryCode })} />
+          <Button variant="ghost" block onClick={() => setWithRecoveryCode(false)}>
+            Use your authenticator app instead
+          </Button>
+        </>
+      ) : (
+        <>
+          <p>Enter the 6-digit code from your authenticator app.</p>
+          <CodeForm submitLabel="Verify" failure="Verification failed" onCode={(code) => verify({ code })} />
+          <Button variant="ghost" block onClick={() => setWithRecoveryCode(true)}>
+            Use a recovery code instead
+          </Button>
+        </>
+      )}
+      {back}
+    </section>
+  );
+}

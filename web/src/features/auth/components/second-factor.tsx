@@ -1,0 +1,177 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Copy, ShieldCheck } from 'lucide-react';
+import { Button, Input } from '../../../components/ui';
+import { failAtField } from '../../../lib/form-errors';
+import { bindFields } from '../../../lib/forms';
+import { notify } from '../../../lib/toast';
+import type { TotpEnrolment } from '../api/auth-api';
+import {
+  CODE_MESSAGE,
+  codeSchema,
+  recoveryCodeSchema,
+  type CodeInput,
+  type RecoveryCodeInput,
+} from '../api/schemas';
+
+/** The key in groups of four, easier to type into an app that cannot scan. */
+const groupedKey = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+
+/** An authenticator app's new key: as a QR code to scan and written out to type. */
+export function TotpSetup({ enrolment }: { enrolment: TotpEnrolment }) {
+  return (
+    <div className="totp-setup">
+      <p>
+        Scan this QR code with your authenticator app (for example Microsoft Authenticator, Google
+        Authenticator or 1Password), then enter the 6-digit code it shows.
+      </p>
+      <img
+        className="totp-setup__qr"
+        src={enrolment.qrCode}
+        width={200}
+        height={200}
+        alt="QR code to add Readiness to your authenticator app"
+      />
+      <p className="totp-setup__key-label" id="totp-key-label">
+        Can&apos;t scan it? Enter this key in the app instead:
+      </p>
+      <code className="totp-setup__key" aria-labelledby="totp-key-label">
+        {groupedKey(enrolment.secret)}
+      </code>
+    </div>
+  );
+}
+
+/** A form for one 6-digit code; a refusal from the server shows at the field. */
+export function CodeForm({
+  submitLabel,
+  onCode,
+  failure,
+}: {
+  submitLabel: string;
+  onCode: (code: string) => Promise<void>;
+  failure: string;
+}) {
+  const form = useForm<CodeInput>({ resolver: zodResolver(codeSchema), defaultValues: { code: '' } });
+  const field = bindFields(form);
+  const onSubmit = async ({ code }: CodeInput) => {
+    try {
+      await onCode(code);
+    } catch (err) {
+      failAtField(err, failure, { setError: form.setError, fields: ['code'] });
+    }
+  };
+  return (
+    <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+      <Input
+        label="Authentication code"
+        hint={CODE_MESSAGE}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        autoFocus
+        {...field('code')}
+      />
+      <Button
+        type="submit"
+        size="lg"
+        block
+        loading={form.formState.isSubmitting}
+        icon={<ShieldCheck size={18} aria-hidden="true" />}
+      >
+        {submitLabel}
+      </Button>
+    </form>
+  );
+}
+
+/** A form for one recovery code. */
+export function RecoveryCodeForm({
+  onRecoveryCode,
+}: {
+  onRecoveryCode: (recoveryCode: string) => Promise<void>;
+}) {
+  const form = useForm<RecoveryCodeInput>({
+    resolver: zodResolver(recoveryCodeSchema),
+    defaultValues: { recoveryCode: '' },
+  });
+  const field = bindFields(form);
+  const onSubmit = async ({ recoveryCode }: RecoveryCodeInput) => {
+    try {
+      await onRecoveryCode(recoveryCode);
+    } catch (err) {
+      failAtField(err, 'Verification failed', {
+        setError: form.setError,
+        fields: ['recoveryCode'],
+      });
+    }
+  };
+  return (
+    <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+      <Input
+        label="Recovery code"
+        hint="One of the ten codes you saved when you set up two-factor authentication."
+        autoComplete="off"
+        spellCheck={false}
+        autoFocus
+        {...field('recoveryCode')}
+      />
+      <Button
+        type="submit"
+        size="lg"
+        block
+        loading={form.formState.isSubmitting}
+        icon={<ShieldCheck size={18} aria-hidden="true" />}
+      >
+        Verify
+      </Button>
+    </form>
+  );
+}
+
+/** The recovery codes, shown once, with a way to copy them; `onDone` when the admin has saved them. */
+export function RecoveryCodes({
+  codes,
+  doneLabel,
+  onDone,
+}: {
+  codes: string[];
+  doneLabel: string;
+  onDone: () => void;
+}) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(codes.join('\n'));
+      setCopied(true);
+      notify.success('Recovery codes copied to clipboard');
+    } catch {
+      notify.error('Failed to copy the recovery codes');
+    }
+  };
+  return (
+    <section className="recovery-codes" aria-labelledby="recovery-codes-title">
+      <h2 id="recovery-codes-title" className="recovery-codes__title">
+        Your recovery codes
+      </h2>
+      <p>
+        Save these codes somewhere safe, such as a password manager. Each one signs you in once if you lose
+        your authenticator app. They are shown only now.
+      </p>
+      <ol className="recovery-codes__list">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ol>
+      <div className="recovery-codes__actions">
+        <Button variant="secondary" icon={<Copy size={16} aria-hidden="true" />} onClick={copy}>
+          {copied ? 'Copied' : 'Copy codes'}
+        </Button>
+        <Button onClick={onDone}>{doneLabel}</Button>
+      </div>
+    </section>
+  );
+}

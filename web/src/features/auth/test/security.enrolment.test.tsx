@@ -1,0 +1,98 @@
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { regularAdmin, superAdmin } from '../../../testing/fixtures';
+import { renderApp } from '../../../testing/render';
+import { openSession, server } from '../../../testing/server';
+
+const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-ij${i}k`);
+
+/** The own second factor as the server keeps it: off until a first code confirms the app. */
+function withAuthenticator() {
+  let enabled = false;
+  server.use(
+    http.get('*/api/auth/mfa', () =>
+      HttpResponse.json({
+        totp: enabled ? { enabledAt: '2026-11-25T10:00:00.000Z' } : null,
+        recoveryCodesLeft: enabled ? 10 : 0,
+        required: false,
+      }),
+    ),
+    http.post('*/api/auth/mfa/totp', () =>
+      HttpResponse.json({
+        secret: SECRET,
+        otpauthUrl: `otpauth://totp/Readiness:x?secret=${SECRET}`,
+        qrCode: 'data:image/svg+xml;base64,PHN2Zy8+',
+      }),
+    ),
+    http.post('*/api/auth/mfa/totp/confirm', async ({ request }) => {
+      const { code } = (await request.json()) as { code: string };
+      if (code !== '654321') {
+        return HttpResponse.json(
+          {
+            message: 'The code is not valid. Check your authenticator app and try again.',
+            code: 'invalid_code',
+          },
+          { status: 400 },
+        );
+      }
+      enabled = true;
+      return HttpResponse.json({ recoveryCodes: CODES });
+    }),
+    http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: false })),
+  );
+}
+
+describe('Security page', () => {
+  it('when an admin sets up an authenticator app, then the key shows written out, a wrong code is refused at the field, and the recovery codes show once', async () => {
+    withAuthenticator();
+    const { user } = renderApp('/admin/security', { token: openSession(regularAdmin._id) });
+    await user.click(await screen.findByRole('button', { name: 'Set up authenticator app' }));
+    expect(await screen.findByRole('img', { name: /QR code/ })).toHaveAttribute(
+      'src',
+      expect.stringMatching(/^data:/),
+    );
+    expect(screen.getByText('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP')).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Authentication code'), '111111');
+    await user.click(screen.getByRole('button', { name: 'Verify and turn on' }));
+    expect(
+      await screen.findByText('The code is not valid. Check your authenticator app and try again.'),
+    ).toBeInTheDocument();
+
+    await user.clear(screen.getByLabelText('Authentication code'));
+    await user.type(screen.getByLabelText('Authentication code'), '654321');
+    await user.click(screen.getByRole('button', { name: 'Verify and turn on' }));
+    const codes = await screen.findByRole('region', { name: 'Your recovery codes' });
+    expect(
+      within(codes)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(CODES);
+
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(await screen.findByText('10 recovery codes left.')).toBeInTheDocument();
+    expect(screen.queryByText(CODES[0]!)).not.toBeInTheDocument();
+    // A regular admin sees no policy for everyone.
+    expect(
+      screen.queryByLabelText('Require two-factor authentication for every admin'),
+    ).not.toBeInTheDocument();
+  });
+
+  it('when a super admin ticks the policy, then it is saved for every admin', async () => {
+    withAuthenticator();
+    let saved: { mfaRequired: boolean } | undefined;
+    server.use(
+      http.put('*/api/admin/security-settings', async ({ request }) => {
+        saved = (await request.json()) as { mfaRequired: boolean };
+        return HttpResponse.json(saved);
+      }),
+    );
+    const { user } = renderApp('/admin/security', { token: openSession(superAdmin._id) });
+    await user.click(await screen.findByLabelText('Require two-factor authentication for every admin'));
+    expect(
+      await screen.findByText('Two-factor authentication is now required for every admin'),
+    ).toBeInTheDocument();
+    expect(saved).toEqual({ mfaRequired: true });
+  });
+});
