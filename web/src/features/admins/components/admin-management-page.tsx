@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { UserPlus, Users } from 'lucide-react';
-import { Button, Card, ListTable, SearchInput, matchesNameOrEmail } from '../../../components/ui';
+import { ScrollText, UserPlus, Users } from 'lucide-react';
+import { Button, ButtonLink, Card, ListTable, SearchInput, matchesNameOrEmail } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { selectAdmin } from '../../auth/api/session';
 import type { Admin } from '../../auth/api/types';
@@ -44,9 +44,18 @@ export function AdminManagementPage() {
       <Card
         title="Administrators"
         actions={
-          <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => setCreating(true)}>
-            Add Admin
-          </Button>
+          <div className="row-actions">
+            <ButtonLink
+              to="/admin/audit"
+              variant="secondary"
+              icon={<ScrollText size={18} aria-hidden="true" />}
+            >
+              Audit Log
+            </ButtonLink>
+            <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => setCreating(true)}>
+              Add Admin
+            </Button>
+          </div>
         }
       >
         <div className="toolbar">

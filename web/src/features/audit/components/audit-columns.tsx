@@ -1,5 +1,7 @@
 import { Badge, Person, type Column } from '../../../components/ui';
-import { formatDateTime } from '../../../lib/format';
+import { formatDate } from '../../../lib/format';
+
+const timeOfDay = new Intl.DateTimeFormat('en-US', { timeStyle: 'medium' });
 import { actionLabel, type AuditEntry } from '../api/audit-api';
 
 const METHODS: Record<string, string> = { password: 'with a password', sso: 'through single sign-on' };
@@ -30,7 +32,14 @@ export const auditColumns: Column<AuditEntry>[] = [
   {
     key: 'when',
     header: 'When',
-    render: (e) => <time dateTime={e.createdAt}>{formatDateTime(e.createdAt)}</time>,
+    // The day on one line and the time (with seconds: entries often come close together) under it.
+    render: (e) => (
+      <time dateTime={e.createdAt}>
+        <span className="nowrap">{formatDate(e.createdAt)}</span>
+        <br />
+        <span className="muted">{timeOfDay.format(new Date(e.createdAt))}</span>
+      </time>
+    ),
   },
   {
     key: 'actor',
@@ -45,7 +54,6 @@ export const auditColumns: Column<AuditEntry>[] = [
   {
     key: 'target',
     header: 'Concerning',
-    priority: 'low',
     render: (e) =>
       e.target ? (
         <Person name={e.target.name || e.target.email || e.target._id} email={e.target.email} />

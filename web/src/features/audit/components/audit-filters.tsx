@@ -33,10 +33,10 @@ export function AuditFilters({
 }) {
   const { data: admins = [] } = useGetAdminsQuery();
   return (
-    <div className="toolbar toolbar--filters">
+    <div className="toolbar toolbar--filters toolbar--audit">
       <SearchInput
         label="Search the audit log"
-        placeholder="Search by name or email"
+        placeholder="Name or email"
         value={values.q}
         onChange={(q) => onChange({ q })}
       />

@@ -9,7 +9,6 @@ import {
   LockKeyhole,
   LogOut,
   Menu,
-  ScrollText,
   ShieldCheck,
   UserCircle2,
   Users,
@@ -34,7 +33,6 @@ const NAV_ITEMS: NavItem[] = [
   { to: '/admin/assessments', label: 'Assessments', icon: ClipboardList },
   { to: '/admin/results', label: 'Results', icon: BarChart3 },
   { to: '/admin/admins', label: 'Admins', icon: ShieldCheck, superAdminOnly: true },
-  { to: '/admin/audit', label: 'Audit Log', icon: ScrollText, superAdminOnly: true },
 ];
 
 /** Routes name their page in `handle.title`; the deepest one wins. */
