@@ -1,6 +1,6 @@
 import { timestampDate } from '@readiness/contracts';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
-import type { AuditTrail } from '../../domain/audit-trail';
+import type { AnnouncedAction, AuditTrail } from '../../domain/audit-trail';
 
 /** Auth's queues: one per event it writes into the audit log (proto/src/consumers.ts). */
 export const AUDIT_QUEUES = {
@@ -18,34 +18,38 @@ const madeActiveAgain = (createdAt: Date | undefined, publishedAt: Date) =>
 
 /** The admin actions the other services announce, into the audit log (each event written once). */
 export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
+  const record = (
+    eventId: string,
+    actorId: string,
+    action: string,
+    target: AnnouncedAction['target'],
+    details: Record<string, unknown>,
+  ) => trail.record({ eventId, actorId, action, target, details });
+
+  /** An event that names the student (an invitation, first or resent): kept, so later events can name them too. */
+  async function studentNamed(
+    eventId: string,
+    e: { studentId: string; name: string; email: string; actorId: string },
+    action: string,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    const student = { id: e.studentId, name: e.name, email: e.email };
+    await trail.rememberStudent(student);
+    await record(eventId, e.actorId, action, student, details);
+  }
+
   return [
     on('student.student.invited.v1', {
       queue: AUDIT_QUEUES.studentInvited,
-      async handle(e, meta) {
-        const student = { id: e.studentId, name: e.name, email: e.email };
-        await trail.rememberStudent(student);
-        await trail.record({
-          eventId: meta.id,
-          actorId: e.actorId,
-          action: 'student.invited',
-          target: student,
-          details: { extraTimePercent: e.extraTimePercent, expiresAt: e.expiresAt },
-        });
-      },
+      handle: (e, meta) =>
+        studentNamed(meta.id, e, 'student.invited', {
+          extraTimePercent: e.extraTimePercent,
+          expiresAt: e.expiresAt,
+        }),
     }),
     on('student.invitation.resent.v1', {
       queue: AUDIT_QUEUES.invitationResent,
-      async handle(e, meta) {
-        const student = { id: e.studentId, name: e.name, email: e.email };
-        await trail.rememberStudent(student);
-        await trail.record({
-          eventId: meta.id,
-          actorId: e.actorId,
-          action: 'student.invitation-resent',
-          target: student,
-          details: { expiresAt: e.expiresAt },
-        });
-      },
+      handle: (e, meta) => studentNamed(meta.id, e, 'student.invitation-resent', { expiresAt: e.expiresAt }),
     }),
     on('student.student.deleted.v1', {
       queue: AUDIT_QUEUES.studentDeleted,
@@ -63,27 +67,24 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
     }),
     on('results.result.deleted.v1', {
       queue: AUDIT_QUEUES.resultDeleted,
-      async handle(e, meta) {
-        await trail.record({
-          eventId: meta.id,
-          actorId: e.actorId,
-          action: 'result.deleted',
-          target: await trail.studentTarget(e.studentId),
-          details: { resultId: e.resultId },
-        });
-      },
+      handle: async (e, meta) =>
+        record(meta.id, e.actorId, 'result.deleted', await trail.studentTarget(e.studentId), {
+          resultId: e.resultId,
+        }),
     }),
     on('results.certificate.resend-requested.v1', {
       queue: AUDIT_QUEUES.certificateResent,
-      async handle(e, meta) {
-        await trail.record({
-          eventId: meta.id,
-          actorId: e.actorId,
-          action: 'certificate.resend-requested',
-          target: { id: e.studentId, name: e.name, email: e.email },
-          details: { resultId: e.resultId, assessmentCode: e.assessmentCode },
-        });
-      },
+      handle: (e, meta) =>
+        record(
+          meta.id,
+          e.actorId,
+          'certificate.resend-requested',
+          { id: e.studentId, name: e.name, email: e.email },
+          {
+            resultId: e.resultId,
+            assessmentCode: e.assessmentCode,
+          },
+        ),
     }),
     on('assessment.version.published.v1', {
       queue: AUDIT_QUEUES.versionPublished,

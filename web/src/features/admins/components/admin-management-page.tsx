@@ -44,18 +44,9 @@ export function AdminManagementPage() {
       <Card
         title="Administrators"
         actions={
-          <div className="row-actions">
-            <ButtonLink
-              to="/admin/audit"
-              variant="secondary"
-              icon={<ScrollText size={18} aria-hidden="true" />}
-            >
-              Audit Log
-            </ButtonLink>
-            <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => setCreating(true)}>
-              Add Admin
-            </Button>
-          </div>
+          <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => setCreating(true)}>
+            Add Admin
+          </Button>
         }
       >
         <div className="toolbar">
@@ -65,6 +56,13 @@ export function AdminManagementPage() {
             value={search}
             onChange={setSearch}
           />
+          <ButtonLink
+            to="/admin/audit"
+            variant="secondary"
+            icon={<ScrollText size={18} aria-hidden="true" />}
+          >
+            Audit Log
+          </ButtonLink>
         </div>
         <ListTable
           loading={isLoading}

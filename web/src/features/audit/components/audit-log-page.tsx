@@ -1,7 +1,7 @@
 import { useDeferredValue, useEffect, useState } from 'react';
-import { ChevronLeft, ChevronRight, Download, ScrollText } from 'lucide-react';
+import { ChevronLeft, ChevronRight, ScrollText } from 'lucide-react';
 import { Button, Card, ListTable } from '../../../components/ui';
-import { useFileDownload } from '../../../lib/file-download';
+import { ExportCsvButton } from '../../../lib/file-download';
 import { notifyFailure } from '../../../lib/toast';
 import { AUDIT_PAGE_SIZE, auditExportPath, useGetAuditLogQuery, type AuditQuery } from '../api/audit-api';
 import { auditColumns } from './audit-columns';
@@ -35,14 +35,6 @@ export function AuditLogPage() {
     if (error) notifyFailure(error, 'Failed to load the audit log', { serverMessage: false });
   }, [error]);
 
-  const csv = useFileDownload();
-  const exportCsv = async () => {
-    try {
-      await csv.download(auditExportPath, `audit-log-${new Date().toISOString().slice(0, 10)}.csv`, filters);
-    } catch (err) {
-      notifyFailure(err, 'Failed to export the audit log', { serverMessage: false });
-    }
-  };
   const change = (next: Partial<AuditFilterValues>) => {
     setValues((current) => ({ ...current, ...next }));
     setCursors([]);
@@ -55,14 +47,12 @@ export function AuditLogPage() {
       <Card
         title="Audit Log"
         actions={
-          <Button
-            variant="secondary"
-            icon={<Download size={18} aria-hidden="true" />}
-            loading={csv.busy}
-            onClick={exportCsv}
-          >
-            Export CSV
-          </Button>
+          <ExportCsvButton
+            path={auditExportPath}
+            name="audit-log"
+            params={filters}
+            failure="Failed to export the audit log"
+          />
         }
       >
         <AuditFilters values={values} onChange={change} />

@@ -73,16 +73,16 @@ export function CodeForm({
         autoFocus
         {...field('code')}
       />
-      <Button
-        type="submit"
-        size="lg"
-        block
-        loading={form.formState.isSubmitting}
-        icon={<ShieldCheck size={18} aria-hidden="true" />}
-      >
-        {submitLabel}
-      </Button>
+      <VerifyButton busy={form.formState.isSubmitting}>{submitLabel}</VerifyButton>
     </form>
+  );
+}
+
+function VerifyButton({ busy, children }: { busy: boolean; children: string }) {
+  return (
+    <Button type="submit" size="lg" block loading={busy} icon={<ShieldCheck size={18} aria-hidden="true" />}>
+      {children}
+    </Button>
   );
 }
 
@@ -117,15 +117,7 @@ export function RecoveryCodeForm({
         autoFocus
         {...field('recoveryCode')}
       />
-      <Button
-        type="submit"
-        size="lg"
-        block
-        loading={form.formState.isSubmitting}
-        icon={<ShieldCheck size={18} aria-hidden="true" />}
-      >
-        Verify
-      </Button>
+      <VerifyButton busy={form.formState.isSubmitting}>Verify</VerifyButton>
     </form>
   );
 }

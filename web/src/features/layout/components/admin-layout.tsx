@@ -35,6 +35,12 @@ const NAV_ITEMS: NavItem[] = [
   { to: '/admin/admins', label: 'Admins', icon: ShieldCheck, superAdminOnly: true },
 ];
 
+/** The admin's own account, under their name. */
+const ACCOUNT_LINKS = [
+  { to: '/admin/change-password', label: 'Change password', icon: KeyRound },
+  { to: '/admin/security', label: 'Security', icon: LockKeyhole },
+];
+
 /** Routes name their page in `handle.title`; the deepest one wins. */
 export interface RouteHandle {
   title?: string;
@@ -121,14 +127,12 @@ export function AdminLayout() {
               <p className="sidebar__user-role">{roleLabel}</p>
             </div>
           </div>
-          <NavLink to="/admin/change-password" className="sidebar__secondary">
-            <KeyRound size={16} aria-hidden="true" />
-            <span>Change password</span>
-          </NavLink>
-          <NavLink to="/admin/security" className="sidebar__secondary">
-            <LockKeyhole size={16} aria-hidden="true" />
-            <span>Security</span>
-          </NavLink>
+          {ACCOUNT_LINKS.map(({ to, label, icon: Icon }) => (
+            <NavLink key={to} to={to} className="sidebar__secondary">
+              <Icon size={16} aria-hidden="true" />
+              <span>{label}</span>
+            </NavLink>
+          ))}
           <button type="button" className="sidebar__logout" onClick={onLogout}>
             <LogOut size={18} aria-hidden="true" />
             <span>Logout</span>

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import { BarChart2, Download, Inbox } from 'lucide-react';
-import { Button, ButtonLink, Card, ListTable, SearchInput, Select } from '../../../components/ui';
+import { BarChart2, Inbox } from 'lucide-react';
+import { ButtonLink, Card, ListTable, SearchInput, Select } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { exportPath, listParams, SORT_OPTIONS, STATUS_OPTIONS, useGetResultsQuery } from '../api/results-api';
 import type { ResultStatus } from '../api/types';
-import { useFileDownload } from '../../../lib/file-download';
+import { ExportCsvButton } from '../../../lib/file-download';
 import { useAddressSearch } from '../hooks/use-address-search';
 import { useResultFilters } from '../hooks/use-result-filters';
 import { Pager } from './pager';
@@ -41,15 +41,6 @@ export function ResultsPage() {
       if (results.length === 1 && query.page > 1) update({ page: query.page - 1 });
     },
   });
-  const csv = useFileDownload();
-  const exportCsv = async () => {
-    try {
-      const day = new Date().toISOString().slice(0, 10);
-      await csv.download(exportPath, `assessment-results-${day}.csv`, listParams(query));
-    } catch (err) {
-      notifyFailure(err, 'Failed to export results', { serverMessage: false });
-    }
-  };
 
   const columns = resultColumns((action, row) => actions.ask(action, row));
 
@@ -69,14 +60,12 @@ export function ResultsPage() {
             >
               Item Analysis
             </ButtonLink>
-            <Button
-              variant="secondary"
-              icon={<Download size={18} aria-hidden="true" />}
-              loading={csv.busy}
-              onClick={exportCsv}
-            >
-              Export CSV
-            </Button>
+            <ExportCsvButton
+              path={exportPath}
+              name="assessment-results"
+              params={listParams(query)}
+              failure="Failed to export results"
+            />
           </div>
         }
       >

@@ -1,5 +1,8 @@
+import { Download } from 'lucide-react';
+import { Button } from '../components/ui';
 import { api } from './api';
 import { saveObjectUrl } from './save-file';
+import { notifyFailure } from './toast';
 
 /**
  * A file the server sends only to a signed-in admin: fetched through the API slice (token, renewal,
@@ -32,4 +35,37 @@ export function useFileDownload() {
     saveObjectUrl(objectUrl, fileName);
   };
   return { download, busy: isLoading };
+}
+
+/** A list's "Export CSV": the file as the list is filtered now, named with today's date; a failure is a toast. */
+export function ExportCsvButton({
+  path,
+  name,
+  params,
+  failure,
+}: {
+  path: string;
+  /** The file's name before `-<YYYY-MM-DD>.csv`. */
+  name: string;
+  params?: Record<string, string>;
+  failure: string;
+}) {
+  const csv = useFileDownload();
+  const exportCsv = async () => {
+    try {
+      await csv.download(path, `${name}-${new Date().toISOString().slice(0, 10)}.csv`, params);
+    } catch (err) {
+      notifyFailure(err, failure, { serverMessage: false });
+    }
+  };
+  return (
+    <Button
+      variant="secondary"
+      icon={<Download size={18} aria-hidden="true" />}
+      loading={csv.busy}
+      onClick={exportCsv}
+    >
+      Export CSV
+    </Button>
+  );
 }
