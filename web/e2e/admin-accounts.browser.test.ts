@@ -91,7 +91,7 @@ test('when the super admin mistypes the password, then the server message shows 
   await shown(page.getByRole('heading', { name: 'Admin Portal' }));
   await expectAccessible(page, 'login');
 
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await shown(page.getByText('Email is required'));
   await shown(page.getByText('Password is required'));
   await expectAccessible(page, 'login with validation errors');
@@ -107,7 +107,7 @@ test('when the super admin mistypes the password, then the server message shows 
   expect(await password.getAttribute('type')).toBe('text');
 
   await password.fill(SUPER.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await atPath(page, '/admin/dashboard');
   await shown(toast(page, `Welcome back, ${SUPER.name}!`));
   await shown(page.getByRole('heading', { name: 'Dashboard', level: 1 }));
@@ -240,7 +240,7 @@ test('when the admin signs in with the temporary password, then they must choose
   await shown(toast(page, 'Invalid email or password'));
 
   await page.getByLabel('Password', { exact: true }).fill(temporaryPassword);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await atPath(page, '/admin/change-password');
   await shown(page.getByRole('heading', { name: 'Change Password' }));
   await shown(page.getByText('You signed in with a temporary password'));
@@ -318,7 +318,7 @@ test('when the super admin disables an admin, then the admin is sent to sign-in 
   await shown(toast(owner, 'Admin enabled successfully'));
   await shown(row.getByText('Active', { exact: true }));
   // The guard remembered where her session ended, and signing in again takes her back there.
-  await katherine.getByRole('button', { name: 'Sign In' }).click();
+  await katherine.getByRole('button', { name: 'Sign In', exact: true }).click();
   await atPath(katherine, '/admin/change-password');
   await shown(katherine.getByText('Choose a new password for your account.'));
 });

@@ -99,7 +99,7 @@ describeIfAsked('screenshots for docs/screenshots', () => {
       await page.goto('/admin/login');
       await shown(page.getByRole('heading', { name: 'Admin Portal' }));
       await shoot(page, 'login', width);
-      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
       await shown(page.getByText('Password is required'));
       await shoot(page, 'login-validation', width);
 
@@ -148,7 +148,7 @@ describeIfAsked('screenshots for docs/screenshots', () => {
       await page.goto('/admin/login');
       await page.getByLabel('Email').fill(TEAM[0]!.email);
       await page.getByLabel('Password', { exact: true }).fill(graceTemporary);
-      await page.getByRole('button', { name: 'Sign In' }).click();
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
       await atPath(page, '/admin/change-password');
       await page.locator('.Toastify__toast').first().waitFor({ state: 'detached', timeout: 10_000 });
       await shoot(page, 'change-password', width);

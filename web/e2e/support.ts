@@ -30,17 +30,19 @@ export function assertBuilt(): void {
 }
 
 /** Starts the product with a known super admin; one instance serves a whole test file. */
-export async function startSeededProduct(): Promise<RunningProduct> {
+export async function startSeededProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
   assertBuilt();
-  return startProduct({ SEED_ADMIN_EMAIL: SUPER.email, SEED_ADMIN_PASSWORD: SUPER.password });
+  return startProduct({ SEED_ADMIN_EMAIL: SUPER.email, SEED_ADMIN_PASSWORD: SUPER.password, ...env });
 }
 
 /**
  * The product and a browser, started side by side; if either fails to start the other is shut again,
  * so a failed start cannot leave a process behind that keeps jest from exiting.
  */
-export async function startProductAndBrowser(): Promise<{ product: RunningProduct; browser: Browser }> {
-  const [product, browser] = await Promise.allSettled([startSeededProduct(), launchBrowser()]);
+export async function startProductAndBrowser(
+  env: Record<string, string> = {},
+): Promise<{ product: RunningProduct; browser: Browser }> {
+  const [product, browser] = await Promise.allSettled([startSeededProduct(env), launchBrowser()]);
   if (product.status === 'fulfilled' && browser.status === 'fulfilled') {
     return { product: product.value, browser: browser.value };
   }
@@ -121,7 +123,7 @@ export async function atPath(page: Page, expected: string | RegExp): Promise<voi
 export async function submitLogin(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
 
 /** Signs in from the login screen and waits for the dashboard. */

@@ -5,7 +5,7 @@ import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService, every, type ServiceParts } from '@readiness/kit/runtime';
 import { configSchema, type AuthConfig } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
-import { createAdminAccounts, type AdminAccounts } from './domain/admin-accounts';
+import { createAdminAccounts, relyingPartyOf, type AdminAccounts } from './domain/admin-accounts';
 import {
   ACCOUNT_FAILURES,
   ADDRESS_FAILURES,
@@ -119,6 +119,7 @@ export const authService = defineService({
       tokenTtlSeconds: config.JWT_TTL_SECONDS,
       logger,
       onEventsCommitted: () => ctx.notifyOutbox(),
+      relyingParty: relyingPartyOf(publicOrigin),
       singleSignOn: config.OIDC_ISSUER
         ? {
             provider: createIdentityProvider({

@@ -57,7 +57,7 @@ describe('auth API documentation, beyond what every service is checked for', () 
     // A session, or (for an admin with a second factor) the challenge the second step answers with one.
     const [session, secondStep] = answerSchema(doc.paths['/api/auth/login']?.post, '200')?.anyOf ?? [];
     expect(session?.required).toEqual(['token', 'admin']);
-    expect(secondStep?.required).toEqual(['mfaRequired', 'challenge', 'enrol']);
+    expect(secondStep?.required).toEqual(['mfaRequired', 'challenge', 'enrol', 'methods']);
     expect(answerSchema(doc.paths['/api/admin/admins']?.get, '200')?.properties?.admins?.type).toBe('array');
     // The session routes outside /api/admin need a token too (services/api-docs.response.test.ts checks the rest).
     for (const operation of documentedOperations(doc)) {

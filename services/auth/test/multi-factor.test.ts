@@ -93,7 +93,12 @@ test('when an admin enrols an authenticator app, then the password step answers 
 
   const first = await passwordStep(a.email, a.password);
   expect(first.status).toBe(200);
-  expect(first.body).toEqual({ mfaRequired: true, challenge: expect.any(String), enrol: false });
+  expect(first.body).toEqual({
+    mfaRequired: true,
+    challenge: expect.any(String),
+    enrol: false,
+    methods: ['totp'],
+  });
   expect(first.body.token).toBeUndefined();
 
   const code = codeAt(enrolment.secret);
@@ -187,7 +192,12 @@ test('when a super admin requires MFA, then an admin without it enrols during si
   expect(set.body).toEqual({ mfaRequired: true });
   try {
     const step = await passwordStep(a.email, a.password);
-    expect(step.body).toEqual({ mfaRequired: true, challenge: expect.any(String), enrol: true });
+    expect(step.body).toEqual({
+      mfaRequired: true,
+      challenge: expect.any(String),
+      enrol: true,
+      methods: ['totp'],
+    });
     // No recovery code stands in for a factor that does not exist yet.
     const noFactor = await secondStep({ challenge: step.body.challenge, recoveryCode: 'aaaa-bbbb-cccc' });
     expect(noFactor.status).toBe(401);

@@ -56,6 +56,18 @@ describe('route table', () => {
     expect(matchRoute('POST', '/api/auth/login')?.rateLimit).toBe('login');
   });
 
+  it('when a sign-in step uses a second factor or a passkey, then it meets the sign-in limit too', () => {
+    for (const path of [
+      '/api/auth/login/mfa',
+      '/api/auth/login/mfa/passkey-options',
+      '/api/auth/login/passkey/options',
+      '/api/auth/login/passkey',
+    ]) {
+      expect([path, matchRoute('POST', path)?.rateLimit]).toEqual([path, 'login']);
+    }
+    expect(matchRoute('POST', '/api/auth/login/passkeys')?.rateLimit).toBeUndefined();
+  });
+
   it('when certificate codes are checked, then the student limit applies and nothing but GET reaches the report service', () => {
     expect(matchRoute('GET', '/api/certificates/RDY-7K3F-92QX')?.rateLimit).toBe('student');
     expect(matchRoute('GET', '/api/certificates/RDY-7K3F-92QX/pdf')?.rateLimit).toBe('student');

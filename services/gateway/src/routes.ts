@@ -33,9 +33,9 @@ const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')
  * adds its rows here and its URL to the config.
  */
 export const ROUTES: readonly RouteRule[] = [
-  // Both steps of sign-in (password, then the second factor's code) meet the sign-in limit.
+  // Every step of sign-in (password, the second factor, a passkey's challenge and answer) meets the sign-in limit.
   {
-    path: /^\/api\/auth\/login(?:\/mfa)?$/,
+    path: /^\/api\/auth\/login(?:\/mfa(?:\/passkey-options)?|\/passkey(?:\/options)?)?$/,
     upstream: 'auth',
     access: 'public',
     rateLimit: 'login',

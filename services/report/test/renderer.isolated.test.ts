@@ -97,7 +97,8 @@ describe('PDF renderer', () => {
   });
 
   it('when no PDF is asked for a while, then the browser is closed, and the next renders launch one browser again', async () => {
-    const sleepy = systemRenderer({ idleMs: 400 });
+    // Long enough that two renders 200 ms apart on a busy machine never fall on either side of it.
+    const sleepy = systemRenderer({ idleMs: 1_500 });
     await sleepy.start();
     try {
       const first = sleepy.browserPid()!;

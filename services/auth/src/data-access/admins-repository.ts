@@ -73,7 +73,8 @@ interface AdminRow {
 
 const COLUMNS = sql`id, name, email, password_hash, role, status, must_change_password, tokens_valid_from, last_login,
   created_at,
-  EXISTS (SELECT 1 FROM admin_totp t WHERE t.admin_id = admins.id AND t.confirmed_at IS NOT NULL) AS mfa_enabled`;
+  (EXISTS (SELECT 1 FROM admin_totp t WHERE t.admin_id = admins.id AND t.confirmed_at IS NOT NULL)
+    OR EXISTS (SELECT 1 FROM admin_passkeys p WHERE p.admin_id = admins.id)) AS mfa_enabled`;
 
 const toAdmin = (r: AdminRow): AdminRecord => ({
   id: r.id,

@@ -69,6 +69,11 @@ export const multiFactorRepository = {
     return removed.some((r) => r.confirmed);
   },
 
+  /** Removes the authenticator app only (another factor remains, and the recovery codes with it). */
+  async removeTotp(runner: Runner, adminId: string): Promise<void> {
+    await runner.execute(sql`DELETE FROM admin_totp WHERE admin_id = ${adminId}`);
+  },
+
   async replaceRecoveryCodes(runner: Runner, adminId: string, hashes: Buffer[]): Promise<void> {
     await runner.execute(sql`DELETE FROM admin_recovery_codes WHERE admin_id = ${adminId}`);
     await runner.execute(

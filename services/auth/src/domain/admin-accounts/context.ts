@@ -9,6 +9,7 @@ import { adminsRepository as repo, type AdminRecord } from '../../data-access/ad
 import type { LoginThrottle } from '../login-throttle';
 import type { PasswordHasher, TokenIssuer } from '../credentials';
 import type { SingleSignOnSettings } from './single-sign-on';
+import type { RelyingParty } from './passkeys';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const ADMIN_NOT_FOUND = 'Admin not found';
@@ -36,6 +37,8 @@ export interface AdminAccountsDeps {
   onEventsCommitted: () => void;
   /** Single sign-on with the institution's OpenID Provider, when configured. */
   singleSignOn?: SingleSignOnSettings;
+  /** The site passkeys are made for. */
+  relyingParty: RelyingParty;
 }
 
 /** What the use cases of admin accounts share: their dependencies and the short-lived cache of admin rows. */

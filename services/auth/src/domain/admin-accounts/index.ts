@@ -1,4 +1,5 @@
 import type { AdminTokenClaims } from '@readiness/kit/auth';
+import { conflict } from '@readiness/kit/errors';
 import {
   adminsRepository as repo,
   type AdminRecord,
@@ -19,9 +20,20 @@ import {
   securitySettings,
   securityStatus,
   setMfaRequired,
+  storeRecoveryCodes,
   sweepChallenges,
+  challengedAdmin,
   type SecondFactorProof,
 } from './multi-factor';
+import {
+  addPasskey,
+  passkeyRegistrationOptions,
+  passkeySignInOptions,
+  removePasskey,
+  secondFactorPasskeyOptions,
+  signInWithPasskey,
+  sweepPasskeyChallenges,
+} from './passkeys';
 import { authenticate, changePassword, login, logout, openSession, refresh, warmUp } from './sessions';
 import {
   endAllOwnSessions,
@@ -42,6 +54,7 @@ export {
 } from './context';
 export { SESSION_NOT_FOUND, type OwnSession, type SessionClient } from './own-sessions';
 export type { SecondFactorStep, TotpEnrolment } from './multi-factor';
+export { MAX_PASSKEYS, relyingPartyOf, type RelyingParty } from './passkeys';
 export { safeReturnTo, type SignInRefusal, type SingleSignOnSettings } from './single-sign-on';
 
 /**
@@ -100,7 +113,22 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     resetFactors: (actor: AdminRecord, targetId: string) => resetFactors(ctx, actor, targetId),
     securitySettings: () => securitySettings(ctx),
     setMfaRequired: (actor: AdminRecord, required: boolean) => setMfaRequired(ctx, actor, required),
-    sweepChallenges: () => sweepChallenges(ctx),
+    sweepChallenges: async () => {
+      await sweepChallenges(ctx);
+      await sweepPasskeyChallenges(ctx);
+    },
+    passkeyRegistrationOptions: (actor: AdminRecord) => passkeyRegistrationOptions(ctx, actor),
+    addPasskey: (actor: AdminRecord, name: string, response: Parameters<typeof addPasskey>[3]) =>
+      addPasskey(ctx, actor, name, response, (runner) => storeRecoveryCodes(runner, actor.id)),
+    removePasskey: (actor: AdminRecord, id: string) => removePasskey(ctx, actor, id),
+    secondFactorPasskeyOptions: async (challenge: string) => {
+      const { admin, purpose } = await challengedAdmin(ctx, challenge);
+      if (purpose !== 'verify') throw conflict('No passkey is set up for this account', 'no_passkey');
+      return secondFactorPasskeyOptions(ctx, admin);
+    },
+    passkeySignInOptions: () => passkeySignInOptions(ctx),
+    signInWithPasskey: (response: Parameters<typeof signInWithPasskey>[1], client: SessionClient) =>
+      signInWithPasskey(ctx, response, (tx, admin) => openSession(ctx, tx, admin, client)),
   };
 }
 

@@ -2,11 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database, Tx } from '@readiness/kit/db';
 import { badRequest, conflict, forbidden, unauthorized } from '@readiness/kit/errors';
 import { generateSecret, generateURI, verifySync } from 'otplib';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import QRCode from 'qrcode';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
 import { multiFactorRepository as mfa } from '../../data-access/multi-factor-repository';
+import { passkeysRepository as passkeys } from '../../data-access/passkeys-repository';
 import type { IssuedToken } from '../credentials';
 import { actorOf, audited, lockForChange, type AccountsContext } from './context';
+import { verifyPasskeyAnswer } from './passkeys';
 
 /** From a right password until its second factor: long enough to open the app, short enough to be worthless stolen. */
 const CHALLENGE_SECONDS = 5 * 60;
@@ -22,7 +25,11 @@ export interface SecondFactorStep {
   challenge: string;
   /** The admin has no factor yet and every admin must have one: they set up an authenticator app first. */
   enrol: boolean;
+  /** The second factors the admin may answer with (recovery codes go with either). */
+  methods: SecondFactorMethod[];
 }
+
+export type SecondFactorMethod = 'totp' | 'passkey';
 
 export interface TotpEnrolment {
   /** The key written out (base32), for typing into an app that cannot scan. */
@@ -32,7 +39,8 @@ export interface TotpEnrolment {
   qrCode: string;
 }
 
-export type SecondFactorProof = { code: string } | { recoveryCode: string };
+export type SecondFactorProof =
+  { code: string } | { recoveryCode: string } | { passkey: AuthenticationResponseJSON };
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -40,6 +48,7 @@ const CHALLENGE_EXPIRED = () =>
   unauthorized('Your sign-in has expired. Please sign in again.', 'mfa_challenge_expired');
 const WRONG_CODE = 'The code is not valid. Check your authenticator app and try again.';
 const WRONG_RECOVERY_CODE = 'The recovery code is not valid or has already been used.';
+const PASSKEY_FIRST = 'Set up your authenticator app first; passkeys are added from your Security page.';
 
 /**
  * The step a code was made in, when it is right for the admin's key (kept sealed, like every secret at rest);
@@ -71,7 +80,7 @@ function newRecoveryCodes(): string[] {
 /** Case, spaces and dashes as typed do not matter. */
 const normalisedRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z2-7]/g, '');
 
-async function storeRecoveryCodes(runner: Tx | Database['db'], adminId: string): Promise<string[]> {
+export async function storeRecoveryCodes(runner: Tx | Database['db'], adminId: string): Promise<string[]> {
   const codes = newRecoveryCodes();
   await mfa.replaceRecoveryCodes(
     runner,
@@ -91,11 +100,19 @@ export async function secondFactorStep(
 ): Promise<SecondFactorStep | undefined> {
   const db = ctx.database.db;
   const factor = await mfa.findTotp(db, admin.id);
-  const purpose = factor?.confirmedAt ? 'verify' : (await mfa.mfaRequired(db)) ? 'enrol' : undefined;
+  const methods: SecondFactorMethod[] = [];
+  if (factor?.confirmedAt) methods.push('totp');
+  if ((await passkeys.count(db, admin.id)) > 0) methods.push('passkey');
+  const purpose = methods.length > 0 ? 'verify' : (await mfa.mfaRequired(db)) ? 'enrol' : undefined;
   if (!purpose) return undefined;
   const challenge = randomBytes(32).toString('base64url');
   await mfa.addChallenge(db, digest(challenge), admin.id, purpose, CHALLENGE_SECONDS);
-  return { mfaRequired: true, challenge, enrol: purpose === 'enrol' };
+  return {
+    mfaRequired: true,
+    challenge,
+    enrol: purpose === 'enrol',
+    methods: purpose === 'enrol' ? ['totp'] : methods,
+  };
 }
 
 async function startEnrolment(ctx: AccountsContext, admin: AdminRecord): Promise<TotpEnrolment> {
@@ -109,7 +126,7 @@ async function startEnrolment(ctx: AccountsContext, admin: AdminRecord): Promise
 }
 
 /** The admin the challenge was given to, while it lasts and the admin is active. */
-async function challengedAdmin(ctx: AccountsContext, challenge: string) {
+export async function challengedAdmin(ctx: AccountsContext, challenge: string) {
   const found = await mfa.findChallenge(ctx.database.db, digest(challenge));
   const admin = found && (await repo.findById(ctx.database.db, found.adminId));
   if (!found || !admin || admin.status !== 'active') throw CHALLENGE_EXPIRED();
@@ -156,6 +173,10 @@ export async function completeSecondFactor(
         left: await mfa.recoveryCodesLeft(tx, admin.id),
       });
       method = 'recovery-code';
+    } else if ('passkey' in proof) {
+      if (enrol) throw unauthorized(PASSKEY_FIRST, 'passkey_not_verified');
+      await verifyPasskeyAnswer(ctx, tx, proof.passkey, 'second-factor', admin.id);
+      method = 'passkey';
     } else {
       const factor = await mfa.findTotp(tx, admin.id);
       const usable = factor && (enrol ? !factor.confirmedAt : factor.confirmedAt);
@@ -181,9 +202,17 @@ export async function completeSecondFactor(
 export async function securityStatus(ctx: AccountsContext, admin: AdminRecord) {
   const db = ctx.database.db;
   const factor = await mfa.findTotp(db, admin.id);
+  const own = await passkeys.listFor(db, admin.id);
   return {
     totp: factor?.confirmedAt ? { enabledAt: factor.confirmedAt } : null,
-    recoveryCodesLeft: factor?.confirmedAt ? await mfa.recoveryCodesLeft(db, admin.id) : 0,
+    passkeys: own.map((p) => ({
+      id: p.id,
+      name: p.name,
+      createdAt: p.createdAt,
+      lastUsedAt: p.lastUsedAt,
+      synced: p.backedUp,
+    })),
+    recoveryCodesLeft: factor?.confirmedAt || own.length > 0 ? await mfa.recoveryCodesLeft(db, admin.id) : 0,
     required: await mfa.mfaRequired(db),
   };
 }
@@ -214,14 +243,18 @@ export async function confirmTotpEnrolment(
   return codes;
 }
 
-/** Turns the authenticator app off, proved by a current code; not while the policy requires a second factor. */
+/**
+ * Turns the authenticator app off, proved by a current code; while the policy requires a second factor, only when
+ * a passkey remains. The recovery codes go with the last factor.
+ */
 export async function disableTotp(
   ctx: AccountsContext,
   admin: AdminRecord,
   code: string,
   ip: string,
 ): Promise<void> {
-  if (await mfa.mfaRequired(ctx.database.db)) {
+  const passkeysLeft = await passkeys.count(ctx.database.db, admin.id);
+  if (passkeysLeft === 0 && (await mfa.mfaRequired(ctx.database.db))) {
     throw forbidden(
       'Two-factor authentication is required for every admin and cannot be turned off',
       'mfa_required',
@@ -235,7 +268,8 @@ export async function disableTotp(
     if (step === undefined || !(await mfa.takeTimeStep(tx, admin.id, step, false))) {
       throw badRequest(WRONG_CODE, 'invalid_code');
     }
-    await mfa.removeAll(tx, admin.id);
+    if (passkeysLeft === 0) await mfa.removeAll(tx, admin.id);
+    else await mfa.removeTotp(tx, admin.id);
     await audited(tx, admin, 'admin.mfa-disabled', admin, { method: 'totp' });
   });
   await ctx.secondFactorThrottle.recordSuccess(admin.email, ip);
@@ -249,7 +283,8 @@ export async function resetFactors(
 ): Promise<AdminRecord> {
   return ctx.database.transaction(async (tx) => {
     const { target } = await lockForChange(tx, actor.id, targetId);
-    const hadFactor = await mfa.removeAll(tx, target.id);
+    const hadPasskeys = (await passkeys.removeAll(tx, target.id)) > 0;
+    const hadFactor = (await mfa.removeAll(tx, target.id)) || hadPasskeys;
     return audited(tx, actor, 'admin.mfa-reset', { ...target, mfaEnabled: false }, { hadFactor });
   });
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ADMIN_NOT_FOUND, SESSION_NOT_FOUND, type Authenticated } from '../../domain/admin-accounts';
 import type { AuthApiDeps } from './deps';
 import { multiFactorOperations } from './multi-factor';
+import { passkeyOperations } from './passkeys';
 import { singleSignOnOperations } from './single-sign-on';
 import {
   AUDIT_CSV_HEADER,
@@ -139,6 +140,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       },
     }),
     ...multiFactorOperations({ signedIn, superAdmin, session, adminId, unknownAdmin }),
+    ...passkeyOperations({ signedIn, session }),
     ...singleSignOnOperations,
     'GET /api/auth/me': operation({
       tags: ['auth'],

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Authenticated } from '../../domain/admin-accounts';
 import type { AuthApiDeps } from './deps';
+import { clientOf, passkeyJsonOf } from './passkeys';
 import { toAdminJson } from './views';
 import {
   adminResponse,
@@ -35,7 +36,6 @@ const INVALID = 'Invalid input; `message` names the first problem';
 const UNAUTHORIZED = 'Missing, invalid, expired or revoked token';
 const FORBIDDEN = 'Not allowed for this admin';
 const TOO_MANY = 'Too many code attempts (see Retry-After)';
-
 /**
  * Second factors of password sign-in: the second step of sign-in, the admin's own authenticator app, and the
  * super admins' policy and reset.
@@ -58,11 +58,13 @@ export const multiFactorOperations = ({
       429: TOO_MANY,
     },
     async handle({ body, req }, { accounts }) {
-      const proof = 'code' in body ? { code: body.code } : { recoveryCode: body.recoveryCode };
-      const signedInNow = await accounts.completeSecondFactor(body.challenge, proof, {
-        address: req.ip ?? 'unknown',
-        userAgent: req.get('user-agent') ?? '',
-      });
+      const proof =
+        'code' in body
+          ? { code: body.code }
+          : 'passkey' in body
+            ? { passkey: body.passkey }
+            : { recoveryCode: body.recoveryCode };
+      const signedInNow = await accounts.completeSecondFactor(body.challenge, proof, clientOf(req));
       return {
         token: signedInNow.token.token,
         admin: toAdminJson(signedInNow.admin),
@@ -93,6 +95,7 @@ export const multiFactorOperations = ({
       return {
         ...status,
         totp: status.totp ? { enabledAt: status.totp.enabledAt.toISOString() } : null,
+        passkeys: status.passkeys.map(passkeyJsonOf),
       };
     },
   }),

@@ -143,6 +143,8 @@ export const secondFactorStepResponse = z.object({
   challenge: z.string(),
   /** True: the admin sets up an authenticator app first (every admin must have one). */
   enrol: z.boolean(),
+  /** What the admin may answer with: a code of their authenticator app, a passkey (recovery codes with either). */
+  methods: z.array(z.enum(['totp', 'passkey'])),
 });
 export const loginResponse = z.union([sessionResponse, secondFactorStepResponse]);
 
@@ -158,13 +160,88 @@ const recoveryCodeField = textField({ label: 'Recovery code', requiredMessage: '
   .min(1, 'Recovery code is required')
   .max(40, 'Recovery code is not valid');
 
+/** Base64url text of a WebAuthn answer, bounded: an answer is a few hundred bytes, an attestation a few KB. */
+const base64url = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .max(max, `${label} is too long`)
+    .regex(/^[A-Za-z0-9_-]*$/, `${label} must be base64url`);
+
+const credentialFields = {
+  id: base64url('Credential id', 1_400).min(1, 'Credential id is required'),
+  rawId: base64url('Credential id', 1_400).min(1, 'Credential id is required'),
+  type: z.literal('public-key', { error: "Credential type must be 'public-key'" }),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+};
+
+/** What `navigator.credentials.get()` answered, as @simplewebauthn/browser sends it. */
+export const passkeyAnswerField = z.object(
+  {
+    ...credentialFields,
+    response: z.object(
+      {
+        clientDataJSON: base64url('clientDataJSON', 4_000),
+        authenticatorData: base64url('authenticatorData', 4_000),
+        signature: base64url('Signature', 2_000),
+        userHandle: base64url('User handle', 200).optional(),
+      },
+      { error: 'The passkey answer is incomplete' },
+    ),
+  },
+  { error: 'Send the passkey answer' },
+);
+
+/** What `navigator.credentials.create()` answered, as @simplewebauthn/browser sends it. */
+const passkeyRegistrationField = z.object(
+  {
+    ...credentialFields,
+    response: z.object(
+      {
+        clientDataJSON: base64url('clientDataJSON', 4_000),
+        attestationObject: base64url('attestationObject', 40_000),
+        transports: z.array(z.string().max(20)).max(10).optional(),
+        publicKeyAlgorithm: z.number().int().optional(),
+        publicKey: base64url('Public key', 4_000).optional(),
+        authenticatorData: base64url('authenticatorData', 40_000).optional(),
+      },
+      { error: 'The passkey answer is incomplete' },
+    ),
+  },
+  { error: 'Send the new passkey' },
+);
+
 export const secondFactorBody = z.union(
   [
     body({ challenge: challengeField, code: codeField }),
     body({ challenge: challengeField, recoveryCode: recoveryCodeField }),
+    body({ challenge: challengeField, passkey: passkeyAnswerField }),
   ],
-  { error: 'Send the challenge with a code or a recovery code' },
+  { error: 'Send the challenge with a code, a recovery code or a passkey' },
 );
+export const passkeySignInBody = body({ passkey: passkeyAnswerField });
+export const addPasskeyBody = body({
+  name: textField({ label: 'Name', requiredMessage: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(60, 'Name must be at most 60 characters'),
+  passkey: passkeyRegistrationField,
+});
+/** The options handed to `navigator.credentials.create()` or `.get()`, as JSON (WebAuthn Level 3). */
+export const passkeyOptionsResponse = z.object({ options: z.record(z.string(), z.unknown()) });
+export const passkeyJson = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** Synced between the person's devices by its provider. */
+  synced: z.boolean(),
+});
+export const addPasskeyResponse = z.object({
+  passkey: passkeyJson,
+  /** Only when this passkey is the admin's first second factor: shown once. */
+  recoveryCodes: z.array(z.string()).optional(),
+});
 export const challengeBody = body({ challenge: challengeField });
 export const codeBody = body({ code: codeField });
 export const mfaRequiredBody = body({
@@ -183,6 +260,7 @@ export const totpEnrolmentResponse = z.object({
 export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
 export const securityStatusResponse = z.object({
   totp: z.object({ enabledAt: z.string() }).nullable(),
+  passkeys: z.array(passkeyJson),
   recoveryCodesLeft: z.number(),
   /** Every admin must have a second factor (the super admins' policy). */
   required: z.boolean(),

@@ -1,5 +1,5 @@
 import { api } from '../../../lib/api';
-import type { ApiAnswer } from '../../../lib/api-types';
+import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
 import type {
   Admin,
   ChangePasswordAnswer,
@@ -13,7 +13,12 @@ import type { LoginInput } from './schemas';
 type LoginAnswer = ApiAnswer<'/api/auth/login', 'post'>;
 /** What the password step answers, instead of a session, when a second factor is needed. */
 export type SecondFactorStep = Extract<LoginAnswer, { mfaRequired: true }>;
-export type SecondFactorProof = { code: string } | { recoveryCode: string };
+export type SecondFactorProof =
+  | { code: string }
+  | { recoveryCode: string }
+  | { passkey: ApiBody<'/api/auth/login/passkey', 'post'>['passkey'] };
+/** The options for `navigator.credentials.get()` / `.create()`, as the server made them. */
+export type PasskeyOptions = ApiAnswer<'/api/auth/login/passkey/options', 'post'>['options'];
 /** A session opened by the second step; with the recovery codes when the admin enrolled in this sign-in. */
 export type SecondFactorSession = ApiAnswer<'/api/auth/login/mfa', 'post'>;
 export type TotpEnrolment = ApiAnswer<'/api/auth/login/mfa/enrolment', 'post'>;
@@ -28,6 +33,17 @@ export const authApi = api.injectEndpoints({
     }),
     beginSignInEnrolment: build.mutation<TotpEnrolment, { challenge: string }>({
       query: (body) => ({ url: 'auth/login/mfa/enrolment', method: 'POST', body }),
+    }),
+    secondFactorPasskeyOptions: build.mutation<PasskeyOptions, { challenge: string }>({
+      query: (body) => ({ url: 'auth/login/mfa/passkey-options', method: 'POST', body }),
+      transformResponse: (body: ApiAnswer<'/api/auth/login/mfa/passkey-options', 'post'>) => body.options,
+    }),
+    passkeySignInOptions: build.mutation<PasskeyOptions, void>({
+      query: () => ({ url: 'auth/login/passkey/options', method: 'POST' }),
+      transformResponse: (body: ApiAnswer<'/api/auth/login/passkey/options', 'post'>) => body.options,
+    }),
+    signInWithPasskey: build.mutation<SecondFactorSession, ApiBody<'/api/auth/login/passkey', 'post'>>({
+      query: (body) => ({ url: 'auth/login/passkey', method: 'POST', body }),
     }),
     me: build.query<Admin, void>({
       query: () => 'auth/me',
@@ -58,4 +74,7 @@ export const {
   useTakeSsoSessionMutation,
   useCompleteSecondFactorMutation,
   useBeginSignInEnrolmentMutation,
+  useSecondFactorPasskeyOptionsMutation,
+  usePasskeySignInOptionsMutation,
+  useSignInWithPasskeyMutation,
 } = authApi;

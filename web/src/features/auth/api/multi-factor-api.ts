@@ -1,9 +1,11 @@
 import { api } from '../../../lib/api';
-import type { ApiAnswer } from '../../../lib/api-types';
-import type { TotpEnrolment } from './auth-api';
+import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
+import type { PasskeyOptions, TotpEnrolment } from './auth-api';
 
 export type SecurityStatus = ApiAnswer<'/api/auth/mfa', 'get'>;
 export type SecuritySettings = ApiAnswer<'/api/admin/security-settings', 'get'>;
+export type Passkey = SecurityStatus['passkeys'][number];
+export type AddedPasskey = ApiAnswer<'/api/auth/mfa/passkeys', 'post', 201>;
 
 /** The admin's own second factors, the super admins' policy, and their reset of another admin's factors. */
 export const multiFactorApi = api.injectEndpoints({
@@ -22,6 +24,18 @@ export const multiFactorApi = api.injectEndpoints({
     }),
     disableTotp: build.mutation<void, { code: string }>({
       query: (body) => ({ url: 'auth/mfa/totp/disable', method: 'POST', body }),
+      invalidatesTags: ['SecondFactor'],
+    }),
+    beginPasskeyRegistration: build.mutation<PasskeyOptions, void>({
+      query: () => ({ url: 'auth/mfa/passkeys/options', method: 'POST' }),
+      transformResponse: (body: ApiAnswer<'/api/auth/mfa/passkeys/options', 'post'>) => body.options,
+    }),
+    addPasskey: build.mutation<AddedPasskey, ApiBody<'/api/auth/mfa/passkeys', 'post'>>({
+      query: (body) => ({ url: 'auth/mfa/passkeys', method: 'POST', body }),
+      invalidatesTags: ['SecondFactor'],
+    }),
+    removePasskey: build.mutation<void, string>({
+      query: (id) => ({ url: `auth/mfa/passkeys/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['SecondFactor'],
     }),
     getSecuritySettings: build.query<SecuritySettings, void>({
@@ -54,6 +68,9 @@ export const {
   useBeginTotpEnrolmentMutation,
   useConfirmTotpEnrolmentMutation,
   useDisableTotpMutation,
+  useBeginPasskeyRegistrationMutation,
+  useAddPasskeyMutation,
+  useRemovePasskeyMutation,
   useGetSecuritySettingsQuery,
   useSetMfaRequiredMutation,
   useResetAdminFactorsMutation,

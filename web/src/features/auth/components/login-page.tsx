@@ -15,6 +15,7 @@ import { login, selectSessionStatus } from '../auth-slice';
 import { redirectTarget } from '../redirect-target';
 import { AuthShell } from './auth-shell';
 import { SingleSignOn, useSingleSignOnReturn } from './single-sign-on';
+import { PasskeySignIn } from './passkey-sign-in';
 import { SecondFactorStep } from './second-factor-step';
 
 export function LoginPage() {
@@ -102,6 +103,7 @@ export function LoginPage() {
           {isSubmitting ? 'Signing in...' : 'Sign In'}
         </Button>
       </form>
+      <PasskeySignIn />
     </AuthShell>
   );
 }

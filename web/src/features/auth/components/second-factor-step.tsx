@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { KeyRound } from 'lucide-react';
 import { Button, Spinner } from '../../../components/ui';
 import { errorCode, serverMessage } from '../../../lib/errors';
 import { useAppDispatch } from '../../../lib/hooks';
@@ -6,13 +7,17 @@ import { notify, notifyFailure } from '../../../lib/toast';
 import {
   useBeginSignInEnrolmentMutation,
   useCompleteSecondFactorMutation,
+  useSecondFactorPasskeyOptionsMutation,
   type SecondFactorProof,
   type SecondFactorSession,
   type SecondFactorStep as Step,
   type TotpEnrolment,
 } from '../api/auth-api';
 import { finishSignIn } from '../auth-slice';
+import { answerWithPasskey, passkeysSupported, PasskeyUnavailable } from '../passkeys';
 import { CodeForm, RecoveryCodeForm, RecoveryCodes, TotpSetup } from './second-factor';
+
+type Mode = 'passkey' | 'code' | 'recovery';
 
 /**
  * The second step of password sign-in: a code from the authenticator app or a recovery code. An admin whom the
@@ -24,7 +29,11 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
   const [complete] = useCompleteSecondFactorMutation();
   const [beginEnrolment, enrolmentRequest] = useBeginSignInEnrolmentMutation();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
-  const [withRecoveryCode, setWithRecoveryCode] = useState(false);
+  const hasPasskey = step.methods.includes('passkey') && passkeysSupported();
+  const hasApp = step.methods.includes('totp');
+  const [mode, setMode] = useState<Mode>(hasPasskey ? 'passkey' : hasApp ? 'code' : 'recovery');
+  const [passkeyOptions] = useSecondFactorPasskeyOptionsMutation();
+  const [askingPasskey, setAskingPasskey] = useState(false);
   const [enrolled, setEnrolled] = useState<SecondFactorSession | null>(null);
 
   useEffect(() => {
@@ -72,6 +81,30 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
     );
   }
 
+  const verifyWithPasskey = async () => {
+    setAskingPasskey(true);
+    try {
+      const answer = await answerWithPasskey(await passkeyOptions({ challenge: step.challenge }).unwrap());
+      await verify({ passkey: answer });
+    } catch (err) {
+      if (err instanceof PasskeyUnavailable) notify.error(err.message);
+      else notifyFailure(err, 'Verification failed');
+    } finally {
+      setAskingPasskey(false);
+    }
+  };
+
+  const switchTo = (to: Mode, label: string) => (
+    <Button key={to} variant="ghost" block onClick={() => setMode(to)}>
+      {label}
+    </Button>
+  );
+  const otherWays = [
+    mode !== 'passkey' && hasPasskey && switchTo('passkey', 'Use your passkey instead'),
+    mode !== 'code' && hasApp && switchTo('code', 'Use your authenticator app instead'),
+    mode !== 'recovery' && switchTo('recovery', 'Use a recovery code instead'),
+  ];
+
   const back = (
     <Button variant="ghost" block onClick={onRestart}>
       Back to sign in
@@ -107,23 +140,34 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
       <h2 id="second-factor-title" className="second-factor__title">
         Two-factor authentication
       </h2>
-      {withRecoveryCode ? (
+      {mode === 'passkey' && (
         <>
-          <p>Enter one of your recovery codes. Each code works once.</p>
-          <RecoveryCodeForm onRecoveryCode={(recoveryCode) => verify({ recoveryCode })} />
-          <Button variant="ghost" block onClick={() => setWithRecoveryCode(false)}>
-            Use your authenticator app instead
-          </Button>
-        </>
-      ) : (
-        <>
-          <p>Enter the 6-digit code from your authenticator app.</p>
-          <CodeForm submitLabel="Verify" failure="Verification failed" onCode={(code) => verify({ code })} />
-          <Button variant="ghost" block onClick={() => setWithRecoveryCode(true)}>
-            Use a recovery code instead
+          <p>Use the passkey on this device, your phone or your security key.</p>
+          <Button
+            size="lg"
+            block
+            autoFocus
+            loading={askingPasskey}
+            icon={<KeyRound size={18} aria-hidden="true" />}
+            onClick={() => void verifyWithPasskey()}
+          >
+            Use passkey
           </Button>
         </>
       )}
+      {mode === 'code' && (
+        <>
+          <p>Enter the 6-digit code from your authenticator app.</p>
+          <CodeForm submitLabel="Verify" failure="Verification failed" onCode={(code) => verify({ code })} />
+        </>
+      )}
+      {mode === 'recovery' && (
+        <>
+          <p>Enter one of your recovery codes. Each code works once.</p>
+          <RecoveryCodeForm onRecoveryCode={(recoveryCode) => verify({ recoveryCode })} />
+        </>
+      )}
+      {otherWays}
       {back}
     </section>
   );

@@ -149,7 +149,7 @@ export function RecoveryCodes({
       </h2>
       <p>
         Save these codes somewhere safe, such as a password manager. Each one signs you in once if you lose
-        your authenticator app. They are shown only now.
+        your authenticator app or passkey. They are shown only now.
       </p>
       <ol className="recovery-codes__list">
         {codes.map((code) => (

@@ -15,6 +15,7 @@ import {
 } from '../api/multi-factor-api';
 import { selectIsSuperAdmin } from '../auth-slice';
 import { AccountSessions } from './account-sessions';
+import { PasskeysCard } from './passkeys-card';
 import { CodeForm, RecoveryCodes, TotpSetup } from './second-factor';
 
 /**
@@ -26,10 +27,16 @@ export function SecurityPage() {
   return (
     <div className="security-page">
       <AuthenticatorCard />
+      <Passkeys />
       <AccountSessions />
       {isSuperAdmin && <PolicyCard />}
     </div>
   );
+}
+
+function Passkeys() {
+  const { data: status } = useGetSecurityStatusQuery();
+  return status ? <PasskeysCard status={status} /> : null;
 }
 
 function AuthenticatorCard() {
@@ -92,7 +99,7 @@ function AuthenticatorCard() {
             ? '1 recovery code left.'
             : `${status.recoveryCodesLeft} recovery codes left.`}
         </p>
-        {status.required ? (
+        {status.required && status.passkeys.length === 0 ? (
           <p>Two-factor authentication is required for every admin, so it cannot be turned off.</p>
         ) : turningOff ? (
           <>
@@ -140,7 +147,7 @@ function AuthenticatorCard() {
   }
 
   return (
-    <Card title="Two-factor authentication">
+    <Card title="Authenticator app">
       <div className="security-page__body">{body}</div>
     </Card>
   );

@@ -13,7 +13,7 @@ function withSecondFactor({ enrol = false } = {}) {
   const grace = [...db.accounts.values()].find((a) => a.admin.email === 'grace@example.edu')!;
   server.use(
     http.post('*/api/auth/login', () =>
-      HttpResponse.json({ mfaRequired: true, challenge: CHALLENGE, enrol }),
+      HttpResponse.json({ mfaRequired: true, challenge: CHALLENGE, enrol, methods: ['totp'] }),
     ),
     http.post('*/api/auth/login/mfa/enrolment', () =>
       HttpResponse.json({

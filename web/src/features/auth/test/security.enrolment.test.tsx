@@ -14,6 +14,7 @@ function withAuthenticator() {
     http.get('*/api/auth/mfa', () =>
       HttpResponse.json({
         totp: enabled ? { enabledAt: '2026-11-25T10:00:00.000Z' } : null,
+        passkeys: [],
         recoveryCodesLeft: enabled ? 10 : 0,
         required: false,
       }),
