@@ -4,7 +4,16 @@ import { formatDate } from '../../../lib/format';
 const timeOfDay = new Intl.DateTimeFormat('en-US', { timeStyle: 'medium' });
 import { actionLabel, type AuditEntry } from '../api/audit-api';
 
-const METHODS: Record<string, string> = { password: 'with a password', sso: 'through single sign-on' };
+const METHODS: Record<string, string> = {
+  password: 'with a password',
+  sso: 'through single sign-on',
+  passkey: 'with a passkey',
+  'password+totp': 'with a password and an authenticator code',
+  'password+recovery-code': 'with a password and a recovery code',
+  'password+passkey': 'with a password and a passkey',
+  // The factor a second-factor change concerns.
+  totp: 'authenticator app',
+};
 
 const REASONS: Record<string, string> = {
   wrong_password: 'wrong password',
@@ -18,6 +27,9 @@ export function describeDetails(details: Record<string, unknown>): string {
   const parts: string[] = [];
   if (typeof details.method === 'string') parts.push(METHODS[details.method] ?? details.method);
   if (typeof details.reason === 'string') parts.push(REASONS[details.reason] ?? details.reason);
+  // The passkey's own name, as its admin called it.
+  const passkey = typeof details.passkey === 'string' ? details.passkey : details.name;
+  if (details.method !== undefined && typeof passkey === 'string') parts.push(`'${passkey}'`);
   if (typeof details.version === 'number') {
     parts.push(`version ${details.version}${typeof details.title === 'string' ? `: ${details.title}` : ''}`);
   }

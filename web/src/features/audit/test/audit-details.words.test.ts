@@ -1,0 +1,17 @@
+import { describeDetails } from '../components/audit-columns';
+
+describe('the details of an audit entry in words', () => {
+  it.each([
+    [{ method: 'password' }, 'with a password'],
+    [{ method: 'password+totp' }, 'with a password and an authenticator code'],
+    [{ method: 'password+recovery-code' }, 'with a password and a recovery code'],
+    [{ method: 'password+passkey' }, 'with a password and a passkey'],
+    [{ method: 'passkey', passkey: 'Work laptop' }, "with a passkey · 'Work laptop'"],
+    [{ method: 'passkey', name: 'Phone' }, "with a passkey · 'Phone'"],
+    [{ method: 'sso' }, 'through single sign-on'],
+    [{ method: 'password', reason: 'wrong_password' }, 'with a password · wrong password'],
+    [{ name: 'not a method' }, ''],
+  ])('when the details are %j, then they read "%s"', (details, words) => {
+    expect(describeDetails(details)).toBe(words);
+  });
+});
