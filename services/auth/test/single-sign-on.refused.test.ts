@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startTestOidcProvider, type TestOidcProvider } from '@readiness/testing';
 import { ROOT, client, startAuth, uniqueEmail, type Harness } from './harness';
+import { SoftwarePasskey, type CeremonyOptions } from './software-passkey';
 
 jest.setTimeout(90_000);
 
@@ -495,6 +496,29 @@ describe('single sign-on around its edges', () => {
         singleSignOn: { name: 'Test University' },
         passwordSignIn: 'super-admins',
       });
+
+      // A passkey alone follows the same rule: an admin who made one as a super admin, then lost that role, is
+      // sent to the provider; a super admin still signs in with theirs.
+      const demoted = uniqueEmail('passkey-off');
+      const made = await api.createAdmin(root, {
+        name: 'Former Super Admin',
+        email: demoted,
+        password: 'former-super-9',
+        role: 'super_admin',
+      });
+      const theirs = await addPasskey(api, await api.login(demoted, 'former-super-9'));
+      const rootKey = await addPasskey(api, root);
+      const demotion = await api.call('PUT', `/api/admin/admins/${made._id}`, {
+        token: root,
+        body: { name: 'Former Super Admin', email: demoted, role: 'admin' },
+      });
+      expect(demotion.status).toBe(200);
+      const passkeyRefused = await signInWithPasskey(api, theirs);
+      expect(passkeyRefused.status).toBe(403);
+      expect(passkeyRefused.body.message).toBe(
+        'Passkey sign-in is turned off for your account. Sign in with Test University instead.',
+      );
+      expect((await signInWithPasskey(api, rootKey)).status).toBe(200);
     } finally {
       await h.close();
     }
@@ -512,3 +536,24 @@ describe('single sign-on around its edges', () => {
     await expect(startAuth('embedded', config)).rejects.toThrow(key);
   });
 });
+
+/** Adds a passkey from the Security page with a software authenticator at this test's origin. */
+async function addPasskey(api: ReturnType<typeof client>, token: string): Promise<SoftwarePasskey> {
+  const passkey = new SoftwarePasskey(ORIGIN);
+  const options = await api.call<{ options: CeremonyOptions }>('POST', '/api/auth/mfa/passkeys/options', {
+    token,
+  });
+  const added = await api.call('POST', '/api/auth/mfa/passkeys', {
+    token,
+    body: { name: 'Laptop', passkey: passkey.register(options.body.options) },
+  });
+  expect(added.status).toBe(201);
+  return passkey;
+}
+
+async function signInWithPasskey(api: ReturnType<typeof client>, passkey: SoftwarePasskey) {
+  const options = await api.call<{ options: CeremonyOptions }>('POST', '/api/auth/login/passkey/options');
+  return api.call('POST', '/api/auth/login/passkey', {
+    body: { passkey: passkey.answer(options.body.options) },
+  });
+}

@@ -258,6 +258,15 @@ export async function signInWithPasskey<Session>(
     if (!admin || admin.status !== 'active') {
       throw unauthorized('Your account is disabled. Ask a super admin for help.', 'account_disabled');
     }
+    // Where the institution signs its staff in through its provider, leaving the institution must end access:
+    // a passkey kept here would outlive the provider's account, so only super admins keep this way in.
+    const sso = ctx.singleSignOn;
+    if (sso && !sso.allowPassword && admin.role !== 'super_admin') {
+      throw forbidden(
+        `Passkey sign-in is turned off for your account. Sign in with ${sso.displayName} instead.`,
+        'passkey_sign_in_off',
+      );
+    }
     await audited(tx, admin, 'admin.signed-in', admin, { method: 'passkey', passkey: passkey.name });
     return openSession(tx, admin);
   });
