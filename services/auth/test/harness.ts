@@ -88,3 +88,20 @@ let counter = 0;
 /** A unique e-mail per call, so tests never share accounts (or their login throttles). */
 export const uniqueEmail = (label = 'admin') =>
   `${label}-${Date.now().toString(36)}-${counter++}@example.com`;
+
+/**
+ * One auth service for a whole test file, started before its tests and closed after them, with a client and the
+ * seeded super admin's token.
+ */
+export function authForFile(mode: 'real' | 'embedded' = 'real') {
+  const running = {} as { h: Harness; api: ReturnType<typeof client>; rootToken: string };
+  beforeAll(async () => {
+    running.h = await startAuth(mode);
+    running.api = client(running.h.url);
+    running.rootToken = await running.api.login(ROOT.email, ROOT.password);
+  }, 60_000);
+  afterAll(async () => {
+    await running.h?.close();
+  });
+  return running;
+}

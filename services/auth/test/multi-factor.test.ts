@@ -1,22 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { generateSync } from 'otplib';
-import { client, ROOT, startAuth, uniqueEmail, type Harness } from './harness';
+import { authForFile, uniqueEmail } from './harness';
 
-let h: Harness;
-let api: ReturnType<typeof client>;
-let rootToken: string;
+const auth = authForFile();
 
 jest.setTimeout(120_000);
-
-beforeAll(async () => {
-  h = await startAuth('real');
-  api = client(h.url);
-  rootToken = await api.login(ROOT.email, ROOT.password);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-});
 
 /** A code of the step `offset` steps from now (the server takes one step of drift either way). */
 const codeAt = (secret: string, offset = 0) =>
@@ -32,19 +20,24 @@ interface Step {
 async function newAdmin(label: string) {
   const email = uniqueEmail(label);
   const password = 'Right-pass-42';
-  const admin = await api.createAdmin(rootToken, { name: `Admin ${label}`, email, password, role: 'admin' });
-  return { id: admin._id, email, password, token: await api.login(email, password) };
+  const admin = await auth.api.createAdmin(auth.rootToken, {
+    name: `Admin ${label}`,
+    email,
+    password,
+    role: 'admin',
+  });
+  return { id: admin._id, email, password, token: await auth.api.login(email, password) };
 }
 
 /** Sets up an authenticator app from the security page; the first code is of the step before now. */
 async function enrol(token: string) {
-  const started = await api.call<{ secret: string; otpauthUrl: string; qrCode: string }>(
+  const started = await auth.api.call<{ secret: string; otpauthUrl: string; qrCode: string }>(
     'POST',
     '/api/auth/mfa/totp',
     { token },
   );
   expect(started.status).toBe(200);
-  const confirmed = await api.call<{ recoveryCodes: string[] }>('POST', '/api/auth/mfa/totp/confirm', {
+  const confirmed = await auth.api.call<{ recoveryCodes: string[] }>('POST', '/api/auth/mfa/totp/confirm', {
     token,
     body: { code: codeAt(started.body.secret, -1) },
   });
@@ -53,20 +46,20 @@ async function enrol(token: string) {
 }
 
 const passwordStep = (email: string, password: string) =>
-  api.call<Step>('POST', '/api/auth/login', { body: { email, password } });
+  auth.api.call<Step>('POST', '/api/auth/login', { body: { email, password } });
 
 const secondStep = (body: Record<string, string>) =>
-  api.call<{ token?: string; admin?: { email: string }; recoveryCodes?: string[]; code?: string }>(
+  auth.api.call<{ token?: string; admin?: { email: string }; recoveryCodes?: string[]; code?: string }>(
     'POST',
     '/api/auth/login/mfa',
     { body },
   );
 
 async function auditActions(targetId: string): Promise<string[]> {
-  const res = await api.call<{ entries: Array<{ action: string; target: { _id: string } | null }> }>(
+  const res = await auth.api.call<{ entries: Array<{ action: string; target: { _id: string } | null }> }>(
     'GET',
     '/api/admin/audit-log?limit=200',
-    { token: rootToken },
+    { token: auth.rootToken },
   );
   return res.body.entries.filter((e) => e.target?._id === targetId).map((e) => e.action);
 }
@@ -80,12 +73,12 @@ test('when an admin enrols an authenticator app, then the password step answers 
   expect(enrolment.recoveryCodes).toHaveLength(10);
   expect(new Set(enrolment.recoveryCodes).size).toBe(10);
   // At rest the key is sealed and the recovery codes are digests: neither is in the database in clear.
-  const stored = await h.database.execute<{ secret: string }>(
+  const stored = await auth.h.database.execute<{ secret: string }>(
     sql`SELECT secret FROM admin_totp WHERE admin_id = ${a.id}`,
   );
   expect(stored[0]?.secret).toMatch(/^sealed\./);
   expect(stored[0]?.secret).not.toContain(enrolment.secret);
-  const codes = await h.database.execute<{ code_hash: Buffer }>(
+  const codes = await auth.h.database.execute<{ code_hash: Buffer }>(
     sql`SELECT code_hash FROM admin_recovery_codes WHERE admin_id = ${a.id}`,
   );
   expect(codes).toHaveLength(10);
@@ -105,7 +98,7 @@ test('when an admin enrols an authenticator app, then the password step answers 
   const signedIn = await secondStep({ challenge: first.body.challenge, code });
   expect(signedIn.status).toBe(200);
   expect(signedIn.body.admin?.email).toBe(a.email);
-  const me = await api.call('GET', '/api/auth/me', { token: signedIn.body.token });
+  const me = await auth.api.call('GET', '/api/auth/me', { token: signedIn.body.token });
   expect(me.status).toBe(200);
 
   // The same code again, on a new challenge: refused within its step.
@@ -151,7 +144,7 @@ test('when a recovery code is used, then it signs in once and is audited, and a 
   expect(again.status).toBe(401);
   expect(again.body.code).toBe('invalid_recovery_code');
 
-  const status = await api.call<{ recoveryCodesLeft: number }>('GET', '/api/auth/mfa', {
+  const status = await auth.api.call<{ recoveryCodesLeft: number }>('GET', '/api/auth/mfa', {
     token: used.body.token,
   });
   expect(status.body.recoveryCodesLeft).toBe(9);
@@ -180,13 +173,13 @@ test('when 20 wrong codes for one account arrive at once, then at most 5 are che
 
 test('when a super admin requires MFA, then an admin without it enrols during sign-in before any session, and gets recovery codes', async () => {
   const a = await newAdmin('policy');
-  const regular = await api.call('PUT', '/api/admin/security-settings', {
+  const regular = await auth.api.call('PUT', '/api/admin/security-settings', {
     token: a.token,
     body: { mfaRequired: true },
   });
   expect(regular.status).toBe(403);
-  const set = await api.call('PUT', '/api/admin/security-settings', {
-    token: rootToken,
+  const set = await auth.api.call('PUT', '/api/admin/security-settings', {
+    token: auth.rootToken,
     body: { mfaRequired: true },
   });
   expect(set.body).toEqual({ mfaRequired: true });
@@ -202,7 +195,7 @@ test('when a super admin requires MFA, then an admin without it enrols during si
     const noFactor = await secondStep({ challenge: step.body.challenge, recoveryCode: 'aaaa-bbbb-cccc' });
     expect(noFactor.status).toBe(401);
 
-    const key = await api.call<{ secret: string }>('POST', '/api/auth/login/mfa/enrolment', {
+    const key = await auth.api.call<{ secret: string }>('POST', '/api/auth/login/mfa/enrolment', {
       body: { challenge: step.body.challenge },
     });
     expect(key.status).toBe(200);
@@ -211,36 +204,39 @@ test('when a super admin requires MFA, then an admin without it enrols during si
     expect(signedIn.body.recoveryCodes).toHaveLength(10);
 
     // Required: it cannot be turned off.
-    const off = await api.call('POST', '/api/auth/mfa/totp/disable', {
+    const off = await auth.api.call('POST', '/api/auth/mfa/totp/disable', {
       token: signedIn.body.token,
       body: { code: codeAt(key.body.secret, 1) },
     });
     expect(off.status).toBe(403);
   } finally {
-    await api.call('PUT', '/api/admin/security-settings', { token: rootToken, body: { mfaRequired: false } });
+    await auth.api.call('PUT', '/api/admin/security-settings', {
+      token: auth.rootToken,
+      body: { mfaRequired: false },
+    });
   }
 });
 
 test("when a super admin resets an admin's factors, then the password alone signs in again and the reset is audited", async () => {
   const a = await newAdmin('reset');
   await enrol(a.token);
-  const byRegular = await api.call('POST', `/api/admin/admins/${a.id}/reset-mfa`, { token: a.token });
+  const byRegular = await auth.api.call('POST', `/api/admin/admins/${a.id}/reset-mfa`, { token: a.token });
   expect(byRegular.status).toBe(403);
 
-  const listed = await api.call<{ admins: Array<{ _id: string; mfaEnabled: boolean }> }>(
+  const listed = await auth.api.call<{ admins: Array<{ _id: string; mfaEnabled: boolean }> }>(
     'GET',
     '/api/admin/admins',
     {
-      token: rootToken,
+      token: auth.rootToken,
     },
   );
   expect(listed.body.admins.find((x) => x._id === a.id)?.mfaEnabled).toBe(true);
 
-  const reset = await api.call<{ admin: { mfaEnabled: boolean } }>(
+  const reset = await auth.api.call<{ admin: { mfaEnabled: boolean } }>(
     'POST',
     `/api/admin/admins/${a.id}/reset-mfa`,
     {
-      token: rootToken,
+      token: auth.rootToken,
     },
   );
   expect(reset.status).toBe(200);
@@ -253,12 +249,12 @@ test("when a super admin resets an admin's factors, then the password alone sign
 test('when an admin turns the app off with a current code, then it is audited and the password alone signs in', async () => {
   const a = await newAdmin('disable');
   const { secret } = await enrol(a.token);
-  const wrong = await api.call('POST', '/api/auth/mfa/totp/disable', {
+  const wrong = await auth.api.call('POST', '/api/auth/mfa/totp/disable', {
     token: a.token,
     body: { code: '000000' },
   });
   expect(wrong.status).toBe(400);
-  const off = await api.call('POST', '/api/auth/mfa/totp/disable', {
+  const off = await auth.api.call('POST', '/api/auth/mfa/totp/disable', {
     token: a.token,
     body: { code: codeAt(secret) },
   });

@@ -5,24 +5,12 @@
  * site, a counter that went backwards (a cloned key), an unknown credential, no user verification where it is
  * needed, a disabled account, malformed and oversized bodies, and the last factor under the MFA policy.
  */
-import { client, ROOT, startAuth, uniqueEmail, type Harness } from './harness';
+import { authForFile, uniqueEmail } from './harness';
 import { SoftwarePasskey, type CeremonyOptions } from './software-passkey';
 
-let h: Harness;
-let api: ReturnType<typeof client>;
-let rootToken: string;
+const auth = authForFile();
 
 jest.setTimeout(120_000);
-
-beforeAll(async () => {
-  h = await startAuth('real');
-  api = client(h.url);
-  rootToken = await api.login(ROOT.email, ROOT.password);
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-});
 
 type Session = { token?: string; admin?: { email: string; mfaEnabled: boolean }; recoveryCodes?: string[] };
 type Refusal = { code?: string; message?: string };
@@ -30,12 +18,17 @@ type Refusal = { code?: string; message?: string };
 async function newAdmin(label: string) {
   const email = uniqueEmail(label);
   const password = 'Right-pass-42';
-  const admin = await api.createAdmin(rootToken, { name: `Admin ${label}`, email, password, role: 'admin' });
-  return { id: admin._id, email, password, token: await api.login(email, password) };
+  const admin = await auth.api.createAdmin(auth.rootToken, {
+    name: `Admin ${label}`,
+    email,
+    password,
+    role: 'admin',
+  });
+  return { id: admin._id, email, password, token: await auth.api.login(email, password) };
 }
 
 async function options(path: string, body?: unknown, token?: string): Promise<CeremonyOptions> {
-  const res = await api.call<{ options: CeremonyOptions }>('POST', path, { body, token });
+  const res = await auth.api.call<{ options: CeremonyOptions }>('POST', path, { body, token });
   expect(res.status).toBe(200);
   return res.body.options;
 }
@@ -43,29 +36,27 @@ async function options(path: string, body?: unknown, token?: string): Promise<Ce
 /** Adds a passkey from the Security page; answers what the service said. */
 async function addPasskey(token: string, passkey = new SoftwarePasskey(), name = 'Work laptop') {
   const created = await options('/api/auth/mfa/passkeys/options', undefined, token);
-  const res = await api.call<{ passkey: { id: string; name: string }; recoveryCodes?: string[] } & Refusal>(
-    'POST',
-    '/api/auth/mfa/passkeys',
-    { token, body: { name, passkey: passkey.register(created) } },
-  );
+  const res = await auth.api.call<
+    { passkey: { id: string; name: string }; recoveryCodes?: string[] } & Refusal
+  >('POST', '/api/auth/mfa/passkeys', { token, body: { name, passkey: passkey.register(created) } });
   return { passkey, res };
 }
 
 const passwordStep = (email: string, password: string) =>
-  api.call<{ challenge: string; methods: string[]; token?: string }>('POST', '/api/auth/login', {
+  auth.api.call<{ challenge: string; methods: string[]; token?: string }>('POST', '/api/auth/login', {
     body: { email, password },
   });
 
 const secondStep = (body: Record<string, unknown>) =>
-  api.call<Session & Refusal>('POST', '/api/auth/login/mfa', { body });
+  auth.api.call<Session & Refusal>('POST', '/api/auth/login/mfa', { body });
 
 const passkeySignIn = (answer: unknown) =>
-  api.call<Session & Refusal>('POST', '/api/auth/login/passkey', { body: { passkey: answer } });
+  auth.api.call<Session & Refusal>('POST', '/api/auth/login/passkey', { body: { passkey: answer } });
 
 async function auditActions(targetId: string) {
-  const res = await api.call<{
+  const res = await auth.api.call<{
     entries: Array<{ action: string; target: { _id: string } | null; details: unknown }>;
-  }>('GET', '/api/admin/audit-log?limit=200', { token: rootToken });
+  }>('GET', '/api/admin/audit-log?limit=200', { token: auth.rootToken });
   return res.body.entries.filter((e) => e.target?._id === targetId);
 }
 
@@ -76,7 +67,7 @@ test('when an admin adds a passkey, then it is listed, it is their first factor 
   expect(res.body.passkey.name).toBe('Work laptop');
   expect(res.body.recoveryCodes).toHaveLength(10);
 
-  const status = await api.call<{
+  const status = await auth.api.call<{
     passkeys: Array<{ name: string; lastUsedAt: string | null }>;
     recoveryCodesLeft: number;
   }>('GET', '/api/auth/mfa', { token: a.token });
@@ -88,11 +79,11 @@ test('when an admin adds a passkey, then it is listed, it is their first factor 
   expect(second.res.status).toBe(201);
   expect(second.res.body.recoveryCodes).toBeUndefined();
 
-  const admins = await api.call<{ admins: Array<{ _id: string; mfaEnabled: boolean }> }>(
+  const admins = await auth.api.call<{ admins: Array<{ _id: string; mfaEnabled: boolean }> }>(
     'GET',
     '/api/admin/admins',
     {
-      token: rootToken,
+      token: auth.rootToken,
     },
   );
   expect(admins.body.admins.find((x) => x._id === a.id)?.mfaEnabled).toBe(true);
@@ -110,7 +101,7 @@ test('when a new passkey answers a challenge that was not handed out, comes from
   const passkey = new SoftwarePasskey();
   const created = await options('/api/auth/mfa/passkeys/options', undefined, a.token);
 
-  const forged = await api.call<Refusal>('POST', '/api/auth/mfa/passkeys', {
+  const forged = await auth.api.call<Refusal>('POST', '/api/auth/mfa/passkeys', {
     token: a.token,
     body: { name: 'Forged', passkey: passkey.register(created, { challenge: 'bm90LWhhbmRlZC1vdXQ' }) },
   });
@@ -118,7 +109,7 @@ test('when a new passkey answers a challenge that was not handed out, comes from
   expect(forged.body.message).toBe('The passkey could not be verified. Please try again.');
 
   const elsewhere = await options('/api/auth/mfa/passkeys/options', undefined, a.token);
-  const phishing = await api.call('POST', '/api/auth/mfa/passkeys', {
+  const phishing = await auth.api.call('POST', '/api/auth/mfa/passkeys', {
     token: a.token,
     body: {
       name: 'Phished',
@@ -130,7 +121,7 @@ test('when a new passkey answers a challenge that was not handed out, comes from
   // Another admin's challenge is not this admin's.
   const b = await newAdmin('add-hostile-b');
   const theirs = await options('/api/auth/mfa/passkeys/options', undefined, b.token);
-  const crossed = await api.call('POST', '/api/auth/mfa/passkeys', {
+  const crossed = await auth.api.call('POST', '/api/auth/mfa/passkeys', {
     token: a.token,
     body: { name: 'Crossed', passkey: passkey.register(theirs) },
   });
@@ -142,7 +133,7 @@ test('when a new passkey answers a challenge that was not handed out, comes from
   // The same credential under another account as well.
   expect((await addPasskey(b.token, passkey, 'Stolen')).res.status).toBe(409);
 
-  const listed = await api.call<{ passkeys: unknown[] }>('GET', '/api/auth/mfa', { token: a.token });
+  const listed = await auth.api.call<{ passkeys: unknown[] }>('GET', '/api/auth/mfa', { token: a.token });
   expect(listed.body.passkeys).toHaveLength(1);
 });
 
@@ -172,15 +163,15 @@ test('when the body of a passkey is malformed, oversized or carries control char
     ],
   ];
   for (const [body, message] of cases) {
-    const res = await api.call<Refusal>('POST', '/api/auth/mfa/passkeys', { token: a.token, body });
+    const res = await auth.api.call<Refusal>('POST', '/api/auth/mfa/passkeys', { token: a.token, body });
     expect([res.status, res.body.message]).toEqual([400, message]);
   }
-  const control = await api.call<Refusal>('POST', '/api/auth/mfa/passkeys', {
+  const control = await auth.api.call<Refusal>('POST', '/api/auth/mfa/passkeys', {
     token: a.token,
     body: { name: 'Lap\u0000top', passkey: good },
   });
   expect(control.status).toBe(400);
-  const listed = await api.call<{ passkeys: unknown[] }>('GET', '/api/auth/mfa', { token: a.token });
+  const listed = await auth.api.call<{ passkeys: unknown[] }>('GET', '/api/auth/mfa', { token: a.token });
   expect(listed.body.passkeys).toHaveLength(0);
 });
 
@@ -206,9 +197,13 @@ test('when an admin with a passkey signs in with the password, then the passkey 
 
   const signedIn = (await auditActions(a.id)).filter((e) => e.action === 'admin.signed-in');
   expect(signedIn[0]?.details).toEqual(expect.objectContaining({ method: 'password+passkey' }));
-  const used = await api.call<{ passkeys: Array<{ lastUsedAt: string | null }> }>('GET', '/api/auth/mfa', {
-    token: session.body.token,
-  });
+  const used = await auth.api.call<{ passkeys: Array<{ lastUsedAt: string | null }> }>(
+    'GET',
+    '/api/auth/mfa',
+    {
+      token: session.body.token,
+    },
+  );
   expect(used.body.passkeys[0]?.lastUsedAt).not.toBeNull();
 });
 
@@ -239,7 +234,7 @@ test("when a second step is answered by another admin's passkey, another origin 
   expect(wrongCeremony.status).toBe(401);
 
   // Without a right password there is no challenge to ask a passkey for.
-  const noChallenge = await api.call('POST', '/api/auth/login/mfa/passkey-options', {
+  const noChallenge = await auth.api.call('POST', '/api/auth/login/mfa/passkey-options', {
     body: { challenge: 'made-up-challenge' },
   });
   expect(noChallenge.status).toBe(401);
@@ -276,7 +271,7 @@ test('when an admin signs in with a passkey alone, then a verified answer opens 
   const session = await passkeySignIn(answer);
   expect(session.status).toBe(200);
   expect(session.body.admin?.email).toBe(a.email);
-  const me = await api.call<{ admin: { email: string } }>('GET', '/api/auth/me', {
+  const me = await auth.api.call<{ admin: { email: string } }>('GET', '/api/auth/me', {
     token: session.body.token,
   });
   expect(me.body.admin.email).toBe(a.email);
@@ -296,8 +291,8 @@ test('when an admin signs in with a passkey alone, then a verified answer opens 
 test('when the admin of a passkey is disabled, then the passkey signs nobody in', async () => {
   const a = await newAdmin('disabled');
   const { passkey } = await addPasskey(a.token);
-  const disabled = await api.call('PATCH', `/api/admin/admins/${a.id}/status`, {
-    token: rootToken,
+  const disabled = await auth.api.call('PATCH', `/api/admin/admins/${a.id}/status`, {
+    token: auth.rootToken,
     body: { status: 'disabled' },
   });
   expect(disabled.status).toBe(200);
@@ -312,27 +307,36 @@ test('when passkeys are removed, then the last factor stays under the policy, ot
   const first = await addPasskey(a.token);
   const id = first.res.body.passkey.id;
 
-  expect((await api.call('DELETE', `/api/auth/mfa/passkeys/${id}`, { token: b.token })).status).toBe(404);
-  expect((await api.call('DELETE', '/api/auth/mfa/passkeys/not-a-uuid', { token: a.token })).status).toBe(
+  expect((await auth.api.call('DELETE', `/api/auth/mfa/passkeys/${id}`, { token: b.token })).status).toBe(
     404,
   );
+  expect(
+    (await auth.api.call('DELETE', '/api/auth/mfa/passkeys/not-a-uuid', { token: a.token })).status,
+  ).toBe(404);
 
-  await api.call('PUT', '/api/admin/security-settings', { token: rootToken, body: { mfaRequired: true } });
+  await auth.api.call('PUT', '/api/admin/security-settings', {
+    token: auth.rootToken,
+    body: { mfaRequired: true },
+  });
   try {
-    const last = await api.call<Refusal>('DELETE', `/api/auth/mfa/passkeys/${id}`, { token: a.token });
+    const last = await auth.api.call<Refusal>('DELETE', `/api/auth/mfa/passkeys/${id}`, { token: a.token });
     expect(last.status).toBe(403);
     const second = await addPasskey(a.token, new SoftwarePasskey(), 'Phone');
-    expect((await api.call('DELETE', `/api/auth/mfa/passkeys/${id}`, { token: a.token })).status).toBe(204);
+    expect((await auth.api.call('DELETE', `/api/auth/mfa/passkeys/${id}`, { token: a.token })).status).toBe(
+      204,
+    );
     expect(
       (await passkeySignIn(first.passkey.answer(await options('/api/auth/login/passkey/options')))).status,
     ).toBe(401);
 
-    const reset = await api.call('POST', `/api/admin/admins/${a.id}/reset-mfa`, { token: rootToken });
+    const reset = await auth.api.call('POST', `/api/admin/admins/${a.id}/reset-mfa`, {
+      token: auth.rootToken,
+    });
     expect(reset.status).toBe(200);
     expect(
       (await passkeySignIn(second.passkey.answer(await options('/api/auth/login/passkey/options')))).status,
     ).toBe(401);
-    const status = await api.call<{ passkeys: unknown[]; recoveryCodesLeft: number }>(
+    const status = await auth.api.call<{ passkeys: unknown[]; recoveryCodesLeft: number }>(
       'GET',
       '/api/auth/mfa',
       {
@@ -341,8 +345,26 @@ test('when passkeys are removed, then the last factor stays under the policy, ot
     );
     expect(status.body).toEqual(expect.objectContaining({ passkeys: [], recoveryCodesLeft: 0 }));
   } finally {
-    await api.call('PUT', '/api/admin/security-settings', { token: rootToken, body: { mfaRequired: false } });
+    await auth.api.call('PUT', '/api/admin/security-settings', {
+      token: auth.rootToken,
+      body: { mfaRequired: false },
+    });
   }
   const removed = (await auditActions(a.id)).filter((e) => e.action === 'admin.mfa-disabled');
   expect(removed[0]?.details).toEqual(expect.objectContaining({ method: 'passkey', name: 'Work laptop' }));
+});
+
+test('when a key and its copy answer two challenges at the same moment with the same counter, then only one signs in', async () => {
+  const a = await newAdmin('clone-race');
+  const { passkey } = await addPasskey(a.token);
+  const [first, second] = await Promise.all([
+    options('/api/auth/login/passkey/options'),
+    options('/api/auth/login/passkey/options'),
+  ]);
+  const count = passkey.signCount + 1;
+  const both = await Promise.all([
+    passkeySignIn(passkey.answer(first, { signCount: count })),
+    passkeySignIn(passkey.answer(second, { signCount: count })),
+  ]);
+  expect(both.map((r) => r.status).sort()).toEqual([200, 401]);
 });

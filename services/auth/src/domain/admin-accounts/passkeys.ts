@@ -43,6 +43,9 @@ export const MAX_PASSKEYS = 10;
 /** The transports a browser may name; anything else is not kept. */
 const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
 
+const tooManyPasskeys = () =>
+  conflict(`You already have ${MAX_PASSKEYS} passkeys. Remove one first.`, 'too_many_passkeys');
+
 export const PASSKEY_NOT_VERIFIED = 'The passkey could not be verified. Please try again.';
 const UNKNOWN_PASSKEY =
   'This passkey is not registered with Readiness. Sign in with your email and password.';
@@ -52,14 +55,24 @@ const userHandleOf = (adminId: string) => new Uint8Array(Buffer.from(adminId.rep
 
 const descriptorOf = (p: PasskeyRecord) => ({
   id: p.credentialId,
-  transports: p.transports as AuthenticatorTransportFuture[],
+  transports: p.transports,
 });
-type AuthenticatorTransportFuture = 'ble' | 'cable' | 'hybrid' | 'internal' | 'nfc' | 'smart-card' | 'usb';
 
 /** The challenge the browser's answer carries is taken for exactly this ceremony (and admin), once. */
 const takesChallenge =
   (runner: Runner, purpose: PasskeyPurpose, adminId: string | null) => (challenge: string) =>
     passkeys.takeChallenge(runner, challenge, purpose, adminId);
+
+/** Options handed to the browser: their challenge is kept for this ceremony (and admin) until it is answered. */
+async function handedOut<O extends { challenge: string }>(
+  ctx: AccountsContext,
+  options: O,
+  purpose: PasskeyPurpose,
+  adminId: string | null,
+): Promise<O> {
+  await passkeys.addChallenge(ctx.database.db, options.challenge, purpose, adminId, CEREMONY_SECONDS);
+  return options;
+}
 
 /** Whether the admin has any second factor: a confirmed authenticator app or a passkey. */
 export async function hasSecondFactor(runner: Runner, adminId: string): Promise<boolean> {
@@ -72,11 +85,8 @@ export async function passkeyRegistrationOptions(
   ctx: AccountsContext,
   admin: AdminRecord,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const db = ctx.database.db;
-  const existing = await passkeys.listFor(db, admin.id);
-  if (existing.length >= MAX_PASSKEYS) {
-    throw conflict(`You already have ${MAX_PASSKEYS} passkeys. Remove one first.`, 'too_many_passkeys');
-  }
+  const existing = await passkeys.listFor(ctx.database.db, admin.id);
+  if (existing.length >= MAX_PASSKEYS) throw tooManyPasskeys();
   const rp = ctx.relyingParty;
   const options = await generateRegistrationOptions({
     rpName: rp.name,
@@ -91,8 +101,7 @@ export async function passkeyRegistrationOptions(
     // Kept on the authenticator (discoverable), so the passkey also signs in without a password.
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
-  await passkeys.addChallenge(db, options.challenge, 'register', admin.id, CEREMONY_SECONDS);
-  return options;
+  return handedOut(ctx, options, 'register', admin.id);
 }
 
 /**
@@ -124,9 +133,7 @@ export async function addPasskey(
   const { credential, credentialBackedUp } = verified.registrationInfo;
   return ctx.database.transaction(async (tx) => {
     const hadFactor = await hasSecondFactor(tx, admin.id);
-    if ((await passkeys.count(tx, admin.id)) >= MAX_PASSKEYS) {
-      throw conflict(`You already have ${MAX_PASSKEYS} passkeys. Remove one first.`, 'too_many_passkeys');
-    }
+    if ((await passkeys.count(tx, admin.id)) >= MAX_PASSKEYS) throw tooManyPasskeys();
     const added = await passkeys.add(tx, {
       adminId: admin.id,
       credentialId: credential.id,
@@ -167,8 +174,7 @@ export async function secondFactorPasskeyOptions(
   ctx: AccountsContext,
   admin: AdminRecord,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const db = ctx.database.db;
-  const own = await passkeys.listFor(db, admin.id);
+  const own = await passkeys.listFor(ctx.database.db, admin.id);
   if (own.length === 0) throw conflict('No passkey is set up for this account', 'no_passkey');
   const options = await generateAuthenticationOptions({
     rpID: ctx.relyingParty.id,
@@ -176,8 +182,7 @@ export async function secondFactorPasskeyOptions(
     userVerification: 'preferred',
     timeout: CEREMONY_SECONDS * 1000,
   });
-  await passkeys.addChallenge(db, options.challenge, 'second-factor', admin.id, CEREMONY_SECONDS);
-  return options;
+  return handedOut(ctx, options, 'second-factor', admin.id);
 }
 
 /** For a sign-in with a passkey alone: a challenge any of the site's passkeys may answer. */
@@ -189,8 +194,7 @@ export async function passkeySignInOptions(
     userVerification: 'required',
     timeout: CEREMONY_SECONDS * 1000,
   });
-  await passkeys.addChallenge(ctx.database.db, options.challenge, 'sign-in', null, CEREMONY_SECONDS);
-  return options;
+  return handedOut(ctx, options, 'sign-in', null);
 }
 
 /**
@@ -226,7 +230,7 @@ export async function verifyPasskeyAnswer(
         id: passkey.credentialId,
         publicKey: passkey.publicKey,
         counter: passkey.signCount,
-        transports: passkey.transports as AuthenticatorTransportFuture[],
+        transports: passkey.transports,
       },
       requireUserVerification: purpose === 'sign-in',
     });

@@ -3,8 +3,8 @@ import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Authenticated } from '../../domain/admin-accounts';
 import type { AuthApiDeps } from './deps';
-import { clientOf, passkeyJsonOf } from './passkeys';
-import { toAdminJson } from './views';
+import { passkeyJsonOf } from './passkeys';
+import { clientOf, toAdminJson } from './views';
 import {
   adminResponse,
   challengeBody,

@@ -1,10 +1,9 @@
 import { notFound } from '@readiness/kit/errors';
 import { operationsFor } from '@readiness/kit/openapi';
-import type { Request } from 'express';
 import { z } from 'zod';
 import type { AuthApiDeps } from './deps';
 import type { MultiFactorAccess } from './multi-factor';
-import { toAdminJson } from './views';
+import { clientOf, toAdminJson } from './views';
 import {
   addPasskeyBody,
   addPasskeyResponse,
@@ -21,10 +20,6 @@ const UNAUTHORIZED = 'Missing, invalid, expired or revoked token';
 const FORBIDDEN = 'Not allowed for this admin';
 
 const passkeyId = z.object({ id: z.uuid() });
-export const clientOf = (req: Request) => ({
-  address: req.ip ?? 'unknown',
-  userAgent: req.get('user-agent') ?? '',
-});
 export const passkeyJsonOf = (p: {
   id: string;
   name: string;

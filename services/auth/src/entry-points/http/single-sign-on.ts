@@ -1,7 +1,7 @@
 import { operationsFor } from '@readiness/kit/openapi';
 import type { Request, Response } from 'express';
 import { SSO_COOKIE_PATH, type AuthApiDeps } from './deps';
-import { toAdminJson } from './views';
+import { clientOf, toAdminJson } from './views';
 import { signInOptionsResponse, ssoSessionResponse, startSignInQuery } from './schemas';
 
 const operation = operationsFor<AuthApiDeps>();
@@ -97,7 +97,7 @@ export const singleSignOnOperations = {
       const taken = await deps.accounts.takeSignInSession(
         binding,
         `${deps.publicOrigin.replace(/\/+$/, '')}${LOGIN_PAGE}`,
-        { address: req.ip ?? 'unknown', userAgent: req.get('user-agent') ?? '' },
+        clientOf(req),
       );
       return {
         token: taken.token.token,

@@ -1,6 +1,7 @@
 import { csvLine } from '@readiness/kit/csv';
 import type { AdminRecord, AuditEntry, AuditQuery } from '../../data-access/admins-repository';
-import type { OwnSession } from '../../domain/admin-accounts';
+import type { Request } from 'express';
+import type { OwnSession, SessionClient } from '../../domain/admin-accounts';
 
 export function toAdminJson(a: AdminRecord) {
   return {
@@ -80,3 +81,9 @@ export function toOwnSessionJson(s: OwnSession) {
     current: s.current,
   };
 }
+
+/** The device a sign-in comes from, as the admin's list of sessions shows it. */
+export const clientOf = (req: Request): SessionClient => ({
+  address: req.ip ?? 'unknown',
+  userAgent: req.get('user-agent') ?? '',
+});
