@@ -27,7 +27,7 @@ stack: build ## One process per service against PostgreSQL, RabbitMQ and Redis o
 test: build ## Run every test (unit, component, contract, browser, deployment)
 	@mkdir -p test-results
 	npx jest --ci --json --outputFile=test-results/jest.json
-	@node -e "const r=require('./test-results/jest.json'); console.log(r.numPassedTests + ' passed, ' + r.numFailedTests + ' failed, ' + r.numPendingTests + ' skipped')"
+	@node tests/tools/test-summary.mjs test-results/jest.json
 
 lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code (event contracts, the web's API types) up to date
 	npx tsc -p tsconfig.tests.json

@@ -36,7 +36,14 @@ module.exports = {
     // QUALITY.md's fault scenarios against the local stack built from dist (`npx tsc -b` first).
     { ...node, displayName: 'faults', roots: ['<rootDir>/tests/faults'] },
     // Browser tests against the built product (`npx tsc -b && npm run build -w web` first).
-    { ...node, displayName: 'e2e', roots: ['<rootDir>/web/e2e'] },
+    {
+      ...node,
+      displayName: 'e2e',
+      roots: ['<rootDir>/web/e2e'],
+      // Pictures the open pages of a failed test (test-results/e2e-failures).
+      testEnvironment: '<rootDir>/web/e2e/failure-environment.js',
+      setupFilesAfterEnv: ['<rootDir>/web/e2e/retry-once.ts'],
+    },
     {
       displayName: 'web',
       roots: ['<rootDir>/web/src'],

@@ -3,7 +3,7 @@
  * `make start` runs it (via the all-in-one launcher's test helper), the caught-mail inbox, and an axe
  * accessibility scan that fails on serious or critical findings.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -81,6 +81,7 @@ export async function newPage(
   // Expectations wait this long for the app to react; the product answers in milliseconds, but two
   // cores shared with the product's startup of other files can stall a render.
   context.setDefaultTimeout(15_000);
+  context.on('page', watchPage);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('pageerror', (err) => consoleErrors.push(`pageerror: ${err.message}`));
@@ -89,6 +90,42 @@ export async function newPage(
   });
   return { context, page, consoleErrors };
 }
+
+// The pages a failing test leaves open, pictured by failure-environment.js.
+const openPages = new Set<Page>();
+function watchPage(page: Page): void {
+  openPages.add(page);
+  page.on('close', () => openPages.delete(page));
+}
+
+/**
+ * On a failed test (called by failure-environment.js): each open page's screenshot and text saved under
+ * test-results/e2e-failures, and its address and opening text printed, so a CI log says what the screen
+ * showed instead of what the test waited for.
+ */
+async function pictureOpenPages(testName: string): Promise<void> {
+  const folder = path.join(ROOT, 'test-results/e2e-failures');
+  mkdirSync(folder, { recursive: true });
+  const stem = `${path.basename(expect.getState().testPath ?? 'e2e')}-${testName}`
+    .replace(/[^A-Za-z0-9.-]+/g, '-')
+    .slice(0, 120);
+  let index = 0;
+  for (const page of openPages) {
+    index += 1;
+    const file = path.join(folder, `${stem}-${index}`);
+    const text = await page
+      .evaluate(() => document.body?.innerText ?? '')
+      .catch((err: unknown) => `(page text unreadable: ${String(err)})`);
+    await page.screenshot({ path: `${file}.png`, fullPage: true }).catch(() => undefined);
+    writeFileSync(`${file}.txt`, `${page.url()}\n\n${text}\n`);
+    const opening = text.replace(/\s+/g, ' ').trim().slice(0, 400);
+    console.error(
+      `Open page ${index} when "${testName}" failed: ${page.url()}\n${opening}\n(saved as ${file}.png)`,
+    );
+  }
+}
+(globalThis as { __readinessOnTestFailure?: (name: string) => Promise<void> }).__readinessOnTestFailure =
+  pictureOpenPages;
 
 /** Waits until the element is on screen (playwright-core has no web-first `expect`). */
 export async function shown(locator: Locator): Promise<Locator> {
