@@ -183,7 +183,18 @@ function writeSection(file, id, markdown) {
   fs.writeFileSync(file, next);
 }
 
+/** The sum of a Prometheus counter over its label sets, read from a service's internal `/metrics`. */
+async function metricSum(internalUrl, name) {
+  const text = await (await fetch(`${internalUrl}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(' ').pop());
+  }
+  return sum;
+}
+
 module.exports = {
+  metricSum,
   freePort,
   startNode,
   stopAll,

@@ -27,6 +27,7 @@ const {
   waitUntilReady,
   writeSection,
   descendants,
+  metricSum,
   cpuSeconds: cpuSecondsOf,
 } = require('./lib');
 
@@ -53,6 +54,8 @@ const STUDENT_POOL = process.env.BENCH_STUDENT_POOL_MAX;
 const DRAIN_TIMEOUT_S = Number(process.env.BENCH_DRAIN_TIMEOUT_SECONDS ?? 900);
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
 const PDF_IDLE_SECONDS = Number(process.env.PDF_BROWSER_IDLE_SECONDS ?? 60);
+/** How long the statements of the idle services are counted after the peak. */
+const IDLE_STATEMENTS_S = 60;
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
 const JSON_FILE = path.join(ROOT, 'test-results', `peak-${N}.json`);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -322,15 +325,6 @@ async function effects(pools, students) {
   return { attempts, results, certificates };
 }
 
-async function metricSum(internalUrl, name) {
-  const text = await (await fetch(`${internalUrl}/metrics`)).text();
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(' ').pop());
-  }
-  return sum;
-}
-
 async function deadLetters(vhost) {
   const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
   const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
@@ -489,6 +483,8 @@ async function main() {
     for (const name of ['PostgreSQL', 'RabbitMQ', 'Redis']) groups[name] = () => serverPids()[name];
     groups['load generators'] = () => workers.map((w) => w.pid);
     const watch = processWatch(groups);
+    const statements = () =>
+      Promise.all(SERVICES.map((s) => metricSum(stack.service(s).internalUrl, 'db_queries_total')));
 
     const { token } = await api(stack.gatewayUrl, 'POST', '/api/auth/login', { json: ADMIN });
     const sheet = await answerSheet(stack.gatewayUrl, token);
@@ -519,8 +515,6 @@ async function main() {
     workers.push(...startWorkers());
     const students = invited.students.map((s) => ({ ...s, arrivalMs: Math.random() * ARRIVAL_S * 1000 }));
     const dlqBefore = await deadLetters(stack.vhost);
-    const statements = () =>
-      Promise.all(SERVICES.map((s) => metricSum(stack.service(s).internalUrl, 'db_queries_total')));
     const statementsBefore = await statements();
     watch.start();
     const t0 = Date.now() + 1_000;
@@ -693,6 +687,16 @@ async function main() {
     );
     await sleep(5_000);
     figures.idleAfter = watch.idle();
+    // What an idle service asks of PostgreSQL: its relay's slow check, its periodic jobs.
+    const quietStart = await statements();
+    await sleep(IDLE_STATEMENTS_S * 1000);
+    const quietEnd = await statements();
+    figures.idleStatementsPerSecond = Object.fromEntries(
+      SERVICES.map((s, i) => [s, (quietEnd[i] - quietStart[i]) / IDLE_STATEMENTS_S]),
+    );
+    out(
+      `      idle statements a second: ${SERVICES.map((s) => `${s} ${figures.idleStatementsPerSecond[s].toFixed(2)}`).join(', ')}`,
+    );
     figures.pdfIdleSeconds = PDF_IDLE_SECONDS;
     out(
       `      idle after the peak: report ${figures.idleAfter.report.rssMb.toFixed(0)} MB with its browser closed; ${SERVICES.filter(
@@ -754,6 +758,7 @@ function markdown(f) {
   const others = ['gateway', 'auth', 'assessment', 'student', 'results', 'notification'];
   const idleOk = others.every((n) => f.idle[n].rssMb < 150 && f.idleAfter[n].rssMb < 150);
   const largestAfter = Math.max(...others.map((n) => f.idleAfter[n].rssMb));
+  const idleStatementsOk = Object.values(f.idleStatementsPerSecond).every((v) => v <= 0.2);
   const sr = f.submitRate;
   const ratio = sr.perSecond / f.bareInsert.perSecond;
   const p99Peak = Math.max(c['load assessment']?.p99 ?? 0, c.start?.p99 ?? 0);
@@ -807,6 +812,11 @@ ${procRows.join('\n')}
 | submit accept ≥ 0.5 × bare POST + INSERT, p99 < 100 ms | ${verdict(ratio >= 0.5 && sr.p99 < 100)} (${ratio.toFixed(2)}, p99 ${ms(sr.p99)}) |
 | assessment load: no call to another service, one round trip | ${verdict(f.loadCost.otherServiceRequests === 0 && Math.round(f.loadCost.queriesPerLoad) === 1)} |
 | certificate pipeline ≥ 0.5 × bare PDF loop; all mailed within a few minutes | ${verdict(f.pdf.pipelinePerSecond / f.pdf.bare >= 0.5 && f.drain.allCertificatesMailedMs < 300_000)} |
+| an idle service sends at most 0.2 statements a second | ${verdict(idleStatementsOk)} (${Object.entries(
+    f.idleStatementsPerSecond,
+  )
+    .map(([n, v]) => `${n} ${v.toFixed(2)}`)
+    .join(', ')}, over ${IDLE_STATEMENTS_S} s after the peak) |
 | each idle service < 150 MB RSS, report < 400 MB with its browser | ${verdict(idleOk && f.idleAfter.report.pssTreeMb < 400)} (largest other after the peak ${largestAfter.toFixed(0)} MB; report ${f.idleAfter.report.pssTreeMb.toFixed(0)} MB once its browser closed after ${f.pdfIdleSeconds} s without a PDF; ${f.idle.report.pssTreeMb.toFixed(0)} MB while it runs) |`;
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BusMessage, Publisher } from '../bus';
-import { rows, type Database, type Runner } from '../db';
+import { rows, type Database, type Listening, type Runner } from '../db';
 import type { Logger } from '../logger';
 
 /** What the relay publishes through: the RabbitMQ and in-process buses, declared once by the bus. */
@@ -15,8 +15,19 @@ export interface OutboxRelayOptions {
   source: string;
   /** Rows claimed and published with one pipelined confirm round. Default 200. */
   batchSize?: number;
-  /** How often the relay looks for rows when nobody calls `notify()`. Default 1000 ms. */
+  /**
+   * Wake-ups from PostgreSQL (LISTEN 'outbox', notified by the outbox's insert trigger) instead of polling. While
+   * listening, an idle relay sends one cheap statement per `idlePollMs`; when the listening connection is lost it
+   * polls every `pollIntervalMs` and listens again. Default true.
+   */
+  listen?: boolean;
+  /** How often the relay looks for rows when it is not listening and nobody calls `notify()`. Default 1000 ms. */
   pollIntervalMs?: number;
+  /**
+   * While listening: how often the relay checks for rows no notification announced (a lost notification, rows
+   * whose retry falls due: those are also checked when they fall due). One statement per check. Default 30 s.
+   */
+  idlePollMs?: number;
   /**
    * How long a sent row's metadata (id, name, correlation id, sent_at) is kept for inspection; its payload
    * is emptied at the broker's ack whatever this is, because payloads may carry a temporary password.
@@ -44,6 +55,8 @@ interface OutboxRow {
 }
 
 const SWEEP_EVERY_MS = 60_000;
+/** After the listening connection is lost or refused, how long before listening again. */
+const LISTEN_RETRY_MS = 5_000;
 
 /**
  * Publishes committed outbox rows and marks them only after the broker confirmed them.
@@ -65,6 +78,8 @@ export class OutboxRelay {
   readonly source: string;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly idlePollMs: number;
+  private readonly wantsListen: boolean;
   private readonly retentionMs: number;
   private readonly publishTimeoutMs: number;
   private readonly backoff: { initialMs: number; maxMs: number };
@@ -76,6 +91,13 @@ export class OutboxRelay {
   private woken = false;
   private wake: (() => void) | undefined;
   private lastSweep = 0;
+  private listening: Listening | undefined;
+  private listenAgainAt = 0;
+  /**
+   * While listening: when a pending row is known to fall due (a retry after a failed publish), since no
+   * notification will say so. 0 when none is known.
+   */
+  private dueAt = 0;
 
   constructor(opts: OutboxRelayOptions) {
     this.database = opts.database;
@@ -84,6 +106,8 @@ export class OutboxRelay {
     this.source = opts.source;
     this.batchSize = opts.batchSize ?? 200;
     this.pollIntervalMs = opts.pollIntervalMs ?? 1_000;
+    this.idlePollMs = opts.idlePollMs ?? 30_000;
+    this.wantsListen = opts.listen ?? true;
     this.retentionMs = opts.retentionMs ?? 3_600_000;
     this.publishTimeoutMs = opts.publishTimeoutMs ?? 30_000;
     this.backoff = opts.backoff ?? { initialMs: 1_000, maxMs: 60_000 };
@@ -103,11 +127,26 @@ export class OutboxRelay {
     this.wake?.();
     await this.loop;
     this.loop = undefined;
+    await this.listening?.stop();
+    this.listening = undefined;
     if (this.metrics) this.metrics.relays.delete(this);
   }
 
-  /** Looks for rows now instead of at the next poll; call it after committing a transaction that enqueued. */
+  /**
+   * Looks for rows now instead of at the next poll; call it after committing a transaction that enqueued. While
+   * the relay listens, PostgreSQL's own notification of that commit wakes it, so this call adds nothing.
+   */
   notify(): void {
+    if (this.listening) return;
+    this.wakeNow();
+  }
+
+  /** True while the relay is woken by PostgreSQL's notifications rather than by polling. */
+  get isListening(): boolean {
+    return this.listening !== undefined;
+  }
+
+  private wakeNow(): void {
     this.woken = true;
     this.wake?.();
   }
@@ -136,23 +175,85 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     let consecutiveErrors = 0;
+    // The first pass, a wake-up and a (re)start of listening look for rows; a quiet spell while listening only
+    // asks when the next row falls due.
+    let look = true;
     while (!this.stopping) {
+      if (await this.listenIfDue()) look = true;
+      const woken = this.woken || look;
       this.woken = false;
-      let delay = this.pollIntervalMs;
+      look = false;
       try {
-        const published = await this.relayOnce();
+        if (woken || !this.listening) {
+          const published = await this.relayOnce();
+          // A full batch means more rows are probably waiting: go again without sleeping.
+          if (published === this.batchSize) look = true;
+        } else {
+          const dueInMs = await this.nextDueInMs();
+          // None pending: idle. Due now: look, then check again (other rows may fall due a little later).
+          // Due later: check then.
+          look = dueInMs !== undefined && dueInMs <= 0;
+          this.dueAt = dueInMs === undefined ? 0 : Date.now() + Math.max(dueInMs, 0);
+        }
         await this.sweep();
         consecutiveErrors = 0;
-        // A full batch means more rows are probably waiting: go again without sleeping.
-        if (published === this.batchSize) continue;
+        if (look) continue;
       } catch (err) {
         consecutiveErrors++;
-        delay = Math.min(this.pollIntervalMs * 2 ** consecutiveErrors, 30_000);
-        this.logger.warn({ err, retryInMs: delay }, 'outbox relay could not reach the database');
+        look = true;
+        const retryInMs = Math.min(this.pollIntervalMs * 2 ** consecutiveErrors, 30_000);
+        this.logger.warn({ err, retryInMs }, 'outbox relay could not reach the database');
+        await this.sleep(retryInMs);
+        continue;
       }
-      if (this.woken && consecutiveErrors === 0) continue;
-      await this.sleep(delay);
+      if (this.woken) continue;
+      await this.sleep(this.listening ? this.idleDelay() : this.pollIntervalMs);
     }
+  }
+
+  /** While listening: until the next slow check, or sooner when a row is known to fall due. */
+  private idleDelay(): number {
+    if (this.dueAt === 0) return this.idlePollMs;
+    return Math.min(this.idlePollMs, Math.max(0, this.dueAt - Date.now()));
+  }
+
+  /**
+   * Starts listening when the relay wants to and is not (at start, and again LISTEN_RETRY_MS after a loss).
+   * True when it has just started, so the caller looks for rows enqueued while nobody listened.
+   */
+  private async listenIfDue(): Promise<boolean> {
+    if (!this.wantsListen || this.listening || this.stopping || Date.now() < this.listenAgainAt) return false;
+    try {
+      const listening = await this.database.listen('outbox', {
+        onNotify: () => this.wakeNow(),
+        onLost: (err) => {
+          this.listening = undefined;
+          this.listenAgainAt = Date.now() + LISTEN_RETRY_MS;
+          this.logger.warn({ err }, 'outbox relay stopped listening; it polls until it listens again');
+          this.wakeNow();
+        },
+      });
+      if (this.stopping) {
+        await listening.stop();
+        return false;
+      }
+      this.listening = listening;
+      return true;
+    } catch (err) {
+      this.listenAgainAt = Date.now() + LISTEN_RETRY_MS;
+      this.logger.warn({ err }, 'outbox relay could not listen; it polls meanwhile');
+      return false;
+    }
+  }
+
+  /** Milliseconds until the next pending row falls due (0 or less: due now); undefined when none is pending. */
+  private async nextDueInMs(): Promise<number | undefined> {
+    const [row] = await rows<{ wait: number | null }>(
+      this.database.db,
+      sql`SELECT (extract(epoch FROM min(next_attempt_at) - now()) * 1000)::float8 AS wait
+            FROM outbox WHERE sent_at IS NULL`,
+    );
+    return row?.wait ?? undefined;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -198,6 +299,9 @@ export class OutboxRelay {
                 * (0.75 + random() * 0.5) * interval '1 millisecond'
             WHERE id IN (${ids})`,
       );
+      // The rows fall due again after the shortest backoff at the earliest; the slow check then asks exactly when.
+      const retryAt = Date.now() + Math.max(50, this.backoff.initialMs * 0.75);
+      this.dueAt = this.dueAt === 0 ? retryAt : Math.min(this.dueAt, retryAt);
       this.metrics?.failures.inc({ source: this.source }, due.length);
       this.logger.warn({ err, events: due.length }, 'publishing outbox events failed; they stay pending');
       return 0;

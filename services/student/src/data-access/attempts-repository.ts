@@ -407,6 +407,17 @@ export async function closeAttempt(
  * Attempts in progress whose deadline and grace have passed, locked for this transaction and skipped by every
  * other replica's (FOR UPDATE SKIP LOCKED), with their student's name and e-mail.
  */
+/** Whether any attempt is past its deadline and grace with no submit: the deadline job's one idle statement. */
+export async function anyOverdue(runner: Runner, graceSeconds: number): Promise<boolean> {
+  const [row] = await rows<{ any: boolean }>(
+    runner,
+    sql`SELECT EXISTS (SELECT 1 FROM attempts
+          WHERE status = 'in_progress' AND deadline_at + make_interval(secs => ${graceSeconds}) < clock_timestamp()
+        ) AS any`,
+  );
+  return row?.any ?? false;
+}
+
 export async function claimOverdue(
   runner: Runner,
   graceSeconds: number,

@@ -1,0 +1,88 @@
+'use strict';
+/**
+ * What an idle product asks of PostgreSQL: the whole stack (one process per service, as `make stack` runs it) left
+ * alone, and the statements each service sends counted from its `db_queries_total` over a minute: once as it
+ * ships (outbox relays woken by LISTEN/NOTIFY) and once with `OUTBOX_LISTEN=false` (relays polling every second).
+ * The goal (issue 24): at most 0.2 statements a second per idle service.
+ *
+ * Results replace this benchmark's section of docs/benchmarks.md and are printed. About three minutes; local
+ * PostgreSQL, RabbitMQ and Redis.
+ */
+const path = require('node:path');
+const { createTestVhost } = require('@readiness/testing');
+const { metricSum, writeSection } = require('./lib');
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
+const { startLocalStack } = require(path.join(ROOT, 'deploy/all-in-one/dist/local-stack'));
+const SERVICES = ['auth', 'assessment', 'student', 'results', 'report', 'notification'];
+const SETTLE_S = 20;
+const COUNT_S = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+const GOAL = 0.2;
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Statements a second per service, the stack started with `env` and left idle. */
+async function idleStatements(label, env) {
+  const vhost = await createTestVhost();
+  const stack = await startLocalStack({
+    name: `bench_idle_${process.pid}_${label}`,
+    isolate: true,
+    ports: 'free',
+    pgUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    amqpUrl: vhost.url,
+    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13',
+    output: 'buffer',
+    env: { LOG_LEVEL: 'warn', ...env },
+  });
+  try {
+    // Start-up done: migrations, the seed, the first relay passes and subscriptions.
+    await sleep(SETTLE_S * 1000);
+    const read = () =>
+      Promise.all(SERVICES.map((s) => metricSum(stack.service(s).internalUrl, 'db_queries_total')));
+    const before = await read();
+    await sleep(COUNT_S * 1000);
+    const after = await read();
+    return Object.fromEntries(SERVICES.map((s, i) => [s, (after[i] - before[i]) / COUNT_S]));
+  } finally {
+    await stack.stop();
+    await vhost.close();
+  }
+}
+
+async function main() {
+  out(`Idle statements: each service's db_queries_total over ${COUNT_S} s after ${SETTLE_S} s of start-up`);
+  const listening = await idleStatements('listen', {});
+  out(`  as shipped:          ${SERVICES.map((s) => `${s} ${listening[s].toFixed(2)}`).join(', ')}`);
+  const polling = await idleStatements('poll', { OUTBOX_LISTEN: 'false' });
+  out(`  OUTBOX_LISTEN=false: ${SERVICES.map((s) => `${s} ${polling[s].toFixed(2)}`).join(', ')}`);
+  const met = Object.values(listening).every((v) => v <= GOAL);
+  const rows = SERVICES.map((s) => `| ${s} | ${listening[s].toFixed(2)} | ${polling[s].toFixed(2)} |`).join(
+    '\n',
+  );
+  writeSection(
+    RESULTS_FILE,
+    'idle-statements',
+    `## An idle product: statements to PostgreSQL
+
+Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node bench/idle.js\`: the stack
+started (one process per service against the local PostgreSQL, RabbitMQ and Redis), left alone ${SETTLE_S} s, then
+each service's \`db_queries_total\` counted over ${COUNT_S} s. Goal: at most ${GOAL} statements a second per idle
+service: **${met ? 'met' : 'not met'}**.
+
+| Service | statements a second, as shipped (relays woken by LISTEN/NOTIFY) | with \`OUTBOX_LISTEN=false\` (relays poll every second) |
+| --- | --- | --- |
+${rows}
+
+As shipped, what remains is each relay's check every 30 s (when is the next pending row due?), its sweep of old sent
+rows every minute, the student service's deadline job every 10 s (one \`EXISTS\` while nothing is overdue) and the
+report service's sweep for certificates still to issue (\`CERTIFICATE_SWEEP_SECONDS\`).`,
+  );
+  out(`written to ${path.relative(ROOT, RESULTS_FILE)}`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err.stack ?? err}\n`);
+  process.exit(1);
+});
