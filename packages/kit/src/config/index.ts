@@ -95,11 +95,6 @@ export const dataServiceEnv = {
   DATABASE_URL: env.optionalUrl(),
   /** Connections in the service's PostgreSQL pool (each replica); the server's max_connections bounds the sum. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  /**
-   * The outbox relay is woken by PostgreSQL (LISTEN on a connection of its own) and checks only every 30 s when
-   * idle. False: it polls every second, for a connection that cannot LISTEN (a transaction-mode pooler).
-   */
-  OUTBOX_LISTEN: env.bool(true),
   DATA_DIR: z.string().default('.data'),
   /** RabbitMQ; without it the in-process bus is used. */
   AMQP_URL: env.optionalUrl(),

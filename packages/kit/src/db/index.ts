@@ -47,21 +47,6 @@ export interface Database {
   close(): Promise<void>;
   /** For `migrate`: one transaction on the driver's own client. */
   rawTransaction<T>(fn: (raw: RawTransaction) => Promise<T>): Promise<T>;
-  /**
-   * LISTENs on `channel` on a connection of its own, outside the pool: `onNotify` at each notification, `onLost`
-   * once if that connection fails later (listen again to resume). Rejects when the server cannot be reached.
-   */
-  listen(channel: string, handlers: ListenHandlers): Promise<Listening>;
-}
-
-export interface ListenHandlers {
-  onNotify: () => void;
-  onLost: (err: Error) => void;
-}
-
-export interface Listening {
-  /** Ends the connection; `onLost` is not called for it. */
-  stop(): Promise<void>;
 }
 
 export interface OpenDatabaseOptions {
@@ -104,7 +89,6 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   });
   const db = drizzlePg(pool);
   let closed: Promise<void> | undefined;
-  const listeners = new Set<Listening>();
 
   return {
     kind: 'postgres',
@@ -120,48 +104,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       }
     },
     close() {
-      closed ??= Promise.all([...listeners].map((l) => l.stop())).then(() => pool.end());
+      closed ??= pool.end();
       return closed;
-    },
-    async listen(channel, handlers) {
-      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
-      const client = new pg.Client({
-        connectionString: url,
-        application_name: opts.name && `${opts.name}-listen`,
-        connectionTimeoutMillis: 5_000,
-      });
-      let stopped = false;
-      const lost = (err: Error) => {
-        if (stopped) return;
-        stopped = true;
-        listeners.delete(listening);
-        handlers.onLost(err);
-        void client.end().catch(() => undefined);
-      };
-      const listening: Listening = {
-        async stop() {
-          if (stopped) return;
-          stopped = true;
-          listeners.delete(listening);
-          await client.end().catch(() => undefined);
-        },
-      };
-      client.on('notification', (message) => {
-        if (message.channel === channel && !stopped) handlers.onNotify();
-      });
-      client.on('error', lost);
-      client.on('end', () => lost(new Error('the listening connection ended')));
-      try {
-        await client.connect();
-        opts.onQuery?.();
-        await client.query(`LISTEN ${channel}`);
-      } catch (err) {
-        stopped = true;
-        await client.end().catch(() => undefined);
-        throw err;
-      }
-      listeners.add(listening);
-      return listening;
     },
     async rawTransaction(fn) {
       const client = await pool.connect();

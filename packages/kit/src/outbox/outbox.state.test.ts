@@ -166,8 +166,7 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
 
   it('when notified after a commit, then a started relay publishes without waiting for its poll interval', async () => {
     const publisher = new RecordingPublisher();
-    // Not listening: only the in-process notification can wake it (outbox.listen.test.ts covers PostgreSQL's).
-    const r = relay(publisher, { pollIntervalMs: 600_000, listen: false });
+    const r = relay(publisher, { pollIntervalMs: 600_000 });
     r.start();
     await eventually(() => publisher.calls === 0, 'the first idle pass');
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BusMessage, Publisher } from '../bus';
-import { rows, type Database, type Listening, type Runner } from '../db';
+import { rows, type Database, type Runner } from '../db';
 import type { Logger } from '../logger';
 
 /** What the relay publishes through: the RabbitMQ and in-process buses, declared once by the bus. */
@@ -16,18 +16,11 @@ export interface OutboxRelayOptions {
   /** Rows claimed and published with one pipelined confirm round. Default 200. */
   batchSize?: number;
   /**
-   * Wake-ups from PostgreSQL (LISTEN 'outbox', notified by the outbox's insert trigger) instead of polling. While
-   * listening, an idle relay sends one cheap statement per `idlePollMs`; when the listening connection is lost it
-   * polls every `pollIntervalMs` and listens again. Default true.
+   * How often an idle relay checks for rows nobody announced with `notify()` (another replica's, after it died
+   * between its commit and its publish): one statement per check. Rows refused by the broker are checked again
+   * when they fall due, whatever this is. Default 30 s.
    */
-  listen?: boolean;
-  /** How often the relay looks for rows when it is not listening and nobody calls `notify()`. Default 1000 ms. */
   pollIntervalMs?: number;
-  /**
-   * While listening: how often the relay checks for rows no notification announced (a lost notification, rows
-   * whose retry falls due: those are also checked when they fall due). One statement per check. Default 30 s.
-   */
-  idlePollMs?: number;
   /**
    * How long a sent row's metadata (id, name, correlation id, sent_at) is kept for inspection; its payload
    * is emptied at the broker's ack whatever this is, because payloads may carry a temporary password.
@@ -55,8 +48,8 @@ interface OutboxRow {
 }
 
 const SWEEP_EVERY_MS = 60_000;
-/** After the listening connection is lost or refused, how long before listening again. */
-const LISTEN_RETRY_MS = 5_000;
+/** The first retry after the database could not be reached; it doubles per failure up to 30 s. */
+const DATABASE_RETRY_MS = 1_000;
 
 /**
  * Publishes committed outbox rows and marks them only after the broker confirmed them.
@@ -78,8 +71,6 @@ export class OutboxRelay {
   readonly source: string;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
-  private readonly idlePollMs: number;
-  private readonly wantsListen: boolean;
   private readonly retentionMs: number;
   private readonly publishTimeoutMs: number;
   private readonly backoff: { initialMs: number; maxMs: number };
@@ -91,12 +82,7 @@ export class OutboxRelay {
   private woken = false;
   private wake: (() => void) | undefined;
   private lastSweep = 0;
-  private listening: Listening | undefined;
-  private listenAgainAt = 0;
-  /**
-   * While listening: when a pending row is known to fall due (a retry after a failed publish), since no
-   * notification will say so. 0 when none is known.
-   */
+  /** When a pending row is known to fall due (a retry after a failed publish); 0 when none is known. */
   private dueAt = 0;
 
   constructor(opts: OutboxRelayOptions) {
@@ -105,9 +91,7 @@ export class OutboxRelay {
     this.logger = opts.logger.child({ component: 'outbox-relay' });
     this.source = opts.source;
     this.batchSize = opts.batchSize ?? 200;
-    this.pollIntervalMs = opts.pollIntervalMs ?? 1_000;
-    this.idlePollMs = opts.idlePollMs ?? 30_000;
-    this.wantsListen = opts.listen ?? true;
+    this.pollIntervalMs = opts.pollIntervalMs ?? 30_000;
     this.retentionMs = opts.retentionMs ?? 3_600_000;
     this.publishTimeoutMs = opts.publishTimeoutMs ?? 30_000;
     this.backoff = opts.backoff ?? { initialMs: 1_000, maxMs: 60_000 };
@@ -127,26 +111,14 @@ export class OutboxRelay {
     this.wake?.();
     await this.loop;
     this.loop = undefined;
-    await this.listening?.stop();
-    this.listening = undefined;
     if (this.metrics) this.metrics.relays.delete(this);
   }
 
   /**
-   * Looks for rows now instead of at the next poll; call it after committing a transaction that enqueued. While
-   * the relay listens, PostgreSQL's own notification of that commit wakes it, so this call adds nothing.
+   * Looks for rows now instead of at the next check: the runtime calls it after every commit that enqueued (the
+   * use cases' `notifyOutbox`, `handleOnce`), so an event leaves at once and an idle relay sends almost nothing.
    */
   notify(): void {
-    if (this.listening) return;
-    this.wakeNow();
-  }
-
-  /** True while the relay is woken by PostgreSQL's notifications rather than by polling. */
-  get isListening(): boolean {
-    return this.listening !== undefined;
-  }
-
-  private wakeNow(): void {
     this.woken = true;
     this.wake?.();
   }
@@ -175,16 +147,14 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     let consecutiveErrors = 0;
-    // The first pass, a wake-up and a (re)start of listening look for rows; a quiet spell while listening only
-    // asks when the next row falls due.
+    // The first pass and every wake-up look for rows; a quiet spell only asks when the next row falls due.
     let look = true;
     while (!this.stopping) {
-      if (await this.listenIfDue()) look = true;
       const woken = this.woken || look;
       this.woken = false;
       look = false;
       try {
-        if (woken || !this.listening) {
+        if (woken) {
           const published = await this.relayOnce();
           // A full batch means more rows are probably waiting: go again without sleeping.
           if (published === this.batchSize) look = true;
@@ -201,49 +171,20 @@ export class OutboxRelay {
       } catch (err) {
         consecutiveErrors++;
         look = true;
-        const retryInMs = Math.min(this.pollIntervalMs * 2 ** consecutiveErrors, 30_000);
+        const retryInMs = Math.min(DATABASE_RETRY_MS * 2 ** (consecutiveErrors - 1), 30_000);
         this.logger.warn({ err, retryInMs }, 'outbox relay could not reach the database');
         await this.sleep(retryInMs);
         continue;
       }
       if (this.woken) continue;
-      await this.sleep(this.listening ? this.idleDelay() : this.pollIntervalMs);
+      await this.sleep(this.idleDelay());
     }
   }
 
-  /** While listening: until the next slow check, or sooner when a row is known to fall due. */
+  /** Until the next check, or sooner when a row is known to fall due. */
   private idleDelay(): number {
-    if (this.dueAt === 0) return this.idlePollMs;
-    return Math.min(this.idlePollMs, Math.max(0, this.dueAt - Date.now()));
-  }
-
-  /**
-   * Starts listening when the relay wants to and is not (at start, and again LISTEN_RETRY_MS after a loss).
-   * True when it has just started, so the caller looks for rows enqueued while nobody listened.
-   */
-  private async listenIfDue(): Promise<boolean> {
-    if (!this.wantsListen || this.listening || this.stopping || Date.now() < this.listenAgainAt) return false;
-    try {
-      const listening = await this.database.listen('outbox', {
-        onNotify: () => this.wakeNow(),
-        onLost: (err) => {
-          this.listening = undefined;
-          this.listenAgainAt = Date.now() + LISTEN_RETRY_MS;
-          this.logger.warn({ err }, 'outbox relay stopped listening; it polls until it listens again');
-          this.wakeNow();
-        },
-      });
-      if (this.stopping) {
-        await listening.stop();
-        return false;
-      }
-      this.listening = listening;
-      return true;
-    } catch (err) {
-      this.listenAgainAt = Date.now() + LISTEN_RETRY_MS;
-      this.logger.warn({ err }, 'outbox relay could not listen; it polls meanwhile');
-      return false;
-    }
+    if (this.dueAt === 0) return this.pollIntervalMs;
+    return Math.min(this.pollIntervalMs, Math.max(0, this.dueAt - Date.now()));
   }
 
   /** Milliseconds until the next pending row falls due (0 or less: due now); undefined when none is pending. */

@@ -13,7 +13,7 @@ import { createHttpApp, listen, startInternalServer, type HttpApp } from '../htt
 import { createLogger, type Logger } from '../logger';
 import type { Mailer } from '../mail';
 import { serveOpenApi } from '../openapi';
-import { handleOnce, OutboxRelay, type OutboxRelayOptions } from '../outbox';
+import { handleOnce, OutboxRelay } from '../outbox';
 import { handleProcessErrors, Shutdown } from '../shutdown';
 import type { ObjectStore, ObjectStoreConnection } from '../storage';
 import { startJobs } from './jobs';
@@ -88,7 +88,6 @@ interface BaseConfig extends AdapterConfig {
   SHUTDOWN_GRACE_SECONDS?: number;
   INTERNAL_PORT?: number;
   TRUSTED_PROXIES?: string;
-  OUTBOX_LISTEN?: boolean;
 }
 
 /**
@@ -152,17 +151,6 @@ function lazyAdminGuard(
     });
     return built;
   };
-}
-
-/** The outbox relay of a service that publishes events (none otherwise), woken by PostgreSQL unless told not to. */
-function relayOf(
-  publishes: readonly unknown[] | undefined,
-  database: Database | undefined,
-  bus: EventBus | undefined,
-  opts: Pick<OutboxRelayOptions, 'logger' | 'source' | 'registry' | 'listen'>,
-): OutboxRelay | undefined {
-  if (!database || !bus || !publishes?.length) return undefined;
-  return new OutboxRelay({ database, publisher: bus, ...opts });
 }
 
 /** What `setup` is given; an adapter the module did not declare throws with a message saying so. */
@@ -242,12 +230,10 @@ export async function startService<S extends z.ZodType, E, O>(
     );
     const guarded = module.adminGuard ?? true;
 
-    const relay = relayOf(module.publishes, database, bus, {
-      logger,
-      source: name,
-      registry,
-      listen: base.OUTBOX_LISTEN,
-    });
+    const relay =
+      database && bus && module.publishes?.length
+        ? new OutboxRelay({ database, publisher: bus, logger, source: name, registry })
+        : undefined;
     const guard = lazyAdminGuard(config, logger, kv, opts.shared?.adminVerifier);
     const ctx = serviceContext<z.infer<S>>(
       { name, config, logger, registry, redis, kv, guard, relay },
