@@ -165,7 +165,7 @@ when the last certificate mail is caught.
 | Measurement | Throughput | Ratio to the bare loop |
 | --- | --- | --- |
 | bare puppeteer-core loop: the same certificate page, same browser and pool (baseline) | ${bare.toFixed(1)} PDF/s | 1.00 |
-| whole path: event → render → store in S3 → \`report.certificate.issued.v1\` in the outbox → relay → mail with the PDF | ${whole.toFixed(1)} certificates/s | ${(whole / bare).toFixed(2)} (goal ≥ 0.5) |
+| whole path: event → render → store in S3 → \`report.certificate.issued.v2\` (its key and digest) in the outbox → relay → PDF read from S3 → mail | ${whole.toFixed(1)} certificates/s | ${(whole / bare).toFixed(2)} (goal ≥ 0.5) |
 
 | Memory (this process, its browser and renderers: proportional set size) | MB |
 | --- | --- |

@@ -481,6 +481,8 @@ async function main() {
     const groups = Object.fromEntries(SERVICES.map((s) => [s, () => [stack.service(s).pid]]));
     groups.Chromium = () => descendants(stack.service('report').pid);
     for (const name of ['PostgreSQL', 'RabbitMQ', 'Redis']) groups[name] = () => serverPids()[name];
+    // The stack's one S3 server (s3rver), in a process of its own as a MinIO would be.
+    groups['object storage'] = () => [stack.objectStorage.pid];
     groups['load generators'] = () => workers.map((w) => w.pid);
     const watch = processWatch(groups);
     const statements = () =>
@@ -773,7 +775,7 @@ invited by one CSV import (${seconds(f.import.importMs)} s; every invitation mai
 import began), then each arrives at a random moment of the first ${ARRIVAL_S} s, opens the link, loads the
 assessment, starts, autosaves three times ${PAUSES.autosave[0] / 1000}–${PAUSES.autosave[1] / 1000} s apart, uploads a 2 KB PDF and submits
 (waiting for the result, as the page does); even-numbered students pass. Everything runs on the same
-${f.cores} cores: load generators, seven services, the browser, PostgreSQL, RabbitMQ and Redis.
+${f.cores} cores: load generators, seven services, the browser, PostgreSQL, RabbitMQ, Redis and the S3 server.
 
 | Call (through the gateway) | Calls | Errors | p50 | p95 | p99 | max |
 | --- | --- | --- | --- | --- | --- | --- |

@@ -271,6 +271,7 @@ describe('network policies', () => {
       'TCP/6379',
       'UDP/53',
     ]);
+    // Object storage (9000) for the certificate PDFs it attaches.
     expect(egressPorts(policy('readiness-notification'))).toEqual([
       'TCP/53',
       'TCP/5432',
@@ -278,6 +279,7 @@ describe('network policies', () => {
       'TCP/587',
       'TCP/6379',
       'TCP/8080',
+      'TCP/9000',
       'UDP/53',
     ]);
   });

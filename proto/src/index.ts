@@ -16,6 +16,7 @@ import {
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
 import { CertificateIssuedSchema } from './gen/readiness/events/v1/report_pb';
+import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/readiness/events/v2/report_pb';
 import {
   CertificateResendRequestedSchema,
   ResultDeletedSchema,
@@ -35,6 +36,10 @@ export * from './gen/readiness/events/v1/envelope_pb';
 export * from './gen/readiness/events/v1/report_pb';
 export * from './gen/readiness/events/v1/results_pb';
 export * from './gen/readiness/events/v1/student_pb';
+export {
+  CertificateIssuedSchema as CertificateIssuedV2Schema,
+  type CertificateIssued as CertificateIssuedV2,
+} from './gen/readiness/events/v2/report_pb';
 export { create, toBinary, fromBinary, timestampDate, timestampFromDate };
 
 /** Every event name with the schema of its payload. Names follow <context>.<entity>.<past-verb>.v<N>. */
@@ -52,7 +57,9 @@ export const events = {
   'results.result.recorded.v1': ResultRecordedSchema,
   'results.result.deleted.v1': ResultDeletedSchema,
   'results.certificate.resend-requested.v1': CertificateResendRequestedSchema,
+  /** Superseded by v2 (the PDF left the bus); still consumed, so events sent before an upgrade are mailed. */
   'report.certificate.issued.v1': CertificateIssuedSchema,
+  'report.certificate.issued.v2': CertificateIssuedV2Schema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

@@ -342,7 +342,7 @@ test('when every event is delivered two or three times, then the tables are thos
       'student.attempt.started.v1',
       'student.attempt.submitted.v1',
       'results.result.recorded.v1',
-      'report.certificate.issued.v1',
+      'report.certificate.issued.v2',
     ]),
   );
   expect(copies.copies).toBeGreaterThanOrEqual(copies.events);

@@ -1,6 +1,7 @@
 /**
  * The local stack as a library: one process per service from its `dist`, as in Kubernetes, against the
- * PostgreSQL, RabbitMQ and Redis on this machine, with an SMTP catcher in the calling process. `make stack`
+ * PostgreSQL, RabbitMQ and Redis on this machine, with an SMTP catcher in the calling process and one embedded S3
+ * server in a process of its own (the product's bucket, shared as in Kubernetes). `make stack`
  * runs it on fixed ports; the fault suite and the enrolment-peak benchmark run it on free ports with their
  * own databases and vhost, kill and restart its services, and put TCP proxies between a service and
  * PostgreSQL, RabbitMQ or SMTP.
@@ -10,7 +11,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
+import {
+  spawnEmbeddedS3,
+  startMailCatcher,
+  type EmbeddedS3Process,
+  type MailCatcher,
+} from '@readiness/dev-servers';
 import { freePort } from '@readiness/testing';
 import { stackServices, type StackServiceName } from './stack-services';
 
@@ -37,7 +43,7 @@ export interface LocalStackOptions {
   /** RabbitMQ, with the vhost to use (a test's own: `createTestVhost()` of `@readiness/testing`). */
   amqpUrl?: string;
   redisUrl?: string;
-  /** The services' DATA_DIR (their embedded S3 folders, keys); with `isolate` a fresh temporary folder. */
+  /** The services' DATA_DIR (keys) and the S3 server's folder (`s3/`); with `isolate` a fresh temporary folder. */
   dataDir?: string;
   /** For every service. */
   env?: NodeJS.ProcessEnv;
@@ -68,6 +74,8 @@ export interface LocalStack {
   vhost: string;
   mail: MailCatcher;
   dataDir: string;
+  /** The S3 server every service that uses object storage reaches (a process of its own). */
+  objectStorage: { endpoint: string; pid: number | undefined };
   service(name: StackServiceName): StackServiceHandle;
   /** Sends the signal (default SIGKILL, as a crash) and resolves once the process has exited. */
   kill(name: StackServiceName, signal?: NodeJS.Signals): Promise<void>;
@@ -172,7 +180,7 @@ async function prepareDatabase(
 /** Each service's port, database and environment, in start order, and the gateway's URL. */
 async function planServices(
   options: LocalStackOptions,
-  shared: { name: string; isolate: boolean; dataDir: string; mail: MailCatcher },
+  shared: { name: string; isolate: boolean; dataDir: string; mail: MailCatcher; s3: EmbeddedS3Process },
   cleanups: Array<() => Promise<void>>,
 ): Promise<{ running: Map<StackServiceName, Running>; gatewayUrl: string; amqpUrl: string }> {
   const pgUrl = options.pgUrl ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -203,6 +211,7 @@ async function planServices(
       SMTP_URL: connect.smtp ? connect.smtp(svc.name, shared.mail.url) : shared.mail.url,
       PUBLIC_ORIGIN: publicOrigin,
       ...(dbUrl ? { DATABASE_URL: connect.database ? connect.database(svc.name, dbUrl) : dbUrl } : {}),
+      ...(svc.objectStorage ? shared.s3.env : {}),
       ...svc.env(urls),
       ...options.env,
       ...options.serviceEnv?.[svc.name],
@@ -318,10 +327,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
   const mail = await startMailCatcher({ capacity: Number(process.env.STACK_MAIL_CAPACITY ?? 100_000) });
   cleanups.push(() => mail.close());
+  const s3 = await spawnEmbeddedS3({ directory: path.join(dataDir, 's3') });
+  const killS3 = () => s3.child.kill('SIGKILL');
+  process.once('exit', killS3);
+  cleanups.push(async () => {
+    process.off('exit', killS3);
+    await s3.close();
+  });
 
   const { running, gatewayUrl, amqpUrl } = await planServices(
     options,
-    { name, isolate, dataDir, mail },
+    { name, isolate, dataDir, mail, s3 },
     cleanups,
   );
   const processes = new StackProcesses(running, options, cleanups);
@@ -333,6 +349,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     vhost: decodeURIComponent(new URL(amqpUrl).pathname.slice(1)) || '/',
     mail,
     dataDir,
+    objectStorage: { endpoint: s3.endpoint, pid: s3.child.pid },
     service: (svc) => {
       const entry = processes.entry(svc);
       return {

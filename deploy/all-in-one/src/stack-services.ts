@@ -7,12 +7,14 @@ export interface StackService {
   name: StackServiceName;
   port: number;
   database: boolean;
+  /** It reads or writes the product's bucket (the stack's one S3 server). */
+  objectStorage: boolean;
   env(urls: Record<string, string>): NodeJS.ProcessEnv;
 }
 
 /**
  * Every upstream checks admin tokens with auth's key set (AUTH_URL); the gateway reaches each upstream at its
- * `<NAME>_URL` and serves the built web app. Object storage is each service's own embedded S3 under DATA_DIR.
+ * `<NAME>_URL` and serves the built web app. The services that use object storage share the stack's one S3 server.
  */
 const envOf = (name: ServiceName, urls: Record<string, string>): NodeJS.ProcessEnv => {
   if (name === 'auth') return {};
@@ -27,5 +29,6 @@ export const stackServices: StackService[] = topology.map((s) => ({
   name: s.name,
   port: s.stackPort,
   database: s.uses.postgres,
+  objectStorage: s.uses.s3,
   env: (urls) => envOf(s.name, urls),
 }));

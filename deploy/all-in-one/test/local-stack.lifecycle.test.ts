@@ -62,6 +62,10 @@ test('when an isolated stack starts, then every service answers through the gate
   expect(metrics.status).toBe(200);
   // The public port keeps the operational pages to itself.
   expect((await fetch(`${stack.service('student').url}/metrics`)).status).toBe(404);
+  // One S3 server of its own for the services that keep files, in a process of its own.
+  expect(stack.objectStorage.pid).toEqual(expect.any(Number));
+  expect(stack.objectStorage.pid).not.toBe(process.pid);
+  expect((await fetch(`${stack.objectStorage.endpoint}/`)).status).toBe(200);
 });
 
 test('when a service is killed, then it is down until started again, on the same address', async () => {
@@ -78,7 +82,10 @@ test('when a service is killed, then it is down until started again, on the same
 
 test('when the stack stops, then its processes, databases and data folder are gone', async () => {
   const running = stack!;
-  const pids = (['gateway', 'student', 'report'] as const).map((s) => running.service(s).pid!);
+  const pids = [
+    ...(['gateway', 'student', 'report'] as const).map((s) => running.service(s).pid!),
+    running.objectStorage.pid!,
+  ];
   await running.stop();
   for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   expect(await databases(pgUrl)).toEqual([]);

@@ -10,6 +10,7 @@ export {
   type StartEmbeddedPostgresOptions,
 } from './embedded-postgres';
 export { startEmbeddedS3, type EmbeddedS3 } from './embedded-s3';
+export { spawnEmbeddedS3, type EmbeddedS3Process } from './embedded-s3-process';
 export {
   startMailCatcher,
   type MailCatcher,

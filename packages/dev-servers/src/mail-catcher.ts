@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type AddressObject } from 'mailparser';
@@ -9,6 +9,8 @@ export interface CaughtAttachment {
   filename: string;
   contentType: string;
   size: number;
+  /** Hex SHA-256 of the content, to tell which file a mail carried. */
+  sha256: string;
 }
 
 export interface CaughtMail {
@@ -88,6 +90,7 @@ export async function startMailCatcher(options: MailCatcherOptions = {}): Promis
               filename: a.filename ?? 'attachment',
               contentType: a.contentType,
               size: a.content.length,
+              sha256: createHash('sha256').update(a.content).digest('hex'),
             })),
           };
           mails.unshift(mail);

@@ -83,7 +83,7 @@ export interface ServiceUnderTestOptions<O, W extends EventName = never> {
   config?: Record<string, unknown>;
   /** Events recorded, decoded, as the bus delivers them to a test queue. */
   watch?: readonly W[];
-  /** `real`: an S3 server the service reaches through S3_ENDPOINT (else the runtime's embedded one). */
+  /** An S3 server the service reaches through S3_ENDPOINT, which other services of the test may share. */
   s3?: boolean;
   /** `real`: a Redis prefix of its own, given to the service as its adapter. */
   redis?: boolean;
@@ -113,7 +113,7 @@ export interface ServiceUnderTest<C, E, W extends EventName = EventName> {
   amqpUrl?: string;
   redis?: Redis;
   proxy?: TcpProxy;
-  /** The S3 server of a `real` service started with `s3` (its config keys). */
+  /** The S3 server of a service started with `s3` (its config keys); empty without. */
   s3Config: Record<string, string>;
   /** Every watched event the bus delivered, decoded. */
   events: Array<SeenEvent<W>>;
@@ -183,7 +183,7 @@ export async function startServiceUnderTest<S extends z.ZodType, E, O, W extends
     : undefined;
   if (redis) closers.push(() => closeRedis(redis));
   const s3Config: Record<string, string> = {};
-  if (real && opts.s3) {
+  if (opts.s3) {
     const s3 = await startEmbeddedS3({ directory: path.join(dataDir, 's3-server') });
     closers.push(() => s3.close());
     Object.assign(s3Config, {

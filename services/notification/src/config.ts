@@ -1,4 +1,5 @@
 import { adminAuthEnv, dataServiceEnv } from '@readiness/kit/config';
+import { checkObjectStorage, objectStorageEnv } from '@readiness/kit/storage';
 import { z } from 'zod';
 
 /** Every key is the environment variable it reads. */
@@ -6,6 +7,8 @@ export const configSchema = z
   .object({
     ...dataServiceEnv,
     ...adminAuthEnv,
+    /** The product's bucket, read only: the certificate PDFs the report service stored, mailed from there. */
+    ...objectStorageEnv,
     /** SMTP relay, e.g. `smtp://user:pass@relay:587`; without it mail goes to an in-process catcher. */
     SMTP_URL: z.string().url().optional(),
     MAIL_FROM: z.string().min(3).default('Readiness <no-reply@readiness.local>'),
@@ -22,6 +25,7 @@ export const configSchema = z
     MAIL_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   })
   .superRefine((c, ctx) => {
+    checkObjectStorage(c, ctx);
     if (c.NODE_ENV === 'production' && !c.SMTP_URL) {
       ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'is required in production' });
     }

@@ -9,7 +9,8 @@ import { certificateIssuedConsumer } from './entry-points/messaging/certificate-
 import { studentInvitationConsumers } from './entry-points/messaging/student-invitation';
 
 /**
- * The notification service: mails what other services' events ask for. Its `/api/admin` routes are guarded by
+ * The notification service: mails what other services' events ask for, certificates with their PDF read from
+ * object storage. Its `/api/admin` routes are guarded by
  * the runtime (admin tokens checked with auth's keys and revocations).
  */
 export const notificationService = defineService({
@@ -17,9 +18,9 @@ export const notificationService = defineService({
   config: configSchema,
   migrations: migrationsDir,
   bus: true,
-  uses: { mailer: true },
+  uses: { mailer: true, storage: true },
   openapi: notificationApi.openapi,
-  setup({ config, logger, database, mailer }) {
+  setup({ config, logger, database, mailer, storage }) {
     const repo = createDeliveriesRepository(database);
     const secrets = loadEventSecretBox({ config, logger });
     return {
@@ -50,6 +51,7 @@ export const notificationService = defineService({
           database,
           mailer,
           logger,
+          storage,
           maxAttempts: config.MAIL_MAX_ATTEMPTS,
           leaseSeconds: config.MAIL_LEASE_SECONDS,
         }),

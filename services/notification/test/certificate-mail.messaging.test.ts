@@ -1,39 +1,88 @@
-import { randomUUID } from 'node:crypto';
-import { CertificateIssuedSchema, create, encodePayload, timestampFromDate } from '@readiness/contracts';
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  CertificateIssuedSchema,
+  CertificateIssuedV2Schema,
+  create,
+  encodePayload,
+  timestampFromDate,
+} from '@readiness/contracts';
 import type { BusMessage } from '@readiness/kit/bus';
 import { eventually } from '@readiness/testing';
 import { deliveryRows, startNotification, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
-const PDF = Buffer.from('%PDF-1.4\n% a certificate\n%%EOF\n');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const pdfOf = (label: string) => Buffer.from(`%PDF-1.4\n% the certificate of ${label}\n%%EOF\n`);
 
-function certificateEvent(overrides: { id?: string; resend?: boolean; name?: string } = {}): BusMessage {
+interface Facts {
+  id?: string;
+  resend?: boolean;
+  name?: string;
+  email?: string;
+  studentId?: string;
+  resultId?: string;
+  objectKey?: string;
+}
+
+/** What the event says besides the PDF, the same in both versions. */
+function common(f: Facts) {
+  const studentId = f.studentId ?? randomUUID();
+  const resultId = f.resultId ?? randomUUID();
   return {
-    id: overrides.id ?? randomUUID(),
+    resultId,
+    studentId,
+    name: f.name ?? 'Grace <Hopper>',
+    email: f.email ?? 'grace@example.edu',
+    assessmentCode: 'RDY-7K3F-92QX',
+    assessmentTitle: 'Distance Learning Readiness',
+    percentage: 92,
+    objectKey: f.objectKey ?? `certificates/${studentId}/${resultId}.pdf`,
+    downloadUrl: 'https://readiness.example.edu/api/certificates/RDY-7K3F-92QX/pdf?expires=1&signature=x',
+    downloadUrlExpiresAt: timestampFromDate(new Date()),
+    verificationUrl: 'https://readiness.example.edu/verify/RDY-7K3F-92QX',
+    issuedAt: timestampFromDate(new Date()),
+    resend: f.resend ?? false,
+  };
+}
+
+/** The event the report service sends: where the PDF is stored, its size and its digest. */
+function issuedV2(f: Facts & { pdf: Buffer }): BusMessage & { objectKey: string } {
+  const fields = common(f);
+  return {
+    id: f.id ?? randomUUID(),
+    name: 'report.certificate.issued.v2',
+    occurredAt: new Date(),
+    source: 'report',
+    objectKey: fields.objectKey,
+    payload: encodePayload(
+      'report.certificate.issued.v2',
+      create(CertificateIssuedV2Schema, { ...fields, pdfSize: f.pdf.length, pdfSha256: sha256(f.pdf) }),
+    ),
+  };
+}
+
+/** The event report services sent before the PDF left the bus: the bytes inside. */
+function issuedV1(f: Facts & { pdf: Buffer }): BusMessage {
+  return {
+    id: f.id ?? randomUUID(),
     name: 'report.certificate.issued.v1',
     occurredAt: new Date(),
     source: 'report',
     payload: encodePayload(
       'report.certificate.issued.v1',
-      create(CertificateIssuedSchema, {
-        resultId: randomUUID(),
-        studentId: randomUUID(),
-        name: overrides.name ?? 'Grace <Hopper>',
-        email: 'grace@example.edu',
-        assessmentCode: 'RDY-7K3F-92QX',
-        assessmentTitle: 'Distance Learning Readiness',
-        percentage: 92,
-        objectKey: 'certificates/s/r.pdf',
-        pdf: PDF,
-        downloadUrl: 'https://readiness.example.edu/api/certificates/RDY-7K3F-92QX/pdf?expires=1&signature=x',
-        downloadUrlExpiresAt: timestampFromDate(new Date()),
-        verificationUrl: 'https://readiness.example.edu/verify/RDY-7K3F-92QX',
-        issuedAt: timestampFromDate(new Date()),
-        resend: overrides.resend ?? false,
-      }),
+      create(CertificateIssuedSchema, { ...common(f), pdf: f.pdf }),
     ),
   };
+}
+
+const store = (h: Harness, key: string, pdf: Buffer) =>
+  h.storage.put(key, pdf, { contentType: 'application/pdf' });
+
+const mailsTo = (h: Harness, email: string) => h.catcher.list().filter((m) => m.to.includes(email));
+
+async function deliveryOf(h: Harness, eventId: string) {
+  return (await deliveryRows(h.database)).find((r) => r.event_id === eventId);
 }
 
 describe('certificate mail', () => {
@@ -43,8 +92,10 @@ describe('certificate mail', () => {
   });
   afterAll(() => h.close());
 
-  test('when a certificate is issued and the event arrives three times, then one friendly mail carries the PDF', async () => {
-    const event = certificateEvent();
+  test('when a certificate is issued and the event arrives three times, then one friendly mail carries the stored PDF', async () => {
+    const pdf = pdfOf('Grace');
+    const event = issuedV2({ pdf });
+    await store(h, event.objectKey, pdf);
     await h.bus.publish([event]);
     await h.bus.publish([event]);
     await h.bus.publish([event]);
@@ -54,9 +105,14 @@ describe('certificate mail', () => {
     expect(mail.text).toContain('https://readiness.example.edu/verify/RDY-7K3F-92QX');
     expect(mail.html).toContain('Grace &lt;Hopper&gt;');
     expect(mail.attachments).toEqual([
-      { filename: 'certificate-Grace-Hopper.pdf', contentType: 'application/pdf', size: PDF.length },
+      {
+        filename: 'certificate-Grace-Hopper.pdf',
+        contentType: 'application/pdf',
+        size: pdf.length,
+        sha256: sha256(pdf),
+      },
     ]);
-    await eventually(async () => (await deliveryRows(h.database)).some((r) => r.status === 'sent'));
+    await eventually(async () => (await deliveryOf(h, event.id))?.status === 'sent');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(h.catcher.list().filter((m) => m.subject.startsWith('Congratulations'))).toHaveLength(1);
     expect((await deliveryRows(h.database)).filter((r) => r.template === 'certificate-issued')).toHaveLength(
@@ -65,9 +121,87 @@ describe('certificate mail', () => {
   });
 
   test('when a resend is asked, then the mail says it is sent again', async () => {
-    await h.bus.publish([certificateEvent({ resend: true })]);
+    const pdf = pdfOf('a resend');
+    const event = issuedV2({ pdf, resend: true, email: 'resent@example.edu' });
+    await store(h, event.objectKey, pdf);
+    await h.bus.publish([event]);
     const mail = await h.catcher.waitFor((m) => m.subject.includes('(sent again)'), 10_000);
     expect(mail.text).toContain('As requested, here is your certificate');
-    expect(mail.attachments).toHaveLength(1);
+    expect(mail.attachments).toMatchObject([{ sha256: sha256(pdf) }]);
+  });
+
+  test('when a v1 event sent before an upgrade arrives, then its PDF is mailed from the event itself', async () => {
+    const pdf = pdfOf('an older event');
+    await h.bus.publish([issuedV1({ pdf, email: 'before-upgrade@example.edu', name: 'Ada Lovelace' })]);
+    const mail = await h.catcher.waitFor((m) => m.to.includes('before-upgrade@example.edu'), 10_000);
+    expect(mail.attachments).toEqual([
+      {
+        filename: 'certificate-Ada-Lovelace.pdf',
+        contentType: 'application/pdf',
+        size: pdf.length,
+        sha256: sha256(pdf),
+      },
+    ]);
+  });
+
+  test('when an event names an object outside the certificates, then nothing is read or mailed and the mail is given up at once', async () => {
+    // An uploaded answer, with the digest right: only certificate keys are ever read.
+    const studentId = randomUUID();
+    const answer = pdfOf('an uploaded answer');
+    for (const objectKey of [
+      `answers/${studentId}/essay.pdf`,
+      `certificates/../answers/${studentId}/essay.pdf`,
+      `certificates/${studentId}/..%2F..%2Fanswers.pdf\n`,
+    ]) {
+      await store(h, `answers/${studentId}/essay.pdf`, answer);
+      const event = issuedV2({ pdf: answer, objectKey, email: 'prober@example.edu', studentId });
+      await h.bus.publish([event]);
+      await eventually(async () => (await deliveryOf(h, event.id))?.status === 'failed', objectKey);
+      const row = await deliveryOf(h, event.id);
+      expect(row).toMatchObject({ attempts: 1 });
+      expect(row?.last_error).toContain("not a certificate's object key");
+    }
+    expect(mailsTo(h, 'prober@example.edu')).toHaveLength(0);
+  });
+});
+
+describe('certificate mail when the stored PDF is missing or different', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Retries every 400 ms after the first two: about 3 s before a mail is given up.
+    h = await startNotification('embedded', { maxAttempts: 10 });
+  });
+  afterAll(() => h.close());
+
+  test('when the PDF is not stored yet, then the mail is retried and sent once it is', async () => {
+    const pdf = pdfOf('a late object');
+    const event = issuedV2({ pdf, email: 'late@example.edu' });
+    await h.bus.publish([event]);
+    await eventually(async () => ((await deliveryOf(h, event.id))?.attempts ?? 0) >= 1, 'a first attempt');
+    expect((await deliveryOf(h, event.id))?.last_error).toContain('is not in object storage');
+    expect(mailsTo(h, 'late@example.edu')).toHaveLength(0);
+    await store(h, event.objectKey, pdf);
+    const mail = await h.catcher.waitFor((m) => m.to.includes('late@example.edu'), 10_000);
+    expect(mail.attachments).toMatchObject([{ size: pdf.length, sha256: sha256(pdf) }]);
+    await eventually(async () => (await deliveryOf(h, event.id))?.status === 'sent');
+  });
+
+  test('when the stored PDF is not the one the event names, then no mail goes, and after the last attempt it is given up', async () => {
+    const named = pdfOf('the issued certificate');
+    const event = issuedV2({ pdf: named, email: 'mismatch@example.edu' });
+    // Same length, other bytes: only the digest tells them apart.
+    const other = Buffer.from(named.toString().replace('issued', 'forged'));
+    expect(other.length).toBe(named.length);
+    await store(h, event.objectKey, other);
+    await h.bus.publish([event]);
+    await eventually(
+      async () => (await deliveryOf(h, event.id))?.status === 'failed',
+      'the mail given up',
+      20_000,
+    );
+    const row = await deliveryOf(h, event.id);
+    expect(row?.attempts).toBe(10);
+    expect(row?.last_error).toContain('is not the one the event names');
+    expect(mailsTo(h, 'mismatch@example.edu')).toHaveLength(0);
   });
 });

@@ -9,6 +9,7 @@ import type { Database } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { createMailer } from '@readiness/kit/mail';
 import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
+import { createObjectStore, type ObjectStore } from '@readiness/kit/storage';
 import {
   rewriteUrlPort,
   startServiceUnderTest,
@@ -31,11 +32,13 @@ export interface Harness extends ServiceUnderTest<NotificationConfig, undefined,
   smtpProxy: TcpProxy;
   /** Seals event secrets with the service's key, as the auth service does. */
   secrets: SecretBox;
+  /** The bucket the service reads certificate PDFs from, as the report service writes it. */
+  storage: ObjectStore;
 }
 
 /**
  * The service in-process on port 0, started by the kit's runtime, with the kit's SMTP catcher as its mail server
- * (through a cuttable proxy): against a fresh PostgreSQL database and RabbitMQ vhost (`real`), or a fresh
+ * (through a cuttable proxy) and an S3 server of its own: against a fresh PostgreSQL database and RabbitMQ vhost (`real`), or a fresh
  * PostgreSQL database and the memory bus. Admin tokens are checked as its config says (or by `adminVerifier`).
  */
 export async function startNotification(
@@ -63,16 +66,26 @@ export async function startNotification(
       ...options.config,
     },
     mailer,
+    s3: true,
     retryDelaysMs: [100, 200, 400],
     trustTestTokens: false,
     shared: { kv: options.kv, adminVerifier: options.adminVerifier },
   });
+  const storage = createObjectStore({
+    endpoint: h.s3Config.S3_ENDPOINT!,
+    accessKey: h.s3Config.S3_ACCESS_KEY!,
+    secretKey: h.s3Config.S3_SECRET_KEY!,
+    bucket: h.service.config.S3_BUCKET,
+    region: h.service.config.S3_REGION,
+    logger,
+  });
   h.onClose(async () => {
+    storage.close();
     mailer.close();
     await smtpProxy.close();
     await catcher.close();
   });
-  return Object.assign(h, { catcher, smtpProxy, secrets: testSecrets });
+  return Object.assign(h, { catcher, smtpProxy, secrets: testSecrets, storage });
 }
 
 export function passwordResetEvent(

@@ -35,7 +35,7 @@ export const configSchema = z
     PDF_BROWSER_IDLE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /** A render that takes longer fails (its page is replaced). */
     PDF_RENDER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(120_000).default(20_000),
-    /** How long the signed certificate download link that `report.certificate.issued.v1` carries stays valid. */
+    /** How long the signed certificate download link that `report.certificate.issued.v2` carries stays valid. */
     CERTIFICATE_LINK_TTL_HOURS: z.coerce
       .number()
       .int()

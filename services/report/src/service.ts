@@ -19,7 +19,7 @@ export interface ReportOptions {
 
 /**
  * The report service: PDF reports and certificates rendered with one Chromium, certificates stored in object
- * storage and announced once per pass (report.certificate.issued.v1), and public verification of their codes.
+ * storage and announced once per pass (report.certificate.issued.v2, naming the stored PDF), and public verification of their codes.
  */
 export const reportService = defineService({
   name: 'report',

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { encodePayload } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
 import { pdfText, resultFacts, startReport, type Harness } from './harness';
 
@@ -17,7 +19,7 @@ describe.each(['real', 'embedded'] as const)('certificate on pass (%s)', (kind) 
     await h?.close();
   });
 
-  it('when a passed result is delivered three times, then one certificate is stored, announced and mailed once', async () => {
+  it('when a passed result is delivered three times, then one certificate is stored, announced by its key and digest, and mailed once with the stored bytes', async () => {
     const facts = resultFacts({ name: 'Grace Hopper', email: 'grace@example.edu', percentage: 92 });
     const eventId = await h.publishResult(facts);
     await h.publishResult(facts, eventId);
@@ -49,18 +51,22 @@ describe.each(['real', 'embedded'] as const)('certificate on pass (%s)', (kind) 
         `^https://readiness\\.example\\.edu/api/certificates/${facts.assessmentCode}/pdf\\?expires=\\d+&signature=`,
       ),
     );
-    const text = pdfText(event!.pdf);
+    // The event names the stored PDF; the bytes stay in object storage and the mail carries exactly them.
+    const key = `certificates/${facts.studentId}/${facts.resultId}.pdf`;
+    expect(event!.objectKey).toBe(key);
+    const pdf = await h.object(key);
+    expect(event!.pdfSize).toBe(pdf.length);
+    expect(event!.pdfSha256).toBe(createHash('sha256').update(pdf).digest('hex'));
+    expect(mail.attachments[0]).toMatchObject({ size: pdf.length, sha256: event!.pdfSha256 });
+    expect(encodePayload('report.certificate.issued.v2', event!).length).toBeLessThan(2048);
+    const text = pdfText(pdf);
     expect(text).toContain('Grace Hopper');
     expect(text).toContain('92%');
     expect(text).toContain(facts.assessmentCode);
     // The code is printed whole twice: under "Verification code" and at the end of the verify address.
     expect(text.split(facts.assessmentCode)).toHaveLength(3);
     expect(text).toContain('Northfield College');
-    if (kind === 'real') {
-      expect(await h.objects(`certificates/${facts.studentId}/`)).toEqual([
-        `certificates/${facts.studentId}/${facts.resultId}.pdf`,
-      ]);
-    }
+    expect(await h.objects(`certificates/${facts.studentId}/`)).toEqual([key]);
   });
 
   it('when a failed result is recorded, then no certificate, event or mail follows', async () => {
@@ -69,7 +75,7 @@ describe.each(['real', 'embedded'] as const)('certificate on pass (%s)', (kind) 
     await settle();
     expect(h.issued.filter((e) => e.resultId === facts.resultId)).toHaveLength(0);
     expect(h.mail.list().filter((m) => m.to.includes('failed@example.edu'))).toHaveLength(0);
-    if (kind === 'real') expect(await h.objects(`certificates/${facts.studentId}/`)).toEqual([]);
+    expect(await h.objects(`certificates/${facts.studentId}/`)).toEqual([]);
     const res = await h.get(`/api/admin/results/${facts.resultId}/certificate`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({

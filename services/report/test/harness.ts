@@ -13,7 +13,7 @@ import {
   create,
   encodePayload,
   timestampFromDate,
-  type CertificateIssued,
+  type CertificateIssuedV2,
   type EventName,
   type EventPayload,
 } from '@readiness/contracts';
@@ -91,8 +91,8 @@ export interface Harness {
   database: Database;
   bus: EventBus;
   mail: MailCatcher;
-  /** Every report.certificate.issued.v1 the bus delivered, decoded. */
-  readonly issued: CertificateIssued[];
+  /** Every report.certificate.issued.v2 the bus delivered, decoded. */
+  readonly issued: CertificateIssuedV2[];
   /** Publishes an event as its owner would; `id` repeats a delivery. */
   publish<N extends EventName>(name: N, payload: EventPayload<N>, id?: string): Promise<string>;
   publishVersion(): Promise<void>;
@@ -102,13 +102,15 @@ export interface Harness {
   deleteStudent(facts: ResultFacts): Promise<void>;
   get(urlPath: string, options?: { token?: string | null }): Promise<Response>;
   objects(prefix?: string): Promise<string[]>;
+  /** A stored object's bytes. */
+  object(key: string): Promise<Buffer>;
   close(): Promise<void>;
 }
 
 /**
  * The report service in-process on port 0, with the notification service beside it on the same bus and an SMTP
- * catcher: against fresh PostgreSQL databases, a RabbitMQ vhost and an S3 server it reaches through S3_ENDPOINT
- * (`real`), or the memory bus and the runtime's own embedded S3 under DATA_DIR (`embedded`).
+ * catcher, both reaching one S3 server through S3_ENDPOINT: against fresh PostgreSQL databases and a RabbitMQ vhost
+ * (`real`), or the memory bus (`embedded`).
  */
 export async function startReport(
   kind: 'real' | 'embedded',
@@ -117,7 +119,7 @@ export async function startReport(
   const h = await startServiceUnderTest(reportService, {
     kind,
     config: { PUBLIC_ORIGIN, PROVIDER_NAME: 'Northfield College', ...options.config },
-    watch: ['report.certificate.issued.v1'],
+    watch: ['report.certificate.issued.v2'],
     s3: true,
     retryDelaysMs: [100, 200, 400],
     options: options.options,
@@ -141,7 +143,15 @@ export async function startReport(
     const mailer = createMailer({ smtpUrl: mail.url, from: 'Readiness <no-reply@readiness.test>', logger });
     h.onClose(() => mailer.close());
     const notification = await startService(notificationService, {
-      config: { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_ORIGIN },
+      // The report service's bucket, where it reads the PDFs it mails.
+      config: {
+        PORT: 0,
+        HOST: '127.0.0.1',
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        PUBLIC_ORIGIN,
+        ...h.s3Config,
+      },
       logger,
       adapters: { database: notificationDatabase, bus: notificationBus, mailer },
     });
@@ -156,6 +166,20 @@ export async function startReport(
       return id;
     };
     const token = adminToken();
+    /** A client of the S3 server both services reach, to see what is stored. */
+    const s3Client = () => {
+      const s3 = h.s3Config;
+      const { endPoint, port } = parseS3Endpoint(s3.S3_ENDPOINT!);
+      return new Client({
+        endPoint,
+        port,
+        useSSL: false,
+        accessKey: s3.S3_ACCESS_KEY!,
+        secretKey: s3.S3_SECRET_KEY!,
+        region: 'us-east-1',
+        pathStyle: true,
+      });
+    };
     return {
       report,
       url: report.url,
@@ -163,7 +187,7 @@ export async function startReport(
       bus,
       mail,
       get issued() {
-        return h.eventsNamed('report.certificate.issued.v1').map((e) => e.payload);
+        return h.eventsNamed('report.certificate.issued.v2').map((e) => e.payload);
       },
       publish,
       async publishVersion() {
@@ -304,23 +328,18 @@ export async function startReport(
         });
       },
       async objects(prefix = 'certificates/') {
-        const s3 = h.s3Config;
-        if (!s3.S3_ENDPOINT) throw new Error('objects are listed in the real kind only');
-        const { endPoint, port } = parseS3Endpoint(s3.S3_ENDPOINT);
-        const client = new Client({
-          endPoint,
-          port,
-          useSSL: false,
-          accessKey: s3.S3_ACCESS_KEY!,
-          secretKey: s3.S3_SECRET_KEY!,
-          region: 'us-east-1',
-          pathStyle: true,
-        });
         const names: string[] = [];
-        for await (const item of client.listObjectsV2(report.config.S3_BUCKET, prefix, true)) {
+        for await (const item of s3Client().listObjectsV2(report.config.S3_BUCKET, prefix, true)) {
           if (item.name) names.push(item.name);
         }
         return names;
+      },
+      async object(key) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await s3Client().getObject(report.config.S3_BUCKET, key)) {
+          chunks.push(chunk as Buffer);
+        }
+        return Buffer.concat(chunks);
       },
       close,
     };

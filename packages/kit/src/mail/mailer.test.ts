@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { createLogger } from '../logger';
@@ -52,7 +52,12 @@ function mailDeliveryContract(name: string, startReceiver: () => Promise<Receive
       expect(mail.text.trim()).toBe('Congratulations, you passed.');
       expect(mail.html).toContain('<strong>you passed</strong>');
       expect(mail.attachments).toEqual([
-        { filename: 'certificate.pdf', contentType: 'application/pdf', size: 12_345 },
+        {
+          filename: 'certificate.pdf',
+          contentType: 'application/pdf',
+          size: 12_345,
+          sha256: createHash('sha256').update(pdf).digest('hex'),
+        },
       ]);
     });
 

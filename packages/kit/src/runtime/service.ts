@@ -75,11 +75,12 @@ export interface EventSubscription {
 }
 
 /**
- * Subscribes to one event by name: `handle` receives the payload decoded with its protobuf contract.
+ * Subscribes to one event by name, or to the versions of one event by their names (`handle` then tells them
+ * apart by the payload's `$typeName`): `handle` receives the payload decoded with its protobuf contract.
  * `queue` is `<service>.<handler>`, one queue per handler.
  */
 export function on<N extends EventName>(
-  event: N,
+  event: N | readonly N[],
   handler: {
     queue: string;
     maxAttempts?: number;
@@ -91,7 +92,7 @@ export function on<N extends EventName>(
   return {
     subscription: {
       queue: handler.queue,
-      events: [event],
+      events: typeof event === 'string' ? [event] : [...event],
       maxAttempts: handler.maxAttempts,
       waitHorizonMs: handler.waitHorizonMs,
       handle: (msg: BusMessage, ctx) =>

@@ -28,8 +28,17 @@ export interface ObjectStorageConfig {
   S3_REGION: string;
 }
 
-/** An endpoint needs both keys, and keys without an endpoint are a mistake (they would be ignored). */
-export function checkObjectStorage(config: Partial<ObjectStorageConfig>, ctx: z.RefinementCtx): void {
+/**
+ * An endpoint needs both keys, and keys without an endpoint are a mistake (they would be ignored). Production
+ * names its S3 server: files must outlive the pod, and the services that share the bucket must reach the same one.
+ */
+export function checkObjectStorage(
+  config: Partial<ObjectStorageConfig> & { NODE_ENV?: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.NODE_ENV === 'production' && !config.S3_ENDPOINT) {
+    ctx.addIssue({ code: 'custom', path: ['S3_ENDPOINT'], message: 'is required in production' });
+  }
   const keys = ['S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const;
   for (const key of keys) {
     if (config.S3_ENDPOINT && !config[key]) {

@@ -8,7 +8,9 @@ import { createLogger } from '../logger';
 import { checkObjectStorage, createObjectStore, objectStorageEnv, objectStoreConnection } from './index';
 
 const logger = createLogger({ name: 'storage-config-test', level: 'silent' });
-const schema = z.object(objectStorageEnv).superRefine(checkObjectStorage);
+const schema = z
+  .object({ ...objectStorageEnv, NODE_ENV: z.string().default('development') })
+  .superRefine(checkObjectStorage);
 
 describe('object storage configuration', () => {
   test('when a service reads the settings the launcher passes for the embedded server, then it stores and reads an object', async () => {
@@ -41,6 +43,21 @@ describe('object storage configuration', () => {
     const config = loadConfig(schema, {});
     expect(objectStoreConnection(config)).toBeUndefined();
     expect(config).toMatchObject({ S3_BUCKET: 'readiness', S3_REGION: 'us-east-1' });
+  });
+
+  test('when a production service is given no S3 server, then start-up stops instead of keeping files in the pod', () => {
+    expect(() => loadConfig(schema, { NODE_ENV: 'production' })).toThrow(
+      /S3_ENDPOINT: is required in production/,
+    );
+    const named = {
+      NODE_ENV: 'production',
+      S3_ENDPOINT: 'https://minio.example:9000',
+      S3_ACCESS_KEY: 'k',
+      S3_SECRET_KEY: 's',
+    };
+    expect(objectStoreConnection(loadConfig(schema, named))).toMatchObject({
+      endpoint: 'https://minio.example:9000',
+    });
   });
 
   test('when S3_ENDPOINT is set without its keys, then start-up stops naming both', () => {

@@ -3,6 +3,7 @@ import type { Logger } from '@readiness/kit/logger';
 import { MailDeliveryError, type MailAttachment, type Mailer } from '@readiness/kit/mail';
 import { runClaimed } from '@readiness/kit/outbox';
 import type { DeliveriesRepository } from '../data-access/deliveries-repository';
+import { UnusableAttachmentError } from './certificate-pdf';
 import type { RenderedMail } from './templates';
 
 export interface DeliveryRequest {
@@ -10,8 +11,11 @@ export interface DeliveryRequest {
   template: string;
   to: string;
   mail: RenderedMail;
-  /** Files sent with the mail (a certificate PDF). */
-  attachments?: MailAttachment[];
+  /**
+   * Files sent with the mail, read only by the delivery that sends it (a certificate PDF from object storage): a
+   * redelivery of a mail already sent reads nothing, and a failure to read is retried like a failed send.
+   */
+  attachments?: () => Promise<MailAttachment[]>;
   /** The student the mail is about, for the per-student delivery state and erasure. */
   studentId?: string;
   /** Which delivery of the event this is (1 for the first); the bus counts them. */
@@ -63,16 +67,17 @@ export async function deliver(
         leaseSeconds: req.leaseSeconds,
         attempt: req.attempt,
         maxAttempts: req.maxAttempts,
-        isPermanent: (err) => err instanceof MailDeliveryError && err.permanent,
+        isPermanent: (err) =>
+          (err instanceof MailDeliveryError && err.permanent) || err instanceof UnusableAttachmentError,
         describe,
       },
-      () =>
+      async () =>
         deps.mailer.send({
           to: req.to,
           subject: req.mail.subject,
           text: req.mail.text,
           html: req.mail.html,
-          attachments: req.attachments,
+          attachments: await req.attachments?.(),
         }),
     );
     if (outcome === 'rejected') {

@@ -1,7 +1,9 @@
-import { CertificateIssuedSchema, create, encodePayload, timestampFromDate } from '@readiness/contracts';
+import { createHash } from 'node:crypto';
+import { CertificateIssuedV2Schema, create, encodePayload, timestampFromDate } from '@readiness/contracts';
 import type { CertificateRecord } from '../data-access/records';
 
-export const CERTIFICATE_ISSUED = 'report.certificate.issued.v1' as const;
+/** v2: the PDF stays in object storage, the event names it (key, size, SHA-256). */
+export const CERTIFICATE_ISSUED = 'report.certificate.issued.v2' as const;
 
 export interface IssuedFacts {
   certificate: CertificateRecord;
@@ -14,10 +16,11 @@ export interface IssuedFacts {
   actorId: string;
 }
 
+/** The event names the stored PDF by its key, length and digest; the bytes stay in object storage. */
 export const issuedPayload = (f: IssuedFacts) =>
   encodePayload(
     CERTIFICATE_ISSUED,
-    create(CertificateIssuedSchema, {
+    create(CertificateIssuedV2Schema, {
       resultId: f.certificate.resultId,
       studentId: f.certificate.studentId,
       name: f.certificate.name,
@@ -26,7 +29,8 @@ export const issuedPayload = (f: IssuedFacts) =>
       assessmentTitle: f.certificate.assessmentTitle,
       percentage: f.certificate.percentage,
       objectKey: f.certificate.objectKey,
-      pdf: f.pdf,
+      pdfSize: f.pdf.length,
+      pdfSha256: createHash('sha256').update(f.pdf).digest('hex'),
       downloadUrl: f.downloadUrl,
       downloadUrlExpiresAt: timestampFromDate(f.downloadUrlExpiresAt),
       verificationUrl: f.verificationUrl,

@@ -4528,7 +4528,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The certificate PDF behind a signed, expiring link (report.certificate.issued.v1 carries it) */
+        /** The certificate PDF behind a signed, expiring link (report.certificate.issued.v2 carries it) */
         get: {
             parameters: {
                 query: {

@@ -1,4 +1,6 @@
 import { on } from '@readiness/kit/runtime';
+import type { ObjectStore } from '@readiness/kit/storage';
+import { storedCertificatePdf } from '../../domain/certificate-pdf';
 import { deliver, type MailConsumerDeps } from '../../domain/deliver';
 import { certificateIssued } from '../../domain/templates';
 
@@ -9,14 +11,19 @@ const attachmentName = (name: string) =>
   `certificate-${name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '') || 'student'}.pdf`;
 
 /**
- * Mails a certificate to its student with the PDF the event carries: once per event, so once per pass and once
- * per resend request, whatever the redeliveries.
+ * Mails a certificate to its student: once per event, so once per pass and once per resend request, whatever the
+ * redeliveries. A v2 event names the PDF in object storage (read by the delivery that sends, checked against the
+ * event's size and digest); a v1 event, sent before an upgrade, carries it.
  */
-export function certificateIssuedConsumer(deps: MailConsumerDeps) {
-  return on('report.certificate.issued.v1', {
+export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: ObjectStore }) {
+  return on(['report.certificate.issued.v1', 'report.certificate.issued.v2'], {
     queue: CERTIFICATE_ISSUED_QUEUE,
     maxAttempts: deps.maxAttempts,
     async handle(event, meta) {
+      const pdf =
+        event.$typeName === 'readiness.events.v2.CertificateIssued'
+          ? () => storedCertificatePdf(deps.storage, event)
+          : () => Promise.resolve(Buffer.from(event.pdf));
       await deliver(deps, {
         eventId: meta.id,
         template: event.resend ? 'certificate-resent' : 'certificate-issued',
@@ -30,12 +37,8 @@ export function certificateIssuedConsumer(deps: MailConsumerDeps) {
           verificationUrl: event.verificationUrl,
           resent: event.resend,
         }),
-        attachments: [
-          {
-            filename: attachmentName(event.name),
-            content: Buffer.from(event.pdf),
-            contentType: 'application/pdf',
-          },
+        attachments: async () => [
+          { filename: attachmentName(event.name), content: await pdf(), contentType: 'application/pdf' },
         ],
         attempt: meta.attempt,
         maxAttempts: deps.maxAttempts,

@@ -91,7 +91,7 @@ export async function storedOrRendered(deps: ReportsDeps, c: CertificateRecord):
   return pdf;
 }
 
-/** The certificate-issued event: the PDF, the student's signed download link and the verification page. */
+/** The certificate-issued event: where the PDF is stored and its digest, the student's signed download link and the verification page. */
 export function issuedEvent(
   deps: ReportsDeps,
   c: CertificateRecord,

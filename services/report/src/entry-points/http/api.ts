@@ -74,7 +74,7 @@ export const reportApi = serviceApi<Reports>({
       handle: ({ params }, reports) => reports.verify(params.code),
     }),
     'GET /api/certificates/{code}/pdf': operation({
-      summary: 'The certificate PDF behind a signed, expiring link (report.certificate.issued.v1 carries it)',
+      summary: 'The certificate PDF behind a signed, expiring link (report.certificate.issued.v2 carries it)',
       tags: [TAG],
       params: codeParams,
       invalidParams: noCertificate,

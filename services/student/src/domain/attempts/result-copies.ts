@@ -49,9 +49,13 @@ export async function recordResult(tx: Tx, e: EventPayload<'results.result.recor
 
 /**
  * Keeps the certificate download link the report service issued with a result's copy. A link that arrives
- * before the copy is retried until the copy is there (NotYetError); one for an erased student is dropped.
+ * before the copy is retried until the copy is there (NotYetError); one for an erased student is dropped. Both
+ * versions of the event carry the link.
  */
-export async function recordCertificate(tx: Tx, e: EventPayload<'report.certificate.issued.v1'>) {
+export async function recordCertificate(
+  tx: Tx,
+  e: EventPayload<'report.certificate.issued.v1' | 'report.certificate.issued.v2'>,
+) {
   if (!e.downloadUrl || !e.downloadUrlExpiresAt || !isStudentId(e.studentId)) return;
   const outcome = await saveCertificateLink(tx, {
     resultId: e.resultId,

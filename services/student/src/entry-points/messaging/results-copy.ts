@@ -30,7 +30,7 @@ export const resultsCopyConsumers = (
     },
   }),
   // The signed certificate link is kept with the result's copy; one issued before the copy arrived waits for it.
-  on('report.certificate.issued.v1', {
+  on(['report.certificate.issued.v1', 'report.certificate.issued.v2'], {
     queue: CERTIFICATE_ISSUED_QUEUE,
     async handle(event, meta) {
       await handleOnce(CERTIFICATE_ISSUED_QUEUE, meta.id, (tx) => attempts.recordCertificate(tx, event));
