@@ -28,6 +28,9 @@ const {
   writeSection,
   descendants,
   metricSum,
+  api,
+  answerSheet,
+  importStudents,
   cpuSeconds: cpuSecondsOf,
 } = require('./lib');
 
@@ -145,77 +148,6 @@ function processWatch(groups) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The product's API, as the institution's admin uses it.
-
-async function api(base, method, url, { token, json, body, headers = {} } = {}) {
-  const h = { ...headers };
-  if (token) h.authorization = `Bearer ${token}`;
-  if (json !== undefined) h['content-type'] = 'application/json';
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: h,
-    body: json !== undefined ? JSON.stringify(json) : body,
-  });
-  const text = await res.text();
-  let parsed;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = text;
-  }
-  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${text.slice(0, 300)}`);
-  return parsed;
-}
-
-/** Answers that pass the active assessment, answers that fail it, and its first file question. */
-async function answerSheet(base, token) {
-  const { assessment } = await api(base, 'GET', '/api/assessment', { token });
-  const answerable = assessment.questions.filter((q) => q.type !== 'file_upload' && q.correctAnswer);
-  const wrong = (q) =>
-    q.type === 'yes_no'
-      ? q.correctAnswer === 'yes'
-        ? 'no'
-        : 'yes'
-      : q.options.find((o) => o.id !== q.correctAnswer).id;
-  const fileQuestion = assessment.questions.find((q) => q.type === 'file_upload');
-  if (!fileQuestion) throw new Error('the active assessment has no file question to upload to');
-  return {
-    pass: answerable.map((q) => ({ questionId: q.id, answer: q.correctAnswer })),
-    fail: answerable.map((q) => ({ questionId: q.id, answer: wrong(q) })),
-    fileQuestionId: fileQuestion.id,
-  };
-}
-
-/** Invites `count` students with one CSV import and reads their links back from the students list. */
-async function importStudents(base, token, label, count) {
-  const domain = `${label}.bench.example.edu`;
-  const lines = ['name,email'];
-  for (let i = 0; i < count; i++) lines.push(`Student ${label} ${i},s${i}@${domain}`);
-  const form = new FormData();
-  form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), `${label}.csv`);
-  const started = Date.now();
-  const imported = await api(base, 'POST', '/api/admin/students/import', { token, body: form });
-  const importMs = Date.now() - started;
-  if (imported.imported !== count)
-    throw new Error(
-      `import took ${imported.imported} of ${count}: ${JSON.stringify(imported.problems?.slice(0, 3))}`,
-    );
-  const students = [];
-  for (let page = 1; students.length < count; page++) {
-    const list = await api(
-      base,
-      'GET',
-      `/api/admin/students?limit=100&page=${page}&search=${encodeURIComponent(domain)}`,
-      { token },
-    );
-    for (const s of list.students) {
-      const i = Number(/^s(\d+)@/.exec(s.email)[1]);
-      students.push({ id: s._id, email: s.email, token: s.inviteToken, passes: i % 2 === 0 });
-    }
-    if (!list.pagination.hasNext) break;
-  }
-  if (students.length !== count) throw new Error(`listed ${students.length} of ${count} imported students`);
-  return { students, importMs, domain };
-}
 
 const mailsTo = (stack, domain, subject) =>
   stack.mail

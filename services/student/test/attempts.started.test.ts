@@ -201,6 +201,8 @@ describe.each(['real', 'embedded'] as const)('the student flow on %s adapters', 
       [{ attemptId: mine, seq: 'x', answers: [] }, 400],
       [{ attemptId: mine, seq: 1, answers: 'yes' }, 400],
       [{ attemptId: theirs, seq: 1, answers: [{ questionId: 'q1', answer: 'yes' }] }, 404],
+      // Someone else's attempt answers 404 before the answers are judged, whatever they hold.
+      [{ attemptId: theirs, seq: 1, answers: [{ questionId: 'q1', answer: 'maybe' }] }, 404],
       [{ attemptId: "x' OR 1=1 --", seq: 1, answers: [] }, 404],
     ];
     for (const [body, status] of cases) {

@@ -290,20 +290,25 @@ export async function studentAttempt(
 /**
  * Keeps an autosave only when its sequence is newer than the one held and the attempt is still open (in progress
  * and within the grace after its deadline); an autosave made before the deadline is also kept as the answers
- * that count when a submit comes later than the grace. Undefined when nothing was written.
+ * that count when a submit comes later than the grace. With `owner`, only when the attempt is the student's whose
+ * link hashes to it: the whole autosave in one statement. Undefined when nothing was written.
  */
 export async function saveAnswers(
   runner: Runner,
-  a: { attemptId: string; seq: number; answers: Answer[]; graceSeconds: number },
+  a: { attemptId: string; seq: number; answers: Answer[]; graceSeconds: number; owner?: Buffer },
 ): Promise<{ seq: number; savedAt: Date; now: Date } | undefined> {
   const answers = JSON.stringify(a.answers);
+  const owned =
+    a.owner === undefined
+      ? sql``
+      : sql`AND student_id = (SELECT s.id FROM students s WHERE s.token_hash = ${a.owner})`;
   const [row] = await rows<{ seq: string | number; saved_at: Date | string; now: Date | string }>(
     runner,
     sql`UPDATE attempts SET answers = ${answers}::jsonb, seq = ${a.seq}, saved_at = clock_timestamp(),
           deadline_answers = CASE WHEN clock_timestamp() <= deadline_at THEN ${answers}::jsonb
                                   ELSE deadline_answers END
         WHERE id = ${a.attemptId} AND status = 'in_progress' AND seq < ${a.seq}
-          AND clock_timestamp() <= deadline_at + make_interval(secs => ${a.graceSeconds})
+          AND clock_timestamp() <= deadline_at + make_interval(secs => ${a.graceSeconds}) ${owned}
         RETURNING seq, saved_at, clock_timestamp() AS now`,
   );
   return row && { seq: Number(row.seq), savedAt: date(row.saved_at), now: date(row.now) };

@@ -4,23 +4,54 @@ import { checkAnswers, type Answer } from '../versions';
 import { openAttempt, type AttemptsContext } from './context';
 import { attemptClosed, isOpen } from './rules';
 
-/** Keeps the newest autosave (by seq); an older one changes nothing and answers the newest seq held. */
+type Saved = NonNullable<Awaited<ReturnType<typeof saveAnswers>>>;
+const reply = (saved: Saved) => ({ seq: saved.seq, savedAt: saved.savedAt, serverNow: saved.now });
+
+/**
+ * Keeps the newest autosave (by seq); an older one changes nothing and answers the newest seq held. When this
+ * replica knows the attempt's version (it started or saved the attempt before) and the answers fit it, the whole
+ * autosave is one statement that writes only for the link's own open attempt; anything else (a first save here,
+ * answers that do not fit, a save that wrote nothing) takes the checks one by one, so every refusal is the same.
+ */
 export async function autosaveAnswers(
   ctx: AttemptsContext,
   token: string,
   input: { attemptId: string; seq: number; answers: Answer[] },
 ) {
-  const { attempt } = await openAttempt(ctx, token, input.attemptId);
-  const answers = checkAnswers(await ctx.versions.version(attempt.versionId), input.answers);
-  const saved = await saveAnswers(ctx.database.db, {
-    attemptId: attempt.id,
-    seq: input.seq,
-    answers,
-    graceSeconds: ctx.graceSeconds,
-  });
-  if (saved) return { seq: saved.seq, savedAt: saved.savedAt, serverNow: saved.now };
+  const save = (answers: Answer[], owner?: Buffer) =>
+    saveAnswers(ctx.database.db, {
+      attemptId: input.attemptId,
+      seq: input.seq,
+      answers,
+      graceSeconds: ctx.graceSeconds,
+      owner,
+    });
+  const known = ctx.attemptVersions.get(input.attemptId);
+  const fitting = known ? fitOrUndefined(await ctx.versions.version(known), input.answers) : undefined;
+  const quick = fitting && (await save(fitting, tokenHash(token)));
+  if (quick) return reply(quick);
+
+  const opened = await openAttempt(ctx, token, input.attemptId);
+  const { attempt } = opened;
+  const answers = fitting ?? checkAnswers(await ctx.versions.version(attempt.versionId), input.answers);
+  // An older sequence than the one held, on an attempt just seen open: nothing to write.
+  if (attempt.seq >= input.seq) {
+    return { seq: attempt.seq, savedAt: attempt.savedAt ?? attempt.startedAt, serverNow: opened.now };
+  }
+  const saved = await save(answers);
+  if (saved) return reply(saved);
+  // Closed or overtaken in the meantime: say which.
   const now = await studentAttempt(ctx.database.db, tokenHash(token), attempt.id);
   const current = now?.attempt;
   if (!current || !isOpen(current, now.now, ctx.graceSeconds)) throw attemptClosed();
   return { seq: current.seq, savedAt: current.savedAt ?? current.startedAt, serverNow: now.now };
+}
+
+/** The answers checked against the version, or undefined when they do not fit it (the slow path says why). */
+function fitOrUndefined(version: Parameters<typeof checkAnswers>[0], answers: Answer[]) {
+  try {
+    return checkAnswers(version, answers);
+  } catch {
+    return undefined;
+  }
 }

@@ -24,10 +24,23 @@ export interface AttemptsDeps {
 export interface AttemptsContext extends AttemptsDeps {
   versions: VersionCache;
   resultWaits: ResultWaits;
+  /**
+   * The version of each attempt this replica started or opened lately (an attempt's version never changes): an
+   * autosave that finds its attempt here checks the answers before it reads anything.
+   */
+  attemptVersions: ReturnType<typeof boundedCache<string>>;
 }
 
+/** Attempts whose version is remembered: more than a peak's attempts in progress on one replica. */
+const ATTEMPT_VERSIONS_KEPT = 20_000;
+
 export function attemptsContext(deps: AttemptsDeps): AttemptsContext {
-  return { ...deps, versions: createVersionCache(deps.database), resultWaits: createResultWaits(deps) };
+  return {
+    ...deps,
+    versions: createVersionCache(deps.database),
+    resultWaits: createResultWaits(deps),
+    attemptVersions: boundedCache<string>(ATTEMPT_VERSIONS_KEPT),
+  };
 }
 
 export type VersionCache = ReturnType<typeof createVersionCache>;
@@ -74,5 +87,6 @@ export async function openAttempt(ctx: AttemptsContext, token: string, attemptId
   const attempt = id ? found!.attempt : null;
   if (!attempt) throw attemptNotFound();
   if (!isOpen(attempt, found!.now, ctx.graceSeconds)) throw attemptClosed();
+  ctx.attemptVersions.set(attempt.id, attempt.versionId);
   return { student, attempt, now: found!.now };
 }

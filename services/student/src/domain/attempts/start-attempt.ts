@@ -38,6 +38,7 @@ export async function startAttempt(ctx: AttemptsContext, token: string) {
     return { created: true, attempt, files: [], now: attempt.startedAt };
   });
   if (outcome.created) ctx.notifyOutbox();
+  ctx.attemptVersions.set(outcome.attempt.id, outcome.attempt.versionId);
   return {
     created: outcome.created,
     attempt: attemptJson(outcome.attempt, outcome.files),
