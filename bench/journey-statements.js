@@ -59,18 +59,36 @@ async function main() {
     env: { LOG_LEVEL: 'warn' },
     serviceEnv: { auth: { SEED_ADMIN_EMAIL: ADMIN.email, SEED_ADMIN_PASSWORD: ADMIN.password } },
   });
-  const read = () =>
-    Promise.all(SERVICES.map((s) => metricSum(stack.service(s).internalUrl, 'db_queries_total')));
-  /** The counters once nothing has moved for 600 ms: what a call set off has finished. */
+  // A scrape of /metrics costs statements of its own (the outbox gauges read the outbox): measured once at rest,
+  // and taken off every count.
+  let reads = 0;
+  const read = () => {
+    reads++;
+    return Promise.all(SERVICES.map((s) => metricSum(stack.service(s).internalUrl, 'db_queries_total')));
+  };
+  const SPACING_MS = 250;
+  const WINDOW = 4;
+  // Mean statements per scrape at rest (the gauges' read is shared by the scrapes of a short while).
+  const rest = [await read()];
+  for (let i = 0; i < 16; i++) {
+    await sleep(SPACING_MS);
+    rest.push(await read());
+  }
+  const scrapeCost = SERVICES.map((_, j) => (rest.at(-1)[j] - rest[0][j]) / (rest.length - 1));
+  /**
+   * The counters once the scrapes alone explain what moved them over the last second: what a call set off has
+   * finished.
+   */
   async function settled() {
-    let last = await read();
-    for (let still = 0; still < 3;) {
-      await sleep(200);
-      const now = await read();
-      still = now.every((v, i) => v === last[i]) ? still + 1 : 0;
-      last = now;
+    const seen = [await read()];
+    for (;;) {
+      await sleep(SPACING_MS);
+      seen.push(await read());
+      if (seen.length <= WINDOW) continue;
+      const first = seen.at(-1 - WINDOW);
+      const quiet = seen.at(-1).every((v, i) => v - first[i] <= Math.ceil(WINDOW * scrapeCost[i]));
+      if (quiet) return { counts: seen.at(-1), reads };
     }
-    return last;
   }
   const perCall = new Map();
   async function counted(name, fn) {
@@ -79,7 +97,8 @@ async function main() {
     const after = await settled();
     const row = perCall.get(name) ?? { calls: 0, statements: SERVICES.map(() => 0) };
     row.calls++;
-    after.forEach((v, i) => (row.statements[i] += v - before[i]));
+    const scrapes = after.reads - before.reads;
+    after.counts.forEach((v, i) => (row.statements[i] += v - before.counts[i] - scrapes * scrapeCost[i]));
     perCall.set(name, row);
     return value;
   }
