@@ -3,6 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { topology } from '@readiness/contracts';
 import { startEmbeddedS3, startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
 import { generateEventSecretsKey } from '@readiness/kit/outbox';
 import {
@@ -172,16 +173,19 @@ describe.each(['gateway', 'auth', 'assessment', 'student', 'results', 'notificat
             JWT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
           });
         }
-        if (service === 'assessment' || service === 'student') {
-          // Production names its S3 server (question files, answer files); the admin check needs to know where auth is.
+        if (topology.find((t) => t.name === service)?.uses.s3) {
+          // Production names its S3 server (question files, answer files, the certificates mailed).
           const s3 = await startEmbeddedS3({ directory: mkdtempSync(path.join(tmpdir(), 'image-s3-')) });
           closers.push(() => s3.close());
           Object.assign(env, {
             S3_ENDPOINT: s3.endpoint,
             S3_ACCESS_KEY: s3.accessKey,
             S3_SECRET_KEY: s3.secretKey,
-            AUTH_URL: 'http://127.0.0.1:9',
           });
+        }
+        if (service === 'assessment' || service === 'student') {
+          // The admin check needs to know where auth is.
+          env.AUTH_URL = 'http://127.0.0.1:9';
         }
         if (service === 'results') {
           // The admin check needs to know where auth is.
