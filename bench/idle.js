@@ -8,12 +8,10 @@
  * PostgreSQL, RabbitMQ and Redis.
  */
 const path = require('node:path');
-const { createTestVhost } = require('@readiness/testing');
-const { metricSum, writeSection } = require('./lib');
+const { metricSum, startBenchStack, writeSection } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
-const { startLocalStack } = require(path.join(ROOT, 'deploy/all-in-one/dist/local-stack'));
 const SERVICES = ['auth', 'assessment', 'student', 'results', 'report', 'notification'];
 const SETTLE_S = 20;
 const COUNT_S = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -24,17 +22,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Statements a second per service, the stack started and left idle. */
 async function idleStatements() {
-  const vhost = await createTestVhost();
-  const stack = await startLocalStack({
-    name: `bench_idle_${process.pid}`,
-    isolate: true,
-    ports: 'free',
-    pgUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    amqpUrl: vhost.url,
-    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13',
-    output: 'buffer',
-    env: { LOG_LEVEL: 'warn' },
-  });
+  const stack = await startBenchStack('idle');
   try {
     // Start-up done: migrations, the seed, the first relay passes and subscriptions.
     await sleep(SETTLE_S * 1000);
@@ -46,7 +34,6 @@ async function idleStatements() {
     return Object.fromEntries(SERVICES.map((s, i) => [s, (after[i] - before[i]) / COUNT_S]));
   } finally {
     await stack.stop();
-    await vhost.close();
   }
 }
 

@@ -12,12 +12,10 @@
  */
 const path = require('node:path');
 const { randomUUID } = require('node:crypto');
-const { createTestVhost } = require('@readiness/testing');
-const { api, answerSheet, importStudents, metricSum, writeSection } = require('./lib');
+const { api, answerSheet, importStudents, metricSum, startBenchStack, writeSection } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
-const { startLocalStack } = require(path.join(ROOT, 'deploy/all-in-one/dist/local-stack'));
 const SERVICES = ['auth', 'assessment', 'student', 'results', 'report', 'notification'];
 const STUDENTS = Number(process.env.BENCH_JOURNEY_STUDENTS ?? 10);
 const ADMIN = { email: 'bench-admin@example.edu', password: 'journey-statements-admin-password' };
@@ -47,16 +45,7 @@ const SMALL_PDF = Buffer.concat([
 ]);
 
 async function main() {
-  const vhost = await createTestVhost();
-  const stack = await startLocalStack({
-    name: `bench_statements_${process.pid}`,
-    isolate: true,
-    ports: 'free',
-    pgUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-    amqpUrl: vhost.url,
-    redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13',
-    output: 'buffer',
-    env: { LOG_LEVEL: 'warn' },
+  const stack = await startBenchStack('statements', {
     serviceEnv: { auth: { SEED_ADMIN_EMAIL: ADMIN.email, SEED_ADMIN_PASSWORD: ADMIN.password } },
   });
   // A scrape of /metrics costs statements of its own (the outbox gauges read the outbox): measured once at rest,
@@ -140,7 +129,6 @@ async function main() {
     }
   } finally {
     await stack.stop();
-    await vhost.close();
   }
 
   const rows = [];

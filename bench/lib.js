@@ -3,6 +3,7 @@
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
+const path = require('node:path');
 const autocannon = require('autocannon');
 
 /** A free loopback port (the tiny window before the child binds it is acceptable for a local bench). */
@@ -267,7 +268,41 @@ async function importStudents(base, token, label, count) {
   return { students, importMs, domain };
 }
 
+/**
+ * The whole stack as `make stack` runs it (one process per service), isolated on free ports with a vhost of its
+ * own, quiet logs; `stop()` ends both.
+ */
+async function startBenchStack(label, options = {}) {
+  const { createTestVhost } = require('@readiness/testing');
+  const { startLocalStack } = require(path.join(__dirname, '..', 'deploy/all-in-one/dist/local-stack'));
+  const vhost = await createTestVhost();
+  try {
+    const stack = await startLocalStack({
+      name: `bench_${label}_${process.pid}`,
+      isolate: true,
+      ports: 'free',
+      pgUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      amqpUrl: vhost.url,
+      redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13',
+      output: 'buffer',
+      env: { LOG_LEVEL: 'warn' },
+      ...options,
+    });
+    const stopStack = stack.stop;
+    return Object.assign(stack, {
+      async stop() {
+        await stopStack();
+        await vhost.close();
+      },
+    });
+  } catch (err) {
+    await vhost.close();
+    throw err;
+  }
+}
+
 module.exports = {
+  startBenchStack,
   metricSum,
   api,
   answerSheet,

@@ -1,5 +1,6 @@
 export {
   createObjectStore,
+  isMissingObject,
   parseS3Endpoint,
   attachmentDisposition,
   sendAttachment,

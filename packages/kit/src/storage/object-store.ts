@@ -70,6 +70,9 @@ export const MAX_SINGLE_PUT_BYTES = 64 * 1024 * 1024;
 
 const MISSING_CODES = new Set(['NotFound', 'NoSuchKey']);
 
+/** True for the 404 `get`, `getBuffer` and `stat` throw when the object does not exist. */
+export const isMissingObject = (err: unknown): boolean => err instanceof AppError && err.httpStatus === 404;
+
 /**
  * Host, port and TLS of an S3 endpoint. Credentials travel separately (a secret each), and buckets are addressed
  * by path, so the endpoint is a bare origin; anything else is refused rather than silently ignored.
@@ -259,7 +262,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
         await stat(key);
         return true;
       } catch (err) {
-        if (err instanceof AppError && err.httpStatus === 404) return false;
+        if (isMissingObject(err)) return false;
         throw err;
       }
     },

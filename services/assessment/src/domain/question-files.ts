@@ -1,4 +1,5 @@
-import { AppError, notFound } from '@readiness/kit/errors';
+import { notFound } from '@readiness/kit/errors';
+import { isMissingObject } from '@readiness/kit/storage';
 import type { StoredFile } from '../data-access/versions-repository';
 import { lockVersions } from '../data-access/versions-repository';
 import type { Actor, AssessmentsDeps } from './assessments';
@@ -67,7 +68,7 @@ export async function downloadQuestionFile(deps: AssessmentsDeps, filename: stri
   try {
     return { file, body: await storage.get(`questions/${filename}`) };
   } catch (err) {
-    if (err instanceof AppError && err.httpStatus === 404) throw notFound(FILE_NOT_FOUND_MESSAGE);
+    if (isMissingObject(err)) throw notFound(FILE_NOT_FOUND_MESSAGE);
     throw err;
   }
 }

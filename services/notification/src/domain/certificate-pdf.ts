@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '@readiness/kit/errors';
-import type { ObjectStore } from '@readiness/kit/storage';
+import { isMissingObject, type ObjectStore } from '@readiness/kit/storage';
 
 /** What a certificate-issued v2 event says of the PDF it names. */
 export interface StoredPdf {
@@ -34,7 +33,7 @@ export async function storedCertificatePdf(storage: ObjectStore, stored: StoredP
     throw new UnusableAttachmentError('the event carries no SHA-256 of the certificate PDF');
   }
   const pdf = await storage.getBuffer(stored.objectKey).catch((err: unknown) => {
-    if (err instanceof AppError && err.httpStatus === 404) {
+    if (isMissingObject(err)) {
       throw new Error(`the certificate PDF ${stored.objectKey} is not in object storage`);
     }
     throw err;

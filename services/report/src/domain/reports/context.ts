@@ -1,8 +1,8 @@
 import type { Database, Tx } from '@readiness/kit/db';
-import { AppError, notFound } from '@readiness/kit/errors';
+import { notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
 import type { MessageKey } from '@readiness/kit/outbox';
-import type { ObjectStore } from '@readiness/kit/storage';
+import { isMissingObject, type ObjectStore } from '@readiness/kit/storage';
 import type { CertificateRecord } from '../../data-access/records';
 import type { RenderOptions } from '../../rendering/renderer';
 import { CERTIFICATE_ISSUED, issuedPayload } from '../events';
@@ -55,8 +55,6 @@ export const normaliseCode = (code: string) => code.trim().toUpperCase();
 
 export const noCertificate = () => notFound('No certificate has this code');
 export const resultNotFound = () => notFound('Result not found');
-
-export const isMissingObject = (err: unknown) => err instanceof AppError && err.httpStatus === 404;
 
 export const renderCertificate = async (deps: ReportsDeps, c: CertificateRecord) =>
   deps.renderer.render(
