@@ -120,6 +120,24 @@ function descendants(root) {
   return found;
 }
 
+/** The servers the stack runs on, by their command name: every process of each. */
+function serverPids() {
+  const found = { PostgreSQL: [], RabbitMQ: [], Redis: [] };
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let comm;
+    try {
+      comm = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    if (comm === 'postgres') found.PostgreSQL.push(Number(entry));
+    else if (comm.startsWith('beam.smp')) found.RabbitMQ.push(Number(entry));
+    else if (comm === 'redis-server') found.Redis.push(Number(entry));
+  }
+  return found;
+}
+
 /**
  * One measured load run after a short warm-up (JIT, connection pools, caches). Throughput counts only
  * 2xx answers; any other answer makes the figure invalid, so it is reported and fails the bench.
@@ -302,6 +320,7 @@ async function startBenchStack(label, options = {}) {
 }
 
 module.exports = {
+  serverPids,
   startBenchStack,
   metricSum,
   api,

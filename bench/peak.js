@@ -32,6 +32,7 @@ const {
   answerSheet,
   importStudents,
   cpuSeconds: cpuSecondsOf,
+  serverPids,
 } = require('./lib');
 
 /** CPU seconds of a process so far; 0 for one that has ended (its share is then lost to the count). */
@@ -85,24 +86,6 @@ function rssMb(pid) {
     return 0;
   }
 }
-/** The servers the stack runs on, by their command name: every process of each. */
-function serverPids() {
-  const found = { PostgreSQL: [], RabbitMQ: [], Redis: [] };
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let comm;
-    try {
-      comm = fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
-    } catch {
-      continue;
-    }
-    if (comm === 'postgres') found.PostgreSQL.push(Number(entry));
-    else if (comm.startsWith('beam.smp')) found.RabbitMQ.push(Number(entry));
-    else if (comm === 'redis-server') found.Redis.push(Number(entry));
-  }
-  return found;
-}
-
 /**
  * CPU of each watched process group between `start()` and `stop()`, and the largest memory seen meanwhile. A group's
  * processes are listed again at each reading (PostgreSQL forks a backend per new connection): each counts from its

@@ -10,6 +10,7 @@ import { reportApi } from './entry-points/http/api';
 import { reportConsumers } from './entry-points/messaging/consumers';
 import { loadLinkKey } from './link-key';
 import { chooseBrowser, SYSTEM_BROWSERS } from './rendering/browser-choice';
+import { createCertificatePress } from './rendering/certificate-press';
 import { createRenderer, type Renderer } from './rendering/renderer';
 
 /** What an in-process caller may set: the system browsers looked for (tests use none to reach the fallback). */
@@ -50,10 +51,12 @@ export const reportService = defineService({
       idleMs: config.PDF_BROWSER_IDLE_SECONDS * 1000,
       logger,
     });
+    const certificates = createCertificatePress({ renderer, fontFaces, logger });
     const reports = createReports({
       database,
       storage,
       renderer,
+      certificates,
       fontFaces,
       links: createLinkSigner(loadLinkKey(config, logger), config.PUBLIC_ORIGIN),
       logger,
@@ -73,7 +76,7 @@ export const reportService = defineService({
     return {
       routes: reportApi.routes(reports),
       subscriptions: reportConsumers(reports),
-      exports: { renderer },
+      exports: { renderer, certificates },
       async stop() {
         clearInterval(sweep);
         await reports.settled();

@@ -12,6 +12,22 @@ export interface RenderOptions {
   landscape?: boolean;
 }
 
+/** A box laid out on the page, in CSS pixels from its top left corner. */
+export interface LaidOutBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The baseline of the box's first line (the bottom of an empty inline-block `.strut` inside it), when it has one. */
+  baseline?: number;
+}
+
+/** A PDF and where the elements marked `data-slot` were laid out on its page, by their slot names. */
+export interface MeasuredPdf {
+  pdf: Buffer;
+  slots: Record<string, LaidOutBox>;
+}
+
 export interface RendererStatus {
   available: boolean;
   source?: string;
@@ -34,6 +50,8 @@ export interface Renderer {
   /** Chooses and launches the browser and renders a test PDF; throws only when PUPPETEER_EXECUTABLE_PATH is unusable. */
   start(): Promise<void>;
   render(html: string, options?: RenderOptions): Promise<Buffer>;
+  /** As `render`, and tells where each `[data-slot]` element and its baseline were laid out. */
+  renderMeasured(html: string, options?: RenderOptions): Promise<MeasuredPdf>;
   status(): RendererStatus;
   /** Called each time a browser becomes usable (at start, after a relaunch). */
   onAvailable(listener: () => void): void;
@@ -105,6 +123,18 @@ class ChromiumRenderer implements Renderer {
   }
 
   async render(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
+    return (await this.renderMeasuredIf(html, renderOptions, false)).pdf;
+  }
+
+  renderMeasured(html: string, renderOptions: RenderOptions = {}): Promise<MeasuredPdf> {
+    return this.renderMeasuredIf(html, renderOptions, true);
+  }
+
+  private async renderMeasuredIf(
+    html: string,
+    renderOptions: RenderOptions,
+    measure: boolean,
+  ): Promise<MeasuredPdf> {
     this.inFlight += 1;
     clearTimeout(this.idleTimer);
     try {
@@ -114,7 +144,7 @@ class ChromiumRenderer implements Renderer {
       } else if (this.launching) {
         await this.launching.catch(() => undefined);
       }
-      return await this.renderNow(html, renderOptions);
+      return await this.renderNow(html, renderOptions, measure);
     } finally {
       this.inFlight -= 1;
       this.armIdle();
@@ -158,16 +188,24 @@ class ChromiumRenderer implements Renderer {
     await current?.close().catch(() => undefined);
   }
 
-  private async renderNow(html: string, renderOptions: RenderOptions = {}): Promise<Buffer> {
+  private async renderNow(
+    html: string,
+    renderOptions: RenderOptions = {},
+    measure = false,
+  ): Promise<MeasuredPdf> {
     const page = await this.pages.acquire();
     let timer: NodeJS.Timeout | undefined;
     let healthy = false;
     try {
-      const pdf = await withTimeout(this.renderOn(page, html, renderOptions), this.options.timeoutMs, (t) => {
-        timer = t;
-      });
+      const rendered = await withTimeout(
+        this.renderOn(page, html, renderOptions, measure),
+        this.options.timeoutMs,
+        (t) => {
+          timer = t;
+        },
+      );
       healthy = true;
-      return pdf;
+      return rendered;
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (!this.browser) throw noBrowser(err);
@@ -178,9 +216,15 @@ class ChromiumRenderer implements Renderer {
     }
   }
 
-  private async renderOn(page: Page, html: string, renderOptions: RenderOptions): Promise<Buffer> {
+  private async renderOn(
+    page: Page,
+    html: string,
+    renderOptions: RenderOptions,
+    measure: boolean,
+  ): Promise<MeasuredPdf> {
     const timeout = this.options.timeoutMs;
     await page.setContent(html, { waitUntil: 'load', timeout });
+    const slots = measure ? await slotBoxes(page) : {};
     const pdf = await page.pdf({
       format: 'A4',
       landscape: renderOptions.landscape ?? false,
@@ -188,7 +232,7 @@ class ChromiumRenderer implements Renderer {
       preferCSSPageSize: true,
       timeout,
     });
-    return Buffer.from(pdf);
+    return { pdf: Buffer.from(pdf), slots };
   }
 
   /** Closes the browser once nothing has been rendered for `idleMs`; the next render launches it again. */
@@ -242,7 +286,7 @@ class ChromiumRenderer implements Renderer {
       );
       this.browser = launched;
       launched.on('disconnected', () => this.onDisconnected(launched));
-      await checkFonts(await this.renderNow(fontTestPage(this.options.fontFaces)));
+      await checkFonts((await this.renderNow(fontTestPage(this.options.fontFaces))).pdf);
       this.problem = undefined;
       this.failures = 0;
       this.armIdle();
@@ -313,4 +357,35 @@ function announce(choice: BrowserChoice, pages: number, logger: Logger) {
     { browser: choice.source, executablePath: choice.executablePath, version: choice.version, pages },
     `PDFs are rendered with ${choice.source === 'system' ? 'the system Chromium' : choice.source} (${choice.version})`,
   );
+}
+
+/**
+ * The boxes of the page's `[data-slot]` elements, read through the DevTools protocol's DOM domain: the pages run
+ * no script, and this needs none.
+ */
+async function slotBoxes(page: Page): Promise<Record<string, LaidOutBox>> {
+  const cdp = await page.createCDPSession();
+  try {
+    const box = async (nodeId: number) => {
+      const { model } = await cdp.send('DOM.getBoxModel', { nodeId });
+      const [x, y, right, , , bottom] = model.border;
+      return { x: x!, y: y!, width: right! - x!, height: bottom! - y! };
+    };
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', {
+      nodeId: root.nodeId,
+      selector: '[data-slot]',
+    });
+    const slots: Record<string, LaidOutBox> = {};
+    for (const nodeId of nodeIds) {
+      const { attributes } = await cdp.send('DOM.getAttributes', { nodeId });
+      const name = attributes[attributes.indexOf('data-slot') + 1]!;
+      const strut = await cdp.send('DOM.querySelector', { nodeId, selector: '.strut' });
+      const outer = await box(nodeId);
+      slots[name] = strut.nodeId ? { ...outer, baseline: (await box(strut.nodeId)).y } : outer;
+    }
+    return slots;
+  } finally {
+    await cdp.detach().catch(() => undefined);
+  }
 }

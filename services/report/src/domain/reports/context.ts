@@ -7,7 +7,7 @@ import type { CertificateRecord } from '../../data-access/records';
 import type { RenderOptions } from '../../rendering/renderer';
 import { CERTIFICATE_ISSUED, issuedPayload } from '../events';
 import type { LinkSigner } from '../links';
-import { certificateHtml } from '../templates/certificate';
+import type { CertificateDesign, CertificateFields } from '../templates/certificate';
 
 /** What the domain needs of the PDF renderer. */
 export interface PdfRenderer {
@@ -15,10 +15,16 @@ export interface PdfRenderer {
   status(): { available: boolean };
 }
 
+/** What the domain needs of the certificate press (see `rendering/certificate-press`). */
+export interface CertificatePrinter {
+  print(design: CertificateDesign, fields: CertificateFields): Promise<Buffer>;
+}
+
 export interface ReportsDeps {
   database: Database;
   storage: ObjectStore;
   renderer: PdfRenderer;
+  certificates: CertificatePrinter;
   fontFaces: string;
   links: LinkSigner;
   logger: Logger;
@@ -56,22 +62,15 @@ export const normaliseCode = (code: string) => code.trim().toUpperCase();
 export const noCertificate = () => notFound('No certificate has this code');
 export const resultNotFound = () => notFound('Result not found');
 
-export const renderCertificate = async (deps: ReportsDeps, c: CertificateRecord) =>
-  deps.renderer.render(
-    await certificateHtml(
-      {
-        name: c.name,
-        assessmentTitle: c.assessmentTitle,
-        percentage: c.percentage,
-        awardedAt: c.awardedAt,
-        code: c.code,
-        verificationUrl: deps.links.verificationUrl(c.code),
-        providerName: deps.providerName,
-        signatory: deps.signatory,
-      },
-      deps.fontFaces,
-    ),
-    { landscape: true },
+export const renderCertificate = (deps: ReportsDeps, c: CertificateRecord) =>
+  deps.certificates.print(
+    {
+      assessmentTitle: c.assessmentTitle,
+      providerName: deps.providerName,
+      signatory: deps.signatory,
+      verificationBase: deps.links.verificationUrl(''),
+    },
+    { name: c.name, percentage: c.percentage, awardedAt: c.awardedAt, code: c.code },
   );
 
 export const storePdf = (deps: ReportsDeps, key: string, pdf: Buffer) =>

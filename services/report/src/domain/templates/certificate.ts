@@ -3,20 +3,40 @@ import { SANS, SERIF } from './fonts';
 import { longDate } from './format';
 import { html, trusted } from './html';
 
-export interface CertificateContent {
-  name: string;
+/** What every certificate of one assessment version and one provider shares: the design of its template. */
+export interface CertificateDesign {
   assessmentTitle: string;
+  providerName: string;
+  signatory: string;
+  /** The verification address without the code: `https://readiness.example.edu/verify/`. */
+  verificationBase: string;
+}
+
+/** What is one student's own on a certificate. */
+export interface CertificateFields {
+  name: string;
   percentage: number;
   awardedAt: Date;
   code: string;
-  verificationUrl: string;
-  providerName: string;
-  signatory: string;
 }
 
-const INK = '#1f2a44';
-const NAVY = '#1e3a8a';
-const GOLD = '#b08d3c';
+export type CertificateContent = CertificateDesign & CertificateFields;
+
+/** The slots a template leaves empty for the student's own text, found by `[data-slot]` after layout. */
+export const SLOTS = ['name', 'score', 'awarded', 'qr', 'code', 'url-code'] as const;
+export type Slot = (typeof SLOTS)[number];
+
+/** Where the code is printed until the student's is written in: as wide as the widest real code. */
+export const CODE_PLACEHOLDER = 'RDY-MMMM-MMMM';
+
+/** The name's size on the certificate (pt); a longer name shrinks to fit on its one line, down to the minimum. */
+export const NAME_SIZE = { max: 38, min: 12 } as const;
+/** The width the name may take (mm): the line under it adds 6 mm either side. */
+export const NAME_WIDTH_MM = 208;
+
+export const COLOURS = { INK: '#1f2a44', NAVY: '#1e3a8a', GOLD: '#b08d3c', RULE: '#c9c2b0' } as const;
+
+const { INK, NAVY, GOLD } = COLOURS;
 
 /** A seal drawn in SVG: no image file to load. */
 const SEAL = trusted(`<svg viewBox="0 0 120 120" width="34mm" height="34mm" aria-hidden="true">
@@ -29,18 +49,30 @@ const SEAL = trusted(`<svg viewBox="0 0 120 120" width="34mm" height="34mm" aria
   <text x="60" y="94" text-anchor="middle" font-family="Inter" font-weight="700" font-size="10" letter-spacing="2" fill="${NAVY}">PASSED</text>
 </svg>`);
 
-/** The certificate page (A4 landscape); every value escaped, fonts and images inline. */
-export async function certificateHtml(content: CertificateContent, fontFaces: string): Promise<string> {
-  const url = content.verificationUrl;
-  const [addressBase, addressCode] = url.endsWith(content.code)
-    ? [url.slice(0, url.length - content.code.length), content.code]
-    : [url, ''];
-  const qr = await QRCode.toString(content.verificationUrl, {
-    type: 'svg',
-    margin: 0,
-    errorCorrectionLevel: 'M',
-    color: { dark: INK, light: '#ffffff' },
-  });
+/**
+ * The certificate page (A4 landscape); every value escaped, fonts and images inline. With `fields`, the whole
+ * certificate of one student; without, the template every certificate of the design is printed on (see
+ * `certificate-press`): the student's own text is left out, and an empty `data-slot` box marks where each goes.
+ * An empty inline-block (`.strut`) sits on each slot's baseline, so the template tells where text would stand.
+ * `nameSize` is the name's size in points, chosen by the caller to fit the name on one line.
+ */
+export async function certificateHtml(
+  design: CertificateDesign,
+  fontFaces: string,
+  fields?: CertificateFields & { nameSize: number },
+): Promise<string> {
+  const STRUT = trusted('<span class="strut"></span>');
+  const code = fields?.code ?? CODE_PLACEHOLDER;
+  const qr = fields
+    ? trusted(
+        await QRCode.toString(design.verificationBase + fields.code, {
+          type: 'svg',
+          margin: 0,
+          errorCorrectionLevel: 'M',
+          color: { dark: INK, light: '#ffffff' },
+        }),
+      )
+    : trusted('<span class="qr" data-slot="qr"></span>');
   return html`<!doctype html>
     <html lang="en">
       <head>
@@ -60,6 +92,8 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
             padding: 0;
           }
           body {
+            /* Every box is placed on the page itself, so the screen lays it out as the paper does (see the slots). */
+            position: relative;
             width: 297mm;
             height: 210mm;
             font-family: ${trusted(SANS)};
@@ -142,13 +176,29 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
           .name {
             font-family: ${trusted(SERIF)};
             font-weight: 600;
-            font-size: 38pt;
             margin: 5mm 0 4mm;
             padding: 0 6mm 1.5mm;
-            border-bottom: 0.3mm solid #c9c2b0;
-            max-width: 220mm;
-            overflow-wrap: anywhere;
+            border-bottom: 0.3mm solid ${trusted(COLOURS.RULE)};
+            font-size: ${NAME_SIZE.max}pt;
+            width: ${NAME_WIDTH_MM + 12}mm;
+            white-space: nowrap;
             line-height: 1.15;
+            /* One line, the name's own width: the line under it is as long as the name. */
+            ${trusted(fields ? 'width: auto;' : 'border-bottom-color: transparent;')}
+          }
+          .strut {
+            display: inline-block;
+            width: 0;
+            height: 0;
+          }
+          .placeholder {
+            visibility: hidden;
+          }
+          .qr {
+            display: block;
+            width: 24mm;
+            height: 24mm;
+            flex: none;
           }
           .what {
             font-size: 13pt;
@@ -197,13 +247,15 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
             font-size: 8.5pt;
             color: #5b6475;
           }
-          .verify svg {
+          .verify svg,
+          .verify .qr {
             width: 24mm;
             height: 24mm;
             flex: none;
           }
           .code {
             display: block;
+            white-space: nowrap;
             font-weight: 700;
             font-size: 11pt;
             letter-spacing: 0.08em;
@@ -226,28 +278,40 @@ export async function certificateHtml(content: CertificateContent, fontFaces: st
         <div class="corner bl"></div>
         <div class="corner br"></div>
         <main class="content">
-          <div class="provider">${content.providerName}</div>
+          <div class="provider">${design.providerName}</div>
           <h1>Certificate of Achievement</h1>
           <div class="rule"></div>
           <p class="lead">This is to certify that</p>
-          <div class="name">${content.name}</div>
+          <div class="name" data-slot="name">
+            ${STRUT}<span style="font-size: ${fields?.nameSize ?? NAME_SIZE.max}pt">${fields?.name}</span>
+          </div>
           <p class="what">
-            has successfully completed <strong>${content.assessmentTitle}</strong><br />with a score of
-            <strong>${content.percentage}%</strong>.
+            has successfully completed <strong>${design.assessmentTitle}</strong><br /><span
+              class="line"
+              data-slot="score"
+              >${STRUT}${fields ? html`with a score of <strong>${fields.percentage}%</strong>.` : ''}</span
+            >
           </p>
-          <p class="awarded">Awarded on ${longDate(content.awardedAt)}</p>
+          <p class="awarded" data-slot="awarded">
+            ${STRUT}${fields ? `Awarded on ${longDate(fields.awardedAt)}` : ''}
+          </p>
           <div class="footer">
             <div class="sign">
               <div class="line"></div>
-              <div class="who">${content.signatory}</div>
-              <div class="role">${content.providerName}</div>
+              <div class="who">${design.signatory}</div>
+              <div class="role">${design.providerName}</div>
             </div>
             ${SEAL}
             <div class="verify">
-              ${trusted(qr)}
+              ${qr}
               <div>
-                Verification code<span class="code">${content.code}</span
-                ><span class="url">${addressBase}<wbr /><span class="url__code">${addressCode}</span></span>
+                Verification code<span class="code" data-slot="code"
+                  >${STRUT}<span class=${fields ? '' : 'placeholder'}>${code}</span></span
+                ><span class="url"
+                  >${design.verificationBase}<wbr /><span class="url__code" data-slot="url-code"
+                    >${STRUT}<span class=${fields ? '' : 'placeholder'}>${code}</span></span
+                  ></span
+                >
               </div>
             </div>
           </div>

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { inflateSync } from 'node:zlib';
 
 interface FontFile {
   family: string;
@@ -47,11 +48,72 @@ export const SERIF = `'EB Garamond', serif`;
  */
 export function loadFontFaces(): string {
   return FONTS.map((font) => {
-    const file = require.resolve(`@fontsource/${font.pkg}/files/${font.file}`);
-    const data = readFileSync(file).toString('base64');
+    const data = readFileSync(fontFile(font)).toString('base64');
     return `@font-face{font-family:'${font.family}';font-style:${font.style};font-weight:${font.weight};font-display:block;src:url(data:font/woff2;base64,${data}) format('woff2');}`;
   }).join('\n');
 }
 
 /** The families a rendered PDF must embed (their PostScript names start so). */
 export const EMBEDDED_FONT_NAMES = ['Inter', 'EBGaramond'];
+
+const fontFile = (font: Pick<FontFile, 'pkg' | 'file'>) =>
+  require.resolve(`@fontsource/${font.pkg}/files/${font.file}`);
+
+/** The same typefaces as plain TrueType files, for writing text into a PDF: EB Garamond 400 and 600, Inter 400, 600, 700. */
+export type PressFont = 'serif' | 'serifBold' | 'sans' | 'sansSemiBold' | 'sansBold';
+
+const PRESS_FONTS: Record<PressFont, FontFile> = {
+  serif: FONTS[3]!,
+  serifBold: FONTS[5]!,
+  sans: FONTS[0]!,
+  sansSemiBold: FONTS[1]!,
+  sansBold: FONTS[2]!,
+};
+
+/** Each press font as a TrueType file (unpacked from the package's WOFF once, at start). */
+export function loadPressFonts(): Record<PressFont, Buffer> {
+  const entries = Object.entries(PRESS_FONTS).map(([role, font]) => {
+    const woff = readFileSync(fontFile({ pkg: font.pkg, file: font.file.replace(/\.woff2$/, '.woff') }));
+    return [role, woffToSfnt(woff)] as const;
+  });
+  return Object.fromEntries(entries) as Record<PressFont, Buffer>;
+}
+
+/**
+ * A WOFF 1.0 font back to the TrueType (sfnt) file it packs: the same tables, each inflated with zlib when it was
+ * compressed, in a table directory of the sfnt's own layout (W3C WOFF 1.0, section 5).
+ */
+export function woffToSfnt(woff: Buffer): Buffer {
+  if (woff.toString('latin1', 0, 4) !== 'wOFF') throw new Error('not a WOFF 1.0 font');
+  const flavor = woff.readUInt32BE(4);
+  const count = woff.readUInt16BE(12);
+  let log = 0;
+  while (2 << log <= count) log += 1;
+  const searchRange = (1 << log) * 16;
+  const directory = Buffer.alloc(12 + 16 * count);
+  directory.writeUInt32BE(flavor, 0);
+  directory.writeUInt16BE(count, 4);
+  directory.writeUInt16BE(searchRange, 6);
+  directory.writeUInt16BE(log, 8);
+  directory.writeUInt16BE(count * 16 - searchRange, 10);
+  const parts: Buffer[] = [directory];
+  let offset = directory.length;
+  for (let i = 0; i < count; i += 1) {
+    const entry = 44 + i * 20;
+    const tableOffset = woff.readUInt32BE(entry + 4);
+    const compressedLength = woff.readUInt32BE(entry + 8);
+    const length = woff.readUInt32BE(entry + 12);
+    const packed = woff.subarray(tableOffset, tableOffset + compressedLength);
+    const table = compressedLength < length ? inflateSync(packed) : packed;
+    if (table.length !== length) throw new Error('a WOFF table does not unpack to its declared length');
+    const at = 12 + 16 * i;
+    directory.writeUInt32BE(woff.readUInt32BE(entry), at);
+    directory.writeUInt32BE(woff.readUInt32BE(entry + 16), at + 4);
+    directory.writeUInt32BE(offset, at + 8);
+    directory.writeUInt32BE(length, at + 12);
+    const padding = (4 - (length % 4)) % 4;
+    parts.push(table, Buffer.alloc(padding));
+    offset += length + padding;
+  }
+  return Buffer.concat(parts);
+}
