@@ -141,6 +141,18 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
       Math.min(NAME_SIZE.max, Math.floor((NAME_SIZE.max * NAME_WIDTH_MM * PT_PER_MM * 10) / width) / 10),
     );
   const nameSize = (name: string) => fittingSize(measure(faces.serifBold, name, NAME_SIZE.max).width);
+  // The texts every certificate repeats (the score's words, a percentage, a date) are set once.
+  const repeated = new Map<string, Measured>();
+  const measureRepeated = (face: FontFace, s: string, size: number) => {
+    const key = `${face.role} ${size} ${s}`;
+    let m = repeated.get(key);
+    if (!m) {
+      if (repeated.size >= 2_000) repeated.clear();
+      m = measure(face, s, size);
+      repeated.set(key, m);
+    }
+    return m;
+  };
 
   function templateOf(design: CertificateDesign): Promise<Template> {
     const key = JSON.stringify([
@@ -232,11 +244,11 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
     const size = fittingSize(largest.width);
     const name = { ...largest, width: (largest.width * size) / NAME_SIZE.max };
     const score = [
-      measure(faces.sans, 'with a score of ', 13),
-      measure(faces.sansSemiBold, `${fields.percentage}%`, 13),
-      measure(faces.sans, '.', 13),
+      measureRepeated(faces.sans, 'with a score of ', 13),
+      measureRepeated(faces.sansSemiBold, `${fields.percentage}%`, 13),
+      measureRepeated(faces.sans, '.', 13),
     ];
-    const awarded = measure(faces.serif, `Awarded on ${longDate(fields.awardedAt)}`, 14);
+    const awarded = measureRepeated(faces.serif, `Awarded on ${longDate(fields.awardedAt)}`, 14);
     const code = measure(faces.sansBold, fields.code, 11);
     const urlCode = measure(faces.sans, fields.code, 8.5);
     if (![name, ...score, awarded, code, urlCode].every((m) => m.known)) return undefined;
