@@ -107,14 +107,15 @@ async function expectOk<T>(what: string, call: Promise<{ status: number; body: T
 const CONCURRENCY = 16;
 
 /**
- * Invites `count` students named after the scenario and brings each to the point of submitting: the assessment
- * loaded, the attempt started and the answers autosaved.
+ * Invites `count` students named after the scenario (or by `options.name`) and brings each to the point of
+ * submitting: the assessment loaded, the attempt started and the answers autosaved.
  */
 export async function prepareStudents(
   admin: Admin,
   scenario: string,
   count: number,
   sheet: AnswerSheet,
+  options: { name?: (label: string) => string } = {},
 ): Promise<Student[]> {
   const run = randomUUID().slice(0, 8);
   return inPool(
@@ -131,7 +132,7 @@ export async function prepareStudents(
           '/api/admin/students/invite',
           {
             token: admin.token,
-            body: { name: `Student ${scenario.toUpperCase()} ${label}`, email },
+            body: { name: options.name?.(label) ?? `Student ${scenario.toUpperCase()} ${label}`, email },
           },
         ),
       );

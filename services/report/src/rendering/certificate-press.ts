@@ -229,30 +229,33 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
     return { bytes, ids, stream: stream.objectNumber, trailer, startXref, slots: placed };
   }
 
-  /**
-   * The student's own text and QR code, as the drawing operators of one content stream; undefined when a text
-   * needs a glyph the template's fonts lack.
-   */
-  function studentLayer(
-    template: Template,
-    design: CertificateDesign,
-    fields: CertificateFields,
-  ): string | undefined {
-    const { slots } = template;
-    const centre = (box: LaidOutBox) => box.x + box.width / 2;
+  /** The student's texts set in the template's fonts; undefined when one needs a glyph those fonts lack. */
+  function setTexts(fields: CertificateFields) {
     const largest = measure(faces.serifBold, fields.name, NAME_SIZE.max);
     const size = fittingSize(largest.width);
-    const name = { ...largest, width: (largest.width * size) / NAME_SIZE.max };
-    const score = [
-      measureRepeated(faces.sans, 'with a score of ', 13),
-      measureRepeated(faces.sansSemiBold, `${fields.percentage}%`, 13),
-      measureRepeated(faces.sans, '.', 13),
-    ];
-    const awarded = measureRepeated(faces.serif, `Awarded on ${longDate(fields.awardedAt)}`, 14);
-    const code = measure(faces.sansBold, fields.code, 11);
-    const urlCode = measure(faces.sans, fields.code, 8.5);
-    if (![name, ...score, awarded, code, urlCode].every((m) => m.known)) return undefined;
+    const texts = {
+      name: { ...largest, size, width: (largest.width * size) / NAME_SIZE.max },
+      score: [
+        measureRepeated(faces.sans, 'with a score of ', 13),
+        measureRepeated(faces.sansSemiBold, `${fields.percentage}%`, 13),
+        measureRepeated(faces.sans, '.', 13),
+      ],
+      awarded: measureRepeated(faces.serif, `Awarded on ${longDate(fields.awardedAt)}`, 14),
+      code: measure(faces.sansBold, fields.code, 11),
+      urlCode: measure(faces.sans, fields.code, 8.5),
+    };
+    const all = [texts.name, ...texts.score, texts.awarded, texts.code, texts.urlCode];
+    return all.every((m) => m.known) ? texts : undefined;
+  }
 
+  /** The student's own text and QR code, as the drawing operators of one content stream. */
+  function studentLayer(
+    template: Template,
+    url: string,
+    { name, score, awarded, code, urlCode }: NonNullable<ReturnType<typeof setTexts>>,
+  ): string {
+    const { slots } = template;
+    const centre = (box: LaidOutBox) => box.x + box.width / 2;
     const write = (m: Measured, x: number, baseline: number, colour: string, spacing = 0) =>
       `BT /${m.face.key} ${f(m.size)} Tf ${f(spacing)} Tc ${rgb(colour)} rg ${f(x)} ${f(baseline)} Td ` +
       `[${tj(m, template.ids[m.face.role])}] TJ ET`;
@@ -260,7 +263,7 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
     // The line under the name: as long as the name and 6 mm either side, at the bottom of the name's box.
     const pad = 6 * PT_PER_MM;
     const ops = [
-      write({ ...name, size }, nameX, slots.name.baseline!, COLOURS.INK),
+      write(name, nameX, slots.name.baseline!, COLOURS.INK),
       `${rgb(COLOURS.RULE)} rg ${f(nameX - pad)} ${f(slots.name.y)} ${f(name.width + 2 * pad)} ${f(0.3 * PT_PER_MM)} re f`,
     ];
     let x = centre(slots.score) - score.reduce((sum, m) => sum + m.width, 0) / 2;
@@ -272,7 +275,7 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
     // letter-spacing: 0.08em, as the browser prints it (after every character).
     ops.push(write(code, slots.code.x, slots.code.baseline!, COLOURS.INK, 0.08 * code.size));
     ops.push(write(urlCode, slots['url-code'].x, slots['url-code'].baseline!, GREY));
-    ops.push(qrOperators(design.verificationBase + fields.code, slots.qr));
+    ops.push(qrOperators(url, slots.qr));
     return ops.join('\n');
   }
 
@@ -280,9 +283,11 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
     design: CertificateDesign,
     fields: CertificateFields,
   ): Promise<Buffer | undefined> {
+    // Whether the fonts can write the student's texts is known before the template is needed.
+    const texts = setTexts(fields);
+    if (!texts) return undefined;
     const template = await templateOf(design);
-    const layer = studentLayer(template, design, fields);
-    if (layer === undefined) return undefined;
+    const layer = studentLayer(template, design.verificationBase + fields.code, texts);
     const content = deflateSync(Buffer.from(layer, 'latin1'));
     const head = template.bytes.at(-1) === 0x0a ? '' : '\n';
     const objectAt = template.bytes.length + head.length;
