@@ -149,6 +149,23 @@ describe('certificates printed on a template', () => {
     expect(pdfText(pdf)).toContain('Łukasz Żółkiewski');
   });
 
+  test('when a template comes out without a baseline for its name, then no certificate is printed on it', async () => {
+    const broken = createCertificatePress({
+      renderer: {
+        render: (html, options) => renderer.render(html, options),
+        renderMeasured: async (html, options) => {
+          const measured = await renderer.renderMeasured(html, options);
+          delete measured.slots.name!.baseline;
+          return measured;
+        },
+      },
+      fontFaces,
+      logger,
+    });
+    await expect(broken.print(design, fields('Grace Hopper'))).rejects.toThrow(/name slot has no baseline/);
+    expect(broken.counts().printed).toBe(0);
+  });
+
   test('when many certificates of one design are printed at once, then the browser renders its template once', async () => {
     const calls = { render: 0, renderMeasured: 0 };
     const counted = createCertificatePress({

@@ -15,13 +15,10 @@ import {
 } from '../domain/templates/certificate';
 import { loadPressFonts, type PressFont } from '../domain/templates/fonts';
 import { longDate } from '../domain/templates/format';
-import type { LaidOutBox, MeasuredPdf, RenderOptions } from './renderer';
+import type { LaidOutBox, Renderer } from './renderer';
 
 /** What the press needs of the browser: a whole certificate, or a template with its slots laid out. */
-export interface PressRenderer {
-  render(html: string, options?: RenderOptions): Promise<Buffer>;
-  renderMeasured(html: string, options?: RenderOptions): Promise<MeasuredPdf>;
-}
+export type PressRenderer = Pick<Renderer, 'render' | 'renderMeasured'>;
 
 /**
  * Certificates without a browser per certificate. Chromium renders each design once (assessment title, provider,
@@ -223,6 +220,9 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
     for (const slot of SLOTS) {
       const box = slots[slot];
       if (!box) throw new Error(`the certificate template has no ${slot} slot`);
+      // Text is written on its slot's baseline: a text slot without one would print at a made-up height.
+      if (slot !== 'qr' && box.baseline === undefined)
+        throw new Error(`the certificate template's ${slot} slot has no baseline (.strut)`);
       placed[slot] = toPdf(box);
     }
     options.logger.info({ assessmentTitle: design.assessmentTitle }, 'certificate template prepared');
