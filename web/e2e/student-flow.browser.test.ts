@@ -19,6 +19,7 @@ import {
   atPath,
   expectAccessible,
   newPage,
+  resultShown,
   shown,
   startProductAndBrowser,
   submitAssessment,
@@ -289,7 +290,7 @@ describe.each([
     await summary.getByRole('button', { name: 'Submit now' }).click();
     await shown(toast(page, 'Assessment submitted successfully!'));
     await atPath(page, `${link}/complete`);
-    await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+    await resultShown(page, 'Congratulations!');
     await shown(page.getByText('100%'));
     await shown(page.getByText('3 / 3 points'));
     await shown(page.getByText('Attempt #1'));
@@ -305,7 +306,7 @@ describe.each([
     await page.goto(link);
     await shown(toast(page, 'Assessment already completed!'));
     await atPath(page, `${link}/complete`);
-    await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+    await resultShown(page, 'Congratulations!');
   });
 });
 
@@ -449,7 +450,7 @@ test('when a student fails, then they can retake and the welcome page shows the 
   const page = await open();
   await start(page, link);
   await answerAllAndSubmit(page, 'No', 'Once a month');
-  await shown(page.getByRole('heading', { level: 1, name: 'Assessment Complete' }));
+  await resultShown(page, 'Assessment Complete');
   await shown(page.getByText('You did not meet the passing requirements this time'));
   await shown(page.getByText('33%'));
   await expectAccessible(page, 'failed result');
@@ -495,7 +496,7 @@ test('when the result is still being calculated, then the completion page waits 
     );
   await start(page, link);
   await answerAllAndSubmit(page, 'Yes', 'Every day');
-  await shown(page.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+  await resultShown(page, 'Congratulations!');
   // Opened afresh in another tab (no result handed over), the completion page asks the server, which
   // has nothing yet.
   const later = await page.context().newPage();
@@ -517,7 +518,7 @@ test('when a one-minute assessment runs out, then it is submitted by itself and 
   await shown(saveStatus(page, 'Saved'));
   await toast(page, 'Time is up! Submitting your assessment automatically.').waitFor({ timeout: 90_000 });
   await atPath(page, `${link}/complete`);
-  await shown(page.getByRole('heading', { level: 1, name: 'Assessment Complete' }));
+  await resultShown(page, 'Assessment Complete');
   await shown(page.getByText('1 / 3 points'));
   await expectAccessible(page, 'result after time ran out');
 }, 180_000);

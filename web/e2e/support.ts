@@ -128,10 +128,19 @@ async function pictureOpenPages(testName: string): Promise<void> {
   pictureOpenPages;
 
 /** Waits until the element is on screen (playwright-core has no web-first `expect`). */
-export async function shown(locator: Locator): Promise<Locator> {
-  await locator.first().waitFor({ state: 'visible' });
+export async function shown(locator: Locator, timeout?: number): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout });
   return locator;
 }
+
+/**
+ * Waits for the completion page's result heading. Scoring is asynchronous: the submit waits a few seconds for
+ * the result, then the page asks every two seconds, so on two cores shared with other suites the result may
+ * take longer than a screen's usual wait (it comes through the student service's outbox, the broker and the
+ * results service's), and a late one must not fail the step that consumed the attempt.
+ */
+export const resultShown = (page: Page, heading: 'Congratulations!' | 'Assessment Complete') =>
+  shown(page.getByRole('heading', { level: 1, name: heading }), 60_000);
 
 /**
  * Presses Submit Assessment and, when questions are left unanswered (optional ones), confirms the summary the
