@@ -56,6 +56,26 @@ describe.each(databaseDrivers({ poolMax: 5 }))('runClaimed on %s', (_driver, ope
     expect(await row(key)).toMatchObject({ status: 'done', attempts: 1 });
   });
 
+  it('when twelve deliveries of a new effect arrive at once, then one runs it and every other is refused or finds it done', async () => {
+    const key = randomUUID();
+    let sends = 0;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, () =>
+        runClaimed(database, claim(key), async () => {
+          sends += 1;
+          await new Promise((r) => setTimeout(r, 50));
+        }),
+      ),
+    );
+    expect(sends).toBe(1);
+    expect(outcomes.filter((o) => o.status === 'fulfilled' && o.value === 'done')).toHaveLength(1);
+    for (const o of outcomes) {
+      if (o.status === 'rejected') expect(o.reason).toMatchObject({ code: 'effect_in_progress' });
+      else expect(['done', 'duplicate']).toContain(o.value);
+    }
+    expect(await row(key)).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
   it('when the worker holding a claim died, then another delivery takes it over once the lease ran out', async () => {
     const key = randomUUID();
     // A claim left 'running' by a process that never came back.

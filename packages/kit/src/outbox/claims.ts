@@ -29,7 +29,7 @@ const MAX_ERROR_LENGTH = 1000;
  * Runs an effect that the database cannot roll back (sending a mail, rendering a PDF to storage) at most once per
  * (scope, key), as far as a lease allows.
  *
- * The claim row is created on first sight, then taken with a lease in one conditional UPDATE, so concurrent
+ * The claim row is created on first sight and taken with a lease in one conditional upsert, so concurrent
  * deliveries of one event race and only one runs the effect; the others throw a 409 `effect_in_progress` so the
  * bus delivers them again later, when the row says how it went (acknowledging them would lose the effect if the
  * worker holding the claim dies). A claim whose lease ran out is taken over. A failure is recorded and thrown
@@ -44,14 +44,15 @@ export async function runClaimed(
 ): Promise<ClaimOutcome> {
   const { db } = database;
   const where = sql`scope = ${claim.scope} AND key = ${claim.key}`;
-  await db.execute(
-    sql`INSERT INTO effect_claims (scope, key) VALUES (${claim.scope}, ${claim.key}) ON CONFLICT DO NOTHING`,
-  );
+  // Created and taken in one statement: a new row is inserted running; an existing one is taken only when it is
+  // pending or its lease ran out (a concurrent first sight waits for the other insert, then finds it running).
+  const lease = sql`now() + make_interval(secs => ${claim.leaseSeconds})`;
   const claimed = await rows<{ key: string }>(
     db,
-    sql`UPDATE effect_claims
-        SET status = 'running', lease_until = now() + make_interval(secs => ${claim.leaseSeconds}), updated_at = now()
-        WHERE ${where} AND (status = 'pending' OR (status = 'running' AND lease_until < now()))
+    sql`INSERT INTO effect_claims AS c (scope, key, status, lease_until)
+        VALUES (${claim.scope}, ${claim.key}, 'running', ${lease})
+        ON CONFLICT (scope, key) DO UPDATE SET status = 'running', lease_until = ${lease}, updated_at = now()
+          WHERE c.status = 'pending' OR (c.status = 'running' AND c.lease_until < now())
         RETURNING key`,
   );
   if (claimed.length === 0) {

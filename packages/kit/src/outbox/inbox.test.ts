@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { migrate, type Database } from '../db';
+import { migrate, type Database, type Tx } from '../db';
 import { handleOnce, kitMigrationsDir } from './index';
 import { databaseDrivers } from '../db/test/drivers';
 
@@ -26,7 +26,7 @@ describe.each(drivers)('handleOnce on %s', (_driver, open) => {
     return row!.n;
   }
 
-  const score = (eventId: string) => (tx: Parameters<Parameters<typeof handleOnce>[3]>[0]) =>
+  const score = (eventId: string) => (tx: Tx) =>
     tx.execute(sql`INSERT INTO scores (event_id, points) VALUES (${eventId}, 10)`).then(() => 'scored');
 
   it('when the same event is delivered three times, then its effect happens once and later deliveries are duplicates', async () => {
@@ -53,6 +53,57 @@ describe.each(drivers)('handleOnce on %s', (_driver, open) => {
 
     expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
     expect(await scoresFor(eventId)).toBe(1);
+  });
+
+  it('when an effect that only writes is delivered repeatedly, concurrently, and under another id with the same key, then its writes happen once, in one statement', async () => {
+    const eventId = randomUUID();
+    const key = randomUUID();
+    const writesOnly = (points: number) => ({
+      writes: (firstSight: ReturnType<typeof sql>) => [
+        sql`INSERT INTO scores (event_id, points) SELECT ${eventId}, ${points} WHERE ${firstSight}`,
+        sql`INSERT INTO scores (event_id, points) SELECT ${eventId}, ${points + 1} WHERE ${firstSight}`,
+      ],
+    });
+    let woken = 0;
+    const wake = { onCommitted: () => void (woken += 1) };
+
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        handleOnce(database, 'results.copy', { eventId, key }, writesOnly(5), wake),
+      ),
+    );
+    expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
+    expect(woken).toBe(1);
+    expect(
+      await handleOnce(database, 'results.copy', { eventId: randomUUID(), key }, writesOnly(7), wake),
+    ).toEqual({ duplicate: true });
+    expect(await handleOnce(database, 'results.copy', eventId, writesOnly(9), wake)).toEqual({
+      duplicate: true,
+    });
+    const points = await database.execute<{ points: number }>(
+      sql`SELECT points FROM scores WHERE event_id = ${eventId} ORDER BY points`,
+    );
+    expect(points.map((p) => p.points)).toEqual([5, 6]);
+
+    // A write that fails takes the inbox row with it: a redelivery writes.
+    const failing = randomUUID();
+    await expect(
+      handleOnce(database, 'results.copy', failing, {
+        writes: (firstSight) => [
+          sql`INSERT INTO scores (event_id, points) SELECT ${failing}, 1 WHERE ${firstSight}`,
+          sql`INSERT INTO scores (event_id, points) SELECT ${failing}, NULL WHERE ${firstSight}`,
+        ],
+      }),
+    ).rejects.toThrow();
+    expect(await scoresFor(failing)).toBe(0);
+    expect(
+      await handleOnce(database, 'results.copy', failing, {
+        writes: (firstSight) => [
+          sql`INSERT INTO scores (event_id, points) SELECT ${failing}, 1 WHERE ${firstSight}`,
+        ],
+      }),
+    ).toEqual({ duplicate: false });
+    expect(await scoresFor(failing)).toBe(1);
   });
 
   it('when the effect throws, then nothing is recorded and a redelivery runs the effect', async () => {

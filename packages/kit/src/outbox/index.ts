@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import { rows, type Database, type Tx } from '../db';
+import { sql, type SQL } from 'drizzle-orm';
+import { rows, type Database, type Runner, type Tx } from '../db';
 import { currentContext } from '../logger';
 
 export { OutboxRelay, type BusMessage, type OutboxRelayOptions, type Publisher } from './relay';
@@ -45,19 +45,44 @@ export async function enqueue(tx: Tx, event: OutboxEvent): Promise<string> {
 export async function enqueueMany(tx: Tx, events: OutboxEvent[], chunkSize = 1000): Promise<string[]> {
   const context = currentContext();
   const ids = events.map((event) => event.id ?? randomUUID());
-  const values = events.map(
-    (event, i) =>
-      sql`(${ids[i]}, ${event.name}, ${event.payload}, ${(event.occurredAt ?? new Date()).toISOString()},
-        ${event.correlationId ?? context.correlationId ?? context.requestId ?? null},
-        ${event.traceparent ?? null}, ${event.tracestate ?? null})`,
-  );
+  const values = events.map((event, i) => sql`(${eventValues(event, ids[i]!, context)})`);
   for (let i = 0; i < values.length; i += chunkSize) {
     await tx.execute(
-      sql`INSERT INTO outbox (id, name, payload, occurred_at, correlation_id, traceparent, tracestate)
-          VALUES ${sql.join(values.slice(i, i + chunkSize), sql`, `)}`,
+      sql`INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ${sql.join(values.slice(i, i + chunkSize), sql`, `)}`,
     );
   }
   return ids;
+}
+
+/**
+ * Writes a state change and its event in one statement, outside any transaction: `change` (an UPDATE, INSERT or
+ * DELETE with a RETURNING clause) runs, and the event row is written only if it returned a row; both commit or
+ * neither does, as a single statement is atomic. Returns the event id, or undefined when nothing changed (no
+ * event). A path that runs once per event saves the BEGIN, the COMMIT and a round trip of `transaction` with
+ * `enqueue`. Call `relay.notify()` afterwards, as after a commit.
+ */
+export async function enqueueWith(
+  runner: Runner,
+  change: SQL,
+  event: OutboxEvent,
+): Promise<string | undefined> {
+  const id = event.id ?? randomUUID();
+  const [row] = await rows<{ id: string }>(
+    runner,
+    sql`WITH change AS (${change})
+        INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT ${eventValues(event, id, currentContext())}
+        WHERE EXISTS (SELECT 1 FROM change) RETURNING id`,
+  );
+  return row?.id;
+}
+
+const OUTBOX_COLUMNS = sql.raw('id, name, payload, occurred_at, correlation_id, traceparent, tracestate');
+
+/** One event's values, in the order of `OUTBOX_COLUMNS`. */
+function eventValues(event: OutboxEvent, id: string, context: ReturnType<typeof currentContext>): SQL {
+  return sql`${id}::uuid, ${event.name}, ${event.payload}::bytea, ${(event.occurredAt ?? new Date()).toISOString()}::timestamptz,
+    ${event.correlationId ?? context.correlationId ?? context.requestId ?? null}::text,
+    ${event.traceparent ?? null}::text, ${event.tracestate ?? null}::text`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -78,31 +103,60 @@ export interface HandleOnceOptions {
 }
 
 /**
+ * An effect that only writes, given as the statements that write: `handleOnce` then runs the inbox row and every
+ * write as one statement (no BEGIN, no COMMIT, one round trip). Each statement must be gated with `firstSight`, a
+ * condition true only on the first delivery: `INSERT INTO t (a, b) SELECT ${a}, ${b} WHERE ${firstSight}`, or
+ * `UPDATE t SET … WHERE id = ${id} AND ${firstSight}`. The statements see the database as it was before any of
+ * them ran, so none may depend on another's writes.
+ */
+export interface WritesOnly {
+  writes(firstSight: FirstSight): Write[];
+}
+
+/** The condition that holds only on an event's first delivery, for the writes of a `WritesOnly` effect. */
+export type FirstSight = SQL;
+/** One data-modifying statement of a `WritesOnly` effect (written in a service's data access). */
+export type Write = SQL;
+
+/** What `handleOnce` runs: a function given the transaction, or the writes of a `WritesOnly` effect. */
+export type OnceEffect<T> = ((tx: Tx) => Promise<T>) | WritesOnly;
+
+/**
  * Runs `effect` at most once per (consumer, event id), and per (consumer, natural key) when one is given. The
  * processed-messages row is inserted first with `ON CONFLICT DO NOTHING` in the same transaction as the effect:
  * a duplicate delivery inserts nothing and skips the effect, and an effect that throws rolls the row back with
  * it so a retry can still succeed. Two concurrent deliveries of one event serialise on the unique keys: the
  * second waits for the first transaction and then finds the row. Events the effect enqueued are published
- * at once when `onCommitted` wakes the relay.
+ * at once when `onCommitted` wakes the relay. A `WritesOnly` effect is the same in one statement.
  */
 export async function handleOnce<T>(
   database: Database,
   consumer: string,
   message: string | MessageKey,
-  effect: (tx: Tx) => Promise<T>,
+  effect: OnceEffect<T>,
   options: HandleOnceOptions = {},
 ): Promise<{ duplicate: boolean; result?: T }> {
   const { eventId, key } = typeof message === 'string' ? { eventId: message, key: undefined } : message;
   if (!UUID.test(eventId)) throw new Error(`event id ${JSON.stringify(eventId)} is not a UUID`);
-  const outcome = await database.transaction(async (tx) => {
-    const inserted = await rows<{ event_id: string }>(
-      tx,
-      sql`INSERT INTO processed_messages (consumer, event_id, natural_key) VALUES (${consumer}, ${eventId}, ${key ?? null})
-          ON CONFLICT DO NOTHING RETURNING event_id`,
+  const inbox = sql`INSERT INTO processed_messages (consumer, event_id, natural_key)
+    VALUES (${consumer}, ${eventId}, ${key ?? null}) ON CONFLICT DO NOTHING RETURNING event_id`;
+  let outcome: { duplicate: boolean; result?: T };
+  if (typeof effect === 'function') {
+    outcome = await database.transaction(async (tx) => {
+      const inserted = await rows<{ event_id: string }>(tx, inbox);
+      if (inserted.length === 0) return { duplicate: true };
+      return { duplicate: false, result: await effect(tx) };
+    });
+  } else {
+    const writes = effect
+      .writes(sql`EXISTS (SELECT 1 FROM inbox)`)
+      .map((w, i) => sql`, ${sql.raw(`w${i}`)} AS (${w})`);
+    const [row] = await rows<{ fresh: number }>(
+      database.db,
+      sql`WITH inbox AS (${inbox})${sql.join(writes)} SELECT count(*)::int AS fresh FROM inbox`,
     );
-    if (inserted.length === 0) return { duplicate: true };
-    return { duplicate: false, result: await effect(tx) };
-  });
+    outcome = { duplicate: row?.fresh !== 1 };
+  }
   if (!outcome.duplicate) options.onCommitted?.();
   return outcome;
 }

@@ -4,7 +4,14 @@ import { sql } from 'drizzle-orm';
 import { Registry } from 'prom-client';
 import { migrate, type Database } from '../db';
 import { createLogger, requestContext } from '../logger';
-import { enqueue, kitMigrationsDir, OutboxRelay, type BusMessage, type Publisher } from './index';
+import {
+  enqueue,
+  enqueueWith,
+  kitMigrationsDir,
+  OutboxRelay,
+  type BusMessage,
+  type Publisher,
+} from './index';
 import { databaseDrivers } from '../db/test/drivers';
 
 jest.setTimeout(30_000);
@@ -117,6 +124,53 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     expect(publisher.published).toEqual([]);
     expect(await row(eventId)).toBeUndefined();
     expect(await database.execute(sql`SELECT * FROM accounts WHERE id = ${accountId}`)).toEqual([]);
+  });
+
+  it('when a state change and its event are written in one statement, then the event exists only if the change touched a row, and a failing event undoes the change', async () => {
+    const publisher = new RecordingPublisher();
+    const accountId = randomUUID();
+    await database.execute(sql`INSERT INTO accounts (id, balance) VALUES (${accountId}, 10)`);
+    const withdraw = (amount: number) =>
+      sql`UPDATE accounts SET balance = balance - ${amount} WHERE id = ${accountId} AND balance >= ${amount}
+          RETURNING id`;
+    const balance = async () =>
+      (
+        await database.execute<{ balance: number }>(sql`SELECT balance FROM accounts WHERE id = ${accountId}`)
+      )[0]!.balance;
+
+    const eventId = await requestContext.run({ requestId: 'req-2', correlationId: 'corr-2' }, () =>
+      enqueueWith(database.db, withdraw(7), {
+        name: 'bank.withdrawn.v1',
+        payload: new Uint8Array([7, 0, 255]),
+      }),
+    );
+    expect(eventId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await balance()).toBe(3);
+
+    // Nothing to withdraw: the UPDATE touches no row, so no event.
+    expect(
+      await enqueueWith(database.db, withdraw(7), {
+        name: 'bank.withdrawn.v1',
+        payload: new Uint8Array([7]),
+      }),
+    ).toBeUndefined();
+    expect(await balance()).toBe(3);
+
+    // The event cannot be written (its id is taken): the withdrawal is undone with it.
+    await expect(
+      enqueueWith(database.db, withdraw(1), {
+        id: eventId!,
+        name: 'bank.withdrawn.v1',
+        payload: new Uint8Array([1]),
+      }),
+    ).rejects.toThrow();
+    expect(await balance()).toBe(3);
+
+    expect(await relay(publisher).relayOnce()).toBe(1);
+    expect(publisher.published).toEqual([
+      expect.objectContaining({ id: eventId, name: 'bank.withdrawn.v1', correlationId: 'corr-2' }),
+    ]);
+    expect([...publisher.published[0]!.payload]).toEqual([7, 0, 255]);
   });
 
   it('when the publish fails, then the row stays pending with attempts, error and a later retry time, and is republished with the same id', async () => {

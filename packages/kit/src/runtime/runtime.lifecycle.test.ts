@@ -251,6 +251,19 @@ describe('the service runtime', () => {
       expect((await counted()) - before).toBe(5);
       expect((await fetch(`${service.url}/api/twice`)).status).toBe(200);
       expect((await counted()) - before).toBe(8);
+      // One metric asked for by name: only its lines (an unknown name is left out), and reading it costs nothing.
+      const only = await (
+        await fetch(`${service.internalUrl}/metrics?name=db_queries_total&name=no_such_metric`)
+      ).text();
+      const names = new Set(
+        only
+          .split('\n')
+          .filter((l) => l && !l.startsWith('#'))
+          .map((l) => l.split(/[{ ]/)[0]),
+      );
+      expect([...names]).toEqual(['db_queries_total']);
+      expect(only).toContain(`db_queries_total{service="${name}"} ${before + 8}`);
+      expect((await counted()) - before).toBe(8);
     } finally {
       await observer.end();
       await service.stop();

@@ -5,11 +5,11 @@ import type { Registry } from 'prom-client';
 import type { z } from 'zod';
 import type { BusMessage, EventBus, Subscription } from '../bus';
 import type { KeyValueStore, Redis } from '../cache';
-import type { Database, Tx } from '../db';
+import type { Database } from '../db';
 import type { HttpApp } from '../http';
 import type { Logger } from '../logger';
 import type { Mailer } from '../mail';
-import type { MessageKey } from '../outbox';
+import type { MessageKey, OnceEffect } from '../outbox';
 import type { OpenApiDocument } from '../openapi';
 import type { ObjectStore } from '../storage';
 import type { PeriodicJob } from './jobs';
@@ -54,7 +54,7 @@ export interface ServiceContext<C> {
   handleOnce<T>(
     consumer: string,
     message: string | MessageKey,
-    effect: (tx: Tx) => Promise<T>,
+    effect: OnceEffect<T>,
   ): Promise<{ duplicate: boolean; result?: T }>;
 }
 

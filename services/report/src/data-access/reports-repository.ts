@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { json, rows, type Runner } from '@readiness/kit/db';
+import { enqueueWith, type OutboxEvent } from '@readiness/kit/outbox';
 import type { CertificateRecord, ResultCopy, VersionCopy } from './records';
 
 export async function saveVersion(runner: Runner, v: VersionCopy): Promise<void> {
@@ -35,20 +36,22 @@ export async function findVersion(runner: Runner, versionId: string): Promise<Ve
 }
 
 /** Keeps the result (a redelivery or a correction replaces the copy). */
-export async function saveResult(runner: Runner, r: ResultCopy): Promise<void> {
-  await runner.execute(sql`
+/** The result copy's upsert, written only when `when` holds (`handleOnce`'s first sight of the event). */
+export function saveResult(r: ResultCopy, when: SQL): SQL {
+  return sql`
     INSERT INTO results (result_id, attempt_id, student_id, name, email, score, total_points, percentage, passed,
       attempt_number, assessment_code, completed_at, version_id, version, passing_score, assessment_title, sections,
       answers)
-    VALUES (${r.resultId}, ${r.attemptId}, ${r.studentId}, ${r.name}, ${r.email}, ${r.score}, ${r.totalPoints},
+    SELECT ${r.resultId}, ${r.attemptId}, ${r.studentId}, ${r.name}, ${r.email}, ${r.score}, ${r.totalPoints},
       ${r.percentage}, ${r.passed}, ${r.attemptNumber}, ${r.assessmentCode}, ${r.completedAt.toISOString()},
-      ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${json(r.sections)}, ${json(r.answers)})
+      ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${json(r.sections)}, ${json(r.answers)}
+    WHERE ${when}
     ON CONFLICT (result_id) DO UPDATE SET attempt_id = excluded.attempt_id, student_id = excluded.student_id,
       name = excluded.name, email = excluded.email, score = excluded.score, total_points = excluded.total_points,
       percentage = excluded.percentage, passed = excluded.passed, attempt_number = excluded.attempt_number,
       assessment_code = excluded.assessment_code, completed_at = excluded.completed_at,
       version_id = excluded.version_id, version = excluded.version, passing_score = excluded.passing_score,
-      assessment_title = excluded.assessment_title, sections = excluded.sections, answers = excluded.answers`);
+      assessment_title = excluded.assessment_title, sections = excluded.sections, answers = excluded.answers`;
 }
 
 /** The copy as stored, its columns named as `ResultCopy` names them (the timestamp arrives as text). */
@@ -65,15 +68,19 @@ export async function findResult(runner: Runner, resultId: string): Promise<Resu
   return r && { ...r, completedAt: new Date(r.completedAt) };
 }
 
-/** A passed result's certificate, pending until rendered; a second call for the same result changes nothing. */
-export async function addCertificate(
-  runner: Runner,
+/**
+ * A passed result's certificate, pending until rendered, written only when `when` holds; a second one for the
+ * same result changes nothing.
+ */
+export function addCertificate(
   c: { resultId: string; studentId: string; code: string; objectKey: string; awardedAt: Date },
-): Promise<void> {
-  await runner.execute(sql`
+  when: SQL,
+): SQL {
+  return sql`
     INSERT INTO certificates (result_id, student_id, code, object_key, awarded_at)
-    VALUES (${c.resultId}, ${c.studentId}, ${c.code}, ${c.objectKey}, ${c.awardedAt.toISOString()})
-    ON CONFLICT (result_id) DO NOTHING`);
+    SELECT ${c.resultId}, ${c.studentId}, ${c.code}, ${c.objectKey}, ${c.awardedAt.toISOString()}
+    WHERE ${when}
+    ON CONFLICT (result_id) DO NOTHING`;
 }
 
 interface CertificateRow {
@@ -90,8 +97,9 @@ interface CertificateRow {
   issued_at: Date | string | null;
 }
 
-const CERTIFICATE = sql`SELECT c.result_id, c.student_id, c.code, r.name, r.email, r.assessment_title, r.percentage,
-  c.object_key, c.status, c.awarded_at, c.issued_at FROM certificates c JOIN results r USING (result_id)`;
+const CERTIFICATE_COLUMNS = sql`SELECT c.result_id, c.student_id, c.code, r.name, r.email, r.assessment_title,
+  r.percentage, c.object_key, c.status, c.awarded_at, c.issued_at`;
+const CERTIFICATE = sql`${CERTIFICATE_COLUMNS} FROM certificates c JOIN results r USING (result_id)`;
 
 const toCertificate = (r: CertificateRow): CertificateRecord => ({
   resultId: r.result_id,
@@ -131,34 +139,40 @@ export async function claimPending(
   runner: Runner,
   options: { leaseSeconds: number; limit: number },
 ): Promise<CertificateRecord[]> {
-  const claimed = await rows<{ result_id: string }>(
+  // One statement: the UPDATE's RETURNING gives the claimed rows as they now are, joined to their results.
+  const claimed = await rows<CertificateRow>(
     runner,
-    sql`UPDATE certificates SET claimed_until = now() + make_interval(secs => ${options.leaseSeconds}),
-          attempts = attempts + 1
-        WHERE result_id IN (
-          SELECT result_id FROM certificates
-          WHERE status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
-          ORDER BY awarded_at LIMIT ${options.limit} FOR UPDATE SKIP LOCKED)
-        RETURNING result_id`,
+    sql`WITH claimed AS (
+          UPDATE certificates SET claimed_until = now() + make_interval(secs => ${options.leaseSeconds}),
+            attempts = attempts + 1
+          WHERE result_id IN (
+            SELECT result_id FROM certificates
+            WHERE status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
+            ORDER BY awarded_at LIMIT ${options.limit} FOR UPDATE SKIP LOCKED)
+          RETURNING result_id, student_id, code, object_key, status, awarded_at, issued_at)
+        ${CERTIFICATE_COLUMNS} FROM claimed c JOIN results r USING (result_id) ORDER BY c.awarded_at`,
   );
-  if (claimed.length === 0) return [];
-  const ids = sql.join(
-    claimed.map((c) => sql`${c.result_id}`),
-    sql`, `,
-  );
-  return (await rows<CertificateRow>(runner, sql`${CERTIFICATE} WHERE c.result_id IN (${ids})`)).map(
-    toCertificate,
-  );
+  return claimed.map(toCertificate);
 }
 
-/** Turns a pending certificate issued; undefined when it is not pending any more (issued or erased meanwhile). */
-export async function markIssued(runner: Runner, resultId: string): Promise<Date | undefined> {
-  const [row] = await rows<{ issued_at: Date | string }>(
+/**
+ * Turns a pending certificate issued at `issuedAt` and writes its event, in one statement; false (and no event)
+ * when it is not pending any more (issued or erased meanwhile).
+ */
+export async function markIssued(
+  runner: Runner,
+  resultId: string,
+  issuedAt: Date,
+  event: OutboxEvent,
+): Promise<boolean> {
+  const written = await enqueueWith(
     runner,
-    sql`UPDATE certificates SET status = 'issued', issued_at = now(), claimed_until = NULL, last_error = NULL
-        WHERE result_id = ${resultId} AND status = 'pending' RETURNING issued_at`,
+    sql`UPDATE certificates SET status = 'issued', issued_at = ${issuedAt.toISOString()}, claimed_until = NULL,
+          last_error = NULL
+        WHERE result_id = ${resultId} AND status = 'pending' RETURNING result_id`,
+    event,
   );
-  return row && new Date(row.issued_at);
+  return written !== undefined;
 }
 
 /** Records why a render failed and leaves the certificate pending, free again after `retryAfterSeconds`. */

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Runner } from '@readiness/kit/db';
 import type { Answer, AssessmentVersion } from './version-records';
 import type { StudentStatus } from './students-repository';
@@ -463,11 +463,11 @@ export async function resultsOf(runner: Runner, tokenHash: Buffer): Promise<Stud
 }
 
 /**
- * Keeps a recorded result (once per result id and attempt id), marks its attempt scored and the student
- * completed. False when the student is gone (erased meanwhile) or the result was already kept.
+ * The writes that keep a recorded result's copy, each only when `when` holds (`handleOnce`'s first sight) and the
+ * student still exists: the copy, its attempt marked scored (unless it is still open), and the student
+ * completed. Both updates are idempotent, so a copy already kept under another event changes nothing.
  */
-export async function insertResult(
-  runner: Runner,
+export function resultCopyWrites(
   r: {
     id: string;
     attemptId: string;
@@ -476,21 +476,19 @@ export async function insertResult(
     completedAt: Date;
     body: StudentResultBody;
   },
-): Promise<boolean> {
-  const inserted = await rows<{ id: string }>(
-    runner,
+  when: SQL,
+): SQL[] {
+  const student = sql`EXISTS (SELECT 1 FROM students WHERE id = ${r.studentId}::uuid)`;
+  return [
     sql`INSERT INTO results (id, attempt_id, student_id, passed, completed_at, body)
         SELECT ${r.id}, ${r.attemptId}::uuid, s.id, ${r.passed}, ${r.completedAt.toISOString()}::timestamptz,
                ${JSON.stringify(r.body)}::jsonb
-        FROM students s WHERE s.id = ${r.studentId}::uuid
-        ON CONFLICT DO NOTHING RETURNING id`,
-  );
-  if (inserted.length === 0) return false;
-  await runner.execute(
-    sql`UPDATE attempts SET status = 'scored' WHERE id = ${r.attemptId}::uuid AND status <> 'in_progress'`,
-  );
-  await runner.execute(sql`UPDATE students SET status = 'completed' WHERE id = ${r.studentId}::uuid`);
-  return true;
+        FROM students s WHERE s.id = ${r.studentId}::uuid AND ${when}
+        ON CONFLICT DO NOTHING`,
+    sql`UPDATE attempts SET status = 'scored'
+        WHERE id = ${r.attemptId}::uuid AND status <> 'in_progress' AND ${when} AND ${student}`,
+    sql`UPDATE students SET status = 'completed' WHERE id = ${r.studentId}::uuid AND ${when}`,
+  ];
 }
 
 /**

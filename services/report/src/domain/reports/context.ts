@@ -1,7 +1,7 @@
-import type { Database, Tx } from '@readiness/kit/db';
+import type { Database } from '@readiness/kit/db';
 import { notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
-import type { MessageKey } from '@readiness/kit/outbox';
+import type { ServiceContext } from '@readiness/kit/runtime';
 import { isMissingObject, type ObjectStore } from '@readiness/kit/storage';
 import type { CertificateRecord } from '../../data-access/records';
 import type { RenderOptions } from '../../rendering/renderer';
@@ -28,11 +28,7 @@ export interface ReportsDeps {
   fontFaces: string;
   links: LinkSigner;
   logger: Logger;
-  handleOnce<T>(
-    consumer: string,
-    message: string | MessageKey,
-    effect: (tx: Tx) => Promise<T>,
-  ): Promise<{ duplicate: boolean; result?: T }>;
+  handleOnce: ServiceContext<unknown>['handleOnce'];
   notifyOutbox(): void;
   providerName: string;
   signatory: string;

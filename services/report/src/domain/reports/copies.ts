@@ -8,20 +8,31 @@ import {
 import type { ResultCopy } from '../../data-access/records';
 import { certificateKey, certificatePrefix, normaliseCode, type ReportsDeps } from './context';
 
-/** Keeps the result; a pass gets its certificate, pending until the issuer renders it. */
+/** Keeps the result; a pass gets its certificate, pending until the issuer renders it. One statement. */
 export async function recordResult(deps: ReportsDeps, result: ResultCopy, eventId: string): Promise<void> {
-  await deps.handleOnce('report.result-recorded', { eventId, key: result.resultId }, async (tx) => {
-    await saveResult(tx, result);
-    if (result.passed) {
-      await addCertificate(tx, {
-        resultId: result.resultId,
-        studentId: result.studentId,
-        code: normaliseCode(result.assessmentCode),
-        objectKey: certificateKey(result.studentId, result.resultId),
-        awardedAt: result.completedAt,
-      });
-    }
-  });
+  await deps.handleOnce(
+    'report.result-recorded',
+    { eventId, key: result.resultId },
+    {
+      writes: (firstSight) => [
+        saveResult(result, firstSight),
+        ...(result.passed
+          ? [
+              addCertificate(
+                {
+                  resultId: result.resultId,
+                  studentId: result.studentId,
+                  code: normaliseCode(result.assessmentCode),
+                  objectKey: certificateKey(result.studentId, result.resultId),
+                  awardedAt: result.completedAt,
+                },
+                firstSight,
+              ),
+            ]
+          : []),
+      ],
+    },
+  );
 }
 
 /** Erases a result, its certificate (which stops verifying) and the stored PDF. */

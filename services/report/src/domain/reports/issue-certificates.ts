@@ -1,4 +1,3 @@
-import { enqueue } from '@readiness/kit/outbox';
 import {
   claimPending,
   findCertificate,
@@ -11,24 +10,21 @@ import { issuedEvent, renderCertificate, storePdf, type ReportsDeps } from './co
 const RETRY_AFTER_SECONDS = 30;
 
 /**
- * Issues each passed result's certificate exactly once: render, store, and announce it in the transaction that
- * marks it issued. A sweep takes pending certificates with as many workers as the renderer has pages.
+ * Issues each passed result's certificate exactly once: render, store, and announce it in the statement that
+ * marks it issued. A sweep takes pending certificates as many at a time as the renderer has pages.
  */
 export function certificateIssuer(deps: ReportsDeps) {
   const { database, storage, renderer, logger } = deps;
   let sweeping: Promise<void> | undefined;
   let again = false;
 
-  /** Renders, stores and announces one claimed certificate; the announcement commits with its `issued` mark. */
+  /** Renders, stores and announces one claimed certificate; the announcement is written with its `issued` mark. */
   async function issue(c: CertificateRecord): Promise<void> {
     try {
       const pdf = await renderCertificate(deps, c);
       await storePdf(deps, c.objectKey, pdf);
-      const issued = await database.transaction(async (tx) => {
-        const at = await markIssued(tx, c.resultId);
-        if (at) await enqueue(tx, issuedEvent(deps, c, pdf, at, undefined));
-        return at;
-      });
+      const at = new Date();
+      const issued = await markIssued(database.db, c.resultId, at, issuedEvent(deps, c, pdf, at, undefined));
       if (issued) {
         deps.notifyOutbox();
         logger.info({ resultId: c.resultId }, 'certificate issued');
@@ -44,22 +40,21 @@ export function certificateIssuer(deps: ReportsDeps) {
     }
   }
 
-  /** Takes pending certificates one at a time and issues them, until none is free or the browser is gone. */
-  async function worker(): Promise<void> {
-    while (renderer.status().available) {
-      const [certificate] = await claimPending(database.db, {
-        leaseSeconds: deps.renderLeaseSeconds,
-        limit: 1,
-      });
-      if (!certificate) return;
-      await issue(certificate);
-    }
-  }
-
+  /**
+   * Claims pending certificates as many at a time as the renderer has pages, in one statement, and issues them side
+   * by side; again until fewer than that were free or the browser is gone.
+   */
   async function sweep(): Promise<void> {
     do {
       again = false;
-      await Promise.all(Array.from({ length: deps.concurrency }, worker));
+      while (renderer.status().available) {
+        const batch = await claimPending(database.db, {
+          leaseSeconds: deps.renderLeaseSeconds,
+          limit: deps.concurrency,
+        });
+        await Promise.all(batch.map(issue));
+        if (batch.length < deps.concurrency) break;
+      }
     } while (again);
   }
 

@@ -1,10 +1,11 @@
 import type { EventPayload } from '@readiness/contracts';
 import { recordedResult, timestampDate } from '@readiness/contracts';
 import type { Tx } from '@readiness/kit/db';
+import type { FirstSight, Write } from '@readiness/kit/outbox';
 import { notYet } from '@readiness/kit/errors';
 import {
   deleteResult,
-  insertResult,
+  resultCopyWrites,
   resultsOf,
   saveCertificateLink,
 } from '../../data-access/attempts-repository';
@@ -20,31 +21,37 @@ export async function studentResults(ctx: AttemptsContext, token: string) {
   return found;
 }
 
-/** Keeps the student's copy of a recorded result (in the consumer's once-only transaction). */
-export async function recordResult(tx: Tx, e: EventPayload<'results.result.recorded.v1'>) {
-  if (!attemptIdOrNull(e.attemptId) || !isStudentId(e.studentId)) return;
+/**
+ * The writes that keep the student's copy of a recorded result, for the consumer's once-only statement (none for
+ * an event whose ids are not ours).
+ */
+export function recordResult(e: EventPayload<'results.result.recorded.v1'>, firstSight: FirstSight): Write[] {
+  if (!attemptIdOrNull(e.attemptId) || !isStudentId(e.studentId)) return [];
   const r = recordedResult(e);
-  await insertResult(tx, {
-    id: r.resultId,
-    attemptId: r.attemptId,
-    studentId: r.studentId,
-    passed: r.passed,
-    completedAt: r.completedAt,
-    body: {
-      _id: r.resultId,
+  return resultCopyWrites(
+    {
+      id: r.resultId,
       attemptId: r.attemptId,
-      attemptNumber: r.attemptNumber,
-      score: r.score,
-      totalPoints: r.totalPoints,
-      percentage: r.percentage,
+      studentId: r.studentId,
       passed: r.passed,
-      canRetake: r.canRetake,
-      assessmentCode: r.assessmentCode,
-      completedAt: r.completedAt.toISOString(),
-      passingScore: r.passingScore,
-      sections: r.sections.map(({ sectionId: id, ...figures }) => ({ id, ...figures })),
+      completedAt: r.completedAt,
+      body: {
+        _id: r.resultId,
+        attemptId: r.attemptId,
+        attemptNumber: r.attemptNumber,
+        score: r.score,
+        totalPoints: r.totalPoints,
+        percentage: r.percentage,
+        passed: r.passed,
+        canRetake: r.canRetake,
+        assessmentCode: r.assessmentCode,
+        completedAt: r.completedAt.toISOString(),
+        passingScore: r.passingScore,
+        sections: r.sections.map(({ sectionId: id, ...figures }) => ({ id, ...figures })),
+      },
     },
-  });
+    firstSight,
+  );
 }
 
 /**

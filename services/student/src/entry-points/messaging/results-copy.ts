@@ -8,7 +8,7 @@ export const CERTIFICATE_ISSUED_QUEUE = 'student.certificate-issued';
 
 /**
  * The student's copy of their results: kept once per event and per result id (the processed-messages row and the
- * copy commit together), then the submits waiting on this replica are woken.
+ * copy are written in one statement), then the submits waiting on this replica are woken.
  */
 export const resultsCopyConsumers = (
   attempts: Attempts,
@@ -17,8 +17,10 @@ export const resultsCopyConsumers = (
   on('results.result.recorded.v1', {
     queue: RESULT_RECORDED_QUEUE,
     async handle(event, meta) {
-      await handleOnce(RESULT_RECORDED_QUEUE, { eventId: meta.id, key: event.resultId }, (tx) =>
-        attempts.recordResult(tx, event),
+      await handleOnce(
+        RESULT_RECORDED_QUEUE,
+        { eventId: meta.id, key: event.resultId },
+        { writes: (firstSight) => attempts.recordResult(event, firstSight) },
       );
       attempts.resultRecorded(event.attemptId);
     },
