@@ -14,7 +14,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { Client } = require('pg');
-const { cpuSeconds, descendants, serverPids, writeSection } = require('./lib');
+const { cpuSeconds, descendants, metricSum, serverPids, writeSection } = require('./lib');
 const { bareLoop, certificateContent: content, treePssMb } = require('./pdf');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -138,6 +138,9 @@ async function main() {
       );
     for (const [name, pids] of Object.entries(cpuGroups))
       for (const pid of pids()) cpuBase.set(pid, cpuSeconds(pid, name === 'browser') ?? 0);
+    const statements = () =>
+      Promise.all([report, notification].map((svc) => metricSum(svc.internalUrl, 'db_queries_total')));
+    const statementsBefore = await statements();
     const printedBefore = report.exports.certificates.counts();
     const started = process.hrtime.bigint();
     await bus.publish(
@@ -176,6 +179,7 @@ async function main() {
     );
     const cpuTotal = Object.values(cpuMs).reduce((a, b) => a + b, 0);
     const printedAfter = report.exports.certificates.counts();
+    const perCertificate = (await statements()).map((n, i) => (n - statementsBefore[i]) / COUNT);
     const printed = printedAfter.printed - printedBefore.printed;
     clearInterval(sampler);
     const whole = COUNT / seconds;
@@ -187,6 +191,9 @@ async function main() {
       `      CPU per certificate ${cpuTotal.toFixed(1)} ms: ${Object.entries(cpuMs)
         .map(([n, ms]) => `${n} ${ms.toFixed(1)}`)
         .join(', ')}; ${printed} of ${COUNT} printed on a template`,
+    );
+    out(
+      `      statements per certificate: report ${perCertificate[0].toFixed(1)}, notification ${perCertificate[1].toFixed(1)}`,
     );
 
     out(`[3/3] the certificate PDF alone: the press, its template ready`);
@@ -225,6 +232,12 @@ and the clock stops when the last certificate mail is caught.
 | whole path: event → template + the student's text (pdf-lib) → store in S3 → \`report.certificate.issued.v2\` (its key and digest) in the outbox → relay → PDF read from S3 → mail | ${whole.toFixed(1)} certificates/s | ${(whole / bare).toFixed(2)} (goal ≥ 10) |
 
 ${printed} of the ${COUNT} certificates were printed on their design's template, which the browser rendered once.
+Statements to PostgreSQL per certificate (\`db_queries_total\`, BEGIN and COMMIT included): report
+${perCertificate[0].toFixed(1)}, notification ${perCertificate[1].toFixed(1)}. Both together sent about 18 on 2026-11-27 (counted at
+the driver, 100 certificates); since 2026-11-28 the
+result's copy and its pending certificate now go in with the inbox row in one statement, pending certificates are
+claimed with their details as many at a time as the renderer has pages, a certificate is marked issued and its event
+written in one statement, and a mail's claim is created and taken in one.
 
 | CPU per certificate PDF | ms |
 | --- | --- |
