@@ -204,8 +204,10 @@ function writeSection(file, id, markdown) {
 
 /** The sum of a Prometheus counter over its label sets, read from a service's internal `/metrics`. */
 async function metricSum(internalUrl, name) {
-  // Only this metric: the others (the outbox gauges read the outbox) are not collected, so a read costs no statement.
-  const text = await (await fetch(`${internalUrl}/metrics?name=${encodeURIComponent(name)}`)).text();
+  // Only this metric (a histogram's `_count` or `_sum` is asked for by the histogram's name): the others are not
+  // collected, so a read costs no statement (the outbox gauges read the outbox when collected).
+  const metric = name.replace(/_(count|sum|bucket)$/, '');
+  const text = await (await fetch(`${internalUrl}/metrics?name=${encodeURIComponent(metric)}`)).text();
   let sum = 0;
   for (const line of text.split('\n')) {
     if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(' ').pop());
