@@ -273,15 +273,14 @@ async function loadCost(stack, tokens, count) {
   });
   // What the peak set off must be over first (the student service keeps each certificate's link after its mail
   // went out): wait until its statements stop moving, at most two minutes.
-  for (
-    let last = (await read()).queries, since = Date.now(), until = Date.now() + 120_000;
-    Date.now() < until;
-  ) {
+  const giveUpAt = Date.now() + 120_000;
+  let last = (await read()).queries;
+  let movedAt = Date.now();
+  while (Date.now() - movedAt < 3000 && Date.now() < giveUpAt) {
     await sleep(1000);
     const now = (await read()).queries;
-    if (now - last > 1) since = Date.now();
+    if (now - last > 1) movedAt = Date.now();
     last = now;
-    if (Date.now() - since >= 3000) break;
   }
   const idleStart = await read();
   const t0 = Date.now();

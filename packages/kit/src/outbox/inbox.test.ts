@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { migrate, type Database, type Tx } from '../db';
-import { handleOnce, kitMigrationsDir } from './index';
+import { handleOnce, kitMigrationsDir, type FirstSight } from './index';
 import { databaseDrivers } from '../db/test/drivers';
 
 jest.setTimeout(30_000);
@@ -59,7 +59,7 @@ describe.each(drivers)('handleOnce on %s', (_driver, open) => {
     const eventId = randomUUID();
     const key = randomUUID();
     const writesOnly = (points: number) => ({
-      writes: (firstSight: ReturnType<typeof sql>) => [
+      writes: (firstSight: FirstSight) => [
         sql`INSERT INTO scores (event_id, points) SELECT ${eventId}, ${points} WHERE ${firstSight}`,
         sql`INSERT INTO scores (event_id, points) SELECT ${eventId}, ${points + 1} WHERE ${firstSight}`,
       ],

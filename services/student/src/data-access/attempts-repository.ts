@@ -463,9 +463,9 @@ export async function resultsOf(runner: Runner, tokenHash: Buffer): Promise<Stud
 }
 
 /**
- * The writes that keep a recorded result's copy, each only when `when` holds (`handleOnce`'s first sight) and the
- * student still exists: the copy, its attempt marked scored (unless it is still open), and the student
- * completed. Both updates are idempotent, so a copy already kept under another event changes nothing.
+ * The writes that keep a recorded result's copy, each only when `when` holds (`handleOnce`'s first sight): the
+ * copy (only while the student exists), its attempt marked scored unless it is still open, and the student
+ * completed. An erased student's attempts went with them, so both updates then change nothing.
  */
 export function resultCopyWrites(
   r: {
@@ -478,7 +478,6 @@ export function resultCopyWrites(
   },
   when: SQL,
 ): SQL[] {
-  const student = sql`EXISTS (SELECT 1 FROM students WHERE id = ${r.studentId}::uuid)`;
   return [
     sql`INSERT INTO results (id, attempt_id, student_id, passed, completed_at, body)
         SELECT ${r.id}, ${r.attemptId}::uuid, s.id, ${r.passed}, ${r.completedAt.toISOString()}::timestamptz,
@@ -486,7 +485,7 @@ export function resultCopyWrites(
         FROM students s WHERE s.id = ${r.studentId}::uuid AND ${when}
         ON CONFLICT DO NOTHING`,
     sql`UPDATE attempts SET status = 'scored'
-        WHERE id = ${r.attemptId}::uuid AND status <> 'in_progress' AND ${when} AND ${student}`,
+        WHERE id = ${r.attemptId}::uuid AND status <> 'in_progress' AND ${when}`,
     sql`UPDATE students SET status = 'completed' WHERE id = ${r.studentId}::uuid AND ${when}`,
   ];
 }
