@@ -137,6 +137,30 @@ test('when a student uploads an allowed file, then it is kept under a server key
   expect(objectsOnDisk()).toHaveLength(0);
 });
 
+test("when a student uploads one question's file from several tabs at once, then one file is kept and every replaced object is removed", async () => {
+  const s = await begin();
+  const inAttempt = () => objectsOnDisk().filter((p) => p.includes(s.attemptId));
+  const burst = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      upload(s.token, { attemptId: s.attemptId, questionId: 'q3' }, `Take ${i}.png`, PNG),
+    ),
+  );
+  expect(burst.map((r) => r.status)).toEqual(Array(8).fill(201));
+  const rows = await fileRows(s.attemptId);
+  expect(rows).toHaveLength(1);
+  const kept = inAttempt();
+  expect(kept).toHaveLength(1);
+  expect(kept[0]).toContain(path.basename(rows[0]!.object_key));
+
+  // Once the attempt is submitted, an upload is refused and leaves no object behind.
+  await studentCall(h, 'POST', `/api/student/${s.token}/submit`, { answers: [] });
+  const late = await upload(s.token, { attemptId: s.attemptId, questionId: 'q3' }, 'Late.png', PNG);
+  expect(late.status).toBeGreaterThanOrEqual(400);
+  expect(inAttempt()).toHaveLength(1);
+  expect(await fileRows(s.attemptId)).toEqual(rows);
+  expect((await h.call('DELETE', `/api/admin/students/${s.id}`)).status).toBe(200);
+});
+
 test('when a file is refused (type, renamed executable, size, wrong question), then nothing is stored', async () => {
   const s = await begin();
   const fields = { attemptId: s.attemptId, questionId: 'q3' };

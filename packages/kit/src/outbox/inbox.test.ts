@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { migrate, type Database, type Tx } from '../db';
-import { handleOnce, kitMigrationsDir, type FirstSight } from './index';
+import { enqueue, handleOnce, kitMigrationsDir, type FirstSight } from './index';
 import { databaseDrivers } from '../db/test/drivers';
 
 jest.setTimeout(30_000);
@@ -28,6 +28,12 @@ describe.each(drivers)('handleOnce on %s', (_driver, open) => {
 
   const score = (eventId: string) => (tx: Tx) =>
     tx.execute(sql`INSERT INTO scores (event_id, points) VALUES (${eventId}, 10)`).then(() => 'scored');
+  /** A score that announces itself: an event in the effect's transaction. */
+  const scoreAndAnnounce = (eventId: string) => async (tx: Tx) => {
+    await score(eventId)(tx);
+    await enqueue(tx, { name: 'results.scored.v1', payload: new TextEncoder().encode('{}') });
+    return 'scored';
+  };
 
   it('when the same event is delivered three times, then its effect happens once and later deliveries are duplicates', async () => {
     const eventId = randomUUID();
@@ -73,7 +79,8 @@ describe.each(drivers)('handleOnce on %s', (_driver, open) => {
       ),
     );
     expect(outcomes.filter((o) => !o.duplicate)).toHaveLength(1);
-    expect(woken).toBe(1);
+    // It wrote no event: the relay has nothing to look for.
+    expect(woken).toBe(0);
     expect(
       await handleOnce(database, 'results.copy', { eventId: randomUUID(), key }, writesOnly(7), wake),
     ).toEqual({ duplicate: true });
@@ -139,29 +146,32 @@ describe.each(drivers)('handleOnce on %s', (_driver, open) => {
     const [first, second] = [randomUUID(), randomUUID()];
     let wakes = 0;
     const onCommitted = () => (wakes += 1);
+    const deliver = (eventId: string) =>
+      handleOnce(database, 'results.attempt', { eventId, key: attemptId }, scoreAndAnnounce(attemptId), {
+        onCommitted,
+      });
 
-    const a = await handleOnce(
-      database,
-      'results.attempt',
-      { eventId: first, key: attemptId },
-      score(attemptId),
-      {
-        onCommitted,
-      },
-    );
-    const b = await handleOnce(
-      database,
-      'results.attempt',
-      { eventId: second, key: attemptId },
-      score(attemptId),
-      {
-        onCommitted,
-      },
-    );
+    const a = await deliver(first);
+    const b = await deliver(second);
 
     expect(a).toEqual({ duplicate: false, result: 'scored' });
     expect(b).toEqual({ duplicate: true });
     expect(await scoresFor(attemptId)).toBe(1);
     expect(wakes).toBe(1);
+    const [events] = await database.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM outbox WHERE name = 'results.scored.v1'`,
+    );
+    expect(events!.n).toBe(1);
+  });
+
+  it('when an effect writes no event, then the relay is not woken for it', async () => {
+    let wakes = 0;
+    const eventId = randomUUID();
+    const outcome = await handleOnce(database, 'results.quiet', eventId, score(eventId), {
+      onCommitted: () => (wakes += 1),
+    });
+
+    expect(outcome).toEqual({ duplicate: false, result: 'scored' });
+    expect(wakes).toBe(0);
   });
 });

@@ -43,6 +43,7 @@ export async function enqueue(tx: Tx, event: OutboxEvent): Promise<string> {
 
 /** Writes many events in the caller's transaction with few statements (a bulk import's mails). */
 export async function enqueueMany(tx: Tx, events: OutboxEvent[], chunkSize = 1000): Promise<string[]> {
+  if (events.length > 0) queuedOn.add(tx);
   const context = currentContext();
   const ids = events.map((event) => event.id ?? randomUUID());
   const values = events.map((event, i) => sql`(${eventValues(event, ids[i]!, context)})`);
@@ -55,26 +56,39 @@ export async function enqueueMany(tx: Tx, events: OutboxEvent[], chunkSize = 100
 }
 
 /**
- * Writes a state change and its event in one statement, outside any transaction: `change` (an UPDATE, INSERT or
- * DELETE with a RETURNING clause) runs, and the event row is written only if it returned a row; both commit or
- * neither does, as a single statement is atomic. Returns the event id, or undefined when nothing changed (no
- * event). A path that runs once per event saves the BEGIN, the COMMIT and a round trip of `transaction` with
- * `enqueue`. Call `relay.notify()` afterwards, as after a commit.
+ * Writes a state change and its event in one statement: `change` (an UPDATE, INSERT or DELETE with a RETURNING
+ * clause) runs, and the event row is written only if it returned a row; both commit or neither does, as a single
+ * statement is atomic. `alongside` adds writes that belong to the same change, each gated with the condition it
+ * is given (true only when `change` returned a row): `UPDATE t SET … WHERE id = ${id} AND ${changed}`. Like the
+ * writes of `handleOnce`, they see the database as it was before the statement. Returns the event id, or
+ * undefined when nothing changed (no event). Outside a transaction it saves the BEGIN, the COMMIT and a round trip
+ * of `transaction` with `enqueue`; inside one, the statements of the change's parts. Call `relay.notify()` after
+ * the commit, as after `enqueue`.
  */
 export async function enqueueWith(
   runner: Runner,
   change: SQL,
   event: OutboxEvent,
+  alongside?: (changed: SQL) => Write[],
 ): Promise<string | undefined> {
   const id = event.id ?? randomUUID();
+  const changed = sql`EXISTS (SELECT 1 FROM change)`;
+  const also = (alongside?.(changed) ?? []).map((w, i) => sql`, ${sql.raw(`also${i}`)} AS (${w})`);
   const [row] = await rows<{ id: string }>(
     runner,
-    sql`WITH change AS (${change})
+    sql`WITH change AS (${change})${sql.join(also)}
         INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT ${eventValues(event, id, currentContext())}
-        WHERE EXISTS (SELECT 1 FROM change) RETURNING id`,
+        WHERE ${changed} RETURNING id`,
   );
+  if (row) queuedOn.add(runner);
   return row?.id;
 }
+
+/**
+ * The transactions that wrote an event: `handleOnce` wakes the relay after an effect's commit only when its
+ * transaction is here (an effect that wrote no event would send the relay looking for nothing).
+ */
+const queuedOn = new WeakSet<object>();
 
 const OUTBOX_COLUMNS = sql.raw('id, name, payload, occurred_at, correlation_id, traceparent, tracestate');
 
@@ -98,12 +112,15 @@ export interface MessageKey {
 }
 
 export interface HandleOnceOptions {
-  /** Called after the effect's transaction committed (not for duplicates): pass the relay's `notify`. */
+  /**
+   * Called after the effect's transaction committed when it wrote an event with `enqueue` or `enqueueMany` (not
+   * for duplicates, nor for effects that wrote none): pass the relay's `notify`.
+   */
   onCommitted?: () => void;
 }
 
 /**
- * An effect that only writes, given as the statements that write: `handleOnce` then runs the inbox row and every
+ * An effect that only writes (no event), given as the statements that write: `handleOnce` then runs the inbox row and every
  * write as one statement (no BEGIN, no COMMIT, one round trip). Each statement must be gated with `firstSight`, a
  * condition true only on the first delivery: `INSERT INTO t (a, b) SELECT ${a}, ${b} WHERE ${firstSight}`, or
  * `UPDATE t SET … WHERE id = ${id} AND ${firstSight}`. The statements see the database as it was before any of
@@ -140,12 +157,13 @@ export async function handleOnce<T>(
   if (!UUID.test(eventId)) throw new Error(`event id ${JSON.stringify(eventId)} is not a UUID`);
   const inbox = sql`INSERT INTO processed_messages (consumer, event_id, natural_key)
     VALUES (${consumer}, ${eventId}, ${key ?? null}) ON CONFLICT DO NOTHING RETURNING event_id`;
-  let outcome: { duplicate: boolean; result?: T };
+  let outcome: { duplicate: boolean; result?: T; queued?: boolean };
   if (typeof effect === 'function') {
     outcome = await database.transaction(async (tx) => {
       const inserted = await rows<{ event_id: string }>(tx, inbox);
       if (inserted.length === 0) return { duplicate: true };
-      return { duplicate: false, result: await effect(tx) };
+      const result = await effect(tx);
+      return { duplicate: false, result, queued: queuedOn.has(tx) };
     });
   } else {
     const writes = effect
@@ -157,6 +175,6 @@ export async function handleOnce<T>(
     );
     outcome = { duplicate: row?.fresh !== 1 };
   }
-  if (!outcome.duplicate) options.onCommitted?.();
-  return outcome;
+  if (outcome.queued) options.onCommitted?.();
+  return { duplicate: outcome.duplicate, result: outcome.result };
 }

@@ -173,6 +173,34 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     expect([...publisher.published[0]!.payload]).toEqual([7, 0, 255]);
   });
 
+  it('when a change has writes alongside it, then they happen with the change and its event, or not at all', async () => {
+    const [from, to] = [randomUUID(), randomUUID()];
+    await database.execute(sql`INSERT INTO accounts (id, balance) VALUES (${from}, 10), (${to}, 0)`);
+    const transfer = (amount: number) =>
+      enqueueWith(
+        database.db,
+        sql`UPDATE accounts SET balance = balance - ${amount} WHERE id = ${from} AND balance >= ${amount}
+            RETURNING id`,
+        { name: 'bank.transferred.v1', payload: new Uint8Array([amount]) },
+        (changed) => [sql`UPDATE accounts SET balance = balance + ${amount} WHERE id = ${to} AND ${changed}`],
+      );
+    const balances = async () =>
+      (
+        await database.execute<{ id: string; balance: number }>(
+          sql`SELECT id, balance FROM accounts WHERE id IN (${from}, ${to})`,
+        )
+      ).reduce((all, r) => ({ ...all, [r.id === from ? 'from' : 'to']: r.balance }), {});
+
+    expect(await transfer(6)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await balances()).toEqual({ from: 4, to: 6 });
+    expect(await transfer(6)).toBeUndefined();
+    expect(await balances()).toEqual({ from: 4, to: 6 });
+    const [events] = await database.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM outbox WHERE name = 'bank.transferred.v1'`,
+    );
+    expect(events!.n).toBe(1);
+  });
+
   it('when the publish fails, then the row stays pending with attempts, error and a later retry time, and is republished with the same id', async () => {
     const publisher = new RecordingPublisher();
     publisher.failWith = new Error('channel closed by broker');
@@ -234,6 +262,29 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
       () => publisher.published.some((m) => m.id === eventId),
       'the notified relay to publish',
     );
+  });
+
+  it('when a relay dies between its claim and its mark, then no other relay takes the batch while it is claimed, and one publishes it with the same ids once the claim runs out', async () => {
+    const stuck = new RecordingPublisher();
+    stuck.gate = new Promise(() => undefined); // a broker round trip that never ends: the process died in it
+    const ids = await database.transaction(async (tx) => [
+      await enqueue(tx, { name: 'a.b.first.v1', payload: new Uint8Array([1]) }),
+      await enqueue(tx, { name: 'a.b.second.v1', payload: new Uint8Array([2]) }),
+    ]);
+    const dying = relay(stuck, { claimMs: 1_500, publishTimeoutMs: 4_000 }).relayOnce();
+    await eventually(() => stuck.calls === 1, 'the first relay to claim and publish');
+
+    const other = new RecordingPublisher();
+    const survivor = relay(other, { claimMs: 1_500 });
+    expect(await survivor.relayOnce()).toBe(0);
+    expect(other.calls).toBe(0);
+    expect((await row(ids[0]!))!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+
+    await eventually(async () => (await survivor.relayOnce()) === 2, 'the claim to run out', 10_000);
+    // Republished in the order they were written, with the ids they were written with.
+    expect(other.published.map((m) => m.id)).toEqual(ids);
+    expect(await row(ids[1]!)).toMatchObject({ sentAt: expect.any(Date) });
+    expect(await dying).toBe(0); // its publish timed out: counted as failed, never as confirmed
   });
 
   it('when stopped during a publish, then stop waits for the batch to be confirmed and marked', async () => {

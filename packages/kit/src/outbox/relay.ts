@@ -29,6 +29,11 @@ export interface OutboxRelayOptions {
   retentionMs?: number;
   /** A publish that has not confirmed by then counts as failed (the rows stay pending). Default 30 s. */
   publishTimeoutMs?: number;
+  /**
+   * How long a claimed batch stays claimed: after a crash between claim and mark, its rows are published again
+   * once this has passed. Default 15 s.
+   */
+  claimMs?: number;
   /** Retry delay after a failed publish: doubles per attempt from `initialMs` up to `maxMs`, jittered. */
   backoff?: { initialMs: number; maxMs: number };
   /** Where the relay's metrics are registered; without it, none. */
@@ -54,14 +59,13 @@ const DATABASE_RETRY_MS = 1_000;
 /**
  * Publishes committed outbox rows and marks them only after the broker confirmed them.
  *
- * On PostgreSQL a batch is claimed with `SELECT … FOR UPDATE SKIP LOCKED` and the row locks are held
- * until the publish has been confirmed and the rows are marked, in one transaction. Holding the locks
- * across the publish is what guarantees that two relay replicas never publish the same row in one pass:
- * a lease column released before publishing would need its own expiry rules and still race at the edges.
- * The cost is a transaction (and a pooled connection) open for one confirm round-trip, bounded by
- * `publishTimeoutMs`; writers are not blocked, since they insert new rows and never touch claimed ones.
- * If the process dies mid-publish the transaction aborts, the locks go, and another relay republishes
- * the rows with the same ids (at-least-once; consumers de-duplicate with `handleOnce`).
+ * A batch is claimed in one statement: `UPDATE … SET next_attempt_at = now() + claim` over the due rows picked
+ * with `FOR UPDATE SKIP LOCKED`, so two relay replicas never claim the same row, and a claimed row is not due
+ * for anyone else until the claim runs out. The rows are then published, and marked sent (or given their retry
+ * time after a failed publish) in a second statement: two statements a batch, no transaction held open across
+ * the broker's round trip. If the process dies mid-publish the claim runs out and a relay republishes the rows
+ * with the same ids (at-least-once; consumers de-duplicate with `handleOnce`). A publish slower than the claim
+ * may be published twice for the same reason, never lost.
  */
 export class OutboxRelay {
   private readonly database: Database;
@@ -73,6 +77,7 @@ export class OutboxRelay {
   private readonly pollIntervalMs: number;
   private readonly retentionMs: number;
   private readonly publishTimeoutMs: number;
+  private readonly claimMs: number;
   private readonly backoff: { initialMs: number; maxMs: number };
   private readonly metrics: RelayMetrics | undefined;
 
@@ -94,6 +99,7 @@ export class OutboxRelay {
     this.pollIntervalMs = opts.pollIntervalMs ?? 30_000;
     this.retentionMs = opts.retentionMs ?? 3_600_000;
     this.publishTimeoutMs = opts.publishTimeoutMs ?? 30_000;
+    this.claimMs = opts.claimMs ?? 15_000;
     this.backoff = opts.backoff ?? { initialMs: 1_000, maxMs: 60_000 };
     this.metrics = opts.registry ? registerMetrics(opts.registry, this) : undefined;
   }
@@ -211,15 +217,20 @@ export class OutboxRelay {
   }
 
   private async batch(): Promise<number> {
-    return this.database.transaction(async (tx) => {
-      const due = await rows<OutboxRow>(
-        tx,
-        sql`SELECT id, name, payload, occurred_at, correlation_id, traceparent, tracestate, source FROM outbox
-            WHERE sent_at IS NULL AND next_attempt_at <= now()
-            ORDER BY created_at LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED`,
-      );
-      return this.publishAndMark(tx, due);
-    });
+    // Published in the order they were written, as the claim picked them.
+    const due = await rows<OutboxRow>(
+      this.database.db,
+      sql`WITH claimed AS (
+            UPDATE outbox o SET next_attempt_at = now() + ${this.claimMs}::float8 * interval '1 millisecond'
+            FROM (SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= now()
+                  ORDER BY created_at LIMIT ${this.batchSize} FOR UPDATE SKIP LOCKED) due
+            WHERE o.id = due.id
+            RETURNING o.id, o.name, o.payload, o.occurred_at, o.correlation_id, o.traceparent, o.tracestate,
+                      o.source, o.created_at)
+          SELECT id, name, payload, occurred_at, correlation_id, traceparent, tracestate, source
+          FROM claimed ORDER BY created_at`,
+    );
+    return this.publishAndMark(this.database.db, due);
   }
 
   private async publishAndMark(q: Runner, due: OutboxRow[]): Promise<number> {

@@ -179,13 +179,22 @@ export interface Standing {
   byKey: AttemptRecord | null;
   passed: boolean;
   lastNumber: number;
+  /** The version a new attempt is pinned to: the active one, if any was ever published as active. */
+  active: ActiveVersion | null;
   now: Date;
+}
+
+export interface ActiveVersion {
+  versionId: string;
+  version: number;
+  title: string;
+  timeLimitMinutes: number;
 }
 
 /**
  * The student behind a token hash, locked (Start and Submit serialise per student: two tabs, parallel repeats),
- * with the attempt in progress, the newest attempt, the attempt an id or an Idempotency-Key names and whether a
- * result passed.
+ * with the attempt in progress, the newest attempt, the attempt an id or an Idempotency-Key names, whether a
+ * result passed, and the active version.
  */
 export async function lockStanding(
   runner: Runner,
@@ -209,6 +218,7 @@ export async function lockStanding(
       by_id: AttemptJson | null;
       by_key: AttemptJson | null;
       passed: boolean;
+      active: ActiveVersion | null;
       now: Date | string;
     }
   >(
@@ -221,6 +231,9 @@ export async function lockStanding(
           (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id AND ${byId}) AS by_id,
           (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id AND ${byKey}) AS by_key,
           EXISTS (SELECT 1 FROM results r WHERE r.student_id = s.id AND r.passed) AS passed,
+          (SELECT json_build_object('versionId', v.version_id, 'version', v.version, 'title', v.title,
+             'timeLimitMinutes', v.time_limit_minutes) FROM assessment_versions v
+           WHERE v.active_since IS NOT NULL ORDER BY v.active_since DESC LIMIT 1) AS active,
           clock_timestamp() AS now
         FROM students s WHERE s.id = ${locked.id}`,
   );
@@ -234,35 +247,48 @@ export async function lockStanding(
     byKey: row.by_key ? toAttempt(row.by_key) : null,
     passed: row.passed,
     lastNumber: newest?.attemptNumber ?? 0,
+    active: row.active,
     now: date(row.now),
   };
 }
 
-/**
- * A new attempt pinned to a version, its deadline fixed by the database clock; undefined when another Start won
- * the race (the partial unique index allows one attempt in progress per student).
- */
-export async function insertAttempt(
-  runner: Runner,
-  a: { studentId: string; attemptNumber: number; versionId: string; limitSeconds: number },
-): Promise<AttemptRecord | undefined> {
-  const [row] = await rows<{ attempt: AttemptJson }>(
-    runner,
-    sql`WITH a AS (
-          INSERT INTO attempts (student_id, attempt_number, version_id, started_at, deadline_at)
-          VALUES (${a.studentId}, ${a.attemptNumber}, ${a.versionId}, clock_timestamp(),
-                  clock_timestamp() + make_interval(secs => ${a.limitSeconds}))
-          ON CONFLICT (student_id) WHERE status = 'in_progress' DO NOTHING
-          RETURNING *)
-        SELECT ${ATTEMPT_JSON} AS attempt FROM a`,
-  );
-  return row && toAttempt(row.attempt);
-}
+/** A new attempt's record as the database keeps it once inserted (its defaults included). */
+export const newAttemptRecord = (a: {
+  id: string;
+  studentId: string;
+  attemptNumber: number;
+  versionId: string;
+  startedAt: Date;
+  deadlineAt: Date;
+}): AttemptRecord => ({
+  ...a,
+  status: 'in_progress',
+  seq: 0,
+  answers: [],
+  deadlineAnswers: [],
+  savedAt: null,
+  submittedAt: null,
+  idempotencyKey: null,
+});
 
-export async function markStarted(runner: Runner, studentId: string): Promise<void> {
-  await runner.execute(
-    sql`UPDATE students SET status = 'started' WHERE id = ${studentId} AND status = 'invited'`,
-  );
+/**
+ * Inserts a new attempt pinned to a version (its times read from the database clock by the caller), for
+ * `enqueueWith`: the change returns a row only when the attempt was written, and the student is marked started
+ * alongside it. Nothing is written when another Start won the race (the partial unique index allows one attempt
+ * in progress per student).
+ */
+export function insertAttempt(a: AttemptRecord): { change: SQL; alongside: (inserted: SQL) => SQL[] } {
+  return {
+    change: sql`INSERT INTO attempts (id, student_id, attempt_number, version_id, started_at, deadline_at)
+      VALUES (${a.id}::uuid, ${a.studentId}::uuid, ${a.attemptNumber}, ${a.versionId},
+              ${a.startedAt.toISOString()}::timestamptz, ${a.deadlineAt.toISOString()}::timestamptz)
+      ON CONFLICT (student_id) WHERE status = 'in_progress' DO NOTHING
+      RETURNING id`,
+    alongside: (inserted) => [
+      sql`UPDATE students SET status = 'started'
+          WHERE id = ${a.studentId}::uuid AND status = 'invited' AND ${inserted}`,
+    ],
+  };
 }
 
 /** The student behind a token and one of their attempts (null when the id is not theirs), one round trip. */
@@ -323,8 +349,9 @@ export async function attemptFiles(runner: Runner, attemptId: string): Promise<A
 }
 
 /**
- * Records a question's answer file while the attempt is open, replacing the one before; returns the replaced
- * file's object key, or undefined as `written: false` when the attempt closed meanwhile.
+ * Records a question's answer file while the attempt is open, replacing the one before, in one statement: the
+ * attempt is locked and checked in it (a submit that closed it first leaves nothing written), and the replaced
+ * file's object key comes back from the row it replaced. `written: false` when the attempt closed meanwhile.
  */
 export async function upsertFile(
   runner: Runner,
@@ -338,30 +365,24 @@ export async function upsertFile(
     graceSeconds: number;
   },
 ): Promise<{ written: boolean; file?: AttemptFile; replacedKey?: string }> {
-  const [open] = await rows<{ id: string }>(
-    runner,
-    sql`SELECT id FROM attempts WHERE id = ${f.attemptId} AND status = 'in_progress'
-          AND clock_timestamp() <= deadline_at + make_interval(secs => ${f.graceSeconds}) FOR UPDATE`,
-  );
-  if (!open) return { written: false };
-  const [old] = await rows<{ object_key: string }>(
-    runner,
-    sql`SELECT object_key FROM attempt_files WHERE attempt_id = ${f.attemptId} AND question_id = ${f.questionId}`,
-  );
-  const [row] = await rows<{ file: FileJson }>(
+  const [row] = await rows<{ file: FileJson; replaced_key: string | null }>(
     runner,
     sql`WITH f AS (
           INSERT INTO attempt_files (attempt_id, question_id, object_key, original_name, size, mimetype)
-          VALUES (${f.attemptId}, ${f.questionId}, ${f.objectKey}, ${f.originalName}, ${f.size}, ${f.mimetype})
+          SELECT a.id, ${f.questionId}, ${f.objectKey}, ${f.originalName}, ${f.size}, ${f.mimetype}
+          FROM attempts a WHERE a.id = ${f.attemptId} AND a.status = 'in_progress'
+            AND clock_timestamp() <= a.deadline_at + make_interval(secs => ${f.graceSeconds})
+          FOR UPDATE
           ON CONFLICT (attempt_id, question_id) DO UPDATE SET id = gen_random_uuid(),
             object_key = EXCLUDED.object_key, original_name = EXCLUDED.original_name, size = EXCLUDED.size,
-            mimetype = EXCLUDED.mimetype, uploaded_at = clock_timestamp()
+            mimetype = EXCLUDED.mimetype, uploaded_at = clock_timestamp(), replaced_key = attempt_files.object_key
           RETURNING *)
         SELECT json_build_object('id', f.id, 'questionId', f.question_id, 'objectKey', f.object_key,
           'originalName', f.original_name, 'size', f.size, 'mimetype', f.mimetype, 'uploadedAt', f.uploaded_at)
-          AS file FROM f`,
+          AS file, f.replaced_key FROM f`,
   );
-  return { written: true, file: toFile(row!.file), replacedKey: old?.object_key };
+  if (!row) return { written: false };
+  return { written: true, file: toFile(row.file), replacedKey: row.replaced_key ?? undefined };
 }
 
 /** Removes a question's file from the student's attempt in progress; returns its object key. */

@@ -107,12 +107,14 @@ export async function uploadAnswerFile(
   const { student, attempt } = await openAttempt(ctx, token, input.attemptId);
   checkFileQuestion(await ctx.versions.version(attempt.versionId), input.file.questionId);
   const [f] = await storeFiles(ctx, student.id, attempt.id, [input.file]);
-  const written = await ctx.database
-    .transaction((tx) => upsertFile(tx, { ...f!, attemptId: attempt.id, graceSeconds: ctx.graceSeconds }))
-    .catch(async (err: unknown) => {
-      await removeObjects(ctx, [f!.objectKey]);
-      throw err;
-    });
+  const written = await upsertFile(ctx.database.db, {
+    ...f!,
+    attemptId: attempt.id,
+    graceSeconds: ctx.graceSeconds,
+  }).catch(async (err: unknown) => {
+    await removeObjects(ctx, [f!.objectKey]);
+    throw err;
+  });
   if (!written.written) {
     await removeObjects(ctx, [f!.objectKey]);
     throw attemptClosed();

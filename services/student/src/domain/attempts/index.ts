@@ -38,7 +38,7 @@ export function createAttempts(deps: AttemptsDeps) {
     results: (token: string) => studentResults(ctx, token),
     finaliseOverdue: (limit?: number) => finaliseOverdue(ctx, limit),
     recordResult,
-    recordCertificate,
+    recordCertificate: (e: Parameters<typeof recordCertificate>[1]) => recordCertificate(ctx, e),
     /** Wakes this replica's submits waiting for the attempt's result (after the copy committed). */
     resultRecorded: (attemptId: string) => ctx.resultWaits.wake(attemptId),
     dropResult: (tx: Tx, resultId: string) => dropResult(tx, resultId),

@@ -31,11 +31,10 @@ export const resultsCopyConsumers = (
       await handleOnce(RESULT_DELETED_QUEUE, meta.id, (tx) => attempts.dropResult(tx, event.resultId));
     },
   }),
-  // The signed certificate link is kept with the result's copy; one issued before the copy arrived waits for it.
+  // The signed certificate link is kept with the result's copy (one statement, the same whatever the number of
+  // deliveries); one issued before the copy arrived waits for it.
   on(['report.certificate.issued.v1', 'report.certificate.issued.v2'], {
     queue: CERTIFICATE_ISSUED_QUEUE,
-    async handle(event, meta) {
-      await handleOnce(CERTIFICATE_ISSUED_QUEUE, meta.id, (tx) => attempts.recordCertificate(tx, event));
-    },
+    handle: (event) => attempts.recordCertificate(event),
   }),
 ];
