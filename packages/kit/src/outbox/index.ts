@@ -113,15 +113,15 @@ export interface MessageKey {
 
 export interface HandleOnceOptions {
   /**
-   * Called after the effect's transaction committed when it wrote an event with `enqueue` or `enqueueMany` (not
-   * for duplicates, nor for effects that wrote none): pass the relay's `notify`.
+   * Called after the effect's transaction committed when it wrote an event (`enqueue`, `enqueueMany`,
+   * `enqueueWith`), not for duplicates nor for effects that wrote none: pass the relay's `notify`.
    */
   onCommitted?: () => void;
 }
 
 /**
- * An effect that only writes (no event), given as the statements that write: `handleOnce` then runs the inbox row and every
- * write as one statement (no BEGIN, no COMMIT, one round trip). Each statement must be gated with `firstSight`, a
+ * An effect that only writes (no event), given as the statements that write: `handleOnce` then runs the inbox row
+ * and every write as one statement (no BEGIN, no COMMIT, one round trip). Each statement must be gated with `firstSight`, a
  * condition true only on the first delivery: `INSERT INTO t (a, b) SELECT ${a}, ${b} WHERE ${firstSight}`, or
  * `UPDATE t SET … WHERE id = ${id} AND ${firstSight}`. The statements see the database as it was before any of
  * them ran, so none may depend on another's writes.

@@ -285,6 +285,8 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     expect(other.published.map((m) => m.id)).toEqual(ids);
     expect(await row(ids[1]!)).toMatchObject({ sentAt: expect.any(Date) });
     expect(await dying).toBe(0); // its publish timed out: counted as failed, never as confirmed
+    // Its failure does not touch the rows the other relay published meanwhile.
+    expect(await row(ids[0]!)).toMatchObject({ sentAt: expect.any(Date), attempts: 0, lastError: null });
   });
 
   it('when stopped during a publish, then stop waits for the batch to be confirmed and marked', async () => {

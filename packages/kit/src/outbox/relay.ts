@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BusMessage, Publisher } from '../bus';
-import { rows, type Database, type Runner } from '../db';
+import { rows, type Database } from '../db';
 import type { Logger } from '../logger';
 
 /** What the relay publishes through: the RabbitMQ and in-process buses, declared once by the bus. */
@@ -230,10 +230,11 @@ export class OutboxRelay {
           SELECT id, name, payload, occurred_at, correlation_id, traceparent, tracestate, source
           FROM claimed ORDER BY created_at`,
     );
-    return this.publishAndMark(this.database.db, due);
+    return this.publishAndMark(due);
   }
 
-  private async publishAndMark(q: Runner, due: OutboxRow[]): Promise<number> {
+  private async publishAndMark(due: OutboxRow[]): Promise<number> {
+    const q = this.database.db;
     if (due.length === 0) return 0;
     const ids = sql.join(
       due.map((r) => sql`${r.id}`),
@@ -249,7 +250,7 @@ export class OutboxRelay {
               next_attempt_at = now() + least(${this.backoff.maxMs}::float8,
                 ${this.backoff.initialMs}::float8 * power(2, least(attempts, 20)))
                 * (0.75 + random() * 0.5) * interval '1 millisecond'
-            WHERE id IN (${ids})`,
+            WHERE id IN (${ids}) AND sent_at IS NULL`,
       );
       // The rows fall due again after the shortest backoff at the earliest; the slow check then asks exactly when.
       const retryAt = Date.now() + Math.max(50, this.backoff.initialMs * 0.75);

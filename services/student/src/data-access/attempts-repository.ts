@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Runner } from '@readiness/kit/db';
 import type { Answer, AssessmentVersion } from './version-records';
 import type { StudentStatus } from './students-repository';
+import { ACTIVE_VERSION_JSON, type ActiveVersion } from './versions-repository';
 
 export type AttemptStatus = 'in_progress' | 'submitted' | 'scored';
 
@@ -184,13 +185,6 @@ export interface Standing {
   now: Date;
 }
 
-export interface ActiveVersion {
-  versionId: string;
-  version: number;
-  title: string;
-  timeLimitMinutes: number;
-}
-
 /**
  * The student behind a token hash, locked (Start and Submit serialise per student: two tabs, parallel repeats),
  * with the attempt in progress, the newest attempt, the attempt an id or an Idempotency-Key names, whether a
@@ -231,9 +225,7 @@ export async function lockStanding(
           (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id AND ${byId}) AS by_id,
           (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id AND ${byKey}) AS by_key,
           EXISTS (SELECT 1 FROM results r WHERE r.student_id = s.id AND r.passed) AS passed,
-          (SELECT json_build_object('versionId', v.version_id, 'version', v.version, 'title', v.title,
-             'timeLimitMinutes', v.time_limit_minutes) FROM assessment_versions v
-           WHERE v.active_since IS NOT NULL ORDER BY v.active_since DESC LIMIT 1) AS active,
+          ${ACTIVE_VERSION_JSON} AS active,
           clock_timestamp() AS now
         FROM students s WHERE s.id = ${locked.id}`,
   );

@@ -22,28 +22,26 @@ export async function saveVersion(
   );
 }
 
+/** The active version's summary: the one published as active last. */
+export interface ActiveVersion {
+  versionId: string;
+  version: number;
+  title: string;
+  timeLimitMinutes: number;
+}
+
+/** The active version's summary as a JSON value (null when none was ever active), for a statement's select list. */
+export const ACTIVE_VERSION_JSON = sql`(SELECT json_build_object('versionId', v.version_id, 'version', v.version,
+  'title', v.title, 'timeLimitMinutes', v.time_limit_minutes) FROM assessment_versions v
+  WHERE v.active_since IS NOT NULL ORDER BY v.active_since DESC LIMIT 1)`;
+
 /** The active version, as the invitation mail names it and as Start pins an attempt to it. */
-export async function activeVersionSummary(
-  runner: Runner,
-): Promise<{ versionId: string; version: number; title: string; timeLimitMinutes: number } | undefined> {
-  const [row] = await rows<{
-    version_id: string;
-    version: number;
-    title: string;
-    time_limit_minutes: number;
-  }>(
+export async function activeVersionSummary(runner: Runner): Promise<ActiveVersion | undefined> {
+  const [row] = await rows<{ active: ActiveVersion | null }>(
     runner,
-    sql`SELECT version_id, version, title, time_limit_minutes FROM assessment_versions
-        WHERE active_since IS NOT NULL ORDER BY active_since DESC LIMIT 1`,
+    sql`SELECT ${ACTIVE_VERSION_JSON} AS active`,
   );
-  return (
-    row && {
-      versionId: row.version_id,
-      version: row.version,
-      title: row.title,
-      timeLimitMinutes: row.time_limit_minutes,
-    }
-  );
+  return row?.active ?? undefined;
 }
 
 export async function findVersion(runner: Runner, versionId: string): Promise<AssessmentVersion | undefined> {
