@@ -161,6 +161,38 @@ test("when a student uploads one question's file from several tabs at once, then
   expect((await h.call('DELETE', `/api/admin/students/${s.id}`)).status).toBe(200);
 });
 
+test('when a file is uploaded between the submit reading the attempt and ending it, then the submitted event names the file the attempt keeps', async () => {
+  // A submit reads the attempt and its files, then ends it with its event in one statement, only if the files are
+  // unchanged: else it reads again. The outbox held locked stops the submit between its read and its write.
+  const s = await begin();
+  const first = await upload(s.token, { attemptId: s.attemptId, questionId: 'q3' }, 'First.png', PNG);
+  expect(first.status).toBe(201);
+  let submit: ReturnType<typeof studentCall> | undefined;
+  await h.database.transaction(async (tx) => {
+    await tx.execute(sql`LOCK TABLE outbox IN SHARE MODE`);
+    submit = studentCall(h, 'POST', `/api/student/${s.token}/submit`, {
+      attemptId: s.attemptId,
+      answers: [{ questionId: 'q1', answer: 'yes' }],
+    });
+    await eventually(async () => {
+      const [row] = await h.database.execute<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'outbox'::regclass AND NOT granted`,
+      );
+      return row!.n > 0;
+    }, 'the submit waiting to write');
+    const second = await upload(s.token, { attemptId: s.attemptId, questionId: 'q3' }, 'Second.png', PNG);
+    expect(second.status).toBe(201);
+  });
+  expect((await submit!).status).toBe(202);
+  const event = (await submittedEvent(s.attemptId)).payload;
+  const kept = await fileRows(s.attemptId);
+  expect(kept).toHaveLength(1);
+  expect(
+    event.answers.filter((a) => a.file).map((a) => [a.questionId, a.file!.key, a.file!.originalName]),
+  ).toEqual([['q3', kept[0]!.object_key, 'Second.png']]);
+  expect((await h.call('DELETE', `/api/admin/students/${s.id}`)).status).toBe(200);
+});
+
 test('when a file is refused (type, renamed executable, size, wrong question), then nothing is stored', async () => {
   const s = await begin();
   const fields = { attemptId: s.attemptId, questionId: 'q3' };

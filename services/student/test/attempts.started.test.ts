@@ -85,6 +85,36 @@ describe.each(['real', 'embedded'] as const)('the student flow on %s adapters', 
     );
   });
 
+  test('when two Starts both read that no attempt is in progress, then one writes it and the other answers with it', async () => {
+    // Both read the standing, then wait to write (the outbox held locked): the second write finds the attempt
+    // number taken, reads again and returns the attempt in progress, where a lock per student used to queue them.
+    const s = await inviteStudent(h);
+    let starts: Array<ReturnType<typeof studentCall>> = [];
+    await h.database.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE outbox IN SHARE MODE`);
+      starts = [1, 2].map(() => studentCall(h, 'POST', `/api/student/${s.token}/start`));
+      await eventually(async () => {
+        const [row] = await h.database.execute<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM pg_locks WHERE relation = 'outbox'::regclass AND NOT granted`,
+        );
+        return row!.n >= 2;
+      }, 'both starts waiting to write');
+    });
+    const both = await Promise.all(starts);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 201]);
+    expect(new Set(both.map((r) => r.json.attempt.id)).size).toBe(1);
+    const [row] = await h.database.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM attempts WHERE student_id = ${s.id}`,
+    );
+    expect(row!.n).toBe(1);
+    await eventually(
+      () =>
+        h.events.filter((e) => e.name === 'student.attempt.started.v1' && e.payload.studentId === s.id)
+          .length === 1,
+      'one started event',
+    );
+  });
+
   test('when autosaves arrive out of order, then the newest sequence wins, and a reload resumes with the answers and the deadline', async () => {
     const s = await inviteStudent(h, { extraTimePercent: 50 });
     const { json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);

@@ -30,6 +30,8 @@ export interface AttemptRecord {
   savedAt: Date | null;
   submittedAt: Date | null;
   idempotencyKey: string | null;
+  /** Changes to the attempt's answer files so far (uploads and removals). */
+  filesSeq: number;
 }
 
 /** The student's copy of a result, shaped as the student sees it (api.md StudentResult). */
@@ -52,7 +54,7 @@ const ATTEMPT_JSON = sql`json_build_object(
   'id', a.id, 'studentId', a.student_id, 'attemptNumber', a.attempt_number, 'versionId', a.version_id,
   'status', a.status, 'startedAt', a.started_at, 'deadlineAt', a.deadline_at, 'seq', a.seq,
   'answers', a.answers, 'deadlineAnswers', a.deadline_answers, 'savedAt', a.saved_at,
-  'submittedAt', a.submitted_at, 'idempotencyKey', a.idempotency_key)`;
+  'submittedAt', a.submitted_at, 'idempotencyKey', a.idempotency_key, 'filesSeq', a.files_seq)`;
 
 type AttemptJson = Omit<AttemptRecord, 'startedAt' | 'deadlineAt' | 'savedAt' | 'submittedAt' | 'seq'> & {
   startedAt: string;
@@ -168,7 +170,7 @@ export async function assessmentPage(
   };
 }
 
-/** Where a student stands when Start or Submit decides, the student's row locked for the transaction. */
+/** Where a student stands when Start or Submit decides. */
 export interface Standing {
   student: TokenStudent;
   /** The attempt in progress, with its files. */
@@ -186,11 +188,12 @@ export interface Standing {
 }
 
 /**
- * The student behind a token hash, locked (Start and Submit serialise per student: two tabs, parallel repeats),
- * with the attempt in progress, the newest attempt, the attempt an id or an Idempotency-Key names, whether a
- * result passed, and the active version.
+ * The student behind a token hash with the attempt in progress, the newest attempt, the attempt an id or an
+ * Idempotency-Key names, whether a result passed, and the active version: one statement and no lock. Start and
+ * Submit decide on it and write with a condition that fails if what they read changed meanwhile (the attempt
+ * number taken, the attempt no longer in progress, its files changed), and then read again.
  */
-export async function lockStanding(
+export async function standing(
   runner: Runner,
   tokenHash: Buffer,
   name: { attemptId?: string; idempotencyKey?: string } = {},
@@ -198,13 +201,6 @@ export async function lockStanding(
   const byId = name.attemptId === undefined ? sql`false` : sql`a.id = ${name.attemptId}::uuid`;
   const byKey =
     name.idempotencyKey === undefined ? sql`false` : sql`a.idempotency_key = ${name.idempotencyKey}`;
-  // The lock comes first, in a statement of its own: a statement that waited for a lock still reads with the
-  // snapshot it began with, so the next one is what sees the attempt a parallel Start or Submit just committed.
-  const [locked] = await rows<{ id: string }>(
-    runner,
-    sql`SELECT id FROM students WHERE token_hash = ${tokenHash} FOR UPDATE`,
-  );
-  if (!locked) return undefined;
   const [row] = await rows<
     StudentRow & {
       current: (AttemptJson & { files: FileJson[] }) | null;
@@ -227,7 +223,7 @@ export async function lockStanding(
           EXISTS (SELECT 1 FROM results r WHERE r.student_id = s.id AND r.passed) AS passed,
           ${ACTIVE_VERSION_JSON} AS active,
           clock_timestamp() AS now
-        FROM students s WHERE s.id = ${locked.id}`,
+        FROM students s WHERE s.token_hash = ${tokenHash}`,
   );
   if (!row) return undefined;
   const newest = row.newest ? toAttempt(row.newest) : null;
@@ -261,20 +257,24 @@ export const newAttemptRecord = (a: {
   savedAt: null,
   submittedAt: null,
   idempotencyKey: null,
+  filesSeq: 0,
 });
 
 /**
- * Inserts a new attempt pinned to a version (its times read from the database clock by the caller), for
- * `enqueueWith`: the change returns a row only when the attempt was written, and the student is marked started
- * alongside it. Nothing is written when another Start won the race (the partial unique index allows one attempt
- * in progress per student).
+ * Inserts a new attempt pinned to a version (its number and times decided by the caller from the standing it
+ * read), for `enqueueWith`: the change returns a row only when the attempt was written, and the student is marked
+ * started alongside it. Nothing is written when the standing changed meanwhile: another Start took the number or
+ * left an attempt in progress (the unique attempt number and the partial unique index allow one of each), a result
+ * passed, or the student was erased.
  */
 export function insertAttempt(a: AttemptRecord): { change: SQL; alongside: (inserted: SQL) => SQL[] } {
   return {
     change: sql`INSERT INTO attempts (id, student_id, attempt_number, version_id, started_at, deadline_at)
-      VALUES (${a.id}::uuid, ${a.studentId}::uuid, ${a.attemptNumber}, ${a.versionId},
-              ${a.startedAt.toISOString()}::timestamptz, ${a.deadlineAt.toISOString()}::timestamptz)
-      ON CONFLICT (student_id) WHERE status = 'in_progress' DO NOTHING
+      SELECT ${a.id}::uuid, s.id, ${a.attemptNumber}, ${a.versionId},
+             ${a.startedAt.toISOString()}::timestamptz, ${a.deadlineAt.toISOString()}::timestamptz
+      FROM students s WHERE s.id = ${a.studentId}::uuid
+        AND NOT EXISTS (SELECT 1 FROM results r WHERE r.student_id = s.id AND r.passed)
+      ON CONFLICT DO NOTHING
       RETURNING id`,
     alongside: (inserted) => [
       sql`UPDATE students SET status = 'started'
@@ -342,7 +342,8 @@ export async function attemptFiles(runner: Runner, attemptId: string): Promise<A
 
 /**
  * Records a question's answer file while the attempt is open, replacing the one before, in one statement: the
- * attempt is locked and checked in it (a submit that closed it first leaves nothing written), and the replaced
+ * attempt is checked and its files count moved on in it (a submit that closed it first leaves nothing written;
+ * a submit that read the files before this leaves the attempt open and reads again), and the replaced
  * file's object key comes back from the row it replaced. `written: false` when the attempt closed meanwhile.
  */
 export async function upsertFile(
@@ -359,12 +360,14 @@ export async function upsertFile(
 ): Promise<{ written: boolean; file?: AttemptFile; replacedKey?: string }> {
   const [row] = await rows<{ file: FileJson; replaced_key: string | null }>(
     runner,
-    sql`WITH f AS (
+    sql`WITH a AS (
+          UPDATE attempts SET files_seq = files_seq + 1
+          WHERE id = ${f.attemptId} AND status = 'in_progress'
+            AND clock_timestamp() <= deadline_at + make_interval(secs => ${f.graceSeconds})
+          RETURNING id),
+        f AS (
           INSERT INTO attempt_files (attempt_id, question_id, object_key, original_name, size, mimetype)
-          SELECT a.id, ${f.questionId}, ${f.objectKey}, ${f.originalName}, ${f.size}, ${f.mimetype}
-          FROM attempts a WHERE a.id = ${f.attemptId} AND a.status = 'in_progress'
-            AND clock_timestamp() <= a.deadline_at + make_interval(secs => ${f.graceSeconds})
-          FOR UPDATE
+          SELECT a.id, ${f.questionId}, ${f.objectKey}, ${f.originalName}, ${f.size}, ${f.mimetype} FROM a
           ON CONFLICT (attempt_id, question_id) DO UPDATE SET id = gen_random_uuid(),
             object_key = EXCLUDED.object_key, original_name = EXCLUDED.original_name, size = EXCLUDED.size,
             mimetype = EXCLUDED.mimetype, uploaded_at = clock_timestamp(), replaced_key = attempt_files.object_key
@@ -385,46 +388,41 @@ export async function deleteFile(
 ): Promise<string | undefined> {
   const [row] = await rows<{ object_key: string }>(
     runner,
-    sql`DELETE FROM attempt_files f USING attempts a
-        WHERE f.attempt_id = a.id AND a.student_id = ${studentId} AND a.status = 'in_progress'
-          AND f.question_id = ${questionId}
+    sql`WITH a AS (
+          UPDATE attempts SET files_seq = files_seq + 1
+          WHERE student_id = ${studentId} AND status = 'in_progress'
+            AND EXISTS (SELECT 1 FROM attempt_files f WHERE f.attempt_id = attempts.id AND f.question_id = ${questionId})
+          RETURNING id)
+        DELETE FROM attempt_files f USING a WHERE f.attempt_id = a.id AND f.question_id = ${questionId}
         RETURNING f.object_key`,
   );
   return row?.object_key;
 }
 
 /**
- * Ends an attempt in progress with the answers that count; returns it with its files. Undefined when it was no
- * longer in progress (the deadline job or another request ended it first).
+ * Ends an attempt in progress with the answers that count, at a time the caller read from the database clock, for
+ * `enqueueWith`: a row comes back only when the attempt was still in progress with the files the caller read
+ * (`filesSeq`), so its submitted event says exactly what was ended. Nothing is written when another request or
+ * the deadline job ended it first, or a file changed meanwhile.
  */
-export async function closeAttempt(
-  runner: Runner,
-  c: {
-    attemptId: string;
-    answers: Answer[];
-    finalisedBy: 'student' | 'deadline';
-    gradedFromAutosave: boolean;
-    idempotencyKey: string | null;
-  },
-): Promise<(AttemptRecord & { files: AttemptFile[] }) | undefined> {
-  const [row] = await rows<{ attempt: AttemptJson; files: FileJson[] }>(
-    runner,
-    sql`WITH a AS (
-          UPDATE attempts SET status = 'submitted', submitted_at = clock_timestamp(),
-            answers = ${JSON.stringify(c.answers)}::jsonb, finalised_by = ${c.finalisedBy},
-            graded_from_autosave = ${c.gradedFromAutosave}, idempotency_key = ${c.idempotencyKey},
-            time_spent_minutes = floor(extract(epoch FROM least(clock_timestamp(), deadline_at) - started_at) / 60)
-          WHERE id = ${c.attemptId} AND status = 'in_progress'
-          RETURNING *)
-        SELECT ${ATTEMPT_JSON} AS attempt, ${FILES_JSON} AS files FROM a`,
-  );
-  return row && { ...toAttempt(row.attempt), files: row.files.map(toFile) };
+export function closeAttempt(c: {
+  attemptId: string;
+  filesSeq: number;
+  submittedAt: Date;
+  timeSpentMinutes: number;
+  answers: Answer[];
+  finalisedBy: 'student' | 'deadline';
+  gradedFromAutosave: boolean;
+  idempotencyKey: string | null;
+}): SQL {
+  return sql`UPDATE attempts SET status = 'submitted', submitted_at = ${c.submittedAt.toISOString()}::timestamptz,
+      answers = ${JSON.stringify(c.answers)}::jsonb, finalised_by = ${c.finalisedBy},
+      graded_from_autosave = ${c.gradedFromAutosave}, idempotency_key = ${c.idempotencyKey},
+      time_spent_minutes = ${c.timeSpentMinutes}
+    WHERE id = ${c.attemptId}::uuid AND status = 'in_progress' AND files_seq = ${c.filesSeq}
+    RETURNING id`;
 }
 
-/**
- * Attempts in progress whose deadline and grace have passed, locked for this transaction and skipped by every
- * other replica's (FOR UPDATE SKIP LOCKED), with their student's name and e-mail.
- */
 /** Whether any attempt is past its deadline and grace with no submit: the deadline job's one idle statement. */
 export async function anyOverdue(runner: Runner, graceSeconds: number): Promise<boolean> {
   const [row] = await rows<{ any: boolean }>(
@@ -436,20 +434,37 @@ export async function anyOverdue(runner: Runner, graceSeconds: number): Promise<
   return row?.any ?? false;
 }
 
+/**
+ * Attempts in progress whose deadline and grace have passed, locked for this transaction and skipped by every
+ * other replica's (FOR UPDATE SKIP LOCKED), with their student's name and e-mail, their files and
+ * the database clock's time.
+ */
 export async function claimOverdue(
   runner: Runner,
   graceSeconds: number,
   limit: number,
-): Promise<Array<AttemptRecord & { name: string; email: string }>> {
-  const found = await rows<{ attempt: AttemptJson; name: string; email: string }>(
+): Promise<Array<AttemptRecord & { name: string; email: string; files: AttemptFile[]; now: Date }>> {
+  const found = await rows<{
+    attempt: AttemptJson;
+    name: string;
+    email: string;
+    files: FileJson[];
+    now: Date | string;
+  }>(
     runner,
-    sql`SELECT ${ATTEMPT_JSON} AS attempt, s.name, s.email
+    sql`SELECT ${ATTEMPT_JSON} AS attempt, s.name, s.email, ${FILES_JSON} AS files, clock_timestamp() AS now
         FROM attempts a JOIN students s ON s.id = a.student_id
         WHERE a.status = 'in_progress' AND a.deadline_at + make_interval(secs => ${graceSeconds}) < clock_timestamp()
         ORDER BY a.deadline_at LIMIT ${limit}
         FOR UPDATE OF a SKIP LOCKED`,
   );
-  return found.map((r) => ({ ...toAttempt(r.attempt), name: r.name, email: r.email }));
+  return found.map((r) => ({
+    ...toAttempt(r.attempt),
+    name: r.name,
+    email: r.email,
+    files: r.files.map(toFile),
+    now: date(r.now),
+  }));
 }
 
 export async function resultOf(runner: Runner, attemptId: string): Promise<StudentResultBody | undefined> {

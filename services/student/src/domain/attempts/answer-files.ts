@@ -86,25 +86,37 @@ export function checkFileQuestion(v: AssessmentVersion, questionId: string) {
   }
 }
 
+/** What a write's admission read: the link's student and the attempt in progress, open. */
+export type Admission = Awaited<ReturnType<typeof admitWrite>>;
+
 /**
  * The cheap check a write meets before its body is read: the link is known and usable, and (for a file) an
- * attempt is open. A burst of large bodies on random links then costs one indexed look-up each, no memory.
+ * attempt is open. A burst of large bodies on random links then costs one indexed look-up each, no memory. What
+ * it read is returned, so the upload that follows does not read it again.
  */
 export async function admitWrite(ctx: AttemptsContext, token: string, needs: { openAttempt: boolean }) {
   const found = await studentAttempt(ctx.database.db, tokenHash(token), null);
-  usable(found?.student);
-  if (!needs.openAttempt) return;
-  if (!found!.attempt) throw attemptNotFound();
-  if (!isOpen(found!.attempt, found!.now, ctx.graceSeconds)) throw attemptClosed();
+  const student = usable(found?.student);
+  if (!needs.openAttempt) return undefined;
+  const attempt = found!.attempt;
+  if (!attempt) throw attemptNotFound();
+  if (!isOpen(attempt, found!.now, ctx.graceSeconds)) throw attemptClosed();
+  return { student, attempt };
 }
 
-/** One file per question of the attempt in progress; a new one replaces the old (its object removed). */
+/**
+ * One file per question of the attempt in progress; a new one replaces the old (its object removed). The
+ * request's admission, when it found the attempt named, stands for the read (the write checks the attempt again).
+ */
 export async function uploadAnswerFile(
   ctx: AttemptsContext,
   token: string,
-  input: { attemptId: string; file: NewFile },
+  input: { attemptId: string; file: NewFile; admitted?: Admission },
 ) {
-  const { student, attempt } = await openAttempt(ctx, token, input.attemptId);
+  const { student, attempt } =
+    input.admitted?.attempt.id === input.attemptId
+      ? input.admitted
+      : await openAttempt(ctx, token, input.attemptId);
   checkFileQuestion(await ctx.versions.version(attempt.versionId), input.file.questionId);
   const [f] = await storeFiles(ctx, student.id, attempt.id, [input.file]);
   const written = await upsertFile(ctx.database.db, {

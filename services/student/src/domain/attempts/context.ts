@@ -9,6 +9,9 @@ import { boundedCache, studentView, type AssessmentVersion, type StudentAssessme
 import { createResultWaits, type ResultWaits } from './result-waits';
 import { attemptClosed, attemptIdOrNull, attemptNotFound, isOpen, usable } from './rules';
 
+/** Where a use case's statements go: the pool (each statement its own commit) or an open transaction. */
+export type Runner = Database['db'] | Tx;
+
 export interface AttemptsDeps {
   database: Database;
   storage: ObjectStore;
@@ -58,13 +61,13 @@ function createVersionCache(database: Database) {
   };
 
   /**
-   * The version, from memory or read once; inside a transaction pass `tx`, so a cold cache never asks the pool
-   * for a second connection while the transaction holds one (a full pool would wait on itself).
+   * The version, from memory or read once; inside a transaction pass it as `runner`, so a cold cache never asks
+   * the pool for a second connection while the transaction holds one (a full pool would wait on itself).
    */
-  async function version(versionId: string, tx?: Tx): Promise<AssessmentVersion> {
+  async function version(versionId: string, runner?: Runner): Promise<AssessmentVersion> {
     const cached = versions.get(versionId);
     if (cached) return cached;
-    const found = await findVersion(tx ?? database.db, versionId);
+    const found = await findVersion(runner ?? database.db, versionId);
     if (!found) throw new AppError('version_missing', 'The assessment version is not known', 500);
     remember(found);
     return found;

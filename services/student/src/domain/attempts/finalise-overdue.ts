@@ -17,6 +17,7 @@ export async function finaliseOverdue(ctx: AttemptsContext, limit = 100): Promis
         finalisedBy: 'deadline',
         late: true,
         idempotencyKey: null,
+        now: a.now,
       });
     }
     return due.length;

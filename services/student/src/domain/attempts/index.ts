@@ -4,17 +4,18 @@ import {
   admitWrite,
   removeAnswerFile,
   uploadAnswerFile,
+  type Admission,
   type NewFile,
 } from './answer-files';
 import { studentAssessment } from './assessment-page';
 import { autosaveAnswers } from './autosave-answers';
 import { attemptsContext, type AttemptsDeps } from './context';
 import { finaliseOverdue } from './finalise-overdue';
-import { dropResult, recordCertificate, recordResult, studentResults } from './result-copies';
+import { dropResult, recordCertificate, recordResult, resultCopy, studentResults } from './result-copies';
 import { startAttempt } from './start-attempt';
 import { submitAttempt, type Submission } from './submit-attempt';
 
-export type { NewFile } from './answer-files';
+export type { Admission, NewFile } from './answer-files';
 export type { SubmitOutcome } from './submit-attempt';
 export * from './rules';
 
@@ -31,7 +32,7 @@ export function createAttempts(deps: AttemptsDeps) {
     autosave: (token: string, input: Parameters<typeof autosaveAnswers>[2]) =>
       autosaveAnswers(ctx, token, input),
     admitWrite: (token: string, needs: { openAttempt: boolean }) => admitWrite(ctx, token, needs),
-    uploadFile: (token: string, input: { attemptId: string; file: NewFile }) =>
+    uploadFile: (token: string, input: { attemptId: string; file: NewFile; admitted?: Admission }) =>
       uploadAnswerFile(ctx, token, input),
     removeFile: (token: string, questionId: string) => removeAnswerFile(ctx, token, questionId),
     submit: (token: string, input: Submission) => submitAttempt(ctx, token, input),
@@ -39,8 +40,12 @@ export function createAttempts(deps: AttemptsDeps) {
     finaliseOverdue: (limit?: number) => finaliseOverdue(ctx, limit),
     recordResult,
     recordCertificate: (e: Parameters<typeof recordCertificate>[1]) => recordCertificate(ctx, e),
-    /** Wakes this replica's submits waiting for the attempt's result (after the copy committed). */
-    resultRecorded: (attemptId: string) => ctx.resultWaits.wake(attemptId),
+    /**
+     * Wakes this replica's submits waiting for the attempt's result, after the copy committed: with the copy when
+     * this delivery wrote it (a first sight), else they read what is recorded.
+     */
+    resultRecorded: (e: Parameters<typeof resultCopy>[0], written: boolean) =>
+      ctx.resultWaits.wake(e.attemptId, written ? { ...resultCopy(e), certificateUrl: null } : undefined),
     dropResult: (tx: Tx, resultId: string) => dropResult(tx, resultId),
     adminFile: (q: Parameters<typeof adminAnswerFile>[1]) => adminAnswerFile(ctx, q),
   };

@@ -4,6 +4,7 @@ import type { Tx } from '@readiness/kit/db';
 import type { FirstSight, Write } from '@readiness/kit/outbox';
 import { notYet } from '@readiness/kit/errors';
 import {
+  type StudentResultBody,
   deleteResult,
   resultCopyWrites,
   resultsOf,
@@ -21,6 +22,25 @@ export async function studentResults(ctx: AttemptsContext, token: string) {
   return found;
 }
 
+/** A recorded result's copy as the student sees it (api.md StudentResult), without its certificate link. */
+export function resultCopy(e: EventPayload<'results.result.recorded.v1'>): StudentResultBody {
+  const r = recordedResult(e);
+  return {
+    _id: r.resultId,
+    attemptId: r.attemptId,
+    attemptNumber: r.attemptNumber,
+    score: r.score,
+    totalPoints: r.totalPoints,
+    percentage: r.percentage,
+    passed: r.passed,
+    canRetake: r.canRetake,
+    assessmentCode: r.assessmentCode,
+    completedAt: r.completedAt.toISOString(),
+    passingScore: r.passingScore,
+    sections: r.sections.map(({ sectionId: id, ...figures }) => ({ id, ...figures })),
+  };
+}
+
 /**
  * The writes that keep the student's copy of a recorded result, for the consumer's once-only statement (none for
  * an event whose ids are not ours).
@@ -35,20 +55,7 @@ export function recordResult(e: EventPayload<'results.result.recorded.v1'>, firs
       studentId: r.studentId,
       passed: r.passed,
       completedAt: r.completedAt,
-      body: {
-        _id: r.resultId,
-        attemptId: r.attemptId,
-        attemptNumber: r.attemptNumber,
-        score: r.score,
-        totalPoints: r.totalPoints,
-        percentage: r.percentage,
-        passed: r.passed,
-        canRetake: r.canRetake,
-        assessmentCode: r.assessmentCode,
-        completedAt: r.completedAt.toISOString(),
-        passingScore: r.passingScore,
-        sections: r.sections.map(({ sectionId: id, ...figures }) => ({ id, ...figures })),
-      },
+      body: resultCopy(e),
     },
     firstSight,
   );

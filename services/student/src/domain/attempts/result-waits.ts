@@ -4,21 +4,22 @@ import { resultOf, type StudentResultBody } from '../../data-access/attempts-rep
 export type ResultWaits = ReturnType<typeof createResultWaits>;
 
 /**
- * Submits waiting for their result: woken at once when this replica's consumer records it, and looking now and
- * then for one another replica recorded.
+ * Submits waiting for their result: woken at once when this replica's consumer records it (with the result it
+ * recorded, so they read nothing), and looking now and then for one another replica recorded.
  */
 export function createResultWaits(deps: { database: Database; resultWaitMs: number }) {
-  const waiters = new Map<string, Set<() => void>>();
+  type Waiter = (result?: StudentResultBody) => void;
+  const waiters = new Map<string, Set<Waiter>>();
 
   function pause(attemptId: string, ms: number) {
-    return new Promise<void>((resolve) => {
+    return new Promise<StudentResultBody | undefined>((resolve) => {
       const set = waiters.get(attemptId) ?? new Set();
       waiters.set(attemptId, set);
-      const done = () => {
+      const done: Waiter = (result) => {
         clearTimeout(timer);
         set.delete(done);
         if (set.size === 0) waiters.delete(attemptId);
-        resolve();
+        resolve(result);
       };
       const timer = setTimeout(done, ms);
       set.add(done);
@@ -26,9 +27,12 @@ export function createResultWaits(deps: { database: Database; resultWaitMs: numb
   }
 
   return {
-    /** Wakes this replica's submits waiting for the attempt's result (after the copy committed). */
-    wake(attemptId: string) {
-      for (const w of waiters.get(attemptId) ?? []) w();
+    /**
+     * Wakes this replica's submits waiting for the attempt's result, after its copy committed: with the copy as the
+     * student sees it when this delivery wrote it, else they read it.
+     */
+    wake(attemptId: string, recorded?: StudentResultBody) {
+      for (const w of waiters.get(attemptId) ?? []) w(recorded);
     },
 
     /** The attempt's result once the results service recorded it, waiting up to `resultWaitMs`. */
@@ -45,7 +49,8 @@ export function createResultWaits(deps: { database: Database; resultWaitMs: numb
         look = true;
         const left = until - Date.now();
         if (result || left <= 0) return result;
-        await pause(attemptId, Math.min(interval, left));
+        const recorded = await pause(attemptId, Math.min(interval, left));
+        if (recorded) return recorded;
         interval = Math.min(interval * 2, 1_000);
       }
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '@readiness/kit/errors';
 import { enqueueWith } from '@readiness/kit/outbox';
-import { insertAttempt, lockStanding, newAttemptRecord } from '../../data-access/attempts-repository';
+import { insertAttempt, newAttemptRecord, standing } from '../../data-access/attempts-repository';
 import { ATTEMPT_STARTED, startedPayload } from '../events';
 import { tokenHash } from '../tokens';
 import type { AttemptsContext } from './context';
@@ -13,20 +13,26 @@ import {
   usable,
 } from './rules';
 
-/** Starts an attempt, or returns the one in progress (two tabs, two devices): never two at once. */
+/** Reads taken again when the standing changed between the read and the write (another tab's Start). */
+const START_READS = 3;
+
+/**
+ * Starts an attempt, or returns the one in progress (two tabs, two devices): never two at once. Two statements:
+ * where the student stands, then the attempt, the student marked started and the event in one, written only if
+ * the standing still holds (else read again: a parallel Start's attempt is then the one returned).
+ */
 export async function startAttempt(ctx: AttemptsContext, token: string) {
-  const outcome = await ctx.database.transaction(async (tx) => {
-    const standing = await lockStanding(tx, tokenHash(token));
-    const student = usable(standing?.student);
-    const { current, passed, newest, lastNumber, active, now } = standing!;
-    if (current) return { created: false, attempt: current, files: current.files, now };
+  for (let read = 1; ; read++) {
+    const found = await standing(ctx.database.db, tokenHash(token));
+    const student = usable(found?.student);
+    const { current, passed, newest, lastNumber, active, now } = found!;
+    if (current) return started(ctx, { created: false, attempt: current, files: current.files, now });
     if (passed) throw conflict(ALREADY_COMPLETED_MESSAGE, 'already_completed');
     if (newest?.status === 'submitted') {
       throw conflict('Your last submission is still being scored', 'awaiting_result');
     }
     if (!active) throw notFound(NO_ASSESSMENT_MESSAGE, 'no_assessment');
-    // Started at the database clock's reading of this transaction, so the event carries the times the row keeps:
-    // the attempt, the student marked started and the event are one statement.
+    // Started at the database clock's reading of the standing, so the event carries the times the row keeps.
     const attempt = newAttemptRecord({
       id: randomUUID(),
       studentId: student.id,
@@ -39,16 +45,25 @@ export async function startAttempt(ctx: AttemptsContext, token: string) {
     });
     const { change, alongside } = insertAttempt(attempt);
     const event = { name: ATTEMPT_STARTED, payload: startedPayload(attempt, active.version) };
-    if (!(await enqueueWith(tx, change, event, alongside))) {
+    if (await enqueueWith(ctx.database.db, change, event, alongside)) {
+      ctx.notifyOutbox();
+      return started(ctx, { created: true, attempt, files: [], now });
+    }
+    if (read === START_READS) {
       throw conflict('The assessment is being started in another window', 'start_conflict');
     }
-    return { created: true, attempt, files: [], now };
-  });
-  if (outcome.created) ctx.notifyOutbox();
-  ctx.attemptVersions.set(outcome.attempt.id, outcome.attempt.versionId);
-  return {
-    created: outcome.created,
-    attempt: attemptJson(outcome.attempt, outcome.files),
-    serverNow: outcome.now,
-  };
+  }
+}
+
+function started(
+  ctx: AttemptsContext,
+  s: {
+    created: boolean;
+    attempt: Parameters<typeof attemptJson>[0];
+    files: Parameters<typeof attemptJson>[1];
+    now: Date;
+  },
+) {
+  ctx.attemptVersions.set(s.attempt.id, s.attempt.versionId);
+  return { created: s.created, attempt: attemptJson(s.attempt, s.files), serverNow: s.now };
 }

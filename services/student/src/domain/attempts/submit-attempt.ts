@@ -1,17 +1,15 @@
-import type { Tx } from '@readiness/kit/db';
 import { conflict } from '@readiness/kit/errors';
 import {
-  lockStanding,
   resultOf,
+  standing,
   studentAttempt,
   upsertFile,
-  type AttemptFile,
   type AttemptRecord,
   type StudentResultBody,
 } from '../../data-access/attempts-repository';
 import { tokenHash } from '../tokens';
 import { checkAnswers, type Answer } from '../versions';
-import { checkFileQuestion, removeObjects, storeFiles, type NewFile, type StoredFile } from './answer-files';
+import { checkFileQuestion, removeObjects, storeFiles, type NewFile } from './answer-files';
 import type { AttemptsContext } from './context';
 import { endAttempt } from './end-attempt';
 import {
@@ -36,10 +34,14 @@ export interface Submission {
   respondAsync?: boolean;
 }
 
+/** Reads taken again when the attempt changed between the read and the write (a file, the deadline job). */
+const SUBMIT_READS = 3;
+
 /**
  * Ends the attempt with the student's answers (whole up to the grace after the deadline, else the last
  * autosave before the deadline), once: a repeat by attempt id or Idempotency-Key finds the ended attempt and
- * answers as the first did. Then waits a few seconds for the result.
+ * answers as the first did. Files sent with the submit are recorded first, as uploads are. Then waits a few
+ * seconds for the result.
  */
 export async function submitAttempt(
   ctx: AttemptsContext,
@@ -50,29 +52,9 @@ export async function submitAttempt(
     usable((await studentAttempt(ctx.database.db, tokenHash(token), null))?.student);
     throw attemptNotFound();
   }
-  // Files go to the bucket before the transaction (object storage is not in it); a repeat removes them.
-  const stored = input.files.length > 0 ? await storeSubmittedFiles(ctx, token, input) : [];
-  const replaced: string[] = [];
-  let ended: Ended;
-  try {
-    ended = await ctx.database.transaction((tx) => endSubmitted(ctx, tx, token, input, stored, replaced));
-  } catch (err) {
-    await removeObjects(
-      ctx,
-      stored.map((f) => f.objectKey),
-    );
-    throw err;
-  }
-  if (ended.fresh) {
-    ctx.notifyOutbox();
-    const used = new Set((ended.files ?? []).map((f) => f.objectKey));
-    await removeObjects(ctx, [...replaced, ...stored.map((f) => f.objectKey).filter((k) => !used.has(k))]);
-  } else {
-    await removeObjects(
-      ctx,
-      stored.map((f) => f.objectKey),
-    );
-  }
+  if (input.files.length > 0) await recordSubmittedFiles(ctx, token, input);
+  const ended = await endSubmitted(ctx, token, input);
+  if (ended.fresh) ctx.notifyOutbox();
   // Asked not to wait: a fresh submission has no result yet, a repeat answers with the one recorded, if any.
   const result = input.respondAsync
     ? ended.fresh
@@ -90,53 +72,67 @@ interface Ended {
   now: Date;
   /** This submit ended the attempt (false: a repeat, or the deadline job ended it first). */
   fresh: boolean;
-  files?: AttemptFile[];
 }
 
-/** The submit's files, checked and stored when the attempt they belong to is open (else they are not kept). */
-async function storeSubmittedFiles(ctx: AttemptsContext, token: string, input: Submission) {
+/**
+ * The submit's files, checked, stored and recorded on the attempt when it is open, each as an upload is (one
+ * statement that replaces the question's file); the objects of files not recorded (a repeat, a late submit) and
+ * of the files they replaced are removed.
+ */
+async function recordSubmittedFiles(ctx: AttemptsContext, token: string, input: Submission) {
   const found = await studentAttempt(ctx.database.db, tokenHash(token), input.attemptId ?? null);
   const student = usable(found?.student);
   const attempt = found!.attempt;
-  if (!attempt || !isOpen(attempt, found!.now, ctx.graceSeconds)) return [];
+  if (!attempt || !isOpen(attempt, found!.now, ctx.graceSeconds)) return;
   const v = await ctx.versions.version(attempt.versionId);
   for (const f of input.files) checkFileQuestion(v, f.questionId);
-  return storeFiles(ctx, student.id, attempt.id, input.files);
+  const stored = await storeFiles(ctx, student.id, attempt.id, input.files);
+  const unused: Array<string | undefined> = [];
+  let recorded = 0;
+  try {
+    for (const f of stored) {
+      const written = await upsertFile(ctx.database.db, {
+        ...f,
+        attemptId: attempt.id,
+        graceSeconds: ctx.graceSeconds,
+      });
+      recorded++;
+      unused.push(written.written ? written.replacedKey : f.objectKey);
+    }
+  } finally {
+    unused.push(...stored.slice(recorded).map((f) => f.objectKey));
+    await removeObjects(ctx, unused);
+  }
 }
 
-/** In the submit's transaction: finds the attempt it ends (or the one it repeats) and ends it. */
-async function endSubmitted(
-  ctx: AttemptsContext,
-  tx: Tx,
-  token: string,
-  input: Submission,
-  stored: StoredFile[],
-  replaced: string[],
-): Promise<Ended> {
-  const standing = await lockStanding(tx, tokenHash(token), input);
-  const student = usable(standing?.student);
-  const { byKey, byId, current, newest, passed, now } = standing!;
-  if (input.attemptId !== undefined && !byKey && !byId) throw attemptNotFound();
-  let target = byKey ?? byId ?? current;
-  if (!target) {
-    if (passed) throw conflict(ALREADY_COMPLETED_MESSAGE, 'already_completed');
-    if (!newest) throw conflict('Start the assessment first', 'not_started');
-    target = newest;
+/** Finds the attempt the submit ends (or the one it repeats) and ends it, reading again if it changed meanwhile. */
+async function endSubmitted(ctx: AttemptsContext, token: string, input: Submission): Promise<Ended> {
+  for (let read = 1; ; read++) {
+    const found = await standing(ctx.database.db, tokenHash(token), input);
+    const student = usable(found?.student);
+    const { byKey, byId, current, newest, passed, now } = found!;
+    if (input.attemptId !== undefined && !byKey && !byId) throw attemptNotFound();
+    let target = byKey ?? byId ?? current;
+    if (!target) {
+      if (passed) throw conflict(ALREADY_COMPLETED_MESSAGE, 'already_completed');
+      if (!newest) throw conflict('Start the assessment first', 'not_started');
+      target = newest;
+    }
+    // Only one attempt is in progress at a time: an open target is the current one, read with its files.
+    if (target.status !== 'in_progress' || target.id !== current?.id)
+      return { attempt: target, now, fresh: false };
+    const late = now.getTime() > closedAt(current, ctx.graceSeconds);
+    const v = await ctx.versions.version(current.versionId);
+    const closed = await endAttempt(ctx, ctx.database.db, current, student, {
+      answers: late ? current.deadlineAnswers : checkAnswers(v, input.answers),
+      finalisedBy: 'student',
+      late,
+      idempotencyKey: input.idempotencyKey ?? null,
+      now,
+    });
+    if (closed) return { attempt: closed, now, fresh: true };
+    if (read === SUBMIT_READS) {
+      throw conflict('The attempt changed while it was being submitted: submit again', 'submit_conflict');
+    }
   }
-  if (target.status !== 'in_progress') return { attempt: target, now, fresh: false };
-  const late = now.getTime() > closedAt(target, ctx.graceSeconds);
-  const v = await ctx.versions.version(target.versionId, tx);
-  for (const f of late ? [] : stored) {
-    const written = await upsertFile(tx, { ...f, attemptId: target.id, graceSeconds: ctx.graceSeconds });
-    if (written.replacedKey) replaced.push(written.replacedKey);
-  }
-  const closed = await endAttempt(ctx, tx, target, student, {
-    answers: late ? target.deadlineAnswers : checkAnswers(v, input.answers),
-    finalisedBy: 'student',
-    late,
-    idempotencyKey: input.idempotencyKey ?? null,
-  });
-  // Ended meanwhile by the deadline job: this submit is a repeat of that ending.
-  if (!closed) return { attempt: target, now, fresh: false };
-  return { attempt: closed, now, fresh: true, files: closed.files };
 }

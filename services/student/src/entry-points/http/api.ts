@@ -11,6 +11,7 @@ import type { Students } from '../../domain/students';
 import {
   JSON_TYPE,
   MULTIPART_TYPE,
+  admissionOf,
   admitted,
   bodyOf,
   csvFile,
@@ -261,12 +262,13 @@ export const studentApi = serviceApi<StudentApiDeps>({
         413: 'file_too_large; nothing is stored',
       },
       before: (deps) => [bodyOf(MULTIPART_TYPE), admitted(deps, { openAttempt: true }), oneFile(deps)],
-      async handle({ params, req }, { attempts }) {
+      async handle({ params, req, res }, { attempts }) {
         const fields = parse(fileFields, req.body ?? {});
         const part = uploadedFile(req);
         if (!part) throw badRequest('Choose a file to upload', 'file_required');
         const file = await attempts.uploadFile(params.token, {
           attemptId: fields.attemptId,
+          admitted: admissionOf(res),
           file: {
             questionId: fields.questionId,
             originalName: uploadedName(part),

@@ -1,8 +1,8 @@
 import { AppError, badRequest } from '@readiness/kit/errors';
 import { fileSource, multipartBody, uploadedFiles, uploadedName } from '@readiness/kit/files';
 import { parse } from '@readiness/kit/http';
-import type { Request, RequestHandler } from 'express';
-import { fileTooLarge, type NewFile } from '../../domain/attempts';
+import type { Request, RequestHandler, Response } from 'express';
+import { fileTooLarge, type Admission, type NewFile } from '../../domain/attempts';
 import { parseCsv } from '../../domain/csv';
 import type { StudentInput, StudentView } from '../../domain/students';
 import { FILE_UPLOADED } from '../../domain/versions';
@@ -154,7 +154,13 @@ export const submitParts = (deps: StudentApiDeps) =>
  */
 export const admitted =
   (deps: StudentApiDeps, needs: { openAttempt: boolean }): RequestHandler =>
-  (req, _res, next) => {
+  (req, res, next) => {
     if (!req.is(MULTIPART_TYPE)) return next();
-    deps.attempts.admitWrite(parse(tokenParams, req.params).token, needs).then(() => next(), next);
+    deps.attempts.admitWrite(parse(tokenParams, req.params).token, needs).then((admission) => {
+      (res.locals as { admission?: Admission }).admission = admission;
+      next();
+    }, next);
   };
+
+/** What the request's admission read (the upload's attempt), if it ran. */
+export const admissionOf = (res: Response) => (res.locals as { admission?: Admission }).admission;

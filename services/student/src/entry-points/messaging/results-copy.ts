@@ -8,7 +8,7 @@ export const CERTIFICATE_ISSUED_QUEUE = 'student.certificate-issued';
 
 /**
  * The student's copy of their results: kept once per event and per result id (the processed-messages row and the
- * copy are written in one statement), then the submits waiting on this replica are woken.
+ * copy are written in one statement), then the submits waiting on this replica are woken with it.
  */
 export const resultsCopyConsumers = (
   attempts: Attempts,
@@ -17,12 +17,12 @@ export const resultsCopyConsumers = (
   on('results.result.recorded.v1', {
     queue: RESULT_RECORDED_QUEUE,
     async handle(event, meta) {
-      await handleOnce(
+      const { duplicate } = await handleOnce(
         RESULT_RECORDED_QUEUE,
         { eventId: meta.id, key: event.resultId },
         { writes: (firstSight) => attempts.recordResult(event, firstSight) },
       );
-      attempts.resultRecorded(event.attemptId);
+      attempts.resultRecorded(event, !duplicate);
     },
   }),
   on('results.result.deleted.v1', {
