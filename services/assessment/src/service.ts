@@ -22,12 +22,12 @@ export const assessmentService = defineService({
   publishes: [VERSION_PUBLISHED],
   uses: { storage: true },
   openapi: assessmentApi.openapi,
-  async setup({ config, logger, database, storage, notifyOutbox, adminGuard }) {
+  async setup({ config, logger, database, storage, adminGuard }) {
     const repo = createVersionsRepository(database);
     const directory = config.AUTH_URL
       ? createAdminDirectory({ authUrl: config.AUTH_URL, logger })
       : undefined;
-    const assessments = createAssessments({ database, repo, storage, logger, notifyOutbox, directory });
+    const assessments = createAssessments({ database, repo, storage, logger, directory });
     if (config.ASSESSMENT_SEED && (await seedAssessment(assessments))) {
       logger.info('no assessment yet: the sample readiness assessment was created');
     }

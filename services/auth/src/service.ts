@@ -118,7 +118,6 @@ export const authService = defineService({
       }),
       tokenTtlSeconds: config.JWT_TTL_SECONDS,
       logger,
-      onEventsCommitted: () => ctx.notifyOutbox(),
       relyingParty: relyingPartyOf(publicOrigin),
       singleSignOn: config.OIDC_ISSUER
         ? {

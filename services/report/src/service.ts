@@ -30,10 +30,7 @@ export const reportService = defineService({
   publishes: [CERTIFICATE_ISSUED],
   uses: { storage: true },
   openapi: reportApi.openapi,
-  async setup(
-    { config, logger, database, storage, handleOnce, notifyOutbox },
-    options: ReportOptions | undefined,
-  ) {
+  async setup({ config, logger, database, storage, handleOnce }, options: ReportOptions | undefined) {
     const fontFaces = loadFontFaces();
     const renderer: Renderer = createRenderer({
       choose: () =>
@@ -61,7 +58,6 @@ export const reportService = defineService({
       links: createLinkSigner(loadLinkKey(config, logger), config.PUBLIC_ORIGIN),
       logger,
       handleOnce,
-      notifyOutbox,
       providerName: config.PROVIDER_NAME,
       signatory: config.CERTIFICATE_SIGNATORY,
       linkTtlHours: config.CERTIFICATE_LINK_TTL_HOURS,

@@ -20,8 +20,8 @@ export const resultsService = defineService({
   bus: true,
   publishes: [RESULT_RECORDED, RESULT_DELETED, CERTIFICATE_RESEND_REQUESTED],
   openapi: resultsApi.openapi,
-  setup({ config, database, handleOnce, notifyOutbox }) {
-    const results = createResults({ database, handleOnce, notifyOutbox });
+  setup({ config, database, handleOnce }) {
+    const results = createResults({ database, handleOnce });
     return {
       routes: resultsApi.routes(results),
       subscriptions: resultsConsumers(results, {

@@ -31,12 +31,11 @@ export const studentService = defineService({
   publishes: [STUDENT_INVITED, INVITATION_RESENT, STUDENT_DELETED, ATTEMPT_STARTED, ATTEMPT_SUBMITTED],
   uses: { storage: true },
   openapi: studentApi.openapi,
-  setup({ config, logger, database, storage, notifyOutbox, handleOnce }) {
+  setup({ config, logger, database, storage, handleOnce }) {
     const attempts = createAttempts({
       database,
       storage,
       logger,
-      notifyOutbox,
       graceSeconds: config.SUBMIT_GRACE_SECONDS,
       resultWaitMs: config.SUBMIT_RESULT_WAIT_MS,
     });
@@ -45,7 +44,6 @@ export const studentService = defineService({
       secrets: loadEventSecretBox({ config, logger }),
       publicOrigin: config.PUBLIC_ORIGIN,
       inviteTtlDays: config.INVITE_TTL_DAYS,
-      notifyOutbox,
       async removeStudentFiles(studentId) {
         await storage.removePrefix(answerPrefix(studentId)).catch((err: unknown) => {
           logger.warn({ err, studentId }, 'removing an erased student’s answer files failed');

@@ -26,6 +26,24 @@ export async function rows<R>(runner: Runner, query: SQL): Promise<R[]> {
   return ((await runner.execute(query)) as unknown as { rows: R[] }).rows;
 }
 
+/** The callbacks each open transaction runs once it committed, and the database each belongs to. */
+const commitHooks = new WeakMap<object, { db: Db; hooks: Array<() => void> }>();
+
+/**
+ * Runs `fn` after the transaction `tx` (of `Database.transaction`) committed, never when it rolled back. Returns
+ * false, running nothing, when `runner` is not such a transaction (the pool itself: each statement is its own
+ * commit). A hook that throws is logged and does not fail the caller, whose commit happened.
+ */
+export function afterCommit(runner: Runner, fn: () => void): boolean {
+  const open = commitHooks.get(runner);
+  if (!open) return false;
+  open.hooks.push(fn);
+  return true;
+}
+
+/** The `db` a runner writes through: the pool itself, or the pool whose transaction it is. */
+export const poolOf = (runner: Runner): object => commitHooks.get(runner)?.db ?? runner;
+
 /** A value as a `jsonb` parameter, for the `sql` template. */
 export const json = (value: unknown): SQL => sql`${JSON.stringify(value)}::jsonb`;
 
@@ -93,7 +111,21 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   return {
     kind: 'postgres',
     db,
-    transaction: (fn) => db.transaction(fn),
+    async transaction(fn) {
+      const hooks: Array<() => void> = [];
+      const result = await db.transaction((tx) => {
+        commitHooks.set(tx, { db, hooks });
+        return fn(tx);
+      });
+      for (const hook of hooks) {
+        try {
+          hook();
+        } catch (err) {
+          logger.error({ err }, 'a hook after a commit failed');
+        }
+      }
+      return result;
+    },
     execute: <R>(query: SQL) => rows<R>(db, query),
     async ping() {
       try {

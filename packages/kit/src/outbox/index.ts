@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Database, type Runner, type Tx } from '../db';
 import { currentContext } from '../logger';
+import { handoffFor, type OutboxRow } from './handoff';
 
 export { OutboxRelay, type BusMessage, type OutboxRelayOptions, type Publisher } from './relay';
 export { runClaimed, type ClaimedEffect, type ClaimOutcome } from './claims';
@@ -33,8 +34,8 @@ export interface OutboxEvent {
 }
 
 /**
- * Writes an event in the caller's transaction: it is published if and only if that transaction commits.
- * Returns the event id. Call `relay.notify()` after the commit for low latency.
+ * Writes an event in the caller's transaction: it is published if and only if that transaction commits (by the
+ * relay running in this process, handed the row at the commit; else by a relay's claim). Returns the event id.
  */
 export async function enqueue(tx: Tx, event: OutboxEvent): Promise<string> {
   const [id] = await enqueueMany(tx, [event]);
@@ -43,16 +44,17 @@ export async function enqueue(tx: Tx, event: OutboxEvent): Promise<string> {
 
 /** Writes many events in the caller's transaction with few statements (a bulk import's mails). */
 export async function enqueueMany(tx: Tx, events: OutboxEvent[], chunkSize = 1000): Promise<string[]> {
-  if (events.length > 0) queuedOn.add(tx);
   const context = currentContext();
-  const ids = events.map((event) => event.id ?? randomUUID());
-  const values = events.map((event, i) => sql`(${eventValues(event, ids[i]!, context)})`);
+  const handoff = handoffFor(tx);
+  const written = events.map((event) => outboxRow(event, context));
+  const values = written.map((row) => sql`(${rowValues(row, handoff?.holdMs ?? 0)})`);
   for (let i = 0; i < values.length; i += chunkSize) {
     await tx.execute(
       sql`INSERT INTO outbox (${OUTBOX_COLUMNS}) VALUES ${sql.join(values.slice(i, i + chunkSize), sql`, `)}`,
     );
   }
-  return ids;
+  if (written.length > 0) handoff?.hand(written);
+  return written.map((row) => row.id);
 }
 
 /**
@@ -62,8 +64,8 @@ export async function enqueueMany(tx: Tx, events: OutboxEvent[], chunkSize = 100
  * is given (true only when `change` returned a row): `UPDATE t SET … WHERE id = ${id} AND ${changed}`. Like the
  * writes of `handleOnce`, they see the database as it was before the statement. Returns the event id, or
  * undefined when nothing changed (no event). Outside a transaction it saves the BEGIN, the COMMIT and a round trip
- * of `transaction` with `enqueue`; inside one, the statements of the change's parts. Call `relay.notify()` after
- * the commit, as after `enqueue`.
+ * of `transaction` with `enqueue`; inside one, the statements of the change's parts. The event reaches the relay
+ * as `enqueue`'s does.
  */
 export async function enqueueWith(
   runner: Runner,
@@ -71,32 +73,44 @@ export async function enqueueWith(
   event: OutboxEvent,
   alongside?: (changed: SQL) => Write[],
 ): Promise<string | undefined> {
-  const id = event.id ?? randomUUID();
+  const written = outboxRow(event, currentContext());
+  const handoff = handoffFor(runner);
   const changed = sql`EXISTS (SELECT 1 FROM change)`;
   const also = (alongside?.(changed) ?? []).map((w, i) => sql`, ${sql.raw(`also${i}`)} AS (${w})`);
   const [row] = await rows<{ id: string }>(
     runner,
     sql`WITH change AS (${change})${sql.join(also)}
-        INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT ${eventValues(event, id, currentContext())}
+        INSERT INTO outbox (${OUTBOX_COLUMNS}) SELECT ${rowValues(written, handoff?.holdMs ?? 0)}
         WHERE ${changed} RETURNING id`,
   );
-  if (row) queuedOn.add(runner);
-  return row?.id;
+  if (!row) return undefined;
+  handoff?.hand([written]);
+  return row.id;
 }
 
-/**
- * The transactions that wrote an event: `handleOnce` wakes the relay after an effect's commit only when its
- * transaction is here (an effect that wrote no event would send the relay looking for nothing).
- */
-const queuedOn = new WeakSet<object>();
+const OUTBOX_COLUMNS = sql.raw(
+  'id, name, payload, occurred_at, correlation_id, traceparent, tracestate, next_attempt_at',
+);
 
-const OUTBOX_COLUMNS = sql.raw('id, name, payload, occurred_at, correlation_id, traceparent, tracestate');
+/** The row an event is written as (and handed to the relay as). */
+function outboxRow(event: OutboxEvent, context: ReturnType<typeof currentContext>): OutboxRow {
+  return {
+    id: event.id ?? randomUUID(),
+    name: event.name,
+    payload: event.payload,
+    occurred_at: event.occurredAt ?? new Date(),
+    correlation_id: event.correlationId ?? context.correlationId ?? context.requestId ?? null,
+    traceparent: event.traceparent ?? null,
+    tracestate: event.tracestate ?? null,
+    source: null,
+  };
+}
 
-/** One event's values, in the order of `OUTBOX_COLUMNS`. */
-function eventValues(event: OutboxEvent, id: string, context: ReturnType<typeof currentContext>): SQL {
-  return sql`${id}::uuid, ${event.name}, ${event.payload}::bytea, ${(event.occurredAt ?? new Date()).toISOString()}::timestamptz,
-    ${event.correlationId ?? context.correlationId ?? context.requestId ?? null}::text,
-    ${event.traceparent ?? null}::text, ${event.tracestate ?? null}::text`;
+/** A row's values in the order of `OUTBOX_COLUMNS`; a row handed to the relay is held from claims for `holdMs`. */
+function rowValues(row: OutboxRow, holdMs: number): SQL {
+  return sql`${row.id}::uuid, ${row.name}, ${row.payload}::bytea,
+    ${new Date(row.occurred_at).toISOString()}::timestamptz, ${row.correlation_id}::text,
+    ${row.traceparent}::text, ${row.tracestate}::text, now() + ${holdMs}::float8 * interval '1 millisecond'`;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -109,14 +123,6 @@ export interface MessageKey {
    * duplicate too, even with another event id.
    */
   key?: string;
-}
-
-export interface HandleOnceOptions {
-  /**
-   * Called after the effect's transaction committed when it wrote an event (`enqueue`, `enqueueMany`,
-   * `enqueueWith`), not for duplicates nor for effects that wrote none: pass the relay's `notify`.
-   */
-  onCommitted?: () => void;
 }
 
 /**
@@ -143,27 +149,26 @@ export type OnceEffect<T> = ((tx: Tx) => Promise<T>) | WritesOnly;
  * processed-messages row is inserted first with `ON CONFLICT DO NOTHING` in the same transaction as the effect:
  * a duplicate delivery inserts nothing and skips the effect, and an effect that throws rolls the row back with
  * it so a retry can still succeed. Two concurrent deliveries of one event serialise on the unique keys: the
- * second waits for the first transaction and then finds the row. Events the effect enqueued are published
- * at once when `onCommitted` wakes the relay. A `WritesOnly` effect is the same in one statement.
+ * second waits for the first transaction and then finds the row. Events the effect enqueued reach the relay at
+ * the commit. A `WritesOnly` effect is the same in one statement.
  */
 export async function handleOnce<T>(
   database: Database,
   consumer: string,
   message: string | MessageKey,
   effect: OnceEffect<T>,
-  options: HandleOnceOptions = {},
 ): Promise<{ duplicate: boolean; result?: T }> {
   const { eventId, key } = typeof message === 'string' ? { eventId: message, key: undefined } : message;
   if (!UUID.test(eventId)) throw new Error(`event id ${JSON.stringify(eventId)} is not a UUID`);
   const inbox = sql`INSERT INTO processed_messages (consumer, event_id, natural_key)
     VALUES (${consumer}, ${eventId}, ${key ?? null}) ON CONFLICT DO NOTHING RETURNING event_id`;
-  let outcome: { duplicate: boolean; result?: T; queued?: boolean };
+  let outcome: { duplicate: boolean; result?: T };
   if (typeof effect === 'function') {
     outcome = await database.transaction(async (tx) => {
       const inserted = await rows<{ event_id: string }>(tx, inbox);
       if (inserted.length === 0) return { duplicate: true };
       const result = await effect(tx);
-      return { duplicate: false, result, queued: queuedOn.has(tx) };
+      return { duplicate: false, result };
     });
   } else {
     const writes = effect
@@ -175,6 +180,5 @@ export async function handleOnce<T>(
     );
     outcome = { duplicate: row?.fresh !== 1 };
   }
-  if (outcome.queued) options.onCommitted?.();
   return { duplicate: outcome.duplicate, result: outcome.result };
 }

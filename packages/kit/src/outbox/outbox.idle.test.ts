@@ -1,7 +1,8 @@
 /*
- * The relay between events: woken in-process after each commit that enqueued, it publishes at once; idle, it sends
- * one statement per check; a batch the broker refused is checked again when it falls due, with nobody announcing
- * it; a row nobody announced (another replica died between its commit and its publish) is found by the check.
+ * The relay between events: handed the rows of each commit of its process, it publishes them at once and marks
+ * them without looking for them; idle, it sends one statement per check; a batch the broker refused is checked
+ * again when it falls due, with nobody announcing it; a row nobody handed over (another process wrote it, or died
+ * between its commit and its publish) is found by the check.
  */
 import { createTestDatabase, eventually } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
@@ -82,7 +83,7 @@ it('when idle, then the relay sends one statement per check and nothing between 
   expect(await statementsOver(2_000)).toBe(0);
 });
 
-it('when notified after a commit, then the idle relay publishes at once', async () => {
+it('when a commit wrote an event, then the idle relay publishes it at once', async () => {
   const publisher = new RecordingPublisher();
   const r = relay(publisher, { pollIntervalMs: 600_000 });
   r.start();
@@ -112,15 +113,114 @@ it('when the broker refuses a batch, then the relay checks when it falls due and
   expect(publisher.failures).toBe(0);
 });
 
-it('when a row was committed without a notify (a replica that died before its publish), then the check finds it', async () => {
+it('when a row was committed by a process without a running relay, then the check finds it', async () => {
   const publisher = new RecordingPublisher();
   const r = relay(publisher, { pollIntervalMs: 300 });
   r.start();
   await sleep(200);
-  const eventId = await enqueueOne(3);
+  // Another process (no relay of its own, or one stopping): nothing hands the row over, it is due at once.
+  const writer = await openDatabase({ url: testDb.url, logger });
+  const eventId = await writer
+    .transaction((tx) => enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([3]) }))
+    .finally(() => writer.close());
   await eventually(
     () => publisher.published.some((m) => m.id === eventId),
     'the check to find the row',
     3_000,
   );
+});
+
+it('when commits write events, then the running relay publishes them without looking for them: one mark for those gathered, no claim', async () => {
+  const publisher = new RecordingPublisher();
+  const r = relay(publisher, { pollIntervalMs: 600_000, handoffBatchMs: 50 });
+  r.start();
+  await sleep(200);
+  const observer = await openDatabase({ url: testDb.url, logger });
+  try {
+    const before = statements;
+    // Three commits within the gathering time: BEGIN, INSERT, COMMIT each, then one publish and one mark.
+    const ids = await Promise.all([enqueueOne(4), enqueueOne(5), enqueueOne(6)]);
+    const list = sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    );
+    await eventually(
+      async () =>
+        (
+          await observer.execute<{ n: number }>(
+            sql`SELECT count(*)::int AS n FROM outbox WHERE id IN (${list}) AND sent_at IS NOT NULL`,
+          )
+        )[0]!.n === 3,
+      'the handed events published and marked sent',
+      3_000,
+    );
+    await sleep(300);
+    expect(statements - before).toBe(10);
+    const [marked] = await observer.execute<{ n: number }>(
+      sql`SELECT count(DISTINCT sent_at)::int AS n FROM outbox WHERE id IN (${list})`,
+    );
+    expect(marked!.n).toBe(1);
+    expect(publisher.published.map((m) => m.id).sort()).toEqual([...ids].sort());
+  } finally {
+    await observer.close();
+  }
+});
+
+it('when a transaction that wrote an event rolls back, then nothing is handed to the relay or published', async () => {
+  const publisher = new RecordingPublisher();
+  const r = relay(publisher, { pollIntervalMs: 300, handoffBatchMs: 1 });
+  r.start();
+  await sleep(100);
+  await expect(
+    database.transaction(async (tx) => {
+      await enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([7]) });
+      throw new Error('the change failed');
+    }),
+  ).rejects.toThrow('the change failed');
+  await sleep(700);
+  expect(publisher.published).toEqual([]);
+  expect(await database.execute(sql`SELECT id FROM outbox`)).toEqual([]);
+});
+
+it('when a process dies between its commit and its publish, then its held event is published by another replica once the hold runs out, with the same id', async () => {
+  // This replica's broker round trip never ends: it died in it.
+  const dying = relay(
+    { publish: () => new Promise<void>(() => undefined) },
+    {
+      claimMs: 1_000,
+      publishTimeoutMs: 3_000,
+      pollIntervalMs: 600_000,
+      handoffBatchMs: 1,
+    },
+  );
+  dying.start();
+  const other = await openDatabase({ url: testDb.url, logger });
+  try {
+    const publisher = new RecordingPublisher();
+    const survivor = new OutboxRelay({
+      database: other,
+      publisher,
+      logger,
+      source: 'outbox-idle-test',
+      pollIntervalMs: 200,
+    });
+    survivor.start();
+    try {
+      const written = Date.now();
+      const eventId = await enqueueOne(8);
+      await sleep(600);
+      expect(publisher.published).toEqual([]);
+      await eventually(
+        () => publisher.published.some((m) => m.id === eventId),
+        'the other replica to publish the held event',
+        5_000,
+      );
+      expect(Date.now() - written).toBeGreaterThanOrEqual(1_000);
+      expect(publisher.published.filter((m) => m.id === eventId)).toHaveLength(1);
+    } finally {
+      await survivor.stop();
+    }
+  } finally {
+    await other.close();
+  }
 });

@@ -3,6 +3,7 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import type { BusMessage, Publisher } from '../bus';
 import { rows, type Database } from '../db';
 import type { Logger } from '../logger';
+import { registerHandoff, unregisterHandoff, type Handoff, type OutboxRow } from './handoff';
 
 /** What the relay publishes through: the RabbitMQ and in-process buses, declared once by the bus. */
 export type { BusMessage, Publisher } from '../bus';
@@ -30,26 +31,20 @@ export interface OutboxRelayOptions {
   /** A publish that has not confirmed by then counts as failed (the rows stay pending). Default 30 s. */
   publishTimeoutMs?: number;
   /**
-   * How long a claimed batch stays claimed: after a crash between claim and mark, its rows are published again
-   * once this has passed. Default 15 s.
+   * How long a claimed batch stays claimed, and a row handed over at its commit is held from every claim: after a
+   * crash between the commit or the claim and the mark, its rows are published again once this has passed.
+   * Default 15 s.
    */
   claimMs?: number;
+  /**
+   * How long rows handed over at their commits gather before they are published together (one publish, one
+   * mark). Default 5 ms.
+   */
+  handoffBatchMs?: number;
   /** Retry delay after a failed publish: doubles per attempt from `initialMs` up to `maxMs`, jittered. */
   backoff?: { initialMs: number; maxMs: number };
   /** Where the relay's metrics are registered; without it, none. */
   registry?: Registry;
-}
-
-/** What the relay reads of a due row. */
-interface OutboxRow {
-  id: string;
-  name: string;
-  payload: Buffer;
-  occurred_at: Date | string;
-  correlation_id: string | null;
-  traceparent: string | null;
-  tracestate: string | null;
-  source: string | null;
 }
 
 const SWEEP_EVERY_MS = 60_000;
@@ -59,15 +54,19 @@ const DATABASE_RETRY_MS = 1_000;
 /**
  * Publishes committed outbox rows and marks them only after the broker confirmed them.
  *
- * A batch is claimed in one statement: `UPDATE … SET next_attempt_at = now() + claim` over the due rows picked
- * with `FOR UPDATE SKIP LOCKED`, so two relay replicas never claim the same row, and a claimed row is not due
- * for anyone else until the claim runs out. The rows are then published, and marked sent (or given their retry
- * time after a failed publish) in a second statement: two statements a batch, no transaction held open across
- * the broker's round trip. If the process dies mid-publish the claim runs out and a relay republishes the rows
- * with the same ids (at-least-once; consumers de-duplicate with `handleOnce`). A publish slower than the claim
- * may be published twice for the same reason, never lost.
+ * While the relay runs, the rows its process writes (`enqueue`, `enqueueMany`, `enqueueWith`) are handed to it at
+ * their commit: written held from every claim for `claimMs`, gathered for a few milliseconds, published together
+ * and marked sent in one statement, so an event costs no statement to find. Rows nobody handed over (another
+ * replica that died after its commit, a retry after a refused publish) are claimed: one statement,
+ * `UPDATE … SET next_attempt_at = now() + claim` over the due rows picked with `FOR UPDATE SKIP LOCKED`, so two
+ * relay replicas never claim the same row, and a claimed row is not due for anyone else until the claim runs out;
+ * then published and marked sent (or given their retry time after a failed publish) in a second statement. No
+ * transaction is held open across the broker's round trip. If the process dies between a commit or a claim and
+ * the mark, the hold or the claim runs out and a relay republishes the rows with the same ids (at-least-once;
+ * consumers de-duplicate with `handleOnce`). A publish slower than the claim may be published twice for the same
+ * reason, never lost.
  */
-export class OutboxRelay {
+export class OutboxRelay implements Handoff {
   private readonly database: Database;
   private readonly publisher: Publisher;
   private readonly logger: Logger;
@@ -78,6 +77,7 @@ export class OutboxRelay {
   private readonly retentionMs: number;
   private readonly publishTimeoutMs: number;
   private readonly claimMs: number;
+  private readonly handoffBatchMs: number;
   private readonly backoff: { initialMs: number; maxMs: number };
   private readonly metrics: RelayMetrics | undefined;
 
@@ -89,6 +89,11 @@ export class OutboxRelay {
   private lastSweep = 0;
   /** When a pending row is known to fall due (a retry after a failed publish); 0 when none is known. */
   private dueAt = 0;
+  /** Rows handed over at their commits, gathering for the next publish. */
+  private handed: OutboxRow[] = [];
+  private handedTimer: NodeJS.Timeout | undefined;
+  /** Publishes of handed rows not yet marked. */
+  private readonly flights = new Set<Promise<void>>();
 
   constructor(opts: OutboxRelayOptions) {
     this.database = opts.database;
@@ -100,31 +105,77 @@ export class OutboxRelay {
     this.retentionMs = opts.retentionMs ?? 3_600_000;
     this.publishTimeoutMs = opts.publishTimeoutMs ?? 30_000;
     this.claimMs = opts.claimMs ?? 15_000;
+    this.handoffBatchMs = opts.handoffBatchMs ?? 5;
     this.backoff = opts.backoff ?? { initialMs: 1_000, maxMs: 60_000 };
     this.metrics = opts.registry ? registerMetrics(opts.registry, this) : undefined;
   }
 
-  /** Starts the background loop. Idempotent. */
+  /** Starts the background loop, and takes the rows this process commits. Idempotent. */
   start(): void {
     if (this.loop) return;
     this.stopping = false;
+    registerHandoff(this.database.db, this);
     this.loop = this.run();
   }
 
-  /** Stops polling and waits for the batch in flight to be published and marked (or recorded as failed). */
+  /**
+   * Stops polling and waits for the batches in flight to be published and marked (or recorded as failed). Rows
+   * committed from now on are no longer taken: held, they fall due for a relay after `claimMs`.
+   */
   async stop(): Promise<void> {
+    unregisterHandoff(this.database.db, this);
     this.stopping = true;
     this.wake?.();
+    if (this.handedTimer) {
+      clearTimeout(this.handedTimer);
+      this.publishHanded();
+    }
+    await Promise.all([...this.flights]);
     await this.loop;
     this.loop = undefined;
     if (this.metrics) this.metrics.relays.delete(this);
   }
 
+  /** How long a row handed over at its commit is held from every claim. */
+  get holdMs(): number {
+    return this.claimMs;
+  }
+
   /**
-   * Looks for rows now instead of at the next check: the runtime calls it after every commit that enqueued (the
-   * use cases' `notifyOutbox`, `handleOnce`), so an event leaves at once and an idle relay sends almost nothing.
+   * Rows a commit of this process wrote (the kit's enqueue functions call it after the commit): published with the
+   * others handed over within `handoffBatchMs`, then marked, without being looked for.
+   */
+  take(rows: OutboxRow[]): void {
+    if (this.stopping || rows.length === 0) return;
+    this.handed.push(...rows);
+    this.handedTimer ??= setTimeout(() => this.publishHanded(), this.handoffBatchMs);
+  }
+
+  private publishHanded(): void {
+    this.handedTimer = undefined;
+    const rows = this.handed;
+    this.handed = [];
+    for (let i = 0; i < rows.length; i += this.batchSize) {
+      const flight = this.publishAndMark(rows.slice(i, i + this.batchSize)).then(
+        (published) => {
+          // Refused: the rows were given their retry time; the loop looks again when they fall due.
+          if (published === 0) this.wake?.();
+        },
+        (err: unknown) => {
+          this.logger.warn({ err }, 'marking published outbox events failed; they are published again later');
+        },
+      );
+      this.flights.add(flight);
+      void flight.finally(() => this.flights.delete(flight));
+    }
+  }
+
+  /**
+   * Looks for rows now instead of at the next check. While the relay runs, the rows its process commits are
+   * handed to it and this does nothing; a stopped relay's `relayOnce` and the tests of the claim use it.
    */
   notify(): void {
+    if (this.loop && !this.stopping) return;
     this.woken = true;
     this.wake?.();
   }

@@ -157,13 +157,12 @@ function lazyAdminGuard(
 function serviceContext<C>(
   given: Pick<ServiceContext<C>, 'name' | 'config' | 'logger' | 'registry' | 'redis' | 'kv'> & {
     guard: () => RequestHandler;
-    relay: OutboxRelay | undefined;
   },
   adapters: { database?: Database; bus?: EventBus; mailer?: Mailer; storage?: ObjectStore },
 ): ServiceContext<C> {
   const missing = missingAdapter(given.name);
   const { database: db, bus, mailer, storage } = adapters;
-  const { guard, relay, ...rest } = given;
+  const { guard, ...rest } = given;
   return {
     ...rest,
     get database() {
@@ -181,11 +180,8 @@ function serviceContext<C>(
     get adminGuard() {
       return guard();
     },
-    notifyOutbox: () => relay?.notify(),
     handleOnce: (consumer, message, effect) =>
-      handleOnce(db ?? missing('a database (migrations)')(), consumer, message, effect, {
-        onCommitted: () => relay?.notify(),
-      }),
+      handleOnce(db ?? missing('a database (migrations)')(), consumer, message, effect),
   };
 }
 
@@ -236,7 +232,7 @@ export async function startService<S extends z.ZodType, E, O>(
         : undefined;
     const guard = lazyAdminGuard(config, logger, kv, opts.shared?.adminVerifier);
     const ctx = serviceContext<z.infer<S>>(
-      { name, config, logger, registry, redis, kv, guard, relay },
+      { name, config, logger, registry, redis, kv, guard },
       {
         database,
         bus,

@@ -48,9 +48,7 @@ export interface ServiceContext<C> {
    * another prefix: `app.use('/api/assessment', ctx.adminGuard)` after the prefix's public routes.
    */
   adminGuard: RequestHandler;
-  /** Looks for outbox rows now: call after committing a transaction that enqueued events. */
-  notifyOutbox(): void;
-  /** `handleOnce` on this service's database, waking its relay after the commit. */
+  /** `handleOnce` on this service's database. */
   handleOnce<T>(
     consumer: string,
     message: string | MessageKey,

@@ -42,7 +42,6 @@ export interface AssessmentsDeps {
   storage: ObjectStore;
   logger: Logger;
   /** Wakes the outbox relay after a commit that enqueued an event. */
-  notifyOutbox(): void;
   /** Names an admin no event named yet (auth's `/api/auth/me`), when auth's address is known. */
   directory?: AdminDirectory;
 }
@@ -108,7 +107,6 @@ export function createAssessments(deps: AssessmentsDeps) {
       });
       return version;
     });
-    if (saved) deps.notifyOutbox();
     return saved;
   }
 
@@ -150,7 +148,6 @@ export function createAssessments(deps: AssessmentsDeps) {
         });
         return now;
       });
-      deps.notifyOutbox();
       return activated;
     },
 

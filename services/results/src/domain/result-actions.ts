@@ -12,7 +12,6 @@ export async function removeResult(deps: ResultsDeps, id: string, actorId: strin
     await enqueue(tx, { name: RESULT_DELETED, payload: deletedPayload(gone, actorId) });
     await audit(tx, { actorId, action: 'result.deleted', resultId: id, studentId: gone.studentId });
   });
-  deps.notifyOutbox();
 }
 
 /** Asks the report service to mail a passed result's certificate again. */
@@ -29,5 +28,4 @@ export async function resendCertificate(deps: ResultsDeps, id: string, actorId: 
       studentId: result.studentId,
     });
   });
-  deps.notifyOutbox();
 }

@@ -35,7 +35,6 @@ type HandleOnce = <T>(
 export interface ResultsDeps {
   database: Database;
   handleOnce: HandleOnce;
-  notifyOutbox(): void;
 }
 
 /**

@@ -33,8 +33,6 @@ export interface AdminAccountsDeps {
   secrets: SecretBox;
   tokenTtlSeconds: number;
   logger: Logger;
-  /** Called after a commit that wrote outbox rows, so the relay publishes without waiting for its poll. */
-  onEventsCommitted: () => void;
   /** Single sign-on with the institution's OpenID Provider, when configured. */
   singleSignOn?: SingleSignOnSettings;
   /** The site passkeys are made for. */
@@ -123,7 +121,7 @@ function createAdminCache(database: Database) {
   };
 }
 
-/** Runs a change in a transaction, forgets the cached admins, and wakes the outbox relay. */
+/** Runs a change in a transaction and forgets the cached admins. */
 export async function committed<T>(ctx: AccountsContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   let result: T;
   try {
@@ -132,7 +130,6 @@ export async function committed<T>(ctx: AccountsContext, fn: (tx: Tx) => Promise
     // Also after a failed commit: whether it took effect is not certain from here.
     ctx.admins.forget();
   }
-  ctx.onEventsCommitted();
   return result;
 }
 

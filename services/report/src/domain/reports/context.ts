@@ -29,7 +29,6 @@ export interface ReportsDeps {
   links: LinkSigner;
   logger: Logger;
   handleOnce: ServiceContext<unknown>['handleOnce'];
-  notifyOutbox(): void;
   providerName: string;
   signatory: string;
   linkTtlHours: number;

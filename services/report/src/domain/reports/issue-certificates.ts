@@ -26,7 +26,6 @@ export function certificateIssuer(deps: ReportsDeps) {
       const at = new Date();
       const issued = await markIssued(database.db, c.resultId, at, issuedEvent(deps, c, pdf, at, undefined));
       if (issued) {
-        deps.notifyOutbox();
         logger.info({ resultId: c.resultId }, 'certificate issued');
       } else if (!(await findCertificate(database.db, c.resultId))) {
         // Erased while it was rendering: the PDF just stored must not outlive it.

@@ -16,7 +16,6 @@ export interface AttemptsDeps {
   database: Database;
   storage: ObjectStore;
   logger: Logger;
-  notifyOutbox(): void;
   /** Seconds after the deadline during which a submit is still taken whole. */
   graceSeconds: number;
   /** How long a submit waits for its result before answering 202. */

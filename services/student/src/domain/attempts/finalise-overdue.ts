@@ -22,6 +22,5 @@ export async function finaliseOverdue(ctx: AttemptsContext, limit = 100): Promis
     }
     return due.length;
   });
-  if (count > 0) ctx.notifyOutbox();
   return count;
 }

@@ -46,7 +46,6 @@ export async function startAttempt(ctx: AttemptsContext, token: string) {
     const { change, alongside } = insertAttempt(attempt);
     const event = { name: ATTEMPT_STARTED, payload: startedPayload(attempt, active.version) };
     if (await enqueueWith(ctx.database.db, change, event, alongside)) {
-      ctx.notifyOutbox();
       return started(ctx, { created: true, attempt, files: [], now });
     }
     if (read === START_READS) {

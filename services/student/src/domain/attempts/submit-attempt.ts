@@ -54,7 +54,6 @@ export async function submitAttempt(
   }
   if (input.files.length > 0) await recordSubmittedFiles(ctx, token, input);
   const ended = await endSubmitted(ctx, token, input);
-  if (ended.fresh) ctx.notifyOutbox();
   // Asked not to wait: a fresh submission has no result yet, a repeat answers with the one recorded, if any.
   const result = input.respondAsync
     ? ended.fresh

@@ -26,7 +26,6 @@ export interface StudentsDeps {
   secrets: SecretBox;
   publicOrigin: string;
   inviteTtlDays: number;
-  notifyOutbox(): void;
   /** Removes every answer file a student uploaded (their prefix in the bucket). */
   removeStudentFiles(studentId: string): Promise<void>;
 }

@@ -52,7 +52,6 @@ export async function inviteStudents(
     );
     return inserted;
   });
-  deps.notifyOutbox();
   return created;
 }
 

@@ -58,7 +58,6 @@ export async function removeStudent(deps: StudentsDeps, id: string, actorId: str
     // The audit keeps that a student was erased, not who they were.
     await audit(tx, { actorId, action: 'student.deleted', studentId: id });
   });
-  deps.notifyOutbox();
   await deps.removeStudentFiles(id);
 }
 

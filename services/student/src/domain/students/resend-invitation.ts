@@ -52,7 +52,6 @@ export async function resendInvitation(
     });
     return student;
   });
-  deps.notifyOutbox();
   return studentView(deps, renewed);
 }
 
