@@ -147,7 +147,8 @@ export class OutboxRelay implements Handoff {
    */
   take(rows: OutboxRow[]): void {
     if (this.stopping || rows.length === 0) return;
-    this.handed.push(...rows);
+    // Not push(...rows): a transaction may write more events than a call takes arguments (a large import's mails).
+    this.handed = this.handed.concat(rows);
     this.handedTimer ??= setTimeout(() => this.publishHanded(), this.handoffBatchMs);
   }
 
