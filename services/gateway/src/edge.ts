@@ -108,9 +108,7 @@ export function createEdge(deps: {
     const client = clientOf(req);
     const address = plainAddress(client.address);
     void (async () => {
-      const limited = (async () => {
-        for (const [name, key] of limits.limitsFor(path, rule, address)) await limits.consume(name, key);
-      })();
+      const limited = limits.consumeAll(limits.limitsFor(path, rule, address));
       // The token is checked while the limit's Redis round trip is under way; a refused limit still answers first.
       const authorised = requiresAdmin(path, rule) ? authorise(req.headers.authorization) : undefined;
       const [limit, token] = await Promise.allSettled([limited, authorised]);

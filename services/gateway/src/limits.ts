@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import client from 'prom-client';
-import { createRateLimiter, type RateLimiter, type Redis } from '@readiness/kit/cache';
+import {
+  createRateLimiter,
+  type RateLimitDecision,
+  type RateLimiter,
+  type Redis,
+} from '@readiness/kit/cache';
 import { AppError } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
 import type { GatewayConfig } from './config';
@@ -46,6 +51,13 @@ export function gatewayLimits(deps: {
     studentWrite: limiter('student-write', config.RATE_LIMIT_STUDENT_WRITES),
     studentTokenWrite: limiter('student-token-write', config.RATE_LIMIT_STUDENT_TOKEN_WRITES),
   };
+  const refuseIfDenied = (name: LimitName, decision: RateLimitDecision) => {
+    if (decision.allowed) return;
+    rateLimited.inc({ limit: name });
+    throw new AppError('rate_limited', 'Too many requests, please try again later', 429, {
+      details: { retryAfterSeconds: decision.retryAfterSeconds },
+    });
+  };
   /** The student flow's limits per address and, when the path carries a token, per token as well. */
   const perToken = (path: string, address: string, byAddress: LimitName, byToken: LimitName) => {
     const token = studentToken(path);
@@ -73,12 +85,24 @@ export function gatewayLimits(deps: {
     },
     /** Counts one request; a refused one is a 429 with the seconds to wait. */
     async consume(name: LimitName, key: string) {
-      const decision = await limits[name].consume(key);
-      if (decision.allowed) return;
-      rateLimited.inc({ limit: name });
-      throw new AppError('rate_limited', 'Too many requests, please try again later', 429, {
-        details: { retryAfterSeconds: decision.retryAfterSeconds },
-      });
+      refuseIfDenied(name, await limits[name].consume(key));
+    },
+    /**
+     * Counts one request against each of its limits, in one Redis round trip (the client pipelines the commands
+     * of one turn): the first limit that refuses answers, and the limits after it get their point back, as if they
+     * had been counted one after the other. A classroom refused by its address's limit does not use up its
+     * students' own budgets. (A block that a later limit entered with this point stays: only a client already
+     * over the first limit meets it.)
+     */
+    async consumeAll(counted: Array<[LimitName, string]>) {
+      if (counted.length === 0) return;
+      const decisions = await Promise.all(
+        counted.map(async ([name, key]) => ({ name, key, decision: await limits[name].consume(key) })),
+      );
+      const refused = decisions.findIndex((d) => !d.decision.allowed);
+      if (refused === -1) return;
+      await Promise.all(decisions.slice(refused + 1).map((d) => limits[d.name].reward(d.key)));
+      refuseIfDenied(decisions[refused]!.name, decisions[refused]!.decision);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
 import { createTestRedis, type TestRedis } from '@readiness/testing';
 import { start, type RunningGateway } from '../src/service';
@@ -73,6 +74,14 @@ describe('student flow limits behind one NAT address', () => {
       fetch(`${gateway.url}/api/student/writer-3/start`, { method: 'POST' }),
     ]);
     expect(writes.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it("when the address's limit refuses look-ups, then the student's own budget is not used up by them", async () => {
+    // The address used up its look-ups in the test before; both limits are counted in one round trip.
+    const refused = await Promise.all(Array.from({ length: 5 }, () => load('spared')));
+    expect(refused.map((r) => r.status)).toEqual(Array(5).fill(429));
+    const digest = createHash('sha256').update('spared').digest('base64url').slice(0, 22);
+    expect(Number((await redis.get(`gateway:student-token:${digest}`)) ?? 0)).toBe(0);
   });
 
   it('when one student writes far too often, then only that student is slowed down', async () => {

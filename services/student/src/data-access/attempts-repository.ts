@@ -490,22 +490,22 @@ export async function resultsOf(runner: Runner, tokenHash: Buffer): Promise<Stud
   return row.results;
 }
 
+/** A recorded result as the student service keeps it: the ids it is found by, and the body the student sees. */
+export interface ResultCopy {
+  id: string;
+  attemptId: string;
+  studentId: string;
+  passed: boolean;
+  completedAt: Date;
+  body: StudentResultBody;
+}
+
 /**
  * The writes that keep a recorded result's copy, each only when `when` holds (`handleOnce`'s first sight): the
  * copy (only while the student exists), its attempt marked scored unless it is still open, and the student
  * completed. An erased student's attempts went with them, so both updates then change nothing.
  */
-export function resultCopyWrites(
-  r: {
-    id: string;
-    attemptId: string;
-    studentId: string;
-    passed: boolean;
-    completedAt: Date;
-    body: StudentResultBody;
-  },
-  when: SQL,
-): SQL[] {
+export function resultCopyWrites(r: ResultCopy, when: SQL): SQL[] {
   return [
     sql`INSERT INTO results (id, attempt_id, student_id, passed, completed_at, body)
         SELECT ${r.id}, ${r.attemptId}::uuid, s.id, ${r.passed}, ${r.completedAt.toISOString()}::timestamptz,

@@ -1,4 +1,5 @@
 import type { Tx } from '@readiness/kit/db';
+import type { ResultCopy } from '../../data-access/attempts-repository';
 import {
   adminAnswerFile,
   admitWrite,
@@ -44,8 +45,9 @@ export function createAttempts(deps: AttemptsDeps) {
      * Wakes this replica's submits waiting for the attempt's result, after the copy committed: with the copy when
      * this delivery wrote it (a first sight), else they read what is recorded.
      */
-    resultRecorded: (e: Parameters<typeof resultCopy>[0], written: boolean) =>
-      ctx.resultWaits.wake(e.attemptId, written ? { ...resultCopy(e), certificateUrl: null } : undefined),
+    resultCopy,
+    resultRecorded: (attemptId: string, copy: ResultCopy | null, written: boolean) =>
+      ctx.resultWaits.wake(attemptId, written && copy ? { ...copy.body, certificateUrl: null } : undefined),
     dropResult: (tx: Tx, resultId: string) => dropResult(tx, resultId),
     adminFile: (q: Parameters<typeof adminAnswerFile>[1]) => adminAnswerFile(ctx, q),
   };

@@ -4,7 +4,7 @@ import type { Tx } from '@readiness/kit/db';
 import type { FirstSight, Write } from '@readiness/kit/outbox';
 import { notYet } from '@readiness/kit/errors';
 import {
-  type StudentResultBody,
+  type ResultCopy,
   deleteResult,
   resultCopyWrites,
   resultsOf,
@@ -22,43 +22,39 @@ export async function studentResults(ctx: AttemptsContext, token: string) {
   return found;
 }
 
-/** A recorded result's copy as the student sees it (api.md StudentResult), without its certificate link. */
-export function resultCopy(e: EventPayload<'results.result.recorded.v1'>): StudentResultBody {
+/**
+ * A recorded result's copy as the student service keeps it (the body is api.md StudentResult without its
+ * certificate link), decoded once per delivery; none for an event whose ids are not ours.
+ */
+export function resultCopy(e: EventPayload<'results.result.recorded.v1'>): ResultCopy | null {
+  if (!attemptIdOrNull(e.attemptId) || !isStudentId(e.studentId)) return null;
   const r = recordedResult(e);
   return {
-    _id: r.resultId,
+    id: r.resultId,
     attemptId: r.attemptId,
-    attemptNumber: r.attemptNumber,
-    score: r.score,
-    totalPoints: r.totalPoints,
-    percentage: r.percentage,
+    studentId: r.studentId,
     passed: r.passed,
-    canRetake: r.canRetake,
-    assessmentCode: r.assessmentCode,
-    completedAt: r.completedAt.toISOString(),
-    passingScore: r.passingScore,
-    sections: r.sections.map(({ sectionId: id, ...figures }) => ({ id, ...figures })),
+    completedAt: r.completedAt,
+    body: {
+      _id: r.resultId,
+      attemptId: r.attemptId,
+      attemptNumber: r.attemptNumber,
+      score: r.score,
+      totalPoints: r.totalPoints,
+      percentage: r.percentage,
+      passed: r.passed,
+      canRetake: r.canRetake,
+      assessmentCode: r.assessmentCode,
+      completedAt: r.completedAt.toISOString(),
+      passingScore: r.passingScore,
+      sections: r.sections.map(({ sectionId: id, ...figures }) => ({ id, ...figures })),
+    },
   };
 }
 
-/**
- * The writes that keep the student's copy of a recorded result, for the consumer's once-only statement (none for
- * an event whose ids are not ours).
- */
-export function recordResult(e: EventPayload<'results.result.recorded.v1'>, firstSight: FirstSight): Write[] {
-  if (!attemptIdOrNull(e.attemptId) || !isStudentId(e.studentId)) return [];
-  const r = recordedResult(e);
-  return resultCopyWrites(
-    {
-      id: r.resultId,
-      attemptId: r.attemptId,
-      studentId: r.studentId,
-      passed: r.passed,
-      completedAt: r.completedAt,
-      body: resultCopy(e),
-    },
-    firstSight,
-  );
+/** The writes that keep a result's copy, for the consumer's once-only statement. */
+export function recordResult(copy: ResultCopy | null, firstSight: FirstSight): Write[] {
+  return copy ? resultCopyWrites(copy, firstSight) : [];
 }
 
 /**

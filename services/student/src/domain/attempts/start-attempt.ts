@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, notFound } from '@readiness/kit/errors';
 import { enqueueWith } from '@readiness/kit/outbox';
-import { insertAttempt, newAttemptRecord, standing } from '../../data-access/attempts-repository';
+import {
+  type AttemptFile,
+  type AttemptRecord,
+  insertAttempt,
+  newAttemptRecord,
+  standing,
+} from '../../data-access/attempts-repository';
 import { ATTEMPT_STARTED, startedPayload } from '../events';
 import { tokenHash } from '../tokens';
 import type { AttemptsContext } from './context';
@@ -58,8 +64,8 @@ function started(
   ctx: AttemptsContext,
   s: {
     created: boolean;
-    attempt: Parameters<typeof attemptJson>[0];
-    files: Parameters<typeof attemptJson>[1];
+    attempt: AttemptRecord;
+    files: AttemptFile[];
     now: Date;
   },
 ) {

@@ -17,12 +17,13 @@ export const resultsCopyConsumers = (
   on('results.result.recorded.v1', {
     queue: RESULT_RECORDED_QUEUE,
     async handle(event, meta) {
+      const copy = attempts.resultCopy(event);
       const { duplicate } = await handleOnce(
         RESULT_RECORDED_QUEUE,
         { eventId: meta.id, key: event.resultId },
-        { writes: (firstSight) => attempts.recordResult(event, firstSight) },
+        { writes: (firstSight) => attempts.recordResult(copy, firstSight) },
       );
-      attempts.resultRecorded(event, !duplicate);
+      attempts.resultRecorded(event.attemptId, copy, !duplicate);
     },
   }),
   on('results.result.deleted.v1', {
