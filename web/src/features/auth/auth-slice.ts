@@ -26,17 +26,36 @@ const initialState: AuthState = { status: 'loading', admin: null };
 
 type Dispatch = ThunkDispatch<unknown, unknown, UnknownAction>;
 
+/**
+ * Pauses before the session check is asked again after an answer that says "not now" (429, 502, 503, 504, or no
+ * answer at all): a server at its enrolment peak, or a restart, must not sign every open admin tab out.
+ */
+export const SESSION_CHECK_RETRIES_MS = [500, 1500, 3000];
+
+const isTransient = (err: unknown) =>
+  isHttpError(err)
+    ? [429, 502, 503, 504].includes(err.status)
+    : (err as { status?: unknown } | null)?.status === 'FETCH_ERROR';
+
 export const restoreSession = createAsyncThunk('auth/restoreSession', async (_: void, { dispatch }) => {
   if (!readToken()) return null;
-  const request = dispatch(authApi.endpoints.me.initiate(undefined, { forceRefetch: true }));
-  try {
-    return await request.unwrap();
-  } catch (err) {
-    console.error('Auth check failed:', err);
-    clearToken();
-    return null;
-  } finally {
-    request.unsubscribe();
+  for (let attempt = 0; ; attempt += 1) {
+    const request = dispatch(authApi.endpoints.me.initiate(undefined, { forceRefetch: true }));
+    try {
+      return await request.unwrap();
+    } catch (err) {
+      const pause = SESSION_CHECK_RETRIES_MS[attempt];
+      if (pause !== undefined && isTransient(err)) {
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        continue;
+      }
+      // SPEC §4: a check that failed (refused, or still unanswered after the retries) removes the token.
+      console.error('Auth check failed:', err);
+      clearToken();
+      return null;
+    } finally {
+      request.unsubscribe();
+    }
   }
 });
 

@@ -66,6 +66,48 @@ describe('Admin session', () => {
     logged.mockRestore();
   });
 
+  it('when the session check is answered 503 or 429 for a moment, then it asks again and the admin stays signed in', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const busy = [503, 429];
+    server.use(
+      http.get('*/api/auth/me', () => {
+        const status = busy.shift();
+        return status
+          ? HttpResponse.json({ message: 'Service temporarily unavailable' }, { status })
+          : answer('/api/auth/me', 'get', { admin: superAdmin });
+      }),
+    );
+    const token = openSession(superAdmin._id);
+    renderApp('/admin/dashboard', { token });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Dashboard' }, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+    expect(busy).toEqual([]);
+    expect(storedToken()).toBe(token);
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
+  });
+
+  it('when the server stays unavailable through every retry of the session check, then the token is removed and login shows', async () => {
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    let asked = 0;
+    server.use(
+      http.get('*/api/auth/me', () => {
+        asked += 1;
+        return HttpResponse.json({ message: 'Service temporarily unavailable' }, { status: 503 });
+      }),
+    );
+    const { router } = renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });
+    expect(
+      await screen.findByRole('heading', { name: 'Admin Portal' }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(asked).toBe(4);
+    expect(logged).toHaveBeenCalledWith('Auth check failed:', expect.anything());
+    expect(storedToken()).toBeNull();
+    expect(router.state.location.pathname).toBe('/admin/login');
+    logged.mockRestore();
+  }, 15_000);
+
   it('when any call answers 401, then the admin is signed out and sent to login', async () => {
     const token = openSession(superAdmin._id);
     const { router, user } = renderApp('/admin/dashboard', { token });
