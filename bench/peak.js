@@ -459,6 +459,17 @@ async function main() {
       out(
         `      ${name.padEnd(16)} ${String(c.calls).padStart(6)} calls, ${c.errors} errors, p50 ${c.p50?.toFixed(0)} p95 ${c.p95?.toFixed(0)} p99 ${c.p99?.toFixed(0)} ms ${c.errors ? JSON.stringify(c.failures) : ''}`,
       );
+    // A failed call is told by the service that failed it: its error lines (level 50 and up), a few per service.
+    if (Object.values(figures.calls).some((c) => c.errors > 0)) {
+      for (const name of SERVICES) {
+        const errorLines = stack
+          .output(name)
+          .split('\n')
+          .filter((line) => /"level":(5|6)0/.test(line))
+          .slice(0, 3);
+        for (const line of errorLines) out(`      ${name} logged: ${line.slice(0, 600)}`);
+      }
+    }
     const submitted = peak.students.filter((s) => s.submitStatus >= 200 && s.submitStatus < 300);
     const passes = submitted.filter((s) => s.passes).length;
     out(

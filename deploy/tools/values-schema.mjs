@@ -209,6 +209,19 @@ const schema = {
           interval: { type: 'string', pattern: '^[0-9]+(s|m)$' },
           labels: stringMap,
         }),
+        alerts: closed({
+          enabled: bool,
+          labels: stringMap,
+          runbookUrl: { type: 'string', minLength: 1 },
+          errorRatio: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+          studentP99Seconds: { type: 'number', exclusiveMinimum: 0 },
+          outboxAgeSeconds: { type: 'integer', minimum: 1 },
+          queueDepth: { type: 'integer', minimum: 1 },
+          certificateBacklogSeconds: { type: 'integer', minimum: 1 },
+          // The deadline job runs every 10 s: less than a few passes would page on a slow one.
+          deadlineJobStaleSeconds: { type: 'integer', minimum: 30 },
+        }),
+        dashboard: closed({ enabled: bool, labels: stringMap }),
       }),
       networkPolicy: closed({
         enabled: bool,

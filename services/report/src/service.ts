@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineService } from '@readiness/kit/runtime';
+import { defineService, every } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
 import { CERTIFICATE_ISSUED } from './domain/events';
@@ -9,6 +9,7 @@ import { loadFontFaces } from './domain/templates/fonts';
 import { reportApi } from './entry-points/http/api';
 import { reportConsumers } from './entry-points/messaging/consumers';
 import { loadLinkKey } from './link-key';
+import { certificateBacklogMetrics } from './metrics';
 import { chooseBrowser, SYSTEM_BROWSERS } from './rendering/browser-choice';
 import { createCertificatePress } from './rendering/certificate-press';
 import { createRenderer, type Renderer } from './rendering/renderer';
@@ -30,7 +31,10 @@ export const reportService = defineService({
   publishes: [CERTIFICATE_ISSUED],
   uses: { storage: true },
   openapi: reportApi.openapi,
-  async setup({ config, logger, database, storage, handleOnce }, options: ReportOptions | undefined) {
+  async setup(
+    { config, logger, registry, database, storage, handleOnce },
+    options: ReportOptions | undefined,
+  ) {
     const fontFaces = loadFontFaces();
     const renderer: Renderer = createRenderer({
       choose: () =>
@@ -67,14 +71,15 @@ export const reportService = defineService({
     // Certificates waiting for a browser (none yet, a crash, a restart mid-render) are issued once one runs.
     renderer.onAvailable(() => void reports.issuePending());
     await renderer.start();
-    const sweep = setInterval(() => void reports.issuePending(), config.CERTIFICATE_SWEEP_SECONDS * 1000);
-    sweep.unref();
+    certificateBacklogMetrics(registry, reports.backlog);
     return {
       routes: reportApi.routes(reports),
       subscriptions: reportConsumers(reports),
+      jobs: [
+        every('certificate-sweep', config.CERTIFICATE_SWEEP_SECONDS * 1000, () => reports.issuePending()),
+      ],
       exports: { renderer, certificates },
       async stop() {
-        clearInterval(sweep);
         await reports.settled();
         await renderer.close();
       },

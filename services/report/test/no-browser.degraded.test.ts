@@ -34,12 +34,20 @@ describe('without a browser', () => {
       message: 'PDF generation is temporarily unavailable: no browser is running. Try again shortly.',
     });
     expect(h.mail.list()).toHaveLength(0);
+    // Prometheus sees the backlog (the alert ReadinessCertificateBacklog reads these).
+    const metrics = async () => (await fetch(`${h.report.internalUrl}/metrics`)).text();
+    const waiting = await metrics();
+    expect(waiting).toMatch(/^certificates_pending\{service="report"\} 1$/m);
+    expect(
+      Number(/^certificates_oldest_pending_seconds\{service="report"\} (\S+)$/m.exec(waiting)?.[1]),
+    ).toBeGreaterThanOrEqual(0);
 
     // A browser appears (installed, or back from a crash): the relaunch finds it and the pending pass is issued.
     systemBrowsers.push('/usr/bin/chromium');
     const mail = await h.mail.waitFor((m) => m.to.includes('waiting@example.edu'), 60_000);
     expect(mail.attachments).toHaveLength(1);
     await eventually(async () => (await h.get(`/api/admin/results/${facts.resultId}/pdf`)).status === 200);
+    expect(await metrics()).toMatch(/^certificates_pending\{service="report"\} 0$/m);
   });
 
   it('when PUPPETEER_EXECUTABLE_PATH names no usable browser, then the service refuses to start and says why', async () => {

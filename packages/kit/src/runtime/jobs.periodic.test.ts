@@ -1,3 +1,4 @@
+import { Registry } from 'prom-client';
 import { createLogger } from '../logger';
 import { every, startJobs } from './jobs';
 
@@ -26,6 +27,31 @@ describe('periodic jobs', () => {
     await jobs.stop();
     expect(passes).toBeGreaterThanOrEqual(4);
     expect(overlapped).toBe(false);
+  });
+
+  it('when a job passes and fails, then /metrics tells when it last passed and how often it failed', async () => {
+    const registry = new Registry();
+    let passes = 0;
+    const jobs = startJobs(
+      [
+        every('deadline', 10, async () => {
+          passes++;
+          if (passes > 1) throw new Error('the database is down');
+        }),
+      ],
+      logger,
+      registry,
+    );
+    const before = Date.now() / 1000;
+    await sleep(80);
+    await jobs.stop();
+    const text = await registry.metrics();
+    const last = Number(
+      /periodic_job_last_success_timestamp_seconds\{name="deadline"\} (\S+)/.exec(text)?.[1],
+    );
+    expect(last).toBeGreaterThanOrEqual(before - 1);
+    expect(last).toBeLessThanOrEqual(Date.now() / 1000);
+    expect(Number(/periodic_job_failures_total\{name="deadline"\} (\d+)/.exec(text)?.[1])).toBe(passes - 1);
   });
 
   it('when the jobs are stopped mid-pass, then stop waits for the pass and no new pass starts', async () => {

@@ -290,7 +290,7 @@ export async function startService<S extends z.ZodType, E, O>(
       relay.start();
     };
     if (!opts.deferRelay) startRelay();
-    const jobs = parts.jobs?.length ? startJobs(parts.jobs, logger) : undefined;
+    const jobs = parts.jobs?.length ? startJobs(parts.jobs, logger, registry) : undefined;
 
     let draining: Promise<void> | undefined;
     let releasing: Promise<void> | undefined;

@@ -155,6 +155,17 @@ export async function claimPending(
   return claimed.map(toCertificate);
 }
 
+/** Certificates still to issue, and how long the oldest has waited since its result (the backlog's alert). */
+export async function pendingBacklog(runner: Runner): Promise<{ count: number; oldestSeconds: number }> {
+  const [row] = await rows<{ count: number; oldest: number | string }>(
+    runner,
+    sql`SELECT count(*)::int AS count,
+          coalesce(extract(epoch FROM now() - min(awarded_at)), 0)::float8 AS oldest
+        FROM certificates WHERE status = 'pending'`,
+  );
+  return { count: row?.count ?? 0, oldestSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
+}
+
 /**
  * Turns a pending certificate issued at `issuedAt` and writes its event, in one statement; false (and no event)
  * when it is not pending any more (issued or erased meanwhile).

@@ -1,4 +1,4 @@
-import { saveVersion } from '../../data-access/reports-repository';
+import { pendingBacklog, saveVersion } from '../../data-access/reports-repository';
 import type { ResultCopy, VersionCopy } from '../../data-access/records';
 import type { ReportsDeps } from './context';
 import { eraseResult, eraseStudent, recordResult } from './copies';
@@ -20,6 +20,7 @@ export function createReports(deps: ReportsDeps) {
     rememberVersion: (version: VersionCopy) => saveVersion(deps.database.db, version),
     recordResult: (result: ResultCopy, eventId: string) => recordResult(deps, result, eventId),
     issuePending: issuer.issuePending,
+    backlog: () => pendingBacklog(deps.database.db),
     settled: issuer.settled,
     resend: (request: { resultId: string; actorId: string }, eventId: string) =>
       resendCertificate(deps, request, eventId),
