@@ -173,4 +173,114 @@ describe('chart: alerts and dashboard', () => {
       }
     },
   );
+  /**
+   * Series over time, in promtool's notation (`a+bxn`: n steps from a by b, one a minute), and when each alert must
+   * and must not fire on them.
+   */
+  const SCENARIOS: Array<{
+    series: Record<string, string>;
+    quiet: [string, string][];
+    firing: [string, string, Record<string, string>][];
+  }> = [
+    {
+      series: {
+        'periodic_job_last_success_timestamp_seconds{job="readiness-student", name="attempt-deadline"}':
+          '0+60x5 300x25',
+        'outbox_oldest_pending_seconds{job="readiness-auth", source="auth"}': '0x5 60+60x25',
+        'certificates_oldest_pending_seconds{job="readiness-report"}': '0+60x40',
+        'up{job="readiness-gateway", instance="10.0.0.1:9464"}': '1x5 0x25',
+        'up{job="readiness-auth", instance="10.0.0.2:9464"}': '1x30',
+        'bus_dead_lettered_total{job="readiness-results", queue="results.attempt-submitted", event="e", reason="poison"}':
+          '0x5 1x25',
+        'http_request_duration_seconds_count{job="readiness-student", method="POST", route="r", status="500"}':
+          '0+1x30',
+        'http_request_duration_seconds_count{job="readiness-student", method="POST", route="r", status="200"}':
+          '0+10x30',
+        'http_request_duration_seconds_count{job="readiness-auth", method="GET", route="r", status="200"}':
+          '0+10x30',
+        'http_request_duration_seconds_bucket{job="readiness-gateway", route="proxy:student", method="GET", status="200", le="1"}':
+          '0x30',
+        'http_request_duration_seconds_bucket{job="readiness-gateway", route="proxy:student", method="GET", status="200", le="2.5"}':
+          '0+10x30',
+        'http_request_duration_seconds_bucket{job="readiness-gateway", route="proxy:student", method="GET", status="200", le="+Inf"}':
+          '0+10x30',
+        'rabbitmq_queue_messages_ready{queue="notification.certificate-issued", vhost="/"}': '2000x30',
+        'rabbitmq_queue_messages_ready{queue="notification.certificate-issued.dlq", vhost="/"}': '5000x30',
+      },
+      // Nothing fires before its condition has held for its `for`.
+      quiet: [
+        ['4m', 'ReadinessDeadlineJobStopped'],
+        ['5m', 'ReadinessOutboxBacklog'],
+        ['15m', 'ReadinessCertificateBacklog'],
+        ['5m', 'ReadinessServiceDown'],
+        ['4m', 'ReadinessDeadLetters'],
+        ['3m', 'ReadinessHighErrorRate'],
+        ['5m', 'ReadinessStudentLatencyHigh'],
+        ['5m', 'ReadinessQueueDepth'],
+      ],
+      firing: [
+        ['15m', 'ReadinessDeadlineJobStopped', {}],
+        ['20m', 'ReadinessOutboxBacklog', { job: 'readiness-auth' }],
+        ['30m', 'ReadinessCertificateBacklog', {}],
+        ['10m', 'ReadinessServiceDown', { job: 'readiness-gateway', instance: '10.0.0.1:9464' }],
+        [
+          '10m',
+          'ReadinessDeadLetters',
+          { job: 'readiness-results', queue: 'results.attempt-submitted', reason: 'poison' },
+        ],
+        ['15m', 'ReadinessHighErrorRate', { job: 'readiness-student' }],
+        ['20m', 'ReadinessStudentLatencyHigh', {}],
+        ['15m', 'ReadinessQueueDepth', { queue: 'notification.certificate-issued' }],
+      ],
+    },
+  ];
+
+  (promtool ? test : test.skip)(
+    'when promtool replays a stuck job, a backlog, a dead replica, errors, slowness and a full queue, then each alert fires after its delay and not before',
+    () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'rules-'));
+      try {
+        writeFileSync(path.join(dir, 'rules.yaml'), stringify({ groups: rule.spec.groups }));
+        const byName = new Map(rules.map((r) => [r.alert, r]));
+        const expand = (text: string, labels: Record<string, string>) =>
+          text.replace(/\{\{ \$labels\.(\w+) \}\}/g, (_, l: string) => labels[l] ?? '');
+        const tests = SCENARIOS.map((s) => ({
+          interval: '1m',
+          input_series: Object.entries(s.series).map(([series, values]) => ({ series, values })),
+          alert_rule_test: [
+            ...s.quiet.map(([at, alertname]) => ({ eval_time: at, alertname, exp_alerts: [] })),
+            ...s.firing.map(([at, alertname, labels]) => {
+              const r = byName.get(alertname)!;
+              return {
+                eval_time: at,
+                alertname,
+                exp_alerts: [
+                  {
+                    exp_labels: { ...labels, severity: r.labels.severity },
+                    exp_annotations: Object.fromEntries(
+                      Object.entries(r.annotations).map(([k, v]) => [k, expand(v, labels)]),
+                    ),
+                  },
+                ],
+              };
+            }),
+          ],
+        }));
+        // Every alert is replayed both ways.
+        expect(new Set(SCENARIOS.flatMap((s) => s.firing.map((f) => f[1])))).toEqual(new Set(byName.keys()));
+        writeFileSync(
+          path.join(dir, 'tests.yaml'),
+          stringify({ rule_files: ['rules.yaml'], evaluation_interval: '1m', tests }),
+        );
+        const replayed = spawnSync('promtool', ['test', 'rules', 'tests.yaml'], {
+          cwd: dir,
+          encoding: 'utf8',
+        });
+        expect(replayed.stdout + replayed.stderr).toContain('SUCCESS');
+        expect(replayed.status).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
