@@ -33,8 +33,8 @@ module.exports = {
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
     { ...node, displayName: 'deploy', roots: ['<rootDir>/deploy', '<rootDir>/charts'] },
-    // QUALITY.md's fault scenarios against the local stack built from dist (`npx tsc -b` first).
-    { ...node, displayName: 'faults', roots: ['<rootDir>/tests/faults'] },
+    // QUALITY.md's fault scenarios, and traces, against the local stack built from dist (`npx tsc -b` first).
+    { ...node, displayName: 'faults', roots: ['<rootDir>/tests/faults', '<rootDir>/tests/traces'] },
     // Browser tests against the built product (`npx tsc -b && npm run build -w web` first).
     {
       ...node,

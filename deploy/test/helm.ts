@@ -137,3 +137,32 @@ export function find(objects: K8sObject[], kind: string, name: string): K8sObjec
     );
   return obj;
 }
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+}
+interface Deployment extends K8sObject {
+  spec: {
+    template: {
+      spec: { containers: { env?: EnvVar[]; envFrom?: { configMapRef?: { name: string } }[] }[] };
+    };
+  };
+}
+
+/** The environment a service's container gets: its ConfigMap, then its own entries (a secret shows as `name/key`). */
+export function containerEnv(objects: K8sObject[], service: string): Record<string, string> {
+  const deployment = find(objects, 'Deployment', `readiness-${service}`) as Deployment;
+  const container = deployment.spec.template.spec.containers[0];
+  const env: Record<string, string> = {};
+  for (const source of container?.envFrom ?? []) {
+    const name = source.configMapRef?.name;
+    if (name) Object.assign(env, (find(objects, 'ConfigMap', name) as K8sObject & { data: object }).data);
+  }
+  for (const entry of container?.env ?? []) {
+    const ref = entry.valueFrom?.secretKeyRef;
+    env[entry.name] = ref ? `${ref.name}/${ref.key}` : (entry.value ?? '');
+  }
+  return env;
+}

@@ -171,6 +171,18 @@ const schema = {
           secretKeyKey: { type: 'string', minLength: 1 },
         }),
       }),
+      tracing: closed({
+        // An OTLP/HTTP base URL without a path of its own ("" = off): the exporter appends /v1/traces.
+        otlpEndpoint: { type: 'string', pattern: '^$|^https?://[^/?#]+/?$' },
+        // A number, or the string `helm --set` makes of a decimal (it converts only integers).
+        sampleRatio: {
+          oneOf: [
+            { type: 'number', minimum: 0, maximum: 1 },
+            { type: 'string', pattern: '^(0(\\.[0-9]+)?|1(\\.0+)?)$' },
+          ],
+        },
+        networkPolicy: closed({ port, to: peers }),
+      }),
       auth: closed({ jwksPath: { type: 'string', pattern: '^/' } }),
       podSecurityContext: closed({
         runAsNonRoot: { const: true },

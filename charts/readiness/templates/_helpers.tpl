@@ -84,6 +84,11 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- $_ := set $data "S3_BUCKET" $root.Values.dependencies.s3.bucket -}}
 {{- $_ := set $data "S3_REGION" $root.Values.dependencies.s3.region -}}
 {{- end -}}
+{{- with $root.Values.tracing.otlpEndpoint -}}
+{{- $_ := set $data "OTEL_EXPORTER_OTLP_ENDPOINT" . -}}
+{{- $_ := set $data "OTEL_TRACES_SAMPLER" "parentbased_traceidratio" -}}
+{{- $_ := set $data "OTEL_TRACES_SAMPLER_ARG" ($root.Values.tracing.sampleRatio | toString) -}}
+{{- end -}}
 {{- range $k, $v := $svc.env -}}
 {{- $_ := set $data $k (toString $v) -}}
 {{- end -}}

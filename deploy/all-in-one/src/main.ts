@@ -3,6 +3,8 @@
  * port, the gateway on PORT, and the embedded defaults in place of RabbitMQ, Redis, S3 and SMTP. PostgreSQL is a
  * real server started from the binaries npm installed, one database per service.
  */
+// First: traces (when OTEL_EXPORTER_OTLP_ENDPOINT is set) wrap express, pg and amqplib before they load.
+import '@readiness/kit/telemetry';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { assessmentService } from '@readiness/assessment';

@@ -10,6 +10,7 @@ export {
 } from './resources';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { eventually } from './eventually';
+export { capturingLogger } from './logs';
 export { documentedOperations, mountedOperations, servedApiDocument } from './openapi';
 export { freePort } from './ports';
 export {

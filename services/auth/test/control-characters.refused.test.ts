@@ -1,25 +1,14 @@
-import { Writable } from 'node:stream';
-import { createLogger } from '@readiness/kit/logger';
+import { capturingLogger } from '@readiness/testing';
 import { client, ROOT, startAuth, uniqueEmail, type Harness } from './harness';
 
 let h: Harness;
 let api: ReturnType<typeof client>;
 let rootToken: string;
-const logLines: string[] = [];
+const { logger, lines: logLines } = capturingLogger('auth-test');
 
 jest.setTimeout(60_000);
 
 beforeAll(async () => {
-  const logger = createLogger({
-    name: 'auth-test',
-    level: 'info',
-    destination: new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logLines.push(chunk.toString());
-        done();
-      },
-    }),
-  });
   h = await startAuth('real', {}, logger);
   api = client(h.url);
   rootToken = await api.login(ROOT.email, ROOT.password);

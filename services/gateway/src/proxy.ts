@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { Logger } from '@readiness/kit/logger';
+import { currentTraceFields } from '@readiness/kit/tracing';
 import client from 'prom-client';
 
 /** RFC 9110 §7.6.1: these describe one connection and must not be forwarded. */
@@ -24,6 +25,9 @@ const REPLACED_ON_REQUEST = new Set([
   'x-forwarded-host',
   'x-request-id',
   'x-correlation-id',
+  // W3C trace context: the gateway's own span's when traced, never the caller's as it came.
+  'traceparent',
+  'tracestate',
 ]);
 
 /** The extra headers a `Connection` header names as hop-by-hop; none in the usual case. */
@@ -213,6 +217,10 @@ function upstreamRequestHeaders(req: IncomingMessage, upstream: Prepared, option
     options.correlationId,
   ];
   copyHeaders(req.rawHeaders, headers, req.headers.connection, REPLACED_ON_REQUEST);
+  // Traced, the upstream's span is a child of the gateway's (the HTTP instrumentation leaves raw headers alone).
+  const trace = currentTraceFields();
+  if (trace.traceparent) headers.push('traceparent', trace.traceparent);
+  if (trace.tracestate) headers.push('tracestate', trace.tracestate);
   return headers;
 }
 

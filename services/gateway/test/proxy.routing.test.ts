@@ -110,6 +110,19 @@ describe('gateway proxy', () => {
     expect(request?.headers['x-forwarded-host']).toBe(new URL(gateway.url).host);
   });
 
+  it("when a caller sends W3C trace context, then the service never receives the caller's as it was sent", async () => {
+    const forged = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const res = await fetch(`${gateway.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { traceparent: forged, tracestate: 'vendor=forged' },
+    });
+    expect(res.status).toBe(201);
+    expect(seen).toHaveLength(1);
+    // Untraced (no OTLP endpoint), the gateway sends none; traced, it sends its own span's (tests/traces).
+    expect(seen[0]?.headers.traceparent).toBeUndefined();
+    expect(seen[0]?.headers.tracestate).toBeUndefined();
+  });
+
   it('when a request arrives without ids, then the gateway makes one up and passes the same one upstream', async () => {
     const res = await fetch(`${gateway.url}/api/auth/login`, { method: 'POST' });
     const id = res.headers.get('x-request-id');

@@ -47,7 +47,8 @@ export interface Admin {
 
 export async function signIn(base: string): Promise<Admin> {
   const login = await api<{ token: string }>(base, 'POST', '/api/auth/login', { body: ADMIN });
-  if (login.status !== 200) throw new Error(`admin sign-in answered ${login.status}`);
+  if (login.status !== 200)
+    throw new Error(`admin sign-in answered ${login.status}: ${JSON.stringify(login.body)}`);
   return { base, token: login.body.token };
 }
 

@@ -1,6 +1,7 @@
 import { decodeEnvelope, decodePayload, isEventName } from '@readiness/contracts';
 import { NotYetError } from '../errors';
 import { requestContext, type Logger } from '../logger';
+import { traceHandler } from '../tracing';
 import type { BusMessage, HandlerContext, Subscription } from './types';
 
 /** A malformed delivery keeps its decoded envelope when there was one, so the DLQ shows which event it was. */
@@ -100,11 +101,12 @@ export function afterFailure(
 
 /**
  * Runs a handler with the message's correlation id in the request context, so every log line and every
- * event the handler writes carries it. An event without one starts its own chain with its id.
+ * event the handler writes carries it. An event without one starts its own chain with its id. Traced, the
+ * handler runs in a span continuing the trace the event was written in.
  */
 export function runHandler(sub: Subscription, message: BusMessage, ctx: HandlerContext): Promise<void> {
   return requestContext.run({ correlationId: message.correlationId ?? message.id }, () =>
-    sub.handle(message, ctx),
+    traceHandler(sub.queue, message, ctx.attempt, () => sub.handle(message, ctx)),
   );
 }
 

@@ -9,6 +9,7 @@ import amqp, {
 import { encodeEnvelope } from '@readiness/contracts';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
+import { withTraceOf } from '../tracing';
 import {
   afterFailure,
   decodeDelivery,
@@ -555,16 +556,19 @@ class RabbitBus implements EventBus {
     const confirms: Promise<void>[] = [];
     try {
       for (const { m, body } of bodies) {
-        const { confirmed, flushed } = this.send(ch, this.exchange, m.name, body, {
-          persistent: true,
-          mandatory: true,
-          contentType: CONTENT_TYPE,
-          messageId: m.id,
-          type: m.name,
-          correlationId: m.correlationId,
-          timestamp: Math.floor(m.occurredAt.getTime() / 1000),
-          appId: this.opts.service,
-        });
+        // In the trace the event was written in: a traced publish continues it (and its headers carry it).
+        const { confirmed, flushed } = withTraceOf(m, () =>
+          this.send(ch, this.exchange, m.name, body, {
+            persistent: true,
+            mandatory: true,
+            contentType: CONTENT_TYPE,
+            messageId: m.id,
+            type: m.name,
+            correlationId: m.correlationId,
+            timestamp: Math.floor(m.occurredAt.getTime() / 1000),
+            appId: this.opts.service,
+          }),
+        );
         confirmed.catch(() => undefined); // observed below; keeps an early failure from going unhandled
         confirms.push(confirmed);
         if (!flushed) await this.waitForDrain(ch);

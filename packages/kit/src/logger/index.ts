@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
+import { logTraceFields } from '../tracing';
 
 export type { Logger } from 'pino';
 
@@ -50,7 +51,8 @@ export function createLogger(options: {
       level: options.level ?? process.env.LOG_LEVEL ?? 'info',
       redact: { paths: [...REDACT_PATHS, ...(options.redact ?? [])], censor: '[redacted]' },
       base: { service: options.name },
-      mixin: () => ({ ...currentContext() }),
+      // Traced, every line names its trace and span (`trace_id`, `span_id`), so a trace leads to its logs.
+      mixin: () => ({ ...currentContext(), ...logTraceFields() }),
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },

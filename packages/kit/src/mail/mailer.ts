@@ -1,6 +1,7 @@
 import { createTransport } from 'nodemailer';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
+import { SpanKind, traced } from '../tracing';
 
 export interface MailAttachment {
   filename: string;
@@ -91,44 +92,52 @@ export function createMailer(options: MailerOptions): Mailer {
     dnsTimeout: 10_000,
   });
 
-  return {
-    async send(message) {
-      try {
-        const info = await transport.sendMail({
-          from: options.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          attachments: message.attachments?.map((a) => ({
-            filename: a.filename,
-            content: a.content,
-            contentType: a.contentType,
-          })),
-        });
-        const addresses = (list: unknown[] | undefined) =>
-          (list ?? []).map((entry) =>
-            typeof entry === 'string' ? entry : (entry as { address: string }).address,
-          );
-        return {
-          messageId: info.messageId,
-          accepted: addresses(info.accepted),
-          rejected: addresses(info.rejected),
-        };
-      } catch (err) {
-        const failure = classifySmtpError(err);
-        logger.warn(
-          {
-            err,
-            permanent: failure.permanent,
-            smtpCode: failure.smtpCode,
-            responseCode: failure.responseCode,
-          },
-          'mail was not sent',
+  async function sendNow(message: MailMessage) {
+    try {
+      const info = await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        attachments: message.attachments?.map((a) => ({
+          filename: a.filename,
+          content: a.content,
+          contentType: a.contentType,
+        })),
+      });
+      const addresses = (list: unknown[] | undefined) =>
+        (list ?? []).map((entry) =>
+          typeof entry === 'string' ? entry : (entry as { address: string }).address,
         );
-        throw failure;
-      }
-    },
+      return {
+        messageId: info.messageId,
+        accepted: addresses(info.accepted),
+        rejected: addresses(info.rejected),
+      };
+    } catch (err) {
+      const failure = classifySmtpError(err);
+      logger.warn(
+        {
+          err,
+          permanent: failure.permanent,
+          smtpCode: failure.smtpCode,
+          responseCode: failure.responseCode,
+        },
+        'mail was not sent',
+      );
+      throw failure;
+    }
+  }
+
+  const smtpHost = URL.canParse(options.smtpUrl) ? new URL(options.smtpUrl).hostname : '';
+
+  return {
+    // Traced, the SMTP conversation is a span of the handler that sends the mail.
+    send: (message) =>
+      traced('smtp send', { kind: SpanKind.CLIENT, attributes: { 'server.address': smtpHost } }, () =>
+        sendNow(message),
+      ),
 
     async verify() {
       try {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Database, type Runner, type Tx } from '../db';
 import { currentContext } from '../logger';
+import { currentTraceFields } from '../tracing';
 import { handoffFor, type OutboxRow } from './handoff';
 
 export { OutboxRelay, type BusMessage, type OutboxRelayOptions, type Publisher } from './relay';
@@ -26,6 +27,7 @@ export interface OutboxEvent {
   payload: Uint8Array;
   /** Defaults to the current request's correlation id (or its request id). */
   correlationId?: string;
+  /** W3C trace context; defaults to the active span's (the request or handler writing the event), if traced. */
   traceparent?: string;
   tracestate?: string;
   /** The event id; generated when absent. Whatever it is, every republish carries the same one. */
@@ -94,14 +96,16 @@ const OUTBOX_COLUMNS = sql.raw(
 
 /** The row an event is written as (and handed to the relay as). */
 function outboxRow(event: OutboxEvent, context: ReturnType<typeof currentContext>): OutboxRow {
+  // The event continues the trace of the request or handler that writes it.
+  const trace = event.traceparent ? event : currentTraceFields();
   return {
     id: event.id ?? randomUUID(),
     name: event.name,
     payload: event.payload,
     occurred_at: event.occurredAt ?? new Date(),
     correlation_id: event.correlationId ?? context.correlationId ?? context.requestId ?? null,
-    traceparent: event.traceparent ?? null,
-    tracestate: event.tracestate ?? null,
+    traceparent: trace.traceparent ?? null,
+    tracestate: trace.tracestate ?? null,
     source: null,
   };
 }

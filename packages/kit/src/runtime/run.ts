@@ -15,6 +15,7 @@ import type { Mailer } from '../mail';
 import { serveOpenApi } from '../openapi';
 import { handleOnce, OutboxRelay } from '../outbox';
 import { handleProcessErrors, Shutdown } from '../shutdown';
+import { shutdownTracing } from '../tracing';
 import type { ObjectStore, ObjectStoreConnection } from '../storage';
 import { startJobs } from './jobs';
 import { OwnedResources, openAdapters, type AdapterConfig } from './service-adapters';
@@ -348,6 +349,8 @@ export function runMain<S extends z.ZodType, E, O>(module: ServiceModule<S, E, O
     .then((service) => {
       const shutdown = new Shutdown(service.logger, (service.graceSeconds + 5) * 1000);
       handleProcessErrors(service.logger, shutdown);
+      // Last of all: the spans of the requests and handlers that finished during the stop are exported.
+      shutdown.add('traces', shutdownTracing);
       shutdown.add(module.name, () => service.stop());
       shutdown.onSignals();
     })

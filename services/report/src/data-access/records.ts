@@ -1,4 +1,5 @@
 import type { QuestionKind, RecordedResult } from '@readiness/contracts';
+import type { TraceFields } from '@readiness/kit/tracing';
 
 export type { ResultAnswer as ScoredAnswer, ResultSection as SectionScore } from '@readiness/contracts';
 
@@ -36,4 +37,6 @@ export interface CertificateRecord {
   status: 'pending' | 'issued';
   awardedAt: Date;
   issuedAt: Date | null;
+  /** The trace of the result that earned it (W3C fields; empty when it was not traced). */
+  trace: TraceFields;
 }

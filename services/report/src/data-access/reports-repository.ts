@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { json, rows, type Runner } from '@readiness/kit/db';
 import { enqueueWith, type OutboxEvent } from '@readiness/kit/outbox';
+import type { TraceFields } from '@readiness/kit/tracing';
 import type { CertificateRecord, ResultCopy, VersionCopy } from './records';
 
 export async function saveVersion(runner: Runner, v: VersionCopy): Promise<void> {
@@ -73,12 +74,13 @@ export async function findResult(runner: Runner, resultId: string): Promise<Resu
  * same result changes nothing.
  */
 export function addCertificate(
-  c: { resultId: string; studentId: string; code: string; objectKey: string; awardedAt: Date },
+  c: { resultId: string; studentId: string; code: string; objectKey: string; awardedAt: Date } & TraceFields,
   when: SQL,
 ): SQL {
   return sql`
-    INSERT INTO certificates (result_id, student_id, code, object_key, awarded_at)
-    SELECT ${c.resultId}, ${c.studentId}, ${c.code}, ${c.objectKey}, ${c.awardedAt.toISOString()}
+    INSERT INTO certificates (result_id, student_id, code, object_key, awarded_at, traceparent, tracestate)
+    SELECT ${c.resultId}, ${c.studentId}, ${c.code}, ${c.objectKey}, ${c.awardedAt.toISOString()},
+      ${c.traceparent ?? null}::text, ${c.tracestate ?? null}::text
     WHERE ${when}
     ON CONFLICT (result_id) DO NOTHING`;
 }
@@ -95,10 +97,12 @@ interface CertificateRow {
   status: 'pending' | 'issued';
   awarded_at: Date | string;
   issued_at: Date | string | null;
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 const CERTIFICATE_COLUMNS = sql`SELECT c.result_id, c.student_id, c.code, r.name, r.email, r.assessment_title,
-  r.percentage, c.object_key, c.status, c.awarded_at, c.issued_at`;
+  r.percentage, c.object_key, c.status, c.awarded_at, c.issued_at, c.traceparent, c.tracestate`;
 const CERTIFICATE = sql`${CERTIFICATE_COLUMNS} FROM certificates c JOIN results r USING (result_id)`;
 
 const toCertificate = (r: CertificateRow): CertificateRecord => ({
@@ -113,6 +117,7 @@ const toCertificate = (r: CertificateRow): CertificateRecord => ({
   status: r.status,
   awardedAt: new Date(r.awarded_at),
   issuedAt: r.issued_at === null ? null : new Date(r.issued_at),
+  trace: { traceparent: r.traceparent ?? undefined, tracestate: r.tracestate ?? undefined },
 });
 
 export async function findCertificate(
@@ -149,7 +154,7 @@ export async function claimPending(
             SELECT result_id FROM certificates
             WHERE status = 'pending' AND (claimed_until IS NULL OR claimed_until < now())
             ORDER BY awarded_at LIMIT ${options.limit} FOR UPDATE SKIP LOCKED)
-          RETURNING result_id, student_id, code, object_key, status, awarded_at, issued_at)
+          RETURNING result_id, student_id, code, object_key, status, awarded_at, issued_at, traceparent, tracestate)
         ${CERTIFICATE_COLUMNS} FROM claimed c JOIN results r USING (result_id) ORDER BY c.awarded_at`,
   );
   return claimed.map(toCertificate);

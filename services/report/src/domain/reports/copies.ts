@@ -5,6 +5,7 @@ import {
   findCertificate,
   saveResult,
 } from '../../data-access/reports-repository';
+import { currentTraceFields } from '@readiness/kit/tracing';
 import type { ResultCopy } from '../../data-access/records';
 import { certificateKey, certificatePrefix, normaliseCode, type ReportsDeps } from './context';
 
@@ -25,6 +26,7 @@ export async function recordResult(deps: ReportsDeps, result: ResultCopy, eventI
                   code: normaliseCode(result.assessmentCode),
                   objectKey: certificateKey(result.studentId, result.resultId),
                   awardedAt: result.completedAt,
+                  ...currentTraceFields(),
                 },
                 firstSight,
               ),

@@ -4,6 +4,7 @@ import {
   markIssued,
   recordFailure,
 } from '../../data-access/reports-repository';
+import { contextOf, traced } from '@readiness/kit/tracing';
 import type { CertificateRecord } from '../../data-access/records';
 import { issuedEvent, renderCertificate, storePdf, type ReportsDeps } from './context';
 
@@ -18,8 +19,15 @@ export function certificateIssuer(deps: ReportsDeps) {
   let sweeping: Promise<void> | undefined;
   let again = false;
 
-  /** Renders, stores and announces one claimed certificate; the announcement is written with its `issued` mark. */
-  async function issue(c: CertificateRecord): Promise<void> {
+  /**
+   * Renders, stores and announces one claimed certificate; the announcement is written with its `issued` mark.
+   * Traced, in a span of the trace of the result that earned it (the announcement then continues that trace).
+   */
+  function issue(c: CertificateRecord): Promise<void> {
+    return traced('certificate issue', { parent: contextOf(c.trace) }, () => issueNow(c));
+  }
+
+  async function issueNow(c: CertificateRecord): Promise<void> {
     try {
       const pdf = await renderCertificate(deps, c);
       await storePdf(deps, c.objectKey, pdf);
