@@ -33,8 +33,12 @@ module.exports = {
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
     { ...node, displayName: 'deploy', roots: ['<rootDir>/deploy', '<rootDir>/charts'] },
-    // QUALITY.md's fault scenarios, and traces, against the local stack built from dist (`npx tsc -b` first).
-    { ...node, displayName: 'faults', roots: ['<rootDir>/tests/faults', '<rootDir>/tests/traces'] },
+    // QUALITY.md's fault scenarios, traces and the restore rehearsal, against the local stack built from dist.
+    {
+      ...node,
+      displayName: 'faults',
+      roots: ['<rootDir>/tests/faults', '<rootDir>/tests/traces', '<rootDir>/tests/operations'],
+    },
     // Browser tests against the built product (`npx tsc -b && npm run build -w web` first).
     {
       ...node,

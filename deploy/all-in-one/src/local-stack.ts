@@ -58,6 +58,14 @@ export interface LocalStackOptions {
   output?: 'inherit' | 'buffer';
   /** Flags for each service's node, e.g. `--cpu-prof` to see where a benchmark's time goes. */
   nodeArgs?: string[];
+  /**
+   * Runs once every database exists (empty when new) and the S3 server is up, before any service starts: a
+   * restore into a fresh stack, as `docs/operations.md` restores into a fresh install.
+   */
+  beforeStart?(resources: {
+    databases: Partial<Record<StackServiceName, string>>;
+    objectStorage: Record<string, string>;
+  }): Promise<void>;
 }
 
 export interface StackServiceHandle {
@@ -74,8 +82,8 @@ export interface LocalStack {
   vhost: string;
   mail: MailCatcher;
   dataDir: string;
-  /** The S3 server every service that uses object storage reaches (a process of its own). */
-  objectStorage: { endpoint: string; pid: number | undefined };
+  /** The S3 server every service that uses object storage reaches (a process of its own), and its S3_* settings. */
+  objectStorage: { endpoint: string; pid: number | undefined; env: Record<string, string> };
   service(name: StackServiceName): StackServiceHandle;
   /** Sends the signal (default SIGKILL, as a crash) and resolves once the process has exited. */
   kill(name: StackServiceName, signal?: NodeJS.Signals): Promise<void>;
@@ -341,6 +349,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     cleanups,
   );
   const processes = new StackProcesses(running, options, cleanups);
+  try {
+    await options.beforeStart?.({
+      databases: Object.fromEntries(
+        [...running].flatMap(([svc, entry]) => (entry.databaseUrl ? [[svc, entry.databaseUrl]] : [])),
+      ),
+      objectStorage: { ...s3.env },
+    });
+  } catch (err) {
+    await processes.stop();
+    throw err;
+  }
   await processes.startAll();
 
   return {
@@ -349,7 +368,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     vhost: decodeURIComponent(new URL(amqpUrl).pathname.slice(1)) || '/',
     mail,
     dataDir,
-    objectStorage: { endpoint: s3.endpoint, pid: s3.child.pid },
+    objectStorage: { endpoint: s3.endpoint, pid: s3.child.pid, env: { ...s3.env } },
     service: (svc) => {
       const entry = processes.entry(svc);
       return {
