@@ -7,17 +7,14 @@
  * with the same password. A damaged backup, and a restore into databases that are not empty, change nothing.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createTestVhost, serverUrl, type TestVhost } from '@readiness/testing';
-import { startLocalStack, type LocalStack } from '../../deploy/all-in-one/src/local-stack';
+import type { LocalStack } from '../../deploy/all-in-one/src/local-stack';
 import { api } from '../../deploy/all-in-one/test/launcher';
-import { ADMIN } from '../faults/support/fault-stack';
 import { answerSheet, prepareStudents, signIn, type Admin } from '../faults/support/students';
+import { startTestStack, type TestStack } from '../support/test-stack';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TOOL = path.join(ROOT, 'deploy/tools/backup.mjs');
@@ -63,42 +60,19 @@ async function observe(
   };
 }
 
-function stackOptions(name: string, vhost: TestVhost, redisUrl: string, pgUrl: string) {
-  return {
-    name,
-    isolate: true,
-    ports: 'free' as const,
-    pgUrl,
-    amqpUrl: vhost.url,
-    redisUrl,
-    output: 'buffer' as const,
-    env: { LOG_LEVEL: 'warn' },
-    serviceEnv: { auth: { SEED_ADMIN_EMAIL: ADMIN.email, SEED_ADMIN_PASSWORD: ADMIN.password } },
-  };
-}
-
 let folder: string;
-let vhosts: TestVhost[] = [];
-const stacks: LocalStack[] = [];
+const stacks: TestStack[] = [];
 let before: Awaited<ReturnType<typeof observe>>;
 let after: Awaited<ReturnType<typeof observe>>;
 let restored: LocalStack;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'services/gateway/dist/main.js')))
-    throw new Error('build first: npx tsc -b && npm run build -w web');
   folder = await mkdtemp(path.join(os.tmpdir(), 'readiness-backup-'));
-  const pgUrl = await serverUrl('postgres');
-  const redis = new URL(await serverUrl('redis'));
-  redis.pathname = `/${REDIS_DATABASE}`;
-  const run = `${process.pid}_${randomBytes(3).toString('hex')}`;
-  vhosts = [await createTestVhost(), await createTestVhost()];
 
   // The product in use: one pass with an answer file, one fail.
-  const original = await startLocalStack(
-    stackOptions(`restore_a_${run}`, vhosts[0]!, redis.toString(), pgUrl),
-  );
-  stacks.push(original);
+  const first = await startTestStack('restore_a', REDIS_DATABASE);
+  stacks.push(first);
+  const original = first.stack;
   const admin = await signIn(original.gatewayUrl);
   const sheet = await answerSheet(admin);
   const assessment = await api<{ assessment: { questions: Array<{ id: string; type: string }> } }>(
@@ -142,23 +116,22 @@ beforeAll(async () => {
   before = await observe(admin, seen);
 
   await tool('backup', folder, databasesOf(original), original.objectStorage.env);
-  await original.stop();
+  await first.stop();
   stacks.pop();
 
   // A fresh install: new databases and an empty bucket, restored before any service starts.
-  restored = await startLocalStack({
-    ...stackOptions(`restore_b_${run}`, vhosts[1]!, redis.toString(), pgUrl),
+  const second = await startTestStack('restore_b', REDIS_DATABASE, {
     beforeStart: async ({ databases, objectStorage }) => {
       await tool('restore', folder, databases as Record<string, string>, objectStorage);
     },
   });
-  stacks.push(restored);
+  stacks.push(second);
+  restored = second.stack;
   after = await observe(await signIn(restored.gatewayUrl), seen);
 }, 300_000);
 
 afterAll(async () => {
   for (const stack of stacks) await stack.stop();
-  for (const vhost of vhosts) await vhost.close();
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 

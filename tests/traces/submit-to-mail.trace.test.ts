@@ -5,20 +5,16 @@
  * one trace: every span's parent is in the trace, each step descends from the one before, the log lines of every
  * service on the way name the trace, and no span carries the student's invitation token.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { Pool } from 'pg';
-import { createTestVhost, eventually, serverUrl, type TestVhost } from '@readiness/testing';
-import { startLocalStack, type LocalStack } from '../../deploy/all-in-one/src/local-stack';
+import { eventually } from '@readiness/testing';
+import type { LocalStack } from '../../deploy/all-in-one/src/local-stack';
 import { answerSheet, prepareStudents, signIn, type Student } from '../faults/support/students';
-import { ADMIN } from '../faults/support/fault-stack';
 import { api } from '../../deploy/all-in-one/test/launcher';
+import { startTestStack, type TestStack } from '../support/test-stack';
 
-const ROOT = path.resolve(__dirname, '../..');
 /** A Redis database of its own, like the fault suite's (which uses 14). */
 const REDIS_DATABASE = 13;
 
@@ -121,7 +117,7 @@ async function startReceiver(): Promise<{
 }
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let vhost: TestVhost;
+let test: TestStack;
 let stack: LocalStack;
 let student: Student;
 let trace: Span[];
@@ -151,39 +147,17 @@ function one(spans: Span[], what: string, match: (s: Span) => boolean): Span {
 }
 
 beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'services/gateway/dist/main.js')))
-    throw new Error('build first: npx tsc -b && npm run build -w web');
   receiver = await startReceiver();
-  vhost = await createTestVhost();
-  const redis = new URL(await serverUrl('redis'));
-  redis.pathname = `/${REDIS_DATABASE}`;
-  stack = await startLocalStack({
-    name: `traces_${process.pid}_${randomBytes(3).toString('hex')}`,
-    isolate: true,
-    ports: 'free',
-    pgUrl: await serverUrl('postgres'),
-    amqpUrl: vhost.url,
-    redisUrl: redis.toString(),
-    output: 'buffer',
+  test = await startTestStack('traces', REDIS_DATABASE, {
     env: {
       LOG_LEVEL: 'info',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       // Spans leave within a fifth of a second instead of five.
       OTEL_BSP_SCHEDULE_DELAY: '200',
     },
-    serviceEnv: { auth: { SEED_ADMIN_EMAIL: ADMIN.email, SEED_ADMIN_PASSWORD: ADMIN.password } },
   });
+  stack = test.stack;
   const admin = await signIn(stack.gatewayUrl);
-  // The seeded assessment reaches the student and results services by its published event.
-  const studentDb = new Pool({ connectionString: stack.service('student').databaseUrl, max: 1 });
-  await eventually(
-    async () =>
-      (await studentDb.query('SELECT 1 FROM assessment_versions WHERE active_since IS NOT NULL')).rowCount! >
-      0,
-    'the seeded assessment in the student service',
-    60_000,
-  );
-  await studentDb.end();
   const sheet = await answerSheet(admin);
   student = (await prepareStudents(admin, 'trace', 1, sheet))[0]!;
   const submitted = await api(stack.gatewayUrl, 'POST', `/api/student/${student.token}/submit`, {
@@ -220,8 +194,7 @@ afterAll(async () => {
     for (const name of ['gateway', 'student', 'results', 'report', 'notification'] as const)
       writeFileSync(`${process.env.TRACES_DUMP}.${name}.log`, stack.output(name));
   }
-  await stack?.stop();
-  await vhost?.close();
+  await test?.stop();
   await receiver?.close();
 });
 

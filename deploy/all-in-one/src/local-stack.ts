@@ -59,6 +59,11 @@ export interface LocalStackOptions {
   /** Flags for each service's node, e.g. `--cpu-prof` to see where a benchmark's time goes. */
   nodeArgs?: string[];
   /**
+   * Where a service's code comes from: a checkout whose `services/<name>/dist/main.js` runs instead of this
+   * repository's (another version of it, built; the upgrade rehearsal).
+   */
+  serviceRoot?: Partial<Record<StackServiceName, string>>;
+  /**
    * Runs once every database exists (empty when new) and the S3 server is up, before any service starts: a
    * restore into a fresh stack, as `docs/operations.md` restores into a fresh install.
    */
@@ -76,6 +81,13 @@ export interface StackServiceHandle {
   databaseUrl?: string;
 }
 
+export interface StackReplica {
+  url: string;
+  output(): string;
+  /** Sends the signal (default SIGTERM) and resolves with the exit code once the process has exited. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
 export interface LocalStack {
   gatewayUrl: string;
   amqpUrl: string;
@@ -85,12 +97,20 @@ export interface LocalStack {
   /** The S3 server every service that uses object storage reaches (a process of its own), and its S3_* settings. */
   objectStorage: { endpoint: string; pid: number | undefined; env: Record<string, string> };
   service(name: StackServiceName): StackServiceHandle;
-  /** Sends the signal (default SIGKILL, as a crash) and resolves once the process has exited. */
-  kill(name: StackServiceName, signal?: NodeJS.Signals): Promise<void>;
+  /**
+   * Sends the signal (default SIGKILL, as a crash) and resolves once the process has exited, with its exit code
+   * (null when a signal ended it, or it was not running).
+   */
+  kill(name: StackServiceName, signal?: NodeJS.Signals): Promise<number | null>;
   /** Starts the service (again) and resolves once its `/readyz` answers 200. */
   start(name: StackServiceName): Promise<void>;
   /** What the service printed, with `output: 'buffer'`. */
   output(name: StackServiceName): string;
+  /**
+   * Starts one more process of the service (its environment, database and queues; its own free ports), from
+   * `root` (a checkout, as in `serviceRoot`) or this repository; resolves once it is ready. Stopped by `stop()`.
+   */
+  replica(name: StackServiceName, options?: { root?: string }): Promise<StackReplica>;
   /** SIGTERM to every service (SIGKILL after a grace), then removes what `isolate` created. */
   stop(): Promise<void>;
 }
@@ -233,10 +253,14 @@ async function planServices(
 /** Starts, kills and stops the services' processes, each from its `dist`. */
 class StackProcesses {
   private stopped = false;
+  /** Stops of the extra processes `replica` started. */
+  private readonly replicas: Array<() => Promise<void>> = [];
   // A harness that dies (a test runner's worker, Ctrl-C) takes its services with it.
   private readonly killAllNow = () => {
     for (const entry of this.running.values()) entry.child?.kill('SIGKILL');
+    for (const child of this.replicaChildren) child.kill('SIGKILL');
   };
+  private readonly replicaChildren = new Set<ChildProcess>();
 
   constructor(
     private readonly running: Map<StackServiceName, Running>,
@@ -276,16 +300,18 @@ class StackProcesses {
     await waitReady(`http://127.0.0.1:${entry.port}`, child, svc, () => entry.output);
   }
 
-  async kill(svc: StackServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  async kill(svc: StackServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<number | null> {
     const entry = this.entry(svc);
-    if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+    if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return null;
     entry.child.kill(signal);
     await entry.exited;
+    return entry.child.exitCode;
   }
 
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    await Promise.all(this.replicas.map((stop) => stop()));
     await Promise.all(
       [...this.running.values()].map(async (entry) => {
         if (!entry.child || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
@@ -302,10 +328,18 @@ class StackProcesses {
   private spawn(svc: StackServiceName): ChildProcess {
     const entry = this.entry(svc);
     entry.output = '';
+    const child = this.spawnProcess(svc, entry, this.options.serviceRoot?.[svc] ?? ROOT);
+    entry.child = child;
+    entry.exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return child;
+  }
+
+  /** Runs `services/<svc>/dist/main.js` of `root` with the entry's environment; its output goes to the entry. */
+  private spawnProcess(svc: StackServiceName, entry: Running, root: string): ChildProcess {
     const stdio = this.options.output === 'buffer' ? 'pipe' : 'inherit';
     const child = spawn(
       process.execPath,
-      [...(this.options.nodeArgs ?? []), path.join(ROOT, `services/${svc}/dist/main.js`)],
+      [...(this.options.nodeArgs ?? []), path.join(root, `services/${svc}/dist/main.js`)],
       { cwd: ROOT, env: entry.env, stdio: ['ignore', stdio, stdio] },
     );
     const keep = (chunk: Buffer) => {
@@ -315,9 +349,41 @@ class StackProcesses {
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    entry.child = child;
-    entry.exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     return child;
+  }
+
+  async replica(svc: StackServiceName, root = ROOT): Promise<StackReplica> {
+    const base = this.entry(svc);
+    const port = await freePort();
+    const internalPort = await freePort();
+    const entry: Running = {
+      ...base,
+      port,
+      internalPort,
+      env: { ...base.env, PORT: String(port), INTERNAL_PORT: String(internalPort) },
+      output: '',
+    };
+    const child = this.spawnProcess(svc, entry, root);
+    this.replicaChildren.add(child);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+        child.kill(signal);
+        await exited;
+        clearTimeout(killer);
+      }
+      return exited;
+    };
+    this.replicas.push(() => stop().then(() => undefined));
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitReady(url, child, `${svc} (replica)`, () => entry.output);
+    } catch (err) {
+      await stop('SIGKILL');
+      throw err;
+    }
+    return { url, output: () => entry.output, stop };
   }
 }
 
@@ -381,6 +447,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     kill: (svc, signal) => processes.kill(svc, signal),
     start: (svc) => processes.start(svc),
     output: (svc) => processes.entry(svc).output,
+    replica: (svc, replicaOptions) => processes.replica(svc, replicaOptions?.root),
     stop: () => processes.stop(),
   };
 }
