@@ -50,6 +50,7 @@ interface Span {
 }
 
 const SERVER = 2;
+const FORGED_TRACE = 'ab'.repeat(16);
 const CONSUMER = 5;
 
 /** OTLP/JSON ids are hex; a receiver may also meet them base64-encoded (protobuf's JSON mapping). */
@@ -160,7 +161,9 @@ beforeAll(async () => {
   const admin = await signIn(stack.gatewayUrl);
   const sheet = await answerSheet(admin);
   student = (await prepareStudents(admin, 'trace', 1, sheet))[0]!;
+  // A caller claiming a trace of its own, sampled: the gateway starts its own instead.
   const submitted = await api(stack.gatewayUrl, 'POST', `/api/student/${student.token}/submit`, {
+    headers: { traceparent: `00-${FORGED_TRACE}-${'cd'.repeat(8)}-01` },
     body: {
       attemptId: student.attemptId,
       answers: sheet.pass,
@@ -262,6 +265,11 @@ it('names the trace in the log lines of the services it went through', () => {
       .filter((l) => l.includes(`"trace_id":"${traceId}"`));
     expect({ service, lines: lines.length > 0 }).toEqual({ service, lines: true });
   }
+});
+
+it("never lets a caller's traceparent choose the trace or force its recording", () => {
+  expect(trace[0]!.traceId).not.toBe(FORGED_TRACE);
+  expect(receiver.spans.filter((s) => s.traceId === FORGED_TRACE)).toEqual([]);
 });
 
 it("never exports a student's invitation token, in any span of any service", () => {

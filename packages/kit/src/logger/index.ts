@@ -68,5 +68,5 @@ export function createLogger(options: {
 export function redactUrl(url: string): string {
   return url
     .replace(/\/(student|assessment)\/[^/?#]+/g, '/$1/[redacted]')
-    .replace(/([?&]signature=)[^&#]*/gi, '$1[redacted]');
+    .replace(/(^|[?&])(signature=)[^&#]*/gi, '$1$2[redacted]');
 }

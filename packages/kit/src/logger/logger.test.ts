@@ -63,6 +63,8 @@ describe('redaction', () => {
     expect(redactUrl('/api/certificates/RDY-AB23-CD45/pdf?Signature=q1w2e3&expires=1')).toBe(
       '/api/certificates/RDY-AB23-CD45/pdf?Signature=[redacted]&expires=1',
     );
+    // A query string alone (a span's url.query).
+    expect(redactUrl('signature=q1w2e3&expires=1')).toBe('signature=[redacted]&expires=1');
   });
 });
 

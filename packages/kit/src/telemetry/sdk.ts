@@ -2,7 +2,13 @@
  * The OpenTelemetry SDK, loaded only when traces are on (`./index` requires it then): its modules cost about half a
  * second and 60 MB at start, which a service without a collector never pays.
  */
-import type { Context } from '@opentelemetry/api';
+import {
+  isSpanContextValid,
+  trace,
+  type Context,
+  type TextMapPropagator,
+  type TextMapSetter,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { AmqplibInstrumentation } from '@opentelemetry/instrumentation-amqplib';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
@@ -31,8 +37,8 @@ export class RedactingSpanProcessor implements SpanProcessor {
     for (const [key, value] of Object.entries(span.attributes)) {
       // A route is a template (`/api/student/:token/…`), never a token.
       if (typeof value !== 'string' || key === 'http.route') continue;
-      const hidden = redactUrl(value.startsWith('signature=') ? `?${value}` : value);
-      if (hidden !== value) span.setAttribute(key, value.startsWith('signature=') ? hidden.slice(1) : hidden);
+      const hidden = redactUrl(value);
+      if (hidden !== value) span.setAttribute(key, hidden);
     }
   }
   onEnd(_span: ReadableSpan): void {}
@@ -44,9 +50,35 @@ export class RedactingSpanProcessor implements SpanProcessor {
   }
 }
 
+/**
+ * The W3C context of the system's edge: it sends its own spans' context on, and reads none from callers. A caller's
+ * `traceparent` would otherwise choose the trace id and, with its sampled flag, force every request it sends to be
+ * recorded and exported whatever the sampling ratio (a cheap way to multiply the cost of a peak).
+ */
+export class EdgePropagator implements TextMapPropagator {
+  inject(ctx: Context, carrier: unknown, setter: TextMapSetter): void {
+    const span = trace.getSpanContext(ctx);
+    if (!span || !isSpanContextValid(span)) return;
+    const flags = (span.traceFlags & 1).toString(16).padStart(2, '0');
+    setter.set(carrier, 'traceparent', `00-${span.traceId}-${span.spanId}-${flags}`);
+    const state = span.traceState?.serialize();
+    if (state) setter.set(carrier, 'tracestate', state);
+  }
+  extract(ctx: Context): Context {
+    return ctx;
+  }
+  fields(): string[] {
+    return ['traceparent', 'tracestate'];
+  }
+}
+
+/** The service that faces the internet (the gateway): the only one whose callers are not the system's own. */
+const EDGE_SERVICE = 'gateway';
+
 export function startTracing(serviceName: string): NodeSDK {
   const sdk = new NodeSDK({
     serviceName,
+    textMapPropagator: serviceName === EDGE_SERVICE ? new EdgePropagator() : undefined,
     spanProcessors: [new RedactingSpanProcessor(), new BatchSpanProcessor(new OTLPTraceExporter())],
     metricReaders: [],
     logRecordProcessors: [],

@@ -4,7 +4,15 @@
  * over RabbitMQ; an event written outside any span starts a trace of its own; log lines name the active trace.
  * A tracer provider with W3C propagation is registered for this file only (the SDK is not started in tests).
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import {
+  context,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  trace,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -26,7 +34,7 @@ import { createRabbitBus, type EventBus } from '../bus';
 import { migrate, openDatabase, type Database } from '../db';
 import { enqueue, kitMigrationsDir, OutboxRelay } from '../outbox';
 import { serviceNameOf, tracingEnabled } from '../telemetry';
-import { RedactingSpanProcessor } from '../telemetry/sdk';
+import { EdgePropagator, RedactingSpanProcessor } from '../telemetry/sdk';
 
 jest.setTimeout(60_000);
 
@@ -151,6 +159,22 @@ it("hides a student's token and a link's signature in every attribute of a span"
     'url.query': 'signature=[redacted]&expires=99',
     'http.url': 'http://report:8080/api/certificates/c1/pdf?expires=99&signature=[redacted]',
     'http.route': '/api/student/:token/assessment',
+  });
+});
+
+it("at the edge, sends its own span's context on and takes none from a caller", () => {
+  const edge = new EdgePropagator();
+  const forged = { traceparent: `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01` };
+  // What the HTTP instrumentation does with a request's headers, at the edge.
+  const extracted = propagation.extract(ROOT_CONTEXT, forged, defaultTextMapGetter);
+  expect(trace.getSpanContext(extracted)?.traceId).toBe('ab'.repeat(16));
+  expect(trace.getSpanContext(edge.extract(ROOT_CONTEXT))).toBeUndefined();
+  const span = tracer().startSpan('GET /api/student/:token/assessment');
+  const carrier: Record<string, string> = {};
+  edge.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, defaultTextMapSetter);
+  span.end();
+  expect(carrier).toEqual({
+    traceparent: `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`,
   });
 });
 
