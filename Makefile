@@ -42,6 +42,9 @@ lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking
 	cd proto && ../node_modules/.bin/buf generate && git diff --exit-code -- src/gen
 	node web/scripts/api-types.mjs --check
 
+images: ## Build every service's image from deploy/Dockerfile with podman (on a Debian base made here when no registry answers)
+	node deploy/tools/images.mjs
+
 chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile
 	npx jest --ci --selectProjects deploy -- deploy/test
 
@@ -58,4 +61,4 @@ proto: install ## Regenerate the TypeScript of the event contracts
 api-types: build ## Regenerate the web's API types from the services' OpenAPI documents
 	node web/scripts/api-types.mjs
 
-.PHONY: help install build start stack test lint proto api-types chart bench
+.PHONY: help install build start stack test lint proto api-types images chart bench

@@ -33,11 +33,17 @@ module.exports = {
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
     { ...node, displayName: 'deploy', roots: ['<rootDir>/deploy', '<rootDir>/charts'] },
-    // QUALITY.md's fault scenarios, traces and the restore rehearsal, against the local stack built from dist.
+    // QUALITY.md's fault scenarios, traces, the restore and upgrade rehearsals against the local stack built from
+    // dist, and the product from its images (podman).
     {
       ...node,
       displayName: 'faults',
-      roots: ['<rootDir>/tests/faults', '<rootDir>/tests/traces', '<rootDir>/tests/operations'],
+      roots: [
+        '<rootDir>/tests/faults',
+        '<rootDir>/tests/traces',
+        '<rootDir>/tests/operations',
+        '<rootDir>/tests/images',
+      ],
     },
     // Browser tests against the built product (`npx tsc -b && npm run build -w web` first).
     {

@@ -26,11 +26,38 @@ describe('deploy/Dockerfile', () => {
     // Runtime assets outside dist (SQL migrations of the kit and the service) travel, sources do not.
     expect(runs(stage('build'))).toMatch(/for dir in packages\/kit proto "services\/\$SERVICE"/);
     expect(runs(stage('build'))).toMatch(/--exclude='\*\.ts'/);
-    expect(runs(stage('prod-deps'))).toMatch(/npm ci --omit=dev .*-w "services\/\$SERVICE"/);
+    expect(runs(final)).toMatch(/npm ci --omit=dev .*-w "services\/\$SERVICE"/);
+    // The build stage is the same for every service (one build serves all images): SERVICE comes after it.
+    const build = stage('build').instructions;
+    const serviceArg = build.findIndex((i) => i.keyword === 'ARG' && i.args === 'SERVICE');
+    expect(build.slice(0, serviceArg).filter((i) => /SERVICE/.test(i.args))).toEqual([]);
+    expect(build.slice(0, serviceArg).map((i) => i.args)).toEqual(
+      expect.arrayContaining(['npx tsc -b services/*/', 'npm run build --workspace web']),
+    );
+  });
+
+  test('when the manifests are copied, then every workspace of package.json is, each to its own folder', () => {
+    const root = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      workspaces: string[];
+    };
+    const workspaces = root.workspaces.flatMap((pattern) =>
+      pattern.endsWith('/*')
+        ? readdirSync(path.join(repoRoot, pattern.slice(0, -2)), { withFileTypes: true })
+            .filter((d) => d.isDirectory())
+            .map((d) => `${pattern.slice(0, -2)}/${d.name}`)
+        : [pattern],
+    );
+    const copies = stage('manifests')
+      .instructions.filter((i) => i.keyword === 'COPY')
+      .map((i) => i.args);
+    expect(copies).toEqual([
+      'package.json package-lock.json ./',
+      ...workspaces.sort().map((w) => `${w}/package.json ${w}/`),
+    ]);
   });
 
   test('when the production dependencies are installed, then the embedded development servers are not among them', () => {
-    const workspaces = [...runs(stage('prod-deps')).matchAll(/-w "?([^\s"]+)"?/g)].map((m) => m[1] as string);
+    const workspaces = [...runs(final).matchAll(/-w "?([^\s"]+)"?/g)].map((m) => m[1] as string);
     expect(workspaces).toEqual(['services/$SERVICE', 'packages/kit', 'proto']);
     const shipped = [
       'packages/kit',
@@ -88,10 +115,7 @@ describe('deploy/Dockerfile', () => {
 
   test('when the runtime image is assembled, then it copies built output and production modules only', () => {
     const copies = final.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
-    expect(copies).toEqual([
-      '--from=prod-deps /app/node_modules /app/node_modules',
-      '--from=build /out/ /app/',
-    ]);
+    expect(copies).toEqual(['--from=manifests /app/ /app/', '--from=build /out/ /app/']);
   });
 });
 

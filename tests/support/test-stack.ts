@@ -51,6 +51,22 @@ export async function testStackOptions(
   };
 }
 
+/** Waits until the seeded assessment has reached the student service (its database) by its published event. */
+export async function seededAssessmentIn(studentDatabaseUrl: string): Promise<void> {
+  const studentDb = new Pool({ connectionString: studentDatabaseUrl, max: 1 });
+  try {
+    await eventually(
+      async () =>
+        (await studentDb.query('SELECT 1 FROM assessment_versions WHERE active_since IS NOT NULL'))
+          .rowCount! > 0,
+      'the seeded assessment in the student service',
+      60_000,
+    );
+  } finally {
+    await studentDb.end();
+  }
+}
+
 /** Starts a test stack (see `testStackOptions`) and waits until students can be invited to the seeded assessment. */
 export async function startTestStack(
   prefix: string,
@@ -67,19 +83,7 @@ export async function startTestStack(
     await vhost.close();
     throw err;
   }
-  // The seeded assessment reaches the student service by its published event.
-  const studentDb = new Pool({ connectionString: stack.service('student').databaseUrl, max: 1 });
-  try {
-    await eventually(
-      async () =>
-        (await studentDb.query('SELECT 1 FROM assessment_versions WHERE active_since IS NOT NULL'))
-          .rowCount! > 0,
-      'the seeded assessment in the student service',
-      60_000,
-    );
-  } finally {
-    await studentDb.end();
-  }
+  await seededAssessmentIn(stack.service('student').databaseUrl!);
   return {
     stack,
     vhost,

@@ -24,6 +24,14 @@ export const configSchema = z
       .enum(['true', 'false'])
       .default('true')
       .transform((v) => v === 'true'),
+    /**
+     * Whether Chromium runs its own sandbox. The image sets false: without capabilities and under the default seccomp
+     * profile a container cannot give Chromium the namespaces it needs, and the browser would not start.
+     */
+    PDF_CHROMIUM_SANDBOX: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
     /** Pages rendering at once in the one browser; further renders wait their turn. */
     PDF_POOL_SIZE: z.coerce.number().int().min(1).max(16).default(2),
     /** PDFs a page renders before it is closed and replaced, which bounds the browser's memory. */

@@ -43,6 +43,7 @@ export const reportService = defineService({
           systemBrowsers: options?.systemBrowsers ?? SYSTEM_BROWSERS,
           bundled: config.PDF_BUNDLED_CHROMIUM,
           bundledDir: path.resolve(config.DATA_DIR, 'report', 'chromium'),
+          sandbox: config.PDF_CHROMIUM_SANDBOX,
           logger,
         }),
       fontFaces,

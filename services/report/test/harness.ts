@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
-  AssessmentVersionPublishedSchema,
   CertificateResendRequestedSchema,
-  QuestionType,
   ResultDeletedSchema,
-  ResultRecordedSchema,
   StudentDeletedSchema,
   create,
   encodePayload,
-  timestampFromDate,
   type CertificateIssuedV2,
   type EventName,
   type EventPayload,
@@ -34,56 +26,16 @@ import {
   type ReportOptions,
   type Renderer,
 } from '../src';
+import { resultRecorded, versionPublished, type ResultFacts } from './events';
+
+export { pdfText, resultFacts, VERSION_ID, type ResultFacts } from './events';
 
 export const logger = createLogger({ name: 'report-test', level: 'silent' });
-
-/** The text of a PDF, as poppler's pdftotext reads it. */
-export function pdfText(pdf: Buffer | Uint8Array): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'report-pdf-'));
-  try {
-    const file = path.join(dir, 'file.pdf');
-    writeFileSync(file, pdf);
-    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 export const PUBLIC_ORIGIN = 'https://readiness.example.edu';
 
 /** An admin token as auth signs it. */
 export const adminToken = () => testAdminToken();
-
-export interface ResultFacts {
-  resultId: string;
-  studentId: string;
-  name: string;
-  email: string;
-  passed: boolean;
-  percentage: number;
-  assessmentCode: string;
-  versionId: string;
-  /** The second question was optional and left unanswered. */
-  secondSkipped?: boolean;
-}
-
-export const VERSION_ID = 'version-1';
-
-/** A result as the results service records it, passed by default. */
-export function resultFacts(overrides: Partial<ResultFacts> = {}): ResultFacts {
-  const code = `RDY-${randomUUID().slice(0, 4)}-${randomUUID().slice(0, 4)}`.toUpperCase();
-  return {
-    resultId: randomUUID(),
-    studentId: randomUUID(),
-    name: 'Ada Lovelace',
-    email: 'ada@example.edu',
-    passed: true,
-    percentage: 85,
-    assessmentCode: code,
-    versionId: VERSION_ID,
-    ...overrides,
-  };
-}
 
 export interface Harness {
   report: RunningService<ReportConfig, { renderer: Renderer }>;
@@ -191,102 +143,10 @@ export async function startReport(
       },
       publish,
       async publishVersion() {
-        await publish(
-          'assessment.version.published.v1',
-          create(AssessmentVersionPublishedSchema, {
-            versionId: VERSION_ID,
-            version: 1,
-            active: true,
-            title: 'Distance Learning Readiness',
-            passingScore: 70,
-            sections: [
-              { id: 1, title: 'Technology', description: '' },
-              { id: 2, title: 'Study habits', description: '' },
-            ],
-            questions: [
-              {
-                id: 'q1',
-                type: QuestionType.YES_NO,
-                question: 'Do you have a reliable internet connection at home?',
-                section: 1,
-                points: 1,
-                correctAnswer: 'yes',
-              },
-              {
-                id: 'q2',
-                type: QuestionType.MULTIPLE_CHOICE,
-                question: 'How many hours a week can you set aside for study?',
-                section: 2,
-                points: 1,
-                correctAnswer: 'o3',
-                options: [
-                  { id: 'o1', text: 'Fewer than 2' },
-                  { id: 'o2', text: 'Between 2 and 5' },
-                  { id: 'o3', text: 'More than 5' },
-                ],
-              },
-            ],
-          }),
-        );
+        await publish('assessment.version.published.v1', versionPublished());
       },
       publishResult(facts, id) {
-        return publish(
-          'results.result.recorded.v1',
-          create(ResultRecordedSchema, {
-            resultId: facts.resultId,
-            attemptId: randomUUID(),
-            studentId: facts.studentId,
-            name: facts.name,
-            email: facts.email,
-            score: facts.passed ? 2 : 0,
-            totalPoints: 2,
-            percentage: facts.percentage,
-            passed: facts.passed,
-            attemptNumber: 1,
-            canRetake: !facts.passed,
-            assessmentCode: facts.assessmentCode,
-            completedAt: timestampFromDate(new Date('2026-11-20T10:30:00Z')),
-            sections: [
-              {
-                sectionId: 1,
-                title: 'Technology',
-                score: 1,
-                totalPoints: 1,
-                correct: 1,
-                questions: 1,
-                percentage: 100,
-              },
-              {
-                sectionId: 2,
-                title: 'Study habits',
-                score: 1,
-                totalPoints: 1,
-                correct: 1,
-                questions: 1,
-                percentage: 100,
-              },
-            ],
-            versionId: facts.versionId,
-            version: 1,
-            passingScore: 70,
-            assessmentTitle: 'Distance Learning Readiness',
-            answers: [
-              { questionId: 'q1', answer: 'yes', isCorrect: true, points: 1, maxPoints: 1, sectionId: 1 },
-              facts.secondSkipped
-                ? {
-                    questionId: 'q2',
-                    answer: '',
-                    isCorrect: false,
-                    points: 0,
-                    maxPoints: 1,
-                    sectionId: 2,
-                    skipped: true,
-                  }
-                : { questionId: 'q2', answer: 'o3', isCorrect: true, points: 1, maxPoints: 1, sectionId: 2 },
-            ],
-          }),
-          id,
-        );
+        return publish('results.result.recorded.v1', resultRecorded(facts), id);
       },
       resend(facts) {
         return publish(

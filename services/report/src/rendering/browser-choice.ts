@@ -25,10 +25,15 @@ export const SYSTEM_BROWSERS = [
   '/usr/bin/google-chrome-stable',
 ];
 
-/** Flags for every browser: no GPU, no first-run chores, no sandbox when running as root (containers, CI). */
-export function baseArgs(): string[] {
+/**
+ * Flags for every browser: no GPU, no first-run chores, and no sandbox of Chromium's own when running as root or
+ * when `sandbox` is false. A container without capabilities under the runtime's default seccomp profile (the chart's
+ * pods, the image run by podman or Docker) cannot create the namespaces that sandbox needs, and Chromium would not
+ * start; there the container is the boundary, and the pages rendered are the service's own templates.
+ */
+export function baseArgs(sandbox = true): string[] {
   const args = ['--disable-gpu', '--no-first-run', '--no-default-browser-check', '--disable-dev-shm-usage'];
-  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  if (!sandbox || process.getuid?.() === 0) args.push('--no-sandbox');
   return args;
 }
 
@@ -55,6 +60,8 @@ export async function chooseBrowser(options: {
   systemBrowsers?: readonly string[];
   bundled: boolean;
   bundledDir: string;
+  /** Chromium's own sandbox (PDF_CHROMIUM_SANDBOX); true unless said otherwise. */
+  sandbox?: boolean;
   logger: Logger;
 }): Promise<BrowserChoice> {
   if (options.executablePath) {
@@ -64,7 +71,7 @@ export async function chooseBrowser(options: {
         source: 'PUPPETEER_EXECUTABLE_PATH',
         executablePath: options.executablePath,
         version,
-        args: baseArgs(),
+        args: baseArgs(options.sandbox),
       };
     } catch (err) {
       throw new UnusableBrowserError(
@@ -79,7 +86,7 @@ export async function chooseBrowser(options: {
         source: 'system',
         executablePath: candidate,
         version: await versionOf(candidate),
-        args: baseArgs(),
+        args: baseArgs(options.sandbox),
       };
     } catch (err) {
       tried.push(`${candidate}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
@@ -93,7 +100,7 @@ export async function chooseBrowser(options: {
         executablePath: chromium.executablePath,
         version: chromium.version,
         env: chromium.env,
-        args: [...new Set([...bundledChromiumArgs(), ...baseArgs()])],
+        args: [...new Set([...bundledChromiumArgs(), ...baseArgs(options.sandbox)])],
       };
     } catch (err) {
       tried.push(`@sparticuz/chromium: ${(err as Error).message}`);
