@@ -98,10 +98,10 @@ interface PodSpec {
   volumes?: { name: string; emptyDir?: { medium?: string; sizeLimit?: string } }[];
 }
 
-/** A Kubernetes quantity (`64Mi`, `1Gi`) as tmpfs takes it. */
+/** A Kubernetes quantity (`64Mi`, `1Gi`) as tmpfs takes it; any other form is refused, not guessed. */
 function tmpfsSize(quantity: string | undefined): string {
   const match = /^(\d+)(Ki|Mi|Gi)?$/.exec(quantity ?? '');
-  if (!match) return '64m';
+  if (!match) throw new Error(`an emptyDir sizeLimit of ${quantity ?? 'none'}: give it in Ki, Mi or Gi`);
   const unit = { Ki: 'k', Mi: 'm', Gi: 'g' }[match[2] ?? ''] ?? '';
   return `${match[1]}${unit}`;
 }

@@ -37,7 +37,7 @@ const LOCAL_BASE = 'localhost/readiness-node:22-bookworm';
 /** Services whose runtime needs Chromium (PDFs). */
 const CHROMIUM = new Set(['report']);
 
-export const services = readdirSync(path.join(root, 'services'), { withFileTypes: true })
+const services = readdirSync(path.join(root, 'services'), { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(path.join(root, 'services', d.name, 'package.json')))
   .map((d) => d.name)
   .sort();
@@ -78,7 +78,7 @@ function containersConf() {
   return file;
 }
 
-export function podmanEnv() {
+function podmanEnv() {
   return { ...process.env, CONTAINERS_CONF: process.env.CONTAINERS_CONF ?? containersConf() };
 }
 
@@ -168,7 +168,7 @@ function nodeImage() {
   return localBase();
 }
 
-export const imageName = (service) => `${prefix}${service}:${tag}`;
+const imageName = (service) => `${prefix}${service}:${tag}`;
 
 function build(names) {
   if (!have('podman'))
