@@ -23,6 +23,7 @@ import {
   ResultRecordedSchema,
 } from './gen/readiness/events/v1/results_pb';
 import {
+  StudentAttemptAdjustedSchema,
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
@@ -54,6 +55,7 @@ export const events = {
   'student.student.deleted.v1': StudentDeletedSchema,
   'student.attempt.started.v1': StudentAttemptStartedSchema,
   'student.attempt.submitted.v1': StudentAttemptSubmittedSchema,
+  'student.attempt.adjusted.v1': StudentAttemptAdjustedSchema,
   'results.result.recorded.v1': ResultRecordedSchema,
   'results.result.deleted.v1': ResultDeletedSchema,
   'results.certificate.resend-requested.v1': CertificateResendRequestedSchema,

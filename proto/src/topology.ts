@@ -56,6 +56,7 @@ export const topology: readonly ServiceTopology[] = [
       'student.student.deleted.v1',
       'student.attempt.started.v1',
       'student.attempt.submitted.v1',
+      'student.attempt.adjusted.v1',
     ],
   },
   {

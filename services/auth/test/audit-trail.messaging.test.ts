@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@readiness/testing';
-import { timestampFromDate } from '@readiness/contracts';
+import { AttemptAdjustment, timestampFromDate } from '@readiness/contracts';
 import { ROOT, client, startAuth, uniqueEmail, type Harness } from './harness';
 
 jest.setTimeout(90_000);
@@ -114,6 +114,47 @@ it('writes each admin action another service announces once, naming the admin an
   });
   expect(entries.find((e) => e.action === 'student.invited')?.details).toMatchObject({
     extraTimePercent: 25,
+  });
+});
+
+it('writes time added to an attempt and an attempt ended from the Live screen, once each, with the minutes', async () => {
+  const studentId = randomUUID();
+  const attemptId = randomUUID();
+  const student = {
+    studentId,
+    attemptId,
+    name: 'Grace Live',
+    email: 'grace.live@example.edu',
+    attemptNumber: 2,
+  };
+  const extended = await h.publish('student.attempt.adjusted.v1', {
+    ...student,
+    adjustment: AttemptAdjustment.EXTENDED,
+    addedMinutes: 15,
+    deadlineAt: timestampFromDate(new Date('2026-11-28T10:45:00Z')),
+    actorId: rootId,
+  });
+  await h.bus.publish([extended]);
+  await h.publish('student.attempt.adjusted.v1', {
+    ...student,
+    adjustment: AttemptAdjustment.ENDED,
+    deadlineAt: timestampFromDate(new Date('2026-11-28T10:20:00Z')),
+    actorId: rootId,
+  });
+  const entries = await eventually(async () => {
+    const found = (await log('?limit=200')).filter((e) => e.target?.name === 'Grace Live');
+    return found.length >= 2 ? found : false;
+  }, 'the attempt actions in the log');
+  await new Promise((r) => setTimeout(r, 300));
+  expect((await log('?limit=200')).filter((e) => e.target?.name === 'Grace Live')).toHaveLength(2);
+  expect(entries.find((e) => e.action === 'attempt.extended')).toMatchObject({
+    actor: { _id: rootId },
+    target: { _id: studentId, name: 'Grace Live', email: 'grace.live@example.edu' },
+    details: { attemptId, attemptNumber: 2, minutes: 15, deadlineAt: '2026-11-28T10:45:00.000Z' },
+  });
+  expect(entries.find((e) => e.action === 'attempt.ended')?.details).toMatchObject({
+    attemptId,
+    endedAt: '2026-11-28T10:20:00.000Z',
   });
 });
 

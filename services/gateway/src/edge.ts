@@ -18,6 +18,9 @@ import {
   type UpstreamName,
 } from './routes';
 
+/** A stream's longest silence before it is cut (its service sends a comment every 20 s). */
+const STREAM_IDLE_MS = 60_000;
+
 /** An IPv4 client as itself rather than in its v4-in-v6 form (`::ffff:10.0.0.1`). */
 export function plainAddress(address: string | undefined): string {
   if (!address) return 'unknown';
@@ -119,7 +122,12 @@ export function createEdge(deps: {
       if (!target) throw new AppError('upstream_unavailable', 'Service unavailable', 503);
       const upload = rule.uploads === true && isMultipart(req);
       proxy.forward(req, res, target, {
-        timeoutMs: upload ? config.UPLOAD_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS,
+        timeoutMs: upload
+          ? config.UPLOAD_TIMEOUT_MS
+          : rule.stream
+            ? Math.max(STREAM_IDLE_MS, config.UPSTREAM_TIMEOUT_MS)
+            : config.UPSTREAM_TIMEOUT_MS,
+        stream: rule.stream,
         maxBodyBytes: upload ? config.UPLOAD_BODY_LIMIT_BYTES : config.JSON_BODY_LIMIT_BYTES,
         url: req.url ?? '/',
         requestId,

@@ -83,6 +83,11 @@ export interface ProxyOptions {
    * An upstream header of the same name wins, except a `Cache-Control` that does not forbid storing.
    */
   responseHeaders: readonly string[];
+  /**
+   * A long-lived answer (server-sent events): it gets a connection of its own instead of one of the pool's, so
+   * thousands of open streams never starve the pooled calls.
+   */
+  stream?: boolean;
 }
 
 export interface Proxy {
@@ -253,6 +258,11 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
     'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }),
   };
+  // Streams: one connection each, never pooled and never limited in number (each is one page following its attempt).
+  const streamAgents = {
+    'http:': new http.Agent({ keepAlive: false }),
+    'https:': new https.Agent({ keepAlive: false }),
+  };
   const metrics = proxyMetrics(deps.registry);
   const { errors, clientAborts } = metrics;
   const prepare = upstreamsOf(metrics, agents);
@@ -286,7 +296,7 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
       path: `${upstream.basePath}${options.url}`,
       method: req.method,
       headers: headers as unknown as http.OutgoingHttpHeaders,
-      agent: upstream.agent,
+      agent: options.stream ? streamAgents[upstream.module === https ? 'https:' : 'http:'] : upstream.agent,
     });
     upstreamReq.setTimeout(options.timeoutMs);
     let done = false;
@@ -391,8 +401,14 @@ export function createProxy(deps: { logger: Logger; registry: client.Registry })
   return {
     forward: (req, res, target, options) => forward(req, res, target, options),
     close: () => {
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      for (const agent of [
+        agents['http:'],
+        agents['https:'],
+        streamAgents['http:'],
+        streamAgents['https:'],
+      ]) {
+        agent.destroy();
+      }
     },
   };
 }

@@ -24,6 +24,8 @@ export interface RouteRule {
   rateLimit?: RateLimitName;
   /** Multipart bodies on this route get the upload size cap and timeout. */
   uploads?: boolean;
+  /** Server-sent events: a connection of its own to the upstream, idle for up to a minute between messages. */
+  stream?: boolean;
 }
 
 const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')}(?:/.*)?$`);
@@ -51,7 +53,17 @@ export const ROUTES: readonly RouteRule[] = [
   { path: /^\/api\/admin\/results\/[^/]+\/(?:pdf|certificate)$/, upstream: 'report', access: 'admin' },
   { path: under('/api/admin/results'), upstream: 'results', access: 'admin' },
   { path: under('/api/admin/students'), upstream: 'student', access: 'admin', uploads: true },
+  { path: under('/api/admin/live'), upstream: 'student', access: 'admin' },
   { path: under('/api/admin/notifications'), upstream: 'notification', access: 'admin' },
+  // A student's page following its attempt (an administrator's extension or end): a reconnect meets the look-up limit.
+  {
+    path: /^\/api\/student\/[^/]+\/events$/,
+    methods: ['GET'],
+    upstream: 'student',
+    access: 'public',
+    rateLimit: 'student',
+    stream: true,
+  },
   {
     path: /^\/api\/student\/[^/]+(?:\/(?:assessment|results))?$/,
     methods: ['GET', 'HEAD'],

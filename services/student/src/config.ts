@@ -34,6 +34,11 @@ export const configSchema = z
     /** How long a submit waits for its result before answering 202 (the completion page then fetches it). */
     SUBMIT_RESULT_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
     /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
+    /**
+     * How often each replica reads the clocks of the attempts whose pages it streams to (one statement for all of
+     * them, none while no page is connected): an administrator's extension or end reaches the page within it.
+     */
+    ATTEMPT_STREAM_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2_500),
     DEADLINE_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   })
   .superRefine((c, ctx) => {

@@ -6,6 +6,7 @@ import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
 import { answerPrefix, createAttempts } from './domain/attempts';
 import {
+  ATTEMPT_ADJUSTED,
   ATTEMPT_STARTED,
   ATTEMPT_SUBMITTED,
   INVITATION_RESENT,
@@ -28,7 +29,14 @@ export const studentService = defineService({
   config: configSchema,
   migrations: migrationsDir,
   bus: true,
-  publishes: [STUDENT_INVITED, INVITATION_RESENT, STUDENT_DELETED, ATTEMPT_STARTED, ATTEMPT_SUBMITTED],
+  publishes: [
+    STUDENT_INVITED,
+    INVITATION_RESENT,
+    STUDENT_DELETED,
+    ATTEMPT_STARTED,
+    ATTEMPT_SUBMITTED,
+    ATTEMPT_ADJUSTED,
+  ],
   uses: { storage: true },
   openapi: studentApi.openapi,
   setup({ config, logger, database, storage, handleOnce }) {
@@ -38,6 +46,7 @@ export const studentService = defineService({
       logger,
       graceSeconds: config.SUBMIT_GRACE_SECONDS,
       resultWaitMs: config.SUBMIT_RESULT_WAIT_MS,
+      streams: { checkEveryMs: config.ATTEMPT_STREAM_CHECK_MS },
     });
     const students = createStudents({
       database,
@@ -62,6 +71,7 @@ export const studentService = defineService({
       }),
       subscriptions: [assessmentCopyConsumer(database), ...resultsCopyConsumers(attempts, handleOnce)],
       jobs: [deadlineJob(attempts, config.DEADLINE_JOB_INTERVAL_MS)],
+      draining: () => attempts.streams.endAll(),
     };
   },
 });

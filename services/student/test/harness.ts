@@ -29,6 +29,7 @@ const WATCHED = [
   'student.student.deleted.v1',
   'student.attempt.started.v1',
   'student.attempt.submitted.v1',
+  'student.attempt.adjusted.v1',
 ] as const satisfies EventName[];
 
 export type SeenEvent<N extends (typeof WATCHED)[number] = (typeof WATCHED)[number]> = Seen<N>;

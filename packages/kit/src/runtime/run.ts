@@ -299,6 +299,7 @@ export async function startService<S extends z.ZodType, E, O>(
     const drain = () =>
       (draining ??= (async () => {
         http.setDraining();
+        parts.draining?.();
         await closeServer(running.server, graceSeconds * 1000);
         await internal.close();
       })());

@@ -120,6 +120,11 @@ export interface ServiceParts<E> {
   readiness?: () => Promise<boolean>;
   /** Called once the server listens (server timeouts). */
   listening?: (server: Server) => void;
+  /**
+   * Called when the service starts draining, before the server waits for its requests: ends what never ends by
+   * itself (event streams), so the server closes within the grace instead of at its end.
+   */
+  draining?: () => void;
   /** Releases what `setup` opened; runs after the server closed and before the adapters close. */
   stop?: () => Promise<void>;
   /** Handed to the caller (the all-in-one launcher, tests): an in-process verifier, a seeded account. */

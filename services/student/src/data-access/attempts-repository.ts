@@ -5,6 +5,8 @@ import type { StudentStatus } from './students-repository';
 import { ACTIVE_VERSION_JSON, type ActiveVersion } from './versions-repository';
 
 export type AttemptStatus = 'in_progress' | 'submitted' | 'scored';
+/** Who ended an attempt: its student, the deadline job, or an administrator from the Live screen. */
+export type FinalisedBy = 'student' | 'deadline' | 'admin';
 
 export interface AttemptFile {
   id: string;
@@ -411,14 +413,16 @@ export function closeAttempt(c: {
   submittedAt: Date;
   timeSpentMinutes: number;
   answers: Answer[];
-  finalisedBy: 'student' | 'deadline';
+  finalisedBy: FinalisedBy;
   gradedFromAutosave: boolean;
   idempotencyKey: string | null;
+  /** The administrator who ended it (finalisedBy 'admin'). */
+  endedBy?: string;
 }): SQL {
   return sql`UPDATE attempts SET status = 'submitted', submitted_at = ${c.submittedAt.toISOString()}::timestamptz,
       answers = ${JSON.stringify(c.answers)}::jsonb, finalised_by = ${c.finalisedBy},
       graded_from_autosave = ${c.gradedFromAutosave}, idempotency_key = ${c.idempotencyKey},
-      time_spent_minutes = ${c.timeSpentMinutes}
+      time_spent_minutes = ${c.timeSpentMinutes}, ended_by = ${c.endedBy ?? null}::uuid
     WHERE id = ${c.attemptId}::uuid AND status = 'in_progress' AND files_seq = ${c.filesSeq}
     RETURNING id`;
 }
@@ -434,16 +438,15 @@ export async function anyOverdue(runner: Runner, graceSeconds: number): Promise<
   return row?.any ?? false;
 }
 
-/**
- * Attempts in progress whose deadline and grace have passed, locked for this transaction and skipped by every
- * other replica's (FOR UPDATE SKIP LOCKED), with their student's name and e-mail, their files and
- * the database clock's time.
- */
-export async function claimOverdue(
+type LockedAttempt = AttemptRecord & { name: string; email: string; files: AttemptFile[]; now: Date };
+
+/** Attempts that meet `where`, locked for this transaction as `lock` says, with what ending one needs. */
+async function lockedAttempts(
   runner: Runner,
-  graceSeconds: number,
+  where: SQL,
   limit: number,
-): Promise<Array<AttemptRecord & { name: string; email: string; files: AttemptFile[]; now: Date }>> {
+  lock: SQL,
+): Promise<LockedAttempt[]> {
   const found = await rows<{
     attempt: AttemptJson;
     name: string;
@@ -454,9 +457,9 @@ export async function claimOverdue(
     runner,
     sql`SELECT ${ATTEMPT_JSON} AS attempt, s.name, s.email, ${FILES_JSON} AS files, clock_timestamp() AS now
         FROM attempts a JOIN students s ON s.id = a.student_id
-        WHERE a.status = 'in_progress' AND a.deadline_at + make_interval(secs => ${graceSeconds}) < clock_timestamp()
+        WHERE ${where}
         ORDER BY a.deadline_at LIMIT ${limit}
-        FOR UPDATE OF a SKIP LOCKED`,
+        ${lock}`,
   );
   return found.map((r) => ({
     ...toAttempt(r.attempt),
@@ -466,6 +469,26 @@ export async function claimOverdue(
     now: date(r.now),
   }));
 }
+
+/**
+ * Attempts in progress whose deadline and grace have passed, locked for this transaction and skipped by every
+ * other replica's (FOR UPDATE SKIP LOCKED), with their student's name and e-mail, their files and
+ * the database clock's time.
+ */
+export const claimOverdue = (runner: Runner, graceSeconds: number, limit: number) =>
+  lockedAttempts(
+    runner,
+    sql`a.status = 'in_progress' AND a.deadline_at + make_interval(secs => ${graceSeconds}) < clock_timestamp()`,
+    limit,
+    sql`FOR UPDATE OF a SKIP LOCKED`,
+  );
+
+/**
+ * One attempt whatever its status, locked for this transaction (waiting for a submit or the deadline job that
+ * holds it, so the caller then sees it ended), with what ending it needs; undefined when there is none.
+ */
+export const lockAttempt = async (runner: Runner, attemptId: string) =>
+  (await lockedAttempts(runner, sql`a.id = ${attemptId}::uuid`, 1, sql`FOR UPDATE OF a`))[0];
 
 export async function resultOf(runner: Runner, attemptId: string): Promise<StudentResultBody | undefined> {
   const [row] = await rows<{ body: StudentResultBody }>(

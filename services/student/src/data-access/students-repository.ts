@@ -55,7 +55,7 @@ const toStudent = (r: StudentRow): StudentRecord => ({
 });
 
 /** `%`, `_` and `\` match themselves in a search. */
-const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const CHUNK = 1000;
 

@@ -1,5 +1,7 @@
 import {
+  AttemptAdjustment,
   AttemptFinalisedBy,
+  StudentAttemptAdjustedSchema,
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
@@ -9,7 +11,7 @@ import {
   encodePayload,
   timestampFromDate,
 } from '@readiness/contracts';
-import type { AttemptFile, AttemptRecord } from '../data-access/attempts-repository';
+import type { AttemptFile, AttemptRecord, FinalisedBy } from '../data-access/attempts-repository';
 import type { Answer } from './versions';
 
 export const STUDENT_INVITED = 'student.student.invited.v1' as const;
@@ -17,6 +19,13 @@ export const INVITATION_RESENT = 'student.invitation.resent.v1' as const;
 export const STUDENT_DELETED = 'student.student.deleted.v1' as const;
 export const ATTEMPT_STARTED = 'student.attempt.started.v1' as const;
 export const ATTEMPT_SUBMITTED = 'student.attempt.submitted.v1' as const;
+export const ATTEMPT_ADJUSTED = 'student.attempt.adjusted.v1' as const;
+
+const FINALISED_BY: Record<FinalisedBy, AttemptFinalisedBy> = {
+  student: AttemptFinalisedBy.STUDENT,
+  deadline: AttemptFinalisedBy.DEADLINE,
+  admin: AttemptFinalisedBy.ADMIN,
+};
 
 export interface InvitationFacts {
   studentId: string;
@@ -74,7 +83,7 @@ export const submittedPayload = (f: {
   answers: Answer[];
   files: AttemptFile[];
   timeSpentMinutes: number;
-  finalisedBy: 'student' | 'deadline';
+  finalisedBy: FinalisedBy;
   gradedFromAutosave: boolean;
 }) => {
   const files = new Map(f.files.map((file) => [file.questionId, file]));
@@ -105,8 +114,29 @@ export const submittedPayload = (f: {
           },
         };
       }),
-      finalisedBy: f.finalisedBy === 'student' ? AttemptFinalisedBy.STUDENT : AttemptFinalisedBy.DEADLINE,
+      finalisedBy: FINALISED_BY[f.finalisedBy],
       gradedFromAutosave: f.gradedFromAutosave,
     }),
   );
 };
+
+/** An administrator added time to an attempt in progress (`addedMinutes`) or ended it, for the audit log. */
+export const adjustedPayload = (f: {
+  attemptId: string;
+  studentId: string;
+  name: string;
+  email: string;
+  attemptNumber: number;
+  adjustment: 'extended' | 'ended';
+  addedMinutes: number;
+  deadlineAt: Date;
+  actorId: string;
+}) =>
+  encodePayload(
+    ATTEMPT_ADJUSTED,
+    create(StudentAttemptAdjustedSchema, {
+      ...f,
+      adjustment: f.adjustment === 'extended' ? AttemptAdjustment.EXTENDED : AttemptAdjustment.ENDED,
+      deadlineAt: timestampFromDate(f.deadlineAt),
+    }),
+  );

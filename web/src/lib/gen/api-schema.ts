@@ -786,6 +786,255 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Attempts in progress, least time left first: section, answered, time left, last save and presence; search, page and limit (at most 100) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    page?: number;
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page, with the server clock the time left was computed from */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: {
+                                /** @description Minutes administrators added while it ran */
+                                addedMinutes: number;
+                                answered: number;
+                                attemptId: string;
+                                attemptNumber: number;
+                                deadlineAt: string;
+                                email: string;
+                                extraTimePercent: number;
+                                idleMinutes: number;
+                                name: string;
+                                /**
+                                 * @description active: saved within 2 min; idle: the page is open, nothing saved for longer; offline: no page
+                                 * @enum {string}
+                                 */
+                                presence: "active" | "idle" | "offline";
+                                savedAt: string | null;
+                                /** @description The first section still missing a required answer (where the page resumes) */
+                                section: {
+                                    count: number;
+                                    number: number;
+                                    title: string;
+                                } | null;
+                                startedAt: string;
+                                studentId: string;
+                                timeLeftSeconds: number;
+                                total: number;
+                            }[];
+                            pagination: {
+                                currentPage: number;
+                                hasNext: boolean;
+                                hasPrev: boolean;
+                                totalPages: number;
+                                totalResults: number;
+                            };
+                            serverNow: string;
+                        };
+                    };
+                };
+                /** @description A query parameter is out of range */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/live/{attemptId}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End an attempt in progress now; it is scored from its last saved answers, exactly as the deadline job scores one */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    attemptId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Ended; its result follows */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Attempt not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description attempt_closed: submitted, ended, or past its deadline and grace; nothing changed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/live/{attemptId}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add minutes to an attempt in progress (1 to 600; two at once both add); the student's page shows it within seconds */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    attemptId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        minutes: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The new deadline */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempt: {
+                                attemptId: string;
+                                deadlineAt: string;
+                                timeLeftSeconds: number;
+                            };
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Minutes must be a whole number from 1 to 600 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Attempt not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description attempt_closed: submitted, ended, or past its deadline and grace; nothing changed */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/notifications/deliveries": {
         parameters: {
             query?: never;
@@ -4841,6 +5090,60 @@ export interface paths {
                     };
                 };
                 /** @description Invalid or expired invitation link (unknown, expired and deleted alike); or no_assessment when no version is active yet */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/student/{token}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-sent events: the newest attempt's deadline and status (`attempt` events), now and whenever they change */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream: `attempt` events ({ attemptId, deadlineAt, status: in_progress | closed, serverNow, addedMinutes }) within a few seconds of an administrator adding time or ending the attempt; a comment every 20 s */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The student never started: nothing to follow (EventSource stops) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid or expired invitation link (unknown, expired and deleted alike) */
                 404: {
                     headers: {
                         [name: string]: unknown;

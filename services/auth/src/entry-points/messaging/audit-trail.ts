@@ -1,4 +1,4 @@
-import { timestampDate } from '@readiness/contracts';
+import { AttemptAdjustment, timestampDate } from '@readiness/contracts';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
 import type { AnnouncedAction, AuditTrail } from '../../domain/audit-trail';
 
@@ -10,6 +10,7 @@ export const AUDIT_QUEUES = {
   resultDeleted: 'auth.audit-result-deleted',
   certificateResent: 'auth.audit-certificate-resend-requested',
   versionPublished: 'auth.audit-version-published',
+  attemptAdjusted: 'auth.audit-attempt-adjusted',
 } as const;
 
 /** A save publishes its version in the transaction that wrote it; a version published later was made active again. */
@@ -85,6 +86,25 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
             assessmentCode: e.assessmentCode,
           },
         ),
+    }),
+    on('student.attempt.adjusted.v1', {
+      queue: AUDIT_QUEUES.attemptAdjusted,
+      handle: (e, meta) => {
+        const student = { id: e.studentId, name: e.name, email: e.email };
+        const at = e.deadlineAt ? timestampDate(e.deadlineAt).toISOString() : undefined;
+        return e.adjustment === AttemptAdjustment.ENDED
+          ? record(meta.id, e.actorId, 'attempt.ended', student, {
+              attemptId: e.attemptId,
+              attemptNumber: e.attemptNumber,
+              endedAt: at,
+            })
+          : record(meta.id, e.actorId, 'attempt.extended', student, {
+              attemptId: e.attemptId,
+              attemptNumber: e.attemptNumber,
+              minutes: e.addedMinutes,
+              deadlineAt: at,
+            });
+      },
     }),
     on('assessment.version.published.v1', {
       queue: AUDIT_QUEUES.versionPublished,

@@ -1,5 +1,10 @@
 import { enqueueWith } from '@readiness/kit/outbox';
-import { closeAttempt, type AttemptFile, type AttemptRecord } from '../../data-access/attempts-repository';
+import {
+  closeAttempt,
+  type AttemptFile,
+  type AttemptRecord,
+  type FinalisedBy,
+} from '../../data-access/attempts-repository';
 import { ATTEMPT_SUBMITTED, submittedPayload } from '../events';
 import { FILE_UPLOADED, type Answer } from '../versions';
 import type { AttemptsContext, Runner } from './context';
@@ -8,7 +13,7 @@ import type { AttemptsContext, Runner } from './context';
  * Ends an attempt with its submitted event in one statement (`enqueueWith`), from the attempt and files the
  * caller read: the event is built first, and the attempt ends only if it is still in progress with those files.
  * Returns the closed attempt, or undefined when it changed meanwhile (ended by another request or the deadline
- * job, or a file recorded or removed): the caller reads again. Used by the submit and the deadline job.
+ * job, or a file recorded or removed): the caller reads again. Used by the submit, the deadline job and an administrator's end.
  */
 export async function endAttempt(
   ctx: AttemptsContext,
@@ -17,7 +22,9 @@ export async function endAttempt(
   student: { name: string; email: string },
   how: {
     answers: Answer[];
-    finalisedBy: 'student' | 'deadline';
+    finalisedBy: FinalisedBy;
+    /** The administrator who ended it (finalisedBy 'admin'). */
+    endedBy?: string;
     late: boolean;
     idempotencyKey: string | null;
     /** The database clock's time when the caller read the attempt: the submission's time. */
@@ -54,6 +61,7 @@ export async function endAttempt(
       finalisedBy: how.finalisedBy,
       gradedFromAutosave: how.late,
       idempotencyKey: how.idempotencyKey,
+      endedBy: how.endedBy,
     }),
     {
       name: ATTEMPT_SUBMITTED,

@@ -10,8 +10,10 @@ import {
 } from './answer-files';
 import { studentAssessment } from './assessment-page';
 import { autosaveAnswers } from './autosave-answers';
+import { createAttemptStreams } from './attempt-streams';
 import { attemptsContext, type AttemptsDeps } from './context';
 import { finaliseOverdue } from './finalise-overdue';
+import { endLiveAttempt, extendLiveAttempt, listLiveAttempts } from './live-attempts';
 import { dropResult, recordCertificate, recordResult, resultCopy, studentResults } from './result-copies';
 import { startAttempt } from './start-attempt';
 import { submitAttempt, type Submission } from './submit-attempt';
@@ -19,13 +21,17 @@ import { submitAttempt, type Submission } from './submit-attempt';
 export type { Admission, NewFile } from './answer-files';
 export type { SubmitOutcome } from './submit-attempt';
 export * from './rules';
+export type { AttemptMessage, AttemptSink } from './attempt-streams';
+export type { LiveAttempt } from './live-attempts';
 
 /**
  * The student side of the service, one module per use case: the assessment a token sees, its attempts (start,
  * autosave, files, submit), the deadline job, and the copy of results the results service records. This binds
  * them to one context (the versions in memory and the waits for results are shared by all).
  */
-export function createAttempts(deps: AttemptsDeps) {
+export function createAttempts(
+  deps: AttemptsDeps & { streams?: Omit<Parameters<typeof createAttemptStreams>[0], 'database' | 'logger'> },
+) {
   const ctx = attemptsContext(deps);
   return {
     assessment: (token: string) => studentAssessment(ctx, token),
@@ -50,6 +56,11 @@ export function createAttempts(deps: AttemptsDeps) {
       ctx.resultWaits.wake(attemptId, written && copy ? { ...copy.body, certificateUrl: null } : undefined),
     dropResult: (tx: Tx, resultId: string) => dropResult(tx, resultId),
     adminFile: (q: Parameters<typeof adminAnswerFile>[1]) => adminAnswerFile(ctx, q),
+    live: (q: Parameters<typeof listLiveAttempts>[1]) => listLiveAttempts(ctx, q),
+    extend: (input: Parameters<typeof extendLiveAttempt>[1]) => extendLiveAttempt(ctx, input),
+    end: (input: Parameters<typeof endLiveAttempt>[1]) => endLiveAttempt(ctx, input),
+    /** The students' pages following their attempt (server-sent events). */
+    streams: createAttemptStreams({ database: deps.database, logger: deps.logger, ...deps.streams }),
   };
 }
 

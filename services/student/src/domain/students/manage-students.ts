@@ -8,6 +8,7 @@ import {
   setExtraTime,
   type StudentStatus,
 } from '../../data-access/students-repository';
+import { applyExtraTime } from '../../data-access/live-repository';
 import { STUDENT_DELETED, deletedPayload } from '../events';
 import { tokenHash } from '../tokens';
 import {
@@ -35,6 +36,8 @@ export async function setStudentExtraTime(
   const updated = await deps.database.transaction(async (tx) => {
     const student = await setExtraTime(tx, id, percent);
     if (!student) throw notFound(STUDENT_NOT_FOUND_MESSAGE, 'student_not_found');
+    // An attempt running now gets the time the new extra time allows; it never loses time it was given.
+    await applyExtraTime(tx, id, percent);
     await audit(tx, {
       actorId,
       action: 'student.extra-time-set',

@@ -6,7 +6,12 @@ import { parse } from '@readiness/kit/http';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
 import { sendAttachment } from '@readiness/kit/storage';
 import { z } from 'zod';
-import { STARTED_MESSAGE, SUBMITTED_MESSAGE, type Attempts } from '../../domain/attempts';
+import {
+  STARTED_MESSAGE,
+  SUBMITTED_MESSAGE,
+  type AttemptMessage,
+  type Attempts,
+} from '../../domain/attempts';
 import type { Students } from '../../domain/students';
 import {
   JSON_TYPE,
@@ -24,13 +29,16 @@ import {
 import {
   MAX_ANSWERS,
   adminFileParams,
+  attemptParams,
   autosaveBody,
+  extendBody,
   fileFields,
   idParams,
   idempotencyKey,
   importQuery,
   inviteBody,
   listQuery,
+  liveQuery,
   patchBody,
   questionParams,
   submitBody,
@@ -48,6 +56,7 @@ export interface StudentApiDeps {
 }
 
 const TAG = 'Students';
+const LIVE = 'Live attempts';
 const FLOW = 'Student flow';
 
 const studentOut = z.object({
@@ -147,6 +156,32 @@ const assessmentOut = z.object({
     }),
   ),
 });
+const liveAttemptOut = z.object({
+  attemptId: z.string(),
+  studentId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  attemptNumber: z.number().int(),
+  section: z
+    .object({ number: z.number().int(), title: z.string(), count: z.number().int() })
+    .nullable()
+    .describe('The first section still missing a required answer (where the page resumes)'),
+  answered: z.number().int(),
+  total: z.number().int(),
+  startedAt: z.string(),
+  deadlineAt: z.string(),
+  timeLeftSeconds: z.number().int(),
+  savedAt: z.string().nullable(),
+  presence: z
+    .enum(['active', 'idle', 'offline'])
+    .describe(
+      'active: saved within 2 min; idle: the page is open, nothing saved for longer; offline: no page',
+    ),
+  idleMinutes: z.number().int(),
+  extraTimePercent: z.number().int(),
+  addedMinutes: z.number().int().describe('Minutes administrators added while it ran'),
+});
+const NOT_IN_PROGRESS = 'attempt_closed: submitted, ended, or past its deadline and grace; nothing changed';
 const INVALID_LINK = 'Invalid or expired invitation link (unknown, expired and deleted alike)';
 
 const operation = operationsFor<StudentApiDeps>();
@@ -161,6 +196,10 @@ export const studentApi = serviceApi<StudentApiDeps>({
   tags: [
     { name: TAG, description: 'Invited students and their invitation links' },
     { name: FLOW, description: 'The student flow by invitation token: attempts, autosave, files, submit' },
+    {
+      name: LIVE,
+      description: 'Attempts in progress, and what an administrator may do to one while it runs',
+    },
   ],
   operations: {
     'GET /api/student/{token}/assessment': operation({
@@ -486,6 +525,159 @@ export const studentApi = serviceApi<StudentApiDeps>({
       async handle({ params, res }, { students }) {
         await students.remove(params.id, adminClaims(res).sub);
         return { message: 'Student deleted successfully' };
+      },
+    }),
+    'GET /api/student/{token}/events': operation({
+      summary:
+        "Server-sent events: the newest attempt's deadline and status (`attempt` events), now and whenever they change",
+      tags: [FLOW],
+      params: tokenParams,
+      responses: {
+        200: {
+          description:
+            'text/event-stream: `attempt` events ({ attemptId, deadlineAt, status: in_progress | closed, serverNow, addedMinutes }) within a few seconds of an administrator adding time or ending the attempt; a comment every 20 s',
+        },
+        204: 'The student never started: nothing to follow (EventSource stops)',
+        404: INVALID_LINK,
+      },
+      async handle({ params, req, res }, { attempts }) {
+        let ended = false;
+        const following = await attempts.streams.follow(params.token, {
+          send(message: AttemptMessage) {
+            if (ended) return;
+            if (!res.headersSent) {
+              // Headers go with the first event: a refused link is still answered as JSON before it.
+              res.writeHead(200, {
+                'Content-Type': 'text/event-stream; charset=utf-8',
+                'Cache-Control': 'no-store',
+                'X-Accel-Buffering': 'no',
+                // The stream ends only when the service drains: its socket goes with it, not back to keep-alive.
+                Connection: 'close',
+              });
+              res.write('retry: 3000\n\n');
+            }
+            res.write(`event: attempt\ndata: ${JSON.stringify(message)}\n\n`);
+          },
+          ping() {
+            if (!ended) res.write(': ping\n\n');
+          },
+          end() {
+            if (ended) return;
+            ended = true;
+            res.end();
+          },
+        });
+        if (!following) {
+          res.status(204).end();
+          return;
+        }
+        const stop = () => {
+          ended = true;
+          following.close();
+        };
+        // A page that left while its attempt was read is gone already: its close event will not come again.
+        if (res.destroyed) return stop();
+        req.socket.setTimeout(0);
+        res.on('close', stop);
+      },
+    }),
+    'GET /api/admin/live': operation({
+      summary:
+        'Attempts in progress, least time left first: section, answered, time left, last save and presence; search, page and limit (at most 100)',
+      tags: [LIVE],
+      admin: true,
+      query: liveQuery,
+      responses: {
+        200: {
+          description: 'One page, with the server clock the time left was computed from',
+          body: z.object({
+            attempts: z.array(liveAttemptOut),
+            pagination: paginationOut,
+            serverNow: z.string(),
+          }),
+        },
+        400: 'A query parameter is out of range',
+        401: 'Not signed in',
+      },
+      async handle({ query: q }, { attempts }) {
+        const {
+          attempts: found,
+          total,
+          now,
+        } = await attempts.live({
+          search: q.search || undefined,
+          page: q.page,
+          limit: q.limit,
+        });
+        const totalPages = Math.max(1, Math.ceil(total / q.limit));
+        return {
+          attempts: found,
+          pagination: {
+            currentPage: q.page,
+            totalPages,
+            totalResults: total,
+            hasNext: q.page < totalPages,
+            hasPrev: q.page > 1,
+          },
+          serverNow: now.toISOString(),
+        };
+      },
+    }),
+    'POST /api/admin/live/{attemptId}/extend': operation({
+      summary:
+        "Add minutes to an attempt in progress (1 to 600; two at once both add); the student's page shows it within seconds",
+      tags: [LIVE],
+      admin: true,
+      params: attemptParams,
+      body: extendBody,
+      responses: {
+        200: {
+          description: 'The new deadline',
+          body: z.object({
+            message: z.string(),
+            attempt: z.object({
+              attemptId: z.string(),
+              deadlineAt: z.string(),
+              timeLeftSeconds: z.number().int(),
+            }),
+          }),
+        },
+        400: 'Minutes must be a whole number from 1 to 600',
+        401: 'Not signed in',
+        404: 'Attempt not found',
+        409: NOT_IN_PROGRESS,
+      },
+      async handle({ params, body, res }, { attempts }) {
+        const a = await attempts.extend({
+          attemptId: params.attemptId,
+          minutes: body.minutes,
+          actorId: adminClaims(res).sub,
+        });
+        return {
+          message: `Added ${body.minutes} ${body.minutes === 1 ? 'minute' : 'minutes'} for ${a.name}`,
+          attempt: {
+            attemptId: a.attemptId,
+            deadlineAt: a.deadlineAt.toISOString(),
+            timeLeftSeconds: Math.max(0, Math.floor((a.deadlineAt.getTime() - a.now.getTime()) / 1000)),
+          },
+        };
+      },
+    }),
+    'POST /api/admin/live/{attemptId}/end': operation({
+      summary:
+        'End an attempt in progress now; it is scored from its last saved answers, exactly as the deadline job scores one',
+      tags: [LIVE],
+      admin: true,
+      params: attemptParams,
+      responses: {
+        200: { description: 'Ended; its result follows', body: z.object({ message: z.string() }) },
+        401: 'Not signed in',
+        404: 'Attempt not found',
+        409: NOT_IN_PROGRESS,
+      },
+      async handle({ params, res }, { attempts }) {
+        const ended = await attempts.end({ attemptId: params.attemptId, actorId: adminClaims(res).sub });
+        return { message: `Attempt ended for ${ended.name}; it is scored from the last saved answers` };
       },
     }),
     'GET /api/student/{token}': operation({

@@ -44,6 +44,22 @@ export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).optional().default(20),
 });
 
+export const liveQuery = listQuery.omit({ status: true }).extend({
+  limit: z.coerce.number().int().min(1).max(100).optional().default(25),
+});
+
+export const attemptParams = z.object({ attemptId: z.string() });
+
+const MINUTES_MESSAGE = 'Minutes must be a whole number from 1 to 600';
+/** Minutes added to a running attempt: a whole, positive number (an extension never shortens), at most 10 hours. */
+export const extendBody = body({
+  minutes: z
+    .number({ error: MINUTES_MESSAGE })
+    .int(MINUTES_MESSAGE)
+    .min(1, MINUTES_MESSAGE)
+    .max(600, MINUTES_MESSAGE),
+});
+
 export const importQuery = z.object({
   dryRun: z
     .enum(['true', 'false', '1', '0'])

@@ -38,6 +38,8 @@ export const ACTION_LABELS: Record<string, string> = {
   'certificate.resend-requested': 'Certificate resent',
   'assessment.version-saved': 'Assessment version saved',
   'assessment.version-activated': 'Assessment version made current',
+  'attempt.extended': 'Time added to an attempt',
+  'attempt.ended': 'Attempt ended',
 };
 
 export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action;

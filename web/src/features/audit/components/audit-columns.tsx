@@ -33,6 +33,10 @@ export function describeDetails(details: Record<string, unknown>): string {
   if (typeof details.version === 'number') {
     parts.push(`version ${details.version}${typeof details.title === 'string' ? `: ${details.title}` : ''}`);
   }
+  if (typeof details.minutes === 'number') {
+    parts.push(`${details.minutes} ${details.minutes === 1 ? 'minute' : 'minutes'} added`);
+  }
+  if (typeof details.attemptNumber === 'number') parts.push(`attempt ${details.attemptNumber}`);
   if (typeof details.email === 'string') parts.push(details.email);
   return parts.join(' · ');
 }

@@ -101,6 +101,11 @@ export function AssessmentPage() {
           attempt={running.attempt}
           offset={running.offset}
           fresh={running.fresh}
+          onExtended={(deadlineAt, offset) =>
+            setRunning(
+              (before) => before && { ...before, attempt: { ...before.attempt, deadlineAt }, offset },
+            )
+          }
         />
       </StudentShell>
     );

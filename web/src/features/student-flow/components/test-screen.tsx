@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useToastClearance } from '../../../lib/toast';
 import type { AssessmentLoad, Attempt } from '../api/types';
 import { useAttemptAnswers } from '../hooks/use-attempt-answers';
+import { useAttemptEvents } from '../hooks/use-attempt-events';
 import { useCountdown } from '../hooks/use-countdown';
 import { useFinishAttempt } from '../hooks/use-finish-attempt';
 import {
@@ -25,9 +26,11 @@ interface TestScreenProps {
   offset: number;
   /** True right after Start: section 1 opens; a resumed attempt opens where the student left off. */
   fresh: boolean;
+  /** An administrator gave more time: the attempt's new deadline, and the clock offset measured with it. */
+  onExtended(deadlineAt: string, offset: number): void;
 }
 
-export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenProps) {
+export function TestScreen({ token, load, attempt, offset, fresh, onExtended }: TestScreenProps) {
   const { assessment, student } = load;
   const { initialAnswers, answers, files, uploaded, saveStatus, saver, setAnswer, setFile } =
     useAttemptAnswers(token, attempt);
@@ -38,7 +41,16 @@ export function TestScreen({ token, load, attempt, offset, fresh }: TestScreenPr
   );
   const timeLeftMs = useCountdown(attempt.deadlineAt, offset);
   const timeUp = timeLeftMs <= 0;
-  const { finish, submitting } = useFinishAttempt({ token, attempt, offset, answers, files, saver, timeUp });
+  const { finish, submitting, endedElsewhere } = useFinishAttempt({
+    token,
+    attempt,
+    offset,
+    answers,
+    files,
+    saver,
+    timeUp,
+  });
+  useAttemptEvents(token, attempt, { onExtended, onClosed: endedElsewhere });
   const titleRef = useRef<HTMLHeadingElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   useToastClearance(screenRef);

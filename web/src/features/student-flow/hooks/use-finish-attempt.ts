@@ -10,7 +10,9 @@ import { toList } from './use-attempt-answers';
 
 /**
  * Submits the attempt once (a second call while one is in flight does nothing), then opens the completion page
- * with the result or the wait for it. At time-up (SPEC §4) the attempt is submitted by itself.
+ * with the result or the wait for it. At time-up (SPEC §4) the attempt is submitted by itself; time added after
+ * that (the submit failed, the student goes on) makes the next time-up submit again. An attempt the server ended
+ * (`endedElsewhere`) opens the completion page to wait for its result, unless this page's own submit does.
  */
 export function useFinishAttempt(input: {
   token: string;
@@ -25,6 +27,16 @@ export function useFinishAttempt(input: {
   const navigate = useNavigate();
   const [submit, { isLoading: submitting }] = useSubmitAssessmentMutation();
   const submittingRef = useRef(false);
+  const endedRef = useRef(false);
+  const complete = `/assessment/${encodeURIComponent(token)}/complete`;
+
+  // The answers the server saved are the ones scored; those it did not get stay kept on this device.
+  const leaveEnded = useCallback(() => {
+    saver.stop();
+    notify.info('Your attempt was ended. It is being scored from your saved answers.');
+    const state: CompleteState = { waitFor: { attemptId: attempt.id } };
+    void navigate(complete, { replace: true, state });
+  }, [saver, attempt.id, navigate, complete]);
 
   const finish = useCallback(async () => {
     if (submittingRef.current) return;
@@ -46,20 +58,38 @@ export function useFinishAttempt(input: {
       notify.success('Assessment submitted successfully!');
       const state: CompleteState =
         'result' in outcome ? { result: outcome.result } : { waitFor: { attemptId: outcome.attemptId } };
-      await navigate(`/assessment/${encodeURIComponent(token)}/complete`, { state });
+      await navigate(complete, { state });
     } catch {
+      if (endedRef.current) {
+        leaveEnded();
+        return;
+      }
       notify.error('Failed to submit assessment');
       submittingRef.current = false;
     }
-  }, [answers, files, attempt, offset, submit, saver, token, navigate]);
+  }, [answers, files, attempt, offset, submit, saver, token, navigate, complete, leaveEnded]);
+
+  const endedElsewhere = useCallback(() => {
+    if (endedRef.current) return;
+    endedRef.current = true;
+    // A submit in flight or done opens the completion page itself (or, failing, leaves as above).
+    if (submittingRef.current) return;
+    submittingRef.current = true;
+    leaveEnded();
+  }, [leaveEnded]);
 
   const timeUpHandled = useRef(false);
   useEffect(() => {
-    if (!timeUp || timeUpHandled.current) return;
+    if (!timeUp) {
+      // Time was added: the new deadline's time-up submits again.
+      timeUpHandled.current = false;
+      return;
+    }
+    if (timeUpHandled.current) return;
     timeUpHandled.current = true;
     notify.info('Time is up! Submitting your assessment automatically.');
     void finish();
   }, [timeUp, finish]);
 
-  return { finish, submitting };
+  return { finish, submitting, endedElsewhere };
 }

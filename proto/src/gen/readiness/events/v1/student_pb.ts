@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/student.proto.
  */
 export const file_readiness_events_v1_student: GenFile = /*@__PURE__*/
-  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3N0dWRlbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEi2AEKDlN0dWRlbnRJbnZpdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUi4QEKF1N0dWRlbnRJbnZpdGF0aW9uUmVzZW50EhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUiRQoOU3R1ZGVudERlbGV0ZWQSEgoKc3R1ZGVudF9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghhY3Rvcl9pZBgDIAEoCSLdAQoVU3R1ZGVudEF0dGVtcHRTdGFydGVkEhIKCmF0dGVtcHRfaWQYASABKAkSEgoKc3R1ZGVudF9pZBgCIAEoCRISCgp2ZXJzaW9uX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAUSFgoOYXR0ZW1wdF9udW1iZXIYBSABKAUSLgoKc3RhcnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZGVhZGxpbmVfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlAKCkFuc3dlckZpbGUSCwoDa2V5GAEgASgJEhUKDW9yaWdpbmFsX25hbWUYAiABKAkSDAoEc2l6ZRgDIAEoAxIQCghtaW1ldHlwZRgEIAEoCSJlCg9TdWJtaXR0ZWRBbnN3ZXISEwoLcXVlc3Rpb25faWQYASABKAkSDgoGYW5zd2VyGAIgASgJEi0KBGZpbGUYAyABKAsyHy5yZWFkaW5lc3MuZXZlbnRzLnYxLkFuc3dlckZpbGUi3gMKF1N0dWRlbnRBdHRlbXB0U3VibWl0dGVkEhIKCmF0dGVtcHRfaWQYASABKAkSEgoKc3R1ZGVudF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWVtYWlsGAQgASgJEhIKCnZlcnNpb25faWQYBSABKAkSDwoHdmVyc2lvbhgGIAEoBRIWCg5hdHRlbXB0X251bWJlchgHIAEoBRIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtkZWFkbGluZV9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMc3VibWl0dGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIaChJ0aW1lX3NwZW50X21pbnV0ZXMYCyABKAUSNQoHYW5zd2VycxgMIAMoCzIkLnJlYWRpbmVzcy5ldmVudHMudjEuU3VibWl0dGVkQW5zd2VyEj0KDGZpbmFsaXNlZF9ieRgNIAEoDjInLnJlYWRpbmVzcy5ldmVudHMudjEuQXR0ZW1wdEZpbmFsaXNlZEJ5EhwKFGdyYWRlZF9mcm9tX2F1dG9zYXZlGA4gASgIKn8KEkF0dGVtcHRGaW5hbGlzZWRCeRIkCiBBVFRFTVBUX0ZJTkFMSVNFRF9CWV9VTlNQRUNJRklFRBAAEiAKHEFUVEVNUFRfRklOQUxJU0VEX0JZX1NUVURFTlQQARIhCh1BVFRFTVBUX0ZJTkFMSVNFRF9CWV9ERUFETElORRACYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3N0dWRlbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEi2AEKDlN0dWRlbnRJbnZpdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUi4QEKF1N0dWRlbnRJbnZpdGF0aW9uUmVzZW50EhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUiRQoOU3R1ZGVudERlbGV0ZWQSEgoKc3R1ZGVudF9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghhY3Rvcl9pZBgDIAEoCSLdAQoVU3R1ZGVudEF0dGVtcHRTdGFydGVkEhIKCmF0dGVtcHRfaWQYASABKAkSEgoKc3R1ZGVudF9pZBgCIAEoCRISCgp2ZXJzaW9uX2lkGAMgASgJEg8KB3ZlcnNpb24YBCABKAUSFgoOYXR0ZW1wdF9udW1iZXIYBSABKAUSLgoKc3RhcnRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZGVhZGxpbmVfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIlAKCkFuc3dlckZpbGUSCwoDa2V5GAEgASgJEhUKDW9yaWdpbmFsX25hbWUYAiABKAkSDAoEc2l6ZRgDIAEoAxIQCghtaW1ldHlwZRgEIAEoCSJlCg9TdWJtaXR0ZWRBbnN3ZXISEwoLcXVlc3Rpb25faWQYASABKAkSDgoGYW5zd2VyGAIgASgJEi0KBGZpbGUYAyABKAsyHy5yZWFkaW5lc3MuZXZlbnRzLnYxLkFuc3dlckZpbGUi3gMKF1N0dWRlbnRBdHRlbXB0U3VibWl0dGVkEhIKCmF0dGVtcHRfaWQYASABKAkSEgoKc3R1ZGVudF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWVtYWlsGAQgASgJEhIKCnZlcnNpb25faWQYBSABKAkSDwoHdmVyc2lvbhgGIAEoBRIWCg5hdHRlbXB0X251bWJlchgHIAEoBRIuCgpzdGFydGVkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtkZWFkbGluZV9hdBgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMAoMc3VibWl0dGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIaChJ0aW1lX3NwZW50X21pbnV0ZXMYCyABKAUSNQoHYW5zd2VycxgMIAMoCzIkLnJlYWRpbmVzcy5ldmVudHMudjEuU3VibWl0dGVkQW5zd2VyEj0KDGZpbmFsaXNlZF9ieRgNIAEoDjInLnJlYWRpbmVzcy5ldmVudHMudjEuQXR0ZW1wdEZpbmFsaXNlZEJ5EhwKFGdyYWRlZF9mcm9tX2F1dG9zYXZlGA4gASgIIosCChZTdHVkZW50QXR0ZW1wdEFkanVzdGVkEhIKCmF0dGVtcHRfaWQYASABKAkSEgoKc3R1ZGVudF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWVtYWlsGAQgASgJEhYKDmF0dGVtcHRfbnVtYmVyGAUgASgFEjoKCmFkanVzdG1lbnQYBiABKA4yJi5yZWFkaW5lc3MuZXZlbnRzLnYxLkF0dGVtcHRBZGp1c3RtZW50EhUKDWFkZGVkX21pbnV0ZXMYByABKAUSLwoLZGVhZGxpbmVfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGFjdG9yX2lkGAkgASgJKp8BChJBdHRlbXB0RmluYWxpc2VkQnkSJAogQVRURU1QVF9GSU5BTElTRURfQllfVU5TUEVDSUZJRUQQABIgChxBVFRFTVBUX0ZJTkFMSVNFRF9CWV9TVFVERU5UEAESIQodQVRURU1QVF9GSU5BTElTRURfQllfREVBRExJTkUQAhIeChpBVFRFTVBUX0ZJTkFMSVNFRF9CWV9BRE1JThADKnYKEUF0dGVtcHRBZGp1c3RtZW50EiIKHkFUVEVNUFRfQURKVVNUTUVOVF9VTlNQRUNJRklFRBAAEh8KG0FUVEVNUFRfQURKVVNUTUVOVF9FWFRFTkRFRBABEhwKGEFUVEVNUFRfQURKVVNUTUVOVF9FTkRFRBACYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * student.student.invited.v1: an administrator invited a student (alone or from a CSV import). The
@@ -378,6 +378,70 @@ export const StudentAttemptSubmittedSchema: GenMessage<StudentAttemptSubmitted> 
   messageDesc(file_readiness_events_v1_student, 6);
 
 /**
+ * student.attempt.adjusted.v1: an administrator added time to an attempt in progress or ended it. The audit
+ * log records it; the student's page learns of it from the student service itself, not from this event.
+ *
+ * @generated from message readiness.events.v1.StudentAttemptAdjusted
+ */
+export type StudentAttemptAdjusted = Message<"readiness.events.v1.StudentAttemptAdjusted"> & {
+  /**
+   * @generated from field: string attempt_id = 1;
+   */
+  attemptId: string;
+
+  /**
+   * @generated from field: string student_id = 2;
+   */
+  studentId: string;
+
+  /**
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string email = 4;
+   */
+  email: string;
+
+  /**
+   * @generated from field: int32 attempt_number = 5;
+   */
+  attemptNumber: number;
+
+  /**
+   * @generated from field: readiness.events.v1.AttemptAdjustment adjustment = 6;
+   */
+  adjustment: AttemptAdjustment;
+
+  /**
+   * Minutes this action added (EXTENDED); 0 for ENDED.
+   *
+   * @generated from field: int32 added_minutes = 7;
+   */
+  addedMinutes: number;
+
+  /**
+   * The deadline after the action (EXTENDED), or the moment it ended (ENDED).
+   *
+   * @generated from field: google.protobuf.Timestamp deadline_at = 8;
+   */
+  deadlineAt?: Timestamp | undefined;
+
+  /**
+   * @generated from field: string actor_id = 9;
+   */
+  actorId: string;
+};
+
+/**
+ * Describes the message readiness.events.v1.StudentAttemptAdjusted.
+ * Use `create(StudentAttemptAdjustedSchema)` to create a new message.
+ */
+export const StudentAttemptAdjustedSchema: GenMessage<StudentAttemptAdjusted> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_student, 7);
+
+/**
  * Who ended an attempt.
  *
  * @generated from enum readiness.events.v1.AttemptFinalisedBy
@@ -401,6 +465,13 @@ export enum AttemptFinalisedBy {
    * @generated from enum value: ATTEMPT_FINALISED_BY_DEADLINE = 2;
    */
   DEADLINE = 2,
+
+  /**
+   * An administrator ended the attempt while it ran, from its last autosave (student.attempt.adjusted.v1).
+   *
+   * @generated from enum value: ATTEMPT_FINALISED_BY_ADMIN = 3;
+   */
+  ADMIN = 3,
 }
 
 /**
@@ -408,4 +479,36 @@ export enum AttemptFinalisedBy {
  */
 export const AttemptFinalisedBySchema: GenEnum<AttemptFinalisedBy> = /*@__PURE__*/
   enumDesc(file_readiness_events_v1_student, 0);
+
+/**
+ * What an administrator did to an attempt in progress.
+ *
+ * @generated from enum readiness.events.v1.AttemptAdjustment
+ */
+export enum AttemptAdjustment {
+  /**
+   * @generated from enum value: ATTEMPT_ADJUSTMENT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Minutes added to the attempt's deadline (added_minutes), from the Live screen.
+   *
+   * @generated from enum value: ATTEMPT_ADJUSTMENT_EXTENDED = 1;
+   */
+  EXTENDED = 1,
+
+  /**
+   * The attempt ended now; its student.attempt.submitted.v1 (finalised by ADMIN) is published with this.
+   *
+   * @generated from enum value: ATTEMPT_ADJUSTMENT_ENDED = 2;
+   */
+  ENDED = 2,
+}
+
+/**
+ * Describes the enum readiness.events.v1.AttemptAdjustment.
+ */
+export const AttemptAdjustmentSchema: GenEnum<AttemptAdjustment> = /*@__PURE__*/
+  enumDesc(file_readiness_events_v1_student, 1);
 

@@ -1,0 +1,255 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { rows, type Runner } from '@readiness/kit/db';
+import { likePattern } from './students-repository';
+import type { Answer } from './version-records';
+
+/** An attempt in progress as the Live screen lists it. */
+export interface LiveRow {
+  attemptId: string;
+  studentId: string;
+  name: string;
+  email: string;
+  attemptNumber: number;
+  versionId: string;
+  startedAt: Date;
+  deadlineAt: Date;
+  savedAt: Date | null;
+  pageSeenAt: Date | null;
+  answers: Answer[];
+  /** The questions whose answer file is uploaded. */
+  fileQuestionIds: string[];
+  extraTimePercent: number;
+  addedSeconds: number;
+}
+
+interface LiveSqlRow {
+  id: string;
+  student_id: string;
+  name: string;
+  email: string;
+  attempt_number: number;
+  version_id: string;
+  started_at: Date | string;
+  deadline_at: Date | string;
+  saved_at: Date | string | null;
+  page_seen_at: Date | string | null;
+  answers: Answer[];
+  files: string[] | null;
+  extra_time_percent: number;
+  added_seconds: number;
+  total: number | string;
+  now: Date | string;
+}
+
+const date = (v: Date | string) => new Date(v);
+const maybeDate = (v: Date | string | null) => (v === null ? null : new Date(v));
+
+/**
+ * One page of the attempts in progress, least time left first, with their total and the database clock, in one
+ * statement (the partial index on in-progress deadlines serves the order; a search filters by name or e-mail).
+ */
+export async function liveAttempts(
+  runner: Runner,
+  q: { search?: string; limit: number; offset: number },
+): Promise<{ attempts: LiveRow[]; total: number; now: Date }> {
+  const where: SQL[] = [sql`a.status = 'in_progress'`];
+  if (q.search) {
+    const p = likePattern(q.search);
+    where.push(sql`(s.name ILIKE ${p} OR s.email ILIKE ${p})`);
+  }
+  const found = await rows<LiveSqlRow>(
+    runner,
+    sql`SELECT a.id, a.student_id, s.name, s.email, a.attempt_number, a.version_id, a.started_at, a.deadline_at,
+          a.saved_at, a.page_seen_at, a.answers, a.added_seconds, s.extra_time_percent,
+          (SELECT array_agg(f.question_id) FROM attempt_files f WHERE f.attempt_id = a.id) AS files,
+          count(*) OVER () AS total, clock_timestamp() AS now
+        FROM attempts a JOIN students s ON s.id = a.student_id
+        WHERE ${sql.join(where, sql` AND `)}
+        ORDER BY a.deadline_at, a.id
+        LIMIT ${q.limit} OFFSET ${q.offset}`,
+  );
+  const first = found[0];
+  let total = first ? Number(first.total) : 0;
+  if (!first && q.offset > 0) {
+    // A page past the end: the count alone, so the pager can step back.
+    const [count] = await rows<{ n: number }>(
+      runner,
+      sql`SELECT count(*)::int AS n FROM attempts a JOIN students s ON s.id = a.student_id
+          WHERE ${sql.join(where, sql` AND `)}`,
+    );
+    total = count?.n ?? 0;
+  }
+  return {
+    attempts: found.map((r) => ({
+      attemptId: r.id,
+      studentId: r.student_id,
+      name: r.name,
+      email: r.email,
+      attemptNumber: r.attempt_number,
+      versionId: r.version_id,
+      startedAt: date(r.started_at),
+      deadlineAt: date(r.deadline_at),
+      savedAt: maybeDate(r.saved_at),
+      pageSeenAt: maybeDate(r.page_seen_at),
+      answers: r.answers,
+      fileQuestionIds: r.files ?? [],
+      extraTimePercent: r.extra_time_percent,
+      addedSeconds: r.added_seconds,
+    })),
+    total,
+    now: first ? date(first.now) : new Date(),
+  };
+}
+
+/** An attempt an administrator acts on, with its student. */
+export interface AdjustedAttempt {
+  attemptId: string;
+  studentId: string;
+  name: string;
+  email: string;
+  attemptNumber: number;
+  deadlineAt: Date;
+  addedSeconds: number;
+  now: Date;
+}
+
+interface AdjustedSqlRow {
+  id: string;
+  student_id: string;
+  name: string;
+  email: string;
+  attempt_number: number;
+  deadline_at: Date | string;
+  added_seconds: number;
+  now: Date | string;
+}
+
+const toAdjusted = (r: AdjustedSqlRow): AdjustedAttempt => ({
+  attemptId: r.id,
+  studentId: r.student_id,
+  name: r.name,
+  email: r.email,
+  attemptNumber: r.attempt_number,
+  deadlineAt: date(r.deadline_at),
+  addedSeconds: r.added_seconds,
+  now: date(r.now),
+});
+
+/**
+ * Adds time to an attempt still in progress and within its deadline and grace, in one statement: two
+ * administrators extending at once both add (each adds to what the row holds when it writes). Undefined when the
+ * attempt is not open.
+ */
+export async function extendAttempt(
+  runner: Runner,
+  attemptId: string,
+  seconds: number,
+  graceSeconds: number,
+): Promise<AdjustedAttempt | undefined> {
+  const [row] = await rows<AdjustedSqlRow>(
+    runner,
+    sql`UPDATE attempts a SET deadline_at = a.deadline_at + make_interval(secs => ${seconds}),
+          added_seconds = a.added_seconds + ${seconds}
+        FROM students s
+        WHERE a.id = ${attemptId}::uuid AND s.id = a.student_id AND a.status = 'in_progress'
+          AND a.deadline_at + make_interval(secs => ${graceSeconds}) >= clock_timestamp()
+        RETURNING a.id, a.student_id, s.name, s.email, a.attempt_number, a.deadline_at, a.added_seconds,
+          clock_timestamp() AS now`,
+  );
+  return row && toAdjusted(row);
+}
+
+/** Whether an attempt exists at all (an action on it then answers 409 rather than 404). */
+export async function attemptExists(runner: Runner, attemptId: string): Promise<boolean> {
+  const [row] = await rows<{ any: boolean }>(
+    runner,
+    sql`SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ${attemptId}::uuid) AS any`,
+  );
+  return row?.any ?? false;
+}
+
+/**
+ * A student's extra time changed: their attempt in progress gets the time it now allows (the version's limit
+ * plus the extra time plus what administrators added), never less than it already has.
+ */
+export async function applyExtraTime(runner: Runner, studentId: string, percent: number): Promise<void> {
+  await runner.execute(
+    sql`UPDATE attempts a SET deadline_at = GREATEST(a.deadline_at, a.started_at
+          + make_interval(secs => round(v.time_limit_minutes * 60 * (1 + ${percent}::numeric / 100))::int
+            + a.added_seconds))
+        FROM assessment_versions v
+        WHERE a.student_id = ${studentId}::uuid AND a.status = 'in_progress' AND v.version_id = a.version_id`,
+  );
+}
+
+/** What a student's page is told about its attempt. */
+export interface AttemptClock {
+  attemptId: string;
+  inProgress: boolean;
+  deadlineAt: Date;
+  addedSeconds: number;
+  now: Date;
+}
+
+interface ClockSqlRow {
+  id: string;
+  status: string;
+  deadline_at: Date | string;
+  added_seconds: number;
+  now: Date | string;
+}
+
+const toClock = (r: ClockSqlRow): AttemptClock => ({
+  attemptId: r.id,
+  inProgress: r.status === 'in_progress',
+  deadlineAt: date(r.deadline_at),
+  addedSeconds: r.added_seconds,
+  now: date(r.now),
+});
+
+/**
+ * The newest attempt of the link's student, its page marked as seen when it is in progress, in one statement.
+ * `student` is null for an unknown link; `attempt` null when the student never started.
+ */
+export async function pageOpened(
+  runner: Runner,
+  tokenHash: Buffer,
+): Promise<{ student: { status: string; expiresAt: Date } | null; attempt: AttemptClock | null }> {
+  const [row] = await rows<
+    ClockSqlRow & { student_status: string | null; expires_at: Date | string | null; id: string | null }
+  >(
+    runner,
+    sql`WITH st AS (SELECT id, status, expires_at FROM students WHERE token_hash = ${tokenHash}),
+        latest AS (SELECT a.id, a.status, a.deadline_at, a.added_seconds FROM attempts a
+          WHERE a.student_id = (SELECT id FROM st) ORDER BY a.attempt_number DESC LIMIT 1),
+        seen AS (UPDATE attempts SET page_seen_at = clock_timestamp()
+          WHERE id = (SELECT id FROM latest) AND status = 'in_progress' RETURNING id)
+        SELECT st.status AS student_status, st.expires_at, l.id, l.status, l.deadline_at, l.added_seconds,
+          clock_timestamp() AS now
+        FROM (SELECT 1) one LEFT JOIN st ON true LEFT JOIN latest l ON true`,
+  );
+  if (!row?.student_status) return { student: null, attempt: null };
+  return {
+    student: { status: row.student_status, expiresAt: date(row.expires_at!) },
+    attempt: row.id ? toClock(row) : null,
+  };
+}
+
+/**
+ * The clocks of the attempts whose pages this replica streams to, in one statement; with `seen`, those still in
+ * progress are marked as seen. An attempt missing from the answer is gone (its student was erased).
+ */
+export async function attemptClocks(runner: Runner, ids: string[], seen: boolean): Promise<AttemptClock[]> {
+  const list = sql`${`{${ids.join(',')}}`}::uuid[]`;
+  const found = await rows<ClockSqlRow>(
+    runner,
+    seen
+      ? sql`WITH seen AS (UPDATE attempts SET page_seen_at = clock_timestamp()
+              WHERE id = ANY(${list}) AND status = 'in_progress' RETURNING id)
+            SELECT a.id, a.status, a.deadline_at, a.added_seconds, clock_timestamp() AS now
+            FROM attempts a WHERE a.id = ANY(${list})`
+      : sql`SELECT a.id, a.status, a.deadline_at, a.added_seconds, clock_timestamp() AS now
+            FROM attempts a WHERE a.id = ANY(${list})`,
+  );
+  return found.map(toClock);
+}

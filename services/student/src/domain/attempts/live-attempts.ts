@@ -1,0 +1,183 @@
+import { conflict } from '@readiness/kit/errors';
+import { enqueue } from '@readiness/kit/outbox';
+import { lockAttempt } from '../../data-access/attempts-repository';
+import { attemptExists, extendAttempt, liveAttempts, type LiveRow } from '../../data-access/live-repository';
+import { audit } from '../../data-access/students-repository';
+import { ATTEMPT_ADJUSTED, adjustedPayload } from '../events';
+import type { AssessmentVersion } from '../versions';
+import type { AttemptsContext } from './context';
+import { endAttempt } from './end-attempt';
+import { attemptIdOrNull, attemptNotFound } from './rules';
+
+/** A page whose stream or autosave was heard from within this long is open; after it, offline. */
+export const PAGE_GONE_AFTER_MS = 75_000;
+/** No save for this long and the student is idle (the page is open, nothing is being answered). */
+export const IDLE_AFTER_MS = 2 * 60_000;
+
+export const attemptNotInProgress = () => conflict('This attempt is no longer in progress', 'attempt_closed');
+
+export type Presence = 'active' | 'idle' | 'offline';
+
+/** An attempt in progress as the Live screen shows it. */
+export interface LiveAttempt {
+  attemptId: string;
+  studentId: string;
+  name: string;
+  email: string;
+  attemptNumber: number;
+  section: { number: number; title: string; count: number } | null;
+  answered: number;
+  total: number;
+  startedAt: string;
+  deadlineAt: string;
+  timeLeftSeconds: number;
+  savedAt: string | null;
+  presence: Presence;
+  idleMinutes: number;
+  extraTimePercent: number;
+  addedMinutes: number;
+}
+
+/**
+ * Where the student stands, from their saved answers as the page resumes them: answered over all questions, and
+ * the first section still missing a required answer (the last one when every required answer is in).
+ */
+export function standingIn(v: AssessmentVersion, row: Pick<LiveRow, 'answers' | 'fileQuestionIds'>) {
+  const files = new Set(row.fileQuestionIds);
+  const given = new Set(row.answers.filter((a) => a.answer !== '').map((a) => a.questionId));
+  const answered = (q: AssessmentVersion['questions'][number]) =>
+    q.type === 'file_upload' ? files.has(q.id) : given.has(q.id);
+  const index = v.sections.findIndex((s) =>
+    v.questions.some((q) => q.section === s.id && q.required && !answered(q)),
+  );
+  const at = index === -1 ? v.sections.length - 1 : index;
+  const section = v.sections[at];
+  return {
+    answered: v.questions.filter(answered).length,
+    total: v.questions.length,
+    section: section ? { number: at + 1, title: section.title, count: v.sections.length } : null,
+  };
+}
+
+/**
+ * Autosave is the heartbeat: a save (or the start) within two minutes is active; an open page with nothing saved
+ * for longer is idle; a page neither saving nor holding its event stream is offline.
+ */
+export function presenceOf(row: Pick<LiveRow, 'startedAt' | 'savedAt' | 'pageSeenAt'>, now: Date) {
+  const lastActive = Math.max(row.startedAt.getTime(), row.savedAt?.getTime() ?? 0);
+  const lastHeard = Math.max(lastActive, row.pageSeenAt?.getTime() ?? 0);
+  const quietMs = Math.max(0, now.getTime() - lastActive);
+  const presence: Presence =
+    now.getTime() - lastHeard > PAGE_GONE_AFTER_MS ? 'offline' : quietMs >= IDLE_AFTER_MS ? 'idle' : 'active';
+  return { presence, idleMinutes: Math.floor(quietMs / 60_000) };
+}
+
+export async function listLiveAttempts(
+  ctx: AttemptsContext,
+  q: { search?: string; page: number; limit: number },
+): Promise<{ attempts: LiveAttempt[]; total: number; now: Date }> {
+  const found = await liveAttempts(ctx.database.db, {
+    search: q.search,
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+  });
+  const attempts: LiveAttempt[] = [];
+  for (const row of found.attempts) {
+    const v = await ctx.versions.version(row.versionId);
+    attempts.push({
+      attemptId: row.attemptId,
+      studentId: row.studentId,
+      name: row.name,
+      email: row.email,
+      attemptNumber: row.attemptNumber,
+      ...standingIn(v, row),
+      startedAt: row.startedAt.toISOString(),
+      deadlineAt: row.deadlineAt.toISOString(),
+      timeLeftSeconds: Math.max(0, Math.floor((row.deadlineAt.getTime() - found.now.getTime()) / 1000)),
+      savedAt: row.savedAt?.toISOString() ?? null,
+      ...presenceOf(row, found.now),
+      extraTimePercent: row.extraTimePercent,
+      addedMinutes: Math.round(row.addedSeconds / 60),
+    });
+  }
+  return { attempts, total: found.total, now: found.now };
+}
+
+/**
+ * Adds minutes to an attempt in progress: its page moves its clock within seconds (its event stream), the audit
+ * log records who did it. An attempt already ended, or past its deadline and grace (the deadline job is ending
+ * it), answers 409 and changes nothing.
+ */
+export async function extendLiveAttempt(
+  ctx: AttemptsContext,
+  input: { attemptId: string; minutes: number; actorId: string },
+) {
+  const id = attemptIdOrNull(input.attemptId);
+  if (!id) throw attemptNotFound();
+  return ctx.database.transaction(async (tx) => {
+    const a = await extendAttempt(tx, id, input.minutes * 60, ctx.graceSeconds);
+    if (!a) throw (await attemptExists(tx, id)) ? attemptNotInProgress() : attemptNotFound();
+    await enqueue(tx, {
+      name: ATTEMPT_ADJUSTED,
+      payload: adjustedPayload({
+        ...a,
+        adjustment: 'extended',
+        addedMinutes: input.minutes,
+        actorId: input.actorId,
+      }),
+    });
+    await audit(tx, {
+      actorId: input.actorId,
+      action: 'attempt.extended',
+      studentId: a.studentId,
+      details: { attemptId: id, minutes: input.minutes, deadlineAt: a.deadlineAt.toISOString() },
+    });
+    return a;
+  });
+}
+
+/**
+ * Ends an attempt in progress now, graded exactly as the deadline job grades one: from its last saved answers
+ * (those saved before the deadline once the deadline has passed). A submit or the deadline job holding the
+ * attempt is waited for, and then it is no longer in progress: 409.
+ */
+export async function endLiveAttempt(ctx: AttemptsContext, input: { attemptId: string; actorId: string }) {
+  const id = attemptIdOrNull(input.attemptId);
+  if (!id) throw attemptNotFound();
+  return ctx.database.transaction(async (tx) => {
+    const a = await lockAttempt(tx, id);
+    if (!a) throw attemptNotFound();
+    if (a.status !== 'in_progress') throw attemptNotInProgress();
+    const late = a.now.getTime() > a.deadlineAt.getTime();
+    const ended = await endAttempt(ctx, tx, a, a, {
+      answers: late ? a.deadlineAnswers : a.answers,
+      finalisedBy: 'admin',
+      endedBy: input.actorId,
+      late,
+      idempotencyKey: null,
+      now: a.now,
+    });
+    if (!ended) throw attemptNotInProgress();
+    await enqueue(tx, {
+      name: ATTEMPT_ADJUSTED,
+      payload: adjustedPayload({
+        attemptId: a.id,
+        studentId: a.studentId,
+        name: a.name,
+        email: a.email,
+        attemptNumber: a.attemptNumber,
+        adjustment: 'ended',
+        addedMinutes: 0,
+        deadlineAt: a.now,
+        actorId: input.actorId,
+      }),
+    });
+    await audit(tx, {
+      actorId: input.actorId,
+      action: 'attempt.ended',
+      studentId: a.studentId,
+      details: { attemptId: id },
+    });
+    return { name: a.name, endedAt: a.now };
+  });
+}
