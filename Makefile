@@ -48,11 +48,12 @@ images: ## Build every service's image from deploy/Dockerfile with podman (on a 
 chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile
 	npx jest --ci --selectProjects deploy -- deploy/test
 
-bench: build ## Gateway → auth, certificates, an idle product's statements, one journey's statements call by call, and the enrolment peak (BENCH_STUDENTS, default 5,000) against bare baselines; writes docs/benchmarks.md (local PostgreSQL, RabbitMQ and Redis)
+bench: build ## Gateway → auth, certificates, an idle product's statements, one journey's statements call by call, the Live screen with 5,000 attempts in progress and their pages' event streams, and the enrolment peak (BENCH_STUDENTS, default 5,000) against bare baselines; writes docs/benchmarks.md (local PostgreSQL, RabbitMQ and Redis)
 	node bench/run.js
 	node bench/certificates.js
 	node bench/idle.js
 	node bench/journey-statements.js
+	node bench/live.js
 	node bench/peak.js
 
 proto: install ## Regenerate the TypeScript of the event contracts

@@ -57,30 +57,31 @@ export async function liveAttempts(
     const p = likePattern(q.search);
     where.push(sql`(s.name ILIKE ${p} OR s.email ILIKE ${p})`);
   }
+  const filter = sql.join(where, sql` AND `);
+  // Without a search the count needs no student: the partial index of attempts in progress alone answers it.
+  const counted = q.search ? sql`JOIN students s ON s.id = a.student_id` : sql``;
+  // The page walks the partial index of in-progress deadlines and stops at its limit; the total is counted apart
+  // (a window count over the join would read and sort every attempt in progress for each page).
   const found = await rows<LiveSqlRow>(
     runner,
-    sql`SELECT a.id, a.student_id, s.name, s.email, a.attempt_number, a.version_id, a.started_at, a.deadline_at,
-          a.saved_at, a.page_seen_at, a.answers, a.added_seconds, s.extra_time_percent,
-          (SELECT array_agg(f.question_id) FROM attempt_files f WHERE f.attempt_id = a.id) AS files,
-          count(*) OVER () AS total, clock_timestamp() AS now
-        FROM attempts a JOIN students s ON s.id = a.student_id
-        WHERE ${sql.join(where, sql` AND `)}
-        ORDER BY a.deadline_at, a.id
-        LIMIT ${q.limit} OFFSET ${q.offset}`,
+    sql`WITH total AS (SELECT count(*) AS n FROM attempts a ${counted} WHERE ${filter}),
+        page AS (
+          SELECT a.id, a.student_id, s.name, s.email, a.attempt_number, a.version_id, a.started_at, a.deadline_at,
+            a.saved_at, a.page_seen_at, a.answers, a.added_seconds, s.extra_time_percent
+          FROM attempts a JOIN students s ON s.id = a.student_id
+          WHERE ${filter}
+          ORDER BY a.deadline_at, a.id
+          LIMIT ${q.limit} OFFSET ${q.offset})
+        SELECT p.*, (SELECT array_agg(f.question_id) FROM attempt_files f WHERE f.attempt_id = p.id) AS files,
+          total.n AS total, clock_timestamp() AS now
+        FROM total LEFT JOIN page p ON true
+        ORDER BY p.deadline_at, p.id`,
   );
-  const first = found[0];
-  let total = first ? Number(first.total) : 0;
-  if (!first && q.offset > 0) {
-    // A page past the end: the count alone, so the pager can step back.
-    const [count] = await rows<{ n: number }>(
-      runner,
-      sql`SELECT count(*)::int AS n FROM attempts a JOIN students s ON s.id = a.student_id
-          WHERE ${sql.join(where, sql` AND `)}`,
-    );
-    total = count?.n ?? 0;
-  }
+  const total = Number(found[0]?.total ?? 0);
+  const now = date(found[0]?.now ?? new Date());
+  const listed = found.filter((r) => r.id !== null);
   return {
-    attempts: found.map((r) => ({
+    attempts: listed.map((r) => ({
       attemptId: r.id,
       studentId: r.student_id,
       name: r.name,
@@ -97,7 +98,7 @@ export async function liveAttempts(
       addedSeconds: r.added_seconds,
     })),
     total,
-    now: first ? date(first.now) : new Date(),
+    now,
   };
 }
 
