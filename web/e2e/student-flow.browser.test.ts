@@ -20,7 +20,9 @@ import {
   expectAccessible,
   newPage,
   resultShown,
+  saveScreenshot,
   shown,
+  signIn,
   startProductAndBrowser,
   submitAssessment,
   toast,
@@ -506,6 +508,71 @@ test('when the result is still being calculated, then the completion page waits 
   await shoot(later, 'complete-calculating', MOBILE);
   scored = true;
   await shown(later.getByRole('heading', { level: 1, name: 'Congratulations!' }));
+});
+
+/** A countdown's mm:ss (or h:mm:ss) in seconds. */
+const secondsIn = (text: string | null) =>
+  (text ?? '')
+    .trim()
+    .split(':')
+    .map(Number)
+    .reduce((total, part) => total * 60 + part, 0);
+
+test("when an admin adds time on the Live screen, then the student's countdown moves within seconds; when the admin ends another attempt, then that student lands on their result", async () => {
+  const extended = await invite();
+  const ended = await invite();
+  const first = await open();
+  await start(first, extended.link);
+  const second = await open(MOBILE);
+  await start(second, ended.link);
+  // Two of three required answers right and saved: 2 of 3 points when the attempt is ended.
+  await question(second, 'Do you have a computer').getByText('Yes', { exact: true }).click();
+  await question(second, 'How often can you go online').getByText('Every day').click();
+  await shown(saveStatus(second, 'Saved'));
+
+  const admin = await open();
+  await signIn(admin, SUPER.email, SUPER.password);
+  await admin.getByRole('link', { name: 'Live' }).click();
+  await atPath(admin, '/admin/live');
+  await shown(admin.getByRole('heading', { level: 1, name: 'Live attempts' }));
+  await shown(admin.getByText(extended.name));
+  await shown(admin.getByText(ended.name));
+  await expectAccessible(admin, 'live attempts');
+  await saveScreenshot(admin, 'live-attempts', 'desktop');
+
+  const before = secondsIn(await first.getByRole('timer').textContent());
+  await admin.getByRole('button', { name: `Add time for ${extended.name}` }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Add time' });
+  await dialog.getByLabel('Minutes to add').fill('15');
+  await expectAccessible(admin, 'add time dialog');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await shown(toast(admin, `Added 15 minutes for ${extended.name}`));
+  // Announced to the student's page within 5 s, without a reload.
+  await shown(toast(first, 'You have been given 15 more minutes.'), 5_000);
+  const after = secondsIn(await first.getByRole('timer').textContent());
+  expect(after).toBeGreaterThan(before + 14 * 60);
+  expect(after).toBeLessThanOrEqual(before + 15 * 60);
+
+  await admin.getByRole('button', { name: `End attempt for ${ended.name}` }).click();
+  const confirm = admin.getByRole('dialog', { name: 'End attempt' });
+  await shown(confirm.getByText('cannot be undone'));
+  await confirm.getByRole('button', { name: 'End attempt' }).click();
+  await shown(toast(admin, `Attempt ended for ${ended.name}; it is scored from the last saved answers`));
+  await shown(toast(second, 'Your attempt was ended. It is being scored from your saved answers.'), 5_000);
+  await atPath(second, `${ended.link}/complete`);
+  await resultShown(second, 'Assessment Complete');
+  await shown(second.getByText('2 / 3 points'));
+  // The ended attempt leaves the list at the screen's next poll; the extended one stays, with its new time.
+  await admin.getByText(ended.name).waitFor({ state: 'detached', timeout: 10_000 });
+  await shown(admin.getByText(extended.name));
+
+  // The screen at phone width.
+  const phone = await open(MOBILE);
+  await signIn(phone, SUPER.email, SUPER.password);
+  await phone.goto('/admin/live');
+  await shown(phone.getByText(extended.name));
+  await expectAccessible(phone, 'live attempts, phone');
+  await saveScreenshot(phone, 'live-attempts', 'mobile');
 });
 
 // Last: it makes the one-minute version the active one.

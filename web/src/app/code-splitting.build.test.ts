@@ -25,7 +25,7 @@ type Manifest = Record<string, ManifestChunk>;
 const webDir = path.resolve(__dirname, '../..');
 // Admin modules outside the features: the admin entry, its store and session, and its API slice.
 const adminModule =
-  /(^|\/)src\/(main\.tsx|features\/(auth|admins|layout|dashboard|students|assessments|results)\/|app\/(app|providers|routes|store)\.tsx?$|lib\/(api|session-token|session-events)\.ts$)/;
+  /(^|\/)src\/(main\.tsx|features\/(auth|admins|layout|dashboard|students|live|assessments|results)\/|app\/(app|providers|routes|store)\.tsx?$|lib\/(api|session-token|session-events)\.ts$)/;
 // Texts that only admin screens carry; if any reaches a student's browser, admin code came with it.
 const adminOnlyTexts = [
   'Admin Portal',

@@ -57,6 +57,12 @@ export const routes: RouteObject[] = [
                   })),
               },
               {
+                path: '/admin/live',
+                handle: { title: 'Live attempts' },
+                lazy: () =>
+                  import('../features/live/components/live-page').then((m) => ({ Component: m.LivePage })),
+              },
+              {
                 path: '/admin/assessments',
                 handle: { title: 'Assessment Management' },
                 lazy: () =>

@@ -138,6 +138,7 @@ export const api = createApi({
     'Admin',
     'Dashboard',
     'Student',
+    'LiveAttempt',
     'Assessment',
     'AssessmentVersion',
     'Result',

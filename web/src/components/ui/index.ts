@@ -17,6 +17,7 @@ export {
 } from './input';
 export { Logo, LOGO_WIDTHS, type LogoSize, type LogoVariant } from './logo';
 export { Modal } from './modal';
+export { PageNav } from './page-nav';
 export { Person } from './person';
 export { SearchInput, matchesNameOrEmail } from './search-input';
 export { FullPageSpinner, Spinner } from './spinner';

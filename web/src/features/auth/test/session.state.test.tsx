@@ -52,7 +52,7 @@ describe('Admin session', () => {
       within(nav)
         .getAllByRole('link')
         .map((l) => l.textContent),
-    ).toEqual(['Dashboard', 'Students', 'Assessments', 'Results', 'Admins']);
+    ).toEqual(['Dashboard', 'Students', 'Live', 'Assessments', 'Results', 'Admins']);
   });
 
   it('when the session check fails, then it is logged, the token is removed and login shows', async () => {

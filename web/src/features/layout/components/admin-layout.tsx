@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSelector } from 'react-redux';
 import { NavLink, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import {
+  Activity,
   BarChart3,
   ClipboardList,
   KeyRound,
@@ -30,6 +31,7 @@ interface NavItem {
 const NAV_ITEMS: NavItem[] = [
   { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/admin/students', label: 'Students', icon: Users },
+  { to: '/admin/live', label: 'Live', icon: Activity },
   { to: '/admin/assessments', label: 'Assessments', icon: ClipboardList },
   { to: '/admin/results', label: 'Results', icon: BarChart3 },
   { to: '/admin/admins', label: 'Admins', icon: ShieldCheck, superAdminOnly: true },

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { performanceLevel } from '../../../lib/bands';
 import { answer } from '../../../testing/answer';
+import { onePage } from '../../../testing/paging';
 import { server } from '../../../testing/server';
 import type { ItemAnalysis, ResultDetail, ResultRow } from '../api/types';
 
@@ -267,21 +268,12 @@ const handlers = [
   http.get('*/api/admin/results', ({ request }) => {
     const params = new URL(request.url).searchParams;
     store.listQueries.push(params);
-    const page = Number(params.get('page') ?? 1);
-    const limit = Number(params.get('limit') ?? 20);
-    const rows = matching(params);
-    const totalPages = Math.max(1, Math.ceil(rows.length / limit));
+    const { rows, pagination } = onePage(matching(params), params, 20);
     const passed = store.results.filter((r) => r.passed).length;
     const total = store.results.length;
     return answer('/api/admin/results', 'get', {
-      results: rows.slice((page - 1) * limit, page * limit),
-      pagination: {
-        currentPage: page,
-        totalPages,
-        totalResults: rows.length,
-        hasNext: page < totalPages,
-        hasPrev: page > 1,
-      },
+      results: rows,
+      pagination,
       stats: {
         totalResults: total,
         passed,

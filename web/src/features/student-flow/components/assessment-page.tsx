@@ -114,7 +114,13 @@ export function AssessmentPage() {
   return (
     <StudentShell>
       {data && !data.alreadyCompleted && !data.awaitingResult && !data.attempt ? (
-        <WelcomeView load={data} starting={starting} onStart={() => void onStart()} />
+        <WelcomeView
+          token={inviteToken}
+          load={data}
+          offset={clockOffset(data.serverNow, data.receivedAt)}
+          starting={starting}
+          onStart={() => void onStart()}
+        />
       ) : isError && !isFetching ? (
         <div className="card card__body stack" role="alert">
           <h1 className="student__title">Distance Education Readiness Assessment</h1>

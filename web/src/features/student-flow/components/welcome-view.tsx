@@ -3,6 +3,7 @@ import { Badge, Button } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
 import type { AssessmentLoad } from '../api/types';
 import { questionsOf } from '../progress';
+import { BeforeYouStart } from './before-you-start';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -14,13 +15,16 @@ function duration(seconds: number): string {
 }
 
 interface WelcomeViewProps {
+  token: string;
   load: AssessmentLoad;
+  /** How far the server's clock is ahead of this device's, measured when the load arrived. */
+  offset: number;
   starting: boolean;
   onStart: () => void;
 }
 
-/** SPEC §2 student welcome page. */
-export function WelcomeView({ load, starting, onStart }: WelcomeViewProps) {
+/** SPEC §2 student welcome page, and after it the check before the clock starts (issue 26). */
+export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeViewProps) {
   const { student, previousAttempt, assessment } = load;
   const extraTime = student.extraTimePercent ?? 0;
   return (
@@ -109,6 +113,8 @@ export function WelcomeView({ load, starting, onStart }: WelcomeViewProps) {
           Start Assessment
         </Button>
       </section>
+
+      <BeforeYouStart token={token} offset={offset} />
     </div>
   );
 }

@@ -23,7 +23,9 @@ describe('Student welcome page', () => {
     expect(screen.getByText('30 minutes')).toBeInTheDocument();
     expect(screen.getByText('5 questions across 3 sections')).toBeInTheDocument();
     expect(screen.getByText('70%')).toBeInTheDocument();
-    const sections = screen.getAllByRole('listitem').map((li) => li.textContent);
+    const sections = within(screen.getByRole('region', { name: 'Online Learning Readiness' }))
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(sections).toEqual([
       'Section 1: Technology2 questions',
       'Section 2: Study Habits2 questions',

@@ -10,7 +10,6 @@ export type StudentList = ApiAnswer<'/api/admin/students', 'get'>;
 /** SPEC §3 Student, plus the accommodation and the invitation's link and expiry. */
 export type Student = StudentList['students'][number];
 export type StudentStatus = Student['status'];
-export type Pagination = StudentList['pagination'];
 export type StatusFilter = Required<ApiQuery<'/api/admin/students', 'get'>>['status'];
 
 /** How a student's latest invitation mail went: `GET /api/admin/notifications/deliveries`. */

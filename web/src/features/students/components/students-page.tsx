@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Upload, UserPlus, Users } from 'lucide-react';
-import { Button, Card, ListTable, SearchInput, Select } from '../../../components/ui';
+import { Button, Card, ListTable, PageNav, SearchInput, Select } from '../../../components/ui';
 import { useDebounced } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
 import { STATUS_OPTIONS, useGetStudentsQuery } from '../api/students-api';
-import type { Pagination, StatusFilter, Student } from '../api/types';
+import type { StatusFilter, Student } from '../api/types';
 import { useCopyLink } from '../hooks/use-copy-link';
 import { useInviteDeliveries } from '../hooks/use-invite-deliveries';
 import { ExtraTimeModal } from './extra-time';
@@ -15,31 +15,6 @@ import { DeleteStudentDialog, ResendInvitationDialog } from './student-dialogs';
 
 const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
-
-function StudentPager({
-  pagination,
-  page,
-  onPage,
-}: {
-  pagination: Pagination;
-  page: number;
-  onPage: (page: number) => void;
-}) {
-  if (pagination.totalPages <= 1) return null;
-  return (
-    <nav className="pager" aria-label="Student pages">
-      <Button variant="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </Button>
-      <span aria-live="polite">
-        Page {pagination.currentPage} of {pagination.totalPages} ({pagination.totalResults} students)
-      </span>
-      <Button variant="secondary" disabled={page >= pagination.totalPages} onClick={() => onPage(page + 1)}>
-        Next
-      </Button>
-    </nav>
-  );
-}
 
 export function StudentsPage() {
   const [search, setSearch] = useState('');
@@ -122,7 +97,15 @@ export function StudentsPage() {
             description: search || status !== 'all' ? 'No student matches this search or filter.' : undefined,
           }}
         />
-        {data && <StudentPager pagination={data.pagination} page={page} onPage={setPage} />}
+        {data && (
+          <PageNav
+            label="Student pages"
+            pagination={data.pagination}
+            page={page}
+            onPage={setPage}
+            unit={{ one: 'student', other: 'students' }}
+          />
+        )}
       </Card>
 
       <InviteStudentModal open={inviting} onClose={() => setInviting(false)} />

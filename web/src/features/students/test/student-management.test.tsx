@@ -72,7 +72,9 @@ describe('Student Management', () => {
       }),
     );
     const { user } = await openStudents();
-    expect(screen.getByText('Page 1 of 2 (25 students)')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Student pages' })).toHaveTextContent(
+      'Page 1 of 2 (25 students)',
+    );
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(lastQuery().get('page')).toBe('2'));
     expect(await screen.findByText('Pupil 24')).toBeInTheDocument();

@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { answer } from '../../../testing/answer';
+import { onePage } from '../../../testing/paging';
 import { server } from '../../../testing/server';
 import type { ApiBody } from '../../../lib/api-types';
 import type { ImportProblem, InviteDelivery, Student } from '../api/types';
@@ -115,23 +116,12 @@ const handlers = [
     store.listQueries.push(params);
     const q = (params.get('search') ?? '').toLowerCase();
     const status = params.get('status');
-    const page = Number(params.get('page') ?? 1);
-    const limit = Number(params.get('limit') ?? 20);
     const matching = store.students.filter(
       (s) =>
         (!q || s.name.toLowerCase().includes(q) || s.email.includes(q)) && (!status || s.status === status),
     );
-    const totalPages = Math.max(1, Math.ceil(matching.length / limit));
-    return answer('/api/admin/students', 'get', {
-      students: matching.slice((page - 1) * limit, page * limit),
-      pagination: {
-        currentPage: page,
-        totalPages,
-        totalResults: matching.length,
-        hasNext: page < totalPages,
-        hasPrev: page > 1,
-      },
-    });
+    const { rows, pagination } = onePage(matching, params, 20);
+    return answer('/api/admin/students', 'get', { students: rows, pagination });
   }),
   http.post('*/api/admin/students/invite', async ({ request }) => {
     const body = (await request.json()) as ApiBody<'/api/admin/students/invite', 'post'>;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { api, LIST } from '../../../lib/api';
+import type { ApiAnswer } from '../../../lib/api-types';
+
+/*
+ * The shapes the student service's Live operations answer with, as they declare them (the generated
+ * `api-schema.ts`).
+ */
+
+/** `GET /api/admin/live`: one page of the attempts in progress, least time left first, and the server's clock. */
+export type LiveAttemptList = ApiAnswer<'/api/admin/live', 'get'>;
+/** An attempt in progress: who, the section they are on, answers, deadline, last save and presence. */
+export type LiveAttempt = LiveAttemptList['attempts'][number];
+/** When the student's page last showed signs of life: it saves while they work, and holds a stream open. */
+export type Presence = LiveAttempt['presence'];
+export type ExtendAnswer = ApiAnswer<'/api/admin/live/{attemptId}/extend', 'post'>;
+export type EndAnswer = ApiAnswer<'/api/admin/live/{attemptId}/end', 'post'>;
+
+export interface LiveQuery {
+  search: string;
+  page: number;
+  limit: number;
+}
+
+const MINUTES_MESSAGE = 'Minutes must be a whole number from 1 to 600';
+/** Time added to an attempt in progress: whole minutes, as the service takes them. */
+export const addTimeSchema = z.object({
+  minutes: z
+    .number({ error: MINUTES_MESSAGE })
+    .int(MINUTES_MESSAGE)
+    .min(1, MINUTES_MESSAGE)
+    .max(600, MINUTES_MESSAGE),
+});
+export type AddTimeInput = z.infer<typeof addTimeSchema>;
+
+const byId = (attemptId: string) => `admin/live/${encodeURIComponent(attemptId)}`;
+
+export const liveApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getLiveAttempts: build.query<LiveAttemptList & { receivedAt: number }, LiveQuery>({
+      query: ({ search, page, limit }) => ({
+        url: 'admin/live',
+        params: { ...(search.trim() ? { search: search.trim() } : {}), page, limit },
+      }),
+      // The moment the answer arrived, next to serverNow, gives the device clock's offset.
+      transformResponse: (body: LiveAttemptList) => ({ ...body, receivedAt: Date.now() }),
+      providesTags: (list) => [
+        { type: 'LiveAttempt' as const, id: LIST },
+        ...(list?.attempts ?? []).map((a) => ({ type: 'LiveAttempt' as const, id: a.attemptId })),
+      ],
+    }),
+    extendAttempt: build.mutation<ExtendAnswer, { attemptId: string } & AddTimeInput>({
+      query: ({ attemptId, minutes }) => ({
+        url: `${byId(attemptId)}/extend`,
+        method: 'POST',
+        body: { minutes },
+      }),
+      invalidatesTags: (_r, _e, { attemptId }) => [{ type: 'LiveAttempt', id: attemptId }],
+    }),
+    endAttempt: build.mutation<EndAnswer, string>({
+      query: (attemptId) => ({ url: `${byId(attemptId)}/end`, method: 'POST', body: {} }),
+      // The attempt leaves the list and is scored: the student's status, the results and the dashboard change.
+      invalidatesTags: [
+        { type: 'LiveAttempt', id: LIST },
+        { type: 'Student', id: LIST },
+        { type: 'Result', id: LIST },
+        'Dashboard',
+      ],
+    }),
+  }),
+});
+
+export const { useGetLiveAttemptsQuery, useExtendAttemptMutation, useEndAttemptMutation } = liveApi;

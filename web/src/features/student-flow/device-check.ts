@@ -1,0 +1,122 @@
+import { studentUrl } from './api/student-api';
+
+/*
+ * The check on the welcome page before the clock starts (issue 26): how long a round trip to the server
+ * takes, how far this device's clock is from the server's, and whether this browser can keep answers while
+ * offline. It only advises: nothing here stands between the student and Start.
+ */
+
+export type CheckStatus = 'ok' | 'warning';
+
+export interface CheckLine {
+  status: CheckStatus;
+  text: string;
+}
+
+/** How many look-ups the connection check times; the median of them is shown. */
+export const ROUND_TRIPS = 3;
+/** Above this a round trip is slow. */
+export const SLOW_MS = 1000;
+/** A look-up that has not answered after this long counts as not reaching the server. */
+const ROUND_TRIP_TIMEOUT_MS = 10_000;
+/** A clock this close to the server's is in step: the offset itself is only measured to about a round trip. */
+const IN_STEP_MS = 30_000;
+
+/** The middle value of an odd count (one slow look-up does not make the connection slow); 0 of none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** One timed `GET /api/student/{token}`, body included; rejects on a failure, an error answer or a timeout. */
+async function roundTrip(url: string, stop: AbortSignal): Promise<number> {
+  if (stop.aborted) throw new Error('The check was stopped');
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  stop.addEventListener('abort', abort);
+  const timer = setTimeout(abort, ROUND_TRIP_TIMEOUT_MS);
+  try {
+    const started = performance.now();
+    const response = await fetch(url, { cache: 'no-store', signal: controller.signal });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`The server answered ${response.status}`);
+    return performance.now() - started;
+  } finally {
+    clearTimeout(timer);
+    stop.removeEventListener('abort', abort);
+  }
+}
+
+/**
+ * The median round trip of a few small look-ups made one after the other, so they do not compete with each
+ * other; null when one of them did not reach the server.
+ */
+export async function measureConnection(token: string, stop: AbortSignal): Promise<number | null> {
+  const url = studentUrl(token);
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < ROUND_TRIPS; i += 1) times.push(await roundTrip(url, stop));
+  } catch {
+    return null;
+  }
+  return median(times);
+}
+
+export function connectionLine(ms: number | null): CheckLine {
+  if (ms === null) {
+    return {
+      status: 'warning',
+      text: 'Connection: could not reach the server — check your connection before you start',
+    };
+  }
+  return ms > SLOW_MS
+    ? {
+        status: 'warning',
+        text: `Connection: slow (${(ms / 1000).toFixed(1)} s) — your answers are still saved, it may just take longer`,
+      }
+    : { status: 'ok', text: `Connection: good (${Math.round(ms)} ms)` };
+}
+
+function span(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes >= 120) return `${Math.round(minutes / 60)} hours`;
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
+/**
+ * `offset` is how far the server's clock is ahead of this device's (`clockOffset`). The timer already counts
+ * by the server's clock, so a device that is off needs nothing from the student: the line reassures.
+ */
+export function clockLine(offset: number): CheckLine {
+  if (Math.abs(offset) < IN_STEP_MS) return { status: 'ok', text: 'Clock: in step with the server' };
+  return {
+    status: 'ok',
+    text: `Clock: this device is ${span(Math.abs(offset))} ${offset < 0 ? 'ahead' : 'behind'} — the timer follows the server's clock, so nothing to do`,
+  };
+}
+
+const PROBE_KEY = 'readiness.storage-check';
+
+/** Whether this browser's storage can be written and read back: private modes may refuse or throw. */
+export function canKeepAnswersOffline(): boolean {
+  try {
+    window.localStorage.setItem(PROBE_KEY, PROBE_KEY);
+    const kept = window.localStorage.getItem(PROBE_KEY) === PROBE_KEY;
+    window.localStorage.removeItem(PROBE_KEY);
+    return kept;
+  } catch {
+    return false;
+  }
+}
+
+export function offlineLine(kept: boolean): CheckLine {
+  return kept
+    ? { status: 'ok', text: 'Offline answers: kept on this device if your connection drops' }
+    : {
+        status: 'warning',
+        text: 'Offline answers: this browser cannot keep answers while offline — stay connected, or leave private browsing',
+      };
+}
+
+export const CLOSED_PAGE_TEXT =
+  'If you close the page: the time keeps running; your saved answers are kept and you can come back with the same link.';
