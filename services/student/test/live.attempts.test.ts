@@ -392,7 +392,7 @@ describe("the student's page follows its attempt", () => {
     await page.close();
   });
 
-  test('many pages of one attempt are each told once, and a replica stopping ends its streams at once', async () => {
+  test('pages of one attempt open on two replicas; a page is told an extension once, and a replica stopping ends its streams at once', async () => {
     const s = await started();
     const replica = await h.startReplica({ ATTEMPT_STREAM_CHECK_MS: 200 });
     const pages = await Promise.all(

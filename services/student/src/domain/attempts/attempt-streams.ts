@@ -2,7 +2,7 @@ import type { Database } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
 import { attemptClocks, pageOpened, type AttemptClock } from '../../data-access/live-repository';
 import { tokenHash } from '../tokens';
-import { invalidLink } from './rules';
+import { usable } from './rules';
 
 /** What a student's page is told about its attempt: at once, then whenever the deadline or the status changes. */
 export interface AttemptMessage {
@@ -111,8 +111,7 @@ export function createAttemptStreams(options: Options) {
      */
     async follow(token: string, sink: AttemptSink): Promise<{ close(): void } | null> {
       const { student, attempt } = await pageOpened(options.database.db, tokenHash(token));
-      if (!student || (student.status === 'invited' && student.expiresAt.getTime() <= Date.now()))
-        throw invalidLink();
+      usable(student ?? undefined);
       if (!attempt) return null;
       const message = messageOf(attempt);
       sink.send(message);
