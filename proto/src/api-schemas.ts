@@ -26,3 +26,31 @@ export const sectionFiguresSchema = z.object({
   questions: z.number().int(),
   percentage: z.number().int(),
 });
+
+/** What an attempt's timeline records (issue 26): facts for the result detail and the PDF report, never scored. */
+export const TIMELINE_KINDS = [
+  'started',
+  'section_reached',
+  'saved',
+  'offline',
+  'page_hidden',
+  'pasted',
+  'second_device',
+  'extended',
+  'submitted',
+  'ended',
+  'timed_out',
+] as const;
+
+/** One fact of an attempt's timeline; each kind fills the fields its comment in timeline.proto names. */
+export const timelineEntrySchema = z.object({
+  at: z.string(),
+  kind: z.enum(TIMELINE_KINDS),
+  until: z.string().optional().describe('saved: the last save merged into this entry'),
+  count: z.number().int().optional().describe('saved: saves merged; pasted: characters pasted'),
+  seconds: z.number().int().optional().describe('offline, page_hidden: how long'),
+  minutes: z.number().int().optional().describe('extended: minutes added'),
+  sectionId: z.number().int().optional().describe('section_reached: the section'),
+  questionId: z.string().optional().describe('pasted: the question'),
+  actorId: z.string().optional().describe('extended, ended: the administrator'),
+});

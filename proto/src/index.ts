@@ -37,6 +37,7 @@ export * from './gen/readiness/events/v1/envelope_pb';
 export * from './gen/readiness/events/v1/report_pb';
 export * from './gen/readiness/events/v1/results_pb';
 export * from './gen/readiness/events/v1/student_pb';
+export * from './gen/readiness/events/v1/timeline_pb';
 export {
   CertificateIssuedSchema as CertificateIssuedV2Schema,
   type CertificateIssued as CertificateIssuedV2,

@@ -1,8 +1,14 @@
-import { timestampDate } from '@bufbuild/protobuf/wkt';
+import { create } from '@bufbuild/protobuf';
+import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { AssessmentSection, AssessmentVersionPublished } from './gen/readiness/events/v1/assessment_pb';
 import type { ResultRecorded, ScoredAnswer, SectionScore } from './gen/readiness/events/v1/results_pb';
 import { QuestionType } from './gen/readiness/events/v1/assessment_pb';
-import type { PERFORMANCE_LEVELS, QUESTION_KINDS } from './api-schemas';
+import type { PERFORMANCE_LEVELS, QUESTION_KINDS, TIMELINE_KINDS } from './api-schemas';
+import {
+  TimelineEntrySchema,
+  TimelineKind,
+  type TimelineEntry as TimelineMessage,
+} from './gen/readiness/events/v1/timeline_pb';
 
 /**
  * The shapes several services keep of what another publishes, translated from the events in one place: each
@@ -137,7 +143,12 @@ export const sectionFigures = (s: Omit<ResultSection, 'sectionId'>): Omit<Result
 export type ResultAnswer = Omit<Plain<ScoredAnswer>, 'skipped'> & { skipped?: boolean };
 
 /** A result as `results.result.recorded.v1` carries it, in plain values. */
-export type RecordedResult = Omit<Plain<ResultRecorded>, 'completedAt' | 'sections' | 'answers'> & {
+export type RecordedResult = Omit<
+  Plain<ResultRecorded>,
+  'completedAt' | 'sections' | 'answers' | 'timeline'
+> & {
+  /** What happened during the attempt (empty for results recorded before timelines). */
+  timeline: TimelineFact[];
   /** The submission's time; the moment it was read when a publisher left it out. */
   completedAt: Date;
   sections: ResultSection[];
@@ -164,6 +175,7 @@ export function recordedResult(e: ResultRecorded): RecordedResult {
     passingScore: e.passingScore,
     assessmentTitle: e.assessmentTitle,
     sections: e.sections.map((s) => ({ sectionId: s.sectionId, ...sectionFigures(s) })),
+    timeline: timelineFacts(e.timeline),
     answers: e.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,
@@ -175,3 +187,75 @@ export function recordedResult(e: ResultRecorded): RecordedResult {
     })),
   };
 }
+
+/** What an attempt's timeline records, as the services store it and the API names it. */
+export type TimelineKindName = (typeof TIMELINE_KINDS)[number];
+
+/** One fact of an attempt's timeline, as stored (JSON) and served; times are ISO strings. */
+export interface TimelineFact {
+  at: string;
+  kind: TimelineKindName;
+  until?: string;
+  count?: number;
+  seconds?: number;
+  minutes?: number;
+  sectionId?: number;
+  questionId?: string;
+  actorId?: string;
+}
+
+const TIMELINE_KIND_NAMES: Record<TimelineKind, TimelineKindName | undefined> = {
+  [TimelineKind.UNSPECIFIED]: undefined,
+  [TimelineKind.STARTED]: 'started',
+  [TimelineKind.SECTION_REACHED]: 'section_reached',
+  [TimelineKind.SAVED]: 'saved',
+  [TimelineKind.OFFLINE]: 'offline',
+  [TimelineKind.PAGE_HIDDEN]: 'page_hidden',
+  [TimelineKind.PASTED]: 'pasted',
+  [TimelineKind.SECOND_DEVICE]: 'second_device',
+  [TimelineKind.EXTENDED]: 'extended',
+  [TimelineKind.SUBMITTED]: 'submitted',
+  [TimelineKind.ENDED]: 'ended',
+  [TimelineKind.TIMED_OUT]: 'timed_out',
+};
+
+const TIMELINE_KIND_VALUES = Object.fromEntries(
+  Object.entries(TIMELINE_KIND_NAMES).map(([value, name]) => [name, Number(value)]),
+) as Record<TimelineKindName, TimelineKind>;
+
+/** The timeline an event carries, as stored and served; a kind a newer publisher added is left out. */
+export function timelineFacts(entries: TimelineMessage[]): TimelineFact[] {
+  const facts: TimelineFact[] = [];
+  for (const e of entries) {
+    const kind = TIMELINE_KIND_NAMES[e.kind];
+    if (!kind || !e.at) continue;
+    facts.push({
+      at: timestampDate(e.at).toISOString(),
+      kind,
+      ...(e.until ? { until: timestampDate(e.until).toISOString() } : {}),
+      ...(e.count ? { count: e.count } : {}),
+      ...(e.seconds ? { seconds: e.seconds } : {}),
+      ...(e.minutes ? { minutes: e.minutes } : {}),
+      ...(e.sectionId ? { sectionId: e.sectionId } : {}),
+      ...(e.questionId ? { questionId: e.questionId } : {}),
+      ...(e.actorId ? { actorId: e.actorId } : {}),
+    });
+  }
+  return facts;
+}
+
+/** A stored timeline as an event carries it. */
+export const timelineMessages = (facts: TimelineFact[]) =>
+  facts.map((f) =>
+    create(TimelineEntrySchema, {
+      at: timestampFromDate(new Date(f.at)),
+      kind: TIMELINE_KIND_VALUES[f.kind],
+      until: f.until ? timestampFromDate(new Date(f.until)) : undefined,
+      count: f.count ?? 0,
+      seconds: f.seconds ?? 0,
+      minutes: f.minutes ?? 0,
+      sectionId: f.sectionId ?? 0,
+      questionId: f.questionId ?? '',
+      actorId: f.actorId ?? '',
+    }),
+  );

@@ -52,6 +52,7 @@ describe('route table', () => {
     expect(matchRoute('GET', '/api/student/tok3n/assessment')?.rateLimit).toBe('student');
     expect(matchRoute('POST', '/api/student/tok3n/submit')?.rateLimit).toBe('studentWrite');
     expect(matchRoute('PUT', '/api/student/tok3n/answers')?.rateLimit).toBe('studentWrite');
+    expect(matchRoute('POST', '/api/student/tok3n/activity')?.rateLimit).toBe('studentWrite');
     expect(studentToken('/api/student/tok3n/answers')).toBe('tok3n');
     expect(matchRoute('POST', '/api/auth/login')?.rateLimit).toBe('login');
   });

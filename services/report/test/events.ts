@@ -8,7 +8,9 @@ import {
   QuestionType,
   ResultRecordedSchema,
   create,
+  timelineMessages,
   timestampFromDate,
+  type TimelineFact,
 } from '@readiness/contracts';
 
 // What the report service consumes, as its owners publish it, and how its PDFs are read: shared by the service's
@@ -37,6 +39,8 @@ export interface ResultFacts {
   versionId: string;
   /** The second question was optional and left unanswered. */
   secondSkipped?: boolean;
+  /** What happened during the attempt. */
+  timeline?: TimelineFact[];
 }
 
 export const VERSION_ID = 'version-1';
@@ -135,6 +139,7 @@ export function resultRecorded(facts: ResultFacts) {
     version: 1,
     passingScore: 70,
     assessmentTitle: 'Distance Learning Readiness',
+    timeline: timelineMessages(facts.timeline ?? []),
     answers: [
       { questionId: 'q1', answer: 'yes', isCorrect: true, points: 1, maxPoints: 1, sectionId: 1 },
       facts.secondSkipped

@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import { eventually } from '@readiness/testing';
 import { pdfText, resultFacts, startReport, type Harness } from './harness';
 
 jest.setTimeout(120_000);
@@ -13,6 +15,14 @@ describe('PDF downloads', () => {
   afterAll(async () => {
     await h?.close();
   });
+
+  /** A failed result mails nothing: its copy is what the report needs. */
+  const waitForCopy = (resultId: string) =>
+    eventually(
+      async () =>
+        (await h.database.execute(sql`SELECT 1 FROM results WHERE result_id = ${resultId}`)).length > 0,
+      'the copy of the result',
+    );
 
   it.each(['pdf', 'certificate'])(
     'when the result id of a %s download holds a NUL byte or is no id at all, then 400 or 404 with a message, never a 500',
@@ -61,6 +71,56 @@ describe('PDF downloads', () => {
     ]) {
       expect(text).toContain(expected.toLowerCase());
     }
+  });
+
+  it("when an admin downloads the report, then it lists the attempt's timeline as facts, in UTC", async () => {
+    const at = (minute: number, second = 0) =>
+      new Date(Date.UTC(2026, 10, 20, 10, minute, second)).toISOString();
+    const facts = resultFacts({
+      name: 'Tim Line',
+      email: 'timeline@example.edu',
+      percentage: 40,
+      passed: false,
+      timeline: [
+        { at: at(0), kind: 'started' },
+        { at: at(1), kind: 'section_reached', sectionId: 2 },
+        { at: at(2), kind: 'saved', count: 4, until: at(5, 30) },
+        { at: at(6), kind: 'page_hidden', seconds: 45 },
+        { at: at(7), kind: 'offline', seconds: 125 },
+        { at: at(8), kind: 'pasted', questionId: 'q2', count: 120 },
+        { at: at(9), kind: 'second_device' },
+        { at: at(10), kind: 'extended', minutes: 15, actorId: 'a1' },
+        { at: at(29), kind: 'timed_out' },
+      ],
+    });
+    await h.publishResult(facts);
+    await waitForCopy(facts.resultId);
+    const res = await h.get(`/api/admin/results/${facts.resultId}/pdf`);
+    expect(res.status).toBe(200);
+    const text = pdfText(Buffer.from(await res.arrayBuffer())).replace(/[ \t]+/g, ' ');
+    for (const line of [
+      'What happened during this attempt. These are facts, not part of the score.',
+      '10:00:00 UTC Started',
+      '10:01:00 UTC Reached section 2: Study habits',
+      '10:02:00 UTC Answers saved 4 times, until 10:05:30',
+      '10:06:00 UTC Left the page for 45 s',
+      '10:07:00 UTC Offline for 2 min 5 s',
+      '10:08:00 UTC Pasted 120 characters into question 2',
+      '10:09:00 UTC Opened on a second device or browser',
+      '10:10:00 UTC 15 minutes added by an administrator',
+      '10:29:00 UTC Ended when the time ran out',
+    ]) {
+      expect(text).toContain(line);
+    }
+
+    // A result recorded before timelines says so.
+    const older = resultFacts({ email: 'older@example.edu', passed: false, percentage: 10 });
+    await h.publishResult(older);
+    await waitForCopy(older.resultId);
+    const plain = pdfText(
+      Buffer.from(await (await h.get(`/api/admin/results/${older.resultId}/pdf`)).arrayBuffer()),
+    );
+    expect(plain.replace(/\s+/g, ' ')).toContain('No timeline was recorded for this attempt.');
   });
 
   it('when an optional question was skipped, then the report says Skipped and counts it for nothing', async () => {

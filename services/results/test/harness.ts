@@ -9,9 +9,11 @@ import {
   StudentInvitationResentSchema,
   StudentInvitedSchema,
   create,
+  timelineMessages,
   timestampFromDate,
   type EventName,
   type EventPayload,
+  type TimelineFact,
 } from '@readiness/contracts';
 import type { BusMessage } from '@readiness/kit/bus';
 import { createLogger } from '@readiness/kit/logger';
@@ -141,6 +143,8 @@ export interface SubmissionInput {
   attemptNumber?: number;
   submittedAt?: Date;
   answers: Array<{ questionId: string; answer: string; file?: boolean }>;
+  /** What happened during the attempt, as the student service sends it. */
+  timeline?: TimelineFact[];
 }
 
 export function submittedEvent(s: SubmissionInput) {
@@ -157,6 +161,7 @@ export function submittedEvent(s: SubmissionInput) {
     deadlineAt: timestampFromDate(new Date(startedAt.getTime() + 30 * 60_000)),
     submittedAt: timestampFromDate(s.submittedAt ?? new Date()),
     timeSpentMinutes: 12,
+    timeline: timelineMessages(s.timeline ?? []),
     answers: s.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { timelineFacts, type TimelineFact } from '@readiness/contracts';
 import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -133,6 +134,29 @@ describe('the result detail', () => {
         { id: 'b', text: 'Every day' },
       ],
     });
+  });
+
+  test("when a result is opened, then it shows the attempt's timeline as the student service sent it, and passes it on", async () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 29, 10, minute)).toISOString();
+    const actorId = randomUUID();
+    const timeline: TimelineFact[] = [
+      { at: at(0), kind: 'started' },
+      { at: at(1), kind: 'section_reached', sectionId: 2 },
+      { at: at(2), kind: 'saved', count: 4, until: at(5) },
+      { at: at(6), kind: 'page_hidden', seconds: 45 },
+      { at: at(7), kind: 'pasted', questionId: 'q2', count: 120 },
+      { at: at(8), kind: 'extended', minutes: 15, actorId },
+      { at: at(9), kind: 'ended', actorId },
+    ];
+    const recorded = await h.submit({ versionId: version.versionId, answers: ALL_RIGHT, timeline });
+    expect(timelineFacts(recorded.timeline)).toEqual(timeline);
+    const res = await h.call('GET', `/api/admin/results/${recorded.resultId}`);
+    expect(((await res.json()) as { result: { timeline: unknown } }).result.timeline).toEqual(timeline);
+
+    // A submission from a service without timelines records an empty one.
+    const older = await h.submit({ versionId: version.versionId, answers: ALL_RIGHT });
+    const plain = await h.call('GET', `/api/admin/results/${older.resultId}`);
+    expect(((await plain.json()) as { result: { timeline: unknown } }).result.timeline).toEqual([]);
   });
 
   test('when a failed result is opened, then its bands follow the rounded percentages', async () => {

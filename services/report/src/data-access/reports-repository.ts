@@ -42,24 +42,26 @@ export function saveResult(r: ResultCopy, when: SQL): SQL {
   return sql`
     INSERT INTO results (result_id, attempt_id, student_id, name, email, score, total_points, percentage, passed,
       attempt_number, assessment_code, completed_at, version_id, version, passing_score, assessment_title, sections,
-      answers)
+      answers, timeline)
     SELECT ${r.resultId}, ${r.attemptId}, ${r.studentId}, ${r.name}, ${r.email}, ${r.score}, ${r.totalPoints},
       ${r.percentage}, ${r.passed}, ${r.attemptNumber}, ${r.assessmentCode}, ${r.completedAt.toISOString()},
-      ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${json(r.sections)}, ${json(r.answers)}
+      ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${json(r.sections)}, ${json(r.answers)},
+      ${json(r.timeline)}
     WHERE ${when}
     ON CONFLICT (result_id) DO UPDATE SET attempt_id = excluded.attempt_id, student_id = excluded.student_id,
       name = excluded.name, email = excluded.email, score = excluded.score, total_points = excluded.total_points,
       percentage = excluded.percentage, passed = excluded.passed, attempt_number = excluded.attempt_number,
       assessment_code = excluded.assessment_code, completed_at = excluded.completed_at,
       version_id = excluded.version_id, version = excluded.version, passing_score = excluded.passing_score,
-      assessment_title = excluded.assessment_title, sections = excluded.sections, answers = excluded.answers`;
+      assessment_title = excluded.assessment_title, sections = excluded.sections, answers = excluded.answers,
+      timeline = excluded.timeline`;
 }
 
 /** The copy as stored, its columns named as `ResultCopy` names them (the timestamp arrives as text). */
 const RESULT = sql`SELECT result_id AS "resultId", attempt_id AS "attemptId", student_id AS "studentId", name, email,
   score, total_points AS "totalPoints", percentage, passed, attempt_number AS "attemptNumber",
   assessment_code AS "assessmentCode", completed_at AS "completedAt", version_id AS "versionId", version,
-  passing_score AS "passingScore", assessment_title AS "assessmentTitle", sections, answers FROM results`;
+  passing_score AS "passingScore", assessment_title AS "assessmentTitle", sections, answers, timeline FROM results`;
 
 export async function findResult(runner: Runner, resultId: string): Promise<ResultCopy | undefined> {
   const [r] = await rows<Omit<ResultCopy, 'completedAt'> & { completedAt: Date | string }>(

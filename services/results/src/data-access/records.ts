@@ -1,6 +1,6 @@
 // The plain objects the repositories return: the domain's vocabulary, without behaviour.
 
-import type { PublishedVersion } from '@readiness/contracts';
+import type { PublishedVersion, TimelineFact } from '@readiness/contracts';
 
 export type { QuestionKind as QuestionType, VersionQuestion, VersionSection } from '@readiness/contracts';
 
@@ -77,6 +77,8 @@ export interface ResultRecord {
   startedAt: Date | null;
   completedAt: Date;
   timeSpentMinutes: number;
+  /** What happened during the attempt, oldest first (empty for results recorded before timelines). */
+  timeline: TimelineFact[];
   sections: SectionScore[];
   answers: ScoredAnswer[];
 }

@@ -5,6 +5,7 @@ import {
   create,
   encodePayload,
   sectionFigures,
+  timelineMessages,
   timestampFromDate,
 } from '@readiness/contracts';
 import type { ResultRecord } from './result';
@@ -36,6 +37,7 @@ export const recordedPayload = (r: ResultRecord) =>
       version: r.version,
       passingScore: r.passingScore,
       assessmentTitle: r.assessmentTitle,
+      timeline: timelineMessages(r.timeline),
       answers: r.answers.map((a) => ({
         questionId: a.questionId,
         answer: a.answer,

@@ -1,3 +1,4 @@
+import type { TimelineFact } from '@readiness/contracts';
 import type { Database, Tx } from '@readiness/kit/db';
 import { attemptStarted, eraseStudent, studentInvited } from '../data-access/students-repository';
 import { saveVersion } from '../data-access/versions-repository';
@@ -24,6 +25,7 @@ export interface Submission {
   submittedAt: Date;
   timeSpentMinutes: number;
   answers: SubmittedAnswer[];
+  timeline: TimelineFact[];
 }
 
 type HandleOnce = <T>(

@@ -35,6 +35,7 @@ async function record(tx: Tx, s: Submission, version: AssessmentVersion): Promis
       startedAt: s.startedAt,
       completedAt: s.submittedAt,
       timeSpentMinutes: s.timeSpentMinutes,
+      timeline: s.timeline,
       sections: scored.sections,
       answers: scored.answers,
     });

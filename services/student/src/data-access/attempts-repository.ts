@@ -3,6 +3,7 @@ import { rows, type Runner } from '@readiness/kit/db';
 import type { Answer, AssessmentVersion } from './version-records';
 import type { StudentStatus } from './students-repository';
 import { ACTIVE_VERSION_JSON, type ActiveVersion } from './versions-repository';
+import { TIMELINE_JSON, toTimeline, type TimelineJson, type TimelineRow } from './timeline-repository';
 
 export type AttemptStatus = 'in_progress' | 'submitted' | 'scored';
 /** Who ended an attempt: its student, the deadline job, or an administrator from the Live screen. */
@@ -175,8 +176,8 @@ export async function assessmentPage(
 /** Where a student stands when Start or Submit decides. */
 export interface Standing {
   student: TokenStudent;
-  /** The attempt in progress, with its files. */
-  current: (AttemptRecord & { files: AttemptFile[] }) | null;
+  /** The attempt in progress, with its files and its timeline so far. */
+  current: (AttemptRecord & { files: AttemptFile[]; timeline: TimelineRow[] }) | null;
   newest: AttemptRecord | null;
   /** The attempt an attempt id names, when one was given and is the student's. */
   byId: AttemptRecord | null;
@@ -205,7 +206,7 @@ export async function standing(
     name.idempotencyKey === undefined ? sql`false` : sql`a.idempotency_key = ${name.idempotencyKey}`;
   const [row] = await rows<
     StudentRow & {
-      current: (AttemptJson & { files: FileJson[] }) | null;
+      current: (AttemptJson & { files: FileJson[]; timeline: TimelineJson }) | null;
       newest: AttemptJson | null;
       by_id: AttemptJson | null;
       by_key: AttemptJson | null;
@@ -216,7 +217,7 @@ export async function standing(
   >(
     runner,
     sql`SELECT ${STUDENT_COLUMNS},
-          (SELECT ${ATTEMPT_JSON}::jsonb || jsonb_build_object('files', ${FILES_JSON})
+          (SELECT ${ATTEMPT_JSON}::jsonb || jsonb_build_object('files', ${FILES_JSON}, 'timeline', ${TIMELINE_JSON})
              FROM attempts a WHERE a.student_id = s.id AND a.status = 'in_progress') AS current,
           (SELECT ${ATTEMPT_JSON} FROM attempts a WHERE a.student_id = s.id
              ORDER BY a.attempt_number DESC LIMIT 1) AS newest,
@@ -231,7 +232,13 @@ export async function standing(
   const newest = row.newest ? toAttempt(row.newest) : null;
   return {
     student: toTokenStudent(row),
-    current: row.current ? { ...toAttempt(row.current), files: row.current.files.map(toFile) } : null,
+    current: row.current
+      ? {
+          ...toAttempt(row.current),
+          files: row.current.files.map(toFile),
+          timeline: toTimeline(row.current.timeline),
+        }
+      : null,
     newest,
     byId: row.by_id ? toAttempt(row.by_id) : null,
     byKey: row.by_key ? toAttempt(row.by_key) : null,
@@ -311,7 +318,8 @@ export async function studentAttempt(
  * Keeps an autosave only when its sequence is newer than the one held and the attempt is still open (in progress
  * and within the grace after its deadline); an autosave made before the deadline is also kept as the answers
  * that count when a submit comes later than the grace. With `owner`, only when the attempt is the student's whose
- * link hashes to it: the whole autosave in one statement. Undefined when nothing was written.
+ * link hashes to it: the whole autosave in one statement, the save noted on the attempt's timeline in it.
+ * Undefined when nothing was written.
  */
 export async function saveAnswers(
   runner: Runner,
@@ -324,12 +332,15 @@ export async function saveAnswers(
       : sql`AND student_id = (SELECT s.id FROM students s WHERE s.token_hash = ${a.owner})`;
   const [row] = await rows<{ seq: string | number; saved_at: Date | string; now: Date | string }>(
     runner,
-    sql`UPDATE attempts SET answers = ${answers}::jsonb, seq = ${a.seq}, saved_at = clock_timestamp(),
-          deadline_answers = CASE WHEN clock_timestamp() <= deadline_at THEN ${answers}::jsonb
-                                  ELSE deadline_answers END
-        WHERE id = ${a.attemptId} AND status = 'in_progress' AND seq < ${a.seq}
-          AND clock_timestamp() <= deadline_at + make_interval(secs => ${a.graceSeconds}) ${owned}
-        RETURNING seq, saved_at, clock_timestamp() AS now`,
+    sql`WITH saved AS (
+          UPDATE attempts SET answers = ${answers}::jsonb, seq = ${a.seq}, saved_at = clock_timestamp(),
+            deadline_answers = CASE WHEN clock_timestamp() <= deadline_at THEN ${answers}::jsonb
+                                    ELSE deadline_answers END
+          WHERE id = ${a.attemptId} AND status = 'in_progress' AND seq < ${a.seq}
+            AND clock_timestamp() <= deadline_at + make_interval(secs => ${a.graceSeconds}) ${owned}
+          RETURNING id, seq, saved_at),
+        noted AS (INSERT INTO attempt_timeline (attempt_id, at, kind) SELECT id, saved_at, 'saved' FROM saved)
+        SELECT seq, saved_at, clock_timestamp() AS now FROM saved`,
   );
   return row && { seq: Number(row.seq), savedAt: date(row.saved_at), now: date(row.now) };
 }
@@ -438,7 +449,13 @@ export async function anyOverdue(runner: Runner, graceSeconds: number): Promise<
   return row?.any ?? false;
 }
 
-type LockedAttempt = AttemptRecord & { name: string; email: string; files: AttemptFile[]; now: Date };
+type LockedAttempt = AttemptRecord & {
+  name: string;
+  email: string;
+  files: AttemptFile[];
+  timeline: TimelineRow[];
+  now: Date;
+};
 
 /** Attempts that meet `where`, locked for this transaction as `lock` says, with what ending one needs. */
 async function lockedAttempts(
@@ -452,10 +469,12 @@ async function lockedAttempts(
     name: string;
     email: string;
     files: FileJson[];
+    timeline: TimelineJson;
     now: Date | string;
   }>(
     runner,
-    sql`SELECT ${ATTEMPT_JSON} AS attempt, s.name, s.email, ${FILES_JSON} AS files, clock_timestamp() AS now
+    sql`SELECT ${ATTEMPT_JSON} AS attempt, s.name, s.email, ${FILES_JSON} AS files, ${TIMELINE_JSON} AS timeline,
+          clock_timestamp() AS now
         FROM attempts a JOIN students s ON s.id = a.student_id
         WHERE ${where}
         ORDER BY a.deadline_at LIMIT ${limit}
@@ -466,6 +485,7 @@ async function lockedAttempts(
     name: r.name,
     email: r.email,
     files: r.files.map(toFile),
+    timeline: toTimeline(r.timeline),
     now: date(r.now),
   }));
 }

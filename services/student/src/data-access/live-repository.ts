@@ -138,7 +138,8 @@ const toAdjusted = (r: AdjustedSqlRow): AdjustedAttempt => ({
 
 /**
  * Adds time to an attempt still in progress and within its deadline and grace, in one statement: two
- * administrators extending at once both add (each adds to what the row holds when it writes). Undefined when the
+ * administrators extending at once both add (each adds to what the row holds when it writes); the extension is
+ * noted on the attempt's timeline with who gave it, in the same statement. Undefined when the
  * attempt is not open.
  */
 export async function extendAttempt(
@@ -146,16 +147,23 @@ export async function extendAttempt(
   attemptId: string,
   seconds: number,
   graceSeconds: number,
+  actorId: string,
 ): Promise<AdjustedAttempt | undefined> {
+  const detail = JSON.stringify({ minutes: Math.round(seconds / 60), actorId });
   const [row] = await rows<AdjustedSqlRow>(
     runner,
-    sql`UPDATE attempts a SET deadline_at = a.deadline_at + make_interval(secs => ${seconds}),
-          added_seconds = a.added_seconds + ${seconds}
-        FROM students s
-        WHERE a.id = ${attemptId}::uuid AND s.id = a.student_id AND a.status = 'in_progress'
-          AND a.deadline_at + make_interval(secs => ${graceSeconds}) >= clock_timestamp()
-        RETURNING a.id, a.student_id, s.name, s.email, a.attempt_number, a.deadline_at, a.added_seconds,
-          clock_timestamp() AS now`,
+    sql`WITH extended AS (
+          UPDATE attempts a SET deadline_at = a.deadline_at + make_interval(secs => ${seconds}),
+            added_seconds = a.added_seconds + ${seconds}
+          FROM students s
+          WHERE a.id = ${attemptId}::uuid AND s.id = a.student_id AND a.status = 'in_progress'
+            AND a.deadline_at + make_interval(secs => ${graceSeconds}) >= clock_timestamp()
+          RETURNING a.id, a.student_id, s.name, s.email, a.attempt_number, a.deadline_at, a.added_seconds,
+            clock_timestamp() AS now),
+        noted AS (
+          INSERT INTO attempt_timeline (attempt_id, at, kind, detail)
+          SELECT id, now, 'extended', ${detail}::jsonb FROM extended)
+        SELECT * FROM extended`,
   );
   return row && toAdjusted(row);
 }

@@ -9,7 +9,9 @@ import {
   StudentInvitedSchema,
   create,
   encodePayload,
+  timelineMessages,
   timestampFromDate,
+  type TimelineFact,
 } from '@readiness/contracts';
 import type { AttemptFile, AttemptRecord, FinalisedBy } from '../data-access/attempts-repository';
 import type { Answer } from './versions';
@@ -85,6 +87,7 @@ export const submittedPayload = (f: {
   timeSpentMinutes: number;
   finalisedBy: FinalisedBy;
   gradedFromAutosave: boolean;
+  timeline: TimelineFact[];
 }) => {
   const files = new Map(f.files.map((file) => [file.questionId, file]));
   return encodePayload(
@@ -116,6 +119,7 @@ export const submittedPayload = (f: {
       }),
       finalisedBy: FINALISED_BY[f.finalisedBy],
       gradedFromAutosave: f.gradedFromAutosave,
+      timeline: timelineMessages(f.timeline),
     }),
   );
 };

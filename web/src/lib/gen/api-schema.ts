@@ -1294,6 +1294,26 @@ export interface paths {
                                     name: string;
                                 };
                                 studentId: string;
+                                /** @description What happened during the attempt, oldest first: facts only, never part of the score */
+                                timeline: {
+                                    /** @description extended, ended: the administrator */
+                                    actorId?: string;
+                                    at: string;
+                                    /** @description saved: saves merged; pasted: characters pasted */
+                                    count?: number;
+                                    /** @enum {string} */
+                                    kind: "started" | "section_reached" | "saved" | "offline" | "page_hidden" | "pasted" | "second_device" | "extended" | "submitted" | "ended" | "timed_out";
+                                    /** @description extended: minutes added */
+                                    minutes?: number;
+                                    /** @description pasted: the question */
+                                    questionId?: string;
+                                    /** @description offline, page_hidden: how long */
+                                    seconds?: number;
+                                    /** @description section_reached: the section */
+                                    sectionId?: number;
+                                    /** @description saved: the last save merged into this entry */
+                                    until?: string;
+                                }[];
                                 timeSpent: number;
                                 totalPoints: number;
                                 version: number;
@@ -4882,6 +4902,104 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/student/{token}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What the student's page saw of its attempt (sections reached, the page hidden, offline periods, pastes) and which device it runs on, for the attempt's timeline */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        attemptId: string;
+                        deviceId: string;
+                        entries: ({
+                            /** Format: date-time */
+                            at: string;
+                            /** @constant */
+                            kind: "section_reached";
+                            sectionId: number;
+                        } | {
+                            /** Format: date-time */
+                            at: string;
+                            /** @constant */
+                            kind: "page_hidden";
+                            seconds: number;
+                        } | {
+                            /** Format: date-time */
+                            at: string;
+                            /** @constant */
+                            kind: "offline";
+                            seconds: number;
+                        } | {
+                            /** Format: date-time */
+                            at: string;
+                            chars: number;
+                            /** @constant */
+                            kind: "pasted";
+                            questionId: string;
+                        })[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Recorded (a device not seen before on this attempt is recorded as a second device) */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description An entry that is not a known fact, or a field out of range */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid or expired invitation link (unknown, expired and deleted alike) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description attempt_closed: submitted, finalised or past the deadline and its grace */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

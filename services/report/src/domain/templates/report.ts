@@ -2,6 +2,7 @@ import type { ResultCopy, VersionCopy } from '../../data-access/records';
 import { SANS, SERIF } from './fonts';
 import { dateTime, performanceLevel } from './format';
 import { html, trusted, type SafeHtml } from './html';
+import { timelineLines } from './timeline';
 
 export interface ReportContent {
   result: ResultCopy;
@@ -42,6 +43,7 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
     ...result.sections.map((s) => [s.sectionId, s.title] as [number, string]),
   ]);
   const level = performanceLevel(result.percentage);
+  const timeline = timelineLines(result, version);
   const answers = [...result.answers].sort((a, b) => {
     const order = (id: string) => version?.questions.findIndex((q) => q.id === id) ?? 0;
     return a.sectionId - b.sectionId || order(a.questionId) - order(b.questionId);
@@ -191,6 +193,23 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
             font-weight: 700;
             white-space: nowrap;
           }
+          .note {
+            color: ${trusted(MUTED)};
+            margin: 0 0 2mm;
+          }
+          .timeline td {
+            padding-top: 1.2mm;
+            padding-bottom: 1.2mm;
+          }
+          .timeline .when {
+            width: 48mm;
+            white-space: nowrap;
+            color: ${trusted(MUTED)};
+            font-variant-numeric: tabular-nums;
+          }
+          .timeline .notable td:last-child {
+            font-weight: 600;
+          }
           footer {
             margin-top: 8mm;
             padding-top: 2mm;
@@ -293,6 +312,24 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
             })}
           </tbody>
         </table>
+
+        <h2>Attempt Timeline</h2>
+        <p class="note">What happened during this attempt. These are facts, not part of the score.</p>
+        ${
+          timeline.length === 0
+            ? html`<p class="note">No timeline was recorded for this attempt.</p>`
+            : html`<table class="timeline">
+                <tbody>
+                  ${timeline.map(
+                    (line) =>
+                      html`<tr class="${line.notable ? 'notable' : ''}">
+                        <td class="when">${line.time}</td>
+                        <td>${line.text}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>`
+        }
 
         <footer>
           ${content.providerName} · Assessment report for ${result.name} · ${result.assessmentCode}

@@ -1,4 +1,9 @@
-import { performanceLevelSchema, questionKindSchema, sectionFiguresSchema } from '@readiness/contracts';
+import {
+  performanceLevelSchema,
+  questionKindSchema,
+  sectionFiguresSchema,
+  timelineEntrySchema,
+} from '@readiness/contracts';
 import { adminClaims } from '@readiness/kit/auth';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
 import type { Response } from 'express';
@@ -28,6 +33,9 @@ const resultRow = z.object({
 
 const resultDetail = resultRow.extend({
   passingScore: z.number().int(),
+  timeline: z
+    .array(timelineEntrySchema)
+    .describe('What happened during the attempt, oldest first: facts only, never part of the score'),
   timeSpent: z.number().int(),
   startedAt: z.string().nullable(),
   sections: z.array(

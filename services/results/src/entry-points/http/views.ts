@@ -47,6 +47,7 @@ export function toResultDetail(r: ResultRecord, version: AssessmentVersion | und
     passingScore: r.passingScore,
     timeSpent: r.timeSpentMinutes,
     startedAt: r.startedAt?.toISOString() ?? null,
+    timeline: r.timeline,
     sections: r.sections.map((s) => ({ ...s, performanceLevel: performanceLevel(s.percentage) })),
     answers: r.answers.map((a) => {
       const q = questions.get(a.questionId);

@@ -1,4 +1,4 @@
-import { publishedVersion, timestampDate, type EventPayload } from '@readiness/contracts';
+import { publishedVersion, timelineFacts, timestampDate, type EventPayload } from '@readiness/contracts';
 import { on } from '@readiness/kit/runtime';
 import type { AssessmentVersion } from '../../domain/assessment';
 import type { Results, Submission } from '../../domain/results';
@@ -29,6 +29,7 @@ export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): S
     startedAt: e.startedAt ? timestampDate(e.startedAt) : null,
     submittedAt: e.submittedAt ? timestampDate(e.submittedAt) : new Date(),
     timeSpentMinutes: e.timeSpentMinutes,
+    timeline: timelineFacts(e.timeline),
     answers: e.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

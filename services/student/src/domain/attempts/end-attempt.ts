@@ -7,6 +7,8 @@ import {
 } from '../../data-access/attempts-repository';
 import { ATTEMPT_SUBMITTED, submittedPayload } from '../events';
 import { FILE_UPLOADED, type Answer } from '../versions';
+import type { TimelineRow } from '../../data-access/timeline-repository';
+import { attemptTimeline } from './attempt-timeline';
 import type { AttemptsContext, Runner } from './context';
 
 /**
@@ -18,7 +20,7 @@ import type { AttemptsContext, Runner } from './context';
 export async function endAttempt(
   ctx: AttemptsContext,
   runner: Runner,
-  a: AttemptRecord & { files: AttemptFile[] },
+  a: AttemptRecord & { files: AttemptFile[]; timeline: TimelineRow[] },
   student: { name: string; email: string },
   how: {
     answers: Answer[];
@@ -30,7 +32,7 @@ export async function endAttempt(
     /** The database clock's time when the caller read the attempt: the submission's time. */
     now: Date;
   },
-): Promise<(AttemptRecord & { files: AttemptFile[] }) | undefined> {
+): Promise<(AttemptRecord & { files: AttemptFile[]; timeline: TimelineRow[] }) | undefined> {
   const v = await ctx.versions.version(a.versionId, runner);
   const fileQuestions = new Set(v.questions.filter((q) => q.type === 'file_upload').map((q) => q.id));
   // A late submit counts only the files uploaded before the deadline, as it counts the answers saved before it.
@@ -74,6 +76,7 @@ export async function endAttempt(
         timeSpentMinutes,
         finalisedBy: how.finalisedBy,
         gradedFromAutosave: how.late,
+        timeline: attemptTimeline(a, a.timeline, { at: how.now, by: how.finalisedBy, actorId: how.endedBy }),
       }),
     },
   );

@@ -9,6 +9,7 @@ import {
   type NewFile,
 } from './answer-files';
 import { studentAssessment } from './assessment-page';
+import { recordPageActivity } from './attempt-timeline';
 import { autosaveAnswers } from './autosave-answers';
 import { createAttemptStreams } from './attempt-streams';
 import { attemptsContext, type AttemptsDeps } from './context';
@@ -38,6 +39,8 @@ export function createAttempts(
     start: (token: string) => startAttempt(ctx, token),
     autosave: (token: string, input: Parameters<typeof autosaveAnswers>[2]) =>
       autosaveAnswers(ctx, token, input),
+    activity: (token: string, input: Parameters<typeof recordPageActivity>[2]) =>
+      recordPageActivity(ctx, token, input),
     admitWrite: (token: string, needs: { openAttempt: boolean }) => admitWrite(ctx, token, needs),
     uploadFile: (token: string, input: { attemptId: string; file: NewFile; admitted?: Admission }) =>
       uploadAnswerFile(ctx, token, input),

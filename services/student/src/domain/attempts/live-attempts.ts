@@ -115,7 +115,7 @@ export async function extendLiveAttempt(
   const id = attemptIdOrNull(input.attemptId);
   if (!id) throw attemptNotFound();
   return ctx.database.transaction(async (tx) => {
-    const a = await extendAttempt(tx, id, input.minutes * 60, ctx.graceSeconds);
+    const a = await extendAttempt(tx, id, input.minutes * 60, ctx.graceSeconds, input.actorId);
     if (!a) throw (await attemptExists(tx, id)) ? attemptNotInProgress() : attemptNotFound();
     await enqueue(tx, {
       name: ATTEMPT_ADJUSTED,

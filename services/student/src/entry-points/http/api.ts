@@ -30,6 +30,7 @@ import {
   MAX_ANSWERS,
   adminFileParams,
   attemptParams,
+  activityBody,
   autosaveBody,
   extendBody,
   fileFields,
@@ -286,6 +287,24 @@ export const studentApi = serviceApi<StudentApiDeps>({
           savedAt: saved.savedAt.toISOString(),
           serverNow: saved.serverNow.toISOString(),
         };
+      },
+    }),
+    'POST /api/student/{token}/activity': operation({
+      summary:
+        "What the student's page saw of its attempt (sections reached, the page hidden, offline periods, pastes) and which device it runs on, for the attempt's timeline",
+      tags: [FLOW],
+      params: tokenParams,
+      body: activityBody,
+      responses: {
+        204: 'Recorded (a device not seen before on this attempt is recorded as a second device)',
+        400: 'An entry that is not a known fact, or a field out of range',
+        404: INVALID_LINK,
+        409: 'attempt_closed: submitted, finalised or past the deadline and its grace',
+      },
+      before: () => [bodyOf(JSON_TYPE)],
+      async handle({ params, body, res }, { attempts }) {
+        await attempts.activity(params.token, body);
+        res.status(204).end();
       },
     }),
     'POST /api/student/{token}/files': operation({

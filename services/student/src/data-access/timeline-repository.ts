@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Runner } from '@readiness/kit/db';
+
+/** What the server and the student's page record of an attempt as it runs (the start and the end are the attempt's). */
+export type TimelineRowKind =
+  'section_reached' | 'saved' | 'offline' | 'page_hidden' | 'pasted' | 'second_device' | 'extended';
+
+/** One recorded fact: its kind's figures are in `detail` (sectionId, seconds, questionId and chars, minutes and actorId). */
+export interface TimelineRow {
+  at: Date;
+  kind: TimelineRowKind;
+  detail: {
+    sectionId?: number;
+    seconds?: number;
+    questionId?: string;
+    chars?: number;
+    minutes?: number;
+    actorId?: string;
+  };
+}
+
+/** At most this many facts the page reports per attempt; more are dropped (saves and extensions are not counted). */
+export const MAX_REPORTED_FACTS = 1000;
+
+/** An attempt's recorded facts in the order they were recorded, as JSON, for a statement that reads the attempt `a`. */
+export const TIMELINE_JSON = sql`coalesce((SELECT json_agg(json_build_object('at', t.at, 'kind', t.kind,
+  'detail', t.detail) ORDER BY t.id) FROM attempt_timeline t WHERE t.attempt_id = a.id), '[]'::json)`;
+
+export type TimelineJson = Array<Omit<TimelineRow, 'at'> & { at: string }>;
+export const toTimeline = (t: TimelineJson): TimelineRow[] => t.map((r) => ({ ...r, at: new Date(r.at) }));
+
+/** A fact the page reported, its time already on the server's clock (the page corrects its own). */
+export interface ReportedFact {
+  at: Date;
+  kind: Extract<TimelineRowKind, 'section_reached' | 'offline' | 'page_hidden' | 'pasted'>;
+  detail: TimelineRow['detail'];
+}
+
+/**
+ * Records what the page reports, in one statement, only for the link's own attempt while it is open (in progress
+ * and within the grace after its deadline): the device is added to the attempt's devices when it is new (and then,
+ * when it is not the first, recorded as a second device), and each fact is kept with its time moved into the
+ * attempt's span (never before its start, never after now). Facts past `MAX_REPORTED_FACTS` are dropped. False
+ * when the attempt is not the link's or not open.
+ */
+export async function recordActivity(
+  runner: Runner,
+  a: { attemptId: string; owner: Buffer; deviceId: string; facts: ReportedFact[]; graceSeconds: number },
+): Promise<boolean> {
+  const facts = JSON.stringify(
+    a.facts.map((f) => ({ at: f.at.toISOString(), kind: f.kind, detail: f.detail })),
+  );
+  const [row] = await rows<{ open: boolean }>(
+    runner,
+    sql`WITH a AS (
+          SELECT a.id, a.started_at FROM attempts a JOIN students s ON s.id = a.student_id
+          WHERE a.id = ${a.attemptId}::uuid AND s.token_hash = ${a.owner} AND a.status = 'in_progress'
+            AND clock_timestamp() <= a.deadline_at + make_interval(secs => ${a.graceSeconds})),
+        device AS (
+          UPDATE attempts SET devices = attempts.devices || ${a.deviceId}::text FROM a
+          WHERE attempts.id = a.id AND NOT (${a.deviceId}::text = ANY (attempts.devices))
+            AND cardinality(attempts.devices) < 20
+          RETURNING cardinality(attempts.devices) AS seen),
+        second AS (
+          INSERT INTO attempt_timeline (attempt_id, at, kind)
+          SELECT a.id, clock_timestamp(), 'second_device' FROM a, device WHERE device.seen > 1),
+        facts AS (
+          INSERT INTO attempt_timeline (attempt_id, at, kind, detail)
+          SELECT a.id, least(greatest(f.at, a.started_at), clock_timestamp()), f.kind, f.detail
+          FROM a, jsonb_to_recordset(${facts}::jsonb) AS f(at timestamptz, kind text, detail jsonb)
+          WHERE (SELECT count(*) FROM attempt_timeline t
+                 WHERE t.attempt_id = a.id AND t.kind NOT IN ('saved', 'extended')) < ${MAX_REPORTED_FACTS})
+        SELECT EXISTS (SELECT 1 FROM a) AS open`,
+  );
+  return row?.open ?? false;
+}
