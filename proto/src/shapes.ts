@@ -38,7 +38,8 @@ export const questionType = (kind: QuestionKind): QuestionType => TYPES[kind];
 /** A generated message's fields without protobuf's bookkeeping: the contract is the one declaration. */
 type Plain<T> = Omit<T, '$typeName' | '$unknown'>;
 
-export type VersionSection = Plain<AssessmentSection>;
+/** A section; `draw` (how many of its questions each attempt is given) is absent when it gives them all. */
+export type VersionSection = Omit<Plain<AssessmentSection>, 'draw'> & { draw?: number };
 
 export interface VersionQuestion {
   id: string;
@@ -58,6 +59,7 @@ export const sectionOf = (s: VersionSection): VersionSection => ({
   id: s.id,
   title: s.title,
   description: s.description,
+  ...(s.draw ? { draw: s.draw } : {}),
 });
 
 /** The fields every question carries under the same names in the contract, the services' stores and their views. */
@@ -83,6 +85,10 @@ export interface PublishedVersion {
   sections: VersionSection[];
   questions: VersionQuestion[];
   createdAt: Date | null;
+  /** Each attempt's own order of the questions within each section (absent: off). */
+  shuffleQuestions?: boolean;
+  /** Each attempt's own order of multiple-choice options (absent: off). */
+  shuffleOptions?: boolean;
 }
 
 export function publishedVersion(e: AssessmentVersionPublished): PublishedVersion {
@@ -113,6 +119,8 @@ export function publishedVersion(e: AssessmentVersionPublished): PublishedVersio
         : {}),
     })),
     createdAt: e.createdAt ? timestampDate(e.createdAt) : null,
+    ...(e.shuffleQuestions ? { shuffleQuestions: true } : {}),
+    ...(e.shuffleOptions ? { shuffleOptions: true } : {}),
   };
 }
 

@@ -181,3 +181,66 @@ test('when versions change, then the audit log names who did what, newest first'
     details: { version: 1, previous: 2 },
   });
 });
+
+test('when a version draws questions and shuffles, then it is saved, served and published so, and a draw beyond a section is refused', async () => {
+  const current = async () =>
+    (
+      (await (await h.call('GET', '/api/assessment', { token: ada })).json()) as {
+        assessment: { id: string; version: number; sections: unknown[] } & Record<string, unknown>;
+      }
+    ).assessment;
+  const before = await current();
+  const sections = [
+    { id: 1, title: 'Technology', description: 'Your equipment', draw: 1 },
+    { id: 2, title: 'Habits', description: 'Your study habits', draw: 1 },
+  ];
+  // Section 1 has one question: a draw of all of it is no draw (stored as absent); section 2 draws 1 of 2.
+  const saved = await h.call('PUT', '/api/assessment', {
+    token: ada,
+    body: {
+      ...sampleAssessment({ sections, shuffleQuestions: true, shuffleOptions: true }),
+      baseVersion: before.version,
+    },
+  });
+  expect(saved.status).toBe(200);
+  const served = await current();
+  expect(served).toMatchObject({ shuffleQuestions: true, shuffleOptions: true });
+  expect(served.sections).toEqual([
+    { id: 1, title: 'Technology', description: 'Your equipment' },
+    { id: 2, title: 'Habits', description: 'Your study habits', draw: 1 },
+  ]);
+  const event = await eventually(
+    () => h.published.find((e) => e.versionId === served.id) ?? false,
+    'the published version',
+  );
+  expect(event).toMatchObject({ shuffleQuestions: true, shuffleOptions: true });
+  expect(event.sections.map((s) => s.draw)).toEqual([0, 1]);
+
+  for (const [body, message] of [
+    [
+      { sections: [sections[0], { ...sections[1], draw: 3 }] },
+      'Section 2: each student can be given at most its 2 questions, not 3',
+    ],
+    [
+      { sections: [sections[0], { ...sections[1], draw: -1 }] },
+      'Questions per student must be 0 (all) or more',
+    ],
+    [{ shuffleOptions: 'yes' }, 'shuffleOptions must be true or false'],
+  ] as const) {
+    const res = await h.call('PUT', '/api/assessment', {
+      token: ada,
+      body: { ...sampleAssessment(body), baseVersion: served.version },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(message);
+  }
+  expect((await current()).version).toBe(served.version);
+
+  // Off by default: a save without the settings turns them off again.
+  const plain = await h.call('PUT', '/api/assessment', {
+    token: ada,
+    body: { ...sampleAssessment(), baseVersion: served.version },
+  });
+  expect(plain.status).toBe(200);
+  expect(await current()).toMatchObject({ shuffleQuestions: false, shuffleOptions: false });
+});

@@ -145,6 +145,8 @@ export interface SubmissionInput {
   answers: Array<{ questionId: string; answer: string; file?: boolean }>;
   /** What happened during the attempt, as the student service sends it. */
   timeline?: TimelineFact[];
+  /** The questions the attempt was given (a section's draw); absent: all. */
+  questionIds?: string[];
 }
 
 export function submittedEvent(s: SubmissionInput) {
@@ -162,6 +164,7 @@ export function submittedEvent(s: SubmissionInput) {
     submittedAt: timestampFromDate(s.submittedAt ?? new Date()),
     timeSpentMinutes: 12,
     timeline: timelineMessages(s.timeline ?? []),
+    questionIds: s.questionIds ?? [],
     answers: s.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

@@ -184,9 +184,12 @@ describe.each(['real', 'embedded'] as const)('scoring rules on %s adapters', (ki
   });
   afterAll(() => h?.close());
 
-  const score = async (versionId: string, answers: Answers) => {
+  const score = async (versionId: string, answers: Answers, questionIds?: string[]) => {
     const attemptId = randomUUID();
-    await h.publish('student.attempt.submitted.v1', submittedEvent({ attemptId, versionId, answers }));
+    await h.publish(
+      'student.attempt.submitted.v1',
+      submittedEvent({ attemptId, versionId, answers, questionIds }),
+    );
     const event = await eventually(
       () => h.recorded().find((e) => e.payload.attemptId === attemptId) ?? false,
       'the recorded event',
@@ -268,6 +271,23 @@ describe.each(['real', 'embedded'] as const)('scoring rules on %s adapters', (ki
   test('when a required question is left unanswered, then it still earns 0 of its points', async () => {
     const result = await score(withOptional.versionId, [{ questionId: 'r1', answer: 'yes' }]);
     expect(result).toMatchObject({ score: 3, totalPoints: 6, percentage: 50, passed: false });
+  });
+
+  test('when the attempt was given some of the questions (a draw), then only those count: its own total, the others ignored', async () => {
+    const result = await score(
+      withOptional.versionId,
+      [
+        { questionId: 'r1', answer: 'yes' },
+        { questionId: 'r2', answer: 'yes' },
+        { questionId: 'o1', answer: 'yes' },
+      ],
+      ['r1', 'o1'],
+    );
+    expect(result.answers.map((a) => a.questionId)).toEqual(['r1', 'o1']);
+    expect(result).toMatchObject({ score: 5, totalPoints: 5, percentage: 100, passed: true });
+    // A list that names none of the version's questions is no draw: the whole version counts.
+    const bogus = await score(withOptional.versionId, [{ questionId: 'r1', answer: 'yes' }], ['nope']);
+    expect(bogus).toMatchObject({ score: 3, totalPoints: 6, passed: false });
   });
 
   test('when every question is skipped, then there is nothing to pass on', async () => {

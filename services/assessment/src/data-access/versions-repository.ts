@@ -9,6 +9,8 @@ export interface VersionContent {
   passingScore: number;
   sections: readonly unknown[];
   questions: readonly unknown[];
+  shuffleQuestions: boolean;
+  shuffleOptions: boolean;
 }
 
 export interface VersionRecord extends VersionContent {
@@ -30,6 +32,8 @@ interface VersionRow {
   passing_score: number;
   sections: unknown[];
   questions: unknown[];
+  shuffle_questions: boolean;
+  shuffle_options: boolean;
   change_notes: string;
   created_at: Date | string;
   created_by_id: string;
@@ -46,6 +50,8 @@ const toVersion = (r: VersionRow): VersionRecord => ({
   passingScore: r.passing_score,
   sections: r.sections,
   questions: r.questions,
+  shuffleQuestions: r.shuffle_questions,
+  shuffleOptions: r.shuffle_options,
   changeNotes: r.change_notes,
   createdAt: new Date(r.created_at),
   createdBy: { id: r.created_by_id, name: r.created_by_name },
@@ -84,7 +90,7 @@ const VERSIONS_LOCK = 7_341_002;
 export const lockVersions = (tx: Tx) => tx.execute(sql`SELECT pg_advisory_xact_lock(${VERSIONS_LOCK})`);
 
 const VERSION_COLUMNS = sql`id, version, is_active, title, description, time_limit, passing_score, sections,
-  questions, change_notes, created_at, created_by_id, created_by_name`;
+  questions, shuffle_questions, shuffle_options, change_notes, created_at, created_by_id, created_by_name`;
 
 /** The versions, the question files they carry, the audit of both and the admins' names, in one repository. */
 export function createVersionsRepository(database: Database) {
@@ -150,9 +156,10 @@ function versionQueries(database: Database) {
       const [row] = await rows<VersionRow>(
         tx,
         sql`INSERT INTO assessment_versions (version, is_active, title, description, time_limit, passing_score,
-              sections, questions, change_notes, created_by_id, created_by_name)
+              sections, questions, shuffle_questions, shuffle_options, change_notes, created_by_id, created_by_name)
             VALUES (${input.version}, true, ${c.title}, ${c.description}, ${c.timeLimit}, ${c.passingScore},
-              ${JSON.stringify(c.sections)}::jsonb, ${JSON.stringify(c.questions)}::jsonb, ${input.changeNotes},
+              ${JSON.stringify(c.sections)}::jsonb, ${JSON.stringify(c.questions)}::jsonb, ${c.shuffleQuestions},
+              ${c.shuffleOptions}, ${input.changeNotes},
               ${input.createdBy.id}, ${input.createdBy.name})
             RETURNING ${VERSION_COLUMNS}`,
       );

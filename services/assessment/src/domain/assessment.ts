@@ -9,6 +9,8 @@ export interface Section {
   id: number;
   title: string;
   description: string;
+  /** How many of the section's questions each attempt is given, drawn when it starts; absent or 0: all. */
+  draw?: number;
 }
 
 export interface QuestionFile {
@@ -39,6 +41,10 @@ export interface AssessmentContent {
   passingScore: number;
   sections: Section[];
   questions: Question[];
+  /** Each attempt gets its own order of the questions within each section. */
+  shuffleQuestions: boolean;
+  /** Each attempt gets its own order of every multiple-choice question's options. */
+  shuffleOptions: boolean;
 }
 
 /** One saved version. */
@@ -70,6 +76,14 @@ export function checkContent(content: AssessmentContent, isUploaded: (filename: 
   if (repeatedQuestion !== undefined) {
     throw badRequest(`Question ids must be unique: ${repeatedQuestion} appears twice`);
   }
+  for (const s of content.sections) {
+    const count = content.questions.filter((q) => q.section === s.id).length;
+    if (s.draw && s.draw > count) {
+      throw badRequest(
+        `Section ${s.id}: each student can be given at most its ${count} ${count === 1 ? 'question' : 'questions'}, not ${s.draw}`,
+      );
+    }
+  }
   for (const q of content.questions) {
     if (!sectionIds.includes(q.section)) {
       throw badRequest(`Question ${q.id} is in section ${q.section}, which does not exist`);
@@ -100,6 +114,12 @@ export function checkContent(content: AssessmentContent, isUploaded: (filename: 
 export function normalizeContent(content: AssessmentContent): AssessmentContent {
   return {
     ...content,
+    // A draw of every question (or none) is no draw: stored as absent, so the version behaves as one without (a
+    // draw beyond the section stays, for the check to refuse).
+    sections: content.sections.map(({ draw, ...s }) => {
+      const count = content.questions.filter((q) => q.section === s.id).length;
+      return draw && draw !== count ? { ...s, draw } : s;
+    }),
     questions: content.questions.map((q) => {
       const out: Question = { ...questionBasics(q), type: q.type };
       if (q.type !== 'file_upload' && q.correctAnswer !== undefined) out.correctAnswer = q.correctAnswer;

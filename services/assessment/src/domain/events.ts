@@ -48,6 +48,8 @@ export function versionPublishedPayload(
       createdByName: v.createdBy.name,
       publishedById: publishedBy.id,
       publishedByName: publishedBy.name,
+      shuffleQuestions: v.shuffleQuestions,
+      shuffleOptions: v.shuffleOptions,
     }),
   );
 }

@@ -62,6 +62,8 @@ export function seedContent(fileSize: number): AssessmentContent {
       'Find out whether you are ready to study online: your access to technology, your computer skills, your study habits and how you communicate online.',
     timeLimit: 30,
     passingScore: 70,
+    shuffleQuestions: false,
+    shuffleOptions: false,
     sections: [
       { id: 1, title: 'Technology Access', description: 'The equipment and connection you can count on.' },
       { id: 2, title: 'Computer Skills', description: 'Everyday tasks an online course asks of you.' },

@@ -26,6 +26,8 @@ export interface Submission {
   timeSpentMinutes: number;
   answers: SubmittedAnswer[];
   timeline: TimelineFact[];
+  /** The questions the attempt was given (a section's draw); empty: every question of the version. */
+  questionIds: string[];
 }
 
 type HandleOnce = <T>(

@@ -16,7 +16,7 @@ const CODE_DRAWS = 5;
 
 /** Records the scored result with a fresh assessment code, and its event, in the caller's transaction. */
 async function record(tx: Tx, s: Submission, version: AssessmentVersion): Promise<ResultRecord> {
-  const scored = scoreSubmission(version, s.answers);
+  const scored = scoreSubmission(version, s.answers, s.questionIds);
   for (let draw = 0; draw < CODE_DRAWS; draw++) {
     const result = await insertResult(tx, {
       attemptId: s.attemptId,

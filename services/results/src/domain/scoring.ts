@@ -25,10 +25,20 @@ function isCorrect(q: VersionQuestion, a: SubmittedAnswer | undefined): boolean 
  * correct when the answer equals the key; file_upload when a file was uploaded; an unanswered required question
  * earns 0 of its points; an optional question left unanswered is skipped: it counts in neither score nor total.
  * Answers to questions the version does not have are ignored; when a question is answered twice the last counts.
+ * When the attempt was given some of the questions only (`given`, a section's draw), only those count: the total
+ * is that attempt's own, and answers to the others are ignored.
  */
-export function scoreSubmission(version: AssessmentVersion, submitted: SubmittedAnswer[]): Score {
+export function scoreSubmission(
+  version: AssessmentVersion,
+  submitted: SubmittedAnswer[],
+  given: readonly string[] = [],
+): Score {
   const byQuestion = new Map(submitted.map((a) => [a.questionId, a]));
-  const answers: ScoredAnswer[] = version.questions.map((q) => {
+  const asked = given.length > 0 ? new Set(given) : undefined;
+  const drawn = asked ? version.questions.filter((q) => asked.has(q.id)) : [];
+  // A list naming none of the version's questions is no draw: the whole version counts, never an empty total.
+  const questions = drawn.length > 0 ? drawn : version.questions;
+  const answers: ScoredAnswer[] = questions.map((q) => {
     const a = byQuestion.get(q.id);
     const correct = isCorrect(q, a);
     return {

@@ -19,6 +19,20 @@ export interface AttemptFile {
   uploadedAt: Date;
 }
 
+/**
+ * The questions an attempt was given and the order it shows them (issue 26): a section's draw of N of its M
+ * questions, the questions shuffled within each section, the options of multiple-choice questions shuffled. Drawn
+ * once when the attempt starts from a seed kept with it; null when the version draws and shuffles nothing, which is
+ * every question in the version's order.
+ */
+export interface Paper {
+  seed: number;
+  /** Every question given, section by section in the version's order of sections, in the order shown. */
+  questionIds: string[];
+  /** Multiple-choice option ids in the order shown, when options are shuffled. */
+  options: Record<string, string[]>;
+}
+
 export interface AttemptRecord {
   id: string;
   studentId: string;
@@ -35,6 +49,8 @@ export interface AttemptRecord {
   idempotencyKey: string | null;
   /** Changes to the attempt's answer files so far (uploads and removals). */
   filesSeq: number;
+  /** The questions it was given and their order (null: the whole version in order). */
+  paper: Paper | null;
 }
 
 /** The student's copy of a result, shaped as the student sees it (api.md StudentResult). */
@@ -57,7 +73,7 @@ const ATTEMPT_JSON = sql`json_build_object(
   'id', a.id, 'studentId', a.student_id, 'attemptNumber', a.attempt_number, 'versionId', a.version_id,
   'status', a.status, 'startedAt', a.started_at, 'deadlineAt', a.deadline_at, 'seq', a.seq,
   'answers', a.answers, 'deadlineAnswers', a.deadline_answers, 'savedAt', a.saved_at,
-  'submittedAt', a.submitted_at, 'idempotencyKey', a.idempotency_key, 'filesSeq', a.files_seq)`;
+  'submittedAt', a.submitted_at, 'idempotencyKey', a.idempotency_key, 'filesSeq', a.files_seq, 'paper', a.paper)`;
 
 type AttemptJson = Omit<AttemptRecord, 'startedAt' | 'deadlineAt' | 'savedAt' | 'submittedAt' | 'seq'> & {
   startedAt: string;
@@ -257,6 +273,7 @@ export const newAttemptRecord = (a: {
   versionId: string;
   startedAt: Date;
   deadlineAt: Date;
+  paper: Paper | null;
 }): AttemptRecord => ({
   ...a,
   status: 'in_progress',
@@ -278,9 +295,10 @@ export const newAttemptRecord = (a: {
  */
 export function insertAttempt(a: AttemptRecord): { change: SQL; alongside: (inserted: SQL) => SQL[] } {
   return {
-    change: sql`INSERT INTO attempts (id, student_id, attempt_number, version_id, started_at, deadline_at)
+    change: sql`INSERT INTO attempts (id, student_id, attempt_number, version_id, started_at, deadline_at, paper)
       SELECT ${a.id}::uuid, s.id, ${a.attemptNumber}, ${a.versionId},
-             ${a.startedAt.toISOString()}::timestamptz, ${a.deadlineAt.toISOString()}::timestamptz
+             ${a.startedAt.toISOString()}::timestamptz, ${a.deadlineAt.toISOString()}::timestamptz,
+             ${a.paper === null ? null : JSON.stringify(a.paper)}::jsonb
       FROM students s WHERE s.id = ${a.studentId}::uuid
         AND NOT EXISTS (SELECT 1 FROM results r WHERE r.student_id = s.id AND r.passed)
       ON CONFLICT DO NOTHING

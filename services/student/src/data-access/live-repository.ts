@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Runner } from '@readiness/kit/db';
 import { likePattern } from './students-repository';
+import type { Paper } from './attempts-repository';
 import type { Answer } from './version-records';
 
 /** An attempt in progress as the Live screen lists it. */
@@ -20,6 +21,8 @@ export interface LiveRow {
   fileQuestionIds: string[];
   extraTimePercent: number;
   addedSeconds: number;
+  /** The questions the attempt was given (null: all). */
+  paper: Paper | null;
 }
 
 interface LiveSqlRow {
@@ -37,6 +40,7 @@ interface LiveSqlRow {
   files: string[] | null;
   extra_time_percent: number;
   added_seconds: number;
+  paper: Paper | null;
   total: number | string;
   now: Date | string;
 }
@@ -67,7 +71,7 @@ export async function liveAttempts(
     sql`WITH total AS (SELECT count(*) AS n FROM attempts a ${counted} WHERE ${filter}),
         page AS (
           SELECT a.id, a.student_id, s.name, s.email, a.attempt_number, a.version_id, a.started_at, a.deadline_at,
-            a.saved_at, a.page_seen_at, a.answers, a.added_seconds, s.extra_time_percent
+            a.saved_at, a.page_seen_at, a.answers, a.added_seconds, s.extra_time_percent, a.paper
           FROM attempts a JOIN students s ON s.id = a.student_id
           WHERE ${filter}
           ORDER BY a.deadline_at, a.id
@@ -96,6 +100,7 @@ export async function liveAttempts(
       fileQuestionIds: r.files ?? [],
       extraTimePercent: r.extra_time_percent,
       addedSeconds: r.added_seconds,
+      paper: r.paper,
     })),
     total,
     now,

@@ -13,8 +13,13 @@ export interface AssessmentVersion {
   description: string;
   timeLimit: number;
   passingScore: number;
-  sections: Array<{ id: number; title: string; description: string }>;
+  /** `draw`: how many of the section's questions each attempt is given (absent: all). */
+  sections: Array<{ id: number; title: string; description: string; draw?: number }>;
   questions: VersionQuestion[];
+  /** Each attempt gets its own order of the questions within each section (absent: off). */
+  shuffleQuestions?: boolean;
+  /** Each attempt gets its own order of multiple-choice options (absent: off). */
+  shuffleOptions?: boolean;
 }
 
 export interface Answer {

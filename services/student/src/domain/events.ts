@@ -120,6 +120,7 @@ export const submittedPayload = (f: {
       finalisedBy: FINALISED_BY[f.finalisedBy],
       gradedFromAutosave: f.gradedFromAutosave,
       timeline: timelineMessages(f.timeline),
+      questionIds: f.attempt.paper?.questionIds ?? [],
     }),
   );
 };

@@ -2415,9 +2415,12 @@ export interface paths {
                                 }[];
                                 sections: {
                                     description: string;
+                                    draw?: number;
                                     id: number;
                                     title: string;
                                 }[];
+                                shuffleOptions: boolean;
+                                shuffleQuestions: boolean;
                                 timeLimit: number;
                                 title: string;
                                 version: number;
@@ -2486,9 +2489,21 @@ export interface paths {
                         sections: {
                             /** @default  */
                             description?: string;
+                            /** @description How many of the section's questions each student is given, drawn when they start; 0 or absent: all */
+                            draw?: number;
                             id: number;
                             title: string;
                         }[];
+                        /**
+                         * @description Each student gets their own order of multiple-choice options, fixed when they start
+                         * @default false
+                         */
+                        shuffleOptions?: boolean;
+                        /**
+                         * @description Each student gets their own order of the questions within each section, fixed when they start
+                         * @default false
+                         */
+                        shuffleQuestions?: boolean;
                         timeLimit: number;
                         title: string;
                         version?: number | null;
@@ -2536,9 +2551,12 @@ export interface paths {
                                 }[];
                                 sections: {
                                     description: string;
+                                    draw?: number;
                                     id: number;
                                     title: string;
                                 }[];
+                                shuffleOptions: boolean;
+                                shuffleQuestions: boolean;
                                 timeLimit: number;
                                 title: string;
                                 version: number;
@@ -2930,9 +2948,12 @@ export interface paths {
                                 }[];
                                 sections: {
                                     description: string;
+                                    draw?: number;
                                     id: number;
                                     title: string;
                                 }[];
+                                shuffleOptions: boolean;
+                                shuffleQuestions: boolean;
                                 timeLimit: number;
                                 title: string;
                                 version: number;
@@ -3029,9 +3050,12 @@ export interface paths {
                                 }[];
                                 sections: {
                                     description: string;
+                                    draw?: number;
                                     id: number;
                                     title: string;
                                 }[];
+                                shuffleOptions: boolean;
+                                shuffleQuestions: boolean;
                                 timeLimit: number;
                                 title: string;
                                 version: number;
@@ -5163,6 +5187,15 @@ export interface paths {
                                     size: number;
                                 }[];
                                 id: string;
+                                /** @description This attempt's own questions and order, fixed when it started (a section's draw, shuffling); null: every question in the version's order */
+                                paper: {
+                                    /** @description Multiple-choice options' order by question, when options are shuffled */
+                                    options: {
+                                        [key: string]: string[];
+                                    };
+                                    /** @description The questions given, section by section, in the order shown */
+                                    questionIds: string[];
+                                } | null;
                                 seq: number;
                                 startedAt: string;
                             } | null;
@@ -5526,6 +5559,15 @@ export interface paths {
                                     size: number;
                                 }[];
                                 id: string;
+                                /** @description This attempt's own questions and order, fixed when it started (a section's draw, shuffling); null: every question in the version's order */
+                                paper: {
+                                    /** @description Multiple-choice options' order by question, when options are shuffled */
+                                    options: {
+                                        [key: string]: string[];
+                                    };
+                                    /** @description The questions given, section by section, in the order shown */
+                                    questionIds: string[];
+                                } | null;
                                 seq: number;
                                 startedAt: string;
                             };
@@ -5556,6 +5598,15 @@ export interface paths {
                                     size: number;
                                 }[];
                                 id: string;
+                                /** @description This attempt's own questions and order, fixed when it started (a section's draw, shuffling); null: every question in the version's order */
+                                paper: {
+                                    /** @description Multiple-choice options' order by question, when options are shuffled */
+                                    options: {
+                                        [key: string]: string[];
+                                    };
+                                    /** @description The questions given, section by section, in the order shown */
+                                    questionIds: string[];
+                                } | null;
                                 seq: number;
                                 startedAt: string;
                             };

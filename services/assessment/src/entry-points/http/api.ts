@@ -34,6 +34,8 @@ const toAssessmentJson = (v: AssessmentVersion) => ({
   passingScore: v.passingScore,
   sections: v.sections,
   questions: v.questions.map((q) => ({ ...q, hasDownloadableFile: Boolean(q.downloadableFile) })),
+  shuffleQuestions: v.shuffleQuestions,
+  shuffleOptions: v.shuffleOptions,
   changeNotes: v.changeNotes,
   createdAt: v.createdAt.toISOString(),
   createdBy: { name: v.createdBy.name },

@@ -10,6 +10,12 @@ const sectionSchema = z.object({
   description: textField({ label: 'Section description', multiLine: true })
     .max(2000, 'Section description must be at most 2000 characters')
     .default(''),
+  draw: whole('Questions per student must be a whole number')
+    .min(0, 'Questions per student must be 0 (all) or more')
+    .optional()
+    .describe(
+      "How many of the section's questions each student is given, drawn when they start; 0 or absent: all",
+    ),
 });
 
 const fileSchema = z.object({
@@ -64,6 +70,16 @@ export const saveAssessmentBody = z.object({
     .max(100, 'Passing score must be between 0 and 100'),
   sections: z.array(sectionSchema, { error: 'Sections are required' }).max(50, 'At most 50 sections'),
   questions: z.array(questionSchema, { error: 'Questions are required' }).max(500, 'At most 500 questions'),
+  shuffleQuestions: z
+    .boolean({ error: 'shuffleQuestions must be true or false' })
+    .default(false)
+    .describe(
+      'Each student gets their own order of the questions within each section, fixed when they start',
+    ),
+  shuffleOptions: z
+    .boolean({ error: 'shuffleOptions must be true or false' })
+    .default(false)
+    .describe('Each student gets their own order of multiple-choice options, fixed when they start'),
   changeNotes: textField({ label: 'Change notes', multiLine: true })
     .max(2000, 'Change notes must be at most 2000 characters')
     .nullish()
@@ -103,8 +119,12 @@ export const assessmentOut = z.object({
   description: z.string(),
   timeLimit: z.number(),
   passingScore: z.number(),
-  sections: z.array(z.object({ id: z.number(), title: z.string(), description: z.string() })),
+  sections: z.array(
+    z.object({ id: z.number(), title: z.string(), description: z.string(), draw: z.number().optional() }),
+  ),
   questions: z.array(questionOut),
+  shuffleQuestions: z.boolean(),
+  shuffleOptions: z.boolean(),
   changeNotes: z.string(),
   createdAt: z.string(),
   createdBy: createdBySchema,

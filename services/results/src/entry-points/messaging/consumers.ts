@@ -30,6 +30,7 @@ export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): S
     submittedAt: e.submittedAt ? timestampDate(e.submittedAt) : new Date(),
     timeSpentMinutes: e.timeSpentMinutes,
     timeline: timelineFacts(e.timeline),
+    questionIds: e.questionIds,
     answers: e.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

@@ -9,6 +9,7 @@ import { ATTEMPT_SUBMITTED, submittedPayload } from '../events';
 import { FILE_UPLOADED, type Answer } from '../versions';
 import type { TimelineRow } from '../../data-access/timeline-repository';
 import { attemptTimeline } from './attempt-timeline';
+import { givenQuestions } from './paper';
 import type { AttemptsContext, Runner } from './context';
 
 /**
@@ -34,13 +35,17 @@ export async function endAttempt(
   },
 ): Promise<(AttemptRecord & { files: AttemptFile[]; timeline: TimelineRow[] }) | undefined> {
   const v = await ctx.versions.version(a.versionId, runner);
-  const fileQuestions = new Set(v.questions.filter((q) => q.type === 'file_upload').map((q) => q.id));
+  // Only the questions the attempt was given count: an answer to another (sent by hand) is dropped.
+  const given = new Set(givenQuestions(v.questions, a.paper).map((q) => q.id));
+  const fileQuestions = new Set(
+    v.questions.filter((q) => q.type === 'file_upload' && given.has(q.id)).map((q) => q.id),
+  );
   // A late submit counts only the files uploaded before the deadline, as it counts the answers saved before it.
   const files = a.files.filter(
     (f) => fileQuestions.has(f.questionId) && (!how.late || f.uploadedAt <= a.deadlineAt),
   );
   const answers = [
-    ...how.answers.filter((x) => !fileQuestions.has(x.questionId)),
+    ...how.answers.filter((x) => given.has(x.questionId) && !fileQuestions.has(x.questionId)),
     ...files.map((f) => ({ questionId: f.questionId, answer: FILE_UPLOADED })),
   ];
   const closed = {

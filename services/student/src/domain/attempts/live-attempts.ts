@@ -7,6 +7,7 @@ import { ATTEMPT_ADJUSTED, adjustedPayload } from '../events';
 import type { AssessmentVersion } from '../versions';
 import type { AttemptsContext } from './context';
 import { endAttempt } from './end-attempt';
+import { givenQuestions } from './paper';
 import { attemptIdOrNull, attemptNotFound } from './rules';
 
 /** A page whose stream or autosave was heard from within this long is open; after it, offline. */
@@ -42,19 +43,23 @@ export interface LiveAttempt {
  * Where the student stands, from their saved answers as the page resumes them: answered over all questions, and
  * the first section still missing a required answer (the last one when every required answer is in).
  */
-export function standingIn(v: AssessmentVersion, row: Pick<LiveRow, 'answers' | 'fileQuestionIds'>) {
+export function standingIn(
+  v: AssessmentVersion,
+  row: Pick<LiveRow, 'answers' | 'fileQuestionIds'> & { paper?: LiveRow['paper'] },
+) {
   const files = new Set(row.fileQuestionIds);
   const given = new Set(row.answers.filter((a) => a.answer !== '').map((a) => a.questionId));
+  const questions = givenQuestions(v.questions, row.paper ?? null);
   const answered = (q: AssessmentVersion['questions'][number]) =>
     q.type === 'file_upload' ? files.has(q.id) : given.has(q.id);
   const index = v.sections.findIndex((s) =>
-    v.questions.some((q) => q.section === s.id && q.required && !answered(q)),
+    questions.some((q) => q.section === s.id && q.required && !answered(q)),
   );
   const at = index === -1 ? v.sections.length - 1 : index;
   const section = v.sections[at];
   return {
-    answered: v.questions.filter(answered).length,
-    total: v.questions.length,
+    answered: questions.filter(answered).length,
+    total: questions.length,
     section: section ? { number: at + 1, title: section.title, count: v.sections.length } : null,
   };
 }

@@ -72,6 +72,8 @@ export interface AttemptJson {
   seq: number;
   answers: Answer[];
   files: Array<{ questionId: string; id: string; originalName: string; size: number; mimetype: string }>;
+  /** The questions this attempt was given in the order it shows them, and its options' order; null: all, in order. */
+  paper: { questionIds: string[]; options: Record<string, string[]> } | null;
 }
 
 export const attemptJson = (a: AttemptRecord, files: AttemptFile[]): AttemptJson => ({
@@ -88,4 +90,5 @@ export const attemptJson = (a: AttemptRecord, files: AttemptFile[]): AttemptJson
     size: f.size,
     mimetype: f.mimetype,
   })),
+  paper: a.paper && { questionIds: a.paper.questionIds, options: a.paper.options },
 });

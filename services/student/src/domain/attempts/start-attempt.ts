@@ -11,6 +11,7 @@ import {
 import { ATTEMPT_STARTED, startedPayload } from '../events';
 import { tokenHash } from '../tokens';
 import type { AttemptsContext } from './context';
+import { drawPaper } from './paper';
 import {
   ALREADY_COMPLETED_MESSAGE,
   NO_ASSESSMENT_MESSAGE,
@@ -38,6 +39,8 @@ export async function startAttempt(ctx: AttemptsContext, token: string) {
       throw conflict('Your last submission is still being scored', 'awaiting_result');
     }
     if (!active) throw notFound(NO_ASSESSMENT_MESSAGE, 'no_assessment');
+    // The questions and their order, drawn now from a seed kept with the attempt (none when nothing is drawn).
+    const paper = drawPaper(await ctx.versions.version(active.versionId));
     // Started at the database clock's reading of the standing, so the event carries the times the row keeps.
     const attempt = newAttemptRecord({
       id: randomUUID(),
@@ -48,6 +51,7 @@ export async function startAttempt(ctx: AttemptsContext, token: string) {
       deadlineAt: new Date(
         now.getTime() + attemptSeconds(active.timeLimitMinutes, student.extraTimePercent) * 1000,
       ),
+      paper,
     });
     const { change, alongside } = insertAttempt(attempt);
     const event = { name: ATTEMPT_STARTED, payload: startedPayload(attempt, active.version) };

@@ -109,6 +109,19 @@ const attemptOut = z.object({
   seq: z.number().int(),
   answers: z.array(answerOut),
   files: z.array(fileOut),
+  paper: z
+    .object({
+      questionIds: z
+        .array(z.string())
+        .describe('The questions given, section by section, in the order shown'),
+      options: z
+        .record(z.string(), z.array(z.string()))
+        .describe("Multiple-choice options' order by question, when options are shuffled"),
+    })
+    .nullable()
+    .describe(
+      "This attempt's own questions and order, fixed when it started (a section's draw, shuffling); null: every question in the version's order",
+    ),
 });
 const resultOut = z.object({
   _id: z.string(),
