@@ -14,7 +14,16 @@ export const questionKindSchema = z.enum(QUESTION_KINDS);
 
 export const performanceLevelSchema = z.enum(PERFORMANCE_LEVELS);
 
-export const sectionSchema = z.object({ id: z.number().int(), title: z.string(), description: z.string() });
+export const sectionSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  draw: z
+    .number()
+    .int()
+    .optional()
+    .describe("How many of the section's questions each student is given (absent: all)"),
+});
 
 /** One section's figures within a result, as the student's result page and the admin's result detail show them. */
 export const sectionFiguresSchema = z.object({

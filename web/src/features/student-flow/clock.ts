@@ -18,3 +18,7 @@ export function crossedMark(before: number, after: number): number | null {
 
 export const announcement = (minutes: number) =>
   `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} remaining`;
+
+/** A moment of this device (now unless given) as the server's clock reads it, in ISO form. */
+export const serverTime = (offset: number, local = Date.now()): string =>
+  new Date(local + offset).toISOString();

@@ -5164,6 +5164,8 @@ export interface paths {
                                 }[];
                                 sections: {
                                     description: string;
+                                    /** @description How many of the section's questions each student is given (absent: all) */
+                                    draw?: number;
                                     id: number;
                                     title: string;
                                 }[];

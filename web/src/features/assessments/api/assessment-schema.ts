@@ -14,6 +14,8 @@ const sectionSchema = z.object({
   id: z.number(),
   title: z.string().trim().min(1, 'Section title is required'),
   description: z.string(),
+  /** Questions per student: absent (the field left empty) or 0 is all of them. */
+  draw: z.number().int('Enter a whole number').min(0, 'Questions per student cannot be negative').optional(),
 });
 
 const optionSchema = z.object({ id: z.string(), text: z.string().trim().min(1, 'Option text is required') });
@@ -64,6 +66,12 @@ const questionSchema = z
     }
   });
 
+/** What the draw check reads of the form's values: it runs on values other rules refuse, so nothing is sure. */
+interface Unchecked {
+  sections?: { id?: unknown; draw?: unknown }[];
+  questions?: { section?: unknown }[];
+}
+
 /** The whole assessment as the edit form holds it; the messages are the ones the screen shows. */
 export const assessmentSchema = z
   .object({
@@ -76,6 +84,8 @@ export const assessmentSchema = z
       .max(100, 'Passing score must be between 0 and 100'),
     sections: z.array(sectionSchema).min(1, 'Add at least one section'),
     questions: z.array(questionSchema),
+    shuffleQuestions: z.boolean(),
+    shuffleOptions: z.boolean(),
     changeNotes: z.string(),
   })
   .superRefine((a, ctx) => {
@@ -89,7 +99,25 @@ export const assessmentSchema = z
         });
       }
     });
-  });
+  })
+  // A section cannot give each student more questions than it has. This runs even while another field is
+  // broken (an emptied number), so the message follows the questions as they are added, removed or moved.
+  .superRefine(
+    (a: Unchecked, ctx) => {
+      const questions = a.questions ?? [];
+      (a.sections ?? []).forEach((s, index) => {
+        if (typeof s.draw !== 'number') return;
+        const count = questions.filter((q) => q.section === s.id).length;
+        if (s.draw > count) {
+          ctx.addIssue({ code: 'custom', path: ['sections', index, 'draw'], message: drawTooLarge(count) });
+        }
+      });
+    },
+    { when: () => true },
+  );
+
+/** The message of a section's draw above its question count. */
+export const drawTooLarge = (count: number) => `At most ${count} (the questions in this section)`;
 
 export type AssessmentForm = z.infer<typeof assessmentSchema>;
 
@@ -128,17 +156,31 @@ export function retype(question: Question, type: QuestionType): Question {
   return { ...base, options, correctAnswer: options[0]!.id };
 }
 
-/** A deep copy to edit: the form never shares objects with the cached answer (Cancel discards). */
+/**
+ * A deep copy to edit: the form never shares objects with the cached answer (Cancel discards). The copy is made
+ * through JSON (what the answer came as), not structuredClone: react-hook-form copies its default values only
+ * when they are plain objects of the page's own realm, and a clone from another realm (as under test) would be
+ * shared between the defaults and the values, so that edits in sections and questions never counted as changes.
+ */
 export function toForm(content: AssessmentContent): AssessmentForm {
-  const copy = structuredClone({
-    title: content.title,
-    description: content.description,
-    timeLimit: content.timeLimit,
-    passingScore: content.passingScore,
-    sections: content.sections,
-    questions: content.questions,
-  });
-  return { ...copy, changeNotes: '' } as AssessmentForm;
+  const copy = JSON.parse(
+    JSON.stringify({
+      title: content.title,
+      description: content.description,
+      timeLimit: content.timeLimit,
+      passingScore: content.passingScore,
+      sections: content.sections,
+      questions: content.questions,
+      shuffleQuestions: content.shuffleQuestions,
+      shuffleOptions: content.shuffleOptions,
+    }),
+  ) as Omit<AssessmentForm, 'changeNotes'>;
+  return {
+    ...copy,
+    // Every section has its draw key, empty when it has none, so that emptying the field again is no change.
+    sections: copy.sections.map((s) => ({ ...s, draw: s.draw || undefined })),
+    changeNotes: '',
+  };
 }
 
 export const blankAssessment: AssessmentContent = {
@@ -148,6 +190,8 @@ export const blankAssessment: AssessmentContent = {
   passingScore: 70,
   sections: [{ id: 1, title: 'Section 1', description: '' }],
   questions: [],
+  shuffleQuestions: false,
+  shuffleOptions: false,
 };
 
 /** What a save sends: the full assessment, the optional notes and the version it was based on. */
@@ -168,8 +212,11 @@ export function toSavePayload(values: AssessmentForm, baseVersion: number | unde
         : null,
     };
   });
+  // An empty draw (or 0) is all of the section's questions: it is left out.
+  const sections = content.sections.map(({ draw, ...s }) => (draw ? { ...s, draw } : s));
   return {
     ...content,
+    sections,
     questions,
     changeNotes: changeNotes.trim(),
     ...(baseVersion !== undefined ? { baseVersion } : {}),

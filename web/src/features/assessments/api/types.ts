@@ -17,7 +17,14 @@ export type DownloadableFile = NonNullable<Question['downloadableFile']>;
 /** What an admin authors, the content of one version: what the view shows and the editor starts from. */
 export type AssessmentContent = Pick<
   Assessment,
-  'title' | 'description' | 'timeLimit' | 'passingScore' | 'sections' | 'questions'
+  | 'title'
+  | 'description'
+  | 'timeLimit'
+  | 'passingScore'
+  | 'sections'
+  | 'questions'
+  | 'shuffleQuestions'
+  | 'shuffleOptions'
 >;
 
 /** `GET /api/assessment/versions`: every version, newest first. */
@@ -38,3 +45,10 @@ export const QUESTION_TYPES: { value: QuestionType; label: string }[] = [
 ];
 
 export const typeLabel = (type: QuestionType) => QUESTION_TYPES.find((t) => t.value === type)?.label ?? type;
+
+/**
+ * How many of a section's `count` questions each student is given: its draw when that is below the count,
+ * else all of them (a draw that is absent, 0 or the whole count is no draw).
+ */
+export const questionsGiven = (draw: number | undefined, count: number) =>
+  draw && draw > 0 && draw < count ? draw : count;

@@ -8,6 +8,7 @@ import { assessmentSchema, toForm, toSavePayload, type AssessmentForm } from '..
 import { useSaveAssessmentMutation } from '../api/assessments-api';
 import type { AssessmentContent } from '../api/types';
 import { BasicSettingsCard } from './basic-settings-card';
+import { QuestionOrderCard } from './question-order-card';
 import { QuestionsCard } from './questions-card';
 import { SectionsCard } from './sections-card';
 import { UnsavedChangesGuard } from './unsaved-changes-guard';
@@ -61,6 +62,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
       >
         <UnsavedChangesGuard when={isDirty && !saving} />
         <BasicSettingsCard />
+        <QuestionOrderCard />
         <SectionsCard sections={sections} questions={questions} />
         <QuestionsCard questions={questions} />
 

@@ -3,7 +3,13 @@ import { Download } from 'lucide-react';
 import { Badge, Card } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { downloadAssessmentFile, TransferError } from '../api/file-transfer';
-import { typeLabel, type AssessmentContent, type DownloadableFile, type Question } from '../api/types';
+import {
+  questionsGiven,
+  typeLabel,
+  type AssessmentContent,
+  type DownloadableFile,
+  type Question,
+} from '../api/types';
 import { QuestionFileChip } from './question-file-chip';
 
 function answerText(question: Question): string {
@@ -82,6 +88,11 @@ function QuestionView({ question, number }: { question: Question; number: number
 /** Read mode: the assessment as it stands, section by section, with its answer key. */
 export function AssessmentView({ assessment }: { assessment: AssessmentContent }) {
   let number = 0;
+  const inSection = (id: number) => assessment.questions.filter((q) => q.section === id);
+  const given = assessment.sections.reduce(
+    (sum, s) => sum + questionsGiven(s.draw, inSection(s.id).length),
+    0,
+  );
   return (
     <div className="stack">
       <Card title="Basic Settings">
@@ -106,12 +117,27 @@ export function AssessmentView({ assessment }: { assessment: AssessmentContent }
             <dt>Questions</dt>
             <dd>{assessment.questions.length}</dd>
           </div>
+          {given < assessment.questions.length && (
+            <div>
+              <dt>Questions per student</dt>
+              <dd>{given}</dd>
+            </div>
+          )}
+          <div>
+            <dt>Question order</dt>
+            <dd>{assessment.shuffleQuestions ? 'Questions shuffled within sections' : 'As listed'}</dd>
+          </div>
+          <div>
+            <dt>Option order</dt>
+            <dd>{assessment.shuffleOptions ? 'Options shuffled' : 'As listed'}</dd>
+          </div>
         </dl>
       </Card>
       <Card title="Sections and Questions">
         <div className="stack">
           {assessment.sections.map((section) => {
-            const inSection = assessment.questions.filter((q) => q.section === section.id);
+            const questions = inSection(section.id);
+            const drawn = questionsGiven(section.draw, questions.length);
             return (
               <section
                 key={section.id}
@@ -122,11 +148,16 @@ export function AssessmentView({ assessment }: { assessment: AssessmentContent }
                   Section {section.id}: {section.title}
                 </h3>
                 {section.description && <p className="muted">{section.description}</p>}
-                {inSection.length === 0 ? (
+                {drawn < questions.length && (
+                  <p className="muted">
+                    {drawn} of {questions.length} questions per student
+                  </p>
+                )}
+                {questions.length === 0 ? (
                   <p className="muted">No questions in this section.</p>
                 ) : (
                   <ol className="question-list">
-                    {inSection.map((q) => {
+                    {questions.map((q) => {
                       number += 1;
                       return <QuestionView key={q.id} question={q} number={number} />;
                     })}

@@ -1,15 +1,31 @@
-import { forwardRef, type InputHTMLAttributes } from 'react';
+import { forwardRef, useId, type InputHTMLAttributes } from 'react';
 
-/** A checkbox with its label on the right, the whole line clickable. */
+/** A checkbox with its label on the right, the whole line clickable; a hint below it describes it. */
 export const Checkbox = forwardRef<
   HTMLInputElement,
-  InputHTMLAttributes<HTMLInputElement> & { label: string }
->(function Checkbox({ label, ...rest }, ref) {
-  return (
+  InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string }
+>(function Checkbox({ label, hint, ...rest }, ref) {
+  const hintId = useId();
+  const box = (
     <label className="check">
-      <input ref={ref} type="checkbox" className="check__box" {...rest} />
+      <input
+        ref={ref}
+        type="checkbox"
+        className="check__box"
+        aria-describedby={hint ? hintId : undefined}
+        {...rest}
+      />
       <span>{label}</span>
     </label>
+  );
+  if (!hint) return box;
+  return (
+    <div className="field">
+      {box}
+      <p className="field__hint" id={hintId}>
+        {hint}
+      </p>
+    </div>
   );
 });
 

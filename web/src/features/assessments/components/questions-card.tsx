@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useFormContext, type UseFieldArrayReturn } from 'react-hook-form';
 import { AddButton, Card, ConfirmDialog, EmptyState } from '../../../components/ui';
 import { newQuestion, type AssessmentForm } from '../api/assessment-schema';
+import { DrawSummary } from './question-draw';
 import { QuestionEditor } from './question-editor';
 
 interface QuestionsCardProps {
@@ -28,6 +29,7 @@ export function QuestionsCard({ questions }: QuestionsCardProps) {
         <EmptyState title="No questions yet" description="Add a question to start." />
       ) : (
         <div className="stack stack--tight">
+          <DrawSummary />
           {questions.fields.map((question, index) => (
             <QuestionEditor key={question.key} index={index} onRemove={() => setRemovingQuestion(index)} />
           ))}

@@ -5,6 +5,7 @@ import { AddButton, Card, IconButton, Input, TextArea } from '../../../component
 import { bindFields } from '../../../lib/forms';
 import { newSection, type AssessmentForm } from '../api/assessment-schema';
 import { GroupError } from './fields';
+import { DrawField, useDrawCheck, useSectionDraws } from './question-draw';
 import { RemoveSectionDialog } from './remove-section-dialog';
 
 interface SectionsCardProps {
@@ -13,7 +14,10 @@ interface SectionsCardProps {
   questions: UseFieldArrayReturn<AssessmentForm, 'questions', 'key'>;
 }
 
-/** The sections, each with its title and description; removing one asks what becomes of its questions. */
+/**
+ * The sections, each with its title, description and how many of its questions each student is given;
+ * removing one asks what becomes of its questions.
+ */
 export function SectionsCard({ sections, questions }: SectionsCardProps) {
   const form = useFormContext<AssessmentForm>();
   const {
@@ -24,6 +28,8 @@ export function SectionsCard({ sections, questions }: SectionsCardProps) {
   } = form;
   const field = bindFields(form);
   const [removingSection, setRemovingSection] = useState<number | null>(null);
+  const draws = useSectionDraws();
+  useDrawCheck(draws);
 
   const sectionToRemove = removingSection === null ? null : (getValues('sections')[removingSection] ?? null);
   const questionsOf = (sectionId: number) =>
@@ -70,6 +76,7 @@ export function SectionsCard({ sections, questions }: SectionsCardProps) {
               rows={2}
               {...register(`sections.${index}.description`)}
             />
+            <DrawField index={index} section={draws.find((d) => d.id === section.id)} />
           </fieldset>
         ))}
         <GroupError message={errors.sections?.message ?? errors.sections?.root?.message} />

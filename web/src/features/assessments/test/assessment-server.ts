@@ -61,6 +61,8 @@ const content: AssessmentContent = {
       downloadableFile: { originalName: 'plan-template.docx', filename: 'f-abc.docx', size: 2048 },
     },
   ],
+  shuffleQuestions: false,
+  shuffleOptions: false,
 };
 
 export function seedAssessment(): void {
@@ -89,8 +91,20 @@ export function seedAssessment(): void {
   ];
 }
 
+/** The service's refusal of a section that would give each student more questions than it has. */
+function drawRefusal(body: SaveBody): string | null {
+  for (const s of body.sections) {
+    const count = body.questions.filter((q) => q.section === s.id).length;
+    if (s.draw && s.draw > count) {
+      return `Section ${s.id}: each student can be given at most its ${count} ${count === 1 ? 'question' : 'questions'}, not ${s.draw}`;
+    }
+  }
+  return null;
+}
+
 /** A save as the service stores it: the defaults filled in, a question's file only when it has one. */
 function stored(body: SaveBody, version: number): Assessment {
+  const count = (section: number) => body.questions.filter((q) => q.section === section).length;
   return {
     id: `v-${version}`,
     version,
@@ -98,13 +112,20 @@ function stored(body: SaveBody, version: number): Assessment {
     description: body.description ?? '',
     timeLimit: body.timeLimit,
     passingScore: body.passingScore,
-    sections: body.sections.map((s) => ({ ...s, description: s.description ?? '' })),
+    // A draw of every question (or none) is no draw: stored as absent.
+    sections: body.sections.map(({ draw, ...s }) => ({
+      ...s,
+      description: s.description ?? '',
+      ...(draw && draw < count(s.id) ? { draw } : {}),
+    })),
     questions: body.questions.map(({ downloadableFile, ...q }) => ({
       ...q,
       required: q.required ?? true,
       hasDownloadableFile: q.hasDownloadableFile ?? false,
       ...(downloadableFile ? { downloadableFile } : {}),
     })),
+    shuffleQuestions: body.shuffleQuestions ?? false,
+    shuffleOptions: body.shuffleOptions ?? false,
     changeNotes: body.changeNotes ?? '',
     isActive: true,
     createdAt: new Date().toISOString(),
@@ -154,6 +175,8 @@ const handlers = [
     if (body.baseVersion !== undefined && body.baseVersion !== latest) {
       return HttpResponse.json({ message: STALE_MESSAGE, code: 'CONFLICT' }, { status: 409 });
     }
+    const refusal = drawRefusal(body);
+    if (refusal) return HttpResponse.json({ message: refusal, code: 'bad_request' }, { status: 400 });
     const created = stored(body, latest + 1);
     store.versions = [...store.versions.map((v) => ({ ...v, isActive: false })), created];
     return answer('/api/assessment', 'put', { assessment: created });

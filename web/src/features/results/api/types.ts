@@ -28,3 +28,7 @@ export type VersionQuestion = TakenVersion['sections'][number]['questions'][numb
 
 /** `GET /api/admin/results/analysis`. */
 export type ItemAnalysis = ApiAnswer<'/api/admin/results/analysis', 'get'>;
+
+/** What happened during the attempt, oldest first: facts for the reviewer, never part of the score. */
+export type TimelineEntry = ResultDetail['timeline'][number];
+export type TimelineKind = TimelineEntry['kind'];

@@ -28,6 +28,7 @@ import { byQuestionId, pointWord, useGetResultQuery } from '../api/results-api';
 import type { AnswerResult, ResultDetail, VersionQuestion } from '../api/types';
 import { useFileDownload } from '../../../lib/file-download';
 import { useResultActions } from './result-actions';
+import { ResultTimeline } from './result-timeline';
 
 function BackToResults() {
   return (
@@ -293,6 +294,7 @@ export function ResultDetailPage() {
       </div>
       <SectionPerformance result={result} />
       <QuestionResults result={result} />
+      <ResultTimeline result={result} />
       {actions.dialogs}
     </div>
   );

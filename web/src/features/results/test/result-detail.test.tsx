@@ -4,7 +4,16 @@ import type { PerformanceLevel } from '../../../lib/bands';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
-import { failing, marieDetail, niels, saved, store, useResultsServer } from './results-server';
+import {
+  failing,
+  localTime,
+  marieDetail,
+  marieTimeline,
+  niels,
+  saved,
+  store,
+  useResultsServer,
+} from './results-server';
 
 useResultsServer();
 
@@ -191,6 +200,90 @@ describe('Result detail', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Resend Certificate' }));
     expect(await screen.findByText('Certificate resent successfully')).toBeInTheDocument();
     expect(store.resent).toEqual(['r-marie']);
+  });
+
+  describe('Timeline', () => {
+    const rows = () =>
+      within(card('Timeline'))
+        .getAllByRole('listitem')
+        .map((item) => ({
+          time: item.querySelector('time')?.textContent,
+          text: item.querySelector('.timeline__text')?.textContent,
+          notable: item.classList.contains('timeline__item--notable'),
+        }));
+
+    it('when the attempt has a timeline, then each fact reads as a plain sentence at its time, oldest first', async () => {
+      await openDetail();
+      const timeline = card('Timeline');
+      expect(
+        within(timeline).getByText(
+          'What happened during this attempt. These are facts, not part of the score.',
+        ),
+      ).toBeInTheDocument();
+      expect(within(timeline).getByRole('list').tagName).toBe('OL');
+      expect(rows()).toEqual([
+        { time: '10:00:00', text: 'Started', notable: false },
+        { time: '10:00:01', text: 'Reached section 1: Digital Skills', notable: false },
+        { time: '10:00:40', text: 'Answers saved', notable: false },
+        { time: '10:01:10', text: 'Left the page for 45 s', notable: true },
+        { time: '10:02:15', text: 'Reached section 2: Study Habits', notable: false },
+        { time: '10:02:30', text: 'Answers saved 12 times, until 10:20:03', notable: false },
+        { time: '10:05:00', text: 'Offline for 2 min 5 s', notable: true },
+        { time: '10:06:00', text: 'Pasted 120 characters into question 4', notable: true },
+        { time: '10:07:00', text: 'Opened on a second device or browser', notable: true },
+        { time: '10:08:00', text: '15 minutes added by you', notable: true },
+        { time: '10:09:00', text: '1 minute added by an administrator', notable: true },
+        { time: '10:10:00', text: 'Left the page for 1 h 3 min', notable: true },
+        { time: '10:11:00', text: 'Reached a section', notable: false },
+        { time: '10:12:00', text: 'Pasted 1 character into an answer', notable: true },
+        { time: '10:21:00', text: 'Submitted', notable: false },
+      ]);
+      // Each time is machine-readable, and nothing in the card wears an error colour.
+      const times = within(timeline)
+        .getAllByRole('listitem')
+        .map((i) => i.querySelector('time'));
+      expect(times.map((t) => t?.getAttribute('dateTime'))).toEqual(marieTimeline.map((e) => e.at));
+      expect(timeline.querySelector('.badge--danger, .badge--warning')).toBeNull();
+      expect(timeline.querySelectorAll('.timeline__item--notable .badge--neutral')).toHaveLength(8);
+    });
+
+    it('when an administrator ended the attempt, then it says so, "by you" for the signed-in one', async () => {
+      store.details.set('r-marie', {
+        ...marieDetail,
+        timeline: [
+          { kind: 'started', at: localTime(10, 0, 0) },
+          { kind: 'ended', at: localTime(10, 30, 0), actorId: 'a-super' },
+        ],
+      });
+      await openDetail();
+      expect(rows().map((r) => r.text)).toEqual(['Started', 'Ended by you']);
+    });
+
+    it('when the attempt was ended by another administrator or by the clock, then those read as such', async () => {
+      store.details.set('r-marie', {
+        ...marieDetail,
+        timeline: [
+          { kind: 'started', at: localTime(23, 50, 0) },
+          { kind: 'ended', at: localTime(23, 55, 0), actorId: 'a-regular' },
+          { kind: 'timed_out', at: localTime(0, 0, 5, 2) },
+        ],
+      });
+      await openDetail();
+      // A time on another day than the start shows its date.
+      expect(rows()).toEqual([
+        { time: '23:50:00', text: 'Started', notable: false },
+        { time: '23:55:00', text: 'Ended by an administrator', notable: false },
+        { time: 'Mar 2, 2025 00:00:05', text: 'Ended when the time ran out', notable: false },
+      ]);
+    });
+
+    it('when the result was recorded before timelines, then the card says none was recorded', async () => {
+      store.details.set('r-marie', { ...marieDetail, timeline: [] });
+      await openDetail();
+      const timeline = card('Timeline');
+      expect(within(timeline).getByText('No timeline was recorded for this attempt.')).toBeInTheDocument();
+      expect(within(timeline).queryByRole('list')).not.toBeInTheDocument();
+    });
   });
 
   it('when the result cannot be loaded, then "Failed to load assessment result" shows and the list opens', async () => {

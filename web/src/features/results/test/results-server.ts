@@ -3,7 +3,7 @@ import { performanceLevel } from '../../../lib/bands';
 import { answer } from '../../../testing/answer';
 import { onePage } from '../../../testing/paging';
 import { server } from '../../../testing/server';
-import type { ItemAnalysis, ResultDetail, ResultRow } from '../api/types';
+import type { ItemAnalysis, ResultDetail, ResultRow, TimelineEntry } from '../api/types';
 
 /*
  * An in-memory stand-in for the results service (and the report service's two PDF calls), speaking
@@ -61,6 +61,29 @@ export const niels = makeResult(2, {
   // A code is always a string; an empty one reads 'N/A'.
   assessmentCode: '',
 });
+
+/** A moment of 1 March 2025 (or another day) on this machine's clock, so the times read alike in any zone. */
+export const localTime = (hours: number, minutes: number, seconds: number, day = 1) =>
+  new Date(2025, 2, day, hours, minutes, seconds).toISOString();
+
+/** Marie's attempt as the server recorded it: every kind of fact, oldest first. */
+export const marieTimeline: TimelineEntry[] = [
+  { kind: 'started', at: localTime(10, 0, 0) },
+  { kind: 'section_reached', at: localTime(10, 0, 1), sectionId: 1 },
+  { kind: 'saved', at: localTime(10, 0, 40), until: localTime(10, 0, 40), count: 1 },
+  { kind: 'page_hidden', at: localTime(10, 1, 10), seconds: 45 },
+  { kind: 'section_reached', at: localTime(10, 2, 15), sectionId: 2 },
+  { kind: 'saved', at: localTime(10, 2, 30), until: localTime(10, 20, 3), count: 12 },
+  { kind: 'offline', at: localTime(10, 5, 0), seconds: 125 },
+  { kind: 'pasted', at: localTime(10, 6, 0), questionId: 'q10', count: 120 },
+  { kind: 'second_device', at: localTime(10, 7, 0) },
+  { kind: 'extended', at: localTime(10, 8, 0), minutes: 15, actorId: 'a-super' },
+  { kind: 'extended', at: localTime(10, 9, 0), minutes: 1, actorId: 'a-other' },
+  { kind: 'page_hidden', at: localTime(10, 10, 0), seconds: 3780 },
+  { kind: 'section_reached', at: localTime(10, 11, 0), sectionId: 9 },
+  { kind: 'pasted', at: localTime(10, 12, 0), questionId: 'q-removed', count: 1 },
+  { kind: 'submitted', at: localTime(10, 21, 0) },
+];
 
 export const marieDetail: ResultDetail = {
   ...marie,
@@ -153,7 +176,43 @@ export const marieDetail: ResultDetail = {
     title: 'Readiness',
     passingScore: 70,
     sections: [
-      { id: 1, title: 'Digital Skills', description: '', questions: [] },
+      {
+        id: 1,
+        title: 'Digital Skills',
+        description: '',
+        questions: [
+          {
+            id: 'q1',
+            type: 'multiple_choice',
+            question: 'First question',
+            points: 2,
+            required: true,
+            correctAnswer: 'b',
+            options: [
+              { id: 'a', text: 'A spreadsheet' },
+              { id: 'b', text: 'A browser' },
+            ],
+          },
+          {
+            id: 'q2',
+            type: 'yes_no',
+            question: 'Second question',
+            points: 1,
+            required: true,
+            correctAnswer: 'yes',
+            options: [],
+          },
+          {
+            id: 'q3',
+            type: 'file_upload',
+            question: 'Upload your timetable',
+            points: 2,
+            required: true,
+            correctAnswer: '',
+            options: [],
+          },
+        ],
+      },
       {
         id: 2,
         title: 'Study Habits',
@@ -172,6 +231,7 @@ export const marieDetail: ResultDetail = {
       },
     ],
   },
+  timeline: marieTimeline,
 };
 
 export const analysis: ItemAnalysis = {

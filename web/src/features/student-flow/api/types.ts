@@ -30,3 +30,7 @@ export type SubmitBody = ApiBody<'/api/student/{token}/submit', 'post'>;
 export type SubmitAnswer =
   | ApiAnswer<'/api/student/{token}/submit', 'post', 200>
   | ApiAnswer<'/api/student/{token}/submit', 'post', 202>;
+
+/** `POST /api/student/{token}/activity`: what the page saw of its attempt, for the attempt's timeline. */
+export type ActivityBody = ApiBody<'/api/student/{token}/activity', 'post'>;
+export type ActivityEntry = ActivityBody['entries'][number];

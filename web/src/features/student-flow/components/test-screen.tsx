@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useToastClearance } from '../../../lib/toast';
 import type { AssessmentLoad, Attempt } from '../api/types';
+import { useAttemptActivity } from '../hooks/use-attempt-activity';
 import { useAttemptAnswers } from '../hooks/use-attempt-answers';
 import { useAttemptEvents } from '../hooks/use-attempt-events';
 import { useCountdown } from '../hooks/use-countdown';
@@ -17,6 +18,7 @@ import { QuestionCard } from './question-card';
 import { SectionNav } from './section-nav';
 import { SectionGate, SubmitSummary, TestFooter } from './test-footer';
 import { TestHeader } from './test-header';
+import { attemptAssessment } from '../paper';
 
 interface TestScreenProps {
   token: string;
@@ -31,7 +33,12 @@ interface TestScreenProps {
 }
 
 export function TestScreen({ token, load, attempt, offset, fresh, onExtended }: TestScreenProps) {
-  const { assessment, student } = load;
+  const { student } = load;
+  // This attempt's own questions and order (a draw, shuffling), fixed when it started.
+  const assessment = useMemo(
+    () => attemptAssessment(load.assessment, attempt.paper),
+    [load.assessment, attempt.paper],
+  );
   const { initialAnswers, answers, files, uploaded, saveStatus, saver, setAnswer, setFile } =
     useAttemptAnswers(token, attempt);
   const [current, setCurrent] = useState(() =>
@@ -41,6 +48,7 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended }: 
   );
   const timeLeftMs = useCountdown(attempt.deadlineAt, offset);
   const timeUp = timeLeftMs <= 0;
+  const activity = useAttemptActivity(token, attempt.id, offset, assessment.sections[current]?.id);
   const { finish, submitting, endedElsewhere } = useFinishAttempt({
     token,
     attempt,
@@ -49,6 +57,7 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended }: 
     files,
     saver,
     timeUp,
+    flushActivity: activity.flush,
   });
   useAttemptEvents(token, attempt, { onExtended, onClosed: endedElsewhere });
   const titleRef = useRef<HTMLHeadingElement>(null);

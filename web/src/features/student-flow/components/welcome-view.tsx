@@ -2,7 +2,7 @@ import { Clock, ListChecks, Target, PlayCircle } from 'lucide-react';
 import { Badge, Button } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
 import type { AssessmentLoad } from '../api/types';
-import { questionsOf } from '../progress';
+import { givenIn, questionsPerStudent } from '../paper';
 import { BeforeYouStart } from './before-you-start';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -78,7 +78,7 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
             <ListChecks size={20} aria-hidden="true" />
             <dt>Questions</dt>
             <dd>
-              {count(assessment.questions.length, 'question', 'questions')} across{' '}
+              {count(questionsPerStudent(assessment), 'question', 'questions')} across{' '}
               {count(assessment.sections.length, 'section', 'sections')}
             </dd>
           </div>
@@ -96,9 +96,7 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
                 <span>
                   Section {section.id}: {section.title}
                 </span>
-                <span className="muted">
-                  {count(questionsOf(assessment, section.id).length, 'question', 'questions')}
-                </span>
+                <span className="muted">{count(givenIn(assessment, section), 'question', 'questions')}</span>
               </li>
             ))}
           </ul>

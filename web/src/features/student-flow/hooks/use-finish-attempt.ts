@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { notify } from '../../../lib/toast';
 import { useSubmitAssessmentMutation } from '../api/student-api';
 import type { Attempt, UploadedFile } from '../api/types';
+import { ACTIVITY_SUBMIT_WAIT_MS, settleWithin } from '../activity';
 import { forgetAnswers, type AnswerSaver } from '../autosave';
 import type { CompleteState } from '../components/complete-page';
 import type { AnswerMap } from '../progress';
@@ -13,6 +14,8 @@ import { toList } from './use-attempt-answers';
  * with the result or the wait for it. At time-up (SPEC §4) the attempt is submitted by itself; time added after
  * that (the submit failed, the student goes on) makes the next time-up submit again. An attempt the server ended
  * (`endedElsewhere`) opens the completion page to wait for its result, unless this page's own submit does.
+ * What the page saw of the attempt for its timeline (`flushActivity`) is reported first: the submit waits for it
+ * ACTIVITY_SUBMIT_WAIT_MS at most, and goes whatever became of it.
  */
 export function useFinishAttempt(input: {
   token: string;
@@ -22,10 +25,14 @@ export function useFinishAttempt(input: {
   files: Map<string, UploadedFile>;
   saver: AnswerSaver;
   timeUp: boolean;
+  flushActivity?: () => Promise<void>;
 }) {
-  const { token, attempt, offset, answers, files, saver, timeUp } = input;
+  const { token, attempt, offset, answers, files, saver, timeUp, flushActivity } = input;
   const navigate = useNavigate();
-  const [submit, { isLoading: submitting }] = useSubmitAssessmentMutation();
+  const [submit, { isLoading }] = useSubmitAssessmentMutation();
+  // The moment before the submit itself, while the last activity report goes, counts as submitting already.
+  const [reporting, setReporting] = useState(false);
+  const submitting = reporting || isLoading;
   const submittingRef = useRef(false);
   const endedRef = useRef(false);
   const complete = `/assessment/${encodeURIComponent(token)}/complete`;
@@ -41,6 +48,11 @@ export function useFinishAttempt(input: {
   const finish = useCallback(async () => {
     if (submittingRef.current) return;
     submittingRef.current = true;
+    if (flushActivity) {
+      setReporting(true);
+      await settleWithin(Promise.resolve().then(flushActivity), ACTIVITY_SUBMIT_WAIT_MS);
+      setReporting(false);
+    }
     const now = Date.now() + offset;
     const body = {
       attemptId: attempt.id,
@@ -67,7 +79,7 @@ export function useFinishAttempt(input: {
       notify.error('Failed to submit assessment');
       submittingRef.current = false;
     }
-  }, [answers, files, attempt, offset, submit, saver, token, navigate, complete, leaveEnded]);
+  }, [answers, files, attempt, offset, submit, saver, token, navigate, complete, leaveEnded, flushActivity]);
 
   const endedElsewhere = useCallback(() => {
     if (endedRef.current) return;

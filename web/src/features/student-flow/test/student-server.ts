@@ -2,6 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { answer } from '../../../testing/answer';
 import { server } from '../../../testing/server';
 import type {
+  ActivityBody,
   Answer,
   Attempt,
   PreviousAttempt,
@@ -118,6 +119,12 @@ export const makeResult = (overrides: Partial<StudentResult> = {}): StudentResul
   ...overrides,
 });
 
+/** A report of `POST …/activity` as the server received it, with what it answered. */
+export interface ActivityReport extends ActivityBody {
+  keepalive: boolean;
+  status: number;
+}
+
 interface Put {
   attemptId: string;
   seq: number;
@@ -145,6 +152,10 @@ export const db = {
   submits: [] as { idempotencyKey: string | null; body: Record<string, unknown> }[],
   uploads: [] as UploadedFile[],
   resultRequests: 0,
+  /** The attempt's activity reports that reached the server, each with the status it was answered. */
+  activity: [] as ActivityReport[],
+  /** How the activity endpoint answers: 204 and recorded, a status of its own, or no connection. */
+  activityAnswer: 'record' as 'record' | 'offline' | 'hang' | number,
 };
 
 export function resetStudentDb(): void {
@@ -168,6 +179,8 @@ export function resetStudentDb(): void {
   db.submits = [];
   db.uploads = [];
   db.resultRequests = 0;
+  db.activity = [];
+  db.activityAnswer = 'record';
 }
 
 export const serverNow = () => new Date(Date.now() + db.clockAhead).toISOString();
@@ -183,6 +196,8 @@ export function attemptInProgress(overrides: Partial<Attempt> = {}, minutesLeft 
     seq: 0,
     answers: [],
     files: [],
+    // No paper of its own: the version's questions in the version's order.
+    paper: null,
     ...overrides,
   };
 }
@@ -264,6 +279,24 @@ const handlers = [
     return HttpResponse.json({ file: uploaded }, { status: 201 });
   }),
   http.delete(url('/files/:questionId'), () => HttpResponse.json({ message: 'File removed' })),
+  http.post(url('/activity'), async ({ request, params }) => {
+    if (db.activityAnswer === 'offline') return HttpResponse.error();
+    if (db.activityAnswer === 'hang') return new Promise<Response>(() => undefined);
+    if (params.token !== TOKEN) return notFound();
+    const body = (await request.json()) as ActivityBody;
+    const refused =
+      typeof db.activityAnswer === 'number'
+        ? db.activityAnswer
+        : !/^[A-Za-z0-9_-]{8,64}$/.test(body.deviceId) || body.entries.length > 50
+          ? 400
+          : !db.attempt || db.attempt.id !== body.attemptId
+            ? 409
+            : null;
+    db.activity.push({ ...body, keepalive: request.keepalive, status: refused ?? 204 });
+    return refused
+      ? HttpResponse.json({ message: 'Refused', code: 'refused' }, { status: refused })
+      : new HttpResponse(null, { status: 204 });
+  }),
   http.post(url('/submit'), async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     const idempotencyKey = request.headers.get('idempotency-key');
