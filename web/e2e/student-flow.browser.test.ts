@@ -573,6 +573,130 @@ test("when an admin adds time on the Live screen, then the student's countdown m
   await shown(phone.getByText(extended.name));
   await expectAccessible(phone, 'live attempts, phone');
   await saveScreenshot(phone, 'live-attempts', 'mobile');
+
+  // The extended student switches to another tab for a while, comes back and submits: the result's timeline
+  // shows the tab switch and the extension, as facts.
+  await hideFor(first, 2_000);
+  await answerAllAndSubmit(first, 'Yes', 'Every day');
+  await resultShown(first, 'Congratulations!');
+  const found = await api<{ results: Array<{ _id: string }> }>(
+    product.url,
+    'GET',
+    `/api/admin/results?search=${encodeURIComponent(extended.name)}`,
+    { token: adminToken },
+  );
+  await admin.goto(`/admin/results/${found.body.results[0]!._id}`);
+  const timeline = admin.getByRole('region', { name: 'Timeline' });
+  await shown(
+    timeline.getByText('What happened during this attempt. These are facts, not part of the score.'),
+  );
+  await shown(timeline.getByText(/^Left the page for [2-9] s$/));
+  await shown(timeline.getByText('15 minutes added by you'));
+  await shown(timeline.getByText('Reached section 2: Study Habits'));
+  await shown(timeline.getByText('Submitted'));
+  await expectAccessible(admin, 'result timeline');
+  await timeline.scrollIntoViewIfNeeded();
+  await saveScreenshot(admin, 'result-timeline', 'desktop');
+});
+
+/**
+ * The page hidden (the student switched to another tab or application) for `ms`, then shown again: what the
+ * browser tells a page when its tab is switched away from and back.
+ */
+async function hideFor(page: Page, ms: number) {
+  const visibility = (state: 'hidden' | 'visible') =>
+    page.evaluate((to) => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => to });
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => to === 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, state);
+  await visibility('hidden');
+  await new Promise((r) => setTimeout(r, ms));
+  await visibility('visible');
+}
+
+test('when a version draws and shuffles, then two students see their own questions and order, each the same after a reload', async () => {
+  const bank = Array.from({ length: 8 }, (_, i) => ({
+    id: `b${i + 1}`,
+    type: 'yes_no',
+    question: `Bank question number ${i + 1}?`,
+    section: 1,
+    points: 1,
+    required: true,
+    correctAnswer: 'yes',
+    options: [],
+  }));
+  const choice = {
+    id: 'mc',
+    type: 'multiple_choice',
+    question: 'Which device do you use most?',
+    section: 2,
+    points: 1,
+    required: true,
+    correctAnswer: 'laptop',
+    options: ['Laptop', 'Desktop', 'Tablet', 'Phone', 'Library computer'].map((text) => ({
+      id: text.toLowerCase().replace(' ', '-'),
+      text,
+    })),
+  };
+  const current = await api<{ assessment: { version: number } }>(product.url, 'GET', '/api/assessment', {
+    token: adminToken,
+  });
+  const saved = await api(product.url, 'PUT', '/api/assessment', {
+    token: adminToken,
+    body: {
+      ...assessment(31),
+      sections: [
+        { id: 1, title: 'Technology', description: 'Five of eight, in your own order.', draw: 5 },
+        { id: 2, title: 'Study Habits', description: '' },
+      ],
+      questions: [...bank, choice],
+      shuffleQuestions: true,
+      shuffleOptions: true,
+      changeNotes: 'Question bank',
+      baseVersion: current.body.assessment.version,
+    },
+  });
+  expect(saved.status).toBe(200);
+
+  /** Section 1's questions and section 2's options, in the order this student's page shows them. */
+  const shownOrder = async (page: Page) => {
+    await goToSection(page, DESKTOP, 'Section 1: Technology');
+    const questions = await page
+      .locator('[data-question-id]')
+      .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-question-id')));
+    await goToSection(page, DESKTOP, 'Section 2: Study Habits');
+    const options = await question(page, 'Which device')
+      .getByRole('radio')
+      .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).value));
+    return { questions, options };
+  };
+
+  const orders = [];
+  for (const viewport of [DESKTOP, DESKTOP]) {
+    const student = await invite(31);
+    const page = await open(viewport);
+    await page.goto(student.link);
+    await shown(page.getByText('6 questions across 2 sections'));
+    await page.getByRole('button', { name: 'Start Assessment' }).click();
+    await shown(page.getByRole('heading', { level: 2, name: 'Technology' }));
+    // Section 1's five questions answered, so that section 2 opens.
+    const cards = page.locator('[data-question-id]');
+    expect(await cards.count()).toBe(5);
+    for (let i = 0; i < 5; i++) await cards.nth(i).getByText('Yes', { exact: true }).click();
+    await shown(saveStatus(page, 'Saved'));
+    const order = await shownOrder(page);
+    expect(order.questions).toHaveLength(5);
+    expect(order.questions.every((id) => id!.startsWith('b'))).toBe(true);
+    expect([...order.options].sort()).toEqual(choice.options.map((o) => o.id).sort());
+    // A reload keeps the attempt's own questions and order.
+    await page.reload();
+    await shown(page.getByRole('heading', { level: 2, name: 'Study Habits' }));
+    expect(await shownOrder(page)).toEqual(order);
+    orders.push(order);
+  }
+  // 6,720 ways to give five of eight in order, 120 orders of the options: the two students' tests differ.
+  expect(orders[0]).not.toEqual(orders[1]);
 });
 
 // Last: it makes the one-minute version the active one.
