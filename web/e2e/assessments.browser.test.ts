@@ -20,6 +20,7 @@ import {
   api,
   expectAccessible,
   newPage,
+  saveScreenshot,
   shown,
   startProductAndBrowser,
   toast,
@@ -35,6 +36,7 @@ interface SavedAssessment {
   sections: { id: number; title: string }[];
   questions: {
     id: string;
+    section: number;
     type: string;
     question: string;
     correctAnswer?: string;
@@ -302,3 +304,38 @@ shootIfAsked.each([
     await shoot(page, 'assessments-history');
   },
 );
+
+test('when an admin sets a question bank and shuffling, then the editor says what each does, refuses a draw beyond the section, and the saved version carries them', async () => {
+  const page = await openAssessments();
+  await page.getByRole('button', { name: 'Edit Assessment' }).click();
+  const order = page.getByRole('region', { name: 'Question Order' });
+  await order.getByLabel('Shuffle questions within each section').check();
+  await order.getByLabel('Shuffle multiple-choice options').check();
+  const sections = page.getByRole('region', { name: 'Sections' });
+  const draw = sections.getByLabel('Questions per student').first();
+  const count = (await current()).questions.filter((q) => q.section === 1).length;
+  await draw.fill(String(count + 1));
+  await shown(sections.getByText(`At most ${count} (the questions in this section)`));
+  await draw.fill('2');
+  await shown(
+    sections.getByText(`Each student gets 2 of these ${count} questions, drawn at random when they start.`),
+  );
+  await expectAccessible(page, 'assessment editor, question order');
+  await order.scrollIntoViewIfNeeded();
+  await saveScreenshot(page, 'assessment-question-order', 'desktop');
+  await draw.evaluate((field) => field.scrollIntoView({ block: 'center' }));
+  await saveScreenshot(page, 'assessment-question-bank', 'desktop');
+  await page.getByLabel('Change notes (optional)').fill('Question bank for section 1');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await shown(toast(page, 'Assessment updated successfully - New version created'));
+  const saved = (
+    await api<{ assessment: SavedAssessment & Record<string, unknown> }>(
+      product.url,
+      'GET',
+      '/api/assessment',
+      { token },
+    )
+  ).body.assessment;
+  expect(saved).toMatchObject({ shuffleQuestions: true, shuffleOptions: true });
+  expect(saved.sections[0]).toMatchObject({ draw: 2 });
+});
