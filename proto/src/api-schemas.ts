@@ -36,6 +36,14 @@ export const sectionFiguresSchema = z.object({
   percentage: z.number().int(),
 });
 
+/** The untimed practice question a version may offer before Start, with its answer: never scored, never saved. */
+export const practiceQuestionSchema = z.object({
+  type: z.enum(['yes_no', 'multiple_choice']),
+  question: z.string(),
+  options: z.array(z.object({ id: z.string(), text: z.string() })),
+  correctAnswer: z.string(),
+});
+
 /** What an attempt's timeline records (issue 26): facts for the result detail and the PDF report, never scored. */
 export const TIMELINE_KINDS = [
   'started',

@@ -89,6 +89,16 @@ export interface PublishedVersion {
   shuffleQuestions?: boolean;
   /** Each attempt's own order of multiple-choice options (absent: off). */
   shuffleOptions?: boolean;
+  /** The untimed practice question the welcome page offers before Start (never scored); absent: none. */
+  practiceQuestion?: PracticeQuestion;
+}
+
+/** A practice question: tried before Start, answered on the page, never scored or saved. */
+export interface PracticeQuestion {
+  type: 'yes_no' | 'multiple_choice';
+  question: string;
+  options: Array<{ id: string; text: string }>;
+  correctAnswer: string;
 }
 
 export function publishedVersion(e: AssessmentVersionPublished): PublishedVersion {
@@ -121,6 +131,16 @@ export function publishedVersion(e: AssessmentVersionPublished): PublishedVersio
     createdAt: e.createdAt ? timestampDate(e.createdAt) : null,
     ...(e.shuffleQuestions ? { shuffleQuestions: true } : {}),
     ...(e.shuffleOptions ? { shuffleOptions: true } : {}),
+    ...(e.practiceQuestion && e.practiceQuestion.question
+      ? {
+          practiceQuestion: {
+            type: questionKind(e.practiceQuestion.type) === 'multiple_choice' ? 'multiple_choice' : 'yes_no',
+            question: e.practiceQuestion.question,
+            options: e.practiceQuestion.options.map((o) => ({ id: o.id, text: o.text })),
+            correctAnswer: e.practiceQuestion.correctAnswer,
+          },
+        }
+      : {}),
   };
 }
 

@@ -244,3 +244,91 @@ test('when a version draws questions and shuffles, then it is saved, served and 
   expect(plain.status).toBe(200);
   expect(await current()).toMatchObject({ shuffleQuestions: false, shuffleOptions: false });
 });
+
+test('when a version offers a practice question, then it is saved, served and published with its answer, and a broken one is refused', async () => {
+  const current = async () =>
+    (
+      (await (await h.call('GET', '/api/assessment', { token: ada })).json()) as {
+        assessment: { id: string; version: number } & Record<string, unknown>;
+      }
+    ).assessment;
+  const practiceQuestion = {
+    type: 'multiple_choice',
+    question: 'Which of these is a web browser?',
+    options: [
+      { id: 'p1', text: 'Firefox' },
+      { id: 'p2', text: 'A printer' },
+    ],
+    correctAnswer: 'p1',
+  };
+  const before = await current();
+  const saved = await h.call('PUT', '/api/assessment', {
+    token: ada,
+    body: { ...sampleAssessment({ practiceQuestion }), baseVersion: before.version },
+  });
+  expect(saved.status).toBe(200);
+  const served = await current();
+  expect(served.practiceQuestion).toEqual(practiceQuestion);
+  const event = await eventually(
+    () => h.published.find((e) => e.versionId === served.id) ?? false,
+    'the published version',
+  );
+  expect(event.practiceQuestion).toMatchObject({
+    type: QuestionType.MULTIPLE_CHOICE,
+    question: 'Which of these is a web browser?',
+    correctAnswer: 'p1',
+  });
+  // Never among the scored questions.
+  expect(event.questions.map((q) => q.id)).toEqual(['q1', 'q2', 'q3']);
+
+  for (const [practice, message] of [
+    [{ ...practiceQuestion, question: '  ' }, 'Practice question text is required'],
+    [
+      { ...practiceQuestion, correctAnswer: 'p9' },
+      'Practice question: the correct answer must be one of its options',
+    ],
+    [
+      { ...practiceQuestion, options: [practiceQuestion.options[0]] },
+      'Practice question: a multiple choice question needs at least 2 options',
+    ],
+    [
+      { type: 'yes_no', question: 'Ready?', options: [], correctAnswer: 'maybe' },
+      'Practice question: the correct answer must be yes or no',
+    ],
+  ] as const) {
+    const res = await h.call('PUT', '/api/assessment', {
+      token: ada,
+      body: { ...sampleAssessment({ practiceQuestion: practice }), baseVersion: served.version },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(message);
+  }
+  // A yes/no practice question keeps no options; a save without one has none.
+  const yesNo = await h.call('PUT', '/api/assessment', {
+    token: ada,
+    body: {
+      ...sampleAssessment({
+        practiceQuestion: {
+          type: 'yes_no',
+          question: 'Ready?',
+          options: practiceQuestion.options,
+          correctAnswer: 'yes',
+        },
+      }),
+      baseVersion: served.version,
+    },
+  });
+  expect(yesNo.status).toBe(200);
+  expect((await current()).practiceQuestion).toEqual({
+    type: 'yes_no',
+    question: 'Ready?',
+    options: [],
+    correctAnswer: 'yes',
+  });
+  const none = await h.call('PUT', '/api/assessment', {
+    token: ada,
+    body: { ...sampleAssessment(), baseVersion: served.version + 1 },
+  });
+  expect(none.status).toBe(200);
+  expect((await current()).practiceQuestion).toBeNull();
+});

@@ -11,6 +11,8 @@ export interface VersionContent {
   questions: readonly unknown[];
   shuffleQuestions: boolean;
   shuffleOptions: boolean;
+  /** The practice question, as JSON the domain gives its shape; null when there is none. */
+  practiceQuestion: unknown;
 }
 
 export interface VersionRecord extends VersionContent {
@@ -34,6 +36,7 @@ interface VersionRow {
   questions: unknown[];
   shuffle_questions: boolean;
   shuffle_options: boolean;
+  practice_question: unknown;
   change_notes: string;
   created_at: Date | string;
   created_by_id: string;
@@ -52,6 +55,7 @@ const toVersion = (r: VersionRow): VersionRecord => ({
   questions: r.questions,
   shuffleQuestions: r.shuffle_questions,
   shuffleOptions: r.shuffle_options,
+  practiceQuestion: r.practice_question,
   changeNotes: r.change_notes,
   createdAt: new Date(r.created_at),
   createdBy: { id: r.created_by_id, name: r.created_by_name },
@@ -90,7 +94,8 @@ const VERSIONS_LOCK = 7_341_002;
 export const lockVersions = (tx: Tx) => tx.execute(sql`SELECT pg_advisory_xact_lock(${VERSIONS_LOCK})`);
 
 const VERSION_COLUMNS = sql`id, version, is_active, title, description, time_limit, passing_score, sections,
-  questions, shuffle_questions, shuffle_options, change_notes, created_at, created_by_id, created_by_name`;
+  questions, shuffle_questions, shuffle_options, practice_question, change_notes, created_at, created_by_id,
+  created_by_name`;
 
 /** The versions, the question files they carry, the audit of both and the admins' names, in one repository. */
 export function createVersionsRepository(database: Database) {
@@ -156,10 +161,12 @@ function versionQueries(database: Database) {
       const [row] = await rows<VersionRow>(
         tx,
         sql`INSERT INTO assessment_versions (version, is_active, title, description, time_limit, passing_score,
-              sections, questions, shuffle_questions, shuffle_options, change_notes, created_by_id, created_by_name)
+              sections, questions, shuffle_questions, shuffle_options, practice_question, change_notes,
+              created_by_id, created_by_name)
             VALUES (${input.version}, true, ${c.title}, ${c.description}, ${c.timeLimit}, ${c.passingScore},
               ${JSON.stringify(c.sections)}::jsonb, ${JSON.stringify(c.questions)}::jsonb, ${c.shuffleQuestions},
-              ${c.shuffleOptions}, ${input.changeNotes},
+              ${c.shuffleOptions}, ${c.practiceQuestion == null ? null : JSON.stringify(c.practiceQuestion)}::jsonb,
+              ${input.changeNotes},
               ${input.createdBy.id}, ${input.createdBy.name})
             RETURNING ${VERSION_COLUMNS}`,
       );

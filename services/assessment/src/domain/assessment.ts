@@ -45,6 +45,15 @@ export interface AssessmentContent {
   shuffleQuestions: boolean;
   /** Each attempt gets its own order of every multiple-choice question's options. */
   shuffleOptions: boolean;
+  /** One untimed question the welcome page offers before Start: never scored, never saved; null when none. */
+  practiceQuestion: PracticeQuestion | null;
+}
+
+export interface PracticeQuestion {
+  type: 'yes_no' | 'multiple_choice';
+  question: string;
+  options: { id: string; text: string }[];
+  correctAnswer: string;
 }
 
 /** One saved version. */
@@ -75,6 +84,24 @@ export function checkContent(content: AssessmentContent, isUploaded: (filename: 
   const repeatedQuestion = firstRepeat(content.questions.map((q) => q.id));
   if (repeatedQuestion !== undefined) {
     throw badRequest(`Question ids must be unique: ${repeatedQuestion} appears twice`);
+  }
+  const practice = content.practiceQuestion;
+  if (practice) {
+    if (practice.type === 'yes_no' && practice.correctAnswer !== 'yes' && practice.correctAnswer !== 'no') {
+      throw badRequest('Practice question: the correct answer must be yes or no');
+    }
+    if (practice.type === 'multiple_choice') {
+      if (practice.options.length < 2) {
+        throw badRequest('Practice question: a multiple choice question needs at least 2 options');
+      }
+      const repeated = firstRepeat(practice.options.map((o) => o.id));
+      if (repeated !== undefined) {
+        throw badRequest(`Practice question: option ids must be unique (${repeated} appears twice)`);
+      }
+      if (!practice.options.some((o) => o.id === practice.correctAnswer)) {
+        throw badRequest('Practice question: the correct answer must be one of its options');
+      }
+    }
   }
   for (const s of content.sections) {
     const count = content.questions.filter((q) => q.section === s.id).length;
@@ -114,6 +141,10 @@ export function checkContent(content: AssessmentContent, isUploaded: (filename: 
 export function normalizeContent(content: AssessmentContent): AssessmentContent {
   return {
     ...content,
+    practiceQuestion: content.practiceQuestion && {
+      ...content.practiceQuestion,
+      options: content.practiceQuestion.type === 'multiple_choice' ? content.practiceQuestion.options : [],
+    },
     // A draw of every question (or none) is no draw: stored as absent, so the version behaves as one without (a
     // draw beyond the section stays, for the check to refuse).
     sections: content.sections.map(({ draw, ...s }) => {

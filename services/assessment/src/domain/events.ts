@@ -50,6 +50,15 @@ export function versionPublishedPayload(
       publishedByName: publishedBy.name,
       shuffleQuestions: v.shuffleQuestions,
       shuffleOptions: v.shuffleOptions,
+      practiceQuestion: v.practiceQuestion
+        ? {
+            id: 'practice',
+            type: questionType(v.practiceQuestion.type),
+            question: v.practiceQuestion.question,
+            correctAnswer: v.practiceQuestion.correctAnswer,
+            options: v.practiceQuestion.options,
+          }
+        : undefined,
     }),
   );
 }

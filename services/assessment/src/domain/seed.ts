@@ -64,6 +64,7 @@ export function seedContent(fileSize: number): AssessmentContent {
     passingScore: 70,
     shuffleQuestions: false,
     shuffleOptions: false,
+    practiceQuestion: null,
     sections: [
       { id: 1, title: 'Technology Access', description: 'The equipment and connection you can count on.' },
       { id: 2, title: 'Computer Skills', description: 'Everyday tasks an online course asks of you.' },

@@ -1,6 +1,6 @@
 /** The shapes the student service keeps of the assessment and of answers (plain data, stored as JSON). */
 
-import type { VersionQuestion } from '@readiness/contracts';
+import type { PracticeQuestion, VersionQuestion } from '@readiness/contracts';
 
 /** A question as the assessment service published it, answer key included. Never sent to a student. */
 export type { QuestionKind as QuestionType, VersionQuestion } from '@readiness/contracts';
@@ -20,6 +20,8 @@ export interface AssessmentVersion {
   shuffleQuestions?: boolean;
   /** Each attempt gets its own order of multiple-choice options (absent: off). */
   shuffleOptions?: boolean;
+  /** The untimed practice question offered before Start (absent: none). */
+  practiceQuestion?: PracticeQuestion;
 }
 
 export interface Answer {

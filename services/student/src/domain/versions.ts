@@ -10,7 +10,12 @@ export type {
 } from '../data-access/version-records';
 
 /** The assessment as a student sees it: the version without its answer key (api.md StudentAssessment). */
-export interface StudentAssessment extends Omit<AssessmentVersion, 'questions'> {
+export interface StudentAssessment extends Omit<
+  AssessmentVersion,
+  'questions' | 'practiceQuestion' | 'shuffleQuestions' | 'shuffleOptions'
+> {
+  /** Tried on the page before Start, its answer with it: never scored, so nothing is given away. */
+  practiceQuestion: NonNullable<AssessmentVersion['practiceQuestion']> | null;
   questions: Array<
     Omit<VersionQuestion, 'correctAnswer' | 'downloadableFile'> & {
       hasDownloadableFile: boolean;
@@ -50,6 +55,14 @@ export function studentView(v: AssessmentVersion): StudentAssessment {
           }
         : {}),
     })),
+    practiceQuestion: v.practiceQuestion
+      ? {
+          type: v.practiceQuestion.type,
+          question: v.practiceQuestion.question,
+          options: v.practiceQuestion.options.map((o) => ({ id: o.id, text: o.text })),
+          correctAnswer: v.practiceQuestion.correctAnswer,
+        }
+      : null,
   };
 }
 

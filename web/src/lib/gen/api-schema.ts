@@ -2392,6 +2392,16 @@ export interface paths {
                                 id: string;
                                 isActive: boolean;
                                 passingScore: number;
+                                practiceQuestion: {
+                                    correctAnswer: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    question: string;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice";
+                                } | null;
                                 questions: {
                                     correctAnswer?: string;
                                     downloadableFile?: {
@@ -2464,6 +2474,18 @@ export interface paths {
                         /** @default  */
                         description?: string;
                         passingScore: number;
+                        /** @description One untimed question offered on the welcome page before Start: never scored, never saved */
+                        practiceQuestion?: {
+                            correctAnswer: string;
+                            /** @default [] */
+                            options?: {
+                                id: string;
+                                text: string;
+                            }[];
+                            question: string;
+                            /** @enum {string} */
+                            type: "yes_no" | "multiple_choice";
+                        } | null;
                         questions: {
                             correctAnswer?: string;
                             downloadableFile?: {
@@ -2528,6 +2550,16 @@ export interface paths {
                                 id: string;
                                 isActive: boolean;
                                 passingScore: number;
+                                practiceQuestion: {
+                                    correctAnswer: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    question: string;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice";
+                                } | null;
                                 questions: {
                                     correctAnswer?: string;
                                     downloadableFile?: {
@@ -2925,6 +2957,16 @@ export interface paths {
                                 id: string;
                                 isActive: boolean;
                                 passingScore: number;
+                                practiceQuestion: {
+                                    correctAnswer: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    question: string;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice";
+                                } | null;
                                 questions: {
                                     correctAnswer?: string;
                                     downloadableFile?: {
@@ -3027,6 +3069,16 @@ export interface paths {
                                 id: string;
                                 isActive: boolean;
                                 passingScore: number;
+                                practiceQuestion: {
+                                    correctAnswer: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    question: string;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice";
+                                } | null;
                                 questions: {
                                     correctAnswer?: string;
                                     downloadableFile?: {
@@ -5140,6 +5192,17 @@ export interface paths {
                             assessment: {
                                 description: string;
                                 passingScore: number;
+                                /** @description One untimed question to try before Start, with its answer: never scored, never saved */
+                                practiceQuestion: {
+                                    correctAnswer: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    question: string;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice";
+                                } | null;
                                 questions: {
                                     downloadableFile?: {
                                         filename: string;

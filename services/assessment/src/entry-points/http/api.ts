@@ -36,6 +36,7 @@ const toAssessmentJson = (v: AssessmentVersion) => ({
   questions: v.questions.map((q) => ({ ...q, hasDownloadableFile: Boolean(q.downloadableFile) })),
   shuffleQuestions: v.shuffleQuestions,
   shuffleOptions: v.shuffleOptions,
+  practiceQuestion: v.practiceQuestion,
   changeNotes: v.changeNotes,
   createdAt: v.createdAt.toISOString(),
   createdBy: { name: v.createdBy.name },

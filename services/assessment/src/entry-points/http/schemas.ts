@@ -1,3 +1,4 @@
+import { practiceQuestionSchema } from '@readiness/contracts';
 import { textField } from '@readiness/kit/http';
 import { z } from 'zod';
 import { QUESTION_TYPES } from '../../domain/assessment';
@@ -52,6 +53,31 @@ const questionSchema = z.object({
   downloadableFile: fileSchema.nullish().transform((f) => f ?? undefined),
 });
 
+const practiceSchema = z.object({
+  type: z.enum(['yes_no', 'multiple_choice'], {
+    error: 'Practice question type must be yes_no or multiple_choice',
+  }),
+  question: textField({ label: 'Practice question text', multiLine: true })
+    .trim()
+    .min(1, 'Practice question text is required')
+    .max(2000, 'Practice question text must be at most 2000 characters'),
+  options: z
+    .array(
+      z.object({
+        id: textField({ label: 'Option id' }).min(1, 'Option id is required').max(64),
+        text: textField({ label: 'Option text' })
+          .trim()
+          .min(1, 'Option text is required')
+          .max(500, 'Option text must be at most 500 characters'),
+      }),
+    )
+    .max(20, 'A question has at most 20 options')
+    .default([]),
+  correctAnswer: textField({ label: 'Correct answer' })
+    .min(1, 'Practice question: the correct answer is required')
+    .max(64),
+});
+
 /** `PUT /api/assessment`: the full assessment, the version it was based on, and optional change notes. */
 export const saveAssessmentBody = z.object({
   title: textField({ label: 'Title' })
@@ -76,6 +102,10 @@ export const saveAssessmentBody = z.object({
     .describe(
       'Each student gets their own order of the questions within each section, fixed when they start',
     ),
+  practiceQuestion: practiceSchema
+    .nullish()
+    .transform((p) => p ?? null)
+    .describe('One untimed question offered on the welcome page before Start: never scored, never saved'),
   shuffleOptions: z
     .boolean({ error: 'shuffleOptions must be true or false' })
     .default(false)
@@ -123,6 +153,7 @@ export const assessmentOut = z.object({
     z.object({ id: z.number(), title: z.string(), description: z.string(), draw: z.number().optional() }),
   ),
   questions: z.array(questionOut),
+  practiceQuestion: practiceQuestionSchema.nullable(),
   shuffleQuestions: z.boolean(),
   shuffleOptions: z.boolean(),
   changeNotes: z.string(),

@@ -1,4 +1,9 @@
-import { questionKindSchema, sectionFiguresSchema, sectionSchema } from '@readiness/contracts';
+import {
+  practiceQuestionSchema,
+  questionKindSchema,
+  sectionFiguresSchema,
+  sectionSchema,
+} from '@readiness/contracts';
 import { adminClaims } from '@readiness/kit/auth';
 import { badRequest } from '@readiness/kit/errors';
 import { fileSource, uploadedFile, uploadedName } from '@readiness/kit/files';
@@ -169,6 +174,9 @@ const assessmentOut = z.object({
         .optional(),
     }),
   ),
+  practiceQuestion: practiceQuestionSchema
+    .nullable()
+    .describe('One untimed question to try before Start, with its answer: never scored, never saved'),
 });
 const liveAttemptOut = z.object({
   attemptId: z.string(),
