@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import type { AssessmentContent, Question, QuestionOption, QuestionType, SaveBody, Section } from './types';
+import type {
+  AssessmentContent,
+  PracticeQuestion,
+  Question,
+  QuestionOption,
+  QuestionType,
+  SaveBody,
+  Section,
+} from './types';
 
 /** SPEC §5: the upload accepts these extensions, and the file input offers only them. */
 export const ACCEPTED_FILE_TYPES = ['jpg', 'jpeg', 'png', 'gif', 'pdf', 'doc', 'docx', 'txt', 'zip'];
@@ -66,6 +74,46 @@ const questionSchema = z
     }
   });
 
+/** The practice question's messages: the assessment service's own words for the same rules. */
+export const PRACTICE_MESSAGES = {
+  text: 'Practice question text is required',
+  options: 'Practice question: a multiple choice question needs at least 2 options',
+  answerRequired: 'Practice question: the correct answer is required',
+  answerYesNo: 'Practice question: the correct answer must be yes or no',
+  answerOption: 'Practice question: the correct answer must be one of its options',
+} as const;
+
+/**
+ * The practice question as the form holds it: always there, with `enabled` for the box that offers it, so that
+ * unticking the box keeps the draft. Only an offered one is checked; a yes/no one keeps its options unused.
+ */
+const practiceSchema = z
+  .object({
+    enabled: z.boolean(),
+    type: z.enum(['yes_no', 'multiple_choice']),
+    question: z.string().trim(),
+    options: z.array(z.object({ id: z.string(), text: z.string().trim() })),
+    correctAnswer: z.string(),
+  })
+  .superRefine((p, ctx) => {
+    if (!p.enabled) return;
+    const issue = (path: (string | number)[], message: string) =>
+      ctx.addIssue({ code: 'custom', path, message });
+    if (!p.question) issue(['question'], PRACTICE_MESSAGES.text);
+    if (p.type === 'multiple_choice') {
+      p.options.forEach((o, index) => {
+        if (!o.text) issue(['options', index, 'text'], 'Option text is required');
+      });
+      if (p.options.length < 2) issue(['options'], PRACTICE_MESSAGES.options);
+    }
+    if (!p.correctAnswer) issue(['correctAnswer'], PRACTICE_MESSAGES.answerRequired);
+    else if (p.type === 'yes_no' && p.correctAnswer !== 'yes' && p.correctAnswer !== 'no') {
+      issue(['correctAnswer'], PRACTICE_MESSAGES.answerYesNo);
+    } else if (p.type === 'multiple_choice' && !p.options.some((o) => o.id === p.correctAnswer)) {
+      issue(['correctAnswer'], PRACTICE_MESSAGES.answerOption);
+    }
+  });
+
 /** What the draw check reads of the form's values: it runs on values other rules refuse, so nothing is sure. */
 interface Unchecked {
   sections?: { id?: unknown; draw?: unknown }[];
@@ -86,6 +134,7 @@ export const assessmentSchema = z
     questions: z.array(questionSchema),
     shuffleQuestions: z.boolean(),
     shuffleOptions: z.boolean(),
+    practice: practiceSchema,
     changeNotes: z.string(),
   })
   .superRefine((a, ctx) => {
@@ -120,6 +169,7 @@ export const assessmentSchema = z
 export const drawTooLarge = (count: number) => `At most ${count} (the questions in this section)`;
 
 export type AssessmentForm = z.infer<typeof assessmentSchema>;
+export type PracticeForm = AssessmentForm['practice'];
 
 /** An id that is a prefix plus the time, as the SPEC's question ids are; never the same twice in a row. */
 let lastStamp = 0;
@@ -156,6 +206,20 @@ export function retype(question: Question, type: QuestionType): Question {
   return { ...base, options, correctAnswer: options[0]!.id };
 }
 
+/** The form's practice question: the version's, offered, or an empty draft that is not. */
+function toPracticeForm(practice: PracticeQuestion | null): PracticeForm {
+  if (!practice) return { enabled: false, type: 'yes_no', question: '', options: [], correctAnswer: '' };
+  const { type, question, options, correctAnswer } = practice;
+  return { enabled: true, type, question, options, correctAnswer };
+}
+
+/** What a save sends of the practice question: null when it is not offered; a yes/no one has no options. */
+function toPracticePayload(practice: PracticeForm): PracticeQuestion | null {
+  if (!practice.enabled) return null;
+  const { type, question, options, correctAnswer } = practice;
+  return { type, question, options: type === 'multiple_choice' ? options : [], correctAnswer };
+}
+
 /**
  * A deep copy to edit: the form never shares objects with the cached answer (Cancel discards). The copy is made
  * through JSON (what the answer came as), not structuredClone: react-hook-form copies its default values only
@@ -173,6 +237,7 @@ export function toForm(content: AssessmentContent): AssessmentForm {
       questions: content.questions,
       shuffleQuestions: content.shuffleQuestions,
       shuffleOptions: content.shuffleOptions,
+      practice: toPracticeForm(content.practiceQuestion),
     }),
   ) as Omit<AssessmentForm, 'changeNotes'>;
   return {
@@ -192,11 +257,12 @@ export const blankAssessment: AssessmentContent = {
   questions: [],
   shuffleQuestions: false,
   shuffleOptions: false,
+  practiceQuestion: null,
 };
 
 /** What a save sends: the full assessment, the optional notes and the version it was based on. */
 export function toSavePayload(values: AssessmentForm, baseVersion: number | undefined): SaveBody {
-  const { changeNotes, ...content } = values;
+  const { changeNotes, practice, ...content } = values;
   const questions = content.questions.map((q) => {
     const { downloadableFile, hasDownloadableFile, ...rest } = q;
     const withFile = hasDownloadableFile && downloadableFile;
@@ -218,6 +284,7 @@ export function toSavePayload(values: AssessmentForm, baseVersion: number | unde
     ...content,
     sections,
     questions,
+    practiceQuestion: toPracticePayload(practice),
     changeNotes: changeNotes.trim(),
     ...(baseVersion !== undefined ? { baseVersion } : {}),
   };

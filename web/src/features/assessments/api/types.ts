@@ -13,6 +13,9 @@ export type Question = Assessment['questions'][number];
 export type QuestionType = Question['type'];
 export type QuestionOption = NonNullable<Question['options']>[number];
 export type DownloadableFile = NonNullable<Question['downloadableFile']>;
+/** The untimed question a version may offer on the welcome page before Start: never scored, never saved. */
+export type PracticeQuestion = NonNullable<Assessment['practiceQuestion']>;
+export type PracticeType = PracticeQuestion['type'];
 
 /** What an admin authors, the content of one version: what the view shows and the editor starts from. */
 export type AssessmentContent = Pick<
@@ -25,6 +28,7 @@ export type AssessmentContent = Pick<
   | 'questions'
   | 'shuffleQuestions'
   | 'shuffleOptions'
+  | 'practiceQuestion'
 >;
 
 /** `GET /api/assessment/versions`: every version, newest first. */
@@ -42,6 +46,18 @@ export const QUESTION_TYPES: { value: QuestionType; label: string }[] = [
   { value: 'yes_no', label: 'Yes/No' },
   { value: 'multiple_choice', label: 'Multiple Choice' },
   { value: 'file_upload', label: 'File Upload' },
+];
+
+/** A practice question is answered by a choice, so it is one of the choice types. */
+export const PRACTICE_TYPES: { value: PracticeType; label: string }[] = [
+  { value: 'yes_no', label: 'Yes / No' },
+  { value: 'multiple_choice', label: 'Multiple choice' },
+];
+
+/** The answers of a yes/no question. */
+export const YES_NO: { value: string; label: string }[] = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
 ];
 
 export const typeLabel = (type: QuestionType) => QUESTION_TYPES.find((t) => t.value === type)?.label ?? type;

@@ -8,6 +8,7 @@ import { assessmentSchema, toForm, toSavePayload, type AssessmentForm } from '..
 import { useSaveAssessmentMutation } from '../api/assessments-api';
 import type { AssessmentContent } from '../api/types';
 import { BasicSettingsCard } from './basic-settings-card';
+import { PracticeQuestionCard } from './practice-question-card';
 import { QuestionOrderCard } from './question-order-card';
 import { QuestionsCard } from './questions-card';
 import { SectionsCard } from './sections-card';
@@ -63,6 +64,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
         <UnsavedChangesGuard when={isDirty && !saving} />
         <BasicSettingsCard />
         <QuestionOrderCard />
+        <PracticeQuestionCard />
         <SectionsCard sections={sections} questions={questions} />
         <QuestionsCard questions={questions} />
 

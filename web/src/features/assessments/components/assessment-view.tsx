@@ -8,11 +8,12 @@ import {
   typeLabel,
   type AssessmentContent,
   type DownloadableFile,
+  type PracticeQuestion,
   type Question,
 } from '../api/types';
 import { QuestionFileChip } from './question-file-chip';
 
-function answerText(question: Question): string {
+function answerText(question: Pick<Question, 'type' | 'options' | 'correctAnswer'>): string {
   if (question.type === 'file_upload') return 'No correct answer (file upload)';
   if (question.type === 'yes_no') return question.correctAnswer === 'no' ? 'No' : 'Yes';
   return question.options?.find((o) => o.id === question.correctAnswer)?.text ?? '—';
@@ -85,6 +86,36 @@ function QuestionView({ question, number }: { question: Question; number: number
   );
 }
 
+/** The practice question the welcome page offers before Start, with its answer. */
+function PracticeView({ practice }: { practice: PracticeQuestion }) {
+  return (
+    <Card title="Practice question (not scored)">
+      <div className="question-view">
+        <p className="question-view__text">{practice.question}</p>
+        <div className="question-view__meta">
+          <Badge tone="info">{typeLabel(practice.type)}</Badge>
+        </div>
+        {practice.type === 'multiple_choice' && (
+          <ul className="question-view__options" aria-label="Options of the practice question">
+            {practice.options.map((o) => (
+              <li key={o.id} className={o.id === practice.correctAnswer ? 'is-correct' : undefined}>
+                {o.text}
+                {o.id === practice.correctAnswer && (
+                  <span className="visually-hidden"> (correct answer)</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="question-view__answer">
+          <span className="muted">Correct answer: </span>
+          {answerText(practice)}
+        </p>
+      </div>
+    </Card>
+  );
+}
+
 /** Read mode: the assessment as it stands, section by section, with its answer key. */
 export function AssessmentView({ assessment }: { assessment: AssessmentContent }) {
   let number = 0;
@@ -133,6 +164,7 @@ export function AssessmentView({ assessment }: { assessment: AssessmentContent }
           </div>
         </dl>
       </Card>
+      {assessment.practiceQuestion && <PracticeView practice={assessment.practiceQuestion} />}
       <Card title="Sections and Questions">
         <div className="stack">
           {assessment.sections.map((section) => {

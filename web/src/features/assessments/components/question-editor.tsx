@@ -1,17 +1,13 @@
 import type { ChangeEvent } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Trash2 } from 'lucide-react';
-import { AddButton, IconButton, Input, NumberInput, Select, TextArea } from '../../../components/ui';
+import { IconButton, NumberInput, Select, TextArea } from '../../../components/ui';
 import { bindFields } from '../../../lib/forms';
-import { newOption, retype, type AssessmentForm } from '../api/assessment-schema';
-import { QUESTION_TYPES, type Question, type QuestionType } from '../api/types';
-import { Checkbox, GroupError } from './fields';
+import { retype, type AssessmentForm } from '../api/assessment-schema';
+import { QUESTION_TYPES, YES_NO, type Question, type QuestionType } from '../api/types';
+import { Checkbox } from './fields';
 import { DownloadableFileField } from './downloadable-file-field';
-
-const YES_NO = [
-  { value: 'yes', label: 'Yes' },
-  { value: 'no', label: 'No' },
-];
+import { OptionsEditor } from './options-editor';
 
 interface QuestionEditorProps {
   index: number;
@@ -33,17 +29,6 @@ export function QuestionEditor({ index, onRemove }: QuestionEditorProps) {
   const changeType = (event: ChangeEvent<HTMLSelectElement>) => {
     const next = retype(getValues(at) as Question, event.target.value as QuestionType);
     setValue(at, next as AssessmentForm['questions'][number], { shouldDirty: true });
-  };
-
-  const addOption = () => setValue(`${at}.options`, [...options, newOption()], { shouldDirty: true });
-
-  const removeOption = (optionIndex: number) => {
-    const remaining = options.filter((_, i) => i !== optionIndex);
-    setValue(`${at}.options`, remaining, { shouldDirty: true });
-    // The answer cannot point at an option that is gone.
-    if (getValues(`${at}.correctAnswer`) === options[optionIndex]?.id) {
-      setValue(`${at}.correctAnswer`, remaining[0]?.id ?? '', { shouldDirty: true });
-    }
   };
 
   return (
@@ -82,24 +67,11 @@ export function QuestionEditor({ index, onRemove }: QuestionEditorProps) {
       <Checkbox label="Required" {...register(`${at}.required`)} />
 
       {type === 'multiple_choice' && (
-        <div className="options-editor" role="group" aria-label={`${label} options`}>
-          <p className="field__label">Options</p>
-          {options.map((option, optionIndex) => (
-            <div className="options-editor__row" key={option.id}>
-              <Input label={`Option ${optionIndex + 1}`} {...field(`${at}.options.${optionIndex}.text`)} />
-              <IconButton
-                label={`Remove option ${optionIndex + 1} of ${label}`}
-                icon={<Trash2 size={16} />}
-                className="btn--danger-text"
-                onClick={() => removeOption(optionIndex)}
-              />
-            </div>
-          ))}
-          <GroupError message={errors?.options?.message ?? errors?.options?.root?.message} />
-          <div>
-            <AddButton onClick={addOption}>Add Option</AddButton>
-          </div>
-        </div>
+        <OptionsEditor
+          at={at}
+          label={label}
+          error={errors?.options?.message ?? errors?.options?.root?.message}
+        />
       )}
 
       {type === 'file_upload' && (

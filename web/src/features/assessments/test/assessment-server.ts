@@ -63,6 +63,7 @@ const content: AssessmentContent = {
   ],
   shuffleQuestions: false,
   shuffleOptions: false,
+  practiceQuestion: null,
 };
 
 export function seedAssessment(): void {
@@ -126,6 +127,14 @@ function stored(body: SaveBody, version: number): Assessment {
     })),
     shuffleQuestions: body.shuffleQuestions ?? false,
     shuffleOptions: body.shuffleOptions ?? false,
+    // None, or one whose options count only when it is a multiple-choice one.
+    practiceQuestion: body.practiceQuestion
+      ? {
+          ...body.practiceQuestion,
+          options:
+            body.practiceQuestion.type === 'multiple_choice' ? (body.practiceQuestion.options ?? []) : [],
+        }
+      : null,
     changeNotes: body.changeNotes ?? '',
     isActive: true,
     createdAt: new Date().toISOString(),

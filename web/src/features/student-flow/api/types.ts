@@ -12,6 +12,8 @@ export type StudentQuestion = StudentAssessment['questions'][number];
 export type StudentSection = StudentAssessment['sections'][number];
 export type QuestionType = StudentQuestion['type'];
 export type QuestionFile = NonNullable<StudentQuestion['downloadableFile']>;
+/** The untimed question the welcome page offers before Start, with its answer: never scored, never saved. */
+export type PracticeQuestion = NonNullable<StudentAssessment['practiceQuestion']>;
 export type PreviousAttempt = NonNullable<AssessmentLoad['previousAttempt']>;
 
 export type Attempt = NonNullable<AssessmentLoad['attempt']>;

@@ -13,6 +13,7 @@ import {
   uploadAnswerFile,
 } from '../api/files';
 import type { StudentQuestion, UploadedFile } from '../api/types';
+import { Choices, choicesOf } from './choices';
 
 interface QuestionCardProps {
   number: number;
@@ -39,13 +40,6 @@ export function QuestionCard({
   onFile,
 }: QuestionCardProps) {
   const legendId = useId();
-  const choices =
-    question.type === 'yes_no'
-      ? [
-          { id: 'yes', text: 'Yes' },
-          { id: 'no', text: 'No' },
-        ]
-      : question.options;
   return (
     <fieldset
       className="question card"
@@ -80,20 +74,12 @@ export function QuestionCard({
           labelledBy={legendId}
         />
       ) : (
-        <div className="question__choices">
-          {choices.map((choice) => (
-            <label key={choice.id} className={`choice${answer === choice.id ? ' choice--selected' : ''}`}>
-              <input
-                type="radio"
-                name={`answer-${question.id}`}
-                value={choice.id}
-                checked={answer === choice.id}
-                onChange={() => onAnswer(question.id, choice.id)}
-              />
-              <span>{choice.text}</span>
-            </label>
-          ))}
-        </div>
+        <Choices
+          name={`answer-${question.id}`}
+          choices={choicesOf(question)}
+          chosen={answer}
+          onChoose={(id) => onAnswer(question.id, id)}
+        />
       )}
     </fieldset>
   );

@@ -4,6 +4,7 @@ import { formatDate } from '../../../lib/format';
 import type { AssessmentLoad } from '../api/types';
 import { givenIn, questionsPerStudent } from '../paper';
 import { BeforeYouStart } from './before-you-start';
+import { PracticeQuestionCard } from './practice-question';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -23,7 +24,10 @@ interface WelcomeViewProps {
   onStart: () => void;
 }
 
-/** SPEC §2 student welcome page, and after it the check before the clock starts (issue 26). */
+/**
+ * SPEC §2 student welcome page, and after it the check before the clock starts (issue 26) and the version's
+ * practice question, when it offers one.
+ */
 export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeViewProps) {
   const { student, previousAttempt, assessment } = load;
   const extraTime = student.extraTimePercent ?? 0;
@@ -113,6 +117,8 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
       </section>
 
       <BeforeYouStart token={token} offset={offset} />
+
+      {assessment.practiceQuestion && <PracticeQuestionCard practice={assessment.practiceQuestion} />}
     </div>
   );
 }

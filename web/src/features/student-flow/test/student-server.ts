@@ -100,6 +100,19 @@ export const assessment: StudentAssessment = {
       hasDownloadableFile: false,
     },
   ],
+  practiceQuestion: null,
+};
+
+/** A practice question the version may offer before Start, with its answer (the welcome page checks it). */
+export const practiceQuestion: NonNullable<StudentAssessment['practiceQuestion']> = {
+  type: 'multiple_choice',
+  question: 'Which planet is closest to the Sun?',
+  options: [
+    { id: 'p1', text: 'Venus' },
+    { id: 'p2', text: 'Mercury' },
+    { id: 'p3', text: 'Mars' },
+  ],
+  correctAnswer: 'p2',
 };
 
 export const makeResult = (overrides: Partial<StudentResult> = {}): StudentResult => ({
