@@ -653,6 +653,15 @@ test('when a version draws and shuffles, then two students see their own questio
       questions: [...bank, choice],
       shuffleQuestions: true,
       shuffleOptions: true,
+      practiceQuestion: {
+        type: 'multiple_choice',
+        question: 'Which of these is a web browser?',
+        options: [
+          { id: 'p1', text: 'Firefox' },
+          { id: 'p2', text: 'A printer' },
+        ],
+        correctAnswer: 'p1',
+      },
       changeNotes: 'Question bank',
       baseVersion: current.body.assessment.version,
     },
@@ -678,6 +687,19 @@ test('when a version draws and shuffles, then two students see their own questio
     const page = await open(viewport);
     await page.goto(student.link);
     await shown(page.getByText('6 questions across 2 sections'));
+    if (orders.length === 0) {
+      // The practice question before the clock: tried, checked, never sent.
+      const practice = page.getByRole('region', { name: 'Try a practice question' });
+      await practice.getByText('A printer', { exact: true }).click();
+      await practice.getByRole('button', { name: 'Check answer' }).click();
+      await shown(practice.getByText('Not quite. The answer is: Firefox.'));
+      await practice.getByText('Firefox', { exact: true }).click();
+      await practice.getByRole('button', { name: 'Check answer' }).click();
+      await shown(practice.getByText("That's right."));
+      await expectAccessible(page, 'welcome with a practice question');
+      await practice.scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'student-practice-question', 'desktop');
+    }
     await page.getByRole('button', { name: 'Start Assessment' }).click();
     await shown(page.getByRole('heading', { level: 2, name: 'Technology' }));
     // Section 1's five questions answered, so that section 2 opens.
