@@ -21,6 +21,8 @@ export interface TimelineRow {
 
 /** At most this many facts the page reports per attempt; more are dropped (saves and extensions are not counted). */
 export const MAX_REPORTED_FACTS = 1000;
+/** At most this many devices are told apart per attempt. */
+const MAX_DEVICES = 20;
 
 /** An attempt's recorded facts in the order they were recorded, as JSON, for a statement that reads the attempt `a`. */
 export const TIMELINE_JSON = sql`coalesce((SELECT json_agg(json_build_object('at', t.at, 'kind', t.kind,
@@ -37,40 +39,46 @@ export interface ReportedFact {
 }
 
 /**
- * Records what the page reports, in one statement, only for the link's own attempt while it is open (in progress
- * and within the grace after its deadline): the device is added to the attempt's devices when it is new (and then,
- * when it is not the first, recorded as a second device), and each fact is kept with its time moved into the
- * attempt's span (never before its start, never after now). Facts past `MAX_REPORTED_FACTS` are dropped. False
- * when the attempt is not the link's or not open.
+ * Records what the page reports, only for the link's own attempt while it is open (in progress and within the grace
+ * after its deadline), in the caller's transaction: the attempt is locked first, so reports of one attempt are
+ * written one at a time and the caps hold however many arrive at once. The device is added to the attempt's
+ * devices when it is new (and then, when it is not the first, recorded as a second device; at most 20), and each
+ * fact is kept with its time moved into the attempt's span (never before its start, never after now), up to
+ * `MAX_REPORTED_FACTS` an attempt. False when the attempt is not the link's or not open.
  */
 export async function recordActivity(
-  runner: Runner,
+  tx: Runner,
   a: { attemptId: string; owner: Buffer; deviceId: string; facts: ReportedFact[]; graceSeconds: number },
 ): Promise<boolean> {
+  const [open] = await rows<{ id: string; devices: string[] }>(
+    tx,
+    sql`SELECT a.id, a.devices FROM attempts a JOIN students s ON s.id = a.student_id
+        WHERE a.id = ${a.attemptId}::uuid AND s.token_hash = ${a.owner} AND a.status = 'in_progress'
+          AND clock_timestamp() <= a.deadline_at + make_interval(secs => ${a.graceSeconds})
+        FOR UPDATE OF a`,
+  );
+  if (!open) return false;
+  const newDevice = !open.devices.includes(a.deviceId) && open.devices.length < MAX_DEVICES;
   const facts = JSON.stringify(
     a.facts.map((f) => ({ at: f.at.toISOString(), kind: f.kind, detail: f.detail })),
   );
-  const [row] = await rows<{ open: boolean }>(
-    runner,
-    sql`WITH a AS (
-          SELECT a.id, a.started_at FROM attempts a JOIN students s ON s.id = a.student_id
-          WHERE a.id = ${a.attemptId}::uuid AND s.token_hash = ${a.owner} AND a.status = 'in_progress'
-            AND clock_timestamp() <= a.deadline_at + make_interval(secs => ${a.graceSeconds})),
+  // A statement of its own, so its snapshot sees every report written before this one took the lock.
+  await tx.execute(
+    sql`WITH a AS (SELECT id, started_at FROM attempts WHERE id = ${open.id}::uuid),
         device AS (
-          UPDATE attempts SET devices = attempts.devices || ${a.deviceId}::text FROM a
-          WHERE attempts.id = a.id AND NOT (${a.deviceId}::text = ANY (attempts.devices))
-            AND cardinality(attempts.devices) < 20
-          RETURNING cardinality(attempts.devices) AS seen),
+          UPDATE attempts SET devices = devices || ${a.deviceId}::text
+          WHERE id = ${open.id}::uuid AND ${newDevice}),
         second AS (
           INSERT INTO attempt_timeline (attempt_id, at, kind)
-          SELECT a.id, clock_timestamp(), 'second_device' FROM a, device WHERE device.seen > 1),
-        facts AS (
-          INSERT INTO attempt_timeline (attempt_id, at, kind, detail)
-          SELECT a.id, least(greatest(f.at, a.started_at), clock_timestamp()), f.kind, f.detail
-          FROM a, jsonb_to_recordset(${facts}::jsonb) AS f(at timestamptz, kind text, detail jsonb)
-          WHERE (SELECT count(*) FROM attempt_timeline t
-                 WHERE t.attempt_id = a.id AND t.kind NOT IN ('saved', 'extended')) < ${MAX_REPORTED_FACTS})
-        SELECT EXISTS (SELECT 1 FROM a) AS open`,
+          SELECT a.id, clock_timestamp(), 'second_device' FROM a WHERE ${newDevice && open.devices.length > 0}),
+        room AS (
+          SELECT ${MAX_REPORTED_FACTS} - count(*) AS n FROM attempt_timeline t
+          WHERE t.attempt_id = ${open.id}::uuid AND t.kind NOT IN ('saved', 'extended', 'second_device'))
+        INSERT INTO attempt_timeline (attempt_id, at, kind, detail)
+        SELECT a.id, least(greatest(f.at, a.started_at), clock_timestamp()), f.kind, f.detail
+        FROM a, room, ROWS FROM (jsonb_to_recordset(${facts}::jsonb) AS (at timestamptz, kind text, detail jsonb))
+          WITH ORDINALITY AS f(at, kind, detail, n)
+        WHERE f.n <= room.n`,
   );
-  return row?.open ?? false;
+  return true;
 }

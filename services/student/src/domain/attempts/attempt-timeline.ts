@@ -46,13 +46,15 @@ export async function recordPageActivity(
 }
 
 const record = (ctx: AttemptsContext, token: string, input: Parameters<typeof recordPageActivity>[2]) =>
-  recordActivity(ctx.database.db, {
-    attemptId: input.attemptId,
-    owner: tokenHash(token),
-    deviceId: input.deviceId,
-    facts: input.entries.map(reported),
-    graceSeconds: ctx.graceSeconds,
-  });
+  ctx.database.transaction((tx) =>
+    recordActivity(tx, {
+      attemptId: input.attemptId,
+      owner: tokenHash(token),
+      deviceId: input.deviceId,
+      facts: input.entries.map(reported),
+      graceSeconds: ctx.graceSeconds,
+    }),
+  );
 
 type Version = Awaited<ReturnType<AttemptsContext['versions']['version']>>;
 
