@@ -262,7 +262,8 @@ export function timelineFacts(entries: TimelineMessage[]): TimelineFact[] {
       kind,
       ...(e.until ? { until: timestampDate(e.until).toISOString() } : {}),
       ...(e.count ? { count: e.count } : {}),
-      ...(e.seconds ? { seconds: e.seconds } : {}),
+      // A period's length is kept even when it is 0 (proto3 sends no zeros): the sentence names its length.
+      ...(e.seconds || kind === 'offline' || kind === 'page_hidden' ? { seconds: e.seconds } : {}),
       ...(e.minutes ? { minutes: e.minutes } : {}),
       ...(e.sectionId ? { sectionId: e.sectionId } : {}),
       ...(e.questionId ? { questionId: e.questionId } : {}),

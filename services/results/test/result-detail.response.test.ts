@@ -144,6 +144,8 @@ describe('the result detail', () => {
       { at: at(1), kind: 'section_reached', sectionId: 2 },
       { at: at(2), kind: 'saved', count: 4, until: at(5) },
       { at: at(6), kind: 'page_hidden', seconds: 45 },
+      // Under half a second, rounded: a length of 0 travels as none in proto3 and is kept all the same.
+      { at: at(6), kind: 'offline', seconds: 0 },
       { at: at(7), kind: 'pasted', questionId: 'q2', count: 120 },
       { at: at(8), kind: 'extended', minutes: 15, actorId },
       { at: at(9), kind: 'ended', actorId },
