@@ -7,6 +7,18 @@ import { z } from 'zod';
 
 export const QUESTION_KINDS = ['yes_no', 'multiple_choice', 'file_upload'] as const;
 
+/**
+ * The languages a student can read Readiness in (issue 27), English first: the pages, the mails and the
+ * certificate. Arabic is written right to left.
+ */
+export const LANGUAGES = ['en', 'es', 'fr', 'pt', 'ar'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const LANGUAGE_MESSAGE = 'Language must be one of en, es, fr, pt, ar';
+export const languageSchema = z.enum(LANGUAGES, { error: LANGUAGE_MESSAGE });
+/** A language an event carries: one of LANGUAGES, anything else (empty, from an older publisher) English. */
+export const languageOf = (value: string | null | undefined): Language =>
+  (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : 'en';
+
 /** The performance bands of SPEC §4, best first. */
 export const PERFORMANCE_LEVELS = ['Excellent', 'Good', 'Satisfactory', 'Needs Improvement'] as const;
 

@@ -3,7 +3,8 @@ import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import type { AssessmentSection, AssessmentVersionPublished } from './gen/readiness/events/v1/assessment_pb';
 import type { ResultRecorded, ScoredAnswer, SectionScore } from './gen/readiness/events/v1/results_pb';
 import { QuestionType } from './gen/readiness/events/v1/assessment_pb';
-import type { PERFORMANCE_LEVELS, QUESTION_KINDS, TIMELINE_KINDS } from './api-schemas';
+import type { Language, PERFORMANCE_LEVELS, QUESTION_KINDS, TIMELINE_KINDS } from './api-schemas';
+import { languageOf } from './api-schemas';
 import {
   TimelineEntrySchema,
   TimelineKind,
@@ -173,8 +174,10 @@ export type ResultAnswer = Omit<Plain<ScoredAnswer>, 'skipped'> & { skipped?: bo
 /** A result as `results.result.recorded.v1` carries it, in plain values. */
 export type RecordedResult = Omit<
   Plain<ResultRecorded>,
-  'completedAt' | 'sections' | 'answers' | 'timeline'
+  'completedAt' | 'sections' | 'answers' | 'timeline' | 'language'
 > & {
+  /** The attempt's language (English when a publisher left it out). */
+  language: Language;
   /** What happened during the attempt (empty for results recorded before timelines). */
   timeline: TimelineFact[];
   /** The submission's time; the moment it was read when a publisher left it out. */
@@ -204,6 +207,7 @@ export function recordedResult(e: ResultRecorded): RecordedResult {
     assessmentTitle: e.assessmentTitle,
     sections: e.sections.map((s) => ({ sectionId: s.sectionId, ...sectionFigures(s) })),
     timeline: timelineFacts(e.timeline),
+    language: languageOf(e.language),
     answers: e.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

@@ -147,6 +147,8 @@ export interface SubmissionInput {
   timeline?: TimelineFact[];
   /** The questions the attempt was given (a section's draw); absent: all. */
   questionIds?: string[];
+  /** The attempt's language as the student service sends it; absent: none (an older publisher). */
+  language?: string;
 }
 
 export function submittedEvent(s: SubmissionInput) {
@@ -165,6 +167,7 @@ export function submittedEvent(s: SubmissionInput) {
     timeSpentMinutes: 12,
     timeline: timelineMessages(s.timeline ?? []),
     questionIds: s.questionIds ?? [],
+    language: s.language ?? '',
     answers: s.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { timelineFacts, type TimelineFact } from '@readiness/contracts';
 import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
 
@@ -159,6 +160,20 @@ describe('the result detail', () => {
     const older = await h.submit({ versionId: version.versionId, answers: ALL_RIGHT });
     const plain = await h.call('GET', `/api/admin/results/${older.resultId}`);
     expect(((await plain.json()) as { result: { timeline: unknown } }).result.timeline).toEqual([]);
+  });
+
+  test('when an attempt was taken in a language, then its result keeps it and passes it on for the certificate', async () => {
+    const arabic = await h.submit({ versionId: version.versionId, answers: ALL_RIGHT, language: 'ar' });
+    expect(arabic.language).toBe('ar');
+    // An older publisher sends none, and a language the product does not know is English: the mail is never lost.
+    for (const language of [undefined, 'de']) {
+      const plain = await h.submit({ versionId: version.versionId, answers: ALL_RIGHT, language });
+      expect(plain.language).toBe('en');
+    }
+    const [row] = await h.database.execute<{ language: string }>(
+      sql`SELECT language FROM results WHERE id = ${arabic.resultId}::uuid`,
+    );
+    expect(row!.language).toBe('ar');
   });
 
   test('when a failed result is opened, then its bands follow the rounded percentages', async () => {

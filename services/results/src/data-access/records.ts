@@ -1,6 +1,6 @@
 // The plain objects the repositories return: the domain's vocabulary, without behaviour.
 
-import type { PublishedVersion, TimelineFact } from '@readiness/contracts';
+import type { Language, PublishedVersion, TimelineFact } from '@readiness/contracts';
 
 export type { QuestionKind as QuestionType, VersionQuestion, VersionSection } from '@readiness/contracts';
 
@@ -79,6 +79,8 @@ export interface ResultRecord {
   timeSpentMinutes: number;
   /** What happened during the attempt, oldest first (empty for results recorded before timelines). */
   timeline: TimelineFact[];
+  /** The attempt's language: the certificate and its mail go in it. */
+  language: Language;
   sections: SectionScore[];
   answers: ScoredAnswer[];
 }

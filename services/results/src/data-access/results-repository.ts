@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { json, rows, type Runner } from '@readiness/kit/db';
-import type { TimelineFact } from '@readiness/contracts';
+import type { Language, TimelineFact } from '@readiness/contracts';
 import type { ResultFilter, ResultRecord, ResultSort, ScoredAnswer, SectionScore } from './records';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -30,16 +30,17 @@ interface ResultRow {
   sections: SectionScore[];
   answers: ScoredAnswer[];
   timeline: TimelineFact[];
+  language: Language;
 }
 
 const COLUMNS = sql`id, attempt_id, student_id, student_name, student_email, version_id, version, assessment_title,
   passing_score, score, total_points, percentage, passed, attempt_number, assessment_code, started_at, completed_at,
-  time_spent_minutes, sections, answers, timeline`;
+  time_spent_minutes, sections, answers, timeline, language`;
 
 /** The list leaves the per-question answers out: they are the detail's. */
 const LIST_COLUMNS = sql`id, attempt_id, student_id, student_name, student_email, version_id, version,
   assessment_title, passing_score, score, total_points, percentage, passed, attempt_number, assessment_code,
-  started_at, completed_at, time_spent_minutes, sections, '[]'::jsonb AS answers, '[]'::jsonb AS timeline`;
+  started_at, completed_at, time_spent_minutes, sections, '[]'::jsonb AS answers, '[]'::jsonb AS timeline, language`;
 
 const toResult = (r: ResultRow): ResultRecord => ({
   id: r.id,
@@ -63,6 +64,7 @@ const toResult = (r: ResultRow): ResultRecord => ({
   sections: r.sections,
   answers: r.answers,
   timeline: r.timeline,
+  language: r.language,
 });
 
 export type NewResult = Omit<ResultRecord, 'id' | 'canRetake'>;
@@ -76,12 +78,12 @@ export async function insertResult(tx: Runner, r: NewResult): Promise<ResultReco
     tx,
     sql`INSERT INTO results (attempt_id, student_id, student_name, student_email, version_id, version,
           assessment_title, passing_score, score, total_points, percentage, passed, attempt_number, assessment_code,
-          started_at, completed_at, time_spent_minutes, sections, answers, timeline)
+          started_at, completed_at, time_spent_minutes, sections, answers, timeline, language)
         VALUES (${r.attemptId}, ${r.studentId}, ${r.student.name}, ${r.student.email}, ${r.versionId}, ${r.version},
           ${r.assessmentTitle}, ${r.passingScore}, ${r.score}, ${r.totalPoints}, ${r.percentage}, ${r.passed},
           ${r.attemptNumber}, ${r.assessmentCode}, ${r.startedAt?.toISOString() ?? null}::timestamptz,
           ${r.completedAt.toISOString()}::timestamptz, ${r.timeSpentMinutes}, ${json(r.sections)}, ${json(r.answers)},
-          ${json(r.timeline)})
+          ${json(r.timeline)}, ${r.language})
         ON CONFLICT DO NOTHING RETURNING ${COLUMNS}`,
   );
   return row && toResult(row);

@@ -38,6 +38,7 @@ export const recordedPayload = (r: ResultRecord) =>
       passingScore: r.passingScore,
       assessmentTitle: r.assessmentTitle,
       timeline: timelineMessages(r.timeline),
+      language: r.language,
       answers: r.answers.map((a) => ({
         questionId: a.questionId,
         answer: a.answer,

@@ -1,4 +1,4 @@
-import type { TimelineFact } from '@readiness/contracts';
+import type { Language, TimelineFact } from '@readiness/contracts';
 import type { Database, Tx } from '@readiness/kit/db';
 import { attemptStarted, eraseStudent, studentInvited } from '../data-access/students-repository';
 import { saveVersion } from '../data-access/versions-repository';
@@ -26,6 +26,8 @@ export interface Submission {
   timeSpentMinutes: number;
   answers: SubmittedAnswer[];
   timeline: TimelineFact[];
+  /** The attempt's language (English when the publisher left it out). */
+  language: Language;
   /** The questions the attempt was given (a section's draw); empty: every question of the version. */
   questionIds: string[];
 }

@@ -36,6 +36,7 @@ async function record(tx: Tx, s: Submission, version: AssessmentVersion): Promis
       completedAt: s.submittedAt,
       timeSpentMinutes: s.timeSpentMinutes,
       timeline: s.timeline,
+      language: s.language,
       sections: scored.sections,
       answers: scored.answers,
     });

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { Language } from '@readiness/contracts';
 import { rows, type Runner } from '@readiness/kit/db';
 import type { Answer, AssessmentVersion } from './version-records';
 import type { StudentStatus } from './students-repository';
@@ -51,6 +52,8 @@ export interface AttemptRecord {
   filesSeq: number;
   /** The questions it was given and their order (null: the whole version in order). */
   paper: Paper | null;
+  /** The language it is taken in: set at Start, changed by the student's switch; null: not known (English). */
+  language: Language | null;
 }
 
 /** The student's copy of a result, shaped as the student sees it (api.md StudentResult). */
@@ -63,6 +66,8 @@ export interface TokenStudent {
   email: string;
   status: StudentStatus;
   extraTimePercent: number;
+  /** Chosen at invitation or by the student's last switch; null: not chosen. */
+  language: Language | null;
   expiresAt: Date;
 }
 
@@ -73,7 +78,8 @@ const ATTEMPT_JSON = sql`json_build_object(
   'id', a.id, 'studentId', a.student_id, 'attemptNumber', a.attempt_number, 'versionId', a.version_id,
   'status', a.status, 'startedAt', a.started_at, 'deadlineAt', a.deadline_at, 'seq', a.seq,
   'answers', a.answers, 'deadlineAnswers', a.deadline_answers, 'savedAt', a.saved_at,
-  'submittedAt', a.submitted_at, 'idempotencyKey', a.idempotency_key, 'filesSeq', a.files_seq, 'paper', a.paper)`;
+  'submittedAt', a.submitted_at, 'idempotencyKey', a.idempotency_key, 'filesSeq', a.files_seq, 'paper', a.paper,
+  'language', a.language)`;
 
 type AttemptJson = Omit<AttemptRecord, 'startedAt' | 'deadlineAt' | 'savedAt' | 'submittedAt' | 'seq'> & {
   startedAt: string;
@@ -103,13 +109,14 @@ const toFile = (f: FileJson): AttemptFile => ({ ...f, size: Number(f.size), uplo
 const RESULT_BODY = sql`(r.body || jsonb_build_object('certificateUrl',
   CASE WHEN r.certificate_url_expires_at > clock_timestamp() THEN r.certificate_url END))`;
 
-const STUDENT_COLUMNS = sql`s.id, s.name, s.email, s.status, s.extra_time_percent, s.expires_at`;
+const STUDENT_COLUMNS = sql`s.id, s.name, s.email, s.status, s.extra_time_percent, s.language, s.expires_at`;
 interface StudentRow {
   id: string;
   name: string;
   email: string;
   status: StudentStatus;
   extra_time_percent: number;
+  language: Language | null;
   expires_at: Date | string;
 }
 const toTokenStudent = (r: StudentRow): TokenStudent => ({
@@ -118,6 +125,7 @@ const toTokenStudent = (r: StudentRow): TokenStudent => ({
   email: r.email,
   status: r.status,
   extraTimePercent: r.extra_time_percent,
+  language: r.language,
   expiresAt: date(r.expires_at),
 });
 
@@ -274,6 +282,7 @@ export const newAttemptRecord = (a: {
   startedAt: Date;
   deadlineAt: Date;
   paper: Paper | null;
+  language: Language | null;
 }): AttemptRecord => ({
   ...a,
   status: 'in_progress',
@@ -295,10 +304,10 @@ export const newAttemptRecord = (a: {
  */
 export function insertAttempt(a: AttemptRecord): { change: SQL; alongside: (inserted: SQL) => SQL[] } {
   return {
-    change: sql`INSERT INTO attempts (id, student_id, attempt_number, version_id, started_at, deadline_at, paper)
+    change: sql`INSERT INTO attempts (id, student_id, attempt_number, version_id, started_at, deadline_at, paper, language)
       SELECT ${a.id}::uuid, s.id, ${a.attemptNumber}, ${a.versionId},
              ${a.startedAt.toISOString()}::timestamptz, ${a.deadlineAt.toISOString()}::timestamptz,
-             ${a.paper === null ? null : JSON.stringify(a.paper)}::jsonb
+             ${a.paper === null ? null : JSON.stringify(a.paper)}::jsonb, ${a.language}
       FROM students s WHERE s.id = ${a.studentId}::uuid
         AND NOT EXISTS (SELECT 1 FROM results r WHERE r.student_id = s.id AND r.passed)
       ON CONFLICT DO NOTHING
@@ -630,4 +639,26 @@ export async function adminFile(
         WHERE a.id = ${q.attemptId}::uuid AND a.student_id = ${q.studentId}::uuid AND f.question_id = ${q.questionId}`,
   );
   return row && toFile(row.file);
+}
+
+/**
+ * The student's own language switch, in one statement: kept on the student behind the token and on their attempt
+ * in progress (its result's mail and certificate follow it). Undefined when no student has this link.
+ */
+export async function setLanguage(
+  runner: Runner,
+  tokenHash: Buffer,
+  language: Language,
+): Promise<TokenStudent | undefined> {
+  const [row] = await rows<StudentRow>(
+    runner,
+    sql`WITH s AS (
+          UPDATE students SET language = ${language} WHERE token_hash = ${tokenHash}
+          RETURNING id, name, email, status, extra_time_percent, language, expires_at),
+        a AS (
+          UPDATE attempts SET language = ${language} FROM s
+          WHERE attempts.student_id = s.id AND attempts.status = 'in_progress')
+        SELECT * FROM s`,
+  );
+  return row && toTokenStudent(row);
 }

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { Language } from '@readiness/contracts';
 import { rows, type Runner } from '@readiness/kit/db';
 
 export type StudentStatus = 'invited' | 'started' | 'completed';
@@ -10,6 +11,8 @@ export interface StudentRecord {
   phoneNumber: string | null;
   status: StudentStatus;
   extraTimePercent: number;
+  /** Chosen at invitation or by the student's last switch; null: not chosen (the browser's, English in mails). */
+  language: Language | null;
   sealedToken: string;
   invitedAt: Date;
   expiresAt: Date;
@@ -21,6 +24,7 @@ export interface NewStudent {
   email: string;
   phoneNumber: string | null;
   extraTimePercent: number;
+  language: Language | null;
   tokenHash: Buffer;
   sealedToken: string;
   expiresAt: Date;
@@ -33,13 +37,14 @@ interface StudentRow {
   phone_number: string | null;
   status: StudentStatus;
   extra_time_percent: number;
+  language: Language | null;
   sealed_token: string;
   invited_at: Date | string;
   expires_at: Date | string;
   created_at: Date | string;
 }
 
-const COLUMNS = sql`id, name, email, phone_number, status, extra_time_percent, sealed_token, invited_at, expires_at, created_at`;
+const COLUMNS = sql`id, name, email, phone_number, status, extra_time_percent, language, sealed_token, invited_at, expires_at, created_at`;
 
 const toStudent = (r: StudentRow): StudentRecord => ({
   id: r.id,
@@ -48,6 +53,7 @@ const toStudent = (r: StudentRow): StudentRecord => ({
   phoneNumber: r.phone_number,
   status: r.status,
   extraTimePercent: r.extra_time_percent,
+  language: r.language,
   sealedToken: r.sealed_token,
   invitedAt: new Date(r.invited_at),
   expiresAt: new Date(r.expires_at),
@@ -73,13 +79,13 @@ export async function insertStudents(
     const values = sql.join(
       chunk.map(
         (s) =>
-          sql`(${s.name}, ${s.email}, ${s.phoneNumber}, ${s.extraTimePercent}, ${s.tokenHash}, ${s.sealedToken}, ${s.expiresAt.toISOString()}::timestamptz)`,
+          sql`(${s.name}, ${s.email}, ${s.phoneNumber}, ${s.extraTimePercent}, ${s.language}, ${s.tokenHash}, ${s.sealedToken}, ${s.expiresAt.toISOString()}::timestamptz)`,
       ),
       sql`, `,
     );
     const found = await rows<StudentRow>(
       tx,
-      sql`INSERT INTO students (name, email, phone_number, extra_time_percent, token_hash, sealed_token, expires_at)
+      sql`INSERT INTO students (name, email, phone_number, extra_time_percent, language, token_hash, sealed_token, expires_at)
           VALUES ${values} ON CONFLICT (email) DO NOTHING RETURNING ${COLUMNS}`,
     );
     if (found.length !== chunk.length) return { inserted: [], taken: true };

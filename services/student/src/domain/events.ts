@@ -11,6 +11,7 @@ import {
   encodePayload,
   timelineMessages,
   timestampFromDate,
+  type Language,
   type TimelineFact,
 } from '@readiness/contracts';
 import type { AttemptFile, AttemptRecord, FinalisedBy } from '../data-access/attempts-repository';
@@ -38,6 +39,8 @@ export interface InvitationFacts {
   assessment?: { title: string; timeLimitMinutes: number };
   /** The student's accommodation, part of the time the mail states. */
   extraTimePercent: number;
+  /** The mail's language; null: English. */
+  language: Language | null;
   actorId: string;
   expiresAt: Date;
 }
@@ -50,6 +53,7 @@ const invitationFields = (f: InvitationFacts) => ({
   assessmentTitle: f.assessment?.title ?? '',
   timeLimitMinutes: f.assessment?.timeLimitMinutes ?? 0,
   extraTimePercent: f.extraTimePercent,
+  language: f.language ?? '',
   actorId: f.actorId,
   expiresAt: f.expiresAt.toISOString(),
 });
@@ -121,6 +125,7 @@ export const submittedPayload = (f: {
       gradedFromAutosave: f.gradedFromAutosave,
       timeline: timelineMessages(f.timeline),
       questionIds: f.attempt.paper?.questionIds ?? [],
+      language: f.attempt.language ?? '',
     }),
   );
 };

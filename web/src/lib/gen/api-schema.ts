@@ -1890,6 +1890,8 @@ export interface paths {
                                 invitedAt: string;
                                 inviteToken: string;
                                 inviteUrl: string;
+                                /** @description Chosen at invitation or by the student's last switch; null: the browser's */
+                                language: ("en" | "es" | "fr" | "pt" | "ar") | null;
                                 name: string;
                                 phoneNumber?: string;
                                 /** @enum {string} */
@@ -2016,6 +2018,8 @@ export interface paths {
                                 invitedAt: string;
                                 inviteToken: string;
                                 inviteUrl: string;
+                                /** @description Chosen at invitation or by the student's last switch; null: the browser's */
+                                language: ("en" | "es" | "fr" | "pt" | "ar") | null;
                                 name: string;
                                 phoneNumber?: string;
                                 /** @enum {string} */
@@ -2094,6 +2098,8 @@ export interface paths {
                                 invitedAt: string;
                                 inviteToken: string;
                                 inviteUrl: string;
+                                /** @description Chosen at invitation or by the student's last switch; null: the browser's */
+                                language: ("en" | "es" | "fr" | "pt" | "ar") | null;
                                 name: string;
                                 phoneNumber?: string;
                                 /** @enum {string} */
@@ -2193,7 +2199,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Invite students from a CSV (multipart field file; name,email,phoneNumber,extraTimePercent) */
+        /** Invite students from a CSV (multipart field file; name,email,phoneNumber,extraTimePercent,language) */
         post: {
             parameters: {
                 query?: {
@@ -2291,6 +2297,7 @@ export interface paths {
                         email: string & (unknown & unknown);
                         /** @default 0 */
                         extraTimePercent?: number;
+                        language?: ("en" | "es" | "fr" | "pt" | "ar") | null;
                         name: string;
                         phoneNumber?: string | null;
                     };
@@ -2315,6 +2322,8 @@ export interface paths {
                                 invitedAt: string;
                                 inviteToken: string;
                                 inviteUrl: string;
+                                /** @description Chosen at invitation or by the student's last switch; null: the browser's */
+                                language: ("en" | "es" | "fr" | "pt" | "ar") | null;
                                 name: string;
                                 phoneNumber?: string;
                                 /** @enum {string} */
@@ -5265,6 +5274,11 @@ export interface paths {
                                 startedAt: string;
                             } | null;
                             awaitingResult: boolean;
+                            /**
+                             * @description The language to show the pages in: the running attempt's, else the student's (chosen at invitation or by their last switch), else the best match of Accept-Language, else en
+                             * @enum {string}
+                             */
+                            language: "en" | "es" | "fr" | "pt" | "ar";
                             previousAttempt: {
                                 completedAt: string;
                                 passed: boolean;
@@ -5505,6 +5519,72 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/student/{token}/language": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** The student's language switch: kept with the student and the attempt in progress (its mail and certificate follow it); answers untouched */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        language: "en" | "es" | "fr" | "pt" | "ar";
+                    };
+                };
+            };
+            responses: {
+                /** @description The language kept */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            language: "en" | "es" | "fr" | "pt" | "ar";
+                        };
+                    };
+                };
+                /** @description Language must be one of en, es, fr, pt, ar */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Invalid or expired invitation link (unknown, expired and deleted alike) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

@@ -1,4 +1,10 @@
-import { publishedVersion, timelineFacts, timestampDate, type EventPayload } from '@readiness/contracts';
+import {
+  languageOf,
+  publishedVersion,
+  timelineFacts,
+  timestampDate,
+  type EventPayload,
+} from '@readiness/contracts';
 import { on } from '@readiness/kit/runtime';
 import type { AssessmentVersion } from '../../domain/assessment';
 import type { Results, Submission } from '../../domain/results';
@@ -30,6 +36,7 @@ export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): S
     submittedAt: e.submittedAt ? timestampDate(e.submittedAt) : new Date(),
     timeSpentMinutes: e.timeSpentMinutes,
     timeline: timelineFacts(e.timeline),
+    language: languageOf(e.language),
     questionIds: e.questionIds,
     answers: e.answers.map((a) => ({
       questionId: a.questionId,

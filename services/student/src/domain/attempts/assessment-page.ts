@@ -1,12 +1,21 @@
+import type { Language } from '@readiness/contracts';
 import { notFound } from '@readiness/kit/errors';
 import { assessmentPage } from '../../data-access/attempts-repository';
 import { tokenHash } from '../tokens';
 import { studentView } from '../versions';
 import type { AttemptsContext } from './context';
+import { pageLanguage } from './language';
 import { NO_ASSESSMENT_MESSAGE, attemptJson, attemptSeconds, usable } from './rules';
 
-/** The welcome page and the test: one database round trip, the version's student view from memory. */
-export async function studentAssessment(ctx: AttemptsContext, token: string) {
+/**
+ * The welcome page and the test: one database round trip, the version's student view from memory, and the language
+ * to show them in (`browser`: what Accept-Language asks for, among the languages).
+ */
+export async function studentAssessment(
+  ctx: AttemptsContext,
+  token: string,
+  browser: Language | null = null,
+) {
   const page = await assessmentPage(ctx.database.db, tokenHash(token), ctx.versions.viewIds());
   const student = usable(page?.student);
   if (!page!.versionId) throw notFound(NO_ASSESSMENT_MESSAGE, 'no_assessment');
@@ -29,6 +38,7 @@ export async function studentAssessment(ctx: AttemptsContext, token: string) {
     assessment,
     attempt: page!.attempt ? attemptJson(page!.attempt, page!.attempt.files) : null,
     awaitingResult: page!.awaitingResult,
+    language: pageLanguage(page!.attempt, student, browser),
     serverNow: page!.serverNow,
   };
 }

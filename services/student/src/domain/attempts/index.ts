@@ -1,3 +1,4 @@
+import type { Language } from '@readiness/contracts';
 import type { Tx } from '@readiness/kit/db';
 import type { ResultCopy } from '../../data-access/attempts-repository';
 import {
@@ -14,6 +15,7 @@ import { autosaveAnswers } from './autosave-answers';
 import { createAttemptStreams } from './attempt-streams';
 import { attemptsContext, type AttemptsDeps } from './context';
 import { finaliseOverdue } from './finalise-overdue';
+import { switchLanguage } from './language';
 import { endLiveAttempt, extendLiveAttempt, listLiveAttempts } from './live-attempts';
 import { dropResult, recordCertificate, recordResult, resultCopy, studentResults } from './result-copies';
 import { startAttempt } from './start-attempt';
@@ -35,8 +37,9 @@ export function createAttempts(
 ) {
   const ctx = attemptsContext(deps);
   return {
-    assessment: (token: string) => studentAssessment(ctx, token),
-    start: (token: string) => startAttempt(ctx, token),
+    assessment: (token: string, browser?: Language | null) => studentAssessment(ctx, token, browser),
+    start: (token: string, browser?: Language | null) => startAttempt(ctx, token, browser),
+    switchLanguage: (token: string, language: Language) => switchLanguage(ctx, token, language),
     autosave: (token: string, input: Parameters<typeof autosaveAnswers>[2]) =>
       autosaveAnswers(ctx, token, input),
     activity: (token: string, input: Parameters<typeof recordPageActivity>[2]) =>

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Language } from '@readiness/contracts';
 import { conflict, notFound } from '@readiness/kit/errors';
 import { enqueueWith } from '@readiness/kit/outbox';
 import {
@@ -26,9 +27,10 @@ const START_READS = 3;
 /**
  * Starts an attempt, or returns the one in progress (two tabs, two devices): never two at once. Two statements:
  * where the student stands, then the attempt, the student marked started and the event in one, written only if
- * the standing still holds (else read again: a parallel Start's attempt is then the one returned).
+ * the standing still holds (else read again: a parallel Start's attempt is then the one returned). The attempt is
+ * taken in the student's language, else the browser's (`browser`, from Accept-Language).
  */
-export async function startAttempt(ctx: AttemptsContext, token: string) {
+export async function startAttempt(ctx: AttemptsContext, token: string, browser: Language | null = null) {
   for (let read = 1; ; read++) {
     const found = await standing(ctx.database.db, tokenHash(token));
     const student = usable(found?.student);
@@ -52,6 +54,7 @@ export async function startAttempt(ctx: AttemptsContext, token: string) {
         now.getTime() + attemptSeconds(active.timeLimitMinutes, student.extraTimePercent) * 1000,
       ),
       paper,
+      language: student.language ?? browser,
     });
     const { change, alongside } = insertAttempt(attempt);
     const event = { name: ATTEMPT_STARTED, payload: startedPayload(attempt, active.version) };

@@ -1,3 +1,4 @@
+import type { Language } from '@readiness/contracts';
 import type { Database } from '@readiness/kit/db';
 import type { SecretBox } from '@readiness/kit/outbox';
 import type { StudentRecord } from '../../data-access/students-repository';
@@ -12,6 +13,8 @@ export interface StudentInput {
   email: string;
   phoneNumber: string | null;
   extraTimePercent: number;
+  /** The language an administrator chose for the student; null: the browser's (English in mails). */
+  language: Language | null;
 }
 
 /** A student as the admin list shows it: the token opened from its sealed copy. */
@@ -70,6 +73,7 @@ export const invitation = (
   sealedInvitationUrl: deps.secrets.seal(inviteUrl(deps.publicOrigin, token)),
   assessment,
   extraTimePercent: s.extraTimePercent,
+  language: s.language,
   actorId,
   expiresAt: s.expiresAt,
 });

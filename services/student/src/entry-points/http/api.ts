@@ -3,6 +3,7 @@ import {
   questionKindSchema,
   sectionFiguresSchema,
   sectionSchema,
+  languageSchema,
 } from '@readiness/contracts';
 import { adminClaims } from '@readiness/kit/auth';
 import { badRequest } from '@readiness/kit/errors';
@@ -24,6 +25,7 @@ import {
   admissionOf,
   admitted,
   bodyOf,
+  browserLanguage,
   csvFile,
   csvRows,
   oneFile,
@@ -43,6 +45,7 @@ import {
   idempotencyKey,
   importQuery,
   inviteBody,
+  languageBody,
   listQuery,
   liveQuery,
   patchBody,
@@ -74,6 +77,9 @@ const studentOut = z.object({
   inviteToken: z.string(),
   inviteUrl: z.string(),
   extraTimePercent: z.number().int(),
+  language: languageSchema
+    .nullable()
+    .describe("Chosen at invitation or by the student's last switch; null: the browser's"),
   createdAt: z.string(),
   invitedAt: z.string(),
   expiresAt: z.string(),
@@ -250,13 +256,16 @@ export const studentApi = serviceApi<StudentApiDeps>({
             assessment: assessmentOut,
             attempt: attemptOut.nullable(),
             awaitingResult: z.boolean(),
+            language: languageSchema.describe(
+              "The language to show the pages in: the running attempt's, else the student's (chosen at invitation or by their last switch), else the best match of Accept-Language, else en",
+            ),
             serverNow: z.string(),
           }),
         },
         404: `${INVALID_LINK}; or no_assessment when no version is active yet`,
       },
-      async handle({ params }, { attempts }) {
-        const page = await attempts.assessment(params.token);
+      async handle({ params, req }, { attempts }) {
+        const page = await attempts.assessment(params.token, browserLanguage(req));
         return { ...page, serverNow: page.serverNow.toISOString() };
       },
     }),
@@ -277,13 +286,29 @@ export const studentApi = serviceApi<StudentApiDeps>({
         409: 'already_completed after a pass; awaiting_result while the last submission is scored',
       },
       before: () => [bodyOf(JSON_TYPE)],
-      async handle({ params, res }, { attempts }) {
-        const started = await attempts.start(params.token);
+      async handle({ params, req, res }, { attempts }) {
+        const started = await attempts.start(params.token, browserLanguage(req));
         res.status(started.created ? 201 : 200).json({
           message: STARTED_MESSAGE,
           attempt: started.attempt,
           serverNow: started.serverNow.toISOString(),
         });
+      },
+    }),
+    'PUT /api/student/{token}/language': operation({
+      summary:
+        "The student's language switch: kept with the student and the attempt in progress (its mail and certificate follow it); answers untouched",
+      tags: [FLOW],
+      params: tokenParams,
+      body: languageBody,
+      responses: {
+        200: { description: 'The language kept', body: z.object({ language: languageSchema }) },
+        400: 'Language must be one of en, es, fr, pt, ar',
+        404: INVALID_LINK,
+      },
+      before: () => [bodyOf(JSON_TYPE)],
+      async handle({ params, body }, { attempts }) {
+        return attempts.switchLanguage(params.token, body.language);
       },
     }),
     'PUT /api/student/{token}/answers': operation({
@@ -501,7 +526,8 @@ export const studentApi = serviceApi<StudentApiDeps>({
       },
     }),
     'POST /api/admin/students/import': operation({
-      summary: 'Invite students from a CSV (multipart field file; name,email,phoneNumber,extraTimePercent)',
+      summary:
+        'Invite students from a CSV (multipart field file; name,email,phoneNumber,extraTimePercent,language)',
       tags: [TAG],
       admin: true,
       query: importQuery,

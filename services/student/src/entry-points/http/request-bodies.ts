@@ -1,3 +1,4 @@
+import { LANGUAGES, type Language } from '@readiness/contracts';
 import { AppError, badRequest } from '@readiness/kit/errors';
 import { fileSource, multipartBody, uploadedFiles, uploadedName } from '@readiness/kit/files';
 import { parse } from '@readiness/kit/http';
@@ -9,6 +10,10 @@ import { FILE_UPLOADED } from '../../domain/versions';
 import type { StudentApiDeps } from './api';
 import { csvRow, submitBody, tokenParams } from './schemas';
 
+/** The best of the languages for the browser's Accept-Language; null when it names none of them (or nothing). */
+export const browserLanguage = (req: Request): Language | null =>
+  req.headers['accept-language'] ? (req.acceptsLanguages(...LANGUAGES) as Language | false) || null : null;
+
 export const toStudentJson = (s: StudentView) => ({
   _id: s.id,
   name: s.name,
@@ -18,13 +23,14 @@ export const toStudentJson = (s: StudentView) => ({
   inviteToken: s.inviteToken,
   inviteUrl: s.inviteUrl,
   extraTimePercent: s.extraTimePercent,
+  language: s.language,
   createdAt: s.createdAt.toISOString(),
   invitedAt: s.invitedAt.toISOString(),
   expiresAt: s.expiresAt.toISOString(),
   expired: s.expired,
 });
 
-const CSV_COLUMNS = ['name', 'email', 'phoneNumber', 'extraTimePercent'] as const;
+const CSV_COLUMNS = ['name', 'email', 'phoneNumber', 'extraTimePercent', 'language'] as const;
 
 /** The rows of an uploaded CSV, each validated with the invite rules, the header row naming the columns. */
 export function csvRows(text: string, maxRows: number) {

@@ -1,3 +1,4 @@
+import { languageSchema } from '@readiness/contracts';
 import { emailField, textField } from '@readiness/kit/http';
 import { z } from 'zod';
 
@@ -22,6 +23,15 @@ export const extraTimeField = z.coerce
   .min(0, 'Extra time must be a whole percentage from 0 to 300')
   .max(300, 'Extra time must be a whole percentage from 0 to 300');
 
+/** The student's language, chosen by the administrator; absent, null or empty: not chosen (the browser's). */
+export const languageField = z
+  .preprocess(
+    (v) => (v === '' ? null : typeof v === 'string' ? v.trim().toLowerCase() : v),
+    languageSchema.nullable(),
+  )
+  .optional()
+  .transform((v) => v ?? null);
+
 const body = <T extends z.ZodRawShape>(shape: T) =>
   z.object(shape, { error: 'Request body must be a JSON object' });
 
@@ -30,6 +40,7 @@ export const inviteBody = body({
   email: emailField,
   phoneNumber: phoneField,
   extraTimePercent: extraTimeField.optional().default(0),
+  language: languageField,
 });
 
 export const patchBody = body({ extraTimePercent: extraTimeField });
@@ -72,7 +83,11 @@ export const csvRow = z.object({
   email: emailField,
   phoneNumber: phoneField,
   extraTimePercent: z.preprocess((v) => (v === '' || v === undefined ? 0 : v), extraTimeField),
+  language: languageField,
 });
+
+/** The student's own switch on the pages: one of the languages. */
+export const languageBody = body({ language: languageSchema });
 
 /** Any token: a malformed one answers the same 404 as an unknown, expired or deleted one. */
 export const tokenParams = z.object({ token: z.string() });

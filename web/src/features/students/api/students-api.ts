@@ -44,6 +44,8 @@ export const inviteStudentSchema = z.object({
   email: emailField,
   phoneNumber: z.string().trim(),
   extraTimePercent: extraTimeField,
+  /** The student's language; empty: the one their browser asks for. */
+  language: z.enum(['', 'en', 'es', 'fr', 'pt', 'ar']),
 });
 export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
 
@@ -77,7 +79,7 @@ export const studentsApi = api.injectEndpoints({
     }),
     inviteStudent: build.mutation<Student, InviteStudentInput>({
       // SPEC §7 sends name, email and phoneNumber; the optional fields go only when they say something.
-      query: ({ name, email, phoneNumber, extraTimePercent }) => ({
+      query: ({ name, email, phoneNumber, extraTimePercent, language }) => ({
         url: 'admin/students/invite',
         method: 'POST',
         body: {
@@ -85,6 +87,7 @@ export const studentsApi = api.injectEndpoints({
           email,
           ...(phoneNumber ? { phoneNumber } : {}),
           ...(extraTimePercent ? { extraTimePercent } : {}),
+          ...(language ? { language } : {}),
         },
       }),
       transformResponse: (body: InviteAnswer) => body.student,

@@ -7,7 +7,8 @@ import type { ImportReport } from '../api/types';
 
 const students = (n: number) => `${n} ${n === 1 ? 'student' : 'students'}`;
 
-const TEMPLATE = 'name,email,phoneNumber,extraTimePercent\nAda Lovelace,ada@example.edu,+44 20 7946 0000,0\n';
+const TEMPLATE =
+  'name,email,phoneNumber,extraTimePercent,language\nAda Lovelace,ada@example.edu,+44 20 7946 0000,0,en\n';
 const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(TEMPLATE)}`;
 
 /** Bulk invitations: the server checks the file first (dry run), the admin confirms, then it imports. */
@@ -55,7 +56,8 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
     >
       <div className="form">
         <p className="muted">
-          One student per line with the columns name, email, phoneNumber and an optional extraTimePercent.{' '}
+          One student per line with the columns name, email, phoneNumber, an optional extraTimePercent and an
+          optional language (en, es, fr, pt or ar; empty: the student's browser language).{' '}
           <a href={TEMPLATE_HREF} download="students-template.csv">
             <Download size={14} aria-hidden="true" /> Download the template CSV
           </a>

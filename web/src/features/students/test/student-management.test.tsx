@@ -158,6 +158,19 @@ describe('Student Management', () => {
     expect(await within(row('Emmy Noether')).findByText('+50% time')).toBeInTheDocument();
   });
 
+  it("when a language is chosen on invite, then it is sent; left on the browser's, nothing is sent", async () => {
+    const { user } = await openStudents();
+    const dialog = await openInvite(user);
+    await user.type(within(dialog).getByLabelText('Name'), 'Layla Hassan');
+    await user.type(within(dialog).getByLabelText('Email'), 'layla@example.edu');
+    const language = within(dialog).getByLabelText('Language of the mails, the test and the certificate');
+    expect(language).toHaveValue('');
+    await user.selectOptions(language, 'Arabic (العربية), right to left');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    await screen.findByText('Invitation sent to Layla Hassan');
+    expect(store.invites).toEqual([{ name: 'Layla Hassan', email: 'layla@example.edu', language: 'ar' }]);
+  });
+
   it('when extra time is set on a student later, then the PATCH carries it and the row shows it', async () => {
     const { user } = await openStudents();
     await user.click(

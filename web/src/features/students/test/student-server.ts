@@ -32,6 +32,7 @@ export const student = ({ inviteToken = 'tok-0', ...overrides }: Partial<Student
   expiresAt: '2025-03-08T09:00:00.000Z',
   expired: false,
   extraTimePercent: 0,
+  language: null,
   createdAt: '2025-03-01T09:00:00.000Z',
   ...overrides,
 });

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v2/report.proto.
  */
 export const file_readiness_events_v2_report: GenFile = /*@__PURE__*/
-  fileDesc("CiByZWFkaW5lc3MvZXZlbnRzL3YyL3JlcG9ydC5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MiKWAwoRQ2VydGlmaWNhdGVJc3N1ZWQSEQoJcmVzdWx0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIXCg9hc3Nlc3NtZW50X2NvZGUYBSABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgGIAEoCRISCgpwZXJjZW50YWdlGAcgASgFEhIKCm9iamVjdF9rZXkYCCABKAkSEAoIcGRmX3NpemUYCSABKAUSEgoKcGRmX3NoYTI1NhgKIAEoCRIUCgxkb3dubG9hZF91cmwYCyABKAkSOwoXZG93bmxvYWRfdXJsX2V4cGlyZXNfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHZlcmlmaWNhdGlvbl91cmwYDSABKAkSLQoJaXNzdWVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZXNlbmQYDyABKAgSEAoIYWN0b3JfaWQYECABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZWFkaW5lc3MvZXZlbnRzL3YyL3JlcG9ydC5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MiKoAwoRQ2VydGlmaWNhdGVJc3N1ZWQSEQoJcmVzdWx0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIXCg9hc3Nlc3NtZW50X2NvZGUYBSABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgGIAEoCRISCgpwZXJjZW50YWdlGAcgASgFEhIKCm9iamVjdF9rZXkYCCABKAkSEAoIcGRmX3NpemUYCSABKAUSEgoKcGRmX3NoYTI1NhgKIAEoCRIUCgxkb3dubG9hZF91cmwYCyABKAkSOwoXZG93bmxvYWRfdXJsX2V4cGlyZXNfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHZlcmlmaWNhdGlvbl91cmwYDSABKAkSLQoJaXNzdWVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZXNlbmQYDyABKAgSEAoIYWN0b3JfaWQYECABKAkSEAoIbGFuZ3VhZ2UYESABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * report.certificate.issued.v2: a passed result's certificate was rendered and stored (once per pass), or an
@@ -123,6 +123,13 @@ export type CertificateIssued = Message<"readiness.events.v2.CertificateIssued">
    * @generated from field: string actor_id = 16;
    */
   actorId: string;
+
+  /**
+   * The language the certificate is written in and the mail goes in (en, es, fr, pt, ar; empty = English).
+   *
+   * @generated from field: string language = 17;
+   */
+  language: string;
 };
 
 /**

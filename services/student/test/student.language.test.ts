@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm';
+import { eventually } from '@readiness/testing';
+import { inviteStudent, publishVersion, startStudent, studentCall, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+
+/*
+ * Every student in their own language (issue 27): chosen by an administrator at invitation (form or CSV), else the
+ * browser's Accept-Language, switched by the student and kept with the attempt, carried to the mails' and the
+ * result's events.
+ */
+let h: Harness;
+beforeAll(async () => {
+  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
+  await publishVersion(h);
+});
+afterAll(() => h?.close());
+
+const page = (token: string, acceptLanguage?: string) =>
+  studentCall(
+    h,
+    'GET',
+    `/api/student/${token}/assessment`,
+    undefined,
+    acceptLanguage ? { 'accept-language': acceptLanguage } : {},
+  );
+
+const invitedEvent = (studentId: string) =>
+  eventually(
+    () => h.eventsNamed('student.student.invited.v1').find((e) => e.payload.studentId === studentId) ?? false,
+    'the invitation event',
+  );
+
+test("the administrator's choice wins over the browser's; without one the browser's best match, else English", async () => {
+  const arabic = await inviteStudent(h, { language: 'ar' });
+  expect((await page(arabic.token, 'fr-FR,fr;q=0.9,en;q=0.5')).json.language).toBe('ar');
+  expect((await invitedEvent(arabic.id)).payload.language).toBe('ar');
+
+  const open = await inviteStudent(h);
+  expect((await invitedEvent(open.id)).payload.language).toBe('');
+  expect((await page(open.token, 'pt-BR,pt;q=0.9')).json.language).toBe('pt');
+  expect((await page(open.token, 'de-DE, es;q=0.4')).json.language).toBe('es');
+  expect((await page(open.token, 'de-DE,ja')).json.language).toBe('en');
+  expect((await page(open.token)).json.language).toBe('en');
+  // Nothing the browser asks is kept: only a choice is.
+  const [row] = await h.database.execute<{ language: string | null }>(
+    sql`SELECT language FROM students WHERE id = ${open.id}::uuid`,
+  );
+  expect(row!.language).toBeNull();
+});
+
+test('bad languages are refused with a clear message and change nothing', async () => {
+  for (const language of ['de', 'EN-us', 'ar\u202e', 42]) {
+    const res = await h.call('POST', '/api/admin/students/invite', {
+      body: {
+        name: 'Lang Tester',
+        email: `lang-${String(language).length}-${Date.now()}@example.edu`,
+        language,
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      'Language must be one of en, es, fr, pt, ar',
+    );
+  }
+  const s = await inviteStudent(h, { language: 'FR' });
+  expect((await page(s.token)).json.language).toBe('fr');
+  for (const language of ['klingon', '', null, 'ar; DROP TABLE students']) {
+    const res = await studentCall(h, 'PUT', `/api/student/${s.token}/language`, { language });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBe('Language must be one of en, es, fr, pt, ar');
+  }
+  expect((await page(s.token)).json.language).toBe('fr');
+  const unknown = await studentCall(h, 'PUT', `/api/student/not-a-token/language`, { language: 'es' });
+  expect(unknown.status).toBe(404);
+});
+
+test('the CSV names a language per student; an empty cell leaves it to the browser', async () => {
+  const stamp = Date.now();
+  const res = await h.importCsv(
+    `name,email,language\nAna Souza,ana-${stamp}@example.edu,pt\nBo Li,bo-${stamp}@example.edu,\nCarl Z,carl-${stamp}@example.edu,de\n`,
+  );
+  const body = (await res.json()) as { imported: number; problems: { line: number; message: string }[] };
+  // The bad row is named by its line and the rule; the good ones are invited.
+  expect(body.problems).toEqual([
+    expect.objectContaining({ line: 4, message: 'Language must be one of en, es, fr, pt, ar' }),
+  ]);
+  expect(body.imported).toBe(2);
+  const rows = await h.database.execute<{ email: string; language: string | null }>(
+    sql`SELECT email, language FROM students WHERE email LIKE ${`%-${stamp}@example.edu`} ORDER BY email`,
+  );
+  expect(rows.map((r) => r.language)).toEqual(['pt', null]);
+});
+
+test("a switch mid-attempt keeps every answer and goes with the attempt's result; Start takes the browser's language", async () => {
+  const s = await inviteStudent(h);
+  const started = await studentCall(h, 'POST', `/api/student/${s.token}/start`, undefined, {
+    'accept-language': 'ar,en;q=0.5',
+  });
+  expect(started.status).toBe(201);
+  const attemptId = started.json.attempt.id as string;
+  // The attempt is taken in the browser's language, so a reload from another browser shows it too.
+  expect((await page(s.token, 'en')).json.language).toBe('ar');
+
+  const saved = await studentCall(h, 'PUT', `/api/student/${s.token}/answers`, {
+    attemptId,
+    seq: 1,
+    answers: [{ questionId: 'q1', answer: 'yes' }],
+  });
+  expect(saved.status).toBe(200);
+  const switched = await studentCall(h, 'PUT', `/api/student/${s.token}/language`, { language: 'fr' });
+  expect(switched).toEqual({ status: 200, json: { language: 'fr' } });
+
+  const after = (await page(s.token, 'ar')).json;
+  expect(after.language).toBe('fr');
+  expect(after.attempt.answers).toEqual([{ questionId: 'q1', answer: 'yes' }]);
+  expect(after.attempt.id).toBe(attemptId);
+
+  await studentCall(h, 'POST', `/api/student/${s.token}/submit`, {
+    attemptId,
+    answers: [{ questionId: 'q1', answer: 'yes' }],
+  });
+  const submitted = await eventually(
+    () =>
+      h.eventsNamed('student.attempt.submitted.v1').find((e) => e.payload.attemptId === attemptId) ?? false,
+    'the submitted event',
+  );
+  expect(submitted.payload.language).toBe('fr');
+  // The student keeps the choice: a resent invitation or a retake follows it.
+  const resent = await h.call('POST', `/api/admin/students/${s.id}/resend-assessment`);
+  expect(resent.status).toBe(200);
+  const mail = await eventually(
+    () => h.eventsNamed('student.invitation.resent.v1').find((e) => e.payload.studentId === s.id) ?? false,
+    'the resent invitation',
+  );
+  expect(mail.payload.language).toBe('fr');
+  const listed = await h.call(
+    'GET',
+    `/api/admin/students?search=${encodeURIComponent(submitted.payload.email)}`,
+  );
+  const students = ((await listed.json()) as { students: { _id: string; language: string | null }[] })
+    .students;
+  expect(students.find((x) => x._id === s.id)?.language).toBe('fr');
+});
+
+test('parallel switches leave one of the languages asked for on the student and the attempt alike', async () => {
+  const s = await inviteStudent(h);
+  const started = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
+  const languages = ['es', 'fr', 'pt', 'ar', 'en', 'es', 'fr', 'pt', 'ar', 'en'];
+  const answers = await Promise.all(
+    languages.map((language) => studentCall(h, 'PUT', `/api/student/${s.token}/language`, { language })),
+  );
+  expect(answers.every((a) => a.status === 200)).toBe(true);
+  const [row] = await h.database.execute<{ student: string; attempt: string }>(
+    sql`SELECT s.language AS student, a.language AS attempt FROM students s JOIN attempts a ON a.student_id = s.id
+        WHERE a.id = ${started.json.attempt.id}::uuid`,
+  );
+  expect(row!.student).toBe(row!.attempt);
+  expect(languages).toContain(row!.student);
+});
