@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -21,13 +22,34 @@ const studentPagesInDevelopment: Plugin = {
   },
 };
 
+/*
+ * The student pages' message catalogues (src/i18n/locales/*.ts, issue 27) are written as ICU MessageFormat and
+ * shipped compiled into Lingui's runtime form, so the pages carry no MessageFormat parser (about 7 KB gzipped).
+ * A catalogue is plain data: its module, once its types are stripped, is run here and its messages compiled.
+ */
+const CATALOGUE = /\/src\/i18n\/locales\/[a-z]{2}\.ts$/;
+
+const compiledCatalogues: Plugin = {
+  name: 'compiled-catalogues',
+  async transform(code, id) {
+    if (!CATALOGUE.test(id.split('?')[0] ?? '')) return null;
+    if (/^\s*import\s/m.test(code)) throw new Error(`${id}: a catalogue imports nothing but types`);
+    const source = `data:text/javascript;base64,${Buffer.from(code).toString('base64')}`;
+    const { default: messages } = (await import(source)) as { default: Record<string, string> };
+    const compiled = Object.fromEntries(
+      Object.entries(messages).map(([key, message]) => [key, compileMessageOrThrow(message)]),
+    );
+    return { code: `export default ${JSON.stringify(compiled)};\n`, map: { mappings: '' } };
+  },
+};
+
 // The gateway (port 8080) serves the API in development; the dev server forwards to it so the
 // browser sees one origin, as it does in production where the gateway serves web/dist.
 const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), studentPagesInDevelopment],
+  plugins: [react(), studentPagesInDevelopment, compiledCatalogues],
   server: {
     port: 5173,
     proxy: {

@@ -14,8 +14,11 @@ export const configSchema = z
     MAIL_FROM: z.string().min(3).default('Readiness <no-reply@readiness.local>'),
     /** The site's own origin: links in mail point there. */
     PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
-    /** Whom the invitation mail tells students to contact with questions (a name, an address or both). */
-    MAIL_CONTACT: z.string().trim().min(3).default('the administrator who invited you'),
+    /**
+     * Whom the invitation mail tells students to contact with questions (a name, an address or both), written as it
+     * is in every language; unset, the mail says "the administrator who invited you" in the student's language.
+     */
+    MAIL_CONTACT: z.string().trim().min(3).optional(),
     /** Deliveries of one event before a mail that keeps failing is given up (and dead-lettered). */
     MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
     /**

@@ -17,6 +17,7 @@ const pdfOf = (label: string) => Buffer.from(`%PDF-1.4\n% the certificate of ${l
 
 interface Facts {
   id?: string;
+  language?: string;
   resend?: boolean;
   name?: string;
   email?: string;
@@ -57,7 +58,12 @@ function issuedV2(f: Facts & { pdf: Buffer }): BusMessage & { objectKey: string 
     objectKey: fields.objectKey,
     payload: encodePayload(
       'report.certificate.issued.v2',
-      create(CertificateIssuedV2Schema, { ...fields, pdfSize: f.pdf.length, pdfSha256: sha256(f.pdf) }),
+      create(CertificateIssuedV2Schema, {
+        ...fields,
+        pdfSize: f.pdf.length,
+        pdfSha256: sha256(f.pdf),
+        language: f.language ?? '',
+      }),
     ),
   };
 }
@@ -128,6 +134,26 @@ describe('certificate mail', () => {
     const mail = await h.catcher.waitFor((m) => m.subject.includes('(sent again)'), 10_000);
     expect(mail.text).toContain('As requested, here is your certificate');
     expect(mail.attachments).toMatchObject([{ sha256: sha256(pdf) }]);
+  });
+
+  test('when a certificate is issued in Portuguese and another in Arabic, then each mail is in its certificate’s language', async () => {
+    for (const [language, email] of [
+      ['pt', 'pt@example.edu'],
+      ['ar', 'ar@example.edu'],
+    ] as const) {
+      const pdf = pdfOf(email);
+      const event = issuedV2({ pdf, email, language });
+      await store(h, event.objectKey, pdf);
+      await h.bus.publish([event]);
+    }
+    const pt = await h.catcher.waitFor((m) => m.to.includes('pt@example.edu'), 10_000);
+    expect(pt.subject).toBe('Parabéns! Seu certificado de “Distance Learning Readiness”');
+    expect(pt.text).toContain('com pontuação de 92%!');
+    expect(pt.attachments).toHaveLength(1);
+    const ar = await h.catcher.waitFor((m) => m.to.includes('ar@example.edu'), 10_000);
+    expect(ar.subject).toBe('تهانينا! شهادتك لاجتياز «Distance Learning Readiness»');
+    expect(ar.html).toMatch(/<html lang="ar" dir="rtl">/);
+    expect(ar.attachments).toHaveLength(1);
   });
 
   test('when a v1 event sent before an upgrade arrives, then its PDF is mailed from the event itself', async () => {

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { AdminPasswordResetSchema, StudentInvitedSchema, create, encodePayload } from '@readiness/contracts';
+import {
+  AdminPasswordResetSchema,
+  StudentInvitationResentSchema,
+  StudentInvitedSchema,
+  create,
+  encodePayload,
+} from '@readiness/contracts';
 import { startMailCatcher, type MailCatcher } from '@readiness/dev-servers';
 import type { JwtVerifier } from '@readiness/kit/auth';
 import type { BusMessage } from '@readiness/kit/bus';
@@ -129,7 +135,7 @@ export async function deliveryRows(database: Database) {
   );
 }
 
-/** An invitation event as the student service publishes it, the link sealed with the shared key. */
+/** An invitation event (or its resend) as the student service publishes it, the link sealed with the shared key. */
 export function invitationEvent(
   overrides: Partial<{
     id: string;
@@ -139,27 +145,31 @@ export function invitationEvent(
     url: string;
     title: string;
     extraTimePercent: number;
+    language: string;
+    resent: boolean;
   }> = {},
 ): BusMessage {
-  return {
-    id: overrides.id ?? randomUUID(),
-    name: 'student.student.invited.v1',
-    occurredAt: new Date(),
-    source: 'student',
-    payload: encodePayload(
-      'student.student.invited.v1',
-      create(StudentInvitedSchema, {
-        studentId: overrides.studentId ?? randomUUID(),
-        name: overrides.name ?? 'Ada Lovelace',
-        email: overrides.email ?? 'ada@example.edu',
-        sealedInvitationUrl: testSecrets.seal(
-          overrides.url ?? 'https://readiness.example.edu/assessment/tok',
-        ),
-        assessmentTitle: overrides.title ?? '',
-        timeLimitMinutes: overrides.title ? 30 : 0,
-        extraTimePercent: overrides.extraTimePercent ?? 0,
-        expiresAt: new Date(Date.now() + 60 * 86_400_000).toISOString(),
-      }),
-    ),
+  const fields = {
+    studentId: overrides.studentId ?? randomUUID(),
+    name: overrides.name ?? 'Ada Lovelace',
+    email: overrides.email ?? 'ada@example.edu',
+    sealedInvitationUrl: testSecrets.seal(overrides.url ?? 'https://readiness.example.edu/assessment/tok'),
+    assessmentTitle: overrides.title ?? '',
+    timeLimitMinutes: overrides.title ? 30 : 0,
+    extraTimePercent: overrides.extraTimePercent ?? 0,
+    expiresAt: new Date(Date.now() + 60 * 86_400_000).toISOString(),
+    language: overrides.language ?? '',
   };
+  const base = { id: overrides.id ?? randomUUID(), occurredAt: new Date(), source: 'student' };
+  return overrides.resent
+    ? {
+        ...base,
+        name: 'student.invitation.resent.v1',
+        payload: encodePayload('student.invitation.resent.v1', create(StudentInvitationResentSchema, fields)),
+      }
+    : {
+        ...base,
+        name: 'student.student.invited.v1',
+        payload: encodePayload('student.student.invited.v1', create(StudentInvitedSchema, fields)),
+      };
 }

@@ -100,6 +100,46 @@ describe.each(['real', 'embedded'] as const)('invitation mail (%s infrastructure
   });
 });
 
+describe('invitation mail in the student’s language', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startNotification('embedded', { adminVerifier });
+  });
+  afterAll(() => h.close());
+
+  test('when a student invited in Arabic is sent the invitation and then its reminder, then both arrive in Arabic, right to left', async () => {
+    const url = `https://readiness.example.edu/assessment/${randomUUID()}`;
+    await h.bus.publish([
+      invitationEvent({
+        email: 'layla@example.edu',
+        name: 'ليلى حسن',
+        url,
+        title: 'Distance Learning Readiness',
+        language: 'ar',
+      }),
+    ]);
+    const mail = await h.catcher.waitFor((m) => m.to.includes('layla@example.edu'), 10_000);
+    expect(mail.subject).toBe('دعوة لأداء تقييم «Distance Learning Readiness»');
+    expect(mail.text).toContain('مرحبًا ليلى حسن،');
+    expect(mail.text).toContain(`للدخول إلى التقييم: ${url}`);
+    expect(mail.html).toMatch(/<html lang="ar" dir="rtl">/);
+    expect(mail.html).toContain(`href="${url}"`);
+
+    await h.bus.publish([invitationEvent({ email: 'layla@example.edu', url, language: 'ar', resent: true })]);
+    const reminder = await h.catcher.waitFor((m) => m.subject.startsWith('تذكير'), 10_000);
+    expect(reminder.subject).toBe('تذكير: دعوتك إلى التقييم على Readiness');
+    expect(reminder.html).toMatch(/<html lang="ar" dir="rtl">/);
+  });
+
+  test('when a student invited in French is reminded, then the reminder is French', async () => {
+    await h.bus.publish([invitationEvent({ email: 'zoe@example.edu', language: 'fr', resent: true })]);
+    const mail = await h.catcher.waitFor((m) => m.to.includes('zoe@example.edu'), 10_000);
+    expect(mail.subject).toBe('Rappel\u00a0: votre invitation à l’évaluation Readiness');
+    expect(mail.text).toContain('Bonjour Ada Lovelace,');
+    expect(mail.html).toMatch(/<html lang="fr">/);
+  });
+});
+
 test('when the SMTP server never takes the invitation, then the delivery reads failed with the reason', async () => {
   const h = await startNotification('embedded', { maxAttempts: 2, adminVerifier });
   try {

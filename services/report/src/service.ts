@@ -5,7 +5,7 @@ import { migrationsDir } from './data-access/migrations-dir';
 import { CERTIFICATE_ISSUED } from './domain/events';
 import { createLinkSigner } from './domain/links';
 import { createReports } from './domain/reports';
-import { loadFontFaces } from './domain/templates/fonts';
+import { loadArabicFontFaces, loadFontFaces } from './domain/templates/fonts';
 import { reportApi } from './entry-points/http/api';
 import { reportConsumers } from './entry-points/messaging/consumers';
 import { loadLinkKey } from './link-key';
@@ -53,13 +53,15 @@ export const reportService = defineService({
       idleMs: config.PDF_BROWSER_IDLE_SECONDS * 1000,
       logger,
     });
-    const certificates = createCertificatePress({ renderer, fontFaces, logger });
+    const arabicFontFaces = loadArabicFontFaces();
+    const certificates = createCertificatePress({ renderer, fontFaces, arabicFontFaces, logger });
     const reports = createReports({
       database,
       storage,
       renderer,
       certificates,
       fontFaces,
+      arabicFontFaces,
       links: createLinkSigner(loadLinkKey(config, logger), config.PUBLIC_ORIGIN),
       logger,
       handleOnce,

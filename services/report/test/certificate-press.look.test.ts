@@ -6,7 +6,7 @@ import { createLogger } from '@readiness/kit/logger';
 import jsQR from 'jsqr';
 import { PDFDocument } from 'pdf-lib';
 import { certificateHtml, NAME_SIZE, type CertificateFields } from '../src/domain/templates/certificate';
-import { loadFontFaces } from '../src/domain/templates/fonts';
+import { loadArabicFontFaces, loadFontFaces } from '../src/domain/templates/fonts';
 import { chooseBrowser } from '../src/rendering/browser-choice';
 import { createCertificatePress, type CertificatePress } from '../src/rendering/certificate-press';
 import { createRenderer, type Renderer } from '../src/rendering/renderer';
@@ -16,7 +16,9 @@ jest.setTimeout(120_000);
 
 const logger = createLogger({ name: 'certificate-press-test', level: 'silent' });
 const fontFaces = loadFontFaces();
+const arabicFontFaces = loadArabicFontFaces();
 const design = {
+  language: 'en' as const,
   assessmentTitle: 'Distance Learning Readiness',
   providerName: 'Northfield College',
   signatory: 'Dr. Ada Byron',
@@ -41,7 +43,7 @@ beforeAll(async () => {
     logger,
   });
   await renderer.start();
-  press = createCertificatePress({ renderer, fontFaces, logger });
+  press = createCertificatePress({ renderer, fontFaces, arabicFontFaces, logger });
   dir = mkdtempSync(path.join(tmpdir(), 'certificate-press-'));
 });
 afterAll(async () => {
@@ -160,6 +162,7 @@ describe('certificates printed on a template', () => {
         },
       },
       fontFaces,
+      arabicFontFaces,
       logger,
     });
     await expect(broken.print(design, fields('Grace Hopper'))).rejects.toThrow(/name slot has no baseline/);
@@ -177,6 +180,7 @@ describe('certificates printed on a template', () => {
         ),
       },
       fontFaces,
+      arabicFontFaces,
       logger,
     });
     const other = { ...design, assessmentTitle: 'Online Study Skills' };

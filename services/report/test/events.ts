@@ -41,6 +41,8 @@ export interface ResultFacts {
   secondSkipped?: boolean;
   /** What happened during the attempt. */
   timeline?: TimelineFact[];
+  /** The attempt's language; left out, as a results service older than languages leaves it. */
+  language?: string;
 }
 
 export const VERSION_ID = 'version-1';
@@ -140,6 +142,7 @@ export function resultRecorded(facts: ResultFacts) {
     passingScore: 70,
     assessmentTitle: 'Distance Learning Readiness',
     timeline: timelineMessages(facts.timeline ?? []),
+    language: facts.language ?? '',
     answers: [
       { questionId: 'q1', answer: 'yes', isCorrect: true, points: 1, maxPoints: 1, sectionId: 1 },
       facts.secondSkipped

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
 import { pdfText, resultFacts, startReport, type Harness } from './harness';
@@ -170,6 +174,23 @@ describe('PDF downloads', () => {
     for (const kind of ['pdf', 'certificate']) {
       const res = await h.get(`/api/admin/results/${facts.resultId}/${kind}`, { token: null });
       expect(res.status).toBe(401);
+    }
+  });
+
+  it('when a student of a result in Arabic has an Arabic name, then the report stays English and writes the name in Arabic letters', async () => {
+    const facts = resultFacts({ name: 'ليلى حسن', passed: false, percentage: 40, language: 'ar' });
+    await h.publishResult(facts);
+    await waitForCopy(facts.resultId);
+    const pdf = Buffer.from(await (await h.get(`/api/admin/results/${facts.resultId}/pdf`)).arrayBuffer());
+    const text = pdfText(pdf);
+    expect(text).toContain('ليلى حسن');
+    expect(text.toLowerCase()).toContain('student information');
+    const dir = mkdtempSync(path.join(tmpdir(), 'report-fonts-'));
+    try {
+      writeFileSync(path.join(dir, 'report.pdf'), pdf);
+      expect(execFileSync('pdffonts', [path.join(dir, 'report.pdf')], { encoding: 'utf8' })).toMatch(/Amiri/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -1,6 +1,10 @@
+import type { MessageValues } from '@readiness/kit/i18n';
+import { mailTranslator, type MailMessage, type MailTranslator } from './messages';
+
 /**
  * Mail templates: every mail has an HTML body in the shared layout and a plain-text twin with the same
- * content. Every value from data is escaped before it reaches HTML.
+ * content. Every value from data is escaped before it reaches HTML. A student's mails are written in their
+ * language from the catalogues in `messages/`; an administrator's stay English.
  */
 export interface RenderedMail {
   subject: string;
@@ -19,15 +23,27 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-function layout(title: string, bodyHtml: string): string {
+/** What the layout needs of a language: its words, its tag and its direction. */
+type LayoutLanguage = Pick<MailTranslator, 'language' | 'dir' | 'html'>;
+
+/** Type faces that carry Arabic script on Windows, macOS and iOS, and Android, before the generic fallback. */
+const RTL_FONTS = 'Segoe UI,Tahoma,Geeza Pro,Noto Sans Arabic,Arial,sans-serif';
+
+/**
+ * The mail's frame, in the language of its text: `lang` on the document, and for a language written right to left
+ * `dir` on the document and again on the table (some mail clients drop the `html` element's attributes).
+ */
+function layout(t: LayoutLanguage, title: string, bodyHtml: string): string {
+  const dir = t.dir === 'rtl' ? ' dir="rtl"' : '';
+  const fonts = t.dir === 'rtl' ? RTL_FONTS : 'Segoe UI,Roboto,Helvetica,Arial,sans-serif';
   return `<!doctype html>
-<html lang="en">
+<html lang="${t.language}"${dir}>
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title></head>
-<body style="margin:0;padding:16px 8px;background:#f4f6fb;font-family:Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:#1f2937">
-  <table role="presentation" width="100%" cellspacing="0" cellpadding="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;border:1px solid #e5e7eb">
+<body style="margin:0;padding:16px 8px;background:#f4f6fb;font-family:${fonts};color:#1f2937">
+  <table role="presentation"${dir} width="100%" cellspacing="0" cellpadding="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;border:1px solid #e5e7eb">
     <tr><td style="padding:20px 28px;border-bottom:1px solid #e5e7eb;font-size:18px;font-weight:600;color:#1e3a8a">${PRODUCT}</td></tr>
     <tr><td style="padding:28px;font-size:15px;line-height:1.6">${bodyHtml}</td></tr>
-    <tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280">This message was sent by ${PRODUCT}, the distance-education readiness assessment. Please do not reply to it.</td></tr>
+    <tr><td style="padding:16px 28px;border-top:1px solid #e5e7eb;font-size:12px;color:#6b7280">${t.html('mail.footer', { product: PRODUCT })}</td></tr>
   </table>
 </body>
 </html>`;
@@ -51,6 +67,7 @@ export function adminPasswordReset(input: {
     'If you did not expect this, contact your system administrator.',
   ].join('\n');
   const html = layout(
+    mailTranslator('en'),
     subject,
     `<p>Hello ${escapeHtml(input.name)},</p>
 <p>A super administrator reset your password for the ${PRODUCT} admin portal.</p>
@@ -62,13 +79,36 @@ export function adminPasswordReset(input: {
   return { subject, text, html };
 }
 
-/** A limit with extra time, as the timer will start it: 30 minutes + 25% is '37 minutes 30 seconds'. */
-function ownTime(minutes: number, extraPercent: number): string {
+/** The time limit with extra time, as the timer will start it: 30 minutes + 25% is '37 minutes 30 seconds'. */
+function ownTime(t: MailTranslator, minutes: number, extraPercent: number): string {
   const seconds = Math.round(minutes * 60 * (1 + extraPercent / 100));
-  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  const whole = unit(t, Math.floor(seconds / 60), 'minute');
   const rest = seconds % 60;
-  return plural(Math.floor(seconds / 60), 'minute') + (rest ? ` ${plural(rest, 'second')}` : '');
+  return rest ? t.text('invitation.duration', { minutes: whole, seconds: unit(t, rest, 'second') }) : whole;
 }
+
+const unit = (t: MailTranslator, value: number, name: 'minute' | 'second') =>
+  t.number(value, { style: 'unit', unit: name, unitDisplay: 'long' });
+
+const percent = (t: MailTranslator, value: number) => t.number(value / 100, { style: 'percent' });
+
+/** The attributes that keep an address or a code left to right inside a right-to-left sentence. */
+const ltr = (t: MailTranslator) => (t.dir === 'rtl' ? ' dir="ltr"' : '');
+
+/** When the link stops working: English keeps the RFC 7231 date its mail always had, other languages their own. */
+const expiryDate = (t: MailTranslator, date: Date) =>
+  t.language === 'en'
+    ? date.toUTCString()
+    : t.date(date, {
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZone: 'UTC',
+        timeZoneName: 'short',
+      });
 
 export function studentInvitation(input: {
   name: string;
@@ -79,44 +119,57 @@ export function studentInvitation(input: {
   /** Extra time granted to this student, in percent: the mail states their own limit. */
   extraTimePercent?: number;
   expiresAt: Date | undefined;
-  contact: string;
+  /** Whom to ask (MAIL_CONTACT); without one, the administrator who invited the student. */
+  contact?: string;
   resent: boolean;
+  /** The student's language, as the event carries it: empty or unknown is English. */
+  language?: string;
 }): RenderedMail {
-  const what = input.assessmentTitle ? `the ${input.assessmentTitle}` : 'the readiness assessment';
+  const t = mailTranslator(input.language);
+  const assessment = { titled: input.assessmentTitle ? 'yes' : 'no', title: input.assessmentTitle };
   const subject = input.resent
-    ? `Reminder: your ${PRODUCT} assessment invitation`
-    : `You are invited to take ${what}`;
+    ? t.text('invitation.subject.resent', { product: PRODUCT })
+    : t.text('invitation.subject', assessment);
   const extra = input.extraTimePercent ?? 0;
-  const time =
+  const limit = unit(t, input.timeLimitMinutes, 'minute');
+  const [timeId, timeValues]: [MailMessage, MessageValues] =
     input.timeLimitMinutes > 0
       ? extra > 0
-        ? `You have ${ownTime(input.timeLimitMinutes, extra)}, which includes your ${extra}% extra time (${input.timeLimitMinutes} minutes for everyone); the timer starts only when you press Start.`
-        : `It takes at most ${input.timeLimitMinutes} minutes; the timer starts only when you press Start.`
-      : 'The timer starts only when you press Start.';
-  const expiry = input.expiresAt
-    ? `The link is personal and stays valid until ${input.expiresAt.toUTCString()} unless you start before.`
-    : 'The link is personal: do not share it.';
+        ? [
+            'invitation.time.extra',
+            { ownTime: ownTime(t, input.timeLimitMinutes, extra), extra: percent(t, extra), limit },
+          ]
+        : ['invitation.time.limit', { limit }]
+      : ['invitation.time.none', {}];
+  const [expiryId, expiryValues]: [MailMessage, MessageValues] = input.expiresAt
+    ? ['invitation.valid', { expiresAt: expiryDate(t, input.expiresAt) }]
+    : ['invitation.personal', {}];
+  const [contactId, contactValues]: [MailMessage, MessageValues] = input.contact
+    ? ['invitation.contact', { contact: input.contact }]
+    : ['invitation.contact.inviter', {}];
+  const intro = { ...assessment, product: PRODUCT };
   const text = [
-    `Hello ${input.name},`,
+    t.text('mail.greeting', { name: input.name }),
     '',
-    `You are invited to take ${what} with ${PRODUCT}, to see how ready you are for distance education.`,
-    time,
+    t.text('invitation.intro', intro),
+    t.text(timeId, timeValues),
     '',
-    `Open your assessment: ${input.invitationUrl}`,
+    t.text('invitation.open', { url: input.invitationUrl }),
     '',
-    expiry,
+    t.text(expiryId, expiryValues),
     '',
-    `Questions? Contact ${input.contact}.`,
+    t.text(contactId, contactValues),
   ].join('\n');
   const html = layout(
+    t,
     subject,
-    `<p>Hello ${escapeHtml(input.name)},</p>
-<p>You are invited to take ${escapeHtml(what)} with ${PRODUCT}, to see how ready you are for distance education.</p>
-<p>${escapeHtml(time)}</p>
-<p><a href="${escapeHtml(input.invitationUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Open your assessment</a></p>
-<p style="font-size:13px;color:#6b7280">Or copy this link into your browser: <span style="word-break:break-all">${escapeHtml(input.invitationUrl)}</span></p>
-<p>${escapeHtml(expiry)}</p>
-<p style="color:#6b7280">Questions? Contact ${escapeHtml(input.contact)}.</p>`,
+    `<p>${t.html('mail.greeting', { name: input.name })}</p>
+<p>${t.html('invitation.intro', intro)}</p>
+<p>${t.html(timeId, timeValues)}</p>
+<p><a href="${escapeHtml(input.invitationUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">${t.html('invitation.open.button')}</a></p>
+<p style="font-size:13px;color:#6b7280">${t.html('invitation.copy')} <span${ltr(t)} style="word-break:break-all">${escapeHtml(input.invitationUrl)}</span></p>
+<p>${t.html(expiryId, expiryValues)}</p>
+<p style="color:#6b7280">${t.html(contactId, contactValues)}</p>`,
   );
   return { subject, text, html };
 }
@@ -128,37 +181,36 @@ export function certificateIssued(input: {
   code: string;
   verificationUrl: string;
   resent: boolean;
+  /** The certificate's language, as the event carries it: empty or unknown is English. */
+  language?: string;
 }): RenderedMail {
-  const what = input.assessmentTitle || 'the readiness assessment';
-  const subject = input.resent
-    ? `Your certificate for ${what} (sent again)`
-    : `Congratulations! Your certificate for ${what}`;
+  const t = mailTranslator(input.language);
+  const assessment = { titled: input.assessmentTitle ? 'yes' : 'no', title: input.assessmentTitle };
+  const subject = t.text(input.resent ? 'certificate.subject.resent' : 'certificate.subject', assessment);
+  const [whatId, whatValues]: [MailMessage, MessageValues] = input.resent
+    ? ['certificate.resent', assessment]
+    : ['certificate.passed', { ...assessment, score: percent(t, input.percentage) }];
   const text = [
-    `Hello ${input.name},`,
+    t.text('mail.greeting', { name: input.name }),
     '',
-    input.resent
-      ? `As requested, here is your certificate for ${what} again.`
-      : `Congratulations on passing ${what} with a score of ${input.percentage}%!`,
+    t.text(whatId, whatValues),
     '',
-    'Your certificate is attached to this message as a PDF. Keep it for your records.',
+    t.text('certificate.attached'),
     '',
-    `Anyone can check that it is genuine at ${input.verificationUrl} (verification code ${input.code}).`,
+    t.text('certificate.verify', { url: input.verificationUrl, code: input.code }),
     '',
-    `We wish you every success in your studies.`,
+    t.text('certificate.wishes'),
   ].join('\n');
   const html = layout(
+    t,
     subject,
-    `<p>Hello ${escapeHtml(input.name)},</p>
-<p>${
-      input.resent
-        ? `As requested, here is your certificate for <strong>${escapeHtml(what)}</strong> again.`
-        : `Congratulations on passing <strong>${escapeHtml(what)}</strong> with a score of <strong>${input.percentage}%</strong>!`
-    }</p>
-<p>Your certificate is attached to this message as a PDF. Keep it for your records.</p>
-<p style="padding:12px 16px;background:#eef2ff;border-radius:6px">Verification code: <strong style="letter-spacing:0.06em">${escapeHtml(input.code)}</strong><br>
-<a href="${escapeHtml(input.verificationUrl)}" style="color:#1e3a8a;word-break:break-all">${escapeHtml(input.verificationUrl)}</a></p>
-<p>Anyone you show it to can check there that it is genuine.</p>
-<p>We wish you every success in your studies.</p>`,
+    `<p>${t.html('mail.greeting', { name: input.name })}</p>
+<p>${t.html(whatId, whatValues)}</p>
+<p>${t.html('certificate.attached')}</p>
+<p style="padding:12px 16px;background:#eef2ff;border-radius:6px">${t.html('certificate.code')} <strong${ltr(t)} style="letter-spacing:0.06em">${escapeHtml(input.code)}</strong><br>
+<a href="${escapeHtml(input.verificationUrl)}"${ltr(t)} style="color:#1e3a8a;word-break:break-all">${escapeHtml(input.verificationUrl)}</a></p>
+<p>${t.html('certificate.verify.there')}</p>
+<p>${t.html('certificate.wishes')}</p>`,
   );
   return { subject, text, html };
 }

@@ -1,4 +1,4 @@
-import type { QuestionKind, RecordedResult } from '@readiness/contracts';
+import type { Language, QuestionKind, RecordedResult } from '@readiness/contracts';
 import type { TraceFields } from '@readiness/kit/tracing';
 
 export type { ResultAnswer as ScoredAnswer, ResultSection as SectionScore } from '@readiness/contracts';
@@ -33,6 +33,8 @@ export interface CertificateRecord {
   email: string;
   assessmentTitle: string;
   percentage: number;
+  /** Its result's language: the certificate is written in it and its mail goes in it. */
+  language: Language;
   objectKey: string;
   status: 'pending' | 'issued';
   awardedAt: Date;

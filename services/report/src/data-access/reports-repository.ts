@@ -1,3 +1,4 @@
+import { languageOf } from '@readiness/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { json, rows, type Runner } from '@readiness/kit/db';
 import { enqueueWith, type OutboxEvent } from '@readiness/kit/outbox';
@@ -42,11 +43,11 @@ export function saveResult(r: ResultCopy, when: SQL): SQL {
   return sql`
     INSERT INTO results (result_id, attempt_id, student_id, name, email, score, total_points, percentage, passed,
       attempt_number, assessment_code, completed_at, version_id, version, passing_score, assessment_title, sections,
-      answers, timeline)
+      answers, timeline, language)
     SELECT ${r.resultId}, ${r.attemptId}, ${r.studentId}, ${r.name}, ${r.email}, ${r.score}, ${r.totalPoints},
       ${r.percentage}, ${r.passed}, ${r.attemptNumber}, ${r.assessmentCode}, ${r.completedAt.toISOString()},
       ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${json(r.sections)}, ${json(r.answers)},
-      ${json(r.timeline)}
+      ${json(r.timeline)}, ${r.language}
     WHERE ${when}
     ON CONFLICT (result_id) DO UPDATE SET attempt_id = excluded.attempt_id, student_id = excluded.student_id,
       name = excluded.name, email = excluded.email, score = excluded.score, total_points = excluded.total_points,
@@ -54,21 +55,22 @@ export function saveResult(r: ResultCopy, when: SQL): SQL {
       assessment_code = excluded.assessment_code, completed_at = excluded.completed_at,
       version_id = excluded.version_id, version = excluded.version, passing_score = excluded.passing_score,
       assessment_title = excluded.assessment_title, sections = excluded.sections, answers = excluded.answers,
-      timeline = excluded.timeline`;
+      timeline = excluded.timeline, language = excluded.language`;
 }
 
 /** The copy as stored, its columns named as `ResultCopy` names them (the timestamp arrives as text). */
 const RESULT = sql`SELECT result_id AS "resultId", attempt_id AS "attemptId", student_id AS "studentId", name, email,
   score, total_points AS "totalPoints", percentage, passed, attempt_number AS "attemptNumber",
   assessment_code AS "assessmentCode", completed_at AS "completedAt", version_id AS "versionId", version,
-  passing_score AS "passingScore", assessment_title AS "assessmentTitle", sections, answers, timeline FROM results`;
+  passing_score AS "passingScore", assessment_title AS "assessmentTitle", sections, answers, timeline, language
+  FROM results`;
 
 export async function findResult(runner: Runner, resultId: string): Promise<ResultCopy | undefined> {
   const [r] = await rows<Omit<ResultCopy, 'completedAt'> & { completedAt: Date | string }>(
     runner,
     sql`${RESULT} WHERE result_id = ${resultId}`,
   );
-  return r && { ...r, completedAt: new Date(r.completedAt) };
+  return r && { ...r, completedAt: new Date(r.completedAt), language: languageOf(r.language) };
 }
 
 /**
@@ -95,6 +97,7 @@ interface CertificateRow {
   email: string;
   assessment_title: string;
   percentage: number;
+  language: string;
   object_key: string;
   status: 'pending' | 'issued';
   awarded_at: Date | string;
@@ -104,7 +107,7 @@ interface CertificateRow {
 }
 
 const CERTIFICATE_COLUMNS = sql`SELECT c.result_id, c.student_id, c.code, r.name, r.email, r.assessment_title,
-  r.percentage, c.object_key, c.status, c.awarded_at, c.issued_at, c.traceparent, c.tracestate`;
+  r.percentage, r.language, c.object_key, c.status, c.awarded_at, c.issued_at, c.traceparent, c.tracestate`;
 const CERTIFICATE = sql`${CERTIFICATE_COLUMNS} FROM certificates c JOIN results r USING (result_id)`;
 
 const toCertificate = (r: CertificateRow): CertificateRecord => ({
@@ -115,6 +118,7 @@ const toCertificate = (r: CertificateRow): CertificateRecord => ({
   email: r.email,
   assessmentTitle: r.assessment_title,
   percentage: r.percentage,
+  language: languageOf(r.language),
   objectKey: r.object_key,
   status: r.status,
   awardedAt: new Date(r.awarded_at),

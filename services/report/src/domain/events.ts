@@ -37,5 +37,6 @@ export const issuedPayload = (f: IssuedFacts) =>
       issuedAt: timestampFromDate(f.issuedAt),
       resend: f.resend,
       actorId: f.actorId,
+      language: f.certificate.language,
     }),
   );

@@ -1,5 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import fontkit, { type Font } from '@pdf-lib/fontkit';
+import { LANGUAGES } from '@readiness/contracts';
 import type { Logger } from '@readiness/kit/logger';
 import { PDFDocument, PDFName, type PDFRef } from 'pdf-lib';
 import QRCode from 'qrcode';
@@ -7,14 +8,22 @@ import {
   COLOURS,
   NAME_SIZE,
   NAME_WIDTH_MM,
+  awardedText,
   certificateHtml,
+  scoreValues,
   type CertificateDesign,
   type CertificateFields,
   SLOTS,
   type Slot,
 } from '../domain/templates/certificate';
-import { loadPressFonts, type PressFont } from '../domain/templates/fonts';
-import { longDate } from '../domain/templates/format';
+import {
+  ARABIC_SCRIPT,
+  ARABIC_SIZE_ADJUST,
+  loadArabicNameFont,
+  loadPressFonts,
+  type PressFont,
+} from '../domain/templates/fonts';
+import { certificateTranslator } from '../domain/templates/messages';
 import type { LaidOutBox, Renderer } from './renderer';
 
 /** What the press needs of the browser: a whole certificate, or a template with its slots laid out. */
@@ -29,8 +38,11 @@ export type PressRenderer = Pick<Renderer, 'render' | 'renderMeasured'>;
  * the name, figures and capitals for the code), with their ToUnicode maps, so the text stays selectable and
  * searchable.
  *
- * A certificate with a character the template's fonts lack (a name in another script), or a code of another form,
- * is rendered whole by the browser instead, as every certificate was before.
+ * Each design has a template per language: the words around the student's own are the template's, and the score
+ * and date are written in the language's words. A certificate written right to left (Arabic) is rendered whole by
+ * the browser, which shapes and orders its text; pdf-lib does neither reliably. So is a certificate with a
+ * character the template's fonts lack (a name in another script), or a code of another form, as every certificate
+ * was before.
  */
 export interface CertificatePress {
   print(design: CertificateDesign, fields: CertificateFields): Promise<Buffer>;
@@ -43,6 +55,8 @@ export interface CertificatePress {
 export interface PressOptions {
   renderer: PressRenderer;
   fontFaces: string;
+  /** The Arabic faces, added to a certificate in Arabic or with a name in Arabic script. */
+  arabicFontFaces: string;
   logger: Logger;
   /** Designs whose templates are kept in memory (the least recently used goes first). */
   templates?: number;
@@ -61,14 +75,30 @@ const PT_PER_MM = 72 / 25.4;
 const SEQUENCES = ['ff', 'fi', 'fl', 'ffi', 'ffl', 'A-A', '0-0', 'A-0', '0-A'];
 
 const CODE_CHARACTERS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-';
-const MONTHS = Array.from({ length: 12 }, (_, m) => longDate(new Date(Date.UTC(2026, m, 1)))).join(' ');
+/** Words of Arabic script and the spaces between them. */
+const ARABIC_RUN = /(\p{Script=Arabic}+(?:\s+\p{Script=Arabic}+)*)/u;
+
+/** The languages printed on templates: those written left to right. */
+const PRINTED = LANGUAGES.map(certificateTranslator).filter((t) => t.dir === 'ltr');
+const DIGITS = '0123456789';
+/** Each language's score line: the words in the regular face, the percentage in the semibold. */
+const SCORE_RUNS = PRINTED.flatMap((t) => t.runs('certificate.score', scoreValues(t, 100)));
 
 /** What each font may have to write: its whole character set for the name, a few characters for the rest. */
 const REPERTOIRES: Record<PressFont, string | 'all'> = {
   serifBold: 'all',
-  serif: `Awarded on 0123456789 ${MONTHS}`,
-  sans: `with a score of . ${CODE_CHARACTERS}`,
-  sansSemiBold: '0123456789 %',
+  serif: [
+    ...PRINTED.flatMap((t) =>
+      Array.from({ length: 12 }, (_, m) => awardedText(t, new Date(Date.UTC(2026, m, 1)))),
+    ),
+    DIGITS,
+  ].join(' '),
+  sans: `${SCORE_RUNS.filter((run) => !run.strong)
+    .map((run) => run.text)
+    .join('')} ${CODE_CHARACTERS}`,
+  sansSemiBold: `${DIGITS}${SCORE_RUNS.filter((run) => run.strong)
+    .map((run) => run.text)
+    .join('')}`,
   sansBold: CODE_CHARACTERS,
 };
 
@@ -137,7 +167,22 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
       NAME_SIZE.min,
       Math.min(NAME_SIZE.max, Math.floor((NAME_SIZE.max * NAME_WIDTH_MM * PT_PER_MM * 10) / width) / 10),
     );
-  const nameSize = (name: string) => fittingSize(measure(faces.serifBold, name, NAME_SIZE.max).width);
+  const arabicName = fontkit.create(loadArabicNameFont());
+  /** A name's width at the largest size: its runs of Arabic script in Amiri Bold, as the browser sets them. */
+  const nameWidth = (name: string) =>
+    name
+      .split(ARABIC_RUN)
+      .filter(Boolean)
+      .reduce(
+        (width, run) =>
+          width +
+          (ARABIC_SCRIPT.test(run)
+            ? (arabicName.layout(run).advanceWidth * NAME_SIZE.max * ARABIC_SIZE_ADJUST) /
+              arabicName.unitsPerEm
+            : measure(faces.serifBold, run, NAME_SIZE.max).width),
+        0,
+      );
+  const nameSize = (name: string) => fittingSize(nameWidth(name));
   // The texts every certificate repeats (the score's words, a percentage, a date) are set once.
   const repeated = new Map<string, Measured>();
   const measureRepeated = (face: FontFace, s: string, size: number) => {
@@ -153,6 +198,7 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
 
   function templateOf(design: CertificateDesign): Promise<Template> {
     const key = JSON.stringify([
+      design.language,
       design.assessmentTitle,
       design.providerName,
       design.signatory,
@@ -225,22 +271,24 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
         throw new Error(`the certificate template's ${slot} slot has no baseline (.strut)`);
       placed[slot] = toPdf(box);
     }
-    options.logger.info({ assessmentTitle: design.assessmentTitle }, 'certificate template prepared');
+    options.logger.info(
+      { assessmentTitle: design.assessmentTitle, language: design.language },
+      'certificate template prepared',
+    );
     return { bytes, ids, stream: stream.objectNumber, trailer, startXref, slots: placed };
   }
 
   /** The student's texts set in the template's fonts; undefined when one needs a glyph those fonts lack. */
-  function setTexts(fields: CertificateFields) {
+  function setTexts(design: CertificateDesign, fields: CertificateFields) {
+    const t = certificateTranslator(design.language);
     const largest = measure(faces.serifBold, fields.name, NAME_SIZE.max);
     const size = fittingSize(largest.width);
     const texts = {
       name: { ...largest, size, width: (largest.width * size) / NAME_SIZE.max },
-      score: [
-        measureRepeated(faces.sans, 'with a score of ', 13),
-        measureRepeated(faces.sansSemiBold, `${fields.percentage}%`, 13),
-        measureRepeated(faces.sans, '.', 13),
-      ],
-      awarded: measureRepeated(faces.serif, `Awarded on ${longDate(fields.awardedAt)}`, 14),
+      score: t
+        .runs('certificate.score', scoreValues(t, fields.percentage))
+        .map((run) => measureRepeated(run.strong ? faces.sansSemiBold : faces.sans, run.text, 13)),
+      awarded: measureRepeated(faces.serif, awardedText(t, fields.awardedAt), 14),
       code: measure(faces.sansBold, fields.code, 11),
       urlCode: measure(faces.sans, fields.code, 8.5),
     };
@@ -284,7 +332,7 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
     fields: CertificateFields,
   ): Promise<Buffer | undefined> {
     // Whether the fonts can write the student's texts is known before the template is needed.
-    const texts = setTexts(fields);
+    const texts = setTexts(design, fields);
     if (!texts) return undefined;
     const template = await templateOf(design);
     const layer = studentLayer(template, design.verificationBase + fields.code, texts);
@@ -310,19 +358,20 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
 
   return {
     async print(design, fields) {
-      const pdf = CODE_PATTERN.test(fields.code) ? await printOnTemplate(design, fields) : undefined;
+      const onTemplate =
+        CODE_PATTERN.test(fields.code) && certificateTranslator(design.language).dir === 'ltr';
+      const pdf = onTemplate ? await printOnTemplate(design, fields) : undefined;
       if (pdf) {
         printed += 1;
         return pdf;
       }
       options.logger.debug(
-        { code: fields.code },
-        'a character of this certificate is not in its template: the browser renders it whole',
+        { code: fields.code, language: design.language },
+        'this certificate is written right to left, or a character of it is not in its template: the browser renders it whole',
       );
-      const html = await certificateHtml(design, options.fontFaces, {
-        ...fields,
-        nameSize: nameSize(fields.name),
-      });
+      const arabic = design.language === 'ar' || ARABIC_SCRIPT.test(fields.name);
+      const fontFaces = arabic ? `${options.fontFaces}\n${options.arabicFontFaces}` : options.fontFaces;
+      const html = await certificateHtml(design, fontFaces, { ...fields, nameSize: nameSize(fields.name) });
       const whole = await options.renderer.render(html, { landscape: true });
       rendered += 1;
       return whole;

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { ToastContainer } from 'react-toastify';
+import { LanguageProvider, useLanguage } from '../../i18n/react';
 import { showHandedOverToast } from '../../lib/handed-over-toast';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '../../lib/toast';
 import { setupStudentStore, type StudentStore } from './store';
@@ -10,8 +11,24 @@ export function StudentProviders({ store: given, children }: { store?: StudentSt
   useEffect(showHandedOverToast, []);
   return (
     <Provider store={store}>
-      {children}
-      <ToastContainer position="top-right" autoClose={TOAST_DURATION_MS} limit={TOAST_LIMIT} newestOnTop />
+      <LanguageProvider>
+        {children}
+        <Toasts />
+      </LanguageProvider>
     </Provider>
+  );
+}
+
+/** Toasts at the top corner where the reading starts: the right in English, the left in Arabic. */
+function Toasts() {
+  const rtl = useLanguage().direction === 'rtl';
+  return (
+    <ToastContainer
+      position={rtl ? 'top-left' : 'top-right'}
+      rtl={rtl}
+      autoClose={TOAST_DURATION_MS}
+      limit={TOAST_LIMIT}
+      newestOnTop
+    />
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import { FullPageSpinner } from '../../components/ui';
+import { useT } from '../../i18n/react';
 import { documentNavigation } from '../../lib/document-navigation';
 import { AssessmentPage } from '../../features/student-flow/components/assessment-page';
 import { CompletePage } from '../../features/student-flow/components/complete-page';
@@ -18,10 +19,11 @@ function LeaveStudentPages() {
   const { pathname, search } = useLocation();
   // Loading a student path as a new document would load these pages again, and again: say not found instead.
   const own = STUDENT_PAGES.test(pathname);
+  const t = useT();
   useEffect(() => {
     if (!own) documentNavigation.replace(pathname + search);
   }, [own, pathname, search]);
-  return own ? <NotFoundPage /> : <FullPageSpinner label="Redirecting" />;
+  return own ? <NotFoundPage /> : <FullPageSpinner label={t('app.redirecting')} />;
 }
 
 /**

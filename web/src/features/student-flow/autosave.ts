@@ -1,3 +1,4 @@
+import type { MessageId } from '../../i18n/locales/en';
 import { studentUrl } from './api/student-api';
 import type { Answer } from './api/types';
 
@@ -11,10 +12,11 @@ import type { Answer } from './api/types';
 
 export type SaveStatus = 'saved' | 'saving' | 'offline';
 
-export const SAVE_STATUS_TEXT: Record<SaveStatus, string> = {
-  saved: 'Saved',
-  saving: 'Saving…',
-  offline: 'Offline — answers kept on this device',
+/** What the test's header says of each state ('Saved', 'Saving…', 'Offline — answers kept on this device'). */
+export const SAVE_STATUS_MESSAGE: Record<SaveStatus, MessageId> = {
+  saved: 'save.saved',
+  saving: 'save.saving',
+  offline: 'save.offline',
 };
 
 /** How long the page waits after a change before it saves, so a burst of clicks makes one request. */

@@ -16,9 +16,6 @@ export function crossedMark(before: number, after: number): number | null {
   return crossed.length > 0 ? Math.min(...crossed) : null;
 }
 
-export const announcement = (minutes: number) =>
-  `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} remaining`;
-
 /** A moment of this device (now unless given) as the server's clock reads it, in ISO form. */
 export const serverTime = (offset: number, local = Date.now()): string =>
   new Date(local + offset).toISOString();

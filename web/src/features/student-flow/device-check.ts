@@ -1,3 +1,5 @@
+import type { I18n } from '@lingui/core';
+import { translator, type Translate } from '../../i18n/i18n';
 import { studentUrl } from './api/student-api';
 
 /*
@@ -62,37 +64,39 @@ export async function measureConnection(token: string, stop: AbortSignal): Promi
   return median(times);
 }
 
-export function connectionLine(ms: number | null): CheckLine {
-  if (ms === null) {
+export function connectionLine(i18n: I18n, ms: number | null): CheckLine {
+  const t = translator(i18n);
+  if (ms === null) return { status: 'warning', text: t('check.connectionUnreachable') };
+  if (ms <= SLOW_MS) {
     return {
-      status: 'warning',
-      text: 'Connection: could not reach the server — check your connection before you start',
+      status: 'ok',
+      text: t('check.connectionGood', {
+        ms: i18n.number(ms, { maximumFractionDigits: 0, useGrouping: false }),
+      }),
     };
   }
-  return ms > SLOW_MS
-    ? {
-        status: 'warning',
-        text: `Connection: slow (${(ms / 1000).toFixed(1)} s) — your answers are still saved, it may just take longer`,
-      }
-    : { status: 'ok', text: `Connection: good (${Math.round(ms)} ms)` };
+  const seconds = i18n.number(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return { status: 'warning', text: t('check.connectionSlow', { seconds }) };
 }
 
-function span(ms: number): string {
+/** How far apart the clocks are, in whole minutes (at least one), or in hours from two hours on. */
+function span(t: Translate, ms: number, ahead: boolean): string {
   const minutes = Math.max(1, Math.round(ms / 60_000));
-  if (minutes >= 120) return `${Math.round(minutes / 60)} hours`;
-  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  if (minutes >= 120) {
+    const hours = Math.round(minutes / 60);
+    return ahead ? t('check.clockAheadHours', { hours }) : t('check.clockBehindHours', { hours });
+  }
+  return ahead ? t('check.clockAheadMinutes', { minutes }) : t('check.clockBehindMinutes', { minutes });
 }
 
 /**
  * `offset` is how far the server's clock is ahead of this device's (`clockOffset`). The timer already counts
  * by the server's clock, so a device that is off needs nothing from the student: the line reassures.
  */
-export function clockLine(offset: number): CheckLine {
-  if (Math.abs(offset) < IN_STEP_MS) return { status: 'ok', text: 'Clock: in step with the server' };
-  return {
-    status: 'ok',
-    text: `Clock: this device is ${span(Math.abs(offset))} ${offset < 0 ? 'ahead' : 'behind'} — the timer follows the server's clock, so nothing to do`,
-  };
+export function clockLine(i18n: I18n, offset: number): CheckLine {
+  const t = translator(i18n);
+  if (Math.abs(offset) < IN_STEP_MS) return { status: 'ok', text: t('check.clockInStep') };
+  return { status: 'ok', text: span(t, Math.abs(offset), offset < 0) };
 }
 
 const PROBE_KEY = 'readiness.storage-check';
@@ -109,14 +113,9 @@ export function canKeepAnswersOffline(): boolean {
   }
 }
 
-export function offlineLine(kept: boolean): CheckLine {
+export function offlineLine(i18n: I18n, kept: boolean): CheckLine {
+  const t = translator(i18n);
   return kept
-    ? { status: 'ok', text: 'Offline answers: kept on this device if your connection drops' }
-    : {
-        status: 'warning',
-        text: 'Offline answers: this browser cannot keep answers while offline — stay connected, or leave private browsing',
-      };
+    ? { status: 'ok', text: t('check.offlineKept') }
+    : { status: 'warning', text: t('check.offlineNotKept') };
 }
-
-export const CLOSED_PAGE_TEXT =
-  'If you close the page: the time keeps running; your saved answers are kept and you can come back with the same link.';

@@ -20,10 +20,10 @@ export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: Ob
     queue: CERTIFICATE_ISSUED_QUEUE,
     maxAttempts: deps.maxAttempts,
     async handle(event, meta) {
-      const pdf =
-        event.$typeName === 'readiness.events.v2.CertificateIssued'
-          ? () => storedCertificatePdf(deps.storage, event)
-          : () => Promise.resolve(Buffer.from(event.pdf));
+      const v2 = event.$typeName === 'readiness.events.v2.CertificateIssued';
+      const pdf = v2
+        ? () => storedCertificatePdf(deps.storage, event)
+        : () => Promise.resolve(Buffer.from(event.pdf));
       await deliver(deps, {
         eventId: meta.id,
         template: event.resend ? 'certificate-resent' : 'certificate-issued',
@@ -36,6 +36,8 @@ export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: Ob
           code: event.assessmentCode,
           verificationUrl: event.verificationUrl,
           resent: event.resend,
+          // A v1 event, from a report service older than languages, is English.
+          language: v2 ? event.language : '',
         }),
         attachments: async () => [
           { filename: attachmentName(event.name), content: await pdf(), contentType: 'application/pdf' },

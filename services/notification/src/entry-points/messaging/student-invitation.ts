@@ -16,6 +16,8 @@ interface InvitationEvent {
   timeLimitMinutes: number;
   extraTimePercent: number;
   expiresAt: string;
+  /** The student's language (empty from a student service older than languages: English). */
+  language: string;
 }
 
 /**
@@ -25,7 +27,7 @@ interface InvitationEvent {
 export function studentInvitationConsumers(
   deps: MailConsumerDeps & {
     secrets: SecretBox;
-    contact: string;
+    contact: string | undefined;
   },
 ): EventSubscription[] {
   const mailInvitation =
@@ -45,6 +47,7 @@ export function studentInvitationConsumers(
           expiresAt: event.expiresAt ? new Date(event.expiresAt) : undefined,
           contact: deps.contact,
           resent,
+          language: event.language,
         }),
         attempt: meta.attempt,
         maxAttempts: deps.maxAttempts,

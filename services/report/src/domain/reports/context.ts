@@ -26,6 +26,8 @@ export interface ReportsDeps {
   renderer: PdfRenderer;
   certificates: CertificatePrinter;
   fontFaces: string;
+  /** The Arabic faces, added to a report whose student's name is in Arabic script. */
+  arabicFontFaces: string;
   links: LinkSigner;
   logger: Logger;
   handleOnce: ServiceContext<unknown>['handleOnce'];
@@ -60,6 +62,7 @@ export const resultNotFound = () => notFound('Result not found');
 export const renderCertificate = (deps: ReportsDeps, c: CertificateRecord) =>
   deps.certificates.print(
     {
+      language: c.language,
       assessmentTitle: c.assessmentTitle,
       providerName: deps.providerName,
       signatory: deps.signatory,

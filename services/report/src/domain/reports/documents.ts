@@ -5,6 +5,7 @@ import {
   findResult,
   findVersion,
 } from '../../data-access/reports-repository';
+import { ARABIC_SCRIPT } from '../templates/fonts';
 import { reportHtml } from '../templates/report';
 import {
   hyphenated,
@@ -31,8 +32,12 @@ export async function reportPdf(deps: ReportsDeps, resultId: string): Promise<Pd
   const result = await findResult(deps.database.db, resultId);
   if (!result) throw resultNotFound();
   const version = await findVersion(deps.database.db, result.versionId);
+  // The report is English; a name in Arabic script is still written in its letters.
+  const fontFaces = ARABIC_SCRIPT.test(result.name)
+    ? `${deps.fontFaces}\n${deps.arabicFontFaces}`
+    : deps.fontFaces;
   const pdf = await deps.renderer.render(
-    reportHtml({ result, version, providerName: deps.providerName, generatedAt: new Date() }, deps.fontFaces),
+    reportHtml({ result, version, providerName: deps.providerName, generatedAt: new Date() }, fontFaces),
   );
   return { pdf, fileName: `assessment-report-${hyphenated(result.name)}.pdf` };
 }

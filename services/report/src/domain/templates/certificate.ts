@@ -1,10 +1,16 @@
+import type { Language } from '@readiness/contracts';
 import QRCode from 'qrcode';
 import { SANS, SERIF } from './fonts';
-import { longDate } from './format';
 import { html, trusted } from './html';
+import { certificateTranslator, type CertificateTranslator } from './messages';
 
-/** What every certificate of one assessment version and one provider shares: the design of its template. */
+/**
+ * What every certificate of one assessment version, one provider and one language shares: the design of its
+ * template.
+ */
 export interface CertificateDesign {
+  /** The language the certificate is written in (its result's). */
+  language: Language;
   assessmentTitle: string;
   providerName: string;
   signatory: string;
@@ -38,16 +44,66 @@ export const COLOURS = { INK: '#1f2a44', NAVY: '#1e3a8a', GOLD: '#b08d3c', RULE:
 
 const { INK, NAVY, GOLD } = COLOURS;
 
-/** A seal drawn in SVG: no image file to load. */
-const SEAL = trusted(`<svg viewBox="0 0 120 120" width="34mm" height="34mm" aria-hidden="true">
-  <g fill="none" stroke="${GOLD}">
-    <circle cx="60" cy="60" r="56" stroke-width="3"/>
-    <circle cx="60" cy="60" r="49" stroke-width="1"/>
-    <circle cx="60" cy="60" r="44" stroke-width="0.6" stroke-dasharray="2 2.4"/>
-  </g>
-  <path d="M60 30 l7.6 15.4 17 2.5 -12.3 12 2.9 16.9 -15.2 -8 -15.2 8 2.9 -16.9 -12.3 -12 17 -2.5z" fill="${GOLD}" opacity="0.9"/>
-  <text x="60" y="94" text-anchor="middle" font-family="Inter" font-weight="700" font-size="10" letter-spacing="2" fill="${NAVY}">PASSED</text>
-</svg>`);
+const LONG_DATE = { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' } as const;
+
+/** The score's message, its percentage written the language's way (`92%`, `92 %`). */
+export const scoreValues = (t: CertificateTranslator, percentage: number) => ({
+  score: t.number(percentage / 100, { style: 'percent' }),
+});
+
+/** `Awarded on 24 November 2026`, `Délivré le 24 novembre 2026`: the date in UTC, the same wherever it runs. */
+export const awardedText = (t: CertificateTranslator, date: Date) =>
+  t.text('certificate.awarded', { date: t.date(date, LONG_DATE) });
+
+/**
+ * A seal drawn in SVG: no image file to load. A word longer than PASSED is pressed to the width PASSED takes, so it
+ * stays inside the inner ring; Arabic letters join, so they are not spaced apart.
+ */
+function seal(t: CertificateTranslator) {
+  const word = t.text('certificate.seal');
+  const fit = [...word].length > 6 ? ' textLength="56" lengthAdjust="spacingAndGlyphs"' : '';
+  const [spacing, size] = t.dir === 'rtl' ? ['0', '13'] : ['2', '10'];
+  return html`<svg viewBox="0 0 120 120" width="34mm" height="34mm" aria-hidden="true">
+    <g fill="none" stroke="${GOLD}">
+      <circle cx="60" cy="60" r="56" stroke-width="3" />
+      <circle cx="60" cy="60" r="49" stroke-width="1" />
+      <circle cx="60" cy="60" r="44" stroke-width="0.6" stroke-dasharray="2 2.4" />
+    </g>
+    <path
+      d="M60 30 l7.6 15.4 17 2.5 -12.3 12 2.9 16.9 -15.2 -8 -15.2 8 2.9 -16.9 -12.3 -12 17 -2.5z"
+      fill="${GOLD}"
+      opacity="0.9"
+    />
+    <text
+      x="60"
+      y="94"
+      text-anchor="middle"
+      font-family="Inter, Amiri"
+      font-weight="700"
+      font-size="${size}"
+      letter-spacing="${spacing}"
+      fill="${NAVY}"
+      ${trusted(fit)}
+    >
+      ${word}
+    </text>
+  </svg>`;
+}
+
+/**
+ * A certificate written right to left: its rows mirror by themselves (flex follows the direction); Arabic is set
+ * upright and unspaced (its letters join), on lines about as tall as the Latin ones (Amiri's own line gap is wider,
+ * and the page would overflow its frame) with room for its deep descenders above the rules; the code and the
+ * address stay left to right.
+ */
+const RIGHT_TO_LEFT = `
+  h1 { letter-spacing: 0; line-height: 1.45; }
+  .name { padding-bottom: 4mm; }
+  .lead { font-style: normal; line-height: 1.3; }
+  .awarded { line-height: 1.3; }
+  .verify { text-align: right; }
+  .code, .url { direction: ltr; unicode-bidi: isolate; }
+`;
 
 /**
  * The certificate page (A4 landscape); every value escaped, fonts and images inline. With `fields`, the whole
@@ -61,6 +117,7 @@ export async function certificateHtml(
   fontFaces: string,
   fields?: CertificateFields & { nameSize: number },
 ): Promise<string> {
+  const t = certificateTranslator(design.language);
   const STRUT = trusted('<span class="strut"></span>');
   const code = fields?.code ?? CODE_PLACEHOLDER;
   const qr = fields
@@ -74,10 +131,10 @@ export async function certificateHtml(
       )
     : trusted('<span class="qr" data-slot="qr"></span>');
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${t.language}" ${trusted(t.dir === 'rtl' ? 'dir="rtl"' : '')}>
       <head>
         <meta charset="utf-8" />
-        <title>Certificate of Achievement</title>
+        <title>${t.text('certificate.title')}</title>
         <style>
           ${trusted(fontFaces)} @page {
             size: A4 landscape;
@@ -269,6 +326,7 @@ export async function certificateHtml(
           .url__code {
             white-space: nowrap;
           }
+          ${trusted(t.dir === 'rtl' ? RIGHT_TO_LEFT : '')}
         </style>
       </head>
       <body>
@@ -279,33 +337,33 @@ export async function certificateHtml(
         <div class="corner br"></div>
         <main class="content">
           <div class="provider">${design.providerName}</div>
-          <h1>Certificate of Achievement</h1>
+          <h1>${t.text('certificate.title')}</h1>
           <div class="rule"></div>
-          <p class="lead">This is to certify that</p>
+          <p class="lead">${t.text('certificate.lead')}</p>
           <div class="name" data-slot="name">
             ${STRUT}<span style="font-size: ${fields?.nameSize ?? NAME_SIZE.max}pt">${fields?.name}</span>
           </div>
           <p class="what">
-            has successfully completed <strong>${design.assessmentTitle}</strong><br /><span
+            ${trusted(t.html('certificate.completed', { title: design.assessmentTitle }))}<br /><span
               class="line"
               data-slot="score"
-              >${STRUT}${fields ? html`with a score of <strong>${fields.percentage}%</strong>.` : ''}</span
+              >${STRUT}${
+                fields ? trusted(t.html('certificate.score', scoreValues(t, fields.percentage))) : ''
+              }</span
             >
           </p>
-          <p class="awarded" data-slot="awarded">
-            ${STRUT}${fields ? `Awarded on ${longDate(fields.awardedAt)}` : ''}
-          </p>
+          <p class="awarded" data-slot="awarded">${STRUT}${fields ? awardedText(t, fields.awardedAt) : ''}</p>
           <div class="footer">
             <div class="sign">
               <div class="line"></div>
               <div class="who">${design.signatory}</div>
               <div class="role">${design.providerName}</div>
             </div>
-            ${SEAL}
+            ${seal(t)}
             <div class="verify">
               ${qr}
               <div>
-                Verification code<span class="code" data-slot="code"
+                ${t.text('certificate.code')}<span class="code" data-slot="code"
                   >${STRUT}<span class=${fields ? '' : 'placeholder'}>${code}</span></span
                 ><span class="url"
                   >${design.verificationBase}<wbr /><span class="url__code" data-slot="url-code"

@@ -38,9 +38,9 @@ const FONTS: FontFile[] = [
   },
 ];
 
-/** The font families the templates use, as a CSS stack with a generic fallback. */
-export const SANS = `'Inter', sans-serif`;
-export const SERIF = `'EB Garamond', serif`;
+/** The font families the templates use, as a CSS stack with a generic fallback; Arabic script in Amiri. */
+export const SANS = `'Inter', 'Amiri', sans-serif`;
+export const SERIF = `'EB Garamond', 'Amiri', serif`;
 
 /**
  * `@font-face` rules with every font inlined as a data: URI, read once at start: a PDF looks the same whichever
@@ -52,6 +52,43 @@ export function loadFontFaces(): string {
     return `@font-face{font-family:'${font.family}';font-style:${font.style};font-weight:${font.weight};font-display:block;src:url(data:font/woff2;base64,${data}) format('woff2');}`;
   }).join('\n');
 }
+
+/**
+ * Amiri, a Naskh typeface, for Arabic script: on an Arabic certificate, and for a name in Arabic on any page. Its
+ * letters are whole glyphs with their dots, which keeps the PDF's text layer readable (Noto's Arabic fonts build
+ * letters from a skeleton and dot marks, and pdftotext cuts their words apart). Limited to Arabic by
+ * `unicode-range`, so Latin text stays in Inter and EB Garamond, and a page without Arabic never loads it.
+ */
+const ARABIC_FONTS: FontFile[] = [
+  { family: 'Amiri', pkg: 'amiri', file: 'amiri-arabic-400-normal.woff2', weight: 400, style: 'normal' },
+  { family: 'Amiri', pkg: 'amiri', file: 'amiri-arabic-700-normal.woff2', weight: 700, style: 'normal' },
+];
+
+/**
+ * How much larger Amiri is set than the size asked for (its letters are small for their size beside Inter and EB
+ * Garamond): the faces' `size-adjust`, and the factor a name's Arabic width is measured with.
+ */
+export const ARABIC_SIZE_ADJUST = 1.2;
+
+/** Characters of Arabic script: a text with one needs the Arabic faces. */
+export const ARABIC_SCRIPT = /\p{Script=Arabic}/u;
+
+/** The Arabic faces' `@font-face` rules, inlined as `loadFontFaces` inlines the others. */
+export function loadArabicFontFaces(): string {
+  const ranges = (
+    JSON.parse(readFileSync(require.resolve('@fontsource/amiri/unicode.json'), 'utf8')) as {
+      arabic: string;
+    }
+  ).arabic;
+  return ARABIC_FONTS.map((font) => {
+    const data = readFileSync(fontFile(font)).toString('base64');
+    return `@font-face{font-family:'${font.family}';font-style:${font.style};font-weight:${font.weight};font-display:block;src:url(data:font/woff2;base64,${data}) format('woff2');unicode-range:${ranges};size-adjust:${ARABIC_SIZE_ADJUST * 100}%;}`;
+  }).join('\n');
+}
+
+/** Amiri Bold as a TrueType file, to measure a name in Arabic as the certificate sets it. */
+export const loadArabicNameFont = (): Buffer =>
+  woffToSfnt(readFileSync(fontFile({ pkg: 'amiri', file: 'amiri-arabic-700-normal.woff' })));
 
 /** The families a rendered PDF must embed (their PostScript names start so). */
 export const EMBEDDED_FONT_NAMES = ['Inter', 'EBGaramond'];

@@ -1,9 +1,6 @@
 import { saveBlob } from '../../../lib/save-file';
 import { studentUrl } from './student-api';
 
-/** SPEC §8: the one message a failed certificate download shows. */
-export const CERTIFICATE_FAILED_MESSAGE = 'Failed to download certificate';
-
 /**
  * The link names the site's public origin, but the student may have opened the site under another of its names
  * (`make start` answers at 127.0.0.1 and at localhost): asked there, the call would be cross-origin and refused.

@@ -1,3 +1,5 @@
+import type { Translate } from '../../../i18n/i18n';
+import type { Language } from '../../../i18n/languages';
 import { messageInBody, saveBlob } from '../../../lib/save-file';
 import { studentUrl } from './student-api';
 import type { QuestionFile, UploadedFile } from './types';
@@ -5,15 +7,42 @@ import type { QuestionFile, UploadedFile } from './types';
 /** SPEC §5: what the file input accepts, one file per question. */
 export const ACCEPTED_EXTENSIONS = ['pdf', 'doc', 'docx', 'txt', 'jpg', 'jpeg', 'png'];
 export const ACCEPT_ATTRIBUTE = ACCEPTED_EXTENSIONS.map((ext) => `.${ext}`).join(',');
-export const FILE_TYPE_MESSAGE =
-  'Only PDF, Word (doc, docx), text and image (jpg, jpeg, png) files can be uploaded';
-export const UPLOAD_FAILED_MESSAGE = 'File upload failed';
 
 export const hasAcceptedExtension = (name: string) =>
   ACCEPTED_EXTENSIONS.includes(name.split('.').pop()?.toLowerCase() ?? '');
 
-/** A refused upload, carrying the message to show: the server's (413, 400), else a generic one. */
-export class UploadError extends Error {}
+/**
+ * A refused or failed upload: the server's code and message when it answered with them (400 file_type, 413
+ * file_too_large), else neither. The page words it (`uploadErrorText`).
+ */
+export class UploadError extends Error {
+  constructor(
+    readonly serverMessage?: string,
+    readonly code?: string,
+  ) {
+    super(serverMessage ?? 'File upload failed');
+  }
+}
+
+/**
+ * What a failed upload says: the server's own words in English (the SPEC's file type message, or the size limit
+ * it names), and in another language the catalogue's for its code, or that the upload failed.
+ */
+export function uploadErrorText(t: Translate, language: Language, error: UploadError): string {
+  if (error.code === 'file_type') return t('upload.fileType');
+  if (language === 'en' && error.serverMessage) return error.serverMessage;
+  if (error.code === 'file_too_large') return t('upload.tooLarge');
+  return t('upload.failed');
+}
+
+function refusal(text: string): UploadError {
+  try {
+    const body = JSON.parse(text) as { code?: unknown };
+    return new UploadError(messageInBody(text), typeof body.code === 'string' ? body.code : undefined);
+  } catch {
+    return new UploadError();
+  }
+}
 
 interface UploadArgs {
   token: string;
@@ -36,7 +65,7 @@ export function uploadAnswerFile({ token, attemptId, questionId, file, onProgres
     };
     xhr.onload = () => {
       if (xhr.status < 200 || xhr.status >= 300) {
-        reject(new UploadError(messageInBody(xhr.responseText) ?? UPLOAD_FAILED_MESSAGE));
+        reject(refusal(xhr.responseText));
         return;
       }
       try {
@@ -44,10 +73,10 @@ export function uploadAnswerFile({ token, attemptId, questionId, file, onProgres
         onProgress(100);
         resolve(uploaded);
       } catch {
-        reject(new UploadError(UPLOAD_FAILED_MESSAGE));
+        reject(new UploadError());
       }
     };
-    xhr.onerror = () => reject(new UploadError(UPLOAD_FAILED_MESSAGE));
+    xhr.onerror = () => reject(new UploadError());
     const form = new FormData();
     form.append('attemptId', attemptId);
     form.append('questionId', questionId);
@@ -60,7 +89,7 @@ export async function removeAnswerFile(token: string, questionId: string): Promi
   const response = await fetch(studentUrl(token, `/files/${encodeURIComponent(questionId)}`), {
     method: 'DELETE',
   });
-  if (!response.ok) throw new UploadError(messageInBody(await response.text()) ?? UPLOAD_FAILED_MESSAGE);
+  if (!response.ok) throw refusal(await response.text());
 }
 
 /** SPEC §7: a question's file is fetched from its url and saved under its original name. */

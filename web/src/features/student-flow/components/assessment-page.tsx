@@ -3,10 +3,13 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Spinner } from '../../../components/ui';
 import { isHttpError } from '../../../lib/errors';
 import { handOverErrorToast, handOverInvalidLink } from '../../../lib/handed-over-toast';
+import { LanguageSelect } from '../../../i18n/language-select';
+import { useT } from '../../../i18n/react';
 import { notify } from '../../../lib/toast';
 import { useGetStudentAssessmentQuery, useStartAssessmentMutation } from '../api/student-api';
 import type { Attempt } from '../api/types';
 import { clockOffset } from '../clock';
+import { useStudentLanguage } from '../hooks/use-student-language';
 import type { CompleteState } from './complete-page';
 import { StudentShell } from './student-shell';
 import { TestScreen } from './test-screen';
@@ -24,7 +27,8 @@ const errorCode = (error: unknown) =>
 /**
  * `/assessment/{inviteToken}` (SPEC §2, §4): the welcome page, then the test. An attempt already in
  * progress (a reload, a crash, another device) opens straight into the test with its saved answers and
- * the time really left: the welcome page would only stand between the student and a running clock.
+ * the time really left: the welcome page would only stand between the student and a running clock. Either shows
+ * in the student's language, active before the first word (issue 27).
  */
 export function AssessmentPage() {
   const { inviteToken = '' } = useParams();
@@ -33,15 +37,17 @@ export function AssessmentPage() {
     refetchOnMountOrArgChange: true,
   });
   const [start, { isLoading: starting }] = useStartAssessmentMutation();
+  const t = useT();
+  const language = useStudentLanguage(inviteToken, data?.language);
   const [running, setRunning] = useState<Running | null>(null);
   const handled = useRef<unknown>(null);
   const complete = `/assessment/${encodeURIComponent(inviteToken)}/complete`;
 
   useEffect(() => {
-    if (!data || handled.current === data) return;
+    if (!data || !language.ready || handled.current === data) return;
     handled.current = data;
     if (data.alreadyCompleted) {
-      notify.info('Assessment already completed!');
+      notify.info(t('load.alreadyCompleted'));
       const state: CompleteState = data.result ? { result: data.result } : {};
       void navigate(complete, { replace: true, state });
     } else if (data.awaitingResult) {
@@ -54,20 +60,20 @@ export function AssessmentPage() {
         fresh: false,
       });
     }
-  }, [data, navigate, complete]);
+  }, [data, language.ready, navigate, complete, t]);
 
   useEffect(() => {
     if (!isError || handled.current === error) return;
     handled.current = error;
     if (isHttpError(error) && error.status === 404 && errorCode(error) !== 'no_assessment') {
       // SPEC §4: a 404 shows the message and goes to /, another entry of the app: it shows the toast.
-      handOverErrorToast('Invalid or expired invitation link');
+      handOverErrorToast(t('load.invalidLink'));
       handOverInvalidLink();
       void navigate('/', { replace: true });
       return;
     }
-    notify.error('Failed to load assessment');
-  }, [isError, error, navigate]);
+    notify.error(t('load.failed'));
+  }, [isError, error, navigate, t]);
 
   const onStart = async () => {
     try {
@@ -78,16 +84,16 @@ export function AssessmentPage() {
         fresh: true,
       });
       window.scrollTo(0, 0);
-      notify.success('Assessment started. Good luck!');
+      notify.success(t('start.started'));
     } catch (e) {
       const code = errorCode(e);
       if (code === 'already_completed') {
-        notify.info('Assessment already completed!');
+        notify.info(t('load.alreadyCompleted'));
         void navigate(complete, { replace: true, state: {} satisfies CompleteState });
       } else if (code === 'awaiting_result') {
         void navigate(complete, { replace: true, state: { waitFor: {} } satisfies CompleteState });
       } else {
-        notify.error('Failed to start assessment');
+        notify.error(t('start.failed'));
       }
     }
   };
@@ -101,6 +107,7 @@ export function AssessmentPage() {
           attempt={running.attempt}
           offset={running.offset}
           fresh={running.fresh}
+          onLanguage={language.choose}
           onExtended={(deadlineAt, offset) =>
             setRunning(
               (before) => before && { ...before, attempt: { ...before.attempt, deadlineAt }, offset },
@@ -111,9 +118,10 @@ export function AssessmentPage() {
     );
   }
 
+  const welcome = data && language.ready && !data.alreadyCompleted && !data.awaitingResult && !data.attempt;
   return (
-    <StudentShell>
-      {data && !data.alreadyCompleted && !data.awaitingResult && !data.attempt ? (
+    <StudentShell aside={welcome ? <LanguageSelect onChange={language.choose} /> : undefined}>
+      {welcome ? (
         <WelcomeView
           token={inviteToken}
           load={data}
@@ -123,15 +131,15 @@ export function AssessmentPage() {
         />
       ) : isError && !isFetching ? (
         <div className="card card__body stack" role="alert">
-          <h1 className="student__title">Distance Education Readiness Assessment</h1>
-          <p>Failed to load assessment</p>
+          <h1 className="student__title">{t('app.heading')}</h1>
+          <p>{t('load.failed')}</p>
           <div>
-            <Button onClick={() => void refetch()}>Try again</Button>
+            <Button onClick={() => void refetch()}>{t('app.tryAgain')}</Button>
           </div>
         </div>
       ) : (
         <div className="center-block">
-          <Spinner size="lg" label="Loading assessment" />
+          <Spinner size="lg" label={t('app.loading')} />
         </div>
       )}
     </StudentShell>

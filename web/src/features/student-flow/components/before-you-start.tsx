@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { AlertTriangle, CheckCircle2, Info } from 'lucide-react';
 import { Badge } from '../../../components/ui';
+import { useI18n, useT } from '../../../i18n/react';
 import {
   canKeepAnswersOffline,
   clockLine,
-  CLOSED_PAGE_TEXT,
   connectionLine,
   offlineLine,
   type CheckLine,
@@ -12,15 +12,16 @@ import {
 import { useConnectionCheck } from '../hooks/use-connection-check';
 
 function StatusBadge({ status }: { status: CheckLine['status'] }) {
+  const t = useT();
   return status === 'ok' ? (
     <Badge tone="success">
       <CheckCircle2 size={12} aria-hidden="true" />
-      OK
+      {t('check.ok')}
     </Badge>
   ) : (
     <Badge tone="warning">
       <AlertTriangle size={12} aria-hidden="true" />
-      Warning
+      {t('check.warning')}
     </Badge>
   );
 }
@@ -33,23 +34,29 @@ interface BeforeYouStartProps {
 
 /**
  * The check before the clock starts (issue 26): advice only, so Start never waits for it. Its results are
- * announced once, when the connection has been timed; the list itself is not a live region.
+ * announced once, when the connection has been timed (in the language of that moment); the list itself is not a
+ * live region.
  */
 export function BeforeYouStart({ token, offset }: BeforeYouStartProps) {
+  const t = useT();
+  const i18n = useI18n();
   const connection = useConnectionCheck(token);
   const [storage] = useState(canKeepAnswersOffline);
-  const lines = [clockLine(offset), offlineLine(storage)];
-  const measured = connection.status === 'done' ? connectionLine(connection.ms) : null;
+  const clock = clockLine(i18n, offset);
+  const offline = offlineLine(i18n, storage);
+  const measured = connection.status === 'done' ? connectionLine(i18n, connection.ms) : null;
 
   const [announced, setAnnounced] = useState('');
   if (measured && !announced) {
-    setAnnounced(`Check finished. ${[measured, ...lines].map((line) => line.text).join('. ')}.`);
+    setAnnounced(
+      t('check.finished', { connection: measured.text, clock: clock.text, offline: offline.text }),
+    );
   }
 
   return (
     <section className="card card__body" aria-labelledby="before-you-start-title">
       <h2 id="before-you-start-title" className="welcome__heading">
-        Before you start
+        {t('check.title')}
       </h2>
       <ul className="welcome__sections">
         <li>
@@ -62,12 +69,12 @@ export function BeforeYouStart({ token, offset }: BeforeYouStartProps) {
             </>
           ) : (
             <>
-              <span>Connection: checking…</span>
+              <span>{t('check.connectionChecking')}</span>
               <span className="spinner spinner--sm" aria-hidden="true" />
             </>
           )}
         </li>
-        {lines.map((line) => (
+        {[clock, offline].map((line) => (
           <li key={line.text}>
             <span>{line.text}</span>
             <span>
@@ -76,11 +83,11 @@ export function BeforeYouStart({ token, offset }: BeforeYouStartProps) {
           </li>
         ))}
         <li>
-          <span>{CLOSED_PAGE_TEXT}</span>
+          <span>{t('check.closedPage')}</span>
           <span>
             <Badge tone="info">
               <Info size={12} aria-hidden="true" />
-              Info
+              {t('check.info')}
             </Badge>
           </span>
         </li>

@@ -1,17 +1,19 @@
+import type { Translate } from '../../../i18n/i18n';
+
 /** One answer a choice question offers: an option, or Yes / No. */
 export interface Choice {
   id: string;
   text: string;
 }
 
-const YES_NO: Choice[] = [
-  { id: 'yes', text: 'Yes' },
-  { id: 'no', text: 'No' },
-];
-
-/** What a yes/no or multiple-choice question offers: Yes and No, or its own options. */
-export const choicesOf = (question: { type: string; options: Choice[] }): Choice[] =>
-  question.type === 'yes_no' ? YES_NO : question.options;
+/** What a yes/no or multiple-choice question offers: Yes and No (in the page's language), or its own options. */
+export const choicesOf = (t: Translate, question: { type: string; options: Choice[] }): Choice[] =>
+  question.type === 'yes_no'
+    ? [
+        { id: 'yes', text: t('choice.yes') },
+        { id: 'no', text: t('choice.no') },
+      ]
+    : question.options;
 
 interface ChoicesProps {
   /** The radio group's name, one per question on the page. */
@@ -37,7 +39,7 @@ export function Choices({ name, choices, chosen, onChoose }: ChoicesProps) {
             checked={chosen === choice.id}
             onChange={() => onChoose(choice.id)}
           />
-          <span>{choice.text}</span>
+          <span dir="auto">{choice.text}</span>
         </label>
       ))}
     </div>

@@ -2,10 +2,16 @@ import { useEffect, useState } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { Award, CheckCircle2, Download, RotateCcw, Trophy } from 'lucide-react';
 import { Badge, Button, ButtonLink, Spinner } from '../../../components/ui';
+import { languageDecided } from '../../../i18n/i18n';
+import type { Language } from '../../../i18n/languages';
+import { LanguageSelect } from '../../../i18n/language-select';
+import { useI18n, useLanguage, useT } from '../../../i18n/react';
+import type { MessageId } from '../../../i18n/locales/en';
 import { notify } from '../../../lib/toast';
-import { CERTIFICATE_FAILED_MESSAGE, downloadCertificate } from '../api/certificate';
-import { useGetStudentResultsQuery } from '../api/student-api';
+import { downloadCertificate } from '../api/certificate';
+import { useGetStudentAssessmentQuery, useGetStudentResultsQuery } from '../api/student-api';
 import type { StudentResult } from '../api/types';
+import { useStudentLanguage } from '../hooks/use-student-language';
 import { Confetti } from './confetti';
 import { StudentShell } from './student-shell';
 
@@ -35,6 +41,25 @@ function pick(
 
 const awaitsCertificate = (r: StudentResult | undefined) => Boolean(r?.passed && !r.certificateUrl);
 
+const NEXT_STEPS: Record<'passed' | 'failed', MessageId[]> = {
+  passed: ['complete.nextPassedMail', 'complete.nextPassedContact', 'complete.nextPassedPrepare'],
+  failed: ['complete.nextFailedReview', 'complete.nextFailedPractise', 'complete.nextFailedRetake'],
+};
+
+/**
+ * The student's language on the completion page: the one the test or welcome page made active, or, on a page opened
+ * by itself (a reload), the one the server keeps for the student, asked with the assessment's load. A load that
+ * fails leaves the page as it is.
+ */
+function useCompletionLanguage(token: string) {
+  const i18n = useI18n();
+  const { language } = useLanguage();
+  const [known] = useState(() => languageDecided(i18n));
+  const { data, isError } = useGetStudentAssessmentQuery(token, { skip: known });
+  const served: Language | undefined = known || isError ? language : data?.language;
+  return useStudentLanguage(token, served);
+}
+
 /**
  * `/assessment/{inviteToken}/complete` (SPEC §2): the result passed through navigation, else the newest
  * of the student's results. While a submission is still being scored, or a pass waits for its
@@ -43,6 +68,8 @@ const awaitsCertificate = (r: StudentResult | undefined) => Boolean(r?.passed &&
  */
 export function CompletePage() {
   const { inviteToken = '' } = useParams();
+  const t = useT();
+  const language = useCompletionLanguage(inviteToken);
   const state = (useLocation().state ?? {}) as CompleteState;
   const given = state.result;
   const [found, setFound] = useState(false);
@@ -74,18 +101,24 @@ export function CompletePage() {
     if (error) console.error('Failed to load results:', error);
   }, [error]);
 
+  if (!language.ready) {
+    return (
+      <StudentShell>
+        <div className="center-block">
+          <Spinner size="lg" label={t('app.loading')} />
+        </div>
+      </StudentShell>
+    );
+  }
   return (
-    <StudentShell>
+    <StudentShell aside={<LanguageSelect onChange={language.choose} />}>
       {result ? (
         <ResultView token={inviteToken} result={result} certificateWait={certificateWait} />
       ) : (
         <div className="card card__body calculating" role="status">
           <Spinner size="lg" decorative />
-          <h1 className="student__title">Calculating your result…</h1>
-          <p className="muted">
-            Your answers are safely submitted. This usually takes a few seconds; the page will update by
-            itself.
-          </p>
+          <h1 className="student__title">{t('complete.calculating')}</h1>
+          <p className="muted">{t('complete.calculatingNote')}</p>
         </div>
       )}
     </StudentShell>
@@ -102,6 +135,7 @@ function ResultView({
   certificateWait: 'waiting' | 'over';
 }) {
   const { passed } = result;
+  const t = useT();
   return (
     <div className={`result stack result--${passed ? 'passed' : 'failed'}`}>
       {passed && <Confetti />}
@@ -110,74 +144,61 @@ function ResultView({
           {passed ? <Trophy size={48} /> : <Award size={48} />}
         </div>
         <h1 id="result-title" className="student__title">
-          {passed ? 'Congratulations!' : 'Assessment Complete'}
+          {passed ? t('complete.congratulations') : t('complete.title')}
         </h1>
         {passed ? (
           <>
-            <p>You have successfully passed the Distance Education Readiness Assessment</p>
-            <p className="muted">You are ready to begin your distance education journey with us.</p>
+            <p>{t('complete.passed')}</p>
+            <p className="muted">{t('complete.passedNote')}</p>
           </>
         ) : (
           <>
-            <p>You did not meet the passing requirements this time</p>
-            <p className="muted">
-              {"Don't worry! You can retake the assessment immediately to improve your score."}
-            </p>
+            <p>{t('complete.failed')}</p>
+            <p className="muted">{t('complete.failedNote')}</p>
           </>
         )}
-        <p className="result__score">{result.percentage}%</p>
-        <p className="muted">
-          {result.score} / {result.totalPoints} points
-        </p>
+        <p className="result__score">{t('percent', { percentage: result.percentage })}</p>
+        <p className="muted">{t('complete.points', { score: result.score, total: result.totalPoints })}</p>
         <dl className="result__facts">
           <div>
-            <dt>Attempt</dt>
-            <dd>Attempt #{result.attemptNumber}</dd>
+            <dt>{t('complete.attempt')}</dt>
+            <dd>{t('complete.attemptNumber', { number: result.attemptNumber })}</dd>
           </div>
           {result.assessmentCode && (
             <div>
-              <dt>Assessment Code</dt>
+              <dt>{t('complete.code')}</dt>
               <dd className="result__code">{result.assessmentCode}</dd>
             </div>
           )}
           <div>
-            <dt>Status</dt>
+            <dt>{t('complete.status')}</dt>
             <dd>
-              <Badge tone={passed ? 'success' : 'danger'}>{passed ? 'PASSED' : 'FAILED'}</Badge>
+              <Badge tone={passed ? 'success' : 'danger'}>
+                {passed ? t('complete.statusPassed') : t('complete.statusFailed')}
+              </Badge>
             </dd>
           </div>
         </dl>
-        <p className="muted">Required: {result.passingScore}% to pass</p>
+        <p className="muted">{t('complete.required', { percentage: result.passingScore })}</p>
         {passed && <CertificateOffer token={token} url={result.certificateUrl} wait={certificateWait} />}
         {!passed && result.canRetake && (
           <ButtonLink
             to={`/assessment/${encodeURIComponent(token)}`}
             icon={<RotateCcw size={18} aria-hidden="true" />}
           >
-            Retake Assessment
+            {t('complete.retake')}
           </ButtonLink>
         )}
       </section>
       <section className="card card__body" aria-labelledby="next-title">
         <h2 id="next-title" className="welcome__heading">
-          {"What's Next?"}
+          {t('complete.next')}
         </h2>
         <ul className="result__next">
-          {(passed
-            ? [
-                'You will receive a confirmation e-mail with your results.',
-                'Our admissions team will contact you about the next steps.',
-                'Prepare for your distance education journey.',
-              ]
-            : [
-                'Review the areas where you scored lower.',
-                'Practise your computer skills and technical knowledge.',
-                'Retake the assessment when you are ready.',
-              ]
-          ).map((line) => (
+          {NEXT_STEPS[passed ? 'passed' : 'failed'].map((line) => (
             <li key={line}>
               <CheckCircle2 size={18} aria-hidden="true" />
-              <span>{line}</span>
+              <span>{t(line)}</span>
             </li>
           ))}
         </ul>
@@ -197,12 +218,11 @@ function CertificateOffer({
   wait: 'waiting' | 'over';
 }) {
   const [busy, setBusy] = useState(false);
+  const t = useT();
   if (!url) {
     return (
       <p className="muted" role="status">
-        {wait === 'waiting'
-          ? 'Your certificate is being prepared. It will be ready to download here in a moment.'
-          : 'Your certificate is still being prepared; it will also be sent to you by e-mail.'}
+        {wait === 'waiting' ? t('certificate.preparing') : t('certificate.stillPreparing')}
       </p>
     );
   }
@@ -212,14 +232,14 @@ function CertificateOffer({
       await downloadCertificate(token, url);
     } catch (err) {
       console.error('Failed to download certificate:', err);
-      notify.error(CERTIFICATE_FAILED_MESSAGE);
+      notify.error(t('certificate.failed'));
     } finally {
       setBusy(false);
     }
   };
   return (
     <Button icon={<Download size={18} aria-hidden="true" />} loading={busy} onClick={() => void download()}>
-      Download Certificate
+      {t('certificate.download')}
     </Button>
   );
 }

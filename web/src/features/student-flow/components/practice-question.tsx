@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import { CheckCircle2, Info } from 'lucide-react';
 import { Button } from '../../../components/ui';
+import type { Translate } from '../../../i18n/i18n';
+import { useT } from '../../../i18n/react';
 import type { PracticeQuestion } from '../api/types';
 import { Choices, choicesOf } from './choices';
 
@@ -10,10 +12,10 @@ interface Feedback {
 }
 
 /** What checking `chosen` tells the student: right, or not and which answer is. */
-export function practiceFeedback(practice: PracticeQuestion, chosen: string): Feedback {
-  if (chosen === practice.correctAnswer) return { right: true, text: "That's right." };
-  const answer = choicesOf(practice).find((c) => c.id === practice.correctAnswer)?.text;
-  return { right: false, text: `Not quite. The answer is: ${answer ?? practice.correctAnswer}.` };
+export function practiceFeedback(t: Translate, practice: PracticeQuestion, chosen: string): Feedback {
+  if (chosen === practice.correctAnswer) return { right: true, text: t('practice.right') };
+  const answer = choicesOf(t, practice).find((c) => c.id === practice.correctAnswer)?.text;
+  return { right: false, text: t('practice.wrong', { answer: answer ?? practice.correctAnswer }) };
 }
 
 /**
@@ -25,35 +27,34 @@ export function PracticeQuestionCard({ practice }: { practice: PracticeQuestion 
   const titleId = useId();
   const textId = useId();
   const name = useId();
+  const t = useT();
   const [chosen, setChosen] = useState<string>();
-  const [feedback, setFeedback] = useState<Feedback | null>(null);
+  // What was checked: its feedback follows a change of language.
+  const [checked, setChecked] = useState<string | null>(null);
+  const feedback = checked === null ? null : practiceFeedback(t, practice, checked);
 
   const choose = (id: string) => {
     setChosen(id);
-    setFeedback(null);
+    setChecked(null);
   };
 
   return (
     <section className="card card__body stack stack--tight practice" aria-labelledby={titleId}>
       <div>
         <h2 id={titleId} className="welcome__heading practice__title">
-          Try a practice question
+          {t('practice.title')}
         </h2>
-        <p className="muted">Untimed and not scored: it only shows how questions work.</p>
+        <p className="muted">{t('practice.note')}</p>
       </div>
       <fieldset className="practice__question" aria-labelledby={textId}>
-        <p className="question__text practice__text" id={textId}>
+        <p className="question__text practice__text" id={textId} dir="auto">
           {practice.question}
         </p>
-        <Choices name={name} choices={choicesOf(practice)} chosen={chosen} onChoose={choose} />
+        <Choices name={name} choices={choicesOf(t, practice)} chosen={chosen} onChoose={choose} />
       </fieldset>
       <div className="practice__check">
-        <Button
-          variant="secondary"
-          disabled={!chosen}
-          onClick={() => chosen && setFeedback(practiceFeedback(practice, chosen))}
-        >
-          Check answer
+        <Button variant="secondary" disabled={!chosen} onClick={() => chosen && setChecked(chosen)}>
+          {t('practice.check')}
         </Button>
         <p
           role="status"

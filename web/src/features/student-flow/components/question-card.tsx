@@ -1,16 +1,16 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
 import { Download, FileText, Upload, X } from 'lucide-react';
 import { Badge, Button, FileChip } from '../../../components/ui';
+import { T, useLanguage, useT } from '../../../i18n/react';
 import { notify } from '../../../lib/toast';
 import {
   ACCEPT_ATTRIBUTE,
   downloadQuestionFile,
-  FILE_TYPE_MESSAGE,
   hasAcceptedExtension,
   removeAnswerFile,
-  UPLOAD_FAILED_MESSAGE,
   UploadError,
   uploadAnswerFile,
+  uploadErrorText,
 } from '../api/files';
 import type { StudentQuestion, UploadedFile } from '../api/types';
 import { Choices, choicesOf } from './choices';
@@ -40,6 +40,7 @@ export function QuestionCard({
   onFile,
 }: QuestionCardProps) {
   const legendId = useId();
+  const t = useT();
   return (
     <fieldset
       className="question card"
@@ -52,14 +53,12 @@ export function QuestionCard({
           {number}
         </span>
         <p className="question__text" id={legendId}>
-          <span className="visually-hidden">Question {number}: </span>
-          {question.question}
+          <span className="visually-hidden">{t('question.label', { number })}</span>
+          <bdi>{question.question}</bdi>
         </p>
         <div className="question__meta">
-          {question.required && <Badge tone="danger">Required</Badge>}
-          <span className="muted">
-            {question.points} {question.points === 1 ? 'point' : 'points'}
-          </span>
+          {question.required && <Badge tone="danger">{t('question.required')}</Badge>}
+          <span className="muted">{t('question.points', { points: question.points })}</span>
         </div>
       </div>
       {question.hasDownloadableFile && question.downloadableFile && <QuestionDownload question={question} />}
@@ -76,7 +75,7 @@ export function QuestionCard({
       ) : (
         <Choices
           name={`answer-${question.id}`}
-          choices={choicesOf(question)}
+          choices={choicesOf(t, question)}
           chosen={answer}
           onChoose={(id) => onAnswer(question.id, id)}
         />
@@ -87,27 +86,32 @@ export function QuestionCard({
 
 function QuestionDownload({ question }: { question: StudentQuestion }) {
   const [busy, setBusy] = useState(false);
+  const t = useT();
   const file = question.downloadableFile!;
   const download = async () => {
     setBusy(true);
     try {
       await downloadQuestionFile(file);
     } catch {
-      notify.error('Download failed. Please try again.');
+      notify.error(t('question.downloadFailed'));
     } finally {
       setBusy(false);
     }
   };
   return (
     <div className="question__download">
-      {question.fileInstructions && <p className="question__instructions">{question.fileInstructions}</p>}
+      {question.fileInstructions && (
+        <p className="question__instructions" dir="auto">
+          {question.fileInstructions}
+        </p>
+      )}
       <Button
         variant="secondary"
         size="sm"
         icon={<Download size={16} aria-hidden="true" />}
         loading={busy}
         onClick={() => void download()}
-        aria-label={`Download ${file.originalName}`}
+        aria-label={t('question.download', { name: file.originalName })}
       >
         {file.originalName}
       </Button>
@@ -131,14 +135,17 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
   const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // Kept as what went wrong, so that its words follow a change of language.
+  const [error, setError] = useState<UploadError | null>(null);
+  const t = useT();
+  const { language } = useLanguage();
   const [dragging, setDragging] = useState(false);
 
   const upload = async (chosen: File | undefined) => {
     if (!chosen || disabled || progress !== null) return;
     setError(null);
     if (!hasAcceptedExtension(chosen.name)) {
-      setError(FILE_TYPE_MESSAGE);
+      setError(new UploadError(undefined, 'file_type'));
       return;
     }
     setProgress(0);
@@ -152,7 +159,7 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
       });
       onFile(question.id, uploaded);
     } catch (e) {
-      setError(e instanceof UploadError ? e.message : UPLOAD_FAILED_MESSAGE);
+      setError(e instanceof UploadError ? e : new UploadError());
     } finally {
       setProgress(null);
       if (input.current) input.current.value = '';
@@ -165,7 +172,7 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
       await removeAnswerFile(token, question.id);
       onFile(question.id, null);
     } catch (e) {
-      setError(e instanceof UploadError ? e.message : UPLOAD_FAILED_MESSAGE);
+      setError(e instanceof UploadError ? e : new UploadError());
     }
   };
 
@@ -178,7 +185,9 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
   return (
     <div className="file-answer">
       {!question.hasDownloadableFile && question.fileInstructions && (
-        <p className="question__instructions">{question.fileInstructions}</p>
+        <p className="question__instructions" dir="auto">
+          {question.fileInstructions}
+        </p>
       )}
       <div
         className={`dropzone${dragging ? ' dropzone--active' : ''}`}
@@ -191,8 +200,7 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
       >
         <Upload size={24} aria-hidden="true" />
         <label htmlFor={inputId} className="dropzone__label">
-          {file ? 'Replace the file' : 'Choose a file'}
-          <span className="muted"> or drag and drop it here</span>
+          <T id={file ? 'upload.replace' : 'upload.choose'} components={{ 0: <span className="muted" /> }} />
         </label>
         <input
           ref={input}
@@ -203,12 +211,12 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
           aria-describedby={`${labelledBy}${error ? ` ${errorId}` : ''}`}
           onChange={(e) => void upload(e.target.files?.[0])}
         />
-        <p className="muted dropzone__hint">PDF, Word, text or image (jpg, png), one file</p>
+        <p className="muted dropzone__hint">{t('upload.hint')}</p>
       </div>
       {progress !== null && (
         <div className="file-answer__progress">
-          <progress max={100} value={progress} aria-label={`Uploading, ${progress}%`} />
-          <span aria-hidden="true">{progress}%</span>
+          <progress max={100} value={progress} aria-label={t('upload.progress', { percent: progress })} />
+          <span aria-hidden="true">{t('percent', { percentage: progress })}</span>
         </div>
       )}
       {file && progress === null && (
@@ -217,16 +225,16 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
           icon={<FileText size={18} aria-hidden="true" />}
           classes={['file-answer__file', 'file-answer__name']}
           action={{
-            children: 'Remove',
+            children: t('upload.remove'),
             icon: <X size={16} aria-hidden="true" />,
-            'aria-label': `Remove ${file.originalName}`,
+            'aria-label': t('upload.removeFile', { name: file.originalName }),
             onClick: () => void remove(),
           }}
         />
       )}
       {error && (
         <p className="field__error" id={errorId} role="alert">
-          {error}
+          {uploadErrorText(t, language, error)}
         </p>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useT } from '../../../i18n/react';
 import { KEEP_CLEAR } from '../../../lib/toast';
 import type { StudentSection } from '../api/types';
 
@@ -9,16 +10,17 @@ interface SectionNavProps {
   onOpen: (index: number) => void;
 }
 
-const sectionLabel = (section: StudentSection) => `Section ${section.id}: ${section.title}`;
-
 /**
  * SPEC §2: the sections as tabs on a desktop and as a dropdown on a phone (the stylesheet shows one
  * of the two). A later section opens only once every section before it is complete.
  */
 export function SectionNav({ sections, current, canOpen, onOpen }: SectionNavProps) {
   const selectId = useId();
+  const t = useT();
+  const sectionLabel = (section: StudentSection) =>
+    t('section.label', { id: section.id, title: section.title });
   return (
-    <nav className="section-nav" aria-label="Sections" {...KEEP_CLEAR}>
+    <nav className="section-nav" aria-label={t('sections.nav')} {...KEEP_CLEAR}>
       <ul className="section-nav__tabs">
         {sections.map((section, index) => (
           <li key={section.id}>
@@ -36,7 +38,7 @@ export function SectionNav({ sections, current, canOpen, onOpen }: SectionNavPro
       </ul>
       <div className="section-nav__select">
         <label htmlFor={selectId} className="visually-hidden">
-          Section
+          {t('sections.select')}
         </label>
         <select
           id={selectId}

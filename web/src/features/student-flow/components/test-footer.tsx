@@ -1,9 +1,7 @@
 import { ChevronLeft, ChevronRight, Send } from 'lucide-react';
 import { Button, ConfirmDialog } from '../../../components/ui';
-
-/** '2, 4 and 7' */
-const listOf = (items: string[]) =>
-  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+import { formatList } from '../../../i18n/format';
+import { useI18n, useT } from '../../../i18n/react';
 
 /** Previous, the position, and Next or Submit: Next and Submit wait for the section's required answers. */
 export function TestFooter(props: {
@@ -18,33 +16,35 @@ export function TestFooter(props: {
   onSubmit(): void;
 }) {
   const { current, complete, timeUp } = props;
+  const t = useT();
+  // The arrows point the way the page reads: mirrored right to left.
   return (
     <div className="test__footer">
       <div className="test__footer-side">
         {current > 0 && (
           <Button
             variant="secondary"
-            icon={<ChevronLeft size={18} aria-hidden="true" />}
+            icon={<ChevronLeft className="rtl-flip" size={18} aria-hidden="true" />}
             onClick={() => props.onOpen(current - 1)}
           >
-            Previous Section
+            {t('footer.previous')}
           </Button>
         )}
       </div>
       <p className="test__position">
-        Section {current + 1} of {props.sections}
+        {t('footer.position', { current: current + 1, total: props.sections })}
       </p>
       <div className="test__footer-side test__footer-side--end">
         {/* Once time is up the student can only submit, from wherever they are, e.g. to retry. */}
         {props.isLast || timeUp ? (
           <Button
-            icon={<Send size={18} aria-hidden="true" />}
+            icon={<Send className="rtl-flip" size={18} aria-hidden="true" />}
             loading={props.submitting}
             disabled={!complete && !timeUp}
             aria-describedby={complete ? undefined : 'gate-hint'}
             onClick={props.onSubmit}
           >
-            Submit Assessment
+            {t('footer.submit')}
           </Button>
         ) : (
           <Button
@@ -53,8 +53,8 @@ export function TestFooter(props: {
             aria-describedby={complete ? undefined : 'gate-hint'}
             onClick={() => props.onOpen(current + 1)}
           >
-            Next Section
-            <ChevronRight size={18} aria-hidden="true" />
+            {t('footer.next')}
+            <ChevronRight className="rtl-flip" size={18} aria-hidden="true" />
           </Button>
         )}
       </div>
@@ -64,6 +64,8 @@ export function TestFooter(props: {
 
 /** Why Next or Submit waits: the numbers of the required questions still unanswered, and a way to the first. */
 export function SectionGate({ missing }: { missing: Array<{ id: string; number: number }> }) {
+  const t = useT();
+  const i18n = useI18n();
   const focusFirstMissing = () => {
     const first = missing[0];
     if (!first) return;
@@ -73,13 +75,17 @@ export function SectionGate({ missing }: { missing: Array<{ id: string; number: 
   return (
     <div id="gate-hint" className="test__gate">
       <p className="muted">
-        Answer every required question in this section to continue.{' '}
-        {missing.length === 1
-          ? `Question ${missing[0]!.number} still needs an answer.`
-          : `Questions ${listOf(missing.map((m) => String(m.number)))} still need an answer.`}
+        {t('gate.hint')}{' '}
+        {t('gate.missing', {
+          count: missing.length,
+          numbers: formatList(
+            i18n,
+            missing.map((m) => String(m.number)),
+          ),
+        })}
       </p>
       <Button variant="secondary" size="sm" onClick={focusFirstMissing}>
-        Go to question {missing[0]?.number}
+        {t('gate.goTo', { number: missing[0]?.number })}
       </Button>
     </div>
   );
@@ -94,27 +100,24 @@ export function SubmitSummary(props: {
   onConfirm(): void;
   onCancel(): void;
 }) {
-  const { skippedOptional } = props;
+  const { answered, total, skippedOptional: skipped } = props;
+  const t = useT();
   return (
     <ConfirmDialog
       open={props.open}
-      title="Submit your assessment?"
+      title={t('summary.title')}
       message={
         <>
           <p>
-            {props.answered} of {props.total} answered
-            {skippedOptional > 0 &&
-              `; ${skippedOptional} optional ${skippedOptional === 1 ? 'question' : 'questions'} skipped`}
-            .
+            {skipped > 0
+              ? t('summary.answeredSkipped', { answered, total, skipped })
+              : t('summary.answered', { answered, total })}
           </p>
-          <p className="muted">
-            Skipped optional questions do not count against your score. You cannot change your answers after
-            you submit.
-          </p>
+          <p className="muted">{t('summary.note')}</p>
         </>
       }
-      confirmLabel="Submit now"
-      cancelLabel="Keep working"
+      confirmLabel={t('summary.confirm')}
+      cancelLabel={t('summary.cancel')}
       onConfirm={props.onConfirm}
       onCancel={props.onCancel}
     />

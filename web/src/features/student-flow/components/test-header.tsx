@@ -1,26 +1,37 @@
 import { useEffect, useRef, useState } from 'react';
 import { Clock } from 'lucide-react';
-import { announcement, crossedMark, formatCountdown } from '../clock';
+import type { Language } from '../../../i18n/languages';
+import { LanguageSelect } from '../../../i18n/language-select';
+import { useT } from '../../../i18n/react';
+import { crossedMark, formatCountdown } from '../clock';
 import { KEEP_CLEAR } from '../../../lib/toast';
-import { SAVE_STATUS_TEXT, type SaveStatus } from '../autosave';
+import { SAVE_STATUS_MESSAGE, type SaveStatus } from '../autosave';
 
 interface TestHeaderProps {
   name: string;
   progress: number;
   timeLeftMs: number;
   saveStatus: SaveStatus;
+  onLanguage: (language: Language) => Promise<void>;
 }
 
-/** SPEC §2: the student's name, progress percent with a bar, the countdown; and the autosave state. */
-export function TestHeader({ name, progress, timeLeftMs, saveStatus }: TestHeaderProps) {
+/**
+ * SPEC §2: the student's name, progress percent with a bar, the countdown; and the autosave state and the language
+ * switch (issue 27).
+ */
+export function TestHeader({ name, progress, timeLeftMs, saveStatus, onLanguage }: TestHeaderProps) {
+  const t = useT();
   const spoken = useTimeAnnouncement(timeLeftMs);
   const low = timeLeftMs <= 5 * 60_000;
   return (
     <div className="test-header" {...KEEP_CLEAR}>
       <div className="test-header__row">
         <p className="test-header__name">{name}</p>
-        <p className={`test-header__save test-header__save--${saveStatus}`}>{SAVE_STATUS_TEXT[saveStatus]}</p>
-        <div className={`timer${low ? ' timer--low' : ''}`} role="timer" aria-label="Time remaining">
+        <p className={`test-header__save test-header__save--${saveStatus}`}>
+          {t(SAVE_STATUS_MESSAGE[saveStatus])}
+        </p>
+        <LanguageSelect onChange={onLanguage} labelHidden />
+        <div className={`timer${low ? ' timer--low' : ''}`} role="timer" aria-label={t('timer.label')}>
           <Clock size={18} aria-hidden="true" />
           <span>{formatCountdown(timeLeftMs)}</span>
         </div>
@@ -29,14 +40,14 @@ export function TestHeader({ name, progress, timeLeftMs, saveStatus }: TestHeade
         <div
           className="progress"
           role="progressbar"
-          aria-label="Progress"
+          aria-label={t('progress.label')}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={progress}
         >
-          <div className="progress__bar" style={{ width: `${progress}%` }} />
+          <div className="progress__bar" style={{ inlineSize: `${progress}%` }} />
         </div>
-        <span className="test-header__percent">{progress}% complete</span>
+        <span className="test-header__percent">{t('progress.complete', { percent: progress })}</span>
       </div>
       <p className="visually-hidden" aria-live="polite">
         {spoken}
@@ -50,14 +61,15 @@ export function TestHeader({ name, progress, timeLeftMs, saveStatus }: TestHeade
 
 /** What the polite live region says: the time left at 10, 5 and 1 minutes, and nothing in between. */
 function useTimeAnnouncement(timeLeftMs: number): string {
+  const t = useT();
   const previous = useRef(timeLeftMs);
-  const [spoken, setSpoken] = useState('');
+  const [mark, setMark] = useState<number | null>(null);
   useEffect(() => {
-    const mark = crossedMark(previous.current, timeLeftMs);
+    const crossed = crossedMark(previous.current, timeLeftMs);
     previous.current = timeLeftMs;
-    if (mark !== null) setSpoken(announcement(mark));
+    if (crossed !== null) setMark(crossed);
   }, [timeLeftMs]);
-  return spoken;
+  return mark === null ? '' : t('timer.remaining', { minutes: mark });
 }
 
 /**
@@ -65,10 +77,11 @@ function useTimeAnnouncement(timeLeftMs: number): string {
  * the connection and, after that, the answers reaching the server again.
  */
 function useConnectionAnnouncement(saveStatus: SaveStatus): string {
-  const [spoken, setSpoken] = useState('');
+  const t = useT();
+  const [spoken, setSpoken] = useState<SaveStatus | null>(null);
   useEffect(() => {
-    if (saveStatus === 'offline') setSpoken(SAVE_STATUS_TEXT.offline);
-    else if (saveStatus === 'saved') setSpoken((before) => (before ? SAVE_STATUS_TEXT.saved : before));
+    if (saveStatus === 'offline') setSpoken('offline');
+    else if (saveStatus === 'saved') setSpoken((before) => (before ? 'saved' : before));
   }, [saveStatus]);
-  return spoken;
+  return spoken ? t(SAVE_STATUS_MESSAGE[spoken]) : '';
 }

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Language } from '../../../i18n/languages';
 import { useToastClearance } from '../../../lib/toast';
 import type { AssessmentLoad, Attempt } from '../api/types';
 import { useAttemptActivity } from '../hooks/use-attempt-activity';
@@ -30,9 +31,11 @@ interface TestScreenProps {
   fresh: boolean;
   /** An administrator gave more time: the attempt's new deadline, and the clock offset measured with it. */
   onExtended(deadlineAt: string, offset: number): void;
+  /** The student switched language: everything on the screen stays as it is, in the other language. */
+  onLanguage(language: Language): Promise<void>;
 }
 
-export function TestScreen({ token, load, attempt, offset, fresh, onExtended }: TestScreenProps) {
+export function TestScreen({ token, load, attempt, offset, fresh, onExtended, onLanguage }: TestScreenProps) {
   const { student } = load;
   // This attempt's own questions and order (a draw, shuffling), fixed when it started.
   const assessment = useMemo(
@@ -98,6 +101,7 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended }: 
         progress={progressPercent(assessment, answers, uploaded)}
         timeLeftMs={timeLeftMs}
         saveStatus={saveStatus}
+        onLanguage={onLanguage}
       />
       <SectionNav
         sections={assessment.sections}
@@ -106,10 +110,14 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended }: 
         onOpen={open}
       />
       <section className="test__section" aria-labelledby="section-title">
-        <h2 id="section-title" className="test__section-title" ref={titleRef} tabIndex={-1}>
+        <h2 id="section-title" className="test__section-title" ref={titleRef} tabIndex={-1} dir="auto">
           {section.title}
         </h2>
-        {section.description && <p className="muted">{section.description}</p>}
+        {section.description && (
+          <p className="muted" dir="auto">
+            {section.description}
+          </p>
+        )}
       </section>
       <div className="test__questions">
         {questionsOf(assessment, section.id).map((question, index) => (

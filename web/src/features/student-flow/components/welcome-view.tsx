@@ -1,18 +1,18 @@
 import { Clock, ListChecks, Target, PlayCircle } from 'lucide-react';
 import { Badge, Button } from '../../../components/ui';
-import { formatDate } from '../../../lib/format';
+import { formatDay } from '../../../i18n/format';
+import type { Translate } from '../../../i18n/i18n';
+import { T, useI18n, useT } from '../../../i18n/react';
 import type { AssessmentLoad } from '../api/types';
 import { givenIn, questionsPerStudent } from '../paper';
 import { BeforeYouStart } from './before-you-start';
 import { PracticeQuestionCard } from './practice-question';
 
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /** The student's own time as the server set it (37.5 min is '37 minutes 30 seconds'). */
-function duration(seconds: number): string {
+function duration(t: Translate, seconds: number): string {
+  const minutes = Math.floor(seconds / 60);
   const rest = seconds % 60;
-  const minutes = count(Math.floor(seconds / 60), 'minute', 'minutes');
-  return rest ? `${minutes} ${count(rest, 'second', 'seconds')}` : minutes;
+  return rest ? t('welcome.minutesSeconds', { minutes, seconds: rest }) : t('welcome.minutes', { minutes });
 }
 
 interface WelcomeViewProps {
@@ -31,10 +31,13 @@ interface WelcomeViewProps {
 export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeViewProps) {
   const { student, previousAttempt, assessment } = load;
   const extraTime = student.extraTimePercent ?? 0;
+  const t = useT();
+  const i18n = useI18n();
+  const time = duration(t, student.timeLimitSeconds ?? assessment.timeLimit * 60);
   return (
     <div className="welcome stack">
       <div className="welcome__intro">
-        <h1 className="student__title">Distance Education Readiness Assessment</h1>
+        <h1 className="student__title">{t('app.heading')}</h1>
         <p className="welcome__student">
           <strong>{student.name}</strong> <span className="muted">{student.email}</span>
         </p>
@@ -43,64 +46,75 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
       {previousAttempt && (
         <section className="card card__body previous-attempt" aria-labelledby="previous-attempt-title">
           <h2 id="previous-attempt-title" className="welcome__heading">
-            Previous Attempt
+            {t('welcome.previousAttempt')}
           </h2>
           <div className="previous-attempt__row">
-            <span className="previous-attempt__score">{previousAttempt.percentage}%</span>
+            <span className="previous-attempt__score">
+              {t('percent', { percentage: previousAttempt.percentage })}
+            </span>
             <Badge tone={previousAttempt.passed ? 'success' : 'danger'}>
-              {previousAttempt.passed ? 'Passed' : 'Failed'}
+              {previousAttempt.passed ? t('welcome.passed') : t('welcome.failed')}
             </Badge>
-            <span className="muted">Completed {formatDate(previousAttempt.completedAt)}</span>
+            <span className="muted">
+              {t('welcome.completedOn', { date: formatDay(i18n, previousAttempt.completedAt) })}
+            </span>
           </div>
-          {!previousAttempt.passed && <p>You can retake this assessment to improve your score.</p>}
+          {!previousAttempt.passed && <p>{t('welcome.retake')}</p>}
         </section>
       )}
 
       <section className="card card__body stack" aria-labelledby="assessment-title">
         <div>
-          <h2 id="assessment-title" className="welcome__assessment-title">
+          <h2 id="assessment-title" className="welcome__assessment-title" dir="auto">
             {assessment.title}
           </h2>
-          {assessment.description && <p className="muted welcome__description">{assessment.description}</p>}
+          {assessment.description && (
+            <p className="muted welcome__description" dir="auto">
+              {assessment.description}
+            </p>
+          )}
         </div>
         <dl className="welcome__facts">
           <div className="welcome__fact">
             <Clock size={20} aria-hidden="true" />
-            <dt>Time Limit</dt>
+            <dt>{t('welcome.timeLimit')}</dt>
             <dd>
-              {duration(student.timeLimitSeconds ?? assessment.timeLimit * 60)}
-              {extraTime > 0 && (
-                <span className="welcome__fact-note">
-                  {' '}
-                  including your {extraTime}% extra time ({count(assessment.timeLimit, 'minute', 'minutes')}{' '}
-                  for everyone)
-                </span>
+              {extraTime > 0 ? (
+                <T
+                  id="welcome.timeWithExtra"
+                  values={{ time, extra: extraTime, minutes: assessment.timeLimit }}
+                  components={{ 0: <span className="welcome__fact-note" /> }}
+                />
+              ) : (
+                time
               )}
             </dd>
           </div>
           <div className="welcome__fact">
             <ListChecks size={20} aria-hidden="true" />
-            <dt>Questions</dt>
+            <dt>{t('welcome.questions')}</dt>
             <dd>
-              {count(questionsPerStudent(assessment), 'question', 'questions')} across{' '}
-              {count(assessment.sections.length, 'section', 'sections')}
+              {t('welcome.questionsAcross', {
+                questions: questionsPerStudent(assessment),
+                sections: assessment.sections.length,
+              })}
             </dd>
           </div>
           <div className="welcome__fact">
             <Target size={20} aria-hidden="true" />
-            <dt>Passing Score</dt>
-            <dd>{assessment.passingScore}%</dd>
+            <dt>{t('welcome.passingScore')}</dt>
+            <dd>{t('percent', { percentage: assessment.passingScore })}</dd>
           </div>
         </dl>
         <div>
-          <h3 className="welcome__heading">Sections</h3>
+          <h3 className="welcome__heading">{t('welcome.sections')}</h3>
           <ul className="welcome__sections">
             {assessment.sections.map((section) => (
               <li key={section.id}>
-                <span>
-                  Section {section.id}: {section.title}
+                <span>{t('section.label', { id: section.id, title: section.title })}</span>
+                <span className="muted">
+                  {t('welcome.sectionQuestions', { count: givenIn(assessment, section) })}
                 </span>
-                <span className="muted">{count(givenIn(assessment, section), 'question', 'questions')}</span>
               </li>
             ))}
           </ul>
@@ -112,7 +126,7 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
           loading={starting}
           onClick={onStart}
         >
-          Start Assessment
+          {t('welcome.start')}
         </Button>
       </section>
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useT } from '../../../i18n/react';
 import { notify } from '../../../lib/toast';
 import { studentUrl } from '../api/student-api';
 import type { Attempt } from '../api/types';
@@ -43,9 +44,6 @@ function parse(data: unknown): AttemptEvent | null {
 const REOPEN_MIN_MS = 3000;
 const REOPEN_MAX_MS = 60_000;
 
-const extensionMessage = (minutes: number) =>
-  `You have been given ${minutes} more ${minutes === 1 ? 'minute' : 'minutes'}.`;
-
 /**
  * Follows what administrators do to the running attempt, over the server's event stream (issue 26): more time
  * moves the deadline and says so, an ended attempt is handed to `onClosed`. An extension never shortens: a
@@ -58,10 +56,12 @@ export function useAttemptEvents(
   attempt: Pick<Attempt, 'id' | 'deadlineAt'>,
   handlers: AttemptEventHandlers,
 ): void {
-  const latest = useRef(handlers);
+  const t = useT();
+  // The handlers and the words of the moment, without reopening the stream when they change.
+  const latest = useRef({ ...handlers, t });
   const deadline = useRef(Date.parse(attempt.deadlineAt));
   useEffect(() => {
-    latest.current = handlers;
+    latest.current = { ...handlers, t };
   });
   useEffect(() => {
     deadline.current = Math.max(deadline.current, Date.parse(attempt.deadlineAt));
@@ -93,7 +93,7 @@ export function useAttemptEvents(
       const offset = clockOffset(event.serverNow, Date.now());
       latest.current.onExtended(event.deadlineAt, offset);
       // A deadline still behind the server's clock gives nothing to use: the time stays up.
-      if (timeLeft(event.deadlineAt, offset) > 0) notify.info(extensionMessage(minutes));
+      if (timeLeft(event.deadlineAt, offset) > 0) notify.info(latest.current.t('test.extended', { minutes }));
     };
     // The browser reconnects a dropped stream by itself, but gives up for good on an answer that is not a stream
     // (a 502 from the gateway while the service restarts): the page opens it again, less often each time.

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { useT } from '../../../i18n/react';
 import { notify } from '../../../lib/toast';
 import { useSubmitAssessmentMutation } from '../api/student-api';
 import type { Attempt, UploadedFile } from '../api/types';
@@ -29,6 +30,7 @@ export function useFinishAttempt(input: {
 }) {
   const { token, attempt, offset, answers, files, saver, timeUp, flushActivity } = input;
   const navigate = useNavigate();
+  const t = useT();
   const [submit, { isLoading }] = useSubmitAssessmentMutation();
   // The moment before the submit itself, while the last activity report goes, counts as submitting already.
   const [reporting, setReporting] = useState(false);
@@ -40,10 +42,10 @@ export function useFinishAttempt(input: {
   // The answers the server saved are the ones scored; those it did not get stay kept on this device.
   const leaveEnded = useCallback(() => {
     saver.stop();
-    notify.info('Your attempt was ended. It is being scored from your saved answers.');
+    notify.info(t('test.ended'));
     const state: CompleteState = { waitFor: { attemptId: attempt.id } };
     void navigate(complete, { replace: true, state });
-  }, [saver, attempt.id, navigate, complete]);
+  }, [saver, attempt.id, navigate, complete, t]);
 
   const finish = useCallback(async () => {
     if (submittingRef.current) return;
@@ -67,7 +69,7 @@ export function useFinishAttempt(input: {
       const outcome = await submit({ token, body }).unwrap();
       saver.stop();
       forgetAnswers(token, attempt.id);
-      notify.success('Assessment submitted successfully!');
+      notify.success(t('test.submitted'));
       const state: CompleteState =
         'result' in outcome ? { result: outcome.result } : { waitFor: { attemptId: outcome.attemptId } };
       await navigate(complete, { state });
@@ -76,10 +78,23 @@ export function useFinishAttempt(input: {
         leaveEnded();
         return;
       }
-      notify.error('Failed to submit assessment');
+      notify.error(t('test.submitFailed'));
       submittingRef.current = false;
     }
-  }, [answers, files, attempt, offset, submit, saver, token, navigate, complete, leaveEnded, flushActivity]);
+  }, [
+    answers,
+    files,
+    attempt,
+    offset,
+    submit,
+    saver,
+    token,
+    navigate,
+    complete,
+    leaveEnded,
+    flushActivity,
+    t,
+  ]);
 
   const endedElsewhere = useCallback(() => {
     if (endedRef.current) return;
@@ -99,7 +114,7 @@ export function useFinishAttempt(input: {
     }
     if (timeUpHandled.current) return;
     timeUpHandled.current = true;
-    notify.info('Time is up! Submitting your assessment automatically.');
+    notify.info(t('test.timeUp'));
     void finish();
   }, [timeUp, finish]);
 

@@ -1,6 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { renderStudentApp } from '../../../testing/render-student';
-import { announcement, clockOffset, crossedMark, formatCountdown, timeLeft } from '../clock';
+import { createStudentI18n } from '../../../i18n/i18n';
+import { clockOffset, crossedMark, formatCountdown, timeLeft } from '../clock';
 import { attemptInProgress, db, TOKEN, useStudentServer } from './student-server';
 
 useStudentServer();
@@ -36,8 +37,9 @@ describe('Server clock', () => {
     expect(crossedMark(61_000, 59_000)).toBe(1);
     // A tab asleep across two marks speaks the latest one only.
     expect(crossedMark(11 * 60_000, 4 * 60_000)).toBe(5);
-    expect(announcement(1)).toBe('1 minute remaining');
-    expect(announcement(10)).toBe('10 minutes remaining');
+    const english = createStudentI18n();
+    expect(english._('timer.remaining', { minutes: 1 })).toBe('1 minute remaining');
+    expect(english._('timer.remaining', { minutes: 10 })).toBe('10 minutes remaining');
   });
 });
 

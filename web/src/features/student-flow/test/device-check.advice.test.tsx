@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
+import { createStudentI18n } from '../../../i18n/i18n';
 import { clockLine, connectionLine, median } from '../device-check';
 import { db, TOKEN, useStudentServer } from './student-server';
 
@@ -117,13 +118,15 @@ describe('Check before the clock starts', () => {
 });
 
 describe('Check wording', () => {
+  const english = createStudentI18n();
+
   it.each([
     [120, 'ok', 'Connection: good (120 ms)'],
     [1000, 'ok', 'Connection: good (1000 ms)'],
     [1400, 'warning', 'Connection: slow (1.4 s) — your answers are still saved, it may just take longer'],
     [null, 'warning', UNREACHABLE],
   ] as const)('when the median round trip is %s ms, then the line is %s: %s', (ms, status, text) => {
-    expect(connectionLine(ms)).toEqual({ status, text });
+    expect(connectionLine(english, ms)).toEqual({ status, text });
   });
 
   it('when round trips vary, then the median is the middle one', () => {
@@ -142,6 +145,6 @@ describe('Check wording', () => {
       "Clock: this device is 3 hours ahead — the timer follows the server's clock, so nothing to do",
     ],
   ])('when the server clock is %i ms ahead, then the clock line reads %s', (offset, text) => {
-    expect(clockLine(offset).text).toBe(text);
+    expect(clockLine(english, offset).text).toBe(text);
   });
 });

@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import type { Language } from '../../../i18n/languages';
 import { answer } from '../../../testing/answer';
 import { server } from '../../../testing/server';
 import type {
@@ -14,7 +15,7 @@ import type {
 /*
  * An in-memory stand-in for the student service's student side (api.md): the assessment for a token,
  * one attempt at a time with a server clock, autosave keeping the newest sequence, uploads with the
- * allow-list and size cap, idempotent submit, and the results list.
+ * allow-list and size cap, idempotent submit, the results list, and the student's language.
  */
 export const TOKEN = 'tok-ada';
 
@@ -169,6 +170,12 @@ export const db = {
   activity: [] as ActivityReport[],
   /** How the activity endpoint answers: 204 and recorded, a status of its own, or no connection. */
   activityAnswer: 'record' as 'record' | 'offline' | 'hang' | number,
+  /** The language the server resolved for the student (theirs, else the browser's, else English). */
+  language: 'en' as Language,
+  /** The language switches that reached the server, in order. */
+  languagePuts: [] as Language[],
+  /** How the language switch answers: 200 and kept, or no connection. */
+  languageAnswer: 'keep' as 'keep' | 'offline',
 };
 
 export function resetStudentDb(): void {
@@ -194,6 +201,9 @@ export function resetStudentDb(): void {
   db.resultRequests = 0;
   db.activity = [];
   db.activityAnswer = 'record';
+  db.language = 'en';
+  db.languagePuts = [];
+  db.languageAnswer = 'keep';
 }
 
 export const serverNow = () => new Date(Date.now() + db.clockAhead).toISOString();
@@ -238,7 +248,16 @@ const handlers = [
       attempt: db.attempt,
       awaitingResult: db.awaitingResult,
       serverNow: serverNow(),
+      language: db.language,
     });
+  }),
+  http.put(url('/language'), async ({ request, params }) => {
+    if (db.languageAnswer === 'offline') return HttpResponse.error();
+    if (params.token !== TOKEN) return notFound();
+    const { language } = (await request.json()) as { language: Language };
+    db.languagePuts.push(language);
+    db.language = language;
+    return answer('/api/student/{token}/language', 'put', { language });
   }),
   http.post(url('/start'), ({ params }) => {
     if (params.token !== TOKEN) return notFound();

@@ -2,30 +2,46 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Navigate, useParams } from 'react-router-dom';
 import { AlertTriangle, BadgeCheck, SearchX } from 'lucide-react';
 import { Button, Input, Logo, Spinner } from '../../../components/ui';
-import { formatDate } from '../../../lib/format';
+import { formatDay } from '../../../i18n/format';
+import { LanguageSelect } from '../../../i18n/language-select';
+import { T, useI18n, useT } from '../../../i18n/react';
 import { useCertificateVerification } from '../api/certificate-verification';
+import { useVisitorLanguage } from '../hooks/use-visitor-language';
 
+/** The public page's frame, in the visitor's language (shown once it is active) with a switch. */
 function VerifyShell({ children }: { children: ReactNode }) {
+  const language = useVisitorLanguage();
   return (
     <div className="student">
       <header className="student__header">
         <Logo size="small" />
+        {language.ready && <LanguageSelect onChange={language.choose} />}
       </header>
-      <main className="student__main">{children}</main>
+      <main className="student__main">
+        {language.ready ? (
+          children
+        ) : (
+          <div className="center-block">
+            <Spinner size="lg" decorative />
+          </div>
+        )}
+      </main>
     </div>
   );
 }
 
 /** Where a person types the code printed on a certificate; it opens that code's verification page. */
 function CodeForm() {
+  const t = useT();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
+  // Whether the empty code was refused: its words follow a change of language.
+  const [error, setError] = useState(false);
   const [target, setTarget] = useState<string>();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = code.trim();
     if (!trimmed) {
-      setError('Enter the verification code printed on the certificate');
+      setError(true);
       return;
     }
     setTarget(`/verify/${encodeURIComponent(trimmed)}`);
@@ -34,18 +50,18 @@ function CodeForm() {
   return (
     <form className="verify__form" onSubmit={submit} noValidate>
       <Input
-        label="Verification code"
+        label={t('verify.codeLabel')}
         name="code"
         autoComplete="off"
         placeholder="RDY-XXXX-XXXX"
         value={code}
-        error={error}
+        error={error ? t('verify.enterCode') : undefined}
         onChange={(e) => {
           setCode(e.target.value);
-          setError(undefined);
+          setError(false);
         }}
       />
-      <Button type="submit">Verify</Button>
+      <Button type="submit">{t('verify.submit')}</Button>
     </form>
   );
 }
@@ -57,98 +73,122 @@ function CodeForm() {
 export function VerifyCodePage({ malformed = false }: { malformed?: boolean }) {
   return (
     <VerifyShell>
-      <section className="card card__body verify">
-        {malformed ? (
-          <>
-            <div className="verify__icon verify__icon--unknown" aria-hidden="true">
-              <SearchX size={40} />
-            </div>
-            <h1 className="student__title">No certificate has this code</h1>
-            <p>Check the code printed on the certificate and type it below.</p>
-          </>
-        ) : (
-          <>
-            <div className="verify__icon verify__icon--valid" aria-hidden="true">
-              <BadgeCheck size={40} />
-            </div>
-            <h1 className="student__title">Verify a certificate</h1>
-            <p>Type the verification code printed on the certificate to check that it was awarded.</p>
-          </>
-        )}
-        <CodeForm />
-      </section>
+      <CodeSection malformed={malformed} />
     </VerifyShell>
+  );
+}
+
+function CodeSection({ malformed }: { malformed: boolean }) {
+  const t = useT();
+  return (
+    <section className="card card__body verify">
+      {malformed ? (
+        <>
+          <div className="verify__icon verify__icon--unknown" aria-hidden="true">
+            <SearchX size={40} />
+          </div>
+          <h1 className="student__title">{t('verify.unknownTitle')}</h1>
+          <p>{t('verify.malformedText')}</p>
+        </>
+      ) : (
+        <>
+          <div className="verify__icon verify__icon--valid" aria-hidden="true">
+            <BadgeCheck size={40} />
+          </div>
+          <h1 className="student__title">{t('verify.formTitle')}</h1>
+          <p>{t('verify.formText')}</p>
+        </>
+      )}
+      <CodeForm />
+    </section>
   );
 }
 
 /** The public page a certificate's QR code opens: says whether a certificate with this code stands. */
 export function VerifyPage() {
+  return (
+    <VerifyShell>
+      <Verification />
+    </VerifyShell>
+  );
+}
+
+function Verification() {
   const { code = '' } = useParams<{ code: string }>();
   const [attempt, setAttempt] = useState(0);
   const verification = useCertificateVerification(code, attempt);
+  const t = useT();
+  const i18n = useI18n();
 
   return (
-    <VerifyShell>
-      <section
-        className="card card__body verify"
-        aria-live="polite"
-        aria-busy={verification.status === 'checking'}
-      >
-        {verification.status === 'checking' && (
-          <div className="verify__status">
-            <Spinner decorative />
-            <p>Checking certificate {code}…</p>
+    <section
+      className="card card__body verify"
+      aria-live="polite"
+      aria-busy={verification.status === 'checking'}
+    >
+      {verification.status === 'checking' && (
+        <div className="verify__status">
+          <Spinner decorative />
+          <p>{t('verify.checking', { code })}</p>
+        </div>
+      )}
+      {verification.status === 'valid' && (
+        <>
+          <div className="verify__icon verify__icon--valid" aria-hidden="true">
+            <BadgeCheck size={40} />
           </div>
-        )}
-        {verification.status === 'valid' && (
-          <>
-            <div className="verify__icon verify__icon--valid" aria-hidden="true">
-              <BadgeCheck size={40} />
+          <h1 className="student__title">{t('verify.validTitle')}</h1>
+          <p>
+            <T
+              id="verify.awarded"
+              values={{
+                name: verification.certificate.name,
+                date: formatDay(i18n, verification.certificate.issuedAt),
+              }}
+              components={{ 0: <strong />, 1: <strong /> }}
+            />
+          </p>
+          <dl className="verify__facts">
+            <div>
+              <dt>{t('verify.assessment')}</dt>
+              <dd>{verification.certificate.assessmentTitle}</dd>
             </div>
-            <h1 className="student__title">Valid certificate</h1>
-            <p>
-              This certificate was awarded to <strong>{verification.certificate.name}</strong> on{' '}
-              <strong>{formatDate(verification.certificate.issuedAt)}</strong>.
-            </p>
-            <dl className="verify__facts">
-              <div>
-                <dt>Assessment</dt>
-                <dd>{verification.certificate.assessmentTitle}</dd>
-              </div>
-              <div>
-                <dt>Score</dt>
-                <dd>{verification.certificate.percentage}%</dd>
-              </div>
-              <div>
-                <dt>Verification code</dt>
-                <dd className="verify__code">{code.toUpperCase()}</dd>
-              </div>
-            </dl>
-          </>
-        )}
-        {verification.status === 'unknown' && (
-          <>
-            <div className="verify__icon verify__icon--unknown" aria-hidden="true">
-              <SearchX size={40} />
+            <div>
+              <dt>{t('verify.score')}</dt>
+              <dd>{t('percent', { percentage: verification.certificate.percentage })}</dd>
             </div>
-            <h1 className="student__title">No certificate has this code</h1>
-            <p>
-              No valid certificate matches <strong className="verify__code">{code}</strong>. Check the code
-              printed on the certificate; a certificate that was withdrawn no longer verifies.
-            </p>
-          </>
-        )}
-        {verification.status === 'failed' && (
-          <>
-            <div className="verify__icon verify__icon--unknown" aria-hidden="true">
-              <AlertTriangle size={40} />
+            <div>
+              <dt>{t('verify.codeLabel')}</dt>
+              <dd className="verify__code">{code.toUpperCase()}</dd>
             </div>
-            <h1 className="student__title">The certificate could not be checked</h1>
-            <p>Something went wrong on our side. Please try again in a moment.</p>
-            <Button onClick={() => setAttempt((n) => n + 1)}>Try again</Button>
-          </>
-        )}
-      </section>
-    </VerifyShell>
+          </dl>
+        </>
+      )}
+      {verification.status === 'unknown' && (
+        <>
+          <div className="verify__icon verify__icon--unknown" aria-hidden="true">
+            <SearchX size={40} />
+          </div>
+          <h1 className="student__title">{t('verify.unknownTitle')}</h1>
+          <p>
+            <T
+              id="verify.unknownText"
+              values={{ code }}
+              components={{ 0: <strong className="verify__code" /> }}
+            />
+          </p>
+        </>
+      )}
+      {verification.status === 'failed' && (
+        <>
+          <div className="verify__icon verify__icon--unknown" aria-hidden="true">
+            <AlertTriangle size={40} />
+          </div>
+          <h1 className="student__title">{t('verify.failedTitle')}</h1>
+          <p>{t('verify.failedText')}</p>
+          <Button onClick={() => setAttempt((n) => n + 1)}>{t('app.tryAgain')}</Button>
+        </>
+      )}
+    </section>
   );
 }

@@ -1,0 +1,9 @@
+export {
+  translations,
+  type Catalogue,
+  type Catalogues,
+  type MessageValues,
+  type TranslationOptions,
+  type Translator,
+} from './translator';
+export { catalogueProblems } from './check';

@@ -1,0 +1,53 @@
+import { useCallback, useEffect, useState } from 'react';
+import { isLanguage, negotiateLanguage, type Language } from '../../../i18n/languages';
+import { useLanguage } from '../../../i18n/react';
+
+/** The language a visitor chose on the verification page, kept in this browser only. */
+export const VISITOR_LANGUAGE_KEY = 'readiness.verify-language';
+
+function chosenBefore(): Language | null {
+  try {
+    const kept = window.localStorage.getItem(VISITOR_LANGUAGE_KEY);
+    return isLanguage(kept) ? kept : null;
+  } catch {
+    return null;
+  }
+}
+
+function keep(language: Language): void {
+  try {
+    window.localStorage.setItem(VISITOR_LANGUAGE_KEY, language);
+  } catch {
+    // Without storage the choice lasts as long as the page.
+  }
+}
+
+const browserLanguages = (): readonly string[] =>
+  navigator.languages?.length ? navigator.languages : [navigator.language];
+
+/**
+ * The verification page's language (issue 27): whoever scans a certificate has no invitation, so it is the one they
+ * chose here before, else the first of their browser's languages the pages have, else English. It is active before
+ * the page shows (`ready`).
+ */
+export function useVisitorLanguage() {
+  const { language, setLanguage } = useLanguage();
+  const [wanted] = useState(() => chosenBefore() ?? negotiateLanguage(browserLanguages()));
+  const [settled, setSettled] = useState(false);
+
+  useEffect(() => {
+    setLanguage(wanted)
+      .catch((error: unknown) => console.error('Failed to load the language:', error))
+      .finally(() => setSettled(true));
+  }, [wanted, setLanguage]);
+
+  const choose = useCallback(
+    (next: Language) => {
+      keep(next);
+      return setLanguage(next);
+    },
+    [setLanguage],
+  );
+
+  return { ready: settled || wanted === language, choose };
+}
