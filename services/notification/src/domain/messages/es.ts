@@ -13,10 +13,10 @@ export const es: Catalogue<MailMessage> = {
   'invitation.intro':
     'Le invitamos a realizar {titled, select, yes {la evaluación «{title}»} other {la evaluación de preparación}} en {product} para conocer su grado de preparación para la educación a distancia.',
   'invitation.time.extra':
-    'Dispone de {ownTime}, lo que incluye su {extra} de tiempo adicional ({limit} con carácter general); el temporizador solo empieza a contar cuando pulse «Comenzar».',
+    'Dispone de {ownTime}, lo que incluye su {extra} de tiempo adicional ({limit} con carácter general); el temporizador solo empieza a contar cuando pulse «Comenzar la evaluación».',
   'invitation.time.limit':
-    'La evaluación dura como máximo {limit}; el temporizador solo empieza a contar cuando pulse «Comenzar».',
-  'invitation.time.none': 'El temporizador solo empieza a contar cuando pulse «Comenzar».',
+    'La evaluación dura como máximo {limit}; el temporizador solo empieza a contar cuando pulse «Comenzar la evaluación».',
+  'invitation.time.none': 'El temporizador solo empieza a contar cuando pulse «Comenzar la evaluación».',
   'invitation.duration': '{minutes} y {seconds}',
   'invitation.open': 'Acceda a su evaluación: {url}',
   'invitation.open.button': 'Acceder a la evaluación',

@@ -13,10 +13,10 @@ export const fr: Catalogue<MailMessage> = {
   'invitation.intro':
     'Nous vous invitons à passer {titled, select, yes {l’évaluation «\u00a0{title}\u00a0»} other {l’évaluation de préparation}} sur {product} afin de mesurer votre degré de préparation à la formation à distance.',
   'invitation.time.extra':
-    'Vous disposez de {ownTime}, temps supplémentaire de {extra} compris ({limit} en temps normal)\u00a0; le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer\u00a0».',
+    'Vous disposez de {ownTime}, temps supplémentaire de {extra} compris ({limit} en temps normal)\u00a0; le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer l’évaluation\u00a0».',
   'invitation.time.limit':
-    'L’évaluation dure au maximum {limit}\u00a0; le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer\u00a0».',
-  'invitation.time.none': 'Le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer\u00a0».',
+    'L’évaluation dure au maximum {limit}\u00a0; le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer l’évaluation\u00a0».',
+  'invitation.time.none': 'Le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer l’évaluation\u00a0».',
   'invitation.duration': '{minutes} et {seconds}',
   'invitation.open': 'Accéder à votre évaluation\u00a0: {url}',
   'invitation.open.button': 'Accéder à votre évaluation',

@@ -13,10 +13,10 @@ export const pt: Catalogue<MailMessage> = {
   'invitation.intro':
     'Convidamos você a realizar {titled, select, yes {a avaliação “{title}”} other {a avaliação de preparação}} no {product} para conhecer o seu nível de preparação para a educação a distância.',
   'invitation.time.extra':
-    'Você tem {ownTime}, já incluído o seu tempo adicional de {extra} ({limit} no tempo padrão); a contagem do tempo só começa quando você clicar em “Começar”.',
+    'Você tem {ownTime}, já incluído o seu tempo adicional de {extra} ({limit} no tempo padrão); a contagem do tempo só começa quando você clicar em “Iniciar a avaliação”.',
   'invitation.time.limit':
-    'A avaliação leva no máximo {limit}; a contagem do tempo só começa quando você clicar em “Começar”.',
-  'invitation.time.none': 'A contagem do tempo só começa quando você clicar em “Começar”.',
+    'A avaliação leva no máximo {limit}; a contagem do tempo só começa quando você clicar em “Iniciar a avaliação”.',
+  'invitation.time.none': 'A contagem do tempo só começa quando você clicar em “Iniciar a avaliação”.',
   'invitation.duration': '{minutes} e {seconds}',
   'invitation.open': 'Acesse sua avaliação: {url}',
   'invitation.open.button': 'Acessar a avaliação',
