@@ -56,6 +56,58 @@ export const practiceQuestionSchema = z.object({
   correctAnswer: z.string(),
 });
 
+/**
+ * The languages a version's content may be translated into (issue 27): every language but English, which is the
+ * version's own text.
+ */
+export const TRANSLATION_LANGUAGES = ['es', 'fr', 'pt', 'ar'] as const satisfies readonly Language[];
+export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
+
+/**
+ * A version's texts in the other languages, declared once for the admin's save, the admin's read and the student's
+ * page: `{ es?: { title?, description?, sections?: { [sectionId]: { title?, description? } }, questions?:
+ * { [questionId]: { question?, options?: { [optionId]: text }, fileInstructions? } }, practiceQuestion?:
+ * { question?, options? } }, fr?, pt?, ar? }`. A text left out is not translated: the student sees the English one.
+ * `text` and `longText` are the schemas of one short (a title, an option) and one long text (a description, a
+ * question); a request gives them its own checks, an answer plain strings.
+ */
+export function contentTranslationsSchema(
+  text: z.ZodType<string> = z.string(),
+  longText: z.ZodType<string> = text,
+) {
+  const question = z.object({
+    question: longText.optional(),
+    options: z.record(z.string(), text).optional().describe('By option id'),
+    fileInstructions: longText.optional().describe("A file-upload question's instructions"),
+  });
+  const language = z.object({
+    title: text.optional(),
+    description: longText.optional(),
+    sections: z
+      .record(z.string(), z.object({ title: text.optional(), description: longText.optional() }))
+      .optional()
+      .describe('By section id'),
+    questions: z.record(z.string(), question).optional().describe('By question id'),
+    practiceQuestion: question.omit({ fileInstructions: true }).optional(),
+  });
+  return z
+    .strictObject(
+      { es: language.optional(), fr: language.optional(), pt: language.optional(), ar: language.optional() },
+      {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys'
+            ? `Unknown translation language: ${issue.keys.join(', ')} (translations are for es, fr, pt and ar; English is the version's own text)`
+            : undefined,
+      },
+    )
+    .describe(
+      "The version's texts in other languages; a text left out is shown in English. Scoring never reads them",
+    );
+}
+
+export type ContentTranslations = z.infer<ReturnType<typeof contentTranslationsSchema>>;
+export type TranslatedTexts = NonNullable<ContentTranslations[TranslationLanguage]>;
+
 /** What an attempt's timeline records (issue 26): facts for the result detail and the PDF report, never scored. */
 export const TIMELINE_KINDS = [
   'started',

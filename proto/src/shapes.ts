@@ -1,10 +1,23 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import type { AssessmentSection, AssessmentVersionPublished } from './gen/readiness/events/v1/assessment_pb';
+import type {
+  AssessmentSection,
+  AssessmentVersionPublished,
+  ContentTranslation as TranslationMessage,
+  QuestionTranslation as QuestionTranslationMessage,
+} from './gen/readiness/events/v1/assessment_pb';
 import type { ResultRecorded, ScoredAnswer, SectionScore } from './gen/readiness/events/v1/results_pb';
 import { QuestionType } from './gen/readiness/events/v1/assessment_pb';
-import type { Language, PERFORMANCE_LEVELS, QUESTION_KINDS, TIMELINE_KINDS } from './api-schemas';
-import { languageOf } from './api-schemas';
+import type {
+  ContentTranslations,
+  Language,
+  PERFORMANCE_LEVELS,
+  QUESTION_KINDS,
+  TIMELINE_KINDS,
+  TranslatedTexts,
+  TranslationLanguage,
+} from './api-schemas';
+import { languageOf, TRANSLATION_LANGUAGES } from './api-schemas';
 import {
   TimelineEntrySchema,
   TimelineKind,
@@ -92,6 +105,8 @@ export interface PublishedVersion {
   shuffleOptions?: boolean;
   /** The untimed practice question the welcome page offers before Start (never scored); absent: none. */
   practiceQuestion?: PracticeQuestion;
+  /** The version's texts in other languages (absent: English only). */
+  translations?: ContentTranslations;
 }
 
 /** A practice question: tried before Start, answered on the page, never scored or saved. */
@@ -142,7 +157,73 @@ export function publishedVersion(e: AssessmentVersionPublished): PublishedVersio
           },
         }
       : {}),
+    ...(e.translations.length ? { translations: contentTranslations(e.translations) } : {}),
   };
+}
+
+/** Only the texts a translation gives: proto3 sends an untranslated text as empty, and empty is "not translated". */
+const givenTexts = <K extends string>(texts: Record<K, string>): Partial<Record<K, string>> =>
+  Object.fromEntries(Object.entries(texts).filter(([, text]) => text)) as Partial<Record<K, string>>;
+
+const byId = <T>(entries: Array<[string, T]>): Record<string, T> | undefined =>
+  entries.length ? Object.fromEntries(entries) : undefined;
+
+function questionTranslation(q: QuestionTranslationMessage) {
+  return {
+    ...givenTexts({ question: q.question, fileInstructions: q.fileInstructions }),
+    ...(q.options.length ? { options: byId(q.options.map((o) => [o.id, o.text])) } : {}),
+  };
+}
+
+/** The translations an event carries, by language; a language other than es, fr, pt and ar is left out. */
+export function contentTranslations(messages: TranslationMessage[]): ContentTranslations {
+  const out: ContentTranslations = {};
+  for (const m of messages) {
+    if (!(TRANSLATION_LANGUAGES as readonly string[]).includes(m.language)) continue;
+    const practice = m.practiceQuestion && questionTranslation(m.practiceQuestion);
+    const sections = byId(
+      m.sections.map((s) => [String(s.id), givenTexts({ title: s.title, description: s.description })]),
+    );
+    const questions = byId(m.questions.map((q) => [q.id, questionTranslation(q)]));
+    out[m.language as TranslationLanguage] = {
+      ...givenTexts({ title: m.title, description: m.description }),
+      ...(sections ? { sections } : {}),
+      ...(questions ? { questions } : {}),
+      ...(practice && (practice.question || practice.options) ? { practiceQuestion: practice } : {}),
+    };
+  }
+  return out;
+}
+
+/** Stored translations as an event carries them, one message per language. */
+export function translationMessages(translations: ContentTranslations) {
+  const question = (
+    id: string,
+    q: NonNullable<TranslatedTexts['practiceQuestion']> & { fileInstructions?: string },
+  ) => ({
+    id,
+    question: q.question ?? '',
+    options: Object.entries(q.options ?? {}).map(([optionId, text]) => ({ id: optionId, text })),
+    fileInstructions: q.fileInstructions ?? '',
+  });
+  return TRANSLATION_LANGUAGES.flatMap((language) => {
+    const t = translations[language];
+    if (!t) return [];
+    return [
+      {
+        language,
+        title: t.title ?? '',
+        description: t.description ?? '',
+        sections: Object.entries(t.sections ?? {}).map(([id, s]) => ({
+          id: Number(id),
+          title: s.title ?? '',
+          description: s.description ?? '',
+        })),
+        questions: Object.entries(t.questions ?? {}).map(([id, q]) => question(id, q)),
+        practiceQuestion: t.practiceQuestion && question('practice', t.practiceQuestion),
+      },
+    ];
+  });
 }
 
 /** The performance bands of SPEC §4, by percentage: 90 and above, 80 to 89, 70 to 79, below 70. */

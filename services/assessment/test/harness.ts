@@ -116,6 +116,17 @@ export function sampleAssessment(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** A multiple-choice practice question, answered p1. */
+export const samplePracticeQuestion = {
+  type: 'multiple_choice',
+  question: 'Which of these is a web browser?',
+  options: [
+    { id: 'p1', text: 'Firefox' },
+    { id: 'p2', text: 'A printer' },
+  ],
+  correctAnswer: 'p1',
+};
+
 /** The first bytes of a real 1×1 PNG. */
 export const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',

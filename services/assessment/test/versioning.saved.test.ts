@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { QuestionType } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
-import { adminToken, sampleAssessment, startAssessment, type Harness } from './harness';
+import {
+  adminToken,
+  sampleAssessment,
+  samplePracticeQuestion,
+  startAssessment,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(60_000);
 
@@ -252,15 +258,7 @@ test('when a version offers a practice question, then it is saved, served and pu
         assessment: { id: string; version: number } & Record<string, unknown>;
       }
     ).assessment;
-  const practiceQuestion = {
-    type: 'multiple_choice',
-    question: 'Which of these is a web browser?',
-    options: [
-      { id: 'p1', text: 'Firefox' },
-      { id: 'p2', text: 'A printer' },
-    ],
-    correctAnswer: 'p1',
-  };
+  const practiceQuestion = samplePracticeQuestion;
   const before = await current();
   const saved = await h.call('PUT', '/api/assessment', {
     token: ada,

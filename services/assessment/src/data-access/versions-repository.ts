@@ -13,6 +13,8 @@ export interface VersionContent {
   shuffleOptions: boolean;
   /** The practice question, as JSON the domain gives its shape; null when there is none. */
   practiceQuestion: unknown;
+  /** The texts in other languages, as JSON the domain gives its shape; {} when there are none. */
+  translations: unknown;
 }
 
 export interface VersionRecord extends VersionContent {
@@ -37,6 +39,7 @@ interface VersionRow {
   shuffle_questions: boolean;
   shuffle_options: boolean;
   practice_question: unknown;
+  translations: unknown;
   change_notes: string;
   created_at: Date | string;
   created_by_id: string;
@@ -56,6 +59,7 @@ const toVersion = (r: VersionRow): VersionRecord => ({
   shuffleQuestions: r.shuffle_questions,
   shuffleOptions: r.shuffle_options,
   practiceQuestion: r.practice_question,
+  translations: r.translations,
   changeNotes: r.change_notes,
   createdAt: new Date(r.created_at),
   createdBy: { id: r.created_by_id, name: r.created_by_name },
@@ -94,8 +98,8 @@ const VERSIONS_LOCK = 7_341_002;
 export const lockVersions = (tx: Tx) => tx.execute(sql`SELECT pg_advisory_xact_lock(${VERSIONS_LOCK})`);
 
 const VERSION_COLUMNS = sql`id, version, is_active, title, description, time_limit, passing_score, sections,
-  questions, shuffle_questions, shuffle_options, practice_question, change_notes, created_at, created_by_id,
-  created_by_name`;
+  questions, shuffle_questions, shuffle_options, practice_question, translations, change_notes, created_at,
+  created_by_id, created_by_name`;
 
 /** The versions, the question files they carry, the audit of both and the admins' names, in one repository. */
 export function createVersionsRepository(database: Database) {
@@ -161,12 +165,12 @@ function versionQueries(database: Database) {
       const [row] = await rows<VersionRow>(
         tx,
         sql`INSERT INTO assessment_versions (version, is_active, title, description, time_limit, passing_score,
-              sections, questions, shuffle_questions, shuffle_options, practice_question, change_notes,
-              created_by_id, created_by_name)
+              sections, questions, shuffle_questions, shuffle_options, practice_question, translations,
+              change_notes, created_by_id, created_by_name)
             VALUES (${input.version}, true, ${c.title}, ${c.description}, ${c.timeLimit}, ${c.passingScore},
               ${JSON.stringify(c.sections)}::jsonb, ${JSON.stringify(c.questions)}::jsonb, ${c.shuffleQuestions},
               ${c.shuffleOptions}, ${c.practiceQuestion == null ? null : JSON.stringify(c.practiceQuestion)}::jsonb,
-              ${input.changeNotes},
+              ${JSON.stringify(c.translations)}::jsonb, ${input.changeNotes},
               ${input.createdBy.id}, ${input.createdBy.name})
             RETURNING ${VERSION_COLUMNS}`,
       );

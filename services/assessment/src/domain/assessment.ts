@@ -1,6 +1,7 @@
 import { badRequest } from '@readiness/kit/errors';
-import { QUESTION_KINDS, questionBasics } from '@readiness/contracts';
+import { QUESTION_KINDS, questionBasics, type ContentTranslations } from '@readiness/contracts';
 import type { VersionContent, VersionRecord } from '../data-access/versions-repository';
+import { checkTranslations, normalizeTranslations } from './translations';
 
 export const QUESTION_TYPES = QUESTION_KINDS;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -47,6 +48,8 @@ export interface AssessmentContent {
   shuffleOptions: boolean;
   /** One untimed question the welcome page offers before Start: never scored, never saved; null when none. */
   practiceQuestion: PracticeQuestion | null;
+  /** The texts in other languages than English (the version's own text); a text left out is shown in English. */
+  translations: ContentTranslations;
 }
 
 export interface PracticeQuestion {
@@ -70,7 +73,8 @@ function firstRepeat<T>(values: T[]): T | undefined {
 
 /**
  * The rules a version must keep beyond the shape of each field (which the request schema checks): unique ids,
- * every question in an existing section, answer keys that fit the question type, files that were uploaded.
+ * every question in an existing section, answer keys that fit the question type, files that were uploaded,
+ * translations of texts the version has.
  * The first broken rule is a 400 with its message.
  */
 export function checkContent(content: AssessmentContent, isUploaded: (filename: string) => boolean): void {
@@ -135,6 +139,7 @@ export function checkContent(content: AssessmentContent, isUploaded: (filename: 
       throw badRequest(`Question ${q.id}: the downloadable file must be a file uploaded first`);
     }
   }
+  checkTranslations(content);
 }
 
 /** The content as stored and published: type-specific fields only where they belong, no stale file. */
@@ -161,6 +166,7 @@ export function normalizeContent(content: AssessmentContent): AssessmentContent 
       if (file) out.downloadableFile = file;
       return out;
     }),
+    translations: normalizeTranslations(content.translations),
   };
 }
 

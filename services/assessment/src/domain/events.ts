@@ -6,6 +6,7 @@ import {
   questionType,
   sectionOf,
   timestampFromDate,
+  translationMessages,
 } from '@readiness/contracts';
 import { mimetypeOf } from './files';
 import type { AssessmentVersion } from './assessment';
@@ -59,6 +60,7 @@ export function versionPublishedPayload(
             options: v.practiceQuestion.options,
           }
         : undefined,
+      translations: translationMessages(v.translations),
     }),
   );
 }

@@ -1,5 +1,6 @@
 import type { AssessmentContent, Question } from './assessment';
 import type { Assessments } from './assessments';
+import { SEED_TRANSLATIONS } from './seed-translations';
 
 /** The question file the sample assessment offers for download, stored by the seed itself. */
 export const SEED_FILE = {
@@ -54,7 +55,10 @@ const choice = (
   correctAnswer: `${id}o${correct}`,
 });
 
-/** The sample readiness assessment a first start creates: 4 sections, 16 questions of all three types. */
+/**
+ * The sample readiness assessment a first start creates: 4 sections, 16 questions of all three types, every text
+ * also in Spanish, French, Portuguese and Arabic.
+ */
 export function seedContent(fileSize: number): AssessmentContent {
   return {
     title: 'Distance Education Readiness Assessment',
@@ -65,6 +69,7 @@ export function seedContent(fileSize: number): AssessmentContent {
     shuffleQuestions: false,
     shuffleOptions: false,
     practiceQuestion: null,
+    translations: SEED_TRANSLATIONS,
     sections: [
       { id: 1, title: 'Technology Access', description: 'The equipment and connection you can count on.' },
       { id: 2, title: 'Computer Skills', description: 'Everyday tasks an online course asks of you.' },

@@ -1,6 +1,6 @@
 /** The shapes the student service keeps of the assessment and of answers (plain data, stored as JSON). */
 
-import type { PracticeQuestion, VersionQuestion } from '@readiness/contracts';
+import type { ContentTranslations, PracticeQuestion, VersionQuestion } from '@readiness/contracts';
 
 /** A question as the assessment service published it, answer key included. Never sent to a student. */
 export type { QuestionKind as QuestionType, VersionQuestion } from '@readiness/contracts';
@@ -22,6 +22,8 @@ export interface AssessmentVersion {
   shuffleOptions?: boolean;
   /** The untimed practice question offered before Start (absent: none). */
   practiceQuestion?: PracticeQuestion;
+  /** The texts in other languages than English (absent: English only). */
+  translations?: ContentTranslations;
 }
 
 export interface Answer {

@@ -1,5 +1,11 @@
 import { badRequest } from '@readiness/kit/errors';
-import { questionBasics, sectionOf } from '@readiness/contracts';
+import {
+  questionBasics,
+  sectionOf,
+  TRANSLATION_LANGUAGES,
+  type ContentTranslations,
+  type TranslatedTexts,
+} from '@readiness/contracts';
 import type { Answer, AssessmentVersion, VersionQuestion } from '../data-access/version-records';
 
 export type {
@@ -12,8 +18,10 @@ export type {
 /** The assessment as a student sees it: the version without its answer key (api.md StudentAssessment). */
 export interface StudentAssessment extends Omit<
   AssessmentVersion,
-  'questions' | 'practiceQuestion' | 'shuffleQuestions' | 'shuffleOptions'
+  'questions' | 'practiceQuestion' | 'shuffleQuestions' | 'shuffleOptions' | 'translations'
 > {
+  /** Every language's texts at once, so the page switches language without another call; {} when none. */
+  translations: ContentTranslations;
   /** Tried on the page before Start, its answer with it: never scored, so nothing is given away. */
   practiceQuestion: NonNullable<AssessmentVersion['practiceQuestion']> | null;
   questions: Array<
@@ -63,7 +71,45 @@ export function studentView(v: AssessmentVersion): StudentAssessment {
           correctAnswer: v.practiceQuestion.correctAnswer,
         }
       : null,
+    translations: studentTranslations(v.translations ?? {}),
   };
+}
+
+type QuestionTexts = NonNullable<TranslatedTexts['questions']>[string];
+
+/** Option texts by option id: strings only. */
+const textsOf = (record: Record<string, string> | undefined) => record && { ...record };
+
+const questionTexts = (q: QuestionTexts): QuestionTexts => ({
+  question: q.question,
+  options: textsOf(q.options),
+  fileInstructions: q.fileInstructions,
+});
+
+/** The translations, copied text by text as the rest of the view is (they hold no answer key). */
+function studentTranslations(translations: ContentTranslations): ContentTranslations {
+  const out: ContentTranslations = {};
+  for (const language of TRANSLATION_LANGUAGES) {
+    const t = translations[language];
+    if (!t) continue;
+    out[language] = {
+      title: t.title,
+      description: t.description,
+      sections:
+        t.sections &&
+        Object.fromEntries(
+          Object.entries(t.sections).map(([id, s]) => [id, { title: s.title, description: s.description }]),
+        ),
+      questions:
+        t.questions &&
+        Object.fromEntries(Object.entries(t.questions).map(([id, q]) => [id, questionTexts(q)])),
+      practiceQuestion: t.practiceQuestion && {
+        question: t.practiceQuestion.question,
+        options: textsOf(t.practiceQuestion.options),
+      },
+    };
+  }
+  return out;
 }
 
 /** What a file_upload question's answer is recorded as (SPEC §7). */

@@ -2442,6 +2442,129 @@ export interface paths {
                                 shuffleQuestions: boolean;
                                 timeLimit: number;
                                 title: string;
+                                /** @description The version's texts in other languages; a text left out is shown in English. Scoring never reads them */
+                                translations: {
+                                    ar?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    es?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    fr?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    pt?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                };
                                 version: number;
                             };
                         };
@@ -2537,6 +2660,132 @@ export interface paths {
                         shuffleQuestions?: boolean;
                         timeLimit: number;
                         title: string;
+                        /**
+                         * @description The version's texts in other languages; a text left out is shown in English. Scoring never reads them
+                         * @default {}
+                         */
+                        translations?: {
+                            ar?: {
+                                description?: string;
+                                practiceQuestion?: {
+                                    /** @description By option id */
+                                    options?: {
+                                        [key: string]: string;
+                                    };
+                                    question?: string;
+                                };
+                                /** @description By question id */
+                                questions?: {
+                                    [key: string]: {
+                                        /** @description A file-upload question's instructions */
+                                        fileInstructions?: string;
+                                        /** @description By option id */
+                                        options?: {
+                                            [key: string]: string;
+                                        };
+                                        question?: string;
+                                    };
+                                };
+                                /** @description By section id */
+                                sections?: {
+                                    [key: string]: {
+                                        description?: string;
+                                        title?: string;
+                                    };
+                                };
+                                title?: string;
+                            };
+                            es?: {
+                                description?: string;
+                                practiceQuestion?: {
+                                    /** @description By option id */
+                                    options?: {
+                                        [key: string]: string;
+                                    };
+                                    question?: string;
+                                };
+                                /** @description By question id */
+                                questions?: {
+                                    [key: string]: {
+                                        /** @description A file-upload question's instructions */
+                                        fileInstructions?: string;
+                                        /** @description By option id */
+                                        options?: {
+                                            [key: string]: string;
+                                        };
+                                        question?: string;
+                                    };
+                                };
+                                /** @description By section id */
+                                sections?: {
+                                    [key: string]: {
+                                        description?: string;
+                                        title?: string;
+                                    };
+                                };
+                                title?: string;
+                            };
+                            fr?: {
+                                description?: string;
+                                practiceQuestion?: {
+                                    /** @description By option id */
+                                    options?: {
+                                        [key: string]: string;
+                                    };
+                                    question?: string;
+                                };
+                                /** @description By question id */
+                                questions?: {
+                                    [key: string]: {
+                                        /** @description A file-upload question's instructions */
+                                        fileInstructions?: string;
+                                        /** @description By option id */
+                                        options?: {
+                                            [key: string]: string;
+                                        };
+                                        question?: string;
+                                    };
+                                };
+                                /** @description By section id */
+                                sections?: {
+                                    [key: string]: {
+                                        description?: string;
+                                        title?: string;
+                                    };
+                                };
+                                title?: string;
+                            };
+                            pt?: {
+                                description?: string;
+                                practiceQuestion?: {
+                                    /** @description By option id */
+                                    options?: {
+                                        [key: string]: string;
+                                    };
+                                    question?: string;
+                                };
+                                /** @description By question id */
+                                questions?: {
+                                    [key: string]: {
+                                        /** @description A file-upload question's instructions */
+                                        fileInstructions?: string;
+                                        /** @description By option id */
+                                        options?: {
+                                            [key: string]: string;
+                                        };
+                                        question?: string;
+                                    };
+                                };
+                                /** @description By section id */
+                                sections?: {
+                                    [key: string]: {
+                                        description?: string;
+                                        title?: string;
+                                    };
+                                };
+                                title?: string;
+                            };
+                        };
                         version?: number | null;
                     };
                 };
@@ -2600,6 +2849,129 @@ export interface paths {
                                 shuffleQuestions: boolean;
                                 timeLimit: number;
                                 title: string;
+                                /** @description The version's texts in other languages; a text left out is shown in English. Scoring never reads them */
+                                translations: {
+                                    ar?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    es?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    fr?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    pt?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                };
                                 version: number;
                             };
                         };
@@ -3007,6 +3379,129 @@ export interface paths {
                                 shuffleQuestions: boolean;
                                 timeLimit: number;
                                 title: string;
+                                /** @description The version's texts in other languages; a text left out is shown in English. Scoring never reads them */
+                                translations: {
+                                    ar?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    es?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    fr?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    pt?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                };
                                 version: number;
                             };
                         };
@@ -3119,6 +3614,129 @@ export interface paths {
                                 shuffleQuestions: boolean;
                                 timeLimit: number;
                                 title: string;
+                                /** @description The version's texts in other languages; a text left out is shown in English. Scoring never reads them */
+                                translations: {
+                                    ar?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    es?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    fr?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    pt?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                };
                                 version: number;
                             };
                         };
@@ -5243,6 +5861,129 @@ export interface paths {
                                 }[];
                                 timeLimit: number;
                                 title: string;
+                                /** @description The version's texts in other languages; a text left out is shown in English. Scoring never reads them */
+                                translations: {
+                                    ar?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    es?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    fr?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    pt?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                };
                                 version: number;
                                 versionId: string;
                             };

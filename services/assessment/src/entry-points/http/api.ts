@@ -37,6 +37,7 @@ const toAssessmentJson = (v: AssessmentVersion) => ({
   shuffleQuestions: v.shuffleQuestions,
   shuffleOptions: v.shuffleOptions,
   practiceQuestion: v.practiceQuestion,
+  translations: v.translations,
   changeNotes: v.changeNotes,
   createdAt: v.createdAt.toISOString(),
   createdBy: { name: v.createdBy.name },

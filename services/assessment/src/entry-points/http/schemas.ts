@@ -1,15 +1,22 @@
-import { practiceQuestionSchema } from '@readiness/contracts';
+import { contentTranslationsSchema, practiceQuestionSchema } from '@readiness/contracts';
 import { textField } from '@readiness/kit/http';
 import { z } from 'zod';
 import { QUESTION_TYPES } from '../../domain/assessment';
+import { TEXT_LIMITS } from '../../domain/translations';
 
 const whole = (message: string) => z.coerce.number({ error: message }).int({ message });
 
 const sectionSchema = z.object({
   id: whole('Section id must be a whole number').min(1, 'Section id must be at least 1'),
-  title: textField({ label: 'Section title' }).max(200, 'Section title must be at most 200 characters'),
+  title: textField({ label: 'Section title' }).max(
+    TEXT_LIMITS.sectionTitle,
+    `Section title must be at most ${TEXT_LIMITS.sectionTitle} characters`,
+  ),
   description: textField({ label: 'Section description', multiLine: true })
-    .max(2000, 'Section description must be at most 2000 characters')
+    .max(
+      TEXT_LIMITS.sectionDescription,
+      `Section description must be at most ${TEXT_LIMITS.sectionDescription} characters`,
+    )
     .default(''),
   draw: whole('Questions per student must be a whole number')
     .min(0, 'Questions per student must be 0 (all) or more')
@@ -32,8 +39,8 @@ const questionSchema = z.object({
     .max(64, 'Question id must be at most 64 characters'),
   type: z.enum(QUESTION_TYPES, { error: 'Question type must be yes_no, multiple_choice or file_upload' }),
   question: textField({ label: 'Question text', multiLine: true }).max(
-    2000,
-    'Question text must be at most 2000 characters',
+    TEXT_LIMITS.question,
+    `Question text must be at most ${TEXT_LIMITS.question} characters`,
   ),
   section: whole('Question section must be a section id'),
   points: whole('Points must be a whole number').min(1, 'Points must be at least 1'),
@@ -43,12 +50,17 @@ const questionSchema = z.object({
     .array(
       z.object({
         id: textField({ label: 'Option id' }).min(1, 'Option id is required').max(64),
-        text: textField({ label: 'Option text' }).max(500, 'Option text must be at most 500 characters'),
+        text: textField({ label: 'Option text' }).max(
+          TEXT_LIMITS.option,
+          `Option text must be at most ${TEXT_LIMITS.option} characters`,
+        ),
       }),
     )
     .max(20, 'A question has at most 20 options')
     .optional(),
-  fileInstructions: textField({ label: 'File instructions', multiLine: true }).max(2000).optional(),
+  fileInstructions: textField({ label: 'File instructions', multiLine: true })
+    .max(TEXT_LIMITS.fileInstructions)
+    .optional(),
   hasDownloadableFile: z.boolean().optional(),
   downloadableFile: fileSchema.nullish().transform((f) => f ?? undefined),
 });
@@ -60,7 +72,7 @@ const practiceSchema = z.object({
   question: textField({ label: 'Practice question text', multiLine: true })
     .trim()
     .min(1, 'Practice question text is required')
-    .max(2000, 'Practice question text must be at most 2000 characters'),
+    .max(TEXT_LIMITS.question, `Practice question text must be at most ${TEXT_LIMITS.question} characters`),
   options: z
     .array(
       z.object({
@@ -68,7 +80,7 @@ const practiceSchema = z.object({
         text: textField({ label: 'Option text' })
           .trim()
           .min(1, 'Option text is required')
-          .max(500, 'Option text must be at most 500 characters'),
+          .max(TEXT_LIMITS.option, `Option text must be at most ${TEXT_LIMITS.option} characters`),
       }),
     )
     .max(20, 'A question has at most 20 options')
@@ -78,14 +90,24 @@ const practiceSchema = z.object({
     .max(64),
 });
 
+/**
+ * The texts in other languages, as a save sends them: each text a string without control characters (line breaks
+ * only in the long ones); which ids exist and each text's length are the domain's checks, which name them.
+ */
+const translatedText = { label: 'Translated text', requiredMessage: 'A translated text must be a string' };
+const translationsSchema = contentTranslationsSchema(
+  textField(translatedText),
+  textField({ ...translatedText, multiLine: true }),
+);
+
 /** `PUT /api/assessment`: the full assessment, the version it was based on, and optional change notes. */
 export const saveAssessmentBody = z.object({
   title: textField({ label: 'Title' })
     .trim()
     .min(1, 'Title is required')
-    .max(200, 'Title must be at most 200 characters'),
+    .max(TEXT_LIMITS.title, `Title must be at most ${TEXT_LIMITS.title} characters`),
   description: textField({ label: 'Description', multiLine: true })
-    .max(5000, 'Description must be at most 5000 characters')
+    .max(TEXT_LIMITS.description, `Description must be at most ${TEXT_LIMITS.description} characters`)
     .default(''),
   timeLimit: whole('Time limit must be a whole number of minutes').min(
     1,
@@ -110,6 +132,7 @@ export const saveAssessmentBody = z.object({
     .boolean({ error: 'shuffleOptions must be true or false' })
     .default(false)
     .describe('Each student gets their own order of multiple-choice options, fixed when they start'),
+  translations: translationsSchema.default({}),
   changeNotes: textField({ label: 'Change notes', multiLine: true })
     .max(2000, 'Change notes must be at most 2000 characters')
     .nullish()
@@ -154,6 +177,7 @@ export const assessmentOut = z.object({
   ),
   questions: z.array(questionOut),
   practiceQuestion: practiceQuestionSchema.nullable(),
+  translations: contentTranslationsSchema(),
   shuffleQuestions: z.boolean(),
   shuffleOptions: z.boolean(),
   changeNotes: z.string(),

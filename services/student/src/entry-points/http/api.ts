@@ -1,4 +1,5 @@
 import {
+  contentTranslationsSchema,
   practiceQuestionSchema,
   questionKindSchema,
   sectionFiguresSchema,
@@ -183,6 +184,7 @@ const assessmentOut = z.object({
   practiceQuestion: practiceQuestionSchema
     .nullable()
     .describe('One untimed question to try before Start, with its answer: never scored, never saved'),
+  translations: contentTranslationsSchema(),
 });
 const liveAttemptOut = z.object({
   attemptId: z.string(),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { translatableTexts, translationsPayload } from './translations';
 import type {
   AssessmentContent,
+  ContentTranslations,
   PracticeQuestion,
   Question,
   QuestionOption,
@@ -135,6 +137,8 @@ export const assessmentSchema = z
     shuffleQuestions: z.boolean(),
     shuffleOptions: z.boolean(),
     practice: practiceSchema,
+    /** Edited text by text in another language; what a save sends of them is `translationsPayload`'s. */
+    translations: z.custom<ContentTranslations>(),
     changeNotes: z.string(),
   })
   .superRefine((a, ctx) => {
@@ -238,6 +242,7 @@ export function toForm(content: AssessmentContent): AssessmentForm {
       shuffleQuestions: content.shuffleQuestions,
       shuffleOptions: content.shuffleOptions,
       practice: toPracticeForm(content.practiceQuestion),
+      translations: content.translations,
     }),
   ) as Omit<AssessmentForm, 'changeNotes'>;
   return {
@@ -258,7 +263,12 @@ export const blankAssessment: AssessmentContent = {
   shuffleQuestions: false,
   shuffleOptions: false,
   practiceQuestion: null,
+  translations: {},
 };
+
+/** The texts students read in the form's content, as they would be saved. */
+export const formTexts = (values: AssessmentForm) =>
+  translatableTexts({ ...values, practiceQuestion: toPracticePayload(values.practice) });
 
 /** What a save sends: the full assessment, the optional notes and the version it was based on. */
 export function toSavePayload(values: AssessmentForm, baseVersion: number | undefined): SaveBody {
@@ -285,6 +295,7 @@ export function toSavePayload(values: AssessmentForm, baseVersion: number | unde
     sections,
     questions,
     practiceQuestion: toPracticePayload(practice),
+    translations: translationsPayload(values.translations, formTexts(values)),
     changeNotes: changeNotes.trim(),
     ...(baseVersion !== undefined ? { baseVersion } : {}),
   };

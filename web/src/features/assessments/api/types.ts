@@ -29,7 +29,33 @@ export type AssessmentContent = Pick<
   | 'shuffleQuestions'
   | 'shuffleOptions'
   | 'practiceQuestion'
+  | 'translations'
 >;
+
+/**
+ * The version's texts in other languages (issue 27): English is the version's own text, and a text a translation
+ * leaves out is shown to students in English.
+ */
+export type ContentTranslations = Assessment['translations'];
+export type TranslationLanguage = keyof ContentTranslations;
+export type TranslatedTexts = NonNullable<ContentTranslations[TranslationLanguage]>;
+/** A language the editor shows the content in: English (the version's own text) or a translation. */
+export type ContentLanguage = 'en' | TranslationLanguage;
+
+/** The languages in the order the switcher offers them: each by its own name, and by its English one. */
+export const CONTENT_LANGUAGES: { value: ContentLanguage; label: string; name: string }[] = [
+  { value: 'en', label: 'English', name: 'English' },
+  { value: 'es', label: 'Español', name: 'Spanish' },
+  { value: 'fr', label: 'Français', name: 'French' },
+  { value: 'pt', label: 'Português', name: 'Portuguese' },
+  { value: 'ar', label: 'العربية', name: 'Arabic' },
+];
+
+export const TRANSLATION_LANGUAGES: TranslationLanguage[] = ['es', 'fr', 'pt', 'ar'];
+
+/** A language's English name, as the admin screens name it. */
+export const languageName = (language: ContentLanguage) =>
+  CONTENT_LANGUAGES.find((l) => l.value === language)?.name ?? language;
 
 /** `GET /api/assessment/versions`: every version, newest first. */
 export type VersionList = ApiAnswer<'/api/assessment/versions', 'get'>;

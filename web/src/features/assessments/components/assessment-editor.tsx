@@ -6,12 +6,14 @@ import { Button, Card, ConfirmDialog, TextArea } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import { assessmentSchema, toForm, toSavePayload, type AssessmentForm } from '../api/assessment-schema';
 import { useSaveAssessmentMutation } from '../api/assessments-api';
-import type { AssessmentContent } from '../api/types';
+import type { AssessmentContent, ContentLanguage } from '../api/types';
 import { BasicSettingsCard } from './basic-settings-card';
+import { ContentLanguageCard } from './content-language-card';
 import { PracticeQuestionCard } from './practice-question-card';
 import { QuestionOrderCard } from './question-order-card';
 import { QuestionsCard } from './questions-card';
 import { SectionsCard } from './sections-card';
+import { TranslationsCard } from './translations-card';
 import { UnsavedChangesGuard } from './unsaved-changes-guard';
 
 interface AssessmentEditorProps {
@@ -40,6 +42,8 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
   const questions = useFieldArray({ control, name: 'questions', keyName: 'key' });
   // Leaving an edit with changes asks first.
   const [confirmingCancel, setConfirmingCancel] = useState(false);
+  // The language the content is shown in: English is the version's own text, another its translation.
+  const [language, setLanguage] = useState<ContentLanguage>('en');
 
   const cancel = () => (isDirty ? setConfirmingCancel(true) : onClose());
 
@@ -57,16 +61,24 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
     <FormProvider {...form}>
       <form
         className="stack assessment-editor"
-        onSubmit={handleSubmit(onSubmit)}
+        // A rule the English content breaks is shown where that content is: in English.
+        onSubmit={handleSubmit(onSubmit, () => setLanguage('en'))}
         noValidate
         aria-label="Edit assessment"
       >
         <UnsavedChangesGuard when={isDirty && !saving} />
-        <BasicSettingsCard />
-        <QuestionOrderCard />
-        <PracticeQuestionCard />
-        <SectionsCard sections={sections} questions={questions} />
-        <QuestionsCard questions={questions} />
+        <ContentLanguageCard language={language} onChange={setLanguage} />
+        {language === 'en' ? (
+          <>
+            <BasicSettingsCard />
+            <QuestionOrderCard />
+            <PracticeQuestionCard />
+            <SectionsCard sections={sections} questions={questions} />
+            <QuestionsCard questions={questions} />
+          </>
+        ) : (
+          <TranslationsCard language={language} />
+        )}
 
         <Card title="Change Notes">
           <TextArea

@@ -3,7 +3,9 @@ import { Download } from 'lucide-react';
 import { Badge, Card } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { downloadAssessmentFile, TransferError } from '../api/file-transfer';
+import { languagesPresent, translatableTexts } from '../api/translations';
 import {
+  languageName,
   questionsGiven,
   typeLabel,
   type AssessmentContent,
@@ -116,6 +118,17 @@ function PracticeView({ practice }: { practice: PracticeQuestion }) {
   );
 }
 
+/** "English, Spanish, Arabic (3 of 24 texts missing)": the version's own language and those it is translated into. */
+function languagesText(assessment: AssessmentContent): string {
+  const texts = translatableTexts(assessment);
+  const present = languagesPresent(assessment.translations, texts).map(({ language, missing }) =>
+    missing
+      ? `${languageName(language)} (${missing} of ${texts.length} texts missing)`
+      : languageName(language),
+  );
+  return present.length ? ['English', ...present].join(', ') : 'English only';
+}
+
 /** Read mode: the assessment as it stands, section by section, with its answer key. */
 export function AssessmentView({ assessment }: { assessment: AssessmentContent }) {
   let number = 0;
@@ -154,6 +167,10 @@ export function AssessmentView({ assessment }: { assessment: AssessmentContent }
               <dd>{given}</dd>
             </div>
           )}
+          <div>
+            <dt>Languages</dt>
+            <dd>{languagesText(assessment)}</dd>
+          </div>
           <div>
             <dt>Question order</dt>
             <dd>{assessment.shuffleQuestions ? 'Questions shuffled within sections' : 'As listed'}</dd>

@@ -64,6 +64,7 @@ const content: AssessmentContent = {
   shuffleQuestions: false,
   shuffleOptions: false,
   practiceQuestion: null,
+  translations: {},
 };
 
 export function seedAssessment(): void {
@@ -135,6 +136,7 @@ function stored(body: SaveBody, version: number): Assessment {
             body.practiceQuestion.type === 'multiple_choice' ? (body.practiceQuestion.options ?? []) : [],
         }
       : null,
+    translations: body.translations ?? {},
     changeNotes: body.changeNotes ?? '',
     isActive: true,
     createdAt: new Date().toISOString(),

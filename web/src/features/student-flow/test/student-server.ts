@@ -102,6 +102,7 @@ export const assessment: StudentAssessment = {
     },
   ],
   practiceQuestion: null,
+  translations: {},
 };
 
 /** A practice question the version may offer before Start, with its answer (the welcome page checks it). */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/assessment.proto.
  */
 export const file_readiness_events_v1_assessment: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWFkaW5lc3MvZXZlbnRzL3YxL2Fzc2Vzc21lbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEiUQoRQXNzZXNzbWVudFNlY3Rpb24SCgoCaWQYASABKAUSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSDAoEZHJhdxgEIAEoBSIqCg5RdWVzdGlvbk9wdGlvbhIKCgJpZBgBIAEoCRIMCgR0ZXh0GAIgASgJIlsKEERvd25sb2FkYWJsZUZpbGUSEAoIZmlsZW5hbWUYASABKAkSFQoNb3JpZ2luYWxfbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhAKCG1pbWV0eXBlGAQgASgJIsECChJBc3Nlc3NtZW50UXVlc3Rpb24SCgoCaWQYASABKAkSLwoEdHlwZRgCIAEoDjIhLnJlYWRpbmVzcy5ldmVudHMudjEuUXVlc3Rpb25UeXBlEhAKCHF1ZXN0aW9uGAMgASgJEg8KB3NlY3Rpb24YBCABKAUSDgoGcG9pbnRzGAUgASgFEhAKCHJlcXVpcmVkGAYgASgIEhYKDmNvcnJlY3RfYW5zd2VyGAcgASgJEjQKB29wdGlvbnMYCCADKAsyIy5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uT3B0aW9uEhkKEWZpbGVfaW5zdHJ1Y3Rpb25zGAkgASgJEkAKEWRvd25sb2FkYWJsZV9maWxlGAogASgLMiUucmVhZGluZXNzLmV2ZW50cy52MS5Eb3dubG9hZGFibGVGaWxlIsAEChpBc3Nlc3NtZW50VmVyc2lvblB1Ymxpc2hlZBISCgp2ZXJzaW9uX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAUSDgoGYWN0aXZlGAMgASgIEg0KBXRpdGxlGAQgASgJEhMKC2Rlc2NyaXB0aW9uGAUgASgJEhoKEnRpbWVfbGltaXRfbWludXRlcxgGIAEoBRIVCg1wYXNzaW5nX3Njb3JlGAcgASgFEjgKCHNlY3Rpb25zGAggAygLMiYucmVhZGluZXNzLmV2ZW50cy52MS5Bc3Nlc3NtZW50U2VjdGlvbhI6CglxdWVzdGlvbnMYCSADKAsyJy5yZWFkaW5lc3MuZXZlbnRzLnYxLkFzc2Vzc21lbnRRdWVzdGlvbhIUCgxjaGFuZ2Vfbm90ZXMYCiABKAkSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNY3JlYXRlZF9ieV9pZBgMIAEoCRIXCg9jcmVhdGVkX2J5X25hbWUYDSABKAkSFwoPcHVibGlzaGVkX2J5X2lkGA4gASgJEhkKEXB1Ymxpc2hlZF9ieV9uYW1lGA8gASgJEhkKEXNodWZmbGVfcXVlc3Rpb25zGBAgASgIEhcKD3NodWZmbGVfb3B0aW9ucxgRIAEoCBJCChFwcmFjdGljZV9xdWVzdGlvbhgSIAEoCzInLnJlYWRpbmVzcy5ldmVudHMudjEuQXNzZXNzbWVudFF1ZXN0aW9uKokBCgxRdWVzdGlvblR5cGUSHQoZUVVFU1RJT05fVFlQRV9VTlNQRUNJRklFRBAAEhgKFFFVRVNUSU9OX1RZUEVfWUVTX05PEAESIQodUVVFU1RJT05fVFlQRV9NVUxUSVBMRV9DSE9JQ0UQAhIdChlRVUVTVElPTl9UWVBFX0ZJTEVfVVBMT0FEEANiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiRyZWFkaW5lc3MvZXZlbnRzL3YxL2Fzc2Vzc21lbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEiUQoRQXNzZXNzbWVudFNlY3Rpb24SCgoCaWQYASABKAUSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSDAoEZHJhdxgEIAEoBSIqCg5RdWVzdGlvbk9wdGlvbhIKCgJpZBgBIAEoCRIMCgR0ZXh0GAIgASgJIlsKEERvd25sb2FkYWJsZUZpbGUSEAoIZmlsZW5hbWUYASABKAkSFQoNb3JpZ2luYWxfbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhAKCG1pbWV0eXBlGAQgASgJIsECChJBc3Nlc3NtZW50UXVlc3Rpb24SCgoCaWQYASABKAkSLwoEdHlwZRgCIAEoDjIhLnJlYWRpbmVzcy5ldmVudHMudjEuUXVlc3Rpb25UeXBlEhAKCHF1ZXN0aW9uGAMgASgJEg8KB3NlY3Rpb24YBCABKAUSDgoGcG9pbnRzGAUgASgFEhAKCHJlcXVpcmVkGAYgASgIEhYKDmNvcnJlY3RfYW5zd2VyGAcgASgJEjQKB29wdGlvbnMYCCADKAsyIy5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uT3B0aW9uEhkKEWZpbGVfaW5zdHJ1Y3Rpb25zGAkgASgJEkAKEWRvd25sb2FkYWJsZV9maWxlGAogASgLMiUucmVhZGluZXNzLmV2ZW50cy52MS5Eb3dubG9hZGFibGVGaWxlIv8EChpBc3Nlc3NtZW50VmVyc2lvblB1Ymxpc2hlZBISCgp2ZXJzaW9uX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAUSDgoGYWN0aXZlGAMgASgIEg0KBXRpdGxlGAQgASgJEhMKC2Rlc2NyaXB0aW9uGAUgASgJEhoKEnRpbWVfbGltaXRfbWludXRlcxgGIAEoBRIVCg1wYXNzaW5nX3Njb3JlGAcgASgFEjgKCHNlY3Rpb25zGAggAygLMiYucmVhZGluZXNzLmV2ZW50cy52MS5Bc3Nlc3NtZW50U2VjdGlvbhI6CglxdWVzdGlvbnMYCSADKAsyJy5yZWFkaW5lc3MuZXZlbnRzLnYxLkFzc2Vzc21lbnRRdWVzdGlvbhIUCgxjaGFuZ2Vfbm90ZXMYCiABKAkSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNY3JlYXRlZF9ieV9pZBgMIAEoCRIXCg9jcmVhdGVkX2J5X25hbWUYDSABKAkSFwoPcHVibGlzaGVkX2J5X2lkGA4gASgJEhkKEXB1Ymxpc2hlZF9ieV9uYW1lGA8gASgJEhkKEXNodWZmbGVfcXVlc3Rpb25zGBAgASgIEhcKD3NodWZmbGVfb3B0aW9ucxgRIAEoCBJCChFwcmFjdGljZV9xdWVzdGlvbhgSIAEoCzInLnJlYWRpbmVzcy5ldmVudHMudjEuQXNzZXNzbWVudFF1ZXN0aW9uEj0KDHRyYW5zbGF0aW9ucxgTIAMoCzInLnJlYWRpbmVzcy5ldmVudHMudjEuQ29udGVudFRyYW5zbGF0aW9uIocCChJDb250ZW50VHJhbnNsYXRpb24SEAoIbGFuZ3VhZ2UYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSOQoIc2VjdGlvbnMYBCADKAsyJy5yZWFkaW5lc3MuZXZlbnRzLnYxLlNlY3Rpb25UcmFuc2xhdGlvbhI7CglxdWVzdGlvbnMYBSADKAsyKC5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uVHJhbnNsYXRpb24SQwoRcHJhY3RpY2VfcXVlc3Rpb24YBiABKAsyKC5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uVHJhbnNsYXRpb24iRAoSU2VjdGlvblRyYW5zbGF0aW9uEgoKAmlkGAEgASgFEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJIoQBChNRdWVzdGlvblRyYW5zbGF0aW9uEgoKAmlkGAEgASgJEhAKCHF1ZXN0aW9uGAIgASgJEjQKB29wdGlvbnMYAyADKAsyIy5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uT3B0aW9uEhkKEWZpbGVfaW5zdHJ1Y3Rpb25zGAQgASgJKokBCgxRdWVzdGlvblR5cGUSHQoZUVVFU1RJT05fVFlQRV9VTlNQRUNJRklFRBAAEhgKFFFVRVNUSU9OX1RZUEVfWUVTX05PEAESIQodUVVFU1RJT05fVFlQRV9NVUxUSVBMRV9DSE9JQ0UQAhIdChlRVUVTVElPTl9UWVBFX0ZJTEVfVVBMT0FEEANiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * A section of an assessment version.
@@ -286,6 +286,15 @@ export type AssessmentVersionPublished = Message<"readiness.events.v1.Assessment
    * @generated from field: readiness.events.v1.AssessmentQuestion practice_question = 18;
    */
   practiceQuestion?: AssessmentQuestion | undefined;
+
+  /**
+   * The version's texts in other languages than English (issue 27), at most one per language: es, fr, pt, ar.
+   * English is the version's own text above; a text a translation leaves empty is shown in English. Scoring never
+   * reads them (option ids are the answers). Empty from publishers older than this field: English only.
+   *
+   * @generated from field: repeated readiness.events.v1.ContentTranslation translations = 19;
+   */
+  translations: ContentTranslation[];
 };
 
 /**
@@ -294,6 +303,122 @@ export type AssessmentVersionPublished = Message<"readiness.events.v1.Assessment
  */
 export const AssessmentVersionPublishedSchema: GenMessage<AssessmentVersionPublished> = /*@__PURE__*/
   messageDesc(file_readiness_events_v1_assessment, 4);
+
+/**
+ * A version's texts in one language. Every text is optional: empty is "not translated", shown in English.
+ *
+ * @generated from message readiness.events.v1.ContentTranslation
+ */
+export type ContentTranslation = Message<"readiness.events.v1.ContentTranslation"> & {
+  /**
+   * es, fr, pt or ar.
+   *
+   * @generated from field: string language = 1;
+   */
+  language: string;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * Only the sections with a translated text, each named by its id.
+   *
+   * @generated from field: repeated readiness.events.v1.SectionTranslation sections = 4;
+   */
+  sections: SectionTranslation[];
+
+  /**
+   * Only the questions with a translated text, each named by its id.
+   *
+   * @generated from field: repeated readiness.events.v1.QuestionTranslation questions = 5;
+   */
+  questions: QuestionTranslation[];
+
+  /**
+   * Absent when the practice question (if any) has no translated text; its id is unused.
+   *
+   * @generated from field: readiness.events.v1.QuestionTranslation practice_question = 6;
+   */
+  practiceQuestion?: QuestionTranslation | undefined;
+};
+
+/**
+ * Describes the message readiness.events.v1.ContentTranslation.
+ * Use `create(ContentTranslationSchema)` to create a new message.
+ */
+export const ContentTranslationSchema: GenMessage<ContentTranslation> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_assessment, 5);
+
+/**
+ * One section's translated texts.
+ *
+ * @generated from message readiness.events.v1.SectionTranslation
+ */
+export type SectionTranslation = Message<"readiness.events.v1.SectionTranslation"> & {
+  /**
+   * @generated from field: int32 id = 1;
+   */
+  id: number;
+
+  /**
+   * @generated from field: string title = 2;
+   */
+  title: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+};
+
+/**
+ * Describes the message readiness.events.v1.SectionTranslation.
+ * Use `create(SectionTranslationSchema)` to create a new message.
+ */
+export const SectionTranslationSchema: GenMessage<SectionTranslation> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_assessment, 6);
+
+/**
+ * One question's translated texts: its text, its options' texts (by option id: the answers stay the ids), and a
+ * file-upload question's instructions.
+ *
+ * @generated from message readiness.events.v1.QuestionTranslation
+ */
+export type QuestionTranslation = Message<"readiness.events.v1.QuestionTranslation"> & {
+  /**
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * @generated from field: string question = 2;
+   */
+  question: string;
+
+  /**
+   * @generated from field: repeated readiness.events.v1.QuestionOption options = 3;
+   */
+  options: QuestionOption[];
+
+  /**
+   * @generated from field: string file_instructions = 4;
+   */
+  fileInstructions: string;
+};
+
+/**
+ * Describes the message readiness.events.v1.QuestionTranslation.
+ * Use `create(QuestionTranslationSchema)` to create a new message.
+ */
+export const QuestionTranslationSchema: GenMessage<QuestionTranslation> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_assessment, 7);
 
 /**
  * Type of an assessment question.

@@ -1,0 +1,149 @@
+import {
+  TRANSLATION_LANGUAGES,
+  type ContentTranslations,
+  type TranslatedTexts,
+  type TranslationLanguage,
+} from './types';
+
+/** One text a student reads, which a translation may give in its language. */
+export interface TranslatableText {
+  /** Where the text sits in one language's translation, e.g. `['questions', 'q2', 'options', 'o1']`. */
+  path: string[];
+  /** The version's own text. */
+  english: string;
+  /** How the editor names it, e.g. 'Question 2 option 1'. */
+  label: string;
+  /** What it belongs to, e.g. 'Question 2': the editor groups the texts by it. */
+  group: string;
+  /** A description or a question: several lines. */
+  long: boolean;
+}
+
+type Choice = { id: string; text: string };
+
+/** What the texts are read from: a version as served, or the edit form's values. */
+interface Source {
+  title: string;
+  description: string;
+  sections: Array<{ id: number; title: string; description: string }>;
+  questions: Array<{
+    id: string;
+    type: string;
+    question: string;
+    options?: Choice[];
+    fileInstructions?: string;
+  }>;
+  practiceQuestion: { type: string; question: string; options: Choice[] } | null;
+}
+
+/**
+ * Every text a student reads in the version, in the order the editor shows them: the title and description, the
+ * practice question and its options, each section's title and description, each question's text, options and (a
+ * file-upload question's) instructions. A text that is empty in English has nothing to translate and is left out.
+ * Questions are numbered as the editor numbers them.
+ */
+export function translatableTexts(content: Source): TranslatableText[] {
+  const texts: TranslatableText[] = [];
+  const add = (group: string, label: string, path: string[], english: string | undefined, long = false) => {
+    if (english?.trim()) texts.push({ path, english, label, group, long });
+  };
+  add('Basic Settings', 'Title', ['title'], content.title);
+  add('Basic Settings', 'Description', ['description'], content.description, true);
+  const practice = content.practiceQuestion;
+  if (practice) {
+    add(
+      'Practice question',
+      'Practice question text',
+      ['practiceQuestion', 'question'],
+      practice.question,
+      true,
+    );
+    if (practice.type === 'multiple_choice') {
+      practice.options.forEach((o, i) =>
+        add('Practice question', `Practice option ${i + 1}`, ['practiceQuestion', 'options', o.id], o.text),
+      );
+    }
+  }
+  for (const s of content.sections) {
+    const group = `Section ${s.id}`;
+    add(group, `Section ${s.id} title`, ['sections', String(s.id), 'title'], s.title);
+    add(group, `Section ${s.id} description`, ['sections', String(s.id), 'description'], s.description, true);
+  }
+  content.questions.forEach((q, index) => {
+    const group = `Question ${index + 1}`;
+    add(group, `${group} text`, ['questions', q.id, 'question'], q.question, true);
+    if (q.type === 'multiple_choice') {
+      (q.options ?? []).forEach((o, i) =>
+        add(group, `${group} option ${i + 1}`, ['questions', q.id, 'options', o.id], o.text),
+      );
+    }
+    if (q.type === 'file_upload') {
+      add(
+        group,
+        `${group} file instructions`,
+        ['questions', q.id, 'fileInstructions'],
+        q.fileInstructions,
+        true,
+      );
+    }
+  });
+  return texts;
+}
+
+type Tree = { [key: string]: Tree | string | undefined };
+
+/** The translation of one text, or '' when it has none. */
+export function textIn(translation: TranslatedTexts | undefined, path: string[]): string {
+  let at: Tree | string | undefined = translation as Tree | undefined;
+  for (const key of path) at = typeof at === 'object' ? at[key] : undefined;
+  return typeof at === 'string' ? at : '';
+}
+
+function setIn(tree: Tree, [key, ...rest]: string[], value: string): Tree {
+  if (key === undefined) return tree;
+  if (rest.length === 0) return { ...tree, [key]: value };
+  const child = tree[key];
+  return { ...tree, [key]: setIn(typeof child === 'object' ? child : {}, rest, value) };
+}
+
+/** The translations with one text of one language changed (a new object: the form's value is replaced). */
+export function withText(
+  translations: ContentTranslations,
+  language: TranslationLanguage,
+  path: string[],
+  value: string,
+): ContentTranslations {
+  return { ...translations, [language]: setIn((translations[language] ?? {}) as Tree, path, value) };
+}
+
+/** The texts a language does not translate yet (empty counts as missing). */
+export const missingTexts = (texts: TranslatableText[], translation: TranslatedTexts | undefined) =>
+  texts.filter((t) => !textIn(translation, t.path).trim());
+
+/**
+ * What a save sends: for each language, only the texts the version still has (a removed question's translation
+ * goes with it), trimmed, without the empty ones; a language with none is left out.
+ */
+export function translationsPayload(
+  translations: ContentTranslations,
+  texts: TranslatableText[],
+): ContentTranslations {
+  const out: ContentTranslations = {};
+  for (const language of TRANSLATION_LANGUAGES) {
+    let tree: Tree = {};
+    for (const t of texts) {
+      const value = textIn(translations[language], t.path).trim();
+      if (value) tree = setIn(tree, t.path, value);
+    }
+    if (Object.keys(tree).length) out[language] = tree as TranslatedTexts;
+  }
+  return out;
+}
+
+/** Each language a version translates at least one text into, with how many of its texts are still missing. */
+export function languagesPresent(translations: ContentTranslations, texts: TranslatableText[]) {
+  return TRANSLATION_LANGUAGES.flatMap((language) => {
+    const missing = missingTexts(texts, translations[language]).length;
+    return missing < texts.length ? [{ language, missing }] : [];
+  });
+}
