@@ -16,6 +16,8 @@ export interface ActionModalProps {
   onSubmit?: () => void;
   disabled?: boolean;
   size?: 'sm' | 'md';
+  /** The close button's name (the Modal's default, 'Close', when not given). */
+  closeLabel?: string;
   children: ReactNode;
 }
 
@@ -32,6 +34,7 @@ export function ActionModal({
   onSubmit,
   disabled,
   size,
+  closeLabel,
   children,
 }: ActionModalProps) {
   return (
@@ -41,6 +44,7 @@ export function ActionModal({
       onClose={onClose}
       dismissible={!busy}
       size={size}
+      closeLabel={closeLabel}
       footer={
         <>
           <Button variant="secondary" onClick={onClose} disabled={busy}>

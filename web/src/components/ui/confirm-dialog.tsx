@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
 import { ActionModal, type ActionModalProps } from './action-modal';
 
-interface ConfirmDialogProps extends Pick<ActionModalProps, 'open' | 'title' | 'cancelLabel' | 'tone'> {
+interface ConfirmDialogProps extends Pick<
+  ActionModalProps,
+  'open' | 'title' | 'cancelLabel' | 'tone' | 'closeLabel'
+> {
   message: ReactNode;
   confirmLabel: string;
   busy?: boolean;

@@ -11,6 +11,8 @@ interface ModalProps {
   /** A busy dialog (saving) cannot be dismissed half-way. */
   dismissible?: boolean;
   size?: 'sm' | 'md';
+  /** The close button's name for screen readers, in the page's language ('Close' by default). */
+  closeLabel?: string;
 }
 
 const focusable =
@@ -24,6 +26,7 @@ export function Modal({
   footer,
   dismissible = true,
   size = 'md',
+  closeLabel = 'Close',
 }: ModalProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -119,7 +122,7 @@ export function Modal({
             type="button"
             className="modal__close"
             onClick={onClose}
-            aria-label="Close"
+            aria-label={closeLabel}
             disabled={!dismissible}
           >
             <X size={18} aria-hidden="true" />

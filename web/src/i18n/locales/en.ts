@@ -122,6 +122,7 @@ const en = {
     'Skipped optional questions do not count against your score. You cannot change your answers after you submit.',
   'summary.confirm': 'Submit now',
   'summary.cancel': 'Keep working',
+  'dialog.close': 'Close',
   'test.extended': 'You have been given {minutes, plural, one {# more minute} other {# more minutes}}.',
   'test.ended': 'Your attempt was ended. It is being scored from your saved answers.',
   'test.timeUp': 'Time is up! Submitting your assessment automatically.',

@@ -116,6 +116,7 @@ const es: Catalogue = {
     'Las preguntas opcionales omitidas no cuentan en contra de su puntuación. Una vez enviada, no podrá cambiar sus respuestas.',
   'summary.confirm': 'Enviar ahora',
   'summary.cancel': 'Seguir trabajando',
+  'dialog.close': 'Cerrar',
   'test.extended':
     'Se le {minutes, plural, one {ha concedido # minuto más} other {han concedido # minutos más}}.',
   'test.ended': 'Su intento ha finalizado. Se está calificando con las respuestas guardadas.',

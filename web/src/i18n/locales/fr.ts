@@ -120,6 +120,7 @@ const fr: Catalogue = {
     'Les questions facultatives ignorées ne comptent pas contre votre score. Vous ne pourrez plus modifier vos réponses après la soumission.',
   'summary.confirm': 'Soumettre maintenant',
   'summary.cancel': 'Continuer',
+  'dialog.close': 'Fermer',
   'test.extended':
     '{minutes, plural, one {Vous disposez de # minute supplémentaire.} other {Vous disposez de # minutes supplémentaires.}}',
   'test.ended': 'Votre tentative a été arrêtée. Elle est notée à partir de vos réponses enregistrées.',

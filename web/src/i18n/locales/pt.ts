@@ -116,6 +116,7 @@ const pt: Catalogue = {
     'As perguntas opcionais ignoradas não contam contra sua pontuação. Depois de enviar, você não poderá alterar suas respostas.',
   'summary.confirm': 'Enviar agora',
   'summary.cancel': 'Continuar respondendo',
+  'dialog.close': 'Fechar',
   'test.extended':
     '{minutes, plural, one {Você recebeu # minuto a mais.} other {Você recebeu # minutos a mais.}}',
   'test.ended': 'Sua tentativa foi encerrada. Ela está sendo corrigida com base nas respostas salvas.',

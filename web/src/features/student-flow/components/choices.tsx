@@ -1,33 +1,39 @@
 import type { Translate } from '../../../i18n/i18n';
+import type { Language } from '../../../i18n/languages';
+import type { LanguageMarks, Localized, LocalizedChoice } from '../content';
 
-/** One answer a choice question offers: an option, or Yes / No. */
-export interface Choice {
-  id: string;
-  text: string;
-}
-
-/** What a yes/no or multiple-choice question offers: Yes and No (in the page's language), or its own options. */
-export const choicesOf = (t: Translate, question: { type: string; options: Choice[] }): Choice[] =>
-  question.type === 'yes_no'
+/**
+ * What a yes/no or multiple-choice question offers: Yes and No (in the page's language), or its own options (as the
+ * page's language gives them, `assessmentContent`).
+ */
+export const choicesOf = (
+  t: Translate,
+  type: string,
+  options: LocalizedChoice[],
+  language: Language,
+): LocalizedChoice[] =>
+  type === 'yes_no'
     ? [
-        { id: 'yes', text: t('choice.yes') },
-        { id: 'no', text: t('choice.no') },
+        { id: 'yes', text: t('choice.yes'), lang: language },
+        { id: 'no', text: t('choice.no'), lang: language },
       ]
-    : question.options;
+    : options;
 
 interface ChoicesProps {
   /** The radio group's name, one per question on the page. */
   name: string;
-  choices: Choice[];
+  choices: LocalizedChoice[];
   chosen: string | undefined;
   onChoose: (id: string) => void;
+  /** How a text is marked on the page (an option left in English says so). */
+  mark: (text: Localized) => LanguageMarks;
 }
 
 /**
  * A question's answers as a radio group, each a whole clickable line; the fieldset around it names the
- * group with the question.
+ * group with the question. The answer is the option's id, whatever language its words show in.
  */
-export function Choices({ name, choices, chosen, onChoose }: ChoicesProps) {
+export function Choices({ name, choices, chosen, onChoose, mark }: ChoicesProps) {
   return (
     <div className="question__choices">
       {choices.map((choice) => (
@@ -39,7 +45,7 @@ export function Choices({ name, choices, chosen, onChoose }: ChoicesProps) {
             checked={chosen === choice.id}
             onChange={() => onChoose(choice.id)}
           />
-          <span dir="auto">{choice.text}</span>
+          <span {...mark(choice)}>{choice.text}</span>
         </label>
       ))}
     </div>

@@ -1,21 +1,22 @@
 import { useId, useState } from 'react';
 import { CheckCircle2, Info } from 'lucide-react';
 import { Button } from '../../../components/ui';
-import type { Translate } from '../../../i18n/i18n';
-import { useT } from '../../../i18n/react';
+import { T, useT } from '../../../i18n/react';
 import type { PracticeQuestion } from '../api/types';
+import type { AssessmentContent, Localized, LocalizedChoice } from '../content';
 import { Choices, choicesOf } from './choices';
 
-interface Feedback {
-  right: boolean;
-  text: string;
-}
+type Feedback = { right: true } | { right: false; answer: Localized };
 
-/** What checking `chosen` tells the student: right, or not and which answer is. */
-export function practiceFeedback(t: Translate, practice: PracticeQuestion, chosen: string): Feedback {
-  if (chosen === practice.correctAnswer) return { right: true, text: t('practice.right') };
-  const answer = choicesOf(t, practice).find((c) => c.id === practice.correctAnswer)?.text;
-  return { right: false, text: t('practice.wrong', { answer: answer ?? practice.correctAnswer }) };
+/** What checking `chosen` tells the student: right, or not and which answer is, in the words the page shows it. */
+export function practiceFeedback(
+  choices: LocalizedChoice[],
+  correctAnswer: string,
+  chosen: string,
+): Feedback {
+  if (chosen === correctAnswer) return { right: true };
+  const answer = choices.find((c) => c.id === correctAnswer);
+  return { right: false, answer: answer ?? { text: correctAnswer, lang: 'en' } };
 }
 
 /**
@@ -23,7 +24,13 @@ export function practiceFeedback(t: Translate, practice: PracticeQuestion, chose
  * clock has not started, and Start never waits for it. The feedback is announced politely; a new choice clears
  * it, so checking again announces it again.
  */
-export function PracticeQuestionCard({ practice }: { practice: PracticeQuestion }) {
+export function PracticeQuestionCard({
+  practice,
+  content,
+}: {
+  practice: PracticeQuestion;
+  content: AssessmentContent;
+}) {
   const titleId = useId();
   const textId = useId();
   const name = useId();
@@ -31,7 +38,9 @@ export function PracticeQuestionCard({ practice }: { practice: PracticeQuestion 
   const [chosen, setChosen] = useState<string>();
   // What was checked: its feedback follows a change of language.
   const [checked, setChecked] = useState<string | null>(null);
-  const feedback = checked === null ? null : practiceFeedback(t, practice, checked);
+  const texts = content.practice(practice);
+  const choices = choicesOf(t, practice.type, texts.options, content.language);
+  const feedback = checked === null ? null : practiceFeedback(choices, practice.correctAnswer, checked);
 
   const choose = (id: string) => {
     setChosen(id);
@@ -47,10 +56,10 @@ export function PracticeQuestionCard({ practice }: { practice: PracticeQuestion 
         <p className="muted">{t('practice.note')}</p>
       </div>
       <fieldset className="practice__question" aria-labelledby={textId}>
-        <p className="question__text practice__text" id={textId} dir="auto">
-          {practice.question}
+        <p className="question__text practice__text" id={textId} {...content.mark(texts.question)}>
+          {texts.question.text}
         </p>
-        <Choices name={name} choices={choicesOf(t, practice)} chosen={chosen} onChoose={choose} />
+        <Choices name={name} choices={choices} chosen={chosen} onChoose={choose} mark={content.mark} />
       </fieldset>
       <div className="practice__check">
         <Button variant="secondary" disabled={!chosen} onClick={() => chosen && setChecked(chosen)}>
@@ -62,11 +71,21 @@ export function PracticeQuestionCard({ practice }: { practice: PracticeQuestion 
         >
           {feedback &&
             (feedback.right ? (
-              <CheckCircle2 size={18} aria-hidden="true" />
+              <>
+                <CheckCircle2 size={18} aria-hidden="true" />
+                {t('practice.right')}
+              </>
             ) : (
-              <Info size={18} aria-hidden="true" />
+              <>
+                <Info size={18} aria-hidden="true" />
+                <T
+                  id="practice.wrong"
+                  values={{
+                    answer: <bdi {...content.mark(feedback.answer)}>{feedback.answer.text}</bdi>,
+                  }}
+                />
+              </>
             ))}
-          {feedback?.text}
         </p>
       </div>
     </section>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Download, FileText, Upload, X } from 'lucide-react';
 import { Badge, Button, FileChip } from '../../../components/ui';
 import { T, useLanguage, useT } from '../../../i18n/react';
@@ -12,12 +12,15 @@ import {
   uploadAnswerFile,
   uploadErrorText,
 } from '../api/files';
-import type { StudentQuestion, UploadedFile } from '../api/types';
+import type { QuestionFile, StudentQuestion, UploadedFile } from '../api/types';
+import type { AssessmentContent } from '../content';
 import { Choices, choicesOf } from './choices';
 
 interface QuestionCardProps {
   number: number;
   question: StudentQuestion;
+  /** The assessment's words in the page's language. */
+  content: AssessmentContent;
   answer: string | undefined;
   file: UploadedFile | undefined;
   token: string;
@@ -31,6 +34,7 @@ interface QuestionCardProps {
 export function QuestionCard({
   number,
   question,
+  content,
   answer,
   file,
   token,
@@ -41,6 +45,12 @@ export function QuestionCard({
 }: QuestionCardProps) {
   const legendId = useId();
   const t = useT();
+  const texts = content.question(question);
+  const instructions = texts.fileInstructions.text ? (
+    <p className="question__instructions" {...content.mark(texts.fileInstructions)}>
+      {texts.fileInstructions.text}
+    </p>
+  ) : null;
   return (
     <fieldset
       className="question card"
@@ -54,17 +64,20 @@ export function QuestionCard({
         </span>
         <p className="question__text" id={legendId}>
           <span className="visually-hidden">{t('question.label', { number })}</span>
-          <bdi>{question.question}</bdi>
+          <bdi {...content.mark(texts.question)}>{texts.question.text}</bdi>
         </p>
         <div className="question__meta">
           {question.required && <Badge tone="danger">{t('question.required')}</Badge>}
           <span className="muted">{t('question.points', { points: question.points })}</span>
         </div>
       </div>
-      {question.hasDownloadableFile && question.downloadableFile && <QuestionDownload question={question} />}
+      {question.hasDownloadableFile && question.downloadableFile && (
+        <QuestionDownload file={question.downloadableFile} instructions={instructions} />
+      )}
       {question.type === 'file_upload' ? (
         <FileAnswer
           question={question}
+          instructions={question.hasDownloadableFile ? null : instructions}
           file={file}
           token={token}
           attemptId={attemptId}
@@ -75,19 +88,20 @@ export function QuestionCard({
       ) : (
         <Choices
           name={`answer-${question.id}`}
-          choices={choicesOf(t, question)}
+          choices={choicesOf(t, question.type, texts.options, content.language)}
           chosen={answer}
           onChoose={(id) => onAnswer(question.id, id)}
+          mark={content.mark}
         />
       )}
     </fieldset>
   );
 }
 
-function QuestionDownload({ question }: { question: StudentQuestion }) {
+/** The question's file to download, after its instructions (in the page's language). */
+function QuestionDownload({ file, instructions }: { file: QuestionFile; instructions: ReactNode }) {
   const [busy, setBusy] = useState(false);
   const t = useT();
-  const file = question.downloadableFile!;
   const download = async () => {
     setBusy(true);
     try {
@@ -100,11 +114,7 @@ function QuestionDownload({ question }: { question: StudentQuestion }) {
   };
   return (
     <div className="question__download">
-      {question.fileInstructions && (
-        <p className="question__instructions" dir="auto">
-          {question.fileInstructions}
-        </p>
-      )}
+      {instructions}
       <Button
         variant="secondary"
         size="sm"
@@ -121,6 +131,8 @@ function QuestionDownload({ question }: { question: StudentQuestion }) {
 
 interface FileAnswerProps {
   question: StudentQuestion;
+  /** The instructions, when no file to download comes before the answer with them. */
+  instructions: ReactNode;
   file: UploadedFile | undefined;
   token: string;
   attemptId: string;
@@ -130,7 +142,16 @@ interface FileAnswerProps {
 }
 
 /** A file answer: chosen by click or dropped, uploaded at once with its progress; one per question. */
-function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, onFile }: FileAnswerProps) {
+function FileAnswer({
+  question,
+  instructions,
+  file,
+  token,
+  attemptId,
+  disabled,
+  labelledBy,
+  onFile,
+}: FileAnswerProps) {
   const inputId = useId();
   const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -184,11 +205,7 @@ function FileAnswer({ question, file, token, attemptId, disabled, labelledBy, on
 
   return (
     <div className="file-answer">
-      {!question.hasDownloadableFile && question.fileInstructions && (
-        <p className="question__instructions" dir="auto">
-          {question.fileInstructions}
-        </p>
-      )}
+      {instructions}
       <div
         className={`dropzone${dragging ? ' dropzone--active' : ''}`}
         onDragOver={(e) => {

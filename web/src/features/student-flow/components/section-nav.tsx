@@ -1,10 +1,23 @@
 import { useId } from 'react';
-import { useT } from '../../../i18n/react';
+import { T, useT } from '../../../i18n/react';
 import { KEEP_CLEAR } from '../../../lib/toast';
 import type { StudentSection } from '../api/types';
+import type { AssessmentContent } from '../content';
+
+/** 'Section 2: Study Habits', its title in the page's language, or in English and marked so. */
+export function SectionName({ section, content }: { section: StudentSection; content: AssessmentContent }) {
+  const title = content.section(section).title;
+  return (
+    <T
+      id="section.label"
+      values={{ id: section.id, title: <bdi {...content.mark(title)}>{title.text}</bdi> }}
+    />
+  );
+}
 
 interface SectionNavProps {
   sections: StudentSection[];
+  content: AssessmentContent;
   current: number;
   canOpen: (index: number) => boolean;
   onOpen: (index: number) => void;
@@ -14,11 +27,9 @@ interface SectionNavProps {
  * SPEC §2: the sections as tabs on a desktop and as a dropdown on a phone (the stylesheet shows one
  * of the two). A later section opens only once every section before it is complete.
  */
-export function SectionNav({ sections, current, canOpen, onOpen }: SectionNavProps) {
+export function SectionNav({ sections, content, current, canOpen, onOpen }: SectionNavProps) {
   const selectId = useId();
   const t = useT();
-  const sectionLabel = (section: StudentSection) =>
-    t('section.label', { id: section.id, title: section.title });
   return (
     <nav className="section-nav" aria-label={t('sections.nav')} {...KEEP_CLEAR}>
       <ul className="section-nav__tabs">
@@ -31,7 +42,7 @@ export function SectionNav({ sections, current, canOpen, onOpen }: SectionNavPro
               disabled={index !== current && !canOpen(index)}
               onClick={() => onOpen(index)}
             >
-              {sectionLabel(section)}
+              <SectionName section={section} content={content} />
             </button>
           </li>
         ))}
@@ -46,9 +57,10 @@ export function SectionNav({ sections, current, canOpen, onOpen }: SectionNavPro
           value={current}
           onChange={(e) => onOpen(Number(e.target.value))}
         >
+          {/* An option holds plain text only: its title cannot be marked apart from the words around it. */}
           {sections.map((section, index) => (
             <option key={section.id} value={index} disabled={index !== current && !canOpen(index)}>
-              {sectionLabel(section)}
+              {t('section.label', { id: section.id, title: content.section(section).title.text })}
             </option>
           ))}
         </select>

@@ -118,6 +118,7 @@ export function SubmitSummary(props: {
       }
       confirmLabel={t('summary.confirm')}
       cancelLabel={t('summary.cancel')}
+      closeLabel={t('dialog.close')}
       onConfirm={props.onConfirm}
       onCancel={props.onCancel}
     />

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Language } from '../../../i18n/languages';
 import { useToastClearance } from '../../../lib/toast';
 import type { AssessmentLoad, Attempt } from '../api/types';
+import { useAssessmentContent } from '../hooks/use-assessment-content';
 import { useAttemptActivity } from '../hooks/use-attempt-activity';
 import { useAttemptAnswers } from '../hooks/use-attempt-answers';
 import { useAttemptEvents } from '../hooks/use-attempt-events';
@@ -42,6 +43,8 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
     () => attemptAssessment(load.assessment, attempt.paper),
     [load.assessment, attempt.paper],
   );
+  // Its words in the page's language: a switch of language changes them and nothing else.
+  const content = useAssessmentContent(load.assessment);
   const { initialAnswers, answers, files, uploaded, saveStatus, saver, setAnswer, setFile } =
     useAttemptAnswers(token, attempt);
   const [current, setCurrent] = useState(() =>
@@ -74,6 +77,7 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
   }, [current]);
 
   const section = assessment.sections[current]!;
+  const sectionTexts = content.section(section);
   const complete = sectionComplete(assessment, section.id, answers, uploaded);
   const missing = questionsOf(assessment, section.id)
     .map((q, index) => ({ q, id: q.id, number: index + 1 }))
@@ -105,17 +109,24 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
       />
       <SectionNav
         sections={assessment.sections}
+        content={content}
         current={current}
         canOpen={(index) => index < current || reachable(assessment, index, answers, uploaded)}
         onOpen={open}
       />
       <section className="test__section" aria-labelledby="section-title">
-        <h2 id="section-title" className="test__section-title" ref={titleRef} tabIndex={-1} dir="auto">
-          {section.title}
+        <h2
+          id="section-title"
+          className="test__section-title"
+          ref={titleRef}
+          tabIndex={-1}
+          {...content.mark(sectionTexts.title)}
+        >
+          {sectionTexts.title.text}
         </h2>
-        {section.description && (
-          <p className="muted" dir="auto">
-            {section.description}
+        {sectionTexts.description.text && (
+          <p className="muted" {...content.mark(sectionTexts.description)}>
+            {sectionTexts.description.text}
           </p>
         )}
       </section>
@@ -125,6 +136,7 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
             key={question.id}
             number={index + 1}
             question={question}
+            content={content}
             answer={answers[question.id]}
             file={files.get(question.id)}
             token={token}

@@ -4,9 +4,11 @@ import { formatDay } from '../../../i18n/format';
 import type { Translate } from '../../../i18n/i18n';
 import { T, useI18n, useT } from '../../../i18n/react';
 import type { AssessmentLoad } from '../api/types';
+import { useAssessmentContent } from '../hooks/use-assessment-content';
 import { givenIn, questionsPerStudent } from '../paper';
 import { BeforeYouStart } from './before-you-start';
 import { PracticeQuestionCard } from './practice-question';
+import { SectionName } from './section-nav';
 
 /** The student's own time as the server set it (37.5 min is '37 minutes 30 seconds'). */
 function duration(t: Translate, seconds: number): string {
@@ -33,6 +35,7 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
   const extraTime = student.extraTimePercent ?? 0;
   const t = useT();
   const i18n = useI18n();
+  const content = useAssessmentContent(assessment);
   const time = duration(t, student.timeLimitSeconds ?? assessment.timeLimit * 60);
   return (
     <div className="welcome stack">
@@ -65,12 +68,12 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
 
       <section className="card card__body stack" aria-labelledby="assessment-title">
         <div>
-          <h2 id="assessment-title" className="welcome__assessment-title" dir="auto">
-            {assessment.title}
+          <h2 id="assessment-title" className="welcome__assessment-title" {...content.mark(content.title)}>
+            {content.title.text}
           </h2>
-          {assessment.description && (
-            <p className="muted welcome__description" dir="auto">
-              {assessment.description}
+          {content.description.text && (
+            <p className="muted welcome__description" {...content.mark(content.description)}>
+              {content.description.text}
             </p>
           )}
         </div>
@@ -111,7 +114,9 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
           <ul className="welcome__sections">
             {assessment.sections.map((section) => (
               <li key={section.id}>
-                <span>{t('section.label', { id: section.id, title: section.title })}</span>
+                <span>
+                  <SectionName section={section} content={content} />
+                </span>
                 <span className="muted">
                   {t('welcome.sectionQuestions', { count: givenIn(assessment, section) })}
                 </span>
@@ -132,7 +137,9 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
 
       <BeforeYouStart token={token} offset={offset} />
 
-      {assessment.practiceQuestion && <PracticeQuestionCard practice={assessment.practiceQuestion} />}
+      {assessment.practiceQuestion && (
+        <PracticeQuestionCard practice={assessment.practiceQuestion} content={content} />
+      )}
     </div>
   );
 }

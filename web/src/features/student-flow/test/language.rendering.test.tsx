@@ -53,14 +53,12 @@ describe('Student pages in the student’s language', () => {
     expect(screen.getByText('القسم 1 من 3')).toBeInTheDocument();
     expect(screen.getByRole('progressbar', { name: 'التقدم' })).toBeInTheDocument();
     expect(screen.getByText('اكتمل 0%')).toBeInTheDocument();
-    expect(
-      within(question('Do you have a computer at home')).getByRole('radio', { name: 'نعم' }),
-    ).toBeEnabled();
+    expect(within(question('هل لديك حاسوب في المنزل')).getByRole('radio', { name: 'نعم' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'القسم التالي' })).toBeDisabled();
     expect(screen.getAllByText('إلزامي').length).toBeGreaterThan(0);
   });
 
-  it('when the student switches to French mid-test, then every answer, the section, the clock and the unsaved changes stay', async () => {
+  it('when the student switches to French mid-test, then the words change and every answer, the section, the clock and the unsaved changes stay', async () => {
     db.attempt = attemptInProgress({}, 25);
     const { user } = renderStudentApp(`/assessment/${TOKEN}`);
     await screen.findByRole('heading', { level: 2, name: 'Technology' });
@@ -77,17 +75,21 @@ describe('Student pages in the student’s language', () => {
     expect(html()).toHaveAttribute('lang', 'fr');
     expect(html()).toHaveAttribute('dir', 'ltr');
     expect(languageSelect('Langue')).toHaveValue('fr');
-    expect(screen.getByRole('heading', { level: 2, name: 'Study Habits' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Habitudes d’étude' })).toBeInTheDocument();
     expect(screen.getByText('Section 2 sur 3')).toBeInTheDocument();
-    expect(within(question('When do you study best')).getByRole('radio', { name: 'Evenings' })).toBeChecked();
+    expect(
+      within(question('Quand étudiez-vous le mieux')).getByRole('radio', { name: 'Le soir' }),
+    ).toBeChecked();
     await waitFor(() => expect(db.languagePuts).toEqual(['fr']));
 
     await user.click(screen.getByRole('button', { name: 'Section précédente' }));
-    await screen.findByRole('heading', { level: 2, name: 'Technology' });
+    await screen.findByRole('heading', { level: 2, name: 'Technologie' });
     expect(
-      within(question('Do you have a computer at home')).getByRole('radio', { name: 'Oui' }),
+      within(question('Avez-vous un ordinateur à la maison')).getByRole('radio', { name: 'Oui' }),
     ).toBeChecked();
-    expect(within(question('How fast is your internet')).getByRole('radio', { name: 'Fast' })).toBeChecked();
+    expect(
+      within(question('Quelle est la vitesse de votre connexion')).getByRole('radio', { name: 'Rapide' }),
+    ).toBeChecked();
     // The answers changed before the switch reach the server all the same.
     await waitFor(
       () =>

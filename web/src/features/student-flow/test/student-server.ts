@@ -5,6 +5,7 @@ import { server } from '../../../testing/server';
 import type {
   ActivityBody,
   Answer,
+  ContentTranslations,
   Attempt,
   PreviousAttempt,
   StudentAssessment,
@@ -18,6 +19,63 @@ import type {
  * allow-list and size cap, idempotent submit, the results list, and the student's language.
  */
 export const TOKEN = 'tok-ada';
+
+/**
+ * The version's texts in other languages, each leaving something out: French translates everything, Arabic leaves
+ * question q3, section 2's description and option o2 (empty) in English, Spanish only has its title and section 1's
+ * title (its description empty). Portuguese has none.
+ */
+export const translations: ContentTranslations = {
+  es: {
+    title: 'Preparación para el aprendizaje en línea',
+    sections: { '1': { title: 'Tecnología', description: '' } },
+  },
+  fr: {
+    title: 'Préparation à l’apprentissage en ligne',
+    description: 'Êtes-vous prêt à étudier à distance ?',
+    sections: {
+      '1': { title: 'Technologie', description: 'Vos appareils et votre connexion.' },
+      '2': { title: 'Habitudes d’étude', description: 'Comment vous organisez votre apprentissage.' },
+      '3': { title: 'Motivation' },
+    },
+    questions: {
+      q1: { question: 'Avez-vous un ordinateur à la maison ?' },
+      q2: {
+        question: 'Quelle est la vitesse de votre connexion internet ?',
+        options: { o1: 'Lente', o2: 'Rapide' },
+      },
+      q3: { question: 'Quand étudiez-vous le mieux ?', options: { o3: 'Le matin', o4: 'Le soir' } },
+      q4: {
+        question: 'Téléversez votre plan d’étude hebdomadaire',
+        fileInstructions: 'Remplissez le modèle et téléversez-le.',
+      },
+      q5: { question: 'Êtes-vous prêt à commencer ?' },
+    },
+    practiceQuestion: {
+      question: 'Quelle planète est la plus proche du Soleil ?',
+      options: { p1: 'Vénus', p2: 'Mercure', p3: 'Mars' },
+    },
+  },
+  ar: {
+    title: 'الاستعداد للتعلم عبر الإنترنت',
+    description: 'ما مدى استعدادك للدراسة عن بُعد؟',
+    sections: {
+      '1': { title: 'التقنية', description: 'أجهزتك واتصالك.' },
+      '2': { title: 'عادات الدراسة' },
+      '3': { title: 'الدافعية' },
+    },
+    questions: {
+      q1: { question: 'هل لديك حاسوب في المنزل؟' },
+      q2: { question: 'ما سرعة اتصالك بالإنترنت؟', options: { o1: 'بطيء', o2: '' } },
+      q4: { question: 'ارفع خطتك الدراسية الأسبوعية', fileInstructions: 'املأ النموذج ثم ارفعه.' },
+      q5: { question: 'هل أنت مستعد للبدء؟' },
+    },
+    practiceQuestion: {
+      question: 'ما أقرب كوكب إلى الشمس؟',
+      options: { p1: 'الزهرة', p2: 'عطارد', p3: 'المريخ' },
+    },
+  },
+};
 
 export const assessment: StudentAssessment = {
   versionId: 'v-3',
@@ -102,7 +160,7 @@ export const assessment: StudentAssessment = {
     },
   ],
   practiceQuestion: null,
-  translations: {},
+  translations,
 };
 
 /** A practice question the version may offer before Start, with its answer (the welcome page checks it). */
