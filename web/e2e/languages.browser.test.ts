@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SEED_TRANSLATIONS } from '../../services/assessment/src/domain/seed-translations';
 import type { Catalogue } from '../src/i18n/locales/en';
 import ar from '../src/i18n/locales/ar';
 import es from '../src/i18n/locales/es';
@@ -167,6 +168,8 @@ test('when a student invited in Arabic takes the seeded assessment, then the mai
     await shown(page.getByRole('button', { name: ar['welcome.start'] }));
     expect(await documentLanguage(page)).toEqual({ lang: 'ar', dir: 'rtl' });
     await shown(page.getByText(LAYLA.name));
+    // The seeded version's own Arabic: its title on the welcome page.
+    await shown(page.getByText(SEED_TRANSLATIONS.ar!.title!, { exact: true }));
     await expectAccessible(page, `Arabic welcome page (${viewport.width} px)`);
     if (viewport === DESKTOP) {
       await takeAndPass(page, ar, link, 'Arabic', async () => {
@@ -174,6 +177,8 @@ test('when a student invited in Arabic takes the seeded assessment, then the mai
         await page.getByLabel(ar['language.label']).selectOption('fr');
         await shown(page.getByRole('button', { name: fr['footer.next'] }));
         expect(await documentLanguage(page)).toEqual({ lang: 'fr', dir: 'ltr' });
+        // The content switches with the page: the first question in French.
+        await shown(page.getByText(SEED_TRANSLATIONS.fr!.questions!.q1!.question!, { exact: true }));
         for (const [id, value] of Object.entries(chosen)) {
           expect(await page.locator(`[data-question-id="${id}"] input[value="${value}"]`).isChecked()).toBe(
             true,
@@ -240,6 +245,7 @@ test('when a student invited in Spanish by CSV takes the seeded assessment, then
   await shown(page.getByRole('button', { name: es['welcome.start'] }));
   expect(await documentLanguage(page)).toEqual({ lang: 'es', dir: 'ltr' });
   await expectAccessible(page, 'Spanish welcome page');
+  await shown(page.getByText(SEED_TRANSLATIONS.es!.title!, { exact: true }));
   await takeAndPass(page, es, link, 'Spanish');
 
   const certificate = await waitForMail(

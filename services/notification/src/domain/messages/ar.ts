@@ -15,7 +15,8 @@ export const ar: Catalogue<MailMessage> = {
     'ندعوك إلى أداء {titled, select, yes {تقييم «{title}»} other {تقييم الجاهزية}} على {product}، لمعرفة مدى جاهزيتك للتعليم عن بُعد.',
   'invitation.time.extra':
     'لديك {ownTime}، بما في ذلك وقتك الإضافي البالغ {extra} (المدة المعتادة {limit})؛ ولا يبدأ المؤقت إلا عند الضغط على «بدء التقييم».',
-  'invitation.time.limit': 'يستغرق التقييم {limit} على الأكثر؛ ولا يبدأ المؤقت إلا عند الضغط على «بدء التقييم».',
+  'invitation.time.limit':
+    'يستغرق التقييم {limit} على الأكثر؛ ولا يبدأ المؤقت إلا عند الضغط على «بدء التقييم».',
   'invitation.time.none': 'لا يبدأ المؤقت إلا عند الضغط على «بدء التقييم».',
   'invitation.duration': '{minutes} و{seconds}',
   'invitation.open': 'للدخول إلى التقييم: {url}',

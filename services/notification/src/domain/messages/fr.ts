@@ -16,7 +16,8 @@ export const fr: Catalogue<MailMessage> = {
     'Vous disposez de {ownTime}, temps supplémentaire de {extra} compris ({limit} en temps normal)\u00a0; le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer l’évaluation\u00a0».',
   'invitation.time.limit':
     'L’évaluation dure au maximum {limit}\u00a0; le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer l’évaluation\u00a0».',
-  'invitation.time.none': 'Le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer l’évaluation\u00a0».',
+  'invitation.time.none':
+    'Le minuteur ne démarre que lorsque vous appuyez sur «\u00a0Commencer l’évaluation\u00a0».',
   'invitation.duration': '{minutes} et {seconds}',
   'invitation.open': 'Accéder à votre évaluation\u00a0: {url}',
   'invitation.open.button': 'Accéder à votre évaluation',
