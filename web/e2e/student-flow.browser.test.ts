@@ -693,7 +693,7 @@ test('when a version draws and shuffles, then two students see their own questio
       await practice.getByText('A printer', { exact: true }).click();
       await practice.getByRole('button', { name: 'Check answer' }).click();
       await shown(practice.getByText('Not quite. The answer is: Firefox.'));
-      await practice.getByText('Firefox', { exact: true }).click();
+      await practice.getByRole('group').getByText('Firefox', { exact: true }).click();
       await practice.getByRole('button', { name: 'Check answer' }).click();
       await shown(practice.getByText("That's right."));
       await expectAccessible(page, 'welcome with a practice question');
