@@ -23,11 +23,12 @@ const studentPagesInDevelopment: Plugin = {
 };
 
 /*
- * The student pages' message catalogues (src/i18n/locales/*.ts, issue 27) are written as ICU MessageFormat and
- * shipped compiled into Lingui's runtime form, so the pages carry no MessageFormat parser (about 7 KB gzipped).
+ * The message catalogues (issue 27) are written as ICU MessageFormat and shipped compiled into Lingui's runtime
+ * form, so the pages carry no MessageFormat parser (about 7 KB gzipped): the student pages' (src/i18n/locales/*.ts)
+ * and the files of the admin app's (src/i18n/admin/<language>/<area>.ts; the folder's index.ts only merges them).
  * A catalogue is plain data: its module, once its types are stripped, is run here and its messages compiled.
  */
-const CATALOGUE = /\/src\/i18n\/locales\/[a-z]{2}\.ts$/;
+const CATALOGUE = /\/src\/i18n\/(locales\/[a-z]{2}|admin\/[a-z]{2}\/(?!index\.)[a-z-]+)\.ts$/;
 
 const compiledCatalogues: Plugin = {
   name: 'compiled-catalogues',

@@ -4,6 +4,7 @@ import { ToastContainer } from 'react-toastify';
 import { restoreSession } from '../features/auth/auth-slice';
 import { SessionExpiryDialog } from '../features/auth/components/session-expiry-dialog';
 import { useIdleSessionRenewal } from '../features/auth/session-renewal';
+import { AdminLanguageProvider } from '../i18n/admin/admin-i18n';
 import { showHandedOverToast } from '../lib/handed-over-toast';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toast';
 import { setupStore, type AppStore } from './store';
@@ -25,11 +26,13 @@ export function AppProviders({ store: given, children }: { store?: AppStore; chi
   // A student sent here from an invalid invitation link sees why (SPEC §4).
   useEffect(showHandedOverToast, []);
   return (
-    <Provider store={store}>
-      <SessionBootstrap store={store} />
-      <SessionExpiryDialog />
-      {children}
-      <ToastContainer position="top-right" autoClose={TOAST_DURATION_MS} limit={TOAST_LIMIT} newestOnTop />
-    </Provider>
+    <AdminLanguageProvider>
+      <Provider store={store}>
+        <SessionBootstrap store={store} />
+        <SessionExpiryDialog />
+        {children}
+        <ToastContainer position="top-right" autoClose={TOAST_DURATION_MS} limit={TOAST_LIMIT} newestOnTop />
+      </Provider>
+    </AdminLanguageProvider>
   );
 }

@@ -5,11 +5,26 @@ import { useT } from '../../i18n/react';
 import { documentNavigation } from '../../lib/document-navigation';
 import { AssessmentPage } from '../../features/student-flow/components/assessment-page';
 import { CompletePage } from '../../features/student-flow/components/complete-page';
-import { NotFoundPage } from '../../features/misc/components/not-found-page';
+import { NotFoundView } from '../../features/misc/components/not-found-view';
 import { VerifyCodePage, VerifyPage } from '../../features/verify/components/verify-page';
 
 /** The paths the server answers with the student pages (the gateway's STUDENT_PAGES): never left as a document. */
 const STUDENT_PAGES = /^\/(assessment|verify)(\/|$)/;
+
+/** A student path that does not exist: the 404 page in the student pages' words. */
+function StudentNotFound() {
+  const t = useT();
+  return (
+    <NotFoundView
+      words={{
+        title: t('notFound.title'),
+        text: t('notFound.text'),
+        home: t('notFound.home'),
+        back: t('notFound.back'),
+      }}
+    />
+  );
+}
 
 /**
  * Any page that is not a student page belongs to the other entry of the app (the admin portal and its
@@ -23,7 +38,7 @@ function LeaveStudentPages() {
   useEffect(() => {
     if (!own) documentNavigation.replace(pathname + search);
   }, [own, pathname, search]);
-  return own ? <NotFoundPage /> : <FullPageSpinner label={t('app.redirecting')} />;
+  return own ? <StudentNotFound /> : <FullPageSpinner label={t('app.redirecting')} />;
 }
 
 /**
@@ -36,7 +51,7 @@ export function StudentRoutes() {
     <Routes>
       <Route path="/assessment/:inviteToken" element={<AssessmentPage />} />
       <Route path="/assessment/:inviteToken/complete" element={<CompletePage />} />
-      <Route path="/assessment/*" element={<NotFoundPage />} />
+      <Route path="/assessment/*" element={<StudentNotFound />} />
       <Route path="/verify" element={<VerifyCodePage />} />
       <Route path="/verify/:code" element={<VerifyPage />} />
       <Route path="/verify/*" element={<VerifyCodePage malformed />} />

@@ -176,6 +176,12 @@ const ar: Catalogue = {
     'لا توجد شهادة صالحة تطابق الرمز <0>{code}</0>. يُرجى التحقق من الرمز المطبوع على الشهادة؛ فالشهادة التي سُحبت لم يعد بالإمكان التحقق منها.',
   'verify.failedTitle': 'تعذّر التحقق من الشهادة',
   'verify.failedText': 'حدث خطأ من جهتنا. يُرجى المحاولة مرة أخرى بعد قليل.',
+
+  // A student path that does not exist
+  'notFound.title': 'الصفحة غير موجودة',
+  'notFound.text': 'الصفحة التي تبحث عنها غير موجودة أو تم نقلها.',
+  'notFound.home': 'الذهاب إلى الصفحة الرئيسية',
+  'notFound.back': 'رجوع',
 };
 
 export default ar;

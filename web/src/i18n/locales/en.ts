@@ -179,6 +179,12 @@ const en = {
     'No valid certificate matches <0>{code}</0>. Check the code printed on the certificate; a certificate that was withdrawn no longer verifies.',
   'verify.failedTitle': 'The certificate could not be checked',
   'verify.failedText': 'Something went wrong on our side. Please try again in a moment.',
+
+  // A student path that does not exist
+  'notFound.title': 'Page Not Found',
+  'notFound.text': 'The page you are looking for does not exist or has been moved.',
+  'notFound.home': 'Go Home',
+  'notFound.back': 'Go Back',
 } as const;
 
 export type MessageId = keyof typeof en;

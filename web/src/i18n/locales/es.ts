@@ -177,6 +177,12 @@ const es: Catalogue = {
     'Ningún certificado válido coincide con <0>{code}</0>. Compruebe el código impreso en el certificado; un certificado retirado ya no se puede verificar.',
   'verify.failedTitle': 'No se pudo comprobar el certificado',
   'verify.failedText': 'Se ha producido un error por nuestra parte. Inténtelo de nuevo en unos momentos.',
+
+  // A student path that does not exist
+  'notFound.title': 'Página no encontrada',
+  'notFound.text': 'La página que busca no existe o se ha trasladado.',
+  'notFound.home': 'Ir al inicio',
+  'notFound.back': 'Volver',
 };
 
 export default es;

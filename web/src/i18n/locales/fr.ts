@@ -180,6 +180,12 @@ const fr: Catalogue = {
     'Aucun certificat valide ne correspond à <0>{code}</0>. Vérifiez le code imprimé sur le certificat ; un certificat retiré ne peut plus être vérifié.',
   'verify.failedTitle': 'Le certificat n’a pas pu être vérifié',
   'verify.failedText': 'Un problème est survenu de notre côté. Veuillez réessayer dans un instant.',
+
+  // A student path that does not exist
+  'notFound.title': 'Page introuvable',
+  'notFound.text': 'La page que vous cherchez n’existe pas ou a été déplacée.',
+  'notFound.home': 'Aller à l’accueil',
+  'notFound.back': 'Retour',
 };
 
 export default fr;

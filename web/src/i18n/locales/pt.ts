@@ -177,6 +177,12 @@ const pt: Catalogue = {
     'Nenhum certificado válido corresponde a <0>{code}</0>. Verifique o código impresso no certificado; um certificado revogado não pode mais ser verificado.',
   'verify.failedTitle': 'Não foi possível verificar o certificado',
   'verify.failedText': 'Ocorreu um problema do nosso lado. Tente novamente em instantes.',
+
+  // A student path that does not exist
+  'notFound.title': 'Página não encontrada',
+  'notFound.text': 'A página que procura não existe ou foi movida.',
+  'notFound.home': 'Ir para o início',
+  'notFound.back': 'Voltar',
 };
 
 export default pt;

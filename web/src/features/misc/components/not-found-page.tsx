@@ -1,31 +1,17 @@
-import { useNavigate } from 'react-router-dom';
-import { ArrowLeft, Compass, Home } from 'lucide-react';
-import { Button, ButtonLink } from '../../../components/ui';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
+import { NotFoundView } from './not-found-view';
 
+/** The admin app's 404 page. */
 export function NotFoundPage() {
-  const navigate = useNavigate();
+  const t = useAdminT();
   return (
-    <main className="full-page-center">
-      <div className="not-found">
-        <div className="not-found__icon" aria-hidden="true">
-          <Compass size={40} />
-        </div>
-        <p className="not-found__code">404</p>
-        <h1 className="not-found__title">Page Not Found</h1>
-        <p className="muted">The page you are looking for does not exist or has been moved.</p>
-        <div className="not-found__actions">
-          <ButtonLink to="/" icon={<Home size={18} aria-hidden="true" />}>
-            Go Home
-          </ButtonLink>
-          <Button
-            variant="secondary"
-            icon={<ArrowLeft size={18} aria-hidden="true" />}
-            onClick={() => navigate(-1)}
-          >
-            Go Back
-          </Button>
-        </div>
-      </div>
-    </main>
+    <NotFoundView
+      words={{
+        title: t('misc.notFound.title'),
+        text: t('misc.notFound.text'),
+        home: t('misc.notFound.home'),
+        back: t('misc.notFound.back'),
+      }}
+    />
   );
 }

@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 import { NotFoundPage } from './not-found-page';
 
 /**
@@ -12,11 +13,11 @@ export function RouteError() {
   return (
     <main className="full-page-center">
       <div className="not-found">
-        <h1 className="not-found__title">Something went wrong</h1>
-        <p className="muted">This page could not be displayed. Reloading usually fixes it.</p>
+        <h1 className="not-found__title">{adminT('misc.routeError.title')}</h1>
+        <p className="muted">{adminT('misc.routeError.body')}</p>
         <div className="not-found__actions">
           <button type="button" className="btn btn--primary btn--md" onClick={() => window.location.reload()}>
-            <span>Reload</span>
+            <span>{adminT('misc.routeError.reload')}</span>
           </button>
         </div>
       </div>

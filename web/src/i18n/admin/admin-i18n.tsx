@@ -1,0 +1,38 @@
+import type { ReactElement, ReactNode } from 'react';
+import { setupI18n, type Messages } from '@lingui/core';
+import { I18nProvider, Trans, useLingui } from '@lingui/react';
+import en, { type AdminMessageId } from './en';
+
+/** An admin message by id, with its values: the text in the admin app's language. */
+export type AdminTranslate = (id: AdminMessageId, values?: Record<string, unknown>) => string;
+
+/**
+ * The admin app's Lingui instance (issue 27, item 5). English only for now: the admin app is one language for
+ * everyone, so one instance serves the screens (through the provider below) and the code outside them (toasts
+ * raised by a request, errors turned into messages).
+ */
+export const adminI18n = setupI18n();
+adminI18n.load('en', en as Messages);
+adminI18n.activate('en');
+
+/** An admin message by id, for code outside a component (a toast after a request, a thrown error's message). */
+export const adminT: AdminTranslate = (id, values) => adminI18n._(id, values);
+
+/** Gives the admin screens their catalogue. */
+export function AdminLanguageProvider({ children }: { children: ReactNode }) {
+  return <I18nProvider i18n={adminI18n}>{children}</I18nProvider>;
+}
+
+/** An admin message by id, in a component: it follows the language if the admin app ever switches one. */
+export function useAdminT(): AdminTranslate {
+  return useLingui()._ as AdminTranslate;
+}
+
+/** An admin message whose words wrap elements: `<0>…</0>` in the catalogue is `components[0]` with those words. */
+export function AdminT(props: {
+  id: AdminMessageId;
+  values?: Record<string, unknown>;
+  components?: Record<string, ReactElement>;
+}) {
+  return <Trans {...props} />;
+}

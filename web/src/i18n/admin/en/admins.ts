@@ -1,0 +1,2 @@
+/* The admin app's words for admins: one file of the admin catalogue (see ./index.ts); its ids start with its name. */
+export default {} satisfies Record<`admins.${string}`, string>;
