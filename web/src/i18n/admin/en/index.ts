@@ -20,6 +20,7 @@ import live from './live';
 import misc from './misc';
 import results from './results';
 import students from './students';
+import translations from './translations';
 
 const en = {
   ...common,
@@ -33,6 +34,7 @@ const en = {
   ...misc,
   ...results,
   ...students,
+  ...translations,
 };
 
 export default en;
