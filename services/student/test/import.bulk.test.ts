@@ -32,6 +32,7 @@ test('when a CSV of 10,000 students is imported, then all are invited with their
   // answer an error, so it is asked again (at most 10 times) until it answers the list.
   let res2 = await h.call('GET', '/api/admin/students?search=bulk&limit=1');
   for (let i = 0; i < 10 && res2.status !== 200; i++) {
+    process.stdout.write(`search after the import answered ${res2.status}: ${await res2.text()}\n`);
     await new Promise((r) => setTimeout(r, 1000));
     res2 = await h.call('GET', '/api/admin/students?search=bulk&limit=1');
   }
