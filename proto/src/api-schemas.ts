@@ -64,21 +64,40 @@ export const TRANSLATION_LANGUAGES = ['es', 'fr', 'pt', 'ar'] as const satisfies
 export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
 
 /**
+ * A question's downloadable file in one language: uploaded as the English one is (`POST /api/assessment/files`),
+ * named by its stored `filename`. The student's page also gets its `url` and `mimetype`.
+ */
+export const translatedFileSchema = z.object({
+  originalName: z.string(),
+  filename: z.string(),
+  size: z.number().int(),
+  mimetype: z.string().optional().describe("The student's page only"),
+  url: z.string().optional().describe("The student's page only: where the file downloads from"),
+});
+export type TranslatedFile = z.infer<typeof translatedFileSchema>;
+
+/**
  * A version's texts in the other languages, declared once for the admin's save, the admin's read and the student's
  * page: `{ es?: { title?, description?, sections?: { [sectionId]: { title?, description? } }, questions?:
- * { [questionId]: { question?, options?: { [optionId]: text }, fileInstructions? } }, practiceQuestion?:
- * { question?, options? } }, fr?, pt?, ar? }`. A text left out is not translated: the student sees the English one.
- * `text` and `longText` are the schemas of one short (a title, an option) and one long text (a description, a
- * question); a request gives them its own checks, an answer plain strings.
+ * { [questionId]: { question?, options?: { [optionId]: text }, fileInstructions?, downloadableFile? } },
+ * practiceQuestion?: { question?, options? } }, fr?, pt?, ar? }`. A text left out is not translated: the student
+ * sees the English one; a question offering a downloadable file may offer its own file per language
+ * (`downloadableFile`), else the English file. `text` and `longText` are the schemas of one short (a title, an
+ * option) and one long text (a description, a question), `file` that of a file; a request gives them its own
+ * checks, an answer plain ones.
  */
 export function contentTranslationsSchema(
   text: z.ZodType<string> = z.string(),
   longText: z.ZodType<string> = text,
+  file: z.ZodType<TranslatedFile> = translatedFileSchema,
 ) {
   const question = z.object({
     question: longText.optional(),
     options: z.record(z.string(), text).optional().describe('By option id'),
     fileInstructions: longText.optional().describe("A file-upload question's instructions"),
+    downloadableFile: file
+      .optional()
+      .describe("The question's downloadable file in this language (a question that offers one)"),
   });
   const language = z.object({
     title: text.optional(),
@@ -88,7 +107,7 @@ export function contentTranslationsSchema(
       .optional()
       .describe('By section id'),
     questions: z.record(z.string(), question).optional().describe('By question id'),
-    practiceQuestion: question.omit({ fileInstructions: true }).optional(),
+    practiceQuestion: question.omit({ fileInstructions: true, downloadableFile: true }).optional(),
   });
   return z
     .strictObject(

@@ -169,9 +169,20 @@ const byId = <T>(entries: Array<[string, T]>): Record<string, T> | undefined =>
   entries.length ? Object.fromEntries(entries) : undefined;
 
 function questionTranslation(q: QuestionTranslationMessage) {
+  const file = q.downloadableFile;
   return {
     ...givenTexts({ question: q.question, fileInstructions: q.fileInstructions }),
     ...(q.options.length ? { options: byId(q.options.map((o) => [o.id, o.text])) } : {}),
+    ...(file?.filename
+      ? {
+          downloadableFile: {
+            filename: file.filename,
+            originalName: file.originalName,
+            size: Number(file.size),
+            mimetype: file.mimetype,
+          },
+        }
+      : {}),
   };
 }
 
@@ -195,16 +206,29 @@ export function contentTranslations(messages: TranslationMessage[]): ContentTran
   return out;
 }
 
-/** Stored translations as an event carries them, one message per language. */
-export function translationMessages(translations: ContentTranslations) {
+/**
+ * Stored translations as an event carries them, one message per language; `mimetypeOf` names a translated file's
+ * type when the stored file does not say it.
+ */
+export function translationMessages(
+  translations: ContentTranslations,
+  mimetypeOf: (filename: string) => string = () => '',
+) {
   const question = (
     id: string,
-    q: NonNullable<TranslatedTexts['practiceQuestion']> & { fileInstructions?: string },
+    q: NonNullable<TranslatedTexts['practiceQuestion']> &
+      Pick<NonNullable<TranslatedTexts['questions']>[string], 'fileInstructions' | 'downloadableFile'>,
   ) => ({
     id,
     question: q.question ?? '',
     options: Object.entries(q.options ?? {}).map(([optionId, text]) => ({ id: optionId, text })),
     fileInstructions: q.fileInstructions ?? '',
+    downloadableFile: q.downloadableFile && {
+      filename: q.downloadableFile.filename,
+      originalName: q.downloadableFile.originalName,
+      size: BigInt(q.downloadableFile.size),
+      mimetype: q.downloadableFile.mimetype || mimetypeOf(q.downloadableFile.filename),
+    },
   });
   return TRANSLATION_LANGUAGES.flatMap((language) => {
     const t = translations[language];

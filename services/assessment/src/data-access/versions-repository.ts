@@ -180,12 +180,15 @@ function versionQueries(database: Database) {
       await tx.execute(sql`UPDATE assessment_versions SET is_active = false WHERE is_active`);
       await tx.execute(sql`UPDATE assessment_versions SET is_active = true WHERE version = ${version}`);
     },
-    /** Whether any version's question carries this file. */
+    /** Whether any version's question carries this file, in English or in one of its translations. */
     async isReferenced(filename: string, runner: Runner = database.db): Promise<boolean> {
       const probe = JSON.stringify([{ downloadableFile: { filename } }]);
+      const vars = JSON.stringify({ filename });
       const [row] = await rows<{ used: boolean }>(
         runner,
-        sql`SELECT EXISTS (SELECT 1 FROM assessment_versions WHERE questions @> ${probe}::jsonb) AS used`,
+        sql`SELECT EXISTS (SELECT 1 FROM assessment_versions WHERE questions @> ${probe}::jsonb
+              OR jsonb_path_exists(translations, '$.*.questions.*.downloadableFile ? (@.filename == $filename)',
+                ${vars}::jsonb)) AS used`,
       );
       return row?.used ?? false;
     },

@@ -1,7 +1,7 @@
 import { badRequest } from '@readiness/kit/errors';
 import { QUESTION_KINDS, questionBasics, type ContentTranslations } from '@readiness/contracts';
 import type { VersionContent, VersionRecord } from '../data-access/versions-repository';
-import { checkTranslations, normalizeTranslations } from './translations';
+import { checkTranslations, normalizeTranslations, translatedFileNames } from './translations';
 
 export const QUESTION_TYPES = QUESTION_KINDS;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
@@ -139,7 +139,7 @@ export function checkContent(content: AssessmentContent, isUploaded: (filename: 
       throw badRequest(`Question ${q.id}: the downloadable file must be a file uploaded first`);
     }
   }
-  checkTranslations(content);
+  checkTranslations(content, isUploaded);
 }
 
 /** The content as stored and published: type-specific fields only where they belong, no stale file. */
@@ -170,7 +170,10 @@ export function normalizeContent(content: AssessmentContent): AssessmentContent 
   };
 }
 
-/** Filenames of the question files a version refers to. */
-export function fileNames(content: Pick<AssessmentContent, 'questions'>): string[] {
-  return content.questions.flatMap((q) => (q.downloadableFile ? [q.downloadableFile.filename] : []));
+/** Filenames of the question files a version refers to, its translations' included. */
+export function fileNames(content: Pick<AssessmentContent, 'questions' | 'translations'>): string[] {
+  return [
+    ...content.questions.flatMap((q) => (q.downloadableFile ? [q.downloadableFile.filename] : [])),
+    ...translatedFileNames(content.translations),
+  ];
 }

@@ -60,7 +60,7 @@ export function versionPublishedPayload(
             options: v.practiceQuestion.options,
           }
         : undefined,
-      translations: translationMessages(v.translations),
+      translations: translationMessages(v.translations, mimetypeOf),
     }),
   );
 }

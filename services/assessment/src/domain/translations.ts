@@ -43,11 +43,16 @@ function keptRecord<T>(record: Record<string, T> | undefined, each: (value: T) =
     Record<string, T> | undefined;
 }
 
+/** A translated file as stored: the stored name, the admin's name for it and its size (no url, no type). */
+const storedFile = (file: QuestionTexts['downloadableFile']) =>
+  file && { originalName: file.originalName, filename: file.filename, size: file.size };
+
 const questionTexts = (q: QuestionTexts): QuestionTexts | undefined =>
   kept({
     question: given(q.question),
     options: keptRecord(q.options, given),
     fileInstructions: given(q.fileInstructions),
+    downloadableFile: storedFile(q.downloadableFile),
   });
 
 /** Translations as stored: texts trimmed, and every empty text, object and language left out. */
@@ -64,19 +69,38 @@ export function normalizeTranslations(translations: ContentTranslations): Conten
           kept({ title: given(s.title), description: given(s.description) }),
         ),
         questions: keptRecord(t.questions, questionTexts),
-        practiceQuestion: t.practiceQuestion && questionTexts(t.practiceQuestion),
+        practiceQuestion:
+          t.practiceQuestion &&
+          kept({
+            question: given(t.practiceQuestion.question),
+            options: keptRecord(t.practiceQuestion.options, given),
+          }),
       });
     if (texts) out[language] = texts;
   }
   return out;
 }
 
+/** The stored names of the files the translations offer to download, every language's. */
+export function translatedFileNames(translations: ContentTranslations): string[] {
+  return TRANSLATION_LANGUAGES.flatMap((language) =>
+    Object.values(translations[language]?.questions ?? {}).flatMap((q) =>
+      q.downloadableFile ? [q.downloadableFile.filename] : [],
+    ),
+  );
+}
+
 /**
  * Each translation names only what the version has (its sections, questions, their options, a file-upload
- * question's instructions, the practice question) and keeps each text within the English field's limit. The
- * first broken rule is a 400 naming the language and the text. Missing translations are allowed.
+ * question's instructions, a downloadable file's stand-in where the question offers one, the practice question)
+ * and keeps each text within the English field's limit; a translated file must be one this service stored
+ * (`isUploaded`). The first broken rule is a 400 naming the language and the text. Missing translations are
+ * allowed.
  */
-export function checkTranslations(content: AssessmentContent): void {
+export function checkTranslations(
+  content: AssessmentContent,
+  isUploaded: (filename: string) => boolean = () => false,
+): void {
   const sections = new Set(content.sections.map((s) => String(s.id)));
   const questions = new Map(content.questions.map((q) => [q.id, q]));
   for (const language of TRANSLATION_LANGUAGES) {
@@ -108,6 +132,14 @@ export function checkTranslations(content: AssessmentContent): void {
         throw refuse(`question ${id} is not a file upload question, so it has no file instructions`);
       }
       limit(texts.fileInstructions, TEXT_LIMITS.fileInstructions, `the file instructions of question ${id}`);
+      if (texts.downloadableFile) {
+        if (!q.hasDownloadableFile || !q.downloadableFile) {
+          throw refuse(`question ${id} offers no downloadable file, so it has no translated file`);
+        }
+        if (!isUploaded(texts.downloadableFile.filename)) {
+          throw refuse(`the downloadable file of question ${id} must be a file uploaded first`);
+        }
+      }
     }
     if (t.practiceQuestion) {
       const practice = content.practiceQuestion;

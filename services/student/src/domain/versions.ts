@@ -58,7 +58,7 @@ export function studentView(v: AssessmentVersion): StudentAssessment {
               filename: q.downloadableFile.filename,
               size: q.downloadableFile.size,
               mimetype: q.downloadableFile.mimetype,
-              url: `/api/assessment/files/${encodeURIComponent(q.downloadableFile.filename)}`,
+              url: fileUrl(q.downloadableFile.filename),
             },
           }
         : {}),
@@ -80,10 +80,24 @@ type QuestionTexts = NonNullable<TranslatedTexts['questions']>[string];
 /** Option texts by option id: strings only. */
 const textsOf = (record: Record<string, string> | undefined) => record && { ...record };
 
+/** Where a question file downloads from: the assessment service serves every file a version refers to. */
+const fileUrl = (filename: string) => `/api/assessment/files/${encodeURIComponent(filename)}`;
+
+/** A translated downloadable file as the page offers it, with its url (as the English file is). */
+const translatedFile = (file: QuestionTexts['downloadableFile']) =>
+  file && {
+    originalName: file.originalName,
+    filename: file.filename,
+    size: file.size,
+    mimetype: file.mimetype ?? '',
+    url: fileUrl(file.filename),
+  };
+
 const questionTexts = (q: QuestionTexts): QuestionTexts => ({
   question: q.question,
   options: textsOf(q.options),
   fileInstructions: q.fileInstructions,
+  downloadableFile: translatedFile(q.downloadableFile),
 });
 
 /** The translations, copied text by text as the rest of the view is (they hold no answer key). */

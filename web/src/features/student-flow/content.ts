@@ -1,11 +1,19 @@
 import { textDirection, type Language } from '../../i18n/languages';
-import type { ContentTranslations, PracticeQuestion, StudentAssessment, StudentQuestion } from './api/types';
+import type {
+  ContentTranslations,
+  PracticeQuestion,
+  QuestionFile,
+  StudentAssessment,
+  StudentQuestion,
+} from './api/types';
 
 /*
  * The assessment's own words in the student's language (issue 27 item 4): a version's texts are English, and it may
  * carry translations of them (`translations`, by language, each text by the id of what it belongs to). A text the
  * language leaves out, or leaves empty, shows in English and says so, so that a screen reader reads it as English.
- * Only words change: ids, order and answers are the version's, so switching language changes nothing else.
+ * A question's file to download may also be given per language (else the English file, marked so too).
+ * Only words and files change: ids, order and answers are the version's, so switching language changes nothing
+ * else.
  */
 
 /** A text of the assessment as the page shows it: its words and the language they are in. */
@@ -24,11 +32,19 @@ export interface LocalizedSection {
   description: Localized;
 }
 
+/** A question's file to download, in the language it is in: the language's own file, else the English one. */
+export interface LocalizedFile {
+  file: QuestionFile;
+  lang: Language;
+}
+
 export interface LocalizedQuestion {
   question: Localized;
   /** The question's options in its own order (an attempt's paper may have shuffled them). */
   options: LocalizedChoice[];
   fileInstructions: Localized;
+  /** The file the question offers to download; absent when it offers none. */
+  downloadableFile?: LocalizedFile;
 }
 
 export interface LocalizedPractice {
@@ -50,7 +66,8 @@ export interface AssessmentContent {
   description: Localized;
   section(section: { id: number; title: string; description?: string }): LocalizedSection;
   question(
-    question: Pick<StudentQuestion, 'id' | 'question' | 'options' | 'fileInstructions'>,
+    question: Pick<StudentQuestion, 'id' | 'question' | 'options' | 'fileInstructions'> &
+      Partial<Pick<StudentQuestion, 'hasDownloadableFile' | 'downloadableFile'>>,
   ): LocalizedQuestion;
   practice(practice: Pick<PracticeQuestion, 'question' | 'options'>): LocalizedPractice;
   /** How an element holding `text` is marked on this page (see `languageMarks`). */
@@ -69,6 +86,34 @@ export function textOf(
   language: Language,
 ): Localized {
   return translated?.trim() ? { text: translated, lang: language } : { text: english ?? '', lang: 'en' };
+}
+
+type TranslatedFile = NonNullable<
+  NonNullable<NonNullable<ContentTranslations['es']>['questions']>[string]['downloadableFile']
+>;
+
+/**
+ * The question's file in `language` when the version gives one (a question offering a file at all), else the
+ * English file. Both download from where the service says (a translated file from an older service without a
+ * url, from where every question file is served).
+ */
+export function fileOf(
+  english: QuestionFile | undefined,
+  translated: TranslatedFile | undefined,
+  language: Language,
+): LocalizedFile | undefined {
+  if (!english) return undefined;
+  if (!translated?.filename) return { file: english, lang: 'en' };
+  return {
+    file: {
+      originalName: translated.originalName,
+      filename: translated.filename,
+      size: translated.size,
+      mimetype: translated.mimetype ?? '',
+      url: translated.url ?? `/api/assessment/files/${encodeURIComponent(translated.filename)}`,
+    },
+    lang: language,
+  };
 }
 
 /**
@@ -103,6 +148,10 @@ export function assessmentContent(assessment: ContentSource, language: Language)
         question: textOf(question.question, own?.question, language),
         options: options(question.options, own?.options),
         fileInstructions: textOf(question.fileInstructions, own?.fileInstructions, language),
+        downloadableFile:
+          question.hasDownloadableFile === false
+            ? undefined
+            : fileOf(question.downloadableFile, own?.downloadableFile, language),
       };
     },
     practice: (practice) => ({

@@ -2456,6 +2456,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -2486,6 +2496,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -2516,6 +2536,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -2546,6 +2576,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -2677,6 +2717,16 @@ export interface paths {
                                 /** @description By question id */
                                 questions?: {
                                     [key: string]: {
+                                        /** @description The question's downloadable file in this language (a question that offers one) */
+                                        downloadableFile?: {
+                                            filename: string;
+                                            /** @description The student's page only */
+                                            mimetype?: string;
+                                            originalName: string;
+                                            size: number;
+                                            /** @description The student's page only: where the file downloads from */
+                                            url?: string;
+                                        };
                                         /** @description A file-upload question's instructions */
                                         fileInstructions?: string;
                                         /** @description By option id */
@@ -2707,6 +2757,16 @@ export interface paths {
                                 /** @description By question id */
                                 questions?: {
                                     [key: string]: {
+                                        /** @description The question's downloadable file in this language (a question that offers one) */
+                                        downloadableFile?: {
+                                            filename: string;
+                                            /** @description The student's page only */
+                                            mimetype?: string;
+                                            originalName: string;
+                                            size: number;
+                                            /** @description The student's page only: where the file downloads from */
+                                            url?: string;
+                                        };
                                         /** @description A file-upload question's instructions */
                                         fileInstructions?: string;
                                         /** @description By option id */
@@ -2737,6 +2797,16 @@ export interface paths {
                                 /** @description By question id */
                                 questions?: {
                                     [key: string]: {
+                                        /** @description The question's downloadable file in this language (a question that offers one) */
+                                        downloadableFile?: {
+                                            filename: string;
+                                            /** @description The student's page only */
+                                            mimetype?: string;
+                                            originalName: string;
+                                            size: number;
+                                            /** @description The student's page only: where the file downloads from */
+                                            url?: string;
+                                        };
                                         /** @description A file-upload question's instructions */
                                         fileInstructions?: string;
                                         /** @description By option id */
@@ -2767,6 +2837,16 @@ export interface paths {
                                 /** @description By question id */
                                 questions?: {
                                     [key: string]: {
+                                        /** @description The question's downloadable file in this language (a question that offers one) */
+                                        downloadableFile?: {
+                                            filename: string;
+                                            /** @description The student's page only */
+                                            mimetype?: string;
+                                            originalName: string;
+                                            size: number;
+                                            /** @description The student's page only: where the file downloads from */
+                                            url?: string;
+                                        };
                                         /** @description A file-upload question's instructions */
                                         fileInstructions?: string;
                                         /** @description By option id */
@@ -2863,6 +2943,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -2893,6 +2983,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -2923,6 +3023,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -2953,6 +3063,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -3393,6 +3513,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -3423,6 +3553,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -3453,6 +3593,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -3483,6 +3633,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -3628,6 +3788,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -3658,6 +3828,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -3688,6 +3868,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -3718,6 +3908,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -5875,6 +6075,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -5905,6 +6115,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -5935,6 +6155,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */
@@ -5965,6 +6195,16 @@ export interface paths {
                                         /** @description By question id */
                                         questions?: {
                                             [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
                                                 /** @description A file-upload question's instructions */
                                                 fileInstructions?: string;
                                                 /** @description By option id */

@@ -92,12 +92,14 @@ const practiceSchema = z.object({
 
 /**
  * The texts in other languages, as a save sends them: each text a string without control characters (line breaks
- * only in the long ones); which ids exist and each text's length are the domain's checks, which name them.
+ * only in the long ones), each file as the English one is given; which ids exist, each text's length and whether a
+ * file was uploaded are the domain's checks, which name them.
  */
 const translatedText = { label: 'Translated text', requiredMessage: 'A translated text must be a string' };
 const translationsSchema = contentTranslationsSchema(
   textField(translatedText),
   textField({ ...translatedText, multiLine: true }),
+  fileSchema,
 );
 
 /** `PUT /api/assessment`: the full assessment, the version it was based on, and optional change notes. */

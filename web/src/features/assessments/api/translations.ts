@@ -17,6 +17,11 @@ export interface TranslatableText {
   group: string;
   /** A description or a question: several lines. */
   long: boolean;
+  /**
+   * A question's downloadable file rather than a text (`english` is the English file's name): a language gives its
+   * own file at `path`, uploaded as the English one is.
+   */
+  file?: boolean;
 }
 
 type Choice = { id: string; text: string };
@@ -32,6 +37,8 @@ interface Source {
     question: string;
     options?: Choice[];
     fileInstructions?: string;
+    hasDownloadableFile?: boolean;
+    downloadableFile?: { originalName: string } | null;
   }>;
   practiceQuestion: { type: string; question: string; options: Choice[] } | null;
 }
@@ -39,7 +46,8 @@ interface Source {
 /**
  * Every text a student reads in the version, in the order the editor shows them: the title and description, the
  * practice question and its options, each section's title and description, each question's text, options and (a
- * file-upload question's) instructions. A text that is empty in English has nothing to translate and is left out.
+ * file-upload question's) instructions, and the file a question offers to download. A text that is empty in English
+ * has nothing to translate and is left out.
  * Questions are numbered as the editor numbers them.
  */
 export function translatableTexts(content: Source): TranslatableText[] {
@@ -86,24 +94,52 @@ export function translatableTexts(content: Source): TranslatableText[] {
         true,
       );
     }
+    if (q.hasDownloadableFile && q.downloadableFile) {
+      texts.push({
+        path: ['questions', q.id, 'downloadableFile'],
+        english: q.downloadableFile.originalName,
+        label: `${group} downloadable file`,
+        group,
+        long: false,
+        file: true,
+      });
+    }
   });
   return texts;
 }
 
-type Tree = { [key: string]: Tree | string | undefined };
+/** A language's downloadable file of one question, as the form holds it. */
+export type TranslatedFile = NonNullable<
+  NonNullable<TranslatedTexts['questions']>[string]['downloadableFile']
+>;
+
+/** The file a translation gives at `path` (a question's `downloadableFile`), or undefined. */
+export function fileIn(translation: TranslatedTexts | undefined, path: string[]): TranslatedFile | undefined {
+  let at: unknown = translation;
+  for (const key of path)
+    at = at && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined;
+  const file = at as TranslatedFile | null | undefined;
+  return file && typeof file === 'object' && file.filename ? file : undefined;
+}
+
+/** Whether a language gives this text (or file). */
+const given = (translation: TranslatedTexts | undefined, t: TranslatableText) =>
+  t.file ? Boolean(fileIn(translation, t.path)) : Boolean(textIn(translation, t.path).trim());
+
+type Tree = { [key: string]: Tree | string | TranslatedFile | null | undefined };
 
 /** The translation of one text, or '' when it has none. */
 export function textIn(translation: TranslatedTexts | undefined, path: string[]): string {
-  let at: Tree | string | undefined = translation as Tree | undefined;
-  for (const key of path) at = typeof at === 'object' ? at[key] : undefined;
+  let at: unknown = translation;
+  for (const key of path) at = at && typeof at === 'object' ? (at as Tree)[key] : undefined;
   return typeof at === 'string' ? at : '';
 }
 
-function setIn(tree: Tree, [key, ...rest]: string[], value: string): Tree {
+function setIn(tree: Tree, [key, ...rest]: string[], value: Tree[string]): Tree {
   if (key === undefined) return tree;
   if (rest.length === 0) return { ...tree, [key]: value };
   const child = tree[key];
-  return { ...tree, [key]: setIn(typeof child === 'object' ? child : {}, rest, value) };
+  return { ...tree, [key]: setIn(child && typeof child === 'object' ? (child as Tree) : {}, rest, value) };
 }
 
 /** The translations with one text of one language changed (a new object: the form's value is replaced). */
@@ -116,13 +152,27 @@ export function withText(
   return { ...translations, [language]: setIn((translations[language] ?? {}) as Tree, path, value) };
 }
 
-/** The texts a language does not translate yet (empty counts as missing). */
+/**
+ * The translations with one question's file of one language set (the uploaded file) or cleared (null); a new
+ * object, as `withText`'s.
+ */
+export function withFile(
+  translations: ContentTranslations,
+  language: TranslationLanguage,
+  path: string[],
+  file: TranslatedFile | null,
+): ContentTranslations {
+  return { ...translations, [language]: setIn((translations[language] ?? {}) as Tree, path, file) };
+}
+
+/** The texts (and files) a language does not translate yet (empty counts as missing). */
 export const missingTexts = (texts: TranslatableText[], translation: TranslatedTexts | undefined) =>
-  texts.filter((t) => !textIn(translation, t.path).trim());
+  texts.filter((t) => !given(translation, t));
 
 /**
  * What a save sends: for each language, only the texts the version still has (a removed question's translation
- * goes with it), trimmed, without the empty ones; a language with none is left out.
+ * goes with it, and a question's file once the question offers none), trimmed, without the empty ones; a language
+ * with none is left out.
  */
 export function translationsPayload(
   translations: ContentTranslations,
@@ -132,6 +182,14 @@ export function translationsPayload(
   for (const language of TRANSLATION_LANGUAGES) {
     let tree: Tree = {};
     for (const t of texts) {
+      if (t.file) {
+        const file = fileIn(translations[language], t.path);
+        if (file) {
+          const { originalName, filename, size } = file;
+          tree = setIn(tree, t.path, { originalName, filename, size });
+        }
+        continue;
+      }
       const value = textIn(translations[language], t.path).trim();
       if (value) tree = setIn(tree, t.path, value);
     }

@@ -1,5 +1,6 @@
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Button, Card } from '../../../components/ui';
+import { useAdminT, type AdminTranslate } from '../../../i18n/admin/admin-i18n';
 import { formTexts, type AssessmentForm } from '../api/assessment-schema';
 import { missingTexts } from '../api/translations';
 import {
@@ -10,11 +11,16 @@ import {
   type TranslationLanguage,
 } from '../api/types';
 
-/** "Arabic: 3 of 24 texts missing", or "Arabic: all 24 texts translated". */
-export const missingSummary = (language: TranslationLanguage, missing: number, total: number) =>
+/** "Arabic: 3 of 24 texts missing", or "Arabic: all 24 texts translated" (a question's file counts as a text). */
+export const missingSummary = (
+  t: AdminTranslate,
+  language: TranslationLanguage,
+  missing: number,
+  total: number,
+) =>
   missing === 0
-    ? `${languageName(language)}: all ${total} texts translated`
-    : `${languageName(language)}: ${missing} of ${total} texts missing`;
+    ? t('translations.languages.allTranslated', { language: languageName(language), total })
+    : t('translations.languages.missing', { language: languageName(language), missing, total });
 
 interface ContentLanguageCardProps {
   language: ContentLanguage;
@@ -27,13 +33,14 @@ interface ContentLanguageCardProps {
  * those in English.
  */
 export function ContentLanguageCard({ language, onChange }: ContentLanguageCardProps) {
+  const t = useAdminT();
   const { control } = useFormContext<AssessmentForm>();
   const values = useWatch({ control }) as AssessmentForm;
   const texts = formTexts(values);
   return (
-    <Card title="Content Language">
+    <Card title={t('translations.languages.title')}>
       <div className="form">
-        <div className="toolbar" role="group" aria-label="Content language">
+        <div className="toolbar" role="group" aria-label={t('translations.languages.label')}>
           {CONTENT_LANGUAGES.map((l) => (
             <Button
               key={l.value}
@@ -47,14 +54,11 @@ export function ContentLanguageCard({ language, onChange }: ContentLanguageCardP
             </Button>
           ))}
         </div>
-        <p className="muted">
-          English is the version&apos;s own text. In another language, each text shows its English above a
-          field for the translation; a text left empty is shown to students in English.
-        </p>
-        <ul className="stack stack--tight" aria-label="Missing translations">
+        <p className="muted">{t('translations.languages.help')}</p>
+        <ul className="stack stack--tight" aria-label={t('translations.languages.missingLabel')}>
           {TRANSLATION_LANGUAGES.map((l) => (
             <li key={l}>
-              {missingSummary(l, missingTexts(texts, values.translations?.[l]).length, texts.length)}
+              {missingSummary(t, l, missingTexts(texts, values.translations?.[l]).length, texts.length)}
             </li>
           ))}
         </ul>

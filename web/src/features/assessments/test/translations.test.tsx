@@ -9,8 +9,9 @@ useAssessmentServer();
 
 const SAVED = 'Assessment updated successfully - New version created';
 
-/* The active version's 11 texts: title, description, section 1's title and description, section 2's title (its
- * description is empty), the three questions' texts, question 2's two options and question 3's instructions. */
+/* The active version's 12 texts: title, description, section 1's title and description, section 2's title (its
+ * description is empty), the three questions' texts, question 2's two options, question 3's instructions and the
+ * file question 3 offers to download (a language's own file counts as a text). */
 const spanish = {
   title: 'Preparación para la educación a distancia',
   description: '¿Está listo para estudiar en línea?',
@@ -24,7 +25,11 @@ const spanish = {
       question: '¿Cuántas horas por semana puede estudiar?',
       options: { o1: 'Menos de 5', o2: 'De 5 a 10' },
     },
-    q3: { question: 'Suba su plan semanal de estudio', fileInstructions: 'Use la plantilla' },
+    q3: {
+      question: 'Suba su plan semanal de estudio',
+      fileInstructions: 'Use la plantilla',
+      downloadableFile: { originalName: 'plantilla-plan.docx', filename: 'f-es.docx', size: 2100 },
+    },
   },
 };
 const arabic = {
@@ -93,7 +98,7 @@ describe('Content in several languages', () => {
       'English: Are you ready to study online? Missing Students see the English text.',
     );
     expect(within(card).getByText('Are you ready to study online?')).toHaveAttribute('lang', 'en');
-    expect(within(card).getAllByText('Missing')).toHaveLength(9);
+    expect(within(card).getAllByText('Missing')).toHaveLength(10);
 
     // Another language: its own texts, left to right.
     await user.click(within(switcher()).getByRole('button', { name: 'Español' }));
@@ -116,27 +121,27 @@ describe('Content in several languages', () => {
     translate({ es: spanish, ar: arabic });
     const { user } = await startEditing();
     expect(summary()).toEqual([
-      'Spanish: all 11 texts translated',
-      'French: 11 of 11 texts missing',
-      'Portuguese: 11 of 11 texts missing',
-      'Arabic: 9 of 11 texts missing',
+      'Spanish: all 12 texts translated',
+      'French: 12 of 12 texts missing',
+      'Portuguese: 12 of 12 texts missing',
+      'Arabic: 10 of 12 texts missing',
     ]);
 
     await user.click(within(switcher()).getByRole('button', { name: 'العربية' }));
     await user.type(screen.getByRole('textbox', { name: 'Description in Arabic' }), 'هل أنت مستعد؟');
-    expect(summary()).toContain('Arabic: 8 of 11 texts missing');
+    expect(summary()).toContain('Arabic: 9 of 12 texts missing');
     // Spaces alone are no translation.
     await user.type(screen.getByRole('textbox', { name: 'Section 2 title in Arabic' }), '   ');
-    expect(summary()).toContain('Arabic: 8 of 11 texts missing');
+    expect(summary()).toContain('Arabic: 9 of 12 texts missing');
 
     // A new English text is missing in every language until it is translated.
     await user.click(within(switcher()).getByRole('button', { name: 'English' }));
     await user.type(screen.getByLabelText('Section 2 description'), 'How you learn');
     expect(summary()).toEqual([
-      'Spanish: 1 of 12 texts missing',
-      'French: 12 of 12 texts missing',
-      'Portuguese: 12 of 12 texts missing',
-      'Arabic: 9 of 12 texts missing',
+      'Spanish: 1 of 13 texts missing',
+      'French: 13 of 13 texts missing',
+      'Portuguese: 13 of 13 texts missing',
+      'Arabic: 10 of 13 texts missing',
     ]);
   });
 
@@ -201,7 +206,7 @@ describe('Content in several languages', () => {
     renderApp('/admin/assessments', { token: openSession(superAdmin._id) });
     const settings = await screen.findByRole('region', { name: 'Basic Settings' });
     expect(within(settings).getByText('Languages').nextSibling).toHaveTextContent(
-      'English, Spanish, Arabic (9 of 11 texts missing)',
+      'English, Spanish, Arabic (10 of 12 texts missing)',
     );
   });
 
@@ -209,5 +214,59 @@ describe('Content in several languages', () => {
     renderApp('/admin/assessments', { token: openSession(superAdmin._id) });
     const settings = await screen.findByRole('region', { name: 'Basic Settings' });
     expect(within(settings).getByText('Languages').nextSibling).toHaveTextContent('English only');
+  });
+
+  it('when a file is uploaded for a language, then it shows in place of Missing, is saved in that language, and Remove gives the English file back', async () => {
+    translate({ ar: arabic });
+    const { user } = await startEditing();
+    expect(summary()).toContain('French: 12 of 12 texts missing');
+    await user.click(within(switcher()).getByRole('button', { name: 'Français' }));
+    const card = screen.getByRole('region', { name: 'French Translation' });
+    const input = within(card).getByLabelText('Question 3 downloadable file in French');
+    expect(input).toHaveAttribute('accept', '.jpg,.jpeg,.png,.gif,.pdf,.doc,.docx,.txt,.zip');
+    expect(input).toHaveAccessibleDescription(
+      'English file: plan-template.docx Accepted: jpg, jpeg, png, gif, pdf, doc, docx, txt, zip Missing Students get the English file.',
+    );
+    expect(within(card).getByText('plan-template.docx')).toHaveAttribute('lang', 'en');
+
+    await user.upload(input, new File(['%PDF-1.4'], 'syllabus.pdf', { type: 'application/pdf' }));
+    await within(card).findByRole('button', {
+      name: 'Remove the French file syllabus.pdf from Question 3',
+    });
+    expect(summary()).toContain('French: 11 of 12 texts missing');
+    expect(within(card).getAllByText('Missing')).toHaveLength(11);
+
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(SAVED)).toBeInTheDocument();
+    expect(lastSave().translations).toEqual({
+      fr: {
+        questions: {
+          q3: { downloadableFile: { originalName: 'syllabus.pdf', filename: 'f-new.pdf', size: 5120 } },
+        },
+      },
+      ar: arabic,
+    });
+    // The English file stays the question's own.
+    expect(lastSave().questions[2]).toMatchObject({
+      downloadableFile: { originalName: 'plan-template.docx', filename: 'f-abc.docx' },
+    });
+  });
+
+  it('when a language’s file is removed, then the save sends no file for it', async () => {
+    translate({ es: spanish });
+    const { user } = await startEditing();
+    await user.click(within(switcher()).getByRole('button', { name: 'Español' }));
+    await user.click(
+      screen.getByRole('button', { name: 'Remove the Spanish file plantilla-plan.docx from Question 3' }),
+    );
+    expect(store.deletedFiles).toContain('f-es.docx');
+    expect(screen.getByLabelText('Question 3 downloadable file in Spanish')).toBeInTheDocument();
+    expect(summary()).toContain('Spanish: 1 of 12 texts missing');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(SAVED)).toBeInTheDocument();
+    expect(lastSave().translations.es.questions.q3).toEqual({
+      question: 'Suba su plan semanal de estudio',
+      fileInstructions: 'Use la plantilla',
+    });
   });
 });

@@ -12,8 +12,8 @@ import {
   uploadAnswerFile,
   uploadErrorText,
 } from '../api/files';
-import type { QuestionFile, StudentQuestion, UploadedFile } from '../api/types';
-import type { AssessmentContent } from '../content';
+import type { StudentQuestion, UploadedFile } from '../api/types';
+import type { AssessmentContent, LocalizedFile } from '../content';
 import { Choices, choicesOf } from './choices';
 
 interface QuestionCardProps {
@@ -71,8 +71,8 @@ export function QuestionCard({
           <span className="muted">{t('question.points', { points: question.points })}</span>
         </div>
       </div>
-      {question.hasDownloadableFile && question.downloadableFile && (
-        <QuestionDownload file={question.downloadableFile} instructions={instructions} />
+      {question.hasDownloadableFile && texts.downloadableFile && (
+        <QuestionDownload file={texts.downloadableFile} mark={content.mark} instructions={instructions} />
       )}
       {question.type === 'file_upload' ? (
         <FileAnswer
@@ -98,8 +98,19 @@ export function QuestionCard({
   );
 }
 
-/** The question's file to download, after its instructions (in the page's language). */
-function QuestionDownload({ file, instructions }: { file: QuestionFile; instructions: ReactNode }) {
+/**
+ * The question's file to download, after its instructions (in the page's language): the language's own file, or
+ * the English one with its name marked `lang="en"`.
+ */
+function QuestionDownload({
+  file: { file, lang },
+  mark,
+  instructions,
+}: {
+  file: LocalizedFile;
+  mark: AssessmentContent['mark'];
+  instructions: ReactNode;
+}) {
   const [busy, setBusy] = useState(false);
   const t = useT();
   const download = async () => {
@@ -123,7 +134,7 @@ function QuestionDownload({ file, instructions }: { file: QuestionFile; instruct
         onClick={() => void download()}
         aria-label={t('question.download', { name: file.originalName })}
       >
-        {file.originalName}
+        <bdi {...mark({ text: file.originalName, lang })}>{file.originalName}</bdi>
       </Button>
     </div>
   );

@@ -3,4 +3,26 @@
  * translations cards, and the files per language): one file of the admin catalogue (see ./index.ts); its ids start
  * with its name.
  */
-export default {} satisfies Record<`translations.${string}`, string>;
+export default {
+  'translations.card.title': '{language} Translation',
+  'translations.field.label': '{label} in {language}',
+  'translations.field.english': 'English: <0>{english}</0>',
+  'translations.missing': 'Missing',
+  'translations.missing.text': 'Students see the English text.',
+  'translations.file.english': 'English file: <0>{name}</0>',
+  'translations.file.hint': 'Accepted: {types}',
+  'translations.file.missing': 'Students get the English file.',
+  'translations.file.remove': 'Remove',
+  'translations.file.removeLabel': 'Remove the {language} file {name} from {label}',
+  'translations.file.uploading': 'Uploading the {language} file for {label}',
+  'translations.file.typeRefused': 'File upload failed: only {types} files are accepted',
+  'translations.file.failed': 'File upload failed',
+  'translations.file.progress': '{percent}%',
+  'translations.languages.title': 'Content Language',
+  'translations.languages.label': 'Content language',
+  'translations.languages.help':
+    "English is the version's own text. In another language, each text shows its English above a field for the translation; a text left empty is shown to students in English, and a question's file left out is offered in English.",
+  'translations.languages.missingLabel': 'Missing translations',
+  'translations.languages.allTranslated': '{language}: all {total} texts translated',
+  'translations.languages.missing': '{language}: {missing} of {total} texts missing',
+} satisfies Record<`translations.${string}`, string>;
