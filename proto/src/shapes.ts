@@ -310,6 +310,8 @@ export function recordedResult(e: ResultRecorded): RecordedResult {
     version: e.version,
     passingScore: e.passingScore,
     assessmentTitle: e.assessmentTitle,
+    // The title in the result's language; an older publisher sends none: the English title.
+    localizedTitle: e.localizedTitle || e.assessmentTitle,
     sections: e.sections.map((s) => ({ sectionId: s.sectionId, ...sectionFigures(s) })),
     timeline: timelineFacts(e.timeline),
     language: languageOf(e.language),

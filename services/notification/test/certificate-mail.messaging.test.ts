@@ -24,6 +24,8 @@ interface Facts {
   studentId?: string;
   resultId?: string;
   objectKey?: string;
+  /** The title the certificate prints: in its language when the version translates it. */
+  assessmentTitle?: string;
 }
 
 /** What the event says besides the PDF, the same in both versions. */
@@ -36,7 +38,7 @@ function common(f: Facts) {
     name: f.name ?? 'Grace <Hopper>',
     email: f.email ?? 'grace@example.edu',
     assessmentCode: 'RDY-7K3F-92QX',
-    assessmentTitle: 'Distance Learning Readiness',
+    assessmentTitle: f.assessmentTitle ?? 'Distance Learning Readiness',
     percentage: 92,
     objectKey: f.objectKey ?? `certificates/${studentId}/${resultId}.pdf`,
     downloadUrl: 'https://readiness.example.edu/api/certificates/RDY-7K3F-92QX/pdf?expires=1&signature=x',
@@ -154,6 +156,45 @@ describe('certificate mail', () => {
     expect(ar.subject).toBe('تهانينا! شهادتك لاجتياز «Distance Learning Readiness»');
     expect(ar.html).toMatch(/<html lang="ar" dir="rtl">/);
     expect(ar.attachments).toHaveLength(1);
+  });
+
+  test('when a certificate names the assessment in its language, then its mail and its resend name it so, and no English title is left', async () => {
+    const title = 'الاستعداد للتعلم عن بعد';
+    for (const resend of [false, true]) {
+      const pdf = pdfOf(`ar-title ${resend}`);
+      const event = issuedV2({
+        pdf,
+        email: 'ar-title@example.edu',
+        language: 'ar',
+        resend,
+        assessmentTitle: title,
+      });
+      await store(h, event.objectKey, pdf);
+      await h.bus.publish([event]);
+    }
+    await eventually(() => mailsTo(h, 'ar-title@example.edu').length === 2, 'both mails');
+    const [issued, resent] = [false, true].map((again) =>
+      mailsTo(h, 'ar-title@example.edu').find((m) => m.subject.includes('(إعادة إرسال)') === again)!,
+    );
+    expect(issued!.subject).toBe(`تهانينا! شهادتك لاجتياز «${title}»`);
+    expect(resent!.subject).toBe(`شهادتك لاجتياز «${title}» (إعادة إرسال)`);
+    for (const mail of [issued!, resent!]) {
+      expect(mail.text).toContain(`«${title}»`);
+      expect(mail.html).toContain(title);
+      expect(`${mail.subject}${mail.text}${mail.html}`).not.toContain('Distance Learning Readiness');
+    }
+    const es = issuedV2({
+      pdf: pdfOf('es-title'),
+      email: 'es-title@example.edu',
+      language: 'es',
+      assessmentTitle: 'Preparación para la educación a distancia',
+    });
+    await store(h, es.objectKey, pdfOf('es-title'));
+    await h.bus.publish([es]);
+    const spanish = await h.catcher.waitFor((m) => m.to.includes('es-title@example.edu'), 10_000);
+    expect(spanish.subject).toBe(
+      '¡Enhorabuena! Su certificado de «Preparación para la educación a distancia»',
+    );
   });
 
   test('when a v1 event sent before an upgrade arrives, then its PDF is mailed from the event itself', async () => {

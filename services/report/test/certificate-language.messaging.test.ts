@@ -88,4 +88,86 @@ describe('a certificate in the result’s language', () => {
       expect(words(await h.object(event!.objectKey))).toContain('Certificate of Achievement');
     }
   });
+
+  it('when a result recorded in Spanish names the assessment in Spanish, then its certificate, mails and verification do too, and the admin’s PDF report keeps the English title', async () => {
+    const facts = resultFacts({
+      name: 'Inés Núñez',
+      email: 'ines@example.edu',
+      language: 'es',
+      localizedTitle: 'Preparación para la educación a distancia',
+    });
+    await h.publishResult(facts);
+    const mail = await h.mail.waitFor((m) => m.to.includes('ines@example.edu'), 30_000);
+    expect(mail.subject).toBe('¡Enhorabuena! Su certificado de «Preparación para la educación a distancia»');
+    expect(mail.text).toContain('Preparación para la educación a distancia');
+    expect(mail.text).not.toContain('Distance Learning Readiness');
+    const [event] = h.issued.filter((e) => e.resultId === facts.resultId);
+    expect(event).toMatchObject({
+      language: 'es',
+      assessmentTitle: 'Preparación para la educación a distancia',
+    });
+    const text = words(await h.object(event!.objectKey)).replace(/\s+/g, ' ');
+    expect(text).toContain('Preparación para la educación a distancia');
+    expect(text).not.toContain('Distance Learning Readiness');
+
+    // The verification page shows the title the certificate prints.
+    const verified = await h.get(`/api/certificates/${facts.assessmentCode}`, { token: null });
+    expect(await verified.json()).toMatchObject({
+      valid: true,
+      assessmentTitle: 'Preparación para la educación a distancia',
+    });
+
+    await h.resend(facts);
+    const resent = await h.mail.waitFor(
+      (m) => m.to.includes('ines@example.edu') && m.subject.includes('nuevo envío'),
+      20_000,
+    );
+    expect(resent.subject).toBe(
+      'Su certificado de «Preparación para la educación a distancia» (nuevo envío)',
+    );
+
+    // The report is the administrator's, in English: it names the assessment by its own title.
+    const report = await h.get(`/api/admin/results/${facts.resultId}/pdf`);
+    const reportText = pdfText(Buffer.from(await report.arrayBuffer())).replace(/\s+/g, ' ');
+    expect(reportText).toContain('Distance Learning Readiness');
+    expect(reportText).not.toContain('Preparación');
+    const rows = await h.database.execute<{ assessment_title: string; localized_title: string }>(
+      sql`SELECT assessment_title, localized_title FROM results WHERE result_id = ${facts.resultId}`,
+    );
+    expect(rows).toEqual([
+      {
+        assessment_title: 'Distance Learning Readiness',
+        localized_title: 'Preparación para la educación a distancia',
+      },
+    ]);
+  });
+
+  it('when a result recorded in Arabic names the assessment in Arabic, then the Arabic certificate and its mail name it in Arabic', async () => {
+    const facts = resultFacts({
+      name: 'ليلى حسن',
+      email: 'layla-title@example.edu',
+      language: 'ar',
+      localizedTitle: 'الاستعداد للتعلم عن بعد',
+    });
+    await h.publishResult(facts);
+    const mail = await h.mail.waitFor((m) => m.to.includes('layla-title@example.edu'), 30_000);
+    expect(mail.subject).toBe('تهانينا! شهادتك لاجتياز «الاستعداد للتعلم عن بعد»');
+    const [event] = h.issued.filter((e) => e.resultId === facts.resultId);
+    expect(event!.assessmentTitle).toBe('الاستعداد للتعلم عن بعد');
+    const text = words(await h.object(event!.objectKey));
+    expect(text).not.toContain('Distance Learning Readiness');
+    // pdftotext reads the words of a right-to-left line in either order: each word is there.
+    for (const word of ['الاستعداد', 'للتعلم', 'بعد']) expect(text).toContain(word);
+  });
+
+  it('when a result comes from a results service older than localized titles, then the certificate keeps the English title in its language', async () => {
+    const facts = resultFacts({ email: 'older@example.edu', language: 'pt' });
+    await h.publishResult(facts);
+    await h.mail.waitFor((m) => m.to.includes('older@example.edu'), 30_000);
+    const [event] = h.issued.filter((e) => e.resultId === facts.resultId);
+    expect(event).toMatchObject({ language: 'pt', assessmentTitle: 'Distance Learning Readiness' });
+    expect(words(await h.object(event!.objectKey)).replace(/\s+/g, ' ')).toContain(
+      'Distance Learning Readiness',
+    );
+  });
 });

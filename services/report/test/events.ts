@@ -43,6 +43,8 @@ export interface ResultFacts {
   timeline?: TimelineFact[];
   /** The attempt's language; left out, as a results service older than languages leaves it. */
   language?: string;
+  /** The assessment's title in that language; left out, as a results service older than it leaves it. */
+  localizedTitle?: string;
 }
 
 export const VERSION_ID = 'version-1';
@@ -143,6 +145,7 @@ export function resultRecorded(facts: ResultFacts) {
     assessmentTitle: 'Distance Learning Readiness',
     timeline: timelineMessages(facts.timeline ?? []),
     language: facts.language ?? '',
+    localizedTitle: facts.localizedTitle ?? '',
     answers: [
       { questionId: 'q1', answer: 'yes', isCorrect: true, points: 1, maxPoints: 1, sectionId: 1 },
       facts.secondSkipped

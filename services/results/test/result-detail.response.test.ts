@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { timelineFacts, type TimelineFact } from '@readiness/contracts';
+import { eventually } from '@readiness/testing';
 import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -174,6 +175,67 @@ describe('the result detail', () => {
       sql`SELECT language FROM results WHERE id = ${arabic.resultId}::uuid`,
     );
     expect(row!.language).toBe('ar');
+  });
+
+  test('when the version translates its title, then a result names the assessment in its language for the certificate, and in English for the admin', async () => {
+    const translated = versionEvent({
+      title: 'Study readiness',
+      translations: [
+        { language: 'ar', title: 'الاستعداد للدراسة', description: 'هل أنت مستعد؟' },
+        // A translation without its title (proto3 sends it empty): the title stays English.
+        { language: 'es', title: '', description: '¿Está listo?' },
+      ],
+    });
+    await h.publish('assessment.version.published.v1', translated);
+    const arabic = await h.submit({ versionId: translated.versionId, answers: ALL_RIGHT, language: 'ar' });
+    expect(arabic).toMatchObject({
+      language: 'ar',
+      assessmentTitle: 'Study readiness',
+      localizedTitle: 'الاستعداد للدراسة',
+    });
+    for (const language of ['es', 'fr', 'en', undefined]) {
+      const english = await h.submit({ versionId: translated.versionId, answers: ALL_RIGHT, language });
+      expect([english.assessmentTitle, english.localizedTitle]).toEqual([
+        'Study readiness',
+        'Study readiness',
+      ]);
+    }
+    const [row] = await h.database.execute<{ assessment_title: string; localized_title: string }>(
+      sql`SELECT assessment_title, localized_title FROM results WHERE id = ${arabic.resultId}::uuid`,
+    );
+    expect(row).toEqual({ assessment_title: 'Study readiness', localized_title: 'الاستعداد للدراسة' });
+    // The admin reads the result in English.
+    const { result } = (await (await h.call('GET', `/api/admin/results/${arabic.resultId}`)).json()) as {
+      result: Record<string, unknown> & { assessmentVersion: { title: string } };
+    };
+    expect(result.assessmentVersion.title).toBe('Study readiness');
+    expect(JSON.stringify(result)).not.toContain('الاستعداد');
+  });
+
+  test('when a version was kept before its titles were, then its results are titled in English until its next delivery adds them', async () => {
+    const translated = versionEvent({
+      title: 'Study readiness',
+      translations: [{ language: 'fr', title: 'Préparation aux études' }],
+    });
+    const first = await h.publish('assessment.version.published.v1', translated);
+    const before = await h.submit({ versionId: translated.versionId, answers: ALL_RIGHT, language: 'fr' });
+    expect(before.localizedTitle).toBe('Préparation aux études');
+    // As a copy kept before the column: no titles.
+    await h.database.execute(
+      sql`UPDATE versions SET titles = '{}'::jsonb WHERE version_id = ${translated.versionId}`,
+    );
+    const older = await h.submit({ versionId: translated.versionId, answers: ALL_RIGHT, language: 'fr' });
+    expect(older.localizedTitle).toBe('Study readiness');
+
+    await h.republish(first);
+    await eventually(async () => {
+      const [v] = await h.database.execute<{ titles: Record<string, string> }>(
+        sql`SELECT titles FROM versions WHERE version_id = ${translated.versionId}`,
+      );
+      return v?.titles.fr === 'Préparation aux études';
+    }, 'the titles from the redelivery');
+    const after = await h.submit({ versionId: translated.versionId, answers: ALL_RIGHT, language: 'fr' });
+    expect(after.localizedTitle).toBe('Préparation aux études');
   });
 
   test('when a failed result is opened, then its bands follow the rounded percentages', async () => {

@@ -31,6 +31,10 @@ export interface CertificateRecord {
   code: string;
   name: string;
   email: string;
+  /**
+   * The assessment's title as the certificate prints it: in the certificate's language when the version has it,
+   * else English. Its mail and the verification page show the same.
+   */
   assessmentTitle: string;
   percentage: number;
   /** Its result's language: the certificate is written in it and its mail goes in it. */

@@ -42,19 +42,20 @@ export async function findVersion(runner: Runner, versionId: string): Promise<Ve
 export function saveResult(r: ResultCopy, when: SQL): SQL {
   return sql`
     INSERT INTO results (result_id, attempt_id, student_id, name, email, score, total_points, percentage, passed,
-      attempt_number, assessment_code, completed_at, version_id, version, passing_score, assessment_title, sections,
-      answers, timeline, language)
+      attempt_number, assessment_code, completed_at, version_id, version, passing_score, assessment_title,
+      localized_title, sections, answers, timeline, language)
     SELECT ${r.resultId}, ${r.attemptId}, ${r.studentId}, ${r.name}, ${r.email}, ${r.score}, ${r.totalPoints},
       ${r.percentage}, ${r.passed}, ${r.attemptNumber}, ${r.assessmentCode}, ${r.completedAt.toISOString()},
-      ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${json(r.sections)}, ${json(r.answers)},
-      ${json(r.timeline)}, ${r.language}
+      ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${r.localizedTitle}, ${json(r.sections)},
+      ${json(r.answers)}, ${json(r.timeline)}, ${r.language}
     WHERE ${when}
     ON CONFLICT (result_id) DO UPDATE SET attempt_id = excluded.attempt_id, student_id = excluded.student_id,
       name = excluded.name, email = excluded.email, score = excluded.score, total_points = excluded.total_points,
       percentage = excluded.percentage, passed = excluded.passed, attempt_number = excluded.attempt_number,
       assessment_code = excluded.assessment_code, completed_at = excluded.completed_at,
       version_id = excluded.version_id, version = excluded.version, passing_score = excluded.passing_score,
-      assessment_title = excluded.assessment_title, sections = excluded.sections, answers = excluded.answers,
+      assessment_title = excluded.assessment_title, localized_title = excluded.localized_title,
+      sections = excluded.sections, answers = excluded.answers,
       timeline = excluded.timeline, language = excluded.language`;
 }
 
@@ -62,7 +63,8 @@ export function saveResult(r: ResultCopy, when: SQL): SQL {
 const RESULT = sql`SELECT result_id AS "resultId", attempt_id AS "attemptId", student_id AS "studentId", name, email,
   score, total_points AS "totalPoints", percentage, passed, attempt_number AS "attemptNumber",
   assessment_code AS "assessmentCode", completed_at AS "completedAt", version_id AS "versionId", version,
-  passing_score AS "passingScore", assessment_title AS "assessmentTitle", sections, answers, timeline, language
+  passing_score AS "passingScore", assessment_title AS "assessmentTitle", localized_title AS "localizedTitle",
+  sections, answers, timeline, language
   FROM results`;
 
 export async function findResult(runner: Runner, resultId: string): Promise<ResultCopy | undefined> {
@@ -70,7 +72,15 @@ export async function findResult(runner: Runner, resultId: string): Promise<Resu
     runner,
     sql`${RESULT} WHERE result_id = ${resultId}`,
   );
-  return r && { ...r, completedAt: new Date(r.completedAt), language: languageOf(r.language) };
+  return (
+    r && {
+      ...r,
+      completedAt: new Date(r.completedAt),
+      language: languageOf(r.language),
+      // A copy made before localized titles has none: its certificate was printed with the English title.
+      localizedTitle: r.localizedTitle || r.assessmentTitle,
+    }
+  );
 }
 
 /**
@@ -106,8 +116,10 @@ interface CertificateRow {
   tracestate: string | null;
 }
 
-const CERTIFICATE_COLUMNS = sql`SELECT c.result_id, c.student_id, c.code, r.name, r.email, r.assessment_title,
-  r.percentage, r.language, c.object_key, c.status, c.awarded_at, c.issued_at, c.traceparent, c.tracestate`;
+/** A certificate names the assessment in its language: the result's localized title, else (an older copy) English. */
+const CERTIFICATE_COLUMNS = sql`SELECT c.result_id, c.student_id, c.code, r.name, r.email,
+  coalesce(nullif(r.localized_title, ''), r.assessment_title) AS assessment_title, r.percentage, r.language,
+  c.object_key, c.status, c.awarded_at, c.issued_at, c.traceparent, c.tracestate`;
 const CERTIFICATE = sql`${CERTIFICATE_COLUMNS} FROM certificates c JOIN results r USING (result_id)`;
 
 const toCertificate = (r: CertificateRow): CertificateRecord => ({

@@ -1,11 +1,17 @@
 // The plain objects the repositories return: the domain's vocabulary, without behaviour.
 
-import type { Language, PublishedVersion, TimelineFact } from '@readiness/contracts';
+import type { Language, PublishedVersion, TimelineFact, TranslationLanguage } from '@readiness/contracts';
 
 export type { QuestionKind as QuestionType, VersionQuestion, VersionSection } from '@readiness/contracts';
 
-/** The service's copy of an assessment version (assessment.version.published.v1), answer key included. */
-export type AssessmentVersion = Omit<PublishedVersion, 'active'>;
+/**
+ * The service's copy of an assessment version (assessment.version.published.v1), answer key included; of its
+ * translations only the title's, which a result names the assessment by in its language.
+ */
+export type AssessmentVersion = Omit<PublishedVersion, 'active' | 'translations'> & {
+  /** The title in other languages, by language (a language absent: English). */
+  titles?: Partial<Record<TranslationLanguage, string>>;
+};
 
 /** What a student uploaded as a file_upload answer (kept by the student service). */
 export interface AnswerFile {
@@ -65,7 +71,10 @@ export interface ResultRecord {
   student: { name: string; email: string };
   versionId: string;
   version: number;
+  /** The version's own (English) title: the admin's screens show it. */
   assessmentTitle: string;
+  /** The title in the result's `language` when the version has it, else the English one: the certificate's. */
+  localizedTitle: string;
   passingScore: number;
   score: number;
   totalPoints: number;

@@ -17,6 +17,7 @@ interface ResultRow {
   version_id: string;
   version: number;
   assessment_title: string;
+  localized_title: string;
   passing_score: number;
   score: number;
   total_points: number;
@@ -34,13 +35,13 @@ interface ResultRow {
 }
 
 const COLUMNS = sql`id, attempt_id, student_id, student_name, student_email, version_id, version, assessment_title,
-  passing_score, score, total_points, percentage, passed, attempt_number, assessment_code, started_at, completed_at,
+  localized_title, passing_score, score, total_points, percentage, passed, attempt_number, assessment_code, started_at, completed_at,
   time_spent_minutes, sections, answers, timeline, language`;
 
 /** The list leaves the per-question answers out: they are the detail's. */
 const LIST_COLUMNS = sql`id, attempt_id, student_id, student_name, student_email, version_id, version,
-  assessment_title, passing_score, score, total_points, percentage, passed, attempt_number, assessment_code,
-  started_at, completed_at, time_spent_minutes, sections, '[]'::jsonb AS answers, '[]'::jsonb AS timeline, language`;
+  assessment_title, localized_title, passing_score, score, total_points, percentage, passed, attempt_number,
+  assessment_code, started_at, completed_at, time_spent_minutes, sections, '[]'::jsonb AS answers, '[]'::jsonb AS timeline, language`;
 
 const toResult = (r: ResultRow): ResultRecord => ({
   id: r.id,
@@ -50,6 +51,8 @@ const toResult = (r: ResultRow): ResultRecord => ({
   versionId: r.version_id,
   version: r.version,
   assessmentTitle: r.assessment_title,
+  // A result recorded before localized titles has none: its title is the English one.
+  localizedTitle: r.localized_title || r.assessment_title,
   passingScore: r.passing_score,
   score: r.score,
   totalPoints: r.total_points,
@@ -77,10 +80,10 @@ export async function insertResult(tx: Runner, r: NewResult): Promise<ResultReco
   const [row] = await rows<ResultRow>(
     tx,
     sql`INSERT INTO results (attempt_id, student_id, student_name, student_email, version_id, version,
-          assessment_title, passing_score, score, total_points, percentage, passed, attempt_number, assessment_code,
-          started_at, completed_at, time_spent_minutes, sections, answers, timeline, language)
+          assessment_title, localized_title, passing_score, score, total_points, percentage, passed, attempt_number,
+          assessment_code, started_at, completed_at, time_spent_minutes, sections, answers, timeline, language)
         VALUES (${r.attemptId}, ${r.studentId}, ${r.student.name}, ${r.student.email}, ${r.versionId}, ${r.version},
-          ${r.assessmentTitle}, ${r.passingScore}, ${r.score}, ${r.totalPoints}, ${r.percentage}, ${r.passed},
+          ${r.assessmentTitle}, ${r.localizedTitle}, ${r.passingScore}, ${r.score}, ${r.totalPoints}, ${r.percentage}, ${r.passed},
           ${r.attemptNumber}, ${r.assessmentCode}, ${r.startedAt?.toISOString() ?? null}::timestamptz,
           ${r.completedAt.toISOString()}::timestamptz, ${r.timeSpentMinutes}, ${json(r.sections)}, ${json(r.answers)},
           ${json(r.timeline)}, ${r.language})

@@ -11,10 +11,12 @@ interface VersionRow {
   passing_score: number;
   sections: AssessmentVersion['sections'];
   questions: AssessmentVersion['questions'];
+  titles: NonNullable<AssessmentVersion['titles']>;
   created_at: Date | string | null;
 }
 
-const COLUMNS = sql`version_id, version, title, description, time_limit_minutes, passing_score, sections, questions, created_at`;
+const COLUMNS = sql`version_id, version, title, description, time_limit_minutes, passing_score, sections, questions,
+  titles, created_at`;
 
 const toVersion = (r: VersionRow): AssessmentVersion => ({
   versionId: r.version_id,
@@ -25,12 +27,14 @@ const toVersion = (r: VersionRow): AssessmentVersion => ({
   passingScore: r.passing_score,
   sections: r.sections,
   questions: r.questions,
+  titles: r.titles,
   createdAt: r.created_at === null ? null : new Date(r.created_at),
 });
 
 /**
  * Keeps a version's copy (its content never changes once published); `activatedAt` is when an event made it
- * the active one, and only a newer activation moves it.
+ * the active one, and only a newer activation moves it. A copy kept before titles were (`{}`) takes them from a
+ * later delivery.
  */
 export async function saveVersion(
   runner: Runner,
@@ -39,11 +43,12 @@ export async function saveVersion(
 ): Promise<void> {
   await runner.execute(
     sql`INSERT INTO versions (version_id, version, title, description, time_limit_minutes, passing_score,
-          sections, questions, created_at, activated_at)
+          sections, questions, titles, created_at, activated_at)
         VALUES (${v.versionId}, ${v.version}, ${v.title}, ${v.description}, ${v.timeLimitMinutes},
-          ${v.passingScore}, ${json(v.sections)}, ${json(v.questions)},
+          ${v.passingScore}, ${json(v.sections)}, ${json(v.questions)}, ${json(v.titles ?? {})},
           ${v.createdAt?.toISOString() ?? null}::timestamptz, ${activatedAt?.toISOString() ?? null}::timestamptz)
-        ON CONFLICT (version_id) DO UPDATE SET activated_at = GREATEST(versions.activated_at, EXCLUDED.activated_at)`,
+        ON CONFLICT (version_id) DO UPDATE SET activated_at = GREATEST(versions.activated_at, EXCLUDED.activated_at),
+          titles = CASE WHEN versions.titles = '{}'::jsonb THEN EXCLUDED.titles ELSE versions.titles END`,
   );
 }
 

@@ -1,3 +1,6 @@
+import type { Language } from '@readiness/contracts';
+import type { AssessmentVersion } from '../data-access/records';
+
 export type {
   AssessmentVersion,
   QuestionType,
@@ -7,3 +10,9 @@ export type {
 
 /** The performance bands of SPEC §4, by rounded percentage. */
 export { performanceLevel, type PerformanceLevel } from '@readiness/contracts';
+
+/** The version's title in `language` when it has a translation of it (not blank), else its English title. */
+export function titleIn(version: Pick<AssessmentVersion, 'title' | 'titles'>, language: Language): string {
+  const translated = language === 'en' ? undefined : version.titles?.[language];
+  return translated?.trim() ? translated : version.title;
+}

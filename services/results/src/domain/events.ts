@@ -37,6 +37,7 @@ export const recordedPayload = (r: ResultRecord) =>
       version: r.version,
       passingScore: r.passingScore,
       assessmentTitle: r.assessmentTitle,
+      localizedTitle: r.localizedTitle,
       timeline: timelineMessages(r.timeline),
       language: r.language,
       answers: r.answers.map((a) => ({

@@ -4,7 +4,7 @@ import { enqueue } from '@readiness/kit/outbox';
 import { insertResult, resultOfAttempt } from '../data-access/results-repository';
 import { attemptScored, isErased } from '../data-access/students-repository';
 import { findVersion } from '../data-access/versions-repository';
-import type { AssessmentVersion } from './assessment';
+import { titleIn, type AssessmentVersion } from './assessment';
 import { newAssessmentCode } from './assessment-code';
 import { RESULT_RECORDED, recordedPayload } from './events';
 import type { ResultRecord } from './result';
@@ -25,6 +25,7 @@ async function record(tx: Tx, s: Submission, version: AssessmentVersion): Promis
       versionId: version.versionId,
       version: version.version,
       assessmentTitle: version.title,
+      localizedTitle: titleIn(version, s.language),
       passingScore: version.passingScore,
       score: scored.score,
       totalPoints: scored.totalPoints,

@@ -31,6 +31,7 @@ export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: Ob
         studentId: event.studentId,
         mail: certificateIssued({
           name: event.name,
+          // The title the certificate prints: in its language when the version translates it (issue 27).
           assessmentTitle: event.assessmentTitle,
           percentage: event.percentage,
           code: event.assessmentCode,

@@ -19,9 +19,13 @@ export const QUEUES = {
   attemptSubmitted: 'results.attempt-submitted',
 } as const;
 
+/** The version's copy: everything but whether it is active, and of its translations the titles. */
 export function toVersion(e: EventPayload<'assessment.version.published.v1'>): AssessmentVersion {
-  const { active: _active, ...version } = publishedVersion(e);
-  return version;
+  const { active: _active, translations = {}, ...version } = publishedVersion(e);
+  const titles = Object.entries(translations).flatMap(([language, texts]) =>
+    texts?.title ? [[language, texts.title] as const] : [],
+  );
+  return { ...version, titles: Object.fromEntries(titles) };
 }
 
 export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): Submission {

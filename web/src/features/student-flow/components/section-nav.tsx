@@ -2,7 +2,8 @@ import { useId } from 'react';
 import { T, useT } from '../../../i18n/react';
 import { KEEP_CLEAR } from '../../../lib/toast';
 import type { StudentSection } from '../api/types';
-import type { AssessmentContent } from '../content';
+import type { AssessmentContent, Localized } from '../content';
+import { textDirection, type Language } from '../../../i18n/languages';
 
 /** 'Section 2: Study Habits', its title in the page's language, or in English and marked so. */
 export function SectionName({ section, content }: { section: StudentSection; content: AssessmentContent }) {
@@ -13,6 +14,16 @@ export function SectionName({ section, content }: { section: StudentSection; con
       values={{ id: section.id, title: <bdi {...content.mark(title)}>{title.text}</bdi> }}
     />
   );
+}
+
+/**
+ * A section's title inside an option. An option holds plain text only, so its title cannot be marked apart from the
+ * words around it as a tab's `bdi` is: a title in English on another language's page marks the whole option
+ * `lang="en"` (the title is most of its words), and one whose direction is not the page's is set apart with Unicode's
+ * isolates, the plain-text `bdi`, so that 'Study Habits' on an Arabic page keeps its own order.
+ */
+function optionTitle(title: Localized, page: Language): string {
+  return textDirection(title.lang) === textDirection(page) ? title.text : `\u2068${title.text}\u2069`;
 }
 
 interface SectionNavProps {
@@ -57,12 +68,19 @@ export function SectionNav({ sections, content, current, canOpen, onOpen }: Sect
           value={current}
           onChange={(e) => onOpen(Number(e.target.value))}
         >
-          {/* An option holds plain text only: its title cannot be marked apart from the words around it. */}
-          {sections.map((section, index) => (
-            <option key={section.id} value={index} disabled={index !== current && !canOpen(index)}>
-              {t('section.label', { id: section.id, title: content.section(section).title.text })}
-            </option>
-          ))}
+          {sections.map((section, index) => {
+            const title = content.section(section).title;
+            return (
+              <option
+                key={section.id}
+                value={index}
+                disabled={index !== current && !canOpen(index)}
+                lang={content.mark(title).lang}
+              >
+                {t('section.label', { id: section.id, title: optionTitle(title, content.language) })}
+              </option>
+            );
+          })}
         </select>
       </div>
     </nav>

@@ -1,6 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { renderStudentApp } from '../../../testing/render-student';
-import { attemptInProgress, db, practiceQuestion, TOKEN, useStudentServer } from './student-server';
+import {
+  attemptInProgress,
+  db,
+  practiceQuestion,
+  TOKEN,
+  translations,
+  useStudentServer,
+} from './student-server';
 
 useStudentServer();
 
@@ -138,5 +145,42 @@ describe("The assessment's content in the student's language", () => {
     const dialog = await screen.findByRole('dialog', { name: 'إرسال التقييم الآن؟' });
     expect(within(dialog).getByRole('button', { name: 'إغلاق' })).toBeEnabled();
     expect(within(dialog).queryByRole('button', { name: 'Close' })).not.toBeInTheDocument();
+  });
+
+  it('when a section title has no translation, then its phone dropdown option is marked lang="en" as its tab is, and one in the page’s language is not', async () => {
+    db.language = 'es';
+    db.attempt = attemptInProgress({}, 25);
+    renderStudentApp(`/assessment/${TOKEN}`);
+    await screen.findByRole('heading', { level: 2, name: 'Tecnología' });
+    const dropdown = screen.getByRole('combobox', { name: 'Sección' });
+    const translated = within(dropdown).getByRole('option', { name: 'Sección 1: Tecnología' });
+    expect(translated).not.toHaveAttribute('lang');
+    for (const name of ['Sección 2: Study Habits', 'Sección 3: Motivation']) {
+      expect(within(dropdown).getByRole('option', { name })).toHaveAttribute('lang', 'en');
+    }
+    expect(
+      holder('Study Habits', screen.getByRole('button', { name: 'Sección 2: Study Habits' })),
+    ).toHaveAttribute('lang', 'en');
+  });
+
+  it('when an Arabic page shows a section title in English, then its option is marked lang="en" and the title set apart in its own direction', async () => {
+    db.language = 'ar';
+    db.assessment = {
+      ...db.assessment,
+      translations: {
+        ...translations,
+        ar: { ...translations.ar, sections: { ...translations.ar?.sections, '3': { title: ' ' } } },
+      },
+    };
+    db.attempt = attemptInProgress({}, 25);
+    renderStudentApp(`/assessment/${TOKEN}`);
+    await screen.findByRole('heading', { level: 2, name: 'التقنية' });
+    const dropdown = screen.getByRole('combobox', { name: 'القسم' });
+    expect(within(dropdown).getByRole('option', { name: 'القسم 2: عادات الدراسة' })).not.toHaveAttribute(
+      'lang',
+    );
+    const english = within(dropdown).getByRole('option', { name: 'القسم 3: \u2068Motivation\u2069' });
+    expect(english).toHaveAttribute('lang', 'en');
+    expect(english).toHaveAttribute('value', '2');
   });
 });

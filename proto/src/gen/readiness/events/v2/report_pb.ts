@@ -53,6 +53,9 @@ export type CertificateIssued = Message<"readiness.events.v2.CertificateIssued">
   assessmentCode: string;
 
   /**
+   * The assessment's title as the certificate prints it: in `language` when the version translates it (the result's
+   * localized_title), else English.
+   *
    * @generated from field: string assessment_title = 6;
    */
   assessmentTitle: string;
