@@ -43,8 +43,11 @@ export function ExportCsvButton({
   name,
   params,
   failure,
+  label,
 }: {
   path: string;
+  /** The button's words in the page's language ('Export CSV' when not given, until every caller gives them). */
+  label?: string;
   /** The file's name before `-<YYYY-MM-DD>.csv`. */
   name: string;
   params?: Record<string, string>;
@@ -65,7 +68,7 @@ export function ExportCsvButton({
       loading={csv.busy}
       onClick={exportCsv}
     >
-      Export CSV
+      {label ?? 'Export CSV'}
     </Button>
   );
 }

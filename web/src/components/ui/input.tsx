@@ -91,30 +91,38 @@ export const NumberInput = forwardRef<HTMLInputElement, InputProps>(function Num
   return <Input ref={ref} type="number" inputMode="numeric" {...props} />;
 });
 
+interface PasswordInputProps extends Omit<InputProps, 'type' | 'trailing'> {
+  /** The eye button's name for screen readers while the password is hidden ('Show password'), in the page's language. */
+  showLabel: string;
+  /** Its name while the password is shown ('Hide password'). */
+  hideLabel: string;
+}
+
 /** A password field whose eye / eye-off button shows or hides what was typed. */
-export const PasswordInput = forwardRef<HTMLInputElement, Omit<InputProps, 'type' | 'trailing'>>(
-  function PasswordInput(props, ref) {
-    const [visible, setVisible] = useState(false);
-    return (
-      <Input
-        ref={ref}
-        type={visible ? 'text' : 'password'}
-        {...props}
-        trailing={
-          <button
-            type="button"
-            className="input-wrap__toggle"
-            onClick={() => setVisible((v) => !v)}
-            aria-label={visible ? 'Hide password' : 'Show password'}
-            aria-pressed={visible}
-          >
-            {visible ? <EyeOff size={18} aria-hidden="true" /> : <Eye size={18} aria-hidden="true" />}
-          </button>
-        }
-      />
-    );
-  },
-);
+export const PasswordInput = forwardRef<HTMLInputElement, PasswordInputProps>(function PasswordInput(
+  { showLabel, hideLabel, ...props },
+  ref,
+) {
+  const [visible, setVisible] = useState(false);
+  return (
+    <Input
+      ref={ref}
+      type={visible ? 'text' : 'password'}
+      {...props}
+      trailing={
+        <button
+          type="button"
+          className="input-wrap__toggle"
+          onClick={() => setVisible((v) => !v)}
+          aria-label={visible ? hideLabel : showLabel}
+          aria-pressed={visible}
+        >
+          {visible ? <EyeOff size={18} aria-hidden="true" /> : <Eye size={18} aria-hidden="true" />}
+        </button>
+      }
+    />
+  );
+});
 
 export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;

@@ -13,6 +13,13 @@ export function PercentageBadge({ percentage }: { percentage: number }) {
   return <Badge tone={bandTone[bandOf(percentage)]}>{`${Math.round(percentage)}%`}</Badge>;
 }
 
-export function PassBadge({ passed }: { passed: boolean }) {
-  return <Badge tone={passed ? 'success' : 'danger'}>{passed ? 'Passed' : 'Failed'}</Badge>;
+/** Passed or failed, in the words the page gives (its language's 'Passed' and 'Failed'). */
+export function PassBadge({
+  passed,
+  words = { passed: 'Passed', failed: 'Failed' },
+}: {
+  passed: boolean;
+  words?: { passed: string; failed: string };
+}) {
+  return <Badge tone={passed ? 'success' : 'danger'}>{passed ? words.passed : words.failed}</Badge>;
 }

@@ -55,10 +55,14 @@ export function Table<Row>({ caption, columns, rows, rowKey, empty }: TableProps
 }
 
 /** The last column of a list: the row's buttons, at the end of the line. */
-export function actionsColumn<Row>(render: (row: Row) => ReactNode): Column<Row> {
+export function actionsColumn<Row>(
+  render: (row: Row) => ReactNode,
+  /** The column's header in the page's language ('Actions'). */
+  header: string = 'Actions',
+): Column<Row> {
   return {
     key: 'actions',
-    header: 'Actions',
+    header,
     align: 'end',
     render: (row) => <div className="row-actions">{render(row)}</div>,
   };

@@ -13,6 +13,7 @@ import { authApi, type SecondFactorStep } from './api/auth-api';
 import type { LoginInput } from './api/schemas';
 import type { Admin, SessionResponse } from './api/types';
 import { offerEndSession } from './sso-sign-out';
+import { adminT } from '../../i18n/admin/admin-i18n';
 
 /** SPEC §4: loading until the stored token (if any) is checked, then signed out or signed in. */
 export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';
@@ -88,7 +89,8 @@ export const login =
     try {
       answer = await request.unwrap();
     } catch (err) {
-      if (isHttpError(err)) return { success: false, error: serverMessage(err) ?? 'Login failed' };
+      if (isHttpError(err))
+        return { success: false, error: serverMessage(err) ?? adminT('auth.login.failed') };
       throw err;
     } finally {
       request.reset();

@@ -7,6 +7,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import type { PasskeyOptions } from './api/auth-api';
+import { adminT } from '../../i18n/admin/admin-i18n';
 
 /** Whether this browser can use passkeys at all (WebAuthn, on a secure origin). */
 export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
@@ -14,18 +15,16 @@ export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
 /** A passkey ceremony that ended in the browser: the person cancelled, it timed out, or the device refused. */
 export class PasskeyUnavailable extends Error {}
 
-const CANCELLED = 'The passkey request was cancelled or timed out.';
-
 function unavailable(err: unknown): PasskeyUnavailable {
   if (err instanceof WebAuthnError && err.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') {
-    return new PasskeyUnavailable('This passkey is already registered for your account.');
+    return new PasskeyUnavailable(adminT('auth.passkeys.alreadyRegistered'));
   }
   if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')) {
-    return new PasskeyUnavailable(CANCELLED);
+    return new PasskeyUnavailable(adminT('auth.passkeys.cancelled'));
   }
   if (err instanceof WebAuthnError && err.code === 'ERROR_CEREMONY_ABORTED')
-    return new PasskeyUnavailable(CANCELLED);
-  return new PasskeyUnavailable('This browser could not use a passkey here.');
+    return new PasskeyUnavailable(adminT('auth.passkeys.cancelled'));
+  return new PasskeyUnavailable(adminT('auth.passkeys.unsupported'));
 }
 
 /** Asks the browser for a passkey's answer to the server's options (`navigator.credentials.get()`). */

@@ -65,7 +65,7 @@ describe('The admin catalogue', () => {
 
   it('given the app code, when it is searched for each id, then every message is used by a screen', () => {
     const code = appCode();
-    const unused = Object.keys(en).filter((id) => !code.includes(`'${id}'`));
+    const unused = Object.keys(en).filter((id) => !code.includes(`'${id}'`) && !code.includes(`"${id}"`));
     expect(unused).toEqual([]);
   });
 

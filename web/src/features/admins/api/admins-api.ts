@@ -3,15 +3,22 @@ import { api, LIST } from '../../../lib/api';
 import type { ApiAnswer } from '../../../lib/api-types';
 import { emailField, passwordField } from '../../auth/api/schemas';
 import type { Admin, AdminRole, AdminStatus } from '../../auth/api/types';
+import { adminT } from '../../../i18n/admin/admin-i18n';
+import type { AdminMessageId } from '../../../i18n/admin/en';
 
-export const ROLE_OPTIONS: { value: AdminRole; label: string }[] = [
-  { value: 'admin', label: 'Regular Admin' },
-  { value: 'super_admin', label: 'Super Admin' },
+/** The roles an admin can be given, each with its name's message (the screen says it in its language). */
+export const ROLE_OPTIONS: { value: AdminRole; labelId: AdminMessageId }[] = [
+  { value: 'admin', labelId: 'admins.role.admin' },
+  { value: 'super_admin', labelId: 'admins.role.superAdmin' },
 ];
 
-const nameField = z.string().trim().min(1, 'Name is required').min(2, 'Name must be at least 2 characters');
+const nameField = z
+  .string()
+  .trim()
+  .min(1, adminT('admins.form.nameRequired'))
+  .min(2, adminT('admins.form.nameTooShort'));
 // The select starts empty, so "no choice" is a real state with its own message.
-const roleField = z.enum(['admin', 'super_admin'], { error: 'Role is required' });
+const roleField = z.enum(['admin', 'super_admin'], { error: adminT('admins.form.roleRequired') });
 
 export const createAdminSchema = z.object({
   name: nameField,

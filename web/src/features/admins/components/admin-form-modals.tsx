@@ -1,6 +1,8 @@
 import { FormModal, Input, PasswordInput, Select } from '../../../components/ui';
 import { useDialogForm } from '../../../lib/forms';
 import type { Admin } from '../../auth/api/types';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
+
 import {
   createAdminSchema,
   editAdminSchema,
@@ -10,9 +12,17 @@ import {
   type CreateAdminInput,
 } from '../api/admins-api';
 
+/** The role select's options in the admin's language. */
+function useRoleOptions() {
+  const t = useAdminT();
+  return ROLE_OPTIONS.map((o) => ({ value: o.value, label: t(o.labelId) }));
+}
+
 const emptyCreate = { name: '', email: '', password: '', role: '' } as unknown as CreateAdminInput;
 
 export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useAdminT();
+  const roleOptions = useRoleOptions();
   const [createAdmin, { isLoading }] = useCreateAdminMutation();
   const { field, modal } = useDialogForm({
     schema: createAdminSchema,
@@ -20,28 +30,44 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
     values: () => emptyCreate,
     save: async (values) => {
       const admin = await createAdmin(values).unwrap();
-      return `Admin ${admin?.name ?? values.name} created successfully`;
+      return t('admins.create.success', { name: admin?.name ?? values.name });
     },
-    failure: 'Failed to create admin',
+    failure: t('admins.create.failure'),
     onClose,
   });
 
   return (
-    <FormModal {...modal} title="Create Admin" submitLabel="Create Admin" busy={isLoading}>
-      <Input label="Name" autoComplete="off" {...field('name')} />
-      <Input label="Email" type="email" autoComplete="off" {...field('email')} />
+    <FormModal
+      {...modal}
+      title={t('admins.create.title')}
+      submitLabel={t('admins.create.submit')}
+      cancelLabel={t('common.cancel')}
+      closeLabel={t('common.close')}
+      busy={isLoading}
+    >
+      <Input label={t('admins.form.name')} autoComplete="off" {...field('name')} />
+      <Input label={t('common.field.email')} type="email" autoComplete="off" {...field('email')} />
       <PasswordInput
-        label="Password"
+        label={t('common.field.password')}
+        showLabel={t('common.showPassword')}
+        hideLabel={t('common.hidePassword')}
         autoComplete="new-password"
-        hint="The new admin signs in with it. At least 6 characters, and not one of the common passwords."
+        hint={t('admins.create.passwordHint')}
         {...field('password')}
       />
-      <Select label="Role" placeholder="Select a role" options={ROLE_OPTIONS} {...field('role')} />
+      <Select
+        label={t('admins.form.role')}
+        placeholder={t('admins.form.rolePlaceholder')}
+        options={roleOptions}
+        {...field('role')}
+      />
     </FormModal>
   );
 }
 
 export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClose: () => void }) {
+  const t = useAdminT();
+  const roleOptions = useRoleOptions();
   const [updateAdmin, { isLoading }] = useUpdateAdminMutation();
   const { field, modal } = useDialogForm({
     schema: editAdminSchema,
@@ -49,17 +75,24 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
     values: ({ name, email, role }) => ({ name, email, role }),
     save: async (values, { _id }) => {
       await updateAdmin({ id: _id, ...values }).unwrap();
-      return 'Admin updated successfully';
+      return t('admins.edit.success');
     },
-    failure: 'Failed to update admin',
+    failure: t('admins.edit.failure'),
     onClose,
   });
 
   return (
-    <FormModal {...modal} title="Edit Admin" submitLabel="Save Changes" busy={isLoading}>
-      <Input label="Name" autoComplete="off" {...field('name')} />
-      <Input label="Email" type="email" autoComplete="off" {...field('email')} />
-      <Select label="Role" options={ROLE_OPTIONS} {...field('role')} />
+    <FormModal
+      {...modal}
+      title={t('admins.edit.title')}
+      submitLabel={t('admins.edit.submit')}
+      cancelLabel={t('common.cancel')}
+      closeLabel={t('common.close')}
+      busy={isLoading}
+    >
+      <Input label={t('admins.form.name')} autoComplete="off" {...field('name')} />
+      <Input label={t('common.field.email')} type="email" autoComplete="off" {...field('email')} />
+      <Select label={t('admins.form.role')} options={roleOptions} {...field('role')} />
     </FormModal>
   );
 }

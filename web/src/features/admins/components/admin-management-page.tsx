@@ -7,6 +7,8 @@ import { selectAdmin } from '../../auth/api/session';
 import type { Admin } from '../../auth/api/types';
 import { useGetAdminsQuery } from '../api/admins-api';
 import { useToggleStatus } from '../hooks/use-toggle-status';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
+
 import { adminColumns } from './admin-columns';
 import { CreateAdminModal, EditAdminModal } from './admin-form-modals';
 import { AdminStatCards } from './admin-stats';
@@ -14,6 +16,7 @@ import { ResetPasswordDialog } from './reset-password-dialog';
 import { useResetFactorsDialog } from './reset-factors-dialog';
 
 export function AdminManagementPage() {
+  const t = useAdminT();
   const me = useSelector(selectAdmin);
   const { data: admins = [], isLoading, error: loadError } = useGetAdminsQuery();
   const [search, setSearch] = useState('');
@@ -24,7 +27,7 @@ export function AdminManagementPage() {
   const resetFactors = useResetFactorsDialog();
 
   useEffect(() => {
-    if (loadError) notifyFailure(loadError, 'Failed to load admins', { serverMessage: false });
+    if (loadError) notifyFailure(loadError, adminT('admins.loadFailed'), { serverMessage: false });
   }, [loadError]);
 
   const visible = useMemo(() => admins.filter((a) => matchesNameOrEmail(a, search)), [admins, search]);
@@ -35,6 +38,7 @@ export function AdminManagementPage() {
     onReset: setResetTarget,
     onResetFactors: resetFactors.ask,
     onToggle: toggleStatus,
+    t,
   });
 
   return (
@@ -42,17 +46,17 @@ export function AdminManagementPage() {
       <AdminStatCards admins={admins} />
 
       <Card
-        title="Administrators"
+        title={t('admins.list.title')}
         actions={
           <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => setCreating(true)}>
-            Add Admin
+            {t('admins.list.add')}
           </Button>
         }
       >
         <div className="toolbar">
           <SearchInput
-            label="Search admins"
-            placeholder="Search by name or email"
+            label={t('admins.list.searchLabel')}
+            placeholder={t('admins.list.searchPlaceholder')}
             value={search}
             onChange={setSearch}
           />
@@ -61,20 +65,20 @@ export function AdminManagementPage() {
             variant="secondary"
             icon={<ScrollText size={18} aria-hidden="true" />}
           >
-            Audit Log
+            {t('admins.list.auditLog')}
           </ButtonLink>
         </div>
         <ListTable
           loading={isLoading}
-          loadingLabel="Loading admins"
-          caption="Administrators"
+          loadingLabel={t('admins.list.loading')}
+          caption={t('admins.list.title')}
           columns={columns}
           rows={visible}
           rowKey={(a) => a._id}
           empty={{
             icon: <Users size={28} />,
-            title: 'No admins found',
-            description: search ? 'No admin matches this search.' : undefined,
+            title: t('admins.list.empty'),
+            description: search ? t('admins.list.noMatch') : undefined,
           }}
         />
       </Card>

@@ -3,12 +3,14 @@ import { ConfirmDialog } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import { useResetAdminFactorsMutation } from '../../auth/api/multi-factor-api';
 import type { Admin } from '../../auth/api/types';
+import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /**
  * Resetting an admin's second factors (a lost phone), after a confirmation: `ask(admin)` opens it, `dialog`
  * is placed once on the page.
  */
 export function useResetFactorsDialog() {
+  const t = useAdminT();
   const [target, setTarget] = useState<Admin | null>(null);
   const [resetFactors, { isLoading }] = useResetAdminFactorsMutation();
 
@@ -16,30 +18,32 @@ export function useResetFactorsDialog() {
     if (!target) return;
     try {
       await resetFactors(target._id).unwrap();
-      notify.success(`Two-factor authentication reset for ${target.name}`);
+      notify.success(adminT('admins.resetFactors.success', { name: target.name }));
       setTarget(null);
     } catch (err) {
-      notifyFailure(err, 'Failed to reset two-factor authentication');
+      notifyFailure(err, adminT('admins.resetFactors.failure'));
     }
   };
 
   const dialog = (
     <ConfirmDialog
       open={target !== null}
-      title="Reset Two-Factor Authentication"
+      title={t('admins.resetFactors.title')}
       message={
         <>
           <p>
-            Reset two-factor authentication for <strong>{target?.name}</strong>?
+            <AdminT
+              id={'admins.resetFactors.confirm'}
+              values={{ name: target?.name }}
+              components={{ 0: <strong /> }}
+            />
           </p>
-          <p className="muted">
-            Their authenticator app and recovery codes stop working at once. Their next sign-in asks for the
-            password only, unless two-factor authentication is required for every admin: then they set up a
-            new app as they sign in.
-          </p>
+          <p className="muted">{t('admins.resetFactors.consequence')}</p>
         </>
       }
-      confirmLabel="Reset"
+      confirmLabel={t('admins.resetFactors.submit')}
+      cancelLabel={t('common.cancel')}
+      closeLabel={t('common.close')}
       tone="danger"
       busy={isLoading}
       onConfirm={confirm}

@@ -2,9 +2,11 @@ import { ConfirmDialog } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import type { Admin } from '../../auth/api/types';
 import { useResetAdminPasswordMutation } from '../api/admins-api';
+import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /** Asks before an admin's password is replaced by a mailed temporary one; shows the server's answer. */
 export function ResetPasswordDialog({ admin, onClose }: { admin: Admin | null; onClose: () => void }) {
+  const t = useAdminT();
   const [resetPassword, { isLoading: resetting }] = useResetAdminPasswordMutation();
   const confirmReset = async () => {
     if (!admin) return;
@@ -12,25 +14,28 @@ export function ResetPasswordDialog({ admin, onClose }: { admin: Admin | null; o
       notify.success(await resetPassword(admin._id).unwrap());
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to reset password');
+      notifyFailure(err, adminT('admins.resetPassword.failure'));
     }
   };
   return (
     <ConfirmDialog
       open={admin !== null}
-      title="Reset Password"
+      title={t('admins.resetPassword.title')}
       message={
         <>
           <p>
-            Reset the password of <strong>{admin?.name}</strong>?
+            <AdminT
+              id={'admins.resetPassword.confirm'}
+              values={{ name: admin?.name }}
+              components={{ 0: <strong /> }}
+            />
           </p>
-          <p className="muted">
-            A new temporary password will be e-mailed to {admin?.email}. Their current password stops working
-            at once.
-          </p>
+          <p className="muted">{t('admins.resetPassword.consequence', { email: admin?.email })}</p>
         </>
       }
-      confirmLabel="Reset Password"
+      confirmLabel={t('admins.resetPassword.submit')}
+      cancelLabel={t('common.cancel')}
+      closeLabel={t('common.close')}
       busy={resetting}
       onConfirm={confirmReset}
       onCancel={onClose}

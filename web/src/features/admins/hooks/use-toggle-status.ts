@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { notify, notifyFailure } from '../../../lib/toast';
 import type { Admin } from '../../auth/api/types';
 import { useSetAdminStatusMutation } from '../api/admins-api';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 
 /** SPEC §4: disable when active, enable when disabled; `togglingId` is the admin being changed. */
 export function useToggleStatus() {
@@ -12,9 +13,11 @@ export function useToggleStatus() {
     setTogglingId(admin._id);
     try {
       await setStatus({ id: admin._id, status: next }).unwrap();
-      notify.success(next === 'active' ? 'Admin enabled successfully' : 'Admin disabled successfully');
+      notify.success(
+        next === 'active' ? adminT('admins.status.enabled') : adminT('admins.status.disabledDone'),
+      );
     } catch (err) {
-      notifyFailure(err, 'Failed to update admin status', { serverMessage: false });
+      notifyFailure(err, adminT('admins.status.failure'), { serverMessage: false });
     } finally {
       setTogglingId(null);
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 import { translatableTexts, translationsPayload } from './translations';
 import type {
   AssessmentContent,
@@ -18,17 +19,29 @@ export const ACCEPT_ATTRIBUTE = ACCEPTED_FILE_TYPES.map((ext) => `.${ext}`).join
 export const isAcceptedFile = (name: string) =>
   ACCEPTED_FILE_TYPES.includes(name.split('.').pop()?.toLowerCase() ?? '');
 
-const wholeNumber = (required: string) => z.number({ error: required }).int('Enter a whole number');
+/*
+ * The messages are the admin catalogue's, read once when the schema is built: the admin app's language is fixed when
+ * it loads. Only the admin screens import this module.
+ */
+const wholeNumber = (required: string) =>
+  z.number({ error: required }).int(adminT('assessments.rule.wholeNumber'));
 
 const sectionSchema = z.object({
   id: z.number(),
-  title: z.string().trim().min(1, 'Section title is required'),
+  title: z.string().trim().min(1, adminT('assessments.rule.sectionTitleRequired')),
   description: z.string(),
   /** Questions per student: absent (the field left empty) or 0 is all of them. */
-  draw: z.number().int('Enter a whole number').min(0, 'Questions per student cannot be negative').optional(),
+  draw: z
+    .number()
+    .int(adminT('assessments.rule.wholeNumber'))
+    .min(0, adminT('assessments.rule.drawNegative'))
+    .optional(),
 });
 
-const optionSchema = z.object({ id: z.string(), text: z.string().trim().min(1, 'Option text is required') });
+const optionSchema = z.object({
+  id: z.string(),
+  text: z.string().trim().min(1, adminT('assessments.rule.optionTextRequired')),
+});
 
 const fileSchema = z.object({
   originalName: z.string(),
@@ -40,10 +53,13 @@ const questionSchema = z
   .object({
     id: z.string(),
     type: z.enum(['yes_no', 'multiple_choice', 'file_upload']),
-    question: z.string().trim().min(1, 'Question text is required'),
+    question: z.string().trim().min(1, adminT('assessments.rule.questionTextRequired')),
     correctAnswer: z.string().optional(),
-    points: wholeNumber('Points are required').min(1, 'Points must be at least 1'),
-    section: z.number({ error: 'Section is required' }),
+    points: wholeNumber(adminT('assessments.rule.pointsRequired')).min(
+      1,
+      adminT('assessments.rule.pointsMin'),
+    ),
+    section: z.number({ error: adminT('assessments.rule.sectionRequired') }),
     required: z.boolean(),
     options: z.array(optionSchema).optional(),
     fileInstructions: z.string().optional(),
@@ -52,7 +68,11 @@ const questionSchema = z
   })
   .superRefine((q, ctx) => {
     if (q.type === 'yes_no' && q.correctAnswer !== 'yes' && q.correctAnswer !== 'no') {
-      ctx.addIssue({ code: 'custom', path: ['correctAnswer'], message: 'Choose the correct answer' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['correctAnswer'],
+        message: adminT('assessments.rule.chooseCorrectAnswer'),
+      });
     }
     if (q.type === 'multiple_choice') {
       const options = q.options ?? [];
@@ -60,30 +80,34 @@ const questionSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['options'],
-          message: 'A multiple choice question needs at least 2 options',
+          message: adminT('assessments.rule.optionsMin'),
         });
       }
       if (!options.some((o) => o.id === q.correctAnswer)) {
-        ctx.addIssue({ code: 'custom', path: ['correctAnswer'], message: 'Choose the correct answer' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['correctAnswer'],
+          message: adminT('assessments.rule.chooseCorrectAnswer'),
+        });
       }
     }
     if (q.hasDownloadableFile && !q.downloadableFile) {
       ctx.addIssue({
         code: 'custom',
         path: ['downloadableFile'],
-        message: 'Upload a file or uncheck the box',
+        message: adminT('assessments.rule.fileRequired'),
       });
     }
   });
 
 /** The practice question's messages: the assessment service's own words for the same rules. */
 export const PRACTICE_MESSAGES = {
-  text: 'Practice question text is required',
-  options: 'Practice question: a multiple choice question needs at least 2 options',
-  answerRequired: 'Practice question: the correct answer is required',
-  answerYesNo: 'Practice question: the correct answer must be yes or no',
-  answerOption: 'Practice question: the correct answer must be one of its options',
-} as const;
+  text: adminT('assessments.rule.practiceText'),
+  options: adminT('assessments.rule.practiceOptions'),
+  answerRequired: adminT('assessments.rule.practiceAnswerRequired'),
+  answerYesNo: adminT('assessments.rule.practiceAnswerYesNo'),
+  answerOption: adminT('assessments.rule.practiceAnswerOption'),
+};
 
 /**
  * The practice question as the form holds it: always there, with `enabled` for the box that offers it, so that
@@ -104,15 +128,16 @@ const practiceSchema = z
     if (!p.question) issue(['question'], PRACTICE_MESSAGES.text);
     if (p.type === 'multiple_choice') {
       p.options.forEach((o, index) => {
-        if (!o.text) issue(['options', index, 'text'], 'Option text is required');
+        if (!o.text) issue(['options', index, 'text'], adminT('assessments.rule.optionTextRequired'));
       });
       if (p.options.length < 2) issue(['options'], PRACTICE_MESSAGES.options);
     }
-    if (!p.correctAnswer) issue(['correctAnswer'], PRACTICE_MESSAGES.answerRequired);
+    const answerPath = 'correctAnswer';
+    if (!p.correctAnswer) issue([answerPath], PRACTICE_MESSAGES.answerRequired);
     else if (p.type === 'yes_no' && p.correctAnswer !== 'yes' && p.correctAnswer !== 'no') {
-      issue(['correctAnswer'], PRACTICE_MESSAGES.answerYesNo);
+      issue([answerPath], PRACTICE_MESSAGES.answerYesNo);
     } else if (p.type === 'multiple_choice' && !p.options.some((o) => o.id === p.correctAnswer)) {
-      issue(['correctAnswer'], PRACTICE_MESSAGES.answerOption);
+      issue([answerPath], PRACTICE_MESSAGES.answerOption);
     }
   });
 
@@ -125,14 +150,17 @@ interface Unchecked {
 /** The whole assessment as the edit form holds it; the messages are the ones the screen shows. */
 export const assessmentSchema = z
   .object({
-    title: z.string().trim().min(1, 'Title is required'),
+    title: z.string().trim().min(1, adminT('assessments.rule.titleRequired')),
     description: z.string(),
-    timeLimit: wholeNumber('Time limit is required').min(1, 'Time limit must be at least 1 minute'),
+    timeLimit: wholeNumber(adminT('assessments.rule.timeLimitRequired')).min(
+      1,
+      adminT('assessments.rule.timeLimitMin'),
+    ),
     passingScore: z
-      .number({ error: 'Passing score is required' })
-      .min(0, 'Passing score must be between 0 and 100')
-      .max(100, 'Passing score must be between 0 and 100'),
-    sections: z.array(sectionSchema).min(1, 'Add at least one section'),
+      .number({ error: adminT('assessments.rule.passingScoreRequired') })
+      .min(0, adminT('assessments.rule.passingScoreRange'))
+      .max(100, adminT('assessments.rule.passingScoreRange')),
+    sections: z.array(sectionSchema).min(1, adminT('assessments.rule.sectionsMin')),
     questions: z.array(questionSchema),
     shuffleQuestions: z.boolean(),
     shuffleOptions: z.boolean(),
@@ -148,7 +176,7 @@ export const assessmentSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['questions', index, 'section'],
-          message: 'Choose an existing section',
+          message: adminT('assessments.rule.existingSection'),
         });
       }
     });
@@ -170,7 +198,7 @@ export const assessmentSchema = z
   );
 
 /** The message of a section's draw above its question count. */
-export const drawTooLarge = (count: number) => `At most ${count} (the questions in this section)`;
+export const drawTooLarge = (count: number) => adminT('assessments.rule.drawTooLarge', { count });
 
 export type AssessmentForm = z.infer<typeof assessmentSchema>;
 export type PracticeForm = AssessmentForm['practice'];
@@ -182,13 +210,16 @@ export function timestampId(prefix: string): string {
   return `${prefix}${lastStamp}`;
 }
 
-export const newOption = (): QuestionOption => ({ id: timestampId('opt'), text: 'New option' });
+export const newOption = (): QuestionOption => ({
+  id: timestampId('opt'),
+  text: adminT('assessments.new.option'),
+});
 
 /** SPEC §5: a new question is a required yes/no question worth 1 point in section 1, answered yes. */
 export const newQuestion = (): Question => ({
   id: timestampId('q'),
   type: 'yes_no',
-  question: 'New question',
+  question: adminT('assessments.new.question'),
   correctAnswer: 'yes',
   points: 1,
   section: 1,
@@ -198,7 +229,7 @@ export const newQuestion = (): Question => ({
 
 export const newSection = (sections: Section[]): Section => {
   const id = sections.reduce((max, s) => Math.max(max, s.id), 0) + 1;
-  return { id, title: `Section ${id}`, description: '' };
+  return { id, title: adminT('assessments.new.section', { id }), description: '' };
 };
 
 /** The fields a question keeps when its type changes to `type`, with that type's defaults. */
@@ -258,7 +289,7 @@ export const blankAssessment: AssessmentContent = {
   description: '',
   timeLimit: 30,
   passingScore: 70,
-  sections: [{ id: 1, title: 'Section 1', description: '' }],
+  sections: [{ id: 1, title: adminT('assessments.new.section', { id: 1 }), description: '' }],
   questions: [],
   shuffleQuestions: false,
   shuffleOptions: false,

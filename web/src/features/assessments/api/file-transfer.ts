@@ -2,9 +2,18 @@ import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import { renewTokenIfDue } from '../../../lib/api';
 import { readToken } from '../../../lib/session-token';
 import { messageInBody, saveBlob } from '../../../lib/save-file';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 import type { DownloadableFile, UploadAnswer } from './types';
 
 const endpoint = (path: string) => new URL(`/api/assessment/${path}`, window.location.origin).href;
+
+/** The session's token, as the transfers send it. */
+function authHeaders(): Headers {
+  const headers = new Headers();
+  const token = readToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  return headers;
+}
 
 /** A failed transfer, with the server's message when it gave one. */
 export class TransferError extends Error {
@@ -12,7 +21,7 @@ export class TransferError extends Error {
     readonly status: number,
     readonly serverMessage?: string,
   ) {
-    super(serverMessage ?? `Transfer failed (${status})`);
+    super(serverMessage ?? adminT('assessments.file.transferFailed', { status }));
   }
 }
 
@@ -26,11 +35,11 @@ export async function uploadAssessmentFile(
   onProgress: (percent: number) => void,
 ): Promise<DownloadableFile> {
   await renewTokenIfDue(dispatch);
-  const token = readToken();
+  const headers = authHeaders();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', endpoint('upload-file'));
-    if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+    headers.forEach((value, name) => xhr.setRequestHeader(name, value));
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
     };
@@ -56,9 +65,8 @@ export async function uploadAssessmentFile(
 
 /** Saves a question's file under its original name (`GET /api/assessment/files/{filename}`). */
 export async function downloadAssessmentFile(file: DownloadableFile): Promise<void> {
-  const token = readToken();
   const response = await fetch(endpoint(`files/${encodeURIComponent(file.filename)}`), {
-    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    headers: authHeaders(),
   });
   if (!response.ok) throw new TransferError(response.status, messageInBody(await response.text()));
   saveBlob(await response.blob(), file.originalName);

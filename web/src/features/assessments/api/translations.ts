@@ -1,3 +1,4 @@
+import { adminT } from '../../../i18n/admin/admin-i18n';
 import {
   TRANSLATION_LANGUAGES,
   type ContentTranslations,
@@ -55,40 +56,69 @@ export function translatableTexts(content: Source): TranslatableText[] {
   const add = (group: string, label: string, path: string[], english: string | undefined, long = false) => {
     if (english?.trim()) texts.push({ path, english, label, group, long });
   };
-  add('Basic Settings', 'Title', ['title'], content.title);
-  add('Basic Settings', 'Description', ['description'], content.description, true);
+  const basic = adminT('translations.group.basic');
+  add(basic, adminT('translations.label.title'), ['title'], content.title);
+  add(basic, adminT('translations.label.description'), ['description'], content.description, true);
   const practice = content.practiceQuestion;
   if (practice) {
     add(
-      'Practice question',
-      'Practice question text',
+      adminT('translations.group.practice'),
+      adminT('translations.label.practiceText'),
       ['practiceQuestion', 'question'],
       practice.question,
       true,
     );
     if (practice.type === 'multiple_choice') {
       practice.options.forEach((o, i) =>
-        add('Practice question', `Practice option ${i + 1}`, ['practiceQuestion', 'options', o.id], o.text),
+        add(
+          adminT('translations.group.practice'),
+          adminT('translations.label.practiceOption', { n: i + 1 }),
+          ['practiceQuestion', 'options', o.id],
+          o.text,
+        ),
       );
     }
   }
   for (const s of content.sections) {
-    const group = `Section ${s.id}`;
-    add(group, `Section ${s.id} title`, ['sections', String(s.id), 'title'], s.title);
-    add(group, `Section ${s.id} description`, ['sections', String(s.id), 'description'], s.description, true);
+    const group = adminT('translations.group.section', { id: s.id });
+    add(
+      group,
+      adminT('translations.label.sectionTitle', { id: s.id }),
+      ['sections', String(s.id), 'title'],
+      s.title,
+    );
+    add(
+      group,
+      adminT('translations.label.sectionDescription', { id: s.id }),
+      ['sections', String(s.id), 'description'],
+      s.description,
+      true,
+    );
   }
   content.questions.forEach((q, index) => {
-    const group = `Question ${index + 1}`;
-    add(group, `${group} text`, ['questions', q.id, 'question'], q.question, true);
+    const n = index + 1;
+    const group = adminT('translations.group.question', { n });
+    add(
+      group,
+      adminT('translations.label.questionText', { n }),
+      ['questions', q.id, 'question'],
+      q.question,
+      true,
+    );
     if (q.type === 'multiple_choice') {
       (q.options ?? []).forEach((o, i) =>
-        add(group, `${group} option ${i + 1}`, ['questions', q.id, 'options', o.id], o.text),
+        add(
+          group,
+          adminT('translations.label.questionOption', { n, option: i + 1 }),
+          ['questions', q.id, 'options', o.id],
+          o.text,
+        ),
       );
     }
     if (q.type === 'file_upload') {
       add(
         group,
-        `${group} file instructions`,
+        adminT('translations.label.fileInstructions', { n }),
         ['questions', q.id, 'fileInstructions'],
         q.fileInstructions,
         true,
@@ -98,7 +128,7 @@ export function translatableTexts(content: Source): TranslatableText[] {
       texts.push({
         path: ['questions', q.id, 'downloadableFile'],
         english: q.downloadableFile.originalName,
-        label: `${group} downloadable file`,
+        label: adminT('translations.label.downloadableFile', { n }),
         group,
         long: false,
         file: true,

@@ -1,4 +1,6 @@
 import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
+import { adminT } from '../../../i18n/admin/admin-i18n';
+import { LANGUAGE_NAMES } from '../../../i18n/languages';
 
 /*
  * SPEC §3: the Assessment and Question entities as the assessment service answers them (the generated
@@ -42,18 +44,22 @@ export type TranslatedTexts = NonNullable<ContentTranslations[TranslationLanguag
 /** A language the editor shows the content in: English (the version's own text) or a translation. */
 export type ContentLanguage = 'en' | TranslationLanguage;
 
-/** The languages in the order the switcher offers them: each by its own name, and by its English one. */
+/*
+ * The languages in the order the switcher offers them: each by its own name (the same in every language, as the
+ * student pages show it), and by the name the admin app's language gives it (the catalogue's, read once: the admin
+ * app's language is fixed when it loads).
+ */
 export const CONTENT_LANGUAGES: { value: ContentLanguage; label: string; name: string }[] = [
-  { value: 'en', label: 'English', name: 'English' },
-  { value: 'es', label: 'Español', name: 'Spanish' },
-  { value: 'fr', label: 'Français', name: 'French' },
-  { value: 'pt', label: 'Português', name: 'Portuguese' },
-  { value: 'ar', label: 'العربية', name: 'Arabic' },
+  { value: 'en', label: LANGUAGE_NAMES.en, name: adminT('assessments.language.en') },
+  { value: 'es', label: LANGUAGE_NAMES.es, name: adminT('assessments.language.es') },
+  { value: 'fr', label: LANGUAGE_NAMES.fr, name: adminT('assessments.language.fr') },
+  { value: 'pt', label: LANGUAGE_NAMES.pt, name: adminT('assessments.language.pt') },
+  { value: 'ar', label: LANGUAGE_NAMES.ar, name: adminT('assessments.language.ar') },
 ];
 
 export const TRANSLATION_LANGUAGES: TranslationLanguage[] = ['es', 'fr', 'pt', 'ar'];
 
-/** A language's English name, as the admin screens name it. */
+/** A language's name in the admin app's language, as the admin screens name it. */
 export const languageName = (language: ContentLanguage) =>
   CONTENT_LANGUAGES.find((l) => l.value === language)?.name ?? language;
 
@@ -68,22 +74,23 @@ export type VersionAnswer = ApiAnswer<'/api/assessment/versions/{version}', 'get
 /** `POST /api/assessment/upload-file`: the stored file. */
 export type UploadAnswer = ApiAnswer<'/api/assessment/upload-file', 'post', 201>;
 
+/* The labels below are the catalogue's, read once: the admin app's language is fixed when it loads. */
 export const QUESTION_TYPES: { value: QuestionType; label: string }[] = [
-  { value: 'yes_no', label: 'Yes/No' },
-  { value: 'multiple_choice', label: 'Multiple Choice' },
-  { value: 'file_upload', label: 'File Upload' },
+  { value: 'yes_no', label: adminT('assessments.questionType.yesNo') },
+  { value: 'multiple_choice', label: adminT('assessments.questionType.multipleChoice') },
+  { value: 'file_upload', label: adminT('assessments.questionType.fileUpload') },
 ];
 
 /** A practice question is answered by a choice, so it is one of the choice types. */
 export const PRACTICE_TYPES: { value: PracticeType; label: string }[] = [
-  { value: 'yes_no', label: 'Yes / No' },
-  { value: 'multiple_choice', label: 'Multiple choice' },
+  { value: 'yes_no', label: adminT('assessments.practiceType.yesNo') },
+  { value: 'multiple_choice', label: adminT('assessments.practiceType.multipleChoice') },
 ];
 
 /** The answers of a yes/no question. */
 export const YES_NO: { value: string; label: string }[] = [
-  { value: 'yes', label: 'Yes' },
-  { value: 'no', label: 'No' },
+  { value: 'yes', label: adminT('assessments.answer.yes') },
+  { value: 'no', label: adminT('assessments.answer.no') },
 ];
 
 export const typeLabel = (type: QuestionType) => QUESTION_TYPES.find((t) => t.value === type)?.label ?? type;

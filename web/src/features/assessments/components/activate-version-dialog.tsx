@@ -1,5 +1,6 @@
 import { ConfirmDialog } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { useActivateAssessmentVersionMutation } from '../api/assessments-api';
 
 interface ActivateVersionDialogProps {
@@ -11,29 +12,25 @@ interface ActivateVersionDialogProps {
 
 /** Asks before an earlier version becomes the current one. */
 export function ActivateVersionDialog({ version, onClose, onActivated }: ActivateVersionDialogProps) {
+  const t = useAdminT();
   const [activate, { isLoading: activating }] = useActivateAssessmentVersionMutation();
   const confirmActivate = async () => {
     if (version === null) return;
     try {
       await activate(version).unwrap();
-      notify.success(`Version ${version} is now the current version`);
+      notify.success(adminT('assessments.activate.success', { version }));
       onClose();
       onActivated();
     } catch (err) {
-      notifyFailure(err, 'Failed to update assessment');
+      notifyFailure(err, adminT('assessments.updateFailed'));
     }
   };
   return (
     <ConfirmDialog
       open={version !== null}
-      title="Make Version Current"
-      message={
-        <p>
-          Make version {version} the current version? Students who start the assessment from now on take it.
-          Nothing is rewritten: every other version stays in the history.
-        </p>
-      }
-      confirmLabel="Make Current"
+      title={t('assessments.activate.title')}
+      message={<p>{t('assessments.activate.message', { version })}</p>}
+      confirmLabel={t('assessments.version.makeCurrent')}
       busy={activating}
       onConfirm={confirmActivate}
       onCancel={onClose}

@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Save, X } from 'lucide-react';
 import { Button, Card, ConfirmDialog, TextArea } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { assessmentSchema, toForm, toSavePayload, type AssessmentForm } from '../api/assessment-schema';
 import { useSaveAssessmentMutation } from '../api/assessments-api';
 import type { AssessmentContent, ContentLanguage } from '../api/types';
@@ -26,6 +27,7 @@ interface AssessmentEditorProps {
 
 /** Edit mode: a copy of the assessment in a form; Cancel discards it, Save sends it as a new version. */
 export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEditorProps) {
+  const t = useAdminT();
   const [save, { isLoading: saving }] = useSaveAssessmentMutation();
   const form = useForm<AssessmentForm>({
     resolver: zodResolver(assessmentSchema),
@@ -45,15 +47,17 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
   // The language the content is shown in: English is the version's own text, another its translation.
   const [language, setLanguage] = useState<ContentLanguage>('en');
 
+  const notesPath = 'changeNotes';
+
   const cancel = () => (isDirty ? setConfirmingCancel(true) : onClose());
 
   const onSubmit = async (values: AssessmentForm) => {
     try {
       await save(toSavePayload(values, baseVersion)).unwrap();
-      notify.success('Assessment updated successfully - New version created');
+      notify.success(adminT('assessments.editor.saved'));
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to update assessment');
+      notifyFailure(err, adminT('assessments.updateFailed'));
     }
   };
 
@@ -64,7 +68,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
         // A rule the English content breaks is shown where that content is: in English.
         onSubmit={handleSubmit(onSubmit, () => setLanguage('en'))}
         noValidate
-        aria-label="Edit assessment"
+        aria-label={t('assessments.editor.formLabel')}
       >
         <UnsavedChangesGuard when={isDirty && !saving} />
         <ContentLanguageCard language={language} onChange={setLanguage} />
@@ -80,11 +84,11 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
           <TranslationsCard language={language} />
         )}
 
-        <Card title="Change Notes">
+        <Card title={t('assessments.editor.changeNotes.title')}>
           <TextArea
-            label="Change notes (optional)"
-            hint="Say what changed; the notes are kept with the new version."
-            {...register('changeNotes')}
+            label={t('assessments.editor.changeNotes.label')}
+            hint={t('assessments.editor.changeNotes.hint')}
+            {...register(notesPath)}
           />
         </Card>
 
@@ -95,19 +99,19 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
             onClick={cancel}
             disabled={saving}
           >
-            Cancel
+            {t('assessments.editor.cancel')}
           </Button>
           <Button type="submit" icon={<Save size={18} aria-hidden="true" />} loading={saving}>
-            Save Changes
+            {t('assessments.editor.save')}
           </Button>
         </div>
       </form>
       <ConfirmDialog
         open={confirmingCancel}
-        title="Discard unsaved changes?"
-        message={<p>Your edits to the assessment are not saved. Cancel discards them.</p>}
-        confirmLabel="Discard Changes"
-        cancelLabel="Keep Editing"
+        title={t('assessments.editor.discard.title')}
+        message={<p>{t('assessments.editor.discard.message')}</p>}
+        confirmLabel={t('assessments.editor.discard.confirm')}
+        cancelLabel={t('assessments.editor.discard.keepEditing')}
         tone="danger"
         onConfirm={onClose}
         onCancel={() => setConfirmingCancel(false)}

@@ -4,6 +4,7 @@ import { ClipboardList, Eye, Plus } from 'lucide-react';
 import { Button, Card, EmptyState, Spinner } from '../../../components/ui';
 import { isHttpError } from '../../../lib/errors';
 import { notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { selectIsSuperAdmin } from '../../auth/api/session';
 import { blankAssessment } from '../api/assessment-schema';
 import {
@@ -20,6 +21,7 @@ import { VersionHistory } from './version-history';
 type Mode = { kind: 'read' } | { kind: 'edit' } | { kind: 'version'; version: number };
 
 export function AssessmentsPage() {
+  const t = useAdminT();
   const isSuperAdmin = useSelector(selectIsSuperAdmin);
   const current = useGetAssessmentQuery();
   const versions = useGetAssessmentVersionsQuery();
@@ -35,15 +37,15 @@ export function AssessmentsPage() {
 
   useEffect(() => {
     if (current.error && !missing)
-      notifyFailure(current.error, 'Failed to load assessment', { serverMessage: false });
+      notifyFailure(current.error, adminT('assessments.page.loadFailed'), { serverMessage: false });
   }, [current.error, missing]);
   useEffect(() => {
     if (versions.error && !(isHttpError(versions.error) && versions.error.status === 404)) {
-      notifyFailure(versions.error, 'Failed to load version history', { serverMessage: false });
+      notifyFailure(versions.error, adminT('assessments.page.versionsLoadFailed'), { serverMessage: false });
     }
   }, [versions.error]);
   useEffect(() => {
-    if (old.error) notifyFailure(old.error, 'Failed to load assessment', { serverMessage: false });
+    if (old.error) notifyFailure(old.error, adminT('assessments.page.loadFailed'), { serverMessage: false });
   }, [old.error]);
 
   // A change of mode moves focus to the heading of what is now shown, so a screen reader follows along.
@@ -54,7 +56,7 @@ export function AssessmentsPage() {
   if (current.isLoading) {
     return (
       <div className="center-block">
-        <Spinner label="Loading assessment" />
+        <Spinner label={t('assessments.page.loading')} />
       </div>
     );
   }
@@ -64,12 +66,12 @@ export function AssessmentsPage() {
       <Card>
         <EmptyState
           icon={<ClipboardList size={28} />}
-          title="No Assessment Found"
-          description="There is no assessment yet. Please contact the system administrator."
+          title={t('assessments.page.empty.title')}
+          description={t('assessments.page.empty.description')}
           action={
             isSuperAdmin ? (
               <Button icon={<Plus size={18} aria-hidden="true" />} onClick={() => setMode({ kind: 'edit' })}>
-                Create Assessment
+                {t('assessments.page.create')}
               </Button>
             ) : undefined
           }
@@ -82,7 +84,7 @@ export function AssessmentsPage() {
   if (!assessment && !missing) {
     return (
       <Card>
-        <EmptyState icon={<ClipboardList size={28} />} title="Failed to load assessment" />
+        <EmptyState icon={<ClipboardList size={28} />} title={t('assessments.page.loadFailed')} />
       </Card>
     );
   }
@@ -92,9 +94,11 @@ export function AssessmentsPage() {
       <div className="stack">
         <div className="page-heading">
           <h2 className="page-heading__title" ref={heading} tabIndex={-1}>
-            {assessment ? `Editing version ${assessment.version}` : 'New assessment'}
+            {assessment
+              ? t('assessments.page.editingVersion', { version: assessment.version })
+              : t('assessments.page.newAssessment')}
           </h2>
-          <p className="muted">Your changes are saved as a new version when you press Save Changes.</p>
+          <p className="muted">{t('assessments.page.editHint')}</p>
         </div>
         <AssessmentEditor
           source={assessment ?? blankAssessment}
@@ -123,16 +127,16 @@ export function AssessmentsPage() {
         {oldView && !shown ? (
           <div className="center-block">
             {old.isError ? (
-              <EmptyState icon={<Eye size={28} />} title="This version could not be loaded" />
+              <EmptyState icon={<Eye size={28} />} title={t('assessments.page.versionLoadFailed')} />
             ) : (
-              <Spinner label={`Loading version ${viewedVersion}`} />
+              <Spinner label={t('assessments.page.loadingVersion', { version: viewedVersion })} />
             )}
           </div>
         ) : (
           <AssessmentView assessment={shown!} />
         )}
       </div>
-      <aside className="assessment-layout__aside" aria-label="Versions">
+      <aside className="assessment-layout__aside" aria-label={t('assessments.page.versions')}>
         <VersionHistory
           versions={versions.data ?? []}
           loading={versions.isLoading}

@@ -4,6 +4,7 @@ import { Trash2 } from 'lucide-react';
 import { FormField } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
 import { notify } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import {
   ACCEPT_ATTRIBUTE,
   ACCEPTED_FILE_TYPES,
@@ -20,6 +21,7 @@ import { QuestionFileChip } from './question-file-chip';
  * progress shown, Remove deletes it, and unchecking the box clears it (SPEC §5).
  */
 export function DownloadableFileField({ index, label }: { index: number; label: string }) {
+  const t = useAdminT();
   const { register, setValue, control, formState } = useFormContext<AssessmentForm>();
   const dispatch = useAppDispatch();
   const [deleteFile] = useDeleteAssessmentFileMutation();
@@ -28,13 +30,14 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
   const file = useWatch({ control, name: `questions.${index}.downloadableFile` });
   const error = formState.errors.questions?.[index]?.downloadableFile?.message;
   const path = `questions.${index}.downloadableFile` as const;
+  const boxPath = `questions.${index}.hasDownloadableFile` as const;
 
   const choose = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = event.target.files?.[0];
     event.target.value = '';
     if (!chosen) return;
     if (!isAcceptedFile(chosen.name)) {
-      notify.error(`File upload failed: only ${ACCEPTED_FILE_TYPES.join(', ')} files are accepted`);
+      notify.error(adminT('assessments.file.notAccepted', { types: ACCEPTED_FILE_TYPES.join(', ') }));
       return;
     }
     setProgress(0);
@@ -43,7 +46,9 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
       setValue(path, uploaded, { shouldDirty: true, shouldValidate: formState.isSubmitted });
     } catch (err) {
       notify.error(
-        err instanceof TransferError && err.serverMessage ? err.serverMessage : 'File upload failed',
+        err instanceof TransferError && err.serverMessage
+          ? err.serverMessage
+          : adminT('assessments.file.uploadFailed'),
       );
     } finally {
       setProgress(null);
@@ -60,8 +65,8 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
   return (
     <div className="file-field">
       <Checkbox
-        label="Attach a downloadable file"
-        {...register(`questions.${index}.hasDownloadableFile`, {
+        label={t('assessments.file.attach')}
+        {...register(boxPath, {
           onChange: (event: ChangeEvent<HTMLInputElement>) => {
             if (!event.target.checked) setValue(path, null, { shouldDirty: true });
           },
@@ -72,15 +77,15 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
           {file ? (
             <QuestionFileChip
               file={file}
-              label="Remove"
+              label={t('assessments.file.remove')}
               Icon={Trash2}
-              aria-label={`Remove file ${file.originalName} from ${label}`}
+              aria-label={t('assessments.file.removeLabel', { name: file.originalName, question: label })}
               onClick={remove}
             />
           ) : (
             <FormField
-              label={`Downloadable file for ${label}`}
-              hint={`Accepted: ${ACCEPTED_FILE_TYPES.join(', ')}`}
+              label={t('assessments.file.field', { question: label })}
+              hint={t('assessments.file.accepted', { types: ACCEPTED_FILE_TYPES.join(', ') })}
             >
               {(control) => (
                 <input
@@ -96,7 +101,11 @@ export function DownloadableFileField({ index, label }: { index: number; label: 
           )}
           {progress !== null && (
             <div className="upload-progress">
-              <progress max={100} value={progress} aria-label={`Uploading file for ${label}`} />
+              <progress
+                max={100}
+                value={progress}
+                aria-label={t('assessments.file.uploading', { question: label })}
+              />
               <span aria-live="polite">{progress}%</span>
             </div>
           )}

@@ -2,6 +2,7 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { Trash2 } from 'lucide-react';
 import { AddButton, IconButton, Input } from '../../../components/ui';
 import { bindFields } from '../../../lib/forms';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 import { newOption, type AssessmentForm } from '../api/assessment-schema';
 import { GroupError } from './fields';
 
@@ -18,10 +19,12 @@ interface OptionsEditorProps {
 
 /** A multiple-choice question's options: each one's text, removable, and a button that adds one. */
 export function OptionsEditor({ at, label, error }: OptionsEditorProps) {
+  const t = useAdminT();
   const form = useFormContext<AssessmentForm>();
   const { control, getValues, setValue } = form;
   const field = bindFields(form);
   const options = useWatch({ control, name: `${at}.options` }) ?? [];
+  const answerPath = `${at}.correctAnswer` as const;
 
   const addOption = () => setValue(`${at}.options`, [...options, newOption()], { shouldDirty: true });
 
@@ -29,19 +32,26 @@ export function OptionsEditor({ at, label, error }: OptionsEditorProps) {
     const remaining = options.filter((_, i) => i !== optionIndex);
     setValue(`${at}.options`, remaining, { shouldDirty: true });
     // The answer cannot point at an option that is gone.
-    if (getValues(`${at}.correctAnswer`) === options[optionIndex]?.id) {
-      setValue(`${at}.correctAnswer`, remaining[0]?.id ?? '', { shouldDirty: true });
+    if (getValues(answerPath) === options[optionIndex]?.id) {
+      setValue(answerPath, remaining[0]?.id ?? '', { shouldDirty: true });
     }
   };
 
   return (
-    <div className="options-editor" role="group" aria-label={`${label} options`}>
-      <p className="field__label">Options</p>
+    <div
+      className="options-editor"
+      role="group"
+      aria-label={t('assessments.options.groupLabel', { question: label })}
+    >
+      <p className="field__label">{t('assessments.options.title')}</p>
       {options.map((option, optionIndex) => (
         <div className="options-editor__row" key={option.id}>
-          <Input label={`Option ${optionIndex + 1}`} {...field(`${at}.options.${optionIndex}.text`)} />
+          <Input
+            label={t('assessments.options.option', { number: optionIndex + 1 })}
+            {...field(`${at}.options.${optionIndex}.text`)}
+          />
           <IconButton
-            label={`Remove option ${optionIndex + 1} of ${label}`}
+            label={t('assessments.options.remove', { number: optionIndex + 1, question: label })}
             icon={<Trash2 size={16} />}
             className="btn--danger-text"
             onClick={() => removeOption(optionIndex)}
@@ -50,7 +60,7 @@ export function OptionsEditor({ at, label, error }: OptionsEditorProps) {
       ))}
       <GroupError message={error} />
       <div>
-        <AddButton onClick={addOption}>Add Option</AddButton>
+        <AddButton onClick={addOption}>{t('assessments.options.add')}</AddButton>
       </div>
     </div>
   );

@@ -2,19 +2,23 @@ import { useId, type ChangeEvent } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Card, Select, TextArea } from '../../../components/ui';
 import { bindFields } from '../../../lib/forms';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 import { newOption, type AssessmentForm } from '../api/assessment-schema';
 import { PRACTICE_TYPES, YES_NO } from '../api/types';
 import { Checkbox, GroupError } from './fields';
 import { OptionsEditor } from './options-editor';
-
-const LABEL = 'Practice question';
 
 /**
  * The one untimed question students may try on the welcome page before Start: offered or not, its type, its text,
  * its options when it is a multiple-choice one, and its answer. Unticking the box keeps the draft; a save then
  * sends no practice question.
  */
+/** Where the practice question's answer is in the form. */
+const answerPath = 'practice.correctAnswer';
+
 export function PracticeQuestionCard() {
+  const t = useAdminT();
+  const label = t('assessments.practice.label');
   const form = useFormContext<AssessmentForm>();
   const { register, control, getValues, setValue, clearErrors, formState } = form;
   const field = bindFields(form);
@@ -29,7 +33,7 @@ export function PracticeQuestionCard() {
     if (event.target.value === 'multiple_choice' && getValues('practice.options').length === 0) {
       setValue('practice.options', [newOption(), newOption()], { shouldDirty: true });
     }
-    setValue('practice.correctAnswer', '', { shouldDirty: true });
+    setValue(answerPath, '', { shouldDirty: true });
   };
 
   // A question that is not offered is not checked: its messages go with the box.
@@ -40,36 +44,39 @@ export function PracticeQuestionCard() {
   const answers =
     type === 'yes_no'
       ? YES_NO
-      : options.map((o, i) => ({ value: o.id, label: o.text.trim() || `Option ${i + 1}` }));
+      : options.map((o, i) => ({
+          value: o.id,
+          label: o.text.trim() || t('assessments.options.option', { number: i + 1 }),
+        }));
 
   return (
-    <Card title="Practice Question">
+    <Card title={t('assessments.practice.title')}>
       <div className="form">
         <Checkbox
-          label="Offer a practice question before Start"
-          hint="Students can try it on the welcome page before their time starts. It is never scored."
+          label={t('assessments.practice.offer')}
+          hint={t('assessments.practice.offerHint')}
           {...register('practice.enabled', { onChange: toggle })}
         />
         {enabled && (
-          <div className="form practice-editor" role="group" aria-label={LABEL}>
+          <div className="form practice-editor" role="group" aria-label={label}>
             <div className="form-grid">
               <Select
-                label="Type"
+                label={t('assessments.question.type')}
                 options={PRACTICE_TYPES}
                 {...register('practice.type', { onChange: changeType })}
               />
             </div>
-            <TextArea label="Question text" rows={2} {...field('practice.question')} />
+            <TextArea label={t('assessments.practice.text')} rows={2} {...field('practice.question')} />
             {type === 'multiple_choice' && (
               <OptionsEditor
                 at="practice"
-                label={LABEL}
+                label={label}
                 error={errors?.options?.message ?? errors?.options?.root?.message}
               />
             )}
             <div className="field" role="radiogroup" aria-labelledby={answerLabelId}>
               <p className="field__label" id={answerLabelId}>
-                Correct answer
+                {t('assessments.question.correctAnswer')}
               </p>
               <div className="practice-editor__answers">
                 {answers.map((answer) => (
@@ -78,7 +85,7 @@ export function PracticeQuestionCard() {
                       type="radio"
                       className="check__box"
                       value={answer.value}
-                      {...register('practice.correctAnswer')}
+                      {...register(answerPath)}
                     />
                     <span>{answer.label}</span>
                   </label>

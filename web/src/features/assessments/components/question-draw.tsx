@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { NumberInput } from '../../../components/ui';
 import { bindFields } from '../../../lib/forms';
+import { useAdminT, type AdminTranslate } from '../../../i18n/admin/admin-i18n';
 import type { AssessmentForm } from '../api/assessment-schema';
 import { questionsGiven } from '../api/types';
 
@@ -41,13 +42,11 @@ export function useDrawCheck(draws: SectionDraw[]) {
 }
 
 /** What a section's draw does, said under its field; nothing when it is above the count (its error says so). */
-export function drawHint(draw: number | undefined, count: number): string | undefined {
+export function drawHint(draw: number | undefined, count: number, t: AdminTranslate): string | undefined {
   if (draw && draw > count) return undefined;
-  if (count === 0) return 'This section has no questions yet.';
-  if (draw && draw < count) {
-    return `Each student gets ${draw} of these ${count} questions, drawn at random when they start.`;
-  }
-  return count === 1 ? 'Every student gets its one question.' : `Every student gets all ${count} questions.`;
+  if (count === 0) return t('assessments.draw.noQuestions');
+  if (draw && draw < count) return t('assessments.draw.some', { draw, count });
+  return t('assessments.draw.all', { count });
 }
 
 /** An emptied field is no draw (all the questions), not NaN. */
@@ -56,14 +55,15 @@ const toDraw = (value: string | number | null | undefined) =>
 
 /** A section's "Questions per student": empty or 0 is all of them; the hint says what the number does. */
 export function DrawField({ index, section }: { index: number; section: SectionDraw | undefined }) {
+  const t = useAdminT();
   const field = bindFields(useFormContext<AssessmentForm>());
   return (
     <NumberInput
-      label="Questions per student"
+      label={t('assessments.draw.label')}
       min={0}
       step={1}
-      placeholder="All"
-      hint={section && drawHint(section.draw, section.count)}
+      placeholder={t('assessments.draw.placeholder')}
+      hint={section && drawHint(section.draw, section.count, t)}
       {...field(`sections.${index}.draw`, { setValueAs: toDraw })}
     />
   );
@@ -71,14 +71,11 @@ export function DrawField({ index, section }: { index: number; section: SectionD
 
 /** While a section gives each student only some of its questions: how many of them all each student answers. */
 export function DrawSummary() {
+  const t = useAdminT();
   const draws = useSectionDraws();
   const { control } = useFormContext<AssessmentForm>();
   const total = useWatch({ control, name: 'questions', compute: (all) => all.length });
   if (!draws.some((s) => questionsGiven(s.draw, s.count) < s.count)) return null;
   const given = draws.reduce((sum, s) => sum + questionsGiven(s.draw, s.count), 0);
-  return (
-    <p className="muted">
-      Each student answers {given} of the {total} questions.
-    </p>
-  );
+  return <p className="muted">{t('assessments.draw.summary', { given, total })}</p>;
 }

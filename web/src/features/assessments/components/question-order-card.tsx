@@ -1,23 +1,27 @@
 import { useFormContext } from 'react-hook-form';
 import { Card } from '../../../components/ui';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 import type { AssessmentForm } from '../api/assessment-schema';
 import { Checkbox } from './fields';
 
 /** Whether each student gets their own order of the questions and of the multiple-choice options. */
 export function QuestionOrderCard() {
+  const t = useAdminT();
   const { register } = useFormContext<AssessmentForm>();
+  const questionsPath = 'shuffleQuestions';
+  const optionsPath = 'shuffleOptions';
   return (
-    <Card title="Question Order">
+    <Card title={t('assessments.order.title')}>
       <div className="form">
         <Checkbox
-          label="Shuffle questions within each section"
-          hint="Each student sees the questions of a section in their own order, fixed when they start."
-          {...register('shuffleQuestions')}
+          label={t('assessments.order.shuffleQuestions')}
+          hint={t('assessments.order.shuffleQuestionsHint')}
+          {...register(questionsPath)}
         />
         <Checkbox
-          label="Shuffle multiple-choice options"
-          hint="Each student sees the options of every multiple-choice question in their own order."
-          {...register('shuffleOptions')}
+          label={t('assessments.order.shuffleOptions')}
+          hint={t('assessments.order.shuffleOptionsHint')}
+          {...register(optionsPath)}
         />
       </div>
     </Card>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useFormContext, type UseFieldArrayReturn } from 'react-hook-form';
 import { AddButton, Card, ConfirmDialog, EmptyState } from '../../../components/ui';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 import { newQuestion, type AssessmentForm } from '../api/assessment-schema';
 import { DrawSummary } from './question-draw';
 import { QuestionEditor } from './question-editor';
@@ -11,6 +12,7 @@ interface QuestionsCardProps {
 
 /** The questions, each in its editor; a new one goes to section 1, or the first section there is. */
 export function QuestionsCard({ questions }: QuestionsCardProps) {
+  const t = useAdminT();
   const { getValues } = useFormContext<AssessmentForm>();
   const [removingQuestion, setRemovingQuestion] = useState<number | null>(null);
 
@@ -24,9 +26,15 @@ export function QuestionsCard({ questions }: QuestionsCardProps) {
   };
 
   return (
-    <Card title="Questions" actions={<AddButton onClick={addQuestion}>Add Question</AddButton>}>
+    <Card
+      title={t('assessments.questions.title')}
+      actions={<AddButton onClick={addQuestion}>{t('assessments.questions.add')}</AddButton>}
+    >
       {questions.fields.length === 0 ? (
-        <EmptyState title="No questions yet" description="Add a question to start." />
+        <EmptyState
+          title={t('assessments.questions.empty.title')}
+          description={t('assessments.questions.empty.description')}
+        />
       ) : (
         <div className="stack stack--tight">
           <DrawSummary />
@@ -37,9 +45,9 @@ export function QuestionsCard({ questions }: QuestionsCardProps) {
       )}
       <ConfirmDialog
         open={removingQuestion !== null}
-        title={`Remove Question ${(removingQuestion ?? 0) + 1}?`}
-        message={<p>The question and its answer are removed when you save.</p>}
-        confirmLabel="Remove Question"
+        title={t('assessments.questions.remove.title', { number: (removingQuestion ?? 0) + 1 })}
+        message={<p>{t('assessments.questions.remove.message')}</p>}
+        confirmLabel={t('assessments.questions.remove.confirm')}
         tone="danger"
         onConfirm={() => {
           if (removingQuestion !== null) questions.remove(removingQuestion);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Modal, Select } from '../../../components/ui';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
 interface Section {
   id: number;
@@ -29,34 +30,37 @@ export function RemoveSectionDialog({
   onDelete,
   onCancel,
 }: RemoveSectionDialogProps) {
+  const t = useAdminT();
   // The parent keys this dialog by section, so the choice starts afresh for each one.
   const [target, setTarget] = useState(() => String(others[0]?.id ?? ''));
   if (!section) return null;
-  const name = `Section ${section.id}`;
-  const count = `${questionCount} question${questionCount === 1 ? '' : 's'}`;
   const canMove = questionCount > 0 && others.length > 0;
 
   return (
     <Modal
       open
-      title={`Remove ${name}?`}
+      title={t('assessments.removeSection.title', { id: section.id })}
       onClose={onCancel}
       size="sm"
       footer={
         <>
           <Button variant="secondary" onClick={onCancel}>
-            Cancel
+            {t('assessments.removeSection.cancel')}
           </Button>
           {questionCount === 0 ? (
             <Button variant="danger" onClick={onDelete}>
-              Remove Section
+              {t('assessments.removeSection.remove')}
             </Button>
           ) : (
             <>
               <Button variant="danger" onClick={onDelete}>
-                Delete Questions
+                {t('assessments.removeSection.deleteQuestions')}
               </Button>
-              {canMove && <Button onClick={() => onMove(Number(target))}>Move Questions</Button>}
+              {canMove && (
+                <Button onClick={() => onMove(Number(target))}>
+                  {t('assessments.removeSection.moveQuestions')}
+                </Button>
+              )}
             </>
           )}
         </>
@@ -64,19 +68,24 @@ export function RemoveSectionDialog({
     >
       <div className="confirm__message">
         {questionCount === 0 ? (
-          <p>{name} has no questions. It is removed when you save.</p>
+          <p>{t('assessments.removeSection.empty', { id: section.id })}</p>
         ) : (
           <>
             <p>
-              {name} has {count}.{' '}
-              {canMove ? 'Move them to another section or delete them.' : 'They are deleted with it.'}
+              {t('assessments.removeSection.hasQuestions', { id: section.id, count: questionCount })}{' '}
+              {canMove
+                ? t('assessments.removeSection.moveOrDelete')
+                : t('assessments.removeSection.deletedWithIt')}
             </p>
             {canMove && (
               <Select
-                label="Move questions to"
+                label={t('assessments.removeSection.moveTo')}
                 value={target}
                 onChange={(e) => setTarget(e.target.value)}
-                options={others.map((s) => ({ value: String(s.id), label: `Section ${s.id}: ${s.title}` }))}
+                options={others.map((s) => ({
+                  value: String(s.id),
+                  label: t('assessments.sections.option', { id: s.id, title: s.title }),
+                }))}
               />
             )}
           </>

@@ -3,6 +3,7 @@ import { useFormContext, type UseFieldArrayReturn } from 'react-hook-form';
 import { Trash2 } from 'lucide-react';
 import { AddButton, Card, IconButton, Input, TextArea } from '../../../components/ui';
 import { bindFields } from '../../../lib/forms';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 import { newSection, type AssessmentForm } from '../api/assessment-schema';
 import { GroupError } from './fields';
 import { DrawField, useDrawCheck, useSectionDraws } from './question-draw';
@@ -19,6 +20,7 @@ interface SectionsCardProps {
  * removing one asks what becomes of its questions.
  */
 export function SectionsCard({ sections, questions }: SectionsCardProps) {
+  const t = useAdminT();
   const form = useFormContext<AssessmentForm>();
   const {
     register,
@@ -53,26 +55,33 @@ export function SectionsCard({ sections, questions }: SectionsCardProps) {
 
   return (
     <Card
-      title="Sections"
+      title={t('assessments.sections.title')}
       actions={
-        <AddButton onClick={() => sections.append(newSection(getValues('sections')))}>Add Section</AddButton>
+        <AddButton onClick={() => sections.append(newSection(getValues('sections')))}>
+          {t('assessments.sections.add')}
+        </AddButton>
       }
     >
       <div className="stack stack--tight">
         {sections.fields.map((section, index) => (
           <fieldset className="section-editor" key={section.key}>
-            <legend className="question-editor__legend">Section {section.id}</legend>
+            <legend className="question-editor__legend">
+              {t('assessments.sections.legend', { id: section.id })}
+            </legend>
             <div className="question-editor__remove">
               <IconButton
-                label={`Remove Section ${section.id}`}
+                label={t('assessments.sections.remove', { id: section.id })}
                 icon={<Trash2 size={16} />}
                 className="btn--danger-text"
                 onClick={() => setRemovingSection(index)}
               />
             </div>
-            <Input label={`Section ${section.id} title`} {...field(`sections.${index}.title`)} />
+            <Input
+              label={t('assessments.sections.titleField', { id: section.id })}
+              {...field(`sections.${index}.title`)}
+            />
             <TextArea
-              label={`Section ${section.id} description`}
+              label={t('assessments.sections.description', { id: section.id })}
               rows={2}
               {...register(`sections.${index}.description`)}
             />

@@ -1,12 +1,14 @@
 import { useEffect } from 'react';
 import { useBlocker } from 'react-router-dom';
 import { ConfirmDialog } from '../../../components/ui';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /**
  * Keeps unsaved edits from being lost by accident: a move to another page through the app asks first,
  * and so does the browser before a reload or closing the tab.
  */
 export function UnsavedChangesGuard({ when }: { when: boolean }) {
+  const t = useAdminT();
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname,
   );
@@ -25,10 +27,10 @@ export function UnsavedChangesGuard({ when }: { when: boolean }) {
   return (
     <ConfirmDialog
       open={blocker.state === 'blocked'}
-      title="Discard unsaved changes?"
-      message={<p>You have edited the assessment without saving. Leaving this page discards those edits.</p>}
-      confirmLabel="Leave and discard"
-      cancelLabel="Stay on this page"
+      title={t('assessments.leave.title')}
+      message={<p>{t('assessments.leave.message')}</p>}
+      confirmLabel={t('assessments.leave.confirm')}
+      cancelLabel={t('assessments.leave.stay')}
       tone="danger"
       onConfirm={() => blocker.proceed?.()}
       onCancel={() => blocker.reset?.()}

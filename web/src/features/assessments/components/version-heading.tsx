@@ -1,6 +1,7 @@
 import type { RefObject } from 'react';
 import { Pencil } from 'lucide-react';
 import { Badge, Button } from '../../../components/ui';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
 interface VersionHeadingProps {
   /** Focused when the mode changes, so a screen reader follows along. */
@@ -24,18 +25,20 @@ export function VersionHeading({
   onBack,
   onActivate,
 }: VersionHeadingProps) {
+  const t = useAdminT();
   return (
     <div className="page-heading page-heading--row">
       <div>
         <h2 className="page-heading__title" ref={headingRef} tabIndex={-1}>
-          {oldVersion !== null ? `Version ${oldVersion} (read-only)` : title}
+          {oldVersion !== null ? t('assessments.version.readOnly', { version: oldVersion }) : title}
         </h2>
         <p className="muted">
           {oldVersion !== null ? (
-            'Not the current version: shown as it was saved, read-only.'
+            t('assessments.version.notCurrent')
           ) : (
             <>
-              Version {currentVersion} <Badge tone="success">Current</Badge>
+              {t('assessments.version.name', { version: currentVersion })}{' '}
+              <Badge tone="success">{t('assessments.version.current')}</Badge>
             </>
           )}
         </p>
@@ -44,13 +47,13 @@ export function VersionHeading({
         {oldVersion !== null ? (
           <>
             <Button variant="secondary" onClick={onBack}>
-              Back to Current
+              {t('assessments.version.backToCurrent')}
             </Button>
-            <Button onClick={() => onActivate(oldVersion)}>Make Current</Button>
+            <Button onClick={() => onActivate(oldVersion)}>{t('assessments.version.makeCurrent')}</Button>
           </>
         ) : (
           <Button icon={<Pencil size={18} aria-hidden="true" />} onClick={onEdit}>
-            Edit Assessment
+            {t('assessments.version.edit')}
           </Button>
         )}
       </div>

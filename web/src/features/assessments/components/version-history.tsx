@@ -1,6 +1,7 @@
 import { History } from 'lucide-react';
 import { Badge, Button, Card, EmptyState, Spinner } from '../../../components/ui';
 import { formatDateTime } from '../../../lib/format';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 import type { AssessmentVersionSummary } from '../api/types';
 
 interface VersionHistoryProps {
@@ -14,14 +15,15 @@ interface VersionHistoryProps {
 
 /** The Version History panel: every saved version, newest first, the active one labelled 'Current'. */
 export function VersionHistory({ versions, loading, viewing, onView, onActivate }: VersionHistoryProps) {
+  const t = useAdminT();
   return (
-    <Card title="Version History" className="version-history">
+    <Card title={t('assessments.history.title')} className="version-history">
       {loading ? (
         <div className="center-block">
-          <Spinner label="Loading version history" />
+          <Spinner label={t('assessments.history.loading')} />
         </div>
       ) : versions.length === 0 ? (
-        <EmptyState icon={<History size={24} />} title="No versions yet" />
+        <EmptyState icon={<History size={24} />} title={t('assessments.history.empty')} />
       ) : (
         <ol className="version-list">
           {versions.map((v) => (
@@ -31,8 +33,10 @@ export function VersionHistory({ versions, loading, viewing, onView, onActivate 
               aria-current={viewing === v.version ? 'true' : undefined}
             >
               <div className="version-list__head">
-                <span className="version-list__name">Version {v.version}</span>
-                {v.isActive && <Badge tone="success">Current</Badge>}
+                <span className="version-list__name">
+                  {t('assessments.version.name', { version: v.version })}
+                </span>
+                {v.isActive && <Badge tone="success">{t('assessments.version.current')}</Badge>}
               </div>
               <p className="version-list__meta">
                 {formatDateTime(v.createdAt)}
@@ -44,18 +48,18 @@ export function VersionHistory({ versions, loading, viewing, onView, onActivate 
                   variant="ghost"
                   size="sm"
                   onClick={() => onView(v.version)}
-                  aria-label={`View version ${v.version}`}
+                  aria-label={t('assessments.history.viewLabel', { version: v.version })}
                 >
-                  View
+                  {t('assessments.history.view')}
                 </Button>
                 {!v.isActive && (
                   <Button
                     variant="secondary"
                     size="sm"
                     onClick={() => onActivate(v.version)}
-                    aria-label={`Make version ${v.version} current`}
+                    aria-label={t('assessments.history.makeCurrentLabel', { version: v.version })}
                   >
-                    Make Current
+                    {t('assessments.version.makeCurrent')}
                   </Button>
                 )}
               </div>

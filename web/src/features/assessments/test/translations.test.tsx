@@ -264,7 +264,7 @@ describe('Content in several languages', () => {
     expect(summary()).toContain('Spanish: 1 of 12 texts missing');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText(SAVED)).toBeInTheDocument();
-    expect(lastSave().translations.es.questions.q3).toEqual({
+    expect(lastSave().translations!.es?.questions?.q3).toEqual({
       question: 'Suba su plan semanal de estudio',
       fileInstructions: 'Use la plantilla',
     });

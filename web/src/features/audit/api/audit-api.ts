@@ -1,5 +1,6 @@
 import { api } from '../../../lib/api';
 import type { ApiAnswer, ApiQuery } from '../../../lib/api-types';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 
 type AuditLog = ApiAnswer<'/api/admin/audit-log', 'get'>;
 export type AuditEntry = AuditLog['entries'][number];
@@ -19,27 +20,31 @@ export const auditApi = api.injectEndpoints({
 
 export const { useGetAuditLogQuery } = auditApi;
 
-/** What each action is called on the screen; an action this list does not know shows its own name. */
-export const ACTION_LABELS: Record<string, string> = {
-  'admin.signed-in': 'Signed in',
-  'admin.sign-in-refused': 'Sign-in refused',
-  'admin.created': 'Admin created',
-  'admin.updated': 'Admin edited',
-  'admin.status-changed': 'Admin enabled or disabled',
-  'admin.password-reset': 'Password reset',
-  'admin.password-changed': 'Password changed',
-  'admin.session-ended': 'Session signed out',
-  'admin.signed-out-everywhere': 'Signed out everywhere',
-  'admin.seeded': 'First super admin created',
-  'student.invited': 'Student invited',
-  'student.invitation-resent': 'Invitation resent',
-  'student.deleted': 'Student deleted',
-  'result.deleted': 'Result deleted',
-  'certificate.resend-requested': 'Certificate resent',
-  'assessment.version-saved': 'Assessment version saved',
-  'assessment.version-activated': 'Assessment version made current',
-  'attempt.extended': 'Time added to an attempt',
-  'attempt.ended': 'Attempt ended',
+/** The catalogue's message for each action; an action this list does not know shows its own name. */
+const ACTION_MESSAGES: Record<string, () => string> = {
+  'admin.signed-in': () => adminT('audit.action.signedIn'),
+  'admin.sign-in-refused': () => adminT('audit.action.signInRefused'),
+  'admin.created': () => adminT('audit.action.adminCreated'),
+  'admin.updated': () => adminT('audit.action.adminUpdated'),
+  'admin.status-changed': () => adminT('audit.action.adminStatusChanged'),
+  'admin.password-reset': () => adminT('audit.action.passwordReset'),
+  'admin.password-changed': () => adminT('audit.action.passwordChanged'),
+  'admin.session-ended': () => adminT('audit.action.sessionEnded'),
+  'admin.signed-out-everywhere': () => adminT('audit.action.signedOutEverywhere'),
+  'admin.seeded': () => adminT('audit.action.adminSeeded'),
+  'student.invited': () => adminT('audit.action.studentInvited'),
+  'student.invitation-resent': () => adminT('audit.action.invitationResent'),
+  'student.deleted': () => adminT('audit.action.studentDeleted'),
+  'result.deleted': () => adminT('audit.action.resultDeleted'),
+  'certificate.resend-requested': () => adminT('audit.action.certificateResent'),
+  'assessment.version-saved': () => adminT('audit.action.versionSaved'),
+  'assessment.version-activated': () => adminT('audit.action.versionActivated'),
+  'attempt.extended': () => adminT('audit.action.attemptExtended'),
+  'attempt.ended': () => adminT('audit.action.attemptEnded'),
 };
 
-export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action;
+/** The actions the filter offers, each with what it is called on the screen. */
+export const KNOWN_ACTIONS = Object.keys(ACTION_MESSAGES);
+
+/** What an action is called on the screen. */
+export const actionLabel = (action: string) => ACTION_MESSAGES[action]?.() ?? action;

@@ -1,42 +1,55 @@
 import { Badge, Person, type Column } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
-
-const timeOfDay = new Intl.DateTimeFormat('en-US', { timeStyle: 'medium' });
+import { adminT } from '../../../i18n/admin/admin-i18n';
 import { actionLabel, type AuditEntry } from '../api/audit-api';
 
-const METHODS: Record<string, string> = {
-  password: 'with a password',
-  sso: 'through single sign-on',
-  passkey: 'with a passkey',
-  'password+totp': 'with a password and an authenticator code',
-  'password+recovery-code': 'with a password and a recovery code',
-  'password+passkey': 'with a password and a passkey',
+const timeOfDay = new Intl.DateTimeFormat('en-US', { timeStyle: 'medium' });
+
+const METHODS: Record<string, () => string> = {
+  password: () => adminT('audit.method.password'),
+  sso: () => adminT('audit.method.sso'),
+  passkey: () => adminT('audit.method.passkey'),
+  'password+totp': () => adminT('audit.method.passwordTotp'),
+  'password+recovery-code': () => adminT('audit.method.passwordRecoveryCode'),
+  'password+passkey': () => adminT('audit.method.passwordPasskey'),
   // The factor a second-factor change concerns.
-  totp: 'authenticator app',
+  totp: () => adminT('audit.method.totp'),
 };
 
-const REASONS: Record<string, string> = {
-  wrong_password: 'wrong password',
-  disabled: 'account disabled',
-  no_account: 'no admin account',
-  unverified: 'e-mail not verified',
+const REASONS: Record<string, () => string> = {
+  wrong_password: () => adminT('audit.reason.wrongPassword'),
+  disabled: () => adminT('audit.reason.disabled'),
+  no_account: () => adminT('audit.reason.noAccount'),
+  unverified: () => adminT('audit.reason.unverified'),
 };
+
+/** A known code in words, an unknown one as it is. */
+const named = (messages: Record<string, () => string>, code: string) => messages[code]?.() ?? code;
 
 /** The entry's details in words: how someone signed in, why it was refused, which version. */
 export function describeDetails(details: Record<string, unknown>): string {
   const parts: string[] = [];
-  if (typeof details.method === 'string') parts.push(METHODS[details.method] ?? details.method);
-  if (typeof details.reason === 'string') parts.push(REASONS[details.reason] ?? details.reason);
+  if (typeof details.method === 'string') parts.push(named(METHODS, details.method));
+  if (typeof details.reason === 'string') parts.push(named(REASONS, details.reason));
   // The passkey's own name, as its admin called it.
   const passkey = typeof details.passkey === 'string' ? details.passkey : details.name;
-  if (details.method !== undefined && typeof passkey === 'string') parts.push(`'${passkey}'`);
+  if (details.method !== undefined && typeof passkey === 'string') {
+    parts.push(adminT('audit.details.passkey', { name: passkey }));
+  }
   if (typeof details.version === 'number') {
-    parts.push(`version ${details.version}${typeof details.title === 'string' ? `: ${details.title}` : ''}`);
+    const { version, title } = details;
+    parts.push(
+      typeof title === 'string'
+        ? adminT('audit.details.versionTitled', { version, title })
+        : adminT('audit.details.version', { version }),
+    );
   }
   if (typeof details.minutes === 'number') {
-    parts.push(`${details.minutes} ${details.minutes === 1 ? 'minute' : 'minutes'} added`);
+    parts.push(adminT('audit.details.minutesAdded', { minutes: details.minutes }));
   }
-  if (typeof details.attemptNumber === 'number') parts.push(`attempt ${details.attemptNumber}`);
+  if (typeof details.attemptNumber === 'number') {
+    parts.push(adminT('audit.details.attempt', { attemptNumber: details.attemptNumber }));
+  }
   if (typeof details.email === 'string') parts.push(details.email);
   return parts.join(' · ');
 }
@@ -47,7 +60,7 @@ const tone = (action: string) =>
 export const auditColumns: Column<AuditEntry>[] = [
   {
     key: 'when',
-    header: 'When',
+    header: adminT('audit.table.when'),
     // The day on one line and the time (with seconds: entries often come close together) under it.
     render: (e) => (
       <time dateTime={e.createdAt}>
@@ -59,17 +72,22 @@ export const auditColumns: Column<AuditEntry>[] = [
   },
   {
     key: 'actor',
-    header: 'Admin',
-    render: (e) => (e.actor ? <Person name={e.actor.name || 'Unknown admin'} email={e.actor.email} /> : '—'),
+    header: adminT('audit.table.admin'),
+    render: (e) =>
+      e.actor ? (
+        <Person name={e.actor.name || adminT('audit.table.unknownAdmin')} email={e.actor.email} />
+      ) : (
+        '—'
+      ),
   },
   {
     key: 'action',
-    header: 'Action',
+    header: adminT('audit.table.action'),
     render: (e) => <Badge tone={tone(e.action)}>{actionLabel(e.action)}</Badge>,
   },
   {
     key: 'target',
-    header: 'Concerning',
+    header: adminT('audit.table.concerning'),
     render: (e) =>
       e.target ? (
         <Person name={e.target.name || e.target.email || e.target._id} email={e.target.email} />
@@ -77,5 +95,10 @@ export const auditColumns: Column<AuditEntry>[] = [
         '—'
       ),
   },
-  { key: 'details', header: 'Details', priority: 'low', render: (e) => describeDetails(e.details) || '—' },
+  {
+    key: 'details',
+    header: adminT('audit.table.details'),
+    priority: 'low',
+    render: (e) => describeDetails(e.details) || '—',
+  },
 ];

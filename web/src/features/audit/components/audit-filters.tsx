@@ -1,6 +1,7 @@
 import { Input, SearchInput, Select } from '../../../components/ui';
 import { useGetAdminsQuery } from '../../admins/api/admins-api';
-import { ACTION_LABELS } from '../api/audit-api';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
+import { KNOWN_ACTIONS, actionLabel } from '../api/audit-api';
 
 export interface AuditFilterValues {
   q: string;
@@ -13,9 +14,11 @@ export interface AuditFilterValues {
 
 export const NO_FILTERS: AuditFilterValues = { q: '', actor: '', action: '', from: '', to: '' };
 
-const ACTION_OPTIONS = Object.entries(ACTION_LABELS)
-  .map(([value, label]) => ({ value, label }))
-  .sort((a, b) => a.label.localeCompare(b.label));
+/** The actions to filter by, in the order of their names. */
+const actionOptions = () =>
+  KNOWN_ACTIONS.map((value) => ({ value, label: actionLabel(value) })).sort((a, b) =>
+    a.label.localeCompare(b.label),
+  );
 
 /** The day's start in the admin's time zone, as the API's ISO time; `to` is the start of the day after. */
 export function dayBoundary(day: string, after = false): string | undefined {
@@ -32,35 +35,41 @@ export function AuditFilters({
   onChange: (next: Partial<AuditFilterValues>) => void;
 }) {
   const { data: admins = [] } = useGetAdminsQuery();
+  const t = useAdminT();
   return (
     <div className="toolbar toolbar--filters toolbar--audit">
       <SearchInput
-        label="Search the audit log"
-        placeholder="Name or email"
+        label={t('audit.filters.search')}
+        placeholder={t('audit.filters.searchPlaceholder')}
         value={values.q}
         onChange={(q) => onChange({ q })}
       />
       <Select
-        label="Admin"
-        placeholder="All admins"
+        label={t('audit.filters.admin')}
+        placeholder={t('audit.filters.allAdmins')}
         options={admins.map((a) => ({ value: a._id, label: a.name }))}
         value={values.actor}
         onChange={(e) => onChange({ actor: e.target.value })}
       />
       <Select
-        label="Action"
-        placeholder="All actions"
-        options={ACTION_OPTIONS}
+        label={t('audit.filters.action')}
+        placeholder={t('audit.filters.allActions')}
+        options={actionOptions()}
         value={values.action}
         onChange={(e) => onChange({ action: e.target.value })}
       />
       <Input
-        label="From"
+        label={t('audit.filters.from')}
         type="date"
         value={values.from}
         onChange={(e) => onChange({ from: e.target.value })}
       />
-      <Input label="To" type="date" value={values.to} onChange={(e) => onChange({ to: e.target.value })} />
+      <Input
+        label={t('audit.filters.to')}
+        type="date"
+        value={values.to}
+        onChange={(e) => onChange({ to: e.target.value })}
+      />
     </div>
   );
 }

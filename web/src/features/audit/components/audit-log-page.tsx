@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight, ScrollText } from 'lucide-react';
 import { Button, Card, ListTable } from '../../../components/ui';
 import { ExportCsvButton } from '../../../lib/file-download';
 import { notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { AUDIT_PAGE_SIZE, auditExportPath, useGetAuditLogQuery, type AuditQuery } from '../api/audit-api';
 import { auditColumns } from './audit-columns';
 import { AuditFilters, NO_FILTERS, dayBoundary, type AuditFilterValues } from './audit-filters';
@@ -24,6 +25,7 @@ function toQuery(values: AuditFilterValues): Record<string, string> {
  * and dates, a page at a time (older pages follow the last entry's time), exportable as CSV.
  */
 export function AuditLogPage() {
+  const t = useAdminT();
   const [values, setValues] = useState<AuditFilterValues>(NO_FILTERS);
   // Older pages: the cursor of each page shown before this one.
   const [cursors, setCursors] = useState<string[]>([]);
@@ -32,7 +34,7 @@ export function AuditLogPage() {
   const query: AuditQuery = { ...filters, limit: AUDIT_PAGE_SIZE, ...(before ? { before } : {}) };
   const { data: entries = [], isLoading, isFetching, error } = useGetAuditLogQuery(query);
   useEffect(() => {
-    if (error) notifyFailure(error, 'Failed to load the audit log', { serverMessage: false });
+    if (error) notifyFailure(error, adminT('audit.page.loadFailed'), { serverMessage: false });
   }, [error]);
 
   const change = (next: Partial<AuditFilterValues>) => {
@@ -45,29 +47,29 @@ export function AuditLogPage() {
   return (
     <div className="stack">
       <Card
-        title="Audit Log"
+        title={t('audit.page.title')}
         actions={
           <ExportCsvButton
             path={auditExportPath}
             name="audit-log"
             params={filters}
-            failure="Failed to export the audit log"
+            failure={t('audit.page.exportFailed')}
           />
         }
       >
         <AuditFilters values={values} onChange={change} />
         <ListTable
           loading={isLoading}
-          loadingLabel="Loading the audit log"
+          loadingLabel={t('audit.page.loading')}
           fetching={isFetching}
-          caption="Audit log, newest first"
+          caption={t('audit.page.caption')}
           columns={auditColumns}
           rows={entries}
           rowKey={(e) => e._id}
           empty={{
             icon: <ScrollText size={28} />,
-            title: 'No entries found',
-            description: filtered ? 'Nothing in the audit log matches these filters.' : undefined,
+            title: t('audit.page.emptyTitle'),
+            description: filtered ? t('audit.page.emptyFiltered') : undefined,
           }}
         />
         {(cursors.length > 0 || entries.length === AUDIT_PAGE_SIZE) && (
@@ -79,7 +81,7 @@ export function AuditLogPage() {
               disabled={cursors.length === 0}
               onClick={() => setCursors((c) => c.slice(0, -1))}
             >
-              Newer
+              {t('audit.page.newer')}
             </Button>
             <Button
               variant="secondary"
@@ -88,7 +90,7 @@ export function AuditLogPage() {
               disabled={!last || entries.length < AUDIT_PAGE_SIZE}
               onClick={() => last && setCursors((c) => [...c, last.createdAt])}
             >
-              Older
+              {t('audit.page.older')}
             </Button>
           </div>
         )}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 
 // Kept apart from the endpoints so the session code in the main bundle does not pull in zod.
 
@@ -13,30 +14,30 @@ export const emailPattern =
 export const emailField = z
   .string()
   .trim()
-  .min(1, 'Email is required')
-  .regex(emailPattern, 'Invalid email address');
+  .min(1, adminT('auth.form.emailRequired'))
+  .regex(emailPattern, adminT('auth.form.emailInvalid'));
 
 export const passwordField = z
   .string()
-  .min(1, 'Password is required')
-  .min(6, 'Password must be at least 6 characters');
+  .min(1, adminT('auth.form.passwordRequired'))
+  .min(6, adminT('auth.form.passwordTooShort'));
 
 export const loginSchema = z.object({ email: emailField, password: passwordField });
 export type LoginInput = z.infer<typeof loginSchema>;
 
 export const changePasswordSchema = z
   .object({
-    currentPassword: z.string().min(1, 'Current password is required'),
+    currentPassword: z.string().min(1, adminT('auth.changePassword.currentRequired')),
     newPassword: passwordField,
-    confirmPassword: z.string().min(1, 'Please confirm the new password'),
+    confirmPassword: z.string().min(1, adminT('auth.changePassword.confirmRequired')),
   })
   .refine((v) => v.newPassword === v.confirmPassword, {
     path: ['confirmPassword'],
-    message: 'Passwords do not match',
+    message: adminT('auth.changePassword.mismatch'),
   });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
-export const CODE_MESSAGE = 'Enter the 6-digit code from your authenticator app';
+export const CODE_MESSAGE = adminT('auth.secondFactor.codeHint');
 export const codeSchema = z.object({
   code: z
     .string()
@@ -45,6 +46,6 @@ export const codeSchema = z.object({
 });
 export type CodeInput = z.infer<typeof codeSchema>;
 export const recoveryCodeSchema = z.object({
-  recoveryCode: z.string().trim().min(1, 'Enter one of your recovery codes'),
+  recoveryCode: z.string().trim().min(1, adminT('auth.secondFactor.recoveryCodeRequired')),
 });
 export type RecoveryCodeInput = z.infer<typeof recoveryCodeSchema>;

@@ -1,5 +1,6 @@
 import { api, LIST } from '../../../lib/api';
 import type { ApiAnswer } from '../../../lib/api-types';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 
 /** One of the signed-in admin's own sessions, as the auth service lists them. */
 type OwnSessions = ApiAnswer<'/api/auth/sessions', 'get'>;
@@ -29,6 +30,7 @@ export const { useGetOwnSessionsQuery, useEndOwnSessionMutation, useEndAllOwnSes
 
 /** 'Chrome on Linux', or what is known of it. */
 export function deviceName(session: Pick<OwnSession, 'browser' | 'os'>): string {
-  if (session.browser && session.os) return `${session.browser} on ${session.os}`;
-  return session.browser ?? session.os ?? 'Unknown device';
+  if (session.browser && session.os)
+    return adminT('auth.sessions.device', { browser: session.browser, os: session.os });
+  return session.browser ?? session.os ?? adminT('auth.sessions.unknownDevice');
 }

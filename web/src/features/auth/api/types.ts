@@ -1,4 +1,5 @@
 import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
+import type { AdminTranslate } from '../../../i18n/admin/admin-i18n';
 
 /** An admin account as the auth service answers it (`GET /api/auth/me`, and every admin call). */
 export type MeAnswer = ApiAnswer<'/api/auth/me', 'get'>;
@@ -16,4 +17,6 @@ export type SignInOptions = ApiAnswer<'/api/auth/sign-in-options', 'get'>;
 /** The session a completed single sign-on prepared for this browser (`POST /api/auth/oidc/session`). */
 export type SsoSession = ApiAnswer<'/api/auth/oidc/session', 'post'>;
 
-export const ROLE_LABELS: Record<AdminRole, string> = { admin: 'Admin', super_admin: 'Super Admin' };
+/** A role's name on screen, in the admin's language. */
+export const roleLabel = (role: AdminRole, t: AdminTranslate): string =>
+  role === 'super_admin' ? t('auth.role.superAdmin') : t('auth.role.admin');

@@ -22,9 +22,11 @@ import {
   useGetOwnSessionsQuery,
   type OwnSession,
 } from '../api/sessions-api';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /** The signed-in admin's own sessions: where they are signed in, with a way to end any of them. */
 export function AccountSessions() {
+  const t = useAdminT();
   const dispatch = useAppDispatch();
   const { data: sessions = [], isLoading, error } = useGetOwnSessionsQuery();
   const [endSession] = useEndOwnSessionMutation();
@@ -33,16 +35,16 @@ export function AccountSessions() {
   const [confirming, setConfirming] = useState(false);
 
   useEffect(() => {
-    if (error) notifyFailure(error, 'Failed to load your sessions', { serverMessage: false });
+    if (error) notifyFailure(error, adminT('auth.sessions.loadFailed'), { serverMessage: false });
   }, [error]);
 
   const signOut = async (session: OwnSession) => {
     setEnding(session._id);
     try {
       await endSession(session._id).unwrap();
-      notify.success(`Signed out of ${deviceName(session)}`);
+      notify.success(adminT('auth.sessions.signedOut', { device: deviceName(session) }));
     } catch (err) {
-      notifyFailure(err, 'Failed to sign out that session');
+      notifyFailure(err, adminT('auth.sessions.signOutFailed'));
     } finally {
       setEnding(null);
     }
@@ -52,7 +54,7 @@ export function AccountSessions() {
     try {
       await endAll().unwrap();
     } catch (err) {
-      notifyFailure(err, 'Failed to sign out everywhere');
+      notifyFailure(err, adminT('auth.sessions.signOutAllFailed'));
       return;
     }
     // This session ended with the others: the app signs out as it would on any refused call.
@@ -63,19 +65,24 @@ export function AccountSessions() {
   const columns: Column<OwnSession>[] = [
     {
       key: 'device',
-      header: 'Device',
+      header: t('auth.sessions.device.header'),
       render: (s) => (
         <span>
-          {deviceName(s)} {s.current && <Badge tone="success">This device</Badge>}
+          {deviceName(s)} {s.current && <Badge tone="success">{t('auth.sessions.thisDevice')}</Badge>}
         </span>
       ),
     },
-    { key: 'address', header: 'Address', render: (s) => s.address || '—' },
-    { key: 'signedInAt', header: 'Signed in', render: (s) => formatDateTime(s.signedInAt), priority: 'low' },
-    { key: 'lastSeenAt', header: 'Last seen', render: (s) => formatDateTime(s.lastSeenAt) },
+    { key: 'address', header: t('auth.sessions.address'), render: (s) => s.address || '—' },
+    {
+      key: 'signedInAt',
+      header: t('auth.sessions.signedIn'),
+      render: (s) => formatDateTime(s.signedInAt),
+      priority: 'low',
+    },
+    { key: 'lastSeenAt', header: t('auth.sessions.lastSeen'), render: (s) => formatDateTime(s.lastSeenAt) },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t('common.actions'),
       align: 'end',
       render: (s) =>
         s.current ? null : (
@@ -83,10 +90,13 @@ export function AccountSessions() {
             variant="secondary"
             size="sm"
             loading={ending === s._id}
-            aria-label={`Sign out ${deviceName(s)}, last seen ${formatDateTime(s.lastSeenAt)}`}
+            aria-label={t('auth.sessions.signOutOne', {
+              device: deviceName(s),
+              lastSeen: formatDateTime(s.lastSeenAt),
+            })}
             onClick={() => void signOut(s)}
           >
-            Sign out
+            {t('auth.signOut')}
           </Button>
         ),
     },
@@ -94,7 +104,7 @@ export function AccountSessions() {
 
   return (
     <Card
-      title="Where you are signed in"
+      title={t('auth.sessions.title')}
       actions={
         <Button
           variant="danger"
@@ -102,30 +112,30 @@ export function AccountSessions() {
           onClick={() => setConfirming(true)}
           disabled={isLoading}
         >
-          Sign out everywhere
+          {t('auth.sessions.signOutAll')}
         </Button>
       }
     >
       {isLoading ? (
         <div className="center-block">
-          <Spinner label="Loading your sessions" />
+          <Spinner label={t('auth.sessions.loading')} />
         </div>
       ) : (
         <Table
-          caption="Your active sessions"
+          caption={t('auth.sessions.caption')}
           columns={columns}
           rows={sessions}
           rowKey={(s) => s._id}
-          empty={<EmptyState icon={<MonitorSmartphone size={28} />} title="No active sessions" />}
+          empty={<EmptyState icon={<MonitorSmartphone size={28} />} title={t('auth.sessions.empty')} />}
         />
       )}
       <ConfirmDialog
         open={confirming}
-        title="Sign out everywhere"
-        message={
-          <p>Sign out of every session, this one included? You will need to sign in again on each device.</p>
-        }
-        confirmLabel="Sign out everywhere"
+        title={t('auth.sessions.signOutAll')}
+        message={<p>{t('auth.sessions.signOutAllConfirm')}</p>}
+        confirmLabel={t('auth.sessions.signOutAll')}
+        cancelLabel={t('common.cancel')}
+        closeLabel={t('common.close')}
         tone="danger"
         busy={endingAll}
         onConfirm={() => void signOutEverywhere()}

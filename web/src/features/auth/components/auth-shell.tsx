@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { ShieldCheck } from 'lucide-react';
 import { Logo } from '../../../components/ui';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /** The centred card that frames the sign-in and password screens, with the internal-use footer. */
 export function AuthShell({
@@ -12,6 +13,7 @@ export function AuthShell({
   subtitle: string;
   children: ReactNode;
 }) {
+  const t = useAdminT();
   return (
     <div className="auth">
       <main className="auth__main">
@@ -26,7 +28,7 @@ export function AuthShell({
       </main>
       <footer className="auth__footer">
         <ShieldCheck size={16} aria-hidden="true" />
-        <span>Internal system. For authorized access only.</span>
+        <span>{t('auth.shell.footer')}</span>
       </footer>
     </div>
   );

@@ -13,8 +13,10 @@ import { changePasswordSchema, type ChangePasswordInput } from '../api/schemas';
 import { logout, selectAdmin, startSession } from '../auth-slice';
 import { redirectTarget } from '../redirect-target';
 import { AuthShell } from './auth-shell';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 export function ChangePasswordPage() {
+  const t = useAdminT();
   const admin = useSelector(selectAdmin);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -32,10 +34,10 @@ export function ChangePasswordPage() {
     try {
       const answer = await changePassword({ currentPassword, newPassword }).unwrap();
       dispatch(startSession(answer));
-      notify.success('Password changed successfully');
+      notify.success(adminT('auth.changePassword.success'));
       await navigate(redirectTarget(location.state), { replace: true });
     } catch (err) {
-      failAtField(err, 'Failed to change password', {
+      failAtField(err, adminT('auth.changePassword.failure'), {
         setError,
         fields: ['currentPassword', 'newPassword'],
       });
@@ -49,27 +51,29 @@ export function ChangePasswordPage() {
 
   return (
     <AuthShell
-      title="Change Password"
-      subtitle={
-        forced
-          ? 'You signed in with a temporary password. Choose a new password to continue.'
-          : 'Choose a new password for your account.'
-      }
+      title={t('auth.changePassword.title')}
+      subtitle={forced ? t('auth.changePassword.subtitleForced') : t('auth.changePassword.subtitle')}
     >
       <form className="form" onSubmit={handleSubmit(onSubmit)} noValidate>
         <PasswordInput
-          label={forced ? 'Temporary password' : 'Current password'}
+          label={forced ? t('auth.changePassword.temporary') : t('auth.changePassword.current')}
+          showLabel={t('common.showPassword')}
+          hideLabel={t('common.hidePassword')}
           autoComplete="current-password"
           {...field('currentPassword')}
         />
         <PasswordInput
-          label="New password"
+          label={t('auth.changePassword.new')}
+          showLabel={t('common.showPassword')}
+          hideLabel={t('common.hidePassword')}
           autoComplete="new-password"
-          hint="At least 6 characters, and not one of the common passwords."
+          hint={t('auth.changePassword.newHint')}
           {...field('newPassword')}
         />
         <PasswordInput
-          label="Confirm new password"
+          label={t('auth.changePassword.confirm')}
+          showLabel={t('common.showPassword')}
+          hideLabel={t('common.hidePassword')}
           autoComplete="new-password"
           {...field('confirmPassword')}
         />
@@ -80,15 +84,15 @@ export function ChangePasswordPage() {
           loading={formState.isSubmitting}
           icon={<KeyRound size={18} aria-hidden="true" />}
         >
-          Update Password
+          {t('auth.changePassword.submit')}
         </Button>
         {forced ? (
           <Button variant="ghost" block onClick={signOut}>
-            Sign out
+            {t('auth.signOut')}
           </Button>
         ) : (
           <Link className="auth__link" to="/admin/dashboard">
-            Back to dashboard
+            {t('auth.changePassword.back')}
           </Link>
         )}
       </form>

@@ -17,8 +17,10 @@ import { AuthShell } from './auth-shell';
 import { SingleSignOn, useSingleSignOnReturn } from './single-sign-on';
 import { PasskeySignIn } from './passkey-sign-in';
 import { SecondFactorStep } from './second-factor-step';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 export function LoginPage() {
+  const t = useAdminT();
   const dispatch = useAppDispatch();
   const location = useLocation();
   const status = useSelector(selectSessionStatus);
@@ -41,55 +43,54 @@ export function LoginPage() {
       singleSignOn.state === 'signed-in' ? singleSignOn.returnTo : redirectTarget(location.state);
     return <Navigate to={target} replace />;
   }
-  if (status === 'loading') return <FullPageSpinner label="Checking your session" />;
-  if (singleSignOn.state === 'signing-in') return <FullPageSpinner label="Signing you in" />;
+  if (status === 'loading') return <FullPageSpinner label={t('auth.session.checking')} />;
+  if (singleSignOn.state === 'signing-in') return <FullPageSpinner label={t('auth.login.signingYouIn')} />;
 
   const onSubmit = async (values: LoginInput) => {
     try {
       const outcome = await dispatch(login(values));
-      if (outcome.success) notify.success(`Welcome back, ${outcome.admin.name}!`);
+      if (outcome.success) notify.success(adminT('auth.login.welcome', { name: outcome.admin.name }));
       else if ('secondFactor' in outcome) setSecondFactor(outcome.secondFactor);
       else notify.error(outcome.error);
     } catch {
-      notify.error('An unexpected error occurred');
+      notify.error(adminT('auth.login.unexpected'));
     }
   };
 
   if (secondFactor) {
     return (
-      <AuthShell title="Admin Portal" subtitle="Sign in to manage students, assessments and results.">
+      <AuthShell title={t('auth.login.title')} subtitle={t('auth.login.subtitle')}>
         <SecondFactorStep step={secondFactor} onRestart={restart} />
       </AuthShell>
     );
   }
 
   return (
-    <AuthShell title="Admin Portal" subtitle="Sign in to manage students, assessments and results.">
+    <AuthShell title={t('auth.login.title')} subtitle={t('auth.login.subtitle')}>
       {fromInvalidLink && (
         <div className="auth-note" role="note" aria-labelledby="student-link-note">
           <p id="student-link-note" className="auth-note__title">
-            Looking for your assessment?
+            {t('auth.login.studentNote.title')}
           </p>
-          <p>
-            The invitation link you opened is invalid or has expired. This sign-in is for administrators: ask
-            whoever sent you the invitation for a new link.
-          </p>
+          <p>{t('auth.login.studentNote.body')}</p>
         </div>
       )}
       <SingleSignOn outcome={singleSignOn} returnTo={redirectTarget(location.state)} />
       <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
         <Input
-          label="Email"
+          label={t('common.field.email')}
           type="email"
           autoComplete="username"
-          placeholder="you@institution.edu"
+          placeholder={t('auth.login.emailPlaceholder')}
           leadingIcon={<Mail size={18} />}
           {...field('email')}
         />
         <PasswordInput
-          label="Password"
+          label={t('common.field.password')}
+          showLabel={t('common.showPassword')}
+          hideLabel={t('common.hidePassword')}
           autoComplete="current-password"
-          placeholder="Enter your password"
+          placeholder={t('auth.login.passwordPlaceholder')}
           leadingIcon={<Lock size={18} />}
           {...field('password')}
         />
@@ -100,7 +101,7 @@ export function LoginPage() {
           loading={isSubmitting}
           icon={<LogIn size={18} aria-hidden="true" />}
         >
-          {isSubmitting ? 'Signing in...' : 'Sign In'}
+          {isSubmitting ? t('auth.login.submitting') : t('auth.login.submit')}
         </Button>
       </form>
       <PasskeySignIn />

@@ -6,9 +6,11 @@ import { notify, notifyFailure } from '../../../lib/toast';
 import { usePasskeySignInOptionsMutation, useSignInWithPasskeyMutation } from '../api/auth-api';
 import { finishSignIn } from '../auth-slice';
 import { answerWithPasskey, passkeysSupported, PasskeyUnavailable } from '../passkeys';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /** Sign-in with a passkey alone: the device verifies the person, no password is typed. */
 export function PasskeySignIn() {
+  const t = useAdminT();
   const dispatch = useAppDispatch();
   const [getOptions] = usePasskeySignInOptionsMutation();
   const [signIn] = useSignInWithPasskeyMutation();
@@ -21,10 +23,10 @@ export function PasskeySignIn() {
       const answer = await answerWithPasskey(await getOptions().unwrap());
       const session = await signIn({ passkey: answer }).unwrap();
       dispatch(finishSignIn(session));
-      notify.success(`Welcome back, ${session.admin.name}!`);
+      notify.success(adminT('auth.login.welcome', { name: session.admin.name }));
     } catch (err) {
       if (err instanceof PasskeyUnavailable) notify.error(err.message);
-      else notifyFailure(err, 'Failed to sign in with a passkey');
+      else notifyFailure(err, adminT('auth.passkeySignIn.failure'));
     } finally {
       setBusy(false);
     }
@@ -32,7 +34,7 @@ export function PasskeySignIn() {
 
   return (
     <div className="passkey-sign-in">
-      <p className="auth__divider">or</p>
+      <p className="auth__divider">{t('auth.passkeySignIn.or')}</p>
       <Button
         variant="secondary"
         size="lg"
@@ -41,7 +43,7 @@ export function PasskeySignIn() {
         icon={<KeyRound size={18} aria-hidden="true" />}
         onClick={() => void onClick()}
       >
-        Sign in with a passkey
+        {t('auth.passkeySignIn.submit')}
       </Button>
     </div>
   );

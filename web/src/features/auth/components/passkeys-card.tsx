@@ -26,9 +26,14 @@ import {
 } from '../api/multi-factor-api';
 import { createPasskey, passkeysSupported, PasskeyUnavailable } from '../passkeys';
 import { RecoveryCodes } from './second-factor';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 const nameSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(60, 'Name must be at most 60 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, adminT('auth.passkeys.nameRequired'))
+    .max(60, adminT('auth.passkeys.nameTooLong')),
 });
 type NameInput = z.infer<typeof nameSchema>;
 
@@ -37,6 +42,7 @@ type NameInput = z.infer<typeof nameSchema>;
  * name that says which device holds it, removed after a confirmation.
  */
 export function PasskeysCard({ status }: { status: SecurityStatus }) {
+  const t = useAdminT();
   const [adding, setAdding] = useState(false);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
@@ -47,9 +53,9 @@ export function PasskeysCard({ status }: { status: SecurityStatus }) {
     if (!removing) return;
     try {
       await remove(removing.id).unwrap();
-      notify.success(`Passkey '${removing.name}' removed`);
+      notify.success(adminT('auth.passkeys.removed', { name: removing.name }));
     } catch (err) {
-      notifyFailure(err, 'Failed to remove the passkey');
+      notifyFailure(err, adminT('auth.passkeys.removeFailed'));
     } finally {
       setRemoving(null);
     }
@@ -58,31 +64,36 @@ export function PasskeysCard({ status }: { status: SecurityStatus }) {
   const columns: Column<Passkey>[] = [
     {
       key: 'name',
-      header: 'Name',
+      header: t('auth.passkeys.name'),
       render: (p) => (
         <span>
-          {p.name} {p.synced && <Badge tone="neutral">Synced</Badge>}
+          {p.name} {p.synced && <Badge tone="neutral">{t('auth.passkeys.synced')}</Badge>}
         </span>
       ),
     },
-    { key: 'createdAt', header: 'Added', render: (p) => formatDateTime(p.createdAt), priority: 'low' },
+    {
+      key: 'createdAt',
+      header: t('auth.passkeys.added'),
+      render: (p) => formatDateTime(p.createdAt),
+      priority: 'low',
+    },
     {
       key: 'lastUsedAt',
-      header: 'Last used',
-      render: (p) => (p.lastUsedAt ? formatDateTime(p.lastUsedAt) : 'Never'),
+      header: t('auth.passkeys.lastUsed'),
+      render: (p) => (p.lastUsedAt ? formatDateTime(p.lastUsedAt) : t('auth.passkeys.neverUsed')),
     },
     {
       key: 'actions',
-      header: 'Actions',
+      header: t('common.actions'),
       align: 'end',
       render: (p) => (
         <Button
           variant="secondary"
           size="sm"
-          aria-label={`Remove passkey ${p.name}`}
+          aria-label={t('auth.passkeys.removeOne', { name: p.name })}
           onClick={() => setRemoving(p)}
         >
-          Remove
+          {t('auth.passkeys.remove')}
         </Button>
       ),
     },
@@ -90,23 +101,26 @@ export function PasskeysCard({ status }: { status: SecurityStatus }) {
 
   let body;
   if (recoveryCodes) {
-    body = <RecoveryCodes codes={recoveryCodes} doneLabel="Done" onDone={() => setRecoveryCodes(null)} />;
+    body = (
+      <RecoveryCodes
+        codes={recoveryCodes}
+        doneLabel={t('auth.passkeys.done')}
+        onDone={() => setRecoveryCodes(null)}
+      />
+    );
   } else {
     body = (
       <>
-        <p>
-          Sign in with your fingerprint, face, screen lock or security key instead of a password, or use a
-          passkey as the second step after your password.
-        </p>
+        <p>{t('auth.passkeys.intro')}</p>
         <Table
-          caption="Your passkeys"
+          caption={t('auth.passkeys.caption')}
           columns={columns}
           rows={status.passkeys}
           rowKey={(p) => p.id}
-          empty={<EmptyState icon={<KeyRound size={28} />} title="No passkeys yet" />}
+          empty={<EmptyState icon={<KeyRound size={28} />} title={t('auth.passkeys.empty')} />}
         />
         {!supported ? (
-          <p className="security-page__hint">This browser cannot make passkeys.</p>
+          <p className="security-page__hint">{t('auth.passkeys.cannotMake')}</p>
         ) : adding ? (
           <AddPasskeyForm
             onAdded={(codes) => {
@@ -117,7 +131,7 @@ export function PasskeysCard({ status }: { status: SecurityStatus }) {
           />
         ) : (
           <Button icon={<Plus size={16} aria-hidden="true" />} onClick={() => setAdding(true)}>
-            Add a passkey
+            {t('auth.passkeys.add')}
           </Button>
         )}
       </>
@@ -125,18 +139,15 @@ export function PasskeysCard({ status }: { status: SecurityStatus }) {
   }
 
   return (
-    <Card title="Passkeys">
+    <Card title={t('auth.passkeys.title')}>
       <div className="security-page__body">{body}</div>
       <ConfirmDialog
         open={removing !== null}
-        title="Remove passkey"
-        message={
-          <p>
-            Remove the passkey &lsquo;{removing?.name}&rsquo;? It will no longer sign you in. Remove it from
-            the device too.
-          </p>
-        }
-        confirmLabel="Remove passkey"
+        title={t('auth.passkeys.removeTitle')}
+        message={<p>{t('auth.passkeys.removeConfirm', { name: removing?.name })}</p>}
+        confirmLabel={t('auth.passkeys.removeSubmit')}
+        cancelLabel={t('common.cancel')}
+        closeLabel={t('common.close')}
         tone="danger"
         busy={removal.isLoading}
         onConfirm={() => void confirmRemove()}
@@ -153,6 +164,7 @@ function AddPasskeyForm({
   onAdded: (recoveryCodes: string[] | undefined) => void;
   onCancel: () => void;
 }) {
+  const t = useAdminT();
   const [begin] = useBeginPasskeyRegistrationMutation();
   const [add] = useAddPasskeyMutation();
   const form = useForm<NameInput>({ resolver: zodResolver(nameSchema), defaultValues: { name: '' } });
@@ -162,19 +174,19 @@ function AddPasskeyForm({
     try {
       const passkey = await createPasskey(await begin().unwrap());
       const added = await add({ name, passkey }).unwrap();
-      notify.success(`Passkey '${added.passkey.name}' added`);
+      notify.success(adminT('auth.passkeys.addedToast', { name: added.passkey.name }));
       onAdded(added.recoveryCodes);
     } catch (err) {
       if (err instanceof PasskeyUnavailable) notify.error(err.message);
-      else failAtField(err, 'Failed to add the passkey', { setError: form.setError, fields: ['name'] });
+      else failAtField(err, adminT('auth.passkeys.addFailed'), { setError: form.setError, fields: ['name'] });
     }
   };
 
   return (
     <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
       <Input
-        label="Passkey name"
-        hint="Which device or key holds it, for example 'Work laptop'."
+        label={t('auth.passkeys.nameLabel')}
+        hint={t('auth.passkeys.nameHint')}
         autoComplete="off"
         maxLength={60}
         autoFocus
@@ -182,14 +194,14 @@ function AddPasskeyForm({
       />
       <div className="security-page__actions">
         <Button variant="ghost" onClick={onCancel}>
-          Cancel
+          {t('common.cancel')}
         </Button>
         <Button
           type="submit"
           loading={form.formState.isSubmitting}
           icon={<KeyRound size={16} aria-hidden="true" />}
         >
-          Create passkey
+          {t('auth.passkeys.create')}
         </Button>
       </div>
     </form>

@@ -2,6 +2,7 @@ import { useSelector } from 'react-redux';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { FullPageSpinner } from '../../../components/ui';
 import { selectAdmin, selectSessionStatus } from '../auth-slice';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
 export const CHANGE_PASSWORD_PATH = '/admin/change-password';
 
@@ -14,8 +15,9 @@ export function RequireAuth() {
   const status = useSelector(selectSessionStatus);
   const admin = useSelector(selectAdmin);
   const location = useLocation();
+  const t = useAdminT();
 
-  if (status === 'loading') return <FullPageSpinner label="Checking your session" />;
+  if (status === 'loading') return <FullPageSpinner label={t('auth.session.checking')} />;
   if (status === 'signedOut' || !admin)
     return <Navigate to="/admin/login" replace state={{ from: location }} />;
   if (admin.mustChangePassword && location.pathname !== CHANGE_PASSWORD_PATH) {

@@ -16,6 +16,7 @@ import {
 import { finishSignIn } from '../auth-slice';
 import { answerWithPasskey, passkeysSupported, PasskeyUnavailable } from '../passkeys';
 import { CodeForm, RecoveryCodeForm, RecoveryCodes, TotpSetup } from './second-factor';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 type Mode = 'passkey' | 'code' | 'recovery';
 
@@ -25,6 +26,7 @@ type Mode = 'passkey' | 'code' | 'recovery';
  * codes before the session starts.
  */
 export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: () => void }) {
+  const t = useAdminT();
   const dispatch = useAppDispatch();
   const [complete] = useCompleteSecondFactorMutation();
   const [beginEnrolment, enrolmentRequest] = useBeginSignInEnrolmentMutation();
@@ -42,7 +44,7 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
       .unwrap()
       .then(setEnrolment)
       .catch((err: unknown) => {
-        notifyFailure(err, 'Failed to start setting up two-factor authentication');
+        notifyFailure(err, adminT('auth.secondFactor.enrolFailed'));
         onRestart();
       });
   }, [step, beginEnrolment, onRestart]);
@@ -54,7 +56,7 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
     } catch (err) {
       // Five minutes after the password: nothing left to verify against, so the password is asked again.
       if (errorCode(err) === 'mfa_challenge_expired') {
-        notify.error(serverMessage(err) ?? 'Your sign-in has expired. Please sign in again.');
+        notify.error(serverMessage(err) ?? adminT('auth.secondFactor.expired'));
         onRestart();
         return;
       }
@@ -65,17 +67,17 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
       return;
     }
     dispatch(finishSignIn(answer));
-    notify.success(`Welcome back, ${answer.admin.name}!`);
+    notify.success(adminT('auth.login.welcome', { name: answer.admin.name }));
   };
 
   if (enrolled?.recoveryCodes) {
     return (
       <RecoveryCodes
         codes={enrolled.recoveryCodes}
-        doneLabel="Continue"
+        doneLabel={t('auth.secondFactor.continue')}
         onDone={() => {
           dispatch(finishSignIn(enrolled));
-          notify.success(`Welcome back, ${enrolled.admin.name}!`);
+          notify.success(adminT('auth.login.welcome', { name: enrolled.admin.name }));
         }}
       />
     );
@@ -88,7 +90,7 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
       await verify({ passkey: answer });
     } catch (err) {
       if (err instanceof PasskeyUnavailable) notify.error(err.message);
-      else notifyFailure(err, 'Verification failed');
+      else notifyFailure(err, adminT('auth.secondFactor.verificationFailed'));
     } finally {
       setAskingPasskey(false);
     }
@@ -100,14 +102,14 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
     </Button>
   );
   const otherWays = [
-    mode !== 'passkey' && hasPasskey && switchTo('passkey', 'Use your passkey instead'),
-    mode !== 'code' && hasApp && switchTo('code', 'Use your authenticator app instead'),
-    mode !== 'recovery' && switchTo('recovery', 'Use a recovery code instead'),
+    mode !== 'passkey' && hasPasskey && switchTo('passkey', t('auth.secondFactor.usePasskey')),
+    mode !== 'code' && hasApp && switchTo('code', t('auth.secondFactor.useApp')),
+    mode !== 'recovery' && switchTo('recovery', t('auth.secondFactor.useRecoveryCode')),
   ];
 
   const back = (
     <Button variant="ghost" block onClick={onRestart}>
-      Back to sign in
+      {t('auth.secondFactor.back')}
     </Button>
   );
 
@@ -115,20 +117,20 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
     return (
       <section className="second-factor" aria-labelledby="second-factor-title">
         <h2 id="second-factor-title" className="second-factor__title">
-          Set up two-factor authentication
+          {t('auth.secondFactor.enrolTitle')}
         </h2>
-        <p>Every admin must now use an authenticator app to sign in.</p>
+        <p>{t('auth.secondFactor.enrolBody')}</p>
         {enrolment ? (
           <>
             <TotpSetup enrolment={enrolment} />
             <CodeForm
-              submitLabel="Verify and continue"
-              failure="Verification failed"
+              submitLabel={t('auth.secondFactor.verifyAndContinue')}
+              failure={t('auth.secondFactor.verificationFailed')}
               onCode={(code) => verify({ code })}
             />
           </>
         ) : (
-          enrolmentRequest.isLoading && <Spinner label="Preparing your key" />
+          enrolmentRequest.isLoading && <Spinner label={t('auth.secondFactor.preparingKey')} />
         )}
         {back}
       </section>
@@ -138,11 +140,11 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
   return (
     <section className="second-factor" aria-labelledby="second-factor-title">
       <h2 id="second-factor-title" className="second-factor__title">
-        Two-factor authentication
+        {t('auth.secondFactor.title')}
       </h2>
       {mode === 'passkey' && (
         <>
-          <p>Use the passkey on this device, your phone or your security key.</p>
+          <p>{t('auth.secondFactor.passkeyBody')}</p>
           <Button
             size="lg"
             block
@@ -151,19 +153,23 @@ export function SecondFactorStep({ step, onRestart }: { step: Step; onRestart: (
             icon={<KeyRound size={18} aria-hidden="true" />}
             onClick={() => void verifyWithPasskey()}
           >
-            Use passkey
+            {t('auth.secondFactor.passkeySubmit')}
           </Button>
         </>
       )}
       {mode === 'code' && (
         <>
-          <p>Enter the 6-digit code from your authenticator app.</p>
-          <CodeForm submitLabel="Verify" failure="Verification failed" onCode={(code) => verify({ code })} />
+          <p>{t('auth.secondFactor.codeBody')}</p>
+          <CodeForm
+            submitLabel={t('auth.secondFactor.verify')}
+            failure={t('auth.secondFactor.verificationFailed')}
+            onCode={(code) => verify({ code })}
+          />
         </>
       )}
       {mode === 'recovery' && (
         <>
-          <p>Enter one of your recovery codes. Each code works once.</p>
+          <p>{t('auth.secondFactor.recoveryBody')}</p>
           <RecoveryCodeForm onRecoveryCode={(recoveryCode) => verify({ recoveryCode })} />
         </>
       )}

@@ -14,27 +14,26 @@ import {
   type CodeInput,
   type RecoveryCodeInput,
 } from '../api/schemas';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /** The key in groups of four, easier to type into an app that cannot scan. */
 const groupedKey = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
 /** An authenticator app's new key: as a QR code to scan and written out to type. */
 export function TotpSetup({ enrolment }: { enrolment: TotpEnrolment }) {
+  const t = useAdminT();
   return (
     <div className="totp-setup">
-      <p>
-        Scan this QR code with your authenticator app (for example Microsoft Authenticator, Google
-        Authenticator or 1Password), then enter the 6-digit code it shows.
-      </p>
+      <p>{t('auth.totp.scan')}</p>
       <img
         className="totp-setup__qr"
         src={enrolment.qrCode}
         width={200}
         height={200}
-        alt="QR code to add Readiness to your authenticator app"
+        alt={t('auth.totp.qrAlt')}
       />
       <p className="totp-setup__key-label" id="totp-key-label">
-        Can&apos;t scan it? Enter this key in the app instead:
+        {t('auth.totp.keyLabel')}
       </p>
       <code className="totp-setup__key" aria-labelledby="totp-key-label">
         {groupedKey(enrolment.secret)}
@@ -53,6 +52,7 @@ export function CodeForm({
   onCode: (code: string) => Promise<void>;
   failure: string;
 }) {
+  const t = useAdminT();
   const form = useForm<CodeInput>({ resolver: zodResolver(codeSchema), defaultValues: { code: '' } });
   const field = bindFields(form);
   const onSubmit = async ({ code }: CodeInput) => {
@@ -65,7 +65,7 @@ export function CodeForm({
   return (
     <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
       <Input
-        label="Authentication code"
+        label={t('auth.secondFactor.codeLabel')}
         hint={CODE_MESSAGE}
         inputMode="numeric"
         autoComplete="one-time-code"
@@ -92,6 +92,7 @@ export function RecoveryCodeForm({
 }: {
   onRecoveryCode: (recoveryCode: string) => Promise<void>;
 }) {
+  const t = useAdminT();
   const form = useForm<RecoveryCodeInput>({
     resolver: zodResolver(recoveryCodeSchema),
     defaultValues: { recoveryCode: '' },
@@ -101,7 +102,7 @@ export function RecoveryCodeForm({
     try {
       await onRecoveryCode(recoveryCode);
     } catch (err) {
-      failAtField(err, 'Verification failed', {
+      failAtField(err, adminT('auth.secondFactor.verificationFailed'), {
         setError: form.setError,
         fields: ['recoveryCode'],
       });
@@ -110,14 +111,14 @@ export function RecoveryCodeForm({
   return (
     <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
       <Input
-        label="Recovery code"
-        hint="One of the ten codes you saved when you set up two-factor authentication."
+        label={t('auth.secondFactor.recoveryCodeLabel')}
+        hint={t('auth.secondFactor.recoveryCodeHint')}
         autoComplete="off"
         spellCheck={false}
         autoFocus
         {...field('recoveryCode')}
       />
-      <VerifyButton busy={form.formState.isSubmitting}>Verify</VerifyButton>
+      <VerifyButton busy={form.formState.isSubmitting}>{t('auth.secondFactor.verify')}</VerifyButton>
     </form>
   );
 }
@@ -132,25 +133,23 @@ export function RecoveryCodes({
   doneLabel: string;
   onDone: () => void;
 }) {
+  const t = useAdminT();
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(codes.join('\n'));
       setCopied(true);
-      notify.success('Recovery codes copied to clipboard');
+      notify.success(adminT('auth.recoveryCodes.copiedToast'));
     } catch {
-      notify.error('Failed to copy the recovery codes');
+      notify.error(adminT('auth.recoveryCodes.copyFailed'));
     }
   };
   return (
     <section className="recovery-codes" aria-labelledby="recovery-codes-title">
       <h2 id="recovery-codes-title" className="recovery-codes__title">
-        Your recovery codes
+        {t('auth.recoveryCodes.title')}
       </h2>
-      <p>
-        Save these codes somewhere safe, such as a password manager. Each one signs you in once if you lose
-        your authenticator app or passkey. They are shown only now.
-      </p>
+      <p>{t('auth.recoveryCodes.body')}</p>
       <ol className="recovery-codes__list">
         {codes.map((code) => (
           <li key={code}>
@@ -160,7 +159,7 @@ export function RecoveryCodes({
       </ol>
       <div className="recovery-codes__actions">
         <Button variant="secondary" icon={<Copy size={16} aria-hidden="true" />} onClick={copy}>
-          {copied ? 'Copied' : 'Copy codes'}
+          {copied ? t('auth.recoveryCodes.copied') : t('auth.recoveryCodes.copy')}
         </Button>
         <Button onClick={onDone}>{doneLabel}</Button>
       </div>

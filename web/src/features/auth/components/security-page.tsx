@@ -17,6 +17,7 @@ import { selectIsSuperAdmin } from '../auth-slice';
 import { AccountSessions } from './account-sessions';
 import { PasskeysCard } from './passkeys-card';
 import { CodeForm, RecoveryCodes, TotpSetup } from './second-factor';
+import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /**
  * The admin's own security page: their authenticator app, their sessions and, for super admins, the policy for
@@ -40,6 +41,7 @@ function Passkeys() {
 }
 
 function AuthenticatorCard() {
+  const t = useAdminT();
   const { data: status, isLoading, isError } = useGetSecurityStatusQuery();
   const [begin, beginning] = useBeginTotpEnrolmentMutation();
   const [confirm] = useConfirmTotpEnrolmentMutation();
@@ -52,18 +54,18 @@ function AuthenticatorCard() {
     try {
       setEnrolment(await begin().unwrap());
     } catch (err) {
-      notifyFailure(err, 'Failed to start setting up the authenticator app');
+      notifyFailure(err, adminT('auth.totp.startFailed'));
     }
   };
 
   let body;
-  if (isLoading) body = <Spinner label="Loading your security settings" />;
-  else if (isError || !status) body = <p>Failed to load your security settings.</p>;
+  if (isLoading) body = <Spinner label={t('auth.security.loading')} />;
+  else if (isError || !status) body = <p>{t('auth.security.loadFailed')}</p>;
   else if (recoveryCodes) {
     body = (
       <RecoveryCodes
         codes={recoveryCodes}
-        doneLabel="Done"
+        doneLabel={t('auth.recoveryCodes.done')}
         onDone={() => {
           setRecoveryCodes(null);
           setEnrolment(null);
@@ -75,15 +77,15 @@ function AuthenticatorCard() {
       <>
         <TotpSetup enrolment={enrolment} />
         <CodeForm
-          submitLabel="Verify and turn on"
-          failure="Failed to set up the authenticator app"
+          submitLabel={t('auth.totp.verifyAndTurnOn')}
+          failure={t('auth.totp.setUpFailed')}
           onCode={async (code) => {
             setRecoveryCodes(await confirm({ code }).unwrap());
-            notify.success('Two-factor authentication is on');
+            notify.success(adminT('auth.totp.turnedOn'));
           }}
         />
         <Button variant="ghost" onClick={() => setEnrolment(null)}>
-          Cancel
+          {t('common.cancel')}
         </Button>
       </>
     );
@@ -91,30 +93,29 @@ function AuthenticatorCard() {
     body = (
       <>
         <p>
-          <Badge tone="success">On</Badge> Since {formatDate(status.totp.enabledAt)}. Each sign-in with your
-          password also asks for a code from your authenticator app.
+          <AdminT
+            id={'auth.totp.onSince'}
+            values={{ date: formatDate(status.totp.enabledAt) }}
+            components={{ 0: <Badge tone="success">{null}</Badge> }}
+          />
         </p>
-        <p>
-          {status.recoveryCodesLeft === 1
-            ? '1 recovery code left.'
-            : `${status.recoveryCodesLeft} recovery codes left.`}
-        </p>
+        <p>{t('auth.totp.recoveryCodesLeft', { count: status.recoveryCodesLeft })}</p>
         {status.required && status.passkeys.length === 0 ? (
-          <p>Two-factor authentication is required for every admin, so it cannot be turned off.</p>
+          <p>{t('auth.totp.required')}</p>
         ) : turningOff ? (
           <>
-            <p>Enter a code from your authenticator app to turn two-factor authentication off.</p>
+            <p>{t('auth.totp.turnOffBody')}</p>
             <CodeForm
-              submitLabel="Turn off"
-              failure="Failed to turn off two-factor authentication"
+              submitLabel={t('auth.totp.turnOff')}
+              failure={t('auth.totp.turnOffFailed')}
               onCode={async (code) => {
                 await disable({ code }).unwrap();
                 setTurningOff(false);
-                notify.success('Two-factor authentication is off');
+                notify.success(adminT('auth.totp.turnedOff'));
               }}
             />
             <Button variant="ghost" onClick={() => setTurningOff(false)}>
-              Cancel
+              {t('common.cancel')}
             </Button>
           </>
         ) : (
@@ -123,7 +124,7 @@ function AuthenticatorCard() {
             icon={<ShieldOff size={16} aria-hidden="true" />}
             onClick={() => setTurningOff(true)}
           >
-            Turn off
+            {t('auth.totp.turnOff')}
           </Button>
         )}
       </>
@@ -132,44 +133,40 @@ function AuthenticatorCard() {
     body = (
       <>
         <p>
-          <Badge tone="neutral">Off</Badge> Protect your account with a code from an authenticator app on your
-          phone, asked for after your password.
+          <AdminT id={'auth.totp.off'} components={{ 0: <Badge tone="neutral">{null}</Badge> }} />
         </p>
         <Button
           icon={<ShieldCheck size={16} aria-hidden="true" />}
           loading={beginning.isLoading}
           onClick={start}
         >
-          Set up authenticator app
+          {t('auth.totp.setUp')}
         </Button>
       </>
     );
   }
 
   return (
-    <Card title="Authenticator app">
+    <Card title={t('auth.totp.title')}>
       <div className="security-page__body">{body}</div>
     </Card>
   );
 }
 
 function PolicyCard() {
+  const t = useAdminT();
   const { data: settings } = useGetSecuritySettingsQuery();
   const [setRequired, saving] = useSetMfaRequiredMutation();
   const onChange = async (required: boolean) => {
     try {
       await setRequired(required).unwrap();
-      notify.success(
-        required
-          ? 'Two-factor authentication is now required for every admin'
-          : 'Two-factor authentication is no longer required',
-      );
+      notify.success(required ? adminT('auth.policy.requiredOn') : adminT('auth.policy.requiredOff'));
     } catch (err) {
-      notifyFailure(err, 'Failed to save the security settings');
+      notifyFailure(err, adminT('auth.policy.saveFailed'));
     }
   };
   return (
-    <Card title="Policy for every admin">
+    <Card title={t('auth.policy.title')}>
       <div className="security-page__body">
         <label className="check">
           <input
@@ -179,12 +176,9 @@ function PolicyCard() {
             disabled={!settings || saving.isLoading}
             onChange={(e) => void onChange(e.target.checked)}
           />
-          <span>Require two-factor authentication for every admin</span>
+          <span>{t('auth.policy.require')}</span>
         </label>
-        <p className="security-page__hint">
-          Admins without an authenticator app set one up at their next sign-in, before they reach anything
-          else.
-        </p>
+        <p className="security-page__hint">{t('auth.policy.hint')}</p>
       </div>
     </Card>
   );

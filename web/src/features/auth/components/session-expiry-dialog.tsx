@@ -4,6 +4,7 @@ import { formatTime } from '../../../lib/format';
 import { useAppDispatch } from '../../../lib/hooks';
 import { logout } from '../auth-slice';
 import { useSessionExpiry } from '../session-expiry';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /**
  * The warning before a session ends: 'Stay signed in' has the focus, so one key press extends it; a session
@@ -11,6 +12,7 @@ import { useSessionExpiry } from '../session-expiry';
  */
 export function SessionExpiryDialog() {
   const { notice, busy, staySignedIn, dismiss } = useSessionExpiry();
+  const t = useAdminT();
   const dispatch = useAppDispatch();
   const primary = useRef<HTMLButtonElement>(null);
   const open = notice !== null;
@@ -27,37 +29,31 @@ export function SessionExpiryDialog() {
     <Modal
       open
       size="sm"
-      title={final ? 'Your session cannot be extended' : 'Your session is about to end'}
+      title={final ? t('auth.expiry.finalTitle') : t('auth.expiry.title')}
+      closeLabel={t('common.close')}
       onClose={dismiss}
       dismissible={!busy}
       footer={
         final ? (
           <Button ref={primary} onClick={dismiss}>
-            OK
+            {t('auth.expiry.ok')}
           </Button>
         ) : (
           <>
             <Button variant="secondary" onClick={() => void dispatch(logout())} disabled={busy}>
-              Sign out
+              {t('auth.signOut')}
             </Button>
             <Button ref={primary} onClick={() => void staySignedIn()} loading={busy}>
-              Stay signed in
+              {t('auth.expiry.stay')}
             </Button>
           </>
         )
       }
     >
-      {final ? (
-        <p>
-          You have been signed in for the longest time allowed. Your session ends at {endsAt}. Save your work,
-          then sign in again.
-        </p>
-      ) : (
-        <p>For your security, you will be signed out at {endsAt} unless you choose to stay signed in.</p>
-      )}
+      {final ? <p>{t('auth.expiry.finalBody', { endsAt })}</p> : <p>{t('auth.expiry.body', { endsAt })}</p>}
       {notice.failed && (
         <p role="alert" className="field__error">
-          Could not reach the server. Please try again.
+          {t('auth.expiry.unreachable')}
         </p>
       )}
     </Modal>

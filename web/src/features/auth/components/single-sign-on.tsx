@@ -11,18 +11,27 @@ import type { SignInOptions } from '../api/types';
 import { startSession } from '../auth-slice';
 import { redirectTarget } from '../redirect-target';
 import { rememberEndSession, takeEndSessionOffer } from '../sso-sign-out';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /** Why a sign-in through the provider ended on the login page (the auth service's `sso_error`). */
-const REFUSALS: Record<string, (provider: string) => string> = {
-  no_account: () =>
-    'Your institution signed you in, but no Readiness admin account uses your e-mail address. Ask a super admin to add you.',
-  disabled: () => 'Your admin account is disabled. Ask a super admin to enable it.',
-  unverified: (provider) =>
-    `${provider} has not verified your e-mail address, so it cannot be matched to an admin account.`,
-  cancelled: (provider) => `Sign-in with ${provider} was cancelled.`,
-  failed: (provider) => `Sign-in with ${provider} did not complete. Please try again.`,
-  unavailable: (provider) => `${provider} cannot be reached right now. Try again later.`,
-};
+function refusalMessage(reason: string, provider: string | undefined): string {
+  // Without the provider's name the messages say 'your institution' (`known` is 'no').
+  const values = { provider, known: provider ? 'yes' : 'no' };
+  switch (reason) {
+    case 'no_account':
+      return adminT('auth.sso.refused.noAccount');
+    case 'disabled':
+      return adminT('auth.sso.refused.disabled');
+    case 'unverified':
+      return adminT('auth.sso.refused.unverified', values);
+    case 'cancelled':
+      return adminT('auth.sso.refused.cancelled', values);
+    case 'unavailable':
+      return adminT('auth.sso.refused.unavailable', values);
+    default:
+      return adminT('auth.sso.refused.failed', values);
+  }
+}
 
 export type SingleSignOnOutcome =
   | { state: 'idle' }
@@ -69,7 +78,7 @@ export function useSingleSignOnReturn(): SingleSignOnOutcome {
         dispatch(api.util.resetApiState());
         setOutcome({ state: 'signed-in', returnTo: redirectTarget({ from: asLocation(answer.returnTo) }) });
         dispatch(startSession(answer));
-        notify.success(`Welcome back, ${answer.admin.name}!`);
+        notify.success(adminT('auth.login.welcome', { name: answer.admin.name }));
       })
       .catch((err: unknown) => {
         setOutcome({ state: 'refused', reason: 'failed', message: serverMessage(err) });
@@ -85,6 +94,7 @@ export function useSingleSignOnReturn(): SingleSignOnOutcome {
  * out of the provider too after signing out of Readiness, and the button that starts a sign-in there.
  */
 export function SingleSignOn({ outcome, returnTo }: { outcome: SingleSignOnOutcome; returnTo: string }) {
+  const t = useAdminT();
   const { data: options } = useSignInOptionsQuery();
   const [endSessionOffer] = useState(takeEndSessionOffer);
   const provider = options?.singleSignOn?.name;
@@ -94,18 +104,15 @@ export function SingleSignOn({ outcome, returnTo }: { outcome: SingleSignOnOutco
     <>
       {refused && options && (
         <div className="auth-note auth-note--error" role="alert">
-          <p>
-            {refused.message ??
-              sentence((REFUSALS[refused.reason] ?? REFUSALS.failed!)(provider ?? 'your institution'))}
-          </p>
+          <p>{refused.message ?? refusalMessage(refused.reason, provider)}</p>
         </div>
       )}
       {endSessionOffer && provider && (
         <div className="auth-note" role="note">
           <p>
-            You are signed out of Readiness.{' '}
+            {t('auth.sso.signedOut')}{' '}
             <a href={endSessionOffer}>
-              <LogOut size={14} aria-hidden="true" /> Sign out of {provider} too
+              <LogOut size={14} aria-hidden="true" /> {t('auth.sso.signOutProvider', { provider })}
             </a>
           </p>
         </div>
@@ -116,7 +123,7 @@ export function SingleSignOn({ outcome, returnTo }: { outcome: SingleSignOnOutco
             href={`/api/auth/oidc/start?${new URLSearchParams({ returnTo })}`}
             icon={<Building2 size={18} aria-hidden="true" />}
           >
-            Sign in with {provider}
+            {t('auth.sso.signIn', { provider })}
           </ExternalButtonLink>
           <p className="auth__divider">{passwordDivider(options)}</p>
         </>
@@ -125,10 +132,8 @@ export function SingleSignOn({ outcome, returnTo }: { outcome: SingleSignOnOutco
   );
 }
 
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 function passwordDivider(options: SignInOptions): string {
   return options.passwordSignIn === 'super-admins'
-    ? 'Super admins: sign in with a password'
-    : 'or use your password';
+    ? adminT('auth.sso.dividerSuperAdmins')
+    : adminT('auth.sso.divider');
 }

@@ -19,28 +19,30 @@ import {
 import { Logo } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
 import { logout, selectAdmin, selectIsSuperAdmin } from '../../auth/api/session';
-import { ROLE_LABELS } from '../../auth/api/types';
+import { roleLabel as nameOfRole } from '../../auth/api/types';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
+import type { AdminMessageId } from '../../../i18n/admin/en';
 
 interface NavItem {
   to: string;
-  label: string;
+  labelId: AdminMessageId;
   icon: LucideIcon;
   superAdminOnly?: boolean;
 }
 
 const NAV_ITEMS: NavItem[] = [
-  { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard },
-  { to: '/admin/students', label: 'Students', icon: Users },
-  { to: '/admin/live', label: 'Live', icon: Activity },
-  { to: '/admin/assessments', label: 'Assessments', icon: ClipboardList },
-  { to: '/admin/results', label: 'Results', icon: BarChart3 },
-  { to: '/admin/admins', label: 'Admins', icon: ShieldCheck, superAdminOnly: true },
+  { to: '/admin/dashboard', labelId: 'layout.nav.dashboard', icon: LayoutDashboard },
+  { to: '/admin/students', labelId: 'layout.nav.students', icon: Users },
+  { to: '/admin/live', labelId: 'layout.nav.live', icon: Activity },
+  { to: '/admin/assessments', labelId: 'layout.nav.assessments', icon: ClipboardList },
+  { to: '/admin/results', labelId: 'layout.nav.results', icon: BarChart3 },
+  { to: '/admin/admins', labelId: 'layout.nav.admins', icon: ShieldCheck, superAdminOnly: true },
 ];
 
 /** The admin's own account, under their name. */
-const ACCOUNT_LINKS = [
-  { to: '/admin/change-password', label: 'Change password', icon: KeyRound },
-  { to: '/admin/security', label: 'Security', icon: LockKeyhole },
+const ACCOUNT_LINKS: { to: string; labelId: AdminMessageId; icon: LucideIcon }[] = [
+  { to: '/admin/change-password', labelId: 'layout.account.changePassword', icon: KeyRound },
+  { to: '/admin/security', labelId: 'layout.account.security', icon: LockKeyhole },
 ];
 
 /** Routes name their page in `handle.title`; the deepest one wins. */
@@ -49,12 +51,13 @@ export interface RouteHandle {
 }
 
 function usePageTitle(): string {
+  const t = useAdminT();
   const matches = useMatches();
   for (let i = matches.length - 1; i >= 0; i--) {
     const title = (matches[i]?.handle as RouteHandle | undefined)?.title;
     if (title) return title;
   }
-  return 'Admin Portal';
+  return t('layout.defaultTitle');
 }
 
 export function AdminLayout() {
@@ -65,10 +68,11 @@ export function AdminLayout() {
   const location = useLocation();
   const title = usePageTitle();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const t = useAdminT();
 
   useEffect(() => {
-    document.title = `${title} · Readiness Admin`;
-  }, [title]);
+    document.title = t('layout.documentTitle', { title });
+  }, [title, t]);
 
   // Following a link closes the drawer on small screens.
   useEffect(() => setDrawerOpen(false), [location.pathname]);
@@ -85,36 +89,36 @@ export function AdminLayout() {
     await navigate('/admin/login', { replace: true });
   };
 
-  const roleLabel = admin ? ROLE_LABELS[admin.role] : '';
+  const roleLabel = admin ? nameOfRole(admin.role, t) : '';
 
   return (
     <div className={`shell${drawerOpen ? ' shell--drawer-open' : ''}`}>
       <a href="#main" className="skip-link">
-        Skip to content
+        {t('layout.skipToContent')}
       </a>
-      <aside className="sidebar" id="admin-sidebar" aria-label="Sidebar">
+      <aside className="sidebar" id="admin-sidebar" aria-label={t('layout.sidebar.label')}>
         <div className="sidebar__top">
           <Logo variant="dark" size="medium" />
           <button
             type="button"
             className="sidebar__close"
-            aria-label="Close menu"
+            aria-label={t('layout.sidebar.close')}
             onClick={() => setDrawerOpen(false)}
           >
             <X size={20} aria-hidden="true" />
           </button>
         </div>
-        <nav className="sidebar__nav" aria-label="Main">
+        <nav className="sidebar__nav" aria-label={t('layout.nav.label')}>
           <ul>
             {NAV_ITEMS.filter((item) => !item.superAdminOnly || isSuperAdmin).map(
-              ({ to, label, icon: Icon }) => (
+              ({ to, labelId, icon: Icon }) => (
                 <li key={to}>
                   <NavLink
                     to={to}
                     className={({ isActive }) => `nav-link${isActive ? ' nav-link--active' : ''}`}
                   >
                     <Icon size={20} aria-hidden="true" />
-                    <span>{label}</span>
+                    <span>{t(labelId)}</span>
                   </NavLink>
                 </li>
               ),
@@ -129,15 +133,15 @@ export function AdminLayout() {
               <p className="sidebar__user-role">{roleLabel}</p>
             </div>
           </div>
-          {ACCOUNT_LINKS.map(({ to, label, icon: Icon }) => (
+          {ACCOUNT_LINKS.map(({ to, labelId, icon: Icon }) => (
             <NavLink key={to} to={to} className="sidebar__secondary">
               <Icon size={16} aria-hidden="true" />
-              <span>{label}</span>
+              <span>{t(labelId)}</span>
             </NavLink>
           ))}
           <button type="button" className="sidebar__logout" onClick={onLogout}>
             <LogOut size={18} aria-hidden="true" />
-            <span>Logout</span>
+            <span>{t('layout.logout')}</span>
           </button>
         </div>
       </aside>
@@ -154,7 +158,7 @@ export function AdminLayout() {
           <button
             type="button"
             className="topbar__menu"
-            aria-label="Open menu"
+            aria-label={t('layout.sidebar.open')}
             aria-controls="admin-sidebar"
             aria-expanded={drawerOpen}
             onClick={() => setDrawerOpen(true)}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { api, LIST } from '../../../lib/api';
 import type { ApiAnswer } from '../../../lib/api-types';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 
 /*
  * The shapes the student service's Live operations answer with, as they declare them (the generated
@@ -22,7 +23,7 @@ export interface LiveQuery {
   limit: number;
 }
 
-const MINUTES_MESSAGE = 'Minutes must be a whole number from 1 to 600';
+const MINUTES_MESSAGE = adminT('live.addTime.minutesInvalid');
 /** Time added to an attempt in progress: whole minutes, as the service takes them. */
 export const addTimeSchema = z.object({
   minutes: z
@@ -64,6 +65,7 @@ export const liveApi = api.injectEndpoints({
         { type: 'LiveAttempt', id: LIST },
         { type: 'Student', id: LIST },
         { type: 'Result', id: LIST },
+
         'Dashboard',
       ],
     }),

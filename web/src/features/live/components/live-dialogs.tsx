@@ -1,6 +1,7 @@
 import { ConfirmDialog, FormModal, NumberInput } from '../../../components/ui';
 import { useDialogForm } from '../../../lib/forms';
 import { notify, notifyFailure } from '../../../lib/toast';
+import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import {
   addTimeSchema,
   useEndAttemptMutation,
@@ -17,23 +18,28 @@ interface AttemptDialogProps {
 const DEFAULT_MINUTES = 10;
 
 export function AddTimeDialog({ attempt, onClose }: AttemptDialogProps) {
+  const t = useAdminT();
   const [extend, { isLoading }] = useExtendAttemptMutation();
   const { field, modal } = useDialogForm({
     schema: addTimeSchema,
     openFor: attempt,
     values: () => ({ minutes: DEFAULT_MINUTES }),
     save: async ({ minutes }, { attemptId }) => (await extend({ attemptId, minutes }).unwrap()).message,
-    failure: 'Failed to add time',
+    failure: t('live.addTime.failed'),
     onClose,
   });
 
   return (
-    <FormModal {...modal} title="Add time" submitLabel="Confirm" busy={isLoading} size="sm">
-      <p className="muted">
-        Add time to {attempt?.name}&apos;s attempt. Their page shows the new time within a few seconds.
-      </p>
+    <FormModal
+      {...modal}
+      title={t('live.addTime.title')}
+      submitLabel={t('live.addTime.confirm')}
+      busy={isLoading}
+      size="sm"
+    >
+      <p className="muted">{t('live.addTime.text', { name: attempt?.name ?? '' })}</p>
       <NumberInput
-        label="Minutes to add"
+        label={t('live.addTime.minutes')}
         min={1}
         max={600}
         step={1}
@@ -44,6 +50,7 @@ export function AddTimeDialog({ attempt, onClose }: AttemptDialogProps) {
 }
 
 export function EndAttemptDialog({ attempt, onClose }: AttemptDialogProps) {
+  const t = useAdminT();
   const [end, { isLoading }] = useEndAttemptMutation();
   const confirmEnd = async () => {
     if (!attempt) return;
@@ -51,21 +58,24 @@ export function EndAttemptDialog({ attempt, onClose }: AttemptDialogProps) {
       notify.success((await end(attempt.attemptId).unwrap()).message);
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to end the attempt');
+      notifyFailure(err, adminT('live.end.failed'));
     }
   };
   return (
     <ConfirmDialog
       open={attempt !== null}
-      title="End attempt"
+      title={t('live.end.title')}
       tone="danger"
       message={
         <p>
-          <strong>{attempt?.name}</strong>&apos;s attempt ends now and is scored from their last saved
-          answers. This cannot be undone.
+          <AdminT
+            id={'live.end.message'}
+            values={{ name: attempt?.name ?? '' }}
+            components={{ 0: <strong /> }}
+          />
         </p>
       }
-      confirmLabel="End attempt"
+      confirmLabel={t('live.end.confirm')}
       busy={isLoading}
       onConfirm={confirmEnd}
       onCancel={onClose}

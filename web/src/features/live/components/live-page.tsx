@@ -3,6 +3,7 @@ import { Activity } from 'lucide-react';
 import { Card, ListTable, PageNav, SearchInput } from '../../../components/ui';
 import { useDebounced } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { useGetLiveAttemptsQuery, type LiveAttempt } from '../api/live-api';
 import { useServerClock } from '../hooks/use-server-clock';
 import { liveColumns } from './live-columns';
@@ -15,6 +16,7 @@ const POLL_MS = 4000;
 
 /** Every attempt in progress, least time left first, kept up to date while it is open; time added or an end. */
 export function LivePage() {
+  const t = useAdminT();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const settledSearch = useDebounced(search, SEARCH_DELAY_MS);
@@ -34,7 +36,7 @@ export function LivePage() {
       reported.current = false;
     } else if (!reported.current) {
       reported.current = true;
-      notifyFailure(error, 'Failed to load live attempts', { serverMessage: false });
+      notifyFailure(error, adminT('live.page.loadFailed'), { serverMessage: false });
     }
   }, [error]);
   useEffect(() => setPage(1), [settledSearch]);
@@ -45,46 +47,46 @@ export function LivePage() {
     if (answered && answered.totalResults > 0 && page > answered.totalPages) setPage(answered.totalPages);
   }, [answered, page]);
 
-  const columns = liveColumns(clock, { onAddTime: setAddTimeTarget, onEnd: setEndTarget });
+  const columns = liveColumns(t, clock, { onAddTime: setAddTimeTarget, onEnd: setEndTarget });
 
   return (
     <div className="stack">
-      <Card title="Live attempts">
-        <p className="muted live__intro">Attempts in progress, updated every few seconds.</p>
+      <Card title={t('live.page.title')}>
+        <p className="muted live__intro">{t('live.page.intro')}</p>
         <div className="toolbar toolbar--filters">
           <SearchInput
-            label="Search attempts"
-            placeholder="Search by name or email"
+            label={t('live.page.search')}
+            placeholder={t('live.page.searchPlaceholder')}
             value={search}
             onChange={setSearch}
           />
         </div>
         <ListTable
           loading={isLoading}
-          loadingLabel="Loading live attempts"
+          loadingLabel={t('live.page.loading')}
           // Busy only while another page or search loads, not at each poll.
           fetching={isFetching && !currentData}
-          caption="Attempts in progress, least time left first"
+          caption={t('live.page.caption')}
           columns={columns}
           rows={data?.attempts ?? []}
           rowKey={(a) => a.attemptId}
           empty={
             settledSearch.trim()
-              ? { icon: <Activity size={28} />, title: 'No attempts match your search' }
+              ? { icon: <Activity size={28} />, title: t('live.page.noMatch') }
               : {
                   icon: <Activity size={28} />,
-                  title: 'No attempts in progress',
-                  description: 'Students who have started the assessment appear here while their time runs.',
+                  title: t('live.page.emptyTitle'),
+                  description: t('live.page.emptyText'),
                 }
           }
         />
         {data && (
           <PageNav
-            label="Live attempt pages"
+            label={t('live.pager.label')}
             pagination={data.pagination}
             page={page}
             onPage={setPage}
-            unit={{ one: 'attempt', other: 'attempts' }}
+            unit={{ one: t('live.pager.one'), other: t('live.pager.other') }}
           />
         )}
       </Card>

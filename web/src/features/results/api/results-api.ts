@@ -1,4 +1,5 @@
 import { api, LIST } from '../../../lib/api';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 import type {
   ItemAnalysis,
   ResultAnswer,
@@ -21,19 +22,20 @@ export interface ResultListQuery {
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
 export const STATUS_OPTIONS: { value: ResultStatus; label: string }[] = [
-  { value: 'all', label: 'All Results' },
-  { value: 'passed', label: 'Passed' },
-  { value: 'failed', label: 'Failed' },
+  { value: 'all', label: adminT('results.status.all') },
+  { value: 'passed', label: adminT('results.status.passed') },
+  { value: 'failed', label: adminT('results.status.failed') },
 ];
+
 export const SORT_OPTIONS: { sortBy: SortBy; sortOrder: SortOrder; label: string }[] = [
-  { sortBy: 'completedAt', sortOrder: 'desc', label: 'Newest first' },
-  { sortBy: 'completedAt', sortOrder: 'asc', label: 'Oldest first' },
-  { sortBy: 'studentName', sortOrder: 'asc', label: 'Student name (A–Z)' },
-  { sortBy: 'studentName', sortOrder: 'desc', label: 'Student name (Z–A)' },
-  { sortBy: 'score', sortOrder: 'desc', label: 'Highest score' },
-  { sortBy: 'score', sortOrder: 'asc', label: 'Lowest score' },
-  { sortBy: 'assessmentCode', sortOrder: 'asc', label: 'Assessment code (A–Z)' },
-  { sortBy: 'assessmentCode', sortOrder: 'desc', label: 'Assessment code (Z–A)' },
+  { sortBy: 'completedAt', sortOrder: 'desc', label: adminT('results.sort.newest') },
+  { sortBy: 'completedAt', sortOrder: 'asc', label: adminT('results.sort.oldest') },
+  { sortBy: 'studentName', sortOrder: 'asc', label: adminT('results.sort.nameAsc') },
+  { sortBy: 'studentName', sortOrder: 'desc', label: adminT('results.sort.nameDesc') },
+  { sortBy: 'score', sortOrder: 'desc', label: adminT('results.sort.scoreDesc') },
+  { sortBy: 'score', sortOrder: 'asc', label: adminT('results.sort.scoreAsc') },
+  { sortBy: 'assessmentCode', sortOrder: 'asc', label: adminT('results.sort.codeAsc') },
+  { sortBy: 'assessmentCode', sortOrder: 'desc', label: adminT('results.sort.codeDesc') },
 ];
 
 /** The query string of a list or its CSV export: only what differs from the server's defaults. */
@@ -69,6 +71,7 @@ export const resultsApi = api.injectEndpoints({
     deleteResult: build.mutation<void, string>({
       query: (id) => ({ url: byId(id), method: 'DELETE' }),
       transformResponse: () => undefined,
+
       invalidatesTags: [{ type: 'Result', id: LIST }, 'Dashboard'],
     }),
     resendCertificate: build.mutation<void, string>({
@@ -102,8 +105,6 @@ export const exportPath = 'admin/results/export.csv';
 export const reportFileName = (name: string) => `assessment-report-${name.trim().replace(/\s+/g, '-')}.pdf`;
 /** SPEC §7: `certificate-{name}-{email}.pdf`. */
 export const certificateFileName = (name: string, email: string) => `certificate-${name}-${email}.pdf`;
-
-export const pointWord = (value: number) => (value === 1 ? 'point' : 'points');
 
 /** The number in a question id (q2, q10, q1700000000000), for sorting them as numbers. */
 function idNumber(id: string): number {

@@ -4,6 +4,7 @@ import { ArrowLeft, BarChart2 } from 'lucide-react';
 import { ButtonLink, Card, type Column, EmptyState, Select, Spinner, Table } from '../../../components/ui';
 import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { useGetItemAnalysisQuery } from '../api/results-api';
 import type { ItemAnalysis } from '../api/types';
 
@@ -22,13 +23,14 @@ function ShareBar({ share }: { share: number }) {
 
 /** A histogram as a list a screen reader reads bucket by bucket. */
 function Histogram({ buckets }: { buckets: ItemAnalysis['distribution'] }) {
+  const t = useAdminT();
   const highest = Math.max(1, ...buckets.map((b) => b.count));
   return (
-    <ul className="histogram" aria-label="Distribution of percentages">
+    <ul className="histogram" aria-label={t('results.analysis.distribution')}>
       {buckets.map((b) => (
         <li key={b.from} className="histogram__bucket">
           <span className="visually-hidden">
-            {`${b.from}–${b.to}%: ${b.count} ${b.count === 1 ? 'result' : 'results'}`}
+            {t('results.analysis.bucket', { from: b.from, to: b.to, count: b.count })}
           </span>
           <span className="histogram__count" aria-hidden="true">
             {b.count}
@@ -46,6 +48,7 @@ function Histogram({ buckets }: { buckets: ItemAnalysis['distribution'] }) {
 }
 
 export function ItemAnalysisPage() {
+  const t = useAdminT();
   const [params, setParams] = useSearchParams();
   const chosen = Number(params.get('version'));
   const version = Number.isInteger(chosen) && chosen > 0 ? chosen : undefined;
@@ -53,7 +56,7 @@ export function ItemAnalysisPage() {
   useScrollToTop(undefined);
 
   useEffect(() => {
-    if (error) notifyFailure(error, 'Failed to load item analysis', { serverMessage: false });
+    if (error) notifyFailure(error, adminT('results.analysis.loadFailed'), { serverMessage: false });
   }, [error]);
 
   const sectionTitle = new Map((data?.sections ?? []).map((s) => [String(s.id), s.title]));
@@ -61,26 +64,34 @@ export function ItemAnalysisPage() {
   const columns: Column<QuestionRow>[] = [
     {
       key: 'question',
-      header: 'Question',
+      header: t('results.analysis.question'),
       render: (q) => (
         <div>
-          <p className="question-results__number">Q{q.number}</p>
+          <p className="question-results__number">
+            {t('results.analysis.questionNumber', { number: q.number })}
+          </p>
           <p>{q.question}</p>
         </div>
       ),
     },
     {
       key: 'section',
-      header: 'Section',
+      header: t('results.analysis.section'),
       priority: 'low',
       render: (q) => sectionTitle.get(String(q.section)) ?? String(q.section),
     },
-    { key: 'attempts', header: 'Attempts', align: 'end', render: (q) => q.attempts },
-    { key: 'correct', header: 'Correct', align: 'end', render: (q) => q.correct },
-    { key: 'skipped', header: 'Skipped', align: 'end', priority: 'low', render: (q) => q.skipped },
+    { key: 'attempts', header: t('results.analysis.attempts'), align: 'end', render: (q) => q.attempts },
+    { key: 'correct', header: t('results.analysis.correct'), align: 'end', render: (q) => q.correct },
+    {
+      key: 'skipped',
+      header: t('results.analysis.skipped'),
+      align: 'end',
+      priority: 'low',
+      render: (q) => q.skipped,
+    },
     {
       key: 'facility',
-      header: 'Facility',
+      header: t('results.analysis.facility'),
       render: (q) => (
         <span className="facility">
           <ShareBar share={q.facility} />
@@ -94,13 +105,16 @@ export function ItemAnalysisPage() {
     <div className="stack">
       <div className="detail-actions">
         <ButtonLink to="/admin/results" variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />}>
-          Back to Results
+          {t('results.analysis.back')}
         </ButtonLink>
         {data && data.versions.length > 0 && (
           <div className="analysis-version">
             <Select
-              label="Assessment version"
-              options={data.versions.map((v) => ({ value: String(v), label: `Version ${v}` }))}
+              label={t('results.analysis.version')}
+              options={data.versions.map((v) => ({
+                value: String(v),
+                label: t('results.analysis.versionOption', { version: v }),
+              }))}
               value={String(data.version ?? '')}
               onChange={(e) => setParams({ version: e.target.value }, { replace: true })}
             />
@@ -109,28 +123,31 @@ export function ItemAnalysisPage() {
       </div>
       {isLoading ? (
         <div className="center-block">
-          <Spinner label="Loading item analysis" />
+          <Spinner label={t('results.analysis.loading')} />
         </div>
       ) : !data || data.attempts === 0 ? (
         <Card>
           <EmptyState
             icon={<BarChart2 size={28} />}
-            title="No results yet"
-            description="Item analysis appears once students have completed this version."
+            title={t('results.analysis.emptyTitle')}
+            description={t('results.analysis.emptyText')}
           />
         </Card>
       ) : (
         <div className="stack" aria-busy={isFetching}>
           <p className="muted">
-            {data.attempts} {data.attempts === 1 ? 'result' : 'results'} on version {data.version}. Facility
-            is the share of students who answered a question correctly; an optional question a student skipped
-            counts for neither.
+            {t('results.analysis.intro', { attempts: data.attempts, version: data.version })}
           </p>
-          <Card title="Questions">
-            <Table caption="Facility per question" columns={columns} rows={rows} rowKey={(q) => q.id} />
+          <Card title={t('results.analysis.questions')}>
+            <Table
+              caption={t('results.analysis.caption')}
+              columns={columns}
+              rows={rows}
+              rowKey={(q) => q.id}
+            />
           </Card>
           <div className="detail-grid">
-            <Card title="Section Means">
+            <Card title={t('results.analysis.sectionMeans')}>
               <ul className="section-means">
                 {data.sections.map((s) => (
                   <li key={String(s.id)} className="section-means__item">
@@ -143,7 +160,7 @@ export function ItemAnalysisPage() {
                 ))}
               </ul>
             </Card>
-            <Card title="Score Distribution">
+            <Card title={t('results.analysis.scoreDistribution')}>
               <Histogram buckets={data.distribution} />
             </Card>
           </div>

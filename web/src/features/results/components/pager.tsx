@@ -1,6 +1,7 @@
 import { Button, Select } from '../../../components/ui';
 import { PAGE_SIZES } from '../api/results-api';
 import type { Pagination } from '../api/types';
+import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
 const MAX_PAGE_BUTTONS = 5;
 
@@ -21,6 +22,7 @@ interface PagerProps {
 }
 
 export function Pager({ pagination, page, limit, shown, onPage, onLimit }: PagerProps) {
+  const t = useAdminT();
   const { totalPages, totalResults } = pagination;
   const first = totalResults === 0 ? 0 : (page - 1) * limit + 1;
   const last = totalResults === 0 ? 0 : first + shown - 1;
@@ -30,22 +32,22 @@ export function Pager({ pagination, page, limit, shown, onPage, onLimit }: Pager
     <div className="pager">
       <div className="pager__size">
         <Select
-          label="Results per page"
+          label={t('results.pager.perPage')}
           options={PAGE_SIZES.map((n) => ({ value: String(n), label: String(n) }))}
           value={String(limit)}
           onChange={(e) => onLimit(Number(e.target.value))}
         />
         <p className="muted" aria-live="polite">
-          Showing {first}–{last} of {totalResults} {totalResults === 1 ? 'result' : 'results'}
+          {t('results.pager.showing', { first, last, total: totalResults })}
         </p>
       </div>
       {totalPages > 1 && (
-        <nav className="pager__pages" aria-label="Result pages">
+        <nav className="pager__pages" aria-label={t('results.pager.label')}>
           <Button variant="secondary" size="sm" disabled={onFirst} onClick={() => onPage(1)}>
-            First
+            {t('results.pager.first')}
           </Button>
           <Button variant="secondary" size="sm" disabled={onFirst} onClick={() => onPage(page - 1)}>
-            Previous
+            {t('results.pager.previous')}
           </Button>
           <span className="pager__numbers">
             {pageWindow(page, totalPages).map((n) => (
@@ -54,7 +56,7 @@ export function Pager({ pagination, page, limit, shown, onPage, onLimit }: Pager
                 variant={n === page ? 'primary' : 'ghost'}
                 size="sm"
                 className="pager__number"
-                aria-label={`Page ${n}`}
+                aria-label={t('results.pager.page', { page: n })}
                 aria-current={n === page ? 'page' : undefined}
                 onClick={() => onPage(n)}
               >
@@ -63,10 +65,10 @@ export function Pager({ pagination, page, limit, shown, onPage, onLimit }: Pager
             ))}
           </span>
           <Button variant="secondary" size="sm" disabled={onLast} onClick={() => onPage(page + 1)}>
-            Next
+            {t('results.pager.next')}
           </Button>
           <Button variant="secondary" size="sm" disabled={onLast} onClick={() => onPage(totalPages)}>
-            Last
+            {t('results.pager.last')}
           </Button>
         </nav>
       )}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
+import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import {
   certificateFileName,
   certificatePath,
@@ -21,6 +22,7 @@ type Target = Pick<ResultRow, '_id' | 'student'>;
  * (SPEC §2: row actions are confirmed); `dialogs` renders them.
  */
 export function useResultActions({ onDeleted }: { onDeleted?: (result: ResultRow) => void } = {}) {
+  const t = useAdminT();
   const [asked, setAsked] = useState<Asked>(null);
   const report = useFileDownload();
   const certificate = useFileDownload();
@@ -30,10 +32,10 @@ export function useResultActions({ onDeleted }: { onDeleted?: (result: ResultRow
   const downloadReport = async (result: Target): Promise<boolean> => {
     try {
       await report.download(reportPath(result._id), reportFileName(result.student.name));
-      notify.success('PDF report downloaded successfully');
+      notify.success(adminT('results.actions.pdfDownloaded'));
       return true;
     } catch (err) {
-      notifyFailure(err, 'Failed to download PDF report', { serverMessage: false });
+      notifyFailure(err, adminT('results.actions.pdfFailed'), { serverMessage: false });
       return false;
     }
   };
@@ -45,17 +47,17 @@ export function useResultActions({ onDeleted }: { onDeleted?: (result: ResultRow
         certificateFileName(result.student.name, result.student.email),
       );
     } catch (err) {
-      notifyFailure(err, 'Failed to download certificate', { serverMessage: false });
+      notifyFailure(err, adminT('results.actions.certificateFailed'), { serverMessage: false });
     }
   };
 
   const resendCertificate = async (result: Target): Promise<boolean> => {
     try {
       await resend(result._id).unwrap();
-      notify.success('Certificate resent successfully');
+      notify.success(adminT('results.actions.resent'));
       return true;
     } catch (err) {
-      notifyFailure(err, 'Failed to resend certificate');
+      notifyFailure(err, adminT('results.actions.resendFailed'));
       return false;
     }
   };
@@ -69,58 +71,66 @@ export function useResultActions({ onDeleted }: { onDeleted?: (result: ResultRow
     else {
       try {
         await remove(result._id).unwrap();
-        notify.success('Assessment result deleted successfully');
+        notify.success(adminT('results.actions.deleted'));
         onDeleted?.(result);
         done = true;
       } catch (err) {
-        notifyFailure(err, 'Failed to delete assessment result');
+        notifyFailure(err, adminT('results.actions.deleteFailed'));
       }
     }
     if (done) setAsked(null);
   };
 
-  const who = asked && (
-    <>
-      <strong>{asked.result.student.name}</strong> ({asked.result.student.email})
-    </>
-  );
+  // The student the dialog asks about: the name in bold, the e-mail after it.
+  const who = { name: asked?.result.student.name ?? '', email: asked?.result.student.email ?? '' };
+  const bold = { 0: <strong /> };
   const close = () => setAsked(null);
 
   const dialogs = (
     <>
       <ConfirmDialog
         open={asked?.kind === 'pdf'}
-        title="Download PDF Report"
+        title={t('results.actions.pdfTitle')}
         message={
           <p aria-live="polite">
-            {report.busy ? 'Preparing the PDF report…' : <>Download the PDF report of the result of {who}?</>}
+            {report.busy ? (
+              t('results.actions.pdfPreparing')
+            ) : (
+              <AdminT id={'results.actions.pdfConfirm'} values={who} components={bold} />
+            )}
           </p>
         }
-        confirmLabel="Download PDF Report"
+        confirmLabel={t('results.actions.pdfConfirmLabel')}
         busy={report.busy}
         onConfirm={confirm}
         onCancel={close}
       />
       <ConfirmDialog
         open={asked?.kind === 'resend'}
-        title="Resend Certificate"
-        message={<p>Send the certificate to {who} again by e-mail?</p>}
-        confirmLabel="Resend Certificate"
+        title={t('results.actions.resendTitle')}
+        message={
+          <p>
+            <AdminT id={'results.actions.resendConfirm'} values={who} components={bold} />
+          </p>
+        }
+        confirmLabel={t('results.actions.resendConfirmLabel')}
         busy={resending}
         onConfirm={confirm}
         onCancel={close}
       />
       <ConfirmDialog
         open={asked?.kind === 'delete'}
-        title="Delete Result"
+        title={t('results.actions.deleteTitle')}
         tone="danger"
         message={
           <>
-            <p>Delete the assessment result of {who}?</p>
-            <p className="muted">Its report and certificate go with it. This cannot be undone.</p>
+            <p>
+              <AdminT id={'results.actions.deleteConfirm'} values={who} components={bold} />
+            </p>
+            <p className="muted">{t('results.actions.deleteWarning')}</p>
           </>
         }
-        confirmLabel="Delete Result"
+        confirmLabel={t('results.actions.deleteConfirmLabel')}
         busy={deleting}
         onConfirm={confirm}
         onCancel={close}

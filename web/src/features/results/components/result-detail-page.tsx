@@ -24,16 +24,18 @@ import { bandOf } from '../../../lib/bands';
 import { formatDateTime } from '../../../lib/format';
 import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
-import { byQuestionId, pointWord, useGetResultQuery } from '../api/results-api';
+import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
+import { byQuestionId, useGetResultQuery } from '../api/results-api';
 import type { AnswerResult, ResultDetail, VersionQuestion } from '../api/types';
 import { useFileDownload } from '../../../lib/file-download';
 import { useResultActions } from './result-actions';
 import { ResultTimeline } from './result-timeline';
 
 function BackToResults() {
+  const t = useAdminT();
   return (
     <ButtonLink to="/admin/results" variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />}>
-      Back to Results
+      {t('results.detail.back')}
     </ButtonLink>
   );
 }
@@ -60,29 +62,35 @@ function Bar({ percentage }: { percentage: number }) {
 }
 
 function Overview({ result }: { result: ResultDetail }) {
+  const t = useAdminT();
   const band = bandOf(result.percentage);
   return (
-    <Card title="Assessment Overview">
+    <Card title={t('results.detail.overview')}>
       <div className="overview">
         <div className={`overview__score score--${band}`}>
           <span className="overview__percent">{Math.round(result.percentage)}%</span>
-          <span className="visually-hidden">overall score</span>
+          <span className="visually-hidden">{t('results.detail.overallScore')}</span>
         </div>
         <div className="overview__facts">
           <p>
-            <Badge tone={result.passed ? 'success' : 'danger'}>{result.passed ? 'PASSED' : 'FAILED'}</Badge>
+            <Badge tone={result.passed ? 'success' : 'danger'}>
+              {result.passed ? t('results.detail.passed') : t('results.detail.failed')}
+            </Badge>
           </p>
           <Facts
             items={[
-              ['Performance Level', result.performanceLevel],
-              ['Score', `${result.score} / ${result.totalPoints} ${pointWord(result.totalPoints)}`],
-              ['Passing Score', `${result.passingScore}%`],
-              ['Attempt', String(result.attemptNumber)],
+              [t('results.detail.performanceLevel'), result.performanceLevel],
+              [
+                t('results.detail.score'),
+                t('results.detail.scoreValue', { score: result.score, total: result.totalPoints }),
+              ],
+              [t('results.detail.passingScore'), `${result.passingScore}%`],
+              [t('results.detail.attempt'), String(result.attemptNumber)],
               ...(typeof result.timeSpent === 'number'
                 ? [
                     [
-                      'Time Spent',
-                      `${result.timeSpent} ${result.timeSpent === 1 ? 'minute' : 'minutes'}`,
+                      t('results.detail.timeSpent'),
+                      t('results.detail.timeSpentValue', { minutes: result.timeSpent }),
                     ] as [string, string],
                   ]
                 : []),
@@ -95,9 +103,10 @@ function Overview({ result }: { result: ResultDetail }) {
 }
 
 function SectionPerformance({ result }: { result: ResultDetail }) {
+  const t = useAdminT();
   if (result.sections.length === 0) return null;
   return (
-    <Card title="Section Performance">
+    <Card title={t('results.detail.sections')}>
       <ul className="section-results">
         {result.sections.map((s) => (
           <li key={String(s.id)} className="section-results__item">
@@ -113,7 +122,7 @@ function SectionPerformance({ result }: { result: ResultDetail }) {
             </div>
             <Bar percentage={s.percentage} />
             <p className="muted">
-              {s.correct} / {s.questions} correct
+              {t('results.detail.sectionCorrect', { correct: s.correct, questions: s.questions })}
             </p>
           </li>
         ))}
@@ -125,11 +134,13 @@ function SectionPerformance({ result }: { result: ResultDetail }) {
 /** What the right answer reads as, from the version the student took. */
 function correctAnswerText(question: VersionQuestion | undefined): string | undefined {
   if (!question?.correctAnswer || question.type === 'file_upload') return undefined;
-  if (question.type === 'yes_no') return question.correctAnswer === 'yes' ? 'Yes' : 'No';
+  if (question.type === 'yes_no')
+    return question.correctAnswer === 'yes' ? adminT('results.detail.yes') : adminT('results.detail.no');
   return question.options?.find((o) => o.id === question.correctAnswer)?.text ?? question.correctAnswer;
 }
 
 function AnswerFileLink({ answer }: { answer: AnswerResult }) {
+  const t = useAdminT();
   const file = useFileDownload();
   if (!answer.file) return null;
   const { originalName, url } = answer.file;
@@ -137,7 +148,7 @@ function AnswerFileLink({ answer }: { answer: AnswerResult }) {
     try {
       await file.download(url, originalName);
     } catch (err) {
-      notifyFailure(err, 'Download failed. Please try again.', { serverMessage: false });
+      notifyFailure(err, adminT('results.detail.fileFailed'), { serverMessage: false });
     }
   };
   return (
@@ -148,7 +159,7 @@ function AnswerFileLink({ answer }: { answer: AnswerResult }) {
       icon={<Paperclip size={16} aria-hidden="true" />}
       loading={file.busy}
       onClick={save}
-      aria-label={`Download ${originalName}`}
+      aria-label={t('results.detail.downloadFile', { name: originalName })}
     >
       {originalName}
     </Button>
@@ -156,13 +167,14 @@ function AnswerFileLink({ answer }: { answer: AnswerResult }) {
 }
 
 function QuestionResults({ result }: { result: ResultDetail }) {
+  const t = useAdminT();
   const questions = new Map(
     (result.assessmentVersion?.sections ?? []).flatMap((s) => s.questions.map((q) => [q.id, q] as const)),
   );
   const sectionTitles = new Map(result.sections.map((s) => [String(s.id), s.title]));
   const answers = [...result.answers].sort(byQuestionId);
   return (
-    <Card title="Question-by-Question Results">
+    <Card title={t('results.detail.questions')}>
       <ol className="question-results">
         {answers.map((a, index) => {
           const question = questions.get(a.questionId);
@@ -172,7 +184,9 @@ function QuestionResults({ result }: { result: ResultDetail }) {
           return (
             <li key={a.questionId} className={`question-results__item question-results__item--${outcome}`}>
               <div className="question-results__head">
-                <span className="question-results__number">Q{index + 1}</span>
+                <span className="question-results__number">
+                  {t('results.detail.questionNumber', { number: index + 1 })}
+                </span>
                 <Badge tone={a.skipped ? 'neutral' : a.isCorrect ? 'success' : 'danger'}>
                   {a.skipped ? (
                     <MinusCircle size={14} aria-hidden="true" />
@@ -181,32 +195,39 @@ function QuestionResults({ result }: { result: ResultDetail }) {
                   ) : (
                     <XCircle size={14} aria-hidden="true" />
                   )}
-                  {a.skipped ? 'Skipped' : a.isCorrect ? 'Correct' : 'Incorrect'}
+                  {a.skipped
+                    ? t('results.detail.skipped')
+                    : a.isCorrect
+                      ? t('results.detail.correct')
+                      : t('results.detail.incorrect')}
                 </Badge>
                 <span className="question-results__points">
                   {a.skipped ? (
-                    <span className="muted">Optional, not counted</span>
+                    <span className="muted">{t('results.detail.notCounted')}</span>
+                  ) : a.maxPoints !== undefined ? (
+                    <AdminT
+                      id={'results.detail.pointsOf'}
+                      values={{ points: a.points, max: a.maxPoints }}
+                      components={{ 0: <span className="muted" /> }}
+                    />
                   ) : (
-                    <>
-                      {a.points} {pointWord(a.points)}
-                      {a.maxPoints !== undefined && <span className="muted"> of {a.maxPoints}</span>}
-                    </>
+                    t('results.detail.points', { points: a.points })
                   )}
                 </span>
               </div>
               <p className="question-results__text">{a.question || question?.question || a.questionId}</p>
               {section && <p className="muted question-results__section">{section}</p>}
               <p className="question-results__answer">
-                <span className="muted">Answer: </span>
+                <span className="muted">{t('results.detail.answer')} </span>
                 {a.file ? (
                   <AnswerFileLink answer={a} />
                 ) : (
-                  a.answerText || a.answer || <span className="muted">Not answered</span>
+                  a.answerText || a.answer || <span className="muted">{t('results.detail.notAnswered')}</span>
                 )}
               </p>
               {right && (
                 <p className="question-results__answer">
-                  <span className="muted">Correct answer: </span>
+                  <span className="muted">{t('results.detail.correctAnswer')} </span>
                   {right}
                 </p>
               )}
@@ -219,6 +240,7 @@ function QuestionResults({ result }: { result: ResultDetail }) {
 }
 
 export function ResultDetailPage() {
+  const t = useAdminT();
   const { resultId = '' } = useParams();
   const navigate = useNavigate();
   const { data: result, isLoading, error } = useGetResultQuery(resultId);
@@ -227,11 +249,11 @@ export function ResultDetailPage() {
 
   useEffect(() => {
     if (!error) return;
-    notifyFailure(error, 'Failed to load assessment result', { serverMessage: false });
+    notifyFailure(error, adminT('results.detail.loadFailed'), { serverMessage: false });
     navigate('/admin/results', { replace: true });
   }, [error, navigate]);
 
-  if (isLoading) return <FullPageSpinner label="Loading result" />;
+  if (isLoading) return <FullPageSpinner label={t('results.detail.loading')} />;
   if (!result) {
     return (
       <div className="stack">
@@ -239,7 +261,7 @@ export function ResultDetailPage() {
           <BackToResults />
         </div>
         <Card>
-          <EmptyState icon={<SearchX size={28} />} title="Result Not Found" />
+          <EmptyState icon={<SearchX size={28} />} title={t('results.detail.notFound')} />
         </Card>
       </div>
     );
@@ -256,7 +278,7 @@ export function ResultDetailPage() {
             loading={actions.preparingReport}
             onClick={() => void actions.downloadReport(result)}
           >
-            {actions.preparingReport ? 'Preparing PDF…' : 'Download PDF Report'}
+            {actions.preparingReport ? t('results.detail.preparingPdf') : t('results.detail.downloadPdf')}
           </Button>
           {result.passed && (
             <>
@@ -265,14 +287,14 @@ export function ResultDetailPage() {
                 loading={actions.preparingCertificate}
                 onClick={() => void actions.downloadCertificate(result)}
               >
-                Download Certificate
+                {t('results.detail.downloadCertificate')}
               </Button>
               <Button
                 variant="secondary"
                 icon={<Mail size={18} aria-hidden="true" />}
                 onClick={() => actions.ask('resend', result)}
               >
-                Resend Certificate
+                {t('results.detail.resendCertificate')}
               </Button>
             </>
           )}
@@ -280,13 +302,13 @@ export function ResultDetailPage() {
       </div>
 
       <div className="detail-grid">
-        <Card title="Student Information">
+        <Card title={t('results.detail.student')}>
           <Facts
             items={[
-              ['Name', result.student.name],
-              ['Email', result.student.email],
-              ['Completed', formatDateTime(result.completedAt)],
-              ['Assessment Code', result.assessmentCode || 'N/A'],
+              [t('results.detail.name'), result.student.name],
+              [t('results.detail.email'), result.student.email],
+              [t('results.detail.completed'), formatDateTime(result.completedAt)],
+              [t('results.detail.code'), result.assessmentCode || t('results.detail.noCode')],
             ]}
           />
         </Card>

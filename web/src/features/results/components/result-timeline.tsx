@@ -10,6 +10,7 @@ import {
 import { Card } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
 import { selectAdmin } from '../../auth/api/session';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import type { ResultDetail, TimelineEntry, TimelineKind } from '../api/types';
 
 const timeOfDay = new Intl.DateTimeFormat('en-US', {
@@ -22,13 +23,19 @@ const timeOfDay = new Intl.DateTimeFormat('en-US', {
 /** A duration as people say it: '45 s', '2 min 5 s', '1 h 3 min' (an hour and more leaves the seconds out). */
 export function formatDuration(seconds: number): string {
   const total = Math.max(0, Math.round(seconds));
-  if (total < 60) return `${total} s`;
+  if (total < 60) return adminT('results.duration.seconds', { seconds: total });
   if (total < 3600) {
-    const rest = total % 60;
-    return `${Math.floor(total / 60)} min${rest ? ` ${rest} s` : ''}`;
+    const minutes = Math.floor(total / 60);
+    const seconds = total % 60;
+    return seconds
+      ? adminT('results.duration.minutesSeconds', { minutes, seconds })
+      : adminT('results.duration.minutes', { minutes });
   }
+  const hours = Math.floor(total / 3600);
   const minutes = Math.floor((total % 3600) / 60);
-  return `${Math.floor(total / 3600)} h${minutes ? ` ${minutes} min` : ''}`;
+  return minutes
+    ? adminT('results.duration.hoursMinutes', { hours, minutes })
+    : adminT('results.duration.hours', { hours });
 }
 
 /** The facts a reviewer may want to notice: marked, in a neutral tone (a fact, never a fault). */
@@ -75,47 +82,66 @@ function When({ iso, reading }: { iso: string; reading: Reading }) {
   );
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** What the pasted entry says: how much was pasted (when known) and where (when known). */
+function pasted(count: number | undefined, number: number | undefined): string {
+  if (count === undefined) {
+    return number === undefined
+      ? adminT('results.timeline.pastedText')
+      : adminT('results.timeline.pastedTextQuestion', { number });
+  }
+  return number === undefined
+    ? adminT('results.timeline.pastedChars', { count })
+    : adminT('results.timeline.pastedCharsQuestion', { count, number });
+}
 
 function sentence(entry: TimelineEntry, reading: Reading): string {
-  const by = entry.actorId !== undefined && entry.actorId === reading.meId ? 'by you' : 'by an administrator';
+  const byMe = entry.actorId !== undefined && entry.actorId === reading.meId;
   switch (entry.kind) {
     case 'started':
-      return 'Started';
+      return adminT('results.timeline.started');
     case 'section_reached': {
       const section = entry.sectionId === undefined ? undefined : reading.sections.get(entry.sectionId);
-      return section ? `Reached section ${section.number}: ${section.title}` : 'Reached a section';
+      return section
+        ? adminT('results.timeline.reachedSection', { number: section.number, title: section.title })
+        : adminT('results.timeline.reachedASection');
     }
     case 'saved': {
       const count = entry.count ?? 1;
-      if (count <= 1) return 'Answers saved';
-      return `Answers saved ${count} times${entry.until ? `, until ${when(entry.until, reading)}` : ''}`;
+      if (count <= 1) return adminT('results.timeline.saved');
+      return entry.until
+        ? adminT('results.timeline.savedTimesUntil', { count, time: when(entry.until, reading) })
+        : adminT('results.timeline.savedTimes', { count });
     }
     case 'offline':
-      return entry.seconds === undefined ? 'Offline' : `Offline for ${formatDuration(entry.seconds)}`;
+      return entry.seconds === undefined
+        ? adminT('results.timeline.offline')
+        : adminT('results.timeline.offlineFor', { duration: formatDuration(entry.seconds) });
     case 'page_hidden':
       return entry.seconds === undefined
-        ? 'Left the page'
-        : `Left the page for ${formatDuration(entry.seconds)}`;
-    case 'pasted': {
-      const number = entry.questionId === undefined ? undefined : reading.questions.get(entry.questionId);
-      const what = entry.count === undefined ? 'text' : plural(entry.count, 'character', 'characters');
-      return `Pasted ${what} into ${number === undefined ? 'an answer' : `question ${number}`}`;
-    }
+        ? adminT('results.timeline.leftPage')
+        : adminT('results.timeline.leftPageFor', { duration: formatDuration(entry.seconds) });
+    case 'pasted':
+      return pasted(
+        entry.count,
+        entry.questionId === undefined ? undefined : reading.questions.get(entry.questionId),
+      );
     case 'second_device':
-      return 'Opened on a second device or browser';
+      return adminT('results.timeline.secondDevice');
     case 'extended':
-      return entry.minutes === undefined
-        ? `Time added ${by}`
-        : `${plural(entry.minutes, 'minute', 'minutes')} added ${by}`;
+      if (entry.minutes === undefined) {
+        return byMe ? adminT('results.timeline.timeAddedByYou') : adminT('results.timeline.timeAddedByAdmin');
+      }
+      return byMe
+        ? adminT('results.timeline.minutesAddedByYou', { minutes: entry.minutes })
+        : adminT('results.timeline.minutesAddedByAdmin', { minutes: entry.minutes });
     case 'submitted':
-      return 'Submitted';
+      return adminT('results.timeline.submitted');
     case 'ended':
-      return `Ended ${by}`;
+      return byMe ? adminT('results.timeline.endedByYou') : adminT('results.timeline.endedByAdmin');
     case 'timed_out':
-      return 'Ended when the time ran out';
+      return adminT('results.timeline.timedOut');
     default:
-      return 'Something happened';
+      return adminT('results.timeline.other');
   }
 }
 
@@ -125,6 +151,7 @@ function sentence(entry: TimelineEntry, reading: Reading): string {
  * entries worth noticing carry a neutral mark, none an error colour.
  */
 export function ResultTimeline({ result }: { result: ResultDetail }) {
+  const t = useAdminT();
   const me = useSelector(selectAdmin);
   const timeline = result.timeline ?? [];
   const versionSections = result.assessmentVersion?.sections ?? [];
@@ -136,12 +163,10 @@ export function ResultTimeline({ result }: { result: ResultDetail }) {
     meId: me?._id,
   };
   return (
-    <Card title="Timeline">
-      <p className="muted timeline__intro">
-        What happened during this attempt. These are facts, not part of the score.
-      </p>
+    <Card title={t('results.timeline.title')}>
+      <p className="muted timeline__intro">{t('results.timeline.intro')}</p>
       {timeline.length === 0 ? (
-        <p className="timeline__empty">No timeline was recorded for this attempt.</p>
+        <p className="timeline__empty">{t('results.timeline.empty')}</p>
       ) : (
         <ol className="timeline">
           {timeline.map((entry, index) => {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { BarChart2, Inbox } from 'lucide-react';
 import { ButtonLink, Card, ListTable, SearchInput, Select } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { exportPath, listParams, SORT_OPTIONS, STATUS_OPTIONS, useGetResultsQuery } from '../api/results-api';
 import type { ResultStatus } from '../api/types';
 import { ExportCsvButton } from '../../../lib/file-download';
@@ -15,13 +16,14 @@ import { ResultStatCards } from './result-stats';
 const sortValue = (sortBy: string, sortOrder: string) => `${sortBy}:${sortOrder}`;
 
 export function ResultsPage() {
+  const t = useAdminT();
   const filters = useResultFilters();
   const { query, update } = filters;
   const [search, setSearch] = useAddressSearch(filters);
 
   const { data, currentData, isLoading, isFetching, error } = useGetResultsQuery(query);
   useEffect(() => {
-    if (error) notifyFailure(error, 'Failed to load results', { serverMessage: false });
+    if (error) notifyFailure(error, adminT('results.list.loadFailed'), { serverMessage: false });
   }, [error]);
 
   const results = data?.results ?? [];
@@ -42,7 +44,7 @@ export function ResultsPage() {
     },
   });
 
-  const columns = resultColumns((action, row) => actions.ask(action, row));
+  const columns = resultColumns(t, (action, row) => actions.ask(action, row));
 
   const filtered = query.search.trim() !== '' || query.status !== 'all';
 
@@ -50,7 +52,7 @@ export function ResultsPage() {
     <div className="stack">
       <ResultStatCards stats={data?.stats} />
       <Card
-        title="Assessment Results"
+        title={t('results.list.title')}
         actions={
           <div className="row-actions">
             <ButtonLink
@@ -58,32 +60,32 @@ export function ResultsPage() {
               variant="secondary"
               icon={<BarChart2 size={18} aria-hidden="true" />}
             >
-              Item Analysis
+              {t('results.list.itemAnalysis')}
             </ButtonLink>
             <ExportCsvButton
               path={exportPath}
               name="assessment-results"
               params={listParams(query)}
-              failure="Failed to export results"
+              failure={t('results.list.exportFailed')}
             />
           </div>
         }
       >
         <div className="toolbar toolbar--filters">
           <SearchInput
-            label="Search results"
-            placeholder="Search by name or email"
+            label={t('results.list.search')}
+            placeholder={t('results.list.searchPlaceholder')}
             value={search}
             onChange={setSearch}
           />
           <Select
-            label="Result"
+            label={t('results.list.result')}
             options={STATUS_OPTIONS}
             value={query.status}
             onChange={(e) => update({ status: e.target.value as ResultStatus })}
           />
           <Select
-            label="Sort by"
+            label={t('results.list.sortBy')}
             options={SORT_OPTIONS.map((o) => ({ value: sortValue(o.sortBy, o.sortOrder), label: o.label }))}
             value={sortValue(query.sortBy, query.sortOrder)}
             onChange={(e) => {
@@ -94,16 +96,16 @@ export function ResultsPage() {
         </div>
         <ListTable
           loading={isLoading}
-          loadingLabel="Loading results"
+          loadingLabel={t('results.list.loading')}
           fetching={isFetching}
-          caption="Assessment results"
+          caption={t('results.list.caption')}
           columns={columns}
           rows={results}
           rowKey={(r) => r._id}
           empty={{
             icon: <Inbox size={28} />,
-            title: 'No results found',
-            description: filtered ? 'No result matches this search or filter.' : undefined,
+            title: t('results.list.emptyTitle'),
+            description: filtered ? t('results.list.emptyFiltered') : undefined,
           }}
         />
         {pagination && (

@@ -13,6 +13,7 @@ const DEFAULTS: ResultListQuery = {
   limit: DEFAULT_PAGE_SIZE,
   search: '',
   status: 'all',
+
   sortBy: 'completedAt',
   sortOrder: 'desc',
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { api, LIST } from '../../../lib/api';
 import { emailField } from '../../auth/api/schemas';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 import type {
   DeliveryLog,
   ExtraTimeAnswer,
@@ -21,17 +22,17 @@ export interface StudentListQuery {
 }
 
 export const STATUS_OPTIONS: { value: StudentListQuery['status']; label: string }[] = [
-  { value: 'all', label: 'All Status' },
-  { value: 'invited', label: 'Invited' },
-  { value: 'started', label: 'In Progress' },
-  { value: 'completed', label: 'Completed' },
+  { value: 'all', label: adminT('students.status.all') },
+  { value: 'invited', label: adminT('students.status.invited') },
+  { value: 'started', label: adminT('students.status.started') },
+  { value: 'completed', label: adminT('students.status.completed') },
 ];
 
 export const statusLabel = (status: StudentStatus) =>
   STATUS_OPTIONS.find((o) => o.value === status)?.label ?? status;
 
 // SPEC §5: name required, min 2; email required and well-formed; phoneNumber optional, no format rule.
-const EXTRA_TIME_MESSAGE = 'Extra time must be a whole percentage from 0 to 300';
+const EXTRA_TIME_MESSAGE = adminT('students.extraTime.invalid');
 /** An accommodation: this much more time than the assessment's limit (0, 25, 50, 100 or any 0–300). */
 export const extraTimeField = z
   .number({ error: EXTRA_TIME_MESSAGE })
@@ -40,7 +41,11 @@ export const extraTimeField = z
   .max(300, EXTRA_TIME_MESSAGE);
 
 export const inviteStudentSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').min(2, 'Name must be at least 2 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, adminT('students.invite.nameRequired'))
+    .min(2, adminT('students.invite.nameTooShort')),
   email: emailField,
   phoneNumber: z.string().trim(),
   extraTimePercent: extraTimeField,
@@ -91,6 +96,7 @@ export const studentsApi = api.injectEndpoints({
         },
       }),
       transformResponse: (body: InviteAnswer) => body.student,
+
       invalidatesTags: [{ type: 'Student', id: LIST }, 'Dashboard'],
     }),
     resendInvitation: build.mutation<void, string>({
@@ -108,6 +114,7 @@ export const studentsApi = api.injectEndpoints({
       query: (id) => ({ url: byId(id), method: 'DELETE' }),
       transformResponse: () => undefined,
       // The student's results go with them: a results list or item analysis fetched before must not show them.
+
       invalidatesTags: [{ type: 'Student', id: LIST }, { type: 'Result', id: LIST }, 'Dashboard'],
     }),
     importStudents: build.mutation<ImportReport, { file: File; dryRun: boolean }>({

@@ -2,17 +2,19 @@ import { useEffect, useState } from 'react';
 import { Download } from 'lucide-react';
 import { ActionModal, FormField } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { useImportStudentsMutation } from '../api/students-api';
 import type { ImportReport } from '../api/types';
 
-const students = (n: number) => `${n} ${n === 1 ? 'student' : 'students'}`;
-
+/** The template file's contents: the columns the service reads and a sample row, the same in every language. */
 const TEMPLATE =
+  // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSV file's header and sample row, not screen words
   'name,email,phoneNumber,extraTimePercent,language\nAda Lovelace,ada@example.edu,+44 20 7946 0000,0,en\n';
 const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(TEMPLATE)}`;
 
 /** Bulk invitations: the server checks the file first (dry run), the admin confirms, then it imports. */
 export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useAdminT();
   const [file, setFile] = useState<File | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
   const [runImport, { isLoading }] = useImportStudentsMutation();
@@ -29,7 +31,7 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
     try {
       setReport(await runImport({ file, dryRun: true }).unwrap());
     } catch (err) {
-      notifyFailure(err, 'Failed to check the file');
+      notifyFailure(err, adminT('students.import.checkFailed'));
     }
   };
 
@@ -37,32 +39,31 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
     if (!file) return;
     try {
       const done = await runImport({ file, dryRun: false }).unwrap();
-      notify.success(`${students(done.imported ?? done.valid)} invited`);
+      notify.success(adminT('students.import.invited', { count: done.imported ?? done.valid }));
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to send invitation');
+      notifyFailure(err, adminT('students.import.failed'));
     }
   };
 
   return (
     <ActionModal
       open={open}
-      title="Import Students"
+      title={t('students.import.title')}
       onClose={onClose}
-      submitLabel={report ? `Invite ${students(report.valid)}` : 'Check File'}
+      submitLabel={report ? t('students.import.invite', { count: report.valid }) : t('students.import.check')}
       onSubmit={report ? confirm : check}
       disabled={report ? report.valid === 0 : !file}
       busy={isLoading}
     >
       <div className="form">
         <p className="muted">
-          One student per line with the columns name, email, phoneNumber, an optional extraTimePercent and an
-          optional language (en, es, fr, pt or ar; empty: the student's browser language).{' '}
+          {t('students.import.intro')}{' '}
           <a href={TEMPLATE_HREF} download="students-template.csv">
-            <Download size={14} aria-hidden="true" /> Download the template CSV
+            <Download size={14} aria-hidden="true" /> {t('students.import.template')}
           </a>
         </p>
-        <FormField label="CSV file">
+        <FormField label={t('students.import.file')}>
           {(control) => (
             <input
               {...control}
@@ -77,16 +78,20 @@ export function ImportStudentsDialog({ open, onClose }: { open: boolean; onClose
           )}
         </FormField>
         {report && (
-          <section aria-label="Check result" aria-live="polite">
+          <section aria-label={t('students.import.result')} aria-live="polite">
             <p>
-              {report.valid} {report.valid === 1 ? 'student is' : 'students are'} ready to invite
-              {report.problems.length > 0 ? `; ${report.problems.length} lines will be left out:` : '.'}
+              {report.problems.length > 0
+                ? t('students.import.readyWithProblems', {
+                    count: report.valid,
+                    problems: report.problems.length,
+                  })
+                : t('students.import.ready', { count: report.valid })}
             </p>
             {report.problems.length > 0 && (
               <ul className="import-problems">
                 {report.problems.map((p) => (
                   <li key={`${p.line}-${p.message}`}>
-                    Line {p.line}: {p.message}
+                    {t('students.import.problem', { line: p.line, message: p.message })}
                   </li>
                 ))}
               </ul>

@@ -1,20 +1,22 @@
 import { FormModal, Input, Select } from '../../../components/ui';
 import { useDialogForm } from '../../../lib/forms';
+import { useAdminT, type AdminTranslate } from '../../../i18n/admin/admin-i18n';
 import { ExtraTimeInput } from './extra-time';
 import { inviteStudentSchema, useInviteStudentMutation, type InviteStudentInput } from '../api/students-api';
 
 const empty: InviteStudentInput = { name: '', email: '', phoneNumber: '', extraTimePercent: 0, language: '' };
 
 /** The languages a student can read Readiness in, named for the administrator and in their own words. */
-export const STUDENT_LANGUAGES = [
-  { value: 'en', label: 'English' },
-  { value: 'es', label: 'Spanish (Español)' },
-  { value: 'fr', label: 'French (Français)' },
-  { value: 'pt', label: 'Portuguese (Português)' },
-  { value: 'ar', label: 'Arabic (العربية), right to left' },
+export const studentLanguages = (t: AdminTranslate) => [
+  { value: 'en', label: t('students.invite.languageEn') },
+  { value: 'es', label: t('students.invite.languageEs') },
+  { value: 'fr', label: t('students.invite.languageFr') },
+  { value: 'pt', label: t('students.invite.languagePt') },
+  { value: 'ar', label: t('students.invite.languageAr') },
 ];
 
 export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const t = useAdminT();
   const [invite, { isLoading }] = useInviteStudentMutation();
   const { field, modal } = useDialogForm({
     schema: inviteStudentSchema,
@@ -22,22 +24,29 @@ export function InviteStudentModal({ open, onClose }: { open: boolean; onClose: 
     values: () => empty,
     save: async (values) => {
       const student = await invite(values).unwrap();
-      return `Invitation sent to ${student?.name ?? values.name}`;
+      return t('students.invite.sent', { name: student?.name ?? values.name });
     },
-    failure: 'Failed to send invitation',
+    failure: t('students.invite.failed'),
     onClose,
   });
 
   return (
-    <FormModal {...modal} title="Invite Student" submitLabel="Send Invitation" busy={isLoading}>
-      <Input label="Name" autoComplete="off" {...field('name')} />
-      <Input label="Email" type="email" autoComplete="off" {...field('email')} />
-      <Input label="Phone number (optional)" type="tel" autoComplete="off" {...field('phoneNumber')} />
+    <FormModal
+      {...modal}
+      title={t('students.invite.title')}
+      submitLabel={t('students.invite.submit')}
+      busy={isLoading}
+    >
+      <Input label={t('students.invite.name')} autoComplete="off" {...field('name')} />
+      <Input label={t('students.invite.email')} type="email" autoComplete="off" {...field('email')} />
+      {}
+      <Input label={t('students.invite.phone')} type="tel" autoComplete="off" {...field('phoneNumber')} />
+      {}
       <ExtraTimeInput {...field('extraTimePercent', { valueAsNumber: true })} />
       <Select
-        label="Language of the mails, the test and the certificate"
-        placeholder="The student's browser language"
-        options={STUDENT_LANGUAGES}
+        label={t('students.invite.language')}
+        placeholder={t('students.invite.languageBrowser')}
+        options={studentLanguages(t)}
         {...field('language')}
       />
     </FormModal>

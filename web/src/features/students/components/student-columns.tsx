@@ -8,6 +8,8 @@ import {
   type Column,
 } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
+import { AdminT, useAdminT, type AdminTranslate } from '../../../i18n/admin/admin-i18n';
+import { LANGUAGE_NAMES } from '../../../i18n/languages';
 import { statusLabel } from '../api/students-api';
 import type { InviteDelivery, Student } from '../api/types';
 
@@ -18,73 +20,103 @@ const statusTone: Record<Student['status'], BadgeTone> = {
 };
 
 function DeliveryBadge({ delivery }: { delivery: InviteDelivery | undefined }) {
+  const t = useAdminT();
   if (!delivery || delivery.status === 'sent') return null;
-  if (delivery.status === 'queued') return <Badge tone="neutral">Invite queued</Badge>;
-  const reason = delivery.reason ?? 'The mail server refused the invitation';
+  if (delivery.status === 'queued') return <Badge tone="neutral">{t('students.table.inviteQueued')}</Badge>;
+  const reason = delivery.reason ?? t('students.table.inviteRefused');
   return (
     <span title={reason}>
-      <Badge tone="danger">Invite failed</Badge>
+      <Badge tone="danger">{t('students.table.inviteFailed')}</Badge>
       <span className="visually-hidden">: {reason}</span>
     </span>
   );
 }
 
+/**
+ * The language the student reads Readiness in (issue 27), by its own name and marked as that language; the
+ * browser's when none was chosen.
+ */
+function StudentLanguage({ language }: { language: Student['language'] }) {
+  const t = useAdminT();
+  if (!language) return <p className="muted">{t('students.table.languageBrowser')}</p>;
+  return (
+    <p className="muted">
+      <AdminT
+        id={'students.table.language'}
+        values={{ language: LANGUAGE_NAMES[language] }}
+        components={{ 0: <bdi lang={language} /> }}
+      />
+    </p>
+  );
+}
+
 /** The Student Management table's columns: who, where they stand (with their invitation's delivery), and actions. */
-export function studentColumns(actions: {
-  deliveryOf: Map<string, InviteDelivery>;
-  /** The student whose link was just copied (its button shows a check for a moment). */
-  copiedId: string | null;
-  onCopy(student: Student): void;
-  onExtraTime(student: Student): void;
-  onResend(student: Student): void;
-  onDelete(student: Student): void;
-}): Column<Student>[] {
+export function studentColumns(
+  t: AdminTranslate,
+  actions: {
+    deliveryOf: Map<string, InviteDelivery>;
+    /** The student whose link was just copied (its button shows a check for a moment). */
+    copiedId: string | null;
+    onCopy(student: Student): void;
+    onExtraTime(student: Student): void;
+    onResend(student: Student): void;
+    onDelete(student: Student): void;
+  },
+): Column<Student>[] {
   return [
     {
       key: 'student',
-      header: 'Student',
+      header: t('students.table.student'),
       render: (s) => <Person name={s.name} email={s.email} details={s.phoneNumber ? [s.phoneNumber] : []} />,
     },
     {
       key: 'status',
-      header: 'Status',
+      header: t('students.table.status'),
       render: (s) => (
         <div className="badge-stack">
           <Badge tone={statusTone[s.status]}>{statusLabel(s.status)}</Badge>
-          {s.expired && <Badge tone="warning">Link expired</Badge>}
-          {s.extraTimePercent > 0 && <Badge tone="accent">{`+${s.extraTimePercent}% time`}</Badge>}
+          {s.expired && <Badge tone="warning">{t('students.table.linkExpired')}</Badge>}
+          {s.extraTimePercent > 0 && (
+            <Badge tone="accent">{t('students.table.extraTime', { percent: s.extraTimePercent })}</Badge>
+          )}
           <DeliveryBadge delivery={actions.deliveryOf.get(s._id)} />
+          <StudentLanguage language={s.language} />
         </div>
       ),
     },
-    { key: 'invited', header: 'Invited Date', render: (s) => formatDate(s.createdAt) },
-    actionsColumn((s) => (
-      <>
-        <IconButton
-          label={
-            actions.copiedId === s._id ? `Link copied for ${s.name}` : `Copy assessment URL for ${s.name}`
-          }
-          icon={actions.copiedId === s._id ? <Check size={16} /> : <Copy size={16} />}
-          className={actions.copiedId === s._id ? 'btn--success-text' : undefined}
-          onClick={() => actions.onCopy(s)}
-        />
-        <IconButton
-          label={`Set extra time for ${s.name}`}
-          icon={<Clock size={16} />}
-          onClick={() => actions.onExtraTime(s)}
-        />
-        <IconButton
-          label={`Resend invitation to ${s.name}`}
-          icon={<Mail size={16} />}
-          onClick={() => actions.onResend(s)}
-        />
-        <IconButton
-          label={`Delete ${s.name}`}
-          icon={<Trash2 size={16} />}
-          className="btn--danger-text"
-          onClick={() => actions.onDelete(s)}
-        />
-      </>
-    )),
+    { key: 'invited', header: t('students.table.invitedDate'), render: (s) => formatDate(s.createdAt) },
+    actionsColumn(
+      (s) => (
+        <>
+          <IconButton
+            label={
+              actions.copiedId === s._id
+                ? t('students.table.linkCopied', { name: s.name })
+                : t('students.table.copyUrl', { name: s.name })
+            }
+            icon={actions.copiedId === s._id ? <Check size={16} /> : <Copy size={16} />}
+            className={actions.copiedId === s._id ? 'btn--success-text' : undefined}
+            onClick={() => actions.onCopy(s)}
+          />
+          <IconButton
+            label={t('students.table.setExtraTime', { name: s.name })}
+            icon={<Clock size={16} />}
+            onClick={() => actions.onExtraTime(s)}
+          />
+          <IconButton
+            label={t('students.table.resend', { name: s.name })}
+            icon={<Mail size={16} />}
+            onClick={() => actions.onResend(s)}
+          />
+          <IconButton
+            label={t('students.table.delete', { name: s.name })}
+            icon={<Trash2 size={16} />}
+            className="btn--danger-text"
+            onClick={() => actions.onDelete(s)}
+          />
+        </>
+      ),
+      t('students.table.actions'),
+    ),
   ];
 }

@@ -1,5 +1,6 @@
 import { ConfirmDialog } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
+import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { useDeleteStudentMutation, useResendInvitationMutation } from '../api/students-api';
 import type { Student } from '../api/types';
 
@@ -10,28 +11,32 @@ interface StudentDialogProps {
 }
 
 export function ResendInvitationDialog({ student, onClose }: StudentDialogProps) {
+  const t = useAdminT();
   const [resend, { isLoading: resending }] = useResendInvitationMutation();
   const confirmResend = async () => {
     if (!student) return;
     try {
       await resend(student._id).unwrap();
-      notify.success(`Invitation sent to ${student.name}`);
+      notify.success(adminT('students.resend.sent', { name: student.name }));
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to resend assessment invitation');
+      notifyFailure(err, adminT('students.resend.failed'));
     }
   };
   return (
     <ConfirmDialog
       open={student !== null}
-      title="Resend Invitation"
+      title={t('students.resend.title')}
       message={
         <p>
-          Send the assessment invitation to <strong>{student?.name}</strong> ({student?.email}) again? The
-          link stays the same and is valid again for its full period.
+          <AdminT
+            id={'students.resend.confirm'}
+            values={{ name: student?.name ?? '', email: student?.email ?? '' }}
+            components={{ 0: <strong /> }}
+          />
         </p>
       }
-      confirmLabel="Resend Invitation"
+      confirmLabel={t('students.resend.confirmLabel')}
       busy={resending}
       onConfirm={confirmResend}
       onCancel={onClose}
@@ -40,34 +45,36 @@ export function ResendInvitationDialog({ student, onClose }: StudentDialogProps)
 }
 
 export function DeleteStudentDialog({ student, onClose }: StudentDialogProps) {
+  const t = useAdminT();
   const [remove, { isLoading: deleting }] = useDeleteStudentMutation();
   const confirmDelete = async () => {
     if (!student) return;
     try {
       await remove(student._id).unwrap();
-      notify.success('Student deleted successfully');
+      notify.success(adminT('students.delete.done'));
       onClose();
     } catch (err) {
-      notifyFailure(err, 'Failed to delete student');
+      notifyFailure(err, adminT('students.delete.failed'));
     }
   };
   return (
     <ConfirmDialog
       open={student !== null}
-      title="Delete Student"
+      title={t('students.delete.title')}
       tone="danger"
       message={
         <>
           <p>
-            Delete <strong>{student?.name}</strong> ({student?.email})?
+            <AdminT
+              id={'students.delete.confirm'}
+              values={{ name: student?.name ?? '', email: student?.email ?? '' }}
+              components={{ 0: <strong /> }}
+            />
           </p>
-          <p className="muted">
-            Their invitation, attempts, answers, results and certificates are erased everywhere. This cannot
-            be undone.
-          </p>
+          <p className="muted">{t('students.delete.warning')}</p>
         </>
       }
-      confirmLabel="Delete Student"
+      confirmLabel={t('students.delete.confirmLabel')}
       busy={deleting}
       onConfirm={confirmDelete}
       onCancel={onClose}

@@ -3,6 +3,7 @@ import { Upload, UserPlus, Users } from 'lucide-react';
 import { Button, Card, ListTable, PageNav, SearchInput, Select } from '../../../components/ui';
 import { useDebounced } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
+import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { STATUS_OPTIONS, useGetStudentsQuery } from '../api/students-api';
 import type { StatusFilter, Student } from '../api/types';
 import { useCopyLink } from '../hooks/use-copy-link';
@@ -17,6 +18,7 @@ const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
 
 export function StudentsPage() {
+  const t = useAdminT();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<StatusFilter>('all');
   const [page, setPage] = useState(1);
@@ -35,13 +37,13 @@ export function StudentsPage() {
   const { copiedId, copyUrl } = useCopyLink();
 
   useEffect(() => {
-    if (loadError) notifyFailure(loadError, 'Failed to load students', { serverMessage: false });
+    if (loadError) notifyFailure(loadError, adminT('students.page.loadFailed'), { serverMessage: false });
   }, [loadError]);
   useEffect(() => setPage(1), [settledSearch, status]);
 
   const students = data?.students ?? [];
   const deliveryOf = useInviteDeliveries(students.map((s) => s._id));
-  const columns = studentColumns({
+  const columns = studentColumns(t, {
     deliveryOf,
     copiedId,
     onCopy: copyUrl,
@@ -53,7 +55,7 @@ export function StudentsPage() {
   return (
     <div className="stack">
       <Card
-        title="Students"
+        title={t('students.page.title')}
         actions={
           <div className="row-actions">
             <Button
@@ -61,23 +63,23 @@ export function StudentsPage() {
               icon={<Upload size={18} aria-hidden="true" />}
               onClick={() => setImporting(true)}
             >
-              Import CSV
+              {t('students.page.importCsv')}
             </Button>
             <Button icon={<UserPlus size={18} aria-hidden="true" />} onClick={() => setInviting(true)}>
-              Invite Student
+              {t('students.page.invite')}
             </Button>
           </div>
         }
       >
         <div className="toolbar toolbar--filters">
           <SearchInput
-            label="Search students"
-            placeholder="Search by name or email"
+            label={t('students.page.search')}
+            placeholder={t('students.page.searchPlaceholder')}
             value={search}
             onChange={setSearch}
           />
           <Select
-            label="Status"
+            label={t('students.page.status')}
             options={STATUS_OPTIONS}
             value={status}
             onChange={(e) => setStatus(e.target.value as StatusFilter)}
@@ -85,25 +87,25 @@ export function StudentsPage() {
         </div>
         <ListTable
           loading={isLoading}
-          loadingLabel="Loading students"
+          loadingLabel={t('students.page.loading')}
           fetching={isFetching}
-          caption="Students"
+          caption={t('students.page.caption')}
           columns={columns}
           rows={students}
           rowKey={(s) => s._id}
           empty={{
             icon: <Users size={28} />,
-            title: 'No students found',
-            description: search || status !== 'all' ? 'No student matches this search or filter.' : undefined,
+            title: t('students.page.emptyTitle'),
+            description: search || status !== 'all' ? t('students.page.emptyFiltered') : undefined,
           }}
         />
         {data && (
           <PageNav
-            label="Student pages"
+            label={t('students.pager.label')}
             pagination={data.pagination}
             page={page}
             onPage={setPage}
-            unit={{ one: 'student', other: 'students' }}
+            unit={{ one: t('students.pager.one'), other: t('students.pager.other') }}
           />
         )}
       </Card>

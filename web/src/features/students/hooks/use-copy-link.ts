@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { notify } from '../../../lib/toast';
+import { adminT } from '../../../i18n/admin/admin-i18n';
 import type { Student } from '../api/types';
 
 const COPIED_MS = 2000;
@@ -13,12 +14,12 @@ export function useCopyLink() {
   const copyUrl = async (student: Student) => {
     try {
       await navigator.clipboard.writeText(student.inviteUrl);
-      notify.success('Assessment URL copied to clipboard');
+      notify.success(adminT('students.copy.copied'));
       setCopiedId(student._id);
       clearTimeout(copiedTimer.current);
       copiedTimer.current = setTimeout(() => setCopiedId(null), COPIED_MS);
     } catch {
-      notify.error('Failed to copy URL');
+      notify.error(adminT('students.copy.failed'));
     }
   };
   return { copiedId, copyUrl };

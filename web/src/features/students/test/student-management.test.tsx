@@ -39,6 +39,21 @@ describe('Student Management', () => {
     expect(within(row('Marie Curie')).queryByText('Invite failed')).not.toBeInTheDocument();
   });
 
+  it("when a student has a language, then their row names it in its own words, marked as that language; none: the browser's", async () => {
+    store.students = store.students.map((s) =>
+      s._id === 'st-1' ? { ...s, language: 'ar' } : s._id === 'st-2' ? { ...s, language: 'es' } : s,
+    );
+    await openStudents();
+    expect(within(row('Marie Curie')).getByText('العربية')).toHaveAttribute('lang', 'ar');
+    expect(within(row('Marie Curie')).getByText('العربية').parentElement).toHaveTextContent(
+      'Language: العربية',
+    );
+    expect(within(row('Niels Bohr')).getByText('Español')).toHaveAttribute('lang', 'es');
+    expect(within(row('Lise Meitner')).getByText("Language: the browser's")).toBeInTheDocument();
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Student', 'Status', 'Invited Date', 'Actions']);
+  });
+
   it('when searching and filtering, then the server is asked with search, status, page and limit', async () => {
     const { user } = await openStudents();
     expect(lastQuery().get('page')).toBe('1');

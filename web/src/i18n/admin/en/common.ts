@@ -1,2 +1,16 @@
-/* The admin app's words for common: one file of the admin catalogue (see ./index.ts); its ids start with its name. */
-export default {} satisfies Record<`common.${string}`, string>;
+/*
+ * The admin app's words for common: one file of the admin catalogue (see ./index.ts); its ids start with its name.
+ * The words the shared components show (which take them as props, the student pages giving their own) and the
+ * words several areas share.
+ */
+export default {
+  'common.cancel': 'Cancel',
+  'common.close': 'Close',
+  'common.actions': 'Actions',
+  'common.passed': 'Passed',
+  'common.failed': 'Failed',
+  'common.showPassword': 'Show password',
+  'common.hidePassword': 'Hide password',
+  'common.field.email': 'Email',
+  'common.field.password': 'Password',
+} satisfies Record<`common.${string}`, string>;

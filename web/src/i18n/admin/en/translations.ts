@@ -4,6 +4,20 @@
  * with its name.
  */
 export default {
+  'translations.group.basic': 'Basic Settings',
+  'translations.group.practice': 'Practice question',
+  'translations.group.section': 'Section {id}',
+  'translations.group.question': 'Question {n}',
+  'translations.label.title': 'Title',
+  'translations.label.description': 'Description',
+  'translations.label.practiceText': 'Practice question text',
+  'translations.label.practiceOption': 'Practice option {n}',
+  'translations.label.sectionTitle': 'Section {id} title',
+  'translations.label.sectionDescription': 'Section {id} description',
+  'translations.label.questionText': 'Question {n} text',
+  'translations.label.questionOption': 'Question {n} option {option}',
+  'translations.label.fileInstructions': 'Question {n} file instructions',
+  'translations.label.downloadableFile': 'Question {n} downloadable file',
   'translations.card.title': '{language} Translation',
   'translations.field.label': '{label} in {language}',
   'translations.field.english': 'English: <0>{english}</0>',
