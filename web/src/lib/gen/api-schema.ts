@@ -2720,12 +2720,8 @@ export interface paths {
                                         /** @description The question's downloadable file in this language (a question that offers one) */
                                         downloadableFile?: {
                                             filename: string;
-                                            /** @description The student's page only */
-                                            mimetype?: string;
                                             originalName: string;
                                             size: number;
-                                            /** @description The student's page only: where the file downloads from */
-                                            url?: string;
                                         };
                                         /** @description A file-upload question's instructions */
                                         fileInstructions?: string;
@@ -2760,12 +2756,8 @@ export interface paths {
                                         /** @description The question's downloadable file in this language (a question that offers one) */
                                         downloadableFile?: {
                                             filename: string;
-                                            /** @description The student's page only */
-                                            mimetype?: string;
                                             originalName: string;
                                             size: number;
-                                            /** @description The student's page only: where the file downloads from */
-                                            url?: string;
                                         };
                                         /** @description A file-upload question's instructions */
                                         fileInstructions?: string;
@@ -2800,12 +2792,8 @@ export interface paths {
                                         /** @description The question's downloadable file in this language (a question that offers one) */
                                         downloadableFile?: {
                                             filename: string;
-                                            /** @description The student's page only */
-                                            mimetype?: string;
                                             originalName: string;
                                             size: number;
-                                            /** @description The student's page only: where the file downloads from */
-                                            url?: string;
                                         };
                                         /** @description A file-upload question's instructions */
                                         fileInstructions?: string;
@@ -2840,12 +2828,8 @@ export interface paths {
                                         /** @description The question's downloadable file in this language (a question that offers one) */
                                         downloadableFile?: {
                                             filename: string;
-                                            /** @description The student's page only */
-                                            mimetype?: string;
                                             originalName: string;
                                             size: number;
-                                            /** @description The student's page only: where the file downloads from */
-                                            url?: string;
                                         };
                                         /** @description A file-upload question's instructions */
                                         fileInstructions?: string;

@@ -1,10 +1,14 @@
-import type { ReactElement, ReactNode } from 'react';
+import { createElement, type ReactElement, type ReactNode } from 'react';
 import { setupI18n, type Messages } from '@lingui/core';
 import { I18nProvider, Trans, useLingui } from '@lingui/react';
 import en, { type AdminMessageId } from './en';
 
 /** An admin message by id, with its values: the text in the admin app's language. */
 export type AdminTranslate = (id: AdminMessageId, values?: Record<string, unknown>) => string;
+
+/*
+ * Written without JSX: the test typecheck (tsconfig.tests.json) reaches this module through the admin's schemas.
+ */
 
 /**
  * The admin app's Lingui instance (issue 27, item 5). English only for now: the admin app is one language for
@@ -20,7 +24,7 @@ export const adminT: AdminTranslate = (id, values) => adminI18n._(id, values);
 
 /** Gives the admin screens their catalogue. */
 export function AdminLanguageProvider({ children }: { children: ReactNode }) {
-  return <I18nProvider i18n={adminI18n}>{children}</I18nProvider>;
+  return createElement(I18nProvider, { i18n: adminI18n }, children);
 }
 
 /** An admin message by id, in a component: it follows the language if the admin app ever switches one. */
@@ -34,5 +38,5 @@ export function AdminT(props: {
   values?: Record<string, unknown>;
   components?: Record<string, ReactElement>;
 }) {
-  return <Trans {...props} />;
+  return createElement(Trans, props);
 }
