@@ -4,7 +4,8 @@ import { ToastContainer } from 'react-toastify';
 import { restoreSession } from '../features/auth/auth-slice';
 import { SessionExpiryDialog } from '../features/auth/components/session-expiry-dialog';
 import { useIdleSessionRenewal } from '../features/auth/session-renewal';
-import { AdminLanguageProvider } from '../i18n/admin/admin-i18n';
+import { UiWordsProvider, type UiWords } from '../components/ui';
+import { AdminLanguageProvider, adminT } from '../i18n/admin/admin-i18n';
 import { showHandedOverToast } from '../lib/handed-over-toast';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '../lib/toast';
 import { setupStore, type AppStore } from './store';
@@ -21,18 +22,34 @@ function SessionBootstrap({ store }: { store: AppStore }) {
   return null;
 }
 
+/** The shared components' words in the admin app, from its catalogue. */
+let words: UiWords | undefined;
+const adminWords = () =>
+  (words ??= {
+    close: adminT('common.close'),
+    cancel: adminT('common.cancel'),
+    loading: adminT('common.loading'),
+  });
+
 export function AppProviders({ store: given, children }: { store?: AppStore; children: ReactNode }) {
   const [store] = useState(() => given ?? setupStore());
   // A student sent here from an invalid invitation link sees why (SPEC §4).
   useEffect(showHandedOverToast, []);
   return (
     <AdminLanguageProvider>
-      <Provider store={store}>
-        <SessionBootstrap store={store} />
-        <SessionExpiryDialog />
-        {children}
-        <ToastContainer position="top-right" autoClose={TOAST_DURATION_MS} limit={TOAST_LIMIT} newestOnTop />
-      </Provider>
+      <UiWordsProvider words={adminWords()}>
+        <Provider store={store}>
+          <SessionBootstrap store={store} />
+          <SessionExpiryDialog />
+          {children}
+          <ToastContainer
+            position="top-right"
+            autoClose={TOAST_DURATION_MS}
+            limit={TOAST_LIMIT}
+            newestOnTop
+          />
+        </Provider>
+      </UiWordsProvider>
     </AdminLanguageProvider>
   );
 }

@@ -3,12 +3,18 @@ import { FullPageSpinner } from '../components/ui';
 import { NotFoundPage } from '../features/misc/components/not-found-page';
 import { RootRedirect } from '../features/misc/components/root-redirect';
 import { RouteError } from '../features/misc/components/route-error';
+import type { RouteHandle } from '../features/layout/components/admin-layout';
+import type { AdminMessageId } from '../i18n/admin/en';
+
+/** A route's title in the layout header and the tab, by its id in the admin catalogue. */
+const titled = (titleId: AdminMessageId): RouteHandle => ({ titleId });
 
 /*
  * The admin entry's routes. The student pages (/assessment/…) are another entry of the app
  * (student.html, app/student), so a student never downloads admin code. Every admin screen is loaded
  * on demand (route `lazy`, a dynamic import per screen): an admin downloads only the screens they
- * open. Titles live here so the layout header can show them before the screen's code has arrived.
+ * open. Titles live here (as ids of the admin catalogue) so the layout header can show them before the screen's
+ * code has arrived.
  */
 export const routes: RouteObject[] = [
   {
@@ -28,7 +34,7 @@ export const routes: RouteObject[] = [
         children: [
           {
             path: '/admin/change-password',
-            handle: { title: 'Change Password' },
+            handle: titled('layout.title.changePassword'),
             lazy: () =>
               import('../features/auth/components/change-password-page').then((m) => ({
                 Component: m.ChangePasswordPage,
@@ -42,7 +48,7 @@ export const routes: RouteObject[] = [
             children: [
               {
                 path: '/admin/dashboard',
-                handle: { title: 'Dashboard' },
+                handle: titled('layout.title.dashboard'),
                 lazy: () =>
                   import('../features/dashboard/components/dashboard-page').then((m) => ({
                     Component: m.DashboardPage,
@@ -50,7 +56,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/admin/students',
-                handle: { title: 'Student Management' },
+                handle: titled('layout.title.students'),
                 lazy: () =>
                   import('../features/students/components/students-page').then((m) => ({
                     Component: m.StudentsPage,
@@ -58,13 +64,13 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/admin/live',
-                handle: { title: 'Live attempts' },
+                handle: titled('layout.title.live'),
                 lazy: () =>
                   import('../features/live/components/live-page').then((m) => ({ Component: m.LivePage })),
               },
               {
                 path: '/admin/assessments',
-                handle: { title: 'Assessment Management' },
+                handle: titled('layout.title.assessments'),
                 lazy: () =>
                   import('../features/assessments/components/assessments-page').then((m) => ({
                     Component: m.AssessmentsPage,
@@ -72,7 +78,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/admin/results',
-                handle: { title: 'Results Management' },
+                handle: titled('layout.title.results'),
                 lazy: () =>
                   import('../features/results/components/results-page').then((m) => ({
                     Component: m.ResultsPage,
@@ -81,7 +87,7 @@ export const routes: RouteObject[] = [
               {
                 // Before /admin/results/:resultId, so 'analysis' is never read as a result id.
                 path: '/admin/results/analysis',
-                handle: { title: 'Item Analysis' },
+                handle: titled('layout.title.itemAnalysis'),
                 lazy: () =>
                   import('../features/results/components/item-analysis-page').then((m) => ({
                     Component: m.ItemAnalysisPage,
@@ -89,7 +95,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/admin/results/:resultId',
-                handle: { title: 'Assessment Result' },
+                handle: titled('layout.title.result'),
                 lazy: () =>
                   import('../features/results/components/result-detail-page').then((m) => ({
                     Component: m.ResultDetailPage,
@@ -97,7 +103,7 @@ export const routes: RouteObject[] = [
               },
               {
                 path: '/admin/security',
-                handle: { title: 'Security' },
+                handle: titled('layout.title.security'),
                 lazy: () =>
                   import('../features/auth/components/security-page').then((m) => ({
                     Component: m.SecurityPage,
@@ -111,7 +117,7 @@ export const routes: RouteObject[] = [
                 children: [
                   {
                     path: '/admin/admins',
-                    handle: { title: 'Admin Management' },
+                    handle: titled('layout.title.admins'),
                     lazy: () =>
                       import('../features/admins/components/admin-management-page').then((m) => ({
                         Component: m.AdminManagementPage,
@@ -119,7 +125,7 @@ export const routes: RouteObject[] = [
                   },
                   {
                     path: '/admin/audit',
-                    handle: { title: 'Audit Log' },
+                    handle: titled('layout.title.audit'),
                     lazy: () =>
                       import('../features/audit/components/audit-log-page').then((m) => ({
                         Component: m.AuditLogPage,

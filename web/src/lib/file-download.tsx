@@ -46,8 +46,8 @@ export function ExportCsvButton({
   label,
 }: {
   path: string;
-  /** The button's words in the page's language ('Export CSV' when not given, until every caller gives them). */
-  label?: string;
+  /** The button's words in the page's language ('Export CSV'). */
+  label: string;
   /** The file's name before `-<YYYY-MM-DD>.csv`. */
   name: string;
   params?: Record<string, string>;
@@ -68,7 +68,7 @@ export function ExportCsvButton({
       loading={csv.busy}
       onClick={exportCsv}
     >
-      {label ?? 'Export CSV'}
+      {label}
     </Button>
   );
 }

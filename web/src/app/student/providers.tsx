@@ -1,7 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { ToastContainer } from 'react-toastify';
-import { LanguageProvider, useLanguage } from '../../i18n/react';
+import { UiWordsProvider } from '../../components/ui';
+import { LanguageProvider, useLanguage, useT } from '../../i18n/react';
 import { showHandedOverToast } from '../../lib/handed-over-toast';
 import { TOAST_DURATION_MS, TOAST_LIMIT } from '../../lib/toast';
 import { setupStudentStore, type StudentStore } from './store';
@@ -12,11 +13,23 @@ export function StudentProviders({ store: given, children }: { store?: StudentSt
   return (
     <Provider store={store}>
       <LanguageProvider>
-        {children}
-        <Toasts />
+        <StudentUiWords>
+          {children}
+          <Toasts />
+        </StudentUiWords>
       </LanguageProvider>
     </Provider>
   );
+}
+
+/** The shared components' words in the student's language, following a switch. */
+function StudentUiWords({ children }: { children: ReactNode }) {
+  const t = useT();
+  const words = useMemo(
+    () => ({ close: t('dialog.close'), cancel: t('ui.cancel'), loading: t('ui.loading') }),
+    [t],
+  );
+  return <UiWordsProvider words={words}>{children}</UiWordsProvider>;
 }
 
 /** Toasts at the top corner where the reading starts: the right in English, the left in Arabic. */

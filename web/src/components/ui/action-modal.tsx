@@ -1,6 +1,7 @@
 import { useId, type FormEventHandler, type ReactNode } from 'react';
 import { Button } from './button';
 import { Modal } from './modal';
+import { useUiWords } from './words';
 
 export interface ActionModalProps {
   open: boolean;
@@ -27,7 +28,7 @@ export function ActionModal({
   title,
   onClose,
   submitLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel,
   tone,
   busy,
   formId,
@@ -37,6 +38,7 @@ export function ActionModal({
   closeLabel,
   children,
 }: ActionModalProps) {
+  const words = useUiWords();
   return (
     <Modal
       open={open}
@@ -48,7 +50,7 @@ export function ActionModal({
       footer={
         <>
           <Button variant="secondary" onClick={onClose} disabled={busy}>
-            {cancelLabel}
+            {cancelLabel ?? words.cancel}
           </Button>
           <Button
             variant={tone}

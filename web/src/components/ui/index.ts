@@ -24,3 +24,4 @@ export { FullPageSpinner, Spinner } from './spinner';
 export { StatCard } from './stat-card';
 export { actionsColumn, ListTable, Table, type Column } from './table';
 export { bandTone, PassBadge, PercentageBadge } from './score-badges';
+export { UiWordsProvider, useUiWords, type UiWords } from './words';

@@ -1,3 +1,4 @@
+/* eslint-disable lingui/no-unlocalized-strings -- the wordmark is artwork, drawn the same in every language */
 export type LogoVariant = 'light' | 'dark';
 export type LogoSize = 'small' | 'medium' | 'large' | 'xlarge';
 

@@ -2,6 +2,9 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { Modal } from './modal';
+import { UiWordsProvider } from './words';
+
+const WORDS = { close: 'Close', cancel: 'Cancel', loading: 'Loading' };
 
 /** A page with controls behind a dialog whose Save button is disabled while it saves, as every form dialog's is. */
 function Page() {
@@ -43,7 +46,11 @@ const insideDialog = () =>
 
 it('when focus was lost to the page (a control disabled while saving) and Tab or Shift+Tab is pressed, then focus comes back into the dialog and never leaves it', async () => {
   const user = userEvent.setup();
-  render(<Page />);
+  render(
+    <UiWordsProvider words={WORDS}>
+      <Page />
+    </UiWordsProvider>,
+  );
   expect(screen.getByLabelText('Name')).toHaveFocus();
   await user.click(screen.getByRole('button', { name: 'Save' }));
   await user.click(screen.getByRole('button', { name: 'Server answered' }));
@@ -67,7 +74,11 @@ it('when focus was lost to the page (a control disabled while saving) and Tab or
 });
 
 it('when something behind the dialog is focused, then the focus is taken back into the dialog', async () => {
-  render(<Page />);
+  render(
+    <UiWordsProvider words={WORDS}>
+      <Page />
+    </UiWordsProvider>,
+  );
   act(() => screen.getByRole('button', { name: 'Behind the dialog' }).focus());
   expect(insideDialog()).toBe(true);
   expect(screen.getByRole('button', { name: 'Behind the dialog', hidden: true })).not.toHaveFocus();

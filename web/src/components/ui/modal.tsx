@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
+import { useUiWords } from './words';
 
 interface ModalProps {
   open: boolean;
@@ -11,11 +12,12 @@ interface ModalProps {
   /** A busy dialog (saving) cannot be dismissed half-way. */
   dismissible?: boolean;
   size?: 'sm' | 'md';
-  /** The close button's name for screen readers, in the page's language ('Close' by default). */
+  /** The close button's name for screen readers, when not the app's own 'Close' (UiWordsProvider). */
   closeLabel?: string;
 }
 
 const focusable =
+  // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS selector
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export function Modal({
@@ -26,8 +28,9 @@ export function Modal({
   footer,
   dismissible = true,
   size = 'md',
-  closeLabel = 'Close',
+  closeLabel,
 }: ModalProps) {
+  const words = useUiWords();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const closeRef = useRef(onClose);
@@ -83,6 +86,7 @@ export function Modal({
     const onFocusIn = (event: FocusEvent) => {
       const target = event.target as Element | null;
       if (!onTop() || !panel.current || !target || panel.current.contains(target)) return;
+      // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS selector
       if (target.closest('[role="dialog"], .Toastify')) return;
       panel.current.focus();
     };
@@ -122,7 +126,7 @@ export function Modal({
             type="button"
             className="modal__close"
             onClick={onClose}
-            aria-label={closeLabel}
+            aria-label={closeLabel ?? words.close}
             disabled={!dismissible}
           >
             <X size={18} aria-hidden="true" />

@@ -14,12 +14,6 @@ export function PercentageBadge({ percentage }: { percentage: number }) {
 }
 
 /** Passed or failed, in the words the page gives (its language's 'Passed' and 'Failed'). */
-export function PassBadge({
-  passed,
-  words = { passed: 'Passed', failed: 'Failed' },
-}: {
-  passed: boolean;
-  words?: { passed: string; failed: string };
-}) {
+export function PassBadge({ passed, words }: { passed: boolean; words: { passed: string; failed: string } }) {
   return <Badge tone={passed ? 'success' : 'danger'}>{passed ? words.passed : words.failed}</Badge>;
 }

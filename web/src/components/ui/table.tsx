@@ -58,7 +58,7 @@ export function Table<Row>({ caption, columns, rows, rowKey, empty }: TableProps
 export function actionsColumn<Row>(
   render: (row: Row) => ReactNode,
   /** The column's header in the page's language ('Actions'). */
-  header: string = 'Actions',
+  header: string,
 ): Column<Row> {
   return {
     key: 'actions',

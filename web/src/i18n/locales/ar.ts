@@ -182,6 +182,10 @@ const ar: Catalogue = {
   'notFound.text': 'الصفحة التي تبحث عنها غير موجودة أو تم نقلها.',
   'notFound.home': 'الذهاب إلى الصفحة الرئيسية',
   'notFound.back': 'رجوع',
+
+  // The shared components' own words
+  'ui.cancel': 'إلغاء',
+  'ui.loading': 'جارٍ التحميل',
 };
 
 export default ar;

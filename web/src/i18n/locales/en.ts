@@ -185,6 +185,10 @@ const en = {
   'notFound.text': 'The page you are looking for does not exist or has been moved.',
   'notFound.home': 'Go Home',
   'notFound.back': 'Go Back',
+
+  // The shared components' own words
+  'ui.cancel': 'Cancel',
+  'ui.loading': 'Loading',
 } as const;
 
 export type MessageId = keyof typeof en;

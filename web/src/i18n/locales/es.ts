@@ -183,6 +183,10 @@ const es: Catalogue = {
   'notFound.text': 'La página que busca no existe o se ha trasladado.',
   'notFound.home': 'Ir al inicio',
   'notFound.back': 'Volver',
+
+  // The shared components' own words
+  'ui.cancel': 'Cancelar',
+  'ui.loading': 'Cargando',
 };
 
 export default es;

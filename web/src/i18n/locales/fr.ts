@@ -186,6 +186,10 @@ const fr: Catalogue = {
   'notFound.text': 'La page que vous cherchez n’existe pas ou a été déplacée.',
   'notFound.home': 'Aller à l’accueil',
   'notFound.back': 'Retour',
+
+  // The shared components' own words
+  'ui.cancel': 'Annuler',
+  'ui.loading': 'Chargement',
 };
 
 export default fr;

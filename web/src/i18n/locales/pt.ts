@@ -183,6 +183,10 @@ const pt: Catalogue = {
   'notFound.text': 'A página que procura não existe ou foi movida.',
   'notFound.home': 'Ir para o início',
   'notFound.back': 'Voltar',
+
+  // The shared components' own words
+  'ui.cancel': 'Cancelar',
+  'ui.loading': 'A carregar',
 };
 
 export default pt;

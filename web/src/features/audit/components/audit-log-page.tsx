@@ -54,6 +54,7 @@ export function AuditLogPage() {
             name="audit-log"
             params={filters}
             failure={t('audit.page.exportFailed')}
+            label={t('common.exportCsv')}
           />
         }
       >

@@ -45,17 +45,17 @@ const ACCOUNT_LINKS: { to: string; labelId: AdminMessageId; icon: LucideIcon }[]
   { to: '/admin/security', labelId: 'layout.account.security', icon: LockKeyhole },
 ];
 
-/** Routes name their page in `handle.title`; the deepest one wins. */
+/** Routes name their page in `handle.titleId`, an id of the admin catalogue; the deepest one wins. */
 export interface RouteHandle {
-  title?: string;
+  titleId?: AdminMessageId;
 }
 
 function usePageTitle(): string {
   const t = useAdminT();
   const matches = useMatches();
   for (let i = matches.length - 1; i >= 0; i--) {
-    const title = (matches[i]?.handle as RouteHandle | undefined)?.title;
-    if (title) return title;
+    const titleId = (matches[i]?.handle as RouteHandle | undefined)?.titleId;
+    if (titleId) return t(titleId);
   }
   return t('layout.defaultTitle');
 }

@@ -86,7 +86,15 @@ export function LivePage() {
             pagination={data.pagination}
             page={page}
             onPage={setPage}
-            unit={{ one: t('live.pager.one'), other: t('live.pager.other') }}
+            words={{
+              previous: t('common.pager.previous'),
+              next: t('common.pager.next'),
+              page: t('common.pager.page', {
+                current: data.pagination.currentPage,
+                total: data.pagination.totalPages,
+              }),
+              size: t('live.pager.size', { count: data.pagination.totalResults }),
+            }}
           />
         )}
       </Card>

@@ -67,6 +67,7 @@ export function ResultsPage() {
               name="assessment-results"
               params={listParams(query)}
               failure={t('results.list.exportFailed')}
+              label={t('common.exportCsv')}
             />
           </div>
         }

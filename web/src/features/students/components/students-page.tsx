@@ -105,7 +105,15 @@ export function StudentsPage() {
             pagination={data.pagination}
             page={page}
             onPage={setPage}
-            unit={{ one: t('students.pager.one'), other: t('students.pager.other') }}
+            words={{
+              previous: t('common.pager.previous'),
+              next: t('common.pager.next'),
+              page: t('common.pager.page', {
+                current: data.pagination.currentPage,
+                total: data.pagination.totalPages,
+              }),
+              size: t('students.pager.size', { count: data.pagination.totalResults }),
+            }}
           />
         )}
       </Card>

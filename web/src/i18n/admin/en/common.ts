@@ -5,6 +5,11 @@
  */
 export default {
   'common.cancel': 'Cancel',
+  'common.loading': 'Loading',
+  'common.exportCsv': 'Export CSV',
+  'common.pager.previous': 'Previous',
+  'common.pager.next': 'Next',
+  'common.pager.page': 'Page {current} of {total}',
   'common.close': 'Close',
   'common.actions': 'Actions',
   'common.passed': 'Passed',
