@@ -1,4 +1,5 @@
 export {
+  escapeHtml,
   translations,
   type Catalogue,
   type Catalogues,

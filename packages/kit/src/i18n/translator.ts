@@ -47,10 +47,12 @@ const ESCAPES: Record<string, string> = {
   '>': '&gt;',
   '"': '&quot;',
   "'": '&#39;',
+  '`': '&#96;',
 };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+/** Text made safe inside HTML, in an element or a quoted attribute: the mails' and the certificates' one escaper. */
+export const escapeHtml = (s: string) => s.replace(/[&<>"'`]/g, (c) => ESCAPES[c]!);
 const UNESCAPES = Object.fromEntries(Object.entries(ESCAPES).map(([c, e]) => [e, c]));
-const unescapeHtml = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => UNESCAPES[e]!);
+const unescapeHtml = (s: string) => s.replace(/&(?:amp|lt|gt|quot|#39|#96);/g, (e) => UNESCAPES[e]!);
 
 /** The literal text of a compiled message, each part changed by `change` (arguments and `#` stay as they are). */
 function mapLiterals(message: CompiledMessage, change: (text: string) => string): CompiledMessage {

@@ -1,3 +1,5 @@
+import { escapeHtml } from '@readiness/kit/i18n';
+
 /**
  * HTML built from data: every interpolated value is escaped unless it is already `SafeHtml` (a fragment built by
  * this same tag, or markup the product itself generated, such as a QR code's SVG). A template cannot forget to
@@ -8,19 +10,6 @@ export class SafeHtml {
   toString(): string {
     return this.value;
   }
-}
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (c) => ESCAPES[c]!);
 }
 
 type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];

@@ -151,7 +151,7 @@ function Verification() {
           <dl className="verify__facts">
             <div>
               <dt>{t('verify.assessment')}</dt>
-              <dd>{verification.certificate.assessmentTitle}</dd>
+              <dd dir="auto">{verification.certificate.assessmentTitle}</dd>
             </div>
             <div>
               <dt>{t('verify.score')}</dt>
