@@ -146,6 +146,8 @@ export function invitationEvent(
     title: string;
     extraTimePercent: number;
     language: string;
+    /** The title in the student's language; absent: left empty, as an older student service sends it. */
+    localizedTitle: string;
     resent: boolean;
   }> = {},
 ): BusMessage {
@@ -159,6 +161,7 @@ export function invitationEvent(
     extraTimePercent: overrides.extraTimePercent ?? 0,
     expiresAt: new Date(Date.now() + 60 * 86_400_000).toISOString(),
     language: overrides.language ?? '',
+    localizedTitle: overrides.localizedTitle ?? '',
   };
   const base = { id: overrides.id ?? randomUUID(), occurredAt: new Date(), source: 'student' };
   return overrides.resent

@@ -131,6 +131,57 @@ describe('invitation mail in the student’s language', () => {
     expect(reminder.html).toMatch(/<html lang="ar" dir="rtl">/);
   });
 
+  test('when the event names the assessment in the student’s language, then the invitation and its reminder name it so, and no English title is left', async () => {
+    const title = 'الاستعداد للتعلم عن بعد';
+    const url = `https://readiness.example.edu/assessment/${randomUUID()}`;
+    const arabic = { email: 'amina@example.edu', url, title: 'Distance Learning Readiness', language: 'ar' };
+    await h.bus.publish([invitationEvent({ ...arabic, localizedTitle: title })]);
+    const mail = await h.catcher.waitFor((m) => m.to.includes('amina@example.edu'), 10_000);
+    expect(mail.subject).toBe(`دعوة لأداء تقييم «${title}»`);
+    expect(mail.text).toContain(`«${title}»`);
+    expect(mail.html).toContain(title);
+    expect(`${mail.subject}${mail.text}${mail.html}`).not.toContain('Distance Learning Readiness');
+
+    await h.bus.publish([invitationEvent({ ...arabic, localizedTitle: title, resent: true })]);
+    const reminder = await h.catcher.waitFor(
+      (m) => m.to.includes('amina@example.edu') && m.subject.startsWith('تذكير'),
+      10_000,
+    );
+    expect(reminder.text).toContain(`«${title}»`);
+    expect(reminder.html).toContain(title);
+    expect(`${reminder.text}${reminder.html}`).not.toContain('Distance Learning Readiness');
+
+    const spanishTitle = 'Preparación para la educación a distancia';
+    await h.bus.publish([
+      invitationEvent({
+        email: 'lucia@example.edu',
+        title: 'Distance Learning Readiness',
+        language: 'es',
+        localizedTitle: spanishTitle,
+      }),
+    ]);
+    const spanish = await h.catcher.waitFor((m) => m.to.includes('lucia@example.edu'), 10_000);
+    expect(spanish.subject).toBe(`Le invitamos a realizar la evaluación «${spanishTitle}»`);
+    expect(spanish.text).toContain(`la evaluación «${spanishTitle}» en Readiness`);
+    expect(`${spanish.subject}${spanish.text}${spanish.html}`).not.toContain('Distance Learning Readiness');
+  });
+
+  test('when an older student service sends no localized title, then the mail names the assessment by its English title', async () => {
+    await h.bus.publish([
+      invitationEvent({ email: 'older@example.edu', title: 'Distance Learning Readiness', language: 'es' }),
+      invitationEvent({
+        email: 'older-reminded@example.edu',
+        title: 'Distance Learning Readiness',
+        language: 'ar',
+        resent: true,
+      }),
+    ]);
+    const mail = await h.catcher.waitFor((m) => m.to.includes('older@example.edu'), 10_000);
+    expect(mail.subject).toBe('Le invitamos a realizar la evaluación «Distance Learning Readiness»');
+    const reminder = await h.catcher.waitFor((m) => m.to.includes('older-reminded@example.edu'), 10_000);
+    expect(reminder.text).toContain('«Distance Learning Readiness»');
+  });
+
   test('when a student invited in French is reminded, then the reminder is French', async () => {
     await h.bus.publish([invitationEvent({ email: 'zoe@example.edu', language: 'fr', resent: true })]);
     const mail = await h.catcher.waitFor((m) => m.to.includes('zoe@example.edu'), 10_000);

@@ -158,3 +158,98 @@ test('parallel switches leave one of the languages asked for on the student and 
   expect(row!.student).toBe(row!.attempt);
   expect(languages).toContain(row!.student);
 });
+
+describe("the invitation names the assessment in the student's language", () => {
+  const ENGLISH = 'Readiness check';
+  const SPANISH = 'Prueba de preparación';
+  const ARABIC = 'اختبار الجاهزية';
+  /** Titled in Spanish and Arabic; French only blank (missing); no Portuguese. */
+  const translated = () =>
+    publishVersion(h, {
+      translations: [
+        { language: 'es', title: SPANISH, description: '', sections: [], questions: [] },
+        { language: 'ar', title: ARABIC, description: '', sections: [], questions: [] },
+        { language: 'fr', title: '   ', description: 'Êtes-vous prêt ?', sections: [], questions: [] },
+      ],
+    } as never);
+
+  const titlesOf = async (studentId: string) => {
+    const { payload } = await invitedEvent(studentId);
+    return { english: payload.assessmentTitle, localized: payload.localizedTitle };
+  };
+
+  test('when students are invited by the form, then each event carries the title in their language, else the English one', async () => {
+    await translated();
+    const arabic = await inviteStudent(h, { language: 'ar' });
+    expect(await titlesOf(arabic.id)).toEqual({ english: ENGLISH, localized: ARABIC });
+    // English chosen, none chosen, a blank translation (French) and none at all (Portuguese): the English title.
+    for (const language of ['en', undefined, 'fr', 'pt']) {
+      const s = await inviteStudent(h, language ? { language } : {});
+      expect(await titlesOf(s.id)).toEqual({ english: ENGLISH, localized: ENGLISH });
+    }
+  });
+
+  test('when a CSV is imported, then every row gets the title in its own language, in one transaction', async () => {
+    await translated();
+    const stamp = Date.now();
+    const res = await h.importCsv(
+      [
+        'name,email,language',
+        `Lucía Gómez,lucia-${stamp}@example.edu,es`,
+        `Omar Haddad,omar-${stamp}@example.edu,ar`,
+        `Pat Doe,pat-${stamp}@example.edu,`,
+        `Eve Roe,eve-${stamp}@example.edu,en`,
+        `João Lima,joao-${stamp}@example.edu,pt`,
+      ].join('\n'),
+    );
+    expect(((await res.json()) as { imported: number }).imported).toBe(5);
+    const rows = await h.database.execute<{ id: string; email: string }>(
+      sql`SELECT id::text AS id, email FROM students WHERE email LIKE ${`%-${stamp}@example.edu`}`,
+    );
+    const byName = Object.fromEntries(rows.map((r) => [r.email.split('-')[0], r.id]));
+    expect(await titlesOf(byName.lucia!)).toEqual({ english: ENGLISH, localized: SPANISH });
+    expect(await titlesOf(byName.omar!)).toEqual({ english: ENGLISH, localized: ARABIC });
+    for (const who of ['pat', 'eve', 'joao']) {
+      expect(await titlesOf(byName[who]!)).toEqual({ english: ENGLISH, localized: ENGLISH });
+    }
+  });
+
+  test('when the active version has no translations, then an Arabic student is invited with the English title', async () => {
+    await publishVersion(h);
+    const s = await inviteStudent(h, { language: 'ar' });
+    expect(await titlesOf(s.id)).toEqual({ english: ENGLISH, localized: ENGLISH });
+  });
+
+  test('when a student switches language and is sent the invitation again, then the reminder names the assessment in the new language', async () => {
+    await translated();
+    const s = await inviteStudent(h, { language: 'es' });
+    expect(await titlesOf(s.id)).toEqual({ english: ENGLISH, localized: SPANISH });
+    const resent = async () => {
+      const res = await h.call('POST', `/api/admin/students/${s.id}/resend-assessment`);
+      expect(res.status).toBe(200);
+      const before = h
+        .eventsNamed('student.invitation.resent.v1')
+        .filter((e) => e.payload.studentId === s.id);
+      return eventually(() => {
+        const all = h.eventsNamed('student.invitation.resent.v1').filter((e) => e.payload.studentId === s.id);
+        return all.length > before.length ? all[all.length - 1]! : false;
+      }, 'the resent invitation');
+    };
+    expect((await studentCall(h, 'PUT', `/api/student/${s.token}/language`, { language: 'ar' })).status).toBe(
+      200,
+    );
+    const arabic = await resent();
+    expect(arabic.payload).toMatchObject({
+      language: 'ar',
+      assessmentTitle: ENGLISH,
+      localizedTitle: ARABIC,
+    });
+    await studentCall(h, 'PUT', `/api/student/${s.token}/language`, { language: 'en' });
+    const english = await resent();
+    expect(english.payload).toMatchObject({
+      language: 'en',
+      assessmentTitle: ENGLISH,
+      localizedTitle: ENGLISH,
+    });
+  });
+});

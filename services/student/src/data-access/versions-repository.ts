@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { TranslationLanguage } from '@readiness/contracts';
 import type { AssessmentVersion } from './version-records';
 import { rows, type Runner } from '@readiness/kit/db';
 
@@ -35,11 +36,26 @@ export const ACTIVE_VERSION_JSON = sql`(SELECT json_build_object('versionId', v.
   'title', v.title, 'timeLimitMinutes', v.time_limit_minutes) FROM assessment_versions v
   WHERE v.active_since IS NOT NULL ORDER BY v.active_since DESC LIMIT 1)`;
 
-/** The active version, as the invitation mail names it and as Start pins an attempt to it. */
-export async function activeVersionSummary(runner: Runner): Promise<ActiveVersion | undefined> {
-  const [row] = await rows<{ active: ActiveVersion | null }>(
+/** The active version as an invitation names it: its summary and its translated titles, by language. */
+export interface InvitationVersion extends ActiveVersion {
+  /** The title in each language the version translates it into (blank ones may be there: the caller checks). */
+  titles: Partial<Record<TranslationLanguage, string>>;
+}
+
+/**
+ * The active version, as the invitation mail names it, with the titles of its translations (one statement, read
+ * once per invite or import, whatever the number of students).
+ */
+export async function activeVersionSummary(runner: Runner): Promise<InvitationVersion | undefined> {
+  const [row] = await rows<{ active: InvitationVersion | null }>(
     runner,
-    sql`SELECT ${ACTIVE_VERSION_JSON} AS active`,
+    sql`SELECT (SELECT json_build_object('versionId', v.version_id, 'version', v.version, 'title', v.title,
+          'timeLimitMinutes', v.time_limit_minutes,
+          'titles', COALESCE((SELECT jsonb_object_agg(t.key, t.value->>'title')
+            FROM jsonb_each(CASE WHEN jsonb_typeof(v.content->'translations') = 'object'
+                                 THEN v.content->'translations' ELSE '{}'::jsonb END) t
+            WHERE jsonb_typeof(t.value->'title') = 'string'), '{}'::jsonb))
+        FROM assessment_versions v WHERE v.active_since IS NOT NULL ORDER BY v.active_since DESC LIMIT 1) AS active`,
   );
   return row?.active ?? undefined;
 }

@@ -36,7 +36,8 @@ export interface InvitationFacts {
   email: string;
   /** The invitation link, already sealed with the event secret box. */
   sealedInvitationUrl: string;
-  assessment?: { title: string; timeLimitMinutes: number };
+  /** `title` in English; `localizedTitle` in the student's language when the version translates it, else English. */
+  assessment?: { title: string; localizedTitle: string; timeLimitMinutes: number };
   /** The student's accommodation, part of the time the mail states. */
   extraTimePercent: number;
   /** The mail's language; null: English. */
@@ -54,6 +55,7 @@ const invitationFields = (f: InvitationFacts) => ({
   timeLimitMinutes: f.assessment?.timeLimitMinutes ?? 0,
   extraTimePercent: f.extraTimePercent,
   language: f.language ?? '',
+  localizedTitle: f.assessment?.localizedTitle ?? '',
   actorId: f.actorId,
   expiresAt: f.expiresAt.toISOString(),
 });

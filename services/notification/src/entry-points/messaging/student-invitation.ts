@@ -18,6 +18,8 @@ interface InvitationEvent {
   expiresAt: string;
   /** The student's language (empty from a student service older than languages: English). */
   language: string;
+  /** The assessment's title in `language` (empty from a student service older than the field: `assessmentTitle`). */
+  localizedTitle: string;
 }
 
 /**
@@ -41,7 +43,8 @@ export function studentInvitationConsumers(
         mail: studentInvitation({
           name: event.name,
           invitationUrl: deps.secrets.open(event.sealedInvitationUrl),
-          assessmentTitle: event.assessmentTitle,
+          // The title in the student's language when the version translates it, else English (issue 27).
+          assessmentTitle: event.localizedTitle || event.assessmentTitle,
           timeLimitMinutes: event.timeLimitMinutes,
           extraTimePercent: event.extraTimePercent,
           expiresAt: event.expiresAt ? new Date(event.expiresAt) : undefined,

@@ -2,6 +2,8 @@ import type { Language } from '@readiness/contracts';
 import type { Database } from '@readiness/kit/db';
 import type { SecretBox } from '@readiness/kit/outbox';
 import type { StudentRecord } from '../../data-access/students-repository';
+import type { InvitationVersion } from '../../data-access/versions-repository';
+import type { InvitationFacts } from '../events';
 import { inviteUrl, newInviteToken, tokenHash } from '../tokens';
 
 export const ALREADY_INVITED_MESSAGE = 'A student with this email is already invited';
@@ -59,19 +61,38 @@ export function freshInvitation(deps: StudentsDeps) {
   };
 }
 
-/** What an invitation event carries; the link is sealed for the notification service that mails it. */
+/**
+ * The version's title in `language` when it translates it (not blank), else its English title; a student without a
+ * language (null) reads English.
+ */
+export function titleIn(
+  version: Pick<InvitationVersion, 'title' | 'titles'>,
+  language: Language | null,
+): string {
+  const translated = language === null || language === 'en' ? undefined : version.titles[language];
+  return translated?.trim() ? translated : version.title;
+}
+
+/**
+ * What an invitation event carries; the link is sealed for the notification service that mails it. The assessment
+ * is named in English (the results service and the audit log keep it) and in the student's language (the mail's).
+ */
 export const invitation = (
   deps: StudentsDeps,
   s: StudentRecord,
   token: string,
   actorId: string,
-  assessment: { title: string; timeLimitMinutes: number } | undefined,
-) => ({
+  assessment: InvitationVersion | undefined,
+): InvitationFacts => ({
   studentId: s.id,
   name: s.name,
   email: s.email,
   sealedInvitationUrl: deps.secrets.seal(inviteUrl(deps.publicOrigin, token)),
-  assessment,
+  assessment: assessment && {
+    title: assessment.title,
+    localizedTitle: titleIn(assessment, s.language),
+    timeLimitMinutes: assessment.timeLimitMinutes,
+  },
   extraTimePercent: s.extraTimePercent,
   language: s.language,
   actorId,
