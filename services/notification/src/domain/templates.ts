@@ -1,4 +1,4 @@
-import type { MessageValues } from '@readiness/kit/i18n';
+import { escapeHtml, type MessageValues } from '@readiness/kit/i18n';
 import { mailTranslator, type MailMessage, type MailTranslator } from './messages';
 
 /**
@@ -14,14 +14,8 @@ export interface RenderedMail {
 
 const PRODUCT = 'Readiness';
 
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+// The mails escape text as the kit's translator does (one escaper for mails and certificates).
+export { escapeHtml };
 
 /** What the layout needs of a language: its words, its tag and its direction. */
 type LayoutLanguage = Pick<MailTranslator, 'language' | 'dir' | 'html'>;
