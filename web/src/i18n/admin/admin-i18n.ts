@@ -40,3 +40,17 @@ export function AdminT(props: {
 }) {
   return createElement(Trans, props);
 }
+
+/** A paged list's words for `PageNav`: Previous, Next, "Page 2 of 5" and the list's own size message. */
+export function pagerWords(
+  t: AdminTranslate,
+  pagination: { currentPage: number; totalPages: number; totalResults: number },
+  sizeId: AdminMessageId,
+) {
+  return {
+    previous: t('common.pager.previous'),
+    next: t('common.pager.next'),
+    page: t('common.pager.page', { current: pagination.currentPage, total: pagination.totalPages }),
+    size: t(sizeId, { count: pagination.totalResults }),
+  };
+}

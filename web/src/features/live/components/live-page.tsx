@@ -3,7 +3,7 @@ import { Activity } from 'lucide-react';
 import { Card, ListTable, PageNav, SearchInput } from '../../../components/ui';
 import { useDebounced } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
-import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
+import { adminT, pagerWords, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { useGetLiveAttemptsQuery, type LiveAttempt } from '../api/live-api';
 import { useServerClock } from '../hooks/use-server-clock';
 import { liveColumns } from './live-columns';
@@ -86,15 +86,7 @@ export function LivePage() {
             pagination={data.pagination}
             page={page}
             onPage={setPage}
-            words={{
-              previous: t('common.pager.previous'),
-              next: t('common.pager.next'),
-              page: t('common.pager.page', {
-                current: data.pagination.currentPage,
-                total: data.pagination.totalPages,
-              }),
-              size: t('live.pager.size', { count: data.pagination.totalResults }),
-            }}
+            words={pagerWords(t, data.pagination, 'live.pager.size')}
           />
         )}
       </Card>

@@ -3,7 +3,7 @@ import { Upload, UserPlus, Users } from 'lucide-react';
 import { Button, Card, ListTable, PageNav, SearchInput, Select } from '../../../components/ui';
 import { useDebounced } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
-import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
+import { adminT, pagerWords, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { STATUS_OPTIONS, useGetStudentsQuery } from '../api/students-api';
 import type { StatusFilter, Student } from '../api/types';
 import { useCopyLink } from '../hooks/use-copy-link';
@@ -105,15 +105,7 @@ export function StudentsPage() {
             pagination={data.pagination}
             page={page}
             onPage={setPage}
-            words={{
-              previous: t('common.pager.previous'),
-              next: t('common.pager.next'),
-              page: t('common.pager.page', {
-                current: data.pagination.currentPage,
-                total: data.pagination.totalPages,
-              }),
-              size: t('students.pager.size', { count: data.pagination.totalResults }),
-            }}
+            words={pagerWords(t, data.pagination, 'students.pager.size')}
           />
         )}
       </Card>
