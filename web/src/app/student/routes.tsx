@@ -1,14 +1,12 @@
 import { useEffect } from 'react';
 import { Route, Routes, useLocation } from 'react-router-dom';
-import { FullPageSpinner, Logo, Spinner } from '../../components/ui';
-import { LanguageSelect } from '../../i18n/language-select';
+import { FullPageSpinner } from '../../components/ui';
 import { useT } from '../../i18n/react';
 import { documentNavigation } from '../../lib/document-navigation';
 import { AssessmentPage } from '../../features/student-flow/components/assessment-page';
 import { CompletePage } from '../../features/student-flow/components/complete-page';
 import { NotFoundView } from '../../features/misc/components/not-found-view';
-import { VerifyCodePage, VerifyPage } from '../../features/verify/components/verify-page';
-import { useVisitorLanguage } from '../../features/verify/hooks/use-visitor-language';
+import { VerifyCodePage, VerifyPage, VisitorShell } from '../../features/verify/components/verify-page';
 
 /** The paths the server answers with the student pages (the gateway's STUDENT_PAGES): never left as a document. */
 const STUDENT_PAGES = /^\/(assessment|verify)(\/|$)/;
@@ -18,29 +16,18 @@ const STUDENT_PAGES = /^\/(assessment|verify)(\/|$)/;
  * the verification page chooses it (no invitation says whose page it is), with the same switch.
  */
 function StudentNotFound() {
-  const language = useVisitorLanguage();
   const t = useT();
   return (
-    <div className="student student--not-found">
-      <header className="student__header">
-        <Logo size="small" />
-        {language.ready && <LanguageSelect onChange={language.choose} />}
-      </header>
-      {language.ready ? (
-        <NotFoundView
-          words={{
-            title: t('notFound.title'),
-            text: t('notFound.text'),
-            home: t('notFound.home'),
-            back: t('notFound.back'),
-          }}
-        />
-      ) : (
-        <div className="center-block">
-          <Spinner size="lg" decorative />
-        </div>
-      )}
-    </div>
+    <VisitorShell ownMain className="student--not-found">
+      <NotFoundView
+        words={{
+          title: t('notFound.title'),
+          text: t('notFound.text'),
+          home: t('notFound.home'),
+          back: t('notFound.back'),
+        }}
+      />
+    </VisitorShell>
   );
 }
 

@@ -41,8 +41,6 @@ export function CreateAdminModal({ open, onClose }: { open: boolean; onClose: ()
       {...modal}
       title={t('admins.create.title')}
       submitLabel={t('admins.create.submit')}
-      cancelLabel={t('common.cancel')}
-      closeLabel={t('common.close')}
       busy={isLoading}
     >
       <Input label={t('admins.form.name')} autoComplete="off" {...field('name')} />
@@ -86,8 +84,6 @@ export function EditAdminModal({ admin, onClose }: { admin: Admin | null; onClos
       {...modal}
       title={t('admins.edit.title')}
       submitLabel={t('admins.edit.submit')}
-      cancelLabel={t('common.cancel')}
-      closeLabel={t('common.close')}
       busy={isLoading}
     >
       <Input label={t('admins.form.name')} autoComplete="off" {...field('name')} />

@@ -42,8 +42,6 @@ export function useResetFactorsDialog() {
         </>
       }
       confirmLabel={t('admins.resetFactors.submit')}
-      cancelLabel={t('common.cancel')}
-      closeLabel={t('common.close')}
       tone="danger"
       busy={isLoading}
       onConfirm={confirm}

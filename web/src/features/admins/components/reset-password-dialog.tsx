@@ -34,8 +34,6 @@ export function ResetPasswordDialog({ admin, onClose }: { admin: Admin | null; o
         </>
       }
       confirmLabel={t('admins.resetPassword.submit')}
-      cancelLabel={t('common.cancel')}
-      closeLabel={t('common.close')}
       busy={resetting}
       onConfirm={confirmReset}
       onCancel={onClose}

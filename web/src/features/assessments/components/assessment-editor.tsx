@@ -99,7 +99,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
             onClick={cancel}
             disabled={saving}
           >
-            {t('assessments.editor.cancel')}
+            {t('common.cancel')}
           </Button>
           <Button type="submit" icon={<Save size={18} aria-hidden="true" />} loading={saving}>
             {t('assessments.editor.save')}

@@ -45,7 +45,7 @@ export function RemoveSectionDialog({
       footer={
         <>
           <Button variant="secondary" onClick={onCancel}>
-            {t('assessments.removeSection.cancel')}
+            {t('common.cancel')}
           </Button>
           {questionCount === 0 ? (
             <Button variant="danger" onClick={onDelete}>

@@ -134,8 +134,6 @@ export function AccountSessions() {
         title={t('auth.sessions.signOutAll')}
         message={<p>{t('auth.sessions.signOutAllConfirm')}</p>}
         confirmLabel={t('auth.sessions.signOutAll')}
-        cancelLabel={t('common.cancel')}
-        closeLabel={t('common.close')}
         tone="danger"
         busy={endingAll}
         onConfirm={() => void signOutEverywhere()}

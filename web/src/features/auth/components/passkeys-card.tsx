@@ -146,8 +146,6 @@ export function PasskeysCard({ status }: { status: SecurityStatus }) {
         title={t('auth.passkeys.removeTitle')}
         message={<p>{t('auth.passkeys.removeConfirm', { name: removing?.name })}</p>}
         confirmLabel={t('auth.passkeys.removeSubmit')}
-        cancelLabel={t('common.cancel')}
-        closeLabel={t('common.close')}
         tone="danger"
         busy={removal.isLoading}
         onConfirm={() => void confirmRemove()}

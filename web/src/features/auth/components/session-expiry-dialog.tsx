@@ -30,7 +30,6 @@ export function SessionExpiryDialog() {
       open
       size="sm"
       title={final ? t('auth.expiry.finalTitle') : t('auth.expiry.title')}
-      closeLabel={t('common.close')}
       onClose={dismiss}
       dismissible={!busy}
       footer={

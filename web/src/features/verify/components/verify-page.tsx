@@ -8,24 +8,34 @@ import { T, useI18n, useT } from '../../../i18n/react';
 import { useCertificateVerification } from '../api/certificate-verification';
 import { useVisitorLanguage } from '../hooks/use-visitor-language';
 
-/** The public page's frame, in the visitor's language (shown once it is active) with a switch. */
-function VerifyShell({ children }: { children: ReactNode }) {
+/**
+ * A public student page's frame (verification, a path that does not exist): in the visitor's language, shown once it
+ * is active, with a switch. `ownMain` when the page gives its own `<main>`.
+ */
+export function VisitorShell({
+  children,
+  ownMain = false,
+  className,
+}: {
+  children: ReactNode;
+  ownMain?: boolean;
+  className?: string;
+}) {
   const language = useVisitorLanguage();
+  const body = language.ready ? (
+    children
+  ) : (
+    <div className="center-block">
+      <Spinner size="lg" decorative />
+    </div>
+  );
   return (
-    <div className="student">
+    <div className={className ? `student ${className}` : 'student'}>
       <header className="student__header">
         <Logo size="small" />
         {language.ready && <LanguageSelect onChange={language.choose} />}
       </header>
-      <main className="student__main">
-        {language.ready ? (
-          children
-        ) : (
-          <div className="center-block">
-            <Spinner size="lg" decorative />
-          </div>
-        )}
-      </main>
+      {ownMain ? body : <main className="student__main">{body}</main>}
     </div>
   );
 }
@@ -72,9 +82,9 @@ function CodeForm() {
  */
 export function VerifyCodePage({ malformed = false }: { malformed?: boolean }) {
   return (
-    <VerifyShell>
+    <VisitorShell>
       <CodeSection malformed={malformed} />
-    </VerifyShell>
+    </VisitorShell>
   );
 }
 
@@ -107,9 +117,9 @@ function CodeSection({ malformed }: { malformed: boolean }) {
 /** The public page a certificate's QR code opens: says whether a certificate with this code stands. */
 export function VerifyPage() {
   return (
-    <VerifyShell>
+    <VisitorShell>
       <Verification />
-    </VerifyShell>
+    </VisitorShell>
   );
 }
 
