@@ -95,6 +95,11 @@ export const dataServiceEnv = {
   DATABASE_URL: env.optionalUrl(),
   /** Connections in the service's PostgreSQL pool (each replica); the server's max_connections bounds the sum. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * Send parameterised statements as named prepared statements (parsed and planned once per connection). Turn off
+   * behind PgBouncer in transaction mode unless it keeps prepared statements (`max_prepared_statements`).
+   */
+  DATABASE_PREPARED_STATEMENTS: env.bool(true),
   DATA_DIR: z.string().default('.data'),
   /** RabbitMQ; without it the in-process bus is used. */
   AMQP_URL: env.optionalUrl(),

@@ -3,6 +3,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Logger } from '../logger';
+import { prepareStatements, statementNames } from './prepared';
 
 export { migrate } from './migrate';
 export { migrationsFolder, runMigrationsCli } from './migrations-cli';
@@ -76,6 +77,12 @@ export interface OpenDatabaseOptions {
   name?: string;
   /** Called at each statement sent to the server (queries, BEGIN and COMMIT alike): the round trips, counted. */
   onQuery?: () => void;
+  /**
+   * Send parameterised statements named, so the server parses and plans each text once per connection (default
+   * true). Off behind a pooler that hands a session's statements to other connections (PgBouncer in transaction
+   * mode without `max_prepared_statements`).
+   */
+  preparedStatements?: boolean;
 }
 
 /** A node-postgres pool behind drizzle; the pool connects lazily, so opening never fails. */
@@ -93,17 +100,21 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   // An idle client that loses its server emits on the pool; without a listener node would crash the process.
   pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed; the pool replaces it'));
   // A checked-out client (e.g. held by an open transaction between two queries) emits on itself instead.
+  const nameOf = opts.preparedStatements === false ? undefined : statementNames();
   pool.on('connect', (client) => {
     client.on('error', (err) => logger.warn({ err }, 'PostgreSQL connection failed while in use'));
+    // Every statement of the pool, inside a transaction or not, goes through its client's `query`.
+    let query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    if (nameOf) query = prepareStatements(client, query, nameOf, logger);
     const onQuery = opts.onQuery;
     if (onQuery) {
-      // Every statement of the pool, inside a transaction or not, goes through its client's `query`.
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      client.query = ((...args: unknown[]) => {
+      const send = query;
+      query = (...args: unknown[]) => {
         onQuery();
-        return query(...args);
-      }) as typeof client.query;
+        return send(...args);
+      };
     }
+    client.query = query as typeof client.query;
   });
   const db = drizzlePg(pool);
   let closed: Promise<void> | undefined;

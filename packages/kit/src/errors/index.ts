@@ -117,6 +117,8 @@ const UNAVAILABLE_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
+  // A prepared statement's table changed shape under a rolling upgrade: the next run is sent unnamed (db/prepared).
+  'cached plan must not change result type',
 ];
 
 /**

@@ -14,7 +14,12 @@ import { loadDevServers } from './dev-servers';
  */
 export async function openServiceDatabase(opts: {
   service: string;
-  config: { DATABASE_URL?: string; DATA_DIR: string; DATABASE_POOL_MAX?: number };
+  config: {
+    DATABASE_URL?: string;
+    DATA_DIR: string;
+    DATABASE_POOL_MAX?: number;
+    DATABASE_PREPARED_STATEMENTS?: boolean;
+  };
   logger: Logger;
   /** Counts the statements sent (`db_queries_total` on `/metrics`). */
   registry?: Registry;
@@ -31,6 +36,7 @@ export async function openServiceDatabase(opts: {
     logger,
     name: service,
     poolMax: config.DATABASE_POOL_MAX,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     onQuery: counter ? () => counter.inc() : undefined,
   };
   if (config.DATABASE_URL) return openDatabase({ url: config.DATABASE_URL, ...options });

@@ -21,6 +21,7 @@ export interface AdapterConfig {
   DATA_DIR?: string;
   DATABASE_URL?: string;
   DATABASE_POOL_MAX?: number;
+  DATABASE_PREPARED_STATEMENTS?: boolean;
   AMQP_URL?: string;
   REDIS_URL?: string;
   SMTP_URL?: string;
@@ -115,6 +116,7 @@ async function openDatabase<O>(open: Opening<O>, migrations: string): Promise<Da
         DATABASE_URL: open.config.DATABASE_URL ?? (await open.opts.shared?.databaseUrl?.(open.name)),
         DATA_DIR: open.dataDir,
         DATABASE_POOL_MAX: open.config.DATABASE_POOL_MAX,
+        DATABASE_PREPARED_STATEMENTS: open.config.DATABASE_PREPARED_STATEMENTS,
       },
       logger: open.logger,
       registry: open.registry,

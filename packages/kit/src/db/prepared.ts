@@ -1,0 +1,112 @@
+import type pg from 'pg';
+import type { Logger } from '../logger';
+
+/**
+ * Named (server-side prepared) statements for every connection of a pool.
+ *
+ * PostgreSQL parses and plans an unnamed statement each time it is sent. For the services' one-statement forms (a
+ * CTE that inserts the inbox row, changes the state and queues the event) planning costs more than running: at an
+ * enrolment peak it was a third of the server's time (docs/benchmarks.md). A statement sent under a name is parsed
+ * once per connection; after five runs PostgreSQL keeps a generic plan when it is no worse than the custom ones, and
+ * then stops planning it at all. node-postgres prepares a named statement on its first use on a connection and only
+ * binds it afterwards.
+ *
+ * The name is derived from the text, so the same text has the same name everywhere and two texts never share one.
+ * Left unnamed: statements without parameters (the simple protocol: BEGIN, COMMIT, migration scripts), statements
+ * with many parameters (lists of any length, each length a text of its own), and any text once a connection holds
+ * `MAX_PER_CONNECTION` names, so a connection's prepared statements stay bounded.
+ */
+const MAX_PARAMS = 64;
+const MAX_PER_CONNECTION = 256;
+const MAX_NAMES = 4096;
+/** "cached plan must not change result type": a table changed under a prepared `SELECT *` (a rolling upgrade). */
+const PLAN_CHANGED = '0A000';
+
+interface QueryConfig {
+  text: string;
+  name?: string;
+  values?: unknown[];
+  [key: string]: unknown;
+}
+
+type Query = (...args: unknown[]) => unknown;
+type Callback = (err: unknown, res?: unknown) => void;
+
+/** Names by text, shared by the pool's connections (a text's name is computed once). */
+export function statementNames() {
+  const names = new Map<string, string>();
+  return (text: string): string => {
+    let name = names.get(text);
+    if (name === undefined) {
+      // Compact and unique per text; a text's hash would cost more than the map's look-up of it.
+      name = `s${names.size.toString(36)}`;
+      if (names.size < MAX_NAMES) names.set(text, name);
+      else return '';
+    }
+    return name;
+  };
+}
+
+/**
+ * Wraps a connection's `query` so that the statements worth it are sent named. A statement whose prepared plan a
+ * schema change broke is sent unnamed from then on, on that connection; outside a transaction it is sent again at
+ * once, inside one the error stands (the transaction is already aborted) and the caller's retry gets a fresh run.
+ */
+export function prepareStatements(
+  client: pg.PoolClient,
+  query: Query,
+  nameOf: (text: string) => string,
+  logger: Logger,
+): Query {
+  const named = new Set<string>();
+  const broken = new Set<string>();
+  // The server's transaction status after each statement: 'I' idle, 'T' in a transaction, 'E' in a failed one.
+  let status = 'I';
+  const connection = (client as unknown as { connection?: NodeJS.EventEmitter }).connection;
+  connection?.on('readyForQuery', (msg: { status?: string }) => {
+    status = msg.status ?? status;
+  });
+
+  const nameFor = (config: QueryConfig, values: unknown[]): string | undefined => {
+    if (config.name !== undefined || values.length === 0 || values.length > MAX_PARAMS) return undefined;
+    const name = nameOf(config.text);
+    if (!name || broken.has(name)) return undefined;
+    if (!named.has(name)) {
+      if (named.size >= MAX_PER_CONNECTION) return undefined;
+      named.add(name);
+    }
+    return name;
+  };
+
+  const send = (cfg: QueryConfig, params: unknown[], name: string) =>
+    (query({ ...cfg, name, values: params }) as Promise<unknown>).catch((err: unknown) => {
+      if ((err as { code?: string }).code !== PLAN_CHANGED) throw err;
+      broken.add(name);
+      logger.warn(
+        { statement: name, inTransaction: status !== 'I' },
+        'a prepared statement no longer fits its table (schema changed); it is sent unnamed on this connection',
+      );
+      if (status !== 'I') throw err;
+      return query({ ...cfg, values: params });
+    });
+
+  return (...args: unknown[]) => {
+    // The pool's own `query` hands a callback as the last argument; drizzle's transactions await a promise.
+    const callback = typeof args[args.length - 1] === 'function' ? (args.pop() as Callback) : undefined;
+    const [config, values] = args as [unknown, unknown];
+    const cfg = config as QueryConfig;
+    const plain = () => query(...args, ...(callback ? [callback] : []));
+    if (args.length > 2 || typeof config !== 'object' || config === null || typeof cfg.text !== 'string')
+      return plain();
+    const params = Array.isArray(values) ? values : (cfg.values ?? []);
+    const name = nameFor(cfg, params);
+    if (name === undefined) return plain();
+    const result = send(cfg, params, name);
+    if (!callback) return result;
+    result.then(
+      (res) => callback(undefined, res),
+      (err: unknown) => callback(err),
+    );
+    return undefined;
+  };
+}
