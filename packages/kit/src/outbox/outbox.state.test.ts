@@ -311,11 +311,12 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     expect(await row(eventId)).toMatchObject({ sentAt: expect.any(Date) });
   });
 
-  it('when metrics are scraped, then published, failed and pending counts are reported per source', async () => {
+  it('when metrics are scraped, then published, failed and pending counts are reported per source, and the bytes sent per event', async () => {
     const registry = new Registry();
     const publisher = new RecordingPublisher();
     const r = relay(publisher, { registry, backoff: { initialMs: 60_000, maxMs: 60_000 } });
     await database.transaction((tx) => enqueue(tx, { name: 'a.b.c.v1', payload: new Uint8Array([5]) }));
+    await database.transaction((tx) => enqueue(tx, { name: 'd.e.f.v2', payload: new Uint8Array(300) }));
     await r.relayOnce();
     publisher.failWith = new Error('broker down');
     await database.transaction(async (tx) => {
@@ -325,7 +326,10 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     await r.relayOnce();
 
     const text = await registry.metrics();
-    expect(text).toContain('outbox_published_total{source="outbox-test"} 1');
+    expect(text).toContain('outbox_published_total{source="outbox-test"} 2');
+    // The failed publishes carry nothing yet: only what the broker confirmed is counted.
+    expect(text).toContain('outbox_published_bytes_total{event="a.b.c.v1"} 1');
+    expect(text).toContain('outbox_published_bytes_total{event="d.e.f.v2"} 300');
     expect(text).toContain('outbox_publish_failures_total{source="outbox-test"} 2');
     expect(text).toContain('outbox_pending_messages{source="outbox-test"} 2');
     expect(text).toMatch(/outbox_oldest_pending_seconds\{source="outbox-test"\} \d/);

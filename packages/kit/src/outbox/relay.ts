@@ -319,6 +319,7 @@ export class OutboxRelay implements Handoff {
       );
     }
     this.metrics?.published.inc({ source: this.source }, due.length);
+    if (this.metrics) for (const r of due) this.metrics.bytes.inc({ event: r.name }, r.payload.byteLength);
     this.logger.debug({ events: due.length }, 'outbox events published');
     return due.length;
   }
@@ -357,6 +358,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 interface RelayMetrics {
   published: Counter<'source'>;
+  bytes: Counter<'event'>;
   failures: Counter<'source'>;
   relays: Set<OutboxRelay>;
 }
@@ -391,6 +393,13 @@ function registerMetrics(registry: Registry, relay: OutboxRelay): RelayMetrics {
         name: 'outbox_published_total',
         help: 'Outbox events confirmed by the broker',
         labelNames: ['source'],
+        registers: [registry],
+      }),
+      // What the bus carries, by event: a certificate's event holds its PDF's key and digest, never the PDF.
+      bytes: new Counter({
+        name: 'outbox_published_bytes_total',
+        help: 'Payload bytes of the outbox events confirmed by the broker, by event name',
+        labelNames: ['event'],
         registers: [registry],
       }),
       failures: new Counter({
