@@ -262,8 +262,11 @@ async function busBytes(stack) {
   for (const s of SERVICES.filter((name) => name !== 'gateway')) {
     const url = `${stack.service(s).internalUrl}/metrics?name=outbox_published_bytes_total`;
     const text = await (await fetch(url)).text();
-    for (const m of text.matchAll(/^outbox_published_bytes_total\{event="([^"]+)"\} (\S+)$/gm))
-      byEvent[m[1]] = (byEvent[m[1]] ?? 0) + Number(m[2]);
+    // Each line carries the event and the registry's default labels (the service's name), in any order.
+    for (const m of text.matchAll(/^outbox_published_bytes_total\{([^}]*)\} (\S+)$/gm)) {
+      const event = /(?:^|,)event="([^"]+)"/.exec(m[1])?.[1];
+      if (event) byEvent[event] = (byEvent[event] ?? 0) + Number(m[2]);
+    }
   }
   return byEvent;
 }
@@ -489,8 +492,8 @@ async function main() {
       out(
         `      ${name.padEnd(16)} ${String(c.calls).padStart(6)} calls, ${c.errors} errors, p50 ${c.p50?.toFixed(0)} p95 ${c.p95?.toFixed(0)} p99 ${c.p99?.toFixed(0)} ms ${c.errors ? JSON.stringify(c.failures) : ''}`,
       );
-    // A failed call is told by the service that failed it: its error lines (level 50 and up, and the warnings of a
-    // 503), a few per service.
+    // A failed call is told by the service that failed it: its error lines (pino's level labels: error and fatal,
+    // and the warnings of a 503), a few per service.
     if (Object.values(figures.calls).some((c) => c.errors > 0)) {
       for (const name of SERVICES) {
         const errorLines = stack
@@ -498,7 +501,8 @@ async function main() {
           .split('\n')
           .filter(
             (line) =>
-              /"level":(5|6)0/.test(line) || (/"level":40/.test(line) && /unavailable|503/i.test(line)),
+              /"level":"(error|fatal)"/.test(line) ||
+              (/"level":"warn"/.test(line) && /unavailable|503/i.test(line)),
           )
           .slice(0, 3);
         for (const line of errorLines) out(`      ${name} logged: ${line.slice(0, 600)}`);
