@@ -203,16 +203,25 @@ function writeSection(file, id, markdown) {
 }
 
 /** The sum of a Prometheus counter over its label sets, read from a service's internal `/metrics`. */
-async function metricSum(internalUrl, name) {
+/** One metric's series from a service's `/metrics`: each line's labels and value. */
+async function metricSeries(internalUrl, name) {
   // Only this metric (a histogram's `_count` or `_sum` is asked for by the histogram's name): the others are not
   // collected, so a read costs no statement (the outbox gauges read the outbox when collected).
   const metric = name.replace(/_(count|sum|bucket)$/, '');
   const text = await (await fetch(`${internalUrl}/metrics?name=${encodeURIComponent(metric)}`)).text();
-  let sum = 0;
+  const series = [];
   for (const line of text.split('\n')) {
-    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.split(' ').pop());
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    const labels = Object.fromEntries(
+      [...(/\{([^}]*)\}/.exec(line)?.[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    series.push({ labels, value: Number(line.split(' ').pop()) });
   }
-  return sum;
+  return series;
+}
+
+async function metricSum(internalUrl, name) {
+  return (await metricSeries(internalUrl, name)).reduce((sum, s) => sum + s.value, 0);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -326,6 +335,7 @@ module.exports = {
   serverPids,
   startBenchStack,
   metricSum,
+  metricSeries,
   api,
   answerSheet,
   importStudents,

@@ -28,6 +28,7 @@ const {
   writeSection,
   descendants,
   metricSum,
+  metricSeries,
   api,
   answerSheet,
   importStudents,
@@ -260,13 +261,11 @@ async function effects(pools, students) {
 async function busBytes(stack) {
   const byEvent = {};
   for (const s of SERVICES.filter((name) => name !== 'gateway')) {
-    const url = `${stack.service(s).internalUrl}/metrics?name=outbox_published_bytes_total`;
-    const text = await (await fetch(url)).text();
-    // Each line carries the event and the registry's default labels (the service's name), in any order.
-    for (const m of text.matchAll(/^outbox_published_bytes_total\{([^}]*)\} (\S+)$/gm)) {
-      const event = /(?:^|,)event="([^"]+)"/.exec(m[1])?.[1];
-      if (event) byEvent[event] = (byEvent[event] ?? 0) + Number(m[2]);
-    }
+    for (const { labels, value } of await metricSeries(
+      stack.service(s).internalUrl,
+      'outbox_published_bytes_total',
+    ))
+      byEvent[labels.event] = (byEvent[labels.event] ?? 0) + value;
   }
   return byEvent;
 }

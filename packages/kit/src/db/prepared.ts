@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from '../logger';
+import { pgErrorCode } from './errors';
 
 /**
  * Named (server-side prepared) statements for every connection of a pool.
@@ -11,7 +12,7 @@ import type { Logger } from '../logger';
  * then stops planning it at all. node-postgres prepares a named statement on its first use on a connection and only
  * binds it afterwards.
  *
- * The name is derived from the text, so the same text has the same name everywhere and two texts never share one.
+ * Each text gets a name of its own when first seen (one map per pool), so a name never stands for two texts.
  * Left unnamed: statements without parameters (the simple protocol: BEGIN, COMMIT, migration scripts), statements
  * with many parameters (lists of any length, each length a text of its own), and any text once a connection holds
  * `MAX_PER_CONNECTION` names, so a connection's prepared statements stay bounded.
@@ -19,8 +20,10 @@ import type { Logger } from '../logger';
 const MAX_PARAMS = 64;
 const MAX_PER_CONNECTION = 256;
 const MAX_NAMES = 4096;
-/** "cached plan must not change result type": a table changed under a prepared `SELECT *` (a rolling upgrade). */
-const PLAN_CHANGED = '0A000';
+/** A table changed under a prepared statement's result (a rolling upgrade's migration): SQLSTATE 0A000 with this text. */
+const PLAN_CHANGED = 'cached plan must not change result type';
+const planChanged = (err: unknown) =>
+  pgErrorCode(err) === '0A000' && err instanceof Error && err.message.includes(PLAN_CHANGED);
 
 interface QueryConfig {
   text: string;
@@ -38,7 +41,7 @@ export function statementNames() {
   return (text: string): string => {
     let name = names.get(text);
     if (name === undefined) {
-      // Compact and unique per text; a text's hash would cost more than the map's look-up of it.
+      // Compact and unique per text: a counter, since hashing each text would cost more than looking it up.
       name = `s${names.size.toString(36)}`;
       if (names.size < MAX_NAMES) names.set(text, name);
       else return '';
@@ -80,7 +83,7 @@ export function prepareStatements(
 
   const send = (cfg: QueryConfig, params: unknown[], name: string) =>
     (query({ ...cfg, name, values: params }) as Promise<unknown>).catch((err: unknown) => {
-      if ((err as { code?: string }).code !== PLAN_CHANGED) throw err;
+      if (!planChanged(err)) throw err;
       broken.add(name);
       logger.warn(
         { statement: name, inTransaction: status !== 'I' },
