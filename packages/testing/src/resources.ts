@@ -1,10 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
+import { migrate, openDatabase } from '@readiness/kit/db';
+import { createLogger } from '@readiness/kit/logger';
 import { Client } from 'pg';
 import { serverUrl } from './servers';
 
 const run = promisify(execFile);
+const silent = createLogger({ name: 'test-resources', level: 'silent' });
 
 function uniqueName(prefix: string): string {
   return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -23,21 +28,26 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** A fresh, empty PostgreSQL database; dropped (with its connections) on close. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh PostgreSQL database, dropped (with its connections) on close. Empty by default; with `migrations` (the
+ * folders a service migrates, in order) it is a copy of a template database that those migrations were applied to
+ * once, so a service under test finds its schema in place instead of running every migration again.
+ */
+export async function createTestDatabase(options: { migrations?: string[] } = {}): Promise<TestDatabase> {
   const adminUrl = await serverUrl('postgres');
   const name = uniqueName('test');
+  const template = options.migrations?.length
+    ? await migratedTemplate(adminUrl, options.migrations)
+    : undefined;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   } finally {
     await admin.end();
   }
-  const u = new URL(adminUrl);
-  u.pathname = `/${name}`;
   return {
-    url: u.toString(),
+    url: databaseUrl(adminUrl, name),
     name,
     close: async () => {
       const c = new Client({ connectionString: adminUrl });
@@ -49,6 +59,73 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+function databaseUrl(adminUrl: string, name: string): string {
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Any constant works; every test process that makes templates takes this lock (one server-wide session lock). */
+const TEMPLATE_LOCK_KEY = 727_001_002;
+const TEMPLATE_PREFIX = 'readiness_template_';
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * The name of a template database with `dirs` migrated, keyed by a hash of the folders' migration files (names and
+ * contents): made once per server and per set of migrations, under a session lock so parallel test workers wait for
+ * the one that makes it. A template whose migrations changed is another key; the stale ones of the same folders
+ * are dropped when their successor is made.
+ */
+function migratedTemplate(adminUrl: string, dirs: string[]): Promise<string> {
+  const files = dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.sql'))
+      .sort()
+      .map((file) => ({ file, text: readFileSync(path.join(dir, file)) })),
+  );
+  const folders = createHash('sha256').update(dirs.join('\n')).digest('hex').slice(0, 8);
+  const content = createHash('sha256');
+  for (const { file, text } of files) content.update(file).update('\0').update(text).update('\0');
+  const name = `${TEMPLATE_PREFIX}${folders}_${content.digest('hex').slice(0, 16)}`;
+  let made = templates.get(name);
+  if (!made) {
+    made = makeTemplate(adminUrl, name, `${TEMPLATE_PREFIX}${folders}_`, dirs);
+    templates.set(name, made);
+    made.catch(() => templates.delete(name));
+  }
+  return made;
+}
+
+async function makeTemplate(adminUrl: string, name: string, family: string, dirs: string[]): Promise<string> {
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
+    const found = await admin.query<{ datname: string; datistemplate: boolean }>(
+      'SELECT datname, datistemplate FROM pg_database WHERE datname LIKE $1',
+      [`${family}%`],
+    );
+    if (found.rows.some((row) => row.datname === name && row.datistemplate)) return name;
+    // Another set of these folders' migrations (an older checkout), or a template left half made by a killed run.
+    for (const row of found.rows) {
+      if (row.datistemplate) await admin.query(`ALTER DATABASE "${row.datname}" IS_TEMPLATE false`);
+      await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+    }
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const database = await openDatabase({ url: databaseUrl(adminUrl, name), logger: silent });
+    try {
+      await migrate(database, dirs);
+    } finally {
+      await database.close();
+    }
+    await admin.query(`ALTER DATABASE "${name}" IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+    return name;
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]).catch(() => undefined);
+    await admin.end();
+  }
 }
 
 export interface TestVhost {
@@ -65,7 +142,7 @@ function managementBase(): { base: string; auth: string } {
   return { base: `${u.protocol}//${u.host}`, auth };
 }
 
-async function management(method: 'PUT' | 'DELETE', path: string, body?: unknown): Promise<boolean> {
+async function management(method: 'GET' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
   const { base, auth } = managementBase();
   try {
     const res = await fetch(`${base}/api${path}`, {
@@ -75,6 +152,7 @@ async function management(method: 'PUT' | 'DELETE', path: string, body?: unknown
     });
     if (!res.ok && res.status !== 404)
       throw new Error(`RabbitMQ management ${method} ${path}: ${res.status}`);
+    if (method === 'GET') return res.status === 404 ? [] : await res.json();
     return true;
   } catch (err) {
     if ((err as Error).message.startsWith('RabbitMQ management')) throw err;
@@ -82,10 +160,42 @@ async function management(method: 'PUT' | 'DELETE', path: string, body?: unknown
   }
 }
 
-/** A fresh RabbitMQ vhost the default user may use; deleted (with its queues) on close. */
+/**
+ * The vhosts this process made and has handed back, emptied: a broker takes seconds to start a vhost (its message
+ * stores) and as long to stop one, so a test process reuses its own instead of making one per test file.
+ */
+const idleVhosts: string[] = [];
+const POOL_PREFIX = 'test_pool_';
+let staleSwept = false;
+
+/**
+ * A RabbitMQ vhost of its own, the default user allowed everything, that holds no queue, exchange of its own or
+ * connection when handed out; emptied (or deleted) on close.
+ */
 export async function createTestVhost(): Promise<TestVhost> {
   const amqpUrl = await serverUrl('rabbitmq');
-  const vhost = uniqueName('test');
+  const vhost = idleVhosts.pop() ?? (await makeVhost(amqpUrl));
+  const u = new URL(amqpUrl);
+  u.pathname = `/${encodeURIComponent(vhost)}`;
+  let closed = false;
+  return {
+    url: u.toString(),
+    vhost,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      if (await emptyVhost(vhost)) idleVhosts.push(vhost);
+      else await deleteVhost(vhost);
+    },
+  };
+}
+
+async function makeVhost(amqpUrl: string): Promise<string> {
+  if (!staleSwept) {
+    staleSwept = true;
+    void sweepStaleVhosts();
+  }
+  const vhost = uniqueName(POOL_PREFIX.slice(0, -1));
   const user = decodeURIComponent(new URL(amqpUrl).username || 'guest');
   const viaApi =
     (await management('PUT', `/vhosts/${encodeURIComponent(vhost)}`)) &&
@@ -98,17 +208,58 @@ export async function createTestVhost(): Promise<TestVhost> {
     await run('rabbitmqctl', ['add_vhost', vhost]);
     await run('rabbitmqctl', ['set_permissions', '-p', vhost, user, '.*', '.*', '.*']);
   }
-  const u = new URL(amqpUrl);
-  u.pathname = `/${encodeURIComponent(vhost)}`;
-  return {
-    url: u.toString(),
-    vhost,
-    close: async () => {
-      if (!(await management('DELETE', `/vhosts/${encodeURIComponent(vhost)}`))) {
-        await run('rabbitmqctl', ['delete_vhost', vhost]);
-      }
-    },
-  };
+  return vhost;
+}
+
+async function deleteVhost(vhost: string): Promise<void> {
+  if (!(await management('DELETE', `/vhosts/${encodeURIComponent(vhost)}`))) {
+    await run('rabbitmqctl', ['delete_vhost', vhost]);
+  }
+}
+
+/**
+ * Closes the vhost's connections and deletes its queues and the exchanges the test declared, so the next test file
+ * finds it as new. False when the management API does not answer (the vhost is then deleted instead).
+ */
+async function emptyVhost(vhost: string): Promise<boolean> {
+  const v = encodeURIComponent(vhost);
+  const connections = await management('GET', `/vhosts/${v}/connections?columns=name`);
+  if (!Array.isArray(connections)) return false;
+  for (const { name } of connections as Array<{ name: string }>) {
+    await management('DELETE', `/connections/${encodeURIComponent(name)}`);
+  }
+  const queues = (await management('GET', `/queues/${v}?columns=name`)) as Array<{ name: string }>;
+  for (const { name } of queues) await management('DELETE', `/queues/${v}/${encodeURIComponent(name)}`);
+  const exchanges = (await management('GET', `/exchanges/${v}?columns=name`)) as Array<{ name: string }>;
+  for (const { name } of exchanges.filter((e) => e.name !== '' && !e.name.startsWith('amq.'))) {
+    await management('DELETE', `/exchanges/${v}/${encodeURIComponent(name)}`);
+  }
+  // A closed connection leaves the list a moment later; one still open after that keeps the vhost from reuse.
+  for (let wait = 0; wait < 20; wait++) {
+    const left = (await management('GET', `/vhosts/${v}/connections?columns=name`)) as unknown[];
+    if (left.length === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return false;
+}
+
+/** Deletes the pooled vhosts of test processes that are gone (their process ended before it could). */
+async function sweepStaleVhosts(): Promise<void> {
+  const all = await management('GET', '/vhosts?columns=name').catch(() => false);
+  if (!Array.isArray(all)) return;
+  for (const { name } of all as Array<{ name: string }>) {
+    const pid = new RegExp(`^${POOL_PREFIX}(\\d+)_`).exec(name)?.[1];
+    if (pid && !processAlive(Number(pid))) await deleteVhost(name).catch(() => undefined);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export interface TestRedis {

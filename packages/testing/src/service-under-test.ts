@@ -19,6 +19,7 @@ import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger, type Logger } from '@readiness/kit/logger';
 import type { Mailer } from '@readiness/kit/mail';
+import { kitMigrationsDir } from '@readiness/kit/outbox';
 import {
   startService,
   type RunningService,
@@ -153,7 +154,8 @@ export async function startServiceUnderTest<S extends z.ZodType, E, O, W extends
   const real = opts.kind === 'real';
   const retryDelaysMs = opts.retryDelaysMs ?? [100, 200];
   const [db, vhost, testRedis] = await Promise.all([
-    createTestDatabase(),
+    // The service's migrations are applied once per run to a template this database copies.
+    createTestDatabase({ migrations: module.migrations ? [kitMigrationsDir, module.migrations] : undefined }),
     real ? createTestVhost() : undefined,
     real && opts.redis ? createTestRedis() : undefined,
   ]);
