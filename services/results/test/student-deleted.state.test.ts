@@ -13,11 +13,12 @@ import {
 
 jest.setTimeout(60_000);
 
-describe.each(['real', 'embedded'] as const)('erasing a student on %s adapters', (kind) => {
+// On the memory bus only: the bus is not the subject here; both buses pass one contract suite (kit/src/bus/test).
+describe('erasing a student', () => {
   let h: Harness;
   const version = versionEvent();
   beforeAll(async () => {
-    h = await startResults(kind);
+    h = await startResults('embedded');
     await h.publish('assessment.version.published.v1', version);
   });
   afterAll(() => h?.close());

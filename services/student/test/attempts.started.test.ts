@@ -37,10 +37,11 @@ const QUESTION_FIELDS = [
   'type',
 ];
 
-describe.each(['real', 'embedded'] as const)('the student flow on %s adapters', (kind) => {
+// On the memory bus only: the bus is not the subject here; both buses pass one contract suite (kit/src/bus/test).
+describe('the student flow', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startStudent(kind);
+    h = await startStudent('embedded');
     await publishVersion(h);
   });
   afterAll(() => h?.close());

@@ -81,6 +81,13 @@ export function exportBatches(deps: ResultsDeps, filter: ResultFilter) {
   return eachResult(deps.database.db, filter);
 }
 
+/** How many bands the spread of a version's percentages has: ten points each, the last one 90 to 100. */
+export const DISTRIBUTION_BANDS = 10;
+
+/** The database's count of results per band (`least(percentage / 10, 9)`), as the bands the item analysis shows. */
+export const distributionBands = (counts: readonly number[]) =>
+  counts.map((count, i) => ({ from: i * 10, to: i === DISTRIBUTION_BANDS - 1 ? 100 : i * 10 + 9, count }));
+
 /** Item analysis of one version (the active one by default) over its results. */
 export async function itemAnalysis(deps: ResultsDeps, versionNumber?: number) {
   const db = deps.database.db;

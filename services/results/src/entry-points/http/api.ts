@@ -10,6 +10,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import { CSV_HEADER, csvResultLine } from '../../domain/csv';
 import type { Results } from '../../domain/results';
+import { DISTRIBUTION_BANDS, distributionBands } from '../../domain/result-views';
 import { analysisQuery, filterQuery, idParams, listQuery } from './schemas';
 import { toResultDetail, toResultRow } from './views';
 
@@ -107,7 +108,7 @@ async function write(res: Response, chunk: string): Promise<void> {
 
 /** The item analysis as the API answers it: every question and section of the version, with their figures. */
 function analysisJson(found: Awaited<ReturnType<Results['analysis']>>) {
-  const empty = Array.from({ length: 10 }, () => 0);
+  const empty = Array.from({ length: DISTRIBUTION_BANDS }, () => 0);
   const counts = found.figures?.distribution ?? empty;
   const byQuestion = new Map(found.figures?.questions.map((q) => [q.questionId, q]));
   const bySection = new Map(found.figures?.sections.map((s) => [s.id, s]));
@@ -135,7 +136,7 @@ function analysisJson(found: Awaited<ReturnType<Results['analysis']>>) {
       title: s.title,
       meanPercentage: bySection.get(s.id)?.meanPercentage ?? 0,
     })),
-    distribution: counts.map((count, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, count })),
+    distribution: distributionBands(counts),
   };
 }
 

@@ -10,6 +10,7 @@ import { FILE_UPLOADED, type Answer } from '../versions';
 import type { TimelineRow } from '../../data-access/timeline-repository';
 import { attemptTimeline } from './attempt-timeline';
 import { givenQuestions } from './paper';
+import { minutesSpent } from './rules';
 import type { AttemptsContext, Runner } from './context';
 
 /**
@@ -55,8 +56,7 @@ export async function endAttempt(
     answers: how.answers,
     idempotencyKey: how.idempotencyKey,
   };
-  const end = Math.min(how.now.getTime(), a.deadlineAt.getTime());
-  const timeSpentMinutes = Math.max(0, Math.floor((end - a.startedAt.getTime()) / 60_000));
+  const timeSpentMinutes = minutesSpent(a, how.now);
   const written = await enqueueWith(
     runner,
     closeAttempt({

@@ -8,7 +8,7 @@ import type { AssessmentVersion } from '../versions';
 import type { AttemptsContext } from './context';
 import { endAttempt } from './end-attempt';
 import { givenQuestions } from './paper';
-import { attemptIdOrNull, attemptNotFound } from './rules';
+import { attemptIdOrNull, attemptNotFound, secondsLeft } from './rules';
 
 /** A page whose stream or autosave was heard from within this long is open; after it, offline. */
 export const PAGE_GONE_AFTER_MS = 75_000;
@@ -98,7 +98,7 @@ export async function listLiveAttempts(
       ...standingIn(v, row),
       startedAt: row.startedAt.toISOString(),
       deadlineAt: row.deadlineAt.toISOString(),
-      timeLeftSeconds: Math.max(0, Math.floor((row.deadlineAt.getTime() - found.now.getTime()) / 1000)),
+      timeLeftSeconds: secondsLeft(row.deadlineAt, found.now),
       savedAt: row.savedAt?.toISOString() ?? null,
       ...presenceOf(row, found.now),
       extraTimePercent: row.extraTimePercent,

@@ -64,6 +64,16 @@ export const closedAt = (a: AttemptRecord, graceSeconds: number) =>
 export const isOpen = (a: AttemptRecord, now: Date, graceSeconds: number) =>
   a.status === 'in_progress' && now.getTime() <= closedAt(a, graceSeconds);
 
+/** Whole seconds left before the deadline, never below 0. */
+export const secondsLeft = (deadlineAt: Date, now: Date) =>
+  Math.max(0, Math.floor((deadlineAt.getTime() - now.getTime()) / 1000));
+
+/** Whole minutes spent on an attempt ended at `now`: the time after its deadline is not counted. */
+export function minutesSpent(a: { startedAt: Date; deadlineAt: Date }, now: Date): number {
+  const end = Math.min(now.getTime(), a.deadlineAt.getTime());
+  return Math.max(0, Math.floor((end - a.startedAt.getTime()) / 60_000));
+}
+
 export interface AttemptJson {
   id: string;
   attemptNumber: number;

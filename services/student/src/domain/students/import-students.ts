@@ -13,15 +13,8 @@ export interface ImportRow {
   parsed: { ok: true; value: StudentInput } | { ok: false; email: string; message: string };
 }
 
-/**
- * Checks every row (line numbers as in the file, the header being line 1) and, unless `dryRun`, invites the
- * valid ones all together or none.
- */
-export async function importStudents(
-  deps: StudentsDeps,
-  rows: ImportRow[],
-  options: { dryRun: boolean; actorId: string },
-) {
+/** The file's own problems (a row refused, an e-mail already on an earlier line) and the rows left to invite. */
+export function checkRows(rows: ImportRow[]) {
   const problems: ImportRowProblem[] = [];
   const seen = new Map<string, number>();
   const candidates: Array<{ line: number; value: StudentInput }> = [];
@@ -42,6 +35,19 @@ export async function importStudents(
     seen.set(row.parsed.value.email, row.line);
     candidates.push({ line: row.line, value: row.parsed.value });
   }
+  return { problems, candidates };
+}
+
+/**
+ * Checks every row (line numbers as in the file, the header being line 1) and, unless `dryRun`, invites the
+ * valid ones all together or none.
+ */
+export async function importStudents(
+  deps: StudentsDeps,
+  rows: ImportRow[],
+  options: { dryRun: boolean; actorId: string },
+) {
+  const { problems, candidates } = checkRows(rows);
   const taken = await takenEmails(
     deps.database.db,
     candidates.map((c) => c.value.email),
