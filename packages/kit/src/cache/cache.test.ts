@@ -16,7 +16,6 @@ import {
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = createLogger({ name: 'cache-test', level: 'silent' });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Keys of this file live under `test:<random>:` in the real Redis and are deleted afterwards. */
 const filePrefix = `test:${randomUUID().slice(0, 8)}:`;
@@ -40,10 +39,44 @@ afterAll(async () => {
   await Promise.all(redisClients.map(closeRedis));
 });
 
+/** Time as a backend sees it: `elapse` makes what it stores age by `ms` at once instead of waiting for it. */
+interface Clock {
+  elapse(ms: number): Promise<void>;
+}
+
 interface Backend {
   name: string;
   store(): KeyValueStore;
   limiter(options: Omit<RateLimiterOptions, 'store' | 'redis'>): ReturnType<typeof createRateLimiter>;
+  /**
+   * Runs `body` with a clock it can move. Expiry and windows are what a test proves here, so time must pass for
+   * the store; it need not pass for the test. What is created inside `body` reads the clock (`Date.now`).
+   */
+  clocked(body: (clock: Clock) => Promise<void>): Promise<void>;
+}
+
+/**
+ * Redis ages its keys by itself: moving its time forward is taking `ms` off the remaining time to live of every key
+ * of this file (PTTL, then PEXPIRE, or DEL when that reaches zero), which is what Redis sees when `ms` have passed.
+ * Keys without an expiry stay as they are.
+ */
+async function elapseRedis(ms: number): Promise<void> {
+  const admin = createRedis({ url: REDIS_URL, keyPrefix: '', logger });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await admin.scan(cursor, 'MATCH', `${filePrefix}*`, 'COUNT', 1000);
+      for (const key of keys) {
+        const remaining = await admin.pttl(key);
+        if (remaining < 0) continue;
+        if (remaining <= ms) await admin.del(key);
+        else await admin.pexpire(key, remaining - ms);
+      }
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await closeRedis(admin);
+  }
 }
 
 const backends: Backend[] = [
@@ -51,11 +84,30 @@ const backends: Backend[] = [
     name: 'redis',
     store: () => createRedisStore({ client: testRedis() }),
     limiter: (options) => createRateLimiter({ ...options, store: 'redis', redis: testRedis() }),
+    clocked: (body) => body({ elapse: elapseRedis }),
   },
   {
     name: 'memory',
-    store: () => createMemoryStore(),
+    // The store's clock is read at each call, so a store made before `clocked` follows the fake time inside it.
+    store: () => createMemoryStore({ now: () => Date.now() }),
     limiter: (options) => createRateLimiter({ ...options, store: 'memory' }),
+    // The memory limiter (rate-limiter-flexible) reads `Date.now` and expires keys with `setTimeout`: both are
+    // faked, nothing else, so promises and I/O run as usual.
+    async clocked(body) {
+      jest.useFakeTimers({
+        now: Date.now(),
+        doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'hrtime', 'performance'],
+      });
+      try {
+        await body({
+          elapse: async (ms) => {
+            jest.advanceTimersByTime(ms);
+          },
+        });
+      } finally {
+        jest.useRealTimers();
+      }
+    },
   },
 ];
 
@@ -90,25 +142,30 @@ function keyValueStoreContract(backend: Backend) {
       expect(await store.getMany([])).toEqual([]);
     });
 
-    test('when a value is set with a TTL, then it is gone after the TTL', async () => {
-      const k = key('ttl');
-      await store.set(k, 'short', 1);
-      await store.set(key('other'), 'kept');
+    test('when a value is set with a TTL, then it is there just before the TTL and gone after it', () =>
+      backend.clocked(async (clock) => {
+        const k = key('ttl');
+        const other = key('other');
+        await store.set(k, 'short', 2);
+        await store.set(other, 'kept');
 
-      expect(await store.get(k)).toBe('short');
-      await sleep(1200);
-      expect(await store.get(k)).toBeNull();
-      expect(await store.exists(k)).toBe(false);
-    });
+        await clock.elapse(1800);
+        expect(await store.get(k)).toBe('short');
+        await clock.elapse(400);
+        expect(await store.get(k)).toBeNull();
+        expect(await store.exists(k)).toBe(false);
+        expect(await store.get(other)).toBe('kept');
+      }));
 
-    test('when a value is set again without a TTL, then it no longer expires', async () => {
-      const k = key('persist');
-      await store.set(k, 'v1', 1);
-      await store.set(k, 'v2');
+    test('when a value is set again without a TTL, then it no longer expires', () =>
+      backend.clocked(async (clock) => {
+        const k = key('persist');
+        await store.set(k, 'v1', 1);
+        await store.set(k, 'v2');
 
-      await sleep(1200);
-      expect(await store.get(k)).toBe('v2');
-    });
+        await clock.elapse(3600_000);
+        expect(await store.get(k)).toBe('v2');
+      }));
 
     test('when 100 increments run in parallel, then the counter is 100', async () => {
       const k = key('counter');
@@ -120,14 +177,17 @@ function keyValueStoreContract(backend: Backend) {
       expect(Math.max(...results)).toBe(100);
     });
 
-    test('when a counter window ends, then counting starts again from 1', async () => {
-      const k = key('window');
-      expect(await store.incr(k, 1)).toBe(1);
-      expect(await store.incr(k, 1)).toBe(2);
+    test('when a counter window ends, then counting starts again from 1', () =>
+      backend.clocked(async (clock) => {
+        const k = key('window');
+        expect(await store.incr(k, 2)).toBe(1);
+        await clock.elapse(1500);
+        // Within the window: the count goes on, and the window is not stretched by it.
+        expect(await store.incr(k, 2)).toBe(2);
 
-      await sleep(1200);
-      expect(await store.incr(k, 1)).toBe(1);
-    });
+        await clock.elapse(700);
+        expect(await store.incr(k, 2)).toBe(1);
+      }));
 
     test('when a non-number is incremented, then incr rejects and the value is unchanged', async () => {
       const k = key('text');
@@ -188,23 +248,25 @@ function rateLimiterContract(backend: Backend) {
       expect((await byIp.consume('same-key')).allowed).toBe(true);
     });
 
-    test('when the block ends, then the key is allowed again with a full budget', async () => {
-      const limiter = backend.limiter({
-        keyPrefix: prefix(),
-        points: 1,
-        durationSeconds: 1,
-        blockDurationSeconds: 2,
-      });
-      await limiter.consume('k');
-      const denied = await limiter.consume('k');
-      expect(denied).toEqual({ allowed: false, retryAfterSeconds: 2 });
+    test('when the block ends, then the key is allowed again with a full budget', () =>
+      backend.clocked(async (clock) => {
+        const limiter = backend.limiter({
+          keyPrefix: prefix(),
+          points: 1,
+          durationSeconds: 1,
+          blockDurationSeconds: 2,
+        });
+        await limiter.consume('k');
+        const denied = await limiter.consume('k');
+        expect(denied).toEqual({ allowed: false, retryAfterSeconds: 2 });
 
-      await sleep(1200);
-      expect((await limiter.consume('k')).allowed).toBe(false);
+        // Past the window, still within the block (and denied calls do not end it).
+        await clock.elapse(1200);
+        expect((await limiter.consume('k')).allowed).toBe(false);
 
-      await sleep(2200);
-      expect(await limiter.consume('k')).toEqual({ allowed: true, remaining: 0 });
-    });
+        await clock.elapse(1000);
+        expect(await limiter.consume('k')).toEqual({ allowed: true, remaining: 0 });
+      }));
 
     test('when a key is reset, then it is unblocked and its state is gone', async () => {
       const limiter = backend.limiter({
@@ -310,16 +372,21 @@ function revocationContract(backend: Backend) {
       expect(await list.isTokenRevoked({ jti, sub: 'a1', iat: nowSeconds() })).toBe(true);
     });
 
-    test('when a revocation reaches the token expiry, then it is forgotten', async () => {
-      const list = createRevocationList(store);
-      const jti = randomUUID();
+    test('when a revocation reaches the token expiry, then it is forgotten', () =>
+      backend.clocked(async (clock) => {
+        const list = createRevocationList(store);
+        const jti = randomUUID();
+        const expired = randomUUID();
 
-      await list.revoke(jti, nowSeconds() + 1);
-      await list.revoke(randomUUID(), nowSeconds() - 10);
+        await list.revoke(jti, nowSeconds() + 2);
+        await list.revoke(expired, nowSeconds() - 10);
 
-      await sleep(2100);
-      expect(await list.isRevoked(jti)).toBe(false);
-    });
+        expect(await list.isRevoked(expired)).toBe(false);
+        await clock.elapse(1000);
+        expect(await list.isRevoked(jti)).toBe(true);
+        await clock.elapse(2100);
+        expect(await list.isRevoked(jti)).toBe(false);
+      }));
 
     test('when a subject is revoked before now, then its older tokens are revoked and newer ones are not', async () => {
       const list = createRevocationList(store);
@@ -350,15 +417,19 @@ function revocationContract(backend: Backend) {
       expect(await list.revokedBefore(admin)).toBe(2_000_000_100);
     });
 
-    test('when the subject revocation TTL ends, then the cutoff is gone', async () => {
-      const list = createRevocationList(store);
-      const admin = randomUUID();
+    test('when the subject revocation TTL ends, then the cutoff is gone', () =>
+      backend.clocked(async (clock) => {
+        const list = createRevocationList(store);
+        const admin = randomUUID();
+        const cutoff = nowSeconds();
 
-      await list.revokeSubjectBefore(admin, nowSeconds(), 1);
-      await sleep(1200);
+        await list.revokeSubjectBefore(admin, cutoff, 2);
+        await clock.elapse(1500);
+        expect(await list.revokedBefore(admin)).toBe(cutoff);
+        await clock.elapse(700);
 
-      expect(await list.revokedBefore(admin)).toBeNull();
-    });
+        expect(await list.revokedBefore(admin)).toBeNull();
+      }));
   });
 }
 

@@ -88,6 +88,14 @@ export const serviceEnv = {
   TRUSTED_PROXIES: trustedProxies(),
 };
 
+/** `BUS_RETRY_DELAYS_MS`: a comma-separated list of waits in milliseconds, each between 1 ms and a day. */
+const retryDelays = () =>
+  z
+    .string()
+    .transform((v) => v.split(',').map(Number))
+    .pipe(z.array(z.number().int().min(1).max(86_400_000)).min(1))
+    .optional();
+
 /** What a service with its own database and events reads; the embedded defaults apply when a URL is unset. */
 export const dataServiceEnv = {
   ...serviceEnv,
@@ -103,6 +111,11 @@ export const dataServiceEnv = {
   DATA_DIR: z.string().default('.data'),
   /** RabbitMQ; without it the in-process bus is used. */
   AMQP_URL: env.optionalUrl(),
+  /**
+   * How long a failed delivery of an event waits before each retry, in milliseconds, comma-separated (the last one
+   * repeats until the handler's attempts are spent); unset, the bus's defaults (1 s, 5 s, 25 s, then 120 s).
+   */
+  BUS_RETRY_DELAYS_MS: retryDelays(),
   /**
    * Seals the secret fields of events (32 bytes, base64; publisher and consumers share it). Required in
    * production; elsewhere generated once under DATA_DIR (see the outbox's `loadEventSecretBox`).

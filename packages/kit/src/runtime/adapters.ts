@@ -57,21 +57,23 @@ export async function openServiceDatabase(opts: {
  */
 export async function startServiceBus(opts: {
   service: string;
-  config: { AMQP_URL?: string };
+  config: { AMQP_URL?: string; BUS_RETRY_DELAYS_MS?: number[] };
   logger: Logger;
   registry?: Registry;
 }): Promise<EventBus> {
   const { service, config, logger, registry } = opts;
+  const retryDelaysMs = config.BUS_RETRY_DELAYS_MS;
   const bus = config.AMQP_URL
     ? createRabbitBus({
         url: config.AMQP_URL,
         service,
         logger,
         registry,
+        retryDelaysMs,
         // Every other service's queues too: whichever service reaches the broker first creates them all.
         declareQueues: consumerQueues.filter((q) => !q.queue.startsWith(`${service}.`)),
       })
-    : createMemoryBus({ logger, service, registry });
+    : createMemoryBus({ logger, service, registry, retryDelaysMs });
   await bus.start();
   return bus;
 }

@@ -23,6 +23,7 @@ export interface AdapterConfig {
   DATABASE_POOL_MAX?: number;
   DATABASE_PREPARED_STATEMENTS?: boolean;
   AMQP_URL?: string;
+  BUS_RETRY_DELAYS_MS?: number[];
   REDIS_URL?: string;
   SMTP_URL?: string;
   MAIL_FROM?: string;
