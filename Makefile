@@ -14,9 +14,16 @@ $(NPM_STAMP): package.json package-lock.json $(wildcard */package.json */*/packa
 
 install: $(NPM_STAMP) ## Install dependencies (npm ci) when missing or stale
 
-build: install ## Compile every workspace (tsc -b) and build the web app (vite)
-	npx tsc -b
+# The web app is built again only when its sources changed since the last build (make test, lint and images all need
+# a build; one Vite build serves them).
+WEB_SOURCES := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/student.html web/vite.config.mts web/package.json package-lock.json
+
+web/dist/index.html: $(NPM_STAMP) $(WEB_SOURCES)
 	npm run build --silent -w web
+	@touch $@
+
+build: install web/dist/index.html ## Compile every workspace (tsc -b) and build the web app (vite) when its sources changed
+	npx tsc -b
 
 start: build ## Run the whole product in one process with embedded defaults (http://localhost:8080)
 	node deploy/all-in-one/dist/main.js
@@ -24,12 +31,12 @@ start: build ## Run the whole product in one process with embedded defaults (htt
 stack: build ## One process per service against PostgreSQL, RabbitMQ and Redis on localhost
 	node deploy/all-in-one/dist/stack.js
 
-test: build ## Run every test (unit, component, contract, browser, deployment)
-	@mkdir -p test-results
-	npx jest --ci --json --outputFile=test-results/jest.json
-	@node tests/tools/test-summary.mjs test-results/jest.json
+test: build ## Run every test (unit, component, contract, browser, deployment) in lanes: docs/testing.md
+	node tests/tools/run-lanes.mjs
 
-lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code (event contracts, the web's API types) up to date
+# The typechecks read the workspaces' declarations (tsc -b), not the web app's Vite build, so lint does not make it.
+lint: install ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking against the previous commit, generated code (event contracts, the web's API types) up to date
+	npx tsc -b
 	npx tsc -p tsconfig.tests.json
 	npm run typecheck --silent -w web
 	npx tsc -p web/e2e/tsconfig.json
@@ -42,7 +49,7 @@ lint: build ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaking
 	cd proto && ../node_modules/.bin/buf generate && git diff --exit-code -- src/gen
 	node web/scripts/api-types.mjs --check
 
-images: ## Build every service's image from deploy/Dockerfile with podman (on a Debian base made here when no registry answers)
+images: build ## Build every service's image with podman from the build (deploy/Dockerfile; on a Debian base made here when no registry answers)
 	node deploy/tools/images.mjs
 
 chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile

@@ -32,7 +32,13 @@ module.exports = {
   projects: [
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
-    { ...node, displayName: 'deploy', roots: ['<rootDir>/deploy', '<rootDir>/charts'] },
+    {
+      ...node,
+      displayName: 'deploy',
+      roots: ['<rootDir>/deploy', '<rootDir>/charts'],
+      // The HTTP journeys through `make start` run in the browser lane, on its shared product.
+      testPathIgnorePatterns: [...node.testPathIgnorePatterns, '\\.e2e\\.test\\.ts$'],
+    },
     // QUALITY.md's fault scenarios, traces, the restore and upgrade rehearsals against the local stack built from
     // dist, and the product from its images (podman).
     {
@@ -45,11 +51,15 @@ module.exports = {
         '<rootDir>/tests/images',
       ],
     },
-    // Browser tests against the built product (`npx tsc -b && npm run build -w web` first).
+    // Browser tests and the HTTP journeys against the built product (`make build` first): one product and one Chromium
+    // started for the lane (web/e2e/shared-product.ts) serve every file with the default configuration.
     {
       ...node,
       displayName: 'e2e',
-      roots: ['<rootDir>/web/e2e'],
+      roots: ['<rootDir>/web/e2e', '<rootDir>/deploy/all-in-one/test'],
+      testMatch: ['**/web/e2e/**/*.test.ts', '**/deploy/all-in-one/test/*.e2e.test.ts'],
+      globalSetup: '<rootDir>/web/e2e/global-setup.ts',
+      globalTeardown: '<rootDir>/web/e2e/global-teardown.ts',
       // Pictures the open pages of a failed test (test-results/e2e-failures).
       testEnvironment: '<rootDir>/web/e2e/failure-environment.js',
       setupFilesAfterEnv: ['<rootDir>/web/e2e/retry-once.ts'],

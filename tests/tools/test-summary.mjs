@@ -1,13 +1,71 @@
-// `make test`'s last line from jest's JSON report: passed, failed, skipped, and how many passed only on a retry
-// (the browser tests run a failed test once more; one that needed it is flaky, and this says so).
-import { readFileSync } from 'node:fs';
+// `make test`'s closing lines from the lanes' jest reports (arguments `lane=seconds=report.json`, or a bare report):
+// the time of each lane and of each project (its files' summed run time, and from its first file's start to its last
+// file's end), the 15 slowest files, the tests that passed only on a retry (the browser tests run a failed test once
+// more; one that needed it is flaky, and this says so), and the pass/fail line.
+import { existsSync, readFileSync } from 'node:fs';
 
-const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const retried = report.testResults.flatMap((file) =>
-  file.assertionResults
-    .filter((t) => t.status === 'passed' && (t.retryReasons?.length ?? 0) > 0)
-    .map((t) => `${file.name.replace(`${process.cwd()}/`, '')}: ${t.fullName}`),
-);
-for (const name of retried) process.stdout.write(`passed on its second run: ${name}\n`);
-const line = `${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`;
-process.stdout.write(`${retried.length > 0 ? `${line} (${retried.length} passed only on a retry)` : line}\n`);
+const lanes = process.argv.slice(2).map((arg) => {
+  const [lane, seconds, file] = arg.includes('=') ? arg.split('=') : ['all', '', arg];
+  return { lane, seconds: seconds ? Number(seconds) : undefined, file };
+});
+
+let passed = 0;
+let failedTests = 0;
+let skipped = 0;
+let failedFiles = 0;
+const files = [];
+const retried = [];
+const missing = [];
+for (const { lane, file } of lanes) {
+  if (!existsSync(file)) {
+    missing.push(lane);
+    continue;
+  }
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  passed += report.numPassedTests;
+  failedTests += report.numFailedTests;
+  skipped += report.numPendingTests;
+  failedFiles += report.numRuntimeErrorTestSuites ?? 0;
+  for (const result of report.testResults) {
+    const name = result.name.replace(`${process.cwd()}/`, '');
+    const project = result.displayName?.name ?? result.displayName ?? lane;
+    const start = result.perfStats?.start ?? result.startTime;
+    const end = result.perfStats?.end ?? result.endTime;
+    files.push({ name, project, lane, start, end, seconds: (end - start) / 1000 });
+    for (const test of result.assertionResults) {
+      if (test.status === 'passed' && (test.retryReasons?.length ?? 0) > 0)
+        retried.push(`${name}: ${test.fullName}`);
+    }
+  }
+}
+
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const pad = (text, width) => String(text).padEnd(width);
+const padStart = (text, width) => String(text).padStart(width);
+
+out('\nTime by lane');
+for (const { lane, seconds } of lanes) {
+  const count = files.filter((f) => f.lane === lane).length;
+  out(`  ${pad(lane, 12)} ${padStart(seconds === undefined ? '-' : `${seconds} s`, 8)}  ${count} files`);
+}
+out('\nTime by project (files summed / first start to last end)');
+const projects = [...new Set(files.map((f) => f.project))];
+for (const project of projects) {
+  const own = files.filter((f) => f.project === project);
+  const summed = own.reduce((total, f) => total + f.seconds, 0);
+  const span = (Math.max(...own.map((f) => f.end)) - Math.min(...own.map((f) => f.start))) / 1000;
+  out(
+    `  ${pad(project, 12)} ${padStart(`${Math.round(summed)} s`, 8)} / ${padStart(`${Math.round(span)} s`, 6)}  ${own.length} files`,
+  );
+}
+out('\nThe 15 slowest files');
+for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
+  out(`  ${padStart(`${f.seconds.toFixed(1)} s`, 9)}  ${f.name}`);
+}
+out();
+for (const name of retried) out(`passed on its second run: ${name}`);
+for (const lane of missing) out(`the ${lane} lane wrote no report (it did not run to the end)`);
+if (failedFiles > 0) out(`${failedFiles} test files failed to run`);
+const line = `${passed} passed, ${failedTests + failedFiles} failed, ${skipped} skipped`;
+out(retried.length > 0 ? `${line} (${retried.length} passed only on a retry)` : line);
+process.exit(missing.length > 0 ? 1 : 0);

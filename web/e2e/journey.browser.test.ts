@@ -88,7 +88,7 @@ const seen: {
 } = {};
 
 beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
+  ({ product, browser } = await startProductAndBrowser({}, { own: true }));
   const { context, page } = await newPage(browser, product.url);
   contexts.push(context);
   admin = page;

@@ -138,7 +138,7 @@ const allRight = () => true;
 const allWrong = () => false;
 
 beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
+  ({ product, browser } = await startProductAndBrowser({}, { own: true }));
   token = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body.token;
   const current = await api<{ assessment: { questions: Question[] } }>(
     product.url,

@@ -42,7 +42,7 @@ describeIfAsked('screenshots for docs/screenshots', () => {
   let graceTemporary: string;
 
   beforeAll(async () => {
-    ({ product, browser } = await startProductAndBrowser());
+    ({ product, browser } = await startProductAndBrowser({}, { own: true }));
     mkdirSync(OUT, { recursive: true });
     superToken = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body
       .token;

@@ -7,14 +7,14 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { api, startProduct, type RunningProduct } from '../../deploy/all-in-one/test/launcher';
+import { api, sharedProduct, startProduct, type RunningProduct } from '../../deploy/all-in-one/test/launcher';
+import { CHROMIUM, CHROMIUM_ARGS, SEED, sharedHandles } from './shared-product';
 
 export { api, startProduct, type RunningProduct };
 
 export const ROOT = path.resolve(__dirname, '../..');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const SUPER = { name: 'Super Admin', email: 'owner@example.edu', password: 'first-owner-password' };
+export const SUPER = { name: 'Super Admin', ...SEED };
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const MOBILE = { width: 360, height: 740 };
@@ -36,12 +36,19 @@ export async function startSeededProduct(env: Record<string, string> = {}): Prom
 }
 
 /**
- * The product and a browser, started side by side; if either fails to start the other is shut again,
- * so a failed start cannot leave a process behind that keeps jest from exiting.
+ * The product and a browser for a test file. With the default configuration (no `env`), the lane's shared ones
+ * running (shared-product.ts) and no need of a product of its `own` (one whose data no other file touched), those: the product's `stop` then leaves it running and the browser's `close` only
+ * disconnects this file. Otherwise both are started side by side for the file alone; if either fails to start the
+ * other is shut again, so a failed start cannot leave a process behind that keeps jest from exiting.
  */
 export async function startProductAndBrowser(
   env: Record<string, string> = {},
+  options: { own?: boolean } = {},
 ): Promise<{ product: RunningProduct; browser: Browser }> {
+  const shared = Object.keys(env).length === 0 && !options.own ? sharedHandles() : undefined;
+  if (shared) {
+    return { product: sharedProduct(shared.url), browser: await chromium.connect(shared.wsEndpoint) };
+  }
   const [product, browser] = await Promise.allSettled([startSeededProduct(env), launchBrowser()]);
   if (product.status === 'fulfilled' && browser.status === 'fulfilled') {
     return { product: product.value, browser: browser.value };
@@ -52,18 +59,7 @@ export async function startProductAndBrowser(
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { api, startProduct, type RunningProduct } from './launcher';
+import { api, sharedOrOwnProduct, type RunningProduct } from './launcher';
 
 jest.setTimeout(120_000);
 
@@ -25,7 +25,7 @@ describe('admin accounts end to end through the gateway of `make start`', () => 
   let product: RunningProduct;
 
   beforeAll(async () => {
-    product = await startProduct({ SEED_ADMIN_EMAIL: SUPER.email, SEED_ADMIN_PASSWORD: SUPER.password });
+    product = await sharedOrOwnProduct(SUPER);
   });
   afterAll(async () => {
     await product?.stop();
@@ -42,11 +42,16 @@ describe('admin accounts end to end through the gateway of `make start`', () => 
 
     const created = await api<{ admin: Admin }>(base, 'POST', '/api/admin/admins', {
       token: superToken,
-      body: { name: 'Grace Hopper', email: 'Grace@Example.edu', password: 'initial-pass', role: 'admin' },
+      body: {
+        name: 'Grace Hopper',
+        email: 'Grace.Http@Example.edu',
+        password: 'initial-pass',
+        role: 'admin',
+      },
     });
     expect(created.status).toBe(201);
     const grace = created.body.admin;
-    expect(grace).toMatchObject({ name: 'Grace Hopper', email: 'grace@example.edu', role: 'admin' });
+    expect(grace).toMatchObject({ name: 'Grace Hopper', email: 'grace.http@example.edu', role: 'admin' });
 
     const reset = await api<{ message: string }>(
       base,
@@ -63,7 +68,7 @@ describe('admin accounts end to end through the gateway of `make start`', () => 
     for (let i = 0; i < 100 && !mail; i++) {
       const inbox = await api<Mail[] | { mails: Mail[] }>(base, 'GET', '/dev/mail');
       const list = Array.isArray(inbox.body) ? inbox.body : inbox.body.mails;
-      mail = list.find((m) => m.to.some((to) => to.includes('grace@example.edu')));
+      mail = list.find((m) => m.to.some((to) => to.includes('grace.http@example.edu')));
       if (!mail) await new Promise((r) => setTimeout(r, 100));
     }
     expect(mail).toBeDefined();
@@ -73,12 +78,12 @@ describe('admin accounts end to end through the gateway of `make start`', () => 
     expect(mail!.html).toContain('Grace Hopper');
 
     const oldPassword = await api(base, 'POST', '/api/auth/login', {
-      body: { email: 'grace@example.edu', password: 'initial-pass' },
+      body: { email: 'grace.http@example.edu', password: 'initial-pass' },
     });
     expect(oldPassword.status).toBe(401);
 
     const graceLogin = await api<{ token: string; admin: Admin }>(base, 'POST', '/api/auth/login', {
-      body: { email: 'grace@example.edu', password: temporary },
+      body: { email: 'grace.http@example.edu', password: temporary },
     });
     expect(graceLogin.status).toBe(200);
     expect(graceLogin.body.admin.mustChangePassword).toBe(true);
@@ -93,7 +98,7 @@ describe('admin accounts end to end through the gateway of `make start`', () => 
 
     const me = await api<{ admin: Admin }>(base, 'GET', '/api/auth/me', { token: graceToken });
     expect(me.status).toBe(200);
-    expect(me.body.admin.email).toBe('grace@example.edu');
+    expect(me.body.admin.email).toBe('grace.http@example.edu');
 
     const forbidden = await api(base, 'GET', '/api/admin/admins', { token: graceToken });
     expect(forbidden.status).toBe(403);

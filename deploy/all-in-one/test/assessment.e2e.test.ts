@@ -1,4 +1,4 @@
-import { api, startProduct, type RunningProduct } from './launcher';
+import { api, sharedOrOwnProduct, type RunningProduct } from './launcher';
 
 jest.setTimeout(120_000);
 
@@ -19,10 +19,7 @@ describe('the assessment end to end through the gateway of `make start`', () => 
   let product: RunningProduct;
 
   beforeAll(async () => {
-    product = await startProduct({
-      SEED_ADMIN_EMAIL: OWNER.email,
-      SEED_ADMIN_PASSWORD: OWNER.password,
-    });
+    product = await sharedOrOwnProduct(OWNER);
   });
   afterAll(async () => {
     await product?.stop();

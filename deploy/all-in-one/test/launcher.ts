@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,6 +86,48 @@ export async function startProduct(
       await exited;
     },
   };
+}
+
+/** Names the file where the browser lane's globalSetup wrote its shared product and browser (web/e2e/shared-product.ts). */
+export const SHARED_ENV = 'READINESS_E2E_SHARED';
+
+export interface SharedHandles {
+  /** The product's base URL. */
+  url: string;
+  /** Chromium's endpoint for playwright's `chromium.connect`. */
+  wsEndpoint: string;
+}
+
+/** The lane's shared product and browser, when the lane started them. */
+export function sharedHandles(): SharedHandles | undefined {
+  const file = process.env[SHARED_ENV];
+  if (!file || !existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8')) as SharedHandles;
+}
+
+/** The lane's shared product as a file sees it: stopping it leaves it running for the next file. */
+export function sharedProduct(url: string): RunningProduct {
+  const notOurs = () => {
+    throw new Error('the shared product belongs to the lane: start a product of your own to kill it');
+  };
+  return {
+    url,
+    pid: 0,
+    output: () => '(the shared product: its output is in test-results/e2e-shared-product.log)',
+    dataDir: '',
+    stop: async () => undefined,
+    kill: async () => notOurs(),
+  };
+}
+
+/**
+ * The browser lane's shared product when it runs (seeded with the super admin `seed` names, which must be the lane's),
+ * else a product of the file's own with that seed. For the HTTP journeys, which need nothing but the defaults.
+ */
+export async function sharedOrOwnProduct(seed: { email: string; password: string }): Promise<RunningProduct> {
+  const shared = sharedHandles();
+  if (shared) return sharedProduct(shared.url);
+  return startProduct({ SEED_ADMIN_EMAIL: seed.email, SEED_ADMIN_PASSWORD: seed.password });
 }
 
 export async function api<T = Record<string, unknown>>(

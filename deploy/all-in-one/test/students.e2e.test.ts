@@ -1,4 +1,4 @@
-import { api, startProduct, type RunningProduct } from './launcher';
+import { api, sharedOrOwnProduct, type RunningProduct } from './launcher';
 
 jest.setTimeout(120_000);
 
@@ -21,7 +21,7 @@ describe('students end to end through the gateway of `make start`', () => {
   let product: RunningProduct;
 
   beforeAll(async () => {
-    product = await startProduct({ SEED_ADMIN_EMAIL: OWNER.email, SEED_ADMIN_PASSWORD: OWNER.password });
+    product = await sharedOrOwnProduct(OWNER);
   });
   afterAll(async () => {
     await product?.stop();
@@ -35,7 +35,7 @@ describe('students end to end through the gateway of `make start`', () => {
     expect((await api(base, 'GET', '/api/admin/students')).status).toBe(401);
     const invited = await api<{ student: Student }>(base, 'POST', '/api/admin/students/invite', {
       token,
-      body: { name: 'Ada Lovelace', email: 'ada@example.edu' },
+      body: { name: 'Ada Lovelace', email: 'ada.student@example.edu' },
     });
     expect(invited.status).toBe(201);
     const student = invited.body.student;
@@ -45,7 +45,7 @@ describe('students end to end through the gateway of `make start`', () => {
     for (let i = 0; i < 100 && !mail; i++) {
       const inbox = await api<Mail[] | { mails: Mail[] }>(base, 'GET', '/dev/mail');
       const list = Array.isArray(inbox.body) ? inbox.body : inbox.body.mails;
-      mail = list.find((m) => m.to.some((to) => to.includes('ada@example.edu')));
+      mail = list.find((m) => m.to.some((to) => to.includes('ada.student@example.edu')));
       if (!mail) await new Promise((r) => setTimeout(r, 100));
     }
     expect(mail).toBeDefined();
@@ -76,7 +76,7 @@ describe('students end to end through the gateway of `make start`', () => {
     const login = await api<{ token: string }>(base, 'POST', '/api/auth/login', { body: OWNER });
     const invited = await api<{ student: Student }>(base, 'POST', '/api/admin/students/invite', {
       token: login.body.token,
-      body: { name: 'Grace Hopper', email: 'grace@example.edu' },
+      body: { name: 'Grace Hopper', email: 'grace.student@example.edu' },
     });
     const link = `/api/student/${invited.body.student.inviteToken}`;
     interface Page {

@@ -2,9 +2,10 @@ import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
 import { resetDb, server } from './server';
 
-// The first render of a route compiles its lazily loaded modules; on two cores shared with the services'
-// tests that alone can pass the default second, so `findBy…` waits longer before calling a screen missing.
-configure({ asyncUtilTimeout: 5_000 });
+// The first render of a route compiles its lazily loaded modules; on two cores shared with the services' tests (the
+// component lane runs three files at once) that alone can pass the default second, so `findBy…` waits longer before
+// calling a screen missing. A screen that shows at once is found at once: the wait costs only a missing one.
+configure({ asyncUtilTimeout: 15_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 beforeEach(() => resetDb());

@@ -1,0 +1,77 @@
+// `make test`: every jest project, in three lanes one after another, each with the workers that suit it, then one
+// summary of them all (tests/tools/test-summary.mjs). docs/testing.md says why the lanes are laid out so.
+//
+//   node tests/tools/run-lanes.mjs            every lane
+//   TEST_LANES=component,e2e node ...         those lanes only
+//   TEST_WORKERS=4 node ...                   the workers of the component lane (default 3)
+//
+// Each lane writes its jest report to test-results/jest-<lane>.json; a lane that fails does not stop the next, and the
+// exit code is 1 when any failed.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const jest = path.join(root, 'node_modules/.bin/jest');
+
+/**
+ * component: the projects that mostly wait (on PostgreSQL, the broker, timers) rather than compute, side by side.
+ * e2e: the browser tests and HTTP journeys, one file at a time on the lane's shared product, in sequencer.js's order.
+ * faults: the fault scenarios and rehearsals, each starting a whole stack, one at a time.
+ */
+const LANES = {
+  component: [
+    '--selectProjects',
+    'kit',
+    'services',
+    'web',
+    'deploy',
+    `--maxWorkers=${process.env.TEST_WORKERS ?? 3}`,
+  ],
+  e2e: [
+    '--selectProjects',
+    'e2e',
+    '--maxWorkers=1',
+    '--testSequencer',
+    path.join(root, 'web/e2e/sequencer.js'),
+  ],
+  faults: ['--selectProjects', 'faults', '--maxWorkers=1'],
+};
+
+const chosen = (process.env.TEST_LANES ?? Object.keys(LANES).join(','))
+  .split(',')
+  .map((lane) => lane.trim())
+  .filter(Boolean);
+const unknown = chosen.filter((lane) => !(lane in LANES));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `unknown lane ${unknown.join(', ')}: the lanes are ${Object.keys(LANES).join(', ')}\n`,
+  );
+  process.exit(2);
+}
+
+const results = path.join(root, 'test-results');
+mkdirSync(results, { recursive: true });
+let failed = false;
+const reports = [];
+for (const lane of chosen) {
+  const report = path.join(results, `jest-${lane}.json`);
+  rmSync(report, { force: true });
+  const started = Date.now();
+  process.stdout.write(`\n--- test lane ${lane}: jest ${LANES[lane].join(' ')}\n`);
+  const run = spawnSync(jest, ['--ci', '--json', `--outputFile=${report}`, ...LANES[lane]], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const seconds = Math.round((Date.now() - started) / 1000);
+  process.stdout.write(`--- test lane ${lane}: ${run.status === 0 ? 'passed' : 'FAILED'} in ${seconds} s\n`);
+  if (run.status !== 0) failed = true;
+  reports.push(`${lane}=${seconds}=${report}`);
+}
+
+const summary = spawnSync(process.execPath, [path.join(root, 'tests/tools/test-summary.mjs'), ...reports], {
+  cwd: root,
+  stdio: 'inherit',
+});
+process.exit(failed || summary.status !== 0 ? 1 : 0);

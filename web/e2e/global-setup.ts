@@ -1,0 +1,3 @@
+import { startShared } from './shared-product';
+
+export default startShared;

@@ -1,0 +1,3 @@
+import { stopShared } from './shared-product';
+
+export default stopShared;

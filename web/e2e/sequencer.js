@@ -1,0 +1,39 @@
+/*
+ * The browser lane's order. Its files share one product (shared-product.ts), so those that read the installation as
+ * a first start left it (the dashboard at zero, the seeded assessment and its translations) run before those that
+ * save assessment versions; the files with a product of their own come last, in jest's usual order. The lane runs
+ * one file at a time (the Makefile's e2e lane), so this order is the order they meet the product in.
+ */
+const Sequencer = require('@jest/test-sequencer').default;
+const path = require('node:path');
+
+const SHARED_ORDER = [
+  'results.e2e.test.ts',
+  'students.e2e.test.ts',
+  'admin-accounts.e2e.test.ts',
+  'verify.browser.test.ts',
+  'navigation.browser.test.ts',
+  'students.browser.test.ts',
+  'admin-accounts.browser.test.ts',
+  'languages.browser.test.ts',
+  'multi-factor.browser.test.ts',
+  'assessment.e2e.test.ts',
+  'assessments.browser.test.ts',
+  'student-flow.browser.test.ts',
+];
+
+class BrowserLaneSequencer extends Sequencer {
+  async sort(tests) {
+    const rank = (test) => {
+      const index = SHARED_ORDER.indexOf(path.basename(test.path));
+      return index === -1 ? SHARED_ORDER.length : index;
+    };
+    const usual = await super.sort(tests);
+    return usual
+      .map((test, position) => ({ test, position }))
+      .sort((a, b) => rank(a.test) - rank(b.test) || a.position - b.position)
+      .map(({ test }) => test);
+  }
+}
+
+module.exports = BrowserLaneSequencer;
