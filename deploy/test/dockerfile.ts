@@ -60,3 +60,38 @@ export function splitFlags(args: string): { flags: Record<string, string>; rest:
     rest = rest.slice(match[0].length);
   }
 }
+
+/** A .dockerignore pattern as a regular expression over paths relative to the context (Docker's syntax). */
+function ignorePattern(pattern: string): RegExp {
+  const body = pattern
+    .replace(/^\/+|\/+$/g, '')
+    .split(/(\*\*\/|\*\*|\*|\?)/)
+    .map((part) => {
+      if (part === '**/') return '(?:.*/)?';
+      if (part === '**') return '.*';
+      if (part === '*') return '[^/]*';
+      if (part === '?') return '[^/]';
+      return part.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  return new RegExp(`^${body}$`);
+}
+
+/**
+ * Whether a build context leaves `file` out, as Docker and buildah read `.dockerignore`: a pattern matching the
+ * file or any folder above it counts, `!` takes back what came before, and the last pattern that matches wins.
+ */
+export function ignoredBy(dockerignore: string): (file: string) => boolean {
+  const rules = dockerignore
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'))
+    .map((l) => ({ keep: l.startsWith('!'), pattern: ignorePattern(l.replace(/^!/, '')) }));
+  return (file) => {
+    const parts = file.split('/');
+    const paths = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    let ignored = false;
+    for (const rule of rules) if (paths.some((p) => rule.pattern.test(p))) ignored = !rule.keep;
+    return ignored;
+  };
+}

