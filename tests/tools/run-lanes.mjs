@@ -5,10 +5,14 @@
 //   TEST_LANES=component,e2e node ...         those lanes only
 //   TEST_WORKERS=4 node ...                   the workers of the component lane (default 3)
 //
+//   TEST_WAIT_FOR_IMAGES=test-results/images.rc   before the faults lane (whose tests/images runs the product from
+//                                             its images), waits until `make images`, run beside the tests by
+//                                             .ci/run, has written its exit code to that file
+//
 // Each lane writes its jest report to test-results/jest-<lane>.json; a lane that fails does not stop the next, and the
 // exit code is 1 when any failed.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -56,6 +60,8 @@ mkdirSync(results, { recursive: true });
 let failed = false;
 const reports = [];
 for (const lane of chosen) {
+  if (lane === 'faults' && process.env.TEST_WAIT_FOR_IMAGES)
+    await imagesMade(process.env.TEST_WAIT_FOR_IMAGES);
   const report = path.join(results, `jest-${lane}.json`);
   rmSync(report, { force: true });
   const started = Date.now();
@@ -68,6 +74,24 @@ for (const lane of chosen) {
   process.stdout.write(`--- test lane ${lane}: ${run.status === 0 ? 'passed' : 'FAILED'} in ${seconds} s\n`);
   if (run.status !== 0) failed = true;
   reports.push(`${lane}=${seconds}=${report}`);
+}
+
+/** Waits for the images made beside the tests (.ci/run); the faults lane's tests/images then finds them or says why not. */
+async function imagesMade(rcFile) {
+  const started = Date.now();
+  while (!existsSync(rcFile)) {
+    if (Date.now() - started > 45 * 60_000) {
+      process.stdout.write(
+        `--- no word from make images in ${rcFile} after 45 minutes: the faults lane runs without\n`,
+      );
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  const waited = Math.round((Date.now() - started) / 1000);
+  process.stdout.write(
+    `--- make images ended with ${readFileSync(rcFile, 'utf8').trim()} (waited ${waited} s)\n`,
+  );
 }
 
 const summary = spawnSync(process.execPath, [path.join(root, 'tests/tools/test-summary.mjs'), ...reports], {
