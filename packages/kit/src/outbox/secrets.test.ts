@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../logger';
@@ -41,6 +42,34 @@ describe('event secret box', () => {
       const consumer = loadEventSecretBox({ config, logger });
       expect(consumer.open(publisher.seal('secret'))).toBe('secret');
       expect(statSync(path.join(dataDir, EVENT_SECRETS_KEY_FILE)).mode & 0o077).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+  test('when services start together on a new data folder, then each one reads the whole key the first one made', async () => {
+    // Processes of their own, as `make stack` starts the services (the compiled kit, which `make test` builds first).
+    const kit = path.resolve(__dirname, '../../dist/outbox');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'secrets-'));
+    const script = `
+      const { loadEventSecretBox } = require(${JSON.stringify(kit)});
+      const box = loadEventSecretBox({ config: { DATA_DIR: process.argv[1], NODE_ENV: 'development' }, logger: { info() {} } });
+      process.stdout.write(box.seal('from ' + process.pid));
+    `;
+    try {
+      const sealed = await Promise.all(
+        Array.from(
+          { length: 6 },
+          () =>
+            new Promise<string>((resolve, reject) =>
+              execFile(process.execPath, ['-e', script, dataDir], (err, stdout, stderr) =>
+                err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+              ),
+            ),
+        ),
+      );
+      const box = loadEventSecretBox({ config: { DATA_DIR: dataDir, NODE_ENV: 'development' }, logger });
+      for (const message of sealed) expect(box.open(message)).toMatch(/^from \d+$/);
+      expect(readdirSync(dataDir)).toEqual([EVENT_SECRETS_KEY_FILE]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
