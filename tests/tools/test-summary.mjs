@@ -9,6 +9,17 @@ const lanes = process.argv.slice(2).map((arg) => {
   return { lane, seconds: seconds ? Number(seconds) : undefined, file };
 });
 
+/** The jest project a file belongs to (jest.config.js), by where it lives: jest's report does not name it. */
+function projectOf(file) {
+  if (/^web\/e2e\/|^deploy\/all-in-one\/test\/[^/]+\.e2e\.test\.ts$/.test(file)) return 'e2e';
+  if (/^(packages|proto)\//.test(file)) return 'kit';
+  if (/^services\//.test(file)) return 'services';
+  if (/^web\/src\//.test(file)) return 'web';
+  if (/^(deploy|charts)\//.test(file)) return 'deploy';
+  if (/^tests\//.test(file)) return 'faults';
+  return 'other';
+}
+
 let passed = 0;
 let failedTests = 0;
 let skipped = 0;
@@ -28,7 +39,7 @@ for (const { lane, file } of lanes) {
   failedFiles += report.numRuntimeErrorTestSuites ?? 0;
   for (const result of report.testResults) {
     const name = result.name.replace(`${process.cwd()}/`, '');
-    const project = result.displayName?.name ?? result.displayName ?? lane;
+    const project = projectOf(name);
     const start = result.perfStats?.start ?? result.startTime;
     const end = result.perfStats?.end ?? result.endTime;
     files.push({ name, project, lane, start, end, seconds: (end - start) / 1000 });
