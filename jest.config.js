@@ -29,6 +29,9 @@ const node = {
 module.exports = {
   // Component tests start real services, some on their own embedded PostgreSQL server.
   testTimeout: 30_000,
+  // Jest's usual order, but for the browser lane's files on its shared product (web/e2e/sequencer.js), which must
+  // also run one at a time: `make test` runs them so, and by hand `npx jest --selectProjects e2e --maxWorkers=1`.
+  testSequencer: '<rootDir>/web/e2e/sequencer.js',
   projects: [
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
     { ...node, displayName: 'services', roots: ['<rootDir>/services'] },

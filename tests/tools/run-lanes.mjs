@@ -33,13 +33,7 @@ const LANES = {
     'deploy',
     `--maxWorkers=${process.env.TEST_WORKERS ?? 3}`,
   ],
-  e2e: [
-    '--selectProjects',
-    'e2e',
-    '--maxWorkers=1',
-    '--testSequencer',
-    path.join(root, 'web/e2e/sequencer.js'),
-  ],
+  e2e: ['--selectProjects', 'e2e', '--maxWorkers=1'],
   faults: ['--selectProjects', 'faults', '--maxWorkers=1'],
 };
 

@@ -3,21 +3,28 @@
 // file's end), the 15 slowest files, the tests that passed only on a retry (the browser tests run a failed test once
 // more; one that needed it is flaky, and this says so), and the pass/fail line.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const lanes = process.argv.slice(2).map((arg) => {
   const [lane, seconds, file] = arg.includes('=') ? arg.split('=') : ['all', '', arg];
   return { lane, seconds: seconds ? Number(seconds) : undefined, file };
 });
 
-/** The jest project a file belongs to (jest.config.js), by where it lives: jest's report does not name it. */
+/**
+ * The jest project a file belongs to (jest's report does not name it), from jest.config.js itself: the project whose
+ * roots hold the file and whose ignore patterns leave it in.
+ */
+const { projects: jestProjects } = createRequire(import.meta.url)('../../jest.config.js');
+const root = process.cwd();
 function projectOf(file) {
-  if (/^web\/e2e\/|^deploy\/all-in-one\/test\/[^/]+\.e2e\.test\.ts$/.test(file)) return 'e2e';
-  if (/^(packages|proto)\//.test(file)) return 'kit';
-  if (/^services\//.test(file)) return 'services';
-  if (/^web\/src\//.test(file)) return 'web';
-  if (/^(deploy|charts)\//.test(file)) return 'deploy';
-  if (/^tests\//.test(file)) return 'faults';
-  return 'other';
+  const absolute = path.join(root, file);
+  const found = jestProjects.find(
+    (project) =>
+      project.roots.some((dir) => absolute.startsWith(`${dir.replace('<rootDir>', root)}/`)) &&
+      !(project.testPathIgnorePatterns ?? []).some((pattern) => new RegExp(pattern).test(absolute)),
+  );
+  return found?.displayName ?? 'other';
 }
 
 let passed = 0;

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type BrowserServer } from 'playwright-core';
 import {
+  SEED,
   SHARED_ENV,
   startProduct,
   type RunningProduct,
@@ -19,9 +20,6 @@ import {
 export { sharedHandles } from '../../deploy/all-in-one/test/launcher';
 
 const ROOT = path.resolve(__dirname, '../..');
-
-/** The super admin the shared product (and every product a browser test starts) is seeded with. */
-export const SEED = { email: 'owner@example.edu', password: 'first-owner-password' };
 
 /**
  * The shared product's settings: the defaults, but for the per-address sign-in and API limits. Every file signs in

@@ -7,8 +7,14 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { api, sharedProduct, startProduct, type RunningProduct } from '../../deploy/all-in-one/test/launcher';
-import { CHROMIUM, CHROMIUM_ARGS, SEED, sharedHandles } from './shared-product';
+import {
+  api,
+  SEED,
+  sharedProduct,
+  startProduct,
+  type RunningProduct,
+} from '../../deploy/all-in-one/test/launcher';
+import { CHROMIUM, CHROMIUM_ARGS, sharedHandles } from './shared-product';
 
 export { api, startProduct, type RunningProduct };
 

@@ -1,4 +1,4 @@
-import { api, sharedOrOwnProduct, type RunningProduct } from './launcher';
+import { api, SEED as SUPER, sharedOrOwnProduct, type RunningProduct } from './launcher';
 
 jest.setTimeout(120_000);
 
@@ -19,13 +19,11 @@ type Mail = {
   attachments: string[];
 };
 
-const SUPER = { email: 'owner@example.edu', password: 'first-owner-password' };
-
 describe('admin accounts end to end through the gateway of `make start`', () => {
   let product: RunningProduct;
 
   beforeAll(async () => {
-    product = await sharedOrOwnProduct(SUPER);
+    product = await sharedOrOwnProduct();
   });
   afterAll(async () => {
     await product?.stop();

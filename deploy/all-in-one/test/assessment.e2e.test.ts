@@ -1,8 +1,6 @@
-import { api, sharedOrOwnProduct, type RunningProduct } from './launcher';
+import { api, SEED as OWNER, sharedOrOwnProduct, type RunningProduct } from './launcher';
 
 jest.setTimeout(120_000);
-
-const OWNER = { email: 'owner@example.edu', password: 'first-owner-password' };
 
 interface Assessment {
   version: number;
@@ -19,7 +17,7 @@ describe('the assessment end to end through the gateway of `make start`', () => 
   let product: RunningProduct;
 
   beforeAll(async () => {
-    product = await sharedOrOwnProduct(OWNER);
+    product = await sharedOrOwnProduct();
   });
   afterAll(async () => {
     await product?.stop();

@@ -88,6 +88,9 @@ export async function startProduct(
   };
 }
 
+/** The super admin every test product is seeded with, the browser lane's shared one included. */
+export const SEED = { email: 'owner@example.edu', password: 'first-owner-password' };
+
 /** Names the file where the browser lane's globalSetup wrote its shared product and browser (web/e2e/shared-product.ts). */
 export const SHARED_ENV = 'READINESS_E2E_SHARED';
 
@@ -121,13 +124,13 @@ export function sharedProduct(url: string): RunningProduct {
 }
 
 /**
- * The browser lane's shared product when it runs (seeded with the super admin `seed` names, which must be the lane's),
- * else a product of the file's own with that seed. For the HTTP journeys, which need nothing but the defaults.
+ * The browser lane's shared product when it runs, else a product of the file's own; either is seeded with `SEED`.
+ * For the HTTP journeys, which need nothing but the defaults.
  */
-export async function sharedOrOwnProduct(seed: { email: string; password: string }): Promise<RunningProduct> {
+export async function sharedOrOwnProduct(): Promise<RunningProduct> {
   const shared = sharedHandles();
   if (shared) return sharedProduct(shared.url);
-  return startProduct({ SEED_ADMIN_EMAIL: seed.email, SEED_ADMIN_PASSWORD: seed.password });
+  return startProduct({ SEED_ADMIN_EMAIL: SEED.email, SEED_ADMIN_PASSWORD: SEED.password });
 }
 
 export async function api<T = Record<string, unknown>>(

@@ -9,11 +9,10 @@ import { startMailCatcher } from '@readiness/dev-servers';
 import { enqueue, loadEventSecretBox } from '@readiness/kit/outbox';
 import { openServiceDatabase } from '@readiness/kit/runtime';
 import { eventually } from '@readiness/testing';
-import { api, startProduct } from './launcher';
+import { api, SEED as SUPER, startProduct } from './launcher';
 
 jest.setTimeout(240_000);
 
-const SUPER = { email: 'owner@example.edu', password: 'first-owner-password' };
 const logger = createLogger({ name: 'outbox-delivery-test', level: 'silent' });
 
 type Mail = { to: string[]; subject: string; text: string };

@@ -11,12 +11,11 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createTestVhost, serverUrl, type TestVhost } from '@readiness/testing';
 import { startLocalStack, type StackServiceName } from '../src/local-stack';
-import { api, startProduct } from './launcher';
+import { api, SEED as SUPER, startProduct } from './launcher';
 
 jest.setTimeout(300_000);
 
 const ROOT = path.resolve(__dirname, '../../..');
-const SUPER = { email: 'owner@example.edu', password: 'first-owner-password' };
 const SEED = { SEED_ADMIN_EMAIL: SUPER.email, SEED_ADMIN_PASSWORD: SUPER.password };
 const PASSWORD = 'staff-password-1';
 

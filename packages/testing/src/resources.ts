@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { migrate, openDatabase } from '@readiness/kit/db';
+import { listMigrations, migrate, openDatabase } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { Client } from 'pg';
 import { serverUrl } from './servers';
@@ -79,15 +77,9 @@ const templates = new Map<string, Promise<string>>();
  * are dropped when their successor is made.
  */
 function migratedTemplate(adminUrl: string, dirs: string[]): Promise<string> {
-  const files = dirs.flatMap((dir) =>
-    readdirSync(dir)
-      .filter((file) => file.endsWith('.sql'))
-      .sort()
-      .map((file) => ({ file, text: readFileSync(path.join(dir, file)) })),
-  );
   const folders = createHash('sha256').update(dirs.join('\n')).digest('hex').slice(0, 8);
   const content = createHash('sha256');
-  for (const { file, text } of files) content.update(file).update('\0').update(text).update('\0');
+  for (const { name, checksum } of listMigrations(dirs)) content.update(`${name}\0${checksum}\0`);
   const name = `${TEMPLATE_PREFIX}${folders}_${content.digest('hex').slice(0, 16)}`;
   let made = templates.get(name);
   if (!made) {

@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { Logger } from '../logger';
 import { prepareStatements, statementNames } from './prepared';
 
-export { migrate } from './migrate';
+export { listMigrations, migrate, type MigrationFile } from './migrate';
 export { migrationsFolder, runMigrationsCli } from './migrations-cli';
 export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from './errors';
 

@@ -7,7 +7,7 @@ import type { Database } from './index';
 /** Any constant works; all processes migrating one database must agree on it. */
 const MIGRATION_LOCK_KEY = 727_001_001;
 
-interface MigrationFile {
+export interface MigrationFile {
   name: string;
   file: string;
   checksum: string;
@@ -76,7 +76,8 @@ export async function migrate(database: Database, dirs: string[], logger?: Logge
   return applied;
 }
 
-function listMigrations(dirs: string[]): MigrationFile[] {
+/** The `*.sql` files of `dirs` in the order `migrate` applies them, each with its content's checksum. */
+export function listMigrations(dirs: string[]): MigrationFile[] {
   const seen = new Map<string, string>();
   const result: MigrationFile[] = [];
   for (const dir of dirs) {
