@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
+import { serverUrl } from './servers';
 import { createTestDatabase, createTestVhost, eventually, freePort, startTcpProxy, rewriteUrlPort } from '.';
 
 describe('testing kit', () => {
@@ -113,5 +117,91 @@ describe('freePort', () => {
       ),
     );
     await Promise.all(servers.map((s) => new Promise((resolve) => s.close(resolve))));
+  });
+  test('when databases are made from migrations, then each is a copy of one template per set of migration files, and a file whose text changed makes a new one', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'template-migrations-'));
+    const admin = new Client({ connectionString: await serverUrl('postgres') });
+    await admin.connect();
+    const templatesOf = async () =>
+      (
+        await admin.query<{ datname: string }>(
+          "SELECT datname FROM pg_database WHERE datistemplate AND datname LIKE 'readiness_template_%' ORDER BY 1",
+        )
+      ).rows.map((r) => r.datname);
+    const tablesIn = async (url: string) => {
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ tablename: string }>(
+          "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1",
+        );
+        return rows.map((r) => r.tablename);
+      } finally {
+        await client.end();
+      }
+    };
+    try {
+      writeFileSync(path.join(dir, '0001_first.sql'), 'CREATE TABLE first (id int);');
+      const before = await templatesOf();
+      const [one, two] = await Promise.all([
+        createTestDatabase({ migrations: [dir] }),
+        createTestDatabase({ migrations: [dir] }),
+      ]);
+      const made = (await templatesOf()).filter((name) => !before.includes(name));
+      expect(made).toHaveLength(1);
+      expect(await tablesIn(one.url)).toEqual(['first', 'schema_migrations']);
+      expect(await tablesIn(two.url)).toEqual(['first', 'schema_migrations']);
+      await Promise.all([one.close(), two.close()]);
+
+      writeFileSync(path.join(dir, '0001_first.sql'), 'CREATE TABLE first (id int, name text);');
+      const three = await createTestDatabase({ migrations: [dir] });
+      const now = (await templatesOf()).filter((name) => !before.includes(name));
+      expect(now).toHaveLength(1);
+      expect(now).not.toEqual(made);
+      const columns = new Client({ connectionString: three.url });
+      await columns.connect();
+      const { rows } = await columns.query<{ column_name: string }>(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'first' ORDER BY ordinal_position",
+      );
+      await columns.end();
+      expect(rows.map((r) => r.column_name)).toEqual(['id', 'name']);
+      await three.close();
+      for (const name of now) {
+        await admin.query(`ALTER DATABASE "${name}" IS_TEMPLATE false`);
+        await admin.query(`DROP DATABASE "${name}"`);
+      }
+    } finally {
+      await admin.end();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('when a vhost is handed back, then the next one this process asks for is the same vhost with nothing left in it', async () => {
+    const first = await createTestVhost();
+    const conn = await amqp.connect(first.url);
+    const channel = await conn.createChannel();
+    await channel.assertExchange('left.behind', 'topic');
+    await channel.assertQueue('left.behind.queue');
+    await conn.close();
+    await first.close();
+
+    const second = await createTestVhost();
+    try {
+      expect(second.vhost).toBe(first.vhost);
+      const again = await amqp.connect(second.url);
+      again.on('error', () => undefined);
+      try {
+        const probe = await again.createChannel();
+        probe.on('error', () => undefined);
+        await expect(probe.checkQueue('left.behind.queue')).rejects.toThrow(/NOT_FOUND/);
+        const other = await again.createChannel();
+        other.on('error', () => undefined);
+        await expect(other.checkExchange('left.behind')).rejects.toThrow(/NOT_FOUND/);
+      } finally {
+        await again.close().catch(() => undefined);
+      }
+    } finally {
+      await second.close();
+    }
   });
 });
