@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { Browser } from 'puppeteer-core';
 import { defineService, every } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
@@ -15,14 +14,9 @@ import { chooseBrowser, SYSTEM_BROWSERS } from './rendering/browser-choice';
 import { createCertificatePress } from './rendering/certificate-press';
 import { createRenderer, type Renderer } from './rendering/renderer';
 
-/**
- * What an in-process caller may set: the system browsers looked for (tests use none to reach the fallback), and a
- * running browser to render in instead of launching one (tests share one Chromium between services; see
- * `RendererOptions.connect`).
- */
+/** What an in-process caller may set: the system browsers looked for (tests use none to reach the fallback). */
 export interface ReportOptions {
   systemBrowsers?: readonly string[];
-  connectBrowser?: () => Promise<Browser>;
 }
 
 /**
@@ -57,7 +51,6 @@ export const reportService = defineService({
       timeoutMs: config.PDF_RENDER_TIMEOUT_MS,
       pageRenders: config.PDF_PAGE_RENDERS,
       idleMs: config.PDF_BROWSER_IDLE_SECONDS * 1000,
-      connect: options?.connectBrowser,
       logger,
     });
     const arabicFontFaces = loadArabicFontFaces();

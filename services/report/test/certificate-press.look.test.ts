@@ -10,7 +10,6 @@ import { loadArabicFontFaces, loadFontFaces } from '../src/domain/templates/font
 import { chooseBrowser } from '../src/rendering/browser-choice';
 import { createCertificatePress, type CertificatePress } from '../src/rendering/certificate-press';
 import { createRenderer, type Renderer } from '../src/rendering/renderer';
-import { connectSharedChromium } from './shared-chromium';
 import { pdfText } from './harness';
 
 jest.setTimeout(120_000);
@@ -38,7 +37,6 @@ let dir: string;
 beforeAll(async () => {
   renderer = createRenderer({
     choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
-    connect: connectSharedChromium,
     fontFaces,
     poolSize: 1,
     timeoutMs: 20_000,

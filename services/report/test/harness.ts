@@ -27,7 +27,6 @@ import {
   type Renderer,
 } from '../src';
 import { resultRecorded, versionPublished, type ResultFacts } from './events';
-import { connectSharedChromium } from './shared-chromium';
 
 export { pdfText, resultFacts, VERSION_ID, type ResultFacts } from './events';
 
@@ -63,12 +62,11 @@ export interface Harness {
 /**
  * The report service in-process on port 0, with the notification service beside it on the same bus and an SMTP
  * catcher, both reaching one S3 server through S3_ENDPOINT: against fresh PostgreSQL databases and a RabbitMQ vhost
- * (`real`), or the memory bus (`embedded`). It renders in the worker's shared Chromium (`connectSharedChromium`)
- * unless `ownBrowser` says the test is about the service's own browser: how it chooses, launches or waits for one.
+ * (`real`), or the memory bus (`embedded`).
  */
 export async function startReport(
   kind: 'real' | 'embedded',
-  options: { config?: Partial<ReportConfigInput>; options?: ReportOptions; ownBrowser?: boolean } = {},
+  options: { config?: Partial<ReportConfigInput>; options?: ReportOptions } = {},
 ): Promise<Harness> {
   const h = await startServiceUnderTest(reportService, {
     kind,
@@ -76,9 +74,7 @@ export async function startReport(
     watch: ['report.certificate.issued.v2'],
     s3: true,
     retryDelaysMs: [100, 200, 400],
-    options: options.ownBrowser
-      ? options.options
-      : { connectBrowser: connectSharedChromium, ...options.options },
+    options: options.options,
   });
   const close = () => h.close();
   try {

@@ -12,8 +12,6 @@ describe('a render interrupted by a dead worker', () => {
     h = await startReport('real', {
       config: { PDF_BUNDLED_CHROMIUM: 'false', CERTIFICATE_SWEEP_SECONDS: '1' },
       options: { systemBrowsers },
-      // No browser until the test installs one, so that the certificate waits for it.
-      ownBrowser: true,
     });
   });
 

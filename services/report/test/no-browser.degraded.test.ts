@@ -13,8 +13,6 @@ describe('without a browser', () => {
     h = await startReport('embedded', {
       config: { PDF_BUNDLED_CHROMIUM: 'false' },
       options: { systemBrowsers },
-      // It starts with no browser at all and waits for one to be installed.
-      ownBrowser: true,
     });
   });
 

@@ -1,26 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger } from '@readiness/kit/logger';
-import { eventually } from '@readiness/testing';
 import { chooseBrowser } from '../src/rendering/browser-choice';
 import { createRenderer, embeddedFonts, type Renderer } from '../src/rendering/renderer';
 import { loadFontFaces } from '../src/domain/templates/fonts';
 import { pdfText } from './harness';
-import { connectSharedChromium } from './shared-chromium';
 
 jest.setTimeout(120_000);
 
 const logger = createLogger({ name: 'renderer-test', level: 'silent' });
 
 /** A renderer on the system's Chromium, two pages, a 10 s timeout, unless `options` says otherwise. */
-const systemRenderer = (
-  options: {
-    poolSize?: number;
-    pageRenders?: number;
-    idleMs?: number;
-    connect?: typeof connectSharedChromium;
-  } = {},
-) =>
+const systemRenderer = (options: { poolSize?: number; pageRenders?: number; idleMs?: number } = {}) =>
   createRenderer({
     choose: () => chooseBrowser({ bundled: false, bundledDir: '/nonexistent', logger }),
     fontFaces: loadFontFaces(),
@@ -151,55 +142,6 @@ describe('PDF renderer', () => {
       expect(sleepy.status()).toMatchObject({ available: true, asleep: false });
     } finally {
       await sleepy.close();
-    }
-  });
-
-  it('when renderers render in a browser they were lent, then each closes only its own pages and the browser stays', async () => {
-    const observer = await connectSharedChromium();
-    const first = systemRenderer({ connect: connectSharedChromium });
-    const second = systemRenderer({ connect: connectSharedChromium });
-    try {
-      const pagesBefore = (await observer.pages()).length;
-      await Promise.all([first.start(), second.start()]);
-      expect(first.browserPid()).toBeUndefined();
-      expect(pdfText(await first.render('<p>First</p>'))).toContain('First');
-      expect(pdfText(await second.render('<p>Second</p>'))).toContain('Second');
-      expect((await observer.pages()).length).toBeGreaterThan(pagesBefore);
-
-      await first.close();
-      expect(observer.connected).toBe(true);
-      expect(pdfText(await second.render('<p>Still here</p>'))).toContain('Still here');
-      await second.close();
-      expect(observer.connected).toBe(true);
-      expect(await observer.pages()).toHaveLength(pagesBefore);
-    } finally {
-      await first.close();
-      await second.close();
-      await observer.disconnect();
-    }
-  });
-
-  it('when a renderer in a lent browser has nothing to render for a while, then it lets go of it, and the next render connects again', async () => {
-    const observer = await connectSharedChromium();
-    const sleepy = systemRenderer({ connect: connectSharedChromium, idleMs: 1_500 });
-    try {
-      const pagesBefore = (await observer.pages()).length;
-      await sleepy.start();
-      const deadline = Date.now() + 10_000;
-      while (!sleepy.status().asleep && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(sleepy.status()).toMatchObject({ available: true, asleep: true });
-      // Its context closes just after it falls asleep.
-      await eventually(
-        async () => (await observer.pages()).length === pagesBefore,
-        "the sleeping renderer's pages closed",
-      );
-      expect(observer.connected).toBe(true);
-      expect(pdfText(await sleepy.render('<p>Awake again</p>'))).toContain('Awake again');
-    } finally {
-      await sleepy.close();
-      await observer.disconnect();
     }
   });
 

@@ -1,6 +1,6 @@
 import { AppError } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
-import type { BrowserContext, HTTPRequest, Page } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
 
 export const NO_BROWSER_MESSAGE =
   'PDF generation is temporarily unavailable: no browser is running. Try again shortly.';
@@ -16,8 +16,8 @@ export const noBrowser = (cause?: unknown) =>
 export type PagePool = ReturnType<typeof createPagePool>;
 
 export function createPagePool(options: {
-  /** The browser context pages are opened in now (none while its browser is down or asleep). */
-  context: () => BrowserContext | undefined;
+  /** The browser pages are opened in now (none while it is down or asleep). */
+  browser: () => Browser | undefined;
   poolSize: number;
   /** Renders a page does before it is closed and a fresh one takes its place. */
   pageRenders: number;
@@ -42,7 +42,7 @@ export function createPagePool(options: {
     void request.abort('blockedbyclient');
   };
 
-  async function newPage(current: BrowserContext): Promise<Page> {
+  async function newPage(current: Browser): Promise<Page> {
     const page = await current.newPage();
     pagesOpened += 1;
     await page.setJavaScriptEnabled(false);
@@ -52,7 +52,7 @@ export function createPagePool(options: {
   }
 
   async function acquire(): Promise<Page> {
-    const current = options.context();
+    const current = options.browser();
     if (!current) throw noBrowser();
     const page = idle.pop();
     if (page && !page.isClosed()) return page;
@@ -92,7 +92,7 @@ export function createPagePool(options: {
         !healthy ||
         renders >= options.pageRenders ||
         page.isClosed() ||
-        page.browserContext() !== options.context()
+        page.browser() !== options.browser()
       ) {
         discard(page);
         return;

@@ -1,6 +1,6 @@
 import { AppError } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
-import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { UnusableBrowserError, type BrowserChoice } from './browser-choice';
 import { checkFonts, fontTestPage } from './font-check';
 import { createPagePool, noBrowser, type PagePool } from './page-pool';
@@ -57,7 +57,7 @@ export interface Renderer {
   onAvailable(listener: () => void): void;
   /** Requests the pages aborted since start (anything not data:). */
   blockedRequests(): number;
-  /** The process id of the browser it launched, while that runs (none while it sleeps, none for a connected one). */
+  /** The browser's process id while one runs (none while it sleeps). */
   browserPid(): number | undefined;
   /** Pages opened since start (the pool's, the replacements and the recycled ones). */
   pagesOpened(): number;
@@ -78,13 +78,6 @@ export interface RendererOptions {
   pageRenders?: number;
   /** Milliseconds without a render after which the browser is closed until the next one; 0 keeps it open. */
   idleMs?: number;
-  /**
-   * Connects to a running browser that something else launched and keeps, instead of launching one: the renderer
-   * then opens its pages in a browser context of its own, and where it would close its browser (stop, idle, a failed
-   * start) it closes that context and disconnects, leaving the browser to its owner; where it would relaunch one it
-   * connects again. Without it the renderer launches a Chromium of its own (`choose`) and owns it.
-   */
-  connect?: () => Promise<Browser>;
   logger: Logger;
 }
 
@@ -92,16 +85,13 @@ export function createRenderer(options: RendererOptions): Renderer {
   return new ChromiumRenderer(options);
 }
 
-/**
- * The renderer's state: one browser's context its pages open in (or none, asleep or failed), its launch, its idle and
- * relaunch timers. The context is the default one of a browser it launched, or one of its own in a connected browser.
- */
+/** The renderer's state: one browser (or none, asleep or failed), its launch, its idle and relaunch timers. */
 class ChromiumRenderer implements Renderer {
   private readonly logger: Logger;
   private readonly idleMs: number;
   private readonly pages: PagePool;
   private readonly listeners: Array<() => void> = [];
-  private context: BrowserContext | undefined;
+  private browser: Browser | undefined;
   private choice: BrowserChoice | undefined;
   private tiedPath: string | undefined;
   private launching: Promise<void> | undefined;
@@ -117,15 +107,11 @@ class ChromiumRenderer implements Renderer {
     this.logger = options.logger;
     this.idleMs = options.idleMs ?? 0;
     this.pages = createPagePool({
-      context: () => this.context,
+      browser: () => this.browser,
       poolSize: options.poolSize,
       pageRenders: options.pageRenders ?? 20,
       logger: options.logger,
     });
-  }
-
-  private get browser(): Browser | undefined {
-    return this.context?.browser();
   }
 
   /** One launch at a time: a wake, a relaunch after a crash and the start share it. */
@@ -197,9 +183,9 @@ class ChromiumRenderer implements Renderer {
     this.asleep = false;
     clearTimeout(this.relaunchTimer);
     clearTimeout(this.idleTimer);
-    const current = this.context;
+    const current = this.browser;
     this.dropBrowser('the service is stopping');
-    if (current) await this.letGo(current);
+    await current?.close().catch(() => undefined);
   }
 
   private async renderNow(
@@ -258,32 +244,21 @@ class ChromiumRenderer implements Renderer {
   }
 
   private async closeIdleBrowser(): Promise<void> {
-    const current = this.context;
+    const current = this.browser;
     if (!current || this.inFlight > 0 || this.launching || this.closing) return;
     // The disconnect that follows is not a crash: `browser` no longer points at it.
-    this.context = undefined;
+    this.browser = undefined;
     this.pages.reset();
     this.asleep = true;
     this.logger.info(
       { idleSeconds: Math.round(this.idleMs / 1000) },
       'no PDF for a while: the browser is closed until the next one',
     );
-    await this.letGo(current);
-  }
-
-  /** Closes a browser it launched; of a connected one, only its own context (so its pages), then disconnects. */
-  private async letGo(context: BrowserContext): Promise<void> {
-    const browser = context.browser();
-    if (!this.options.connect) {
-      await browser.close().catch(() => undefined);
-      return;
-    }
-    await context.close().catch(() => undefined);
-    await browser.disconnect().catch(() => undefined);
+    await current.close().catch(() => undefined);
   }
 
   private dropBrowser(reason: string): void {
-    this.context = undefined;
+    this.browser = undefined;
     this.problem = reason;
     this.pages.reset();
   }
@@ -304,9 +279,12 @@ class ChromiumRenderer implements Renderer {
     const waking = this.problem === undefined;
     try {
       const choice = (this.choice ??= await this.options.choose());
-      const context = await this.open(choice);
-      const launched = context.browser();
-      this.context = context;
+      const launched = await launchTied(
+        choice,
+        (this.tiedPath ??= tiedToThisProcess(choice.executablePath)),
+        this.options.timeoutMs,
+      );
+      this.browser = launched;
       launched.on('disconnected', () => this.onDisconnected(launched));
       await checkFonts((await this.renderNow(fontTestPage(this.options.fontFaces))).pdf);
       this.problem = undefined;
@@ -323,26 +301,6 @@ class ChromiumRenderer implements Renderer {
     }
   }
 
-  /** The context to render in: a newly launched browser's own, or a new one in the browser `connect` reaches. */
-  private async open(choice: BrowserChoice): Promise<BrowserContext> {
-    const { connect } = this.options;
-    if (!connect) {
-      const launched = await launchTied(
-        choice,
-        (this.tiedPath ??= tiedToThisProcess(choice.executablePath)),
-        this.options.timeoutMs,
-      );
-      return launched.defaultBrowserContext();
-    }
-    const connected = await connect();
-    try {
-      return await connected.createBrowserContext();
-    } catch (err) {
-      await connected.disconnect().catch(() => undefined);
-      throw err;
-    }
-  }
-
   private onDisconnected(launched: Browser): void {
     if (this.browser !== launched || this.closing) return;
     this.logger.error(
@@ -355,9 +313,9 @@ class ChromiumRenderer implements Renderer {
 
   private async launchFailed(err: unknown): Promise<void> {
     if (err instanceof UnusableBrowserError) throw err;
-    const current = this.context;
+    const current = this.browser;
     this.dropBrowser(`no browser could start: ${(err as Error).message}`);
-    if (current) await this.letGo(current);
+    await current?.close().catch(() => undefined);
     this.logger.error({ err }, `${this.problem}; PDF calls answer 503 until one starts`);
     // A failed choice is made again next time: a browser may be installed meanwhile.
     if (!current) this.choice = undefined;
