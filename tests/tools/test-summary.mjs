@@ -33,6 +33,7 @@ let skipped = 0;
 let failedFiles = 0;
 const files = [];
 const retried = [];
+const failed = [];
 const missing = [];
 for (const { lane, file } of lanes) {
   if (!existsSync(file)) {
@@ -50,11 +51,20 @@ for (const { lane, file } of lanes) {
     const start = result.perfStats?.start ?? result.startTime;
     const end = result.perfStats?.end ?? result.endTime;
     files.push({ name, project, lane, start, end, seconds: (end - start) / 1000 });
+    if (result.status === 'failed' && result.assertionResults.every((test) => test.status !== 'failed'))
+      failed.push(`${name}: the file failed to run: ${firstLine(result.message)}`);
     for (const test of result.assertionResults) {
+      if (test.status === 'failed') failed.push(`${name}: ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
       if (test.status === 'passed' && (test.retryReasons?.length ?? 0) > 0)
         retried.push(`${name}: ${test.fullName}`);
     }
   }
+}
+
+/** The first line of a failure that says something (jest's messages start with blank lines and colour codes). */
+function firstLine(message = '') {
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  return (plain.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('●')) ?? '').trim().slice(0, 300);
 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -82,6 +92,8 @@ for (const f of [...files].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
 }
 out();
 for (const name of retried) out(`passed on its second run: ${name}`);
+// The last lines are what a CI log keeps: every failure is named here, whatever scrolled away above.
+for (const name of failed) out(`FAILED ${name}`);
 for (const lane of missing) out(`the ${lane} lane wrote no report (it did not run to the end)`);
 if (failedFiles > 0) out(`${failedFiles} test files failed to run`);
 const line = `${passed} passed, ${failedTests + failedFiles} failed, ${skipped} skipped`;

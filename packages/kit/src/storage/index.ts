@@ -10,6 +10,7 @@ export {
   type ObjectStoreConnection,
   type ObjectStat,
   type PutOptions,
+  type PutBody,
 } from './object-store';
 export {
   checkObjectStorage,

@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -190,6 +191,73 @@ describe('ObjectStore when the server is down', () => {
       await expect(store.stat('x')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     } finally {
       store.close();
+    }
+  });
+});
+
+/**
+ * Stands between the store and s3rver and, on every connection that has already carried an answer, drops the
+ * connection as the next request arrives: what a server's keep-alive timeout does to a client that reuses an idle
+ * connection at that instant (under load the client learns of the close only when it writes).
+ */
+async function closingKeptAliveConnections(target: number) {
+  const dropped = { count: 0 };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target, '127.0.0.1');
+    let answered = false;
+    client.on('data', (chunk) => {
+      if (answered) {
+        dropped.count++;
+        upstream.destroy();
+        client.resetAndDestroy();
+        return;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      answered = true;
+      client.write(chunk);
+    });
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as net.AddressInfo).port, dropped, close: () => server.close() };
+}
+
+describe('ObjectStore when the server closes a kept-alive connection as it is reused', () => {
+  test('when a buffer, an opened stream and a read meet a closed connection, then each is sent again on a new one and succeeds', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'readiness-s3-'));
+    const s3 = await startEmbeddedS3({ directory });
+    const proxy = await closingKeptAliveConnections(s3.port);
+    const store = createObjectStore({
+      ...s3,
+      endpoint: `http://127.0.0.1:${proxy.port}`,
+      bucket: `readiness-stale-${randomUUID().slice(0, 8)}`,
+      logger,
+    });
+    try {
+      await store.ensureBucket();
+      const body = randomBytes(64 * 1024);
+      const sha256 = createHash('sha256').update(body).digest('hex');
+      await store.put('a.bin', body, { contentType: 'application/pdf' });
+      await store.put('b.bin', () => Readable.from([body]), {
+        contentType: 'application/pdf',
+        size: body.length,
+        sha256,
+      });
+      expect(await store.getBuffer('b.bin')).toEqual(body);
+      expect((await store.stat('a.bin')).size).toBe(body.length);
+      await store.remove('a.bin');
+      expect(await store.exists('a.bin')).toBe(false);
+      // Each call after the first went out on a kept-alive connection the proxy then dropped.
+      expect(proxy.dropped.count).toBeGreaterThanOrEqual(5);
+    } finally {
+      store.close();
+      proxy.close();
+      await s3.close();
+      await rm(directory, { recursive: true, force: true });
     }
   });
 });

@@ -34,6 +34,9 @@ export interface PutOptions {
   sha256?: string;
 }
 
+/** What `put` stores: a buffer, a stream, or a function that opens the stream (so it can be sent again). */
+export type PutBody = Buffer | Readable | (() => Readable);
+
 export interface ObjectStat {
   size: number;
   contentType: string;
@@ -45,7 +48,11 @@ export interface ObjectStat {
 export interface ObjectStore {
   readonly bucket: string;
   ensureBucket(): Promise<void>;
-  put(key: string, body: Buffer | Readable, options: PutOptions): Promise<{ etag: string }>;
+  /**
+   * A buffer, or a function that opens the body afresh, can be sent again on a new connection when the server had
+   * closed the kept-alive one the request went out on; a bare stream cannot.
+   */
+  put(key: string, body: PutBody, options: PutOptions): Promise<{ etag: string }>;
   /** Throws AppError 404 `not_found` when the object does not exist. */
   get(key: string): Promise<Readable>;
   getBuffer(key: string): Promise<Buffer>;
@@ -69,6 +76,19 @@ export interface ObjectStore {
 export const MAX_SINGLE_PUT_BYTES = 64 * 1024 * 1024;
 
 const MISSING_CODES = new Set(['NotFound', 'NoSuchKey']);
+
+/**
+ * How a request fails when it went out on a kept-alive connection the server closed at that moment (its idle
+ * timeout): Node reports the reset, a broken pipe or "socket hang up" (ECONNRESET). Every request the store makes
+ * is idempotent (PUT of a whole object, GET, HEAD, DELETE), so one more try on a new connection is safe.
+ */
+const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Free connections are dropped shortly before the server's announced keep-alive timeout (Node honours the
+ * server's `Keep-Alive: timeout=N` only under an agent timeout); no request waits on a socket this long anyway.
+ */
+const SOCKET_IDLE_MS = 60_000;
 
 /** True for the 404 `get`, `getBuffer` and `stat` throw when the object does not exist. */
 export const isMissingObject = (err: unknown): boolean => err instanceof AppError && err.httpStatus === 404;
@@ -144,7 +164,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
   const connection = parseS3Endpoint(options.endpoint);
   const { bucket, logger } = options;
   const region = options.region ?? 'us-east-1';
-  const agentOptions = { keepAlive: true, maxSockets: 50 };
+  const agentOptions = { keepAlive: true, maxSockets: 50, timeout: SOCKET_IDLE_MS };
   const agent = connection.useSSL ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const client = new Client({
     endPoint: connection.endPoint,
@@ -159,6 +179,25 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
     transportAgent: agent,
   });
 
+  /**
+   * Runs a request once more when it met a connection the server had just closed. The other free connections
+   * are as old or older, so they are dropped first and the second try goes out on a new one.
+   */
+  const retryOnStaleConnection = async <T>(request: () => Promise<T>): Promise<T> => {
+    try {
+      return await request();
+    } catch (err) {
+      if (!STALE_CONNECTION_CODES.has(errorCode(err) ?? '')) throw err;
+      for (const sockets of Object.values(agent.freeSockets))
+        for (const socket of sockets ?? []) socket.destroy();
+      logger.info(
+        { err, bucket },
+        'object storage closed a kept-alive connection; the request is sent again',
+      );
+      return request();
+    }
+  };
+
   const mapMissing = (key: string) => (err: unknown) => {
     if (MISSING_CODES.has(errorCode(err) ?? '')) {
       throw notFound(`Object ${key} was not found`);
@@ -167,7 +206,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
   };
 
   const stat = async (key: string): Promise<ObjectStat> => {
-    const info = await client.statObject(bucket, key).catch(mapMissing(key));
+    const info = await retryOnStaleConnection(() => client.statObject(bucket, key)).catch(mapMissing(key));
     const metadata: Record<string, string> = {};
     let contentType = 'application/octet-stream';
     for (const [name, value] of Object.entries(info.metaData ?? {})) {
@@ -177,15 +216,52 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
     return { size: info.size, contentType, etag: info.etag, lastModified: info.lastModified, metadata };
   };
 
-  const get = async (key: string): Promise<Readable> => client.getObject(bucket, key).catch(mapMissing(key));
+  const putOnce = async (
+    key: string,
+    body: Buffer | Readable,
+    { contentType, size, metadata, sha256 }: PutOptions,
+  ): Promise<{ etag: string }> => {
+    if (!Buffer.isBuffer(body) && size !== undefined && sha256 !== undefined) {
+      const prefixed = Object.entries(metadata ?? {}).map(([k, v]) => [`x-amz-meta-${k}`, v]);
+      const res = await client.makeRequestStreamAsync(
+        {
+          method: 'PUT',
+          bucketName: bucket,
+          objectName: key,
+          headers: { 'Content-Type': contentType, 'Content-Length': size, ...Object.fromEntries(prefixed) },
+        },
+        body,
+        // Over HTTPS the client signs 'UNSIGNED-PAYLOAD' and wants no hash.
+        client.enableSHA256 ? sha256 : '',
+        [200],
+        region,
+      );
+      res.resume();
+      return { etag: String(res.headers.etag ?? '').replace(/^"|"$/g, '') };
+    }
+    const headers: Record<string, string> = { 'Content-Type': contentType, ...metadata };
+    let payload: Buffer | Readable = body;
+    let length = size;
+    if (!Buffer.isBuffer(body) && size === undefined) {
+      // Without a length the client would switch to multipart; buffer instead (bounded).
+      payload = await readAll(body, MAX_SINGLE_PUT_BYTES);
+      length = payload.length;
+    }
+    if (Buffer.isBuffer(payload)) length = payload.length;
+    const result = await client.putObject(bucket, key, payload, length, headers);
+    return { etag: result.etag };
+  };
+
+  const get = async (key: string): Promise<Readable> =>
+    retryOnStaleConnection(() => client.getObject(bucket, key)).catch(mapMissing(key));
 
   return {
     bucket,
 
     async ensureBucket() {
-      if (await client.bucketExists(bucket)) return;
+      if (await retryOnStaleConnection(() => client.bucketExists(bucket))) return;
       try {
-        await client.makeBucket(bucket, region);
+        await retryOnStaleConnection(() => client.makeBucket(bucket, region));
         logger.info({ bucket }, 'object storage bucket created');
       } catch (err) {
         // Another replica may have created it between the check and the call.
@@ -194,36 +270,10 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
       }
     },
 
-    async put(key, body, { contentType, size, metadata, sha256 }) {
-      if (!Buffer.isBuffer(body) && size !== undefined && sha256 !== undefined) {
-        const prefixed = Object.entries(metadata ?? {}).map(([k, v]) => [`x-amz-meta-${k}`, v]);
-        const res = await client.makeRequestStreamAsync(
-          {
-            method: 'PUT',
-            bucketName: bucket,
-            objectName: key,
-            headers: { 'Content-Type': contentType, 'Content-Length': size, ...Object.fromEntries(prefixed) },
-          },
-          body,
-          // Over HTTPS the client signs 'UNSIGNED-PAYLOAD' and wants no hash.
-          client.enableSHA256 ? sha256 : '',
-          [200],
-          region,
-        );
-        res.resume();
-        return { etag: String(res.headers.etag ?? '').replace(/^"|"$/g, '') };
-      }
-      const headers: Record<string, string> = { 'Content-Type': contentType, ...metadata };
-      let payload: Buffer | Readable = body;
-      let length = size;
-      if (!Buffer.isBuffer(body) && size === undefined) {
-        // Without a length the client would switch to multipart; buffer instead (bounded).
-        payload = await readAll(body, MAX_SINGLE_PUT_BYTES);
-        length = payload.length;
-      }
-      if (Buffer.isBuffer(payload)) length = payload.length;
-      const result = await client.putObject(bucket, key, payload, length, headers);
-      return { etag: result.etag };
+    async put(key, body, options) {
+      if (typeof body === 'function') return retryOnStaleConnection(() => putOnce(key, body(), options));
+      if (Buffer.isBuffer(body)) return retryOnStaleConnection(() => putOnce(key, body, options));
+      return putOnce(key, body, options);
     },
 
     get,
@@ -235,20 +285,25 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
     stat,
 
     async remove(key) {
-      await client.removeObject(bucket, key);
+      await retryOnStaleConnection(() => client.removeObject(bucket, key));
     },
 
     async removePrefix(prefix) {
       if (prefix === '') {
         throw new Error('removePrefix needs a non-empty prefix; emptying a whole bucket is not an operation');
       }
-      const names: string[] = [];
-      for await (const item of client.listObjectsV2(bucket, prefix, true)) {
-        if (item.name) names.push(item.name);
-      }
+      const names = await retryOnStaleConnection(async () => {
+        const listed: string[] = [];
+        for await (const item of client.listObjectsV2(bucket, prefix, true)) {
+          if (item.name) listed.push(item.name);
+        }
+        return listed;
+      });
       if (names.length === 0) return 0;
       // In quiet mode the server answers only with the keys it failed to delete.
-      const failed = (await client.removeObjects(bucket, names)).filter((entry) => entry != null);
+      const failed = (await retryOnStaleConnection(() => client.removeObjects(bucket, names))).filter(
+        (entry) => entry != null,
+      );
       if (failed.length > 0) {
         throw new AppError('storage_error', 'Some objects could not be removed', 500, {
           details: { prefix, failed: failed.length },
@@ -277,7 +332,7 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
 
     async ping() {
       try {
-        return await client.bucketExists(bucket);
+        return await retryOnStaleConnection(() => client.bucketExists(bucket));
       } catch (err) {
         logger.warn({ err, bucket }, 'object storage is not reachable');
         return false;

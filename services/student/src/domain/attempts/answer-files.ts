@@ -52,7 +52,7 @@ export async function storeFiles(
   const stored: typeof checked = [];
   try {
     for (const f of checked) {
-      await ctx.storage.put(f.objectKey, f.source.open(), {
+      await ctx.storage.put(f.objectKey, () => f.source.open(), {
         contentType: f.mimetype,
         size: f.source.size,
         sha256: f.source.sha256,
