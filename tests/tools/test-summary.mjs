@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const lanes = process.argv.slice(2).map((arg) => {
   const [lane, seconds, file] = arg.includes('=') ? arg.split('=') : ['all', '', arg];
@@ -63,7 +64,7 @@ for (const { lane, file } of lanes) {
 
 /** The first line of a failure that says something (jest's messages start with blank lines and colour codes). */
 function firstLine(message = '') {
-  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const plain = stripVTControlCharacters(message);
   return (plain.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('●')) ?? '').trim().slice(0, 300);
 }
 
