@@ -321,5 +321,5 @@ test("when a super admin resets an admin's password, then the admin's passkeys, 
     'the reset event',
   );
   const root = (await api.call<{ admin: { _id: string } }>('GET', '/api/auth/me', { token: rootToken })).body;
-  expect(resetEvent.payload).toMatchObject({ actorId: root.admin._id, actorName: 'Super Admin' });
+  expect(resetEvent?.payload).toMatchObject({ actorId: root.admin._id, actorName: 'Super Admin' });
 });

@@ -163,7 +163,6 @@ function AuthenticatorCard() {
             components={{ 0: <Badge tone="success">{null}</Badge> }}
           />
         </p>
-        <p>{t('auth.totp.recoveryCodesLeft', { count: status.recoveryCodesLeft })}</p>
         {status.required && status.passkeys.length === 0 ? (
           <p>{t('auth.totp.required')}</p>
         ) : turningOff ? (
