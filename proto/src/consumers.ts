@@ -43,6 +43,7 @@ export const consumerQueues: readonly ConsumerQueue[] = [
   { queue: 'report.result-deleted', events: ['results.result.deleted.v1'] },
   { queue: 'report.student-deleted', events: ['student.student.deleted.v1'] },
   { queue: 'notification.admin-password-reset', events: ['auth.admin.password-reset.v1'] },
+  { queue: 'notification.admin-factor-changed', events: ['auth.admin.factor-changed.v1'] },
   {
     queue: 'notification.certificate-issued',
     events: ['report.certificate.issued.v1', 'report.certificate.issued.v2'],

@@ -10,6 +10,7 @@ import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { AssessmentVersionPublishedSchema } from './gen/readiness/events/v1/assessment_pb';
 import {
   AdminCreatedSchema,
+  AdminFactorChangedSchema,
   AdminPasswordResetSchema,
   AdminStatusChangedSchema,
   AdminUpdatedSchema,
@@ -50,6 +51,7 @@ export const events = {
   'auth.admin.updated.v1': AdminUpdatedSchema,
   'auth.admin.status-changed.v1': AdminStatusChangedSchema,
   'auth.admin.password-reset.v1': AdminPasswordResetSchema,
+  'auth.admin.factor-changed.v1': AdminFactorChangedSchema,
   'assessment.version.published.v1': AssessmentVersionPublishedSchema,
   'student.student.invited.v1': StudentInvitedSchema,
   'student.invitation.resent.v1': StudentInvitationResentSchema,

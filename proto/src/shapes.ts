@@ -18,6 +18,7 @@ import type {
   TranslationLanguage,
 } from './api-schemas';
 import { languageOf, TRANSLATION_LANGUAGES } from './api-schemas';
+import { FactorChange } from './gen/readiness/events/v1/auth_pb';
 import {
   TimelineEntrySchema,
   TimelineKind,
@@ -28,6 +29,29 @@ import {
  * The shapes several services keep of what another publishes, translated from the events in one place: each
  * service takes from them what it stores, and no service writes its own copy of the translation.
  */
+
+/** What changed in how an admin signs in (`auth.admin.factor-changed.v1`), as auth and the mails name it. */
+export type FactorChangeKind =
+  | 'passkey-added'
+  | 'passkey-removed'
+  | 'authenticator-added'
+  | 'authenticator-removed'
+  | 'recovery-codes-replaced'
+  | 'factors-reset';
+
+const FACTOR_CHANGES: Record<FactorChangeKind, FactorChange> = {
+  'passkey-added': FactorChange.PASSKEY_ADDED,
+  'passkey-removed': FactorChange.PASSKEY_REMOVED,
+  'authenticator-added': FactorChange.AUTHENTICATOR_ADDED,
+  'authenticator-removed': FactorChange.AUTHENTICATOR_REMOVED,
+  'recovery-codes-replaced': FactorChange.RECOVERY_CODES_REPLACED,
+  'factors-reset': FactorChange.FACTORS_RESET,
+};
+
+export const factorChange = (kind: FactorChangeKind): FactorChange => FACTOR_CHANGES[kind];
+/** Nothing for a change a newer publisher added. */
+export const factorChangeKind = (change: FactorChange): FactorChangeKind | undefined =>
+  (Object.keys(FACTOR_CHANGES) as FactorChangeKind[]).find((k) => FACTOR_CHANGES[k] === change);
 
 /** A question's type as the services and the API name it. */
 export type QuestionKind = (typeof QUESTION_KINDS)[number];

@@ -38,6 +38,7 @@ export const topology: readonly ServiceTopology[] = [
       'auth.admin.updated.v1',
       'auth.admin.status-changed.v1',
       'auth.admin.password-reset.v1',
+      'auth.admin.factor-changed.v1',
     ],
   },
   {

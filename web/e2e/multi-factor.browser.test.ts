@@ -11,7 +11,9 @@
  * which allows more (shared-product.ts; the limit itself is tested by the gateway's own tests), and the super admin's
  * API token is taken once for the whole file. Its admins' addresses are its own: other files share the product.
  */
+import path from 'node:path';
 import { generateSync } from 'otplib';
+import { Client } from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   DESKTOP,
@@ -27,6 +29,7 @@ import {
   startProductAndBrowser,
   submitLogin,
   toast,
+  waitForMail,
   type RunningProduct,
 } from './support';
 
@@ -36,6 +39,7 @@ const HEDY = { name: 'Hedy Lamarr', email: 'hedy@example.edu', password: 'freque
 const RADIA = { name: 'Radia Perlman', email: 'radia@example.edu', password: 'spanning-tree-1985' };
 const MARY = { name: 'Mary Jackson', email: 'mary@example.edu', password: 'wind-tunnel-1958' };
 const ADA = { name: 'Ada Lovelace', email: 'ada.passkey@example.edu', password: 'analytical-engine-1843' };
+const GRACE = { name: 'Grace Hopper', email: 'grace.stepup@example.edu', password: 'compiler-cobol-1959' };
 
 let product: RunningProduct;
 let browser: Browser;
@@ -294,4 +298,76 @@ test('when an admin adds a passkey, then it is asked for after the password, it 
   expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
   // With no second factor left, the password alone signs in again.
   expect(typeof (await login(ADA.email, ADA.password)).body.token).toBe('string');
+});
+
+/**
+ * Moves the admin's proofs of the person (their sign-ins, their step-ups) back past the window, as if they signed
+ * in long ago, in the product's own database (the embedded PostgreSQL of its data folder, reached by its socket).
+ */
+async function proofsExpire(email: string): Promise<void> {
+  const db = new Client({ host: path.join(product.dataDir, 'postgres'), user: 'postgres', database: 'auth' });
+  await db.connect();
+  try {
+    await db.query(
+      `UPDATE admin_sessions SET reauthenticated_at = now() - interval '1 hour'
+       WHERE admin_id = (SELECT id FROM admins WHERE email = $1)`,
+      [email],
+    );
+  } finally {
+    await db.end();
+  }
+}
+
+test("when an admin whose sign-in is long past adds a passkey, then 'Confirm it's you' asks for the password first, a wrong one is refused at the field, and the right one carries on with the passkey, mailed to them", async () => {
+  await createAdmin(GRACE);
+  const page = await pageWithAuthenticator();
+  await signIn(page, GRACE.email, GRACE.password);
+  await page.goto('/admin/security');
+  await shown(page.getByText('No passkeys yet'));
+  await proofsExpire(GRACE.email);
+
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await page.getByLabel('Passkey name').fill('Office desktop');
+  await page.getByRole('button', { name: 'Create passkey' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Confirm it’s you' });
+  await shown(dialog);
+  // The focus is in the password field, so the admin types at once.
+  await shown(dialog.getByLabel('Your password').and(page.locator(':focus')));
+  await expectAccessible(page, 'confirm it is you');
+  await saveScreenshot(page, 'security-confirm-it-is-you', 'desktop');
+  await page.setViewportSize(MOBILE);
+  await expectAccessible(page, 'confirm it is you at 360 px');
+  await saveScreenshot(page, 'security-confirm-it-is-you', 'mobile');
+  await page.setViewportSize(DESKTOP);
+
+  await page.keyboard.type('not-my-password');
+  await page.keyboard.press('Enter');
+  await shown(dialog.getByText('The password is not correct.'));
+  await dialog.getByLabel('Your password').fill(GRACE.password);
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await shown(toast(page, "Passkey 'Office desktop' added"));
+  expect(await dialog.count()).toBe(0);
+  await shown(page.getByRole('heading', { name: 'Your recovery codes' }));
+  await page.getByRole('button', { name: 'Done' }).click();
+  await shown(page.getByRole('region', { name: 'Passkeys' }).getByRole('cell', { name: 'Office desktop' }));
+
+  const mail = await waitForMail(
+    product.url,
+    GRACE.email,
+    (m) => m.subject === 'A passkey was added to your account',
+  );
+  expect(mail.text).toContain('A passkey named “Office desktop” was added to your Readiness admin account');
+  expect(mail.text).toContain('Not you?');
+
+  // Past the window again: the next change asks once more, and closing the dialog changes nothing.
+  await proofsExpire(GRACE.email);
+  await page.getByRole('button', { name: 'Make new recovery codes' }).click();
+  await page
+    .getByRole('dialog', { name: 'Make new recovery codes?' })
+    .getByRole('button', { name: 'Make new recovery codes' })
+    .click();
+  await shown(dialog);
+  await page.keyboard.press('Escape');
+  expect(await dialog.count()).toBe(0);
+  expect(await page.getByRole('heading', { name: 'Your recovery codes' }).count()).toBe(0);
 });

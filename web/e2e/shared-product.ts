@@ -69,7 +69,11 @@ export async function startShared(): Promise<void> {
   const folder = path.join(ROOT, 'test-results');
   mkdirSync(folder, { recursive: true });
   const file = path.join(folder, `e2e-shared-${process.pid}.json`);
-  const handles: SharedHandles = { url: product.value.url, wsEndpoint: browser.value.wsEndpoint() };
+  const handles: SharedHandles = {
+    url: product.value.url,
+    wsEndpoint: browser.value.wsEndpoint(),
+    dataDir: product.value.dataDir,
+  };
   writeFileSync(file, JSON.stringify(handles));
   process.env[SHARED_ENV] = file;
   started.__readinessShared = { product: product.value, browser: browser.value, file };

@@ -53,7 +53,10 @@ export async function startProductAndBrowser(
 ): Promise<{ product: RunningProduct; browser: Browser }> {
   const shared = Object.keys(env).length === 0 && !options.own ? sharedHandles() : undefined;
   if (shared) {
-    return { product: sharedProduct(shared.url), browser: await chromium.connect(shared.wsEndpoint) };
+    return {
+      product: sharedProduct(shared.url, shared.dataDir),
+      browser: await chromium.connect(shared.wsEndpoint),
+    };
   }
   const [product, browser] = await Promise.allSettled([startSeededProduct(env), launchBrowser()]);
   if (product.status === 'fulfilled' && browser.status === 'fulfilled') {

@@ -99,6 +99,8 @@ export interface SharedHandles {
   url: string;
   /** Chromium's endpoint for playwright's `chromium.connect`. */
   wsEndpoint: string;
+  /** The product's data folder (its embedded PostgreSQL is under `postgres/`). */
+  dataDir: string;
 }
 
 /** The lane's shared product and browser, when the lane started them. */
@@ -109,7 +111,7 @@ export function sharedHandles(): SharedHandles | undefined {
 }
 
 /** The lane's shared product as a file sees it: stopping it leaves it running for the next file. */
-export function sharedProduct(url: string): RunningProduct {
+export function sharedProduct(url: string, dataDir: string): RunningProduct {
   const notOurs = () => {
     throw new Error('the shared product belongs to the lane: start a product of your own to kill it');
   };
@@ -117,7 +119,7 @@ export function sharedProduct(url: string): RunningProduct {
     url,
     pid: 0,
     output: () => '(the shared product: its output is in test-results/e2e-shared-product.log)',
-    dataDir: '',
+    dataDir,
     stop: async () => undefined,
     kill: async () => notOurs(),
   };
@@ -129,7 +131,7 @@ export function sharedProduct(url: string): RunningProduct {
  */
 export async function sharedOrOwnProduct(): Promise<RunningProduct> {
   const shared = sharedHandles();
-  if (shared) return sharedProduct(shared.url);
+  if (shared) return sharedProduct(shared.url, shared.dataDir);
   return startProduct({ SEED_ADMIN_EMAIL: SEED.email, SEED_ADMIN_PASSWORD: SEED.password });
 }
 

@@ -38,6 +38,12 @@ export const configSchema = z
       .positive()
       .max(24 * 30)
       .default(12),
+    /**
+     * How long, in minutes, a fresh proof of the person (the password, an authenticator code or a passkey, or a
+     * sign-in) lets a session change the admin's passkeys, authenticator app and recovery codes. Fractions are
+     * allowed.
+     */
+    STEP_UP_MINUTES: z.coerce.number().positive().max(60).default(5),
     /** bcrypt cost; undefined means 12 in production and 10 elsewhere (each +1 doubles the time of a hash). */
     BCRYPT_COST: z.coerce.number().int().min(10).max(15).optional(),
     /** Worker threads that hash passwords, so a burst of logins never blocks the event loop. */

@@ -52,6 +52,7 @@ export const authService = defineService({
     'auth.admin.updated.v1',
     'auth.admin.status-changed.v1',
     'auth.admin.password-reset.v1',
+    'auth.admin.factor-changed.v1',
   ],
   uses: { kv: true },
   // Auth checks admin tokens against the admin's current row (role, status, pending password change) itself.
@@ -117,6 +118,7 @@ export const authService = defineService({
         address: limiter('mfa-fail:address', ADDRESS_FAILURES),
       }),
       tokenTtlSeconds: config.JWT_TTL_SECONDS,
+      stepUpSeconds: Math.round(config.STEP_UP_MINUTES * 60),
       logger,
       relyingParty: relyingPartyOf(publicOrigin),
       singleSignOn: config.OIDC_ISSUER

@@ -66,7 +66,9 @@ describe('auth API documentation, beyond what every service is checked for', () 
       const admin =
         path.startsWith('/api/admin/') ||
         path.startsWith('/api/auth/mfa') ||
-        /\/(me|logout|refresh|change-password|sessions(\/\{id\})?)$/.test(path);
+        /\/(me|logout|refresh|change-password|sessions(\/\{id\})?|reauthenticate(\/passkey-options)?)$/.test(
+          path,
+        );
       expect([operation, op?.security]).toEqual([operation, admin ? [{ bearerAuth: [] }] : undefined]);
     }
   });

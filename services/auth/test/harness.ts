@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import type { EventName } from '@readiness/contracts';
 import { createLogger, type Logger } from '@readiness/kit/logger';
 import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
 import { startServiceUnderTest, type ServiceUnderTest } from '@readiness/testing';
@@ -7,7 +8,7 @@ import type { AuthConfig, AuthConfigInput } from '../src/config';
 
 export const ROOT = { email: 'root@example.com', password: 'root-password-1' };
 
-export interface Harness extends ServiceUnderTest<AuthConfig, AuthExports, never> {
+export interface Harness extends ServiceUnderTest<AuthConfig, AuthExports, EventName> {
   privateKeyPem: string;
   /** Opens the sealed secrets of the service's events (same key as the service). */
   secrets: SecretBox;
@@ -24,6 +25,8 @@ export async function startAuth(
   kind: 'real' | 'embedded',
   config: Partial<AuthConfigInput> = {},
   serviceLogger: Logger = logger,
+  /** The events of the service the test reads back (`h.eventsNamed`). */
+  watch: readonly EventName[] = [],
 ): Promise<Harness> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -40,6 +43,7 @@ export async function startAuth(
     redis: true,
     trustTestTokens: false,
     logger: serviceLogger,
+    watch,
   });
   return Object.assign(h, { privateKeyPem, secrets: createSecretBox(eventSecretsKey) });
 }

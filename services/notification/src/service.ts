@@ -4,6 +4,7 @@ import { configSchema } from './config';
 import { createDeliveriesRepository } from './data-access/deliveries-repository';
 import { migrationsDir } from './data-access/migrations-dir';
 import { notificationApi } from './entry-points/http/api';
+import { adminFactorChangedConsumer } from './entry-points/messaging/admin-factor-changed';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
 import { certificateIssuedConsumer } from './entry-points/messaging/certificate-issued';
 import { studentInvitationConsumers } from './entry-points/messaging/student-invitation';
@@ -42,6 +43,15 @@ export const notificationService = defineService({
           mailer,
           logger,
           secrets,
+          publicOrigin: config.PUBLIC_ORIGIN,
+          maxAttempts: config.MAIL_MAX_ATTEMPTS,
+          leaseSeconds: config.MAIL_LEASE_SECONDS,
+        }),
+        adminFactorChangedConsumer({
+          repo,
+          database,
+          mailer,
+          logger,
           publicOrigin: config.PUBLIC_ORIGIN,
           maxAttempts: config.MAIL_MAX_ATTEMPTS,
           leaseSeconds: config.MAIL_LEASE_SECONDS,

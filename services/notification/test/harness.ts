@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import {
+  AdminFactorChangedSchema,
   AdminPasswordResetSchema,
+  FactorChange,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
   create,
@@ -111,6 +113,32 @@ export function passwordResetEvent(
         name,
         email: overrides.email ?? 'ada@example.edu',
         sealedTemporaryPassword: testSecrets.seal(overrides.temporaryPassword ?? 'Tmp-9fK2-xQ7w-Lp3Z'),
+      }),
+    ),
+  };
+}
+
+export function factorChangedEvent(
+  overrides: Partial<{ change: FactorChange; factorName: string; actorId: string; actorName: string }> = {},
+): BusMessage {
+  const adminId = randomUUID();
+  return {
+    id: randomUUID(),
+    name: 'auth.admin.factor-changed.v1',
+    occurredAt: new Date(),
+    correlationId: randomUUID(),
+    source: 'auth',
+    payload: encodePayload(
+      'auth.admin.factor-changed.v1',
+      create(AdminFactorChangedSchema, {
+        adminId,
+        name: 'Ada <Lovelace>',
+        email: 'ada@example.edu',
+        change: overrides.change ?? FactorChange.PASSKEY_ADDED,
+        factorName: overrides.factorName ?? '',
+        actorId: overrides.actorId ?? adminId,
+        actorName: overrides.actorName ?? 'Ada <Lovelace>',
+        changedAt: { seconds: BigInt(Date.UTC(2026, 2, 3, 14, 5) / 1000), nanos: 0 },
       }),
     ),
   };

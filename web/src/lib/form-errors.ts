@@ -19,6 +19,8 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   // Second factors (auth).
   invalid_code: 'code',
   invalid_recovery_code: 'recoveryCode',
+  // A fresh proof of the person before a change of a factor (auth).
+  wrong_password: 'password',
 };
 
 /** The `field` and `code` of a server's error body, when it has them. */

@@ -16,7 +16,7 @@ export interface PasskeyRecord {
   lastUsedAt: Date | null;
 }
 
-export type PasskeyPurpose = 'register' | 'second-factor' | 'sign-in';
+export type PasskeyPurpose = 'register' | 'second-factor' | 'sign-in' | 'step-up';
 
 interface PasskeyRow {
   id: string;

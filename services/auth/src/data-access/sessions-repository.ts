@@ -35,9 +35,9 @@ export const sessionsRepository = {
   ): Promise<void> {
     await runner.execute(
       sql`INSERT INTO admin_sessions (id, admin_id, user_agent, address, started_at, last_seen_at, token_issued_at,
-            token_expires_at)
+            token_expires_at, reauthenticated_at)
           VALUES (${session.sid}, ${session.adminId}, ${session.userAgent}, ${session.address},
-            ${epoch(session.startedAt)}, now(), ${session.iat}, ${epoch(session.exp)})
+            ${epoch(session.startedAt)}, now(), ${session.iat}, ${epoch(session.exp)}, ${epoch(session.startedAt)})
           ON CONFLICT (id) DO NOTHING`,
     );
   },
@@ -80,6 +80,26 @@ export const sessionsRepository = {
       startedAt: new Date(s.started_at),
       lastSeenAt: new Date(s.last_seen_at),
     }));
+  },
+
+  /** The session proved its person again just now (step-up); false for a session that is not the admin's or ended. */
+  async reauthenticated(runner: Runner, adminId: string, sid: string): Promise<Date | undefined> {
+    const [row] = await rows<{ reauthenticated_at: string }>(
+      runner,
+      sql`UPDATE admin_sessions SET reauthenticated_at = now()
+          WHERE id = ${sid} AND admin_id = ${adminId} AND ended_at IS NULL RETURNING reauthenticated_at`,
+    );
+    return row && new Date(row.reauthenticated_at);
+  },
+
+  /** When the admin's session last proved its person (its sign-in or a step-up); nothing for another's or ended. */
+  async reauthenticatedAt(runner: Runner, adminId: string, sid: string): Promise<Date | undefined> {
+    const [row] = await rows<{ reauthenticated_at: string | null }>(
+      runner,
+      sql`SELECT reauthenticated_at FROM admin_sessions
+          WHERE id = ${sid} AND admin_id = ${adminId} AND ended_at IS NULL`,
+    );
+    return row?.reauthenticated_at ? new Date(row.reauthenticated_at) : undefined;
   },
 
   /** Whether the session is the admin's: another admin's session is as unknown as one that never existed. */

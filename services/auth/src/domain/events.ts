@@ -1,5 +1,8 @@
 import {
   AdminCreatedSchema,
+  AdminFactorChangedSchema,
+  factorChange,
+  type FactorChangeKind,
   AdminPasswordResetSchema,
   AdminRole,
   AdminStatus,
@@ -70,6 +73,31 @@ export const adminEvents = {
           email: admin.email,
           sealedTemporaryPassword: sealedPassword,
           actorId,
+        }),
+      ),
+    }),
+
+  /** A passkey, the authenticator app or the recovery codes of `admin` changed, by `actor` (themselves or a reset). */
+  factorChanged: (
+    tx: Tx,
+    admin: AdminRecord,
+    change: FactorChangeKind,
+    actor: AdminRecord,
+    factorName = '',
+  ) =>
+    enqueue(tx, {
+      name: 'auth.admin.factor-changed.v1',
+      payload: encodePayload(
+        'auth.admin.factor-changed.v1',
+        create(AdminFactorChangedSchema, {
+          adminId: admin.id,
+          name: admin.name,
+          email: admin.email,
+          change: factorChange(change),
+          factorName,
+          actorId: actor.id,
+          actorName: actor.name,
+          changedAt: timestampFromDate(new Date()),
         }),
       ),
     }),

@@ -1,3 +1,4 @@
+import type { FactorChangeKind } from '@readiness/contracts';
 import { escapeHtml, type MessageValues } from '@readiness/kit/i18n';
 import { mailTranslator, type MailMessage, type MailTranslator } from './messages';
 
@@ -69,6 +70,89 @@ export function adminPasswordReset(input: {
 <p><a href="${escapeHtml(input.loginUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Sign in</a></p>
 <p>You will be asked to choose a new password before you can continue.</p>
 <p style="color:#6b7280">If you did not expect this, contact your system administrator.</p>`,
+  );
+  return { subject, text, html };
+}
+
+const FACTOR_SUBJECTS: Record<FactorChangeKind, string> = {
+  'passkey-added': 'A passkey was added to your account',
+  'passkey-removed': 'A passkey was removed from your account',
+  'authenticator-added': 'An authenticator app was set up for your account',
+  'authenticator-removed': 'The authenticator app was removed from your account',
+  'recovery-codes-replaced': 'New recovery codes were made for your account',
+  'factors-reset': 'Your two-factor sign-in was reset',
+};
+
+/** The sentence that says what happened, from values already in the mail's own form (text or escaped HTML). */
+function factorChangeSentence(
+  change: FactorChangeKind,
+  v: { factorName: string; actorName: string; byOther: boolean; when: string },
+): string {
+  const account = `your ${PRODUCT} admin account`;
+  switch (change) {
+    case 'passkey-added':
+      return `A passkey named “${v.factorName}” was added to ${account} on ${v.when}. It can sign in to your account without your password.`;
+    case 'passkey-removed':
+      return `The passkey “${v.factorName}” was removed from ${account} on ${v.when}. It no longer signs you in.`;
+    case 'authenticator-added':
+      return `An authenticator app was set up for ${account} on ${v.when}. Sign-in with your password now also asks for its code.`;
+    case 'authenticator-removed':
+      return `The authenticator app was removed from ${account} on ${v.when}. Its codes no longer sign you in.`;
+    case 'recovery-codes-replaced':
+      return `New recovery codes were made for ${account} on ${v.when}. The codes you had before no longer work.`;
+    case 'factors-reset':
+      return v.byOther
+        ? `${v.actorName}, a super administrator, removed every passkey, the authenticator app and the recovery codes of ${account} on ${v.when}. Your next sign-in asks for your password only, or for a new authenticator app where every admin must have one.`
+        : `Every passkey, the authenticator app and the recovery codes of ${account} were removed on ${v.when}.`;
+  }
+}
+
+const NOT_YOU =
+  'Not you? Someone else may be signed in to your account. Sign in, open Security under your name in the menu, choose “Sign out everywhere”, remove any passkey or authenticator app you do not recognise, and change your password. If you cannot sign in, ask a super administrator to reset your password: that also removes every passkey and authenticator app from your account.';
+
+/** The admin is told of every change to how they sign in, with what to do when it was not them. */
+export function adminFactorChanged(input: {
+  name: string;
+  change: FactorChangeKind;
+  factorName: string;
+  actorName: string;
+  /** Someone other than the admin made the change (a super admin's reset). */
+  byOther: boolean;
+  changedAt: Date;
+  securityUrl: string;
+}): RenderedMail {
+  const subject = FACTOR_SUBJECTS[input.change];
+  const when = `${new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(input.changedAt)} UTC`;
+  const said = (escape: (s: string) => string) =>
+    factorChangeSentence(input.change, {
+      factorName: escape(input.factorName),
+      actorName: escape(input.actorName),
+      byOther: input.byOther,
+      when,
+    });
+  const text = [
+    `Hello ${input.name},`,
+    '',
+    said((s) => s),
+    '',
+    'If it was you, there is nothing to do.',
+    '',
+    NOT_YOU,
+    '',
+    `Your Security page: ${input.securityUrl}`,
+  ].join('\n');
+  const html = layout(
+    mailTranslator('en'),
+    subject,
+    `<p>Hello ${escapeHtml(input.name)},</p>
+<p>${said(escapeHtml)}</p>
+<p>If it was you, there is nothing to do.</p>
+<p style="padding:12px 16px;background:#fef3c7;border-radius:6px">${escapeHtml(NOT_YOU)}</p>
+<p><a href="${escapeHtml(input.securityUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Open your Security page</a></p>`,
   );
   return { subject, text, html };
 }

@@ -354,7 +354,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed for this admin */
+                /** @description Not allowed for this admin, or `reauthentication_required`: prove who you are first (POST /api/auth/reauthenticate) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4685,6 +4685,10 @@ export interface paths {
                                 name: string;
                                 synced: boolean;
                             }[];
+                            reauthentication: {
+                                methods: ("password" | "totp" | "passkey")[];
+                                until: string | null;
+                            };
                             recoveryCodesLeft: number;
                             required: boolean;
                             totp: {
@@ -4802,7 +4806,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed for this admin */
+                /** @description Not allowed for this admin, or `reauthentication_required`: prove who you are first (POST /api/auth/reauthenticate) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4866,7 +4870,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Required for every admin */
+                /** @description Required for every admin, or `reauthentication_required` */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4932,7 +4936,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed for this admin */
+                /** @description Not allowed for this admin, or `reauthentication_required`: prove who you are first (POST /api/auth/reauthenticate) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4942,6 +4946,71 @@ export interface paths {
                     };
                 };
                 /** @description Ten passkeys already */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/mfa/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ten new recovery codes in place of the old ones, shown once (needs a fresh proof) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            recoveryCodes: string[];
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed for this admin, or `reauthentication_required`: prove who you are first (POST /api/auth/reauthenticate) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No second factor is set up */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -4999,7 +5068,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed for this admin */
+                /** @description Not allowed for this admin, or `reauthentication_required`: prove who you are first (POST /api/auth/reauthenticate) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5079,7 +5148,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not allowed for this admin */
+                /** @description Not allowed for this admin, or `reauthentication_required`: prove who you are first (POST /api/auth/reauthenticate) */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5356,6 +5425,175 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reauthenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Prove it is you again (password, authenticator code or passkey): for STEP_UP_MINUTES this session may change factors */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        password: string;
+                    } | {
+                        code: string;
+                    } | {
+                        passkey: {
+                            /** @enum {string} */
+                            authenticatorAttachment?: "platform" | "cross-platform";
+                            /** @default {} */
+                            clientExtensionResults?: {
+                                [key: string]: unknown;
+                            };
+                            id: string;
+                            rawId: string;
+                            response: {
+                                authenticatorData: string;
+                                clientDataJSON: string;
+                                signature: string;
+                                userHandle?: string;
+                            };
+                            /** @constant */
+                            type: "public-key";
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            methods: ("password" | "totp" | "passkey")[];
+                            until: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input, or a wrong password, code or passkey */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed for this admin, or password sign-in is off for them */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many password or code attempts (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/reauthenticate/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Prove it is you with a passkey: the options for navigator.credentials.get() (the admin's passkeys) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            options: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not allowed for this admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No passkey is set up */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -32,6 +32,8 @@ export interface AdminAccountsDeps {
   /** Seals the secrets that events carry (the temporary password) for their consumers. */
   secrets: SecretBox;
   tokenTtlSeconds: number;
+  /** How long a proof of the person (a sign-in or a step-up) lets its session change the admin's factors. */
+  stepUpSeconds: number;
   logger: Logger;
   /** Single sign-on with the institution's OpenID Provider, when configured. */
   singleSignOn?: SingleSignOnSettings;

@@ -16,6 +16,7 @@ import {
   completeSecondFactor,
   confirmTotpEnrolment,
   disableTotp,
+  replaceRecoveryCodes,
   resetFactors,
   securitySettings,
   securityStatus,
@@ -30,10 +31,11 @@ import {
   passkeyRegistrationOptions,
   passkeySignInOptions,
   removePasskey,
-  secondFactorPasskeyOptions,
+  ownPasskeyOptions,
   signInWithPasskey,
   sweepPasskeyChallenges,
 } from './passkeys';
+import { reauthenticate, stepUpState, type StepUpProof } from './step-up';
 import { authenticate, changePassword, login, logout, openSession, refresh, warmUp } from './sessions';
 import {
   endAllOwnSessions,
@@ -54,6 +56,8 @@ export {
 } from './context';
 export { SESSION_NOT_FOUND, type OwnSession, type SessionClient } from './own-sessions';
 export type { SecondFactorStep, TotpEnrolment } from './multi-factor';
+export { REAUTHENTICATION_REQUIRED } from './reauthentication';
+export type { StepUpMethod, StepUpProof, StepUpState } from './step-up';
 export { MAX_PASSKEYS, relyingPartyOf, type RelyingParty } from './passkeys';
 export { safeReturnTo, type SignInRefusal, type SingleSignOnSettings } from './single-sign-on';
 
@@ -106,25 +110,30 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
       ),
     beginChallengeEnrolment: (challenge: string) => beginChallengeEnrolment(ctx, challenge),
     securityStatus: (actor: AdminRecord) => securityStatus(ctx, actor),
-    beginTotpEnrolment: (actor: AdminRecord) => beginTotpEnrolment(ctx, actor),
-    confirmTotpEnrolment: (actor: AdminRecord, code: string, ip: string) =>
+    beginTotpEnrolment: (actor: Authenticated) => beginTotpEnrolment(ctx, actor),
+    confirmTotpEnrolment: (actor: Authenticated, code: string, ip: string) =>
       confirmTotpEnrolment(ctx, actor, code, ip),
     disableTotp: (actor: AdminRecord, code: string, ip: string) => disableTotp(ctx, actor, code, ip),
-    resetFactors: (actor: AdminRecord, targetId: string) => resetFactors(ctx, actor, targetId),
+    resetFactors: (actor: Authenticated, targetId: string) => resetFactors(ctx, actor, targetId),
+    replaceRecoveryCodes: (actor: Authenticated) => replaceRecoveryCodes(ctx, actor),
+    stepUpState: (actor: Authenticated) => stepUpState(ctx, actor),
+    stepUpPasskeyOptions: (actor: Authenticated) => ownPasskeyOptions(ctx, actor.admin, 'step-up'),
+    reauthenticate: (actor: Authenticated, proof: StepUpProof, ip: string) =>
+      reauthenticate(ctx, actor, proof, ip),
     securitySettings: () => securitySettings(ctx),
     setMfaRequired: (actor: AdminRecord, required: boolean) => setMfaRequired(ctx, actor, required),
     sweepChallenges: async () => {
       await sweepChallenges(ctx);
       await sweepPasskeyChallenges(ctx);
     },
-    passkeyRegistrationOptions: (actor: AdminRecord) => passkeyRegistrationOptions(ctx, actor),
-    addPasskey: (actor: AdminRecord, name: string, response: Parameters<typeof addPasskey>[3]) =>
-      addPasskey(ctx, actor, name, response, (runner) => storeRecoveryCodes(runner, actor.id)),
-    removePasskey: (actor: AdminRecord, id: string) => removePasskey(ctx, actor, id),
+    passkeyRegistrationOptions: (actor: Authenticated) => passkeyRegistrationOptions(ctx, actor),
+    addPasskey: (actor: Authenticated, name: string, response: Parameters<typeof addPasskey>[3]) =>
+      addPasskey(ctx, actor, name, response, (runner) => storeRecoveryCodes(runner, actor.admin.id)),
+    removePasskey: (actor: Authenticated, id: string) => removePasskey(ctx, actor, id),
     secondFactorPasskeyOptions: async (challenge: string) => {
       const { admin, purpose } = await challengedAdmin(ctx, challenge);
       if (purpose !== 'verify') throw conflict('No passkey is set up for this account', 'no_passkey');
-      return secondFactorPasskeyOptions(ctx, admin);
+      return ownPasskeyOptions(ctx, admin, 'second-factor');
     },
     passkeySignInOptions: () => passkeySignInOptions(ctx),
     signInWithPasskey: (response: Parameters<typeof signInWithPasskey>[1], client: SessionClient) =>

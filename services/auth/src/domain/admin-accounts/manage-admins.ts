@@ -8,6 +8,7 @@ import {
 } from '../../data-access/admins-repository';
 import { adminEvents } from '../events';
 import { temporaryPassword } from '../passwords';
+import { removeEveryFactor } from './multi-factor';
 import {
   ADMIN_NOT_FOUND,
   actorOf,
@@ -93,7 +94,11 @@ export async function setAdminStatus(
   });
 }
 
-/** A temporary password, mailed to the admin (sealed in the event); their sessions end. */
+/**
+ * A temporary password, mailed to the admin (sealed in the event); their sessions end, and their passkeys,
+ * authenticator app and recovery codes go too: a factor someone else added while holding their session can then
+ * neither sign in nor lock the owner out.
+ */
 export async function resetPassword(
   ctx: AccountsContext,
   actor: AdminRecord,
@@ -111,10 +116,11 @@ export async function resetPassword(
       tokensValidFrom: cutoff,
     })) as AdminRecord;
     await audited(tx, actor, 'admin.password-reset', updated);
+    const reset = await removeEveryFactor(tx, actor, updated, 'password-reset');
     // The temporary password travels only in this event, sealed, to the notification service that mails it.
     await adminEvents.passwordReset(tx, updated, ctx.secrets.seal(password), actor.id);
     await revokeAllSessions(ctx, updated.id, cutoff);
-    return updated;
+    return reset;
   });
 }
 

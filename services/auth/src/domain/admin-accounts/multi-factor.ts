@@ -8,8 +8,10 @@ import { adminsRepository as repo, type AdminRecord } from '../../data-access/ad
 import { multiFactorRepository as mfa } from '../../data-access/multi-factor-repository';
 import { passkeysRepository as passkeys } from '../../data-access/passkeys-repository';
 import type { IssuedToken } from '../credentials';
-import { actorOf, audited, lockForChange, type AccountsContext } from './context';
-import { verifyPasskeyAnswer } from './passkeys';
+import { adminEvents } from '../events';
+import { actorOf, audited, lockForChange, type AccountsContext, type Authenticated } from './context';
+import { hasSecondFactor, verifyPasskeyAnswer } from './passkeys';
+import { assertReauthenticated } from './reauthentication';
 
 /** From a right password until its second factor: long enough to open the app, short enough to be worthless stolen. */
 const CHALLENGE_SECONDS = 5 * 60;
@@ -46,7 +48,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 
 const CHALLENGE_EXPIRED = () =>
   unauthorized('Your sign-in has expired. Please sign in again.', 'mfa_challenge_expired');
-const WRONG_CODE = 'The code is not valid. Check your authenticator app and try again.';
+export const WRONG_CODE = 'The code is not valid. Check your authenticator app and try again.';
 const WRONG_RECOVERY_CODE = 'The recovery code is not valid or has already been used.';
 const PASSKEY_FIRST = 'Set up your authenticator app first; passkeys are added from your Security page.';
 
@@ -54,7 +56,7 @@ const PASSKEY_FIRST = 'Set up your authenticator app first; passkeys are added f
  * The step a code was made in, when it is right for the admin's key (kept sealed, like every secret at rest);
  * nothing otherwise. Only six digits are checked, so nothing but a code reaches the library.
  */
-function timeStepOf(ctx: AccountsContext, sealedSecret: string, code: string): number | undefined {
+export function timeStepOf(ctx: AccountsContext, sealedSecret: string, code: string): number | undefined {
   if (!/^\d{6}$/.test(code)) return undefined;
   let secret: string;
   try {
@@ -187,6 +189,7 @@ export async function completeSecondFactor(
       if (enrol) {
         recoveryCodes = await storeRecoveryCodes(tx, admin.id);
         await audited(tx, admin, 'admin.mfa-enrolled', admin, { method: 'totp', atSignIn: true });
+        await adminEvents.factorChanged(tx, admin, 'authenticator-added', admin);
       }
       method = 'totp';
     }
@@ -218,15 +221,20 @@ export async function securityStatus(ctx: AccountsContext, admin: AdminRecord) {
 }
 
 /** From the admin's own security page: a new key, which counts once a first code confirms it. */
-export const beginTotpEnrolment = (ctx: AccountsContext, admin: AdminRecord) => startEnrolment(ctx, admin);
+export async function beginTotpEnrolment(ctx: AccountsContext, actor: Authenticated): Promise<TotpEnrolment> {
+  await assertReauthenticated(ctx, actor);
+  return startEnrolment(ctx, actor.admin);
+}
 
 /** A code from the app just set up confirms it; the answer holds the recovery codes, shown this once. */
 export async function confirmTotpEnrolment(
   ctx: AccountsContext,
-  admin: AdminRecord,
+  actor: Authenticated,
   code: string,
   ip: string,
 ): Promise<string[]> {
+  await assertReauthenticated(ctx, actor);
+  const { admin } = actor;
   await ctx.secondFactorThrottle.consumeAttempt(admin.email, ip, 'second-factor');
   const factor = await mfa.findTotp(ctx.database.db, admin.id);
   if (!factor) throw badRequest('Start setting up the authenticator app first', 'mfa_enrolment_missing');
@@ -237,6 +245,7 @@ export async function confirmTotpEnrolment(
       throw badRequest(WRONG_CODE, 'invalid_code');
     }
     await audited(tx, admin, 'admin.mfa-enrolled', admin, { method: 'totp' });
+    await adminEvents.factorChanged(tx, admin, 'authenticator-added', admin);
     return storeRecoveryCodes(tx, admin.id);
   });
   await ctx.secondFactorThrottle.recordSuccess(admin.email, ip);
@@ -244,7 +253,8 @@ export async function confirmTotpEnrolment(
 }
 
 /**
- * Turns the authenticator app off, proved by a current code; while the policy requires a second factor, only when
+ * Turns the authenticator app off, proved by a current code (itself a fresh proof of the person, so no step-up is
+ * asked for as well); while the policy requires a second factor, only when
  * a passkey remains. The recovery codes go with the last factor.
  */
 export async function disableTotp(
@@ -271,21 +281,58 @@ export async function disableTotp(
     if (passkeysLeft === 0) await mfa.removeAll(tx, admin.id);
     else await mfa.removeTotp(tx, admin.id);
     await audited(tx, admin, 'admin.mfa-disabled', admin, { method: 'totp' });
+    await adminEvents.factorChanged(tx, admin, 'authenticator-removed', admin);
   });
   await ctx.secondFactorThrottle.recordSuccess(admin.email, ip);
 }
 
-/** A super admin removes another admin's factors (a lost phone): their next sign-in asks for the password only. */
+/**
+ * Removes every passkey, the authenticator app and the recovery codes of `target` in the caller's transaction,
+ * audited as `admin.mfa-reset` (with `reason`) and mailed to them when there was anything to remove.
+ */
+export async function removeEveryFactor(
+  tx: Tx,
+  actor: AdminRecord,
+  target: AdminRecord,
+  reason: 'reset' | 'password-reset',
+): Promise<AdminRecord> {
+  const hadPasskeys = (await passkeys.removeAll(tx, target.id)) > 0;
+  const hadFactor = (await mfa.removeAll(tx, target.id)) || hadPasskeys;
+  if (hadFactor) await adminEvents.factorChanged(tx, target, 'factors-reset', actor);
+  if (reason === 'reset' || hadFactor) {
+    await audited(tx, actor, 'admin.mfa-reset', target, { hadFactor, reason });
+  }
+  return { ...target, mfaEnabled: false };
+}
+
+/**
+ * A super admin removes an admin's factors (a lost phone): their next sign-in asks for the password only. Their
+ * own factors only with a fresh proof, as for any change of their own.
+ */
 export async function resetFactors(
   ctx: AccountsContext,
-  actor: AdminRecord,
+  actor: Authenticated,
   targetId: string,
 ): Promise<AdminRecord> {
+  if (targetId === actor.admin.id) await assertReauthenticated(ctx, actor);
   return ctx.database.transaction(async (tx) => {
-    const { target } = await lockForChange(tx, actor.id, targetId);
-    const hadPasskeys = (await passkeys.removeAll(tx, target.id)) > 0;
-    const hadFactor = (await mfa.removeAll(tx, target.id)) || hadPasskeys;
-    return audited(tx, actor, 'admin.mfa-reset', { ...target, mfaEnabled: false }, { hadFactor });
+    const { target } = await lockForChange(tx, actor.admin.id, targetId);
+    return removeEveryFactor(tx, actor.admin, target, 'reset');
+  });
+}
+
+/** Ten new recovery codes in place of the old ones, which stop working; shown this once. */
+export async function replaceRecoveryCodes(ctx: AccountsContext, actor: Authenticated): Promise<string[]> {
+  await assertReauthenticated(ctx, actor);
+  const { admin } = actor;
+  return ctx.database.transaction(async (tx) => {
+    if (!(await hasSecondFactor(tx, admin.id))) {
+      throw conflict('Set up an authenticator app or a passkey first', 'mfa_not_enabled');
+    }
+    const codes = await storeRecoveryCodes(tx, admin.id);
+    await audited(tx, admin, 'admin.recovery-codes-replaced', admin);
+    await adminEvents.factorChanged(tx, admin, 'recovery-codes-replaced', admin);
+    return codes;
   });
 }
 

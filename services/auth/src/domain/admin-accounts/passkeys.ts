@@ -17,7 +17,9 @@ import {
   type PasskeyPurpose,
   type PasskeyRecord,
 } from '../../data-access/passkeys-repository';
-import { audited, type AccountsContext } from './context';
+import { adminEvents } from '../events';
+import { audited, type AccountsContext, type Authenticated } from './context';
+import { assertReauthenticated } from './reauthentication';
 
 type Runner = Tx | Database['db'];
 
@@ -83,8 +85,11 @@ export async function hasSecondFactor(runner: Runner, adminId: string): Promise<
 /** From the admin's Security page: what the browser needs to make a new passkey for this account. */
 export async function passkeyRegistrationOptions(
   ctx: AccountsContext,
-  admin: AdminRecord,
+  actor: Authenticated,
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  // Asked before the device makes the key, so nobody holds a passkey the server then refuses.
+  await assertReauthenticated(ctx, actor);
+  const { admin } = actor;
   const existing = await passkeys.listFor(ctx.database.db, admin.id);
   if (existing.length >= MAX_PASSKEYS) throw tooManyPasskeys();
   const rp = ctx.relyingParty;
@@ -110,11 +115,13 @@ export async function passkeyRegistrationOptions(
  */
 export async function addPasskey(
   ctx: AccountsContext,
-  admin: AdminRecord,
+  actor: Authenticated,
   name: string,
   response: RegistrationResponseJSON,
   newRecoveryCodes: (runner: Runner) => Promise<string[]>,
 ): Promise<{ passkey: PasskeyRecord; recoveryCodes?: string[] }> {
+  await assertReauthenticated(ctx, actor);
+  const { admin } = actor;
   const rp = ctx.relyingParty;
   let verified;
   try {
@@ -145,6 +152,7 @@ export async function addPasskey(
     });
     if (!added) throw conflict('This passkey is already registered', 'passkey_already_registered');
     await audited(tx, admin, 'admin.mfa-enrolled', admin, { method: 'passkey', name });
+    await adminEvents.factorChanged(tx, admin, 'passkey-added', admin, name);
     return hadFactor ? { passkey: added } : { passkey: added, recoveryCodes: await newRecoveryCodes(tx) };
   });
 }
@@ -153,7 +161,9 @@ export async function addPasskey(
  * Removes one of the admin's own passkeys. The last second factor stays while the policy requires one; with none
  * left, the recovery codes go too.
  */
-export async function removePasskey(ctx: AccountsContext, admin: AdminRecord, id: string): Promise<void> {
+export async function removePasskey(ctx: AccountsContext, actor: Authenticated, id: string): Promise<void> {
+  await assertReauthenticated(ctx, actor);
+  const { admin } = actor;
   await ctx.database.transaction(async (tx) => {
     const name = await passkeys.remove(tx, admin.id, id);
     if (name === undefined) throw notFound('Passkey not found', 'passkey_not_found');
@@ -166,13 +176,18 @@ export async function removePasskey(ctx: AccountsContext, admin: AdminRecord, id
     }
     if (!factorLeft) await mfa.removeAll(tx, admin.id);
     await audited(tx, admin, 'admin.mfa-disabled', admin, { method: 'passkey', name });
+    await adminEvents.factorChanged(tx, admin, 'passkey-removed', admin, name);
   });
 }
 
-/** For the second step of a sign-in: a challenge for one of this admin's passkeys. */
-export async function secondFactorPasskeyOptions(
+/**
+ * A challenge for one of this admin's own passkeys: the second step of a sign-in, or a fresh proof (step-up) before
+ * a change of a factor.
+ */
+export async function ownPasskeyOptions(
   ctx: AccountsContext,
   admin: AdminRecord,
+  purpose: 'second-factor' | 'step-up',
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const own = await passkeys.listFor(ctx.database.db, admin.id);
   if (own.length === 0) throw conflict('No passkey is set up for this account', 'no_passkey');
@@ -182,7 +197,7 @@ export async function secondFactorPasskeyOptions(
     userVerification: 'preferred',
     timeout: CEREMONY_SECONDS * 1000,
   });
-  return handedOut(ctx, options, 'second-factor', admin.id);
+  return handedOut(ctx, options, purpose, admin.id);
 }
 
 /** For a sign-in with a passkey alone: a challenge any of the site's passkeys may answer. */
@@ -207,7 +222,7 @@ export async function verifyPasskeyAnswer(
   ctx: AccountsContext,
   runner: Runner,
   response: AuthenticationResponseJSON,
-  purpose: 'second-factor' | 'sign-in',
+  purpose: 'second-factor' | 'sign-in' | 'step-up',
   adminId: string | null,
 ): Promise<PasskeyRecord> {
   const passkey = await passkeys.findByCredentialId(runner, response.id);

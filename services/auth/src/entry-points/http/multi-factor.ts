@@ -2,7 +2,7 @@ import { operationsFor } from '@readiness/kit/openapi';
 import type { Response } from 'express';
 import type { z } from 'zod';
 import type { Authenticated } from '../../domain/admin-accounts';
-import type { AuthApiDeps } from './deps';
+import { NEEDS_PROOF, type AuthApiDeps } from './deps';
 import { passkeyJsonOf } from './passkeys';
 import { clientOf, toAdminJson } from './views';
 import {
@@ -15,6 +15,8 @@ import {
   secondFactorSessionResponse,
   securitySettingsResponse,
   securityStatusResponse,
+  stepUpBody,
+  stepUpResponse,
   totpEnrolmentResponse,
 } from './schemas';
 
@@ -36,6 +38,10 @@ const INVALID = 'Invalid input; `message` names the first problem';
 const UNAUTHORIZED = 'Missing, invalid, expired or revoked token';
 const FORBIDDEN = 'Not allowed for this admin';
 const TOO_MANY = 'Too many code attempts (see Retry-After)';
+const stepUpJson = (state: { methods: Array<'password' | 'totp' | 'passkey'>; until: Date | null }) => ({
+  methods: state.methods,
+  until: state.until?.toISOString() ?? null,
+});
 /**
  * Second factors of password sign-in: the second step of sign-in, the admin's own authenticator app, and the
  * super admins' policy and reset.
@@ -94,6 +100,7 @@ export const multiFactorOperations = ({
       const status = await accounts.securityStatus(session(res).admin);
       return {
         ...status,
+        reauthentication: stepUpJson(await accounts.stepUpState(session(res))),
         totp: status.totp ? { enabledAt: status.totp.enabledAt.toISOString() } : null,
         passkeys: status.passkeys.map(passkeyJsonOf),
       };
@@ -104,8 +111,8 @@ export const multiFactorOperations = ({
     summary: 'Start setting up an authenticator app: its key, as text and as a QR code',
     admin: true,
     before: signedIn,
-    responses: { 200: ok(totpEnrolmentResponse), 401: UNAUTHORIZED, 403: FORBIDDEN, 409: 'Already set up' },
-    handle: ({ res }, { accounts }) => accounts.beginTotpEnrolment(session(res).admin),
+    responses: { 200: ok(totpEnrolmentResponse), 401: UNAUTHORIZED, 403: NEEDS_PROOF, 409: 'Already set up' },
+    handle: ({ res }, { accounts }) => accounts.beginTotpEnrolment(session(res)),
   }),
   'POST /api/auth/mfa/totp/confirm': operation({
     tags: ['auth'],
@@ -117,16 +124,12 @@ export const multiFactorOperations = ({
       200: ok(recoveryCodesResponse),
       400: INVALID,
       401: UNAUTHORIZED,
-      403: FORBIDDEN,
+      403: NEEDS_PROOF,
       409: 'Already set up',
       429: TOO_MANY,
     },
     async handle({ body, req, res }, { accounts }) {
-      const recoveryCodes = await accounts.confirmTotpEnrolment(
-        session(res).admin,
-        body.code,
-        req.ip ?? 'unknown',
-      );
+      const recoveryCodes = await accounts.confirmTotpEnrolment(session(res), body.code, req.ip ?? 'unknown');
       return { recoveryCodes };
     },
   }),
@@ -173,9 +176,42 @@ export const multiFactorOperations = ({
     before: superAdmin,
     params: adminId,
     invalidParams: unknownAdmin,
-    responses: { 200: ok(adminResponse), 401: UNAUTHORIZED, 403: FORBIDDEN, 404: 'Admin not found' },
+    responses: { 200: ok(adminResponse), 401: UNAUTHORIZED, 403: NEEDS_PROOF, 404: 'Admin not found' },
     async handle({ params, res }, { accounts }) {
-      return { admin: toAdminJson(await accounts.resetFactors(session(res).admin, params.id)) };
+      return { admin: toAdminJson(await accounts.resetFactors(session(res), params.id)) };
+    },
+  }),
+  'POST /api/auth/mfa/recovery-codes': operation({
+    tags: ['auth'],
+    summary: 'Ten new recovery codes in place of the old ones, shown once (needs a fresh proof)',
+    admin: true,
+    before: signedIn,
+    responses: {
+      200: ok(recoveryCodesResponse),
+      401: UNAUTHORIZED,
+      403: NEEDS_PROOF,
+      409: 'No second factor is set up',
+    },
+    handle: async ({ res }, { accounts }) => ({
+      recoveryCodes: await accounts.replaceRecoveryCodes(session(res)),
+    }),
+  }),
+  'POST /api/auth/reauthenticate': operation({
+    tags: ['auth'],
+    summary:
+      'Prove it is you again (password, authenticator code or passkey): for STEP_UP_MINUTES this session may change factors',
+    admin: true,
+    before: signedIn,
+    body: stepUpBody,
+    responses: {
+      200: ok(stepUpResponse),
+      400: 'Invalid input, or a wrong password, code or passkey',
+      401: UNAUTHORIZED,
+      403: 'Not allowed for this admin, or password sign-in is off for them',
+      429: 'Too many password or code attempts (see Retry-After)',
+    },
+    async handle({ body, req, res }, { accounts }) {
+      return stepUpJson(await accounts.reauthenticate(session(res), body, req.ip ?? 'unknown'));
     },
   }),
 });

@@ -1,7 +1,7 @@
 import { notFound } from '@readiness/kit/errors';
 import { operationsFor } from '@readiness/kit/openapi';
 import { z } from 'zod';
-import type { AuthApiDeps } from './deps';
+import { NEEDS_PROOF, type AuthApiDeps } from './deps';
 import type { MultiFactorAccess } from './multi-factor';
 import { clientOf, toAdminJson } from './views';
 import {
@@ -85,11 +85,11 @@ export const passkeyOperations = ({
     responses: {
       200: ok(passkeyOptionsResponse),
       401: UNAUTHORIZED,
-      403: FORBIDDEN,
+      403: NEEDS_PROOF,
       409: 'Ten passkeys already',
     },
     handle: async ({ res }, { accounts }) => ({
-      options: await accounts.passkeyRegistrationOptions(session(res).admin),
+      options: await accounts.passkeyRegistrationOptions(session(res)),
     }),
   }),
   'POST /api/auth/mfa/passkeys': operation({
@@ -103,17 +103,33 @@ export const passkeyOperations = ({
       201: { description: 'Added', body: addPasskeyResponse },
       400: 'Invalid input, or the passkey could not be verified',
       401: UNAUTHORIZED,
-      403: FORBIDDEN,
+      403: NEEDS_PROOF,
       409: 'Already registered, or ten passkeys already',
     },
     async handle({ body, res }, { accounts }) {
-      const added = await accounts.addPasskey(session(res).admin, body.name, body.passkey);
+      const added = await accounts.addPasskey(session(res), body.name, body.passkey);
       res.status(201);
       return {
         passkey: passkeyJsonOf({ ...added.passkey, synced: added.passkey.backedUp }),
         ...(added.recoveryCodes ? { recoveryCodes: added.recoveryCodes } : {}),
       };
     },
+  }),
+  'POST /api/auth/reauthenticate/passkey-options': operation({
+    tags: ['auth'],
+    summary:
+      "Prove it is you with a passkey: the options for navigator.credentials.get() (the admin's passkeys)",
+    admin: true,
+    before: signedIn,
+    responses: {
+      200: ok(passkeyOptionsResponse),
+      401: UNAUTHORIZED,
+      403: FORBIDDEN,
+      409: 'No passkey is set up',
+    },
+    handle: async ({ res }, { accounts }) => ({
+      options: await accounts.stepUpPasskeyOptions(session(res)),
+    }),
   }),
   'DELETE /api/auth/mfa/passkeys/{id}': operation({
     tags: ['auth'],
@@ -125,11 +141,11 @@ export const passkeyOperations = ({
     responses: {
       204: { description: 'Removed' },
       401: UNAUTHORIZED,
-      403: 'Required for every admin',
+      403: 'Required for every admin, or `reauthentication_required`',
       404: 'Passkey not found',
     },
     async handle({ params, res }, { accounts }) {
-      await accounts.removePasskey(session(res).admin, params.id);
+      await accounts.removePasskey(session(res), params.id);
       res.status(204).end();
     },
   }),

@@ -258,7 +258,24 @@ export const totpEnrolmentResponse = z.object({
   qrCode: z.string(),
 });
 export const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()) });
+/** A fresh proof of the person, asked before any change of a factor: the password, a code or a passkey's answer. */
+export const stepUpBody = z.union(
+  [
+    body({ password: passwordField('Password is required') }),
+    body({ code: codeField }),
+    body({ passkey: passkeyAnswerField }),
+  ],
+  { error: 'Send your password, a code from your authenticator app or a passkey' },
+);
+export const stepUpResponse = z.object({
+  /** How this admin can prove it is them again. */
+  methods: z.array(z.enum(['password', 'totp', 'passkey'])),
+  /** Until when this session may change factors without another proof; null: a proof is needed first. */
+  until: z.string().nullable(),
+});
 export const securityStatusResponse = z.object({
+  /** The session's fresh proof of the person, which every change of a factor needs. */
+  reauthentication: stepUpResponse,
   totp: z.object({ enabledAt: z.string() }).nullable(),
   passkeys: z.array(passkeyJson),
   recoveryCodesLeft: z.number(),

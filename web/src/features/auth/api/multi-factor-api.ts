@@ -6,6 +6,7 @@ export type SecurityStatus = ApiAnswer<'/api/auth/mfa', 'get'>;
 export type SecuritySettings = ApiAnswer<'/api/admin/security-settings', 'get'>;
 export type Passkey = SecurityStatus['passkeys'][number];
 export type AddedPasskey = ApiAnswer<'/api/auth/mfa/passkeys', 'post', 201>;
+export type StepUpMethod = SecurityStatus['reauthentication']['methods'][number];
 
 /** The admin's own second factors, the super admins' policy, and their reset of another admin's factors. */
 export const multiFactorApi = api.injectEndpoints({
@@ -36,6 +37,22 @@ export const multiFactorApi = api.injectEndpoints({
     }),
     removePasskey: build.mutation<void, string>({
       query: (id) => ({ url: `auth/mfa/passkeys/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['SecondFactor'],
+    }),
+    reauthenticate: build.mutation<
+      ApiAnswer<'/api/auth/reauthenticate', 'post'>,
+      ApiBody<'/api/auth/reauthenticate', 'post'>
+    >({
+      query: (body) => ({ url: 'auth/reauthenticate', method: 'POST', body }),
+    }),
+    beginReauthenticationPasskey: build.mutation<PasskeyOptions, void>({
+      query: () => ({ url: 'auth/reauthenticate/passkey-options', method: 'POST' }),
+      transformResponse: (body: ApiAnswer<'/api/auth/reauthenticate/passkey-options', 'post'>) =>
+        body.options,
+    }),
+    replaceRecoveryCodes: build.mutation<string[], void>({
+      query: () => ({ url: 'auth/mfa/recovery-codes', method: 'POST' }),
+      transformResponse: (body: ApiAnswer<'/api/auth/mfa/recovery-codes', 'post'>) => body.recoveryCodes,
       invalidatesTags: ['SecondFactor'],
     }),
     getSecuritySettings: build.query<SecuritySettings, void>({
@@ -71,6 +88,9 @@ export const {
   useBeginPasskeyRegistrationMutation,
   useAddPasskeyMutation,
   useRemovePasskeyMutation,
+  useReauthenticateMutation,
+  useBeginReauthenticationPasskeyMutation,
+  useReplaceRecoveryCodesMutation,
   useGetSecuritySettingsQuery,
   useSetMfaRequiredMutation,
   useResetAdminFactorsMutation,

@@ -26,6 +26,7 @@ import {
 } from '../api/multi-factor-api';
 import { createPasskey, passkeysSupported, PasskeyUnavailable } from '../passkeys';
 import { RecoveryCodes } from './second-factor';
+import { useWithProof } from './step-up';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 const nameSchema = z.object({
@@ -47,17 +48,26 @@ export function PasskeysCard({ status }: { status: SecurityStatus }) {
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
   const [remove, removal] = useRemovePasskeyMutation();
+  const withProof = useWithProof();
   const supported = passkeysSupported();
 
   const confirmRemove = async () => {
     if (!removing) return;
+    const { id, name } = removing;
+    // The confirmation closes first, so the proof's dialog (when one is needed) is the only one open.
+    setRemoving(null);
     try {
-      await remove(removing.id).unwrap();
-      notify.success(adminT('auth.passkeys.removed', { name: removing.name }));
+      if (
+        (await withProof(() =>
+          remove(id)
+            .unwrap()
+            .then(() => true),
+        )) === undefined
+      )
+        return;
+      notify.success(adminT('auth.passkeys.removed', { name }));
     } catch (err) {
       notifyFailure(err, adminT('auth.passkeys.removeFailed'));
-    } finally {
-      setRemoving(null);
     }
   };
 
@@ -165,13 +175,18 @@ function AddPasskeyForm({
   const t = useAdminT();
   const [begin] = useBeginPasskeyRegistrationMutation();
   const [add] = useAddPasskeyMutation();
+  const withProof = useWithProof();
   const form = useForm<NameInput>({ resolver: zodResolver(nameSchema), defaultValues: { name: '' } });
   const field = bindFields(form);
 
   const onSubmit = async ({ name }: NameInput) => {
     try {
-      const passkey = await createPasskey(await begin().unwrap());
-      const added = await add({ name, passkey }).unwrap();
+      // The proof is asked for before the device makes the key, so nobody holds a passkey the server refuses.
+      const options = await withProof(() => begin().unwrap());
+      if (!options) return;
+      const passkey = await createPasskey(options);
+      const added = await withProof(() => add({ name, passkey }).unwrap());
+      if (!added) return;
       notify.success(adminT('auth.passkeys.addedToast', { name: added.passkey.name }));
       onAdded(added.recoveryCodes);
     } catch (err) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useSelector } from 'react-redux';
 import { ShieldCheck, ShieldOff } from 'lucide-react';
-import { Badge, Button, Card, Spinner } from '../../../components/ui';
+import { Badge, Button, Card, ConfirmDialog, Spinner } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
 import { notify, notifyFailure } from '../../../lib/toast';
 import type { TotpEnrolment } from '../api/auth-api';
@@ -11,33 +11,93 @@ import {
   useDisableTotpMutation,
   useGetSecuritySettingsQuery,
   useGetSecurityStatusQuery,
+  useReplaceRecoveryCodesMutation,
   useSetMfaRequiredMutation,
+  type SecurityStatus,
 } from '../api/multi-factor-api';
 import { selectIsSuperAdmin } from '../auth-slice';
 import { AccountSessions } from './account-sessions';
 import { PasskeysCard } from './passkeys-card';
 import { CodeForm, RecoveryCodes, TotpSetup } from './second-factor';
+import { StepUpProvider, useWithProof } from './step-up';
 import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /**
- * The admin's own security page: their authenticator app, their sessions and, for super admins, the policy for
- * everyone.
+ * The admin's own security page: their authenticator app, passkeys and recovery codes (each change after a fresh
+ * proof that it is them), their sessions and, for super admins, the policy for everyone.
  */
 export function SecurityPage() {
   const isSuperAdmin = useSelector(selectIsSuperAdmin);
   return (
-    <div className="security-page">
-      <AuthenticatorCard />
-      <Passkeys />
-      <AccountSessions />
-      {isSuperAdmin && <PolicyCard />}
-    </div>
+    <StepUpProvider>
+      <div className="security-page">
+        <AuthenticatorCard />
+        <Passkeys />
+        <AccountSessions />
+        {isSuperAdmin && <PolicyCard />}
+      </div>
+    </StepUpProvider>
   );
 }
 
 function Passkeys() {
   const { data: status } = useGetSecurityStatusQuery();
-  return status ? <PasskeysCard status={status} /> : null;
+  if (!status) return null;
+  return (
+    <>
+      <PasskeysCard status={status} />
+      {(status.totp || status.passkeys.length > 0) && <RecoveryCodesCard status={status} />}
+    </>
+  );
+}
+
+/** How many recovery codes are left, and ten new ones in their place. */
+function RecoveryCodesCard({ status }: { status: SecurityStatus }) {
+  const t = useAdminT();
+  const withProof = useWithProof();
+  const [replace, replacing] = useReplaceRecoveryCodesMutation();
+  const [confirming, setConfirming] = useState(false);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const onConfirm = async () => {
+    setConfirming(false);
+    try {
+      const made = await withProof(() => replace().unwrap());
+      if (!made) return;
+      setCodes(made);
+      notify.success(adminT('auth.recoveryCodes.replaced'));
+    } catch (err) {
+      notifyFailure(err, adminT('auth.recoveryCodes.replaceFailed'));
+    }
+  };
+  return (
+    <Card title={t('auth.recoveryCodes.cardTitle')}>
+      <div className="security-page__body">
+        {codes ? (
+          <RecoveryCodes
+            codes={codes}
+            doneLabel={t('auth.recoveryCodes.done')}
+            onDone={() => setCodes(null)}
+          />
+        ) : (
+          <>
+            <p>{t('auth.totp.recoveryCodesLeft', { count: status.recoveryCodesLeft })}</p>
+            <Button variant="secondary" loading={replacing.isLoading} onClick={() => setConfirming(true)}>
+              {t('auth.recoveryCodes.replace')}
+            </Button>
+          </>
+        )}
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={t('auth.recoveryCodes.replaceTitle')}
+        message={<p>{t('auth.recoveryCodes.replaceConfirm')}</p>}
+        confirmLabel={t('auth.recoveryCodes.replace')}
+        busy={false}
+        onConfirm={() => void onConfirm()}
+        onCancel={() => setConfirming(false)}
+      />
+    </Card>
+  );
 }
 
 function AuthenticatorCard() {
@@ -49,10 +109,12 @@ function AuthenticatorCard() {
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [turningOff, setTurningOff] = useState(false);
+  const withProof = useWithProof();
 
   const start = async () => {
     try {
-      setEnrolment(await begin().unwrap());
+      const started = await withProof(() => begin().unwrap());
+      if (started) setEnrolment(started);
     } catch (err) {
       notifyFailure(err, adminT('auth.totp.startFailed'));
     }
@@ -80,7 +142,9 @@ function AuthenticatorCard() {
           submitLabel={t('auth.totp.verifyAndTurnOn')}
           failure={t('auth.totp.setUpFailed')}
           onCode={async (code) => {
-            setRecoveryCodes(await confirm({ code }).unwrap());
+            const codes = await withProof(() => confirm({ code }).unwrap());
+            if (!codes) return;
+            setRecoveryCodes(codes);
             notify.success(adminT('auth.totp.turnedOn'));
           }}
         />
@@ -99,7 +163,6 @@ function AuthenticatorCard() {
             components={{ 0: <Badge tone="success">{null}</Badge> }}
           />
         </p>
-        <p>{t('auth.totp.recoveryCodesLeft', { count: status.recoveryCodesLeft })}</p>
         {status.required && status.passkeys.length === 0 ? (
           <p>{t('auth.totp.required')}</p>
         ) : turningOff ? (

@@ -17,6 +17,7 @@ function withAuthenticator() {
         passkeys: [],
         recoveryCodesLeft: enabled ? 10 : 0,
         required: false,
+        reauthentication: { methods: ['password'], until: '2026-11-25T10:05:00.000Z' },
       }),
     ),
     http.post('*/api/auth/mfa/totp', () =>

@@ -51,6 +51,7 @@ function withPasskeys(initial: Listed[] = []) {
         passkeys,
         recoveryCodesLeft: passkeys.length ? 10 : 0,
         required: false,
+        reauthentication: { methods: ['password'], until: '2026-11-25T10:05:00.000Z' },
       }),
     ),
     http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: false })),

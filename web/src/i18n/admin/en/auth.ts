@@ -178,4 +178,24 @@ export default {
   'auth.secondFactor.preparingKey': 'Preparing your key',
   'auth.secondFactor.expired': 'Your sign-in has expired. Please sign in again.',
   'auth.secondFactor.continue': 'Continue',
+  'auth.stepUp.title': 'Confirm it’s you',
+  'auth.stepUp.intro':
+    'Changing how you sign in needs a fresh proof that it is you. Once you confirm, you can make changes here for a few minutes.',
+  'auth.stepUp.passwordLabel': 'Your password',
+  'auth.stepUp.passwordRequired': 'Enter your password',
+  'auth.stepUp.confirm': 'Confirm',
+  'auth.stepUp.useCode': 'Use your authenticator app instead',
+  'auth.stepUp.usePassword': 'Use your password instead',
+  'auth.stepUp.usePasskey': 'Use a passkey',
+  'auth.stepUp.failed': 'Could not confirm it is you. Please try again.',
+  'auth.stepUp.confirmed': 'Confirmed. You can now change how you sign in.',
+  'auth.stepUp.noMethod':
+    'Sign out, then sign in again through your institution: for a few minutes after you sign in you can make this change.',
+  'auth.recoveryCodes.cardTitle': 'Recovery codes',
+  'auth.recoveryCodes.replace': 'Make new recovery codes',
+  'auth.recoveryCodes.replaceTitle': 'Make new recovery codes?',
+  'auth.recoveryCodes.replaceConfirm':
+    'Your current recovery codes will stop working at once. You will see the ten new ones only once.',
+  'auth.recoveryCodes.replaceFailed': 'Failed to make new recovery codes',
+  'auth.recoveryCodes.replaced': 'New recovery codes made; the old ones no longer work',
 } satisfies Record<`auth.${string}`, string>;

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/auth.proto.
  */
 export const file_readiness_events_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yZWFkaW5lc3MvZXZlbnRzL3YxL2F1dGgucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEirQEKDEFkbWluQ3JlYXRlZBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEiwKBHJvbGUYBCABKA4yHi5yZWFkaW5lc3MuZXZlbnRzLnYxLkFkbWluUm9sZRIQCghhY3Rvcl9pZBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ9CgxBZG1pblVwZGF0ZWQSEAoIYWRtaW5faWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIsCgRyb2xlGAQgASgOMh4ucmVhZGluZXNzLmV2ZW50cy52MS5BZG1pblJvbGUSEAoIYWN0b3JfaWQYBSABKAkiagoSQWRtaW5TdGF0dXNDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEjAKBnN0YXR1cxgCIAEoDjIgLnJlYWRpbmVzcy5ldmVudHMudjEuQWRtaW5TdGF0dXMSEAoIYWN0b3JfaWQYAyABKAkimAEKEkFkbWluUGFzc3dvcmRSZXNldBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEh4KEnRlbXBvcmFyeV9wYXNzd29yZBgEIAEoCUICGAESEAoIYWN0b3JfaWQYBSABKAkSIQoZc2VhbGVkX3RlbXBvcmFyeV9wYXNzd29yZBgGIAEoCSpZCglBZG1pblJvbGUSGgoWQURNSU5fUk9MRV9VTlNQRUNJRklFRBAAEhQKEEFETUlOX1JPTEVfQURNSU4QARIaChZBRE1JTl9ST0xFX1NVUEVSX0FETUlOEAIqXwoLQWRtaW5TdGF0dXMSHAoYQURNSU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTQURNSU5fU1RBVFVTX0FDVElWRRABEhkKFUFETUlOX1NUQVRVU19ESVNBQkxFRBACYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("Ch5yZWFkaW5lc3MvZXZlbnRzL3YxL2F1dGgucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEirQEKDEFkbWluQ3JlYXRlZBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEiwKBHJvbGUYBCABKA4yHi5yZWFkaW5lc3MuZXZlbnRzLnYxLkFkbWluUm9sZRIQCghhY3Rvcl9pZBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ9CgxBZG1pblVwZGF0ZWQSEAoIYWRtaW5faWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIsCgRyb2xlGAQgASgOMh4ucmVhZGluZXNzLmV2ZW50cy52MS5BZG1pblJvbGUSEAoIYWN0b3JfaWQYBSABKAkiagoSQWRtaW5TdGF0dXNDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEjAKBnN0YXR1cxgCIAEoDjIgLnJlYWRpbmVzcy5ldmVudHMudjEuQWRtaW5TdGF0dXMSEAoIYWN0b3JfaWQYAyABKAkimAEKEkFkbWluUGFzc3dvcmRSZXNldBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEh4KEnRlbXBvcmFyeV9wYXNzd29yZBgEIAEoCUICGAESEAoIYWN0b3JfaWQYBSABKAkSIQoZc2VhbGVkX3RlbXBvcmFyeV9wYXNzd29yZBgGIAEoCSLhAQoSQWRtaW5GYWN0b3JDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSMQoGY2hhbmdlGAQgASgOMiEucmVhZGluZXNzLmV2ZW50cy52MS5GYWN0b3JDaGFuZ2USEwoLZmFjdG9yX25hbWUYBSABKAkSEAoIYWN0b3JfaWQYBiABKAkSEgoKYWN0b3JfbmFtZRgHIAEoCRIuCgpjaGFuZ2VkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpZCglBZG1pblJvbGUSGgoWQURNSU5fUk9MRV9VTlNQRUNJRklFRBAAEhQKEEFETUlOX1JPTEVfQURNSU4QARIaChZBRE1JTl9ST0xFX1NVUEVSX0FETUlOEAIqXwoLQWRtaW5TdGF0dXMSHAoYQURNSU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTQURNSU5fU1RBVFVTX0FDVElWRRABEhkKFUFETUlOX1NUQVRVU19ESVNBQkxFRBACKo0CCgxGYWN0b3JDaGFuZ2USHQoZRkFDVE9SX0NIQU5HRV9VTlNQRUNJRklFRBAAEh8KG0ZBQ1RPUl9DSEFOR0VfUEFTU0tFWV9BRERFRBABEiEKHUZBQ1RPUl9DSEFOR0VfUEFTU0tFWV9SRU1PVkVEEAISJQohRkFDVE9SX0NIQU5HRV9BVVRIRU5USUNBVE9SX0FEREVEEAMSJwojRkFDVE9SX0NIQU5HRV9BVVRIRU5USUNBVE9SX1JFTU9WRUQQBBIpCiVGQUNUT1JfQ0hBTkdFX1JFQ09WRVJZX0NPREVTX1JFUExBQ0VEEAUSHwobRkFDVE9SX0NIQU5HRV9GQUNUT1JTX1JFU0VUEAZiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * auth.admin.created.v1
@@ -179,6 +179,65 @@ export const AdminPasswordResetSchema: GenMessage<AdminPasswordReset> = /*@__PUR
   messageDesc(file_readiness_events_v1_auth, 3);
 
 /**
+ * auth.admin.factor-changed.v1: a passkey, an authenticator app or the recovery codes of an admin were added,
+ * replaced or removed. The notification service mails the admin, so a change they did not make does not go unseen.
+ *
+ * @generated from message readiness.events.v1.AdminFactorChanged
+ */
+export type AdminFactorChanged = Message<"readiness.events.v1.AdminFactorChanged"> & {
+  /**
+   * @generated from field: string admin_id = 1;
+   */
+  adminId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * @generated from field: readiness.events.v1.FactorChange change = 4;
+   */
+  change: FactorChange;
+
+  /**
+   * The passkey's name, for a passkey added or removed; empty otherwise.
+   *
+   * @generated from field: string factor_name = 5;
+   */
+  factorName: string;
+
+  /**
+   * Who made the change: the admin themselves, or the super admin who reset it.
+   *
+   * @generated from field: string actor_id = 6;
+   */
+  actorId: string;
+
+  /**
+   * @generated from field: string actor_name = 7;
+   */
+  actorName: string;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp changed_at = 8;
+   */
+  changedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message readiness.events.v1.AdminFactorChanged.
+ * Use `create(AdminFactorChangedSchema)` to create a new message.
+ */
+export const AdminFactorChangedSchema: GenMessage<AdminFactorChanged> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_auth, 4);
+
+/**
  * Role of an administrator account.
  *
  * @generated from enum readiness.events.v1.AdminRole
@@ -233,4 +292,55 @@ export enum AdminStatus {
  */
 export const AdminStatusSchema: GenEnum<AdminStatus> = /*@__PURE__*/
   enumDesc(file_readiness_events_v1_auth, 1);
+
+/**
+ * What changed in the ways an admin proves who they are.
+ *
+ * @generated from enum readiness.events.v1.FactorChange
+ */
+export enum FactorChange {
+  /**
+   * @generated from enum value: FACTOR_CHANGE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: FACTOR_CHANGE_PASSKEY_ADDED = 1;
+   */
+  PASSKEY_ADDED = 1,
+
+  /**
+   * @generated from enum value: FACTOR_CHANGE_PASSKEY_REMOVED = 2;
+   */
+  PASSKEY_REMOVED = 2,
+
+  /**
+   * @generated from enum value: FACTOR_CHANGE_AUTHENTICATOR_ADDED = 3;
+   */
+  AUTHENTICATOR_ADDED = 3,
+
+  /**
+   * @generated from enum value: FACTOR_CHANGE_AUTHENTICATOR_REMOVED = 4;
+   */
+  AUTHENTICATOR_REMOVED = 4,
+
+  /**
+   * @generated from enum value: FACTOR_CHANGE_RECOVERY_CODES_REPLACED = 5;
+   */
+  RECOVERY_CODES_REPLACED = 5,
+
+  /**
+   * Every passkey, the authenticator app and the recovery codes removed at once (a super admin's reset, or a
+   * password reset by a super admin).
+   *
+   * @generated from enum value: FACTOR_CHANGE_FACTORS_RESET = 6;
+   */
+  FACTORS_RESET = 6,
+}
+
+/**
+ * Describes the enum readiness.events.v1.FactorChange.
+ */
+export const FactorChangeSchema: GenEnum<FactorChange> = /*@__PURE__*/
+  enumDesc(file_readiness_events_v1_auth, 2);
 
