@@ -1,5 +1,6 @@
-// `make test`: every jest project, in three lanes one after another, each with the workers that suit it, then one
-// summary of them all (tests/tools/test-summary.mjs). docs/testing.md says why the lanes are laid out so.
+// `make test`: every jest project, in three lanes, each with the workers that suit it: the component lane first, then
+// the browser and fault lanes side by side; then one summary of them all (tests/tools/test-summary.mjs).
+// docs/testing.md says why the lanes are laid out so.
 //
 //   node tests/tools/run-lanes.mjs            every lane
 //   TEST_LANES=component,e2e node ...         those lanes only
@@ -9,10 +10,10 @@
 //                                             its images), waits until `make images`, run beside the tests by
 //                                             .ci/run, has written its exit code to that file
 //
-// Each lane writes its jest report to test-results/jest-<lane>.json; a lane that fails does not stop the next, and the
-// exit code is 1 when any failed.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// Each lane writes its jest report to test-results/jest-<lane>.json (the fault lane its output to lane-faults.log as
+// well, printed when it ends); a lane that fails does not stop the others, and the exit code is 1 when any failed.
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -49,25 +50,51 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
+/**
+ * The lanes of a stage run side by side, the stages one after another: the component lane keeps both cores busy on
+ * its own, while the browser lane and the fault lane each spend much of their time waiting (on the page, on a
+ * backoff, on a fault to heal), so they share the machine.
+ */
+const STAGES = [['component'], ['e2e', 'faults']];
+
 const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });
 let failed = false;
 const reports = [];
-for (const lane of chosen) {
+for (const stage of STAGES.map((lanes) => lanes.filter((lane) => chosen.includes(lane)))) {
+  if (stage.length === 0) continue;
+  // The first lane of a stage writes to the terminal as it goes; the others to a log, printed when they end.
+  const ran = await Promise.all(stage.map((lane, index) => runLane(lane, index > 0)));
+  for (const { lane, seconds, status, report } of ran) {
+    if (status !== 0) failed = true;
+    reports.push(`${lane}=${seconds}=${report}`);
+  }
+}
+
+async function runLane(lane, quiet) {
   if (lane === 'faults' && process.env.TEST_WAIT_FOR_IMAGES)
     await imagesMade(process.env.TEST_WAIT_FOR_IMAGES);
   const report = path.join(results, `jest-${lane}.json`);
+  const log = path.join(results, `lane-${lane}.log`);
   rmSync(report, { force: true });
   const started = Date.now();
-  process.stdout.write(`\n--- test lane ${lane}: jest ${LANES[lane].join(' ')}\n`);
-  const run = spawnSync(jest, ['--ci', '--json', `--outputFile=${report}`, ...LANES[lane]], {
+  const say = (line) => process.stdout.write(`--- test lane ${lane}: ${line}\n`);
+  say(
+    `jest ${LANES[lane].join(' ')}${quiet ? ` (its output in ${path.relative(root, log)}, shown when it ends)` : ''}`,
+  );
+  const output = quiet ? openSync(log, 'w') : 'inherit';
+  const child = spawn(jest, ['--ci', '--json', `--outputFile=${report}`, ...LANES[lane]], {
     cwd: root,
-    stdio: 'inherit',
+    stdio: ['ignore', output, output],
   });
+  const status = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   const seconds = Math.round((Date.now() - started) / 1000);
-  process.stdout.write(`--- test lane ${lane}: ${run.status === 0 ? 'passed' : 'FAILED'} in ${seconds} s\n`);
-  if (run.status !== 0) failed = true;
-  reports.push(`${lane}=${seconds}=${report}`);
+  if (quiet) {
+    closeSync(output);
+    process.stdout.write(`\n--- test lane ${lane}: its output\n${readFileSync(log, 'utf8')}`);
+  }
+  say(`${status === 0 ? 'passed' : 'FAILED'} in ${seconds} s`);
+  return { lane, seconds, status, report };
 }
 
 /** Waits for the images made beside the tests (.ci/run); the faults lane's tests/images then finds them or says why not. */
