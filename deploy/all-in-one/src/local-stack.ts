@@ -23,7 +23,11 @@ import { stackServices, type StackServiceName } from './stack-services';
 export type { StackServiceName };
 
 const ROOT = path.resolve(__dirname, '../../..');
-const READY_TIMEOUT_MS = 60_000;
+/**
+ * How long a service may take to answer /readyz. A start is a few seconds; on two cores shared with a browser run
+ * and a fault scenario's burst, auth's twenty-odd queue declarations alone have taken most of a minute.
+ */
+const READY_TIMEOUT_MS = 150_000;
 const STOP_GRACE_MS = 15_000;
 
 export interface LocalStackOptions {
