@@ -22,7 +22,7 @@ export function imagesWanted(): boolean {
   if (podmanInstalled()) return true;
   if (process.env.READINESS_IMAGES === 'required') throw new Error('READINESS_IMAGES=required but no podman');
   console.warn(
-    'podman is not installed: the image tests are skipped (apt-get install podman buildah runc debootstrap)',
+    'podman is not installed: the image tests are skipped (apt-get install podman buildah runc mmdebstrap)',
   );
   return false;
 }

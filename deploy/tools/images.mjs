@@ -9,19 +9,22 @@
 //   node deploy/tools/images.mjs --print         the image names and podman settings as JSON, building nothing
 //
 // The base is NODE_IMAGE when set; else the public node:22-bookworm-slim when a registry answers; else one made on
-// this machine: Debian bookworm from debootstrap (minbase), with Node 22 and npm 10 from the npm registry, the
-// machine's CA bundle for HTTPS inside the build (NODE_EXTRA_CA_CERTS, in this local base only) and the `node`
-// user (1000) of the public image. podman runs with runc and an open-files limit at the hard limit, written to a
-// containers.conf of its own (CONTAINERS_CONF), so the machine's settings are left alone.
+// this machine in one mmdebstrap run: Debian bookworm (minbase, with its updates and security suites and the public
+// slim image's dpkg and apt settings), Node 22 and npm 10 from the npm registry, the machine's CA bundle for HTTPS
+// inside the build (NODE_EXTRA_CA_CERTS, in this local base only) and the `node` user (1000) of the public image.
+// podman runs with runc and an open-files limit at the hard limit, written to a containers.conf of its own
+// (CONTAINERS_CONF), so the machine's settings are left alone.
 //
 // Environment: IMAGE_PREFIX (localhost/readiness-), IMAGE_TAG (dev), NODE_IMAGE, IMAGES_CACHE_DIR
-// (/var/tmp/readiness-images: the debootstrap tree), DEBIAN_MIRROR (http://deb.debian.org/debian).
+// (/var/tmp/readiness-images: the local base's tarball), DEBIAN_MIRROR (http://deb.debian.org/debian),
+// DEBIAN_SECURITY_MIRROR (http://deb.debian.org/debian-security).
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  renameSync,
   rmSync,
   writeFileSync,
   copyFileSync,
@@ -35,9 +38,24 @@ const prefix = process.env.IMAGE_PREFIX ?? 'localhost/readiness-';
 const tag = process.env.IMAGE_TAG ?? 'dev';
 const cacheDir = process.env.IMAGES_CACHE_DIR ?? '/var/tmp/readiness-images';
 const mirror = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
+const securityMirror = process.env.DEBIAN_SECURITY_MIRROR ?? 'http://deb.debian.org/debian-security';
 const PUBLIC_BASE = 'docker.io/library/node:22-bookworm-slim';
-const LOCAL_DEBIAN = 'localhost/readiness-debian:bookworm';
-const LOCAL_BASE = 'localhost/readiness-node:22-bookworm';
+const LOCAL_BASE = 'localhost/readiness-node:22-bookworm-slim';
+/**
+ * What makes the public Debian images "slim", in the local base's dpkg and apt settings (kept in the image, as
+ * there): dpkg without fsync (a build's layers are made again, not recovered), no documentation but the copyright
+ * files, no manuals or translations; package lists without translation indexes, kept compressed. The paths are
+ * left out of the packages installed on the base (Chromium's); the base's own are bootstrapped whole, since
+ * mmdebstrap would filter each of its archives through a slow tar filter.
+ */
+const SLIM_PATHS = [
+  ...['doc', 'groff', 'info', 'linda', 'lintian/overrides', 'locale', 'man'].map(
+    (dir) => `path-exclude=/usr/share/${dir}/*`,
+  ),
+  'path-include=/usr/share/doc/*/copyright',
+  'path-include=/usr/share/locale/locale.alias',
+];
+const SLIM_APT = ['Acquire::Languages "none";', 'Acquire::GzipIndexes "true";'];
 /** Services whose runtime needs Chromium (PDFs). */
 const CHROMIUM = new Set(['report']);
 
@@ -94,69 +112,92 @@ function imageExists(name) {
   return spawnSync('podman', ['image', 'exists', name], { env: podmanEnv() }).status === 0;
 }
 
-/** Debian bookworm, minimal, from debootstrap: a folder once, then an image. */
-function debianImage() {
-  if (imageExists(LOCAL_DEBIAN)) return LOCAL_DEBIAN;
-  if (!have('debootstrap')) throw new Error('no registry answers and debootstrap is not installed');
-  const tree = path.join(cacheDir, 'bookworm');
-  if (!existsSync(path.join(tree, 'etc/debian_version'))) {
-    rmSync(tree, { recursive: true, force: true });
-    log(`debootstrap bookworm from ${mirror} (about a minute)`);
-    sh('debootstrap', ['--variant=minbase', 'bookworm', tree, mirror], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  }
-  log(`importing ${LOCAL_DEBIAN}`);
-  sh('sh', ['-c', `tar -C "$0" -c . | podman import - "$1" >/dev/null`, tree, LOCAL_DEBIAN], {
-    env: podmanEnv(),
-  });
-  return LOCAL_DEBIAN;
-}
-
-/** Node 22 and npm 10 on the debootstrap base, laid out as in the public node image. */
+/**
+ * Node 22 and npm 10 on Debian bookworm, laid out as the public node:22-bookworm-slim is, in one mmdebstrap run:
+ * minbase from the release and its updates and security suites, with the slim image's dpkg and apt settings
+ * (SLIM_PATHS, SLIM_APT), Node and npm from the npm registry, the `node` user (1000) and the machine's CA bundle.
+ * The tarball is kept in IMAGES_CACHE_DIR, so an emptied image store imports it again instead of bootstrapping.
+ */
 function localBase() {
   if (imageExists(LOCAL_BASE)) return LOCAL_BASE;
-  const debian = debianImage();
-  const context = mkdtempSync(path.join(tmpdir(), 'readiness-node-base-'));
-  try {
-    const arch = { x64: 'x64', arm64: 'arm64' }[process.arch];
-    if (!arch) throw new Error(`no Node.js package for ${process.arch}`);
-    const pack = (spec) =>
-      spawnSync('npm', ['pack', '--silent', spec], { cwd: context, encoding: 'utf8' })
-        .stdout.trim()
-        .split('\n')
-        .pop();
-    const nodeTgz = pack(`node-linux-${arch}@22`);
-    const npmTgz = pack('npm@10');
-    if (!nodeTgz || !npmTgz) throw new Error('npm pack of node-linux and npm failed');
-    sh('tar', ['-xzf', nodeTgz, '--strip-components=2', 'package/bin/node'], { cwd: context });
-    mkdirSync(path.join(context, 'npm'));
-    sh('tar', ['-xzf', npmTgz, '-C', 'npm', '--strip-components=1'], { cwd: context });
-    for (const f of [nodeTgz, npmTgz]) rmSync(path.join(context, f));
-    // HTTPS inside the build (npm ci) may go through this machine's interception proxy: trust what it trusts.
-    copyFileSync('/etc/ssl/certs/ca-certificates.crt', path.join(context, 'build-ca.crt'));
-    writeFileSync(
-      path.join(context, 'Containerfile'),
-      [
-        `FROM ${debian}`,
-        'COPY build-ca.crt /etc/ssl/build-ca.crt',
-        'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/build-ca.crt',
-        'COPY node /usr/local/bin/node',
-        'COPY npm /usr/local/lib/node_modules/npm',
-        'RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \\',
-        ' && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \\',
-        ' && groupadd --gid 1000 node && useradd --uid 1000 --gid node --shell /bin/bash --create-home node \\',
-        ' && node --version && npm --version',
-        'CMD ["node"]',
-        '',
-      ].join('\n'),
-    );
-    log(`building ${LOCAL_BASE}`);
-    podman(['build', '--quiet', '--format', 'docker', '--network', 'host', '-t', LOCAL_BASE, context]);
-    return LOCAL_BASE;
-  } finally {
-    rmSync(context, { recursive: true, force: true });
+  if (!have('mmdebstrap')) throw new Error('no registry answers and mmdebstrap is not installed');
+  mkdirSync(cacheDir, { recursive: true });
+  const tarball = path.join(cacheDir, 'node-22-bookworm-slim.tar');
+  if (!existsSync(tarball)) {
+    const context = mkdtempSync(path.join(tmpdir(), 'readiness-node-base-'));
+    try {
+      const arch = { x64: 'x64', arm64: 'arm64' }[process.arch];
+      if (!arch) throw new Error(`no Node.js package for ${process.arch}`);
+      const pack = (spec) =>
+        spawnSync('npm', ['pack', '--silent', spec], { cwd: context, encoding: 'utf8' })
+          .stdout.trim()
+          .split('\n')
+          .pop();
+      const nodeTgz = pack(`node-linux-${arch}@22`);
+      const npmTgz = pack('npm@10');
+      if (!nodeTgz || !npmTgz) throw new Error('npm pack of node-linux and npm failed');
+      sh('tar', ['-xzf', nodeTgz, '--strip-components=2', 'package/bin/node'], { cwd: context });
+      mkdirSync(path.join(context, 'npm'));
+      sh('tar', ['-xzf', npmTgz, '-C', 'npm', '--strip-components=1'], { cwd: context });
+      // HTTPS inside the build (npm ci) may go through this machine's interception proxy: trust what it trusts.
+      copyFileSync('/etc/ssl/certs/ca-certificates.crt', path.join(context, 'build-ca.crt'));
+      writeFileSync(path.join(context, 'slim'), `${SLIM_PATHS.join('\n')}\n`);
+      // Run by mmdebstrap with the tree's path as $1, after the packages are installed.
+      const customize = [
+        'set -e',
+        `cd '${context}'`,
+        'install -m 0755 node "$1/usr/local/bin/node"',
+        'mkdir -p "$1/usr/local/lib/node_modules" && cp -R npm "$1/usr/local/lib/node_modules/npm"',
+        'ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm"',
+        'ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"',
+        'install -D -m 0644 build-ca.crt "$1/etc/ssl/build-ca.crt"',
+        'install -m 0644 slim "$1/etc/dpkg/dpkg.cfg.d/slim"',
+        'chroot "$1" groupadd --gid 1000 node',
+        'chroot "$1" useradd --uid 1000 --gid node --shell /bin/bash --create-home node',
+        'chroot "$1" node --version >&2',
+        'chroot "$1" /usr/local/bin/npm --version >&2',
+      ].join('\n');
+      const started = Date.now();
+      log(`mmdebstrap bookworm (minbase) from ${mirror} and ${securityMirror}, Node 22 and npm 10`);
+      sh(
+        'mmdebstrap',
+        [
+          '--variant=minbase',
+          '--format=tar',
+          '--dpkgopt=force-unsafe-io',
+          ...SLIM_APT.map((option) => `--aptopt=${option}`),
+          `--customize-hook=${customize}`,
+          'bookworm',
+          `${tarball}.partial`,
+          `deb ${mirror} bookworm main`,
+          `deb ${mirror} bookworm-updates main`,
+          `deb ${securityMirror} bookworm-security main`,
+        ],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      renameSync(`${tarball}.partial`, tarball);
+      log(`bootstrapped in ${seconds(started)}`);
+    } finally {
+      rmSync(context, { recursive: true, force: true });
+    }
   }
+  log(`importing ${LOCAL_BASE}`);
+  podman(
+    [
+      'import',
+      '--quiet',
+      '--change',
+      'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      '--change',
+      'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/build-ca.crt',
+      '--change',
+      'CMD ["node"]',
+      tarball,
+      LOCAL_BASE,
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  return LOCAL_BASE;
 }
 
 /** NODE_IMAGE, else the public base when a registry answers, else the local one. */
@@ -207,7 +248,7 @@ function build(names) {
       `the images are made from the host's build, and ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing: run \`make build\` first`,
     );
   if (!have('podman'))
-    throw new Error('podman is not installed (apt-get install podman buildah runc debootstrap)');
+    throw new Error('podman is not installed (apt-get install podman buildah runc mmdebstrap)');
   const begun = Date.now();
   const base = nodeImage();
   log(`base ${base} ready in ${seconds(begun)}`);
