@@ -70,7 +70,7 @@ test('when the embedded PostgreSQL is killed, then /readyz and the calls answer 
   );
   // Typically two to three seconds (the supervisor's restart and PostgreSQL's crash recovery); the bound leaves
   // room for a machine busy with other test files, and only catches a restart that does not come.
-  expect(Date.now() - at).toBeLessThan(10_000);
+  expect(Date.now() - at).toBeLessThan(30_000);
   expect([...seen.readyz].sort()).toEqual([200, 503]);
   expect(seen.call.has(503)).toBe(true);
   expect([...seen.call].every((s) => s === 404 || s === 503)).toBe(true);
