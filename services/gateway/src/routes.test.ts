@@ -39,6 +39,9 @@ describe('route table', () => {
     expect(needs('GET', '/api/admin/results/abc/pdf')).toBe(true);
     expect(needs('GET', '/api/auth/me')).toBe(true);
     expect(needs('POST', '/api/auth/change-password')).toBe(true);
+    expect(needs('POST', '/api/auth/reauthenticate')).toBe(true);
+    expect(needs('POST', '/api/auth/reauthenticate/passkey-options')).toBe(true);
+    expect(matchRoute('POST', '/api/auth/reauthenticate')?.rateLimit).toBe('login');
     expect(needs('PUT', '/api/assessment')).toBe(true);
     expect(needs('GET', '/api/admin/not-a-route')).toBe(true);
     expect(needs('POST', '/api/auth/login')).toBe(false);

@@ -45,6 +45,13 @@ export const ROUTES: readonly RouteRule[] = [
   { path: /^\/api\/auth\/(?:me|logout|refresh|change-password)$/, upstream: 'auth', access: 'admin' },
   { path: /^\/api\/auth\/sessions(?:\/[^/]+)?$/, upstream: 'auth', access: 'admin' },
   { path: under('/api/auth/mfa'), upstream: 'auth', access: 'admin' },
+  // A signed-in admin proving it is them before a factor changes: a guess at the password meets the sign-in limit.
+  {
+    path: /^\/api\/auth\/reauthenticate(?:\/passkey-options)?$/,
+    upstream: 'auth',
+    access: 'admin',
+    rateLimit: 'login',
+  },
   { path: under('/api/auth'), upstream: 'auth', access: 'public' },
   { path: under('/api/admin/admins'), upstream: 'auth', access: 'admin' },
   { path: under('/api/admin/audit-log'), upstream: 'auth', access: 'admin' },
