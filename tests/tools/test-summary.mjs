@@ -55,7 +55,8 @@ for (const { lane, file } of lanes) {
     if (result.status === 'failed' && result.assertionResults.every((test) => test.status !== 'failed'))
       failed.push(`${name}: the file failed to run: ${firstLine(result.message)}`);
     for (const test of result.assertionResults) {
-      if (test.status === 'failed') failed.push(`${name}: ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      if (test.status === 'failed')
+        failed.push(`${name}: ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
       if (test.status === 'passed' && (test.retryReasons?.length ?? 0) > 0)
         retried.push(`${name}: ${test.fullName}`);
     }
@@ -65,7 +66,9 @@ for (const { lane, file } of lanes) {
 /** The first line of a failure that says something (jest's messages start with blank lines and colour codes). */
 function firstLine(message = '') {
   const plain = stripVTControlCharacters(message);
-  return (plain.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('●')) ?? '').trim().slice(0, 300);
+  return (plain.split('\n').find((l) => l.trim() !== '' && !l.trim().startsWith('●')) ?? '')
+    .trim()
+    .slice(0, 300);
 }
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
