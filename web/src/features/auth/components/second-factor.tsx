@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { forwardRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Copy, ShieldCheck } from 'lucide-react';
-import { Button, Input } from '../../../components/ui';
+import { Button, Input, type InputProps } from '../../../components/ui';
 import { failAtField } from '../../../lib/form-errors';
 import { bindFields } from '../../../lib/forms';
 import { notify } from '../../../lib/toast';
@@ -15,6 +15,25 @@ import {
   type RecoveryCodeInput,
 } from '../api/schemas';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
+
+/** The field of an authenticator app's six-digit code: at sign-in, at set-up and when confirming it is you. */
+export const AuthenticatorCodeInput = forwardRef<HTMLInputElement, Omit<InputProps, 'label'>>(
+  function AuthenticatorCodeInput(props, ref) {
+    const t = useAdminT();
+    return (
+      <Input
+        ref={ref}
+        label={t('auth.secondFactor.codeLabel')}
+        hint={CODE_MESSAGE}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        autoFocus
+        {...props}
+      />
+    );
+  },
+);
 
 /** The key in groups of four, easier to type into an app that cannot scan. */
 const groupedKey = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -52,7 +71,6 @@ export function CodeForm({
   onCode: (code: string) => Promise<void>;
   failure: string;
 }) {
-  const t = useAdminT();
   const form = useForm<CodeInput>({ resolver: zodResolver(codeSchema), defaultValues: { code: '' } });
   const field = bindFields(form);
   const onSubmit = async ({ code }: CodeInput) => {
@@ -64,15 +82,7 @@ export function CodeForm({
   };
   return (
     <form className="form" onSubmit={form.handleSubmit(onSubmit)} noValidate>
-      <Input
-        label={t('auth.secondFactor.codeLabel')}
-        hint={CODE_MESSAGE}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        autoFocus
-        {...field('code')}
-      />
+      <AuthenticatorCodeInput {...field('code')} />
       <VerifyButton busy={form.formState.isSubmitting}>{submitLabel}</VerifyButton>
     </form>
   );

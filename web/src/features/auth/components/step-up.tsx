@@ -14,7 +14,8 @@ import {
   useReauthenticateMutation,
   type StepUpMethod,
 } from '../api/multi-factor-api';
-import { CODE_MESSAGE } from '../api/schemas';
+import { codeSchema } from '../api/schemas';
+import { AuthenticatorCodeInput } from './second-factor';
 import { answerWithPasskey, passkeysSupported, PasskeyUnavailable } from '../passkeys';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 
@@ -70,13 +71,7 @@ export function useWithProof() {
 const proofSchema = (method: 'password' | 'totp' | undefined) =>
   z.object({
     password: method === 'password' ? z.string().min(1, adminT('auth.stepUp.passwordRequired')) : z.string(),
-    code:
-      method === 'totp'
-        ? z
-            .string()
-            .trim()
-            .regex(/^\d{6}$/, CODE_MESSAGE)
-        : z.string(),
+    code: method === 'totp' ? codeSchema.shape.code : z.string(),
   });
 type ProofInput = z.infer<ReturnType<typeof proofSchema>>;
 
@@ -155,18 +150,7 @@ function ReauthenticateDialog({ onDone }: { onDone: (proved: boolean) => void })
           {...field('password')}
         />
       )}
-      {method === 'totp' && (
-        <Input
-          key="code"
-          label={t('auth.secondFactor.codeLabel')}
-          hint={CODE_MESSAGE}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          autoFocus
-          {...field('code')}
-        />
-      )}
+      {method === 'totp' && <AuthenticatorCodeInput key="code" {...field('code')} />}
       <div className="step-up__other-ways">
         {method === 'password' && methods.includes('totp') && (
           <Button variant="ghost" onClick={() => switchTo('totp')} disabled={busy}>
