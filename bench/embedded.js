@@ -12,11 +12,10 @@
  *
  * Results replace this benchmark's section of docs/benchmarks.md and are printed.
  */
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { descendants, freePort, writeSection } = require('./lib');
+const { descendants, startAllInOne, writeSection } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const KIT = path.join(ROOT, 'packages', 'kit', 'dist');
@@ -43,36 +42,6 @@ function memory(root) {
     }
   }
   return totals;
-}
-
-async function startProduct(dataDir) {
-  const port = await freePort();
-  const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'deploy/all-in-one/dist/main.js')], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk.toString();
-      if (output.includes('Readiness is running at')) resolve();
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the product exited with ${code}:\n${output}`)));
-  });
-  const readyMs = performance.now() - started;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  return {
-    child,
-    readyMs,
-    async stop() {
-      child.kill('SIGINT');
-      await exited;
-    },
-  };
 }
 
 async function burst() {
@@ -119,13 +88,13 @@ async function main() {
   fs.chmodSync(dataDir, 0o755);
   const load = os.loadavg()[0];
   try {
-    const first = await startProduct(dataDir);
+    const first = await startAllInOne(dataDir);
     out(`fresh folder: ready in ${first.readyMs.toFixed(0)} ms`);
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     const idle = memory(first.child.pid);
     out(`idle: ${JSON.stringify(idle)}`);
     await first.stop();
-    const second = await startProduct(dataDir);
+    const second = await startAllInOne(dataDir);
     out(`restart: ready in ${second.readyMs.toFixed(0)} ms`);
     await second.stop();
     const b = await burst();

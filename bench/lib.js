@@ -184,6 +184,48 @@ async function measure({
   };
 }
 
+/**
+ * `make start`'s product (deploy/all-in-one/dist/main.js) on a free port with its data in `dataDir`, resolved once it
+ * prints that it is running: its URL, the milliseconds that took, and `stop` (SIGINT, then its exit).
+ */
+async function startAllInOne(dataDir, env = {}) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'deploy/all-in-one/dist/main.js')], {
+    cwd: path.join(__dirname, '..'),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk.toString();
+      if (output.includes('Readiness is running at')) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the product exited with ${code}:\n${output}`)));
+  });
+  const readyMs = performance.now() - started;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    readyMs,
+    async stop() {
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
 const START = (id) => `<!-- bench:${id}:start -->`;
 const END = (id) => `<!-- bench:${id}:end -->`;
 
@@ -332,6 +374,7 @@ async function startBenchStack(label, options = {}) {
 }
 
 module.exports = {
+  startAllInOne,
   serverPids,
   startBenchStack,
   metricSum,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { describe, precompress } from './scripts/precompress.mjs';
 
 /*
  * Two front doors (STYLE §12): index.html is the admin portal, student.html the public student pages,
@@ -44,13 +45,43 @@ const compiledCatalogues: Plugin = {
   },
 };
 
+/*
+ * Each page's loading shell: shown until the app's script has arrived and drawn its first screen (React replaces the
+ * root's content), which on a slow link takes seconds that a blank page would spend looking broken. Inline, so it
+ * costs no request, and the same spinner as the app's FullPageSpinner.
+ */
+const LOADING_SHELL_STYLE = `
+  body { margin: 0; background: #f5f7fb; }
+  .boot { min-height: 100vh; display: flex; align-items: center; justify-content: center; }
+  .boot-spinner {
+    width: 44px; height: 44px; box-sizing: border-box; border-radius: 50%;
+    border: 4px solid #24498a; border-right-color: transparent; animation: boot-spin 0.7s linear infinite;
+  }
+  @keyframes boot-spin { to { transform: rotate(360deg); } }
+  @media (prefers-reduced-motion: reduce) { .boot-spinner { animation-duration: 2s; } }
+`;
+const LOADING_SHELL =
+  '<div class="boot" role="status" aria-label="Loading"><span class="boot-spinner"></span></div>';
+
+const loadingShell: Plugin = {
+  name: 'loading-shell',
+  transformIndexHtml(html) {
+    if (!html.includes('<div id="root"></div>') || !html.includes('</title>'))
+      throw new Error('a page without its title or its empty root: no place for the loading shell');
+    // After the charset and the title, before the app's own stylesheet (Vite adds it later), which then wins.
+    return html
+      .replace('</title>', `</title>\n    <style>${LOADING_SHELL_STYLE}</style>`)
+      .replace('<div id="root"></div>', `<div id="root">${LOADING_SHELL}</div>`);
+  },
+};
+
 // The gateway (port 8080) serves the API in development; the dev server forwards to it so the
 // browser sees one origin, as it does in production where the gateway serves web/dist.
 const gateway = process.env.GATEWAY_URL ?? 'http://localhost:8080';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), studentPagesInDevelopment, compiledCatalogues],
+  plugins: [react(), studentPagesInDevelopment, compiledCatalogues, loadingShell],
   server: {
     port: 5173,
     proxy: {
@@ -87,6 +118,9 @@ export default defineConfig({
     async buildApp(builder) {
       await builder.build(builder.environments.client!);
       await builder.build(builder.environments.student!);
+      // Both entries written: a Brotli and a gzip copy beside each script, style and page (the gateway serves them).
+      const totals = await precompress(path.join(import.meta.dirname, 'dist'));
+      builder.config.logger.info(`precompressed ${describe(totals)}`);
     },
   },
 });

@@ -73,6 +73,31 @@ describe('public routes', () => {
   });
 });
 
+describe('a slow link', () => {
+  test.each([
+    ['/admin/login', 'Admin Portal'],
+    ['/verify', 'Verify a certificate'],
+  ])(
+    'when %s opens and the scripts are slow to come, then a loading shell shows at once, and the screen replaces it',
+    async (pathname, heading) => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/assets/*.js', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(pathname, { waitUntil: 'commit' });
+      const shell = page.getByRole('status', { name: 'Loading' });
+      await shown(shell);
+      await expectAccessible(page, `loading shell of ${pathname}`);
+      release();
+      await shown(page.getByRole('heading', { level: 1, name: heading }));
+      await shell.waitFor({ state: 'detached' });
+      expect(consoleErrors).toEqual([]);
+    },
+  );
+});
+
 describe('the guard', () => {
   test('when a signed-out visitor opens /admin/admins and signs in, then they land on /admin/admins', async () => {
     await page.goto('/admin/admins');

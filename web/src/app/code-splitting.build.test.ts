@@ -3,7 +3,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import ts from 'typescript';
 
 /*
@@ -231,5 +231,36 @@ describe('Production build, source maps', () => {
         readFileSync(path.join(prodDir, file), 'utf8').includes('sourceMappingURL'),
     );
     expect(pointing).toEqual([]);
+  });
+});
+
+describe('Production build, compressed copies', () => {
+  it('when the app is built, then every script, style and page above 1 KB has a Brotli and a gzip copy of it beside it', () => {
+    const files = readdirSync(prodDir, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => !file.startsWith('.vite'),
+    );
+    const served = files.filter(
+      (file) => /\.(js|css|html)$/.test(file) && readFileSync(path.join(prodDir, file)).length >= 1024,
+    );
+    expect(served.length).toBeGreaterThan(10);
+    const missing = served.filter((file) => !files.includes(`${file}.br`) || !files.includes(`${file}.gz`));
+    expect(missing).toEqual([]);
+    // Each copy unpacks to the file it stands for (compared as bytes: a deep equality of big buffers is slow).
+    const stale = served.filter((file) => {
+      const original = readFileSync(path.join(prodDir, file));
+      return (
+        !brotliDecompressSync(readFileSync(path.join(prodDir, `${file}.br`))).equals(original) ||
+        !gunzipSync(readFileSync(path.join(prodDir, `${file}.gz`))).equals(original)
+      );
+    });
+    expect(stale).toEqual([]);
+  });
+
+  it('when the pages are built, then each holds a loading shell in its root for the seconds its scripts take', () => {
+    for (const page of ['index.html', 'student.html']) {
+      const html = readFileSync(path.join(prodDir, page), 'utf8');
+      expect(html).toMatch(/<div id="root">\s*<div class="boot" role="status" aria-label="Loading">/);
+      expect(html).toMatch(/<style>[^<]*\.boot-spinner\s*\{/);
+    }
   });
 });
