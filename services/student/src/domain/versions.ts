@@ -159,6 +159,17 @@ export function checkAnswers(version: AssessmentVersion, answers: Answer[]): Ans
   return kept;
 }
 
+/**
+ * A submit's answers over what the attempt's last autosave holds: a question the submit names takes its answer
+ * (an empty one leaves it unanswered), every other keeps its saved answer. A submit that carries fewer answers
+ * than were saved (none at all, a page that lost its state) never discards what was saved.
+ */
+export function overSaved(version: AssessmentVersion, saved: Answer[], sent: Answer[]): Answer[] {
+  const checked = checkAnswers(version, sent);
+  const named = new Set(sent.map((a) => a.questionId));
+  return [...saved.filter((a) => !named.has(a.questionId)), ...checked];
+}
+
 /** A small map that forgets its oldest entry past `max` (versions are few; this only bounds a misuse). */
 export function boundedCache<V>(max: number) {
   const map = new Map<string, V>();

@@ -31,6 +31,7 @@ import {
   csvRows,
   oneFile,
   submission,
+  submissionOf,
   submitParts,
   toStudentJson,
 } from './request-bodies';
@@ -421,10 +422,11 @@ export const studentApi = serviceApi<StudentApiDeps>({
         404: INVALID_LINK,
         409: 'already_completed after a pass with nothing in progress',
         413: 'file_too_large',
+        415: 'unsupported_media_type: no body, or one that is not JSON or multipart; nothing is submitted',
       },
       readsOwnBody: true,
       before: (deps) => [
-        bodyOf(JSON_TYPE, MULTIPART_TYPE),
+        submissionOf(JSON_TYPE, MULTIPART_TYPE),
         admitted(deps, { openAttempt: false }),
         submitParts(deps),
       ],
