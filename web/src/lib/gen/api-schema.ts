@@ -957,7 +957,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add minutes to an attempt in progress (1 to 600; two at once both add); the student's page shows it within seconds */
+        /** Add minutes to an attempt in progress (1 to 600 at a time, at most ADDED_TIME_MAX_MULTIPLE times its time limit in all; several at once apply one after another); the student's page shows it within seconds */
         post: {
             parameters: {
                 query?: never;
@@ -1018,7 +1018,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description attempt_closed: submitted, ended, or past its deadline and grace; nothing changed */
+                /** @description attempt_closed: submitted, ended, or past its deadline and grace; nothing changed; or extension_limit: more than the most time an attempt can be given (the message says the limit and what is left), nothing changed */
                 409: {
                     headers: {
                         [name: string]: unknown;

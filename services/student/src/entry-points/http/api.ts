@@ -695,7 +695,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
     }),
     'POST /api/admin/live/{attemptId}/extend': operation({
       summary:
-        "Add minutes to an attempt in progress (1 to 600; two at once both add); the student's page shows it within seconds",
+        "Add minutes to an attempt in progress (1 to 600 at a time, at most ADDED_TIME_MAX_MULTIPLE times its time limit in all; several at once apply one after another); the student's page shows it within seconds",
       tags: [LIVE],
       admin: true,
       params: attemptParams,
@@ -715,7 +715,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
         400: 'Minutes must be a whole number from 1 to 600',
         401: 'Not signed in',
         404: 'Attempt not found',
-        409: NOT_IN_PROGRESS,
+        409: `${NOT_IN_PROGRESS}; or extension_limit: more than the most time an attempt can be given (the message says the limit and what is left), nothing changed`,
       },
       async handle({ params, body, res }, { attempts }) {
         const a = await attempts.extend({
