@@ -6096,7 +6096,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description An entry that is not a known fact, or a field out of range */
+                /** @description An entry that is not a known fact, or a field out of range (a period longer than the attempt is kept as long as the attempt) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6175,7 +6175,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An unknown question or an answer not valid for its question */
+                /** @description An unknown question, a question this attempt was not given (question_not_given) or an answer not valid for its question; nothing is saved */
                 400: {
                     headers: {
                         [name: string]: unknown;

@@ -324,7 +324,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
           description: 'The newest sequence the server holds',
           body: z.object({ seq: z.number().int(), savedAt: z.string(), serverNow: z.string() }),
         },
-        400: 'An unknown question or an answer not valid for its question',
+        400: 'An unknown question, a question this attempt was not given (question_not_given) or an answer not valid for its question; nothing is saved',
         404: INVALID_LINK,
         409: 'attempt_closed: submitted, finalised or past the deadline and its grace',
       },
@@ -346,7 +346,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
       body: activityBody,
       responses: {
         204: 'Recorded (a device not seen before on this attempt is recorded as a second device)',
-        400: 'An entry that is not a known fact, or a field out of range',
+        400: 'An entry that is not a known fact, or a field out of range (a period longer than the attempt is kept as long as the attempt)',
         404: INVALID_LINK,
         409: 'attempt_closed: submitted, finalised or past the deadline and its grace',
       },
