@@ -33,6 +33,11 @@ export const configSchema = z
     SUBMIT_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
     /** How long a submit waits for its result before answering 202 (the completion page then fetches it). */
     SUBMIT_RESULT_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
+    /**
+     * The most time administrators may add to one attempt on the Live screen, all extensions together, as a multiple
+     * of the attempt's time limit (2: a 30-minute test can be given 60 minutes more; 0: no time can be added).
+     */
+    ADDED_TIME_MAX_MULTIPLE: z.coerce.number().min(0).max(20).default(2),
     /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
     /**
      * How often each replica reads the clocks of the attempts whose pages it streams to (one statement for all of

@@ -46,6 +46,7 @@ export const studentService = defineService({
       logger,
       graceSeconds: config.SUBMIT_GRACE_SECONDS,
       resultWaitMs: config.SUBMIT_RESULT_WAIT_MS,
+      addedTimeMaxMultiple: config.ADDED_TIME_MAX_MULTIPLE,
       streams: { checkEveryMs: config.ATTEMPT_STREAM_CHECK_MS },
     });
     const students = createStudents({

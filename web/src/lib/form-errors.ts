@@ -21,6 +21,8 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   invalid_recovery_code: 'recoveryCode',
   // A fresh proof of the person before a change of a factor (auth).
   wrong_password: 'password',
+  // Time added to an attempt past the most it can be given (student, the Live screen's Add time).
+  extension_limit: 'minutes',
 };
 
 /** The `field` and `code` of a server's error body, when it has them. */

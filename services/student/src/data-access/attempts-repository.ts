@@ -345,12 +345,20 @@ export async function studentAttempt(
  * Keeps an autosave only when its sequence is newer than the one held and the attempt is still open (in progress
  * and within the grace after its deadline); an autosave made before the deadline is also kept as the answers
  * that count when a submit comes later than the grace. With `owner`, only when the attempt is the student's whose
- * link hashes to it: the whole autosave in one statement, the save noted on the attempt's timeline in it.
- * Undefined when nothing was written.
+ * link hashes to it: the whole autosave in one statement, the save noted on the attempt's timeline in it. Never
+ * for a question the attempt was not given (its paper). Undefined when nothing was written.
  */
 export async function saveAnswers(
   runner: Runner,
-  a: { attemptId: string; seq: number; answers: Answer[]; graceSeconds: number; owner?: Buffer },
+  a: {
+    attemptId: string;
+    seq: number;
+    answers: Answer[];
+    /** Every question the autosave names (an empty answer too): all must be on the attempt's paper, if it has one. */
+    questionIds: string[];
+    graceSeconds: number;
+    owner?: Buffer;
+  },
 ): Promise<{ seq: number; savedAt: Date; now: Date } | undefined> {
   const answers = JSON.stringify(a.answers);
   const owned =
@@ -365,6 +373,7 @@ export async function saveAnswers(
                                     ELSE deadline_answers END
           WHERE id = ${a.attemptId} AND status = 'in_progress' AND seq < ${a.seq}
             AND clock_timestamp() <= deadline_at + make_interval(secs => ${a.graceSeconds}) ${owned}
+            AND (paper IS NULL OR paper->'questionIds' @> ${JSON.stringify(a.questionIds)}::jsonb)
           RETURNING id, seq, saved_at),
         noted AS (INSERT INTO attempt_timeline (attempt_id, at, kind) SELECT id, saved_at, 'saved' FROM saved)
         SELECT seq, saved_at, clock_timestamp() AS now FROM saved`,

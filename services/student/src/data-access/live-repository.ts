@@ -141,28 +141,33 @@ const toAdjusted = (r: AdjustedSqlRow): AdjustedAttempt => ({
   now: date(r.now),
 });
 
+/** The most seconds administrators may add to an attempt: `maxMultiple` times its version's (`v`) limit. */
+const addedSecondsCap = (maxMultiple: number) =>
+  sql`floor(v.time_limit_minutes * 60 * ${maxMultiple}::numeric)`;
+
 /**
- * Adds time to an attempt still in progress and within its deadline and grace, in one statement: two
- * administrators extending at once both add (each adds to what the row holds when it writes); the extension is
- * noted on the attempt's timeline with who gave it, in the same statement. Undefined when the
- * attempt is not open.
+ * Adds time to an attempt still in progress and within its deadline and grace, as long as the time administrators
+ * added in all stays within `maxMultiple` times the version's time limit, in one statement: extensions of one
+ * attempt at once apply one after another (each waits for the row the one before wrote, and PostgreSQL checks the
+ * conditions again on that row), so each adds to what the others added and none gets past the cap. The extension
+ * is noted on the attempt's timeline with who gave it, in the same statement. Undefined when the attempt is not
+ * open or the time does not fit.
  */
 export async function extendAttempt(
   runner: Runner,
-  attemptId: string,
-  seconds: number,
-  graceSeconds: number,
-  actorId: string,
+  a: { attemptId: string; seconds: number; graceSeconds: number; maxMultiple: number; actorId: string },
 ): Promise<AdjustedAttempt | undefined> {
-  const detail = JSON.stringify({ minutes: Math.round(seconds / 60), actorId });
+  const detail = JSON.stringify({ minutes: Math.round(a.seconds / 60), actorId: a.actorId });
   const [row] = await rows<AdjustedSqlRow>(
     runner,
     sql`WITH extended AS (
-          UPDATE attempts a SET deadline_at = a.deadline_at + make_interval(secs => ${seconds}),
-            added_seconds = a.added_seconds + ${seconds}
-          FROM students s
-          WHERE a.id = ${attemptId}::uuid AND s.id = a.student_id AND a.status = 'in_progress'
-            AND a.deadline_at + make_interval(secs => ${graceSeconds}) >= clock_timestamp()
+          UPDATE attempts a SET deadline_at = a.deadline_at + make_interval(secs => ${a.seconds}),
+            added_seconds = a.added_seconds + ${a.seconds}
+          FROM students s, assessment_versions v
+          WHERE a.id = ${a.attemptId}::uuid AND s.id = a.student_id AND v.version_id = a.version_id
+            AND a.status = 'in_progress'
+            AND a.deadline_at + make_interval(secs => ${a.graceSeconds}) >= clock_timestamp()
+            AND a.added_seconds + ${a.seconds} <= ${addedSecondsCap(a.maxMultiple)}
           RETURNING a.id, a.student_id, s.name, s.email, a.attempt_number, a.deadline_at, a.added_seconds,
             clock_timestamp() AS now),
         noted AS (
@@ -173,13 +178,41 @@ export async function extendAttempt(
   return row && toAdjusted(row);
 }
 
-/** Whether an attempt exists at all (an action on it then answers 409 rather than 404). */
-export async function attemptExists(runner: Runner, attemptId: string): Promise<boolean> {
-  const [row] = await rows<{ any: boolean }>(
+/** Why an extension wrote nothing: the attempt, whether it is open, the time added to it and its time limit. */
+export interface ExtensionRoom {
+  open: boolean;
+  addedSeconds: number;
+  timeLimitMinutes: number;
+  capSeconds: number;
+}
+
+/** Where an attempt stands for an extension; undefined when there is no such attempt. */
+export async function extensionRoom(
+  runner: Runner,
+  a: { attemptId: string; graceSeconds: number; maxMultiple: number },
+): Promise<ExtensionRoom | undefined> {
+  const [row] = await rows<{
+    open: boolean;
+    added_seconds: number;
+    time_limit_minutes: number;
+    cap_seconds: number | string;
+  }>(
     runner,
-    sql`SELECT EXISTS (SELECT 1 FROM attempts WHERE id = ${attemptId}::uuid) AS any`,
+    sql`SELECT a.status = 'in_progress'
+             AND a.deadline_at + make_interval(secs => ${a.graceSeconds}) >= clock_timestamp() AS open,
+           a.added_seconds, v.time_limit_minutes,
+           ${addedSecondsCap(a.maxMultiple)} AS cap_seconds
+        FROM attempts a JOIN assessment_versions v ON v.version_id = a.version_id
+        WHERE a.id = ${a.attemptId}::uuid`,
   );
-  return row?.any ?? false;
+  return (
+    row && {
+      open: row.open,
+      addedSeconds: row.added_seconds,
+      timeLimitMinutes: row.time_limit_minutes,
+      capSeconds: Number(row.cap_seconds),
+    }
+  );
 }
 
 /**

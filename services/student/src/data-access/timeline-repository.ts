@@ -43,8 +43,9 @@ export interface ReportedFact {
  * after its deadline), in the caller's transaction: the attempt is locked first, so reports of one attempt are
  * written one at a time and the caps hold however many arrive at once. The device is added to the attempt's
  * devices when it is new (and then, when it is not the first, recorded as a second device; at most 20), and each
- * fact is kept with its time moved into the attempt's span (never before its start, never after now), up to
- * `MAX_REPORTED_FACTS` an attempt. False when the attempt is not the link's or not open.
+ * fact is kept with its time moved into the attempt's span (never before its start, never after now) and a period
+ * (page hidden, offline) no longer than the attempt (its deadline less its start, time added so far included), up
+ * to `MAX_REPORTED_FACTS` an attempt. False when the attempt is not the link's or not open.
  */
 export async function recordActivity(
   tx: Runner,
@@ -64,7 +65,8 @@ export async function recordActivity(
   );
   // A statement of its own, so its snapshot sees every report written before this one took the lock.
   await tx.execute(
-    sql`WITH a AS (SELECT id, started_at FROM attempts WHERE id = ${open.id}::uuid),
+    sql`WITH a AS (SELECT id, started_at, floor(extract(epoch FROM deadline_at - started_at))::int AS length
+          FROM attempts WHERE id = ${open.id}::uuid),
         device AS (
           UPDATE attempts SET devices = devices || ${a.deviceId}::text
           WHERE id = ${open.id}::uuid AND ${newDevice}),
@@ -75,7 +77,10 @@ export async function recordActivity(
           SELECT ${MAX_REPORTED_FACTS} - count(*) AS n FROM attempt_timeline t
           WHERE t.attempt_id = ${open.id}::uuid AND t.kind NOT IN ('saved', 'extended', 'second_device'))
         INSERT INTO attempt_timeline (attempt_id, at, kind, detail)
-        SELECT a.id, least(greatest(f.at, a.started_at), clock_timestamp()), f.kind, f.detail
+        SELECT a.id, least(greatest(f.at, a.started_at), clock_timestamp()), f.kind,
+          CASE WHEN f.detail ? 'seconds'
+            THEN jsonb_set(f.detail, '{seconds}', to_jsonb(least((f.detail->>'seconds')::int, a.length)))
+            ELSE f.detail END
         FROM a, room, ROWS FROM (jsonb_to_recordset(${facts}::jsonb) AS (at timestamptz, kind text, detail jsonb))
           WITH ORDINALITY AS f(at, kind, detail, n)
         WHERE f.n <= room.n`,

@@ -130,17 +130,29 @@ function studentTranslations(translations: ContentTranslations): ContentTranslat
 export const FILE_UPLOADED = 'file_uploaded';
 
 /**
- * Checks answers against the version the attempt is pinned to: every question id is one of its questions (once),
- * a yes/no answer is yes or no, a multiple-choice answer one of the question's option ids. An empty answer means
- * unanswered and is dropped. A file_upload answer only says a file was chosen; the file itself is what counts.
+ * Checks answers against the version the attempt is pinned to: every question id is one of its questions (once)
+ * and, given the attempt's paper, one of the questions it was given; a yes/no answer is yes or no, a
+ * multiple-choice answer one of the question's option ids. An empty answer means unanswered and is dropped. A
+ * file_upload answer only says a file was chosen; the file itself is what counts.
  */
-export function checkAnswers(version: AssessmentVersion, answers: Answer[]): Answer[] {
+export function checkAnswers(
+  version: AssessmentVersion,
+  answers: Answer[],
+  paper?: { questionIds: string[] } | null,
+): Answer[] {
   const questions = new Map(version.questions.map((q) => [q.id, q]));
+  const given = paper ? new Set(paper.questionIds) : undefined;
   const seen = new Set<string>();
   const kept: Answer[] = [];
   for (const a of answers) {
     const q = questions.get(a.questionId);
     if (!q) throw badRequest(`Unknown question: ${a.questionId.slice(0, 100)}`, 'unknown_question');
+    if (given && !given.has(q.id)) {
+      throw badRequest(
+        `Question ${q.id} is not one of the questions this attempt was given`,
+        'question_not_given',
+      );
+    }
     if (seen.has(a.questionId)) {
       throw badRequest(`Question ${q.id} is answered twice`, 'duplicate_answer');
     }
@@ -157,6 +169,17 @@ export function checkAnswers(version: AssessmentVersion, answers: Answer[]): Ans
     kept.push({ questionId: q.id, answer: q.type === 'file_upload' ? FILE_UPLOADED : a.answer });
   }
   return kept;
+}
+
+/**
+ * A submit's answers over what the attempt's last autosave holds: a question the submit names takes its answer
+ * (an empty one leaves it unanswered), every other keeps its saved answer. A submit that carries fewer answers
+ * than were saved (none at all, a page that lost its state) never discards what was saved.
+ */
+export function overSaved(version: AssessmentVersion, saved: Answer[], sent: Answer[]): Answer[] {
+  const checked = checkAnswers(version, sent);
+  const named = new Set(sent.map((a) => a.questionId));
+  return [...saved.filter((a) => !named.has(a.questionId)), ...checked];
 }
 
 /** A small map that forgets its oldest entry past `max` (versions are few; this only bounds a misuse). */

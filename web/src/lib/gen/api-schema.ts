@@ -957,7 +957,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add minutes to an attempt in progress (1 to 600; two at once both add); the student's page shows it within seconds */
+        /** Add minutes to an attempt in progress (1 to 600 at a time, at most ADDED_TIME_MAX_MULTIPLE times its time limit in all; several at once apply one after another); the student's page shows it within seconds */
         post: {
             parameters: {
                 query?: never;
@@ -1018,7 +1018,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description attempt_closed: submitted, ended, or past its deadline and grace; nothing changed */
+                /** @description attempt_closed: submitted, ended, or past its deadline and grace; nothing changed; or extension_limit: more than the most time an attempt can be given (the message says the limit and what is left), nothing changed */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -6096,7 +6096,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description An entry that is not a known fact, or a field out of range */
+                /** @description An entry that is not a known fact, or a field out of range (a period longer than the attempt is kept as long as the attempt) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -6175,7 +6175,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description An unknown question or an answer not valid for its question */
+                /** @description An unknown question, a question this attempt was not given (question_not_given) or an answer not valid for its question; nothing is saved */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -7103,6 +7103,15 @@ export interface paths {
                 };
                 /** @description file_too_large */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unsupported_media_type: no body, or one that is not JSON or multipart; nothing is submitted */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };

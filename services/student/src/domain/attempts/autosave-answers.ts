@@ -8,10 +8,12 @@ type Saved = NonNullable<Awaited<ReturnType<typeof saveAnswers>>>;
 const reply = (saved: Saved) => ({ seq: saved.seq, savedAt: saved.savedAt, serverNow: saved.now });
 
 /**
- * Keeps the newest autosave (by seq); an older one changes nothing and answers the newest seq held. When this
- * replica knows the attempt's version (it started or saved the attempt before) and the answers fit it, the whole
- * autosave is one statement that writes only for the link's own open attempt; anything else (a first save here,
- * answers that do not fit, a save that wrote nothing) takes the checks one by one, so every refusal is the same.
+ * Keeps the newest autosave (by seq); an older one changes nothing and answers the newest seq held. Only the
+ * questions the attempt was given may be answered: another of the version's (sent by hand) is a 400 that changes
+ * nothing. When this replica knows the attempt's version (it started or saved the attempt before) and the answers
+ * fit it, the whole autosave is one statement that writes only for the link's own open attempt and the questions
+ * on its paper; anything else (a first save here, answers that do not fit, a save that wrote nothing) takes the
+ * checks one by one, so every refusal is the same.
  */
 export async function autosaveAnswers(
   ctx: AttemptsContext,
@@ -23,6 +25,7 @@ export async function autosaveAnswers(
       attemptId: input.attemptId,
       seq: input.seq,
       answers,
+      questionIds: input.answers.map((a) => a.questionId),
       graceSeconds: ctx.graceSeconds,
       owner,
     });
@@ -33,7 +36,7 @@ export async function autosaveAnswers(
 
   const opened = await openAttempt(ctx, token, input.attemptId);
   const { attempt } = opened;
-  const answers = fitting ?? checkAnswers(await ctx.versions.version(attempt.versionId), input.answers);
+  const answers = checkAnswers(await ctx.versions.version(attempt.versionId), input.answers, attempt.paper);
   // An older sequence than the one held, on an attempt just seen open: nothing to write.
   if (attempt.seq >= input.seq) {
     return { seq: attempt.seq, savedAt: attempt.savedAt ?? attempt.startedAt, serverNow: opened.now };

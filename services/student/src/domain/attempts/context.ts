@@ -20,6 +20,8 @@ export interface AttemptsDeps {
   graceSeconds: number;
   /** How long a submit waits for its result before answering 202. */
   resultWaitMs: number;
+  /** The most time administrators may add to an attempt, all extensions together, in times its time limit. */
+  addedTimeMaxMultiple: number;
 }
 
 /** What every use case of the student flow shares: its dependencies, the versions in memory, the result waits. */

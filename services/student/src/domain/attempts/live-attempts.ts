@@ -1,7 +1,13 @@
-import { conflict } from '@readiness/kit/errors';
+import { AppError, conflict } from '@readiness/kit/errors';
 import { enqueue } from '@readiness/kit/outbox';
 import { lockAttempt } from '../../data-access/attempts-repository';
-import { attemptExists, extendAttempt, liveAttempts, type LiveRow } from '../../data-access/live-repository';
+import {
+  extendAttempt,
+  extensionRoom,
+  liveAttempts,
+  type ExtensionRoom,
+  type LiveRow,
+} from '../../data-access/live-repository';
 import { audit } from '../../data-access/students-repository';
 import { ATTEMPT_ADJUSTED, adjustedPayload } from '../events';
 import type { AssessmentVersion } from '../versions';
@@ -109,9 +115,28 @@ export async function listLiveAttempts(
 }
 
 /**
+ * An extension past the most time an attempt can be given (`ADDED_TIME_MAX_MULTIPLE` times its time limit, all
+ * extensions together): refused whole, saying the limit and what is left of it.
+ */
+function addedTimeLimit(room: ExtensionRoom, maxMultiple: number) {
+  const cap = Math.floor(room.capSeconds / 60);
+  const added = Math.round(room.addedSeconds / 60);
+  const left = Math.max(0, Math.floor((room.capSeconds - room.addedSeconds) / 60));
+  const minutes = cap === 1 ? 'minute' : 'minutes';
+  const limit = `At most ${cap} ${minutes} can be added to an attempt (${maxMultiple} × its ${room.timeLimitMinutes}-minute time limit)`;
+  const standing =
+    added === 0
+      ? ''
+      : left === 0
+        ? `; all ${cap} are added already`
+        : `; ${added} ${added === 1 ? 'is' : 'are'} added already, so at most ${left} more`;
+  return new AppError('extension_limit', `${limit}${standing}. Nothing was changed.`, 409);
+}
+
+/**
  * Adds minutes to an attempt in progress: its page moves its clock within seconds (its event stream), the audit
  * log records who did it. An attempt already ended, or past its deadline and grace (the deadline job is ending
- * it), answers 409 and changes nothing.
+ * it), answers 409 and changes nothing; so does time past the most an attempt can be given.
  */
 export async function extendLiveAttempt(
   ctx: AttemptsContext,
@@ -120,8 +145,22 @@ export async function extendLiveAttempt(
   const id = attemptIdOrNull(input.attemptId);
   if (!id) throw attemptNotFound();
   return ctx.database.transaction(async (tx) => {
-    const a = await extendAttempt(tx, id, input.minutes * 60, ctx.graceSeconds, input.actorId);
-    if (!a) throw (await attemptExists(tx, id)) ? attemptNotInProgress() : attemptNotFound();
+    const a = await extendAttempt(tx, {
+      attemptId: id,
+      seconds: input.minutes * 60,
+      graceSeconds: ctx.graceSeconds,
+      maxMultiple: ctx.addedTimeMaxMultiple,
+      actorId: input.actorId,
+    });
+    if (!a) {
+      const room = await extensionRoom(tx, {
+        attemptId: id,
+        graceSeconds: ctx.graceSeconds,
+        maxMultiple: ctx.addedTimeMaxMultiple,
+      });
+      if (!room) throw attemptNotFound();
+      throw room.open ? addedTimeLimit(room, ctx.addedTimeMaxMultiple) : attemptNotInProgress();
+    }
     await enqueue(tx, {
       name: ATTEMPT_ADJUSTED,
       payload: adjustedPayload({

@@ -8,7 +8,7 @@ import {
   type StudentResultBody,
 } from '../../data-access/attempts-repository';
 import { tokenHash } from '../tokens';
-import { checkAnswers, type Answer } from '../versions';
+import { overSaved, type Answer } from '../versions';
 import { checkFileQuestion, removeObjects, storeFiles, type NewFile } from './answer-files';
 import type { AttemptsContext } from './context';
 import { endAttempt } from './end-attempt';
@@ -38,9 +38,9 @@ export interface Submission {
 const SUBMIT_READS = 3;
 
 /**
- * Ends the attempt with the student's answers (whole up to the grace after the deadline, else the last
- * autosave before the deadline), once: a repeat by attempt id or Idempotency-Key finds the ended attempt and
- * answers as the first did. Files sent with the submit are recorded first, as uploads are. Then waits a few
+ * Ends the attempt with the student's answers over the autosaved ones (up to the grace after the deadline, else
+ * the last autosave before the deadline), once: a repeat by attempt id or Idempotency-Key finds the ended attempt
+ * and answers as the first did. Files sent with the submit are recorded first, as uploads are. Then waits a few
  * seconds for the result.
  */
 export async function submitAttempt(
@@ -123,7 +123,7 @@ async function endSubmitted(ctx: AttemptsContext, token: string, input: Submissi
     const late = now.getTime() > closedAt(current, ctx.graceSeconds);
     const v = await ctx.versions.version(current.versionId);
     const closed = await endAttempt(ctx, ctx.database.db, current, student, {
-      answers: late ? current.deadlineAnswers : checkAnswers(v, input.answers),
+      answers: late ? current.deadlineAnswers : overSaved(v, current.answers, input.answers),
       finalisedBy: 'student',
       late,
       idempotencyKey: input.idempotencyKey ?? null,

@@ -31,6 +31,7 @@ import {
   csvRows,
   oneFile,
   submission,
+  submissionOf,
   submitParts,
   toStudentJson,
 } from './request-bodies';
@@ -323,7 +324,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
           description: 'The newest sequence the server holds',
           body: z.object({ seq: z.number().int(), savedAt: z.string(), serverNow: z.string() }),
         },
-        400: 'An unknown question or an answer not valid for its question',
+        400: 'An unknown question, a question this attempt was not given (question_not_given) or an answer not valid for its question; nothing is saved',
         404: INVALID_LINK,
         409: 'attempt_closed: submitted, finalised or past the deadline and its grace',
       },
@@ -345,7 +346,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
       body: activityBody,
       responses: {
         204: 'Recorded (a device not seen before on this attempt is recorded as a second device)',
-        400: 'An entry that is not a known fact, or a field out of range',
+        400: 'An entry that is not a known fact, or a field out of range (a period longer than the attempt is kept as long as the attempt)',
         404: INVALID_LINK,
         409: 'attempt_closed: submitted, finalised or past the deadline and its grace',
       },
@@ -421,10 +422,11 @@ export const studentApi = serviceApi<StudentApiDeps>({
         404: INVALID_LINK,
         409: 'already_completed after a pass with nothing in progress',
         413: 'file_too_large',
+        415: 'unsupported_media_type: no body, or one that is not JSON or multipart; nothing is submitted',
       },
       readsOwnBody: true,
       before: (deps) => [
-        bodyOf(JSON_TYPE, MULTIPART_TYPE),
+        submissionOf(JSON_TYPE, MULTIPART_TYPE),
         admitted(deps, { openAttempt: false }),
         submitParts(deps),
       ],
@@ -693,7 +695,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
     }),
     'POST /api/admin/live/{attemptId}/extend': operation({
       summary:
-        "Add minutes to an attempt in progress (1 to 600; two at once both add); the student's page shows it within seconds",
+        "Add minutes to an attempt in progress (1 to 600 at a time, at most ADDED_TIME_MAX_MULTIPLE times its time limit in all; several at once apply one after another); the student's page shows it within seconds",
       tags: [LIVE],
       admin: true,
       params: attemptParams,
@@ -713,7 +715,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
         400: 'Minutes must be a whole number from 1 to 600',
         401: 'Not signed in',
         404: 'Attempt not found',
-        409: NOT_IN_PROGRESS,
+        409: `${NOT_IN_PROGRESS}; or extension_limit: more than the most time an attempt can be given (the message says the limit and what is left), nothing changed`,
       },
       async handle({ params, body, res }, { attempts }) {
         const a = await attempts.extend({

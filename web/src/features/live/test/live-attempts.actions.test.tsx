@@ -1,7 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http } from 'msw';
 import { server } from '../../../testing/server';
-import { CLOSED_MESSAGE, closedAttempt, live, openLive, row, useLiveServer } from './live-server';
+import {
+  CLOSED_MESSAGE,
+  LIMIT_MESSAGE,
+  closedAttempt,
+  live,
+  openLive,
+  overLimit,
+  row,
+  useLiveServer,
+} from './live-server';
 
 useLiveServer();
 
@@ -47,6 +56,19 @@ describe('Live attempts: adding time and ending', () => {
     expect(live.extended).toEqual([{ attemptId: 'at-1', body: { minutes: 15 } }]);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(await within(row('Marie Curie')).findByText('+15 min added')).toBeInTheDocument();
+  });
+
+  it('when the time is more than the attempt can still be given, then the server’s limit shows under the minutes and the dialog stays open', async () => {
+    server.use(http.post('*/api/admin/live/:attemptId/extend', overLimit));
+    const { user } = await openLive();
+    const dialog = await openAddTime(user, 'Niels Bohr');
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    const minutes = within(dialog).getByLabelText('Minutes to add');
+    expect(await within(dialog).findByText(LIMIT_MESSAGE)).toBeInTheDocument();
+    expect(minutes).toHaveAccessibleDescription(LIMIT_MESSAGE);
+    expect(minutes).toHaveFocus();
+    expect(screen.getByRole('dialog', { name: 'Add time' })).toBeInTheDocument();
+    expect(within(row('Niels Bohr')).getByText('+10 min added')).toBeInTheDocument();
   });
 
   it('when an attempt is ended, then it asks first, Cancel sends nothing, and End attempt posts and takes it off the list', async () => {

@@ -132,6 +132,13 @@ const handlers = [
 export const closedAttempt = () =>
   HttpResponse.json({ message: CLOSED_MESSAGE, code: 'attempt_closed' }, { status: 409 });
 
+export const LIMIT_MESSAGE =
+  'At most 60 minutes can be added to an attempt (2 × its 30-minute time limit); 55 are added already, so at most 5 more. Nothing was changed.';
+
+/** The answer of the service to time past the most an attempt can be given. */
+export const overLimit = () =>
+  HttpResponse.json({ message: LIMIT_MESSAGE, code: 'extension_limit' }, { status: 409 });
+
 /** Installs the stand-in for one test file, on top of the shared auth handlers. */
 export function useLiveServer(): void {
   beforeEach(() => {
