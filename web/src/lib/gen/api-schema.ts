@@ -5894,6 +5894,7 @@ export interface paths {
                             assessmentTitle: string;
                             issuedAt: string;
                             name: string;
+                            /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                             percentage: number;
                             /** @constant */
                             valid: true;
