@@ -37,6 +37,15 @@ export const sectionSchema = z.object({
     .describe("How many of the section's questions each student is given (absent: all)"),
 });
 
+/** A percentage as the screens, mails, PDFs and CSV show it: `shownPercentage` (docs/scoring.md). */
+export const shownPercentageSchema = z
+  .number()
+  .min(0)
+  .max(100)
+  .describe(
+    'Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9)',
+  );
+
 /** One section's figures within a result, as the student's result page and the admin's result detail show them. */
 export const sectionFiguresSchema = z.object({
   id: z.number().int(),
@@ -45,7 +54,7 @@ export const sectionFiguresSchema = z.object({
   totalPoints: z.number().int(),
   correct: z.number().int(),
   questions: z.number().int(),
-  percentage: z.number().int(),
+  percentage: shownPercentageSchema,
 });
 
 /** The untimed practice question a version may offer before Start, with its answer: never scored, never saved. */

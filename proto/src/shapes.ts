@@ -284,6 +284,26 @@ export function performanceLevel(percentage: number): PerformanceLevel {
   return 'Needs Improvement';
 }
 
+/**
+ * The percentage of `part` over `whole` as every surface shows it (docs/scoring.md): to one decimal, halves up,
+ * except that it never reaches a whole number the exact value falls short of. 69.95 shows as 69.9, not 70, so a
+ * fail never reads as the pass mark and a score never reads as the bound of a band it is below (pass marks and
+ * bands are whole numbers). A whole value is a whole number (70, not 70.0); 0 when there is nothing to score.
+ * Computed in integers: `part` and `whole` are points (or counts).
+ */
+export function shownPercentage(part: number, whole: number): number {
+  if (whole <= 0) return 0;
+  const tenthsTimesWhole = part * 1000;
+  const down = Math.floor(tenthsTimesWhole / whole);
+  const nearest = Math.floor((2 * tenthsTimesWhole + whole) / (2 * whole));
+  const reachesAWholeNumberItIsBelow = nearest % 10 === 0 && nearest * whole > tenthsTimesWhole;
+  return (reachesAWholeNumberItIsBelow ? down : nearest) / 10;
+}
+
+/** The fewest points of `totalPoints` that pass against `passingScore` percent: score × 100 ≥ passingScore × total. */
+export const pointsToPass = (passingScore: number, totalPoints: number) =>
+  Math.ceil((passingScore * totalPoints) / 100);
+
 /** One section's figures within a result. */
 export type ResultSection = Plain<SectionScore>;
 

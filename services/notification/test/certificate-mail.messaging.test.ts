@@ -26,6 +26,9 @@ interface Facts {
   objectKey?: string;
   /** The title the certificate prints: in its language when the version translates it. */
   assessmentTitle?: string;
+  /** The result's points (v2); left out, as a report service older than them leaves them: 92 %. */
+  score?: number;
+  totalPoints?: number;
 }
 
 /** What the event says besides the PDF, the same in both versions. */
@@ -65,6 +68,9 @@ function issuedV2(f: Facts & { pdf: Buffer }): BusMessage & { objectKey: string 
         pdfSize: f.pdf.length,
         pdfSha256: sha256(f.pdf),
         language: f.language ?? '',
+        score: f.score ?? 0,
+        totalPoints: f.totalPoints ?? 0,
+        ...(f.totalPoints ? { percentage: Math.round(((f.score ?? 0) * 100) / f.totalPoints) } : {}),
       }),
     ),
   };
@@ -127,6 +133,25 @@ describe('certificate mail', () => {
       1,
     );
   });
+
+  test.each([
+    { score: 139, totalPoints: 200, language: 'en', words: 'with a score of 69.5%' },
+    { score: 1399, totalPoints: 2000, language: 'en', words: 'with a score of 69.9%' },
+    { score: 7, totalPoints: 10, language: 'en', words: 'with a score of 70%' },
+    { score: 1799, totalPoints: 2000, language: 'en', words: 'with a score of 89.9%' },
+    { score: 139, totalPoints: 200, language: 'fr', words: '69,5\u00a0%' },
+  ])(
+    'when a certificate of $score of $totalPoints points is mailed in $language, then the mail reads $words, never the rounded whole percent',
+    async ({ score, totalPoints, language, words }) => {
+      const email = `${score}.of.${totalPoints}.${language}@example.edu`;
+      const pdf = pdfOf('Grace');
+      const event = issuedV2({ pdf, email, score, totalPoints, language });
+      await store(h, event.objectKey, pdf);
+      await h.bus.publish([event]);
+      const mail = await h.catcher.waitFor((m) => m.to.includes(email), 10_000);
+      expect(mail.text).toContain(words);
+    },
+  );
 
   test('when a resend is asked, then the mail says it is sent again', async () => {
     const pdf = pdfOf('a resend');

@@ -34,7 +34,10 @@ export interface ResultFacts {
   name: string;
   email: string;
   passed: boolean;
+  /** Without `score` and `totalPoints`: the result scores this many of 100 points. */
   percentage: number;
+  score?: number;
+  totalPoints?: number;
   assessmentCode: string;
   versionId: string;
   /** The second question was optional and left unanswered. */
@@ -105,15 +108,18 @@ export function versionPublished() {
 
 /** The result of `facts`, as the results service publishes it. */
 export function resultRecorded(facts: ResultFacts) {
+  const score = facts.score ?? facts.percentage;
+  const totalPoints = facts.totalPoints ?? 100;
   return create(ResultRecordedSchema, {
     resultId: facts.resultId,
     attemptId: randomUUID(),
     studentId: facts.studentId,
     name: facts.name,
     email: facts.email,
-    score: facts.passed ? 2 : 0,
-    totalPoints: 2,
-    percentage: facts.percentage,
+    score,
+    totalPoints,
+    // The whole percent, rounded, as the results service sends it: never what is shown.
+    percentage: Math.round((score * 100) / totalPoints),
     passed: facts.passed,
     attemptNumber: 1,
     canRetake: !facts.passed,

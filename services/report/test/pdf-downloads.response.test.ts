@@ -161,6 +161,57 @@ describe('PDF downloads', () => {
     expect(text).toContain(facts.assessmentCode);
   });
 
+  it.each([
+    {
+      score: 139,
+      totalPoints: 200,
+      passed: false,
+      shown: '69.5%',
+      level: 'Needs Improvement',
+      pass: '140 of 200',
+    },
+    {
+      score: 1399,
+      totalPoints: 2000,
+      passed: false,
+      shown: '69.9%',
+      level: 'Needs Improvement',
+      pass: '1400 of 2000',
+    },
+    { score: 7, totalPoints: 10, passed: true, shown: '70%', level: 'Satisfactory', pass: '7 of 10' },
+  ])(
+    'when the report of $score of $totalPoints points against a passing score of 70 is downloaded, then it reads $shown, $level and the points that pass',
+    async ({ score, totalPoints, passed, shown, level, pass }) => {
+      const facts = resultFacts({
+        email: `${score}.of.${totalPoints}@example.edu`,
+        passed,
+        score,
+        totalPoints,
+      });
+      await h.publishResult(facts);
+      await waitForCopy(facts.resultId);
+      const res = await h.get(`/api/admin/results/${facts.resultId}/pdf`);
+      const text = pdfText(Buffer.from(await res.arrayBuffer())).replace(/\s+/g, ' ');
+      expect(text).toContain(`70% (${pass} points)`);
+      // The overview's cards: score, percentage, status and level.
+      expect(text).toContain(`${score} / ${totalPoints} ${shown} ${passed ? 'Passed' : 'Failed'} ${level}`);
+    },
+  );
+
+  it('when a passed result scored 1799 of 2000 points (89.95 %), then its certificate and its verification read 89.9%, not 90%', async () => {
+    const facts = resultFacts({ email: 'just.good@example.edu', score: 1799, totalPoints: 2000 });
+    await h.publishResult(facts);
+    await eventually(() => h.issued.some((e) => e.resultId === facts.resultId), 'the certificate', 30_000);
+    const issued = h.issued.find((e) => e.resultId === facts.resultId)!;
+    expect([issued.score, issued.totalPoints]).toEqual([1799, 2000]);
+    const res = await h.get(`/api/admin/results/${facts.resultId}/certificate`);
+    const text = pdfText(Buffer.from(await res.arrayBuffer()));
+    expect(text).toContain('89.9%');
+    expect(text).not.toContain('90%');
+    const verified = await h.get(`/api/certificates/${facts.assessmentCode}`, { token: null });
+    expect(await verified.json()).toMatchObject({ valid: true, percentage: 89.9 });
+  });
+
   it('when the result is unknown, then both downloads answer 404 Result not found', async () => {
     for (const kind of ['pdf', 'certificate']) {
       const res = await h.get(`/api/admin/results/no-such-result/${kind}`);

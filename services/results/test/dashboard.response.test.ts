@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
 import {
+  ALL_BUT_Q1,
   ALL_RIGHT,
+  AT_THE_PASS_MARK,
   invitedEvent,
   resentEvent,
   startResults,
   startedEvent,
   versionEvent,
+  weightedVersion,
   type Harness,
 } from './harness';
 
@@ -157,6 +160,22 @@ describe('the dashboard', () => {
     expect(json.recentResults).toHaveLength(5);
     expect(json.recentResults.map((r) => r.completedAt)).toEqual(
       [5, 4, 3, 2, 1].map((i) => new Date(Date.UTC(2030, 5, 1, i)).toISOString()),
+    );
+  });
+
+  test('when the recent results are at the pass mark of 70, then they read 69.5, 69.9 and 70 % (139 of 200, 1399 of 2000, 7 of 10)', async () => {
+    for (const [i, { points }] of AT_THE_PASS_MARK.entries()) {
+      const weighted = weightedVersion(points);
+      await h.publish('assessment.version.published.v1', weighted);
+      await h.submit({
+        versionId: weighted.versionId,
+        submittedAt: new Date(Date.UTC(2031, 0, 1, i)),
+        answers: ALL_BUT_Q1,
+      });
+    }
+    const json = await dashboard();
+    expect(json.recentResults.slice(0, 3).map((r) => [r.percentage, r.passed])).toEqual(
+      [...AT_THE_PASS_MARK].reverse().map((r) => [r.shown, r.passed]),
     );
   });
 });

@@ -1,4 +1,13 @@
-import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
+import { randomUUID } from 'node:crypto';
+import {
+  ALL_BUT_Q1,
+  ALL_RIGHT,
+  AT_THE_PASS_MARK,
+  startResults,
+  versionEvent,
+  weightedVersion,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(60_000);
 
@@ -71,6 +80,22 @@ describe('the CSV export', () => {
       expect.stringContaining('p3@example.edu'),
     ]);
   });
+
+  test.each(AT_THE_PASS_MARK)(
+    'when $score of $total points are exported against a passing score of 70, then the line reads $shown and $level',
+    async ({ points, score, total, shown, passed, level }) => {
+      const weighted = weightedVersion(points);
+      await h.publish('assessment.version.published.v1', weighted);
+      const email = `${randomUUID()}@example.edu`;
+      await h.submit({ versionId: weighted.versionId, email, answers: ALL_BUT_Q1 });
+      const text = await (await h.call('GET', `/api/admin/results/export.csv?search=${email}`)).text();
+      expect(text.split('\r\n').filter((l) => l.includes(email))).toEqual([
+        expect.stringContaining(
+          `,${email},${score},${total},${shown},${passed ? 'Passed' : 'Failed'},${level},`,
+        ),
+      ]);
+    },
+  );
 
   test('when the export filter is not valid, then 400 with a message', async () => {
     const res = await h.call('GET', '/api/admin/results/export.csv?status=maybe');

@@ -134,6 +134,38 @@ export const ALL_RIGHT: SubmissionInput['answers'] = [
   { questionId: 'q3', answer: 'file_uploaded', file: true },
 ];
 
+/**
+ * Results at the pass mark (70) of versions weighted so that q2 and q3 right score just under it or on it:
+ * 139 of 200 (69.5 %), 1399 of 2000 (69.95 %) and 7 of 10 (70 %), with what every surface shows of them.
+ */
+export const AT_THE_PASS_MARK = [
+  { points: [61, 39, 100], score: 139, total: 200, shown: 69.5, passed: false, level: 'Needs Improvement' },
+  {
+    points: [601, 399, 1000],
+    score: 1399,
+    total: 2000,
+    shown: 69.9,
+    passed: false,
+    level: 'Needs Improvement',
+  },
+  { points: [3, 2, 5], score: 7, total: 10, shown: 70, passed: true, level: 'Satisfactory' },
+] as const;
+
+/** The harness version with q1, q2 and q3 worth `points`. */
+export function weightedVersion(points: readonly number[]) {
+  const version = versionEvent();
+  version.questions.forEach((q, i) => {
+    q.points = points[i]!;
+  });
+  return version;
+}
+
+/** q1 wrong, q2 and q3 right. */
+export const ALL_BUT_Q1: SubmissionInput['answers'] = [
+  { questionId: 'q2', answer: 'b' },
+  { questionId: 'q3', answer: 'file_uploaded', file: true },
+];
+
 export interface SubmissionInput {
   attemptId?: string;
   studentId?: string;

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { timelineFacts, type TimelineFact } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
-import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
+import {
+  ALL_BUT_Q1,
+  ALL_RIGHT,
+  AT_THE_PASS_MARK,
+  startResults,
+  versionEvent,
+  weightedVersion,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(60_000);
 
@@ -238,7 +246,7 @@ describe('the result detail', () => {
     expect(after.localizedTitle).toBe('Préparation aux études');
   });
 
-  test('when a failed result is opened, then its bands follow the rounded percentages', async () => {
+  test('when a failed result is opened, then its bands follow the shown percentages (2 of 6: 33.3 %)', async () => {
     const recorded = await h.submit({
       versionId: version.versionId,
       answers: [{ questionId: 'q2', answer: 'b' }],
@@ -253,12 +261,32 @@ describe('the result detail', () => {
       };
     };
     expect(result).toMatchObject({
-      percentage: 33,
+      percentage: 33.3,
       performanceLevel: 'Needs Improvement',
       passed: false,
       canRetake: true,
     });
   });
+
+  test.each(AT_THE_PASS_MARK)(
+    'when $score of $total points are opened against a passing score of 70, then the detail and the list read $shown % and $level',
+    async ({ points, shown, passed, level }) => {
+      const weighted = weightedVersion(points);
+      await h.publish('assessment.version.published.v1', weighted);
+      const email = `${randomUUID()}@example.edu`;
+      const recorded = await h.submit({ versionId: weighted.versionId, email, answers: ALL_BUT_Q1 });
+      const { result } = (await (await h.call('GET', `/api/admin/results/${recorded.resultId}`)).json()) as {
+        result: Record<string, unknown>;
+      };
+      expect(result).toMatchObject({ percentage: shown, performanceLevel: level, passed, passingScore: 70 });
+      const list = (await (await h.call('GET', `/api/admin/results?search=${email}`)).json()) as {
+        results: Array<Record<string, unknown>>;
+      };
+      expect(list.results).toEqual([
+        expect.objectContaining({ percentage: shown, performanceLevel: level, passed }),
+      ]);
+    },
+  );
 
   test.each([randomUUID(), 'not-an-id'])(
     'when result %s does not exist, then 404 Result not found',

@@ -18,7 +18,9 @@ const submittedOf = (h: Harness, attemptId: string) =>
 /** Answers each submitted event as the results service would: one result per attempt. */
 function fakeResults(
   h: Harness,
-  outcome: (e: SeenEvent<'student.attempt.submitted.v1'>) => { passed: boolean } | undefined,
+  outcome: (
+    e: SeenEvent<'student.attempt.submitted.v1'>,
+  ) => { passed: boolean; score?: number; totalPoints?: number } | undefined,
 ) {
   const answered = new Set<string>();
   const timer = setInterval(() => {
@@ -33,8 +35,10 @@ function fakeResults(
         resultEvent(e.payload, {
           passed: o.passed,
           canRetake: !o.passed,
-          percentage: o.passed ? 100 : 33,
-          score: o.passed ? 6 : 2,
+          score: o.score ?? (o.passed ? 6 : 2),
+          totalPoints: o.totalPoints ?? 6,
+          // The event's whole percent, rounded: 69.5 % and 69.95 % arrive as 70.
+          percentage: Math.round(((o.score ?? (o.passed ? 6 : 2)) * 100) / (o.totalPoints ?? 6)),
         }),
       );
     }
@@ -47,12 +51,13 @@ describe('submitting', () => {
   let h: Harness;
   let stopResults: () => void;
   const verdicts = new Map<string, boolean>();
+  const figures = new Map<string, { score: number; totalPoints: number }>();
   beforeAll(async () => {
     h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 3_000 } });
     await publishVersion(h);
     stopResults = fakeResults(h, (e) => {
       const passed = verdicts.get(String(e.payload.studentId));
-      return passed === undefined ? undefined : { passed };
+      return passed === undefined ? undefined : { passed, ...figures.get(String(e.payload.studentId)) };
     });
   });
   afterAll(async () => {
@@ -127,6 +132,34 @@ describe('submitting', () => {
     const results = await studentCall(h, 'GET', `/api/student/${s.token}/results`);
     expect(results.json.results).toHaveLength(1);
   });
+
+  test.each([
+    { score: 139, totalPoints: 200, passed: false, shown: 69.5 },
+    { score: 1399, totalPoints: 2000, passed: false, shown: 69.9 },
+    { score: 7, totalPoints: 10, passed: true, shown: 70 },
+  ])(
+    'when $score of $totalPoints points are recorded against a passing score of 70, then the result, the results and the previous attempt read $shown %',
+    async ({ score, totalPoints, passed, shown }) => {
+      const s = await inviteStudent(h);
+      verdicts.set(s.id, passed);
+      figures.set(s.id, { score, totalPoints });
+      await studentCall(h, 'POST', `/api/student/${s.token}/start`);
+      const res = await studentCall(h, 'POST', `/api/student/${s.token}/submit`, {
+        answers: [{ questionId: 'q1', answer: 'yes' }],
+      });
+      expect(res.json.result).toMatchObject({
+        score,
+        totalPoints,
+        percentage: shown,
+        passed,
+        passingScore: 70,
+      });
+      const results = await studentCall(h, 'GET', `/api/student/${s.token}/results`);
+      expect(results.json.results[0]).toMatchObject({ percentage: shown, passed });
+      const page = await studentCall(h, 'GET', `/api/student/${s.token}/assessment`);
+      expect(page.json.previousAttempt).toMatchObject({ percentage: shown, passed });
+    },
+  );
 
   test('when the client asks Prefer: respond-async, then submit answers 202 at commit without waiting, and its repeat answers with the result once recorded', async () => {
     const s = await begin(true);
@@ -226,7 +259,7 @@ describe('submitting', () => {
     expect(page2.json).toMatchObject({
       alreadyCompleted: false,
       result: null,
-      previousAttempt: { percentage: 33, passed: false },
+      previousAttempt: { percentage: 33.3, passed: false },
       attempt: { attemptNumber: 2 },
     });
   });

@@ -17,3 +17,7 @@ const levels: Record<Band, PerformanceLevel> = {
 };
 
 export const performanceLevel = (percentage: number): PerformanceLevel => levels[bandOf(percentage)];
+
+/** The fewest of `totalPoints` that pass against `passingScore` percent: score × 100 ≥ passingScore × total. */
+export const pointsToPass = (passingScore: number, totalPoints: number) =>
+  Math.ceil((passingScore * totalPoints) / 100);

@@ -14,6 +14,14 @@ export function formatDate(iso: string | null | undefined, placeholder = '—'):
   return Number.isNaN(date.getTime()) ? placeholder : dateOnly.format(date);
 }
 
+const percentNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/**
+ * A percentage as the services give it (docs/scoring.md: one decimal at most, never rounded up to a whole number
+ * the score does not reach), printed as it is: '69.5%', '70%'. Never rounded here.
+ */
+export const formatPercentage = (percentage: number): string => `${percentNumber.format(percentage)}%`;
+
 export function formatBytes(size: number): string {
   if (size < 1024) return `${size} B`;
   if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;

@@ -168,7 +168,9 @@ function ownTime(t: MailTranslator, minutes: number, extraPercent: number): stri
 const unit = (t: MailTranslator, value: number, name: 'minute' | 'second') =>
   t.number(value, { style: 'unit', unit: name, unitDisplay: 'long' });
 
-const percent = (t: MailTranslator, value: number) => t.number(value / 100, { style: 'percent' });
+/** A percentage the language's way (`69.5%`, `69,5 %`), with the decimal `shownPercentage` gives it, if any. */
+const percent = (t: MailTranslator, value: number) =>
+  t.number(value / 100, { style: 'percent', maximumFractionDigits: 1 });
 
 /** The attributes that keep an address or a code left to right inside a right-to-left sentence. */
 const ltr = (t: MailTranslator) => (t.dir === 'rtl' ? ' dir="ltr"' : '');

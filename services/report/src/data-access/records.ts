@@ -36,7 +36,11 @@ export interface CertificateRecord {
    * else English. Its mail and the verification page show the same.
    */
   assessmentTitle: string;
+  /** Whole percent, rounded, as the result event carried it: only for the event's field of that name. */
   percentage: number;
+  /** The result's points, from which the certificate, its mail and verification show the percentage. */
+  score: number;
+  totalPoints: number;
   /** Its result's language: the certificate is written in it and its mail goes in it. */
   language: Language;
   objectKey: string;

@@ -107,6 +107,8 @@ interface CertificateRow {
   email: string;
   assessment_title: string;
   percentage: number;
+  score: number;
+  total_points: number;
   language: string;
   object_key: string;
   status: 'pending' | 'issued';
@@ -118,7 +120,8 @@ interface CertificateRow {
 
 /** A certificate names the assessment in its language: the result's localized title, else (an older copy) English. */
 const CERTIFICATE_COLUMNS = sql`SELECT c.result_id, c.student_id, c.code, r.name, r.email,
-  coalesce(nullif(r.localized_title, ''), r.assessment_title) AS assessment_title, r.percentage, r.language,
+  coalesce(nullif(r.localized_title, ''), r.assessment_title) AS assessment_title, r.percentage, r.score,
+  r.total_points, r.language,
   c.object_key, c.status, c.awarded_at, c.issued_at, c.traceparent, c.tracestate`;
 const CERTIFICATE = sql`${CERTIFICATE_COLUMNS} FROM certificates c JOIN results r USING (result_id)`;
 
@@ -130,6 +133,8 @@ const toCertificate = (r: CertificateRow): CertificateRecord => ({
   email: r.email,
   assessmentTitle: r.assessment_title,
   percentage: r.percentage,
+  score: r.score,
+  totalPoints: r.total_points,
   language: languageOf(r.language),
   objectKey: r.object_key,
   status: r.status,

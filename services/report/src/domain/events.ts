@@ -28,6 +28,8 @@ export const issuedPayload = (f: IssuedFacts) =>
       assessmentCode: f.certificate.code,
       assessmentTitle: f.certificate.assessmentTitle,
       percentage: f.certificate.percentage,
+      score: f.certificate.score,
+      totalPoints: f.certificate.totalPoints,
       objectKey: f.certificate.objectKey,
       pdfSize: f.pdf.length,
       pdfSha256: createHash('sha256').update(f.pdf).digest('hex'),

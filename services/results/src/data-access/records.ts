@@ -55,7 +55,7 @@ export interface SectionScore {
 export interface Score {
   score: number;
   totalPoints: number;
-  /** Whole percent, rounded; for display and the bands only. */
+  /** Whole percent, rounded: stored for sorting and carried by the events; never shown (docs/scoring.md). */
   percentage: number;
   /** The exact rule: score × 100 ≥ passingScore × totalPoints. */
   passed: boolean;

@@ -62,21 +62,26 @@ describe('the rules of the results CSV', () => {
     );
   });
 
-  it.each<[number, boolean, string]>([
-    [100, true, 'Passed,Excellent'],
-    [90, true, 'Passed,Excellent'],
-    [89, true, 'Passed,Good'],
-    [80, true, 'Passed,Good'],
-    [79, true, 'Passed,Satisfactory'],
-    [70, true, 'Passed,Satisfactory'],
-    // 69.5 % is shown as 70 and is still a fail: the status is the result's, the level the shown percentage's.
-    [70, false, 'Failed,Satisfactory'],
-    [69, false, 'Failed,Needs Improvement'],
-    [0, false, 'Failed,Needs Improvement'],
+  it.each<[number, number, boolean, string]>([
+    [6, 6, true, '100,Passed,Excellent'],
+    [9, 10, true, '90,Passed,Excellent'],
+    [89, 100, true, '89,Passed,Good'],
+    [8, 10, true, '80,Passed,Good'],
+    [79, 100, true, '79,Passed,Satisfactory'],
+    [7, 10, true, '70,Passed,Satisfactory'],
+    // Just under the pass mark: never shown as 70, nor banded as if it were.
+    [139, 200, false, '69.5,Failed,Needs Improvement'],
+    [1399, 2000, false, '69.9,Failed,Needs Improvement'],
+    [16, 23, false, '69.6,Failed,Needs Improvement'],
+    [0, 6, false, '0,Failed,Needs Improvement'],
   ])(
-    'when the percentage is %i and passed is %s, then the status and level read %s',
-    (percentage, passed, words) => {
-      expect(csvResultLine(result({ percentage, passed }))).toContain(`,${percentage},${words},`);
+    'when %i of %i points are written and passed is %s, then the percentage, status and level read %s',
+    (score, totalPoints, passed, words) => {
+      // The stored whole percent, rounded, is what the line must not show.
+      const percentage = Math.round((score * 100) / totalPoints);
+      expect(csvResultLine(result({ score, totalPoints, percentage, passed }))).toContain(
+        `,${score},${totalPoints},${words},`,
+      );
     },
   );
 });

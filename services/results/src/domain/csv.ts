@@ -1,3 +1,4 @@
+import { shownPercentage } from '@readiness/contracts';
 import { csvLine } from '@readiness/kit/csv';
 import { performanceLevel } from './assessment';
 import type { ResultRecord } from './result';
@@ -16,17 +17,20 @@ export const CSV_HEADER = csvLine([
   'Completed At',
 ]);
 
-export const csvResultLine = (r: ResultRecord) =>
-  csvLine([
+/** One result; its percentage and level as every surface shows them (docs/scoring.md). */
+export function csvResultLine(r: ResultRecord) {
+  const percentage = shownPercentage(r.score, r.totalPoints);
+  return csvLine([
     r.student.name,
     r.student.email,
     r.score,
     r.totalPoints,
-    r.percentage,
+    percentage,
     r.passed ? 'Passed' : 'Failed',
-    performanceLevel(r.percentage),
+    performanceLevel(percentage),
     r.assessmentCode,
     r.attemptNumber,
     r.version,
     r.completedAt.toISOString(),
   ]);
+}

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Language } from '@readiness/contracts';
+import { shownPercentage, type Language } from '@readiness/contracts';
 import { rows, type Runner } from '@readiness/kit/db';
 import type { Answer, AssessmentVersion } from './version-records';
 import type { StudentStatus } from './students-repository';
@@ -58,6 +58,29 @@ export interface AttemptRecord {
 
 /** The student's copy of a result, shaped as the student sees it (api.md StudentResult). */
 export type StudentResultBody = Record<string, unknown> & { _id: string; attemptId: string; passed: boolean };
+
+interface Figures {
+  score: number;
+  totalPoints: number;
+  percentage: number;
+}
+
+/**
+ * A copy with its percentages as every surface shows them, from its points (docs/scoring.md): the event carries
+ * the whole percent, rounded, which shows a 69.5 % fail as 70 %, and copies kept before issue 43 hold it.
+ */
+export function shown(body: StudentResultBody): StudentResultBody;
+export function shown(body: StudentResultBody | null): StudentResultBody | null;
+export function shown(body: StudentResultBody | null): StudentResultBody | null {
+  if (!body) return body;
+  const percentage = (f: Figures) => shownPercentage(f.score, f.totalPoints);
+  const sections = body.sections as Figures[] | undefined;
+  return {
+    ...body,
+    percentage: percentage(body as unknown as Figures),
+    ...(sections ? { sections: sections.map((s) => ({ ...s, percentage: percentage(s) })) } : {}),
+  };
+}
 
 /** A student found by their link, with what the flow needs to decide. */
 export interface TokenStudent {
@@ -190,8 +213,8 @@ export async function assessmentPage(
     versionId: row.version_id,
     content: row.content,
     attempt: row.attempt ? { ...toAttempt(row.attempt), files: row.attempt.files.map(toFile) } : null,
-    latest: row.latest,
-    passed: row.passed,
+    latest: shown(row.latest),
+    passed: shown(row.passed),
     awaitingResult: row.awaiting,
     serverNow: date(row.server_now),
   };
@@ -551,7 +574,7 @@ export async function resultOf(runner: Runner, attemptId: string): Promise<Stude
     runner,
     sql`SELECT ${RESULT_BODY} AS body FROM results r WHERE r.attempt_id = ${attemptId}`,
   );
-  return row?.body;
+  return row && shown(row.body);
 }
 
 export async function resultsOf(runner: Runner, tokenHash: Buffer): Promise<StudentResultBody[] | undefined> {
@@ -566,7 +589,7 @@ export async function resultsOf(runner: Runner, tokenHash: Buffer): Promise<Stud
         FROM students s WHERE s.token_hash = ${tokenHash}`,
   );
   if (!row || (row.status === 'invited' && date(row.expires_at).getTime() <= Date.now())) return undefined;
-  return row.results;
+  return row.results.map((r) => shown(r));
 }
 
 /** A recorded result as the student service keeps it: the ids it is found by, and the body the student sees. */

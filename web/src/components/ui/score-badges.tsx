@@ -1,4 +1,5 @@
 import { bandOf, type Band } from '../../lib/bands';
+import { formatPercentage } from '../../lib/format';
 import { Badge, type BadgeTone } from './badge';
 
 /** The colour of a score by its SPEC §4 band: 90+, 80–89, 70–79, below 70. */
@@ -10,7 +11,7 @@ export const bandTone: Record<Band, BadgeTone> = {
 };
 
 export function PercentageBadge({ percentage }: { percentage: number }) {
-  return <Badge tone={bandTone[bandOf(percentage)]}>{`${Math.round(percentage)}%`}</Badge>;
+  return <Badge tone={bandTone[bandOf(percentage)]}>{formatPercentage(percentage)}</Badge>;
 }
 
 /** Passed or failed, in the words the page gives (its language's 'Passed' and 'Failed'). */

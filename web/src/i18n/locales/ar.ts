@@ -146,6 +146,7 @@ const ar: Catalogue = {
   'complete.statusPassed': 'ناجحة',
   'complete.statusFailed': 'غير ناجحة',
   'complete.required': 'المطلوب: {percentage, number}% للنجاح',
+  'complete.pointsToPass': 'النقاط المطلوبة للنجاح: {needed, number} من {total, number}',
   'complete.retake': 'إعادة التقييم',
   'complete.next': 'ما الخطوة التالية؟',
   'complete.nextPassedMail': 'ستصلك رسالة تأكيد بالبريد الإلكتروني تتضمن نتائجك.',

@@ -147,6 +147,7 @@ const en = {
   'complete.statusPassed': 'PASSED',
   'complete.statusFailed': 'FAILED',
   'complete.required': 'Required: {percentage, number}% to pass',
+  'complete.pointsToPass': 'Points needed to pass: {needed, number} of {total, number}',
   'complete.retake': 'Retake Assessment',
   'complete.next': "What's Next?",
   'complete.nextPassedMail': 'You will receive a confirmation e-mail with your results.',

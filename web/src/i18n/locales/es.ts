@@ -143,6 +143,7 @@ const es: Catalogue = {
   'complete.statusPassed': 'APROBADO',
   'complete.statusFailed': 'NO APROBADO',
   'complete.required': 'Se requiere un {percentage, number} % para aprobar',
+  'complete.pointsToPass': 'Puntos necesarios para aprobar: {needed, number} de {total, number}',
   'complete.retake': 'Repetir la evaluación',
   'complete.next': '¿Qué sigue ahora?',
   'complete.nextPassedMail': 'Recibirá un correo electrónico de confirmación con sus resultados.',

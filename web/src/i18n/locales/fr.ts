@@ -147,6 +147,7 @@ const fr: Catalogue = {
   'complete.statusPassed': 'RÉUSSIE',
   'complete.statusFailed': 'NON RÉUSSIE',
   'complete.required': 'Score requis : {percentage, number} % pour réussir',
+  'complete.pointsToPass': 'Points nécessaires pour réussir : {needed, number} sur {total, number}',
   'complete.retake': 'Repasser l’évaluation',
   'complete.next': 'Et maintenant ?',
   'complete.nextPassedMail': 'Vous recevrez un e-mail de confirmation avec vos résultats.',

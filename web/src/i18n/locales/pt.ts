@@ -143,6 +143,7 @@ const pt: Catalogue = {
   'complete.statusPassed': 'APROVADO',
   'complete.statusFailed': 'REPROVADO',
   'complete.required': 'Necessário: {percentage, number}% para aprovação',
+  'complete.pointsToPass': 'Pontos necessários para aprovação: {needed, number} de {total, number}',
   'complete.retake': 'Refazer a avaliação',
   'complete.next': 'Próximos passos',
   'complete.nextPassedMail': 'Você receberá um e-mail de confirmação com seus resultados.',

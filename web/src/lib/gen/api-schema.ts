@@ -750,6 +750,7 @@ export interface paths {
                                 _id: string;
                                 completedAt: string;
                                 passed: boolean;
+                                /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                 percentage: number;
                                 student: {
                                     email: string;
@@ -1144,6 +1145,7 @@ export interface paths {
                                 canRetake: boolean;
                                 completedAt: string;
                                 passed: boolean;
+                                /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                 percentage: number;
                                 /** @enum {string} */
                                 performanceLevel: "Excellent" | "Good" | "Satisfactory" | "Needs Improvement";
@@ -1272,6 +1274,7 @@ export interface paths {
                                 completedAt: string;
                                 passed: boolean;
                                 passingScore: number;
+                                /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                 percentage: number;
                                 /** @enum {string} */
                                 performanceLevel: "Excellent" | "Good" | "Satisfactory" | "Needs Improvement";
@@ -1280,6 +1283,7 @@ export interface paths {
                                     correct: number;
                                     description: string;
                                     id: number;
+                                    /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                     percentage: number;
                                     /** @enum {string} */
                                     performanceLevel: "Excellent" | "Good" | "Satisfactory" | "Needs Improvement";
@@ -5890,6 +5894,7 @@ export interface paths {
                             assessmentTitle: string;
                             issuedAt: string;
                             name: string;
+                            /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                             percentage: number;
                             /** @constant */
                             valid: true;
@@ -6485,6 +6490,7 @@ export interface paths {
                             previousAttempt: {
                                 completedAt: string;
                                 passed: boolean;
+                                /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                 percentage: number;
                             } | null;
                             result: {
@@ -6497,11 +6503,13 @@ export interface paths {
                                 completedAt: string;
                                 passed: boolean;
                                 passingScore: number;
+                                /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                 percentage: number;
                                 score: number;
                                 sections: {
                                     correct: number;
                                     id: number;
+                                    /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                     percentage: number;
                                     questions: number;
                                     score: number;
@@ -6829,11 +6837,13 @@ export interface paths {
                                 completedAt: string;
                                 passed: boolean;
                                 passingScore: number;
+                                /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                 percentage: number;
                                 score: number;
                                 sections: {
                                     correct: number;
                                     id: number;
+                                    /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                     percentage: number;
                                     questions: number;
                                     score: number;
@@ -7042,11 +7052,13 @@ export interface paths {
                                 completedAt: string;
                                 passed: boolean;
                                 passingScore: number;
+                                /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                 percentage: number;
                                 score: number;
                                 sections: {
                                     correct: number;
                                     id: number;
+                                    /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
                                     percentage: number;
                                     questions: number;
                                     score: number;

@@ -1,3 +1,4 @@
+import { shownPercentage } from '@readiness/contracts';
 import { on } from '@readiness/kit/runtime';
 import type { ObjectStore } from '@readiness/kit/storage';
 import { storedCertificatePdf } from '../../domain/certificate-pdf';
@@ -33,7 +34,10 @@ export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: Ob
           name: event.name,
           // The title the certificate prints: in its language when the version translates it (issue 27).
           assessmentTitle: event.assessmentTitle,
-          percentage: event.percentage,
+          // As every surface shows it, from the points (docs/scoring.md); a v1 event, or a v2 one from an older
+          // publisher, has only the whole percent.
+          percentage:
+            v2 && event.totalPoints > 0 ? shownPercentage(event.score, event.totalPoints) : event.percentage,
           code: event.assessmentCode,
           verificationUrl: event.verificationUrl,
           resent: event.resend,

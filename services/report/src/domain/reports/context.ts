@@ -1,3 +1,4 @@
+import { shownPercentage } from '@readiness/contracts';
 import type { Database } from '@readiness/kit/db';
 import { notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
@@ -68,7 +69,12 @@ export const renderCertificate = (deps: ReportsDeps, c: CertificateRecord) =>
       signatory: deps.signatory,
       verificationBase: deps.links.verificationUrl(''),
     },
-    { name: c.name, percentage: c.percentage, awardedAt: c.awardedAt, code: c.code },
+    {
+      name: c.name,
+      percentage: shownPercentage(c.score, c.totalPoints),
+      awardedAt: c.awardedAt,
+      code: c.code,
+    },
   );
 
 export const storePdf = (deps: ReportsDeps, key: string, pdf: Buffer) =>

@@ -1,3 +1,4 @@
+import { shownPercentage } from '@readiness/contracts';
 import { AppError, notFound } from '@readiness/kit/errors';
 import {
   findCertificate,
@@ -63,7 +64,7 @@ export async function verifyCertificate(deps: ReportsDeps, code: string): Promis
     valid: true,
     name: certificate.name,
     assessmentTitle: certificate.assessmentTitle,
-    percentage: certificate.percentage,
+    percentage: shownPercentage(certificate.score, certificate.totalPoints),
     issuedAt: certificate.issuedAt!.toISOString(),
   };
 }

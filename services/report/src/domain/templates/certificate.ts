@@ -46,9 +46,12 @@ const { INK, NAVY, GOLD } = COLOURS;
 
 const LONG_DATE = { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' } as const;
 
-/** The score's message, its percentage written the language's way (`92%`, `92 %`). */
+/**
+ * The score's message, its percentage written the language's way (`92%`, `92 %`, `89,5 %`), with the decimal
+ * `shownPercentage` gives it, if any.
+ */
 export const scoreValues = (t: CertificateTranslator, percentage: number) => ({
-  score: t.number(percentage / 100, { style: 'percent' }),
+  score: t.number(percentage / 100, { style: 'percent', maximumFractionDigits: 1 }),
 });
 
 /** `Awarded on 24 November 2026`, `Délivré le 24 novembre 2026`: the date in UTC, the same wherever it runs. */

@@ -1,3 +1,4 @@
+import { pointsToPass, shownPercentage } from '@readiness/contracts';
 import type { ResultCopy, VersionCopy } from '../../data-access/records';
 import { SANS, SERIF } from './fonts';
 import { dateTime, performanceLevel } from './format';
@@ -42,7 +43,9 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
     ...(version?.sections.map((s) => [s.id, s.title] as [number, string]) ?? []),
     ...result.sections.map((s) => [s.sectionId, s.title] as [number, string]),
   ]);
-  const level = performanceLevel(result.percentage);
+  // The percentages as every surface shows them (docs/scoring.md): a fail never reads as the pass mark.
+  const percentage = shownPercentage(result.score, result.totalPoints);
+  const level = performanceLevel(percentage);
   const timeline = timelineLines(result, version);
   const answers = [...result.answers].sort((a, b) => {
     const order = (id: string) => version?.questions.findIndex((q) => q.id === id) ?? 0;
@@ -239,13 +242,19 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
           <div><span>Completed</span><strong>${dateTime(result.completedAt)}</strong></div>
           <div><span>Attempt</span><strong>${result.attemptNumber}</strong></div>
           <div><span>Assessment version</span><strong>${result.version}</strong></div>
-          <div><span>Passing score</span><strong>${result.passingScore}%</strong></div>
+          <div>
+            <span>Passing score</span
+            ><strong
+              >${result.passingScore}% (${pointsToPass(result.passingScore, result.totalPoints)} of
+              ${result.totalPoints} points)</strong
+            >
+          </div>
         </div>
 
         <h2>Overview</h2>
         <div class="cards">
           <div class="card"><span>Score</span><strong>${result.score} / ${result.totalPoints}</strong></div>
-          <div class="card"><span>Percentage</span><strong>${result.percentage}%</strong></div>
+          <div class="card"><span>Percentage</span><strong>${percentage}%</strong></div>
           <div class="card">
             <span>Status</span
             ><strong class="${result.passed ? 'passed' : 'failed'}"
@@ -269,16 +278,16 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
             </tr>
           </thead>
           <tbody>
-            ${result.sections.map(
-              (s) =>
-                html`<tr>
-                  <td>${s.title}</td>
-                  <td class="num">${s.score} / ${s.totalPoints}</td>
-                  <td class="num">${s.correct} of ${s.questions}</td>
-                  <td>${s.percentage}%${bar(s.percentage)}</td>
-                  <td>${performanceLevel(s.percentage)}</td>
-                </tr>`,
-            )}
+            ${result.sections.map((s) => {
+              const shown = shownPercentage(s.score, s.totalPoints);
+              return html`<tr>
+                <td>${s.title}</td>
+                <td class="num">${s.score} / ${s.totalPoints}</td>
+                <td class="num">${s.correct} of ${s.questions}</td>
+                <td>${shown}%${bar(shown)}</td>
+                <td>${performanceLevel(shown)}</td>
+              </tr>`;
+            })}
           </tbody>
         </table>
 

@@ -1,3 +1,4 @@
+import { shownPercentageSchema } from '@readiness/contracts';
 import { z } from 'zod';
 
 export const resultParams = z.object({
@@ -23,6 +24,6 @@ export const verificationOut = z.object({
   valid: z.literal(true),
   name: z.string(),
   assessmentTitle: z.string(),
-  percentage: z.number().int(),
+  percentage: shownPercentageSchema,
   issuedAt: z.string(),
 });

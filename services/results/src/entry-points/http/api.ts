@@ -2,6 +2,8 @@ import {
   performanceLevelSchema,
   questionKindSchema,
   sectionFiguresSchema,
+  shownPercentage,
+  shownPercentageSchema,
   timelineEntrySchema,
 } from '@readiness/contracts';
 import { adminClaims } from '@readiness/kit/auth';
@@ -22,7 +24,7 @@ const resultRow = z.object({
   student: z.object({ name: z.string(), email: z.string() }),
   score: z.number().int(),
   totalPoints: z.number().int(),
-  percentage: z.number().int(),
+  percentage: shownPercentageSchema,
   passed: z.boolean(),
   performanceLevel: performanceLevelSchema,
   assessmentCode: z.string(),
@@ -171,7 +173,7 @@ export const resultsApi = serviceApi<Results>({
               z.object({
                 _id: z.string(),
                 student: z.object({ name: z.string(), email: z.string() }),
-                percentage: z.number().int(),
+                percentage: shownPercentageSchema,
                 passed: z.boolean(),
                 completedAt: z.string(),
               }),
@@ -187,7 +189,7 @@ export const resultsApi = serviceApi<Results>({
           recentResults: recentResults.map((r) => ({
             _id: r.id,
             student: r.student,
-            percentage: r.percentage,
+            percentage: shownPercentage(r.score, r.totalPoints),
             passed: r.passed,
             completedAt: r.completedAt.toISOString(),
           })),

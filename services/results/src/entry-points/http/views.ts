@@ -1,17 +1,18 @@
+import { shownPercentage } from '@readiness/contracts';
 import type { AssessmentVersion } from '../../domain/assessment';
 import { performanceLevel } from '../../domain/assessment';
 import type { ResultRecord } from '../../domain/result';
 
-/** A row of the list (api.md ResultRow). */
+/** A row of the list (api.md ResultRow); the percentage and its band as shown (docs/scoring.md). */
 export const toResultRow = (r: ResultRecord) => ({
   _id: r.id,
   studentId: r.studentId,
   student: { name: r.student.name, email: r.student.email },
   score: r.score,
   totalPoints: r.totalPoints,
-  percentage: r.percentage,
+  percentage: shownPercentage(r.score, r.totalPoints),
   passed: r.passed,
-  performanceLevel: performanceLevel(r.percentage),
+  performanceLevel: performanceLevel(shownPercentage(r.score, r.totalPoints)),
   assessmentCode: r.assessmentCode,
   completedAt: r.completedAt.toISOString(),
   attemptNumber: r.attemptNumber,
@@ -48,7 +49,10 @@ export function toResultDetail(r: ResultRecord, version: AssessmentVersion | und
     timeSpent: r.timeSpentMinutes,
     startedAt: r.startedAt?.toISOString() ?? null,
     timeline: r.timeline,
-    sections: r.sections.map((s) => ({ ...s, performanceLevel: performanceLevel(s.percentage) })),
+    sections: r.sections.map((s) => {
+      const percentage = shownPercentage(s.score, s.totalPoints);
+      return { ...s, percentage, performanceLevel: performanceLevel(percentage) };
+    }),
     answers: r.answers.map((a) => {
       const q = questions.get(a.questionId);
       return {

@@ -9,6 +9,7 @@ import {
   resultCopyWrites,
   resultsOf,
   saveCertificateLink,
+  shown,
 } from '../../data-access/attempts-repository';
 import { isStudentId } from '../../data-access/students-repository';
 import { tokenHash } from '../tokens';
@@ -35,7 +36,7 @@ export function resultCopy(e: EventPayload<'results.result.recorded.v1'>): Resul
     studentId: r.studentId,
     passed: r.passed,
     completedAt: r.completedAt,
-    body: {
+    body: shown({
       _id: r.resultId,
       attemptId: r.attemptId,
       attemptNumber: r.attemptNumber,
@@ -48,7 +49,7 @@ export function resultCopy(e: EventPayload<'results.result.recorded.v1'>): Resul
       completedAt: r.completedAt.toISOString(),
       passingScore: r.passingScore,
       sections: r.sections.map(({ sectionId: id, ...figures }) => ({ id, ...figures })),
-    },
+    }),
   };
 }
 

@@ -3,6 +3,7 @@ import {
   practiceQuestionSchema,
   questionKindSchema,
   sectionFiguresSchema,
+  shownPercentageSchema,
   sectionSchema,
   languageSchema,
 } from '@readiness/contracts';
@@ -142,7 +143,7 @@ const resultOut = z.object({
   attemptNumber: z.number().int(),
   score: z.number().int(),
   totalPoints: z.number().int(),
-  percentage: z.number().int(),
+  percentage: shownPercentageSchema,
   passed: z.boolean(),
   canRetake: z.boolean(),
   assessmentCode: z.string(),
@@ -254,7 +255,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
             alreadyCompleted: z.boolean(),
             result: resultOut.nullable(),
             previousAttempt: z
-              .object({ percentage: z.number().int(), passed: z.boolean(), completedAt: z.string() })
+              .object({ percentage: shownPercentageSchema, passed: z.boolean(), completedAt: z.string() })
               .nullable(),
             assessment: assessmentOut,
             attempt: attemptOut.nullable(),

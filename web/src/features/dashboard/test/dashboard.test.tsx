@@ -51,6 +51,29 @@ describe('Dashboard', () => {
     expect(within(stat('Pending Invites')).getByText('9')).toBeInTheDocument();
   });
 
+  it('when recent results are at the pass mark of 70, then their badges read 69.5%, 69.9% and 70%, never 70% for a fail', async () => {
+    dashboard.recentResults = [69.5, 69.9, 70].map((percentage, i) => ({
+      _id: `r-${i}`,
+      student: { name: `Student ${i}`, email: `s${i}@example.edu` },
+      percentage,
+      passed: percentage >= 70,
+      completedAt: '2025-03-01T09:01:00.000Z',
+    }));
+    openDashboard();
+    const recent = await screen.findByRole('region', { name: 'Recent Assessment Results' });
+    const items = await within(recent).findAllByRole('listitem');
+    expect(
+      items.map((item) => [
+        within(item).getByText(/%$/).textContent,
+        within(item).getByText(/ed$/).textContent,
+      ]),
+    ).toEqual([
+      ['69.5%', 'Failed'],
+      ['69.9%', 'Failed'],
+      ['70%', 'Passed'],
+    ]);
+  });
+
   it('when there are results, then each recent one shows name, email, percentage, Passed or Failed and the date', async () => {
     openDashboard();
     const recent = await screen.findByRole('region', { name: 'Recent Assessment Results' });

@@ -20,8 +20,8 @@ import {
   EmptyState,
   FullPageSpinner,
 } from '../../../components/ui';
-import { bandOf } from '../../../lib/bands';
-import { formatDateTime } from '../../../lib/format';
+import { bandOf, pointsToPass } from '../../../lib/bands';
+import { formatDateTime, formatPercentage } from '../../../lib/format';
 import { useScrollToTop } from '../../../lib/hooks';
 import { notifyFailure } from '../../../lib/toast';
 import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
@@ -68,7 +68,7 @@ function Overview({ result }: { result: ResultDetail }) {
     <Card title={t('results.detail.overview')}>
       <div className="overview">
         <div className={`overview__score score--${band}`}>
-          <span className="overview__percent">{Math.round(result.percentage)}%</span>
+          <span className="overview__percent">{formatPercentage(result.percentage)}</span>
           <span className="visually-hidden">{t('results.detail.overallScore')}</span>
         </div>
         <div className="overview__facts">
@@ -85,6 +85,13 @@ function Overview({ result }: { result: ResultDetail }) {
                 t('results.detail.scoreValue', { score: result.score, total: result.totalPoints }),
               ],
               [t('results.detail.passingScore'), `${result.passingScore}%`],
+              [
+                t('results.detail.pointsToPass'),
+                t('results.detail.scoreValue', {
+                  score: pointsToPass(result.passingScore, result.totalPoints),
+                  total: result.totalPoints,
+                }),
+              ],
               [t('results.detail.attempt'), String(result.attemptNumber)],
               ...(typeof result.timeSpent === 'number'
                 ? [
@@ -116,7 +123,7 @@ function SectionPerformance({ result }: { result: ResultDetail }) {
                 {s.description && <p className="muted">{s.description}</p>}
               </div>
               <div className="section-results__figures">
-                <Badge tone={bandTone[bandOf(s.percentage)]}>{`${Math.round(s.percentage)}%`}</Badge>
+                <Badge tone={bandTone[bandOf(s.percentage)]}>{formatPercentage(s.percentage)}</Badge>
                 <span className="section-results__level">{s.performanceLevel}</span>
               </div>
             </div>

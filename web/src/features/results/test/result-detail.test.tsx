@@ -46,6 +46,60 @@ describe('Result detail', () => {
     expect(fact(overview, 'Passing Score')).toBe('70%');
   });
 
+  it.each([
+    {
+      score: 139,
+      totalPoints: 200,
+      percentage: 69.5,
+      passed: false,
+      shown: '69.5%',
+      band: 'low',
+      needed: '140 / 200 points',
+    },
+    {
+      score: 1399,
+      totalPoints: 2000,
+      percentage: 69.9,
+      passed: false,
+      shown: '69.9%',
+      band: 'low',
+      needed: '1400 / 2,000 points',
+    },
+    {
+      score: 7,
+      totalPoints: 10,
+      percentage: 70,
+      passed: true,
+      shown: '70%',
+      band: 'satisfactory',
+      needed: '7 / 10 points',
+    },
+  ] as const)(
+    'when $score of $totalPoints points are opened against a passing score of 70, then the overview reads $shown and the points needed',
+    async ({ score, totalPoints, percentage, passed, shown, band, needed }) => {
+      store.details.set(niels._id, {
+        ...marieDetail,
+        ...niels,
+        score,
+        totalPoints,
+        percentage,
+        passed,
+        performanceLevel: passed ? 'Satisfactory' : 'Needs Improvement',
+        passingScore: 70,
+        sections: [{ ...marieDetail.sections[0]!, score, totalPoints, percentage }],
+      });
+      await openDetail(niels._id);
+      const overview = card('Assessment Overview');
+      expect(within(overview).getByText(shown, { selector: '.overview__percent' }).parentElement).toHaveClass(
+        `score--${band}`,
+      );
+      expect(within(overview).getByText(passed ? 'PASSED' : 'FAILED')).toBeInTheDocument();
+      expect(fact(overview, 'Passing Score')).toBe('70%');
+      expect(fact(overview, 'Points Needed to Pass')).toBe(needed);
+      expect(within(card('Section Performance')).getByText(shown)).toBeInTheDocument();
+    },
+  );
+
   it('when the result has no code and failed, then "N/A", FAILED, the low band colour and no certificate button show', async () => {
     store.details.set(niels._id, {
       ...marieDetail,

@@ -7,6 +7,7 @@ import type { Language } from '../../../i18n/languages';
 import { LanguageSelect } from '../../../i18n/language-select';
 import { useI18n, useLanguage, useT } from '../../../i18n/react';
 import type { MessageId } from '../../../i18n/locales/en';
+import { pointsToPass } from '../../../lib/bands';
 import { notify } from '../../../lib/toast';
 import { downloadCertificate } from '../api/certificate';
 import { useGetStudentAssessmentQuery, useGetStudentResultsQuery } from '../api/student-api';
@@ -180,6 +181,12 @@ function ResultView({
           </div>
         </dl>
         <p className="muted">{t('complete.required', { percentage: result.passingScore })}</p>
+        <p className="muted">
+          {t('complete.pointsToPass', {
+            needed: pointsToPass(result.passingScore, result.totalPoints),
+            total: result.totalPoints,
+          })}
+        </p>
         {passed && <CertificateOffer token={token} url={result.certificateUrl} wait={certificateWait} />}
         {!passed && result.canRetake && (
           <ButtonLink

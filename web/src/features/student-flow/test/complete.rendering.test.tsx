@@ -56,6 +56,31 @@ describe('Completion page', () => {
     expect(db.resultRequests).toBe(0);
   });
 
+  it.each([
+    { score: 139, totalPoints: 200, percentage: 69.5, passed: false, status: 'FAILED', needed: '140 of 200' },
+    {
+      score: 1399,
+      totalPoints: 2000,
+      percentage: 69.9,
+      passed: false,
+      status: 'FAILED',
+      needed: '1,400 of 2,000',
+    },
+    { score: 7, totalPoints: 10, percentage: 70, passed: true, status: 'PASSED', needed: '7 of 10' },
+  ])(
+    'when $score of $totalPoints points arrive against a passing score of 70, then the page reads $percentage %, $status and the points needed',
+    async ({ score, totalPoints, percentage, passed, status, needed }) => {
+      mockReducedMotion(true);
+      renderStudentApp(completePath, {
+        state: { result: makeResult({ score, totalPoints, percentage, passed, canRetake: !passed }) },
+      });
+      await screen.findByText(status);
+      expect(screen.getByText(`${percentage}%`)).toBeInTheDocument();
+      expect(screen.getByText('Required: 70% to pass')).toBeInTheDocument();
+      expect(screen.getByText(`Points needed to pass: ${needed}`)).toBeInTheDocument();
+    },
+  );
+
   it('when the visitor asks for less motion, then the pass shows no confetti', async () => {
     mockReducedMotion(true);
     renderStudentApp(completePath, { state: { result: makeResult() } });

@@ -99,6 +99,7 @@ export default {
   'results.detail.score': 'Score',
   'results.detail.scoreValue': '{score} / {total, plural, one {# point} other {# points}}',
   'results.detail.passingScore': 'Passing Score',
+  'results.detail.pointsToPass': 'Points Needed to Pass',
   'results.detail.attempt': 'Attempt',
   'results.detail.timeSpent': 'Time Spent',
   'results.detail.timeSpentValue': '{minutes, plural, one {# minute} other {# minutes}}',

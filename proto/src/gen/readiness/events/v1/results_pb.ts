@@ -53,7 +53,7 @@ export type SectionScore = Message<"readiness.events.v1.SectionScore"> & {
   questions: number;
 
   /**
-   * Whole percent, rounded.
+   * Whole percent, rounded; what is shown is shownPercentage(score, total_points) (docs/scoring.md).
    *
    * @generated from field: int32 percentage = 7;
    */
@@ -167,7 +167,8 @@ export type ResultRecorded = Message<"readiness.events.v1.ResultRecorded"> & {
   totalPoints: number;
 
   /**
-   * Whole percent, rounded (the exact pass rule is score x 100 >= passing_score x total_points).
+   * Whole percent, rounded (the exact pass rule is score x 100 >= passing_score x total_points). Never shown:
+   * every surface shows shownPercentage(score, total_points) (docs/scoring.md).
    *
    * @generated from field: int32 percentage = 8;
    */

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v2/report.proto.
  */
 export const file_readiness_events_v2_report: GenFile = /*@__PURE__*/
-  fileDesc("CiByZWFkaW5lc3MvZXZlbnRzL3YyL3JlcG9ydC5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MiKoAwoRQ2VydGlmaWNhdGVJc3N1ZWQSEQoJcmVzdWx0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIXCg9hc3Nlc3NtZW50X2NvZGUYBSABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgGIAEoCRISCgpwZXJjZW50YWdlGAcgASgFEhIKCm9iamVjdF9rZXkYCCABKAkSEAoIcGRmX3NpemUYCSABKAUSEgoKcGRmX3NoYTI1NhgKIAEoCRIUCgxkb3dubG9hZF91cmwYCyABKAkSOwoXZG93bmxvYWRfdXJsX2V4cGlyZXNfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHZlcmlmaWNhdGlvbl91cmwYDSABKAkSLQoJaXNzdWVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZXNlbmQYDyABKAgSEAoIYWN0b3JfaWQYECABKAkSEAoIbGFuZ3VhZ2UYESABKAliBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZWFkaW5lc3MvZXZlbnRzL3YyL3JlcG9ydC5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MiLNAwoRQ2VydGlmaWNhdGVJc3N1ZWQSEQoJcmVzdWx0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIXCg9hc3Nlc3NtZW50X2NvZGUYBSABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgGIAEoCRISCgpwZXJjZW50YWdlGAcgASgFEhIKCm9iamVjdF9rZXkYCCABKAkSEAoIcGRmX3NpemUYCSABKAUSEgoKcGRmX3NoYTI1NhgKIAEoCRIUCgxkb3dubG9hZF91cmwYCyABKAkSOwoXZG93bmxvYWRfdXJsX2V4cGlyZXNfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHZlcmlmaWNhdGlvbl91cmwYDSABKAkSLQoJaXNzdWVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZXNlbmQYDyABKAgSEAoIYWN0b3JfaWQYECABKAkSEAoIbGFuZ3VhZ2UYESABKAkSDQoFc2NvcmUYEiABKAUSFAoMdG90YWxfcG9pbnRzGBMgASgFYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * report.certificate.issued.v2: a passed result's certificate was rendered and stored (once per pass), or an
@@ -61,7 +61,8 @@ export type CertificateIssued = Message<"readiness.events.v2.CertificateIssued">
   assessmentTitle: string;
 
   /**
-   * Whole percent, rounded.
+   * Whole percent, rounded: for consumers older than score and total_points. What is shown is
+   * shownPercentage(score, total_points) (docs/scoring.md).
    *
    * @generated from field: int32 percentage = 7;
    */
@@ -133,6 +134,19 @@ export type CertificateIssued = Message<"readiness.events.v2.CertificateIssued">
    * @generated from field: string language = 17;
    */
   language: string;
+
+  /**
+   * The result's points: the mail shows the percentage from them, as every surface does (0 of 0 from an older
+   * publisher: read percentage).
+   *
+   * @generated from field: int32 score = 18;
+   */
+  score: number;
+
+  /**
+   * @generated from field: int32 total_points = 19;
+   */
+  totalPoints: number;
 };
 
 /**
