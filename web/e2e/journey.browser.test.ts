@@ -707,7 +707,7 @@ test('when student A is deleted, then their results, certificate, uploaded file,
   const sections = admin.getByRole('region', { name: 'Section Performance' }).getByRole('listitem');
   const technology = sections.filter({ hasText: 'Technology' });
   await shown(technology.getByText('1 / 2 correct'));
-  await shown(technology.getByText('67%', { exact: true }));
+  await shown(technology.getByText('66.7%', { exact: true }));
   await shown(technology.getByText('Needs Improvement'));
   await shown(sections.filter({ hasText: 'Study Habits' }).getByText('1 / 1 correct'));
   const items = admin.getByRole('region', { name: 'Question-by-Question Results' }).getByRole('listitem');

@@ -454,7 +454,7 @@ test('when a student fails, then they can retake and the welcome page shows the 
   await answerAllAndSubmit(page, 'No', 'Once a month');
   await resultShown(page, 'Assessment Complete');
   await shown(page.getByText('You did not meet the passing requirements this time'));
-  await shown(page.getByText('33%'));
+  await shown(page.getByText('33.3%'));
   await expectAccessible(page, 'failed result');
   await page.locator('.Toastify__toast').first().waitFor({ state: 'detached', timeout: 10_000 });
   await shoot(page, 'complete-failed', DESKTOP);
@@ -462,7 +462,7 @@ test('when a student fails, then they can retake and the welcome page shows the 
   await page.getByRole('link', { name: 'Retake Assessment' }).click();
   await atPath(page, link);
   const box = page.getByRole('region', { name: 'Previous Attempt' });
-  await shown(box.getByText('33%'));
+  await shown(box.getByText('33.3%'));
   await shown(box.getByText('Failed'));
   await shown(box.getByText('You can retake this assessment to improve your score.'));
   await expectAccessible(page, 'welcome page after a failed attempt');
