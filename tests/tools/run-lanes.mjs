@@ -13,11 +13,13 @@
 // Each lane writes its jest report to test-results/jest-<lane>.json (the fault lane its output to lane-faults.log as
 // well, printed when it ends); a lane that fails does not stop the others, and the exit code is 1 when any failed.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const { SHARED_ORDER } = createRequire(import.meta.url)('../../web/e2e/sequencer.js');
 const jest = path.join(root, 'node_modules/.bin/jest');
 
 /**
@@ -34,9 +36,37 @@ const LANES = {
     'deploy',
     `--maxWorkers=${process.env.TEST_WORKERS ?? 3}`,
   ],
-  e2e: ['--selectProjects', 'e2e', '--maxWorkers=1'],
+  // The path patterns go first: every word after --selectProjects is read as a project's name.
+  e2e: [...browserFiles('shared'), '--selectProjects', 'e2e', '--maxWorkers=1'],
+  'e2e-own': [...browserFiles('own'), '--selectProjects', 'e2e', '--maxWorkers=1'],
   faults: ['--selectProjects', 'faults', '--maxWorkers=1'],
 };
+
+/** What a lane's jest needs in its environment besides this process's. */
+const LANE_ENV = {
+  // Its files each start a product with settings of their own: the lane's shared product would serve none of them,
+  // so its globalSetup starts none (SHARED_ENV in deploy/all-in-one/test/launcher.ts, `off`).
+  'e2e-own': { READINESS_E2E_SHARED: 'off' },
+};
+
+/**
+ * The browser lane's files, as jest path patterns: those that run on the lane's shared product (the sequencer's
+ * SHARED_ORDER), or the others, which start a product of their own (its settings, or data no other file touched) and
+ * so need nothing of the shared one: they run as a lane of their own beside it. A new file that is in neither list
+ * runs with the others and starts its own product when no shared one is there (web/e2e/support.ts).
+ */
+function browserFiles(which) {
+  const all = [
+    ...readdirSync(path.join(root, 'web/e2e'))
+      .filter((name) => name.endsWith('.test.ts'))
+      .map((name) => `web/e2e/${name}`),
+    ...readdirSync(path.join(root, 'deploy/all-in-one/test'))
+      .filter((name) => name.endsWith('.e2e.test.ts'))
+      .map((name) => `deploy/all-in-one/test/${name}`),
+  ];
+  const chosen = all.filter((file) => SHARED_ORDER.includes(path.basename(file)) === (which === 'shared'));
+  return chosen.map((file) => `${file.replace(/[.]/g, '\\.')}$`);
+}
 
 const chosen = (process.env.TEST_LANES ?? Object.keys(LANES).join(','))
   .split(',')
@@ -55,7 +85,7 @@ if (unknown.length > 0) {
  * its own, while the browser lane and the fault lane each spend much of their time waiting (on the page, on a
  * backoff, on a fault to heal), so they share the machine.
  */
-const STAGES = [['component'], ['e2e', 'faults']];
+const STAGES = [['component'], ['e2e', 'e2e-own', 'faults']];
 
 const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });
@@ -85,6 +115,7 @@ async function runLane(lane, quiet) {
   const output = quiet ? openSync(log, 'w') : 'inherit';
   const child = spawn(jest, ['--ci', '--json', `--outputFile=${report}`, ...LANES[lane]], {
     cwd: root,
+    env: { ...process.env, ...LANE_ENV[lane] },
     stdio: ['ignore', output, output],
   });
   const status = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));

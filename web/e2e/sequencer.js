@@ -37,3 +37,4 @@ class BrowserLaneSequencer extends Sequencer {
 }
 
 module.exports = BrowserLaneSequencer;
+module.exports.SHARED_ORDER = SHARED_ORDER;

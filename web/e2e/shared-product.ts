@@ -51,8 +51,12 @@ interface Started {
 }
 const started = globalThis as { __readinessShared?: Started };
 
-/** globalSetup: starts both, side by side, and writes where they are. */
+/**
+ * globalSetup: starts both, side by side, and writes where they are; nothing when the lane's files start products of
+ * their own (`READINESS_E2E_SHARED=off`, tests/tools/run-lanes.mjs).
+ */
 export async function startShared(): Promise<void> {
+  if (process.env[SHARED_ENV] === 'off') return;
   const missing = ['deploy/all-in-one/dist/main.js', 'web/dist/index.html'].filter(
     (file) => !existsSync(path.join(ROOT, file)),
   );
