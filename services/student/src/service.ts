@@ -47,7 +47,12 @@ export const studentService = defineService({
       graceSeconds: config.SUBMIT_GRACE_SECONDS,
       resultWaitMs: config.SUBMIT_RESULT_WAIT_MS,
       addedTimeMaxMultiple: config.ADDED_TIME_MAX_MULTIPLE,
-      streams: { checkEveryMs: config.ATTEMPT_STREAM_CHECK_MS },
+      streams: {
+        checkEveryMs: config.ATTEMPT_STREAM_CHECK_MS,
+        maxPerLink: config.ATTEMPT_STREAMS_PER_LINK,
+        maxPerAddress: config.ATTEMPT_STREAMS_PER_ADDRESS,
+        maxTotal: config.ATTEMPT_STREAMS_MAX,
+      },
     });
     const students = createStudents({
       database,
