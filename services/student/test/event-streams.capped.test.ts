@@ -248,6 +248,9 @@ describe('event streams per replica', () => {
       for (const r of streams.filter((x) => x.res.status !== 200)) {
         expect(await expectRefused(r)).toMatch(/as many test pages as it can/);
       }
+      const metrics = await (await fetch(`${replica.internalUrl}/metrics`)).text();
+      expect(metrics).toMatch(/^student_event_streams_refused_total\{cap="total"[^}]*\} 2$/m);
+      expect(metrics).toMatch(/^student_event_streams_open\{[^}]*\} 4$/m);
       // The cap is this replica's: the first one still takes streams.
       const onFirst = await open(h.url, students[5]!.token);
       expect(onFirst.res.status).toBe(200);

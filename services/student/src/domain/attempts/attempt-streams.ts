@@ -45,7 +45,11 @@ interface Options {
   maxPerAddress?: number;
   /** Streams this replica holds open at once, all links together. */
   maxTotal?: number;
+  /** Told of every stream refused over a cap (a counter). */
+  onRefused?: (cap: StreamCap) => void;
 }
+
+export type StreamCap = 'link' | 'address' | 'total';
 
 /** What a refused stream's Retry-After says: a tab closing or an attempt ending frees a place within it. */
 export const STREAM_RETRY_AFTER_SECONDS = 30;
@@ -173,18 +177,21 @@ export function createAttemptStreams(options: Options) {
       const link = hash.toString('hex');
       const address = plainAddress(opener.address);
       if (taken >= maxTotal) {
+        options.onRefused?.('total');
         throw tooMany(
           'too_many_streams',
           'The server is following as many test pages as it can; try again shortly',
         );
       }
       if ((byAddress.get(address) ?? 0) >= maxPerAddress) {
+        options.onRefused?.('address');
         throw tooMany(
           'too_many_streams',
           `At most ${maxPerAddress} test pages can be followed from one network address at once`,
         );
       }
       if ((byLink.get(link) ?? 0) >= maxPerLink) {
+        options.onRefused?.('link');
         throw tooMany(
           'too_many_streams',
           `This test is open in too many tabs (at most ${maxPerLink}); close one and this page follows again`,
