@@ -46,7 +46,7 @@ export const configSchema = z
     /** Event streams one student link may hold open on a replica at once (a student's tabs); one more is a 429. */
     ATTEMPT_STREAMS_PER_LINK: z.coerce.number().int().min(1).max(100).default(3),
     /**
-     * Event streams one client address may hold open on a replica at once, all links together: room for a
+     * Event streams one client address (IPv6: its /64) may hold open on a replica at once, all links together: room for a
      * classroom behind one NAT address. The address is the socket's unless `TRUSTED_PROXIES` names the gateway.
      */
     ATTEMPT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),

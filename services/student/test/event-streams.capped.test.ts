@@ -230,7 +230,18 @@ describe('event streams per client address', () => {
       );
       const elsewhere = await open(replica.url, students[2]!.token, { 'x-forwarded-for': '198.51.100.8' });
       expect(elsewhere.res.status).toBe(200);
-      await closeAll([a, b, elsewhere]);
+      // An IPv6 client counts by its /64: a fresh address per stream from one network is the same client.
+      const v6 = await Promise.all(
+        ['2001:db8:7:1::a', '2001:db8:7:1::b', '2001:db8:7:1:ffff::c'].map((ip, i) =>
+          open(replica.url, students[i]!.token, { 'x-forwarded-for': ip }),
+        ),
+      );
+      expect(v6.map((v) => v.res.status).sort()).toEqual([200, 200, 429]);
+      const otherNetwork = await open(replica.url, students[3]!.token, {
+        'x-forwarded-for': '2001:db8:7:2::a',
+      });
+      expect(otherNetwork.res.status).toBe(200);
+      await closeAll([a, b, elsewhere, ...v6, otherNetwork]);
     } finally {
       await replica.stop();
     }

@@ -57,8 +57,25 @@ export const STREAM_RETRY_AFTER_SECONDS = 30;
 const tooMany = (code: string, message: string) =>
   new AppError(code, message, 429, { details: { retryAfterSeconds: STREAM_RETRY_AFTER_SECONDS } });
 
-/** An IPv4 client as itself rather than in its v4-in-v6 form (`::ffff:10.0.0.1`). */
-const plainAddress = (address: string) => (address.startsWith('::ffff:') ? address.slice(7) : address);
+/**
+ * The client a per-address cap counts: an IPv4 address as itself (also in its v4-in-v6 form `::ffff:10.0.0.1`),
+ * an IPv6 address by its /64, the least a network is given, so one host cannot take a fresh address per stream.
+ */
+export function addressKey(address: string): string {
+  const plain = (address.startsWith('::ffff:') ? address.slice(7) : address).split('%')[0] ?? '';
+  if (!plain.includes(':')) return plain;
+  const [head = '', tail] = plain.toLowerCase().split('::');
+  const front = head ? head.split(':') : [];
+  const back = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined
+      ? front
+      : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`;
+}
 
 function take(counts: Map<string, number>, key: string): void {
   counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -175,7 +192,7 @@ export function createAttemptStreams(options: Options) {
     async follow(opener: StreamOpener, sink: AttemptSink): Promise<{ close(): void } | null> {
       const hash = tokenHash(opener.token);
       const link = hash.toString('hex');
-      const address = plainAddress(opener.address);
+      const address = addressKey(opener.address);
       if (taken >= maxTotal) {
         options.onRefused?.('total');
         throw tooMany(
