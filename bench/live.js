@@ -86,6 +86,8 @@ async function main() {
         RATE_LIMIT_STUDENT: '100000000',
         RATE_LIMIT_STUDENT_TOKEN: '100000000',
       },
+      // The same address holds every stream, and the replica all of them.
+      student: { ATTEMPT_STREAMS_PER_ADDRESS: String(N + 100), ATTEMPT_STREAMS_MAX: String(N + 100) },
     },
   });
   const pool = new Pool({ connectionString: stack.service('student').databaseUrl, max: 2 });

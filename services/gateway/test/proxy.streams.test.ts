@@ -7,12 +7,27 @@ const STREAMS = 300;
 
 describe('gateway: a student page following its attempt (server-sent events)', () => {
   const open: http.ServerResponse[] = [];
+  /** The X-Forwarded-For each stream reached the student service with. */
+  const forwardedFor: unknown[] = [];
   let student: Upstream;
   let gateway: RunningGateway;
 
   beforeAll(async () => {
     student = await startUpstream((app) => {
       app.get('/api/student/:token/events', (req, res) => {
+        forwardedFor.push(req.headers['x-forwarded-for']);
+        if (req.params.token === 'over-the-cap') {
+          res
+            .set('Retry-After', '30')
+            .status(429)
+            .json({ message: 'too many tabs', code: 'too_many_streams' });
+          return;
+        }
+        if (req.params.token === 'attempt-over') {
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.end('event: attempt\ndata: {"status":"closed"}\n\n');
+          return;
+        }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(`event: attempt\ndata: {"token":"${req.params.token}"}\n\n`);
         open.push(res);
@@ -76,5 +91,23 @@ describe('gateway: a student page following its attempt (server-sent events)', (
     expect(arrived).toHaveLength(1);
     expect(pages.every((p) => !p.res.destroyed)).toBe(true);
     for (const p of pages) p.req.destroy();
+  });
+
+  it("passes the student service's refusal of a stream over its cap (429, JSON, Retry-After) and its end of a finished attempt's stream; the service is told the socket's address, never a client's forged X-Forwarded-For", async () => {
+    forwardedFor.length = 0;
+    const refused = await fetch(`${gateway.url}/api/student/over-the-cap/events`, {
+      headers: { 'x-forwarded-for': '203.0.113.9' },
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('30');
+    expect(await refused.json()).toEqual({ message: 'too many tabs', code: 'too_many_streams' });
+    // No proxy is trusted in front of this gateway: the address is the socket's, whatever the client wrote.
+    expect(forwardedFor).toEqual(['127.0.0.1']);
+
+    const over = await fetch(`${gateway.url}/api/student/attempt-over/events`, {
+      signal: AbortSignal.timeout(2_000),
+    });
+    expect(over.status).toBe(200);
+    expect(await over.text()).toContain('"status":"closed"');
   });
 });

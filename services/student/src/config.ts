@@ -38,12 +38,21 @@ export const configSchema = z
      * of the attempt's time limit (2: a 30-minute test can be given 60 minutes more; 0: no time can be added).
      */
     ADDED_TIME_MAX_MULTIPLE: z.coerce.number().min(0).max(20).default(2),
-    /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
     /**
      * How often each replica reads the clocks of the attempts whose pages it streams to (one statement for all of
      * them, none while no page is connected): an administrator's extension or end reaches the page within it.
      */
     ATTEMPT_STREAM_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(2_500),
+    /** Event streams one student link may hold open on a replica at once (a student's tabs); one more is a 429. */
+    ATTEMPT_STREAMS_PER_LINK: z.coerce.number().int().min(1).max(100).default(3),
+    /**
+     * Event streams one client address (IPv6: its /64) may hold open on a replica at once, all links together: room for a
+     * classroom behind one NAT address. The address is the socket's unless `TRUSTED_PROXIES` names the gateway.
+     */
+    ATTEMPT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
+    /** Event streams a replica holds open at once, all students together; one more is a 429. */
+    ATTEMPT_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+    /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
     DEADLINE_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   })
   .superRefine((c, ctx) => {

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService } from '@readiness/kit/runtime';
+import { Counter, Gauge } from 'prom-client';
 import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
 import { answerPrefix, createAttempts } from './domain/attempts';
@@ -39,7 +40,13 @@ export const studentService = defineService({
   ],
   uses: { storage: true },
   openapi: studentApi.openapi,
-  setup({ config, logger, database, storage, handleOnce }) {
+  setup({ config, logger, database, storage, handleOnce, registry }) {
+    const streamsRefused = new Counter({
+      name: 'student_event_streams_refused_total',
+      help: "Students' event streams refused with 429, by the cap they met (link, address, total)",
+      labelNames: ['cap'],
+      registers: [registry],
+    });
     const attempts = createAttempts({
       database,
       storage,
@@ -47,7 +54,21 @@ export const studentService = defineService({
       graceSeconds: config.SUBMIT_GRACE_SECONDS,
       resultWaitMs: config.SUBMIT_RESULT_WAIT_MS,
       addedTimeMaxMultiple: config.ADDED_TIME_MAX_MULTIPLE,
-      streams: { checkEveryMs: config.ATTEMPT_STREAM_CHECK_MS },
+      streams: {
+        checkEveryMs: config.ATTEMPT_STREAM_CHECK_MS,
+        maxPerLink: config.ATTEMPT_STREAMS_PER_LINK,
+        maxPerAddress: config.ATTEMPT_STREAMS_PER_ADDRESS,
+        maxTotal: config.ATTEMPT_STREAMS_MAX,
+        onRefused: (cap) => streamsRefused.inc({ cap }),
+      },
+    });
+    new Gauge({
+      name: 'student_event_streams_open',
+      help: "Students' event streams this replica holds open (ATTEMPT_STREAMS_MAX at most)",
+      registers: [registry],
+      collect() {
+        this.set(attempts.streams.size());
+      },
     });
     const students = createStudents({
       database,

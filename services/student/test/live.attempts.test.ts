@@ -16,7 +16,10 @@ jest.setTimeout(60_000);
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startStudent('embedded', { config: { ATTEMPT_STREAM_CHECK_MS: 200, SUBMIT_RESULT_WAIT_MS: 0 } });
+  // Room for the five pages of one link the replica test opens and closes (the caps are event-streams.capped's).
+  h = await startStudent('embedded', {
+    config: { ATTEMPT_STREAM_CHECK_MS: 200, SUBMIT_RESULT_WAIT_MS: 0, ATTEMPT_STREAMS_PER_LINK: 10 },
+  });
   await publishVersion(h);
 });
 afterAll(() => h?.close());

@@ -6568,7 +6568,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description text/event-stream: `attempt` events ({ attemptId, deadlineAt, status: in_progress | closed, serverNow, addedMinutes }) within a few seconds of an administrator adding time or ending the attempt; a comment every 20 s */
+                /** @description text/event-stream: `attempt` events ({ attemptId, deadlineAt, status: in_progress | closed, serverNow, addedMinutes }) within a few seconds of an administrator adding time or ending the attempt; a comment every 20 s. The stream ends after a `closed` event (submitted, ended by an administrator, or finalised at the deadline) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -6586,6 +6586,15 @@ export interface paths {
                 };
                 /** @description Invalid or expired invitation link (unknown, expired and deleted alike) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many streams open for this link, from this client address, or on this replica (see Retry-After) */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -606,14 +606,16 @@ export const studentApi = serviceApi<StudentApiDeps>({
       responses: {
         200: {
           description:
-            'text/event-stream: `attempt` events ({ attemptId, deadlineAt, status: in_progress | closed, serverNow, addedMinutes }) within a few seconds of an administrator adding time or ending the attempt; a comment every 20 s',
+            'text/event-stream: `attempt` events ({ attemptId, deadlineAt, status: in_progress | closed, serverNow, addedMinutes }) within a few seconds of an administrator adding time or ending the attempt; a comment every 20 s. The stream ends after a `closed` event (submitted, ended by an administrator, or finalised at the deadline)',
         },
         204: 'The student never started: nothing to follow (EventSource stops)',
         404: INVALID_LINK,
+        429: 'Too many streams open for this link, from this client address, or on this replica (see Retry-After)',
       },
       async handle({ params, req, res }, { attempts }) {
         let ended = false;
-        const following = await attempts.streams.follow(params.token, {
+        const opener = { token: params.token, address: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
+        const following = await attempts.streams.follow(opener, {
           send(message: AttemptMessage) {
             if (ended) return;
             if (!res.headersSent) {

@@ -235,6 +235,42 @@ describe('The test page follows the attempt', () => {
     }
   });
 
+  it('when the stream is refused again and again (429: the link is open in too many tabs), then the page opens it again less and less often, never more than once a minute', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      await resume();
+      const gaps: number[] = [];
+      for (let i = 0; i < 8; i += 1) {
+        FakeEventSource.instances.at(-1)!.fail({ closed: true });
+        const before = FakeEventSource.instances.length;
+        let waited = 0;
+        while (FakeEventSource.instances.length === before && waited < 120_000) {
+          await act(() => jest.advanceTimersByTimeAsync(1000));
+          waited += 1000;
+        }
+        gaps.push(waited);
+      }
+      expect(gaps).toEqual([3000, 6000, 12_000, 24_000, 48_000, 60_000, 60_000, 60_000]);
+      // The countdown goes on meanwhile: the page keeps its own clock.
+      expect(timer()).toBeInTheDocument();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('when the stream says the attempt is closed (and the server ends it), then it is not opened again', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      const { stream } = await resume();
+      stream.emit('attempt', attemptEvent({ status: 'closed' }));
+      expect(stream.closed).toBe(true);
+      await act(() => jest.advanceTimersByTimeAsync(120_000));
+      expect(FakeEventSource.instances).toHaveLength(1);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('when the test page goes away, then its stream is closed and not opened again', async () => {
     jest.useFakeTimers({ advanceTimers: true });
     try {
