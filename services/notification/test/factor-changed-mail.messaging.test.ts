@@ -25,13 +25,13 @@ describe.each(['real', 'embedded'] as const)('factor changed mail (%s infrastruc
     const mail = await h.catcher.waitFor((m) => m.subject === 'A passkey was added to your account', 10_000);
     expect(mail.to).toContain('ada@example.edu');
     expect(mail.text).toContain(
-      'A passkey named “Work <laptop>” was added to your Readiness admin account on 3 March 2026 at 14:05 UTC.',
+      'A passkey named “\u2068Work <laptop>\u2069” was added to your Readiness admin account on 3 March 2026 at 14:05 UTC.',
     );
     expect(mail.text).toContain(NOT_YOU);
     expect(mail.text).toContain('https://readiness.example.edu/admin/security');
     expect(mail.html).toContain('Work &lt;laptop&gt;');
     expect(mail.html).not.toContain('<laptop>');
-    expect(mail.html).toContain('Ada &lt;Lovelace&gt;');
+    expect(mail.html).toContain('<bdi>Ada &lt;Lovelace&gt;</bdi>');
 
     const rows = await eventually(async () => {
       const r = (await deliveryRows(h.database)).filter((d) => d.event_id === event.id);
@@ -45,7 +45,7 @@ describe.each(['real', 'embedded'] as const)('factor changed mail (%s infrastruc
     [
       FactorChange.PASSKEY_REMOVED,
       'A passkey was removed from your account',
-      'The passkey “Phone” was removed',
+      'The passkey “\u2068Phone\u2069” was removed',
     ],
     [
       FactorChange.AUTHENTICATOR_ADDED,
@@ -79,7 +79,7 @@ describe.each(['real', 'embedded'] as const)('factor changed mail (%s infrastruc
     ]);
     const mail = await h.catcher.waitFor((m) => m.subject === 'Your two-factor sign-in was reset', 10_000);
     expect(mail.text).toContain(
-      'Grace Hopper, a super administrator, removed every passkey, the authenticator app and the recovery codes',
+      '\u2068Grace Hopper\u2069, a super administrator, removed every passkey, the authenticator app and the recovery codes',
     );
   });
 });

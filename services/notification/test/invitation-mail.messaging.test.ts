@@ -120,7 +120,7 @@ describe('invitation mail in the student’s language', () => {
     ]);
     const mail = await h.catcher.waitFor((m) => m.to.includes('layla@example.edu'), 10_000);
     expect(mail.subject).toBe('دعوة لأداء تقييم «Distance Learning Readiness»');
-    expect(mail.text).toContain('مرحبًا ليلى حسن،');
+    expect(mail.text).toContain('مرحبًا \u2068ليلى حسن\u2069،');
     expect(mail.text).toContain(`للدخول إلى التقييم: ${url}`);
     expect(mail.html).toMatch(/<html lang="ar" dir="rtl">/);
     expect(mail.html).toContain(`href="${url}"`);
@@ -186,7 +186,7 @@ describe('invitation mail in the student’s language', () => {
     await h.bus.publish([invitationEvent({ email: 'zoe@example.edu', language: 'fr', resent: true })]);
     const mail = await h.catcher.waitFor((m) => m.to.includes('zoe@example.edu'), 10_000);
     expect(mail.subject).toBe('Rappel\u00a0: votre invitation à l’évaluation Readiness');
-    expect(mail.text).toContain('Bonjour Ada Lovelace,');
+    expect(mail.text).toContain('Bonjour \u2068Ada Lovelace\u2069,');
     expect(mail.html).toMatch(/<html lang="fr">/);
   });
 });

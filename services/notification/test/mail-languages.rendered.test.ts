@@ -6,6 +6,16 @@ const when = new Date('2027-01-31T12:00:00Z');
 const url = 'https://readiness.example.edu/assessment/tok?a=1&b=2';
 const verificationUrl = 'https://readiness.example.edu/verify/RDY-7K3F-92QX';
 
+/**
+ * A mail as it was before names were set apart from their sentence (issue 43 item 4: `<bdi>` in HTML, U+2068 …
+ * U+2069 in text; mail-names.isolated.test.ts holds that): everything else must stay byte for byte.
+ */
+const unisolated = (mail: { subject: string; text: string; html: string }) => ({
+  subject: mail.subject,
+  text: mail.text.replace(/[\u2068\u2069]/g, ''),
+  html: mail.html.replace(/<\/?bdi>/g, ''),
+});
+
 /** The inputs the English mails of the fixture were rendered from, before the mails had other languages. */
 const englishCases = {
   'invitation titled': () =>
@@ -78,25 +88,29 @@ describe('English, the language of a student without one', () => {
   test.each(Object.keys(englishCases) as Array<keyof typeof englishCases>)(
     'when the %s mail is written without a language, then it is the English mail of before, byte for byte',
     (name) => {
-      expect(englishCases[name]()).toEqual(before[name]);
+      expect(unisolated(englishCases[name]())).toEqual(before[name]);
     },
   );
 
   test('when an administrator’s password reset mail is written, then it is the English mail of before, byte for byte', () => {
     expect(
-      adminPasswordReset({
-        name: 'Grace <Hopper>',
-        temporaryPassword: 'kV8#q2-Lm9!zT4',
-        loginUrl: 'https://readiness.example.edu/admin/login',
-      }),
+      unisolated(
+        adminPasswordReset({
+          name: 'Grace <Hopper>',
+          temporaryPassword: 'kV8#q2-Lm9!zT4',
+          loginUrl: 'https://readiness.example.edu/admin/login',
+        }),
+      ),
     ).toEqual(before['password reset']);
   });
 
   test.each(['', 'en', 'xx', 'EN'])(
     'when the language is %j, then the mail is the English one',
     (language) => {
-      expect(certificate({ name: 'Grace <Hopper>', language })).toEqual(before['certificate issued']);
-      expect(extraTime(30, 25, language)).toEqual(before['invitation extra time']);
+      expect(unisolated(certificate({ name: 'Grace <Hopper>', language }))).toEqual(
+        before['certificate issued'],
+      );
+      expect(unisolated(extraTime(30, 25, language))).toEqual(before['invitation extra time']);
     },
   );
 });
@@ -183,7 +197,7 @@ describe('the words of each language', () => {
     expect(invitation.subject).toBe('دعوة لأداء تقييم «Online Study Skills»');
     expect(invitation.html).toMatch(/^<!doctype html>\n<html lang="ar" dir="rtl">/);
     expect(invitation.html).toContain('<table role="presentation" dir="rtl"');
-    expect(invitation.text).toContain('مرحبًا Grace،');
+    expect(invitation.text).toContain('مرحبًا \u2068Grace\u2069،');
     expect(invitation.text).toContain('لديك 37 دقيقة و30 ثانية، بما في ذلك وقتك الإضافي البالغ 25');
     expect(invitation.text).toContain('(المدة المعتادة 30 دقيقة)');
     expect(invitation.text).toContain('حتى الأحد، 31 يناير 2027');
@@ -195,7 +209,7 @@ describe('the words of each language', () => {
     const issued = certificate({ language: 'ar', name: 'ليلى حسن' });
     expect(issued.subject).toBe('تهانينا! شهادتك لاجتياز «Distance Learning Readiness»');
     expect(issued.text).toMatch(
-      /^مرحبًا ليلى حسن،\n\nتهانينا على اجتيازك «Distance Learning Readiness» بنتيجة 92/,
+      /^مرحبًا \u2068ليلى حسن\u2069،\n\nتهانينا على اجتيازك «Distance Learning Readiness» بنتيجة 92/,
     );
     expect(issued.html).toContain('<strong dir="ltr" style="letter-spacing:0.06em">RDY-7K3F-92QX</strong>');
   });

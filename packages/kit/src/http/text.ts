@@ -33,6 +33,51 @@ export function textField(options: TextFieldOptions): z.ZodString {
     .regex(options.multiLine ? MULTI_LINE : SINGLE_LINE, { message: controlCharacterMessage(options.label) });
 }
 
+export const NAME_LETTER_MESSAGE = 'Name must contain a letter';
+export const NAME_DIRECTION_MESSAGE = 'Name has an unclosed direction control';
+
+/** Letters that print nothing (Hangul fillers): a name of them alone would be an empty line on a certificate. */
+const BLANK_LETTERS = /[\u115f\u1160\u3164\uffa0]/gu;
+
+/** True when the text holds at least one letter that is seen on the page, in any script. */
+export const hasVisibleLetter = (text: string) => /\p{L}/u.test(text.replace(BLANK_LETTERS, ''));
+
+const EMBEDDINGS = '\u202a\u202b\u202d\u202e';
+const POP_EMBEDDING = '\u202c';
+const ISOLATES = '\u2066\u2067\u2068';
+const POP_ISOLATE = '\u2069';
+
+/**
+ * True when every direction control in the text is closed inside it, innermost first: an embedding or override
+ * (U+202A, U+202B, U+202D, U+202E) by U+202C, an isolate (U+2066 to U+2068) by U+2069. An open one would carry on
+ * past the name and turn around the sentence it is printed in (dates and scores included); a closer with nothing
+ * of its kind to close is refused too, as nothing a person types has one.
+ */
+export function directionControlsClosed(text: string): boolean {
+  const open: string[] = [];
+  for (const c of text) {
+    if (EMBEDDINGS.includes(c)) open.push(POP_EMBEDDING);
+    else if (ISOLATES.includes(c)) open.push(POP_ISOLATE);
+    else if (c === POP_EMBEDDING || c === POP_ISOLATE) {
+      if (open.pop() !== c) return false;
+    }
+  }
+  return open.length === 0;
+}
+
+/**
+ * A person's name (an administrator's, a student's: forms, CSV rows): trimmed, 2 to 100 characters, with a letter
+ * one can see and no direction control left open. The pages, mails and PDFs isolate every name as well; these
+ * rules keep a name from being blank or from turning its surroundings around where something does not.
+ */
+export const personNameField = textField({ label: 'Name' })
+  .trim()
+  .min(1, 'Name is required')
+  .refine(hasVisibleLetter, { message: NAME_LETTER_MESSAGE, abort: true })
+  .min(2, 'Name must be at least 2 characters')
+  .max(100, 'Name must be at most 100 characters')
+  .refine(directionControlsClosed, NAME_DIRECTION_MESSAGE);
+
 export const INVALID_EMAIL_MESSAGE = 'Invalid email address';
 
 /**

@@ -1,8 +1,12 @@
 export {
   escapeHtml,
+  isolated,
+  isolateHtml,
+  isolateText,
   translations,
   type Catalogue,
   type Catalogues,
+  type Isolated,
   type MessageValues,
   type TranslationOptions,
   type Translator,

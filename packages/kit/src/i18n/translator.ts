@@ -12,8 +12,25 @@ export type Catalogues<Id extends string = string> = { readonly en: Catalogue<Id
   Record<string, Partial<Catalogue<Id>>>
 >;
 
-/** A message's arguments: text, or a number for `plural` and `#`. */
-export type MessageValues = Readonly<Record<string, string | number>>;
+/**
+ * A value set apart from the sentence it stands in: a person's name, which may be written right to left (or hold
+ * direction controls) and must not turn its surroundings around. Plain text wraps it in FIRST STRONG ISOLATE …
+ * POP DIRECTIONAL ISOLATE, HTML in `<bdi>`.
+ */
+export interface Isolated {
+  readonly isolated: string;
+}
+export const isolated = (text: string): Isolated => ({ isolated: text });
+
+const FIRST_STRONG_ISOLATE = '\u2068';
+const POP_DIRECTIONAL_ISOLATE = '\u2069';
+/** Text set apart from the plain text around it (mails' text part, subjects, log-free messages). */
+export const isolateText = (text: string) => `${FIRST_STRONG_ISOLATE}${text}${POP_DIRECTIONAL_ISOLATE}`;
+/** Text escaped and set apart from the HTML around it. */
+export const isolateHtml = (text: string) => `<bdi>${escapeHtml(text)}</bdi>`;
+
+/** A message's arguments: text, text set apart (`isolated`), or a number for `plural` and `#`. */
+export type MessageValues = Readonly<Record<string, string | number | Isolated>>;
 
 export interface Translator<Id extends string> {
   /** The language the messages are in: the one asked for, or English when there is no catalogue for it. */
@@ -89,11 +106,16 @@ function linguiOf(catalogue: Partial<Catalogue>, locale: string, language: strin
  */
 const BACKSLASH = '\ufdd0';
 
+function written(value: string | Isolated, html: boolean): string {
+  if (typeof value === 'string') return html ? escapeHtml(value) : value;
+  return html ? isolateHtml(value.isolated) : isolateText(value.isolated);
+}
+
 function write(i18n: I18n, id: string, values: MessageValues = {}, html: boolean): string {
   const guarded = Object.fromEntries(
     Object.entries(values).map(([name, value]) => [
       name,
-      typeof value === 'string' ? (html ? escapeHtml(value) : value).replace(/\\/g, BACKSLASH) : value,
+      typeof value === 'number' ? value : written(value, html).replace(/\\/g, BACKSLASH),
     ]),
   );
   return i18n._(id, guarded).replaceAll(BACKSLASH, '\\');
@@ -132,7 +154,10 @@ function translatorOf<Id extends string>(
         .reduce<{ runs: Array<{ text: string; strong: boolean }>; strong: boolean }>(
           (acc, part) => {
             if (part === '<strong>' || part === '</strong>') return { ...acc, strong: part === '<strong>' };
-            if (part) acc.runs.push({ text: unescapeHtml(part), strong: acc.strong });
+            const text = part
+              .replaceAll('<bdi>', FIRST_STRONG_ISOLATE)
+              .replaceAll('</bdi>', POP_DIRECTIONAL_ISOLATE);
+            if (text) acc.runs.push({ text: unescapeHtml(text), strong: acc.strong });
             return acc;
           },
           { runs: [], strong: false },

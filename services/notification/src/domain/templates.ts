@@ -1,10 +1,11 @@
 import type { FactorChangeKind } from '@readiness/contracts';
-import { escapeHtml, type MessageValues } from '@readiness/kit/i18n';
+import { escapeHtml, isolated, isolateHtml, isolateText, type MessageValues } from '@readiness/kit/i18n';
 import { mailTranslator, type MailMessage, type MailTranslator } from './messages';
 
 /**
  * Mail templates: every mail has an HTML body in the shared layout and a plain-text twin with the same
- * content. Every value from data is escaped before it reaches HTML. A student's mails are written in their
+ * content. Every value from data is escaped before it reaches HTML, and every name is isolated (`<bdi>` in HTML,
+ * U+2068 … U+2069 in text) so that one written right to left cannot reorder the sentence around it. A student's mails are written in their
  * language from the catalogues in `messages/`; an administrator's stay English.
  */
 export interface RenderedMail {
@@ -51,7 +52,7 @@ export function adminPasswordReset(input: {
 }): RenderedMail {
   const subject = `Your ${PRODUCT} admin password was reset`;
   const text = [
-    `Hello ${input.name},`,
+    `Hello ${isolateText(input.name)},`,
     '',
     `A super administrator reset your password for the ${PRODUCT} admin portal.`,
     '',
@@ -64,7 +65,7 @@ export function adminPasswordReset(input: {
   const html = layout(
     mailTranslator('en'),
     subject,
-    `<p>Hello ${escapeHtml(input.name)},</p>
+    `<p>Hello ${isolateHtml(input.name)},</p>
 <p>A super administrator reset your password for the ${PRODUCT} admin portal.</p>
 <p>Temporary password: <code style="font-size:16px;padding:4px 8px;background:#eef2ff;border-radius:4px">${escapeHtml(input.temporaryPassword)}</code></p>
 <p><a href="${escapeHtml(input.loginUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Sign in</a></p>
@@ -83,7 +84,7 @@ const FACTOR_SUBJECTS: Record<FactorChangeKind, string> = {
   'factors-reset': 'Your two-factor sign-in was reset',
 };
 
-/** The sentence that says what happened, from values already in the mail's own form (text or escaped HTML). */
+/** The sentence that says what happened, from values already in the mail's own form (text, or HTML escaped and isolated). */
 function factorChangeSentence(
   change: FactorChangeKind,
   v: { factorName: string; actorName: string; byOther: boolean; when: string },
@@ -127,17 +128,18 @@ export function adminFactorChanged(input: {
     timeStyle: 'short',
     timeZone: 'UTC',
   }).format(input.changedAt)} UTC`;
-  const said = (escape: (s: string) => string) =>
+  // Names set apart from the sentence (a name written right to left must not turn it around).
+  const said = (isolate: (s: string) => string) =>
     factorChangeSentence(input.change, {
-      factorName: escape(input.factorName),
-      actorName: escape(input.actorName),
+      factorName: isolate(input.factorName),
+      actorName: isolate(input.actorName),
       byOther: input.byOther,
       when,
     });
   const text = [
-    `Hello ${input.name},`,
+    `Hello ${isolateText(input.name)},`,
     '',
-    said((s) => s),
+    said(isolateText),
     '',
     'If it was you, there is nothing to do.',
     '',
@@ -148,8 +150,8 @@ export function adminFactorChanged(input: {
   const html = layout(
     mailTranslator('en'),
     subject,
-    `<p>Hello ${escapeHtml(input.name)},</p>
-<p>${said(escapeHtml)}</p>
+    `<p>Hello ${isolateHtml(input.name)},</p>
+<p>${said(isolateHtml)}</p>
 <p>If it was you, there is nothing to do.</p>
 <p style="padding:12px 16px;background:#fef3c7;border-radius:6px">${escapeHtml(NOT_YOU)}</p>
 <p><a href="${escapeHtml(input.securityUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Open your Security page</a></p>`,
@@ -229,7 +231,7 @@ export function studentInvitation(input: {
     : ['invitation.contact.inviter', {}];
   const intro = { ...assessment, product: PRODUCT };
   const text = [
-    t.text('mail.greeting', { name: input.name }),
+    t.text('mail.greeting', { name: isolated(input.name) }),
     '',
     t.text('invitation.intro', intro),
     t.text(timeId, timeValues),
@@ -243,7 +245,7 @@ export function studentInvitation(input: {
   const html = layout(
     t,
     subject,
-    `<p>${t.html('mail.greeting', { name: input.name })}</p>
+    `<p>${t.html('mail.greeting', { name: isolated(input.name) })}</p>
 <p>${t.html('invitation.intro', intro)}</p>
 <p>${t.html(timeId, timeValues)}</p>
 <p><a href="${escapeHtml(input.invitationUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">${t.html('invitation.open.button')}</a></p>
@@ -271,7 +273,7 @@ export function certificateIssued(input: {
     ? ['certificate.resent', assessment]
     : ['certificate.passed', { ...assessment, score: percent(t, input.percentage) }];
   const text = [
-    t.text('mail.greeting', { name: input.name }),
+    t.text('mail.greeting', { name: isolated(input.name) }),
     '',
     t.text(whatId, whatValues),
     '',
@@ -284,7 +286,7 @@ export function certificateIssued(input: {
   const html = layout(
     t,
     subject,
-    `<p>${t.html('mail.greeting', { name: input.name })}</p>
+    `<p>${t.html('mail.greeting', { name: isolated(input.name) })}</p>
 <p>${t.html(whatId, whatValues)}</p>
 <p>${t.html('certificate.attached')}</p>
 <p style="padding:12px 16px;background:#eef2ff;border-radius:6px">${t.html('certificate.code')} <strong${ltr(t)} style="letter-spacing:0.06em">${escapeHtml(input.code)}</strong><br>

@@ -18,7 +18,7 @@ export function Person({ name, email, nameSuffix, details = [] }: PersonProps) {
       </span>
       <div>
         <p className="person__name">
-          {name}
+          <bdi>{name}</bdi>
           {nameSuffix}
         </p>
         <p className="person__email">{email}</p>

@@ -1,4 +1,4 @@
-import { emailField, textField } from '@readiness/kit/http';
+import { emailField, personNameField, textField } from '@readiness/kit/http';
 import { z } from 'zod';
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from '../../domain/common-passwords';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH, passwordBytes } from '../../domain/passwords';
@@ -15,11 +15,7 @@ const passwordField = (requiredMessage: string) =>
 const newPasswordField = (requiredMessage: string) =>
   passwordField(requiredMessage).refine((v) => !isCommonPassword(v), COMMON_PASSWORD_MESSAGE);
 
-export const nameField = textField({ label: 'Name' })
-  .trim()
-  .min(1, 'Name is required')
-  .min(2, 'Name must be at least 2 characters')
-  .max(100, 'Name must be at most 100 characters');
+export const nameField = personNameField;
 
 export const roleField = z.enum(['admin', 'super_admin'], { error: 'Role is required' });
 export const statusField = z.enum(['active', 'disabled'], { error: "Status must be 'active' or 'disabled'" });

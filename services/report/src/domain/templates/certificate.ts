@@ -1,7 +1,7 @@
 import type { Language } from '@readiness/contracts';
 import QRCode from 'qrcode';
 import { SANS, SERIF } from './fonts';
-import { html, trusted } from './html';
+import { html, isolatedName, trusted } from './html';
 import { certificateTranslator, type CertificateTranslator } from './messages';
 
 /**
@@ -344,7 +344,9 @@ export async function certificateHtml(
           <div class="rule"></div>
           <p class="lead">${t.text('certificate.lead')}</p>
           <div class="name" data-slot="name">
-            ${STRUT}<span style="font-size: ${fields?.nameSize ?? NAME_SIZE.max}pt">${fields?.name}</span>
+            ${STRUT}<span style="font-size: ${fields?.nameSize ?? NAME_SIZE.max}pt"
+              >${fields && isolatedName(fields.name)}</span
+            >
           </div>
           <p class="what">
             ${trusted(t.html('certificate.completed', { title: design.assessmentTitle }))}<br /><span

@@ -1,4 +1,4 @@
-import { escapeHtml } from '@readiness/kit/i18n';
+import { escapeHtml, isolateHtml } from '@readiness/kit/i18n';
 
 /**
  * HTML built from data: every interpolated value is escaped unless it is already `SafeHtml` (a fragment built by
@@ -31,3 +31,9 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
 
 /** Markup the product generated itself (never data): inserted as it is. */
 export const trusted = (markup: string) => new SafeHtml(markup);
+
+/**
+ * A person's name set apart from what surrounds it (`<bdi>`, escaped): one written right to left, or holding direction
+ * controls, cannot reorder the sentence, dates and codes around it.
+ */
+export const isolatedName = (name: string) => trusted(isolateHtml(name));

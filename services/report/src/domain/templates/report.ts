@@ -2,7 +2,7 @@ import { pointsToPass, shownPercentage } from '@readiness/contracts';
 import type { ResultCopy, VersionCopy } from '../../data-access/records';
 import { SANS, SERIF } from './fonts';
 import { dateTime, performanceLevel } from './format';
-import { html, trusted, type SafeHtml } from './html';
+import { html, isolatedName, trusted, type SafeHtml } from './html';
 import { timelineLines } from './timeline';
 
 export interface ReportContent {
@@ -237,7 +237,7 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
 
         <h2>Student Information</h2>
         <div class="grid">
-          <div><span>Name</span><strong>${result.name}</strong></div>
+          <div><span>Name</span><strong>${isolatedName(result.name)}</strong></div>
           <div><span>Email</span><strong>${result.email}</strong></div>
           <div><span>Completed</span><strong>${dateTime(result.completedAt)}</strong></div>
           <div><span>Attempt</span><strong>${result.attemptNumber}</strong></div>
@@ -341,7 +341,8 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
         }
 
         <footer>
-          ${content.providerName} · Assessment report for ${result.name} · ${result.assessmentCode}
+          ${content.providerName} · Assessment report for ${isolatedName(result.name)} ·
+          ${result.assessmentCode}
         </footer>
       </body>
     </html>`.value;

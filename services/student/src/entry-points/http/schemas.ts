@@ -1,14 +1,10 @@
 import { languageSchema } from '@readiness/contracts';
-import { emailField, textField } from '@readiness/kit/http';
+import { emailField, personNameField, textField } from '@readiness/kit/http';
 import { z } from 'zod';
 
 export { emailField };
 
-export const nameField = textField({ label: 'Name' })
-  .trim()
-  .min(1, 'Name is required')
-  .min(2, 'Name must be at least 2 characters')
-  .max(100, 'Name must be at most 100 characters');
+export const nameField = personNameField;
 
 export const phoneField = textField({ label: 'Phone number' })
   .trim()

@@ -40,7 +40,12 @@ export function VersionHistory({ versions, loading, viewing, onView, onActivate 
               </div>
               <p className="version-list__meta">
                 {formatDateTime(v.createdAt)}
-                {v.createdBy?.name && <> · {v.createdBy.name}</>}
+                {v.createdBy?.name && (
+                  <>
+                    {' '}
+                    · <bdi>{v.createdBy.name}</bdi>
+                  </>
+                )}
               </p>
               {v.changeNotes && <p className="version-list__notes">{v.changeNotes}</p>}
               <div className="version-list__actions">

@@ -27,7 +27,7 @@ function RecentResults({ results }: { results: RecentResult[] }) {
         <li key={r._id} className="recent-results__item">
           <div className="recent-results__who">
             <Link to={`/admin/results/${encodeURIComponent(r._id)}`} className="recent-results__name">
-              {r.student.name}
+              <bdi>{r.student.name}</bdi>
             </Link>
             <span className="person__email">{r.student.email}</span>
           </div>

@@ -129,7 +129,9 @@ export function AdminLayout() {
           <div className="sidebar__user">
             <UserCircle2 size={36} aria-hidden="true" />
             <div className="sidebar__user-text">
-              <p className="sidebar__user-name">{admin?.name}</p>
+              <p className="sidebar__user-name">
+                <bdi>{admin?.name}</bdi>
+              </p>
               <p className="sidebar__user-role">{roleLabel}</p>
             </div>
           </div>
@@ -168,7 +170,7 @@ export function AdminLayout() {
           <h1 className="topbar__title">{title}</h1>
           <div className="topbar__user">
             <span className="topbar__user-name" title={admin?.name}>
-              {admin?.name}
+              <bdi>{admin?.name}</bdi>
             </span>
             <span className="topbar__avatar" aria-hidden="true">
               {admin?.name?.charAt(0).toUpperCase()}

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import {
   ArrowLeft,
@@ -40,7 +40,7 @@ function BackToResults() {
   );
 }
 
-function Facts({ items }: { items: [string, string][] }) {
+function Facts({ items }: { items: [string, ReactNode][] }) {
   return (
     <dl className="facts">
       {items.map(([term, value]) => (
@@ -312,7 +312,7 @@ export function ResultDetailPage() {
         <Card title={t('results.detail.student')}>
           <Facts
             items={[
-              [t('results.detail.name'), result.student.name],
+              [t('results.detail.name'), <bdi key="name">{result.student.name}</bdi>],
               [t('results.detail.email'), result.student.email],
               [t('results.detail.completed'), formatDateTime(result.completedAt)],
               [t('results.detail.code'), result.assessmentCode || t('results.detail.noCode')],

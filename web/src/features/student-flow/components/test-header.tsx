@@ -26,7 +26,9 @@ export function TestHeader({ name, progress, timeLeftMs, saveStatus, onLanguage 
   return (
     <div className="test-header" {...KEEP_CLEAR}>
       <div className="test-header__row">
-        <p className="test-header__name">{name}</p>
+        <p className="test-header__name">
+          <bdi>{name}</bdi>
+        </p>
         <p className={`test-header__save test-header__save--${saveStatus}`}>
           {t(SAVE_STATUS_MESSAGE[saveStatus])}
         </p>

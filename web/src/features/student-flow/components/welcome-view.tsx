@@ -42,7 +42,10 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
       <div className="welcome__intro">
         <h1 className="student__title">{t('app.heading')}</h1>
         <p className="welcome__student">
-          <strong>{student.name}</strong> <span className="muted">{student.email}</span>
+          <strong>
+            <bdi>{student.name}</bdi>
+          </strong>{' '}
+          <span className="muted">{student.email}</span>
         </p>
       </div>
 

@@ -155,7 +155,8 @@ function Verification() {
                 name: verification.certificate.name,
                 date: formatDay(i18n, verification.certificate.issuedAt),
               }}
-              components={{ 0: <strong />, 1: <strong /> }}
+              // dir="auto" isolates the name: one written right to left cannot reorder the date after it.
+              components={{ 0: <strong dir="auto" />, 1: <strong /> }}
             />
           </p>
           <dl className="verify__facts">

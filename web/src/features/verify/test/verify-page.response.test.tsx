@@ -44,6 +44,14 @@ describe('certificate verification page', () => {
     expect(requests).toEqual([{ path: '/api/certificates/RDY-7K3F-92QX', authorization: null }]);
   });
 
+  it('when the certificate is valid, then the name stands in its own isolate, apart from the date after it', async () => {
+    renderStudentApp('/verify/RDY-7K3F-92QX');
+    const name = await screen.findByText('Grace Hopper');
+    const isolate = name.closest('bdi, [dir="auto"]');
+    expect(isolate).toHaveTextContent(/^Grace Hopper$/);
+    expect(isolate).not.toContainElement(screen.getByText('Nov 20, 2026'));
+  });
+
   it('when no certificate has the code, then it says so', async () => {
     renderStudentApp('/verify/RDY-0000-0000');
     expect(
