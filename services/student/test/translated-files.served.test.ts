@@ -44,6 +44,9 @@ test('when a version offers a question file in Spanish, then the page load serve
     ],
   } as never);
   const s = await inviteStudent(h);
+  // Served with the questions, which come with Start (issue 43 item 2).
+  const started = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
+  expect(started.status).toBe(201);
   const page = await studentCall(h, 'GET', `/api/student/${s.token}/assessment`);
   expect(page.status).toBe(200);
   const { assessment } = page.json;
@@ -69,8 +72,6 @@ test('when a version offers a question file in Spanish, then the page load serve
   });
 
   // Still one statement for the page, and the answers (option ids, a file answer) are scored as before.
-  const started = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
-  expect(started.status).toBe(201);
   await eventually(
     async () => (await h.database.execute(sql`SELECT 1 FROM outbox WHERE sent_at IS NULL`)).length === 0,
     'the outbox relayed',
@@ -97,7 +98,7 @@ test('when a version comes from a publisher without translated files, then every
     ],
   } as never);
   const s = await inviteStudent(h);
-  const { assessment } = (await studentCall(h, 'GET', `/api/student/${s.token}/assessment`)).json;
+  const { assessment } = (await studentCall(h, 'POST', `/api/student/${s.token}/start`)).json;
   expect(assessment.translations.ar.questions.q3).toEqual({ fileInstructions: 'املأ القالب' });
   expect(assessment.questions.find((q: { id: string }) => q.id === 'q3').downloadableFile.url).toBe(
     '/api/assessment/files/seed-template.docx',

@@ -55,6 +55,12 @@ test('when a version carries translations, then the student page serves every la
     ],
   } as never);
   const s = await inviteStudent(h);
+  // Before Start the titles and the practice question only: no question's texts (issue 43 item 2).
+  const welcome = await studentCall(h, 'GET', `/api/student/${s.token}/assessment`);
+  expect(welcome.status).toBe(200);
+  expect(welcome.json.assessment.translations.es.questions).toBeUndefined();
+  expect(welcome.json.assessment.translations.es.practiceQuestion.question).toBe('¿Cuál es un navegador?');
+  await studentCall(h, 'POST', `/api/student/${s.token}/start`);
   const page = await studentCall(h, 'GET', `/api/student/${s.token}/assessment`);
   expect(page.status).toBe(200);
   // Texts left empty are missing (the page shows English); option ids stay the answers.
@@ -77,7 +83,6 @@ test('when a version carries translations, then the student page serves every la
   expect(JSON.stringify(page.json.assessment.translations)).not.toContain('correctAnswer');
 
   // The page that loads a translated version still costs one statement (the relay's are not the page's).
-  await studentCall(h, 'POST', `/api/student/${s.token}/start`);
   await eventually(
     async () => (await h.database.execute(sql`SELECT 1 FROM outbox WHERE sent_at IS NULL`)).length === 0,
     'the outbox relayed',

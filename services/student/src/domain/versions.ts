@@ -6,6 +6,7 @@ import {
   type ContentTranslations,
   type TranslatedTexts,
 } from '@readiness/contracts';
+import type { VersionSection } from '@readiness/contracts';
 import type { Answer, AssessmentVersion, VersionQuestion } from '../data-access/version-records';
 
 export type {
@@ -15,11 +16,20 @@ export type {
   VersionQuestion,
 } from '../data-access/version-records';
 
-/** The assessment as a student sees it: the version without its answer key (api.md StudentAssessment). */
+/** A section as the welcome page states it: with how many of its questions each student answers. */
+export interface StudentSection extends VersionSection {
+  questionCount: number;
+}
+
+/**
+ * The assessment as a student sees it: the version without its answer key (api.md StudentAssessment). A page is
+ * never sent it whole: `pageView` keeps only the questions the student may see (none before Start).
+ */
 export interface StudentAssessment extends Omit<
   AssessmentVersion,
-  'questions' | 'practiceQuestion' | 'shuffleQuestions' | 'shuffleOptions' | 'translations'
+  'sections' | 'questions' | 'practiceQuestion' | 'shuffleQuestions' | 'shuffleOptions' | 'translations'
 > {
+  sections: StudentSection[];
   /** Every language's texts at once, so the page switches language without another call; {} when none. */
   translations: ContentTranslations;
   /** Tried on the page before Start, its answer with it: never scored, so nothing is given away. */
@@ -44,7 +54,10 @@ export function studentView(v: AssessmentVersion): StudentAssessment {
     description: v.description,
     timeLimit: v.timeLimit,
     passingScore: v.passingScore,
-    sections: v.sections.map(sectionOf),
+    sections: v.sections.map((s) => {
+      const all = v.questions.filter((q) => q.section === s.id).length;
+      return { ...sectionOf(s), questionCount: s.draw && s.draw < all ? s.draw : all };
+    }),
     questions: v.questions.map((q) => ({
       ...questionBasics(q),
       type: q.type,
@@ -73,6 +86,40 @@ export function studentView(v: AssessmentVersion): StudentAssessment {
       : null,
     translations: studentTranslations(v.translations ?? {}),
   };
+}
+
+/** The views with no question at all, by the view they narrow (versions never change). */
+const welcomeViews = new WeakMap<StudentAssessment, StudentAssessment>();
+
+/**
+ * What a page may see of a view (issue 43 item 2, question banks): only the questions `given` names (`null`: every
+ * question, an attempt without a paper), with their texts and files in every language the version has; before
+ * Start `given` is empty and no scored question is sent at all. Sections, counts, the time limit, the practice
+ * question and the titles stay whole.
+ */
+export function pageView(view: StudentAssessment, given: readonly string[] | null): StudentAssessment {
+  if (!given) return view;
+  if (given.length === 0) {
+    const kept = welcomeViews.get(view);
+    if (kept) return kept;
+    const welcome = narrowed(view, new Set());
+    welcomeViews.set(view, welcome);
+    return welcome;
+  }
+  return narrowed(view, new Set(given));
+}
+
+function narrowed(view: StudentAssessment, given: ReadonlySet<string>): StudentAssessment {
+  const translations: ContentTranslations = {};
+  for (const language of TRANSLATION_LANGUAGES) {
+    const t = view.translations[language];
+    if (!t) continue;
+    const { questions: all, ...rest } = t;
+    const questions = Object.entries(all ?? {}).filter(([id]) => given.has(id));
+    translations[language] =
+      questions.length > 0 ? { ...rest, questions: Object.fromEntries(questions) } : rest;
+  }
+  return { ...view, questions: view.questions.filter((q) => given.has(q.id)), translations };
 }
 
 type QuestionTexts = NonNullable<TranslatedTexts['questions']>[string];

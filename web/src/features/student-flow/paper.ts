@@ -1,8 +1,9 @@
 import type { Attempt, StudentAssessment } from './api/types';
 
 /**
- * The assessment as this attempt shows it (issue 26): only the questions it was given, in its own order, and
- * each multiple-choice question's options in its own order. Without a paper, the version as it is.
+ * The assessment as this attempt shows it (issue 26): only the questions it was given (the service sends no
+ * other), in its own order, and each multiple-choice question's options in its own order. Without a paper, the
+ * version as it is.
  */
 export function attemptAssessment(assessment: StudentAssessment, paper: Attempt['paper']): StudentAssessment {
   if (!paper) return assessment;
@@ -20,15 +21,9 @@ export function attemptAssessment(assessment: StudentAssessment, paper: Attempt[
   return { ...assessment, questions };
 }
 
-/** How many of a section's questions each student answers: its draw, else all of them. */
-export function givenIn(
-  assessment: StudentAssessment,
-  section: StudentAssessment['sections'][number],
-): number {
-  const all = assessment.questions.filter((q) => q.section === section.id).length;
-  return section.draw && section.draw < all ? section.draw : all;
-}
-
-/** How many questions each student answers, over every section. */
+/**
+ * How many questions each student answers, over every section: the page has no question before Start (issue 43
+ * item 2), the service counts them by section (a section's draw, else all of them).
+ */
 export const questionsPerStudent = (assessment: StudentAssessment): number =>
-  assessment.sections.reduce((sum, s) => sum + givenIn(assessment, s), 0);
+  assessment.sections.reduce((sum, s) => sum + s.questionCount, 0);

@@ -6257,6 +6257,7 @@ export interface paths {
                                     /** @enum {string} */
                                     type: "yes_no" | "multiple_choice";
                                 } | null;
+                                /** @description None before Start; once started, only the questions of the student's own paper (every question when the version draws nothing), in the version's order */
                                 questions: {
                                     downloadableFile?: {
                                         filename: string;
@@ -6284,11 +6285,13 @@ export interface paths {
                                     /** @description How many of the section's questions each student is given (absent: all) */
                                     draw?: number;
                                     id: number;
+                                    /** @description How many of the section's questions each student answers (its draw, else all) */
+                                    questionCount: number;
                                     title: string;
                                 }[];
                                 timeLimit: number;
                                 title: string;
-                                /** @description The version's texts in other languages; a text left out is shown in English. Scoring never reads them */
+                                /** @description Every language's texts; a question's only when the questions carry it (after Start, the paper's own) */
                                 translations: {
                                     ar?: {
                                         description?: string;
@@ -6904,13 +6907,228 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The attempt already in progress */
+                /** @description The attempt already in progress, with the questions of its paper */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
+                            /** @description The assessment with the attempt's own questions (its paper) */
+                            assessment: {
+                                description: string;
+                                passingScore: number;
+                                /** @description One untimed question to try before Start, with its answer: never scored, never saved */
+                                practiceQuestion: {
+                                    correctAnswer: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    question: string;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice";
+                                } | null;
+                                /** @description None before Start; once started, only the questions of the student's own paper (every question when the version draws nothing), in the version's order */
+                                questions: {
+                                    downloadableFile?: {
+                                        filename: string;
+                                        mimetype: string;
+                                        originalName: string;
+                                        size: number;
+                                        url: string;
+                                    };
+                                    fileInstructions: string;
+                                    hasDownloadableFile: boolean;
+                                    id: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    points: number;
+                                    question: string;
+                                    required: boolean;
+                                    section: number;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice" | "file_upload";
+                                }[];
+                                sections: {
+                                    description: string;
+                                    /** @description How many of the section's questions each student is given (absent: all) */
+                                    draw?: number;
+                                    id: number;
+                                    /** @description How many of the section's questions each student answers (its draw, else all) */
+                                    questionCount: number;
+                                    title: string;
+                                }[];
+                                timeLimit: number;
+                                title: string;
+                                /** @description Every language's texts; a question's only when the questions carry it (after Start, the paper's own) */
+                                translations: {
+                                    ar?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    es?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    fr?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    pt?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                };
+                                version: number;
+                                versionId: string;
+                            };
                             attempt: {
                                 answers: {
                                     answer: string;
@@ -6943,13 +7161,228 @@ export interface paths {
                         };
                     };
                 };
-                /** @description A new attempt */
+                /** @description A new attempt, with the questions of its paper */
                 201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
+                            /** @description The assessment with the attempt's own questions (its paper) */
+                            assessment: {
+                                description: string;
+                                passingScore: number;
+                                /** @description One untimed question to try before Start, with its answer: never scored, never saved */
+                                practiceQuestion: {
+                                    correctAnswer: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    question: string;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice";
+                                } | null;
+                                /** @description None before Start; once started, only the questions of the student's own paper (every question when the version draws nothing), in the version's order */
+                                questions: {
+                                    downloadableFile?: {
+                                        filename: string;
+                                        mimetype: string;
+                                        originalName: string;
+                                        size: number;
+                                        url: string;
+                                    };
+                                    fileInstructions: string;
+                                    hasDownloadableFile: boolean;
+                                    id: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    points: number;
+                                    question: string;
+                                    required: boolean;
+                                    section: number;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice" | "file_upload";
+                                }[];
+                                sections: {
+                                    description: string;
+                                    /** @description How many of the section's questions each student is given (absent: all) */
+                                    draw?: number;
+                                    id: number;
+                                    /** @description How many of the section's questions each student answers (its draw, else all) */
+                                    questionCount: number;
+                                    title: string;
+                                }[];
+                                timeLimit: number;
+                                title: string;
+                                /** @description Every language's texts; a question's only when the questions carry it (after Start, the paper's own) */
+                                translations: {
+                                    ar?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    es?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    fr?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    pt?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                };
+                                version: number;
+                                versionId: string;
+                            };
                             attempt: {
                                 answers: {
                                     answer: string;

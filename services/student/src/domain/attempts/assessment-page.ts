@@ -2,14 +2,17 @@ import type { Language } from '@readiness/contracts';
 import { notFound } from '@readiness/kit/errors';
 import { assessmentPage } from '../../data-access/attempts-repository';
 import { tokenHash } from '../tokens';
-import { studentView } from '../versions';
+import { pageView, studentView } from '../versions';
 import type { AttemptsContext } from './context';
 import { pageLanguage } from './language';
+import { givenIds } from './paper';
 import { NO_ASSESSMENT_MESSAGE, attemptJson, attemptSeconds, usable } from './rules';
 
 /**
  * The welcome page and the test: one database round trip, the version's student view from memory, and the language
- * to show them in (`browser`: what Accept-Language asks for, among the languages).
+ * to show them in (`browser`: what Accept-Language asks for, among the languages). The view carries no scored
+ * question until the student starts, then only the questions of their own paper (`pageView`); the language asked
+ * for changes none of it.
  */
 export async function studentAssessment(
   ctx: AttemptsContext,
@@ -21,7 +24,8 @@ export async function studentAssessment(
   if (!page!.versionId) throw notFound(NO_ASSESSMENT_MESSAGE, 'no_assessment');
   const view = page!.content ? ctx.versions.remember(page!.content) : ctx.versions.view(page!.versionId);
   const latest = page!.latest;
-  const assessment = view ?? studentView(await ctx.versions.version(page!.versionId));
+  const whole = view ?? studentView(await ctx.versions.version(page!.versionId));
+  const assessment = pageView(whole, page!.attempt ? givenIds(page!.attempt.paper) : []);
   return {
     student: {
       name: student.name,

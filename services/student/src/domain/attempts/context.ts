@@ -78,6 +78,13 @@ function createVersionCache(database: Database) {
     version,
     remember,
     view: (versionId: string) => views.get(versionId),
+    /** The version's student view, from memory or read once. */
+    async studentView(versionId: string, runner?: Runner): Promise<StudentAssessment> {
+      const cached = views.get(versionId);
+      if (cached) return cached;
+      const found = await version(versionId, runner);
+      return views.get(versionId) ?? remember(found);
+    },
     /** The versions whose student view is in memory: the page read does not send their content again. */
     viewIds: () => views.keys(),
   };

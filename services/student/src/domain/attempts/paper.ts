@@ -63,3 +63,6 @@ export function givenQuestions<Q extends { id: string }>(questions: readonly Q[]
   const given = new Set(paper.questionIds);
   return questions.filter((q) => given.has(q.id));
 }
+
+/** The ids of the questions an attempt was given (`null`: every question of its version, it has no paper). */
+export const givenIds = (paper: Paper | null): string[] | null => (paper ? paper.questionIds : null);

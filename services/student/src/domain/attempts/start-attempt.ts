@@ -12,7 +12,8 @@ import {
 import { ATTEMPT_STARTED, startedPayload } from '../events';
 import { tokenHash } from '../tokens';
 import type { AttemptsContext } from './context';
-import { drawPaper } from './paper';
+import { pageView } from '../versions';
+import { drawPaper, givenIds } from './paper';
 import {
   ALREADY_COMPLETED_MESSAGE,
   NO_ASSESSMENT_MESSAGE,
@@ -35,7 +36,9 @@ export async function startAttempt(ctx: AttemptsContext, token: string, browser:
     const found = await standing(ctx.database.db, tokenHash(token));
     const student = usable(found?.student);
     const { current, passed, newest, lastNumber, active, now } = found!;
-    if (current) return started(ctx, { created: false, attempt: current, files: current.files, now });
+    if (current) {
+      return started(ctx, { created: false, attempt: current, files: current.files, now });
+    }
     if (passed) throw conflict(ALREADY_COMPLETED_MESSAGE, 'already_completed');
     if (newest?.status === 'submitted') {
       throw conflict('Your last submission is still being scored', 'awaiting_result');
@@ -67,7 +70,11 @@ export async function startAttempt(ctx: AttemptsContext, token: string, browser:
   }
 }
 
-function started(
+/**
+ * The attempt with the questions of its paper (`pageView`), in every language of its version: the page had none
+ * of them before Start.
+ */
+async function started(
   ctx: AttemptsContext,
   s: {
     created: boolean;
@@ -77,5 +84,11 @@ function started(
   },
 ) {
   ctx.attemptVersions.set(s.attempt.id, s.attempt.versionId);
-  return { created: s.created, attempt: attemptJson(s.attempt, s.files), serverNow: s.now };
+  const view = await ctx.versions.studentView(s.attempt.versionId);
+  return {
+    created: s.created,
+    attempt: attemptJson(s.attempt, s.files),
+    assessment: pageView(view, givenIds(s.attempt.paper)),
+    serverNow: s.now,
+  };
 }

@@ -160,33 +160,52 @@ const assessmentOut = z.object({
   description: z.string(),
   timeLimit: z.number().int(),
   passingScore: z.number().int(),
-  sections: z.array(sectionSchema),
-  questions: z.array(
-    z.object({
-      id: z.string(),
-      type: questionKindSchema,
-      question: z.string(),
-      section: z.number().int(),
-      points: z.number().int(),
-      required: z.boolean(),
-      options: z.array(z.object({ id: z.string(), text: z.string() })),
-      fileInstructions: z.string(),
-      hasDownloadableFile: z.boolean(),
-      downloadableFile: z
-        .object({
-          originalName: z.string(),
-          filename: z.string(),
-          size: z.number().int(),
-          url: z.string(),
-          mimetype: z.string(),
-        })
-        .optional(),
+  sections: z.array(
+    sectionSchema.extend({
+      questionCount: z
+        .number()
+        .int()
+        .describe("How many of the section's questions each student answers (its draw, else all)"),
     }),
   ),
+  questions: z
+    .array(
+      z.object({
+        id: z.string(),
+        type: questionKindSchema,
+        question: z.string(),
+        section: z.number().int(),
+        points: z.number().int(),
+        required: z.boolean(),
+        options: z.array(z.object({ id: z.string(), text: z.string() })),
+        fileInstructions: z.string(),
+        hasDownloadableFile: z.boolean(),
+        downloadableFile: z
+          .object({
+            originalName: z.string(),
+            filename: z.string(),
+            size: z.number().int(),
+            url: z.string(),
+            mimetype: z.string(),
+          })
+          .optional(),
+      }),
+    )
+    .describe(
+      "None before Start; once started, only the questions of the student's own paper (every question when the version draws nothing), in the version's order",
+    ),
   practiceQuestion: practiceQuestionSchema
     .nullable()
     .describe('One untimed question to try before Start, with its answer: never scored, never saved'),
-  translations: contentTranslationsSchema(),
+  translations: contentTranslationsSchema().describe(
+    "Every language's texts; a question's only when the questions carry it (after Start, the paper's own)",
+  ),
+});
+const startedOut = z.object({
+  message: z.string(),
+  attempt: attemptOut,
+  assessment: assessmentOut.describe("The assessment with the attempt's own questions (its paper)"),
+  serverNow: z.string(),
 });
 const liveAttemptOut = z.object({
   attemptId: z.string(),
@@ -279,12 +298,12 @@ export const studentApi = serviceApi<StudentApiDeps>({
       params: tokenParams,
       responses: {
         200: {
-          description: 'The attempt already in progress',
-          body: z.object({ message: z.string(), attempt: attemptOut, serverNow: z.string() }),
+          description: 'The attempt already in progress, with the questions of its paper',
+          body: startedOut,
         },
         201: {
-          description: 'A new attempt',
-          body: z.object({ message: z.string(), attempt: attemptOut, serverNow: z.string() }),
+          description: 'A new attempt, with the questions of its paper',
+          body: startedOut,
         },
         404: INVALID_LINK,
         409: 'already_completed after a pass; awaiting_result while the last submission is scored',
@@ -295,6 +314,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
         res.status(started.created ? 201 : 200).json({
           message: STARTED_MESSAGE,
           attempt: started.attempt,
+          assessment: started.assessment,
           serverNow: started.serverNow.toISOString(),
         });
       },

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Spinner } from '../../../components/ui';
 import { isHttpError } from '../../../lib/errors';
@@ -7,7 +7,7 @@ import { LanguageSelect } from '../../../i18n/language-select';
 import { useT } from '../../../i18n/react';
 import { notify } from '../../../lib/toast';
 import { useGetStudentAssessmentQuery, useStartAssessmentMutation } from '../api/student-api';
-import type { Attempt } from '../api/types';
+import type { Attempt, StudentAssessment } from '../api/types';
 import { clockOffset } from '../clock';
 import { useStudentLanguage } from '../hooks/use-student-language';
 import type { CompleteState } from './complete-page';
@@ -17,6 +17,8 @@ import { WelcomeView } from './welcome-view';
 
 interface Running {
   attempt: Attempt;
+  /** The attempt's own questions: the page load has none before Start, Start and a reload bring the paper's. */
+  assessment: StudentAssessment;
   offset: number;
   fresh: boolean;
 }
@@ -56,6 +58,7 @@ export function AssessmentPage() {
     } else if (data.attempt) {
       setRunning({
         attempt: data.attempt,
+        assessment: data.assessment,
         offset: clockOffset(data.serverNow, data.receivedAt),
         fresh: false,
       });
@@ -75,11 +78,18 @@ export function AssessmentPage() {
     notify.error(t('load.failed'));
   }, [isError, error, navigate, t]);
 
+  // The test reads the attempt's own questions, whichever answer brought them (the page load or Start).
+  const testLoad = useMemo(
+    () => data && running && { ...data, assessment: running.assessment },
+    [data, running],
+  );
+
   const onStart = async () => {
     try {
       const answer = await start(inviteToken).unwrap();
       setRunning({
         attempt: answer.attempt,
+        assessment: answer.assessment,
         offset: clockOffset(answer.serverNow, answer.receivedAt),
         fresh: true,
       });
@@ -98,12 +108,12 @@ export function AssessmentPage() {
     }
   };
 
-  if (data && running) {
+  if (testLoad && running) {
     return (
       <StudentShell wide>
         <TestScreen
           token={inviteToken}
-          load={data}
+          load={testLoad}
           attempt={running.attempt}
           offset={running.offset}
           fresh={running.fresh}

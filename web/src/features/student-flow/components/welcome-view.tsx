@@ -5,7 +5,7 @@ import type { Translate } from '../../../i18n/i18n';
 import { T, useI18n, useT } from '../../../i18n/react';
 import type { AssessmentLoad } from '../api/types';
 import { useAssessmentContent } from '../hooks/use-assessment-content';
-import { givenIn, questionsPerStudent } from '../paper';
+import { questionsPerStudent } from '../paper';
 import { BeforeYouStart } from './before-you-start';
 import { PracticeQuestionCard } from './practice-question';
 import { SectionName } from './section-nav';
@@ -121,7 +121,7 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
                   <SectionName section={section} content={content} />
                 </span>
                 <span className="muted">
-                  {t('welcome.sectionQuestions', { count: givenIn(assessment, section) })}
+                  {t('welcome.sectionQuestions', { count: section.questionCount })}
                 </span>
               </li>
             ))}

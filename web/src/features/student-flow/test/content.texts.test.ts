@@ -1,7 +1,7 @@
 import { attemptAssessment } from '../paper';
 import { practiceFeedback } from '../components/practice-question';
 import { assessmentContent, languageMarks, textOf } from '../content';
-import { assessment, attemptInProgress, practiceQuestion, translations } from './student-server';
+import { assessment, attemptInProgress, practiceQuestion, served, translations } from './student-server';
 
 const question = (id: string) => assessment.questions.find((q) => q.id === id)!;
 const section = (id: number) => assessment.sections.find((s) => s.id === id)!;
@@ -102,8 +102,8 @@ describe("The assessment's texts in the student's language", () => {
   });
 
   it("when an attempt's paper shuffled the options, then the texts follow its order and the ids stay the answers", () => {
-    const paper = attemptInProgress({ paper: { questionIds: ['q2'], options: { q2: ['o2', 'o1'] } } }).paper;
-    const shuffled = attemptAssessment(assessment, paper).questions[0]!;
+    const attempt = attemptInProgress({ paper: { questionIds: ['q2'], options: { q2: ['o2', 'o1'] } } });
+    const shuffled = attemptAssessment(served(assessment, attempt), attempt.paper).questions[0]!;
     expect(assessmentContent(assessment, 'fr').question(shuffled).options).toEqual([
       { id: 'o2', text: 'Rapide', lang: 'fr' },
       { id: 'o1', text: 'Lente', lang: 'fr' },

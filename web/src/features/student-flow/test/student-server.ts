@@ -10,6 +10,7 @@ import type {
   PreviousAttempt,
   StudentAssessment,
   StudentResult,
+  StudentSection,
   UploadedFile,
 } from '../api/types';
 
@@ -77,7 +78,15 @@ export const translations: ContentTranslations = {
   },
 };
 
-export const assessment: StudentAssessment = {
+/**
+ * The assessment as the service holds it, every question and every language: it never sends it whole (`served`).
+ * Its sections' question counts are the service's to work out.
+ */
+export type WholeAssessment = Omit<StudentAssessment, 'sections'> & {
+  sections: Array<Omit<StudentSection, 'questionCount'>>;
+};
+
+export const assessment: WholeAssessment = {
   versionId: 'v-3',
   version: 3,
   title: 'Online Learning Readiness',
@@ -265,6 +274,27 @@ export function resetStudentDb(): void {
   db.languageAnswer = 'keep';
 }
 
+/**
+ * What the service sends of the assessment (issue 43 item 2): each section with how many questions a student
+ * answers; no question before Start, then only the attempt's own (every one without a paper), in every language.
+ */
+export function served(whole: WholeAssessment, attempt: Attempt | null): StudentAssessment {
+  const sections = whole.sections.map((s) => {
+    const all = whole.questions.filter((q) => q.section === s.id).length;
+    return { ...s, questionCount: s.draw && s.draw < all ? s.draw : all };
+  });
+  const given = new Set(attempt ? (attempt.paper?.questionIds ?? whole.questions.map((q) => q.id)) : []);
+  const translations: ContentTranslations = {};
+  for (const [language, t] of Object.entries(whole.translations) as Array<
+    [keyof ContentTranslations, NonNullable<ContentTranslations[keyof ContentTranslations]>]
+  >) {
+    const { questions, ...rest } = t;
+    const kept = Object.entries(questions ?? {}).filter(([id]) => given.has(id));
+    translations[language] = kept.length > 0 ? { ...rest, questions: Object.fromEntries(kept) } : rest;
+  }
+  return { ...whole, sections, questions: whole.questions.filter((q) => given.has(q.id)), translations };
+}
+
 export const serverNow = () => new Date(Date.now() + db.clockAhead).toISOString();
 
 /** An attempt in progress as the server holds it, started `minutesAgo` with `minutesLeft` to go. */
@@ -303,7 +333,7 @@ const handlers = [
       alreadyCompleted: db.alreadyCompleted,
       result: db.alreadyCompleted ? (db.results[0] ?? null) : null,
       previousAttempt: db.previousAttempt,
-      assessment: db.assessment,
+      assessment: served(db.assessment, db.attempt),
       attempt: db.attempt,
       awaitingResult: db.awaitingResult,
       serverNow: serverNow(),
@@ -325,6 +355,7 @@ const handlers = [
     const started = {
       message: 'Assessment started. Good luck!',
       attempt: db.attempt,
+      assessment: served(db.assessment, db.attempt),
       serverNow: serverNow(),
     };
     return created
