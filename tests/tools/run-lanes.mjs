@@ -1,17 +1,18 @@
-// `make test`: every jest project, in three lanes, each with the workers that suit it: the component lane first, then
-// the browser and fault lanes side by side; then one summary of them all (tests/tools/test-summary.mjs).
-// docs/testing.md says why the lanes are laid out so.
+// `make test`: every jest project, in five lanes, each with the workers that suit it: the component lane first, then
+// the two browser lanes, the fault lane and the rehearsals lane side by side; then one summary of them all
+// (tests/tools/test-summary.mjs). docs/testing.md says why the lanes are laid out so.
 //
 //   node tests/tools/run-lanes.mjs            every lane
 //   TEST_LANES=component,e2e node ...         those lanes only
 //   TEST_WORKERS=4 node ...                   the workers of the component lane (default 3)
 //
-//   TEST_WAIT_FOR_IMAGES=test-results/images.rc   before the faults lane (whose tests/images runs the product from
-//                                             its images), waits until `make images`, run beside the tests by
+//   TEST_WAIT_FOR_IMAGES=test-results/images.rc   before the rehearsals lane (whose tests/images runs the product
+//                                             from its images), waits until `make images`, run beside the tests by
 //                                             .ci/run, has written its exit code to that file
 //
-// Each lane writes its jest report to test-results/jest-<lane>.json (the fault lane its output to lane-faults.log as
-// well, printed when it ends); a lane that fails does not stop the others, and the exit code is 1 when any failed.
+// Each lane writes its jest report to test-results/jest-<lane>.json (the first lane of a stage writes to the terminal,
+// the others to lane-<lane>.log, printed when they end); a lane that fails does not stop the others, and the exit code
+// is 1 when any failed.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,7 +26,9 @@ const jest = path.join(root, 'node_modules/.bin/jest');
 /**
  * component: the projects that mostly wait (on PostgreSQL, the broker, timers) rather than compute, side by side.
  * e2e: the browser tests and HTTP journeys, one file at a time on the lane's shared product, in sequencer.js's order.
- * faults: the fault scenarios and rehearsals, each starting a whole stack, one at a time.
+ * e2e-own: the browser files that start a product of their own, one at a time.
+ * faults: QUALITY.md's fault scenarios (one file, the longest of the run: about nine minutes of bursts and faults).
+ * rehearsals: the traces, the restore and upgrade rehearsals and the images, each starting a whole stack.
  */
 const LANES = {
   component: [
@@ -39,7 +42,8 @@ const LANES = {
   // The path patterns go first: every word after --selectProjects is read as a project's name.
   e2e: [...browserFiles('shared'), '--selectProjects', 'e2e', '--maxWorkers=1'],
   'e2e-own': [...browserFiles('own'), '--selectProjects', 'e2e', '--maxWorkers=1'],
-  faults: ['--selectProjects', 'faults', '--maxWorkers=1'],
+  faults: ['tests/faults/', '--selectProjects', 'faults', '--maxWorkers=1'],
+  rehearsals: ['tests/(traces|operations|images)/', '--selectProjects', 'faults', '--maxWorkers=1'],
 };
 
 /** What a lane's jest needs in its environment besides this process's. */
@@ -85,7 +89,7 @@ if (unknown.length > 0) {
  * its own, while the browser lane and the fault lane each spend much of their time waiting (on the page, on a
  * backoff, on a fault to heal), so they share the machine.
  */
-const STAGES = [['component'], ['e2e', 'e2e-own', 'faults']];
+const STAGES = [['component'], ['e2e', 'e2e-own', 'faults', 'rehearsals']];
 
 const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });
@@ -102,7 +106,7 @@ for (const stage of STAGES.map((lanes) => lanes.filter((lane) => chosen.includes
 }
 
 async function runLane(lane, quiet) {
-  if (lane === 'faults' && process.env.TEST_WAIT_FOR_IMAGES)
+  if (lane === 'rehearsals' && process.env.TEST_WAIT_FOR_IMAGES)
     await imagesMade(process.env.TEST_WAIT_FOR_IMAGES);
   const report = path.join(results, `jest-${lane}.json`);
   const log = path.join(results, `lane-${lane}.log`);
@@ -128,13 +132,13 @@ async function runLane(lane, quiet) {
   return { lane, seconds, status, report };
 }
 
-/** Waits for the images made beside the tests (.ci/run); the faults lane's tests/images then finds them or says why not. */
+/** Waits for the images made beside the tests (.ci/run); the rehearsals lane's tests/images then finds them or says why not. */
 async function imagesMade(rcFile) {
   const started = Date.now();
   while (!existsSync(rcFile)) {
     if (Date.now() - started > 45 * 60_000) {
       process.stdout.write(
-        `--- no word from make images in ${rcFile} after 45 minutes: the faults lane runs without\n`,
+        `--- no word from make images in ${rcFile} after 45 minutes: the rehearsals lane runs without\n`,
       );
       return;
     }

@@ -22,6 +22,7 @@ import {
   api,
   atPath,
   expectAccessible,
+  isolated,
   newPage,
   saveScreenshot,
   shown,
@@ -356,7 +357,9 @@ test("when an admin whose sign-in is long past adds a passkey, then 'Confirm it'
     GRACE.email,
     (m) => m.subject === 'A passkey was added to your account',
   );
-  expect(mail.text).toContain('A passkey named “Office desktop” was added to your Readiness admin account');
+  expect(mail.text).toContain(
+    `A passkey named “${isolated('Office desktop')}” was added to your Readiness admin account`,
+  );
   expect(mail.text).toContain('Not you?');
 
   // Past the window again: the next change asks once more, and closing the dialog changes nothing.

@@ -184,6 +184,12 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await atPath(page, '/admin/dashboard');
 }
 
+/**
+ * A name as a mail's text carries it: between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, so a right-to-left
+ * name cannot reorder the sentence around it (docs/languages.md, "Names").
+ */
+export const isolated = (name: string) => `\u2068${name}\u2069`;
+
 /** A toast (react-toastify renders each as role=alert inside its container). */
 export const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify').getByText(text);
 
