@@ -10,6 +10,7 @@ const COMMON_PASSWORDS = ['password', 'password1', 'qwerty123'];
 export const COMMON_PASSWORD_MESSAGE = 'This password is too common. Please choose a less predictable one.';
 export const PASSWORD_UNCHANGED_MESSAGE = 'New password must be different from the current password';
 export const DEMOTE_SELF_MESSAGE = 'You cannot remove your own super admin role';
+export const ACCOUNT_DISABLED_MESSAGE = 'Your account is disabled. Ask a super admin to enable it.';
 
 /*
  * An in-memory stand-in for the auth service, speaking the API contract the screens rely on:
@@ -68,9 +69,16 @@ export const handlers = [
   http.post(api('/auth/login'), async ({ request }) => {
     const { email, password } = (await request.json()) as ApiBody<'/api/auth/login', 'post'>;
     const account = [...db.accounts.values()].find((a) => a.admin.email === email);
-    if (!account || account.password !== password || account.admin.status !== 'active') {
+    if (!account || account.password !== password) {
       return HttpResponse.json(
-        { message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' },
+        { message: 'Invalid email or password', code: 'invalid_credentials' },
+        { status: 401 },
+      );
+    }
+    // As auth: only the right password learns that the account is disabled.
+    if (account.admin.status !== 'active') {
+      return HttpResponse.json(
+        { message: ACCOUNT_DISABLED_MESSAGE, code: 'account_disabled' },
         { status: 401 },
       );
     }

@@ -4142,7 +4142,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Wrong e-mail or password */
+                /** @description Wrong e-mail or password (`invalid_credentials`); the right password of a disabled account (`account_disabled`) */
                 401: {
                     headers: {
                         [name: string]: unknown;

@@ -12,6 +12,8 @@ import type { SingleSignOnSettings } from './single-sign-on';
 import type { RelyingParty } from './passkeys';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
+/** Told only to whoever proved they hold the account (its password or passkey). */
+export const ACCOUNT_DISABLED = 'Your account is disabled. Ask a super admin to enable it.';
 export const ADMIN_NOT_FOUND = 'Admin not found';
 export const EMAIL_TAKEN = 'An admin with this email already exists';
 

@@ -47,6 +47,7 @@ import {
 import { beginSignIn, completeSignIn, sweepSignIns, takeSignInSession } from './single-sign-on';
 
 export {
+  ACCOUNT_DISABLED,
   ADMIN_CACHE_MS,
   ADMIN_NOT_FOUND,
   EMAIL_TAKEN,

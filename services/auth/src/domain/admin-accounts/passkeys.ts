@@ -18,7 +18,7 @@ import {
   type PasskeyRecord,
 } from '../../data-access/passkeys-repository';
 import { adminEvents } from '../events';
-import { audited, type AccountsContext, type Authenticated } from './context';
+import { ACCOUNT_DISABLED, audited, type AccountsContext, type Authenticated } from './context';
 import { assertReauthenticated } from './reauthentication';
 
 type Runner = Tx | Database['db'];
@@ -275,7 +275,7 @@ export async function signInWithPasskey<Session>(
     const passkey = await verifyPasskeyAnswer(ctx, tx, response, 'sign-in', null);
     const admin = await repo.findById(tx, passkey.adminId);
     if (!admin || admin.status !== 'active') {
-      throw unauthorized('Your account is disabled. Ask a super admin for help.', 'account_disabled');
+      throw unauthorized(ACCOUNT_DISABLED, 'account_disabled');
     }
     // Where the institution signs its staff in through its provider, leaving the institution must end access:
     // a passkey kept here would outlive the provider's account, so only super admins keep this way in.

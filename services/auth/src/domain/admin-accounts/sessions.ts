@@ -6,6 +6,7 @@ import { adminsRepository as repo, type AdminRecord } from '../../data-access/ad
 import { sessionsRepository as sessionsRepo } from '../../data-access/sessions-repository';
 import type { IssuedToken } from '../credentials';
 import {
+  ACCOUNT_DISABLED,
   INVALID_CREDENTIALS,
   actorOf,
   audited,
@@ -42,14 +43,18 @@ export async function login(
   let valid = false;
   if (admin) valid = await ctx.hasher.compare(password, admin.passwordHash);
   else await ctx.hasher.compare(password, await ctx.dummyHash());
-  // A disabled account gets the same answer as a wrong password: an anonymous caller learns nothing.
-  if (!admin || !valid || admin.status !== 'active') {
+  // Every caller pays for one hash, and a wrong password gets the same answer whether the account exists or is
+  // disabled: an anonymous caller learns nothing about the account.
+  if (!admin || !valid) {
     // Only an existing account's failures are kept: a guessed e-mail would fill the log with names nobody has.
-    if (admin)
-      await auditSignIn(ctx, admin, 'admin.sign-in-refused', {
-        reason: valid ? 'disabled' : 'wrong_password',
-      });
+    if (admin) await auditSignIn(ctx, admin, 'admin.sign-in-refused', { reason: 'wrong_password' });
     throw unauthorized(INVALID_CREDENTIALS, 'invalid_credentials');
+  }
+  // Only the account's owner, who has just proved it with the password, learns why they cannot sign in. The attempt
+  // stays counted: a disabled account's right password does not refill the throttle's budget.
+  if (admin.status !== 'active') {
+    await auditSignIn(ctx, admin, 'admin.sign-in-refused', { reason: 'disabled' });
+    throw unauthorized(ACCOUNT_DISABLED, 'account_disabled');
   }
   await ctx.throttle.recordSuccess(email, ip);
   assertPasswordSignInAllowed(ctx, admin);

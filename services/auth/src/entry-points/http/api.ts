@@ -125,7 +125,7 @@ export const authApi = serviceApi<AuthApiDeps>({
       responses: {
         200: ok(loginResponse),
         400: INVALID,
-        401: 'Wrong e-mail or password',
+        401: 'Wrong e-mail or password (`invalid_credentials`); the right password of a disabled account (`account_disabled`)',
         429: 'Too many login attempts (see Retry-After)',
       },
       async handle({ body, req }, { accounts }) {
