@@ -12,6 +12,7 @@ import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { adminColumns } from './admin-columns';
 import { CreateAdminModal, EditAdminModal } from './admin-form-modals';
 import { AdminStatCards } from './admin-stats';
+import { DisableAdminDialog } from './disable-admin-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { useResetFactorsDialog } from './reset-factors-dialog';
 
@@ -23,6 +24,7 @@ export function AdminManagementPage() {
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<Admin | null>(null);
   const [resetTarget, setResetTarget] = useState<Admin | null>(null);
+  const [disableTarget, setDisableTarget] = useState<Admin | null>(null);
   const { togglingId, toggleStatus } = useToggleStatus();
   const resetFactors = useResetFactorsDialog();
 
@@ -37,7 +39,8 @@ export function AdminManagementPage() {
     onEdit: setEditing,
     onReset: setResetTarget,
     onResetFactors: resetFactors.ask,
-    onToggle: toggleStatus,
+    // Disabling ends the admin's sessions, so it is asked first; enabling is not.
+    onToggle: (a) => (a.status === 'active' ? setDisableTarget(a) : void toggleStatus(a)),
     t,
   });
 
@@ -86,6 +89,12 @@ export function AdminManagementPage() {
       <CreateAdminModal open={creating} onClose={() => setCreating(false)} />
       <EditAdminModal admin={editing} onClose={() => setEditing(null)} />
       <ResetPasswordDialog admin={resetTarget} onClose={() => setResetTarget(null)} />
+      <DisableAdminDialog
+        admin={disableTarget}
+        busy={togglingId !== null}
+        onConfirm={(a) => void toggleStatus(a).finally(() => setDisableTarget(null))}
+        onClose={() => setDisableTarget(null)}
+      />
       {resetFactors.dialog}
     </div>
   );

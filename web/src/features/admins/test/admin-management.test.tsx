@@ -220,10 +220,28 @@ describe('Admin Management', () => {
     expect(await screen.findByText('Failed to reset password')).toBeInTheDocument();
   });
 
+  it('when Disable is pressed, then a dialog names the admin and what disabling does, and Cancel changes nothing', async () => {
+    const { user } = await openAdmins();
+    await user.click(screen.getByRole('button', { name: 'Disable Alan Turing' }));
+    const dialog = screen.getByRole('dialog', { name: 'Disable Admin' });
+    expect(dialog).toHaveTextContent('Disable Alan Turing?');
+    expect(dialog).toHaveTextContent(
+      'Their sessions end at once and they cannot sign in until a super admin enables the account again.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: 'Disable Admin' })).not.toBeInTheDocument();
+    expect(db.requests.filter((r) => r.path === '/api/admin/admins/a-regular/status')).toHaveLength(0);
+    expect(db.accounts.get('a-regular')!.admin.status).toBe('active');
+  });
+
   it('when an active admin is disabled and a disabled one enabled, then each toast confirms and the status flips', async () => {
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Disable Alan Turing' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Disable Admin' })).getByRole('button', { name: 'Disable' }),
+    );
     expect(await screen.findByText('Admin disabled successfully')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Disable Admin' })).not.toBeInTheDocument();
     await waitFor(() => expect(within(row('Alan Turing')).getByText('Disabled')).toBeInTheDocument());
     expect(db.accounts.get('a-regular')!.admin.status).toBe('disabled');
 
@@ -236,6 +254,9 @@ describe('Admin Management', () => {
     server.use(http.patch('*/api/admin/admins/:id/status', () => HttpResponse.json({}, { status: 500 })));
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Disable Alan Turing' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Disable Admin' })).getByRole('button', { name: 'Disable' }),
+    );
     expect(await screen.findByText('Failed to update admin status')).toBeInTheDocument();
   });
 

@@ -45,6 +45,9 @@ describe('Admin actions after the session was revoked', () => {
   it('when a status change answers 401, then the admin is signed out and "Failed to update admin status" does not show', async () => {
     const { user, router } = await openAdminsThenRevoke();
     await user.click(screen.getByRole('button', { name: 'Disable Alan Turing' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Disable Admin' })).getByRole('button', { name: 'Disable' }),
+    );
 
     expect(await screen.findByRole('heading', { name: 'Admin Portal' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/login');

@@ -33,6 +33,11 @@ export default {
   'admins.actions.disable': 'Disable {name}',
   'admins.actions.enable': 'Enable {name}',
   'admins.actions.cannotDisableSelf': 'You cannot disable your own account',
+  'admins.disable.title': 'Disable Admin',
+  'admins.disable.confirm': 'Disable <0>{name}</0>?',
+  'admins.disable.consequence':
+    'Their sessions end at once and they cannot sign in until a super admin enables the account again.',
+  'admins.disable.submit': 'Disable',
   'admins.form.name': 'Name',
   'admins.form.role': 'Role',
   'admins.form.rolePlaceholder': 'Select a role',
