@@ -123,7 +123,9 @@ const sessionBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = asy
   const result = await rawBaseQuery(withBase(args), api, extra as object);
   if (result.error?.status === 401) {
     clearToken();
-    api.dispatch(sessionExpired());
+    // A token refused before its expiry was ended by someone (or something) else, and the login page says so.
+    const expiresAt = sentToken ? tokenExpiresAt(sentToken) : null;
+    api.dispatch(sessionExpired(expiresAt !== null && expiresAt > Date.now() ? 'endedElsewhere' : undefined));
     if (sentToken) return { error: { ...result.error, sessionEnded: true }, meta: result.meta };
   }
   return result;

@@ -5,8 +5,15 @@ import { createAction } from '@reduxjs/toolkit';
  * lib/ never imports a feature (dependency direction: shared → features → app).
  */
 
-/** Any call answered 401: the session is over (SPEC §4). */
-export const sessionExpired = createAction('session/expired');
+/**
+ * Why a session ended, when the app knows it was not simply its time: it was ended from elsewhere (another
+ * session's "Sign out everywhere", a super admin disabling the account or resetting its password), or this
+ * device signed out of every session.
+ */
+export type SessionEnd = 'endedElsewhere' | 'signedOutEverywhere';
+
+/** Any call answered 401: the session is over (SPEC §4); the payload says why when it is known. */
+export const sessionExpired = createAction<SessionEnd | undefined>('session/expired');
 
 /** The token was renewed without a new login. */
 export const tokenRefreshed = createAction<string>('session/tokenRefreshed');

@@ -7,7 +7,7 @@ import {
 } from '@reduxjs/toolkit';
 import { api } from '../../lib/api';
 import { isHttpError, serverMessage } from '../../lib/errors';
-import { sessionExpired } from '../../lib/session-events';
+import { sessionExpired, type SessionEnd } from '../../lib/session-events';
 import { clearToken, readToken, storeToken } from '../../lib/session-token';
 import { authApi, type SecondFactorStep } from './api/auth-api';
 import type { LoginInput } from './api/schemas';
@@ -21,6 +21,8 @@ export type SessionStatus = 'loading' | 'signedOut' | 'signedIn';
 export interface AuthState {
   status: SessionStatus;
   admin: Admin | null;
+  /** Why the last session ended, for the login page to say, until the next sign-in. */
+  ended?: SessionEnd;
 }
 
 const initialState: AuthState = { status: 'loading', admin: null };
@@ -122,6 +124,7 @@ const authSlice = createSlice({
     signedIn(state, action: PayloadAction<Admin>) {
       state.status = 'signedIn';
       state.admin = action.payload;
+      delete state.ended;
     },
     signedOut(state) {
       state.status = 'signedOut';
@@ -137,8 +140,15 @@ const authSlice = createSlice({
       .addCase(logout.fulfilled, (state) => {
         state.status = 'signedOut';
         state.admin = null;
+        // Calls refused while the logout revoked the token do not make it someone else's doing.
+        delete state.ended;
       })
-      .addCase(sessionExpired, (state) => {
+      .addCase(sessionExpired, (state, action) => {
+        // Only the end of a session has a reason: calls still under way after a sign-out answer 401 too.
+        if (state.status !== 'signedOut') {
+          if (action.payload) state.ended = action.payload;
+          else delete state.ended;
+        }
         state.status = 'signedOut';
         state.admin = null;
       });
@@ -151,6 +161,7 @@ export const authReducer = authSlice.reducer;
 type WithAuth = { auth: AuthState };
 export const selectSessionStatus = (state: WithAuth) => state.auth.status;
 export const selectAdmin = (state: WithAuth) => state.auth.admin;
+export const selectSessionEnd = (state: WithAuth) => state.auth.ended ?? null;
 /** SPEC §4 derived flags. */
 export const selectIsAuthenticated = (state: WithAuth) => state.auth.admin !== null;
 export const selectIsSuperAdmin = (state: WithAuth) => state.auth.admin?.role === 'super_admin';

@@ -82,7 +82,7 @@ export function useSessionExpiry() {
     if (outcome === 'refused') {
       // Revoked meanwhile (signed out elsewhere, account disabled): the session is already over.
       clearToken();
-      dispatch(sessionExpired());
+      dispatch(sessionExpired('endedElsewhere'));
       return;
     }
     failedToken.current = outcome === 'failed' ? token : null;

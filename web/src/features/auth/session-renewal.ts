@@ -52,7 +52,7 @@ export function useIdleSessionRenewal(): void {
       if (outcome === 'refused') {
         // The server will not renew this session (revoked, admin disabled): a 401 like any other.
         clearToken();
-        dispatch(sessionExpired());
+        dispatch(sessionExpired('endedElsewhere'));
         return;
       }
       // The session has reached its maximum age: it goes on until its token expires, and the expiry dialog says so.

@@ -59,7 +59,7 @@ export function AccountSessions() {
     }
     // This session ended with the others: the app signs out as it would on any refused call.
     clearToken();
-    dispatch(sessionExpired());
+    dispatch(sessionExpired('signedOutEverywhere'));
   };
 
   const columns: Column<OwnSession>[] = [

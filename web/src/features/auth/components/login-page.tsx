@@ -11,7 +11,7 @@ import { takeInvalidLink } from '../../../lib/handed-over-toast';
 import { notify } from '../../../lib/toast';
 import type { SecondFactorStep as Step } from '../api/auth-api';
 import { loginSchema, type LoginInput } from '../api/schemas';
-import { login, selectSessionStatus } from '../auth-slice';
+import { login, selectSessionEnd, selectSessionStatus } from '../auth-slice';
 import { redirectTarget } from '../redirect-target';
 import { AuthShell } from './auth-shell';
 import { SingleSignOn, useSingleSignOnReturn } from './single-sign-on';
@@ -24,6 +24,7 @@ export function LoginPage() {
   const dispatch = useAppDispatch();
   const location = useLocation();
   const status = useSelector(selectSessionStatus);
+  const ended = useSelector(selectSessionEnd);
   // Kept for as long as this page stays open: a student who followed a dead link reads why they are here.
   const [fromInvalidLink] = useState(takeInvalidLink);
   const singleSignOn = useSingleSignOnReturn();
@@ -73,6 +74,15 @@ export function LoginPage() {
             {t('auth.login.studentNote.title')}
           </p>
           <p>{t('auth.login.studentNote.body')}</p>
+        </div>
+      )}
+      {ended && (
+        <div className="auth-note" role="status">
+          <p>
+            {ended === 'signedOutEverywhere'
+              ? t('auth.login.signedOutEverywhere')
+              : t('auth.login.sessionEnded')}
+          </p>
         </div>
       )}
       <SingleSignOn outcome={singleSignOn} returnTo={redirectTarget(location.state)} />

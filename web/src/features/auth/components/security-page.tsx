@@ -216,16 +216,20 @@ function AuthenticatorCard() {
   );
 }
 
+/** The policy for everyone: switching it on is asked first, as it changes every admin's next sign-in. */
 function PolicyCard() {
   const t = useAdminT();
   const { data: settings } = useGetSecuritySettingsQuery();
   const [setRequired, saving] = useSetMfaRequiredMutation();
-  const onChange = async (required: boolean) => {
+  const [confirming, setConfirming] = useState(false);
+  const save = async (required: boolean) => {
     try {
       await setRequired(required).unwrap();
       notify.success(required ? adminT('auth.policy.requiredOn') : adminT('auth.policy.requiredOff'));
     } catch (err) {
       notifyFailure(err, adminT('auth.policy.saveFailed'));
+    } finally {
+      setConfirming(false);
     }
   };
   return (
@@ -237,12 +241,26 @@ function PolicyCard() {
             className="check__box"
             checked={settings?.mfaRequired ?? false}
             disabled={!settings || saving.isLoading}
-            onChange={(e) => void onChange(e.target.checked)}
+            onChange={(e) => (e.target.checked ? setConfirming(true) : void save(false))}
           />
           <span>{t('auth.policy.require')}</span>
         </label>
         <p className="security-page__hint">{t('auth.policy.hint')}</p>
       </div>
+      <ConfirmDialog
+        open={confirming}
+        title={t('auth.policy.confirmTitle')}
+        message={
+          <>
+            <p>{t('auth.policy.confirmBody')}</p>
+            <p className="muted">{t('auth.policy.confirmSessions')}</p>
+          </>
+        }
+        confirmLabel={t('auth.policy.confirmSubmit')}
+        busy={saving.isLoading}
+        onConfirm={() => void save(true)}
+        onCancel={() => setConfirming(false)}
+      />
     </Card>
   );
 }

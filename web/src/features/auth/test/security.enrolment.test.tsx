@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { regularAdmin, superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
@@ -81,20 +81,54 @@ describe('Security page', () => {
     ).not.toBeInTheDocument();
   });
 
-  it('when a super admin ticks the policy, then it is saved for every admin', async () => {
+  it('when a super admin ticks the policy, then it is asked first, saved for every admin on confirming, and a toast says so', async () => {
     withAuthenticator();
-    let saved: { mfaRequired: boolean } | undefined;
+    const saved: boolean[] = [];
     server.use(
       http.put('*/api/admin/security-settings', async ({ request }) => {
-        saved = (await request.json()) as { mfaRequired: boolean };
-        return HttpResponse.json(saved);
+        const body = (await request.json()) as { mfaRequired: boolean };
+        saved.push(body.mfaRequired);
+        return HttpResponse.json(body);
       }),
     );
     const { user } = renderApp('/admin/security', { token: openSession(superAdmin._id) });
-    await user.click(await screen.findByLabelText('Require two-factor authentication for every admin'));
+    const policy = await screen.findByLabelText('Require two-factor authentication for every admin');
+
+    await user.click(policy);
+    let dialog = screen.getByRole('dialog', { name: 'Require two-factor authentication' });
+    expect(dialog).toHaveTextContent(
+      'Admins without an authenticator app or a passkey must set one up at their next sign-in',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(saved).toEqual([]);
+    expect(policy).not.toBeChecked();
+
+    await user.click(policy);
+    dialog = screen.getByRole('dialog', { name: 'Require two-factor authentication' });
+    await user.click(within(dialog).getByRole('button', { name: 'Require for every admin' }));
     expect(
       await screen.findByText('Two-factor authentication is now required for every admin'),
     ).toBeInTheDocument();
-    expect(saved).toEqual({ mfaRequired: true });
+    expect(saved).toEqual([true]);
+  });
+
+  it('when a super admin unticks the policy, then it is saved at once and a toast says so', async () => {
+    withAuthenticator();
+    const saved: boolean[] = [];
+    server.use(
+      http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: true })),
+      http.put('*/api/admin/security-settings', async ({ request }) => {
+        const body = (await request.json()) as { mfaRequired: boolean };
+        saved.push(body.mfaRequired);
+        return HttpResponse.json(body);
+      }),
+    );
+    const { user } = renderApp('/admin/security', { token: openSession(superAdmin._id) });
+    const policy = await screen.findByLabelText('Require two-factor authentication for every admin');
+    await waitFor(() => expect(policy).toBeChecked());
+    await user.click(policy);
+    expect(await screen.findByText('Two-factor authentication is no longer required')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(saved).toEqual([false]);
   });
 });

@@ -15,6 +15,9 @@ export default {
   'auth.login.welcome': 'Welcome back, {name}!',
   'auth.login.failed': 'Login failed',
   'auth.login.unexpected': 'An unexpected error occurred',
+  'auth.login.sessionEnded':
+    'You were signed out because your session was ended on another device or by a super admin. Please sign in again.',
+  'auth.login.signedOutEverywhere': 'You signed out of every session, this one included.',
   'auth.login.studentNote.title': 'Looking for your assessment?',
   'auth.login.studentNote.body':
     'The invitation link you opened is invalid or has expired. This sign-in is for administrators: ask whoever sent you the invitation for a new link.',
@@ -145,6 +148,11 @@ export default {
   'auth.policy.require': 'Require two-factor authentication for every admin',
   'auth.policy.hint':
     'Admins without an authenticator app set one up at their next sign-in, before they reach anything else.',
+  'auth.policy.confirmTitle': 'Require two-factor authentication',
+  'auth.policy.confirmBody':
+    'Every admin will need a second factor to sign in. Admins without an authenticator app or a passkey must set one up at their next sign-in, before they reach anything else.',
+  'auth.policy.confirmSessions': 'Sessions already open are not ended.',
+  'auth.policy.confirmSubmit': 'Require for every admin',
   'auth.policy.requiredOn': 'Two-factor authentication is now required for every admin',
   'auth.policy.requiredOff': 'Two-factor authentication is no longer required',
   'auth.policy.saveFailed': 'Failed to save the security settings',
