@@ -473,17 +473,21 @@ test('when a student fails, then they can retake and the welcome page shows the 
   expect(await question(page, 'Do you have a computer').getByLabel('No').isChecked()).toBe(false);
 });
 
-test('when an invitation link is unknown, then the message shows and the visitor is sent to /', async () => {
-  const page = await open();
+test('when an invitation link is unknown, then a page of its own says so at the link, and the visitor is not sent to /', async () => {
+  const page = await open(MOBILE);
   const visited: string[] = [];
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
   });
   await page.goto('/assessment/no-such-invitation-token-at-all');
-  await atPath(page, '/admin/login');
-  await shown(toast(page, 'Invalid or expired invitation link'));
-  expect(visited).toContain('/');
-  await expectAccessible(page, 'sign-in after an invalid link');
+  await shown(page.getByRole('heading', { level: 1, name: 'Invalid or expired invitation link' }));
+  await shown(
+    page.getByText('Ask the institution or administrator who sent you the invitation for a new link.'),
+  );
+  await atPath(page, '/assessment/no-such-invitation-token-at-all');
+  expect(visited).not.toContain('/');
+  expect(visited).not.toContain('/admin/login');
+  await expectAccessible(page, 'an invalid invitation link');
 });
 
 test('when the result is still being calculated, then the completion page waits calmly and shows it once recorded', async () => {

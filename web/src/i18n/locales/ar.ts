@@ -18,6 +18,8 @@ const ar: Catalogue = {
   // Loading and starting
   'load.failed': 'تعذّر تحميل التقييم',
   'load.invalidLink': 'رابط الدعوة غير صالح أو منتهي الصلاحية',
+  'load.invalidLinkText': 'هذا الرابط لا يفتح أي تقييم: ربما كُتب بشكل خاطئ أو انتهت صلاحيته أو أُلغي.',
+  'load.invalidLinkAsk': 'اطلب رابطًا جديدًا من المؤسسة أو المسؤول الذي أرسل إليك الدعوة.',
   'load.alreadyCompleted': 'لقد أكملت التقييم من قبل!',
   'start.started': 'بدأ التقييم. بالتوفيق!',
   'start.failed': 'تعذّر بدء التقييم',

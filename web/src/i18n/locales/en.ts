@@ -21,6 +21,9 @@ const en = {
   // Loading and starting (SPEC §4, §8)
   'load.failed': 'Failed to load assessment',
   'load.invalidLink': 'Invalid or expired invitation link',
+  'load.invalidLinkText':
+    'This link does not open an assessment: it may be mistyped, out of date or withdrawn.',
+  'load.invalidLinkAsk': 'Ask the institution or administrator who sent you the invitation for a new link.',
   'load.alreadyCompleted': 'Assessment already completed!',
   'start.started': 'Assessment started. Good luck!',
   'start.failed': 'Failed to start assessment',

@@ -14,6 +14,10 @@ const es: Catalogue = {
   // Loading and starting
   'load.failed': 'No se pudo cargar la evaluación',
   'load.invalidLink': 'El enlace de invitación no es válido o ha vencido',
+  'load.invalidLinkText':
+    'Este enlace no abre ninguna evaluación: puede estar mal escrito, haber caducado o haber sido retirado.',
+  'load.invalidLinkAsk':
+    'Pida un enlace nuevo a la institución o al administrador que le envió la invitación.',
   'load.alreadyCompleted': '¡Ya completó la evaluación!',
   'start.started': 'La evaluación ha comenzado. ¡Mucha suerte!',
   'start.failed': 'No se pudo iniciar la evaluación',

@@ -17,6 +17,9 @@ const fr: Catalogue = {
   // Loading and starting
   'load.failed': 'Impossible de charger l’évaluation',
   'load.invalidLink': 'Lien d’invitation non valide ou expiré',
+  'load.invalidLinkText': 'Ce lien n’ouvre aucune évaluation : il est peut-être mal saisi, périmé ou retiré.',
+  'load.invalidLinkAsk':
+    'Demandez un nouveau lien à l’établissement ou à l’administrateur qui vous a envoyé l’invitation.',
   'load.alreadyCompleted': 'Vous avez déjà terminé l’évaluation !',
   'start.started': 'L’évaluation a commencé. Bonne chance !',
   'start.failed': 'Impossible de commencer l’évaluation',

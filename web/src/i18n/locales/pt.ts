@@ -14,6 +14,9 @@ const pt: Catalogue = {
   // Loading and starting
   'load.failed': 'Não foi possível carregar a avaliação',
   'load.invalidLink': 'Link de convite inválido ou expirado',
+  'load.invalidLinkText':
+    'Este link não abre nenhuma avaliação: pode estar digitado incorretamente, desatualizado ou ter sido retirado.',
+  'load.invalidLinkAsk': 'Peça um novo link à instituição ou ao administrador que lhe enviou o convite.',
   'load.alreadyCompleted': 'Você já concluiu a avaliação!',
   'start.started': 'A avaliação começou. Boa sorte!',
   'start.failed': 'Não foi possível iniciar a avaliação',

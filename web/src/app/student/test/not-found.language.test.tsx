@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import { VISITOR_LANGUAGE_KEY } from '../../../features/verify/hooks/use-visitor-language';
+import { VISITOR_LANGUAGE_KEY } from '../../../i18n/use-visitor-language';
 import { renderStudentApp } from '../../../testing/render-student';
 
 const html = () => document.documentElement;

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Spinner } from '../../../components/ui';
 import { isHttpError } from '../../../lib/errors';
-import { handOverErrorToast, handOverInvalidLink } from '../../../lib/handed-over-toast';
 import { LanguageSelect } from '../../../i18n/language-select';
 import { useT } from '../../../i18n/react';
 import { notify } from '../../../lib/toast';
@@ -11,6 +10,7 @@ import type { Attempt, StudentAssessment } from '../api/types';
 import { clockOffset } from '../clock';
 import { useStudentLanguage } from '../hooks/use-student-language';
 import type { CompleteState } from './complete-page';
+import { InvalidLinkPage } from './invalid-link-page';
 import { StudentShell } from './student-shell';
 import { TestScreen } from './test-screen';
 import { WelcomeView } from './welcome-view';
@@ -26,11 +26,16 @@ interface Running {
 const errorCode = (error: unknown) =>
   isHttpError(error) ? (error.data as { code?: string } | undefined)?.code : undefined;
 
+/** The link itself does not work (unknown, expired, revoked): not a student assessment missing its version. */
+const deadLink = (error: unknown) =>
+  isHttpError(error) && error.status === 404 && errorCode(error) !== 'no_assessment';
+
 /**
  * `/assessment/{inviteToken}` (SPEC §2, §4): the welcome page, then the test. An attempt already in
  * progress (a reload, a crash, another device) opens straight into the test with its saved answers and
  * the time really left: the welcome page would only stand between the student and a running clock. Either shows
- * in the student's language, active before the first word (issue 27).
+ * in the student's language, active before the first word (issue 27). A link that does not work shows its own page
+ * here, in the visitor's language (issue 43 item 17): SPEC §4's redirect to `/` is the admin portal's only.
  */
 export function AssessmentPage() {
   const { inviteToken = '' } = useParams();
@@ -68,15 +73,11 @@ export function AssessmentPage() {
   useEffect(() => {
     if (!isError || handled.current === error) return;
     handled.current = error;
-    if (isHttpError(error) && error.status === 404 && errorCode(error) !== 'no_assessment') {
-      // SPEC §4: a 404 shows the message and goes to /, another entry of the app: it shows the toast.
-      handOverErrorToast(t('load.invalidLink'));
-      handOverInvalidLink();
-      void navigate('/', { replace: true });
-      return;
-    }
+    // A dead link has a page of its own, in the visitor's language (issue 43 item 17), not a toast on the way to
+    // the admin portal's `/`.
+    if (deadLink(error)) return;
     notify.error(t('load.failed'));
-  }, [isError, error, navigate, t]);
+  }, [isError, error, t]);
 
   // The test reads the attempt's own questions, whichever answer brought them (the page load or Start).
   const testLoad = useMemo(
@@ -127,6 +128,8 @@ export function AssessmentPage() {
       </StudentShell>
     );
   }
+
+  if (isError && !isFetching && deadLink(error)) return <InvalidLinkPage />;
 
   const welcome = data && language.ready && !data.alreadyCompleted && !data.awaitingResult && !data.attempt;
   return (

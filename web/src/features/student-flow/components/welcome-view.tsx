@@ -27,8 +27,8 @@ interface WelcomeViewProps {
 }
 
 /**
- * SPEC §2 student welcome page, and after it the check before the clock starts (issue 26) and the version's
- * practice question, when it offers one.
+ * SPEC §2 student welcome page: what the assessment is, then the check before the clock starts (issue 26) and the
+ * version's practice question, when it offers one, and Start last (issue 43 item 14).
  */
 export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeViewProps) {
   const { student, previousAttempt, assessment } = load;
@@ -127,6 +127,17 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
             ))}
           </ul>
         </div>
+      </section>
+
+      {/* The check and the practice come before Start, in the order a student goes through them (issue 43 item 14):
+          on a phone, under Start they were three screens down, where nobody looked before the clock ran. */}
+      <BeforeYouStart token={token} offset={offset} />
+
+      {assessment.practiceQuestion && (
+        <PracticeQuestionCard practice={assessment.practiceQuestion} content={content} />
+      )}
+
+      <div>
         <Button
           size="lg"
           block
@@ -136,13 +147,7 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
         >
           {t('welcome.start')}
         </Button>
-      </section>
-
-      <BeforeYouStart token={token} offset={offset} />
-
-      {assessment.practiceQuestion && (
-        <PracticeQuestionCard practice={assessment.practiceQuestion} content={content} />
-      )}
+      </div>
     </div>
   );
 }

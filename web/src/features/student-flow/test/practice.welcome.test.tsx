@@ -38,6 +38,17 @@ describe('Practice question on the welcome page', () => {
     expect(screen.getByRole('button', { name: 'Start Assessment' })).toBeEnabled();
   });
 
+  it('when the welcome page shows, then the check before Start and the practice question come before the Start button', async () => {
+    db.assessment = { ...db.assessment, practiceQuestion };
+    const { card } = await openWelcome();
+    const start = screen.getByRole('button', { name: 'Start Assessment' });
+    const check = screen.getByRole('region', { name: 'Before you start' });
+    const follows = (a: Node, b: Node) => a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING;
+    expect(follows(screen.getByRole('heading', { name: 'Sections' }), check)).toBeTruthy();
+    expect(follows(check, card)).toBeTruthy();
+    expect(follows(card, start)).toBeTruthy();
+  });
+
   it('when the version offers none, then there is no practice card', async () => {
     renderStudentApp(`/assessment/${TOKEN}`);
     expect(await screen.findByRole('button', { name: 'Start Assessment' })).toBeEnabled();

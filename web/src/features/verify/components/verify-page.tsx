@@ -6,7 +6,7 @@ import { formatDay } from '../../../i18n/format';
 import { LanguageSelect } from '../../../i18n/language-select';
 import { T, useI18n, useT } from '../../../i18n/react';
 import { useCertificateVerification } from '../api/certificate-verification';
-import { useVisitorLanguage } from '../hooks/use-visitor-language';
+import { useVisitorLanguage } from '../../../i18n/use-visitor-language';
 
 /**
  * A public student page's frame (verification, a path that does not exist): in the visitor's language, shown once it

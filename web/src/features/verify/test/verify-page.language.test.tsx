@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
-import { VISITOR_LANGUAGE_KEY } from '../hooks/use-visitor-language';
+import { VISITOR_LANGUAGE_KEY } from '../../../i18n/use-visitor-language';
 
 const html = () => document.documentElement;
 

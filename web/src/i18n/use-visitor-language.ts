@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { isLanguage, negotiateLanguage, type Language } from '../../../i18n/languages';
-import { useLanguage } from '../../../i18n/react';
+import { isLanguage, negotiateLanguage, type Language } from './languages';
+import { useLanguage } from './react';
 
-/** The language a visitor chose on the verification page, kept in this browser only. */
+/** The language a visitor chose on a public student page (verification, a dead link), kept in this browser only. */
 export const VISITOR_LANGUAGE_KEY = 'readiness.verify-language';
 
 function chosenBefore(): Language | null {
@@ -26,8 +26,9 @@ const browserLanguages = (): readonly string[] =>
   navigator.languages?.length ? navigator.languages : [navigator.language];
 
 /**
- * The verification page's language (issue 27): whoever scans a certificate has no invitation, so it is the one they
- * chose here before, else the first of their browser's languages the pages have, else English. It is active before
+ * The language of a student page that has no invitation to follow (issue 27): the verification page (whoever scans a
+ * certificate has none), a student path that does not exist, an invitation link that does not work (issue 43 item
+ * 17). It is the one they chose on such a page before, else the first of their browser's languages the pages have, else English. It is active before
  * the page shows (`ready`).
  */
 export function useVisitorLanguage() {
