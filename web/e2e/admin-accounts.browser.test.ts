@@ -296,6 +296,12 @@ test('when the super admin disables an admin, then the admin is sent to sign-in 
 
   const row = adminRow(owner, KATHERINE.email);
   await row.getByRole('button', { name: `Disable ${KATHERINE.name}` }).click();
+  // Asked first, naming her and what it does.
+  const confirm = owner.getByRole('dialog', { name: 'Disable Admin' });
+  await shown(confirm.getByText('Their sessions end at once'));
+  await shown(confirm.getByText(KATHERINE.name));
+  await expectAccessible(owner, 'the disable confirmation');
+  await confirm.getByRole('button', { name: 'Disable', exact: true }).click();
   await shown(toast(owner, 'Admin disabled successfully'));
   await shown(row.getByText('Disabled', { exact: true }));
   await shown(row.getByRole('button', { name: `Enable ${KATHERINE.name}` }));
@@ -310,8 +316,11 @@ test('when the super admin disables an admin, then the admin is sent to sign-in 
   await atPath(katherine, '/admin/login');
   expect(await katherine.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
 
-  await submitLogin(katherine, KATHERINE.email, KATHERINE.password);
+  // With her own password she is told the account is disabled; a wrong one learns nothing of it.
+  await submitLogin(katherine, KATHERINE.email, 'not-her-password');
   await shown(toast(katherine, 'Invalid email or password'));
+  await submitLogin(katherine, KATHERINE.email, KATHERINE.password);
+  await shown(toast(katherine, 'Your account is disabled. Ask a super admin to enable it.'));
   expect(new URL(katherine.url()).pathname).toBe('/admin/login');
 
   await row.getByRole('button', { name: `Enable ${KATHERINE.name}` }).click();

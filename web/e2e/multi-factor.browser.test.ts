@@ -209,8 +209,13 @@ test('when a super admin requires two-factor authentication, then an admin witho
   await signIn(owner, SUPER.email, SUPER.password);
   await owner.goto('/admin/security');
   const policy = owner.getByLabel('Require two-factor authentication for every admin');
-  await policy.check();
+  // Ticked, it asks first: the box is ticked once confirmed.
+  await policy.click();
+  const confirm = owner.getByRole('dialog', { name: 'Require two-factor authentication' });
+  await shown(confirm.getByText('Sessions already open are not ended.'));
+  await confirm.getByRole('button', { name: 'Require for every admin' }).click();
   await shown(toast(owner, 'Two-factor authentication is now required for every admin'));
+  expect(await policy.isChecked()).toBe(true);
   await expectAccessible(owner, 'security page of a super admin');
 
   try {
