@@ -130,3 +130,4 @@ export { consumerQueues, type ConsumerQueue } from './consumers';
 export { queuesOf, topology, upstreamNames, type ServiceName, type ServiceTopology } from './topology';
 export * from './shapes';
 export * from './api-schemas';
+export * from './audit-actions';

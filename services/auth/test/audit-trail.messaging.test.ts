@@ -213,9 +213,46 @@ it('exports the filtered log as CSV, with formula-looking cells escaped', async 
     .replace(/^\uFEFF/, '')
     .trim()
     .split('\r\n');
-  expect(lines[0]).toBe('When,Actor,Actor Email,Action,Target,Target Email,Details');
-  expect(lines.slice(1).every((line) => line.includes(',admin.created,'))).toBe(true);
+  expect(lines[0]).toBe('When,Actor,Actor Email,Action,Action Key,Target,Target Email,Details');
+  // The action in words beside its key, and the details as words rather than JSON.
+  expect(lines.slice(1).every((line) => line.includes(',Admin created,admin.created,'))).toBe(true);
+  expect(
+    lines.slice(1).every((line) => line.endsWith(',Role: admin') || line.endsWith(',Role: super_admin')),
+  ).toBe(true);
   expect(lines.some((line) => line.includes(`"'=HYPERLINK(""x"")"`))).toBe(true);
+});
+
+it('exports every action in words, with nested details as words too', async () => {
+  await h.publish('student.attempt.adjusted.v1', {
+    attemptId: 'att-csv',
+    attemptNumber: 2,
+    studentId: randomUUID(),
+    name: 'Csv Student',
+    email: 'csv.student@example.edu',
+    actorId: rootId,
+    adjustment: AttemptAdjustment.EXTENDED,
+    addedMinutes: 15,
+    deadlineAt: timestampFromDate(new Date('2026-11-20T12:00:00Z')),
+  });
+  await eventually(async () => expect(await log('?action=attempt.extended&q=Csv')).toHaveLength(1));
+  const res = await fetch(`${h.url}/api/admin/audit-log/export.csv?action=attempt.extended&q=Csv`, {
+    headers: { authorization: `Bearer ${root}` },
+  });
+  const [, line] = (await res.text())
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
+  expect(line).toContain(',Time added to an attempt,attempt.extended,Csv Student,csv.student@example.edu,');
+  // Each detail as "Name: value" (the database keeps no order of keys).
+  for (const part of [
+    'Attempt id: att-csv',
+    'Attempt number: 2',
+    'Minutes: 15',
+    'Deadline at: 2026-11-20T12:00:00.000Z',
+  ]) {
+    expect(line).toContain(part);
+  }
+  expect(line).not.toContain('{');
 });
 
 it('refuses bad filters with a message, and everyone but super admins', async () => {

@@ -1,4 +1,4 @@
-import { AttemptAdjustment, timestampDate } from '@readiness/contracts';
+import { AttemptAdjustment, timestampDate, type AuditAction } from '@readiness/contracts';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
 import type { AnnouncedAction, AuditTrail } from '../../domain/audit-trail';
 
@@ -22,7 +22,7 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
   const record = (
     eventId: string,
     actorId: string,
-    action: string,
+    action: AuditAction,
     target: AnnouncedAction['target'],
     details: Record<string, unknown>,
   ) => trail.record({ eventId, actorId, action, target, details });
@@ -31,7 +31,7 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
   async function studentNamed(
     eventId: string,
     e: { studentId: string; name: string; email: string; actorId: string },
-    action: string,
+    action: AuditAction,
     details: Record<string, unknown>,
   ): Promise<void> {
     const student = { id: e.studentId, name: e.name, email: e.email };
