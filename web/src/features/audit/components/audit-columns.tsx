@@ -14,6 +14,7 @@ const METHODS: Record<string, () => string> = {
   'password+passkey': () => adminT('audit.method.passwordPasskey'),
   // The factor a second-factor change concerns.
   totp: () => adminT('audit.method.totp'),
+  'recovery-code': () => adminT('audit.method.recoveryCode'),
 };
 
 const REASONS: Record<string, () => string> = {
