@@ -27,6 +27,7 @@ export const AUDIT_ACTION_LABELS = {
   'student.invited': 'Student invited',
   'student.invitation-resent': 'Invitation resent',
   'student.deleted': 'Student deleted',
+  'student.extra-time-changed': 'Extra time changed',
   'result.deleted': 'Result deleted',
   'certificate.resend-requested': 'Certificate resent',
   'assessment.version-saved': 'Assessment version saved',

@@ -28,6 +28,7 @@ import {
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
+  StudentExtraTimeChangedSchema,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
 } from './gen/readiness/events/v1/student_pb';
@@ -56,6 +57,7 @@ export const events = {
   'student.student.invited.v1': StudentInvitedSchema,
   'student.invitation.resent.v1': StudentInvitationResentSchema,
   'student.student.deleted.v1': StudentDeletedSchema,
+  'student.extra-time.changed.v1': StudentExtraTimeChangedSchema,
   'student.attempt.started.v1': StudentAttemptStartedSchema,
   'student.attempt.submitted.v1': StudentAttemptSubmittedSchema,
   'student.attempt.adjusted.v1': StudentAttemptAdjustedSchema,

@@ -158,6 +158,31 @@ it('writes time added to an attempt and an attempt ended from the Live screen, o
   });
 });
 
+it("writes a student's extra time set by an admin, once, with the new percentage (issue 43, item 6)", async () => {
+  const studentId = randomUUID();
+  const changed = await h.publish('student.extra-time.changed.v1', {
+    studentId,
+    name: 'Tom Extra',
+    email: 'tom.extra@example.edu',
+    actorId: rootId,
+    extraTimePercent: 50,
+  });
+  await h.bus.publish([changed]);
+  const entry = await eventually(async () => {
+    const found = (await log('?action=student.extra-time-changed&limit=200')).filter(
+      (e) => e.target?._id === studentId,
+    );
+    return found.length >= 1 ? found : false;
+  }, 'the extra time change in the log');
+  await new Promise((r) => setTimeout(r, 300));
+  expect(entry).toHaveLength(1);
+  expect(entry[0]).toMatchObject({
+    actor: { _id: rootId },
+    target: { name: 'Tom Extra', email: 'tom.extra@example.edu' },
+    details: { extraTimePercent: 50 },
+  });
+});
+
 it('records sign-ins and refused sign-ins by password, and filters by actor, action, date and text', async () => {
   const token = await api.login(ADMIN.email, ADMIN.password);
   expect(token).toEqual(expect.any(String));

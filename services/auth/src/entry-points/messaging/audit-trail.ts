@@ -11,6 +11,7 @@ export const AUDIT_QUEUES = {
   certificateResent: 'auth.audit-certificate-resend-requested',
   versionPublished: 'auth.audit-version-published',
   attemptAdjusted: 'auth.audit-attempt-adjusted',
+  extraTimeChanged: 'auth.audit-extra-time-changed',
 } as const;
 
 /** A save publishes its version in the transaction that wrote it; a version published later was made active again. */
@@ -105,6 +106,11 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
               deadlineAt: at,
             });
       },
+    }),
+    on('student.extra-time.changed.v1', {
+      queue: AUDIT_QUEUES.extraTimeChanged,
+      handle: (e, meta) =>
+        studentNamed(meta.id, e, 'student.extra-time-changed', { extraTimePercent: e.extraTimePercent }),
     }),
     on('assessment.version.published.v1', {
       queue: AUDIT_QUEUES.versionPublished,

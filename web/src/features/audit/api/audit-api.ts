@@ -40,6 +40,7 @@ const ACTION_MESSAGES: Record<AuditAction, () => string> = {
   'student.invited': () => adminT('audit.action.studentInvited'),
   'student.invitation-resent': () => adminT('audit.action.invitationResent'),
   'student.deleted': () => adminT('audit.action.studentDeleted'),
+  'student.extra-time-changed': () => adminT('audit.action.extraTimeChanged'),
   'result.deleted': () => adminT('audit.action.resultDeleted'),
   'certificate.resend-requested': () => adminT('audit.action.certificateResent'),
   'assessment.version-saved': () => adminT('audit.action.versionSaved'),

@@ -51,6 +51,9 @@ export function describeDetails(details: Record<string, unknown>): string {
   if (typeof details.attemptNumber === 'number') {
     parts.push(adminT('audit.details.attempt', { attemptNumber: details.attemptNumber }));
   }
+  if (typeof details.extraTimePercent === 'number') {
+    parts.push(adminT('audit.details.extraTime', { percent: details.extraTimePercent }));
+  }
   if (typeof details.email === 'string') parts.push(details.email);
   return parts.join(' · ');
 }
