@@ -32,6 +32,8 @@ export const AUDIT_ACTION_LABELS = {
   'certificate.resend-requested': 'Certificate resent',
   'assessment.version-saved': 'Assessment version saved',
   'assessment.version-activated': 'Assessment version made current',
+  'assessment.question-file-uploaded': 'Question file uploaded',
+  'assessment.question-file-removed': 'Question file removed',
   'attempt.extended': 'Time added to an attempt',
   'attempt.ended': 'Attempt ended',
 } as const;

@@ -7,7 +7,10 @@ import {
   type MessageShape,
 } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { AssessmentVersionPublishedSchema } from './gen/readiness/events/v1/assessment_pb';
+import {
+  AssessmentQuestionFileChangedSchema,
+  AssessmentVersionPublishedSchema,
+} from './gen/readiness/events/v1/assessment_pb';
 import {
   AdminCreatedSchema,
   AdminFactorChangedSchema,
@@ -54,6 +57,7 @@ export const events = {
   'auth.admin.password-reset.v1': AdminPasswordResetSchema,
   'auth.admin.factor-changed.v1': AdminFactorChangedSchema,
   'assessment.version.published.v1': AssessmentVersionPublishedSchema,
+  'assessment.question-file.changed.v1': AssessmentQuestionFileChangedSchema,
   'student.student.invited.v1': StudentInvitedSchema,
   'student.invitation.resent.v1': StudentInvitationResentSchema,
   'student.student.deleted.v1': StudentDeletedSchema,

@@ -45,7 +45,7 @@ export const topology: readonly ServiceTopology[] = [
     name: 'assessment',
     stackPort: 8102,
     uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
-    publishes: ['assessment.version.published.v1'],
+    publishes: ['assessment.version.published.v1', 'assessment.question-file.changed.v1'],
   },
   {
     name: 'student',

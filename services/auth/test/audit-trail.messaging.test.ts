@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@readiness/testing';
-import { AttemptAdjustment, timestampFromDate } from '@readiness/contracts';
+import { AttemptAdjustment, QuestionFileChange, timestampFromDate } from '@readiness/contracts';
 import { ROOT, client, startAuth, uniqueEmail, type Harness } from './harness';
 
 jest.setTimeout(90_000);
@@ -180,6 +180,32 @@ it("writes a student's extra time set by an admin, once, with the new percentage
     actor: { _id: rootId },
     target: { name: 'Tom Extra', email: 'tom.extra@example.edu' },
     details: { extraTimePercent: 50 },
+  });
+});
+
+it('writes question files uploaded and removed, naming the admin from the event when auth does not know them', async () => {
+  const filename = `${randomUUID()}.png`;
+  const file = {
+    filename,
+    originalName: 'Campus map.png',
+    size: 1234n,
+    actorId: rootId,
+    actorName: 'Super Admin',
+  };
+  await h.publish('assessment.question-file.changed.v1', { ...file, change: QuestionFileChange.UPLOADED });
+  await h.publish('assessment.question-file.changed.v1', { ...file, change: QuestionFileChange.DETACHED });
+  const entries = await eventually(async () => {
+    const found = (await log('?limit=200')).filter((e) => e.details.filename === filename);
+    return found.length >= 2 ? found : false;
+  }, 'the question file entries');
+  expect(entries.find((e) => e.action === 'assessment.question-file-uploaded')).toMatchObject({
+    actor: { _id: rootId },
+    target: null,
+    details: { originalName: 'Campus map.png', size: 1234 },
+  });
+  expect(entries.find((e) => e.action === 'assessment.question-file-removed')?.details).toMatchObject({
+    originalName: 'Campus map.png',
+    kept: true,
   });
 });
 

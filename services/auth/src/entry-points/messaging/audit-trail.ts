@@ -1,4 +1,4 @@
-import { AttemptAdjustment, timestampDate, type AuditAction } from '@readiness/contracts';
+import { AttemptAdjustment, QuestionFileChange, timestampDate, type AuditAction } from '@readiness/contracts';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
 import type { AnnouncedAction, AuditTrail } from '../../domain/audit-trail';
 
@@ -12,6 +12,7 @@ export const AUDIT_QUEUES = {
   versionPublished: 'auth.audit-version-published',
   attemptAdjusted: 'auth.audit-attempt-adjusted',
   extraTimeChanged: 'auth.audit-extra-time-changed',
+  questionFileChanged: 'auth.audit-question-file-changed',
 } as const;
 
 /** A save publishes its version in the transaction that wrote it; a version published later was made active again. */
@@ -111,6 +112,27 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
       queue: AUDIT_QUEUES.extraTimeChanged,
       handle: (e, meta) =>
         studentNamed(meta.id, e, 'student.extra-time-changed', { extraTimePercent: e.extraTimePercent }),
+    }),
+    on('assessment.question-file.changed.v1', {
+      queue: AUDIT_QUEUES.questionFileChanged,
+      handle: (e, meta) =>
+        trail.record({
+          eventId: meta.id,
+          actorId: e.actorId,
+          actorName: e.actorName,
+          action:
+            e.change === QuestionFileChange.UPLOADED
+              ? 'assessment.question-file-uploaded'
+              : 'assessment.question-file-removed',
+          target: null,
+          details: {
+            originalName: e.originalName,
+            filename: e.filename,
+            ...(e.change === QuestionFileChange.UPLOADED ? { size: Number(e.size) } : {}),
+            // A file some version still uses is only let go of by the draft, and kept.
+            ...(e.change === QuestionFileChange.DETACHED ? { kept: true } : {}),
+          },
+        }),
     }),
     on('assessment.version.published.v1', {
       queue: AUDIT_QUEUES.versionPublished,

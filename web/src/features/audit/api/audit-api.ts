@@ -45,6 +45,8 @@ const ACTION_MESSAGES: Record<AuditAction, () => string> = {
   'certificate.resend-requested': () => adminT('audit.action.certificateResent'),
   'assessment.version-saved': () => adminT('audit.action.versionSaved'),
   'assessment.version-activated': () => adminT('audit.action.versionActivated'),
+  'assessment.question-file-uploaded': () => adminT('audit.action.questionFileUploaded'),
+  'assessment.question-file-removed': () => adminT('audit.action.questionFileRemoved'),
   'attempt.extended': () => adminT('audit.action.attemptExtended'),
   'attempt.ended': () => adminT('audit.action.attemptEnded'),
   'admin.reauthenticated': () => adminT('audit.action.reauthenticated'),

@@ -54,6 +54,8 @@ export function describeDetails(details: Record<string, unknown>): string {
   if (typeof details.extraTimePercent === 'number') {
     parts.push(adminT('audit.details.extraTime', { percent: details.extraTimePercent }));
   }
+  // A question file, by the name it was uploaded under.
+  if (typeof details.originalName === 'string') parts.push(details.originalName);
   if (typeof details.email === 'string') parts.push(details.email);
   return parts.join(' · ');
 }

@@ -13,6 +13,7 @@ describe('the details of an audit entry in words', () => {
     [{ name: 'not a method' }, ''],
     [{ method: 'recovery-code', address: '10.0.0.1' }, 'recovery code'],
     [{ extraTimePercent: 50 }, '50% extra time'],
+    [{ originalName: 'map.png', filename: 'a1b2.png', size: 120 }, 'map.png'],
   ])('when the details are %j, then they read "%s"', (details, words) => {
     expect(describeDetails(details)).toBe(words);
   });

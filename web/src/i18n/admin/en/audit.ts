@@ -59,6 +59,8 @@ export default {
   'audit.action.certificateResent': 'Certificate resent',
   'audit.action.versionSaved': 'Assessment version saved',
   'audit.action.versionActivated': 'Assessment version made current',
+  'audit.action.questionFileUploaded': 'Question file uploaded',
+  'audit.action.questionFileRemoved': 'Question file removed',
   'audit.action.attemptExtended': 'Time added to an attempt',
   'audit.action.attemptEnded': 'Attempt ended',
   'audit.action.reauthenticated': 'Identity confirmed again',
