@@ -30,6 +30,7 @@ export const AUDIT_ACTION_LABELS = {
   'student.extra-time-changed': 'Extra time changed',
   'result.deleted': 'Result deleted',
   'certificate.resend-requested': 'Certificate resent',
+  'results.exported': 'Results exported',
   'assessment.version-saved': 'Assessment version saved',
   'assessment.version-activated': 'Assessment version made current',
   'assessment.question-file-uploaded': 'Question file uploaded',

@@ -24,6 +24,7 @@ import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/read
 import {
   CertificateResendRequestedSchema,
   ResultDeletedSchema,
+  ResultsExportedSchema,
   ResultRecordedSchema,
 } from './gen/readiness/events/v1/results_pb';
 import {
@@ -68,6 +69,7 @@ export const events = {
   'results.result.recorded.v1': ResultRecordedSchema,
   'results.result.deleted.v1': ResultDeletedSchema,
   'results.certificate.resend-requested.v1': CertificateResendRequestedSchema,
+  'results.results.exported.v1': ResultsExportedSchema,
   /** Superseded by v2 (the PDF left the bus); still consumed, so events sent before an upgrade are mailed. */
   'report.certificate.issued.v1': CertificateIssuedSchema,
   'report.certificate.issued.v2': CertificateIssuedV2Schema,

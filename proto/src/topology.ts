@@ -69,6 +69,7 @@ export const topology: readonly ServiceTopology[] = [
       'results.result.recorded.v1',
       'results.result.deleted.v1',
       'results.certificate.resend-requested.v1',
+      'results.results.exported.v1',
     ],
   },
   {

@@ -209,6 +209,26 @@ it('writes question files uploaded and removed, naming the admin from the event 
   });
 });
 
+it('writes a results export with its filters and rows', async () => {
+  await h.publish('results.results.exported.v1', {
+    actorId: rootId,
+    search: 'zz-export',
+    status: 'passed',
+    rows: 7,
+  });
+  const entry = await eventually(async () => {
+    const found = (await log('?action=results.exported&limit=200')).find(
+      (e) => e.details.search === 'zz-export',
+    );
+    return found ?? false;
+  }, 'the export entry');
+  expect(entry).toMatchObject({
+    actor: { _id: rootId },
+    target: null,
+    details: { format: 'csv', status: 'passed', rows: 7 },
+  });
+});
+
 it('records sign-ins and refused sign-ins by password, and filters by actor, action, date and text', async () => {
   const token = await api.login(ADMIN.email, ADMIN.password);
   expect(token).toEqual(expect.any(String));

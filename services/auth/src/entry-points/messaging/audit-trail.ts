@@ -13,6 +13,7 @@ export const AUDIT_QUEUES = {
   attemptAdjusted: 'auth.audit-attempt-adjusted',
   extraTimeChanged: 'auth.audit-extra-time-changed',
   questionFileChanged: 'auth.audit-question-file-changed',
+  resultsExported: 'auth.audit-results-exported',
 } as const;
 
 /** A save publishes its version in the transaction that wrote it; a version published later was made active again. */
@@ -112,6 +113,16 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
       queue: AUDIT_QUEUES.extraTimeChanged,
       handle: (e, meta) =>
         studentNamed(meta.id, e, 'student.extra-time-changed', { extraTimePercent: e.extraTimePercent }),
+    }),
+    on('results.results.exported.v1', {
+      queue: AUDIT_QUEUES.resultsExported,
+      handle: (e, meta) =>
+        record(meta.id, e.actorId, 'results.exported', null, {
+          format: 'csv',
+          ...(e.search ? { search: e.search } : {}),
+          status: e.status,
+          rows: e.rows,
+        }),
     }),
     on('assessment.question-file.changed.v1', {
       queue: AUDIT_QUEUES.questionFileChanged,

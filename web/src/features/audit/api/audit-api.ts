@@ -43,6 +43,7 @@ const ACTION_MESSAGES: Record<AuditAction, () => string> = {
   'student.extra-time-changed': () => adminT('audit.action.extraTimeChanged'),
   'result.deleted': () => adminT('audit.action.resultDeleted'),
   'certificate.resend-requested': () => adminT('audit.action.certificateResent'),
+  'results.exported': () => adminT('audit.action.resultsExported'),
   'assessment.version-saved': () => adminT('audit.action.versionSaved'),
   'assessment.version-activated': () => adminT('audit.action.versionActivated'),
   'assessment.question-file-uploaded': () => adminT('audit.action.questionFileUploaded'),

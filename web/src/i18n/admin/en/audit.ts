@@ -57,6 +57,7 @@ export default {
   'audit.action.extraTimeChanged': 'Extra time changed',
   'audit.action.resultDeleted': 'Result deleted',
   'audit.action.certificateResent': 'Certificate resent',
+  'audit.action.resultsExported': 'Results exported',
   'audit.action.versionSaved': 'Assessment version saved',
   'audit.action.versionActivated': 'Assessment version made current',
   'audit.action.questionFileUploaded': 'Question file uploaded',
