@@ -31,6 +31,8 @@ export const AUDIT_ACTION_LABELS = {
   'result.deleted': 'Result deleted',
   'certificate.resend-requested': 'Certificate resent',
   'results.exported': 'Results exported',
+  'report.downloaded': 'PDF report downloaded',
+  'certificate.downloaded': 'Certificate downloaded',
   'assessment.version-saved': 'Assessment version saved',
   'assessment.version-activated': 'Assessment version made current',
   'assessment.question-file-uploaded': 'Question file uploaded',

@@ -25,6 +25,7 @@ export const consumerQueues: readonly ConsumerQueue[] = [
   { queue: 'auth.audit-extra-time-changed', events: ['student.extra-time.changed.v1'] },
   { queue: 'auth.audit-question-file-changed', events: ['assessment.question-file.changed.v1'] },
   { queue: 'auth.audit-results-exported', events: ['results.results.exported.v1'] },
+  { queue: 'auth.audit-report-downloaded', events: ['report.report.downloaded.v1'] },
   { queue: 'assessment.admin-created', events: ['auth.admin.created.v1'] },
   { queue: 'assessment.admin-updated', events: ['auth.admin.updated.v1'] },
   { queue: 'student.assessment-published', events: ['assessment.version.published.v1'] },

@@ -76,7 +76,7 @@ export const topology: readonly ServiceTopology[] = [
     name: 'report',
     stackPort: 8105,
     uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
-    publishes: ['report.certificate.issued.v2'],
+    publishes: ['report.certificate.issued.v2', 'report.report.downloaded.v1'],
   },
   {
     name: 'notification',

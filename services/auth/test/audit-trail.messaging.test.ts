@@ -5,7 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@readiness/testing';
-import { AttemptAdjustment, QuestionFileChange, timestampFromDate } from '@readiness/contracts';
+import {
+  AttemptAdjustment,
+  QuestionFileChange,
+  ReportDocument,
+  timestampFromDate,
+} from '@readiness/contracts';
 import { ROOT, client, startAuth, uniqueEmail, type Harness } from './harness';
 
 jest.setTimeout(90_000);
@@ -226,6 +231,31 @@ it('writes a results export with its filters and rows', async () => {
     actor: { _id: rootId },
     target: null,
     details: { format: 'csv', status: 'passed', rows: 7 },
+  });
+});
+
+it('writes PDF report and certificate downloads', async () => {
+  const resultId = randomUUID();
+  await h.publish('report.report.downloaded.v1', {
+    actorId: rootId,
+    resultId,
+    document: ReportDocument.CERTIFICATE,
+    fileName: 'certificate-Ada-Lovelace-ada@example.edu.pdf',
+  });
+  await h.publish('report.report.downloaded.v1', {
+    actorId: rootId,
+    resultId,
+    document: ReportDocument.REPORT,
+    fileName: 'assessment-report-Ada-Lovelace.pdf',
+  });
+  const entries = await eventually(async () => {
+    const found = (await log('?limit=200')).filter((e) => e.details.resultId === resultId);
+    return found.length >= 2 ? found : false;
+  }, 'the download entries');
+  expect(entries.map((e) => e.action).sort()).toEqual(['certificate.downloaded', 'report.downloaded']);
+  expect(entries.find((e) => e.action === 'report.downloaded')).toMatchObject({
+    actor: { _id: rootId },
+    details: { fileName: 'assessment-report-Ada-Lovelace.pdf' },
   });
 });
 

@@ -1,4 +1,10 @@
-import { AttemptAdjustment, QuestionFileChange, timestampDate, type AuditAction } from '@readiness/contracts';
+import {
+  AttemptAdjustment,
+  QuestionFileChange,
+  ReportDocument,
+  timestampDate,
+  type AuditAction,
+} from '@readiness/contracts';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
 import type { AnnouncedAction, AuditTrail } from '../../domain/audit-trail';
 
@@ -14,6 +20,7 @@ export const AUDIT_QUEUES = {
   extraTimeChanged: 'auth.audit-extra-time-changed',
   questionFileChanged: 'auth.audit-question-file-changed',
   resultsExported: 'auth.audit-results-exported',
+  reportDownloaded: 'auth.audit-report-downloaded',
 } as const;
 
 /** A save publishes its version in the transaction that wrote it; a version published later was made active again. */
@@ -113,6 +120,17 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
       queue: AUDIT_QUEUES.extraTimeChanged,
       handle: (e, meta) =>
         studentNamed(meta.id, e, 'student.extra-time-changed', { extraTimePercent: e.extraTimePercent }),
+    }),
+    on('report.report.downloaded.v1', {
+      queue: AUDIT_QUEUES.reportDownloaded,
+      handle: (e, meta) =>
+        record(
+          meta.id,
+          e.actorId,
+          e.document === ReportDocument.CERTIFICATE ? 'certificate.downloaded' : 'report.downloaded',
+          null,
+          { resultId: e.resultId, fileName: e.fileName },
+        ),
     }),
     on('results.results.exported.v1', {
       queue: AUDIT_QUEUES.resultsExported,

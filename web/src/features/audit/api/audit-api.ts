@@ -44,6 +44,8 @@ const ACTION_MESSAGES: Record<AuditAction, () => string> = {
   'result.deleted': () => adminT('audit.action.resultDeleted'),
   'certificate.resend-requested': () => adminT('audit.action.certificateResent'),
   'results.exported': () => adminT('audit.action.resultsExported'),
+  'report.downloaded': () => adminT('audit.action.reportDownloaded'),
+  'certificate.downloaded': () => adminT('audit.action.certificateDownloaded'),
   'assessment.version-saved': () => adminT('audit.action.versionSaved'),
   'assessment.version-activated': () => adminT('audit.action.versionActivated'),
   'assessment.question-file-uploaded': () => adminT('audit.action.questionFileUploaded'),

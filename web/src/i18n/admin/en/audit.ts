@@ -58,6 +58,8 @@ export default {
   'audit.action.resultDeleted': 'Result deleted',
   'audit.action.certificateResent': 'Certificate resent',
   'audit.action.resultsExported': 'Results exported',
+  'audit.action.reportDownloaded': 'PDF report downloaded',
+  'audit.action.certificateDownloaded': 'Certificate downloaded',
   'audit.action.versionSaved': 'Assessment version saved',
   'audit.action.versionActivated': 'Assessment version made current',
   'audit.action.questionFileUploaded': 'Question file uploaded',
