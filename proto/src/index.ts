@@ -7,7 +7,10 @@ import {
   type MessageShape,
 } from '@bufbuild/protobuf';
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { AssessmentVersionPublishedSchema } from './gen/readiness/events/v1/assessment_pb';
+import {
+  AssessmentQuestionFileChangedSchema,
+  AssessmentVersionPublishedSchema,
+} from './gen/readiness/events/v1/assessment_pb';
 import {
   AdminCreatedSchema,
   AdminFactorChangedSchema,
@@ -16,11 +19,12 @@ import {
   AdminUpdatedSchema,
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
-import { CertificateIssuedSchema } from './gen/readiness/events/v1/report_pb';
+import { CertificateIssuedSchema, ReportDownloadedSchema } from './gen/readiness/events/v1/report_pb';
 import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/readiness/events/v2/report_pb';
 import {
   CertificateResendRequestedSchema,
   ResultDeletedSchema,
+  ResultsExportedSchema,
   ResultRecordedSchema,
 } from './gen/readiness/events/v1/results_pb';
 import {
@@ -28,6 +32,7 @@ import {
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
+  StudentExtraTimeChangedSchema,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
 } from './gen/readiness/events/v1/student_pb';
@@ -53,18 +58,22 @@ export const events = {
   'auth.admin.password-reset.v1': AdminPasswordResetSchema,
   'auth.admin.factor-changed.v1': AdminFactorChangedSchema,
   'assessment.version.published.v1': AssessmentVersionPublishedSchema,
+  'assessment.question-file.changed.v1': AssessmentQuestionFileChangedSchema,
   'student.student.invited.v1': StudentInvitedSchema,
   'student.invitation.resent.v1': StudentInvitationResentSchema,
   'student.student.deleted.v1': StudentDeletedSchema,
+  'student.extra-time.changed.v1': StudentExtraTimeChangedSchema,
   'student.attempt.started.v1': StudentAttemptStartedSchema,
   'student.attempt.submitted.v1': StudentAttemptSubmittedSchema,
   'student.attempt.adjusted.v1': StudentAttemptAdjustedSchema,
   'results.result.recorded.v1': ResultRecordedSchema,
   'results.result.deleted.v1': ResultDeletedSchema,
   'results.certificate.resend-requested.v1': CertificateResendRequestedSchema,
+  'results.results.exported.v1': ResultsExportedSchema,
   /** Superseded by v2 (the PDF left the bus); still consumed, so events sent before an upgrade are mailed. */
   'report.certificate.issued.v1': CertificateIssuedSchema,
   'report.certificate.issued.v2': CertificateIssuedV2Schema,
+  'report.report.downloaded.v1': ReportDownloadedSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;
@@ -130,3 +139,4 @@ export { consumerQueues, type ConsumerQueue } from './consumers';
 export { queuesOf, topology, upstreamNames, type ServiceName, type ServiceTopology } from './topology';
 export * from './shapes';
 export * from './api-schemas';
+export * from './audit-actions';

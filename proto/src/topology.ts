@@ -45,7 +45,7 @@ export const topology: readonly ServiceTopology[] = [
     name: 'assessment',
     stackPort: 8102,
     uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
-    publishes: ['assessment.version.published.v1'],
+    publishes: ['assessment.version.published.v1', 'assessment.question-file.changed.v1'],
   },
   {
     name: 'student',
@@ -55,6 +55,7 @@ export const topology: readonly ServiceTopology[] = [
       'student.student.invited.v1',
       'student.invitation.resent.v1',
       'student.student.deleted.v1',
+      'student.extra-time.changed.v1',
       'student.attempt.started.v1',
       'student.attempt.submitted.v1',
       'student.attempt.adjusted.v1',
@@ -68,13 +69,14 @@ export const topology: readonly ServiceTopology[] = [
       'results.result.recorded.v1',
       'results.result.deleted.v1',
       'results.certificate.resend-requested.v1',
+      'results.results.exported.v1',
     ],
   },
   {
     name: 'report',
     stackPort: 8105,
     uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
-    publishes: ['report.certificate.issued.v2'],
+    publishes: ['report.certificate.issued.v2', 'report.report.downloaded.v1'],
   },
   {
     name: 'notification',

@@ -4,7 +4,7 @@ import { createAdminDirectory } from './data-access/admin-directory';
 import { migrationsDir } from './data-access/migrations-dir';
 import { createVersionsRepository } from './data-access/versions-repository';
 import { createAssessments } from './domain/assessments';
-import { VERSION_PUBLISHED } from './domain/events';
+import { QUESTION_FILE_CHANGED, VERSION_PUBLISHED } from './domain/events';
 import { seedAssessment } from './domain/seed';
 import { assessmentApi, assessmentRoutes } from './entry-points/http/api';
 import { adminNameConsumers } from './entry-points/messaging/admin-names';
@@ -19,7 +19,7 @@ export const assessmentService = defineService({
   config: configSchema,
   migrations: migrationsDir,
   bus: true,
-  publishes: [VERSION_PUBLISHED],
+  publishes: [VERSION_PUBLISHED, QUESTION_FILE_CHANGED],
   uses: { storage: true },
   openapi: assessmentApi.openapi,
   async setup({ config, logger, database, storage, adminGuard }) {

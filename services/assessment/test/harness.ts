@@ -15,7 +15,7 @@ type Published = EventPayload<'assessment.version.published.v1'>;
 export interface Harness extends ServiceUnderTest<
   AssessmentConfig,
   undefined,
-  'assessment.version.published.v1'
+  'assessment.version.published.v1' | 'assessment.question-file.changed.v1'
 > {
   /** Every `assessment.version.published.v1` the bus delivered, decoded. */
   readonly published: Published[];
@@ -37,7 +37,7 @@ export async function startAssessment(
   const h = await startServiceUnderTest(assessmentService, {
     kind,
     config: { ASSESSMENT_SEED: 'false', ...options.config },
-    watch: ['assessment.version.published.v1'],
+    watch: ['assessment.version.published.v1', 'assessment.question-file.changed.v1'],
     s3: true,
   });
   const call = h.call;

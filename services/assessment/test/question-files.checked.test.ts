@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { QuestionFileChange } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
 import { EXE_BYTES, PNG_1X1, adminToken, sampleAssessment, startAssessment, type Harness } from './harness';
 
@@ -137,6 +138,21 @@ test('when an uploaded file no version uses is deleted, then it is gone', async 
   expect(await storedFiles()).not.toContain(body.file.filename);
   expect(objectsOnDisk()).not.toContain(body.file.filename);
   expect((await h.call('DELETE', `/api/assessment/file/${body.file.filename}`, { token })).status).toBe(404);
+  // The upload and the removal are announced for the audit log, naming the admin (issue 43, item 6).
+  const changes = await eventually(() => {
+    const found = h
+      .eventsNamed('assessment.question-file.changed.v1')
+      .filter((e) => e.payload.filename === body.file.filename);
+    return found.length >= 2 ? found.map((e) => e.payload) : false;
+  }, 'the question file events');
+  expect(changes).toEqual([
+    expect.objectContaining({
+      originalName: 'unused.pdf',
+      change: QuestionFileChange.UPLOADED,
+      actorId: expect.any(String),
+    }),
+    expect.objectContaining({ originalName: 'unused.pdf', change: QuestionFileChange.REMOVED }),
+  ]);
 });
 
 test('when a name no upload produced is asked for, then 404', async () => {

@@ -5,7 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@readiness/testing';
-import { AttemptAdjustment, timestampFromDate } from '@readiness/contracts';
+import {
+  AttemptAdjustment,
+  QuestionFileChange,
+  ReportDocument,
+  timestampFromDate,
+} from '@readiness/contracts';
 import { ROOT, client, startAuth, uniqueEmail, type Harness } from './harness';
 
 jest.setTimeout(90_000);
@@ -158,6 +163,102 @@ it('writes time added to an attempt and an attempt ended from the Live screen, o
   });
 });
 
+it("writes a student's extra time set by an admin, once, with the new percentage (issue 43, item 6)", async () => {
+  const studentId = randomUUID();
+  const changed = await h.publish('student.extra-time.changed.v1', {
+    studentId,
+    name: 'Tom Extra',
+    email: 'tom.extra@example.edu',
+    actorId: rootId,
+    extraTimePercent: 50,
+  });
+  await h.bus.publish([changed]);
+  const entry = await eventually(async () => {
+    const found = (await log('?action=student.extra-time-changed&limit=200')).filter(
+      (e) => e.target?._id === studentId,
+    );
+    return found.length >= 1 ? found : false;
+  }, 'the extra time change in the log');
+  await new Promise((r) => setTimeout(r, 300));
+  expect(entry).toHaveLength(1);
+  expect(entry[0]).toMatchObject({
+    actor: { _id: rootId },
+    target: { name: 'Tom Extra', email: 'tom.extra@example.edu' },
+    details: { extraTimePercent: 50 },
+  });
+});
+
+it('writes question files uploaded and removed, naming the admin from the event when auth does not know them', async () => {
+  const filename = `${randomUUID()}.png`;
+  const file = {
+    filename,
+    originalName: 'Campus map.png',
+    size: 1234n,
+    actorId: rootId,
+    actorName: 'Super Admin',
+  };
+  await h.publish('assessment.question-file.changed.v1', { ...file, change: QuestionFileChange.UPLOADED });
+  await h.publish('assessment.question-file.changed.v1', { ...file, change: QuestionFileChange.DETACHED });
+  const entries = await eventually(async () => {
+    const found = (await log('?limit=200')).filter((e) => e.details.filename === filename);
+    return found.length >= 2 ? found : false;
+  }, 'the question file entries');
+  expect(entries.find((e) => e.action === 'assessment.question-file-uploaded')).toMatchObject({
+    actor: { _id: rootId },
+    target: null,
+    details: { originalName: 'Campus map.png', size: 1234 },
+  });
+  expect(entries.find((e) => e.action === 'assessment.question-file-removed')?.details).toMatchObject({
+    originalName: 'Campus map.png',
+    kept: true,
+  });
+});
+
+it('writes a results export with its filters and rows', async () => {
+  await h.publish('results.results.exported.v1', {
+    actorId: rootId,
+    search: 'zz-export',
+    status: 'passed',
+    rows: 7,
+  });
+  const entry = await eventually(async () => {
+    const found = (await log('?action=results.exported&limit=200')).find(
+      (e) => e.details.search === 'zz-export',
+    );
+    return found ?? false;
+  }, 'the export entry');
+  expect(entry).toMatchObject({
+    actor: { _id: rootId },
+    target: null,
+    details: { format: 'csv', status: 'passed', rows: 7 },
+  });
+});
+
+it('writes PDF report and certificate downloads', async () => {
+  const resultId = randomUUID();
+  await h.publish('report.report.downloaded.v1', {
+    actorId: rootId,
+    resultId,
+    document: ReportDocument.CERTIFICATE,
+    fileName: 'certificate-Ada-Lovelace-ada@example.edu.pdf',
+  });
+  await h.publish('report.report.downloaded.v1', {
+    actorId: rootId,
+    resultId,
+    document: ReportDocument.REPORT,
+    fileName: 'assessment-report-Ada-Lovelace.pdf',
+  });
+  const entries = await eventually(async () => {
+    const found = (await log('?limit=200')).filter((e) => e.details.resultId === resultId);
+    return found.length >= 2 ? found : false;
+  }, 'the download entries');
+  expect(entries.map((e) => e.action).sort()).toEqual(['certificate.downloaded', 'report.downloaded']);
+  expect(entries.find((e) => e.action === 'report.downloaded')).toMatchObject({
+    actor: { _id: rootId },
+    details: { fileName: 'assessment-report-Ada-Lovelace.pdf' },
+  });
+});
+
 it('records sign-ins and refused sign-ins by password, and filters by actor, action, date and text', async () => {
   const token = await api.login(ADMIN.email, ADMIN.password);
   expect(token).toEqual(expect.any(String));
@@ -213,9 +314,46 @@ it('exports the filtered log as CSV, with formula-looking cells escaped', async 
     .replace(/^\uFEFF/, '')
     .trim()
     .split('\r\n');
-  expect(lines[0]).toBe('When,Actor,Actor Email,Action,Target,Target Email,Details');
-  expect(lines.slice(1).every((line) => line.includes(',admin.created,'))).toBe(true);
+  expect(lines[0]).toBe('When,Actor,Actor Email,Action,Action Key,Target,Target Email,Details');
+  // The action in words beside its key, and the details as words rather than JSON.
+  expect(lines.slice(1).every((line) => line.includes(',Admin created,admin.created,'))).toBe(true);
+  expect(
+    lines.slice(1).every((line) => line.endsWith(',Role: admin') || line.endsWith(',Role: super_admin')),
+  ).toBe(true);
   expect(lines.some((line) => line.includes(`"'=HYPERLINK(""x"")"`))).toBe(true);
+});
+
+it('exports every action in words, with nested details as words too', async () => {
+  await h.publish('student.attempt.adjusted.v1', {
+    attemptId: 'att-csv',
+    attemptNumber: 2,
+    studentId: randomUUID(),
+    name: 'Csv Student',
+    email: 'csv.student@example.edu',
+    actorId: rootId,
+    adjustment: AttemptAdjustment.EXTENDED,
+    addedMinutes: 15,
+    deadlineAt: timestampFromDate(new Date('2026-11-20T12:00:00Z')),
+  });
+  await eventually(async () => expect(await log('?action=attempt.extended&q=Csv')).toHaveLength(1));
+  const res = await fetch(`${h.url}/api/admin/audit-log/export.csv?action=attempt.extended&q=Csv`, {
+    headers: { authorization: `Bearer ${root}` },
+  });
+  const [, line] = (await res.text())
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
+  expect(line).toContain(',Time added to an attempt,attempt.extended,Csv Student,csv.student@example.edu,');
+  // Each detail as "Name: value" (the database keeps no order of keys).
+  for (const part of [
+    'Attempt id: att-csv',
+    'Attempt number: 2',
+    'Minutes: 15',
+    'Deadline at: 2026-11-20T12:00:00.000Z',
+  ]) {
+    expect(line).toContain(part);
+  }
+  expect(line).not.toContain('{');
 });
 
 it('refuses bad filters with a message, and everyone but super admins', async () => {

@@ -169,6 +169,27 @@ test('when 20 wrong codes for one account arrive at once, then at most 5 are che
   const locked = await secondStep({ challenge: step.body.challenge, code: right });
   expect(locked.status).toBe(429);
   expect(locked.body.code).toBe('too_many_code_attempts');
+  // Each wrong code and each attempt the lockout refused is in the audit log (issue 43, item 6).
+  const actions = await auditActions(a.id);
+  expect(actions.filter((x) => x === 'admin.mfa-code-refused')).toHaveLength(refused);
+  expect(actions.filter((x) => x === 'admin.mfa-locked-out')).toHaveLength(throttled + 1);
+});
+
+test('when a wrong recovery code is given, then the refusal is audited with no actor and the factor it named', async () => {
+  const a = await newAdmin('wrong-recovery');
+  await enrol(a.token);
+  const step = await passwordStep(a.email, a.password);
+  const refused = await secondStep({ challenge: step.body.challenge, recoveryCode: 'aaaa-bbbb-cccc' });
+  expect(refused.status).toBe(401);
+  const res = await auth.api.call<{ entries: Array<{ action: string; actor: unknown; details: unknown }> }>(
+    'GET',
+    '/api/admin/audit-log?action=admin.mfa-code-refused&limit=200',
+    { token: auth.rootToken },
+  );
+  expect(res.body.entries.find((e) => JSON.stringify(e).includes(a.email))).toMatchObject({
+    actor: null,
+    details: { method: 'recovery-code' },
+  });
 });
 
 test('when a super admin requires MFA, then an admin without it enrols during sign-in before any session, and gets recovery codes', async () => {

@@ -45,6 +45,8 @@ export interface Harness {
   mail: MailCatcher;
   /** Every report.certificate.issued.v2 the bus delivered, decoded. */
   readonly issued: CertificateIssuedV2[];
+  /** Every report.report.downloaded.v1 the bus delivered (the admins' PDF downloads, for the audit log). */
+  readonly downloaded: Array<EventPayload<'report.report.downloaded.v1'>>;
   /** Publishes an event as its owner would; `id` repeats a delivery. */
   publish<N extends EventName>(name: N, payload: EventPayload<N>, id?: string): Promise<string>;
   publishVersion(): Promise<void>;
@@ -71,7 +73,7 @@ export async function startReport(
   const h = await startServiceUnderTest(reportService, {
     kind,
     config: { PUBLIC_ORIGIN, PROVIDER_NAME: 'Northfield College', ...options.config },
-    watch: ['report.certificate.issued.v2'],
+    watch: ['report.certificate.issued.v2', 'report.report.downloaded.v1'],
     s3: true,
     retryDelaysMs: [100, 200, 400],
     options: options.options,
@@ -140,6 +142,9 @@ export async function startReport(
       mail,
       get issued() {
         return h.eventsNamed('report.certificate.issued.v2').map((e) => e.payload);
+      },
+      get downloaded() {
+        return h.eventsNamed('report.report.downloaded.v1').map((e) => e.payload);
       },
       publish,
       async publishVersion() {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { ReportDocument } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
 import { pdfText, resultFacts, startReport, type Harness } from './harness';
 
@@ -159,6 +160,20 @@ describe('PDF downloads', () => {
     expect(text).toContain('Ada Lovelace');
     expect(text).toContain('97%');
     expect(text).toContain(facts.assessmentCode);
+    // Both downloads of the result are announced for the audit log, naming the admin (issue 43, item 6).
+    expect((await h.get(`/api/admin/results/${facts.resultId}/pdf`)).status).toBe(200);
+    const downloads = await eventually(() => {
+      const found = h.downloaded.filter((d) => d.resultId === facts.resultId);
+      return found.length >= 2 ? found : false;
+    }, 'the download events');
+    expect(downloads).toEqual([
+      expect.objectContaining({
+        document: ReportDocument.CERTIFICATE,
+        fileName: 'certificate-Ada-Lovelace-ada.cert@example.edu.pdf',
+        actorId: expect.any(String),
+      }),
+      expect.objectContaining({ document: ReportDocument.REPORT }),
+    ]);
   });
 
   it.each([

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { eventually } from '@readiness/testing';
 import {
   ALL_BUT_Q1,
   ALL_RIGHT,
@@ -79,6 +80,17 @@ describe('the CSV export', () => {
     expect(searched.split('\r\n').filter((l) => l.includes('@example.edu'))).toEqual([
       expect.stringContaining('p3@example.edu'),
     ]);
+    // Each export is announced for the audit log, with who, its filters and its rows (issue 43, item 6).
+    const exported = await eventually(() => {
+      const found = h.eventsNamed('results.results.exported.v1').map((e) => e.payload);
+      return found.some((e) => e.search === 'P3@') ? found : false;
+    }, 'the export events');
+    expect(exported).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: 'passed', search: '', rows: 4, actorId: expect.any(String) }),
+        expect.objectContaining({ status: 'all', search: 'P3@', rows: 1 }),
+      ]),
+    );
   });
 
   test.each(AT_THE_PASS_MARK)(

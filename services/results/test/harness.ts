@@ -35,6 +35,7 @@ const WATCHED = [
   'results.result.recorded.v1',
   'results.result.deleted.v1',
   'results.certificate.resend-requested.v1',
+  'results.results.exported.v1',
 ] as const satisfies EventName[];
 
 type Watched = (typeof WATCHED)[number];

@@ -12,6 +12,7 @@ import {
   ATTEMPT_SUBMITTED,
   INVITATION_RESENT,
   STUDENT_DELETED,
+  EXTRA_TIME_CHANGED,
   STUDENT_INVITED,
 } from './domain/events';
 import { createStudents } from './domain/students';
@@ -34,6 +35,7 @@ export const studentService = defineService({
     STUDENT_INVITED,
     INVITATION_RESENT,
     STUDENT_DELETED,
+    EXTRA_TIME_CHANGED,
     ATTEMPT_STARTED,
     ATTEMPT_SUBMITTED,
     ATTEMPT_ADJUSTED,

@@ -27,6 +27,7 @@ const WATCHED = [
   'student.student.invited.v1',
   'student.invitation.resent.v1',
   'student.student.deleted.v1',
+  'student.extra-time.changed.v1',
   'student.attempt.started.v1',
   'student.attempt.submitted.v1',
   'student.attempt.adjusted.v1',

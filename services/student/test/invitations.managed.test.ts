@@ -192,6 +192,20 @@ describe('students', () => {
     });
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { student: StudentJson }).student.extraTimePercent).toBe(50);
+    // Announced for the audit log, naming the admin and the student (issue 43, item 6).
+    const changed = await eventually(
+      async () =>
+        h
+          .eventsNamed('student.extra-time.changed.v1')
+          .find((e) => e.payload.studentId === json.student._id) ?? false,
+      'the extra time event',
+    );
+    expect(changed.payload).toMatchObject({
+      name: 'Dorothy Vaughan',
+      email: 'dv@example.edu',
+      extraTimePercent: 50,
+      actorId: expect.any(String),
+    });
     const bad = await h.call('PATCH', `/api/admin/students/${json.student._id}`, {
       body: { extraTimePercent: -1 },
     });

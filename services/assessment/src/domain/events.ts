@@ -1,5 +1,7 @@
 import {
+  AssessmentQuestionFileChangedSchema,
   AssessmentVersionPublishedSchema,
+  type QuestionFileChange,
   create,
   encodePayload,
   questionBasics,
@@ -12,6 +14,25 @@ import { mimetypeOf } from './files';
 import type { AssessmentVersion } from './assessment';
 
 export const VERSION_PUBLISHED = 'assessment.version.published.v1' as const;
+export const QUESTION_FILE_CHANGED = 'assessment.question-file.changed.v1' as const;
+
+/** A question file an admin uploaded or removed, for the audit log. */
+export const questionFileChangedPayload = (
+  file: { filename: string; originalName: string; size?: number },
+  change: QuestionFileChange,
+  actor: { id: string; name: string },
+) =>
+  encodePayload(
+    QUESTION_FILE_CHANGED,
+    create(AssessmentQuestionFileChangedSchema, {
+      filename: file.filename,
+      originalName: file.originalName,
+      size: BigInt(file.size ?? 0),
+      change,
+      actorId: actor.id,
+      actorName: actor.name,
+    }),
+  );
 
 /** The whole version, answer key included, as `assessment.version.published.v1` carries it. */
 /** `publishedBy`: who saved it (the default) or made it active again. */

@@ -3,6 +3,9 @@ import { isMissingObject } from '@readiness/kit/storage';
 import type { StoredFile } from '../data-access/versions-repository';
 import { lockVersions } from '../data-access/versions-repository';
 import type { Actor, AssessmentsDeps } from './assessments';
+import { QuestionFileChange } from '@readiness/contracts';
+import { enqueue } from '@readiness/kit/outbox';
+import { QUESTION_FILE_CHANGED, questionFileChangedPayload } from './events';
 import { acceptFile, isStoredName } from './files';
 
 export const FILE_NOT_FOUND_MESSAGE = 'File not found';
@@ -25,6 +28,10 @@ export async function uploadQuestionFile(
       actorName: actor.name,
       action: 'file.uploaded',
       details: { filename, originalName, size: data.length },
+    });
+    await enqueue(tx, {
+      name: QUESTION_FILE_CHANGED,
+      payload: questionFileChangedPayload(file, QuestionFileChange.UPLOADED, actor),
     });
   });
   return file;
@@ -52,6 +59,14 @@ export async function removeQuestionFile(
       actorName: actor.name,
       action: used ? 'file.detached' : 'file.removed',
       details: { filename, originalName: file.originalName },
+    });
+    await enqueue(tx, {
+      name: QUESTION_FILE_CHANGED,
+      payload: questionFileChangedPayload(
+        file,
+        used ? QuestionFileChange.DETACHED : QuestionFileChange.REMOVED,
+        actor,
+      ),
     });
     return !used;
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import { json, rows, type Runner, type Tx } from '@readiness/kit/db';
+import type { AuditAction } from '@readiness/contracts';
 
 export type AdminRole = 'admin' | 'super_admin';
 export type AdminStatus = 'active' | 'disabled';
@@ -52,7 +53,8 @@ export interface AuditQuery {
 
 export interface AuditInput {
   actor: { id: string; name: string; email: string } | null;
-  action: string;
+  /** One of the declared actions (proto/src/audit-actions.ts): each has its words on the screen and in the CSV. */
+  action: AuditAction;
   target: { id: string; name: string; email: string } | null;
   details?: Record<string, unknown>;
 }

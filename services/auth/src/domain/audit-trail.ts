@@ -1,3 +1,4 @@
+import type { AuditAction } from '@readiness/contracts';
 import type { Database } from '@readiness/kit/db';
 import { adminsRepository as admins, type AuditInput } from '../data-access/admins-repository';
 import { auditTrailRepository as trail, type KnownStudent } from '../data-access/audit-trail-repository';
@@ -9,7 +10,7 @@ export interface AnnouncedAction {
   actorId: string;
   /** The actor's name as the event gives it, for an admin this service no longer has. */
   actorName?: string;
-  action: string;
+  action: AuditAction;
   target: { id: string; name: string; email: string } | null;
   details: Record<string, unknown>;
 }

@@ -1,9 +1,25 @@
 import { createHash } from 'node:crypto';
-import { CertificateIssuedV2Schema, create, encodePayload, timestampFromDate } from '@readiness/contracts';
+import {
+  CertificateIssuedV2Schema,
+  ReportDownloadedSchema,
+  create,
+  encodePayload,
+  timestampFromDate,
+  type ReportDocument,
+} from '@readiness/contracts';
 import type { CertificateRecord } from '../data-access/records';
 
 /** v2: the PDF stays in object storage, the event names it (key, size, SHA-256). */
 export const CERTIFICATE_ISSUED = 'report.certificate.issued.v2' as const;
+export const REPORT_DOWNLOADED = 'report.report.downloaded.v1' as const;
+
+/** A PDF an admin downloaded, for the audit log. */
+export const downloadedPayload = (d: {
+  actorId: string;
+  resultId: string;
+  document: ReportDocument;
+  fileName: string;
+}) => encodePayload(REPORT_DOWNLOADED, create(ReportDownloadedSchema, d));
 
 export interface IssuedFacts {
   certificate: CertificateRecord;

@@ -2,6 +2,7 @@ import {
   CertificateResendRequestedSchema,
   ResultDeletedSchema,
   ResultRecordedSchema,
+  ResultsExportedSchema,
   create,
   encodePayload,
   sectionFigures,
@@ -13,6 +14,19 @@ import type { ResultRecord } from './result';
 export const RESULT_RECORDED = 'results.result.recorded.v1' as const;
 export const RESULT_DELETED = 'results.result.deleted.v1' as const;
 export const CERTIFICATE_RESEND_REQUESTED = 'results.certificate.resend-requested.v1' as const;
+export const RESULTS_EXPORTED = 'results.results.exported.v1' as const;
+
+/** A CSV export of the results, for the audit log: who, with which filters, how many rows. */
+export const exportedPayload = (e: { actorId: string; search?: string; status: string; rows: number }) =>
+  encodePayload(
+    RESULTS_EXPORTED,
+    create(ResultsExportedSchema, {
+      actorId: e.actorId,
+      search: e.search ?? '',
+      status: e.status,
+      rows: e.rows,
+    }),
+  );
 
 /** Everything a consumer keeps of a result: the student service's copy, the report service's certificate. */
 export const recordedPayload = (r: ResultRecord) =>

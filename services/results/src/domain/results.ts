@@ -1,3 +1,5 @@
+import { enqueue } from '@readiness/kit/outbox';
+import { RESULTS_EXPORTED, exportedPayload } from './events';
 import type { Language, TimelineFact } from '@readiness/contracts';
 import type { Database, Tx } from '@readiness/kit/db';
 import { attemptStarted, eraseStudent, studentInvited } from '../data-access/students-repository';
@@ -65,6 +67,11 @@ export function createResults(deps: ResultsDeps) {
     resendCertificate: (id: string, actorId: string) => resendCertificate(deps, id, actorId),
     dashboard: () => dashboard(deps),
     exportBatches: (filter: ResultFilter) => exportBatches(deps, filter),
+    /** An export that was written whole, announced for the audit log. */
+    exported: (e: { actorId: string; search?: string; status: string; rows: number }) =>
+      deps.database.transaction(async (tx) => {
+        await enqueue(tx, { name: RESULTS_EXPORTED, payload: exportedPayload(e) });
+      }),
     analysis: (versionNumber?: number) => itemAnalysis(deps, versionNumber),
   };
 }

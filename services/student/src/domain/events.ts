@@ -5,6 +5,7 @@ import {
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
+  StudentExtraTimeChangedSchema,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
   create,
@@ -20,6 +21,7 @@ import type { Answer } from './versions';
 export const STUDENT_INVITED = 'student.student.invited.v1' as const;
 export const INVITATION_RESENT = 'student.invitation.resent.v1' as const;
 export const STUDENT_DELETED = 'student.student.deleted.v1' as const;
+export const EXTRA_TIME_CHANGED = 'student.extra-time.changed.v1' as const;
 export const ATTEMPT_STARTED = 'student.attempt.started.v1' as const;
 export const ATTEMPT_SUBMITTED = 'student.attempt.submitted.v1' as const;
 export const ATTEMPT_ADJUSTED = 'student.attempt.adjusted.v1' as const;
@@ -68,6 +70,22 @@ export const resentPayload = (f: InvitationFacts) =>
 
 export const deletedPayload = (f: { studentId: string; email: string; actorId: string }) =>
   encodePayload(STUDENT_DELETED, create(StudentDeletedSchema, f));
+
+/** A student's extra time as an admin set it, for the audit log. */
+export const extraTimePayload = (
+  s: { id: string; name: string; email: string; extraTimePercent: number },
+  actorId: string,
+) =>
+  encodePayload(
+    EXTRA_TIME_CHANGED,
+    create(StudentExtraTimeChangedSchema, {
+      studentId: s.id,
+      name: s.name,
+      email: s.email,
+      actorId,
+      extraTimePercent: s.extraTimePercent,
+    }),
+  );
 
 export const startedPayload = (a: AttemptRecord, version: number) =>
   encodePayload(

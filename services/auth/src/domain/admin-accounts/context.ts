@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AdminTokenClaims, JwtVerifier } from '@readiness/kit/auth';
+import type { AuditAction } from '@readiness/contracts';
 import type { RevocationList } from '@readiness/kit/cache';
 import { isUniqueViolation, type Database, type Tx } from '@readiness/kit/db';
 import { conflict, forbidden, notFound } from '@readiness/kit/errors';
@@ -79,7 +80,7 @@ export const actorOf = (a: AdminRecord) => ({ id: a.id, name: a.name, email: a.e
 export async function audited(
   tx: Tx,
   actor: AdminRecord,
-  action: string,
+  action: AuditAction,
   target: AdminRecord,
   details?: Record<string, unknown>,
 ): Promise<AdminRecord> {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database, Tx } from '@readiness/kit/db';
-import { badRequest, conflict, forbidden, unauthorized } from '@readiness/kit/errors';
+import { AppError, badRequest, conflict, forbidden, unauthorized } from '@readiness/kit/errors';
 import { generateSecret, generateURI, verifySync } from 'otplib';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import QRCode from 'qrcode';
@@ -161,45 +161,75 @@ export async function completeSecondFactor(
   ) => Promise<{ token: IssuedToken; admin: AdminRecord }>,
 ): Promise<{ token: IssuedToken; admin: AdminRecord; recoveryCodes?: string[] }> {
   const { admin, purpose } = await challengedAdmin(ctx, challenge);
-  await ctx.secondFactorThrottle.consumeAttempt(admin.email, ip, 'second-factor');
-  const enrol = purpose === 'enrol';
-  const result = await ctx.database.transaction(async (tx) => {
-    let recoveryCodes: string[] | undefined;
-    let method: string;
-    if ('recoveryCode' in proof) {
-      const hash = digest(normalisedRecoveryCode(proof.recoveryCode));
-      if (enrol || !(await mfa.useRecoveryCode(tx, admin.id, hash))) {
-        throw unauthorized(WRONG_RECOVERY_CODE, 'invalid_recovery_code');
-      }
-      await audited(tx, admin, 'admin.mfa-recovery-code-used', admin, {
-        left: await mfa.recoveryCodesLeft(tx, admin.id),
-      });
-      method = 'recovery-code';
-    } else if ('passkey' in proof) {
-      if (enrol) throw unauthorized(PASSKEY_FIRST, 'passkey_not_verified');
-      await verifyPasskeyAnswer(ctx, tx, proof.passkey, 'second-factor', admin.id);
-      method = 'passkey';
-    } else {
-      const factor = await mfa.findTotp(tx, admin.id);
-      const usable = factor && (enrol ? !factor.confirmedAt : factor.confirmedAt);
-      const step = usable ? timeStepOf(ctx, factor.secret, proof.code) : undefined;
-      if (step === undefined || !(await mfa.takeTimeStep(tx, admin.id, step, enrol))) {
-        throw unauthorized(WRONG_CODE, 'invalid_code');
-      }
-      if (enrol) {
-        recoveryCodes = await storeRecoveryCodes(tx, admin.id);
-        await audited(tx, admin, 'admin.mfa-enrolled', admin, { method: 'totp', atSignIn: true });
-        await adminEvents.factorChanged(tx, admin, 'authenticator-added', admin);
-      }
-      method = 'totp';
+  try {
+    await ctx.secondFactorThrottle.consumeAttempt(admin.email, ip, 'second-factor');
+  } catch (err) {
+    // Too many wrong codes: the lockout is in the audit log (each refused attempt while it lasts, with its wait).
+    if (err instanceof AppError && err.httpStatus === 429) {
+      await refusedSecondFactor(ctx, admin, 'admin.mfa-locked-out', { ...err.details, address: ip });
     }
-    if (!(await mfa.takeChallenge(tx, digest(challenge)))) throw CHALLENGE_EXPIRED();
-    await audited(tx, admin, 'admin.signed-in', admin, { method: `password+${method}` });
-    return { ...(await openSession(tx, admin)), recoveryCodes };
-  });
+    throw err;
+  }
+  const enrol = purpose === 'enrol';
+  const result = await ctx.database
+    .transaction(async (tx) => {
+      let recoveryCodes: string[] | undefined;
+      let method: string;
+      if ('recoveryCode' in proof) {
+        const hash = digest(normalisedRecoveryCode(proof.recoveryCode));
+        if (enrol || !(await mfa.useRecoveryCode(tx, admin.id, hash))) {
+          throw unauthorized(WRONG_RECOVERY_CODE, 'invalid_recovery_code');
+        }
+        await audited(tx, admin, 'admin.mfa-recovery-code-used', admin, {
+          left: await mfa.recoveryCodesLeft(tx, admin.id),
+        });
+        method = 'recovery-code';
+      } else if ('passkey' in proof) {
+        if (enrol) throw unauthorized(PASSKEY_FIRST, 'passkey_not_verified');
+        await verifyPasskeyAnswer(ctx, tx, proof.passkey, 'second-factor', admin.id);
+        method = 'passkey';
+      } else {
+        const factor = await mfa.findTotp(tx, admin.id);
+        const usable = factor && (enrol ? !factor.confirmedAt : factor.confirmedAt);
+        const step = usable ? timeStepOf(ctx, factor.secret, proof.code) : undefined;
+        if (step === undefined || !(await mfa.takeTimeStep(tx, admin.id, step, enrol))) {
+          throw unauthorized(WRONG_CODE, 'invalid_code');
+        }
+        if (enrol) {
+          recoveryCodes = await storeRecoveryCodes(tx, admin.id);
+          await audited(tx, admin, 'admin.mfa-enrolled', admin, { method: 'totp', atSignIn: true });
+          await adminEvents.factorChanged(tx, admin, 'authenticator-added', admin);
+        }
+        method = 'totp';
+      }
+      if (!(await mfa.takeChallenge(tx, digest(challenge)))) throw CHALLENGE_EXPIRED();
+      await audited(tx, admin, 'admin.signed-in', admin, { method: `password+${method}` });
+      return { ...(await openSession(tx, admin)), recoveryCodes };
+    })
+    .catch(async (err: unknown) => {
+      // A wrong code rolls the transaction back: its audit entry is written after, on its own.
+      const code = err instanceof AppError ? WRONG_SECOND_FACTOR[err.code] : undefined;
+      if (code)
+        await refusedSecondFactor(ctx, admin, 'admin.mfa-code-refused', { method: code, address: ip });
+      throw err;
+    });
   await ctx.secondFactorThrottle.recordSuccess(admin.email, ip);
   return result.recoveryCodes ? result : { token: result.token, admin: result.admin };
 }
+
+/** The refusals of a second factor the audit log keeps, by the error's code: which factor was wrong. */
+const WRONG_SECOND_FACTOR: Record<string, string> = {
+  invalid_code: 'totp',
+  invalid_recovery_code: 'recovery-code',
+};
+
+/** A wrong second factor, or the lockout wrong ones caused, in the audit log: nobody signed in, so no actor. */
+const refusedSecondFactor = (
+  ctx: AccountsContext,
+  admin: AdminRecord,
+  action: 'admin.mfa-code-refused' | 'admin.mfa-locked-out',
+  details: Record<string, unknown>,
+) => repo.addAudit(ctx.database.db, { actor: null, action, target: actorOf(admin), details });
 
 /** What the admin's own security page shows. */
 export async function securityStatus(ctx: AccountsContext, admin: AdminRecord) {

@@ -1,3 +1,4 @@
+import { auditActionLabel } from '@readiness/contracts';
 import { csvLine } from '@readiness/kit/csv';
 import type { AdminRecord, AuditEntry, AuditQuery } from '../../data-access/admins-repository';
 import type { Request } from 'express';
@@ -49,25 +50,53 @@ export function auditFilter(query: {
   };
 }
 
+/** The CSV export's columns (issue 43, item 20): the action in words beside its key, the details as words. */
 export const AUDIT_CSV_HEADER = csvLine([
   'When',
   'Actor',
   'Actor Email',
   'Action',
+  'Action Key',
   'Target',
   'Target Email',
   'Details',
 ]);
+
+/** A detail's name in words: `attemptNumber` reads "Attempt number". */
+const detailName = (key: string) => {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+const detailValue = (value: unknown): string => {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.map(detailValue).join(', ');
+  if (typeof value === 'object') {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${detailName(k)} ${detailValue(v)}`)
+      .join(', ');
+  }
+  return String(value);
+};
+
+/** An entry's details as a reader sees them, one "Name: value" per detail, never raw JSON. */
+export const auditDetailsText = (details: Record<string, unknown>) =>
+  Object.entries(details)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${detailName(key)}: ${detailValue(value)}`)
+    .join('; ');
 
 export const auditCsvLine = (e: AuditEntry) =>
   csvLine([
     e.createdAt.toISOString(),
     e.actor?.name ?? '',
     e.actor?.email ?? '',
+    auditActionLabel(e.action),
     e.action,
     e.target?.name ?? '',
     e.target?.email ?? '',
-    JSON.stringify(e.details),
+    auditDetailsText(e.details),
   ]);
 
 export function toOwnSessionJson(s: OwnSession) {

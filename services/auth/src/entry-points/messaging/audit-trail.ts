@@ -1,4 +1,10 @@
-import { AttemptAdjustment, timestampDate } from '@readiness/contracts';
+import {
+  AttemptAdjustment,
+  QuestionFileChange,
+  ReportDocument,
+  timestampDate,
+  type AuditAction,
+} from '@readiness/contracts';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
 import type { AnnouncedAction, AuditTrail } from '../../domain/audit-trail';
 
@@ -11,6 +17,10 @@ export const AUDIT_QUEUES = {
   certificateResent: 'auth.audit-certificate-resend-requested',
   versionPublished: 'auth.audit-version-published',
   attemptAdjusted: 'auth.audit-attempt-adjusted',
+  extraTimeChanged: 'auth.audit-extra-time-changed',
+  questionFileChanged: 'auth.audit-question-file-changed',
+  resultsExported: 'auth.audit-results-exported',
+  reportDownloaded: 'auth.audit-report-downloaded',
 } as const;
 
 /** A save publishes its version in the transaction that wrote it; a version published later was made active again. */
@@ -22,7 +32,7 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
   const record = (
     eventId: string,
     actorId: string,
-    action: string,
+    action: AuditAction,
     target: AnnouncedAction['target'],
     details: Record<string, unknown>,
   ) => trail.record({ eventId, actorId, action, target, details });
@@ -31,7 +41,7 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
   async function studentNamed(
     eventId: string,
     e: { studentId: string; name: string; email: string; actorId: string },
-    action: string,
+    action: AuditAction,
     details: Record<string, unknown>,
   ): Promise<void> {
     const student = { id: e.studentId, name: e.name, email: e.email };
@@ -105,6 +115,53 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
               deadlineAt: at,
             });
       },
+    }),
+    on('student.extra-time.changed.v1', {
+      queue: AUDIT_QUEUES.extraTimeChanged,
+      handle: (e, meta) =>
+        studentNamed(meta.id, e, 'student.extra-time-changed', { extraTimePercent: e.extraTimePercent }),
+    }),
+    on('report.report.downloaded.v1', {
+      queue: AUDIT_QUEUES.reportDownloaded,
+      handle: (e, meta) =>
+        record(
+          meta.id,
+          e.actorId,
+          e.document === ReportDocument.CERTIFICATE ? 'certificate.downloaded' : 'report.downloaded',
+          null,
+          { resultId: e.resultId, fileName: e.fileName },
+        ),
+    }),
+    on('results.results.exported.v1', {
+      queue: AUDIT_QUEUES.resultsExported,
+      handle: (e, meta) =>
+        record(meta.id, e.actorId, 'results.exported', null, {
+          format: 'csv',
+          ...(e.search ? { search: e.search } : {}),
+          status: e.status,
+          rows: e.rows,
+        }),
+    }),
+    on('assessment.question-file.changed.v1', {
+      queue: AUDIT_QUEUES.questionFileChanged,
+      handle: (e, meta) =>
+        trail.record({
+          eventId: meta.id,
+          actorId: e.actorId,
+          actorName: e.actorName,
+          action:
+            e.change === QuestionFileChange.UPLOADED
+              ? 'assessment.question-file-uploaded'
+              : 'assessment.question-file-removed',
+          target: null,
+          details: {
+            originalName: e.originalName,
+            filename: e.filename,
+            ...(e.change === QuestionFileChange.UPLOADED ? { size: Number(e.size) } : {}),
+            // A file some version still uses is only let go of by the draft, and kept.
+            ...(e.change === QuestionFileChange.DETACHED ? { kept: true } : {}),
+          },
+        }),
     }),
     on('assessment.version.published.v1', {
       queue: AUDIT_QUEUES.versionPublished,

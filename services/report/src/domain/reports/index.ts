@@ -1,3 +1,6 @@
+import type { ReportDocument } from '@readiness/contracts';
+import { enqueue } from '@readiness/kit/outbox';
+import { REPORT_DOWNLOADED, downloadedPayload } from '../events';
 import { pendingBacklog, saveVersion } from '../../data-access/reports-repository';
 import type { ResultCopy, VersionCopy } from '../../data-access/records';
 import type { ReportsDeps } from './context';
@@ -28,6 +31,11 @@ export function createReports(deps: ReportsDeps) {
     eraseStudent: (studentId: string) => eraseStudent(deps, studentId),
     reportPdf: (resultId: string) => reportPdf(deps, resultId),
     certificatePdf: (resultId: string) => certificatePdf(deps, resultId),
+    /** A PDF handed to an admin, announced for the audit log. */
+    downloaded: (d: { actorId: string; resultId: string; document: ReportDocument; fileName: string }) =>
+      deps.database.transaction(async (tx) => {
+        await enqueue(tx, { name: REPORT_DOWNLOADED, payload: downloadedPayload(d) });
+      }),
     verify: (code: string) => verifyCertificate(deps, code),
     signedCertificate: (code: string, expires: number, signature: string) =>
       signedCertificate(deps, { code, expires, signature }),

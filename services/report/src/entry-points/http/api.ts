@@ -1,3 +1,5 @@
+import { ReportDocument } from '@readiness/contracts';
+import { adminClaims } from '@readiness/kit/auth';
 import { notFound } from '@readiness/kit/errors';
 import { NO_STORE } from '@readiness/kit/http';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
@@ -27,6 +29,7 @@ const adminPdf = (
   summary: string,
   missing: string,
   pdf: (reports: Reports, id: string) => Promise<PdfFile>,
+  document: ReportDocument,
 ) =>
   operation({
     summary,
@@ -40,7 +43,15 @@ const adminPdf = (
       503: 'PDF generation is temporarily unavailable (no browser yet, or busy)',
     },
     async handle({ params, res }, reports) {
-      sendPdf(res, await pdf(reports, params.id));
+      const file = await pdf(reports, params.id);
+      // In the audit log before the file leaves (issue 43, item 6).
+      await reports.downloaded({
+        actorId: adminClaims(res).sub,
+        resultId: params.id,
+        document,
+        fileName: file.fileName,
+      });
+      sendPdf(res, file);
     },
   });
 
@@ -56,11 +67,13 @@ export const reportApi = serviceApi<Reports>({
       'The PDF report of one result (attachment assessment-report-{name}.pdf)',
       'Result not found',
       (reports, id) => reports.reportPdf(id),
+      ReportDocument.REPORT,
     ),
     'GET /api/admin/results/{id}/certificate': adminPdf(
       'The certificate of a passed result (attachment certificate-{name}-{email}.pdf)',
       'Result not found, or the result did not pass (code not_passed)',
       (reports, id) => reports.certificatePdf(id),
+      ReportDocument.CERTIFICATE,
     ),
     'GET /api/certificates/{code}': operation({
       summary: 'Public verification of a certificate code: only what the certificate itself shows',

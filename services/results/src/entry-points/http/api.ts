@@ -260,10 +260,19 @@ export const resultsApi = serviceApi<Results>({
         res.setHeader('X-Content-Type-Options', 'nosniff');
         // A byte-order mark, so spreadsheet programs read the names as UTF-8.
         await write(res, `\uFEFF${CSV_HEADER}`);
+        let rows = 0;
         for await (const batch of results.exportBatches(query)) {
           if (res.destroyed) return;
           await write(res, batch.map(csvResultLine).join(''));
+          rows += batch.length;
         }
+        // In the audit log once the whole file was written (issue 43, item 6).
+        await results.exported({
+          actorId: adminClaims(res).sub,
+          search: query.search,
+          status: query.status,
+          rows,
+        });
         res.end();
       },
     }),

@@ -9,7 +9,7 @@ import {
   type StudentStatus,
 } from '../../data-access/students-repository';
 import { applyExtraTime } from '../../data-access/live-repository';
-import { STUDENT_DELETED, deletedPayload } from '../events';
+import { EXTRA_TIME_CHANGED, STUDENT_DELETED, deletedPayload, extraTimePayload } from '../events';
 import { tokenHash } from '../tokens';
 import {
   INVALID_INVITATION_MESSAGE,
@@ -44,6 +44,7 @@ export async function setStudentExtraTime(
       studentId: id,
       details: { extraTimePercent: percent },
     });
+    await enqueue(tx, { name: EXTRA_TIME_CHANGED, payload: extraTimePayload(student, actorId) });
     return student;
   });
   return studentView(deps, updated);

@@ -1,6 +1,8 @@
 import { api } from '../../../lib/api';
 import type { ApiAnswer, ApiQuery } from '../../../lib/api-types';
 import { adminT } from '../../../i18n/admin/admin-i18n';
+// The keys only (a type): the web takes nothing else from the contracts.
+import type { AuditAction } from '../../../../../proto/src/audit-actions';
 
 type AuditLog = ApiAnswer<'/api/admin/audit-log', 'get'>;
 export type AuditEntry = AuditLog['entries'][number];
@@ -20,8 +22,11 @@ export const auditApi = api.injectEndpoints({
 
 export const { useGetAuditLogQuery } = auditApi;
 
-/** The catalogue's message for each action; an action this list does not know shows its own name. */
-const ACTION_MESSAGES: Record<string, () => string> = {
+/**
+ * The catalogue's message for each action the services can write (declared once, in the contracts): an action
+ * without its words does not compile. One the list does not know (none should reach the screen) shows its key.
+ */
+const ACTION_MESSAGES: Record<AuditAction, () => string> = {
   'admin.signed-in': () => adminT('audit.action.signedIn'),
   'admin.sign-in-refused': () => adminT('audit.action.signInRefused'),
   'admin.created': () => adminT('audit.action.adminCreated'),
@@ -35,16 +40,32 @@ const ACTION_MESSAGES: Record<string, () => string> = {
   'student.invited': () => adminT('audit.action.studentInvited'),
   'student.invitation-resent': () => adminT('audit.action.invitationResent'),
   'student.deleted': () => adminT('audit.action.studentDeleted'),
+  'student.extra-time-changed': () => adminT('audit.action.extraTimeChanged'),
   'result.deleted': () => adminT('audit.action.resultDeleted'),
   'certificate.resend-requested': () => adminT('audit.action.certificateResent'),
+  'results.exported': () => adminT('audit.action.resultsExported'),
+  'report.downloaded': () => adminT('audit.action.reportDownloaded'),
+  'certificate.downloaded': () => adminT('audit.action.certificateDownloaded'),
   'assessment.version-saved': () => adminT('audit.action.versionSaved'),
   'assessment.version-activated': () => adminT('audit.action.versionActivated'),
+  'assessment.question-file-uploaded': () => adminT('audit.action.questionFileUploaded'),
+  'assessment.question-file-removed': () => adminT('audit.action.questionFileRemoved'),
   'attempt.extended': () => adminT('audit.action.attemptExtended'),
   'attempt.ended': () => adminT('audit.action.attemptEnded'),
+  'admin.reauthenticated': () => adminT('audit.action.reauthenticated'),
+  'admin.mfa-enrolled': () => adminT('audit.action.mfaEnrolled'),
+  'admin.mfa-disabled': () => adminT('audit.action.mfaDisabled'),
+  'admin.mfa-reset': () => adminT('audit.action.mfaReset'),
+  'admin.mfa-recovery-code-used': () => adminT('audit.action.recoveryCodeUsed'),
+  'admin.recovery-codes-replaced': () => adminT('audit.action.recoveryCodesReplaced'),
+  'admin.mfa-code-refused': () => adminT('audit.action.mfaCodeRefused'),
+  'admin.mfa-locked-out': () => adminT('audit.action.mfaLockedOut'),
+  'settings.mfa-required-changed': () => adminT('audit.action.mfaRequiredChanged'),
 };
 
 /** The actions the filter offers, each with what it is called on the screen. */
-export const KNOWN_ACTIONS = Object.keys(ACTION_MESSAGES);
+export const KNOWN_ACTIONS = Object.keys(ACTION_MESSAGES) as AuditAction[];
 
 /** What an action is called on the screen. */
-export const actionLabel = (action: string) => ACTION_MESSAGES[action]?.() ?? action;
+export const actionLabel = (action: string) =>
+  (ACTION_MESSAGES as Record<string, (() => string) | undefined>)[action]?.() ?? action;

@@ -14,6 +14,7 @@ const METHODS: Record<string, () => string> = {
   'password+passkey': () => adminT('audit.method.passwordPasskey'),
   // The factor a second-factor change concerns.
   totp: () => adminT('audit.method.totp'),
+  'recovery-code': () => adminT('audit.method.recoveryCode'),
 };
 
 const REASONS: Record<string, () => string> = {
@@ -50,6 +51,11 @@ export function describeDetails(details: Record<string, unknown>): string {
   if (typeof details.attemptNumber === 'number') {
     parts.push(adminT('audit.details.attempt', { attemptNumber: details.attemptNumber }));
   }
+  if (typeof details.extraTimePercent === 'number') {
+    parts.push(adminT('audit.details.extraTime', { percent: details.extraTimePercent }));
+  }
+  // A question file, by the name it was uploaded under.
+  if (typeof details.originalName === 'string') parts.push(details.originalName);
   if (typeof details.email === 'string') parts.push(details.email);
   return parts.join(' · ');
 }

@@ -11,6 +11,9 @@ describe('the details of an audit entry in words', () => {
     [{ method: 'sso' }, 'through single sign-on'],
     [{ method: 'password', reason: 'wrong_password' }, 'with a password · wrong password'],
     [{ name: 'not a method' }, ''],
+    [{ method: 'recovery-code', address: '10.0.0.1' }, 'recovery code'],
+    [{ extraTimePercent: 50 }, '50% extra time'],
+    [{ originalName: 'map.png', filename: 'a1b2.png', size: 120 }, 'map.png'],
   ])('when the details are %j, then they read "%s"', (details, words) => {
     expect(describeDetails(details)).toBe(words);
   });

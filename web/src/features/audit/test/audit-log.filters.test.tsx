@@ -5,6 +5,7 @@ import { answer } from '../../../testing/answer';
 import { db, openSession, server } from '../../../testing/server';
 import type { AuditEntry } from '../api/audit-api';
 import { dayBoundary } from '../components/audit-filters';
+import { AUDIT_ACTIONS, AUDIT_ACTION_LABELS } from '../../../../../proto/src/audit-actions';
 
 const entry = (i: number, action = 'admin.signed-in'): AuditEntry => ({
   _id: `e-${i}`,
@@ -60,6 +61,23 @@ describe('Audit log', () => {
     await user.selectOptions(screen.getByLabelText('Action'), 'Result deleted');
     expect(await screen.findByText('Nothing in the audit log matches these filters.')).toBeInTheDocument();
     expect(asked.at(-1)?.get('action')).toBe('result.deleted');
+  });
+
+  it('given every action the services can write, then the filter offers each by its label, and the table shows it in words', async () => {
+    serveLog([entry(1, 'admin.mfa-enrolled'), entry(2, 'admin.mfa-recovery-code-used')]);
+    const { user } = openAsSuperAdmin();
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('Second factor added')).toBeInTheDocument();
+    expect(within(table).getByText('Recovery code used')).toBeInTheDocument();
+    const options = within(screen.getByLabelText('Action'))
+      .getAllByRole('option')
+      .filter((o) => (o as HTMLOptionElement).value !== '');
+    const offered = Object.fromEntries(options.map((o) => [(o as HTMLOptionElement).value, o.textContent]));
+    // Every key, each by the words the CSV export also uses, none by its own key.
+    expect(Object.keys(offered).sort()).toEqual([...AUDIT_ACTIONS].sort());
+    for (const action of AUDIT_ACTIONS) expect(offered[action]).toBe(AUDIT_ACTION_LABELS[action]);
+    await user.selectOptions(screen.getByLabelText('Action'), 'Second factor added');
+    await waitFor(() => expect(screen.getByLabelText('Action')).toHaveValue('admin.mfa-enrolled'));
   });
 
   it('turns calendar days into the times the API filters by, in the admin’s own time zone', () => {

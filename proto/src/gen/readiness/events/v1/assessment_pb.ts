@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/assessment.proto.
  */
 export const file_readiness_events_v1_assessment: GenFile = /*@__PURE__*/
-  fileDesc("CiRyZWFkaW5lc3MvZXZlbnRzL3YxL2Fzc2Vzc21lbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEiUQoRQXNzZXNzbWVudFNlY3Rpb24SCgoCaWQYASABKAUSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSDAoEZHJhdxgEIAEoBSIqCg5RdWVzdGlvbk9wdGlvbhIKCgJpZBgBIAEoCRIMCgR0ZXh0GAIgASgJIlsKEERvd25sb2FkYWJsZUZpbGUSEAoIZmlsZW5hbWUYASABKAkSFQoNb3JpZ2luYWxfbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhAKCG1pbWV0eXBlGAQgASgJIsECChJBc3Nlc3NtZW50UXVlc3Rpb24SCgoCaWQYASABKAkSLwoEdHlwZRgCIAEoDjIhLnJlYWRpbmVzcy5ldmVudHMudjEuUXVlc3Rpb25UeXBlEhAKCHF1ZXN0aW9uGAMgASgJEg8KB3NlY3Rpb24YBCABKAUSDgoGcG9pbnRzGAUgASgFEhAKCHJlcXVpcmVkGAYgASgIEhYKDmNvcnJlY3RfYW5zd2VyGAcgASgJEjQKB29wdGlvbnMYCCADKAsyIy5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uT3B0aW9uEhkKEWZpbGVfaW5zdHJ1Y3Rpb25zGAkgASgJEkAKEWRvd25sb2FkYWJsZV9maWxlGAogASgLMiUucmVhZGluZXNzLmV2ZW50cy52MS5Eb3dubG9hZGFibGVGaWxlIv8EChpBc3Nlc3NtZW50VmVyc2lvblB1Ymxpc2hlZBISCgp2ZXJzaW9uX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAUSDgoGYWN0aXZlGAMgASgIEg0KBXRpdGxlGAQgASgJEhMKC2Rlc2NyaXB0aW9uGAUgASgJEhoKEnRpbWVfbGltaXRfbWludXRlcxgGIAEoBRIVCg1wYXNzaW5nX3Njb3JlGAcgASgFEjgKCHNlY3Rpb25zGAggAygLMiYucmVhZGluZXNzLmV2ZW50cy52MS5Bc3Nlc3NtZW50U2VjdGlvbhI6CglxdWVzdGlvbnMYCSADKAsyJy5yZWFkaW5lc3MuZXZlbnRzLnYxLkFzc2Vzc21lbnRRdWVzdGlvbhIUCgxjaGFuZ2Vfbm90ZXMYCiABKAkSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNY3JlYXRlZF9ieV9pZBgMIAEoCRIXCg9jcmVhdGVkX2J5X25hbWUYDSABKAkSFwoPcHVibGlzaGVkX2J5X2lkGA4gASgJEhkKEXB1Ymxpc2hlZF9ieV9uYW1lGA8gASgJEhkKEXNodWZmbGVfcXVlc3Rpb25zGBAgASgIEhcKD3NodWZmbGVfb3B0aW9ucxgRIAEoCBJCChFwcmFjdGljZV9xdWVzdGlvbhgSIAEoCzInLnJlYWRpbmVzcy5ldmVudHMudjEuQXNzZXNzbWVudFF1ZXN0aW9uEj0KDHRyYW5zbGF0aW9ucxgTIAMoCzInLnJlYWRpbmVzcy5ldmVudHMudjEuQ29udGVudFRyYW5zbGF0aW9uIocCChJDb250ZW50VHJhbnNsYXRpb24SEAoIbGFuZ3VhZ2UYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSOQoIc2VjdGlvbnMYBCADKAsyJy5yZWFkaW5lc3MuZXZlbnRzLnYxLlNlY3Rpb25UcmFuc2xhdGlvbhI7CglxdWVzdGlvbnMYBSADKAsyKC5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uVHJhbnNsYXRpb24SQwoRcHJhY3RpY2VfcXVlc3Rpb24YBiABKAsyKC5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uVHJhbnNsYXRpb24iRAoSU2VjdGlvblRyYW5zbGF0aW9uEgoKAmlkGAEgASgFEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJIsYBChNRdWVzdGlvblRyYW5zbGF0aW9uEgoKAmlkGAEgASgJEhAKCHF1ZXN0aW9uGAIgASgJEjQKB29wdGlvbnMYAyADKAsyIy5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uT3B0aW9uEhkKEWZpbGVfaW5zdHJ1Y3Rpb25zGAQgASgJEkAKEWRvd25sb2FkYWJsZV9maWxlGAUgASgLMiUucmVhZGluZXNzLmV2ZW50cy52MS5Eb3dubG9hZGFibGVGaWxlKokBCgxRdWVzdGlvblR5cGUSHQoZUVVFU1RJT05fVFlQRV9VTlNQRUNJRklFRBAAEhgKFFFVRVNUSU9OX1RZUEVfWUVTX05PEAESIQodUVVFU1RJT05fVFlQRV9NVUxUSVBMRV9DSE9JQ0UQAhIdChlRVUVTVElPTl9UWVBFX0ZJTEVfVVBMT0FEEANiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiRyZWFkaW5lc3MvZXZlbnRzL3YxL2Fzc2Vzc21lbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEiUQoRQXNzZXNzbWVudFNlY3Rpb24SCgoCaWQYASABKAUSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSDAoEZHJhdxgEIAEoBSIqCg5RdWVzdGlvbk9wdGlvbhIKCgJpZBgBIAEoCRIMCgR0ZXh0GAIgASgJIlsKEERvd25sb2FkYWJsZUZpbGUSEAoIZmlsZW5hbWUYASABKAkSFQoNb3JpZ2luYWxfbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhAKCG1pbWV0eXBlGAQgASgJIsECChJBc3Nlc3NtZW50UXVlc3Rpb24SCgoCaWQYASABKAkSLwoEdHlwZRgCIAEoDjIhLnJlYWRpbmVzcy5ldmVudHMudjEuUXVlc3Rpb25UeXBlEhAKCHF1ZXN0aW9uGAMgASgJEg8KB3NlY3Rpb24YBCABKAUSDgoGcG9pbnRzGAUgASgFEhAKCHJlcXVpcmVkGAYgASgIEhYKDmNvcnJlY3RfYW5zd2VyGAcgASgJEjQKB29wdGlvbnMYCCADKAsyIy5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uT3B0aW9uEhkKEWZpbGVfaW5zdHJ1Y3Rpb25zGAkgASgJEkAKEWRvd25sb2FkYWJsZV9maWxlGAogASgLMiUucmVhZGluZXNzLmV2ZW50cy52MS5Eb3dubG9hZGFibGVGaWxlIv8EChpBc3Nlc3NtZW50VmVyc2lvblB1Ymxpc2hlZBISCgp2ZXJzaW9uX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAUSDgoGYWN0aXZlGAMgASgIEg0KBXRpdGxlGAQgASgJEhMKC2Rlc2NyaXB0aW9uGAUgASgJEhoKEnRpbWVfbGltaXRfbWludXRlcxgGIAEoBRIVCg1wYXNzaW5nX3Njb3JlGAcgASgFEjgKCHNlY3Rpb25zGAggAygLMiYucmVhZGluZXNzLmV2ZW50cy52MS5Bc3Nlc3NtZW50U2VjdGlvbhI6CglxdWVzdGlvbnMYCSADKAsyJy5yZWFkaW5lc3MuZXZlbnRzLnYxLkFzc2Vzc21lbnRRdWVzdGlvbhIUCgxjaGFuZ2Vfbm90ZXMYCiABKAkSLgoKY3JlYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFQoNY3JlYXRlZF9ieV9pZBgMIAEoCRIXCg9jcmVhdGVkX2J5X25hbWUYDSABKAkSFwoPcHVibGlzaGVkX2J5X2lkGA4gASgJEhkKEXB1Ymxpc2hlZF9ieV9uYW1lGA8gASgJEhkKEXNodWZmbGVfcXVlc3Rpb25zGBAgASgIEhcKD3NodWZmbGVfb3B0aW9ucxgRIAEoCBJCChFwcmFjdGljZV9xdWVzdGlvbhgSIAEoCzInLnJlYWRpbmVzcy5ldmVudHMudjEuQXNzZXNzbWVudFF1ZXN0aW9uEj0KDHRyYW5zbGF0aW9ucxgTIAMoCzInLnJlYWRpbmVzcy5ldmVudHMudjEuQ29udGVudFRyYW5zbGF0aW9uIocCChJDb250ZW50VHJhbnNsYXRpb24SEAoIbGFuZ3VhZ2UYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSOQoIc2VjdGlvbnMYBCADKAsyJy5yZWFkaW5lc3MuZXZlbnRzLnYxLlNlY3Rpb25UcmFuc2xhdGlvbhI7CglxdWVzdGlvbnMYBSADKAsyKC5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uVHJhbnNsYXRpb24SQwoRcHJhY3RpY2VfcXVlc3Rpb24YBiABKAsyKC5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uVHJhbnNsYXRpb24iRAoSU2VjdGlvblRyYW5zbGF0aW9uEgoKAmlkGAEgASgFEg0KBXRpdGxlGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJIsYBChNRdWVzdGlvblRyYW5zbGF0aW9uEgoKAmlkGAEgASgJEhAKCHF1ZXN0aW9uGAIgASgJEjQKB29wdGlvbnMYAyADKAsyIy5yZWFkaW5lc3MuZXZlbnRzLnYxLlF1ZXN0aW9uT3B0aW9uEhkKEWZpbGVfaW5zdHJ1Y3Rpb25zGAQgASgJEkAKEWRvd25sb2FkYWJsZV9maWxlGAUgASgLMiUucmVhZGluZXNzLmV2ZW50cy52MS5Eb3dubG9hZGFibGVGaWxlIrUBCh1Bc3Nlc3NtZW50UXVlc3Rpb25GaWxlQ2hhbmdlZBIQCghmaWxlbmFtZRgBIAEoCRIVCg1vcmlnaW5hbF9uYW1lGAIgASgJEgwKBHNpemUYAyABKAMSNwoGY2hhbmdlGAQgASgOMicucmVhZGluZXNzLmV2ZW50cy52MS5RdWVzdGlvbkZpbGVDaGFuZ2USEAoIYWN0b3JfaWQYBSABKAkSEgoKYWN0b3JfbmFtZRgGIAEoCSqJAQoMUXVlc3Rpb25UeXBlEh0KGVFVRVNUSU9OX1RZUEVfVU5TUEVDSUZJRUQQABIYChRRVUVTVElPTl9UWVBFX1lFU19OTxABEiEKHVFVRVNUSU9OX1RZUEVfTVVMVElQTEVfQ0hPSUNFEAISHQoZUVVFU1RJT05fVFlQRV9GSUxFX1VQTE9BRBADKqIBChJRdWVzdGlvbkZpbGVDaGFuZ2USJAogUVVFU1RJT05fRklMRV9DSEFOR0VfVU5TUEVDSUZJRUQQABIhCh1RVUVTVElPTl9GSUxFX0NIQU5HRV9VUExPQURFRBABEiAKHFFVRVNUSU9OX0ZJTEVfQ0hBTkdFX1JFTU9WRUQQAhIhCh1RVUVTVElPTl9GSUxFX0NIQU5HRV9ERVRBQ0hFRBADYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * A section of an assessment version.
@@ -430,6 +430,51 @@ export const QuestionTranslationSchema: GenMessage<QuestionTranslation> = /*@__P
   messageDesc(file_readiness_events_v1_assessment, 7);
 
 /**
+ * assessment.question-file.changed.v1: an admin uploaded or removed a question file (issue 43, item 6); the audit
+ * log keeps it.
+ *
+ * @generated from message readiness.events.v1.AssessmentQuestionFileChanged
+ */
+export type AssessmentQuestionFileChanged = Message<"readiness.events.v1.AssessmentQuestionFileChanged"> & {
+  /**
+   * @generated from field: string filename = 1;
+   */
+  filename: string;
+
+  /**
+   * @generated from field: string original_name = 2;
+   */
+  originalName: string;
+
+  /**
+   * @generated from field: int64 size = 3;
+   */
+  size: bigint;
+
+  /**
+   * @generated from field: readiness.events.v1.QuestionFileChange change = 4;
+   */
+  change: QuestionFileChange;
+
+  /**
+   * @generated from field: string actor_id = 5;
+   */
+  actorId: string;
+
+  /**
+   * @generated from field: string actor_name = 6;
+   */
+  actorName: string;
+};
+
+/**
+ * Describes the message readiness.events.v1.AssessmentQuestionFileChanged.
+ * Use `create(AssessmentQuestionFileChangedSchema)` to create a new message.
+ */
+export const AssessmentQuestionFileChangedSchema: GenMessage<AssessmentQuestionFileChanged> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_assessment, 8);
+
+/**
  * Type of an assessment question.
  *
  * @generated from enum readiness.events.v1.QuestionType
@@ -461,4 +506,43 @@ export enum QuestionType {
  */
 export const QuestionTypeSchema: GenEnum<QuestionType> = /*@__PURE__*/
   enumDesc(file_readiness_events_v1_assessment, 0);
+
+/**
+ * What an admin did to a question file.
+ *
+ * @generated from enum readiness.events.v1.QuestionFileChange
+ */
+export enum QuestionFileChange {
+  /**
+   * @generated from enum value: QUESTION_FILE_CHANGE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Uploaded and stored.
+   *
+   * @generated from enum value: QUESTION_FILE_CHANGE_UPLOADED = 1;
+   */
+  UPLOADED = 1,
+
+  /**
+   * Deleted: no version used it.
+   *
+   * @generated from enum value: QUESTION_FILE_CHANGE_REMOVED = 2;
+   */
+  REMOVED = 2,
+
+  /**
+   * Let go of by the admin's draft, but kept: some version still uses it.
+   *
+   * @generated from enum value: QUESTION_FILE_CHANGE_DETACHED = 3;
+   */
+  DETACHED = 3,
+}
+
+/**
+ * Describes the enum readiness.events.v1.QuestionFileChange.
+ */
+export const QuestionFileChangeSchema: GenEnum<QuestionFileChange> = /*@__PURE__*/
+  enumDesc(file_readiness_events_v1_assessment, 1);
 

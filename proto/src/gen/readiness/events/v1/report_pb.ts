@@ -2,8 +2,8 @@
 // @generated from file readiness/events/v1/report.proto (package readiness.events.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/report.proto.
  */
 export const file_readiness_events_v1_report: GenFile = /*@__PURE__*/
-  fileDesc("CiByZWFkaW5lc3MvZXZlbnRzL3YxL3JlcG9ydC5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MSL9AgoRQ2VydGlmaWNhdGVJc3N1ZWQSEQoJcmVzdWx0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIXCg9hc3Nlc3NtZW50X2NvZGUYBSABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgGIAEoCRISCgpwZXJjZW50YWdlGAcgASgFEhIKCm9iamVjdF9rZXkYCCABKAkSCwoDcGRmGAkgASgMEhQKDGRvd25sb2FkX3VybBgKIAEoCRI7Chdkb3dubG9hZF91cmxfZXhwaXJlc19hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQdmVyaWZpY2F0aW9uX3VybBgMIAEoCRItCglpc3N1ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnJlc2VuZBgOIAEoCBIQCghhY3Rvcl9pZBgPIAEoCWIGcHJvdG8z", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZWFkaW5lc3MvZXZlbnRzL3YxL3JlcG9ydC5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MSL9AgoRQ2VydGlmaWNhdGVJc3N1ZWQSEQoJcmVzdWx0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIXCg9hc3Nlc3NtZW50X2NvZGUYBSABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgGIAEoCRISCgpwZXJjZW50YWdlGAcgASgFEhIKCm9iamVjdF9rZXkYCCABKAkSCwoDcGRmGAkgASgMEhQKDGRvd25sb2FkX3VybBgKIAEoCRI7Chdkb3dubG9hZF91cmxfZXhwaXJlc19hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGAoQdmVyaWZpY2F0aW9uX3VybBgMIAEoCRItCglpc3N1ZWRfYXQYDSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBnJlc2VuZBgOIAEoCBIQCghhY3Rvcl9pZBgPIAEoCSKBAQoQUmVwb3J0RG93bmxvYWRlZBIQCghhY3Rvcl9pZBgBIAEoCRIRCglyZXN1bHRfaWQYAiABKAkSNQoIZG9jdW1lbnQYAyABKA4yIy5yZWFkaW5lc3MuZXZlbnRzLnYxLlJlcG9ydERvY3VtZW50EhEKCWZpbGVfbmFtZRgEIAEoCSpuCg5SZXBvcnREb2N1bWVudBIfChtSRVBPUlRfRE9DVU1FTlRfVU5TUEVDSUZJRUQQABIaChZSRVBPUlRfRE9DVU1FTlRfUkVQT1JUEAESHwobUkVQT1JUX0RPQ1VNRU5UX0NFUlRJRklDQVRFEAJiBnByb3RvMw", [file_google_protobuf_timestamp]);
 
 /**
  * report.certificate.issued.v1: a passed result's certificate was rendered and stored (once per pass), or an
@@ -123,4 +123,73 @@ export type CertificateIssued = Message<"readiness.events.v1.CertificateIssued">
  */
 export const CertificateIssuedSchema: GenMessage<CertificateIssued> = /*@__PURE__*/
   messageDesc(file_readiness_events_v1_report, 0);
+
+/**
+ * report.report.downloaded.v1: an admin downloaded a result's PDF report or certificate (issue 43, item 6); the
+ * audit log keeps it.
+ *
+ * @generated from message readiness.events.v1.ReportDownloaded
+ */
+export type ReportDownloaded = Message<"readiness.events.v1.ReportDownloaded"> & {
+  /**
+   * @generated from field: string actor_id = 1;
+   */
+  actorId: string;
+
+  /**
+   * @generated from field: string result_id = 2;
+   */
+  resultId: string;
+
+  /**
+   * @generated from field: readiness.events.v1.ReportDocument document = 3;
+   */
+  document: ReportDocument;
+
+  /**
+   * The file's name as the admin got it (it names the student).
+   *
+   * @generated from field: string file_name = 4;
+   */
+  fileName: string;
+};
+
+/**
+ * Describes the message readiness.events.v1.ReportDownloaded.
+ * Use `create(ReportDownloadedSchema)` to create a new message.
+ */
+export const ReportDownloadedSchema: GenMessage<ReportDownloaded> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_report, 1);
+
+/**
+ * Which PDF an admin downloaded.
+ *
+ * @generated from enum readiness.events.v1.ReportDocument
+ */
+export enum ReportDocument {
+  /**
+   * @generated from enum value: REPORT_DOCUMENT_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The result's PDF report.
+   *
+   * @generated from enum value: REPORT_DOCUMENT_REPORT = 1;
+   */
+  REPORT = 1,
+
+  /**
+   * The certificate of a passed result.
+   *
+   * @generated from enum value: REPORT_DOCUMENT_CERTIFICATE = 2;
+   */
+  CERTIFICATE = 2,
+}
+
+/**
+ * Describes the enum readiness.events.v1.ReportDocument.
+ */
+export const ReportDocumentSchema: GenEnum<ReportDocument> = /*@__PURE__*/
+  enumDesc(file_readiness_events_v1_report, 0);
 

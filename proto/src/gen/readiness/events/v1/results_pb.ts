@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/results.proto.
  */
 export const file_readiness_events_v1_results: GenFile = /*@__PURE__*/
-  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3Jlc3VsdHMucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEijgEKDFNlY3Rpb25TY29yZRISCgpzZWN0aW9uX2lkGAEgASgFEg0KBXRpdGxlGAIgASgJEg0KBXNjb3JlGAMgASgFEhQKDHRvdGFsX3BvaW50cxgEIAEoBRIPCgdjb3JyZWN0GAUgASgFEhEKCXF1ZXN0aW9ucxgGIAEoBRISCgpwZXJjZW50YWdlGAcgASgFIpABCgxTY29yZWRBbnN3ZXISEwoLcXVlc3Rpb25faWQYASABKAkSDgoGYW5zd2VyGAIgASgJEhIKCmlzX2NvcnJlY3QYAyABKAgSDgoGcG9pbnRzGAQgASgFEhIKCm1heF9wb2ludHMYBSABKAUSEgoKc2VjdGlvbl9pZBgGIAEoBRIPCgdza2lwcGVkGAcgASgIIsgECg5SZXN1bHRSZWNvcmRlZBIRCglyZXN1bHRfaWQYASABKAkSEgoKYXR0ZW1wdF9pZBgCIAEoCRISCgpzdHVkZW50X2lkGAMgASgJEgwKBG5hbWUYBCABKAkSDQoFZW1haWwYBSABKAkSDQoFc2NvcmUYBiABKAUSFAoMdG90YWxfcG9pbnRzGAcgASgFEhIKCnBlcmNlbnRhZ2UYCCABKAUSDgoGcGFzc2VkGAkgASgIEhYKDmF0dGVtcHRfbnVtYmVyGAogASgFEhIKCmNhbl9yZXRha2UYCyABKAgSFwoPYXNzZXNzbWVudF9jb2RlGAwgASgJEjAKDGNvbXBsZXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoIc2VjdGlvbnMYDiADKAsyIS5yZWFkaW5lc3MuZXZlbnRzLnYxLlNlY3Rpb25TY29yZRISCgp2ZXJzaW9uX2lkGA8gASgJEg8KB3ZlcnNpb24YECABKAUSFQoNcGFzc2luZ19zY29yZRgRIAEoBRIYChBhc3Nlc3NtZW50X3RpdGxlGBIgASgJEjIKB2Fuc3dlcnMYEyADKAsyIS5yZWFkaW5lc3MuZXZlbnRzLnYxLlNjb3JlZEFuc3dlchI0Cgh0aW1lbGluZRgUIAMoCzIiLnJlYWRpbmVzcy5ldmVudHMudjEuVGltZWxpbmVFbnRyeRIQCghsYW5ndWFnZRgVIAEoCRIXCg9sb2NhbGl6ZWRfdGl0bGUYFiABKAkiXAoNUmVzdWx0RGVsZXRlZBIRCglyZXN1bHRfaWQYASABKAkSEgoKYXR0ZW1wdF9pZBgCIAEoCRISCgpzdHVkZW50X2lkGAMgASgJEhAKCGFjdG9yX2lkGAQgASgJIosBChpDZXJ0aWZpY2F0ZVJlc2VuZFJlcXVlc3RlZBIRCglyZXN1bHRfaWQYASABKAkSEgoKc3R1ZGVudF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWVtYWlsGAQgASgJEhcKD2Fzc2Vzc21lbnRfY29kZRgFIAEoCRIQCghhY3Rvcl9pZBgGIAEoCWIGcHJvdG8z", [file_google_protobuf_timestamp, file_readiness_events_v1_timeline]);
+  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3Jlc3VsdHMucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEijgEKDFNlY3Rpb25TY29yZRISCgpzZWN0aW9uX2lkGAEgASgFEg0KBXRpdGxlGAIgASgJEg0KBXNjb3JlGAMgASgFEhQKDHRvdGFsX3BvaW50cxgEIAEoBRIPCgdjb3JyZWN0GAUgASgFEhEKCXF1ZXN0aW9ucxgGIAEoBRISCgpwZXJjZW50YWdlGAcgASgFIpABCgxTY29yZWRBbnN3ZXISEwoLcXVlc3Rpb25faWQYASABKAkSDgoGYW5zd2VyGAIgASgJEhIKCmlzX2NvcnJlY3QYAyABKAgSDgoGcG9pbnRzGAQgASgFEhIKCm1heF9wb2ludHMYBSABKAUSEgoKc2VjdGlvbl9pZBgGIAEoBRIPCgdza2lwcGVkGAcgASgIIsgECg5SZXN1bHRSZWNvcmRlZBIRCglyZXN1bHRfaWQYASABKAkSEgoKYXR0ZW1wdF9pZBgCIAEoCRISCgpzdHVkZW50X2lkGAMgASgJEgwKBG5hbWUYBCABKAkSDQoFZW1haWwYBSABKAkSDQoFc2NvcmUYBiABKAUSFAoMdG90YWxfcG9pbnRzGAcgASgFEhIKCnBlcmNlbnRhZ2UYCCABKAUSDgoGcGFzc2VkGAkgASgIEhYKDmF0dGVtcHRfbnVtYmVyGAogASgFEhIKCmNhbl9yZXRha2UYCyABKAgSFwoPYXNzZXNzbWVudF9jb2RlGAwgASgJEjAKDGNvbXBsZXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMwoIc2VjdGlvbnMYDiADKAsyIS5yZWFkaW5lc3MuZXZlbnRzLnYxLlNlY3Rpb25TY29yZRISCgp2ZXJzaW9uX2lkGA8gASgJEg8KB3ZlcnNpb24YECABKAUSFQoNcGFzc2luZ19zY29yZRgRIAEoBRIYChBhc3Nlc3NtZW50X3RpdGxlGBIgASgJEjIKB2Fuc3dlcnMYEyADKAsyIS5yZWFkaW5lc3MuZXZlbnRzLnYxLlNjb3JlZEFuc3dlchI0Cgh0aW1lbGluZRgUIAMoCzIiLnJlYWRpbmVzcy5ldmVudHMudjEuVGltZWxpbmVFbnRyeRIQCghsYW5ndWFnZRgVIAEoCRIXCg9sb2NhbGl6ZWRfdGl0bGUYFiABKAkiXAoNUmVzdWx0RGVsZXRlZBIRCglyZXN1bHRfaWQYASABKAkSEgoKYXR0ZW1wdF9pZBgCIAEoCRISCgpzdHVkZW50X2lkGAMgASgJEhAKCGFjdG9yX2lkGAQgASgJIosBChpDZXJ0aWZpY2F0ZVJlc2VuZFJlcXVlc3RlZBIRCglyZXN1bHRfaWQYASABKAkSEgoKc3R1ZGVudF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWVtYWlsGAQgASgJEhcKD2Fzc2Vzc21lbnRfY29kZRgFIAEoCRIQCghhY3Rvcl9pZBgGIAEoCSJRCg9SZXN1bHRzRXhwb3J0ZWQSEAoIYWN0b3JfaWQYASABKAkSDgoGc2VhcmNoGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIMCgRyb3dzGAQgASgFYgZwcm90bzM", [file_google_protobuf_timestamp, file_readiness_events_v1_timeline]);
 
 /**
  * One section's figures within a result.
@@ -340,4 +340,42 @@ export type CertificateResendRequested = Message<"readiness.events.v1.Certificat
  */
 export const CertificateResendRequestedSchema: GenMessage<CertificateResendRequested> = /*@__PURE__*/
   messageDesc(file_readiness_events_v1_results, 4);
+
+/**
+ * results.results.exported.v1: an admin exported the results as CSV (issue 43, item 6); the audit log keeps it.
+ *
+ * @generated from message readiness.events.v1.ResultsExported
+ */
+export type ResultsExported = Message<"readiness.events.v1.ResultsExported"> & {
+  /**
+   * @generated from field: string actor_id = 1;
+   */
+  actorId: string;
+
+  /**
+   * The filters of the export as the admin chose them: the search text (empty: none) and all, passed or failed.
+   *
+   * @generated from field: string search = 2;
+   */
+  search: string;
+
+  /**
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * How many results the file holds.
+   *
+   * @generated from field: int32 rows = 4;
+   */
+  rows: number;
+};
+
+/**
+ * Describes the message readiness.events.v1.ResultsExported.
+ * Use `create(ResultsExportedSchema)` to create a new message.
+ */
+export const ResultsExportedSchema: GenMessage<ResultsExported> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_results, 5);
 

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/student.proto.
  */
 export const file_readiness_events_v1_student: GenFile = /*@__PURE__*/
-  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3N0dWRlbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEigwIKDlN0dWRlbnRJbnZpdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUSEAoIbGFuZ3VhZ2UYCiABKAkSFwoPbG9jYWxpemVkX3RpdGxlGAsgASgJIowCChdTdHVkZW50SW52aXRhdGlvblJlc2VudBISCgpzdHVkZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSHQoVc2VhbGVkX2ludml0YXRpb25fdXJsGAQgASgJEhgKEGFzc2Vzc21lbnRfdGl0bGUYBSABKAkSGgoSdGltZV9saW1pdF9taW51dGVzGAYgASgFEhAKCGFjdG9yX2lkGAcgASgJEhIKCmV4cGlyZXNfYXQYCCABKAkSGgoSZXh0cmFfdGltZV9wZXJjZW50GAkgASgFEhAKCGxhbmd1YWdlGAogASgJEhcKD2xvY2FsaXplZF90aXRsZRgLIAEoCSJFCg5TdHVkZW50RGVsZXRlZBISCgpzdHVkZW50X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCGFjdG9yX2lkGAMgASgJIt0BChVTdHVkZW50QXR0ZW1wdFN0YXJ0ZWQSEgoKYXR0ZW1wdF9pZBgBIAEoCRISCgpzdHVkZW50X2lkGAIgASgJEhIKCnZlcnNpb25faWQYAyABKAkSDwoHdmVyc2lvbhgEIAEoBRIWCg5hdHRlbXB0X251bWJlchgFIAEoBRIuCgpzdGFydGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtkZWFkbGluZV9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiUAoKQW5zd2VyRmlsZRILCgNrZXkYASABKAkSFQoNb3JpZ2luYWxfbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhAKCG1pbWV0eXBlGAQgASgJImUKD1N1Ym1pdHRlZEFuc3dlchITCgtxdWVzdGlvbl9pZBgBIAEoCRIOCgZhbnN3ZXIYAiABKAkSLQoEZmlsZRgDIAEoCzIfLnJlYWRpbmVzcy5ldmVudHMudjEuQW5zd2VyRmlsZSK8BAoXU3R1ZGVudEF0dGVtcHRTdWJtaXR0ZWQSEgoKYXR0ZW1wdF9pZBgBIAEoCRISCgpzdHVkZW50X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSEgoKdmVyc2lvbl9pZBgFIAEoCRIPCgd2ZXJzaW9uGAYgASgFEhYKDmF0dGVtcHRfbnVtYmVyGAcgASgFEi4KCnN0YXJ0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2RlYWRsaW5lX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhoKEnRpbWVfc3BlbnRfbWludXRlcxgLIAEoBRI1CgdhbnN3ZXJzGAwgAygLMiQucmVhZGluZXNzLmV2ZW50cy52MS5TdWJtaXR0ZWRBbnN3ZXISPQoMZmluYWxpc2VkX2J5GA0gASgOMicucmVhZGluZXNzLmV2ZW50cy52MS5BdHRlbXB0RmluYWxpc2VkQnkSHAoUZ3JhZGVkX2Zyb21fYXV0b3NhdmUYDiABKAgSNAoIdGltZWxpbmUYDyADKAsyIi5yZWFkaW5lc3MuZXZlbnRzLnYxLlRpbWVsaW5lRW50cnkSFAoMcXVlc3Rpb25faWRzGBAgAygJEhAKCGxhbmd1YWdlGBEgASgJIosCChZTdHVkZW50QXR0ZW1wdEFkanVzdGVkEhIKCmF0dGVtcHRfaWQYASABKAkSEgoKc3R1ZGVudF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBWVtYWlsGAQgASgJEhYKDmF0dGVtcHRfbnVtYmVyGAUgASgFEjoKCmFkanVzdG1lbnQYBiABKA4yJi5yZWFkaW5lc3MuZXZlbnRzLnYxLkF0dGVtcHRBZGp1c3RtZW50EhUKDWFkZGVkX21pbnV0ZXMYByABKAUSLwoLZGVhZGxpbmVfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGFjdG9yX2lkGAkgASgJKp8BChJBdHRlbXB0RmluYWxpc2VkQnkSJAogQVRURU1QVF9GSU5BTElTRURfQllfVU5TUEVDSUZJRUQQABIgChxBVFRFTVBUX0ZJTkFMSVNFRF9CWV9TVFVERU5UEAESIQodQVRURU1QVF9GSU5BTElTRURfQllfREVBRExJTkUQAhIeChpBVFRFTVBUX0ZJTkFMSVNFRF9CWV9BRE1JThADKnYKEUF0dGVtcHRBZGp1c3RtZW50EiIKHkFUVEVNUFRfQURKVVNUTUVOVF9VTlNQRUNJRklFRBAAEh8KG0FUVEVNUFRfQURKVVNUTUVOVF9FWFRFTkRFRBABEhwKGEFUVEVNUFRfQURKVVNUTUVOVF9FTkRFRBACYgZwcm90bzM", [file_google_protobuf_timestamp, file_readiness_events_v1_timeline]);
+  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3N0dWRlbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEigwIKDlN0dWRlbnRJbnZpdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUSEAoIbGFuZ3VhZ2UYCiABKAkSFwoPbG9jYWxpemVkX3RpdGxlGAsgASgJIowCChdTdHVkZW50SW52aXRhdGlvblJlc2VudBISCgpzdHVkZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSHQoVc2VhbGVkX2ludml0YXRpb25fdXJsGAQgASgJEhgKEGFzc2Vzc21lbnRfdGl0bGUYBSABKAkSGgoSdGltZV9saW1pdF9taW51dGVzGAYgASgFEhAKCGFjdG9yX2lkGAcgASgJEhIKCmV4cGlyZXNfYXQYCCABKAkSGgoSZXh0cmFfdGltZV9wZXJjZW50GAkgASgFEhAKCGxhbmd1YWdlGAogASgJEhcKD2xvY2FsaXplZF90aXRsZRgLIAEoCSJFCg5TdHVkZW50RGVsZXRlZBISCgpzdHVkZW50X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCGFjdG9yX2lkGAMgASgJIngKF1N0dWRlbnRFeHRyYVRpbWVDaGFuZ2VkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIQCghhY3Rvcl9pZBgEIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYBSABKAUi3QEKFVN0dWRlbnRBdHRlbXB0U3RhcnRlZBISCgphdHRlbXB0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSEgoKdmVyc2lvbl9pZBgDIAEoCRIPCgd2ZXJzaW9uGAQgASgFEhYKDmF0dGVtcHRfbnVtYmVyGAUgASgFEi4KCnN0YXJ0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2RlYWRsaW5lX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJQCgpBbnN3ZXJGaWxlEgsKA2tleRgBIAEoCRIVCg1vcmlnaW5hbF9uYW1lGAIgASgJEgwKBHNpemUYAyABKAMSEAoIbWltZXR5cGUYBCABKAkiZQoPU3VibWl0dGVkQW5zd2VyEhMKC3F1ZXN0aW9uX2lkGAEgASgJEg4KBmFuc3dlchgCIAEoCRItCgRmaWxlGAMgASgLMh8ucmVhZGluZXNzLmV2ZW50cy52MS5BbnN3ZXJGaWxlIrwEChdTdHVkZW50QXR0ZW1wdFN1Ym1pdHRlZBISCgphdHRlbXB0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRISCgp2ZXJzaW9uX2lkGAUgASgJEg8KB3ZlcnNpb24YBiABKAUSFgoOYXR0ZW1wdF9udW1iZXIYByABKAUSLgoKc3RhcnRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZGVhZGxpbmVfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHN1Ym1pdHRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGgoSdGltZV9zcGVudF9taW51dGVzGAsgASgFEjUKB2Fuc3dlcnMYDCADKAsyJC5yZWFkaW5lc3MuZXZlbnRzLnYxLlN1Ym1pdHRlZEFuc3dlchI9CgxmaW5hbGlzZWRfYnkYDSABKA4yJy5yZWFkaW5lc3MuZXZlbnRzLnYxLkF0dGVtcHRGaW5hbGlzZWRCeRIcChRncmFkZWRfZnJvbV9hdXRvc2F2ZRgOIAEoCBI0Cgh0aW1lbGluZRgPIAMoCzIiLnJlYWRpbmVzcy5ldmVudHMudjEuVGltZWxpbmVFbnRyeRIUCgxxdWVzdGlvbl9pZHMYECADKAkSEAoIbGFuZ3VhZ2UYESABKAkiiwIKFlN0dWRlbnRBdHRlbXB0QWRqdXN0ZWQSEgoKYXR0ZW1wdF9pZBgBIAEoCRISCgpzdHVkZW50X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSFgoOYXR0ZW1wdF9udW1iZXIYBSABKAUSOgoKYWRqdXN0bWVudBgGIAEoDjImLnJlYWRpbmVzcy5ldmVudHMudjEuQXR0ZW1wdEFkanVzdG1lbnQSFQoNYWRkZWRfbWludXRlcxgHIAEoBRIvCgtkZWFkbGluZV9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIYWN0b3JfaWQYCSABKAkqnwEKEkF0dGVtcHRGaW5hbGlzZWRCeRIkCiBBVFRFTVBUX0ZJTkFMSVNFRF9CWV9VTlNQRUNJRklFRBAAEiAKHEFUVEVNUFRfRklOQUxJU0VEX0JZX1NUVURFTlQQARIhCh1BVFRFTVBUX0ZJTkFMSVNFRF9CWV9ERUFETElORRACEh4KGkFUVEVNUFRfRklOQUxJU0VEX0JZX0FETUlOEAMqdgoRQXR0ZW1wdEFkanVzdG1lbnQSIgoeQVRURU1QVF9BREpVU1RNRU5UX1VOU1BFQ0lGSUVEEAASHwobQVRURU1QVF9BREpVU1RNRU5UX0VYVEVOREVEEAESHAoYQVRURU1QVF9BREpVU1RNRU5UX0VOREVEEAJiBnByb3RvMw", [file_google_protobuf_timestamp, file_readiness_events_v1_timeline]);
 
 /**
  * student.student.invited.v1: an administrator invited a student (alone or from a CSV import). The
@@ -202,6 +202,45 @@ export const StudentDeletedSchema: GenMessage<StudentDeleted> = /*@__PURE__*/
   messageDesc(file_readiness_events_v1_student, 2);
 
 /**
+ * student.extra-time.changed.v1: an admin set a student's extra time (issue 43, item 6); the audit log keeps it.
+ *
+ * @generated from message readiness.events.v1.StudentExtraTimeChanged
+ */
+export type StudentExtraTimeChanged = Message<"readiness.events.v1.StudentExtraTimeChanged"> & {
+  /**
+   * @generated from field: string student_id = 1;
+   */
+  studentId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string actor_id = 4;
+   */
+  actorId: string;
+
+  /**
+   * @generated from field: int32 extra_time_percent = 5;
+   */
+  extraTimePercent: number;
+};
+
+/**
+ * Describes the message readiness.events.v1.StudentExtraTimeChanged.
+ * Use `create(StudentExtraTimeChangedSchema)` to create a new message.
+ */
+export const StudentExtraTimeChangedSchema: GenMessage<StudentExtraTimeChanged> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_student, 3);
+
+/**
  * student.attempt.started.v1: a student pressed Start and an attempt began. The deadline is fixed here
  * (start + time limit x (1 + extra time)); the results service counts attempts in progress from it.
  *
@@ -251,7 +290,7 @@ export type StudentAttemptStarted = Message<"readiness.events.v1.StudentAttemptS
  * Use `create(StudentAttemptStartedSchema)` to create a new message.
  */
 export const StudentAttemptStartedSchema: GenMessage<StudentAttemptStarted> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 3);
+  messageDesc(file_readiness_events_v1_student, 4);
 
 /**
  * A file a student uploaded as the answer to a file_upload question, kept in the student service's
@@ -286,7 +325,7 @@ export type AnswerFile = Message<"readiness.events.v1.AnswerFile"> & {
  * Use `create(AnswerFileSchema)` to create a new message.
  */
 export const AnswerFileSchema: GenMessage<AnswerFile> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 4);
+  messageDesc(file_readiness_events_v1_student, 5);
 
 /**
  * One answer of a submitted attempt. `answer` is `yes`/`no`, an option id, or `file_uploaded`.
@@ -317,7 +356,7 @@ export type SubmittedAnswer = Message<"readiness.events.v1.SubmittedAnswer"> & {
  * Use `create(SubmittedAnswerSchema)` to create a new message.
  */
 export const SubmittedAnswerSchema: GenMessage<SubmittedAnswer> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 5);
+  messageDesc(file_readiness_events_v1_student, 6);
 
 /**
  * student.attempt.submitted.v1: an attempt ended and is to be scored. Scoring is done against the
@@ -431,7 +470,7 @@ export type StudentAttemptSubmitted = Message<"readiness.events.v1.StudentAttemp
  * Use `create(StudentAttemptSubmittedSchema)` to create a new message.
  */
 export const StudentAttemptSubmittedSchema: GenMessage<StudentAttemptSubmitted> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 6);
+  messageDesc(file_readiness_events_v1_student, 7);
 
 /**
  * student.attempt.adjusted.v1: an administrator added time to an attempt in progress or ended it. The audit
@@ -495,7 +534,7 @@ export type StudentAttemptAdjusted = Message<"readiness.events.v1.StudentAttempt
  * Use `create(StudentAttemptAdjustedSchema)` to create a new message.
  */
 export const StudentAttemptAdjustedSchema: GenMessage<StudentAttemptAdjusted> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 7);
+  messageDesc(file_readiness_events_v1_student, 8);
 
 /**
  * Who ended an attempt.
