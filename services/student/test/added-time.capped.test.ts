@@ -1,14 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import {
-  inviteStudent,
-  publishVersion,
-  startStudent,
-  studentCall,
-  type Harness,
-  type JsonBody,
-} from './harness';
+import { publishVersion, startStudent, startAttempt, type Harness, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -24,9 +16,8 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 async function started() {
-  const s = await inviteStudent(h, { name: `Capped ${randomUUID().slice(0, 8)}` });
-  const { json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
-  return { ...s, attemptId: json.attempt.id as string, deadlineAt: Date.parse(json.attempt.deadlineAt) };
+  const s = await startAttempt(h, 'Capped');
+  return { ...s, deadlineAt: Date.parse(s.attempt.deadlineAt) };
 }
 
 const extend = async (attemptId: string, minutes: number) => {

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { QuestionType, timelineFacts } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
 import {
-  inviteStudent,
   publishVersion,
   startStudent,
+  startAttempt,
   studentCall,
   type Harness,
   type JsonBody,
@@ -36,16 +35,9 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 async function started() {
-  const s = await inviteStudent(h, { name: `Plausible ${randomUUID().slice(0, 8)}` });
-  const { json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
-  const attempt = json.attempt as JsonBody;
-  const given = attempt.paper.questionIds as string[];
-  return {
-    ...s,
-    attemptId: attempt.id as string,
-    given,
-    notGiven: BANK.map((q) => q.id).filter((id) => !given.includes(id)),
-  };
+  const s = await startAttempt(h, 'Plausible');
+  const given = s.attempt.paper.questionIds as string[];
+  return { ...s, given, notGiven: BANK.map((q) => q.id).filter((id) => !given.includes(id)) };
 }
 
 const autosave = (token: string, body: unknown) =>

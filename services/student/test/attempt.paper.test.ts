@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { QuestionType } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
 import {
-  inviteStudent,
   publishVersion,
   startStudent,
+  startAttempt,
   studentCall,
   type Harness,
   type JsonBody,
@@ -39,13 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => h?.close());
 
-async function started() {
-  const name = `Paper ${randomUUID().slice(0, 8)}`;
-  const s = await inviteStudent(h, { name });
-  const { status, json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
-  expect(status).toBe(201);
-  return { ...s, name, attempt: json.attempt as JsonBody };
-}
+const started = () => startAttempt(h, 'Paper');
 
 describe('question banks and shuffling', () => {
   test('without a draw or shuffle an attempt has no paper: every question in the version order, as before', async () => {

@@ -2,14 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { TimelineKind, timelineFacts } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
-import {
-  adminToken,
-  inviteStudent,
-  publishVersion,
-  startStudent,
-  studentCall,
-  type Harness,
-} from './harness';
+import { adminToken, publishVersion, startStudent, startAttempt, studentCall, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -21,9 +14,8 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 async function started() {
-  const s = await inviteStudent(h, { name: `Timeline ${randomUUID().slice(0, 8)}` });
-  const { json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
-  return { ...s, attemptId: json.attempt.id as string, startedAt: json.attempt.startedAt as string };
+  const s = await startAttempt(h, 'Timeline');
+  return { ...s, startedAt: s.attempt.startedAt as string };
 }
 
 const report = (token: string, body: unknown) =>

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
 import {
-  inviteStudent,
   publishVersion,
   startStudent,
+  startAttempt,
   studentCall,
   type Harness,
   type JsonBody,
@@ -28,11 +27,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 /** A student invited who pressed Start: their link and attempt. */
-async function started() {
-  const s = await inviteStudent(h, { name: `Streams ${randomUUID().slice(0, 8)}` });
-  const { json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
-  return { ...s, attemptId: json.attempt.id as string };
-}
+const started = () => startAttempt(h, 'Streams');
 
 interface Stream {
   res: Response;

@@ -160,6 +160,18 @@ export async function inviteStudent(
   return { id: json.student._id, token: json.student.inviteToken };
 }
 
+/**
+ * A student invited under a name of its own (`label` and a random tag) who pressed Start: their id, token and name,
+ * the attempt as Start answered it, and its id.
+ */
+export async function startAttempt(h: Harness, label: string, name = `${label} ${randomUUID().slice(0, 8)}`) {
+  const s = await inviteStudent(h, { name });
+  const { status, json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
+  if (status !== 201) throw new Error(`Start answered ${status}: ${JSON.stringify(json)}`);
+  const attempt = json.attempt as JsonBody;
+  return { ...s, name, attempt, attemptId: attempt.id as string };
+}
+
 /** A JSON answer; tests check it field by field with `expect`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any shape; the assertions are the types
 export type JsonBody = Record<string, any>;

@@ -7,6 +7,7 @@ import {
   inviteStudent,
   publishVersion,
   startStudent,
+  startAttempt,
   studentCall,
   type Harness,
   type JsonBody,
@@ -25,15 +26,9 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 /** A student invited under `name` who pressed Start; the attempt's id and deadline. */
-async function started(name = `Live ${randomUUID().slice(0, 8)}`) {
-  const s = await inviteStudent(h, { name });
-  const { json } = await studentCall(h, 'POST', `/api/student/${s.token}/start`);
-  return {
-    ...s,
-    name,
-    attemptId: json.attempt.id as string,
-    deadlineAt: Date.parse(json.attempt.deadlineAt as string),
-  };
+async function started(name?: string) {
+  const s = await startAttempt(h, 'Live', name);
+  return { ...s, deadlineAt: Date.parse(s.attempt.deadlineAt as string) };
 }
 
 const deadlineOf = async (attemptId: string) => {
