@@ -16,6 +16,7 @@ import {
   atPath,
   expectAccessible,
   newPage,
+  saveScreenshot,
   shown,
   signIn,
   startProductAndBrowser,
@@ -301,6 +302,7 @@ test('when the super admin disables an admin, then the admin is sent to sign-in 
   await shown(confirm.getByText('Their sessions end at once'));
   await shown(confirm.getByText(KATHERINE.name));
   await expectAccessible(owner, 'the disable confirmation');
+  await saveScreenshot(owner, 'disable-admin-dialog', 'desktop', true);
   await confirm.getByRole('button', { name: 'Disable', exact: true }).click();
   await shown(toast(owner, 'Admin disabled successfully'));
   await shown(row.getByText('Disabled', { exact: true }));

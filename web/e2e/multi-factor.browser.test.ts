@@ -213,6 +213,7 @@ test('when a super admin requires two-factor authentication, then an admin witho
   await policy.click();
   const confirm = owner.getByRole('dialog', { name: 'Require two-factor authentication' });
   await shown(confirm.getByText('Sessions already open are not ended.'));
+  await saveScreenshot(owner, 'require-two-factor-dialog', 'desktop', true);
   await confirm.getByRole('button', { name: 'Require for every admin' }).click();
   await shown(toast(owner, 'Two-factor authentication is now required for every admin'));
   expect(await policy.isChecked()).toBe(true);

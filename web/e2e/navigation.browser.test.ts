@@ -12,6 +12,7 @@ import {
   atPath,
   expectAccessible,
   newPage,
+  saveScreenshot,
   shown,
   signIn,
   startProductAndBrowser,
@@ -90,6 +91,7 @@ describe('a slow link', () => {
       const shell = page.getByRole('status', { name: 'Loading' });
       await shown(shell);
       await expectAccessible(page, `loading shell of ${pathname}`);
+      if (pathname === '/verify') await saveScreenshot(page, 'loading-shell', 'desktop');
       release();
       await shown(page.getByRole('heading', { level: 1, name: heading }));
       await shell.waitFor({ state: 'detached' });
