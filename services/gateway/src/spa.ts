@@ -6,6 +6,9 @@ import serveCompressed from 'express-static-gzip';
 /** Paths of the student entry (web/student.html); web/vite.config.mts names the same ones. */
 const STUDENT_PAGES = /^\/(assessment|verify)(\/|$)/;
 
+/** Source maps, and the compressed copies asked for by their own names. */
+const NOT_SERVED = /\.(map|br|gz)$/;
+
 /** The encodings the build writes a copy in (web/scripts/precompress.mjs), the smaller first. */
 const ENCODINGS = [
   { name: 'br', suffix: '.br' },
@@ -50,8 +53,9 @@ export function mountWebApp(app: Express, distDir: string): void {
       },
     },
   });
-  // A build made with source maps (to debug or analyse it) must still not hand the app's source out.
-  app.use((req, res, next) => (req.path.endsWith('.map') ? next() : files(req, res, next)));
+  // A build made with source maps (to debug or analyse it) must still not hand the app's source out; the compressed
+  // copies go out only as their file's encoding, never as files of their own (raw bytes with no type).
+  app.use((req, res, next) => (NOT_SERVED.test(req.path) ? next() : files(req, res, next)));
 
   // History fallback: client-side routes load their entry's page (/admin/… index.html, /assessment/… student.html).
   app.use((req, res, next) => {

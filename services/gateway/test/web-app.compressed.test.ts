@@ -124,6 +124,15 @@ test("when a browser opens an admin or a student page, then the entry's page com
   }
 });
 
+test.each(['/assets/app-1a2b3c.js.br', '/assets/app-1a2b3c.js.gz', '/index.html.br'])(
+  'when %s is asked for by its own name, then the copy is not handed out as a file of its own',
+  async (pathname) => {
+    const res = await get(pathname, { accept: 'application/javascript', 'accept-encoding': 'br, gzip' });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type'] ?? '').not.toMatch(/octet-stream|brotli|gzip/);
+  },
+);
+
 test('when a HEAD asks for a compressed script, then it gets the headers of the copy and no body', async () => {
   const res = await get('/assets/app-1a2b3c.js', { 'accept-encoding': 'br' }, 'HEAD');
   expect(res.status).toBe(200);
