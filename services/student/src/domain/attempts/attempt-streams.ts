@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import type { Database } from '@readiness/kit/db';
 import { AppError } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
@@ -62,19 +63,12 @@ const tooMany = (code: string, message: string) =>
  * an IPv6 address by its /64, the least a network is given, so one host cannot take a fresh address per stream.
  */
 export function addressKey(address: string): string {
-  const plain = (address.startsWith('::ffff:') ? address.slice(7) : address).split('%')[0] ?? '';
-  if (!plain.includes(':')) return plain;
-  const [head = '', tail] = plain.toLowerCase().split('::');
-  const front = head ? head.split(':') : [];
-  const back = tail ? tail.split(':') : [];
-  const groups =
-    tail === undefined
-      ? front
-      : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
-    .join(':')}::/64`;
+  const plain = address.split('%')[0] ?? '';
+  if (!ipaddr.isValid(plain)) return plain;
+  const parsed = ipaddr.process(plain);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const network = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${network.join(':')}::/64`;
 }
 
 function take(counts: Map<string, number>, key: string): void {
