@@ -9,7 +9,7 @@ describe('the client a per-address cap of event streams counts', () => {
     ['2001:db8::1', '2001:db8:0:0::/64'],
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
     ['::1', '0:0:0:0::/64'],
-    // Not an address (a socket closed before it was read): counted as itself, never as everyone's.
+    // Not an address (a socket closed before it was read): counted under its own text.
     ['', ''],
   ])('%s counts as %s', (address, key) => {
     expect(addressKey(address)).toBe(key);
