@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type Express, type Request, type Response } from 'express';
+import type { Express } from 'express';
 import serveCompressed from 'express-static-gzip';
 
 /** Paths of the student entry (web/student.html); web/vite.config.mts names the same ones. */
@@ -8,12 +8,6 @@ const STUDENT_PAGES = /^\/(assessment|verify)(\/|$)/;
 
 /** Source maps, and the compressed copies asked for by their own names. */
 const NOT_SERVED = /\.(map|br|gz)$/;
-
-/** The encodings the build writes a copy in (web/scripts/precompress.mjs), the smaller first. */
-const ENCODINGS = [
-  { name: 'br', suffix: '.br' },
-  { name: 'gzip', suffix: '.gz' },
-] as const;
 
 /**
  * Serves the built web app. Vite names everything under `assets/` by content hash, so those files
@@ -28,17 +22,14 @@ export function mountWebApp(app: Express, distDir: string): void {
   if (!existsSync(indexHtml))
     throw new Error(`WEB_DIST_DIR has no index.html: ${root} (build the web app first)`);
   // The public student pages are the app's second entry: their own page, with no admin code in it.
-  const studentHtml = path.join(root, 'student.html');
-  const hasStudentPage = existsSync(studentHtml);
+  const hasStudentPage = existsSync(path.join(root, 'student.html'));
   const pageFor = (pathname: string) =>
-    hasStudentPage && STUDENT_PAGES.test(pathname) ? studentHtml : indexHtml;
-  const copiesOf = new Map(
-    [indexHtml, studentHtml].map((page) => [page, ENCODINGS.filter((e) => existsSync(page + e.suffix))]),
-  );
+    hasStudentPage && STUDENT_PAGES.test(pathname) ? '/student.html' : '/index.html';
 
+  // The copies web/scripts/precompress.mjs writes beside each file; the smaller one first when both are accepted.
   const files = serveCompressed(root, {
     enableBrotli: true,
-    orderPreference: ENCODINGS.map((e) => e.name),
+    orderPreference: ['br', 'gzip'],
     index: false,
     serveStatic: {
       index: false,
@@ -46,9 +37,7 @@ export function mountWebApp(app: Express, distDir: string): void {
         const relative = path.relative(root, filePath).split(path.sep);
         res.setHeader(
           'Cache-Control',
-          relative[0] === 'assets'
-            ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=0, must-revalidate',
+          relative[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache',
         );
       },
     },
@@ -68,30 +57,8 @@ export function mountWebApp(app: Express, distDir: string): void {
       next();
       return;
     }
-    res.setHeader('Cache-Control', 'no-cache');
-    const page = pageFor(req.path);
-    sendPage(req, res, page, copiesOf.get(page) ?? []);
+    // The entry's page through the same middleware as every file: its compressed copy when the browser accepts one.
+    req.url = pageFor(req.path);
+    files(req, res, next);
   });
-}
-
-/** An entry's page, in the compressed copy the browser accepts when the build made one. */
-function sendPage(
-  req: Request,
-  res: Response,
-  page: string,
-  copies: ReadonlyArray<(typeof ENCODINGS)[number]>,
-) {
-  res.setHeader('Vary', 'Accept-Encoding');
-  // The smaller copy the browser accepts at all (a browser lists gzip before br with the same weight); with no
-  // Accept-Encoding, the page as it is, as for the assets.
-  const copy = req.headers['accept-encoding']
-    ? copies.find((e) => req.acceptsEncodings(e.name) === e.name)
-    : undefined;
-  if (!copy) {
-    res.sendFile(page);
-    return;
-  }
-  res.setHeader('Content-Encoding', copy.name);
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.sendFile(page + copy.suffix);
 }
