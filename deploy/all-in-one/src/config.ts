@@ -16,3 +16,14 @@ export const launcherConfigSchema = z
     SMTP_URL: z.string().url().optional(),
   })
   .transform((c) => ({ ...c, PUBLIC_ORIGIN: c.PUBLIC_ORIGIN ?? `http://localhost:${c.PORT}` }));
+
+/**
+ * Whether HOST keeps the product to this machine (a loopback address or `localhost`). Beyond loopback, the caught
+ * mail and the API document answer signed-in admins only.
+ */
+export function onLoopbackOnly(host: string): boolean {
+  const address = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (address === 'localhost' || address === '::1') return true;
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}

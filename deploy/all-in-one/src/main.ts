@@ -21,7 +21,7 @@ import { loadConfig } from '@readiness/kit/config';
 import { createLogger } from '@readiness/kit/logger';
 import { createServiceHost } from '@readiness/kit/runtime';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
-import { launcherConfigSchema } from './config';
+import { launcherConfigSchema, onLoopbackOnly } from './config';
 
 async function main(): Promise<void> {
   const config = loadConfig(launcherConfigSchema);
@@ -98,6 +98,7 @@ async function main(): Promise<void> {
       ...env,
       HOST: config.HOST,
       PORT: String(config.PORT),
+      API_DOCS_PUBLIC: process.env.API_DOCS_PUBLIC ?? String(onLoopbackOnly(config.HOST)),
       INTERNAL_PORT: process.env.INTERNAL_PORT ?? '0',
       TRUSTED_PROXIES: process.env.TRUSTED_PROXIES,
       AUTH_URL: auth.url,
@@ -112,7 +113,8 @@ async function main(): Promise<void> {
     // Tokens are checked with auth's own keys, and signed-out tokens refused from the store auth writes (kv).
     options: {
       verifier: auth.exports.verifier,
-      extraRoutes: (app) => app.use(devMailRoutes(mail)),
+      extraRoutes: (app, { requireAdmin }) =>
+        app.use(devMailRoutes(mail, onLoopbackOnly(config.HOST) ? undefined : requireAdmin)),
       readyWithUpstreams: true,
     },
   });
@@ -123,12 +125,12 @@ async function main(): Promise<void> {
     '',
     `Readiness is running at ${origin}`,
     `  admin portal   ${origin}/admin/login`,
-    `  API docs       ${origin}/api/docs`,
-    `  caught e-mail  ${origin}/dev/mail/view`,
+    `  API docs       ${origin}/api/docs${onLoopbackOnly(config.HOST) ? '' : ' (signed-in admins: HOST is beyond loopback)'}`,
+    `  caught e-mail  ${origin}/dev/mail/view${onLoopbackOnly(config.HOST) ? '' : ' (signed-in admins: HOST is beyond loopback)'}`,
     `  metrics        ${gateway.internalUrl}/metrics (internal port)`,
     `  services       auth ${auth.url}, assessment ${assessment.url}, student ${student.url}, results ${results.url}, report ${report.url}, notification ${notification.url}, gateway ${gateway.url}`,
     `  PDFs           ${describePdfBrowser(report.exports.renderer.status())}`,
-    `  embedded       PostgreSQL under ${postgres.dataDir} (a database per service), in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
+    `  embedded       PostgreSQL under ${postgres.dataDir}${postgres.dataDir === path.join(dataDir, 'postgres') ? '' : ` (linked from ${path.join(dataDir, 'postgres')}; removed by a later start once DATA_DIR is gone)`} (a database per service), in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];
   if (auth.exports.seededAdmin) {
     lines.push(

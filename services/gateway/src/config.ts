@@ -28,6 +28,11 @@ export const configSchema = z
     REDIS_URL: env.optionalUrl(),
     /** Comma-separated origins allowed to call the API from another origin; same-origin needs none. */
     CORS_ORIGINS: origins,
+    /**
+     * Whether anyone may read the API document (`/api/docs/openapi.json`); false: signed-in admins only (the docs
+     * page sends the admin token of the portal signed in in the same browser).
+     */
+    API_DOCS_PUBLIC: env.bool(true),
     /** Folder of the built web app (`web/dist`); without it the gateway serves only the API. */
     WEB_DIST_DIR: z.string().min(1).optional(),
     /** Idle time allowed to an upstream before the caller gets a 504. */

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { Logger } from '@readiness/kit/logger';
 import {
@@ -163,9 +163,73 @@ export function createApiDocs(options: ApiDocsOptions): ApiDocs {
   };
 }
 
-/** `/api/docs/openapi.json` and the Swagger UI page at `/api/docs/` (its assets come from swagger-ui-dist, no CDN). */
-export function mountDocs(app: Express, docs: ApiDocs): void {
-  app.get('/api/docs/openapi.json', async (_req, res) => {
+/**
+ * What the docs page does when the document is for signed-in admins only: it sends the admin token the portal keeps
+ * in this browser (the same origin) with each request, the document's included, and says what to do without one.
+ * It runs in the browser: swagger-ui-express writes it into the page's init script as it is written here.
+ */
+const SIGNED_IN_OPTIONS = {
+  // Each function must stand alone: it is copied into the page as text, without this module around it.
+  requestInterceptor: function (request: { headers: Record<string, string> }) {
+    const page = globalThis as unknown as DocsPage;
+    let token: string | null = null;
+    try {
+      token = page.localStorage.getItem('admin_token');
+    } catch {
+      // Storage can be unavailable (private mode): the request goes without a token.
+    }
+    if (token) request.headers.Authorization = 'Bearer ' + token;
+    return request;
+  },
+  responseInterceptor: function (response: { status: number; url: string }) {
+    const { document } = globalThis as unknown as DocsPage;
+    if (
+      response.status === 401 &&
+      /openapi\.json$/.test(response.url) &&
+      !document.getElementById('sign-in-note')
+    ) {
+      const note = document.createElement('p');
+      note.id = 'sign-in-note';
+      note.setAttribute('role', 'alert');
+      note.style.cssText =
+        'margin:16px;padding:12px 16px;border:1px solid #f59e0b;background:#fffbeb;font:16px sans-serif';
+      note.append('The API documentation is for signed-in admins. ');
+      const link = document.createElement('a');
+      link.href = '/admin/login';
+      link.textContent = 'Sign in to the admin portal';
+      note.append(link, ' in this browser, then reload this page.');
+      document.body.prepend(note);
+    }
+    return response;
+  },
+};
+
+/** The few browser objects the page's functions use (this module is compiled without the DOM's types). */
+interface DocsElement {
+  id: string;
+  href: string;
+  textContent: string;
+  style: { cssText: string };
+  setAttribute(name: string, value: string): void;
+  append(...nodes: Array<string | DocsElement>): void;
+  prepend(node: DocsElement): void;
+}
+interface DocsPage {
+  localStorage: { getItem(key: string): string | null };
+  document: {
+    body: DocsElement;
+    getElementById(id: string): DocsElement | null;
+    createElement(tag: string): DocsElement;
+  };
+}
+
+/**
+ * `/api/docs/openapi.json` and the Swagger UI page at `/api/docs/` (its assets come from swagger-ui-dist, no CDN).
+ * With `requireAdmin`, the document answers only signed-in admins, and the page (which holds nothing of it) fetches
+ * it with the admin's token; otherwise the page embeds the current document.
+ */
+export function mountDocs(app: Express, docs: ApiDocs, requireAdmin?: RequestHandler): void {
+  app.get('/api/docs/openapi.json', ...(requireAdmin ? [requireAdmin] : []), async (_req, res) => {
     res.json(await docs.document());
   });
   // The page loads its assets relatively, so it must be addressed with the trailing slash.
@@ -174,14 +238,19 @@ export function mountDocs(app: Express, docs: ApiDocs): void {
     else next();
   });
   const router = express.Router();
-  // The page and its init script embed the current document; the static assets do not need it.
-  router.use(async (req, _res, next) => {
-    if (req.path === '/' || req.path === '/swagger-ui-init.js') {
-      (req as { swaggerDoc?: unknown }).swaggerDoc = await docs.document();
-    }
-    next();
-  });
-  router.use(swaggerUi.serveFiles(undefined, {}));
-  router.get('/', swaggerUi.setup(undefined, { customSiteTitle: 'Readiness API' }));
+  const options = requireAdmin
+    ? { swaggerUrl: '/api/docs/openapi.json', swaggerOptions: SIGNED_IN_OPTIONS }
+    : undefined;
+  if (!requireAdmin) {
+    // The page and its init script embed the current document; the static assets do not need it.
+    router.use(async (req, _res, next) => {
+      if (req.path === '/' || req.path === '/swagger-ui-init.js') {
+        (req as { swaggerDoc?: unknown }).swaggerDoc = await docs.document();
+      }
+      next();
+    });
+  }
+  router.use(swaggerUi.serveFiles(undefined, options));
+  router.get('/', swaggerUi.setup(undefined, { ...options, customSiteTitle: 'Readiness API' }));
   app.use('/api/docs', router);
 }

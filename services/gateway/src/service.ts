@@ -1,4 +1,10 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
 import { createJwtVerifier, type JwtVerifier } from '@readiness/kit/auth';
@@ -33,7 +39,8 @@ export interface GatewayOptions {
   /** How long the API documentation merged from the upstreams is reused (tests shorten it). */
   apiDocs?: Pick<ApiDocsOptions, 'freshMs' | 'retryMs' | 'timeoutMs'>;
   /** Mounted after the API and before the web app (the all-in-one mounts the dev mail pages here). */
-  extraRoutes?: (app: Express) => void;
+  /** More routes (the all-in-one's caught mail), given the gateway's admin check for those that need one. */
+  extraRoutes?: (app: Express, tools: { requireAdmin: RequestHandler }) => void;
   /**
    * The all-in-one: the services run in the gateway's process, so its public `/readyz` is theirs too and
    * answers 503 while any of them is not ready (its database unreachable, say).
@@ -210,6 +217,10 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
   const observe = requestObserver(duration, logger);
   const proxy = createProxy({ logger, registry });
   const limits = gatewayLimits({ config, redis: deps.redis, logger, registry });
+  const authorise = adminAuthoriser({ verifier, kv: deps.kv, registry, logger });
+  const requireAdmin: RequestHandler = (req, _res, next) => {
+    authorise(req.headers.authorization).then(() => next(), next);
+  };
   const edge = createEdge({
     config,
     logger,
@@ -218,7 +229,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
     upstreams,
     proxy,
     limits,
-    authorise: adminAuthoriser({ verifier, kv: deps.kv, registry, logger }),
+    authorise,
     securityHeaders,
     decideCors: corsPolicy(config.CORS_ORIGINS),
     observe,
@@ -245,9 +256,9 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
   app.use('/api', (req, _res, next) => {
     limits.consume('api', plainAddress(req.ip)).then(() => next(), next);
   });
-  mountDocs(app, apiDocs);
+  mountDocs(app, apiDocs, config.API_DOCS_PUBLIC ? undefined : requireAdmin);
 
-  deps.extraRoutes?.(app);
+  deps.extraRoutes?.(app, { requireAdmin });
   if (config.WEB_DIST_DIR) mountWebApp(app, config.WEB_DIST_DIR);
 
   app.use((_req, res) => {

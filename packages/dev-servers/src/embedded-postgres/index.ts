@@ -13,6 +13,7 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -174,7 +175,11 @@ function unreachableMessage(id: Identity, target: string, reachableRoot: string)
  * under `reachableRoot` that `dataDir` becomes a symbolic link to (so the data still lives "under DATA_DIR").
  */
 function placeData(id: Identity, dataDir: string, reachableRoot: string, logger: Logger): string {
-  if (existsSync(dataDir) && lstatSync(dataDir).isSymbolicLink()) return realpathSync(dataDir);
+  if (existsSync(dataDir) && lstatSync(dataDir).isSymbolicLink()) {
+    const target = realpathSync(dataDir);
+    if (path.dirname(target) === path.resolve(reachableRoot)) noteLink(dataDir, target);
+    return target;
+  }
   const parent = path.dirname(dataDir);
   mkdirSync(parent, { recursive: true });
   if (reachable(id, '-x', parent)) {
@@ -185,6 +190,7 @@ function placeData(id: Identity, dataDir: string, reachableRoot: string, logger:
   const target = path.join(reachableRoot, `postgres-data-${digest}`);
   mkdirSync(reachableRoot, { recursive: true, mode: 0o755 });
   if (!reachable(id, '-x', reachableRoot)) throw new Error(unreachableMessage(id, target, reachableRoot));
+  sweepUnlinkedData(reachableRoot, logger);
   mkdirSync(target, { recursive: true, mode: 0o700 });
   if (existsSync(dataDir)) {
     throw new Error(
@@ -194,11 +200,65 @@ function placeData(id: Identity, dataDir: string, reachableRoot: string, logger:
     );
   }
   symlinkSync(target, dataDir);
+  noteLink(dataDir, target);
   logger.info(
     { dataDir, target },
-    `"${id.owner?.name}" cannot reach ${parent}; PostgreSQL keeps its files in ${target}, linked from ${dataDir}`,
+    `"${id.owner?.name}" cannot reach ${parent}; PostgreSQL keeps its files in ${target}, linked from ${dataDir} ` +
+      `(removed by a later start once ${dataDir} is gone)`,
   );
   return target;
+}
+
+/**
+ * Beside the server's folder (PostgreSQL wants its own folder to hold only its files), the link it serves; written
+ * once the link exists, so a sweep never takes a folder whose link is still being made.
+ */
+function noteLink(dataDir: string, target: string): void {
+  const note = `${target}${LINKED_FROM}`;
+  if (!existsSync(note)) writeFileSync(note, `${path.resolve(dataDir)}\n`);
+}
+
+/** The file beside a data folder under `reachableRoot` that names the DATA_DIR link it serves. */
+const LINKED_FROM = '.linked-from';
+
+/**
+ * Removes the data folders under `reachableRoot` whose link is gone: the DATA_DIR that linked to one was deleted
+ * (a DATA_DIR in a temporary folder, say), so nothing can reach its data any more. A folder without its note (made
+ * before notes were written) is left alone, as is one whose link still points at it.
+ */
+export function sweepUnlinkedData(reachableRoot: string, logger: Logger): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(reachableRoot);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!name.startsWith('postgres-data-') || name.endsWith(LINKED_FROM)) continue;
+    const target = path.join(reachableRoot, name);
+    let linkedFrom: string;
+    try {
+      linkedFrom = readFileSync(`${target}${LINKED_FROM}`, 'utf8').trim();
+    } catch {
+      continue;
+    }
+    let stillLinked = false;
+    try {
+      stillLinked = realpathSync(linkedFrom) === realpathSync(target);
+    } catch {
+      // The link, or a folder above it, is gone.
+    }
+    if (stillLinked) continue;
+    rmSync(target, { recursive: true, force: true });
+    rmSync(`${target}${LINKED_FROM}`, { force: true });
+    removed.push(target);
+    logger.info(
+      { removed: target, linkedFrom },
+      `removed embedded PostgreSQL data whose DATA_DIR (${linkedFrom}) is gone`,
+    );
+  }
+  return removed;
 }
 
 /** A folder only the server's user may enter, for the socket of a data folder whose path is too long. */

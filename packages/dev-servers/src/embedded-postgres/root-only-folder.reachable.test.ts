@@ -1,4 +1,13 @@
-import { chmodSync, cpSync, lstatSync, mkdirSync, readdirSync, readlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+} from 'node:fs';
 import path from 'node:path';
 import { embeddedPostgresBinaries, startEmbeddedPostgres } from '.';
 import { logger, query, scratchFolder } from './test/helpers';
@@ -66,5 +75,31 @@ asRoot(
     expect(readdirSync(reachableRoot)).toContainEqual(
       expect.stringMatching(/^postgres-\d+\.\d+\.\d+.*-linux-/),
     );
+  },
+);
+
+asRoot(
+  'when a DATA_DIR whose data was kept elsewhere is deleted, then the next start removes that data and keeps what other DATA_DIRs link to',
+  async () => {
+    const gone = path.join(privateHome, 'temporary', 'postgres');
+    const kept = path.join(privateHome, 'kept', 'postgres');
+    for (const dataDir of [gone, kept])
+      await (await startEmbeddedPostgres({ dataDir, logger, reachableRoot })).stop();
+    const goneTarget = readlinkSync(gone);
+    const keptTarget = readlinkSync(kept);
+    expect(existsSync(goneTarget)).toBe(true);
+
+    rmSync(path.join(privateHome, 'temporary'), { recursive: true, force: true });
+    const next = await startEmbeddedPostgres({
+      dataDir: path.join(privateHome, 'next', 'postgres'),
+      logger,
+      reachableRoot,
+    });
+    await next.stop();
+
+    expect(existsSync(goneTarget)).toBe(false);
+    expect(existsSync(`${goneTarget}.linked-from`)).toBe(false);
+    expect(existsSync(keptTarget)).toBe(true);
+    expect(lstatSync(kept).isSymbolicLink()).toBe(true);
   },
 );

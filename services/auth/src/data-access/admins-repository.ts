@@ -156,7 +156,8 @@ export const adminsRepository = {
   },
 
   /** Throws the driver's unique violation when the e-mail is taken (the caller maps it to 409). */
-  async insert(runner: Runner, input: NewAdmin): Promise<AdminRecord> {
+  /** The new admin, or undefined when the e-mail is taken (an expected answer, so not a failed statement). */
+  async insert(runner: Runner, input: NewAdmin): Promise<AdminRecord | undefined> {
     const now = new Date().toISOString();
     const [admin] = await admins(
       runner,
@@ -164,9 +165,19 @@ export const adminsRepository = {
             created_at, updated_at)
           VALUES (${randomUUID()}, ${input.name}, ${input.email}, ${input.passwordHash}, ${input.role}, 'active',
             ${input.mustChangePassword ?? false}, 0, ${now}, ${now})
+          ON CONFLICT (email) DO NOTHING
           RETURNING ${COLUMNS}`,
     );
-    return admin as AdminRecord;
+    return admin;
+  },
+
+  /** Whether another admin than `exceptId` has this e-mail. */
+  async emailInUse(runner: Runner, email: string, exceptId: string): Promise<boolean> {
+    const found = await rows<{ one: number }>(
+      runner,
+      sql`SELECT 1 AS one FROM admins WHERE email = ${email} AND id <> ${exceptId} LIMIT 1`,
+    );
+    return found.length > 0;
   },
 
   /**

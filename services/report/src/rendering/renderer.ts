@@ -4,7 +4,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { UnusableBrowserError, type BrowserChoice } from './browser-choice';
 import { checkFonts, fontTestPage } from './font-check';
 import { createPagePool, noBrowser, type PagePool } from './page-pool';
-import { tiedToThisProcess } from './tied-browser';
+import { browserFolder, type BrowserFolder } from './tied-browser';
 
 export { embeddedFonts } from './font-check';
 
@@ -78,6 +78,8 @@ export interface RendererOptions {
   pageRenders?: number;
   /** Milliseconds without a render after which the browser is closed until the next one; 0 keeps it open. */
   idleMs?: number;
+  /** Where the browser's folder goes (its launcher, profile and temporary files); default the system's. */
+  tmpDir?: string;
   logger: Logger;
 }
 
@@ -93,7 +95,7 @@ class ChromiumRenderer implements Renderer {
   private readonly listeners: Array<() => void> = [];
   private browser: Browser | undefined;
   private choice: BrowserChoice | undefined;
-  private tiedPath: string | undefined;
+  private folder: BrowserFolder | undefined;
   private launching: Promise<void> | undefined;
   private problem: string | undefined = 'the browser has not started yet';
   private asleep = false;
@@ -186,6 +188,8 @@ class ChromiumRenderer implements Renderer {
     const current = this.browser;
     this.dropBrowser('the service is stopping');
     await current?.close().catch(() => undefined);
+    this.folder?.remove();
+    this.folder = undefined;
   }
 
   private async renderNow(
@@ -281,7 +285,7 @@ class ChromiumRenderer implements Renderer {
       const choice = (this.choice ??= await this.options.choose());
       const launched = await launchTied(
         choice,
-        (this.tiedPath ??= tiedToThisProcess(choice.executablePath)),
+        (this.folder ??= browserFolder(choice.executablePath, this.options.tmpDir)),
         this.options.timeoutMs,
       );
       this.browser = launched;
@@ -324,12 +328,13 @@ class ChromiumRenderer implements Renderer {
 }
 
 /** Chromium, headless, tied to this process (it dies with it), with signals left to the service. */
-function launchTied(choice: BrowserChoice, executablePath: string, timeoutMs: number): Promise<Browser> {
+function launchTied(choice: BrowserChoice, folder: BrowserFolder, timeoutMs: number): Promise<Browser> {
   return puppeteer.launch({
-    executablePath,
+    executablePath: folder.executablePath,
+    userDataDir: folder.profileDir(),
     headless: true,
     args: choice.args,
-    env: choice.env ? { ...process.env, ...choice.env } : undefined,
+    env: { ...process.env, ...choice.env, TMPDIR: folder.tmpDir },
     protocolTimeout: Math.max(timeoutMs * 2, 30_000),
     handleSIGINT: false,
     handleSIGTERM: false,

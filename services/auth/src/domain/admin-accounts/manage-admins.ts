@@ -1,4 +1,3 @@
-import { isUniqueViolation } from '@readiness/kit/db';
 import { badRequest, conflict, notFound } from '@readiness/kit/errors';
 import {
   adminsRepository as repo,
@@ -15,6 +14,7 @@ import {
   audited,
   committed,
   cutoffNow,
+  EMAIL_TAKEN,
   emailTaken,
   isAdminId,
   lockForChange,
@@ -31,9 +31,13 @@ export async function createAdmin(
 ): Promise<AdminRecord> {
   const passwordHash = await ctx.hasher.hash(input.password);
   return committed(ctx, async (tx) => {
-    const admin = await repo
-      .insert(tx, { name: input.name, email: input.email, passwordHash, role: input.role })
-      .catch(emailTaken);
+    const admin = await repo.insert(tx, {
+      name: input.name,
+      email: input.email,
+      passwordHash,
+      role: input.role,
+    });
+    if (!admin) throw conflict(EMAIL_TAKEN, 'email_taken');
     await adminEvents.created(tx, admin, actor.id);
     return audited(tx, actor, 'admin.created', admin, { role: admin.role });
   });
@@ -53,6 +57,11 @@ export async function updateAdmin(
         throw badRequest('You cannot remove your own super admin role', 'cannot_demote_self');
       }
       if (target.status === 'active' && activeSuperAdmins.length <= 1) throw lastSuperAdmin();
+    }
+    // Asked first, so that a taken e-mail is an answer rather than a failed statement in the database's log; the
+    // unique index still decides between two changes at once.
+    if (input.email !== target.email && (await repo.emailInUse(tx, input.email, target.id))) {
+      throw conflict(EMAIL_TAKEN, 'email_taken');
     }
     const updated = (await repo
       .update(tx, target.id, { name: input.name, email: input.email, role: input.role })
@@ -136,21 +145,18 @@ export async function seedAdmin(
 ): Promise<AdminRecord | undefined> {
   if ((await repo.count(ctx.database.db)) > 0) return undefined;
   const passwordHash = await ctx.hasher.hash(input.password);
-  try {
-    return await committed(ctx, async (tx) => {
-      const admin = await repo.insert(tx, {
-        name: input.name,
-        email: input.email,
-        passwordHash,
-        role: 'super_admin',
-        mustChangePassword: input.mustChangePassword ?? false,
-      });
-      await repo.addAudit(tx, { actor: null, action: 'admin.seeded', target: actorOf(admin) });
-      await adminEvents.created(tx, admin, null);
-      return admin;
+  return committed(ctx, async (tx) => {
+    const admin = await repo.insert(tx, {
+      name: input.name,
+      email: input.email,
+      passwordHash,
+      role: 'super_admin',
+      mustChangePassword: input.mustChangePassword ?? false,
     });
-  } catch (err) {
-    if (isUniqueViolation(err)) return undefined;
-    throw err;
-  }
+    // Another replica seeded the same admin at the same time.
+    if (!admin) return undefined;
+    await repo.addAudit(tx, { actor: null, action: 'admin.seeded', target: actorOf(admin) });
+    await adminEvents.created(tx, admin, null);
+    return admin;
+  });
 }
