@@ -128,9 +128,17 @@ function SectionPerformance({ result }: { result: ResultDetail }) {
               </div>
             </div>
             <Bar percentage={s.percentage} />
-            <p className="muted">
-              {t('results.detail.sectionCorrect', { correct: s.correct, questions: s.questions })}
-            </p>
+            {/* Points and questions are different measures (the percentage is of points): each is named, as in the PDF. */}
+            <dl className="section-results__counts">
+              <div>
+                <dt>{t('results.detail.sectionScore')}</dt>
+                <dd>{t('results.detail.scoreValue', { score: s.score, total: s.totalPoints })}</dd>
+              </div>
+              <div>
+                <dt>{t('results.detail.sectionQuestions')}</dt>
+                <dd>{t('results.detail.sectionCorrect', { correct: s.correct, questions: s.questions })}</dd>
+              </div>
+            </dl>
           </li>
         ))}
       </ul>
