@@ -167,6 +167,7 @@ const ar: Catalogue = {
   'verify.codeLabel': 'رمز التحقق',
   'verify.submit': 'التحقق',
   'verify.formTitle': 'التحقق من شهادة',
+  'verify.anotherTitle': 'التحقق من رمز آخر',
   'verify.formText': 'يُرجى إدخال رمز التحقق المطبوع على الشهادة للتأكد من أنها مُنحت فعلًا.',
   'verify.unknownTitle': 'لا توجد شهادة بهذا الرمز',
   'verify.malformedText': 'يُرجى التحقق من الرمز المطبوع على الشهادة وإدخاله أدناه.',

@@ -171,6 +171,7 @@ const en = {
   'verify.codeLabel': 'Verification code',
   'verify.submit': 'Verify',
   'verify.formTitle': 'Verify a certificate',
+  'verify.anotherTitle': 'Check another code',
   'verify.formText': 'Type the verification code printed on the certificate to check that it was awarded.',
   'verify.unknownTitle': 'No certificate has this code',
   'verify.malformedText': 'Check the code printed on the certificate and type it below.',

@@ -169,6 +169,7 @@ const es: Catalogue = {
   'verify.codeLabel': 'Código de verificación',
   'verify.submit': 'Verificar',
   'verify.formTitle': 'Verificar un certificado',
+  'verify.anotherTitle': 'Comprobar otro código',
   'verify.formText':
     'Escriba el código de verificación impreso en el certificado para comprobar que se otorgó.',
   'verify.unknownTitle': 'Ningún certificado tiene este código',

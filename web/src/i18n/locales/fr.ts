@@ -171,6 +171,7 @@ const fr: Catalogue = {
   'verify.codeLabel': 'Code de vérification',
   'verify.submit': 'Vérifier',
   'verify.formTitle': 'Vérifier un certificat',
+  'verify.anotherTitle': 'Vérifier un autre code',
   'verify.formText':
     'Saisissez le code de vérification imprimé sur le certificat pour vérifier qu’il a bien été délivré.',
   'verify.unknownTitle': 'Aucun certificat ne porte ce code',

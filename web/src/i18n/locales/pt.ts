@@ -168,6 +168,7 @@ const pt: Catalogue = {
   'verify.codeLabel': 'Código de verificação',
   'verify.submit': 'Verificar',
   'verify.formTitle': 'Verificar um certificado',
+  'verify.anotherTitle': 'Verificar outro código',
   'verify.formText':
     'Digite o código de verificação impresso no certificado para confirmar que ele foi emitido.',
   'verify.unknownTitle': 'Nenhum certificado tem este código',
