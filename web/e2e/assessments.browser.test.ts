@@ -256,7 +256,7 @@ test('when an earlier version is made current, then it asks first, the history m
   await shown(page.getByRole('heading', { name: `Version ${before.version} (read-only)` }));
   await expectAccessible(page, 'assessment version history');
 
-  await page.getByRole('button', { name: `Make version ${before.version} current` }).click();
+  await page.getByRole('button', { name: `Make Current version ${before.version}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Make Version Current' });
   await dialog.getByRole('button', { name: 'Make Current' }).click();
   await shown(versionItem(page, before.version).getByText('Current', { exact: true }));
@@ -293,7 +293,7 @@ shootIfAsked.each([
     await page.getByRole('button', { name: 'Cancel' }).click();
     // An earlier version, opened read-only, next to the panel that lists it.
     const makeCurrent = history(page)
-      .getByRole('button', { name: /^Make version \d+ current$/ })
+      .getByRole('button', { name: /^Make Current version \d+$/ })
       .first();
     const older = /\d+/.exec((await makeCurrent.getAttribute('aria-label')) ?? '')?.[0];
     if (older) {

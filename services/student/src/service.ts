@@ -56,6 +56,7 @@ export const studentService = defineService({
       graceSeconds: config.SUBMIT_GRACE_SECONDS,
       resultWaitMs: config.SUBMIT_RESULT_WAIT_MS,
       addedTimeMaxMultiple: config.ADDED_TIME_MAX_MULTIPLE,
+      inviteTtlDays: config.INVITE_TTL_DAYS,
       streams: {
         checkEveryMs: config.ATTEMPT_STREAM_CHECK_MS,
         maxPerLink: config.ATTEMPT_STREAMS_PER_LINK,

@@ -328,7 +328,7 @@ describe('submitting', () => {
     const [student] = await h.database.execute<{ status: string }>(
       sql`SELECT status FROM students WHERE id = ${s.id}`,
     );
-    expect(student!.status).toBe('started');
+    expect(student!.status).toBe('invited');
     expect((await studentCall(h, 'POST', `/api/student/${s.token}/start`)).status).toBe(201);
   });
 

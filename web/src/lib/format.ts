@@ -29,6 +29,10 @@ export function formatBytes(size: number): string {
 }
 
 const timeOnly = new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
+const timeWithSeconds = new Intl.DateTimeFormat('en-US', { timeStyle: 'medium' });
 
 /** A moment of today as a clock time ('2:32 PM'). */
 export const formatTime = (epochMs: number): string => timeOnly.format(new Date(epochMs));
+
+/** A clock time with its seconds, in the portal's clock ('2:32:05 PM'), for moments that come close together. */
+export const formatTimeWithSeconds = (date: Date): string => timeWithSeconds.format(date);

@@ -25,8 +25,14 @@ interface AppOptions extends Options {
   token?: string;
 }
 
-/** Starts the whole app (every route, the session check) at a path, as a visitor opening that URL. */
-export function renderApp(path: string, { token, ...options }: AppOptions = {}) {
+/**
+ * Starts the whole app (every route, the session check) at a path, as a visitor opening that URL; an entry with a
+ * state is a history entry another screen left.
+ */
+export function renderApp(
+  path: string | { pathname: string; state: unknown },
+  { token, ...options }: AppOptions = {},
+) {
   if (token) window.localStorage.setItem(TOKEN_STORAGE_KEY, token);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const result = renderWithProviders(<RouterProvider router={router} />, options);

@@ -644,15 +644,26 @@ export async function saveCertificateLink(
   return row?.student ? 'missing' : 'no_student';
 }
 
-/** Drops a result's copy; a student left without results is back to started. */
-export async function deleteResult(runner: Runner, resultId: string): Promise<void> {
+/**
+ * Drops a result's copy. A student left without results is in progress while an attempt of theirs is open or
+ * waiting for its score, else invited again, their link open until `openUntil` at least.
+ */
+export async function deleteResult(runner: Runner, resultId: string, openUntil: Date): Promise<void> {
   const [row] = await rows<{ student_id: string }>(
     runner,
     sql`DELETE FROM results WHERE id = ${resultId} RETURNING student_id`,
   );
   if (!row) return;
   await runner.execute(
-    sql`UPDATE students SET status = 'started' WHERE id = ${row.student_id} AND status = 'completed'
+    sql`WITH pending AS (
+          SELECT EXISTS (SELECT 1 FROM attempts WHERE student_id = ${row.student_id}
+                           AND status IN ('in_progress', 'submitted')) AS attempt)
+        UPDATE students SET
+          status = CASE WHEN pending.attempt THEN 'started' ELSE 'invited' END,
+          expires_at = CASE WHEN pending.attempt THEN expires_at
+                            ELSE GREATEST(expires_at, ${openUntil.toISOString()}::timestamptz) END
+        FROM pending
+        WHERE id = ${row.student_id} AND status <> 'invited'
           AND NOT EXISTS (SELECT 1 FROM results WHERE student_id = ${row.student_id})`,
   );
 }

@@ -141,7 +141,7 @@ const es: Catalogue = {
     'No se preocupe: puede volver a realizar la evaluación ahora mismo para mejorar su puntuación.',
   'complete.points': '{score, number} / {total, number} puntos',
   'complete.attempt': 'Intento',
-  'complete.attemptNumber': 'Intento n.º {number}',
+  'complete.attemptNumber': 'n.º {number}',
   'complete.code': 'Código de evaluación',
   'complete.status': 'Estado',
   'complete.statusPassed': 'APROBADO',
@@ -169,6 +169,7 @@ const es: Catalogue = {
   'verify.codeLabel': 'Código de verificación',
   'verify.submit': 'Verificar',
   'verify.formTitle': 'Verificar un certificado',
+  'verify.anotherTitle': 'Comprobar otro código',
   'verify.formText':
     'Escriba el código de verificación impreso en el certificado para comprobar que se otorgó.',
   'verify.unknownTitle': 'Ningún certificado tiene este código',

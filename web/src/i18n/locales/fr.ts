@@ -144,7 +144,7 @@ const fr: Catalogue = {
     'Ne vous inquiétez pas ! Vous pouvez repasser l’évaluation dès maintenant pour améliorer votre score.',
   'complete.points': '{score, number} / {total, number} points',
   'complete.attempt': 'Tentative',
-  'complete.attemptNumber': 'Tentative n° {number}',
+  'complete.attemptNumber': 'n° {number}',
   'complete.code': 'Code d’évaluation',
   'complete.status': 'Statut',
   'complete.statusPassed': 'RÉUSSIE',
@@ -171,6 +171,7 @@ const fr: Catalogue = {
   'verify.codeLabel': 'Code de vérification',
   'verify.submit': 'Vérifier',
   'verify.formTitle': 'Vérifier un certificat',
+  'verify.anotherTitle': 'Vérifier un autre code',
   'verify.formText':
     'Saisissez le code de vérification imprimé sur le certificat pour vérifier qu’il a bien été délivré.',
   'verify.unknownTitle': 'Aucun certificat ne porte ce code',

@@ -140,7 +140,7 @@ const pt: Catalogue = {
     'Não se preocupe! Você pode refazer a avaliação agora mesmo para melhorar sua pontuação.',
   'complete.points': '{score, number} / {total, number} pontos',
   'complete.attempt': 'Tentativa',
-  'complete.attemptNumber': 'Tentativa nº {number}',
+  'complete.attemptNumber': 'nº {number}',
   'complete.code': 'Código da avaliação',
   'complete.status': 'Situação',
   'complete.statusPassed': 'APROVADO',
@@ -168,6 +168,7 @@ const pt: Catalogue = {
   'verify.codeLabel': 'Código de verificação',
   'verify.submit': 'Verificar',
   'verify.formTitle': 'Verificar um certificado',
+  'verify.anotherTitle': 'Verificar outro código',
   'verify.formText':
     'Digite o código de verificação impresso no certificado para confirmar que ele foi emitido.',
   'verify.unknownTitle': 'Nenhum certificado tem este código',

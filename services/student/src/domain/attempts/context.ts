@@ -22,6 +22,8 @@ export interface AttemptsDeps {
   resultWaitMs: number;
   /** The most time administrators may add to an attempt, all extensions together, in times its time limit. */
   addedTimeMaxMultiple: number;
+  /** How long an invitation's link opens the assessment before it is started (INVITE_TTL_DAYS). */
+  inviteTtlDays: number;
 }
 
 /** What every use case of the student flow shares: its dependencies, the versions in memory, the result waits. */

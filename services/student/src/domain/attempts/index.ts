@@ -60,7 +60,7 @@ export function createAttempts(
     resultCopy,
     resultRecorded: (attemptId: string, copy: ResultCopy | null, written: boolean) =>
       ctx.resultWaits.wake(attemptId, written && copy ? { ...copy.body, certificateUrl: null } : undefined),
-    dropResult: (tx: Tx, resultId: string) => dropResult(tx, resultId),
+    dropResult: (tx: Tx, resultId: string) => dropResult(ctx, tx, resultId),
     adminFile: (q: Parameters<typeof adminAnswerFile>[1]) => adminAnswerFile(ctx, q),
     live: (q: Parameters<typeof listLiveAttempts>[1]) => listLiveAttempts(ctx, q),
     extend: (input: Parameters<typeof extendLiveAttempt>[1]) => extendLiveAttempt(ctx, input),

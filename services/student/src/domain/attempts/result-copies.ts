@@ -12,6 +12,7 @@ import {
   shown,
 } from '../../data-access/attempts-repository';
 import { isStudentId } from '../../data-access/students-repository';
+import { expiryFromNow } from '../students/context';
 import { tokenHash } from '../tokens';
 import type { AttemptsContext } from './context';
 import { attemptIdOrNull, invalidLink } from './rules';
@@ -78,4 +79,11 @@ export async function recordCertificate(
   if (outcome === 'missing') throw notYet('the result this certificate belongs to has not arrived yet');
 }
 
-export const dropResult = (tx: Tx, resultId: string) => deleteResult(tx, resultId);
+/**
+ * Drops a result's copy. A student left with no result and no attempt open or waiting for its score is invited
+ * again (SPEC: Invited, not In Progress): their link opens the welcome page and its Start, as before their first
+ * attempt. The link then stays open at least INVITE_TTL_DAYS from now, as a resend would keep it, so a student who
+ * started within their invitation is not locked out by a deletion made later.
+ */
+export const dropResult = (ctx: Pick<AttemptsContext, 'inviteTtlDays'>, tx: Tx, resultId: string) =>
+  deleteResult(tx, resultId, expiryFromNow(ctx));

@@ -48,7 +48,8 @@ export function studentView(deps: StudentsDeps, s: StudentRecord): StudentView {
   };
 }
 
-export const expiryFromNow = (deps: StudentsDeps) => new Date(Date.now() + deps.inviteTtlDays * DAY_MS);
+export const expiryFromNow = (deps: Pick<StudentsDeps, 'inviteTtlDays'>) =>
+  new Date(Date.now() + deps.inviteTtlDays * DAY_MS);
 
 /** A new invitation link: the token (mailed, never stored), its hash (looked up) and its sealed copy (listed). */
 export function freshInvitation(deps: StudentsDeps) {

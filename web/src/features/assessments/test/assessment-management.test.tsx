@@ -248,18 +248,32 @@ describe('Assessment Management', () => {
     expect(await screen.findByText('Failed to update assessment')).toBeInTheDocument();
   });
 
+  it('when the history and an old version are shown, then each button named apart from its text starts with that text (label in name)', async () => {
+    const { user } = await openAssessments();
+    await user.click(await screen.findByRole('button', { name: 'View version 1' }));
+    await screen.findByRole('heading', { name: 'Version 1 (read-only)' });
+    const named = screen
+      .getAllByRole('button')
+      .filter((b) => b.hasAttribute('aria-label') && b.textContent?.trim())
+      .map((b) => ({ text: b.textContent!.trim(), name: b.getAttribute('aria-label')! }));
+    expect(named).toContainEqual({ text: 'Make Current', name: 'Make Current version 1' });
+    // Someone who says what they see ('click Make Current') reaches the button: its name begins with its words.
+    for (const { text, name } of named)
+      expect(name.slice(0, text.length).toLowerCase()).toBe(text.toLowerCase());
+  });
+
   it('when an old version is opened and made current, then it asks first and the history moves Current', async () => {
     const { user } = await openAssessments();
     await user.click(await screen.findByRole('button', { name: 'View version 1' }));
     expect(await screen.findByRole('heading', { name: 'Version 1 (read-only)' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Edit Assessment' })).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Make version 1 current' }));
+    await user.click(screen.getByRole('button', { name: 'Make Current version 1' }));
     const dialog = screen.getByRole('dialog', { name: 'Make Version Current' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(store.versions[0]!.isActive).toBe(false);
 
-    await user.click(screen.getByRole('button', { name: 'Make version 1 current' }));
+    await user.click(screen.getByRole('button', { name: 'Make Current version 1' }));
     await user.click(
       within(screen.getByRole('dialog', { name: 'Make Version Current' })).getByRole('button', {
         name: 'Make Current',

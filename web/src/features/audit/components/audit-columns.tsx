@@ -1,9 +1,7 @@
 import { Badge, Person, type Column } from '../../../components/ui';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatTimeWithSeconds } from '../../../lib/format';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 import { actionLabel, type AuditEntry } from '../api/audit-api';
-
-const timeOfDay = new Intl.DateTimeFormat('en-US', { timeStyle: 'medium' });
 
 const METHODS: Record<string, () => string> = {
   password: () => adminT('audit.method.password'),
@@ -72,7 +70,7 @@ export const auditColumns: Column<AuditEntry>[] = [
       <time dateTime={e.createdAt}>
         <span className="nowrap">{formatDate(e.createdAt)}</span>
         <br />
-        <span className="muted">{timeOfDay.format(new Date(e.createdAt))}</span>
+        <span className="muted">{formatTimeWithSeconds(new Date(e.createdAt))}</span>
       </time>
     ),
   },

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { ArrowLeft, BarChart2 } from 'lucide-react';
 import { ButtonLink, Card, type Column, EmptyState, Select, Spinner, Table } from '../../../components/ui';
 import { useScrollToTop } from '../../../lib/hooks';
@@ -7,6 +7,7 @@ import { notifyFailure } from '../../../lib/toast';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { useGetItemAnalysisQuery } from '../api/results-api';
 import type { ItemAnalysis } from '../api/types';
+import { useResultsListPath } from '../hooks/results-list-path';
 
 type QuestionRow = ItemAnalysis['questions'][number] & { number: number };
 
@@ -50,6 +51,8 @@ function Histogram({ buckets }: { buckets: ItemAnalysis['distribution'] }) {
 export function ItemAnalysisPage() {
   const t = useAdminT();
   const [params, setParams] = useSearchParams();
+  const { state } = useLocation();
+  const resultsList = useResultsListPath();
   const chosen = Number(params.get('version'));
   const version = Number.isInteger(chosen) && chosen > 0 ? chosen : undefined;
   const { data, isLoading, isFetching, error } = useGetItemAnalysisQuery(version);
@@ -104,7 +107,7 @@ export function ItemAnalysisPage() {
   return (
     <div className="stack">
       <div className="detail-actions">
-        <ButtonLink to="/admin/results" variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />}>
+        <ButtonLink to={resultsList} variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />}>
           {t('results.analysis.back')}
         </ButtonLink>
         {data && data.versions.length > 0 && (
@@ -116,7 +119,7 @@ export function ItemAnalysisPage() {
                 label: t('results.analysis.versionOption', { version: v }),
               }))}
               value={String(data.version ?? '')}
-              onChange={(e) => setParams({ version: e.target.value }, { replace: true })}
+              onChange={(e) => setParams({ version: e.target.value }, { replace: true, state })}
             />
           </div>
         )}

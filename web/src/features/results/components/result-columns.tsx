@@ -11,11 +11,14 @@ import {
 import { formatDateTime } from '../../../lib/format';
 import type { AdminTranslate } from '../../../i18n/admin/admin-i18n';
 import type { ResultRow } from '../api/types';
+import { fromResultsList } from '../hooks/results-list-path';
 
 /** The Results Management table's columns; `ask` opens the confirmation of a row's action. */
 export function resultColumns(
   t: AdminTranslate,
   ask: (action: 'pdf' | 'resend' | 'delete', row: ResultRow) => void,
+  /** The list's own search, which the detail's Back to Results returns to. */
+  listSearch: string,
 ): Column<ResultRow>[] {
   return [
     {
@@ -55,6 +58,7 @@ export function resultColumns(
         <>
           <Link
             to={`/admin/results/${encodeURIComponent(r._id)}`}
+            state={fromResultsList(listSearch)}
             className="btn btn--ghost btn--sm btn--icon"
             aria-label={t('results.table.view', { name: r.student.name })}
             title={t('results.table.view', { name: r.student.name })}

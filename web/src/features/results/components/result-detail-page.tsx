@@ -29,12 +29,14 @@ import { byQuestionId, useGetResultQuery } from '../api/results-api';
 import type { AnswerResult, ResultDetail, VersionQuestion } from '../api/types';
 import { useFileDownload } from '../../../lib/file-download';
 import { useResultActions } from './result-actions';
+import { useResultsListPath } from '../hooks/results-list-path';
 import { ResultTimeline } from './result-timeline';
 
 function BackToResults() {
   const t = useAdminT();
+  const resultsList = useResultsListPath();
   return (
-    <ButtonLink to="/admin/results" variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />}>
+    <ButtonLink to={resultsList} variant="secondary" icon={<ArrowLeft size={18} aria-hidden="true" />}>
       {t('results.detail.back')}
     </ButtonLink>
   );
@@ -128,9 +130,17 @@ function SectionPerformance({ result }: { result: ResultDetail }) {
               </div>
             </div>
             <Bar percentage={s.percentage} />
-            <p className="muted">
-              {t('results.detail.sectionCorrect', { correct: s.correct, questions: s.questions })}
-            </p>
+            {/* Points and questions are different measures (the percentage is of points): each is named, as in the PDF. */}
+            <dl className="section-results__counts">
+              <div>
+                <dt>{t('results.detail.sectionScore')}</dt>
+                <dd>{t('results.detail.scoreValue', { score: s.score, total: s.totalPoints })}</dd>
+              </div>
+              <div>
+                <dt>{t('results.detail.sectionQuestions')}</dt>
+                <dd>{t('results.detail.sectionCorrect', { correct: s.correct, questions: s.questions })}</dd>
+              </div>
+            </dl>
           </li>
         ))}
       </ul>
@@ -250,15 +260,16 @@ export function ResultDetailPage() {
   const t = useAdminT();
   const { resultId = '' } = useParams();
   const navigate = useNavigate();
+  const resultsList = useResultsListPath();
   const { data: result, isLoading, error } = useGetResultQuery(resultId);
   useScrollToTop(resultId);
-  const actions = useResultActions({ onDeleted: () => navigate('/admin/results') });
+  const actions = useResultActions({ onDeleted: () => navigate(resultsList) });
 
   useEffect(() => {
     if (!error) return;
     notifyFailure(error, adminT('results.detail.loadFailed'), { serverMessage: false });
-    navigate('/admin/results', { replace: true });
-  }, [error, navigate]);
+    navigate(resultsList, { replace: true });
+  }, [error, navigate, resultsList]);
 
   if (isLoading) return <FullPageSpinner label={t('results.detail.loading')} />;
   if (!result) {

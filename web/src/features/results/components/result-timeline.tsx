@@ -8,17 +8,10 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import { Card } from '../../../components/ui';
-import { formatDate } from '../../../lib/format';
+import { formatDate, formatTimeWithSeconds } from '../../../lib/format';
 import { selectAdmin } from '../../auth/api/session';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import type { ResultDetail, TimelineEntry, TimelineKind } from '../api/types';
-
-const timeOfDay = new Intl.DateTimeFormat('en-US', {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
 
 /** A duration as people say it: '45 s', '2 min 5 s', '1 h 3 min' (an hour and more leaves the seconds out). */
 export function formatDuration(seconds: number): string {
@@ -63,7 +56,7 @@ const dayOf = (iso: string) => new Date(iso).toDateString();
 function moment(iso: string, reading: Reading): { date?: string; time: string } {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return { time: iso };
-  const time = timeOfDay.format(date);
+  const time = formatTimeWithSeconds(date);
   return dayOf(iso) === reading.startDay ? { time } : { date: formatDate(iso), time };
 }
 

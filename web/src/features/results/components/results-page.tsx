@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { useLocation } from 'react-router-dom';
 import { BarChart2, Inbox } from 'lucide-react';
 import { ButtonLink, Card, ListTable, SearchInput, Select } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
@@ -8,6 +9,7 @@ import type { ResultStatus } from '../api/types';
 import { ExportCsvButton } from '../../../lib/file-download';
 import { useAddressSearch } from '../hooks/use-address-search';
 import { useResultFilters } from '../hooks/use-result-filters';
+import { fromResultsList } from '../hooks/results-list-path';
 import { Pager } from './pager';
 import { resultColumns } from './result-columns';
 import { useResultActions } from './result-actions';
@@ -20,6 +22,7 @@ export function ResultsPage() {
   const filters = useResultFilters();
   const { query, update } = filters;
   const [search, setSearch] = useAddressSearch(filters);
+  const location = useLocation();
 
   const { data, currentData, isLoading, isFetching, error } = useGetResultsQuery(query);
   useEffect(() => {
@@ -44,7 +47,7 @@ export function ResultsPage() {
     },
   });
 
-  const columns = resultColumns(t, (action, row) => actions.ask(action, row));
+  const columns = resultColumns(t, (action, row) => actions.ask(action, row), location.search);
 
   const filtered = query.search.trim() !== '' || query.status !== 'all';
 
@@ -57,6 +60,7 @@ export function ResultsPage() {
           <div className="row-actions">
             <ButtonLink
               to="/admin/results/analysis"
+              state={fromResultsList(location.search)}
               variant="secondary"
               icon={<BarChart2 size={18} aria-hidden="true" />}
             >

@@ -135,7 +135,7 @@ describe('Result detail', () => {
     expect(fact(overview, 'Performance Level')).toBe(level);
   });
 
-  it('when sections are shown, then each has title, description, percentage, level and "x / y correct"', async () => {
+  it('when sections are shown, then each has title, description, percentage, level, its points and "x / y correct", each named', async () => {
     await openDetail();
     const items = within(card('Section Performance')).getAllByRole('listitem');
     expect(items).toHaveLength(2);
@@ -144,10 +144,13 @@ describe('Result detail', () => {
     expect(within(digital).getByText('Using a computer and the web')).toBeInTheDocument();
     expect(within(digital).getByText('100%')).toBeInTheDocument();
     expect(within(digital).getByText('Excellent')).toBeInTheDocument();
-    expect(within(digital).getByText('3 / 3 correct')).toBeInTheDocument();
+    expect(fact(digital, 'Score')).toBe('5 / 5 points');
+    expect(fact(digital, 'Questions')).toBe('3 / 3 correct');
     expect(within(habits).getByText('80%')).toHaveClass('badge--info');
     expect(within(habits).getByText('Good')).toBeInTheDocument();
-    expect(within(habits).getByText('2 / 3 correct')).toBeInTheDocument();
+    // The percentage is of points, so the points it comes from stand beside the count of questions, apart from it.
+    expect(fact(habits, 'Score')).toBe('4 / 5 points');
+    expect(fact(habits, 'Questions')).toBe('2 / 3 correct');
   });
 
   it('when questions are listed, then they are sorted by the number in their id (q10 after q2) and shown as Q1, Q2…', async () => {
@@ -266,7 +269,7 @@ describe('Result detail', () => {
           notable: item.classList.contains('timeline__item--notable'),
         }));
 
-    it('when the attempt has a timeline, then each fact reads as a plain sentence at its time, oldest first', async () => {
+    it("when the attempt has a timeline, then each fact reads as a plain sentence at its time (the portal's 12-hour clock, with seconds), oldest first", async () => {
       await openDetail();
       const timeline = card('Timeline');
       expect(
@@ -276,21 +279,21 @@ describe('Result detail', () => {
       ).toBeInTheDocument();
       expect(within(timeline).getByRole('list').tagName).toBe('OL');
       expect(rows()).toEqual([
-        { time: '10:00:00', text: 'Started', notable: false },
-        { time: '10:00:01', text: 'Reached section 1: Digital Skills', notable: false },
-        { time: '10:00:40', text: 'Answers saved', notable: false },
-        { time: '10:01:10', text: 'Left the page for 45 s', notable: true },
-        { time: '10:02:15', text: 'Reached section 2: Study Habits', notable: false },
-        { time: '10:02:30', text: 'Answers saved 12 times, until 10:20:03', notable: false },
-        { time: '10:05:00', text: 'Offline for 2 min 5 s', notable: true },
-        { time: '10:06:00', text: 'Pasted 120 characters into question 4', notable: true },
-        { time: '10:07:00', text: 'Opened on a second device or browser', notable: true },
-        { time: '10:08:00', text: '15 minutes added by you', notable: true },
-        { time: '10:09:00', text: '1 minute added by an administrator', notable: true },
-        { time: '10:10:00', text: 'Left the page for 1 h 3 min', notable: true },
-        { time: '10:11:00', text: 'Reached a section', notable: false },
-        { time: '10:12:00', text: 'Pasted 1 character into an answer', notable: true },
-        { time: '10:21:00', text: 'Submitted', notable: false },
+        { time: '10:00:00 AM', text: 'Started', notable: false },
+        { time: '10:00:01 AM', text: 'Reached section 1: Digital Skills', notable: false },
+        { time: '10:00:40 AM', text: 'Answers saved', notable: false },
+        { time: '10:01:10 AM', text: 'Left the page for 45 s', notable: true },
+        { time: '10:02:15 AM', text: 'Reached section 2: Study Habits', notable: false },
+        { time: '10:02:30 AM', text: 'Answers saved 12 times, until 10:20:03 AM', notable: false },
+        { time: '10:05:00 AM', text: 'Offline for 2 min 5 s', notable: true },
+        { time: '10:06:00 AM', text: 'Pasted 120 characters into question 4', notable: true },
+        { time: '10:07:00 AM', text: 'Opened on a second device or browser', notable: true },
+        { time: '10:08:00 AM', text: '15 minutes added by you', notable: true },
+        { time: '10:09:00 AM', text: '1 minute added by an administrator', notable: true },
+        { time: '10:10:00 AM', text: 'Left the page for 1 h 3 min', notable: true },
+        { time: '10:11:00 AM', text: 'Reached a section', notable: false },
+        { time: '10:12:00 AM', text: 'Pasted 1 character into an answer', notable: true },
+        { time: '10:21:00 AM', text: 'Submitted', notable: false },
       ]);
       // Each time is machine-readable, and nothing in the card wears an error colour.
       const times = within(timeline)
@@ -325,9 +328,9 @@ describe('Result detail', () => {
       await openDetail();
       // A time on another day than the start shows its date.
       expect(rows()).toEqual([
-        { time: '23:50:00', text: 'Started', notable: false },
-        { time: '23:55:00', text: 'Ended by an administrator', notable: false },
-        { time: 'Mar 2, 2025 00:00:05', text: 'Ended when the time ran out', notable: false },
+        { time: '11:50:00 PM', text: 'Started', notable: false },
+        { time: '11:55:00 PM', text: 'Ended by an administrator', notable: false },
+        { time: 'Mar 2, 2025 12:00:05 AM', text: 'Ended when the time ran out', notable: false },
       ]);
     });
 

@@ -2,7 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
-import { failing, makeResult, saved, seedResults, store, useResultsServer } from './results-server';
+import {
+  failing,
+  makeResult,
+  marieDetail,
+  saved,
+  seedResults,
+  store,
+  useResultsServer,
+} from './results-server';
 
 useResultsServer();
 
@@ -149,6 +157,76 @@ describe('Results Management', () => {
     expect(screen.getByRole('combobox', { name: 'Result' })).toHaveValue('all');
     await waitFor(() => expect(lastQuery().has('search')).toBe(false));
     expect(lastQuery().has('status')).toBe(false);
+  });
+
+  describe('Back to Results', () => {
+    const list = '?search=student&status=passed&sortBy=studentName&sortOrder=asc&limit=10&page=2';
+
+    it('when a result opened from a filtered, sorted later page is left by Back to Results, then that very list shows again', async () => {
+      many(60);
+      const { user, router } = await openResults(`/admin/results${list}`);
+      const [first] = within(screen.getByRole('table', { name: 'Assessment results' }))
+        .getAllByRole('row')
+        .slice(1);
+      const name = within(first!).getByText(/^Student \d+$/).textContent!;
+      const id = store.results.find((r) => r.student.name === name)!._id;
+      store.details.set(id, { ...marieDetail, ...store.results.find((r) => r._id === id)! });
+      await user.click(within(first!).getByRole('link', { name: `View result of ${name}` }));
+      await screen.findByRole('region', { name: 'Student Information' });
+      expect(router.state.location.pathname).toBe(`/admin/results/${id}`);
+
+      await user.click(screen.getByRole('link', { name: 'Back to Results' }));
+      await screen.findByRole('table', { name: 'Assessment results' });
+      expect(router.state.location.pathname).toBe('/admin/results');
+      expect(Object.fromEntries(search(router))).toEqual(Object.fromEntries(new URLSearchParams(list)));
+      expect(screen.getByRole('searchbox', { name: 'Search results' })).toHaveValue('student');
+      expect(screen.getByRole('combobox', { name: 'Result' })).toHaveValue('passed');
+      expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveDisplayValue('Student name (A–Z)');
+      expect(screen.getByRole('combobox', { name: 'Results per page' })).toHaveValue('10');
+      expect(screen.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+      await waitFor(() => expect(lastQuery().get('page')).toBe('2'));
+    });
+
+    it('when Item Analysis is opened from a filtered list and another version chosen, then its Back still returns to that list', async () => {
+      many(60);
+      const { user, router } = await openResults(`/admin/results${list}`);
+      await user.click(screen.getByRole('link', { name: 'Item Analysis' }));
+      await user.selectOptions(
+        await screen.findByRole('combobox', { name: 'Assessment version' }),
+        'Version 1',
+      );
+      await waitFor(() => expect(router.state.location.search).toBe('?version=1'));
+      await user.click(screen.getByRole('link', { name: 'Back to Results' }));
+      await screen.findByRole('table', { name: 'Assessment results' });
+      expect(Object.fromEntries(search(router))).toEqual(Object.fromEntries(new URLSearchParams(list)));
+    });
+
+    it('when a result is opened from elsewhere, or with a state that is not a list, then Back to Results opens the plain list', async () => {
+      for (const entry of [
+        '/admin/results/r-marie',
+        { pathname: '/admin/results/r-marie', state: { resultsList: 42 } },
+      ]) {
+        const { router, unmount } = renderApp(entry, { token: openSession(superAdmin._id) });
+        await screen.findByRole('region', { name: 'Student Information' });
+        expect(router.state.location.pathname).toBe('/admin/results/r-marie');
+        expect(screen.getByRole('link', { name: 'Back to Results' })).toHaveAttribute(
+          'href',
+          '/admin/results',
+        );
+        unmount();
+      }
+      // Whatever the state holds, Back stays on the list: it is read as search parameters only.
+      renderApp(
+        { pathname: '/admin/results/r-marie', state: { resultsList: '//evil.example/x?status=failed' } },
+        {
+          token: openSession(superAdmin._id),
+        },
+      );
+      await screen.findByRole('region', { name: 'Student Information' });
+      expect(screen.getByRole('link', { name: 'Back to Results' }).getAttribute('href')).toMatch(
+        /^\/admin\/results\?/,
+      );
+    });
   });
 
   it('when the URL carries values the server does not know, then the defaults are used instead', async () => {

@@ -39,7 +39,7 @@ describe('Student Management', () => {
     expect(within(row('Marie Curie')).queryByText('Invite failed')).not.toBeInTheDocument();
   });
 
-  it("when a student has a language, then their row names it in its own words, marked as that language; none: the browser's", async () => {
+  it("when a student has a language, then their row names it in its own words, marked as that language; none: the student's browser, else English", async () => {
     store.students = store.students.map((s) =>
       s._id === 'st-1' ? { ...s, language: 'ar' } : s._id === 'st-2' ? { ...s, language: 'es' } : s,
     );
@@ -49,7 +49,9 @@ describe('Student Management', () => {
       'Language: العربية',
     );
     expect(within(row('Niels Bohr')).getByText('Español')).toHaveAttribute('lang', 'es');
-    expect(within(row('Lise Meitner')).getByText("Language: the browser's")).toBeInTheDocument();
+    expect(
+      within(row('Lise Meitner')).getByText("Language: the student's browser, else English"),
+    ).toBeInTheDocument();
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['Student', 'Status', 'Invited Date', 'Actions']);
   });

@@ -1,5 +1,5 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Navigate, useParams } from 'react-router-dom';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
 import { AlertTriangle, BadgeCheck, SearchX } from 'lucide-react';
 import { Button, Input, Logo, Spinner } from '../../../components/ui';
 import { formatDay } from '../../../i18n/format';
@@ -47,6 +47,15 @@ function CodeForm() {
   // Whether the empty code was refused: its words follow a change of language.
   const [error, setError] = useState(false);
   const [target, setTarget] = useState<string>();
+  const navigate = useNavigate();
+  // The move happens after the submit event, not inside it. On a verification page the form stays on screen,
+  // emptied for the next code.
+  useEffect(() => {
+    if (!target) return;
+    navigate(target);
+    setTarget(undefined);
+    setCode('');
+  }, [target, navigate]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = code.trim();
@@ -56,7 +65,6 @@ function CodeForm() {
     }
     setTarget(`/verify/${encodeURIComponent(trimmed)}`);
   };
-  if (target) return <Navigate to={target} />;
   return (
     <form className="verify__form" onSubmit={submit} noValidate>
       <Input
@@ -111,6 +119,17 @@ function CodeSection({ malformed }: { malformed: boolean }) {
       )}
       <CodeForm />
     </section>
+  );
+}
+
+/** Under an answer (valid or unknown): the field to check another code without going back. */
+function AnotherCode() {
+  const t = useT();
+  return (
+    <div className="verify__another">
+      <h2 className="verify__another-title">{t('verify.anotherTitle')}</h2>
+      <CodeForm />
+    </div>
   );
 }
 
@@ -173,6 +192,7 @@ function Verification() {
               <dd className="verify__code">{code.toUpperCase()}</dd>
             </div>
           </dl>
+          <AnotherCode />
         </>
       )}
       {verification.status === 'unknown' && (
@@ -188,6 +208,7 @@ function Verification() {
               components={{ 0: <strong className="verify__code" /> }}
             />
           </p>
+          <AnotherCode />
         </>
       )}
       {verification.status === 'failed' && (

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { answer } from '../../../testing/answer';
 import { renderStudentApp } from '../../../testing/render-student';
@@ -59,6 +59,38 @@ describe('certificate verification page', () => {
     ).toBeInTheDocument();
     expect(screen.queryByText('Valid certificate')).not.toBeInTheDocument();
   });
+
+  it.each([
+    ['no certificate has the code', '/verify/RDY-0000-0000', 'No certificate has this code'],
+    ['the code belongs to a certificate', '/verify/RDY-7K3F-92QX', 'Valid certificate'],
+  ])(
+    'when %s, then a field checks another code on the spot, refusing an empty one',
+    async (_, path, title) => {
+      const { documentNavigation } = await import('../../../lib/document-navigation');
+      const replace = jest.spyOn(documentNavigation, 'replace').mockImplementation(() => undefined);
+      const { user } = renderStudentApp(path);
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+      const another = screen.getByRole('heading', { level: 2, name: 'Check another code' }).parentElement!;
+      await user.click(within(another).getByRole('button', { name: 'Verify' }));
+      expect(
+        within(another).getByText('Enter the verification code printed on the certificate'),
+      ).toBeInTheDocument();
+
+      const next = path.endsWith('92QX') ? 'RDY-1111-2222' : 'RDY-7K3F-92QX';
+      await user.type(within(another).getByLabelText('Verification code'), ` ${next} `);
+      await user.click(within(another).getByRole('button', { name: 'Verify' }));
+      const nextTitle = next === 'RDY-7K3F-92QX' ? 'Valid certificate' : 'No certificate has this code';
+      expect(await screen.findByRole('heading', { level: 1, name: nextTitle })).toBeInTheDocument();
+      expect(requests.map((r) => r.path)).toEqual([
+        `/api/certificates/${path.slice(8)}`,
+        `/api/certificates/${next}`,
+      ]);
+      // The field is there again, empty, for a third code; the page never reloaded.
+      expect(screen.getByLabelText('Verification code')).toHaveValue('');
+      expect(replace).not.toHaveBeenCalled();
+      replace.mockRestore();
+    },
+  );
 
   it('when the check fails, then it says so and offers to try again', async () => {
     renderStudentApp('/verify/RDY-DOWN-0000');

@@ -32,7 +32,7 @@ export default {
   'assessments.history.empty': 'No versions yet',
   'assessments.history.view': 'View',
   'assessments.history.viewLabel': 'View version {version}',
-  'assessments.history.makeCurrentLabel': 'Make version {version} current',
+  'assessments.history.makeCurrentLabel': 'Make Current version {version}',
   'assessments.activate.title': 'Make Version Current',
   'assessments.activate.message':
     'Make version {version} the current version? Students who start the assessment from now on take it. Nothing is rewritten: every other version stays in the history.',

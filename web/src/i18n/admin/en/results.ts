@@ -104,6 +104,8 @@ export default {
   'results.detail.timeSpent': 'Time Spent',
   'results.detail.timeSpentValue': '{minutes, plural, one {# minute} other {# minutes}}',
   'results.detail.sections': 'Section Performance',
+  'results.detail.sectionScore': 'Score',
+  'results.detail.sectionQuestions': 'Questions',
   'results.detail.sectionCorrect': '{correct} / {questions} correct',
   'results.detail.yes': 'Yes',
   'results.detail.no': 'No',

@@ -24,7 +24,7 @@ export default {
   'students.table.linkExpired': 'Link expired',
   'students.table.extraTime': '+{percent}% time',
   'students.table.language': 'Language: <0>{language}</0>',
-  'students.table.languageBrowser': "Language: the browser's",
+  'students.table.languageBrowser': "Language: the student's browser, else English",
   'students.table.inviteQueued': 'Invite queued',
   'students.table.inviteFailed': 'Invite failed',
   'students.table.inviteRefused': 'The mail server refused the invitation',
