@@ -12,6 +12,7 @@ import {
   createLoginThrottle,
   LOCKOUT_SECONDS,
   SECOND_FACTOR_FAILURES,
+  SSO_REFUSAL_AUDITS,
   WINDOW_SECONDS,
 } from './domain/login-throttle';
 import { temporaryPassword } from './domain/passwords';
@@ -117,6 +118,7 @@ export const authService = defineService({
         account: limiter('mfa-fail:account', SECOND_FACTOR_FAILURES),
         address: limiter('mfa-fail:address', ADDRESS_FAILURES),
       }),
+      ssoRefusalAudits: limiter('sso-refused:address', SSO_REFUSAL_AUDITS),
       tokenTtlSeconds: config.JWT_TTL_SECONDS,
       stepUpSeconds: Math.round(config.STEP_UP_MINUTES * 60),
       logger,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AdminTokenClaims, JwtVerifier } from '@readiness/kit/auth';
 import type { AuditAction } from '@readiness/contracts';
-import type { RevocationList } from '@readiness/kit/cache';
+import type { RateLimiter, RevocationList } from '@readiness/kit/cache';
 import { isUniqueViolation, type Database, type Tx } from '@readiness/kit/db';
 import { conflict, forbidden, notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
@@ -32,6 +32,8 @@ export interface AdminAccountsDeps {
   throttle: LoginThrottle;
   /** Second-factor codes (authenticator and recovery codes), per account and per address: a budget of its own. */
   secondFactorThrottle: LoginThrottle;
+  /** Audit entries of refused single sign-ons, per client address: anyone the provider knows can cause them. */
+  ssoRefusalAudits: RateLimiter;
   /** Seals the secrets that events carry (the temporary password) for their consumers. */
   secrets: SecretBox;
   tokenTtlSeconds: number;

@@ -96,8 +96,8 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
         passwordSignIn: deps.singleSignOn && !deps.singleSignOn.allowPassword ? 'super-admins' : 'everyone',
       }) as const,
     beginSignIn: (returnTo: string | undefined) => beginSignIn(ctx, returnTo),
-    completeSignIn: (binding: string | undefined, callbackUrl: URL) =>
-      completeSignIn(ctx, binding, callbackUrl),
+    completeSignIn: (binding: string | undefined, callbackUrl: URL, address: string) =>
+      completeSignIn(ctx, binding, callbackUrl, address),
     takeSignInSession: (binding: string | undefined, postLogoutRedirectUri: string, client?: SessionClient) =>
       takeSignInSession(ctx, binding, postLogoutRedirectUri, client),
     sweepSignIns: () => sweepSignIns(ctx),

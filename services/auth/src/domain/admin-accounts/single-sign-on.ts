@@ -59,16 +59,21 @@ export async function beginSignIn(
 }
 
 /**
- * The provider sent the browser back. The pending sign-in of this browser (its cookie) is taken once, so a
- * replayed callback finds nothing; the provider's answer is checked; the verified e-mail must be an active admin's.
+ * The provider sent the browser back. The pending sign-in of this browser (its cookie) whose state the callback
+ * carries is taken once, so a replayed callback finds nothing, and a forged one (another state, opened in this
+ * browser) leaves it for the real callback; the provider's answer is checked; the verified e-mail must be an
+ * active admin's.
  */
 export async function completeSignIn(
   ctx: AccountsContext,
   binding: string | undefined,
   callbackUrl: URL,
+  address: string,
 ): Promise<{ signedIn: true } | { refused: SignInRefusal }> {
   const { provider } = settingsOf(ctx);
-  const pending = binding ? await signIns.takePending(ctx.database.db, digest(binding)) : undefined;
+  const state = callbackUrl.searchParams.get('state');
+  const pending =
+    binding && state ? await signIns.takePending(ctx.database.db, digest(binding), state) : undefined;
   if (!pending) {
     ctx.logger.warn(
       'a single sign-on callback without a pending sign-in of this browser (replayed, expired or forged)',
@@ -79,7 +84,7 @@ export async function completeSignIn(
   try {
     const identity = await provider.identify(callbackUrl, pending);
     email = identity.email?.trim().toLowerCase();
-    if (!email || !identity.emailVerified) return await refuse(ctx, 'unverified', email);
+    if (!email || !identity.emailVerified) return await refuse(ctx, address, 'unverified', email);
   } catch (err) {
     if (err instanceof SignInRefused) {
       ctx.logger.warn({ reason: err.reason, problem: err.message }, 'a single sign-on was refused');
@@ -89,25 +94,34 @@ export async function completeSignIn(
     throw err;
   }
   const admin = await repo.findByEmail(ctx.database.db, email);
-  if (!admin) return refuse(ctx, 'no_account', email);
-  if (admin.status !== 'active') return refuse(ctx, 'disabled', email, admin);
+  if (!admin) return refuse(ctx, address, 'no_account', email);
+  if (admin.status !== 'active') return refuse(ctx, address, 'disabled', email, admin);
   await signIns.completed(ctx.database.db, digest(binding!), admin.id, pending.returnTo, HANDOFF_SECONDS);
   return { signedIn: true };
 }
 
+/**
+ * A refusal the provider's answer led to, in the audit log. Anyone the provider knows can cause one, so each
+ * address writes at most its budget of entries (SSO_REFUSAL_AUDITS per window); past it the refusal still
+ * answers and is only logged.
+ */
 async function refuse(
   ctx: AccountsContext,
+  address: string,
   reason: SignInRefusal,
   email: string | undefined,
   admin?: AdminRecord,
 ): Promise<{ refused: SignInRefusal }> {
-  ctx.logger.warn({ reason, email }, 'a single sign-on was refused');
-  await repo.addAudit(ctx.database.db, {
-    actor: null,
-    action: 'admin.sign-in-refused',
-    target: admin ? actorOf(admin) : null,
-    details: { method: 'sso', reason, ...(email ? { email } : {}) },
-  });
+  const audit = await ctx.ssoRefusalAudits.consume(address);
+  ctx.logger.warn({ reason, email, address, audited: audit.allowed }, 'a single sign-on was refused');
+  if (audit.allowed) {
+    await repo.addAudit(ctx.database.db, {
+      actor: null,
+      action: 'admin.sign-in-refused',
+      target: admin ? actorOf(admin) : null,
+      details: { method: 'sso', reason, address, ...(email ? { email } : {}) },
+    });
+  }
   return { refused: reason };
 }
 
