@@ -1,7 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
-import { createJwtVerifier, type JwtVerifier } from '@readiness/kit/auth';
+import { createJwtVerifier, sessionRulesOf, type JwtVerifier } from '@readiness/kit/auth';
 import type { KeyValueStore, Redis } from '@readiness/kit/cache';
 import {
   NO_STORE,
@@ -178,6 +178,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
           jwksUrl: config.AUTH_JWKS_URL,
           issuer: config.JWT_ISSUER,
           audience: config.JWT_AUDIENCE,
+          sessionRules: sessionRulesOf(config),
           logger,
         })
       : undefined);

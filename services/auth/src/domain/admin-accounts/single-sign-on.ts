@@ -7,11 +7,13 @@ import { PROVIDER_UNAVAILABLE, SignInRefused, type IdentityProvider } from '../i
 import { actorOf, type AccountsContext } from './context';
 import { startSession, type SessionClient } from './own-sessions';
 
-/** Single sign-on as configured: the provider, its name on the login page, and whether passwords stay for everyone. */
+/**
+ * Single sign-on as configured: the provider and its name on the login page (who may still sign in without it is
+ * the session rules' `passwordSignIn`).
+ */
 export interface SingleSignOnSettings {
   provider: IdentityProvider;
   displayName: string;
-  allowPassword: boolean;
 }
 
 /** Why a sign-in through the provider ended on the login page; the web app words each one. */
@@ -155,7 +157,7 @@ export async function takeSignInSession(
   ctx.admins.forget();
   const admin = { ...found, lastLogin: now };
   const startedAt = Math.floor(now.getTime() / 1000);
-  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt });
+  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt, methods: ['sso'] });
   await startSession(ctx, admin, token, startedAt, client);
   const endSessionUrl = await provider.endSessionUrl(postLogoutRedirectUri);
   return { token, admin, returnTo: handoff.returnTo, ...(endSessionUrl ? { endSessionUrl } : {}) };

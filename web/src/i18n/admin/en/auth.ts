@@ -18,6 +18,10 @@ export default {
   'auth.login.sessionEnded':
     'You were signed out because your session was ended on another device or by a super admin. Please sign in again.',
   'auth.login.signedOutEverywhere': 'You signed out of every session, this one included.',
+  'auth.login.sessionMaxAge':
+    'You were signed out because your session reached the longest time allowed. Please sign in again.',
+  'auth.login.signInMethodOff':
+    'You were signed out because password and passkey sign-in are now turned off for your account. Sign in with your institution’s account instead.',
   'auth.login.studentNote.title': 'Looking for your assessment?',
   'auth.login.studentNote.body':
     'The invitation link you opened is invalid or has expired. This sign-in is for administrators: ask whoever sent you the invitation for a new link.',
