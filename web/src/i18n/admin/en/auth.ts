@@ -165,6 +165,9 @@ export default {
     'Save these codes somewhere safe, such as a password manager. Each one signs you in once if you lose your authenticator app or passkey. They are shown only now.',
   'auth.recoveryCodes.copy': 'Copy codes',
   'auth.recoveryCodes.copied': 'Copied',
+  'auth.recoveryCodes.download': 'Download codes',
+  'auth.recoveryCodes.fileHeading':
+    'Readiness recovery codes for {site}. Each code signs you in once in place of your authenticator app or passkey. Keep this file somewhere safe.',
   'auth.recoveryCodes.copiedToast': 'Recovery codes copied to clipboard',
   'auth.recoveryCodes.copyFailed': 'Failed to copy the recovery codes',
   'auth.recoveryCodes.done': 'Done',
