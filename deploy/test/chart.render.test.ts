@@ -157,3 +157,33 @@ describe('adding a service', () => {
     expect(res.stderr).toMatch(/analytics, which is not an enabled service/);
   });
 });
+
+describe('the session rules every token verifier applies', () => {
+  const settingsOf = (objects: K8sObject[]) =>
+    objects
+      .filter((o) => o.kind === 'ConfigMap' && o.metadata.labels?.['app.kubernetes.io/name'])
+      .map((o) => {
+        const data = (o as K8sObject & { data: Record<string, string> }).data;
+        return [o.metadata.name, data.ADMIN_SESSION_MAX_HOURS, data.OIDC_ALLOW_PASSWORD];
+      });
+
+  test('when rendered, then every service is given the same maximum session age and password rule', () => {
+    const settings = settingsOf(render({ set: ['auth.sessionMaxHours=4', 'auth.allowPassword=false'] }));
+    expect(settings.map(([name]) => name)).toEqual(
+      expect.arrayContaining([
+        'readiness-gateway',
+        'readiness-auth',
+        'readiness-results',
+        'readiness-student',
+      ]),
+    );
+    for (const [name, hours, allowPassword] of settings)
+      expect([name, hours, allowPassword]).toEqual([name, '4', 'false']);
+  });
+
+  test('when one service sets a rule in its own env, then the chart refuses to render', () => {
+    expect(() => render({ set: ['services.auth.env.OIDC_ALLOW_PASSWORD=false'] })).toThrow(
+      /services\.auth\.env\.OIDC_ALLOW_PASSWORD: set it once for every service/,
+    );
+  });
+});

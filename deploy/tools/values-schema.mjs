@@ -183,7 +183,11 @@ const schema = {
         },
         networkPolicy: closed({ port, to: peers }),
       }),
-      auth: closed({ jwksPath: { type: 'string', pattern: '^/' } }),
+      auth: closed({
+        jwksPath: { type: 'string', pattern: '^/' },
+        sessionMaxHours: { type: 'number', exclusiveMinimum: 0, maximum: 720 },
+        allowPassword: { type: 'boolean' },
+      }),
       podSecurityContext: closed({
         runAsNonRoot: { const: true },
         runAsUser: int(1),

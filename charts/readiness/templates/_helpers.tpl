@@ -75,7 +75,12 @@ app.kubernetes.io/instance: {{ .Release.Name }}
   "PUBLIC_ORIGIN" $root.Values.global.publicOrigin
   "CORS_ORIGINS" (prepend $root.Values.global.corsOrigins $root.Values.global.publicOrigin | uniq | join ",")
   "AUTH_JWKS_URL" (printf "http://%s:8080%s" (include "readiness.serviceName" (dict "root" $root "name" "auth")) $root.Values.auth.jwksPath)
+  "ADMIN_SESSION_MAX_HOURS" ($root.Values.auth.sessionMaxHours | toString)
+  "OIDC_ALLOW_PASSWORD" ($root.Values.auth.allowPassword | toString)
 -}}
+{{- range $key := list "ADMIN_SESSION_MAX_HOURS" "OIDC_ALLOW_PASSWORD" -}}
+{{- if hasKey $svc.env $key }}{{ fail (printf "services.%s.env.%s: set it once for every service in auth.sessionMaxHours / auth.allowPassword" $.name $key) }}{{ end -}}
+{{- end -}}
 {{- range $other := $svc.calls -}}
 {{- $_ := set $data (printf "%s_URL" ($other | upper | replace "-" "_")) (printf "http://%s:8080" (include "readiness.serviceName" (dict "root" $root "name" $other))) -}}
 {{- end -}}

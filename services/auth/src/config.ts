@@ -30,15 +30,6 @@ export const configSchema = z
       .max(24 * 3600)
       .default(8 * 3600),
     /**
-     * A session's absolute maximum age, in hours, from its sign-in: renewals never carry a token past it, and
-     * then the admin signs in again (OWASP ASVS 5, V7.3). Fractions are allowed (tests use seconds).
-     */
-    ADMIN_SESSION_MAX_HOURS: z.coerce
-      .number()
-      .positive()
-      .max(24 * 30)
-      .default(12),
-    /**
      * How long, in minutes, a fresh proof of the person (the password, an authenticator code or a passkey, or a
      * sign-in) lets a session change the admin's passkeys, authenticator app and recovery codes. Fractions are
      * allowed.
@@ -62,8 +53,6 @@ export const configSchema = z
     OIDC_CLIENT_SECRET: optionalSecret(),
     /** The provider's name on the login page's button: 'Sign in with {OIDC_DISPLAY_NAME}'. */
     OIDC_DISPLAY_NAME: z.string().trim().min(1).max(60).default('your institution'),
-    /** False: only super admins may sign in with a password (everyone else through the provider). */
-    OIDC_ALLOW_PASSWORD: env.bool(true),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && !c.JWT_PRIVATE_KEY) {

@@ -1,4 +1,4 @@
-import { createJwtVerifier, type JwtVerifier } from '@readiness/kit/auth';
+import { createJwtVerifier, sessionRulesOf, type JwtVerifier } from '@readiness/kit/auth';
 import { createMemoryStore, createRateLimiter } from '@readiness/kit/cache';
 import type { Logger } from '@readiness/kit/logger';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
@@ -12,6 +12,7 @@ import {
   createLoginThrottle,
   LOCKOUT_SECONDS,
   SECOND_FACTOR_FAILURES,
+  SSO_REFUSAL_AUDITS,
   WINDOW_SECONDS,
 } from './domain/login-throttle';
 import { temporaryPassword } from './domain/passwords';
@@ -66,10 +67,12 @@ export const authService = defineService({
       dataDir: config.DATA_DIR,
       logger,
     });
+    const sessionRules = sessionRulesOf(config);
     const verifier = createJwtVerifier({
       publicKeys: keys.publicKeys,
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
+      sessionRules,
       logger,
     });
     const kv = ctx.kv ?? createMemoryStore();
@@ -104,7 +107,7 @@ export const authService = defineService({
         issuer: config.JWT_ISSUER,
         audience: config.JWT_AUDIENCE,
         ttlSeconds: config.JWT_TTL_SECONDS,
-        sessionMaxSeconds: config.ADMIN_SESSION_MAX_HOURS * 3600,
+        sessionMaxSeconds: sessionRules.maxSessionSeconds,
       }),
       verifier,
       revocations,
@@ -117,6 +120,8 @@ export const authService = defineService({
         account: limiter('mfa-fail:account', SECOND_FACTOR_FAILURES),
         address: limiter('mfa-fail:address', ADDRESS_FAILURES),
       }),
+      ssoRefusalAudits: limiter('sso-refused:address', SSO_REFUSAL_AUDITS),
+      sessionRules,
       tokenTtlSeconds: config.JWT_TTL_SECONDS,
       stepUpSeconds: Math.round(config.STEP_UP_MINUTES * 60),
       logger,
@@ -131,7 +136,6 @@ export const authService = defineService({
               logger,
             }),
             displayName: config.OIDC_DISPLAY_NAME,
-            allowPassword: config.OIDC_ALLOW_PASSWORD,
           }
         : undefined,
     });

@@ -7,7 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { startTestOidcProvider, type TestOidcProvider } from '@readiness/testing';
+import { capturingLogger, startTestOidcProvider, type TestOidcProvider } from '@readiness/testing';
+import { SSO_REFUSAL_AUDITS } from '../src/domain/login-throttle';
 import { ROOT, client, startAuth, uniqueEmail, type Harness } from './harness';
 import { SoftwarePasskey, type CeremonyOptions } from './software-passkey';
 
@@ -112,6 +113,7 @@ describe('single sign-on with a real OpenID Provider', () => {
   let rootToken: string;
   const ADA = { email: uniqueEmail('ada'), name: 'Ada Lovelace' };
   const GRACE = { email: uniqueEmail('grace'), name: 'Grace Hopper' };
+  const MALLORY = { email: uniqueEmail('mallory'), name: 'Mallory Insider' };
   const STRANGER = { email: uniqueEmail('stranger') };
   const UNVERIFIED = { email: uniqueEmail('unverified') };
 
@@ -123,6 +125,7 @@ describe('single sign-on with a real OpenID Provider', () => {
       people: [
         { sub: 'ada', email: ADA.email.toUpperCase(), email_verified: true, name: ADA.name },
         { sub: 'grace', email: GRACE.email, email_verified: true, name: GRACE.name },
+        { sub: 'mallory', email: MALLORY.email, email_verified: true, name: MALLORY.name },
         { sub: 'stranger', email: STRANGER.email, email_verified: true, name: 'Nobody Here' },
         { sub: 'unverified', email: UNVERIFIED.email, email_verified: false, name: 'Not Checked' },
       ],
@@ -136,7 +139,7 @@ describe('single sign-on with a real OpenID Provider', () => {
     });
     api = client(h.url);
     rootToken = await api.login(ROOT.email, ROOT.password);
-    for (const person of [ADA, GRACE]) {
+    for (const person of [ADA, GRACE, MALLORY]) {
       await api.createAdmin(rootToken, { ...person, password: 'unused-password-9', role: 'admin' });
     }
   });
@@ -221,27 +224,42 @@ describe('single sign-on with a real OpenID Provider', () => {
     expect(done.status).toBe(401);
   });
 
-  it('refuses a callback whose state was changed, and the sign-in it belonged to is spent', async () => {
+  it('refuses a callback whose state was changed, and the sign-in it belonged to goes on', async () => {
     const browser = new Browser(h.url);
     const callback = new URL(await throughProvider(browser, ADA.email));
     const honest = callback.href;
-    callback.searchParams.set('state', 'forged-state');
-    expect((await finish(browser, callback.href)).landed.get('sso_error')).toBe('failed');
-    expect((await finish(browser, honest)).landed.get('sso_error')).toBe('failed');
+    for (const forged of ['forged-state', '']) {
+      callback.searchParams.set('state', forged);
+      const refused = await browser.request(callback.href);
+      expect(new URL(refused.location!).searchParams.get('sso_error')).toBe('failed');
+    }
+    callback.searchParams.delete('state');
+    expect(new URL((await browser.request(callback.href)).location!).searchParams.get('sso_error')).toBe(
+      'failed',
+    );
+    const done = await finish(browser, honest);
+    expect(done.landed.get('sso')).toBe('signed-in');
+    expect(done.body).toMatchObject({ admin: { email: ADA.email } });
   });
 
-  it('refuses a callback carried to another browser (login CSRF) or with no cookie at all', async () => {
+  it('refuses a callback carried to another browser (login CSRF), and the victim’s own sign-in goes on', async () => {
     const victim = new Browser(h.url);
     const attacker = new Browser(h.url);
-    const attackersCallback = await throughProvider(attacker, ADA.email);
-    // The victim has begun a sign-in of their own, so they hold a cookie; it does not match the attacker's state.
-    await victim.request(`${ORIGIN}/api/auth/oidc/start`);
+    const attackersCallback = await throughProvider(attacker, MALLORY.email);
+    // The victim is signing in too: back from the provider, their own callback not yet opened.
+    const victimsCallback = await throughProvider(victim, ADA.email);
     expect(victim.cookie(READINESS_HOST, 'readiness_sso')).toBeTruthy();
-    const forced = await finish(victim, attackersCallback);
-    expect(forced.landed.get('sso_error')).toBe('failed');
-    expect(forced.status).toBe(401);
+    // The attacker's page opens the attacker's callback in the victim's browser.
+    const forced = await victim.request(attackersCallback);
+    expect(new URL(forced.location!).searchParams.get('sso_error')).toBe('failed');
+    expect(victim.cookie(READINESS_HOST, 'readiness_sso')).toBeTruthy();
+    const own = await finish(victim, victimsCallback);
+    expect(own.landed.get('sso')).toBe('signed-in');
+    expect(own.body).toMatchObject({ admin: { email: ADA.email } });
+    // Nor does the attacker's callback work anywhere else without the attacker's cookie.
     const bare = await finish(new Browser(h.url), attackersCallback);
     expect(bare.landed.get('sso_error')).toBe('failed');
+    expect(bare.status).toBe(401);
   });
 
   it('refuses the provider’s "access denied" as cancelled', async () => {
@@ -266,6 +284,86 @@ describe('single sign-on with a real OpenID Provider', () => {
       const done = await finish(browser, await throughProvider(browser, ADA.email, returnTo));
       expect(done.body.returnTo).toBe('/admin/dashboard');
     }
+  });
+});
+
+describe('single sign-on leaves no secret in the logs and cannot flood the audit log', () => {
+  let provider: TestOidcProvider;
+  let h: Harness;
+  const logs = capturingLogger('auth-sso-logs', 'debug');
+  const MEMBER = { email: uniqueEmail('member'), name: 'Member Admin' };
+  const OUTSIDER = uniqueEmail('outsider');
+
+  beforeAll(async () => {
+    provider = await startTestOidcProvider({
+      ...CLIENT,
+      redirectUris: [CALLBACK],
+      people: [
+        { sub: 'member', email: MEMBER.email, email_verified: true, name: MEMBER.name },
+        { sub: 'outsider', email: OUTSIDER, email_verified: true, name: 'Outsider' },
+      ],
+    });
+    h = await startAuth(
+      'embedded',
+      {
+        PUBLIC_ORIGIN: ORIGIN,
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: CLIENT.clientId,
+        OIDC_CLIENT_SECRET: CLIENT.clientSecret,
+      },
+      logs.logger,
+    );
+    const api = client(h.url);
+    await api.createAdmin(await api.login(ROOT.email, ROOT.password), {
+      ...MEMBER,
+      password: 'unused-password-9',
+      role: 'admin',
+    });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+    await provider?.stop();
+  });
+
+  it('never logs the callback’s code or state, in the request log or anywhere else', async () => {
+    const browser = new Browser(h.url);
+    const callback = new URL(await throughProvider(browser, MEMBER.email));
+    const code = callback.searchParams.get('code')!;
+    const state = callback.searchParams.get('state')!;
+    // A forged one too: its values are as secret to the log as the real ones.
+    const forged = new URL(callback.href);
+    forged.searchParams.set('state', 'forged-state-value');
+    await browser.request(forged.href);
+    expect((await finish(browser, callback.href)).landed.get('sso')).toBe('signed-in');
+    const lines = logs.lines.join('');
+    expect(lines).toContain('/api/auth/oidc/callback?code=[redacted]&state=[redacted]');
+    for (const secret of [code, state, 'forged-state-value']) expect(lines).not.toContain(secret);
+  });
+
+  it('audits refused sign-ins up to a budget per address, and still refuses past it', async () => {
+    const api = client(h.url);
+    const root = await api.login(ROOT.email, ROOT.password);
+    const refusalsOf = async () => {
+      const audit = await api.call<{ entries: Array<{ details: Record<string, unknown> }> }>(
+        'GET',
+        '/api/admin/audit-log?limit=200',
+        { token: root },
+      );
+      return audit.body.entries.filter((e) => e.details.email === OUTSIDER);
+    };
+    for (let i = 0; i < SSO_REFUSAL_AUDITS + 3; i++) {
+      const browser = new Browser(h.url);
+      const done = await finish(browser, await throughProvider(browser, OUTSIDER));
+      expect(done.landed.get('sso_error')).toBe('no_account');
+    }
+    const refusals = await refusalsOf();
+    expect(refusals).toHaveLength(SSO_REFUSAL_AUDITS);
+    expect(refusals[0]!.details).toMatchObject({
+      method: 'sso',
+      reason: 'no_account',
+      address: expect.any(String),
+    });
   });
 });
 

@@ -7,7 +7,7 @@ import express, {
 } from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
-import { createJwtVerifier, type JwtVerifier } from '@readiness/kit/auth';
+import { createJwtVerifier, sessionRulesOf, type JwtVerifier } from '@readiness/kit/auth';
 import type { KeyValueStore, Redis } from '@readiness/kit/cache';
 import {
   NO_STORE,
@@ -185,6 +185,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
           jwksUrl: config.AUTH_JWKS_URL,
           issuer: config.JWT_ISSUER,
           audience: config.JWT_AUDIENCE,
+          sessionRules: sessionRulesOf(config),
           logger,
         })
       : undefined);

@@ -8,7 +8,7 @@ import {
 } from '@reduxjs/toolkit/query/react';
 import type { ApiAnswer } from './api-types';
 import { clearToken, readToken, storeToken, tokenExpiresAt, tokenLifetime } from './session-token';
-import { sessionExpired, tokenRefreshed } from './session-events';
+import { sessionEndOf, sessionExpired, tokenRefreshed, type SessionEnd } from './session-events';
 
 /** Renew the token when it has less than this left, so an admin at work is never cut off. */
 export const REFRESH_WINDOW_MS = 10 * 60 * 1000;
@@ -62,7 +62,11 @@ type RefreshAnswer = ApiAnswer<'/api/auth/refresh', 'post'>;
 
 let refreshInFlight: Promise<RenewalOutcome> | null = null;
 /** The token whose renewal the server refused, and why: not asked again. */
-let refused: { token: string; outcome: 'refused' | 'final' } | null = null;
+let refused: { token: string; outcome: 'refused' | 'final'; end?: SessionEnd } | null = null;
+
+/** Why the server refused to renew this token, when its answer said so (a stricter setting). */
+export const renewalRefusal = (token: string | null): SessionEnd | undefined =>
+  token !== null && refused?.token === token ? refused.end : undefined;
 
 /** True when the server said this token's session cannot be extended (it reached its maximum age). */
 export const cannotBeExtended = (token: string) => refused?.token === token && refused.outcome === 'final';
@@ -87,7 +91,7 @@ async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>):
   if (response.status === 401) {
     const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
     const code = body?.code;
-    refused = { token, outcome: code === 'session_expired' ? 'final' : 'refused' };
+    refused = { token, outcome: code === 'session_expired' ? 'final' : 'refused', end: sessionEndOf(code) };
     return refused.outcome;
   }
   if (!response.ok) return 'failed';
@@ -125,7 +129,14 @@ const sessionBaseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiError> = asy
     clearToken();
     // A token refused before its expiry was ended by someone (or something) else, and the login page says so.
     const expiresAt = sentToken ? tokenExpiresAt(sentToken) : null;
-    api.dispatch(sessionExpired(expiresAt !== null && expiresAt > Date.now() ? 'endedElsewhere' : undefined));
+    const stricterSetting = sentToken
+      ? sessionEndOf((result.error.data as { code?: unknown } | undefined)?.code)
+      : undefined;
+    api.dispatch(
+      sessionExpired(
+        stricterSetting ?? (expiresAt !== null && expiresAt > Date.now() ? 'endedElsewhere' : undefined),
+      ),
+    );
     if (sentToken) return { error: { ...result.error, sessionEnded: true }, meta: result.meta };
   }
   return result;

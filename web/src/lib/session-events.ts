@@ -7,10 +7,18 @@ import { createAction } from '@reduxjs/toolkit';
 
 /**
  * Why a session ended, when the app knows it was not simply its time: it was ended from elsewhere (another
- * session's "Sign out everywhere", a super admin disabling the account or resetting its password), or this
- * device signed out of every session.
+ * session's "Sign out everywhere", a super admin disabling the account or resetting its password), this device
+ * signed out of every session, or a stricter setting no longer allows it (the session is older than the
+ * maximum age now in force, or was signed in in a way no longer allowed for the account).
  */
-export type SessionEnd = 'endedElsewhere' | 'signedOutEverywhere';
+export type SessionEnd = 'endedElsewhere' | 'signedOutEverywhere' | 'maxAge' | 'signInMethodOff';
+
+/** The reason a 401's `code` gives, when it is one of the settings' refusals. */
+export function sessionEndOf(code: unknown): SessionEnd | undefined {
+  if (code === 'session_max_age') return 'maxAge';
+  if (code === 'sign_in_method_off') return 'signInMethodOff';
+  return undefined;
+}
 
 /** Any call answered 401: the session is over (SPEC §4); the payload says why when it is known. */
 export const sessionExpired = createAction<SessionEnd | undefined>('session/expired');

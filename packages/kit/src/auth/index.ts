@@ -22,3 +22,13 @@ export {
   type AdminGuardOptions,
   type RequireAdminTokenOptions,
 } from './middleware';
+export {
+  SESSION_MAX_AGE_MESSAGE,
+  SIGN_IN_METHOD_OFF_MESSAGE,
+  assertSessionAllowed,
+  sessionRulesOf,
+  signInWithoutProviderAllowed,
+  type PasswordSignIn,
+  type SessionRules,
+  type SignInMethod,
+} from './session-rules';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import { AppError } from '../errors';
-import { createJwtVerifier, requireAdminToken, adminClaims, type JwtVerifier } from './index';
+import { createJwtVerifier, requireAdminToken, adminClaims, sessionRulesOf, type JwtVerifier } from './index';
 
 const ISSUER = 'readiness-auth';
 const AUDIENCE = 'readiness-admin';
@@ -188,6 +188,63 @@ describe('createJwtVerifier', () => {
     expect((await rejection(verifier, 'not-a-jwt')).httpStatus).toBe(401);
     expect((await rejection(verifier, sign(current.privateKey, 'missing'))).httpStatus).toBe(401);
     expect(requests).toBe(0);
+  });
+
+  describe('with the settings in force (sessionRules)', () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    const withRules = (settings: { ADMIN_SESSION_MAX_HOURS: number; OIDC_ALLOW_PASSWORD: boolean }) =>
+      createJwtVerifier({
+        publicKeys: [{ kid: 'k1', key: current.publicKey }],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        sessionRules: sessionRulesOf(settings),
+      });
+
+    test('when the session began longer ago than the maximum age in force, then its still-valid token is refused with 401', async () => {
+      const verifier = withRules({ ADMIN_SESSION_MAX_HOURS: 2, OIDC_ALLOW_PASSWORD: true });
+      // Signed in three hours ago under a 12-hour setting, renewed a minute ago.
+      const old = sign(current.privateKey, 'k1', { auth_time: now() - 3 * 3600, amr: ['pwd'] });
+      const err = await rejection(verifier, old);
+      expect(err).toMatchObject({
+        httpStatus: 401,
+        code: 'session_max_age',
+        message: 'Your session has reached its maximum length. Please sign in again.',
+      });
+      await expect(
+        verifier.verify(sign(current.privateKey, 'k1', { auth_time: now() - 3600, amr: ['pwd'] })),
+      ).resolves.toMatchObject({ sub: 'admin-1' });
+      // A token without a sign-in time counts from its own issue.
+      const undated = sign(
+        current.privateKey,
+        'k1',
+        { iat: now() - 3 * 3600 },
+        { expiresIn: 3 * 3600 + 600 },
+      );
+      expect((await rejection(verifier, undated)).code).toBe('session_max_age');
+    });
+
+    test('when passwords are turned off, then an admin’s token signed in without the provider is refused with 401, a super admin’s and a provider’s are not', async () => {
+      const verifier = withRules({ ADMIN_SESSION_MAX_HOURS: 12, OIDC_ALLOW_PASSWORD: false });
+      for (const amr of [['pwd'], ['pwd', 'otp'], ['passkey'], undefined, 'sso']) {
+        const err = await rejection(verifier, sign(current.privateKey, 'k1', { role: 'admin', amr }));
+        expect(err).toMatchObject({
+          httpStatus: 401,
+          code: 'sign_in_method_off',
+          message: 'The way you signed in is no longer allowed for your account. Please sign in again.',
+        });
+      }
+      await expect(
+        verifier.verify(sign(current.privateKey, 'k1', { role: 'admin', amr: ['sso'] })),
+      ).resolves.toMatchObject({ role: 'admin' });
+      await expect(
+        verifier.verify(sign(current.privateKey, 'k1', { role: 'super_admin', amr: ['pwd'] })),
+      ).resolves.toMatchObject({ role: 'super_admin' });
+      // Passwords on: any way in is accepted.
+      const open = withRules({ ADMIN_SESSION_MAX_HOURS: 12, OIDC_ALLOW_PASSWORD: true });
+      await expect(
+        open.verify(sign(current.privateKey, 'k1', { role: 'admin', amr: ['pwd'] })),
+      ).resolves.toMatchObject({ role: 'admin' });
+    });
   });
 
   test('when the JWKS endpoint is down, then tokens are refused with 401 and nothing throws otherwise', async () => {

@@ -2,6 +2,7 @@ import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
+import { assertSessionAllowed, type SessionRules, type SignInMethod } from './session-rules';
 
 /** The only algorithm admin tokens are signed with; pinned so `alg: none` and HS256-with-the-public-key are refused. */
 export const ADMIN_TOKEN_ALGORITHM = 'RS256';
@@ -24,6 +25,11 @@ export interface AdminTokenClaims {
    * session expires later than this plus the session's maximum age (ADMIN_SESSION_MAX_HOURS).
    */
   auth_time?: number;
+  /**
+   * How the session's sign-in was made (`pwd`, `otp`, `passkey`, `sso`…); carried over by every renewal. Absent
+   * only from tokens issued before it was recorded, which count as signed in without the provider.
+   */
+  amr?: SignInMethod[];
   /** Present and true while the admin must replace a temporary password before anything else. */
   must_change_password?: boolean;
   /** Issued-at, seconds since the epoch. */
@@ -59,6 +65,11 @@ export interface JwtVerifierOptions {
   /** Timeout of one JWKS request. Default 5 s. */
   fetchTimeoutMs?: number;
   logger?: Logger;
+  /**
+   * The settings in force (maximum session age, who may sign in without the provider): a token they no longer
+   * allow is refused however it was issued (`sessionRulesOf(config)`). Without them only the token is checked.
+   */
+  sessionRules?: SessionRules;
   /** Injected in tests; defaults to the global fetch. */
   fetch?: typeof fetch;
 }
@@ -164,6 +175,9 @@ export function createJwtVerifier(options: JwtVerifierOptions): JwtVerifier {
         throw invalidToken();
       }
       if (!isClaims(payload)) throw invalidToken();
+      if (options.sessionRules) {
+        assertSessionAllowed(payload, options.sessionRules, Math.floor(Date.now() / 1000));
+      }
       return payload;
     },
     refresh: async () => {

@@ -8,8 +8,10 @@ import {
   type AdminTokenClaims,
   type JwtVerifier,
 } from './jwt-verifier';
+import { SUPER_ADMIN_ROLE, sessionRulesOf } from './session-rules';
 
-export const SUPER_ADMIN_ROLE = 'super_admin';
+export { SUPER_ADMIN_ROLE };
+
 export const PASSWORD_CHANGE_REQUIRED_MESSAGE = 'You must set a new password before continuing';
 
 export function passwordChangeRequired(): AppError {
@@ -81,7 +83,14 @@ export function requireAdminToken(options: RequireAdminTokenOptions): RequestHan
 
 export interface AdminGuardOptions extends AdminAccess {
   /** The service's config: the shared `jwtEnv` and where auth is (see `adminAuthEnv`). */
-  config: { JWT_ISSUER: string; JWT_AUDIENCE: string; AUTH_URL?: string; AUTH_JWKS_URL?: string };
+  config: {
+    JWT_ISSUER: string;
+    JWT_AUDIENCE: string;
+    ADMIN_SESSION_MAX_HOURS: number;
+    OIDC_ALLOW_PASSWORD: boolean;
+    AUTH_URL?: string;
+    AUTH_JWKS_URL?: string;
+  };
   logger: Logger;
   /** A verifier that already holds the keys (the all-in-one passes auth's); otherwise one on `AUTH_JWKS_URL`. */
   verifier?: JwtVerifier;
@@ -103,6 +112,7 @@ export function adminGuard(options: AdminGuardOptions): RequestHandler {
           jwksUrl,
           issuer: options.config.JWT_ISSUER,
           audience: options.config.JWT_AUDIENCE,
+          sessionRules: sessionRulesOf(options.config),
           logger: options.logger,
         })
       : undefined);

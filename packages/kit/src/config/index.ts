@@ -27,13 +27,18 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 /** Common building blocks for service config schemas. */
 export const env = {
   port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  /** A flag from the environment; a value already read (a boolean) reads the same, so a parsed config parses again. */
   bool: (fallback: boolean) =>
     z
-      .string()
-      .trim()
-      .toLowerCase()
-      .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
-      .transform((v) => v === 'true' || v === '1' || v === 'yes')
+      .preprocess(
+        (v) => (typeof v === 'boolean' ? String(v) : v),
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
+          .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+      )
       .default(fallback),
   url: () => z.string().url(),
   optionalUrl: () => z.string().url().optional(),
@@ -134,6 +139,21 @@ export const dataServiceEnv = {
 export const jwtEnv = {
   JWT_ISSUER: z.string().min(1).default('readiness-auth'),
   JWT_AUDIENCE: z.string().min(1).default('readiness-admin'),
+  /**
+   * A session's absolute maximum age, in hours, from its sign-in: auth renews no token past it, and every verifier
+   * refuses a token of a session that began longer ago, so a shorter setting applies at once. Fractions are allowed
+   * (tests use seconds).
+   */
+  ADMIN_SESSION_MAX_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(12),
+  /**
+   * False (with single sign-on): only super admins may sign in with a password or a passkey alone, and every
+   * verifier refuses other admins' tokens that were signed in that way, whenever they were issued.
+   */
+  OIDC_ALLOW_PASSWORD: env.bool(true),
 };
 
 /** What a service that checks admin tokens on its own `/api/admin` routes reads (see the kit's `adminGuard`). */

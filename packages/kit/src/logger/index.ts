@@ -62,11 +62,13 @@ export function createLogger(options: {
 
 /**
  * Hides the secrets that travel in URLs: invitation tokens in paths (`/api/student/{token}/…`,
- * `/assessment/{token}`) and the signature of a signed certificate link (`…/pdf?expires=…&signature=…`), which
- * alone would let anyone who reads the log download the certificate until it expires.
+ * `/assessment/{token}`), the signature of a signed certificate link (`…/pdf?expires=…&signature=…`), which
+ * alone would let anyone who reads the log download the certificate until it expires, and the authorization
+ * code and state of a single sign-on's callback (`…/oidc/callback?code=…&state=…`), which could complete a
+ * sign-in still under way.
  */
 export function redactUrl(url: string): string {
   return url
     .replace(/\/(student|assessment)\/[^/?#]+/g, '/$1/[redacted]')
-    .replace(/(^|[?&])(signature=)[^&#]*/gi, '$1$2[redacted]');
+    .replace(/(^|[?&])(signature=|code=|state=)[^&#]*/gi, '$1$2[redacted]');
 }

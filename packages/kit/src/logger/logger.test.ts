@@ -66,6 +66,17 @@ describe('redaction', () => {
     // A query string alone (a span's url.query).
     expect(redactUrl('signature=q1w2e3&expires=1')).toBe('signature=[redacted]&expires=1');
   });
+
+  test('when redactUrl gets a single sign-on callback, then its code and state are hidden and the rest kept', () => {
+    expect(redactUrl('/api/auth/oidc/callback?code=c0de&state=st4te&iss=https%3A%2F%2Fidp')).toBe(
+      '/api/auth/oidc/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp',
+    );
+    expect(redactUrl('state=st4te&session_state=x&code=c0de')).toBe(
+      'state=[redacted]&session_state=x&code=[redacted]',
+    );
+    // Only those parameters: a name that merely ends in one is kept.
+    expect(redactUrl('/api/admin/x?postcode=1&status=ok')).toBe('/api/admin/x?postcode=1&status=ok');
+  });
 });
 
 describe('request context', () => {

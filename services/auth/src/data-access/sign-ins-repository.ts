@@ -28,12 +28,15 @@ export const signInsRepository = {
     );
   },
 
-  /** The pending sign-in of this browser, removed as it is read; none when absent, expired or already taken. */
-  async takePending(runner: Runner, bindingHash: Buffer): Promise<PendingSignIn | undefined> {
+  /**
+   * The pending sign-in of this browser that the callback's `state` names, removed as it is read; none when absent,
+   * expired, already taken or of another state (then it stays, for the callback that does carry its state).
+   */
+  async takePending(runner: Runner, bindingHash: Buffer, state: string): Promise<PendingSignIn | undefined> {
     const [row] = await rows<SignInRow>(
       runner,
       sql`DELETE FROM sso_sign_ins
-          WHERE binding_hash = ${bindingHash} AND stage = 'pending' AND expires_at > now()
+          WHERE binding_hash = ${bindingHash} AND stage = 'pending' AND state = ${state} AND expires_at > now()
           RETURNING stage, state, nonce, code_verifier, return_to, admin_id`,
     );
     return (

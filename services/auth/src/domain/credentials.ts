@@ -1,3 +1,5 @@
+import type { SignInMethod } from '@readiness/kit/auth';
+
 // What the admin-account use cases need to check passwords and hand out tokens; `infrastructure/` provides them.
 
 export interface PasswordHasher {
@@ -24,6 +26,8 @@ export interface Session {
   id: string;
   /** The sign-in, seconds since the epoch. */
   startedAt: number;
+  /** How the sign-in was made (the tokens' `amr`). */
+  methods: SignInMethod[];
 }
 
 export interface TokenIssuer {

@@ -8,6 +8,8 @@ export const ACCOUNT_FAILURES = 10;
 export const ADDRESS_FAILURES = 50;
 /** Second-factor codes allowed per account within the window: 5 guesses at a six-digit code are 1 in 66,000. */
 export const SECOND_FACTOR_FAILURES = 5;
+/** Audit entries of refused single sign-ons per client address within the window; later refusals are only logged. */
+export const SSO_REFUSAL_AUDITS = 20;
 export const WINDOW_SECONDS = 15 * 60;
 export const LOCKOUT_SECONDS = 15 * 60;
 

@@ -25,6 +25,7 @@ export function createTokenIssuer(options: {
         role: admin.role,
         sid: session.id,
         auth_time: session.startedAt,
+        amr: session.methods,
         ...(admin.mustChangePassword ? { must_change_password: true } : {}),
         iat,
         exp,

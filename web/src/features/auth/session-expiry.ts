@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { cannotBeExtended, renewTokenIfDue } from '../../lib/api';
+import { cannotBeExtended, renewalRefusal, renewTokenIfDue } from '../../lib/api';
 import { useAppDispatch } from '../../lib/hooks';
 import { sessionExpired } from '../../lib/session-events';
 import { clearToken, readToken, tokenExpiresAt, tokenLifetime } from '../../lib/session-token';
@@ -80,9 +80,9 @@ export function useSessionExpiry() {
     const outcome = await renewTokenIfDue(dispatch);
     setBusy(false);
     if (outcome === 'refused') {
-      // Revoked meanwhile (signed out elsewhere, account disabled): the session is already over.
+      // Revoked meanwhile (signed out elsewhere, account disabled, a stricter setting): the session is already over.
       clearToken();
-      dispatch(sessionExpired('endedElsewhere'));
+      dispatch(sessionExpired(renewalRefusal(token) ?? 'endedElsewhere'));
       return;
     }
     failedToken.current = outcome === 'failed' ? token : null;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useSelector } from 'react-redux';
-import { isIdleLimited, REFRESH_WINDOW_MS, renewTokenIfDue } from '../../lib/api';
+import { isIdleLimited, REFRESH_WINDOW_MS, renewalRefusal, renewTokenIfDue } from '../../lib/api';
 import { useAppDispatch } from '../../lib/hooks';
 import { sessionExpired } from '../../lib/session-events';
 import { clearToken, readToken, tokenExpiresAt } from '../../lib/session-token';
@@ -50,9 +50,9 @@ export function useIdleSessionRenewal(): void {
       const outcome = await renewTokenIfDue(dispatch);
       if (stopped) return;
       if (outcome === 'refused') {
-        // The server will not renew this session (revoked, admin disabled): a 401 like any other.
+        // The server will not renew this session (revoked, admin disabled, a stricter setting): a 401 like any other.
         clearToken();
-        dispatch(sessionExpired('endedElsewhere'));
+        dispatch(sessionExpired(renewalRefusal(token) ?? 'endedElsewhere'));
         return;
       }
       // The session has reached its maximum age: it goes on until its token expires, and the expiry dialog says so.

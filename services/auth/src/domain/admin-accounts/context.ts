@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { AdminTokenClaims, JwtVerifier } from '@readiness/kit/auth';
+import {
+  signInWithoutProviderAllowed,
+  type AdminTokenClaims,
+  type JwtVerifier,
+  type SessionRules,
+} from '@readiness/kit/auth';
 import type { AuditAction } from '@readiness/contracts';
-import type { RevocationList } from '@readiness/kit/cache';
+import type { RateLimiter, RevocationList } from '@readiness/kit/cache';
 import { isUniqueViolation, type Database, type Tx } from '@readiness/kit/db';
 import { conflict, forbidden, notFound } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
@@ -32,9 +37,13 @@ export interface AdminAccountsDeps {
   throttle: LoginThrottle;
   /** Second-factor codes (authenticator and recovery codes), per account and per address: a budget of its own. */
   secondFactorThrottle: LoginThrottle;
+  /** Audit entries of refused single sign-ons, per client address: anyone the provider knows can cause them. */
+  ssoRefusalAudits: RateLimiter;
   /** Seals the secrets that events carry (the temporary password) for their consumers. */
   secrets: SecretBox;
   tokenTtlSeconds: number;
+  /** The settings every token is checked against (its session's age, how it was signed in), as every verifier has them. */
+  sessionRules: SessionRules;
   /** How long a proof of the person (a sign-in or a step-up) lets its session change the admin's factors. */
   stepUpSeconds: number;
   logger: Logger;
@@ -73,6 +82,13 @@ const ADMIN_CACHE_MAX_ENTRIES = 1_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isAdminId = (id: string) => UUID.test(id);
+
+/**
+ * Whether the admin may sign in without the institution's provider (a password, or a passkey alone): the rule every
+ * token verifier applies to the tokens of such sign-ins, too.
+ */
+export const mayUsePassword = (ctx: AccountsContext, admin: { role: string }) =>
+  signInWithoutProviderAllowed(ctx.sessionRules.passwordSignIn, admin.role);
 
 export const actorOf = (a: AdminRecord) => ({ id: a.id, name: a.name, email: a.email });
 

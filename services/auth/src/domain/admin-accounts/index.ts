@@ -93,11 +93,11 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     signInOptions: () =>
       ({
         singleSignOn: deps.singleSignOn ? { name: deps.singleSignOn.displayName } : null,
-        passwordSignIn: deps.singleSignOn && !deps.singleSignOn.allowPassword ? 'super-admins' : 'everyone',
+        passwordSignIn: deps.sessionRules.passwordSignIn,
       }) as const,
     beginSignIn: (returnTo: string | undefined) => beginSignIn(ctx, returnTo),
-    completeSignIn: (binding: string | undefined, callbackUrl: URL) =>
-      completeSignIn(ctx, binding, callbackUrl),
+    completeSignIn: (binding: string | undefined, callbackUrl: URL, address: string) =>
+      completeSignIn(ctx, binding, callbackUrl, address),
     takeSignInSession: (binding: string | undefined, postLogoutRedirectUri: string, client?: SessionClient) =>
       takeSignInSession(ctx, binding, postLogoutRedirectUri, client),
     sweepSignIns: () => sweepSignIns(ctx),
@@ -106,8 +106,8 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     endAllOwnSessions: (actor: Authenticated) => endAllOwnSessions(ctx, actor),
     sweepSessions: () => sweepSessions(ctx),
     completeSecondFactor: (challenge: string, proof: SecondFactorProof, client: SessionClient) =>
-      completeSecondFactor(ctx, challenge, proof, client.address, (runner, admin) =>
-        openSession(ctx, runner, admin, client),
+      completeSecondFactor(ctx, challenge, proof, client.address, (runner, admin, methods) =>
+        openSession(ctx, runner, admin, client, methods),
       ),
     beginChallengeEnrolment: (challenge: string) => beginChallengeEnrolment(ctx, challenge),
     securityStatus: (actor: AdminRecord) => securityStatus(ctx, actor),
@@ -138,7 +138,7 @@ export function createAdminAccounts(deps: AdminAccountsDeps) {
     },
     passkeySignInOptions: () => passkeySignInOptions(ctx),
     signInWithPasskey: (response: Parameters<typeof signInWithPasskey>[1], client: SessionClient) =>
-      signInWithPasskey(ctx, response, (tx, admin) => openSession(ctx, tx, admin, client)),
+      signInWithPasskey(ctx, response, (tx, admin) => openSession(ctx, tx, admin, client, ['passkey'])),
   };
 }
 

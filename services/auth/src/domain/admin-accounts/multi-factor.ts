@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { SignInMethod } from '@readiness/kit/auth';
 import type { Database, Tx } from '@readiness/kit/db';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '@readiness/kit/errors';
 import { generateSecret, generateURI, verifySync } from 'otplib';
@@ -145,6 +146,13 @@ export async function beginChallengeEnrolment(
   return startEnrolment(ctx, admin);
 }
 
+/** A second factor at sign-in as the audit log names it, and as the session's tokens record it (`amr`). */
+const SECOND_FACTOR_AMR = {
+  totp: 'otp',
+  'recovery-code': 'recovery-code',
+  passkey: 'passkey',
+} as const satisfies Record<string, SignInMethod>;
+
 /**
  * The second step of sign-in: a code of the admin's authenticator app (confirming it, for an admin enrolling
  * now) or one of their recovery codes. The attempt is counted per account and per address before anything is
@@ -158,6 +166,7 @@ export async function completeSecondFactor(
   openSession: (
     runner: Tx | Database['db'],
     admin: AdminRecord,
+    methods: SignInMethod[],
   ) => Promise<{ token: IssuedToken; admin: AdminRecord }>,
 ): Promise<{ token: IssuedToken; admin: AdminRecord; recoveryCodes?: string[] }> {
   const { admin, purpose } = await challengedAdmin(ctx, challenge);
@@ -174,7 +183,7 @@ export async function completeSecondFactor(
   const result = await ctx.database
     .transaction(async (tx) => {
       let recoveryCodes: string[] | undefined;
-      let method: string;
+      let method: keyof typeof SECOND_FACTOR_AMR;
       if ('recoveryCode' in proof) {
         const hash = digest(normalisedRecoveryCode(proof.recoveryCode));
         if (enrol || !(await mfa.useRecoveryCode(tx, admin.id, hash))) {
@@ -204,7 +213,7 @@ export async function completeSecondFactor(
       }
       if (!(await mfa.takeChallenge(tx, digest(challenge)))) throw CHALLENGE_EXPIRED();
       await audited(tx, admin, 'admin.signed-in', admin, { method: `password+${method}` });
-      return { ...(await openSession(tx, admin)), recoveryCodes };
+      return { ...(await openSession(tx, admin, ['pwd', SECOND_FACTOR_AMR[method]])), recoveryCodes };
     })
     .catch(async (err: unknown) => {
       // A wrong code rolls the transaction back: its audit entry is written after, on its own.

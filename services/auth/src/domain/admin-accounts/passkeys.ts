@@ -18,7 +18,13 @@ import {
   type PasskeyRecord,
 } from '../../data-access/passkeys-repository';
 import { adminEvents } from '../events';
-import { ACCOUNT_DISABLED, audited, type AccountsContext, type Authenticated } from './context';
+import {
+  ACCOUNT_DISABLED,
+  audited,
+  mayUsePassword,
+  type AccountsContext,
+  type Authenticated,
+} from './context';
 import { assertReauthenticated } from './reauthentication';
 
 type Runner = Tx | Database['db'];
@@ -279,10 +285,9 @@ export async function signInWithPasskey<Session>(
     }
     // Where the institution signs its staff in through its provider, leaving the institution must end access:
     // a passkey kept here would outlive the provider's account, so only super admins keep this way in.
-    const sso = ctx.singleSignOn;
-    if (sso && !sso.allowPassword && admin.role !== 'super_admin') {
+    if (!mayUsePassword(ctx, admin)) {
       throw forbidden(
-        `Passkey sign-in is turned off for your account. Sign in with ${sso.displayName} instead.`,
+        `Passkey sign-in is turned off for your account. Sign in with ${ctx.singleSignOn?.displayName} instead.`,
         'passkey_sign_in_off',
       );
     }

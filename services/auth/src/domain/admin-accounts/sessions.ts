@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AdminTokenClaims } from '@readiness/kit/auth';
+import { assertSessionAllowed, type AdminTokenClaims, type SignInMethod } from '@readiness/kit/auth';
 import type { Database, Tx } from '@readiness/kit/db';
 import { badRequest, forbidden, unauthorized } from '@readiness/kit/errors';
 import { adminsRepository as repo, type AdminRecord } from '../../data-access/admins-repository';
 import { sessionsRepository as sessionsRepo } from '../../data-access/sessions-repository';
-import type { IssuedToken } from '../credentials';
+import type { IssuedToken, Session } from '../credentials';
 import {
   ACCOUNT_DISABLED,
   INVALID_CREDENTIALS,
@@ -13,6 +13,7 @@ import {
   committed,
   cutoffNow,
   isAdminId,
+  mayUsePassword,
   revokeAllSessions,
   type AccountsContext,
   type Authenticated,
@@ -25,9 +26,10 @@ export async function warmUp(ctx: AccountsContext): Promise<void> {
 }
 
 /** The session a token belongs to; a token from before sessions had a start counts from its own issue. */
-const sessionOf = (actor: Authenticated) => ({
+const sessionOf = (actor: Authenticated): Session => ({
   id: actor.claims.sid ?? randomUUID(),
   startedAt: actor.claims.auth_time ?? actor.claims.iat,
+  methods: actor.claims.amr ?? [],
 });
 
 export async function login(
@@ -62,7 +64,7 @@ export async function login(
   const secondFactor = await secondFactorStep(ctx, admin);
   if (secondFactor) return secondFactor;
   await auditSignIn(ctx, admin, 'admin.signed-in');
-  return openSession(ctx, ctx.database.db, admin, { address: ip, userAgent });
+  return openSession(ctx, ctx.database.db, admin, { address: ip, userAgent }, ['pwd']);
 }
 
 /** A new session for an admin who proved who they are (the password, and the second factor when they have one). */
@@ -71,11 +73,12 @@ export async function openSession(
   runner: Tx | Database['db'],
   admin: AdminRecord,
   client: SessionClient,
+  methods: SignInMethod[],
 ): Promise<{ token: IssuedToken; admin: AdminRecord }> {
   const now = new Date();
   await repo.recordLogin(runner, admin.id, now);
   ctx.admins.forget();
-  const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000) };
+  const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000), methods };
   const token = ctx.tokens.issue(admin, session);
   await startSession(ctx, admin, token, session.startedAt, client);
   return { token, admin: { ...admin, lastLogin: now } };
@@ -98,10 +101,9 @@ function auditSignIn(
 
 /** With `OIDC_ALLOW_PASSWORD=false` only super admins sign in with a password; told only once the password is right. */
 function assertPasswordSignInAllowed(ctx: AccountsContext, admin: AdminRecord): void {
-  const sso = ctx.singleSignOn;
-  if (!sso || sso.allowPassword || admin.role === 'super_admin') return;
+  if (mayUsePassword(ctx, admin)) return;
   throw forbidden(
-    `Password sign-in is turned off for your account. Sign in with ${sso.displayName} instead.`,
+    `Password sign-in is turned off for your account. Sign in with ${ctx.singleSignOn?.displayName} instead.`,
     'password_sign_in_off',
   );
 }
@@ -116,6 +118,8 @@ export async function authenticate(ctx: AccountsContext, token: string): Promise
   if (await ctx.revocations.isTokenRevoked(claims)) throw unauthorized();
   const admin = isAdminId(claims.sub) ? await ctx.admins.get(claims.sub) : undefined;
   if (!admin || admin.status !== 'active' || claims.iat < admin.tokensValidFrom) throw unauthorized();
+  // Again with the account's current role: a super admin's password session ends with the role.
+  assertSessionAllowed({ ...claims, role: admin.role }, ctx.sessionRules, Math.floor(Date.now() / 1000));
   sessionSeen(ctx, claims);
   return { claims, admin };
 }

@@ -7,11 +7,13 @@ import { PROVIDER_UNAVAILABLE, SignInRefused, type IdentityProvider } from '../i
 import { actorOf, type AccountsContext } from './context';
 import { startSession, type SessionClient } from './own-sessions';
 
-/** Single sign-on as configured: the provider, its name on the login page, and whether passwords stay for everyone. */
+/**
+ * Single sign-on as configured: the provider and its name on the login page (who may still sign in without it is
+ * the session rules' `passwordSignIn`).
+ */
 export interface SingleSignOnSettings {
   provider: IdentityProvider;
   displayName: string;
-  allowPassword: boolean;
 }
 
 /** Why a sign-in through the provider ended on the login page; the web app words each one. */
@@ -59,16 +61,21 @@ export async function beginSignIn(
 }
 
 /**
- * The provider sent the browser back. The pending sign-in of this browser (its cookie) is taken once, so a
- * replayed callback finds nothing; the provider's answer is checked; the verified e-mail must be an active admin's.
+ * The provider sent the browser back. The pending sign-in of this browser (its cookie) whose state the callback
+ * carries is taken once, so a replayed callback finds nothing, and a forged one (another state, opened in this
+ * browser) leaves it for the real callback; the provider's answer is checked; the verified e-mail must be an
+ * active admin's.
  */
 export async function completeSignIn(
   ctx: AccountsContext,
   binding: string | undefined,
   callbackUrl: URL,
+  address: string,
 ): Promise<{ signedIn: true } | { refused: SignInRefusal }> {
   const { provider } = settingsOf(ctx);
-  const pending = binding ? await signIns.takePending(ctx.database.db, digest(binding)) : undefined;
+  const state = callbackUrl.searchParams.get('state');
+  const pending =
+    binding && state ? await signIns.takePending(ctx.database.db, digest(binding), state) : undefined;
   if (!pending) {
     ctx.logger.warn(
       'a single sign-on callback without a pending sign-in of this browser (replayed, expired or forged)',
@@ -79,7 +86,7 @@ export async function completeSignIn(
   try {
     const identity = await provider.identify(callbackUrl, pending);
     email = identity.email?.trim().toLowerCase();
-    if (!email || !identity.emailVerified) return await refuse(ctx, 'unverified', email);
+    if (!email || !identity.emailVerified) return await refuse(ctx, address, 'unverified', email);
   } catch (err) {
     if (err instanceof SignInRefused) {
       ctx.logger.warn({ reason: err.reason, problem: err.message }, 'a single sign-on was refused');
@@ -89,25 +96,34 @@ export async function completeSignIn(
     throw err;
   }
   const admin = await repo.findByEmail(ctx.database.db, email);
-  if (!admin) return refuse(ctx, 'no_account', email);
-  if (admin.status !== 'active') return refuse(ctx, 'disabled', email, admin);
+  if (!admin) return refuse(ctx, address, 'no_account', email);
+  if (admin.status !== 'active') return refuse(ctx, address, 'disabled', email, admin);
   await signIns.completed(ctx.database.db, digest(binding!), admin.id, pending.returnTo, HANDOFF_SECONDS);
   return { signedIn: true };
 }
 
+/**
+ * A refusal the provider's answer led to, in the audit log. Anyone the provider knows can cause one, so each
+ * address writes at most its budget of entries (SSO_REFUSAL_AUDITS per window); past it the refusal still
+ * answers and is only logged.
+ */
 async function refuse(
   ctx: AccountsContext,
+  address: string,
   reason: SignInRefusal,
   email: string | undefined,
   admin?: AdminRecord,
 ): Promise<{ refused: SignInRefusal }> {
-  ctx.logger.warn({ reason, email }, 'a single sign-on was refused');
-  await repo.addAudit(ctx.database.db, {
-    actor: null,
-    action: 'admin.sign-in-refused',
-    target: admin ? actorOf(admin) : null,
-    details: { method: 'sso', reason, ...(email ? { email } : {}) },
-  });
+  const audit = await ctx.ssoRefusalAudits.consume(address);
+  ctx.logger.warn({ reason, email, address, audited: audit.allowed }, 'a single sign-on was refused');
+  if (audit.allowed) {
+    await repo.addAudit(ctx.database.db, {
+      actor: null,
+      action: 'admin.sign-in-refused',
+      target: admin ? actorOf(admin) : null,
+      details: { method: 'sso', reason, address, ...(email ? { email } : {}) },
+    });
+  }
   return { refused: reason };
 }
 
@@ -141,7 +157,7 @@ export async function takeSignInSession(
   ctx.admins.forget();
   const admin = { ...found, lastLogin: now };
   const startedAt = Math.floor(now.getTime() / 1000);
-  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt });
+  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt, methods: ['sso'] });
   await startSession(ctx, admin, token, startedAt, client);
   const endSessionUrl = await provider.endSessionUrl(postLogoutRedirectUri);
   return { token, admin, returnTo: handoff.returnTo, ...(endSessionUrl ? { endSessionUrl } : {}) };

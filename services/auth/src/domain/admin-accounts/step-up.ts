@@ -4,7 +4,7 @@ import type { AdminRecord } from '../../data-access/admins-repository';
 import { multiFactorRepository as mfa } from '../../data-access/multi-factor-repository';
 import { passkeysRepository as passkeys } from '../../data-access/passkeys-repository';
 import { sessionsRepository as sessions } from '../../data-access/sessions-repository';
-import { audited, type AccountsContext, type Authenticated } from './context';
+import { audited, mayUsePassword, type AccountsContext, type Authenticated } from './context';
 import { provedUntil, reauthenticationRequired } from './reauthentication';
 import { timeStepOf, WRONG_CODE } from './multi-factor';
 import { verifyPasskeyAnswer } from './passkeys';
@@ -22,18 +22,10 @@ export interface StepUpState {
 
 const WRONG_PASSWORD = 'The password is not correct.';
 
-/**
- * Whether the admin may prove it is them with their password: not when the institution's provider signs them in
- * (`OIDC_ALLOW_PASSWORD=false`), since the password is then not how they sign in.
- */
-function passwordProves(ctx: AccountsContext, admin: AdminRecord): boolean {
-  const sso = ctx.singleSignOn;
-  return !sso || sso.allowPassword || admin.role === 'super_admin';
-}
-
 async function methodsOf(ctx: AccountsContext, admin: AdminRecord): Promise<StepUpMethod[]> {
   const db = ctx.database.db;
-  const methods: StepUpMethod[] = passwordProves(ctx, admin) ? ['password'] : [];
+  // Not the password when the institution's provider signs the admin in: it is then not how they sign in.
+  const methods: StepUpMethod[] = mayUsePassword(ctx, admin) ? ['password'] : [];
   if ((await mfa.findTotp(db, admin.id))?.confirmedAt) methods.push('totp');
   if ((await passkeys.count(db, admin.id)) > 0) methods.push('passkey');
   return methods;
@@ -60,7 +52,7 @@ export async function reauthenticate(
   }
   let method: StepUpMethod;
   if ('password' in proof) {
-    if (!passwordProves(ctx, admin)) {
+    if (!mayUsePassword(ctx, admin)) {
       throw forbidden('Confirm with your authenticator app or a passkey instead.', 'password_sign_in_off');
     }
     await ctx.throttle.consumeAttempt(admin.email, ip, 'current-password');

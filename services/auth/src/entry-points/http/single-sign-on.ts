@@ -73,7 +73,7 @@ export const singleSignOnOperations = {
     async handle({ req, res }, deps) {
       const callbackUrl = new URL(deps.redirectUri);
       callbackUrl.search = new URL(req.originalUrl, 'http://callback').search;
-      const outcome = await deps.accounts.completeSignIn(bindingOf(req), callbackUrl);
+      const outcome = await deps.accounts.completeSignIn(bindingOf(req), callbackUrl, clientOf(req).address);
       res.setHeader('Cache-Control', 'no-store');
       // A refusal leaves the cookie alone: a forged callback must not end the browser's own sign-in in progress.
       if ('refused' in outcome) {

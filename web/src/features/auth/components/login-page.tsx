@@ -8,6 +8,7 @@ import { Button, FullPageSpinner, Input, PasswordInput } from '../../../componen
 import { useAppDispatch } from '../../../lib/hooks';
 import { bindFields } from '../../../lib/forms';
 import { takeInvalidLink } from '../../../lib/handed-over-toast';
+import type { SessionEnd } from '../../../lib/session-events';
 import { notify } from '../../../lib/toast';
 import type { SecondFactorStep as Step } from '../api/auth-api';
 import { loginSchema, type LoginInput } from '../api/schemas';
@@ -18,6 +19,14 @@ import { SingleSignOn, useSingleSignOnReturn } from './single-sign-on';
 import { PasskeySignIn } from './passkey-sign-in';
 import { SecondFactorStep } from './second-factor-step';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
+
+/** What the login page says about why the last session ended. */
+const SESSION_END_NOTES = {
+  endedElsewhere: 'auth.login.sessionEnded',
+  signedOutEverywhere: 'auth.login.signedOutEverywhere',
+  maxAge: 'auth.login.sessionMaxAge',
+  signInMethodOff: 'auth.login.signInMethodOff',
+} as const satisfies Record<SessionEnd, string>;
 
 export function LoginPage() {
   const t = useAdminT();
@@ -78,11 +87,7 @@ export function LoginPage() {
       )}
       {ended && (
         <div className="auth-note" role="status">
-          <p>
-            {ended === 'signedOutEverywhere'
-              ? t('auth.login.signedOutEverywhere')
-              : t('auth.login.sessionEnded')}
-          </p>
+          <p>{t(SESSION_END_NOTES[ended])}</p>
         </div>
       )}
       <SingleSignOn outcome={singleSignOn} returnTo={redirectTarget(location.state)} />

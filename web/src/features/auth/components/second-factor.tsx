@@ -1,10 +1,11 @@
 import { forwardRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Copy, ShieldCheck } from 'lucide-react';
+import { Copy, Download, ShieldCheck } from 'lucide-react';
 import { Button, Input, type InputProps } from '../../../components/ui';
 import { failAtField } from '../../../lib/form-errors';
 import { bindFields } from '../../../lib/forms';
+import { saveBlob } from '../../../lib/save-file';
 import { notify } from '../../../lib/toast';
 import type { TotpEnrolment } from '../api/auth-api';
 import {
@@ -133,7 +134,14 @@ export function RecoveryCodeForm({
   );
 }
 
-/** The recovery codes, shown once, with a way to copy them; `onDone` when the admin has saved them. */
+/** The recovery codes as a text file to keep: what they are, for which site, then one code a line. */
+function downloadRecoveryCodes(codes: string[]): void {
+  const heading = adminT('auth.recoveryCodes.fileHeading', { site: window.location.host });
+  const text = `${heading}\n\n${codes.join('\n')}\n`;
+  saveBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), 'readiness-recovery-codes.txt');
+}
+
+/** The recovery codes, shown once, with ways to copy and download them; `onDone` when the admin has saved them. */
 export function RecoveryCodes({
   codes,
   doneLabel,
@@ -170,6 +178,13 @@ export function RecoveryCodes({
       <div className="recovery-codes__actions">
         <Button variant="secondary" icon={<Copy size={16} aria-hidden="true" />} onClick={copy}>
           {copied ? t('auth.recoveryCodes.copied') : t('auth.recoveryCodes.copy')}
+        </Button>
+        <Button
+          variant="secondary"
+          icon={<Download size={16} aria-hidden="true" />}
+          onClick={() => downloadRecoveryCodes(codes)}
+        >
+          {t('auth.recoveryCodes.download')}
         </Button>
         <Button onClick={onDone}>{doneLabel}</Button>
       </div>

@@ -14,6 +14,14 @@ async function signIn(user: ReturnType<typeof renderApp>['user'], email: string,
   await user.click(screen.getByRole('button', { name: 'Sign In' }));
 }
 
+/** Any call of the session: an admin saved from the Admins page. */
+async function saveAnAdmin(user: ReturnType<typeof renderApp>['user']) {
+  await user.click(screen.getByRole('button', { name: 'Edit Alan Turing' }));
+  await user.click(
+    within(screen.getByRole('dialog', { name: 'Edit Admin' })).getByRole('button', { name: 'Save Changes' }),
+  );
+}
+
 describe('Login page after a session ended', () => {
   it('when a session is ended elsewhere while the admin works, then the login page says why', async () => {
     const token = openSession(superAdmin._id);
@@ -21,12 +29,7 @@ describe('Login page after a session ended', () => {
     await screen.findByRole('table', { name: 'Administrators' });
     // Another device signed out everywhere: this session's token is refused from now on.
     db.sessions.delete(token);
-    await user.click(screen.getByRole('button', { name: 'Edit Alan Turing' }));
-    await user.click(
-      within(screen.getByRole('dialog', { name: 'Edit Admin' })).getByRole('button', {
-        name: 'Save Changes',
-      }),
-    );
+    await saveAnAdmin(user);
 
     expect(await screen.findByRole('heading', { name: 'Admin Portal' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/login');
@@ -78,6 +81,55 @@ describe('Login page after a session ended', () => {
     expect(router.state.location.pathname).toBe('/admin/login');
     expect(await screen.findByText(EVERYWHERE)).toBeInTheDocument();
     expect(screen.queryByText(ENDED)).not.toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      'session_max_age',
+      'Your session has reached its maximum length. Please sign in again.',
+      'You were signed out because your session reached the longest time allowed. Please sign in again.',
+    ],
+    [
+      'sign_in_method_off',
+      'The way you signed in is no longer allowed for your account. Please sign in again.',
+      'You were signed out because password and passkey sign-in are now turned off for your account. Sign in with your institution’s account instead.',
+    ],
+  ])(
+    'when a stricter setting refuses the session (%s) while the admin works, then the login page gives that reason',
+    async (code, message, note) => {
+      const token = openSession(superAdmin._id);
+      const { user, router } = renderApp('/admin/admins', { token });
+      await screen.findByRole('table', { name: 'Administrators' });
+      // A restart with the stricter setting: every call of this session is refused from now on.
+      server.use(http.all('*/api/*', () => HttpResponse.json({ code, message }, { status: 401 })));
+      await saveAnAdmin(user);
+
+      expect(await screen.findByRole('heading', { name: 'Admin Portal' })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe('/admin/login');
+      expect(screen.getByRole('status')).toHaveTextContent(note);
+      expect(screen.queryByText(ENDED)).not.toBeInTheDocument();
+    },
+  );
+
+  it('when the app opens with a token a stricter setting refuses, then the login page gives that reason', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    server.use(
+      http.get('*/api/auth/me', () =>
+        HttpResponse.json(
+          {
+            code: 'session_max_age',
+            message: 'Your session has reached its maximum length. Please sign in again.',
+          },
+          { status: 401 },
+        ),
+      ),
+    );
+    renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });
+    expect(
+      await screen.findByText(
+        'You were signed out because your session reached the longest time allowed. Please sign in again.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('when a disabled admin signs in with the right password, then they are told the account is disabled; a wrong password is told nothing more', async () => {

@@ -1,8 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { regularAdmin, superAdmin } from '../../../testing/fixtures';
+import { saveBlob } from '../../../lib/save-file';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
+
+jest.mock('../../../lib/save-file', () => ({
+  ...jest.requireActual<object>('../../../lib/save-file'),
+  saveBlob: jest.fn(),
+}));
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-ij${i}k`);
@@ -71,6 +77,14 @@ describe('Security page', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(CODES);
+    // Downloaded as a text file: what the codes are, then one a line.
+    await user.click(within(codes).getByRole('button', { name: 'Download codes' }));
+    expect(saveBlob).toHaveBeenCalledWith(expect.any(Blob), 'readiness-recovery-codes.txt');
+    const file = jest.mocked(saveBlob).mock.calls[0]![0];
+    expect(file.type).toBe('text/plain;charset=utf-8');
+    const text = await file.text();
+    expect(text).toMatch(/^Readiness recovery codes for localhost\b/);
+    expect(text.trim().split('\n').slice(-10)).toEqual(CODES);
 
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(await screen.findByText('10 recovery codes left.')).toBeInTheDocument();

@@ -18,6 +18,10 @@ export default {
   'auth.login.sessionEnded':
     'You were signed out because your session was ended on another device or by a super admin. Please sign in again.',
   'auth.login.signedOutEverywhere': 'You signed out of every session, this one included.',
+  'auth.login.sessionMaxAge':
+    'You were signed out because your session reached the longest time allowed. Please sign in again.',
+  'auth.login.signInMethodOff':
+    'You were signed out because password and passkey sign-in are now turned off for your account. Sign in with your institution’s account instead.',
   'auth.login.studentNote.title': 'Looking for your assessment?',
   'auth.login.studentNote.body':
     'The invitation link you opened is invalid or has expired. This sign-in is for administrators: ask whoever sent you the invitation for a new link.',
@@ -161,6 +165,9 @@ export default {
     'Save these codes somewhere safe, such as a password manager. Each one signs you in once if you lose your authenticator app or passkey. They are shown only now.',
   'auth.recoveryCodes.copy': 'Copy codes',
   'auth.recoveryCodes.copied': 'Copied',
+  'auth.recoveryCodes.download': 'Download codes',
+  'auth.recoveryCodes.fileHeading':
+    'Readiness recovery codes for {site}. Each code signs you in once in place of your authenticator app or passkey. Keep this file somewhere safe.',
   'auth.recoveryCodes.copiedToast': 'Recovery codes copied to clipboard',
   'auth.recoveryCodes.copyFailed': 'Failed to copy the recovery codes',
   'auth.recoveryCodes.done': 'Done',
