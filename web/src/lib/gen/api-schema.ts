@@ -832,7 +832,7 @@ export interface paths {
                                  */
                                 presence: "active" | "idle" | "offline";
                                 savedAt: string | null;
-                                /** @description The first section still missing a required answer (where the page resumes) */
+                                /** @description The section the student's page is on (the one it last reported reaching); null before it reported one */
                                 section: {
                                     count: number;
                                     number: number;
