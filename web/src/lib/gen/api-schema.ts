@@ -1235,6 +1235,10 @@ export interface paths {
                                     };
                                     isCorrect: boolean;
                                     maxPoints: number;
+                                    /** @description The question's number in its version (as the editor and the item analysis number it); null when the version is not known */
+                                    number: number | null;
+                                    /** @description Where the question stood on the attempt's own paper, in the order shown; null when the attempt had no paper of its own (or was scored before it was kept) */
+                                    paperPosition: number | null;
                                     points: number;
                                     question: string;
                                     questionId: string;
@@ -1253,6 +1257,8 @@ export interface paths {
                                         questions: {
                                             correctAnswer: string;
                                             id: string;
+                                            /** @description The question's number in the version */
+                                            number: number;
                                             options: {
                                                 id: string;
                                                 text: string;
@@ -1626,6 +1632,8 @@ export interface paths {
                                 correct: number;
                                 facility: number;
                                 id: string;
+                                /** @description The question's number in the version, from 1 */
+                                number: number;
                                 question: string;
                                 section: number;
                                 /** @description Results where it was optional and left unanswered */

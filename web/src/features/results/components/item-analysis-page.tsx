@@ -8,7 +8,7 @@ import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { useGetItemAnalysisQuery } from '../api/results-api';
 import type { ItemAnalysis } from '../api/types';
 
-type QuestionRow = ItemAnalysis['questions'][number] & { number: number };
+type QuestionRow = ItemAnalysis['questions'][number];
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
@@ -60,7 +60,7 @@ export function ItemAnalysisPage() {
   }, [error]);
 
   const sectionTitle = new Map((data?.sections ?? []).map((s) => [String(s.id), s.title]));
-  const rows: QuestionRow[] = (data?.questions ?? []).map((q, i) => ({ ...q, number: i + 1 }));
+  const rows = data?.questions ?? [];
   const columns: Column<QuestionRow>[] = [
     {
       key: 'question',
