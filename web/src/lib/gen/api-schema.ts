@@ -2412,6 +2412,13 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 isActive: boolean;
+                                /** @description Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out */
+                                outdatedTranslations: {
+                                    ar?: string[][];
+                                    es?: string[][];
+                                    fr?: string[][];
+                                    pt?: string[][];
+                                };
                                 passingScore: number;
                                 practiceQuestion: {
                                     correctAnswer: string;
@@ -2692,6 +2699,16 @@ export interface paths {
                             /** @enum {string} */
                             type: "yes_no" | "multiple_choice" | "file_upload";
                         }[];
+                        /**
+                         * @description Translated texts the editor confirmed as still right for the English they are saved with: they are no longer shown as outdated. A text the save changes needs no mention
+                         * @default {}
+                         */
+                        reviewedTranslations?: {
+                            ar?: string[][];
+                            es?: string[][];
+                            fr?: string[][];
+                            pt?: string[][];
+                        };
                         sections: {
                             /** @default  */
                             description?: string;
@@ -2883,6 +2900,13 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 isActive: boolean;
+                                /** @description Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out */
+                                outdatedTranslations: {
+                                    ar?: string[][];
+                                    es?: string[][];
+                                    fr?: string[][];
+                                    pt?: string[][];
+                                };
                                 passingScore: number;
                                 practiceQuestion: {
                                     correctAnswer: string;
@@ -3453,6 +3477,13 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 isActive: boolean;
+                                /** @description Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out */
+                                outdatedTranslations: {
+                                    ar?: string[][];
+                                    es?: string[][];
+                                    fr?: string[][];
+                                    pt?: string[][];
+                                };
                                 passingScore: number;
                                 practiceQuestion: {
                                     correctAnswer: string;
@@ -3728,6 +3759,13 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 isActive: boolean;
+                                /** @description Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out */
+                                outdatedTranslations: {
+                                    ar?: string[][];
+                                    es?: string[][];
+                                    fr?: string[][];
+                                    pt?: string[][];
+                                };
                                 passingScore: number;
                                 practiceQuestion: {
                                     correctAnswer: string;
