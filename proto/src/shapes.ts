@@ -317,8 +317,14 @@ export const sectionFigures = (s: Omit<ResultSection, 'sectionId'>): Omit<Result
   percentage: s.percentage,
 });
 
-/** One question's outcome within a result; `skipped` (an optional question left unanswered) only when true. */
-export type ResultAnswer = Omit<Plain<ScoredAnswer>, 'skipped'> & { skipped?: boolean };
+/**
+ * One question's outcome within a result; `skipped` (an optional question left unanswered) only when true,
+ * `paperPosition` (its place on the attempt's own paper) only when the attempt had one.
+ */
+export type ResultAnswer = Omit<Plain<ScoredAnswer>, 'skipped' | 'paperPosition'> & {
+  skipped?: boolean;
+  paperPosition?: number;
+};
 
 /** A result as `results.result.recorded.v1` carries it, in plain values. */
 export type RecordedResult = Omit<
@@ -367,6 +373,7 @@ export function recordedResult(e: ResultRecorded): RecordedResult {
       maxPoints: a.maxPoints,
       sectionId: a.sectionId,
       ...(a.skipped ? { skipped: true } : {}),
+      ...(a.paperPosition > 0 ? { paperPosition: a.paperPosition } : {}),
     })),
   };
 }

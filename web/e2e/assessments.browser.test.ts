@@ -339,3 +339,50 @@ test('when an admin sets a question bank and shuffling, then the editor says wha
   expect(saved).toMatchObject({ shuffleQuestions: true, shuffleOptions: true });
   expect(saved.sections[0]).toMatchObject({ draw: 2 });
 });
+
+test('when the English of a translated question changes, then the editor marks its translations English changed — review, counts them, and asks before saving', async () => {
+  const before = await current();
+  const [first] = before.questions;
+  // The English of the first question changes through the API; its translations stay as they were written.
+  const changed = await api<{
+    assessment: SavedAssessment & { outdatedTranslations: Record<string, string[][]> };
+  }>(product.url, 'PUT', '/api/assessment', {
+    token,
+    body: {
+      ...before,
+      baseVersion: before.version,
+      questions: before.questions.map((q) =>
+        q === first ? { ...q, question: `${q.question} (revised)` } : q,
+      ),
+      changeNotes: 'Reworded the first question',
+    },
+  });
+  expect(changed.body.assessment.outdatedTranslations.es).toEqual([['questions', first!.id, 'question']]);
+
+  for (const [viewport, width] of [
+    [DESKTOP, 'desktop'],
+    [MOBILE, 'mobile'],
+  ] as const) {
+    const page = await openAssessments(viewport);
+    await page.getByRole('button', { name: 'Edit Assessment' }).click();
+    const status = page.getByRole('list', { name: 'Translation status' });
+    await shown(status.getByText(/^Spanish: .*\b1\b.* to review \(English changed\)$/));
+    await page
+      .getByRole('group', { name: 'Content language' })
+      .getByRole('button', { name: 'Español' })
+      .click();
+    const marker = page.getByText('English changed — review');
+    await shown(marker);
+    await marker.scrollIntoViewIfNeeded();
+    await expectAccessible(page, `translations to review at ${viewport.width} px`);
+    await saveScreenshot(page, 'assessments-translation-review', width);
+
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    const ask = page.getByRole('dialog', { name: 'Save with translations to review?' });
+    await shown(ask.getByText(/written for English text that has changed since \(Spanish 1, /));
+    await expectAccessible(page, `the question before saving at ${viewport.width} px`);
+    await saveScreenshot(page, 'assessments-translation-review-save', width, true);
+    await ask.getByRole('button', { name: 'Review them' }).click();
+  }
+  expect((await current()).version).toBe(changed.body.assessment.version);
+});

@@ -42,6 +42,8 @@ export interface ResultFacts {
   versionId: string;
   /** The second question was optional and left unanswered. */
   secondSkipped?: boolean;
+  /** The attempt was given the second question alone (a section's draw): the first on its paper. */
+  drawnSecondOnly?: boolean;
   /** What happened during the attempt. */
   timeline?: TimelineFact[];
   /** The attempt's language; left out, as a results service older than languages leaves it. */
@@ -153,18 +155,30 @@ export function resultRecorded(facts: ResultFacts) {
     language: facts.language ?? '',
     localizedTitle: facts.localizedTitle ?? '',
     answers: [
-      { questionId: 'q1', answer: 'yes', isCorrect: true, points: 1, maxPoints: 1, sectionId: 1 },
-      facts.secondSkipped
+      ...(facts.drawnSecondOnly
+        ? []
+        : [{ questionId: 'q1', answer: 'yes', isCorrect: true, points: 1, maxPoints: 1, sectionId: 1 }]),
+      facts.drawnSecondOnly
         ? {
             questionId: 'q2',
-            answer: '',
-            isCorrect: false,
-            points: 0,
+            answer: 'o3',
+            isCorrect: true,
+            points: 1,
             maxPoints: 1,
             sectionId: 2,
-            skipped: true,
+            paperPosition: 1,
           }
-        : { questionId: 'q2', answer: 'o3', isCorrect: true, points: 1, maxPoints: 1, sectionId: 2 },
+        : facts.secondSkipped
+          ? {
+              questionId: 'q2',
+              answer: '',
+              isCorrect: false,
+              points: 0,
+              maxPoints: 1,
+              sectionId: 2,
+              skipped: true,
+            }
+          : { questionId: 'q2', answer: 'o3', isCorrect: true, points: 1, maxPoints: 1, sectionId: 2 },
     ],
   });
 }

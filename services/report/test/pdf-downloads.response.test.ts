@@ -145,6 +145,30 @@ describe('PDF downloads', () => {
     expect(text).not.toContain('incorrect');
   });
 
+  it("when the attempt was given some of the version's questions, then each question shows its number in the version and, where it differs, its place on the paper", async () => {
+    const drawn = resultFacts({ name: 'Drawn Paper', email: 'drawn@example.edu', drawnSecondOnly: true });
+    const whole = resultFacts({ name: 'Whole Paper', email: 'whole@example.edu' });
+    await h.publishResult(drawn);
+    await h.publishResult(whole);
+    await h.mail.waitFor((m) => m.to.includes('drawn@example.edu'), 30_000);
+    await h.mail.waitFor((m) => m.to.includes('whole@example.edu'), 30_000);
+    const textOf = async (resultId: string) =>
+      pdfText(Buffer.from(await (await h.get(`/api/admin/results/${resultId}/pdf`)).arrayBuffer())).replace(
+        /\s+/g,
+        ' ',
+      );
+
+    // The paper's only question is the version's second: Q2, and the 1st on this paper (not numbered 1).
+    const text = await textOf(drawn.resultId);
+    expect(text).toMatch(/Q2 How many hours a week can you set aside for study\? .*1st on this paper/);
+    expect(text).not.toMatch(/\bQ1\b/);
+    // A paper with every question in the version's order: the numbers alone.
+    const plain = await textOf(whole.resultId);
+    expect(plain).toContain('Q1 Do you have a reliable internet connection at home?');
+    expect(plain).toContain('Q2 How many hours a week');
+    expect(plain).not.toContain('on this paper');
+  });
+
   it('when an admin downloads the certificate of a passed result, then it is the stored PDF named after name and e-mail', async () => {
     const facts = resultFacts({ name: 'Ada Lovelace', email: 'ada.cert@example.edu', percentage: 97 });
     await h.publishResult(facts);

@@ -8,6 +8,7 @@ interface AnalysisJson {
   attempts: number;
   questions: Array<{
     id: string;
+    number: number;
     attempts: number;
     correct: number;
     facility: number;
@@ -63,10 +64,10 @@ describe('item analysis', () => {
     expect(json.version).toBe(2);
     expect(json.versions).toEqual([1, 2]);
     expect(json.attempts).toBe(4);
-    expect(json.questions.map((q) => [q.id, q.attempts, q.correct, q.facility])).toEqual([
-      ['q1', 4, 3, 0.75],
-      ['q2', 4, 2, 0.5],
-      ['q3', 4, 1, 0.25],
+    expect(json.questions.map((q) => [q.id, q.number, q.attempts, q.correct, q.facility])).toEqual([
+      ['q1', 1, 4, 3, 0.75],
+      ['q2', 2, 4, 2, 0.5],
+      ['q3', 3, 4, 1, 0.25],
     ]);
     // Section 1 (q1): 100, 100, 100, 0 → 75. Section 2 (q2, q3; 5 points): 100, 40, 0, 0 → 35.
     expect(json.sections).toEqual([

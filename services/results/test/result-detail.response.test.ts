@@ -80,6 +80,8 @@ describe('the result detail', () => {
     expect(result.answers).toEqual([
       {
         questionId: 'q1',
+        number: 1,
+        paperPosition: null,
         question: 'Do you own a computer?',
         type: 'yes_no',
         section: 1,
@@ -92,6 +94,8 @@ describe('the result detail', () => {
       },
       {
         questionId: 'q2',
+        number: 2,
+        paperPosition: null,
         question: 'How often do you study?',
         type: 'multiple_choice',
         section: 2,
@@ -104,6 +108,8 @@ describe('the result detail', () => {
       },
       {
         questionId: 'q3',
+        number: 3,
+        paperPosition: null,
         question: 'Upload a photo of your study space',
         type: 'file_upload',
         section: 2,
@@ -134,6 +140,7 @@ describe('the result detail', () => {
     expect(taken.sections.map((s) => s.questions.length)).toEqual([1, 2]);
     expect(taken.sections[1]!.questions[0]).toEqual({
       id: 'q2',
+      number: 2,
       type: 'multiple_choice',
       question: 'How often do you study?',
       points: 2,
@@ -144,6 +151,48 @@ describe('the result detail', () => {
         { id: 'b', text: 'Every day' },
       ],
     });
+  });
+
+  test("when the attempt was given some of the version's questions in its own order, then each answer carries the version's number and its place on the paper", async () => {
+    // A paper of q3 then q2 (a draw of section 2's order, section 1 left out): the version numbers them 3 and 2.
+    const recorded = await h.submit({
+      versionId: version.versionId,
+      questionIds: ['q3', 'q2'],
+      answers: [{ questionId: 'q2', answer: 'b' }],
+    });
+    expect(recorded.answers.map((a) => [a.questionId, a.paperPosition])).toEqual([
+      ['q2', 2],
+      ['q3', 1],
+    ]);
+    const res = await h.call('GET', `/api/admin/results/${recorded.resultId}`);
+    const { result } = (await res.json()) as {
+      result: {
+        answers: Array<{ questionId: string; number: number; paperPosition: number | null }>;
+        assessmentVersion: { sections: Array<{ questions: Array<{ id: string; number: number }> }> };
+      };
+    };
+    expect(result.answers.map((a) => [a.questionId, a.number, a.paperPosition])).toEqual([
+      ['q2', 2, 2],
+      ['q3', 3, 1],
+    ]);
+    // The version taken numbers every question the same way, those the paper left out included.
+    expect(
+      result.assessmentVersion.sections.flatMap((s) => s.questions.map((q) => [q.id, q.number])),
+    ).toEqual([
+      ['q1', 1],
+      ['q2', 2],
+      ['q3', 3],
+    ]);
+    // An id on the paper that the version does not have takes no place on it.
+    const odd = await h.submit({
+      versionId: version.versionId,
+      questionIds: ['qX', 'q3', 'q1'],
+      answers: [],
+    });
+    expect(odd.answers.map((a) => [a.questionId, a.paperPosition])).toEqual([
+      ['q1', 2],
+      ['q3', 1],
+    ]);
   });
 
   test("when a result is opened, then it shows the attempt's timeline as the student service sent it, and passes it on", async () => {

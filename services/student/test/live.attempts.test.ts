@@ -61,6 +61,15 @@ describe('the Live screen', () => {
         { questionId: 'q2', answer: 'opt-a' },
       ],
     });
+    // Its page reports the section it shows: section 2, then back to section 1 to check an answer.
+    const shown = (sectionId: number, ms: number) => ({
+      attemptId: ahead.attemptId,
+      deviceId: 'device-live-1',
+      entries: [{ kind: 'section_reached', at: new Date(Date.now() - ms).toISOString(), sectionId }],
+    });
+    const reportSection = (sectionId: number, ms: number) =>
+      studentCall(h, 'POST', `/api/student/${ahead.token}/activity`, shown(sectionId, ms));
+    expect((await reportSection(2, 2000)).status).toBe(204);
     // The second student has less time left: listed first.
     await h.database.execute(
       sql`UPDATE attempts SET deadline_at = deadline_at - interval '10 minutes' WHERE id = ${behind.attemptId}`,
@@ -79,9 +88,20 @@ describe('the Live screen', () => {
       addedMinutes: 0,
     });
     expect(a!.savedAt).toEqual(expect.any(String));
-    expect(b).toMatchObject({ answered: 0, section: { number: 1, title: 'Computer skills' }, savedAt: null });
+    // A page that reported no section yet shows none (not a guess from the answers).
+    expect(b).toMatchObject({ answered: 0, section: null, savedAt: null });
     expect(b!.timeLeftSeconds).toBeLessThan(a!.timeLeftSeconds);
     expect(a!.timeLeftSeconds).toBeGreaterThan(29 * 60);
+
+    // Back on section 1, whose answers are all in: the screen follows the page, not the answers.
+    expect((await reportSection(1, 1000)).status).toBe(204);
+    expect((await live(`?search=${tag}`)).attempts[1]).toMatchObject({
+      name: `Ahead ${tag}`,
+      section: { number: 1, title: 'Computer skills', count: 2 },
+    });
+    // A section the version does not have is refused and changes nothing.
+    expect((await reportSection(99, 500)).status).toBe(400);
+    expect((await live(`?search=${tag}`)).attempts[1].section).toMatchObject({ number: 1 });
 
     const second = await live(`?search=${tag}&limit=1&page=2`);
     expect(second.attempts.map((x: JsonBody) => x.name)).toEqual([`Ahead ${tag}`]);

@@ -18,6 +18,8 @@ export interface VersionContent {
 }
 
 export interface VersionRecord extends VersionContent {
+  /** What each translated text was written against, as JSON the domain gives its shape; {} when none is kept. */
+  translationSources: unknown;
   id: string;
   version: number;
   isActive: boolean;
@@ -40,6 +42,7 @@ interface VersionRow {
   shuffle_options: boolean;
   practice_question: unknown;
   translations: unknown;
+  translation_sources: unknown;
   change_notes: string;
   created_at: Date | string;
   created_by_id: string;
@@ -60,6 +63,7 @@ const toVersion = (r: VersionRow): VersionRecord => ({
   shuffleOptions: r.shuffle_options,
   practiceQuestion: r.practice_question,
   translations: r.translations,
+  translationSources: r.translation_sources,
   changeNotes: r.change_notes,
   createdAt: new Date(r.created_at),
   createdBy: { id: r.created_by_id, name: r.created_by_name },
@@ -98,8 +102,8 @@ const VERSIONS_LOCK = 7_341_002;
 export const lockVersions = (tx: Tx) => tx.execute(sql`SELECT pg_advisory_xact_lock(${VERSIONS_LOCK})`);
 
 const VERSION_COLUMNS = sql`id, version, is_active, title, description, time_limit, passing_score, sections,
-  questions, shuffle_questions, shuffle_options, practice_question, translations, change_notes, created_at,
-  created_by_id, created_by_name`;
+  questions, shuffle_questions, shuffle_options, practice_question, translations, translation_sources, change_notes,
+  created_at, created_by_id, created_by_name`;
 
 /** The versions, the question files they carry, the audit of both and the admins' names, in one repository. */
 export function createVersionsRepository(database: Database) {
@@ -156,6 +160,7 @@ function versionQueries(database: Database) {
       input: {
         version: number;
         content: VersionContent;
+        translationSources: unknown;
         changeNotes: string;
         createdBy: { id: string; name: string };
       },
@@ -166,11 +171,12 @@ function versionQueries(database: Database) {
         tx,
         sql`INSERT INTO assessment_versions (version, is_active, title, description, time_limit, passing_score,
               sections, questions, shuffle_questions, shuffle_options, practice_question, translations,
-              change_notes, created_by_id, created_by_name)
+              translation_sources, change_notes, created_by_id, created_by_name)
             VALUES (${input.version}, true, ${c.title}, ${c.description}, ${c.timeLimit}, ${c.passingScore},
               ${JSON.stringify(c.sections)}::jsonb, ${JSON.stringify(c.questions)}::jsonb, ${c.shuffleQuestions},
               ${c.shuffleOptions}, ${c.practiceQuestion == null ? null : JSON.stringify(c.practiceQuestion)}::jsonb,
-              ${JSON.stringify(c.translations)}::jsonb, ${input.changeNotes},
+              ${JSON.stringify(c.translations)}::jsonb, ${JSON.stringify(input.translationSources)}::jsonb,
+              ${input.changeNotes},
               ${input.createdBy.id}, ${input.createdBy.name})
             RETURNING ${VERSION_COLUMNS}`,
       );

@@ -1,6 +1,7 @@
 import { badRequest } from '@readiness/kit/errors';
 import { QUESTION_KINDS, questionBasics, type ContentTranslations } from '@readiness/contracts';
 import type { VersionContent, VersionRecord } from '../data-access/versions-repository';
+import type { TranslationSources } from './translation-review';
 import { checkTranslations, normalizeTranslations, translatedFileNames } from './translations';
 
 export const QUESTION_TYPES = QUESTION_KINDS;
@@ -59,8 +60,11 @@ export interface PracticeQuestion {
   correctAnswer: string;
 }
 
-/** One saved version. */
-export interface AssessmentVersion extends AssessmentContent, Omit<VersionRecord, keyof VersionContent> {}
+/** One saved version, with what its translations were written against. */
+export interface AssessmentVersion
+  extends AssessmentContent, Omit<VersionRecord, keyof VersionContent | 'translationSources'> {
+  translationSources: TranslationSources;
+}
 
 function firstRepeat<T>(values: T[]): T | undefined {
   const seen = new Set<T>();

@@ -18,6 +18,7 @@ import {
   type AssessmentVersion,
 } from './assessment';
 import { VERSION_PUBLISHED, versionPublishedPayload } from './events';
+import { translationSources, type OutdatedTranslations } from './translation-review';
 import { downloadQuestionFile, removeQuestionFile, storeOwnFile, uploadQuestionFile } from './question-files';
 
 export const UNKNOWN_ADMIN_NAME = 'Administrator';
@@ -72,6 +73,8 @@ export function createAssessments(deps: AssessmentsDeps) {
     changeNotes: string;
     baseVersion?: number;
     actor: Actor;
+    /** The translated texts the editor confirmed as still right for the English they are saved with. */
+    reviewedTranslations?: OutdatedTranslations;
     /** The first-start seed: only when no version exists at all. */
     onlyIfEmpty?: boolean;
   }): Promise<AssessmentVersion | undefined> {
@@ -86,10 +89,16 @@ export function createAssessments(deps: AssessmentsDeps) {
       if (active && input.baseVersion !== active.version) throw conflict(STALE_BASE_MESSAGE, 'stale_version');
       const uploaded = await repo.files(fileNames(content), tx);
       checkContent(content, (f) => uploaded.has(f));
+      const sources = translationSources(
+        content,
+        active && { content: active, sources: active.translationSources },
+        input.reviewedTranslations,
+      );
       const version = asVersion(
         await repo.insertActive(tx, {
           version: latest + 1,
           content,
+          translationSources: sources,
           changeNotes: input.changeNotes,
           createdBy: input.actor,
         }),

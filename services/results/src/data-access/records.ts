@@ -38,6 +38,11 @@ export interface ScoredAnswer {
   file?: AnswerFile;
   /** An optional question the student left unanswered: in neither score nor total. */
   skipped?: true;
+  /**
+   * Where the question stood on the attempt's own paper, from 1, in the order shown; absent when the attempt had no
+   * paper of its own (the version's questions in the version's order) and on results scored before it was kept.
+   */
+  paperPosition?: number;
 }
 
 export interface SectionScore {

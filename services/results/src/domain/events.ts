@@ -62,6 +62,7 @@ export const recordedPayload = (r: ResultRecord) =>
         maxPoints: a.maxPoints,
         sectionId: a.section,
         skipped: a.skipped === true,
+        paperPosition: a.paperPosition ?? 0,
       })),
     }),
   );

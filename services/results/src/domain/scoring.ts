@@ -26,7 +26,8 @@ function isCorrect(q: VersionQuestion, a: SubmittedAnswer | undefined): boolean 
  * earns 0 of its points; an optional question left unanswered is skipped: it counts in neither score nor total.
  * Answers to questions the version does not have are ignored; when a question is answered twice the last counts.
  * When the attempt was given some of the questions only (`given`, a section's draw), only those count: the total
- * is that attempt's own, and answers to the others are ignored.
+ * is that attempt's own, and answers to the others are ignored; `given` is in the order the paper showed them, and
+ * each answer keeps its place there (`paperPosition`) beside the version's order it is listed in.
  */
 export function scoreSubmission(
   version: AssessmentVersion,
@@ -38,8 +39,13 @@ export function scoreSubmission(
   const drawn = asked ? version.questions.filter((q) => asked.has(q.id)) : [];
   // A list naming none of the version's questions is no draw: the whole version counts, never an empty total.
   const questions = drawn.length > 0 ? drawn : version.questions;
+  // The order the attempt's paper showed its questions in, kept beside the version's own numbers.
+  const ids = new Set(drawn.map((q) => q.id));
+  const shown =
+    ids.size > 0 ? new Map(given.filter((id) => ids.has(id)).map((id, i) => [id, i + 1])) : undefined;
   const answers: ScoredAnswer[] = questions.map((q) => {
     const a = byQuestion.get(q.id);
+    const paperPosition = shown?.get(q.id);
     const correct = isCorrect(q, a);
     return {
       questionId: q.id,
@@ -50,6 +56,7 @@ export function scoreSubmission(
       section: q.section,
       ...(a?.file ? { file: a.file } : {}),
       ...(!q.required && !isAnswered(q, a) ? { skipped: true as const } : {}),
+      ...(paperPosition ? { paperPosition } : {}),
     };
   });
   const counted = answers.filter((a) => !a.skipped);

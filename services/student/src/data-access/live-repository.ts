@@ -23,6 +23,8 @@ export interface LiveRow {
   addedSeconds: number;
   /** The questions the attempt was given (null: all). */
   paper: Paper | null;
+  /** The section the student's page last reported showing (its `section_reached`); null before any report. */
+  pageSectionId: number | null;
 }
 
 interface LiveSqlRow {
@@ -41,6 +43,7 @@ interface LiveSqlRow {
   extra_time_percent: number;
   added_seconds: number;
   paper: Paper | null;
+  page_section: number | null;
   total: number | string;
   now: Date | string;
 }
@@ -77,6 +80,8 @@ export async function liveAttempts(
           ORDER BY a.deadline_at, a.id
           LIMIT ${q.limit} OFFSET ${q.offset})
         SELECT p.*, (SELECT array_agg(f.question_id) FROM attempt_files f WHERE f.attempt_id = p.id) AS files,
+          (SELECT (t.detail->>'sectionId')::int FROM attempt_timeline t
+            WHERE t.attempt_id = p.id AND t.kind = 'section_reached' ORDER BY t.id DESC LIMIT 1) AS page_section,
           total.n AS total, clock_timestamp() AS now
         FROM total LEFT JOIN page p ON true
         ORDER BY p.deadline_at, p.id`,
@@ -101,6 +106,7 @@ export async function liveAttempts(
       extraTimePercent: r.extra_time_percent,
       addedSeconds: r.added_seconds,
       paper: r.paper,
+      pageSectionId: r.page_section,
     })),
     total,
     now,

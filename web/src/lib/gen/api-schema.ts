@@ -832,7 +832,7 @@ export interface paths {
                                  */
                                 presence: "active" | "idle" | "offline";
                                 savedAt: string | null;
-                                /** @description The first section still missing a required answer (where the page resumes) */
+                                /** @description The section the student's page is on (the one it last reported reaching); null before it reported one */
                                 section: {
                                     count: number;
                                     number: number;
@@ -1235,6 +1235,10 @@ export interface paths {
                                     };
                                     isCorrect: boolean;
                                     maxPoints: number;
+                                    /** @description The question's number in its version (as the editor and the item analysis number it); null when the version is not known */
+                                    number: number | null;
+                                    /** @description Where the question stood on the attempt's own paper, in the order shown; null when the attempt had no paper of its own (or was scored before it was kept) */
+                                    paperPosition: number | null;
                                     points: number;
                                     question: string;
                                     questionId: string;
@@ -1253,6 +1257,8 @@ export interface paths {
                                         questions: {
                                             correctAnswer: string;
                                             id: string;
+                                            /** @description The question's number in the version */
+                                            number: number;
                                             options: {
                                                 id: string;
                                                 text: string;
@@ -1626,6 +1632,8 @@ export interface paths {
                                 correct: number;
                                 facility: number;
                                 id: string;
+                                /** @description The question's number in the version, from 1 */
+                                number: number;
                                 question: string;
                                 section: number;
                                 /** @description Results where it was optional and left unanswered */
@@ -2404,6 +2412,13 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 isActive: boolean;
+                                /** @description Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out */
+                                outdatedTranslations: {
+                                    ar?: string[][];
+                                    es?: string[][];
+                                    fr?: string[][];
+                                    pt?: string[][];
+                                };
                                 passingScore: number;
                                 practiceQuestion: {
                                     correctAnswer: string;
@@ -2684,6 +2699,16 @@ export interface paths {
                             /** @enum {string} */
                             type: "yes_no" | "multiple_choice" | "file_upload";
                         }[];
+                        /**
+                         * @description Translated texts the editor confirmed as still right for the English they are saved with: they are no longer shown as outdated. A text the save changes needs no mention
+                         * @default {}
+                         */
+                        reviewedTranslations?: {
+                            ar?: string[][];
+                            es?: string[][];
+                            fr?: string[][];
+                            pt?: string[][];
+                        };
                         sections: {
                             /** @default  */
                             description?: string;
@@ -2875,6 +2900,13 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 isActive: boolean;
+                                /** @description Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out */
+                                outdatedTranslations: {
+                                    ar?: string[][];
+                                    es?: string[][];
+                                    fr?: string[][];
+                                    pt?: string[][];
+                                };
                                 passingScore: number;
                                 practiceQuestion: {
                                     correctAnswer: string;
@@ -3445,6 +3477,13 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 isActive: boolean;
+                                /** @description Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out */
+                                outdatedTranslations: {
+                                    ar?: string[][];
+                                    es?: string[][];
+                                    fr?: string[][];
+                                    pt?: string[][];
+                                };
                                 passingScore: number;
                                 practiceQuestion: {
                                     correctAnswer: string;
@@ -3720,6 +3759,13 @@ export interface paths {
                                 description: string;
                                 id: string;
                                 isActive: boolean;
+                                /** @description Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out */
+                                outdatedTranslations: {
+                                    ar?: string[][];
+                                    es?: string[][];
+                                    fr?: string[][];
+                                    pt?: string[][];
+                                };
                                 passingScore: number;
                                 practiceQuestion: {
                                     correctAnswer: string;

@@ -9,6 +9,7 @@ import type { VersionSummary } from '../../data-access/versions-repository';
 import type { AssessmentVersion } from '../../domain/assessment';
 import type { Actor, Assessments } from '../../domain/assessments';
 import { fileTooLarge } from '../../domain/files';
+import { outdatedTranslations } from '../../domain/translation-review';
 import {
   assessmentOut,
   auditOut,
@@ -38,6 +39,7 @@ const toAssessmentJson = (v: AssessmentVersion) => ({
   shuffleOptions: v.shuffleOptions,
   practiceQuestion: v.practiceQuestion,
   translations: v.translations,
+  outdatedTranslations: outdatedTranslations(v, v.translationSources),
   changeNotes: v.changeNotes,
   createdAt: v.createdAt.toISOString(),
   createdBy: { name: v.createdBy.name },
@@ -114,8 +116,10 @@ export const assessmentApi = serviceApi<AssessmentApiDeps>({
         409: 'Someone else saved first (baseVersion is no longer the active version)',
       },
       async handle({ body, res }, { assessments }) {
+        const { reviewedTranslations, ...content } = body;
         const saved = await assessments.save({
-          content: body,
+          content,
+          reviewedTranslations,
           changeNotes: body.changeNotes,
           baseVersion: body.baseVersion ?? body.version ?? undefined,
           actor: await actor(res, assessments),

@@ -102,6 +102,28 @@ const translationsSchema = contentTranslationsSchema(
   fileSchema,
 );
 
+/**
+ * Translated texts by language, each named by its path in the language's translation (`["questions", "q2",
+ * "options", "o1"]`, `["sections", "1", "title"]`, `["title"]`).
+ */
+const textPaths = (description: string) => {
+  const paths = z
+    .array(z.array(z.string().max(200)).min(1).max(4), { error: 'Each language lists paths of names' })
+    .max(5000)
+    .optional();
+  return z
+    .strictObject(
+      { es: paths, fr: paths, pt: paths, ar: paths },
+      {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys'
+            ? `Unknown translation language: ${issue.keys.join(', ')} (translations are for es, fr, pt and ar)`
+            : undefined,
+      },
+    )
+    .describe(description);
+};
+
 /** `PUT /api/assessment`: the full assessment, the version it was based on, and optional change notes. */
 export const saveAssessmentBody = z.object({
   title: textField({ label: 'Title' })
@@ -135,6 +157,9 @@ export const saveAssessmentBody = z.object({
     .default(false)
     .describe('Each student gets their own order of multiple-choice options, fixed when they start'),
   translations: translationsSchema.default({}),
+  reviewedTranslations: textPaths(
+    'Translated texts the editor confirmed as still right for the English they are saved with: they are no longer shown as outdated. A text the save changes needs no mention',
+  ).default({}),
   changeNotes: textField({ label: 'Change notes', multiLine: true })
     .max(2000, 'Change notes must be at most 2000 characters')
     .nullish()
@@ -180,6 +205,9 @@ export const assessmentOut = z.object({
   questions: z.array(questionOut),
   practiceQuestion: practiceQuestionSchema.nullable(),
   translations: contentTranslationsSchema(),
+  outdatedTranslations: textPaths(
+    'Translated texts whose English changed since they were written (English changed: review), by language; a language with none is left out',
+  ),
   shuffleQuestions: z.boolean(),
   shuffleOptions: z.boolean(),
   changeNotes: z.string(),

@@ -20,6 +20,12 @@ export function dateTime(date: Date): string {
   return `${longDate(date)}, ${TIME.format(date)} UTC`;
 }
 
+const ORDINAL = new Intl.PluralRules('en', { type: 'ordinal' });
+const SUFFIXES: Partial<Record<Intl.LDMLPluralRule, string>> = { one: 'st', two: 'nd', few: 'rd' };
+
+/** `1st`, `2nd`, `3rd`, `4th`, `11th`, `22nd`. */
+export const ordinal = (n: number) => `${n}${SUFFIXES[ORDINAL.select(n)] ?? 'th'}`;
+
 /** `1 h 05 min`, `12 min 30 s`. */
 export function duration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));

@@ -1,7 +1,7 @@
 import { pointsToPass, shownPercentage } from '@readiness/contracts';
 import type { ResultCopy, VersionCopy } from '../../data-access/records';
 import { SANS, SERIF } from './fonts';
-import { dateTime, performanceLevel } from './format';
+import { dateTime, ordinal, performanceLevel } from './format';
 import { html, isolatedName, trusted, type SafeHtml } from './html';
 import { timelineLines } from './timeline';
 
@@ -47,8 +47,10 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
   const percentage = shownPercentage(result.score, result.totalPoints);
   const level = performanceLevel(percentage);
   const timeline = timelineLines(result, version);
+  // One number per question wherever it shows: its place in the version (as the item analysis numbers it).
+  const numbers = new Map(version?.questions.map((q, i) => [q.id, i + 1]) ?? []);
   const answers = [...result.answers].sort((a, b) => {
-    const order = (id: string) => version?.questions.findIndex((q) => q.id === id) ?? 0;
+    const order = (id: string) => numbers.get(id) ?? 0;
     return a.sectionId - b.sectionId || order(a.questionId) - order(b.questionId);
   });
 
@@ -188,9 +190,16 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
           .q {
             overflow-wrap: anywhere;
           }
-          .q small {
+          .q small,
+          .qno small {
             display: block;
             color: ${trusted(MUTED)};
+          }
+          .qno {
+            white-space: nowrap;
+          }
+          .qno small {
+            white-space: normal;
           }
           .mark {
             font-weight: 700;
@@ -303,10 +312,18 @@ export function reportHtml(content: ReportContent, fontFaces: string): string {
             </tr>
           </thead>
           <tbody>
-            ${answers.map((a, i) => {
+            ${answers.map((a) => {
               const question = questions.get(a.questionId);
+              const number = numbers.get(a.questionId);
+              const position = a.paperPosition;
               return html`<tr>
-                <td>${i + 1}</td>
+                <td class="qno">
+                  ${number === undefined ? '—' : `Q${number}`}${
+                    position && position !== number
+                      ? html`<small>${ordinal(position)} on this paper</small>`
+                      : ''
+                  }
+                </td>
                 <td class="q">
                   ${question?.question ?? `Question ${a.questionId}`}<small
                     >${sectionTitles.get(a.sectionId) ?? ''}${question ? ` · ${TYPE_NAMES[question.type]}` : ''}</small

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { CSV_HEADER, csvResultLine } from '../../domain/csv';
 import type { Results } from '../../domain/results';
 import { DISTRIBUTION_BANDS, distributionBands } from '../../domain/result-views';
+import { questionNumbers } from '../../domain/assessment';
 import { analysisQuery, filterQuery, idParams, listQuery } from './schemas';
 import { toResultDetail, toResultRow } from './views';
 
@@ -47,6 +48,20 @@ const resultDetail = resultRow.extend({
   answers: z.array(
     z.object({
       questionId: z.string(),
+      number: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          "The question's number in its version (as the editor and the item analysis number it); null when the version is not known",
+        ),
+      paperPosition: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          "Where the question stood on the attempt's own paper, in the order shown; null when the attempt had no paper of its own (or was scored before it was kept)",
+        ),
       question: z.string(),
       type: questionKindSchema,
       section: z.number().int(),
@@ -75,6 +90,7 @@ const resultDetail = resultRow.extend({
           questions: z.array(
             z.object({
               id: z.string(),
+              number: z.number().int().describe("The question's number in the version"),
               type: questionKindSchema,
               question: z.string(),
               points: z.number().int(),
@@ -114,6 +130,7 @@ function analysisJson(found: Awaited<ReturnType<Results['analysis']>>) {
   const counts = found.figures?.distribution ?? empty;
   const byQuestion = new Map(found.figures?.questions.map((q) => [q.questionId, q]));
   const bySection = new Map(found.figures?.sections.map((s) => [s.id, s]));
+  const numbers = questionNumbers(found.version ?? { questions: [] });
   return {
     version: found.version?.version ?? null,
     versions: found.versions,
@@ -124,6 +141,7 @@ function analysisJson(found: Awaited<ReturnType<Results['analysis']>>) {
       const correct = f?.correct ?? 0;
       return {
         id: q.id,
+        number: numbers.get(q.id)!,
         question: q.question,
         type: q.type,
         section: q.section,
@@ -292,6 +310,7 @@ export const resultsApi = serviceApi<Results>({
             questions: z.array(
               z.object({
                 id: z.string(),
+                number: z.number().int().describe("The question's number in the version, from 1"),
                 question: z.string(),
                 type: questionKindSchema,
                 section: z.number().int(),

@@ -1,6 +1,6 @@
 import { shownPercentage } from '@readiness/contracts';
 import type { AssessmentVersion } from '../../domain/assessment';
-import { performanceLevel } from '../../domain/assessment';
+import { performanceLevel, questionNumbers } from '../../domain/assessment';
 import type { ResultRecord } from '../../domain/result';
 
 /** A row of the list (api.md ResultRow); the percentage and its band as shown (docs/scoring.md). */
@@ -43,6 +43,7 @@ export const answerFileUrl = (r: ResultRecord, questionId: string) =>
 /** The detail: the row, per-section and per-question figures, and the version the student took. */
 export function toResultDetail(r: ResultRecord, version: AssessmentVersion | undefined) {
   const questions = new Map(version?.questions.map((q) => [q.id, q]));
+  const numbers = questionNumbers(version ?? { questions: [] });
   return {
     ...toResultRow(r),
     passingScore: r.passingScore,
@@ -57,6 +58,8 @@ export function toResultDetail(r: ResultRecord, version: AssessmentVersion | und
       const q = questions.get(a.questionId);
       return {
         questionId: a.questionId,
+        number: numbers.get(a.questionId) ?? null,
+        paperPosition: a.paperPosition ?? null,
         question: q?.question ?? '',
         type: q?.type ?? 'yes_no',
         section: a.section,
@@ -92,6 +95,7 @@ export function toResultDetail(r: ResultRecord, version: AssessmentVersion | und
               .filter((q) => q.section === s.id)
               .map((q) => ({
                 id: q.id,
+                number: numbers.get(q.id)!,
                 type: q.type,
                 question: q.question,
                 points: q.points,

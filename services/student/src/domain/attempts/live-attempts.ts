@@ -46,22 +46,19 @@ export interface LiveAttempt {
 }
 
 /**
- * Where the student stands, from their saved answers as the page resumes them: answered over all questions, and
- * the first section still missing a required answer (the last one when every required answer is in).
+ * Where the student stands: answered over the questions of their paper, from their saved answers and uploaded
+ * files, and the section their page is on (the one it last reported reaching; null before it reported any).
  */
 export function standingIn(
   v: AssessmentVersion,
-  row: Pick<LiveRow, 'answers' | 'fileQuestionIds'> & { paper?: LiveRow['paper'] },
+  row: Pick<LiveRow, 'answers' | 'fileQuestionIds' | 'pageSectionId'> & { paper?: LiveRow['paper'] },
 ) {
   const files = new Set(row.fileQuestionIds);
   const given = new Set(row.answers.filter((a) => a.answer !== '').map((a) => a.questionId));
   const questions = givenQuestions(v.questions, row.paper ?? null);
   const answered = (q: AssessmentVersion['questions'][number]) =>
     q.type === 'file_upload' ? files.has(q.id) : given.has(q.id);
-  const index = v.sections.findIndex((s) =>
-    questions.some((q) => q.section === s.id && q.required && !answered(q)),
-  );
-  const at = index === -1 ? v.sections.length - 1 : index;
+  const at = v.sections.findIndex((s) => s.id === row.pageSectionId);
   const section = v.sections[at];
   return {
     answered: questions.filter(answered).length,

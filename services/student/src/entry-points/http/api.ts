@@ -216,7 +216,9 @@ const liveAttemptOut = z.object({
   section: z
     .object({ number: z.number().int(), title: z.string(), count: z.number().int() })
     .nullable()
-    .describe('The first section still missing a required answer (where the page resumes)'),
+    .describe(
+      "The section the student's page is on (the one it last reported reaching); null before it reported one",
+    ),
   answered: z.number().int(),
   total: z.number().int(),
   startedAt: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { adminT } from '../../../i18n/admin/admin-i18n';
-import { translatableTexts, translationsPayload } from './translations';
+import { reviewedPayload, translatableTexts, translationsPayload, type TextPaths } from './translations';
 import type {
   AssessmentContent,
   ContentTranslations,
@@ -167,6 +167,8 @@ export const assessmentSchema = z
     practice: practiceSchema,
     /** Edited text by text in another language; what a save sends of them is `translationsPayload`'s. */
     translations: z.custom<ContentTranslations>(),
+    /** The translations the editor marked as still right for a changed English ('Mark as reviewed'). */
+    reviewedTranslations: z.custom<TextPaths>(),
     changeNotes: z.string(),
   })
   .superRefine((a, ctx) => {
@@ -275,9 +277,10 @@ export function toForm(content: AssessmentContent): AssessmentForm {
       practice: toPracticeForm(content.practiceQuestion),
       translations: content.translations,
     }),
-  ) as Omit<AssessmentForm, 'changeNotes'>;
+  ) as Omit<AssessmentForm, 'changeNotes' | 'reviewedTranslations'>;
   return {
     ...copy,
+    reviewedTranslations: {},
     // Every section has its draw key, empty when it has none, so that emptying the field again is no change.
     sections: copy.sections.map((s) => ({ ...s, draw: s.draw || undefined })),
     changeNotes: '',
@@ -295,6 +298,7 @@ export const blankAssessment: AssessmentContent = {
   shuffleOptions: false,
   practiceQuestion: null,
   translations: {},
+  outdatedTranslations: {},
 };
 
 /** The texts students read in the form's content, as they would be saved. */
@@ -303,7 +307,8 @@ export const formTexts = (values: AssessmentForm) =>
 
 /** What a save sends: the full assessment, the optional notes and the version it was based on. */
 export function toSavePayload(values: AssessmentForm, baseVersion: number | undefined): SaveBody {
-  const { changeNotes, practice, ...content } = values;
+  const { changeNotes, practice, reviewedTranslations, ...content } = values;
+  const texts = formTexts(values);
   const questions = content.questions.map((q) => {
     const { downloadableFile, hasDownloadableFile, ...rest } = q;
     const withFile = hasDownloadableFile && downloadableFile;
@@ -326,7 +331,8 @@ export function toSavePayload(values: AssessmentForm, baseVersion: number | unde
     sections,
     questions,
     practiceQuestion: toPracticePayload(practice),
-    translations: translationsPayload(values.translations, formTexts(values)),
+    translations: translationsPayload(values.translations, texts),
+    reviewedTranslations: reviewedPayload(reviewedTranslations, values.translations, texts),
     changeNotes: changeNotes.trim(),
     ...(baseVersion !== undefined ? { baseVersion } : {}),
   };

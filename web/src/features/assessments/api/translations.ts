@@ -235,3 +235,62 @@ export function languagesPresent(translations: ContentTranslations, texts: Trans
     return missing < texts.length ? [{ language, missing }] : [];
   });
 }
+
+/** Texts by language, each named by its path: what a version says is outdated, and what the editor reviewed. */
+export type TextPaths = Partial<Record<TranslationLanguage, string[][]>>;
+
+const pathKey = (path: string[]) => JSON.stringify(path);
+
+/** A language's translation of one text (or its file's stored name), '' when it gives none. */
+const givenValue = (translation: TranslatedTexts | undefined, t: TranslatableText) =>
+  t.file ? (fileIn(translation, t.path)?.filename ?? '') : textIn(translation, t.path).trim();
+
+/** The version the edit started from: its texts, its translations and which of them it says are outdated. */
+export interface LoadedContent {
+  texts: TranslatableText[];
+  translations: ContentTranslations;
+  outdated: TextPaths;
+}
+
+/**
+ * The texts a language translates whose English changed since the translation was written ('English changed —
+ * review'): those the loaded version says are outdated, and those whose English this edit changes, as long as
+ * the edit leaves their translation as it was loaded and the editor has not marked them reviewed. A translation
+ * the edit writes or changes is written against the English it is saved with: current.
+ */
+export function outdatedTexts(
+  texts: TranslatableText[],
+  translations: ContentTranslations,
+  language: TranslationLanguage,
+  loaded: LoadedContent,
+  reviewed: TextPaths,
+): TranslatableText[] {
+  const translation = translations[language];
+  const before = loaded.translations[language];
+  const englishBefore = new Map(loaded.texts.map((t) => [pathKey(t.path), t.english]));
+  const flagged = new Set((loaded.outdated[language] ?? []).map(pathKey));
+  const confirmed = new Set((reviewed[language] ?? []).map(pathKey));
+  return texts.filter((t) => {
+    const key = pathKey(t.path);
+    const value = givenValue(translation, t);
+    if (!value || value !== givenValue(before, t) || confirmed.has(key)) return false;
+    return flagged.has(key) || englishBefore.get(key) !== t.english;
+  });
+}
+
+/** The reviewed paths a save sends: only texts it still translates (a text emptied since needs no review). */
+export function reviewedPayload(
+  reviewed: TextPaths,
+  translations: ContentTranslations,
+  texts: TranslatableText[],
+): TextPaths {
+  const out: TextPaths = {};
+  for (const language of TRANSLATION_LANGUAGES) {
+    const given = new Set(
+      texts.filter((t) => givenValue(translations[language], t)).map((t) => pathKey(t.path)),
+    );
+    const kept = (reviewed[language] ?? []).filter((path) => given.has(pathKey(path)));
+    if (kept.length) out[language] = kept;
+  }
+  return out;
+}

@@ -32,6 +32,7 @@ export type AssessmentContent = Pick<
   | 'shuffleOptions'
   | 'practiceQuestion'
   | 'translations'
+  | 'outdatedTranslations'
 >;
 
 /**

@@ -1,13 +1,26 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FormProvider, useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Save, X } from 'lucide-react';
 import { Button, Card, ConfirmDialog, TextArea } from '../../../components/ui';
 import { notify, notifyFailure } from '../../../lib/toast';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
-import { assessmentSchema, toForm, toSavePayload, type AssessmentForm } from '../api/assessment-schema';
+import {
+  assessmentSchema,
+  formTexts,
+  toForm,
+  toSavePayload,
+  type AssessmentForm,
+} from '../api/assessment-schema';
 import { useSaveAssessmentMutation } from '../api/assessments-api';
-import type { AssessmentContent, ContentLanguage } from '../api/types';
+import { outdatedTexts, translatableTexts, type LoadedContent } from '../api/translations';
+import {
+  TRANSLATION_LANGUAGES,
+  languageName,
+  type AssessmentContent,
+  type ContentLanguage,
+  type TranslationLanguage,
+} from '../api/types';
 import { BasicSettingsCard } from './basic-settings-card';
 import { ContentLanguageCard } from './content-language-card';
 import { PracticeQuestionCard } from './practice-question-card';
@@ -47,11 +60,33 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
   // The language the content is shown in: English is the version's own text, another its translation.
   const [language, setLanguage] = useState<ContentLanguage>('en');
 
+  // The version the edit started from: a translation whose English the edit changes is told apart against it.
+  const loaded: LoadedContent = useMemo(
+    () => ({
+      texts: translatableTexts(source),
+      translations: source.translations,
+      outdated: source.outdatedTranslations ?? {},
+    }),
+    [source],
+  );
+  // A save that leaves translations to review asks first, saying how many in which language.
+  const [toReview, setToReview] = useState<{ language: TranslationLanguage; count: number }[] | null>(null);
+
   const notesPath = 'changeNotes';
 
   const cancel = () => (isDirty ? setConfirmingCancel(true) : onClose());
 
-  const onSubmit = async (values: AssessmentForm) => {
+  const onSubmit = async (values: AssessmentForm, reviewedFirst = false) => {
+    const texts = formTexts(values);
+    const outdated = TRANSLATION_LANGUAGES.map((l) => ({
+      language: l,
+      count: outdatedTexts(texts, values.translations, l, loaded, values.reviewedTranslations).length,
+    })).filter((l) => l.count > 0);
+    if (outdated.length && !reviewedFirst) {
+      setToReview(outdated);
+      return;
+    }
+    setToReview(null);
     try {
       await save(toSavePayload(values, baseVersion)).unwrap();
       notify.success(adminT('assessments.editor.saved'));
@@ -66,12 +101,15 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
       <form
         className="stack assessment-editor"
         // A rule the English content breaks is shown where that content is: in English.
-        onSubmit={handleSubmit(onSubmit, () => setLanguage('en'))}
+        onSubmit={handleSubmit(
+          (values) => onSubmit(values),
+          () => setLanguage('en'),
+        )}
         noValidate
         aria-label={t('assessments.editor.formLabel')}
       >
         <UnsavedChangesGuard when={isDirty && !saving} />
-        <ContentLanguageCard language={language} onChange={setLanguage} />
+        <ContentLanguageCard language={language} onChange={setLanguage} loaded={loaded} />
         {language === 'en' ? (
           <>
             <BasicSettingsCard />
@@ -81,7 +119,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
             <QuestionsCard questions={questions} />
           </>
         ) : (
-          <TranslationsCard language={language} />
+          <TranslationsCard language={language} loaded={loaded} />
         )}
 
         <Card title={t('assessments.editor.changeNotes.title')}>
@@ -115,6 +153,33 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
         tone="danger"
         onConfirm={onClose}
         onCancel={() => setConfirmingCancel(false)}
+      />
+      <ConfirmDialog
+        open={toReview !== null}
+        title={t('translations.save.title')}
+        message={
+          <p>
+            {t('translations.save.message', {
+              count: (toReview ?? []).reduce((sum, l) => sum + l.count, 0),
+              languages: (toReview ?? [])
+                .map((l) =>
+                  t('translations.save.languageCount', {
+                    language: languageName(l.language),
+                    count: l.count,
+                  }),
+                )
+                .join(', '),
+            })}
+          </p>
+        }
+        confirmLabel={t('translations.save.confirm')}
+        cancelLabel={t('translations.save.review')}
+        busy={saving}
+        onConfirm={() => void handleSubmit((values) => onSubmit(values, true))()}
+        onCancel={() => {
+          if (toReview?.[0]) setLanguage(toReview[0].language);
+          setToReview(null);
+        }}
       />
     </FormProvider>
   );

@@ -127,18 +127,18 @@ function PracticeView({ practice }: { practice: PracticeQuestion }) {
   );
 }
 
-/** "English, Spanish, Arabic (3 of 24 texts missing)": the version's own language and those it is translated into. */
+/**
+ * "English, Spanish, Arabic (3 of 24 texts missing), French (2 to review: English changed)": the version's own
+ * language and those it is translated into, with what each still misses, else what it has to review.
+ */
 function languagesText(assessment: AssessmentContent, t: AdminTranslate): string {
   const texts = translatableTexts(assessment);
-  const present = languagesPresent(assessment.translations, texts).map(({ language, missing }) =>
-    missing
-      ? t('assessments.view.languageMissing', {
-          language: languageName(language),
-          missing,
-          total: texts.length,
-        })
-      : languageName(language),
-  );
+  const present = languagesPresent(assessment.translations, texts).map(({ language, missing }) => {
+    const outdated = assessment.outdatedTranslations?.[language]?.length ?? 0;
+    const values = { language: languageName(language), missing, outdated, total: texts.length };
+    if (missing) return t('assessments.view.languageMissing', values);
+    return outdated ? t('assessments.view.languageOutdated', values) : languageName(language);
+  });
   return present.length ? [languageName('en'), ...present].join(', ') : t('assessments.view.englishOnly');
 }
 

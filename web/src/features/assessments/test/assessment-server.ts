@@ -65,6 +65,7 @@ const content: AssessmentContent = {
   shuffleOptions: false,
   practiceQuestion: null,
   translations: {},
+  outdatedTranslations: {},
 };
 
 export function seedAssessment(): void {
@@ -137,6 +138,8 @@ function stored(body: SaveBody, version: number): Assessment {
         }
       : null,
     translations: body.translations ?? {},
+    // The fake keeps no record of what translations were written against: a save leaves none outdated.
+    outdatedTranslations: {},
     changeNotes: body.changeNotes ?? '',
     isActive: true,
     createdAt: new Date().toISOString(),

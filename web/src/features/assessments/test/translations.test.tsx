@@ -51,7 +51,7 @@ async function startEditing() {
 
 const switcher = () => screen.getByRole('group', { name: 'Content language' });
 const summary = () =>
-  within(screen.getByRole('list', { name: 'Missing translations' }))
+  within(screen.getByRole('list', { name: 'Translation status' }))
     .getAllByRole('listitem')
     .map((item) => item.textContent);
 const lastSave = () => store.saves.at(-1)!;
@@ -268,5 +268,84 @@ describe('Content in several languages', () => {
       question: 'Suba su plan semanal de estudio',
       fileInstructions: 'Use la plantilla',
     });
+  });
+});
+
+describe('Translations whose English changed', () => {
+  /** Gives the active version (2) these translations, of which the version says `outdated` need review. */
+  function translateOutdated(translations: ContentTranslations, outdated: Record<string, string[][]>) {
+    store.versions = store.versions.map((v) =>
+      v.version === 2 ? { ...v, translations, outdatedTranslations: outdated } : v,
+    );
+  }
+
+  it('when a translation was written for an earlier English, then it is marked, counted, asked about before saving, and marking it reviewed clears it', async () => {
+    translateOutdated({ es: spanish, ar: arabic }, { es: [['questions', 'q1', 'question']] });
+    const { user } = await startEditing();
+    // Spanish has every text but one to review: it is not complete.
+    expect(summary()).toEqual([
+      'Spanish: 1 of 12 texts to review (English changed)',
+      'French: 12 of 12 texts missing',
+      'Portuguese: 12 of 12 texts missing',
+      'Arabic: 10 of 12 texts missing',
+    ]);
+
+    await user.click(within(switcher()).getByRole('button', { name: 'Español' }));
+    const field = screen.getByRole('textbox', { name: 'Question 1 text in Spanish' });
+    expect(field).toHaveAccessibleDescription(
+      expect.stringContaining(
+        'English changed — review This translation was written for an earlier English text.',
+      ),
+    );
+    expect(screen.getAllByText('English changed — review')).toHaveLength(1);
+
+    // Saving first says how many are left to review; Review them goes back to them and saves nothing.
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const ask = await screen.findByRole('dialog', { name: 'Save with translations to review?' });
+    expect(ask).toHaveTextContent(
+      '1 translation was written for English text that has changed since (Spanish 1). Students see it as written until reviewed.',
+    );
+    await user.click(within(ask).getByRole('button', { name: 'Review them' }));
+    expect(store.saves).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Mark Question 1 text in Spanish as reviewed' }));
+    expect(screen.queryByText('English changed — review')).not.toBeInTheDocument();
+    expect(summary()[0]).toBe('Spanish: all 12 texts translated');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText(SAVED)).toBeInTheDocument();
+    expect(lastSave().reviewedTranslations).toEqual({ es: [['questions', 'q1', 'question']] });
+  });
+
+  it('when the English of a translated text is changed in the edit, then its translations are marked at once, and rewriting one clears it', async () => {
+    translateOutdated({ es: spanish, ar: arabic }, {});
+    const { user } = await startEditing();
+    const english = screen.getByDisplayValue('Do you have a reliable internet connection?');
+    await user.clear(english);
+    await user.type(english, 'Do you have internet at home?');
+    expect(summary()).toEqual([
+      'Spanish: 1 of 12 texts to review (English changed)',
+      'French: 12 of 12 texts missing',
+      'Portuguese: 12 of 12 texts missing',
+      'Arabic: 10 of 12 texts missing, 1 to review (English changed)',
+    ]);
+
+    await user.click(within(switcher()).getByRole('button', { name: 'Español' }));
+    expect(screen.getAllByText('English changed — review')).toHaveLength(1);
+    await user.type(screen.getByRole('textbox', { name: 'Question 1 text in Spanish' }), ' en casa');
+    expect(screen.queryByText('English changed — review')).not.toBeInTheDocument();
+
+    // Arabic is still to review: the save asks, and Save anyway sends it as it is.
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const ask = await screen.findByRole('dialog', { name: 'Save with translations to review?' });
+    expect(ask).toHaveTextContent('(Arabic 1)');
+    await user.click(within(ask).getByRole('button', { name: 'Save anyway' }));
+    expect(await screen.findByText(SAVED)).toBeInTheDocument();
+    expect(lastSave().reviewedTranslations).toEqual({});
+  });
+
+  it('when a version is read, then a language with translations to review says how many', async () => {
+    translateOutdated({ es: spanish }, { es: [['title'], ['questions', 'q2', 'options', 'o1']] });
+    renderApp('/admin/assessments', { token: openSession(superAdmin._id) });
+    expect(await screen.findByText('English, Spanish (2 to review: English changed)')).toBeInTheDocument();
   });
 });

@@ -70,7 +70,7 @@ export function liveColumns(
             <p className="muted">{a.section.title}</p>
           </div>
         ) : (
-          '—'
+          <p className="muted">{t('live.table.sectionNotReported')}</p>
         ),
     },
     { key: 'answered', header: t('live.table.answered'), render: (a) => `${a.answered} / ${a.total}` },

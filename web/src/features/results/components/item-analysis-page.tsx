@@ -9,7 +9,7 @@ import { useGetItemAnalysisQuery } from '../api/results-api';
 import type { ItemAnalysis } from '../api/types';
 import { useResultsListPath } from '../hooks/results-list-path';
 
-type QuestionRow = ItemAnalysis['questions'][number] & { number: number };
+type QuestionRow = ItemAnalysis['questions'][number];
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
@@ -63,7 +63,7 @@ export function ItemAnalysisPage() {
   }, [error]);
 
   const sectionTitle = new Map((data?.sections ?? []).map((s) => [String(s.id), s.title]));
-  const rows: QuestionRow[] = (data?.questions ?? []).map((q, i) => ({ ...q, number: i + 1 }));
+  const rows = data?.questions ?? [];
   const columns: Column<QuestionRow>[] = [
     {
       key: 'question',

@@ -183,17 +183,34 @@ function AnswerFileLink({ answer }: { answer: AnswerResult }) {
   );
 }
 
+/**
+ * The question's number in its version, the one the item analysis and the editor show, with its place on the
+ * attempt's own paper beside it where that differs ("Q5 — 4th on this paper").
+ */
+function QuestionNumber({ answer }: { answer: AnswerResult }) {
+  const t = useAdminT();
+  const { number, paperPosition: position } = answer;
+  // A result whose version is not known here has no number of its own: its place on the paper, if kept.
+  if (number === null) return position === null ? null : t('results.detail.onPaper', { position });
+  return position !== null && position !== number
+    ? t('results.detail.questionOnPaper', { number, position })
+    : t('results.detail.questionNumber', { number });
+}
+
 function QuestionResults({ result }: { result: ResultDetail }) {
   const t = useAdminT();
   const questions = new Map(
     (result.assessmentVersion?.sections ?? []).flatMap((s) => s.questions.map((q) => [q.id, q] as const)),
   );
   const sectionTitles = new Map(result.sections.map((s) => [String(s.id), s.title]));
-  const answers = [...result.answers].sort(byQuestionId);
+  // The version's order, as the version numbers its questions (by id for a version not known).
+  const answers = [...result.answers].sort(
+    (a, b) => (a.number ?? Infinity) - (b.number ?? Infinity) || byQuestionId(a, b),
+  );
   return (
     <Card title={t('results.detail.questions')}>
       <ol className="question-results">
-        {answers.map((a, index) => {
+        {answers.map((a) => {
           const question = questions.get(a.questionId);
           const right = a.isCorrect || a.skipped ? undefined : correctAnswerText(question);
           const section = a.section === undefined ? undefined : sectionTitles.get(String(a.section));
@@ -202,7 +219,7 @@ function QuestionResults({ result }: { result: ResultDetail }) {
             <li key={a.questionId} className={`question-results__item question-results__item--${outcome}`}>
               <div className="question-results__head">
                 <span className="question-results__number">
-                  {t('results.detail.questionNumber', { number: index + 1 })}
+                  <QuestionNumber answer={a} />
                 </span>
                 <Badge tone={a.skipped ? 'neutral' : a.isCorrect ? 'success' : 'danger'}>
                   {a.skipped ? (

@@ -152,7 +152,7 @@ export function ResultTimeline({ result }: { result: ResultDetail }) {
   const reading: Reading = {
     startDay: start ? dayOf(start) : '',
     sections: new Map(versionSections.map((s, index) => [s.id, { number: index + 1, title: s.title }])),
-    questions: new Map(versionSections.flatMap((s) => s.questions).map((q, index) => [q.id, index + 1])),
+    questions: new Map(versionSections.flatMap((s) => s.questions).map((q) => [q.id, q.number])),
     meId: me?._id,
   };
   return (

@@ -24,6 +24,10 @@ async function openDetail(id = 'r-marie') {
 }
 
 const card = (name: string) => screen.getByRole('region', { name });
+/** The questions the detail lists, and the number each is shown with. */
+const questionItems = () => within(card('Question-by-Question Results')).getAllByRole('listitem');
+const numbersShown = (items: HTMLElement[]) =>
+  items.map((i) => i.querySelector('.question-results__number')?.textContent);
 const fact = (region: HTMLElement, term: string) =>
   within(region).getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
 
@@ -153,15 +157,10 @@ describe('Result detail', () => {
     expect(fact(habits, 'Questions')).toBe('2 / 3 correct');
   });
 
-  it('when questions are listed, then they are sorted by the number in their id (q10 after q2) and shown as Q1, Q2…', async () => {
+  it("when questions are listed, then they come in the version's order with the version's numbers (Q1, Q2…)", async () => {
     await openDetail();
-    const items = within(card('Question-by-Question Results')).getAllByRole('listitem');
-    expect(items.map((i) => i.querySelector('.question-results__number')?.textContent)).toEqual([
-      'Q1',
-      'Q2',
-      'Q3',
-      'Q4',
-    ]);
+    const items = questionItems();
+    expect(numbersShown(items)).toEqual(['Q1', 'Q2', 'Q3', 'Q4']);
     expect(items.map((i) => i.querySelector('.question-results__text')?.textContent)).toEqual([
       'First question',
       'Second question',
@@ -176,6 +175,19 @@ describe('Result detail', () => {
     expect(within(tenth).getByText('Incorrect')).toBeInTheDocument();
     expect(within(tenth).getByText(/^0 points/)).toBeInTheDocument();
     expect(within(tenth).getByText('Yes', { exact: true })).toBeInTheDocument();
+  });
+
+  it("when the attempt was given some of the version's questions, then each shows the version's number and, where it differs, its place on the paper", async () => {
+    // The paper drew Q2 and Q4 of the version and showed Q4 first; Q1 stood first on it, as in the version.
+    const onPaper: Record<string, number | null> = { q1: 1, q2: 3, q10: 2 };
+    store.details.set('r-marie', {
+      ...marieDetail,
+      answers: marieDetail.answers
+        .filter((a) => a.questionId in onPaper)
+        .map((a) => ({ ...a, paperPosition: onPaper[a.questionId]! })),
+    });
+    await openDetail();
+    expect(numbersShown(questionItems())).toEqual(['Q1', 'Q2 — 3rd on this paper', 'Q4 — 2nd on this paper']);
   });
 
   it('when an optional question was skipped, then it reads Skipped, not Incorrect, and shows no points against the student', async () => {

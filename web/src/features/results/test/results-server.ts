@@ -117,6 +117,8 @@ export const marieDetail: ResultDetail = {
   answers: [
     {
       questionId: 'q10',
+      number: 4,
+      paperPosition: null,
       question: 'Tenth question',
       type: 'yes_no',
       section: 2,
@@ -129,6 +131,8 @@ export const marieDetail: ResultDetail = {
     },
     {
       questionId: 'q2',
+      number: 2,
+      paperPosition: null,
       question: 'Second question',
       type: 'yes_no',
       section: 1,
@@ -141,6 +145,8 @@ export const marieDetail: ResultDetail = {
     },
     {
       questionId: 'q1',
+      number: 1,
+      paperPosition: null,
       question: 'First question',
       type: 'multiple_choice',
       section: 1,
@@ -153,6 +159,8 @@ export const marieDetail: ResultDetail = {
     },
     {
       questionId: 'q3',
+      number: 3,
+      paperPosition: null,
       question: 'Upload your timetable',
       type: 'file_upload',
       section: 1,
@@ -183,6 +191,7 @@ export const marieDetail: ResultDetail = {
         questions: [
           {
             id: 'q1',
+            number: 1,
             type: 'multiple_choice',
             question: 'First question',
             points: 2,
@@ -195,6 +204,7 @@ export const marieDetail: ResultDetail = {
           },
           {
             id: 'q2',
+            number: 2,
             type: 'yes_no',
             question: 'Second question',
             points: 1,
@@ -204,6 +214,7 @@ export const marieDetail: ResultDetail = {
           },
           {
             id: 'q3',
+            number: 3,
             type: 'file_upload',
             question: 'Upload your timetable',
             points: 2,
@@ -220,6 +231,7 @@ export const marieDetail: ResultDetail = {
         questions: [
           {
             id: 'q10',
+            number: 4,
             type: 'yes_no',
             question: 'Tenth question',
             points: 1,
@@ -241,6 +253,7 @@ export const analysis: ItemAnalysis = {
   questions: [
     {
       id: 'q1',
+      number: 1,
       question: 'Do you have a computer?',
       type: 'yes_no',
       section: 1,
@@ -251,6 +264,7 @@ export const analysis: ItemAnalysis = {
     },
     {
       id: 'q2',
+      number: 2,
       question: 'Which is a browser?',
       type: 'multiple_choice',
       section: 2,

@@ -49,6 +49,7 @@ export default {
   'assessments.view.questionsPerStudent': 'Questions per student',
   'assessments.view.languages': 'Languages',
   'assessments.view.languageMissing': '{language} ({missing} of {total} texts missing)',
+  'assessments.view.languageOutdated': '{language} ({outdated} to review: English changed)',
   'assessments.view.englishOnly': 'English only',
   'assessments.view.questionOrder': 'Question order',
   'assessments.view.questionsShuffled': 'Questions shuffled within sections',

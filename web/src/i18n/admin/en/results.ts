@@ -113,6 +113,10 @@ export default {
   'results.detail.downloadFile': 'Download {name}',
   'results.detail.questions': 'Question-by-Question Results',
   'results.detail.questionNumber': 'Q{number}',
+  'results.detail.onPaper':
+    '{position, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} on this paper',
+  'results.detail.questionOnPaper':
+    'Q{number} — {position, selectordinal, one {#st} two {#nd} few {#rd} other {#th}} on this paper',
   'results.detail.skipped': 'Skipped',
   'results.detail.correct': 'Correct',
   'results.detail.incorrect': 'Incorrect',

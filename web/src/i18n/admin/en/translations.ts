@@ -23,6 +23,11 @@ export default {
   'translations.field.english': 'English: <0>{english}</0>',
   'translations.missing': 'Missing',
   'translations.missing.text': 'Students see the English text.',
+  'translations.outdated': 'English changed — review',
+  'translations.outdated.text':
+    'This translation was written for an earlier English text. Update it, or mark it reviewed if it still fits.',
+  'translations.outdated.markReviewed': 'Mark reviewed',
+  'translations.outdated.markReviewedLabel': 'Mark {label} in {language} as reviewed',
   'translations.file.english': 'English file: <0>{name}</0>',
   'translations.file.hint': 'Accepted: {types}',
   'translations.file.missing': 'Students get the English file.',
@@ -36,7 +41,16 @@ export default {
   'translations.languages.label': 'Content language',
   'translations.languages.help':
     "English is the version's own text. In another language, each text shows its English above a field for the translation; a text left empty is shown to students in English, and a question's file left out is offered in English.",
-  'translations.languages.missingLabel': 'Missing translations',
+  'translations.languages.missingLabel': 'Translation status',
   'translations.languages.allTranslated': '{language}: all {total} texts translated',
   'translations.languages.missing': '{language}: {missing} of {total} texts missing',
+  'translations.languages.outdated': '{language}: {outdated} of {total} texts to review (English changed)',
+  'translations.languages.missingAndOutdated':
+    '{language}: {missing} of {total} texts missing, {outdated} to review (English changed)',
+  'translations.save.title': 'Save with translations to review?',
+  'translations.save.message':
+    '{count, plural, one {# translation was} other {# translations were}} written for English text that has changed since ({languages}). Students see {count, plural, one {it} other {them}} as written until reviewed.',
+  'translations.save.languageCount': '{language} {count}',
+  'translations.save.confirm': 'Save anyway',
+  'translations.save.review': 'Review them',
 } satisfies Record<`translations.${string}`, string>;
