@@ -56,6 +56,7 @@ const ar: Catalogue = {
   'check.connectionSlow':
     'الاتصال: بطيء ({seconds} ثانية) — ما زالت إجاباتك تُحفظ، وقد يستغرق ذلك وقتًا أطول فحسب',
   'check.connectionGood': 'الاتصال: جيد ({ms} ملي ثانية)',
+  'check.connectionFair': 'الاتصال: مقبول ({ms} ملي ثانية) — كافٍ لأداء التقييم، وقد يستغرق الحفظ لحظة',
   'check.clockInStep': 'الساعة: متوافقة مع ساعة الخادم',
   'check.clockAheadMinutes':
     'الساعة: ساعة هذا الجهاز متقدمة بمقدار {minutes, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}} — المؤقت يتبع ساعة الخادم، فلا حاجة إلى أي إجراء',

@@ -59,6 +59,7 @@ const en = {
   'check.connectionSlow':
     'Connection: slow ({seconds} s) — your answers are still saved, it may just take longer',
   'check.connectionGood': 'Connection: good ({ms} ms)',
+  'check.connectionFair': 'Connection: fair ({ms} ms) — fine for the assessment; saving may take a moment',
   'check.clockInStep': 'Clock: in step with the server',
   'check.clockAheadMinutes':
     "Clock: this device is {minutes, plural, one {# minute} other {# minutes}} ahead — the timer follows the server's clock, so nothing to do",

@@ -53,6 +53,8 @@ const es: Catalogue = {
   'check.connectionSlow':
     'Conexión: lenta ({seconds} s); sus respuestas se siguen guardando, aunque puede tardar un poco más',
   'check.connectionGood': 'Conexión: buena ({ms} ms)',
+  'check.connectionFair':
+    'Conexión: aceptable ({ms} ms); suficiente para la evaluación, aunque guardar puede tardar un momento',
   'check.clockInStep': 'Reloj: sincronizado con el servidor',
   'check.clockAheadMinutes':
     'Reloj: este dispositivo va {minutes, plural, one {# minuto} other {# minutos}} adelantado; el temporizador sigue el reloj del servidor, así que no tiene que hacer nada',

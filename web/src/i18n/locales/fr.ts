@@ -55,6 +55,8 @@ const fr: Catalogue = {
   'check.connectionSlow':
     'Connexion : lente ({seconds} s) — vos réponses sont tout de même enregistrées, cela peut simplement prendre plus de temps',
   'check.connectionGood': 'Connexion : bonne ({ms} ms)',
+  'check.connectionFair':
+    'Connexion : correcte ({ms} ms) — suffisante pour l’évaluation ; l’enregistrement peut prendre un instant',
   'check.clockInStep': 'Horloge : synchronisée avec le serveur',
   'check.clockAheadMinutes':
     'Horloge : cet appareil avance de {minutes, plural, one {# minute} other {# minutes}} — le minuteur suit l’horloge du serveur, vous n’avez donc rien à faire',

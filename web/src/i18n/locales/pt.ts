@@ -52,6 +52,8 @@ const pt: Catalogue = {
   'check.connectionSlow':
     'Conexão: lenta ({seconds} s) — suas respostas continuam sendo salvas, só pode demorar mais',
   'check.connectionGood': 'Conexão: boa ({ms} ms)',
+  'check.connectionFair':
+    'Conexão: razoável ({ms} ms) — suficiente para a avaliação; salvar pode levar um instante',
   'check.clockInStep': 'Relógio: sincronizado com o servidor',
   'check.clockAheadMinutes':
     'Relógio: este dispositivo está {minutes, plural, one {# minuto} other {# minutos}} adiantado — o cronômetro segue o relógio do servidor, por isso não é preciso fazer nada',
