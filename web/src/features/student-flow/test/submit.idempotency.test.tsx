@@ -106,6 +106,12 @@ describe('Submitting the assessment', () => {
     await waitFor(() => expect(db.submits).toHaveLength(1), { timeout: 5000 });
     expect(db.submits[0]!.body.answers).toEqual([{ questionId: 'q1', answer: 'no' }]);
     expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    // Read top to bottom, the toasts tell what happened in the order it happened.
+    await toast('Assessment submitted successfully!');
+    expect([...document.querySelectorAll('.Toastify__toast')].map((t) => t.textContent)).toEqual([
+      'Time is up! Submitting your assessment automatically.',
+      'Assessment submitted successfully!',
+    ]);
   });
 
   it('when the server is still scoring, then the completion page waits calmly and shows the result once recorded', async () => {
