@@ -121,6 +121,8 @@ const ar: Catalogue = {
   'summary.answered': 'تمت الإجابة عن {answered} من {total}.',
   'summary.answeredSkipped':
     'تمت الإجابة عن {answered} من {total}، وتُرك {skipped, plural, zero {# سؤال اختياري} one {سؤال اختياري واحد} two {سؤالان اختياريان} few {# أسئلة اختيارية} many {# سؤالًا اختياريًا} other {# سؤال اختياري}} دون إجابة.',
+  'summary.skippedList': 'دون إجابة — اختر سؤالًا للانتقال إليه:',
+  'summary.skippedQuestion': 'القسم {section}، السؤال {number}',
   'summary.note': 'لا تُحتسب الأسئلة الاختيارية المتروكة ضدك في النتيجة. ولا يمكنك تغيير إجاباتك بعد الإرسال.',
   'summary.confirm': 'الإرسال الآن',
   'summary.cancel': 'متابعة الإجابة',

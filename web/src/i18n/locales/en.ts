@@ -122,6 +122,8 @@ const en = {
   'summary.answered': '{answered} of {total} answered.',
   'summary.answeredSkipped':
     '{answered} of {total} answered; {skipped, plural, one {# optional question} other {# optional questions}} skipped.',
+  'summary.skippedList': 'Not answered — choose one to go to it:',
+  'summary.skippedQuestion': 'Section {section}, question {number}',
   'summary.note':
     'Skipped optional questions do not count against your score. You cannot change your answers after you submit.',
   'summary.confirm': 'Submit now',

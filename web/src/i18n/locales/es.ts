@@ -118,6 +118,8 @@ const es: Catalogue = {
   'summary.answered': '{answered} de {total} respondidas.',
   'summary.answeredSkipped':
     '{answered} de {total} respondidas; {skipped, plural, one {# pregunta opcional omitida} other {# preguntas opcionales omitidas}}.',
+  'summary.skippedList': 'Sin responder; elija una para ir a ella:',
+  'summary.skippedQuestion': 'Sección {section}, pregunta {number}',
   'summary.note':
     'Las preguntas opcionales omitidas no cuentan en contra de su puntuación. Una vez enviada, no podrá cambiar sus respuestas.',
   'summary.confirm': 'Enviar ahora',

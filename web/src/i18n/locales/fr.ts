@@ -121,6 +121,8 @@ const fr: Catalogue = {
   'summary.answered': '{answered} sur {total} répondues.',
   'summary.answeredSkipped':
     '{answered} sur {total} répondues ; {skipped, plural, one {# question facultative ignorée} other {# questions facultatives ignorées}}.',
+  'summary.skippedList': 'Sans réponse — choisissez-en une pour y aller :',
+  'summary.skippedQuestion': 'Section {section}, question {number}',
   'summary.note':
     'Les questions facultatives ignorées ne comptent pas contre votre score. Vous ne pourrez plus modifier vos réponses après la soumission.',
   'summary.confirm': 'Soumettre maintenant',

@@ -117,6 +117,8 @@ const pt: Catalogue = {
   'summary.answered': '{answered} de {total} respondidas.',
   'summary.answeredSkipped':
     '{answered} de {total} respondidas; {skipped, plural, one {# pergunta opcional ignorada} other {# perguntas opcionais ignoradas}}.',
+  'summary.skippedList': 'Sem resposta — escolha uma para ir até ela:',
+  'summary.skippedQuestion': 'Seção {section}, pergunta {number}',
   'summary.note':
     'As perguntas opcionais ignoradas não contam contra sua pontuação. Depois de enviar, você não poderá alterar suas respostas.',
   'summary.confirm': 'Enviar agora',

@@ -18,7 +18,7 @@ import {
 } from '../progress';
 import { QuestionCard } from './question-card';
 import { SectionNav } from './section-nav';
-import { SectionGate, SubmitSummary, TestFooter } from './test-footer';
+import { focusQuestion, SectionGate, SubmitSummary, TestFooter, type SkippedQuestion } from './test-footer';
 import { TestHeader } from './test-header';
 import { attemptAssessment } from '../paper';
 
@@ -69,12 +69,21 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
   const titleRef = useRef<HTMLHeadingElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   useToastClearance(screenRef);
+  // A question the summary sent the student back to: focused once its section is on the screen.
+  const [goingTo, setGoingTo] = useState<string | null>(null);
 
   // Focus follows navigation to the section's title, so a screen reader starts reading there; on the
   // first render too, since the Start button that had the focus is gone.
   useEffect(() => {
     titleRef.current?.focus();
   }, [current]);
+
+  // After the section's title, so that the question keeps the focus when its section was opened with it.
+  useEffect(() => {
+    if (goingTo === null) return;
+    focusQuestion(goingTo);
+    setGoingTo(null);
+  }, [goingTo, current]);
 
   const section = assessment.sections[current]!;
   const sectionTexts = content.section(section);
@@ -86,6 +95,12 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
   const skippedOptional = assessment.questions.filter(
     (q) => !q.required && !isAnswered(q, answers, uploaded),
   ).length;
+  // Every question left unanswered, numbered as its card is (within its section), in the paper's order.
+  const unanswered: SkippedQuestion[] = assessment.sections.flatMap((s) =>
+    questionsOf(assessment, s.id).flatMap((q, index) =>
+      isAnswered(q, answers, uploaded) ? [] : [{ id: q.id, section: s.id, number: index + 1 }],
+    ),
+  );
   const [confirming, setConfirming] = useState(false);
   const askToSubmit = () => {
     // A summary first when something is left unanswered; at time-up the attempt is sent as it stands.
@@ -163,6 +178,12 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
         answered={answeredCount}
         total={assessment.questions.length}
         skippedOptional={skippedOptional}
+        unanswered={unanswered}
+        onGoTo={(question) => {
+          setConfirming(false);
+          setCurrent(assessment.sections.findIndex((s) => s.id === question.section));
+          setGoingTo(question.id);
+        }}
         onConfirm={() => {
           setConfirming(false);
           void finish();

@@ -60,6 +60,13 @@ describe('Submitting the assessment', () => {
     // One optional question is left: a summary asks first, and nothing is sent until it is confirmed.
     const summary = await screen.findByRole('dialog', { name: 'Submit your assessment?' });
     expect(summary).toHaveTextContent('4 of 5 answered; 1 optional question skipped.');
+    // It names the question left unanswered, by section and number as its card shows them.
+    const skipped = within(summary).getByRole('list', { name: 'Not answered — choose one to go to it:' });
+    expect(
+      within(skipped)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Section 1, question 2']);
     expect(db.submits).toHaveLength(0);
     await user.click(within(summary).getByRole('button', { name: 'Submit now' }));
     expect(await toast('Assessment submitted successfully!')).toBeInTheDocument();
@@ -82,6 +89,26 @@ describe('Submitting the assessment', () => {
     // The result came with the answer: the completion page did not have to ask for it.
     expect(db.resultRequests).toBe(0);
     expect(window.localStorage.getItem(keptAnswersKey(TOKEN, 'att-1'))).toBeNull();
+  });
+
+  it('when the summary names a skipped question and the student picks it, then its section opens with the question focused, and once answered Submit asks nothing', async () => {
+    const { user } = await readyToSubmit();
+    await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
+    const summary = await screen.findByRole('dialog', { name: 'Submit your assessment?' });
+    await user.click(within(summary).getByRole('button', { name: 'Section 1, question 2' }));
+
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Technology' })).toBeInTheDocument();
+    const question = screen.getByRole('group', { name: /How fast is your internet connection/ });
+    await waitFor(() => expect(within(question).getByRole('radio', { name: 'Slow' })).toHaveFocus());
+    expect(db.submits).toHaveLength(0);
+
+    await user.click(within(question).getByRole('radio', { name: 'Fast' }));
+    await user.click(screen.getByRole('button', { name: 'Next Section' }));
+    await user.click(screen.getByRole('button', { name: 'Next Section' }));
+    await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
+    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    expect(db.submits[0]!.body.answers).toContainEqual({ questionId: 'q2', answer: 'o2' });
   });
 
   it('when submitting fails, then "Failed to submit assessment" shows and a retry sends the same key', async () => {
