@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Language } from '../../../i18n/languages';
+import { useT } from '../../../i18n/react';
 import { useToastClearance } from '../../../lib/toast';
 import type { AssessmentLoad, Attempt } from '../api/types';
 import { useAssessmentContent } from '../hooks/use-assessment-content';
@@ -38,6 +39,7 @@ interface TestScreenProps {
 
 export function TestScreen({ token, load, attempt, offset, fresh, onExtended, onLanguage }: TestScreenProps) {
   const { student } = load;
+  const t = useT();
   // This attempt's own questions and order (a draw, shuffling), fixed when it started.
   const assessment = useMemo(
     () => attemptAssessment(load.assessment, attempt.paper),
@@ -115,6 +117,8 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
 
   return (
     <div className="test" ref={screenRef}>
+      {/* The page's own title, as on the welcome page, set small: the timer and the section below are what matter. */}
+      <h1 className="test__heading">{t('app.heading')}</h1>
       <TestHeader
         name={student.name}
         progress={progressPercent(assessment, answers, uploaded)}
