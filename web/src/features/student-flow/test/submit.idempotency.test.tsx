@@ -70,7 +70,9 @@ describe('Submitting the assessment', () => {
     expect(db.submits).toHaveLength(0);
     await user.click(within(summary).getByRole('button', { name: 'Submit now' }));
     expect(await toast('Assessment submitted successfully!')).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    // The focus is not left on the page's body: the result's heading has it, and a screen reader says it.
+    const heading = await screen.findByRole('heading', { name: 'Congratulations!' });
+    await waitFor(() => expect(heading).toHaveFocus());
     expect(where.location?.pathname).toBe(`/assessment/${TOKEN}/complete`);
     expect(db.submits).toHaveLength(1);
     const [submit] = db.submits;
@@ -149,7 +151,8 @@ describe('Submitting the assessment', () => {
     const { user } = await readyToSubmit();
     await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
     await user.click(await screen.findByRole('button', { name: 'Submit now' }));
-    expect(await screen.findByRole('heading', { name: 'Calculating your result…' })).toBeInTheDocument();
+    const calculating = await screen.findByRole('heading', { name: 'Calculating your result…' });
+    await waitFor(() => expect(calculating).toHaveFocus());
     // The earlier, failed result is not this submission's.
     await waitFor(() => expect(db.resultRequests).toBeGreaterThan(0));
     expect(screen.queryByText('40%')).not.toBeInTheDocument();
@@ -165,9 +168,8 @@ describe('Submitting the assessment', () => {
         ...db.results,
       ];
     });
-    expect(
-      await screen.findByRole('heading', { name: 'Congratulations!' }, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    const result = await screen.findByRole('heading', { name: 'Congratulations!' }, { timeout: 5000 });
+    await waitFor(() => expect(result).toHaveFocus());
     expect(screen.getByText('81%')).toBeInTheDocument();
     expect(screen.getByText('Attempt #2')).toBeInTheDocument();
     const requests = db.resultRequests;
