@@ -288,7 +288,9 @@ describe.each([
     await submit.click();
     const summary = page.getByRole('dialog', { name: 'Submit your assessment?' });
     await shown(summary.getByText(/answered; 1 optional question skipped\./));
+    await shown(summary.getByRole('button', { name: 'Section 2, question 2' }));
     await expectAccessible(page, `submit summary (${viewport.width} px)`);
+    await shoot(page, 'submit-summary', viewport);
     await summary.getByRole('button', { name: 'Submit now' }).click();
     await shown(toast(page, 'Assessment submitted successfully!'));
     await atPath(page, `${link}/complete`);
@@ -310,6 +312,38 @@ describe.each([
     await atPath(page, `${link}/complete`);
     await resultShown(page, 'Congratulations!');
   });
+});
+
+test('when a student passes on a phone, then the completion page opens at its top, its heading focused and clear of the toasts, and the confetti falls once', async () => {
+  const { link } = await invite();
+  // Motion as most visitors have it, so that the confetti falls.
+  const context = await browser.newContext({ baseURL: product.url, viewport: MOBILE });
+  contexts.push(context);
+  const page = await context.newPage();
+  await start(page, link);
+  await answerAllAndSubmit(page, 'Yes', 'Every day');
+  await atPath(page, `${link}/complete`);
+  const heading = page.getByRole('heading', { level: 1, name: 'Congratulations!' });
+  await resultShown(page, 'Congratulations!');
+  await shown(toast(page, 'Assessment submitted successfully!'));
+  // The Submit button was at the bottom of a long page: the result opens at the top all the same.
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  expect(await heading.evaluate((el) => el === document.activeElement)).toBe(true);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const covering = await heading.evaluate((h) => {
+    const k = h.getBoundingClientRect();
+    return Array.from(document.querySelectorAll('.Toastify__toast'), (t) => t.getBoundingClientRect())
+      .filter((t) => t.top < k.bottom && k.top < t.bottom)
+      .map((t) => `a toast from ${Math.round(t.top)} to ${Math.round(t.bottom)} px covers the heading`);
+  });
+  expect(covering).toEqual([]);
+  expect(await page.getByTestId('confetti').count()).toBe(1);
+  await shoot(page, 'complete-toast', MOBILE, 'allow');
+
+  // Opened again, the result is there without a second celebration.
+  await page.reload();
+  await resultShown(page, 'Congratulations!');
+  expect(await page.getByTestId('confetti').count()).toBe(0);
 });
 
 /**

@@ -114,7 +114,7 @@ describe('certificate mail', () => {
     await h.bus.publish([event]);
     await h.bus.publish([event]);
     const mail = await h.catcher.waitFor((m) => m.subject.startsWith('Congratulations'), 10_000);
-    expect(mail.subject).toBe('Congratulations! Your certificate for Distance Learning Readiness');
+    expect(mail.subject).toBe('Congratulations! Your certificate for the Distance Learning Readiness');
     expect(mail.text).toContain('with a score of 92%');
     expect(mail.text).toContain('https://readiness.example.edu/verify/RDY-7K3F-92QX');
     expect(mail.html).toContain('Grace &lt;Hopper&gt;');

@@ -53,6 +53,11 @@ describe.each(['real', 'embedded'] as const)('invitation mail (%s infrastructure
     expect(mail.text).toContain(`Open your assessment: ${url}`);
     expect(mail.text).toContain('at most 30 minutes');
     expect(mail.text).toContain('Contact the administrator who invited you');
+    // The link's expiry (60 days on) as people write a date, not as an HTTP header does.
+    expect(mail.text).toMatch(
+      /stays valid until (Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), [A-Z][a-z]+ \d{1,2}, \d{4} at \d{2}:\d{2} [AP]M UTC unless/,
+    );
+    expect(mail.text).not.toContain('GMT');
     expect(mail.html).toContain(`href="${url}"`);
     expect(mail.html).toContain('Ada &lt;Lovelace&gt;');
     const [d] = await eventually(async () => {

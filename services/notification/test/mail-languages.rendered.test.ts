@@ -16,7 +16,11 @@ const unisolated = (mail: { subject: string; text: string; html: string }) => ({
   html: mail.html.replace(/<\/?bdi>/g, ''),
 });
 
-/** The inputs the English mails of the fixture were rendered from, before the mails had other languages. */
+/**
+ * The inputs the English mails of the fixture were rendered from, before the mails had other languages. Two
+ * corrections since (issue 43 item 21): a titled certificate mail names "the" assessment as the invitation does, and
+ * the link's expiry is written for people, no longer as an HTTP date.
+ */
 const englishCases = {
   'invitation titled': () =>
     studentInvitation({
@@ -165,6 +169,22 @@ describe.each(LANGUAGES.filter((l) => l !== 'en'))('mails in %s', (language) => 
 });
 
 describe('the words of each language', () => {
+  test('when the English mails are written, then a titled certificate names "the" assessment and the expiry reads as a date for people', () => {
+    const issued = certificate();
+    expect(issued.subject).toBe('Congratulations! Your certificate for the Distance Learning Readiness');
+    expect(issued.text).toContain(
+      'Congratulations on passing the Distance Learning Readiness with a score of 92%!',
+    );
+    expect(certificate({ resent: true }).text).toContain(
+      'As requested, here is your certificate for the Distance Learning Readiness again.',
+    );
+    const invitation = extraTime(30, 25);
+    expect(invitation.text).toContain(
+      'The link is personal and stays valid until Sunday, January 31, 2027 at 12:00 PM UTC unless you start before.',
+    );
+    expect(invitation.html).not.toContain('GMT');
+  });
+
   /** Intl's spacing before % and the catalogues' before « : ! » (no-break or narrow no-break) as plain spaces. */
   const spaced = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 

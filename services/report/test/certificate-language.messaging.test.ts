@@ -82,7 +82,7 @@ describe('a certificate in the result’s language', () => {
       const facts = resultFacts({ email, language });
       await h.publishResult(facts);
       const mail = await h.mail.waitFor((m) => m.to.includes(email), 30_000);
-      expect(mail.subject).toBe('Congratulations! Your certificate for Distance Learning Readiness');
+      expect(mail.subject).toBe('Congratulations! Your certificate for the Distance Learning Readiness');
       const [event] = h.issued.filter((e) => e.resultId === facts.resultId);
       expect(event!.language).toBe('en');
       expect(words(await h.object(event!.objectKey))).toContain('Certificate of Achievement');

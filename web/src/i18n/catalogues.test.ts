@@ -5,6 +5,8 @@ import en from './locales/en';
 import es from './locales/es';
 import fr from './locales/fr';
 import pt from './locales/pt';
+import { seedContent } from '../../../services/assessment/src/domain/seed';
+import { SEED_TRANSLATIONS } from '../../../services/assessment/src/domain/seed-translations';
 
 /*
  * Every catalogue says what English says (issue 27): the same ids, and in each message the same values, numbers,
@@ -107,4 +109,15 @@ describe('Message catalogues', () => {
     expect(shapeOf('{n} points').values).toEqual(['n: value']);
     expect(shapeOf('to <0>{name}</0>').tags).toEqual(['<0>']);
   });
+});
+
+describe('One title per language', () => {
+  const seeded = (l: Language) => (l === 'en' ? seedContent(0).title : SEED_TRANSLATIONS[l]?.title);
+
+  it.each(LANGUAGES)(
+    'when the sample assessment opens in %s, then its title is the page heading above it, not a second name for it',
+    (l) => {
+      expect(seeded(l)).toBe(catalogues[l]['app.heading']);
+    },
+  );
 });

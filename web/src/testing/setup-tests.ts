@@ -7,6 +7,10 @@ import { resetDb, server } from './server';
 // calling a screen missing. A screen that shows at once is found at once: the wait costs only a missing one.
 configure({ asyncUtilTimeout: 15_000 });
 
+// jsdom lays nothing out, so it cannot scroll, and says so on the console each time a page opens at its top: a
+// scroll is nothing there (a test that cares spies on it).
+if (typeof window !== 'undefined') window.scrollTo = () => undefined;
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 beforeEach(() => resetDb());
 afterEach(() => {

@@ -105,7 +105,7 @@ const es: TranslatedTexts = {
 };
 
 const fr: TranslatedTexts = {
-  title: 'Évaluation de la préparation aux études à distance',
+  title: 'Évaluation de la préparation à la formation à distance',
   description:
     'Faites le point sur votre préparation aux études en ligne\u00a0: votre accès aux outils numériques, vos compétences informatiques, vos habitudes d’étude et votre façon de communiquer en ligne.',
   sections: {
@@ -195,7 +195,7 @@ const fr: TranslatedTexts = {
 };
 
 const pt: TranslatedTexts = {
-  title: 'Avaliação de prontidão para a educação a distância',
+  title: 'Avaliação de Preparação para a Educação a Distância',
   description:
     'Avalie sua preparação para estudar online: seu acesso à tecnologia, suas habilidades com o computador, seus hábitos de estudo e a forma como você se comunica online.',
   sections: {

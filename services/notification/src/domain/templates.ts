@@ -177,20 +177,21 @@ const percent = (t: MailTranslator, value: number) =>
 /** The attributes that keep an address or a code left to right inside a right-to-left sentence. */
 const ltr = (t: MailTranslator) => (t.dir === 'rtl' ? ' dir="ltr"' : '');
 
-/** When the link stops working: English keeps the RFC 7231 date its mail always had, other languages their own. */
+/**
+ * When the link stops working, written for people in the mail's language: 'Sunday, January 31, 2027 at 12:00 PM UTC'.
+ * In UTC, named so: the product has no time zone of its own to give, and the student's is not known.
+ */
 const expiryDate = (t: MailTranslator, date: Date) =>
-  t.language === 'en'
-    ? date.toUTCString()
-    : t.date(date, {
-        weekday: 'long',
-        day: 'numeric',
-        month: 'long',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: 'UTC',
-        timeZoneName: 'short',
-      });
+  t.date(date, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+    timeZoneName: 'short',
+  });
 
 export function studentInvitation(input: {
   name: string;

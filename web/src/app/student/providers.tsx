@@ -32,7 +32,10 @@ function StudentUiWords({ children }: { children: ReactNode }) {
   return <UiWordsProvider words={words}>{children}</UiWordsProvider>;
 }
 
-/** Toasts at the top corner where the reading starts: the right in English, the left in Arabic. */
+/**
+ * Toasts at the top corner where the reading starts: the right in English, the left in Arabic. The newest comes
+ * last, so that toasts read top to bottom in the order things happened ('Time is up!', then 'Assessment submitted').
+ */
 function Toasts() {
   const rtl = useLanguage().direction === 'rtl';
   return (
@@ -41,7 +44,6 @@ function Toasts() {
       rtl={rtl}
       autoClose={TOAST_DURATION_MS}
       limit={TOAST_LIMIT}
-      newestOnTop
     />
   );
 }

@@ -17,7 +17,13 @@ export interface CheckLine {
 
 /** How many look-ups the connection check times; the median of them is shown. */
 export const ROUND_TRIPS = 3;
-/** Above this a round trip is slow. */
+/*
+ * What a round trip (a small look-up, body included; the median of ROUND_TRIPS) says about the connection. Under
+ * GOOD_MS answers save before the student notices; up to SLOW_MS they still save well within the autosave's pace,
+ * only a moment later; from SLOW_MS on (a second each way and more) saving lags behind answering. The time is
+ * classed as the line shows it, in whole milliseconds, so '300 ms' is never called good.
+ */
+export const GOOD_MS = 300;
 export const SLOW_MS = 1000;
 /** A look-up that has not answered after this long counts as not reaching the server. */
 const ROUND_TRIP_TIMEOUT_MS = 10_000;
@@ -67,12 +73,12 @@ export async function measureConnection(token: string, stop: AbortSignal): Promi
 export function connectionLine(i18n: I18n, ms: number | null): CheckLine {
   const t = translator(i18n);
   if (ms === null) return { status: 'warning', text: t('check.connectionUnreachable') };
-  if (ms <= SLOW_MS) {
+  const shown = Math.round(ms);
+  if (shown < SLOW_MS) {
+    const values = { ms: i18n.number(shown, { maximumFractionDigits: 0, useGrouping: false }) };
     return {
       status: 'ok',
-      text: t('check.connectionGood', {
-        ms: i18n.number(ms, { maximumFractionDigits: 0, useGrouping: false }),
-      }),
+      text: shown < GOOD_MS ? t('check.connectionGood', values) : t('check.connectionFair', values),
     };
   }
   const seconds = i18n.number(ms / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 });

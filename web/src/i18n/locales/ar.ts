@@ -56,6 +56,7 @@ const ar: Catalogue = {
   'check.connectionSlow':
     'الاتصال: بطيء ({seconds} ثانية) — ما زالت إجاباتك تُحفظ، وقد يستغرق ذلك وقتًا أطول فحسب',
   'check.connectionGood': 'الاتصال: جيد ({ms} ملي ثانية)',
+  'check.connectionFair': 'الاتصال: مقبول ({ms} ملي ثانية) — كافٍ لأداء التقييم، وقد يستغرق الحفظ لحظة',
   'check.clockInStep': 'الساعة: متوافقة مع ساعة الخادم',
   'check.clockAheadMinutes':
     'الساعة: ساعة هذا الجهاز متقدمة بمقدار {minutes, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}} — المؤقت يتبع ساعة الخادم، فلا حاجة إلى أي إجراء',
@@ -120,6 +121,8 @@ const ar: Catalogue = {
   'summary.answered': 'تمت الإجابة عن {answered} من {total}.',
   'summary.answeredSkipped':
     'تمت الإجابة عن {answered} من {total}، وتُرك {skipped, plural, zero {# سؤال اختياري} one {سؤال اختياري واحد} two {سؤالان اختياريان} few {# أسئلة اختيارية} many {# سؤالًا اختياريًا} other {# سؤال اختياري}} دون إجابة.',
+  'summary.skippedList': 'دون إجابة — اختر سؤالًا للانتقال إليه:',
+  'summary.skippedQuestion': 'القسم {section}، السؤال {number}',
   'summary.note': 'لا تُحتسب الأسئلة الاختيارية المتروكة ضدك في النتيجة. ولا يمكنك تغيير إجاباتك بعد الإرسال.',
   'summary.confirm': 'الإرسال الآن',
   'summary.cancel': 'متابعة الإجابة',

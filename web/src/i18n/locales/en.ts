@@ -59,6 +59,7 @@ const en = {
   'check.connectionSlow':
     'Connection: slow ({seconds} s) — your answers are still saved, it may just take longer',
   'check.connectionGood': 'Connection: good ({ms} ms)',
+  'check.connectionFair': 'Connection: fair ({ms} ms) — fine for the assessment; saving may take a moment',
   'check.clockInStep': 'Clock: in step with the server',
   'check.clockAheadMinutes':
     "Clock: this device is {minutes, plural, one {# minute} other {# minutes}} ahead — the timer follows the server's clock, so nothing to do",
@@ -121,6 +122,8 @@ const en = {
   'summary.answered': '{answered} of {total} answered.',
   'summary.answeredSkipped':
     '{answered} of {total} answered; {skipped, plural, one {# optional question} other {# optional questions}} skipped.',
+  'summary.skippedList': 'Not answered — choose one to go to it:',
+  'summary.skippedQuestion': 'Section {section}, question {number}',
   'summary.note':
     'Skipped optional questions do not count against your score. You cannot change your answers after you submit.',
   'summary.confirm': 'Submit now',

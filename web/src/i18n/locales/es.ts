@@ -53,6 +53,8 @@ const es: Catalogue = {
   'check.connectionSlow':
     'Conexión: lenta ({seconds} s); sus respuestas se siguen guardando, aunque puede tardar un poco más',
   'check.connectionGood': 'Conexión: buena ({ms} ms)',
+  'check.connectionFair':
+    'Conexión: aceptable ({ms} ms); suficiente para la evaluación, aunque guardar puede tardar un momento',
   'check.clockInStep': 'Reloj: sincronizado con el servidor',
   'check.clockAheadMinutes':
     'Reloj: este dispositivo va {minutes, plural, one {# minuto} other {# minutos}} adelantado; el temporizador sigue el reloj del servidor, así que no tiene que hacer nada',
@@ -116,6 +118,8 @@ const es: Catalogue = {
   'summary.answered': '{answered} de {total} respondidas.',
   'summary.answeredSkipped':
     '{answered} de {total} respondidas; {skipped, plural, one {# pregunta opcional omitida} other {# preguntas opcionales omitidas}}.',
+  'summary.skippedList': 'Sin responder; elija una para ir a ella:',
+  'summary.skippedQuestion': 'Sección {section}, pregunta {number}',
   'summary.note':
     'Las preguntas opcionales omitidas no cuentan en contra de su puntuación. Una vez enviada, no podrá cambiar sus respuestas.',
   'summary.confirm': 'Enviar ahora',

@@ -55,6 +55,8 @@ const fr: Catalogue = {
   'check.connectionSlow':
     'Connexion : lente ({seconds} s) — vos réponses sont tout de même enregistrées, cela peut simplement prendre plus de temps',
   'check.connectionGood': 'Connexion : bonne ({ms} ms)',
+  'check.connectionFair':
+    'Connexion : correcte ({ms} ms) — suffisante pour l’évaluation ; l’enregistrement peut prendre un instant',
   'check.clockInStep': 'Horloge : synchronisée avec le serveur',
   'check.clockAheadMinutes':
     'Horloge : cet appareil avance de {minutes, plural, one {# minute} other {# minutes}} — le minuteur suit l’horloge du serveur, vous n’avez donc rien à faire',
@@ -119,6 +121,8 @@ const fr: Catalogue = {
   'summary.answered': '{answered} sur {total} répondues.',
   'summary.answeredSkipped':
     '{answered} sur {total} répondues ; {skipped, plural, one {# question facultative ignorée} other {# questions facultatives ignorées}}.',
+  'summary.skippedList': 'Sans réponse — choisissez-en une pour y aller :',
+  'summary.skippedQuestion': 'Section {section}, question {number}',
   'summary.note':
     'Les questions facultatives ignorées ne comptent pas contre votre score. Vous ne pourrez plus modifier vos réponses après la soumission.',
   'summary.confirm': 'Soumettre maintenant',

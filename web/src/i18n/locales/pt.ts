@@ -52,6 +52,8 @@ const pt: Catalogue = {
   'check.connectionSlow':
     'Conexão: lenta ({seconds} s) — suas respostas continuam sendo salvas, só pode demorar mais',
   'check.connectionGood': 'Conexão: boa ({ms} ms)',
+  'check.connectionFair':
+    'Conexão: razoável ({ms} ms) — suficiente para a avaliação; salvar pode levar um instante',
   'check.clockInStep': 'Relógio: sincronizado com o servidor',
   'check.clockAheadMinutes':
     'Relógio: este dispositivo está {minutes, plural, one {# minuto} other {# minutos}} adiantado — o cronômetro segue o relógio do servidor, por isso não é preciso fazer nada',
@@ -115,6 +117,8 @@ const pt: Catalogue = {
   'summary.answered': '{answered} de {total} respondidas.',
   'summary.answeredSkipped':
     '{answered} de {total} respondidas; {skipped, plural, one {# pergunta opcional ignorada} other {# perguntas opcionais ignoradas}}.',
+  'summary.skippedList': 'Sem resposta — escolha uma para ir até ela:',
+  'summary.skippedQuestion': 'Seção {section}, pergunta {number}',
   'summary.note':
     'As perguntas opcionais ignoradas não contam contra sua pontuação. Depois de enviar, você não poderá alterar suas respostas.',
   'summary.confirm': 'Enviar agora',

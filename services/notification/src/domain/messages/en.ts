@@ -27,13 +27,13 @@ export const en = {
   'invitation.contact.inviter': 'Questions? Contact the administrator who invited you.',
 
   'certificate.subject':
-    'Congratulations! Your certificate for {titled, select, yes {{title}} other {the readiness assessment}}',
+    'Congratulations! Your certificate for {titled, select, yes {the {title}} other {the readiness assessment}}',
   'certificate.subject.resent':
-    'Your certificate for {titled, select, yes {{title}} other {the readiness assessment}} (sent again)',
+    'Your certificate for {titled, select, yes {the {title}} other {the readiness assessment}} (sent again)',
   'certificate.passed':
-    'Congratulations on passing <strong>{titled, select, yes {{title}} other {the readiness assessment}}</strong> with a score of <strong>{score}</strong>!',
+    'Congratulations on passing <strong>{titled, select, yes {the {title}} other {the readiness assessment}}</strong> with a score of <strong>{score}</strong>!',
   'certificate.resent':
-    'As requested, here is your certificate for <strong>{titled, select, yes {{title}} other {the readiness assessment}}</strong> again.',
+    'As requested, here is your certificate for <strong>{titled, select, yes {the {title}} other {the readiness assessment}}</strong> again.',
   'certificate.attached': 'Your certificate is attached to this message as a PDF. Keep it for your records.',
   'certificate.verify': 'Anyone can check that it is genuine at {url} (verification code {code}).',
   'certificate.code': 'Verification code:',

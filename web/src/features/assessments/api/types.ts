@@ -82,11 +82,10 @@ export const QUESTION_TYPES: { value: QuestionType; label: string }[] = [
   { value: 'file_upload', label: adminT('assessments.questionType.fileUpload') },
 ];
 
-/** A practice question is answered by a choice, so it is one of the choice types. */
-export const PRACTICE_TYPES: { value: PracticeType; label: string }[] = [
-  { value: 'yes_no', label: adminT('assessments.practiceType.yesNo') },
-  { value: 'multiple_choice', label: adminT('assessments.practiceType.multipleChoice') },
-];
+/** A practice question is answered by a choice, so it is one of the choice types, labelled as questions are. */
+export const PRACTICE_TYPES = QUESTION_TYPES.filter(
+  (type): type is { value: PracticeType; label: string } => type.value !== 'file_upload',
+);
 
 /** The answers of a yes/no question. */
 export const YES_NO: { value: string; label: string }[] = [

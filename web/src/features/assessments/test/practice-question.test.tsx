@@ -54,6 +54,12 @@ describe('Practice question', () => {
     expect(offerBox()).toBeChecked();
     expect(offerBox()).toHaveAccessibleDescription(HINT);
     expect(within(editor()).getByLabelText('Type')).toHaveValue('multiple_choice');
+    // The choice types, labelled as the SPEC labels a question's type.
+    expect(
+      within(within(editor()).getByLabelText('Type'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Yes/No', 'Multiple Choice']);
     expect(within(editor()).getByLabelText('Question text')).toHaveValue(
       'Which planet is closest to the Sun?',
     );

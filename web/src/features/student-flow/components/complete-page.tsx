@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { Award, CheckCircle2, Download, RotateCcw, Trophy } from 'lucide-react';
 import { Badge, Button, ButtonLink, Spinner } from '../../../components/ui';
@@ -8,7 +8,7 @@ import { LanguageSelect } from '../../../i18n/language-select';
 import { useI18n, useLanguage, useT } from '../../../i18n/react';
 import type { MessageId } from '../../../i18n/locales/en';
 import { pointsToPass } from '../../../lib/bands';
-import { notify } from '../../../lib/toast';
+import { KEEP_CLEAR, notify, useToastClearance } from '../../../lib/toast';
 import { downloadCertificate } from '../api/certificate';
 import { useGetStudentAssessmentQuery, useGetStudentResultsQuery } from '../api/student-api';
 import type { StudentResult } from '../api/types';
@@ -41,6 +41,29 @@ function pick(
 }
 
 const awaitsCertificate = (r: StudentResult | undefined) => Boolean(r?.passed && !r.certificateUrl);
+
+/** Where this browser notes that a pass was celebrated: the confetti falls once per attempt, not on every reopen. */
+export const celebratedKey = (attemptId: string) => `readiness.celebrated.${attemptId}`;
+
+/**
+ * Whether this pass was celebrated in this browser already. One that keeps nothing (private modes may refuse
+ * storage) celebrates each time rather than never.
+ */
+function celebrated(attemptId: string): boolean {
+  try {
+    return window.localStorage.getItem(celebratedKey(attemptId)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function noteCelebrated(attemptId: string): void {
+  try {
+    window.localStorage.setItem(celebratedKey(attemptId), new Date().toISOString());
+  } catch {
+    // Nothing kept: the next visit celebrates again.
+  }
+}
 
 const NEXT_STEPS: Record<'passed' | 'failed', MessageId[]> = {
   passed: ['complete.nextPassedMail', 'complete.nextPassedContact', 'complete.nextPassedPrepare'],
@@ -102,6 +125,24 @@ export function CompletePage() {
     if (error) console.error('Failed to load results:', error);
   }, [error]);
 
+  // The page opens at its top, whatever was scrolled on the test before it (the Submit button is at the bottom).
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, []);
+
+  // The heading of what the page shows takes the focus (the Submit button that had it is gone), so that a screen
+  // reader says it: 'Calculating your result…', then the result's own heading when it arrives.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = !language.ready ? 'loading' : result ? 'result' : 'calculating';
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: true });
+  }, [shown]);
+
+  // Toasts (the submit's, an 'already completed') start below the heading while it is in view: on a phone they span
+  // the top of the screen, where the heading is.
+  const page = useRef<HTMLDivElement>(null);
+  useToastClearance(page);
+
   if (!language.ready) {
     return (
       <StudentShell>
@@ -113,15 +154,24 @@ export function CompletePage() {
   }
   return (
     <StudentShell aside={<LanguageSelect onChange={language.choose} />}>
-      {result ? (
-        <ResultView token={inviteToken} result={result} certificateWait={certificateWait} />
-      ) : (
-        <div className="card card__body calculating" role="status">
-          <Spinner size="lg" decorative />
-          <h1 className="student__title">{t('complete.calculating')}</h1>
-          <p className="muted">{t('complete.calculatingNote')}</p>
-        </div>
-      )}
+      <div ref={page}>
+        {result ? (
+          <ResultView
+            token={inviteToken}
+            result={result}
+            certificateWait={certificateWait}
+            headingRef={heading}
+          />
+        ) : (
+          <div className="card card__body calculating" role="status">
+            <Spinner size="lg" decorative />
+            <h1 className="student__title" ref={heading} tabIndex={-1}>
+              {t('complete.calculating')}
+            </h1>
+            <p className="muted">{t('complete.calculatingNote')}</p>
+          </div>
+        )}
+      </div>
     </StudentShell>
   );
 }
@@ -130,21 +180,28 @@ function ResultView({
   token,
   result,
   certificateWait,
+  headingRef,
 }: {
   token: string;
   result: StudentResult;
   certificateWait: 'waiting' | 'over';
+  headingRef: RefObject<HTMLHeadingElement | null>;
 }) {
   const { passed } = result;
   const t = useT();
+  // Decided once for the page: the confetti that starts falling finishes, and a reopen has none.
+  const [celebrate] = useState(() => passed && !celebrated(result.attemptId));
+  useEffect(() => {
+    if (celebrate) noteCelebrated(result.attemptId);
+  }, [celebrate, result.attemptId]);
   return (
     <div className={`result stack result--${passed ? 'passed' : 'failed'}`}>
-      {passed && <Confetti />}
+      {celebrate && <Confetti />}
       <section className="card card__body result__hero" aria-labelledby="result-title">
         <div className="result__icon" aria-hidden="true">
           {passed ? <Trophy size={48} /> : <Award size={48} />}
         </div>
-        <h1 id="result-title" className="student__title">
+        <h1 id="result-title" className="student__title" ref={headingRef} tabIndex={-1} {...KEEP_CLEAR}>
           {passed ? t('complete.congratulations') : t('complete.title')}
         </h1>
         {passed ? (

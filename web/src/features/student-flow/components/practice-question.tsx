@@ -69,21 +69,25 @@ export function PracticeQuestionCard({
           role="status"
           className={`practice__feedback${feedback ? ` practice__feedback--${feedback.right ? 'right' : 'wrong'}` : ''}`}
         >
+          {/* The icon and the sentence are the row's two items: words and the answer's `bdi` loose in the row
+              would each be an item of their own, with the row's gap between them ('Mercury .'). */}
           {feedback &&
             (feedback.right ? (
               <>
                 <CheckCircle2 size={18} aria-hidden="true" />
-                {t('practice.right')}
+                <span>{t('practice.right')}</span>
               </>
             ) : (
               <>
                 <Info size={18} aria-hidden="true" />
-                <T
-                  id="practice.wrong"
-                  values={{
-                    answer: <bdi {...content.mark(feedback.answer)}>{feedback.answer.text}</bdi>,
-                  }}
-                />
+                <span>
+                  <T
+                    id="practice.wrong"
+                    values={{
+                      answer: <bdi {...content.mark(feedback.answer)}>{feedback.answer.text}</bdi>,
+                    }}
+                  />
+                </span>
               </>
             ))}
         </p>

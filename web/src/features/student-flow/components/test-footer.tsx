@@ -62,15 +62,19 @@ export function TestFooter(props: {
   );
 }
 
+/** Puts the focus on a question's first control, which brings its card into view. */
+export function focusQuestion(id: string): void {
+  const card = document.querySelector<HTMLElement>(`[data-question-id="${CSS.escape(id)}"]`);
+  card?.querySelector<HTMLElement>('input, button, textarea, select')?.focus();
+}
+
 /** Why Next or Submit waits: the numbers of the required questions still unanswered, and a way to the first. */
 export function SectionGate({ missing }: { missing: Array<{ id: string; number: number }> }) {
   const t = useT();
   const i18n = useI18n();
   const focusFirstMissing = () => {
     const first = missing[0];
-    if (!first) return;
-    const card = document.querySelector<HTMLElement>(`[data-question-id="${CSS.escape(first.id)}"]`);
-    card?.querySelector<HTMLElement>('input, button, textarea, select')?.focus();
+    if (first) focusQuestion(first.id);
   };
   return (
     <div id="gate-hint" className="test__gate">
@@ -91,16 +95,28 @@ export function SectionGate({ missing }: { missing: Array<{ id: string; number: 
   );
 }
 
-/** The summary before a submit that leaves questions unanswered. */
+/** A question left unanswered: its id, its section and its number in the section, as its card shows them. */
+export interface SkippedQuestion {
+  id: string;
+  section: number;
+  number: number;
+}
+
+/**
+ * The summary before a submit that leaves questions unanswered: how many, which ones (section and number), each a
+ * way back to answer it (`onGoTo`).
+ */
 export function SubmitSummary(props: {
   open: boolean;
   answered: number;
   total: number;
   skippedOptional: number;
+  unanswered: SkippedQuestion[];
+  onGoTo(question: SkippedQuestion): void;
   onConfirm(): void;
   onCancel(): void;
 }) {
-  const { answered, total, skippedOptional: skipped } = props;
+  const { answered, total, skippedOptional: skipped, unanswered } = props;
   const t = useT();
   return (
     <ConfirmDialog
@@ -113,6 +129,20 @@ export function SubmitSummary(props: {
               ? t('summary.answeredSkipped', { answered, total, skipped })
               : t('summary.answered', { answered, total })}
           </p>
+          {unanswered.length > 0 && (
+            <>
+              <p id="summary-skipped">{t('summary.skippedList')}</p>
+              <ul className="summary__skipped" aria-labelledby="summary-skipped">
+                {unanswered.map((question) => (
+                  <li key={question.id}>
+                    <Button variant="secondary" size="sm" onClick={() => props.onGoTo(question)}>
+                      {t('summary.skippedQuestion', { section: question.section, number: question.number })}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           <p className="muted">{t('summary.note')}</p>
         </>
       }

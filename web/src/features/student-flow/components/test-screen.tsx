@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Language } from '../../../i18n/languages';
+import { useT } from '../../../i18n/react';
 import { useToastClearance } from '../../../lib/toast';
 import type { AssessmentLoad, Attempt } from '../api/types';
 import { useAssessmentContent } from '../hooks/use-assessment-content';
@@ -18,7 +19,7 @@ import {
 } from '../progress';
 import { QuestionCard } from './question-card';
 import { SectionNav } from './section-nav';
-import { SectionGate, SubmitSummary, TestFooter } from './test-footer';
+import { focusQuestion, SectionGate, SubmitSummary, TestFooter, type SkippedQuestion } from './test-footer';
 import { TestHeader } from './test-header';
 import { attemptAssessment } from '../paper';
 
@@ -38,6 +39,7 @@ interface TestScreenProps {
 
 export function TestScreen({ token, load, attempt, offset, fresh, onExtended, onLanguage }: TestScreenProps) {
   const { student } = load;
+  const t = useT();
   // This attempt's own questions and order (a draw, shuffling), fixed when it started.
   const assessment = useMemo(
     () => attemptAssessment(load.assessment, attempt.paper),
@@ -69,12 +71,21 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
   const titleRef = useRef<HTMLHeadingElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   useToastClearance(screenRef);
+  // A question the summary sent the student back to: focused once its section is on the screen.
+  const [goingTo, setGoingTo] = useState<string | null>(null);
 
   // Focus follows navigation to the section's title, so a screen reader starts reading there; on the
   // first render too, since the Start button that had the focus is gone.
   useEffect(() => {
     titleRef.current?.focus();
   }, [current]);
+
+  // After the section's title, so that the question keeps the focus when its section was opened with it.
+  useEffect(() => {
+    if (goingTo === null) return;
+    focusQuestion(goingTo);
+    setGoingTo(null);
+  }, [goingTo, current]);
 
   const section = assessment.sections[current]!;
   const sectionTexts = content.section(section);
@@ -86,6 +97,12 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
   const skippedOptional = assessment.questions.filter(
     (q) => !q.required && !isAnswered(q, answers, uploaded),
   ).length;
+  // Every question left unanswered, numbered as its card is (within its section), in the paper's order.
+  const unanswered: SkippedQuestion[] = assessment.sections.flatMap((s) =>
+    questionsOf(assessment, s.id).flatMap((q, index) =>
+      isAnswered(q, answers, uploaded) ? [] : [{ id: q.id, section: s.id, number: index + 1 }],
+    ),
+  );
   const [confirming, setConfirming] = useState(false);
   const askToSubmit = () => {
     // A summary first when something is left unanswered; at time-up the attempt is sent as it stands.
@@ -100,6 +117,8 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
 
   return (
     <div className="test" ref={screenRef}>
+      {/* The page's own title, as on the welcome page, set small: the timer and the section below are what matter. */}
+      <h1 className="test__heading">{t('app.heading')}</h1>
       <TestHeader
         name={student.name}
         progress={progressPercent(assessment, answers, uploaded)}
@@ -163,6 +182,12 @@ export function TestScreen({ token, load, attempt, offset, fresh, onExtended, on
         answered={answeredCount}
         total={assessment.questions.length}
         skippedOptional={skippedOptional}
+        unanswered={unanswered}
+        onGoTo={(question) => {
+          setConfirming(false);
+          setCurrent(assessment.sections.findIndex((s) => s.id === question.section));
+          setGoingTo(question.id);
+        }}
         onConfirm={() => {
           setConfirming(false);
           void finish();

@@ -82,6 +82,56 @@ describe('Completion page', () => {
     },
   );
 
+  it('when a pass is opened again, then its confetti does not fall again; another attempt’s pass has its own', async () => {
+    mockReducedMotion(false);
+    const first = renderStudentApp(completePath, { state: { result: makeResult({ attemptId: 'att-1' }) } });
+    await screen.findByRole('heading', { name: 'Congratulations!' });
+    expect(screen.getByTestId('confetti')).toBeInTheDocument();
+    first.unmount();
+
+    const again = renderStudentApp(completePath, { state: { result: makeResult({ attemptId: 'att-1' }) } });
+    await screen.findByRole('heading', { name: 'Congratulations!' });
+    expect(screen.queryByTestId('confetti')).not.toBeInTheDocument();
+    again.unmount();
+
+    renderStudentApp(completePath, { state: { result: makeResult({ _id: 'r-2', attemptId: 'att-2' }) } });
+    await screen.findByRole('heading', { name: 'Congratulations!' });
+    expect(screen.getByTestId('confetti')).toBeInTheDocument();
+  });
+
+  it('when this browser keeps nothing (private browsing), then each visit to a pass has its confetti', async () => {
+    mockReducedMotion(false);
+    const refuse = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    const setItem = jest.spyOn(Storage.prototype, 'setItem').mockImplementation(refuse);
+    const getItem = jest.spyOn(Storage.prototype, 'getItem').mockImplementation(refuse);
+    try {
+      const first = renderStudentApp(completePath, { state: { result: makeResult() } });
+      await screen.findByRole('heading', { name: 'Congratulations!' });
+      expect(screen.getByTestId('confetti')).toBeInTheDocument();
+      first.unmount();
+      renderStudentApp(completePath, { state: { result: makeResult() } });
+      await screen.findByRole('heading', { name: 'Congratulations!' });
+      expect(screen.getByTestId('confetti')).toBeInTheDocument();
+    } finally {
+      setItem.mockRestore();
+      getItem.mockRestore();
+    }
+  });
+
+  it('when the page opens, then it is at its top with the result’s heading focused, so a screen reader starts there', async () => {
+    const scrollTo = jest.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+    try {
+      renderStudentApp(completePath, { state: { result: makeResult() } });
+      const heading = await screen.findByRole('heading', { level: 1, name: 'Congratulations!' });
+      await waitFor(() => expect(heading).toHaveFocus());
+      expect(scrollTo).toHaveBeenCalledWith(0, 0);
+    } finally {
+      scrollTo.mockRestore();
+    }
+  });
+
   it('when the visitor asks for less motion, then the pass shows no confetti', async () => {
     mockReducedMotion(true);
     renderStudentApp(completePath, { state: { result: makeResult() } });

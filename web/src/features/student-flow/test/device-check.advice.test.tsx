@@ -120,10 +120,22 @@ describe('Check before the clock starts', () => {
 describe('Check wording', () => {
   const english = createStudentI18n();
 
+  const fair = (ms: number) =>
+    `Connection: fair (${ms} ms) — fine for the assessment; saving may take a moment`;
+  const slow = (seconds: string) =>
+    `Connection: slow (${seconds} s) — your answers are still saved, it may just take longer`;
+
   it.each([
     [120, 'ok', 'Connection: good (120 ms)'],
-    [1000, 'ok', 'Connection: good (1000 ms)'],
-    [1400, 'warning', 'Connection: slow (1.4 s) — your answers are still saved, it may just take longer'],
+    [299, 'ok', 'Connection: good (299 ms)'],
+    // Classed as shown: a median of 299.6 ms reads '300 ms', and 300 ms is not good.
+    [299.6, 'ok', fair(300)],
+    [300, 'ok', fair(300)],
+    [928, 'ok', fair(928)],
+    [999, 'ok', fair(999)],
+    [999.6, 'warning', slow('1.0')],
+    [1000, 'warning', slow('1.0')],
+    [1400, 'warning', slow('1.4')],
     [null, 'warning', UNREACHABLE],
   ] as const)('when the median round trip is %s ms, then the line is %s: %s', (ms, status, text) => {
     expect(connectionLine(english, ms)).toEqual({ status, text });

@@ -2,6 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
+import { LANGUAGES } from '../../../i18n/languages';
+import ar from '../../../i18n/locales/ar';
+import en from '../../../i18n/locales/en';
+import es from '../../../i18n/locales/es';
+import fr from '../../../i18n/locales/fr';
+import pt from '../../../i18n/locales/pt';
 import { attemptInProgress, db, makeResult, TOKEN, useStudentServer } from './student-server';
 
 useStudentServer();
@@ -57,6 +63,18 @@ describe('Student pages in the student’s language', () => {
     expect(screen.getByRole('button', { name: 'القسم التالي' })).toBeDisabled();
     expect(screen.getAllByText('إلزامي').length).toBeGreaterThan(0);
   });
+
+  it.each(LANGUAGES)(
+    'when a student reading %s is on the test screen, then its one level-1 heading names the assessment in that language',
+    async (language) => {
+      db.language = language;
+      db.attempt = attemptInProgress({}, 25);
+      renderStudentApp(`/assessment/${TOKEN}`);
+      await screen.findByRole('timer');
+      const heading = { en, es, fr, pt, ar }[language]['app.heading'];
+      expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual([heading]);
+    },
+  );
 
   it('when the student switches to French mid-test, then the words change and every answer, the section, the clock and the unsaved changes stay', async () => {
     db.attempt = attemptInProgress({}, 25);

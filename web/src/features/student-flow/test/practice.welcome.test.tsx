@@ -16,6 +16,13 @@ async function openWelcome() {
   return { ...app, card };
 }
 
+/** The feedback's words, which must be one element beside its icon: no text of their own among the row's items. */
+function sentenceOf(status: HTMLElement): string | null {
+  const items = [...status.childNodes];
+  expect(items.map((n) => n.nodeName.toLowerCase())).toEqual(['svg', 'span']);
+  return items[1]!.textContent;
+}
+
 describe('Practice question on the welcome page', () => {
   it('when the version offers a practice question, then the welcome page shows it with its note, and Check waits for a choice', async () => {
     db.assessment = { ...db.assessment, practiceQuestion };
@@ -65,11 +72,15 @@ describe('Practice question on the welcome page', () => {
     expect(within(card).getByRole('radio', { name: 'Venus' })).toBeChecked();
     await user.click(within(card).getByRole('button', { name: 'Check answer' }));
     expect(status).toHaveTextContent(/^Not quite\. The answer is: Mercury\.$/);
+    // The feedback lays out its icon and its sentence side by side (a flex row, with a gap between its items): the
+    // sentence is one item, so no gap opens inside it ('Mercury .').
+    expect(sentenceOf(status)).toBe('Not quite. The answer is: Mercury.');
 
     await user.click(within(card).getByRole('radio', { name: 'Mercury' }));
     expect(status).toBeEmptyDOMElement();
     await user.click(within(card).getByRole('button', { name: 'Check answer' }));
     expect(status).toHaveTextContent(/^That's right\.$/);
+    expect(sentenceOf(status)).toBe("That's right.");
 
     // Changing the answer again and checking it again works as often as the student likes.
     await user.click(within(card).getByRole('radio', { name: 'Mars' }));

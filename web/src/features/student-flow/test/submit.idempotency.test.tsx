@@ -60,10 +60,19 @@ describe('Submitting the assessment', () => {
     // One optional question is left: a summary asks first, and nothing is sent until it is confirmed.
     const summary = await screen.findByRole('dialog', { name: 'Submit your assessment?' });
     expect(summary).toHaveTextContent('4 of 5 answered; 1 optional question skipped.');
+    // It names the question left unanswered, by section and number as its card shows them.
+    const skipped = within(summary).getByRole('list', { name: 'Not answered — choose one to go to it:' });
+    expect(
+      within(skipped)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Section 1, question 2']);
     expect(db.submits).toHaveLength(0);
     await user.click(within(summary).getByRole('button', { name: 'Submit now' }));
     expect(await toast('Assessment submitted successfully!')).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    // The focus is not left on the page's body: the result's heading has it, and a screen reader says it.
+    const heading = await screen.findByRole('heading', { name: 'Congratulations!' });
+    await waitFor(() => expect(heading).toHaveFocus());
     expect(where.location?.pathname).toBe(`/assessment/${TOKEN}/complete`);
     expect(db.submits).toHaveLength(1);
     const [submit] = db.submits;
@@ -82,6 +91,26 @@ describe('Submitting the assessment', () => {
     // The result came with the answer: the completion page did not have to ask for it.
     expect(db.resultRequests).toBe(0);
     expect(window.localStorage.getItem(keptAnswersKey(TOKEN, 'att-1'))).toBeNull();
+  });
+
+  it('when the summary names a skipped question and the student picks it, then its section opens with the question focused, and once answered Submit asks nothing', async () => {
+    const { user } = await readyToSubmit();
+    await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
+    const summary = await screen.findByRole('dialog', { name: 'Submit your assessment?' });
+    await user.click(within(summary).getByRole('button', { name: 'Section 1, question 2' }));
+
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Technology' })).toBeInTheDocument();
+    const question = screen.getByRole('group', { name: /How fast is your internet connection/ });
+    await waitFor(() => expect(within(question).getByRole('radio', { name: 'Slow' })).toHaveFocus());
+    expect(db.submits).toHaveLength(0);
+
+    await user.click(within(question).getByRole('radio', { name: 'Fast' }));
+    await user.click(screen.getByRole('button', { name: 'Next Section' }));
+    await user.click(screen.getByRole('button', { name: 'Next Section' }));
+    await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
+    expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    expect(db.submits[0]!.body.answers).toContainEqual({ questionId: 'q2', answer: 'o2' });
   });
 
   it('when submitting fails, then "Failed to submit assessment" shows and a retry sends the same key', async () => {
@@ -106,6 +135,12 @@ describe('Submitting the assessment', () => {
     await waitFor(() => expect(db.submits).toHaveLength(1), { timeout: 5000 });
     expect(db.submits[0]!.body.answers).toEqual([{ questionId: 'q1', answer: 'no' }]);
     expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
+    // Read top to bottom, the toasts tell what happened in the order it happened.
+    await toast('Assessment submitted successfully!');
+    expect([...document.querySelectorAll('.Toastify__toast')].map((t) => t.textContent)).toEqual([
+      'Time is up! Submitting your assessment automatically.',
+      'Assessment submitted successfully!',
+    ]);
   });
 
   it('when the server is still scoring, then the completion page waits calmly and shows the result once recorded', async () => {
@@ -116,7 +151,8 @@ describe('Submitting the assessment', () => {
     const { user } = await readyToSubmit();
     await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
     await user.click(await screen.findByRole('button', { name: 'Submit now' }));
-    expect(await screen.findByRole('heading', { name: 'Calculating your result…' })).toBeInTheDocument();
+    const calculating = await screen.findByRole('heading', { name: 'Calculating your result…' });
+    await waitFor(() => expect(calculating).toHaveFocus());
     // The earlier, failed result is not this submission's.
     await waitFor(() => expect(db.resultRequests).toBeGreaterThan(0));
     expect(screen.queryByText('40%')).not.toBeInTheDocument();
@@ -132,9 +168,8 @@ describe('Submitting the assessment', () => {
         ...db.results,
       ];
     });
-    expect(
-      await screen.findByRole('heading', { name: 'Congratulations!' }, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    const result = await screen.findByRole('heading', { name: 'Congratulations!' }, { timeout: 5000 });
+    await waitFor(() => expect(result).toHaveFocus());
     expect(screen.getByText('81%')).toBeInTheDocument();
     // 'Attempt #2' said once: the label, then the number.
     expect(screen.getByText('Attempt', { selector: 'dt' }).nextElementSibling).toHaveTextContent(/^#2$/);

@@ -84,8 +84,6 @@ export default {
   'assessments.questionType.yesNo': 'Yes/No',
   'assessments.questionType.multipleChoice': 'Multiple Choice',
   'assessments.questionType.fileUpload': 'File Upload',
-  'assessments.practiceType.yesNo': 'Yes / No',
-  'assessments.practiceType.multipleChoice': 'Multiple choice',
   'assessments.answer.yes': 'Yes',
   'assessments.answer.no': 'No',
 
