@@ -11,6 +11,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
+  createAdminPastFirstSignIn,
   SUPER,
   api,
   atPath,
@@ -68,14 +69,10 @@ async function superAdminToken(): Promise<string> {
   return session.body.token;
 }
 
-/** Creates a regular admin through the API, as the super admin; returns their id. */
+/** Creates a regular admin through the API, as the super admin, past their first sign-in; returns their id. */
 async function createAdmin(admin: { name: string; email: string; password: string }): Promise<string> {
-  const created = await api<{ admin: { _id: string } }>(product.url, 'POST', '/api/admin/admins', {
-    token: await superAdminToken(),
-    body: { ...admin, role: 'admin' },
-  });
-  expect(created.status).toBe(201);
-  return created.body.admin._id;
+  return (await createAdminPastFirstSignIn(product.url, await superAdminToken(), { ...admin, role: 'admin' }))
+    ._id;
 }
 
 const adminRow = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email });

@@ -16,6 +16,7 @@ import { generateSync } from 'otplib';
 import { Client } from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
+  createAdminPastFirstSignIn,
   DESKTOP,
   MOBILE,
   SUPER,
@@ -96,13 +97,9 @@ async function login(email: string, password: string) {
   });
 }
 
+/** A regular admin past their first sign-in, so their password is their own. */
 async function createAdmin(admin: { name: string; email: string; password: string }): Promise<string> {
-  const created = await api<{ admin: { _id: string } }>(product.url, 'POST', '/api/admin/admins', {
-    token: superToken,
-    body: { ...admin, role: 'admin' },
-  });
-  expect(created.status).toBe(201);
-  return created.body.admin._id;
+  return (await createAdminPastFirstSignIn(product.url, superToken, { ...admin, role: 'admin' }))._id;
 }
 
 /** A code of the step `offset` steps from now: the server takes one step of drift either way. */

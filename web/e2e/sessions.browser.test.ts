@@ -6,6 +6,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
+  createAdminPastFirstSignIn,
   DESKTOP,
   MOBILE,
   SUPER,
@@ -59,14 +60,10 @@ async function freshPage(viewport = DESKTOP): Promise<Page> {
   return page;
 }
 
-/** A new regular admin, made through the API by the super admin. */
+/** A new regular admin, made through the API by the super admin, past their first sign-in. */
 async function createAdmin(admin: { name: string; email: string; password: string }): Promise<void> {
   const session = await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER });
-  const created = await api(product.url, 'POST', '/api/admin/admins', {
-    token: session.body.token,
-    body: { ...admin, role: 'admin' },
-  });
-  expect(created.status).toBe(201);
+  await createAdminPastFirstSignIn(product.url, session.body.token, { ...admin, role: 'admin' });
 }
 
 const storedToken = (page: Page) => page.evaluate(() => window.localStorage.getItem('admin_token'));

@@ -7,6 +7,7 @@
 import type { Browser } from 'playwright-core';
 import { eventually, freePort, startTestOidcProvider, type TestOidcProvider } from '@readiness/testing';
 import {
+  createAdminPastFirstSignIn,
   MOBILE,
   SUPER,
   api,
@@ -65,11 +66,11 @@ beforeAll(async () => {
     body: { email: SUPER.email, password: SUPER.password },
   });
   ownerToken = login.body.token;
-  const created = await api(product.url, 'POST', '/api/admin/admins', {
-    token: ownerToken,
-    body: { ...ADA, password: 'not-used-by-sso-1', role: 'admin' },
+  await createAdminPastFirstSignIn(product.url, ownerToken, {
+    ...ADA,
+    password: 'not-used-by-sso-1',
+    role: 'admin',
   });
-  expect(created.status).toBe(201);
 });
 
 afterAll(async () => {

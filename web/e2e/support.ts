@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import {
   api,
+  createAdminPastFirstSignIn,
   SEED,
   sharedProduct,
   startProduct,
@@ -16,7 +17,7 @@ import {
 } from '../../deploy/all-in-one/test/launcher';
 import { CHROMIUM, CHROMIUM_ARGS, sharedHandles } from './shared-product';
 
-export { api, startProduct, type RunningProduct };
+export { api, createAdminPastFirstSignIn, startProduct, type RunningProduct };
 
 export const ROOT = path.resolve(__dirname, '../..');
 

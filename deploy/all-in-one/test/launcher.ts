@@ -3,7 +3,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '@readiness/testing';
+import { createAdminPastFirstSignIn, freePort } from '@readiness/testing';
+
+/** A new admin through the product's API, past the first sign-in where they replace the password they were given. */
+export { createAdminPastFirstSignIn };
 
 const ROOT = path.resolve(__dirname, '../../..');
 const STARTUP_TIMEOUT_MS = 150_000;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createTestVhost, serverUrl, type TestVhost } from '@readiness/testing';
 import { startLocalStack, type StackServiceName } from '../src/local-stack';
-import { api, SEED as SUPER, startProduct } from './launcher';
+import { api, createAdminPastFirstSignIn, SEED as SUPER, startProduct } from './launcher';
 
 jest.setTimeout(300_000);
 
@@ -49,12 +49,13 @@ async function revokeThreeWays(base: string): Promise<Tokens> {
   const staff: Record<string, { id: string; token: string }> = {};
   for (const who of ['signed-out', 'disabled', 'reset']) {
     const email = `${who}-${randomUUID().slice(0, 8)}@example.edu`;
-    const created = await api<{ admin: { _id: string } }>(base, 'POST', '/api/admin/admins', {
-      token: live,
-      body: { name: `Staff ${who}`, email, password: PASSWORD, role: 'admin' },
+    const created = await createAdminPastFirstSignIn(base, live, {
+      name: `Staff ${who}`,
+      email,
+      password: PASSWORD,
+      role: 'admin',
     });
-    expect(created.status).toBe(201);
-    staff[who] = { id: created.body.admin._id, token: await login(email, PASSWORD) };
+    staff[who] = { id: created._id, token: await login(email, PASSWORD) };
   }
   expect(
     (await api(base, 'POST', '/api/auth/logout', { token: staff['signed-out']!.token })).status,

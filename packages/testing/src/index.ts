@@ -29,3 +29,4 @@ export {
   type TestOidcProviderOptions,
   type TestPerson,
 } from './oidc-provider';
+export { createAdminPastFirstSignIn, type NewAdmin } from './admins';

@@ -48,7 +48,7 @@ test('when a super admin creates an admin, then it is listed; the same e-mail in
     role: 'admin',
     status: 'active',
     lastLogin: null,
-    mustChangePassword: false,
+    mustChangePassword: true,
   });
   const list = await api.call<{ admins: Array<{ email: string }> }>('GET', '/api/admin/admins', {
     token: rootToken,
@@ -61,6 +61,63 @@ test('when a super admin creates an admin, then it is listed; the same e-mail in
   });
   expect(dup.status).toBe(409);
   expect(dup.body.message).toBe('An admin with this email already exists');
+});
+
+test('when an admin created with a chosen password signs in, then they must replace it before anything else, and afterwards have full access', async () => {
+  const email = uniqueEmail('chosen');
+  const chosen = 'chosen-by-root-7';
+  const created = await api.call('POST', '/api/admin/admins', {
+    token: rootToken,
+    body: { name: 'Chosen For', email, password: chosen, role: 'super_admin' },
+  });
+  expect(created.status).toBe(201);
+
+  const first = await api.call<{ token: string; admin: { mustChangePassword: boolean } }>(
+    'POST',
+    '/api/auth/login',
+    { body: { email, password: chosen } },
+  );
+  expect(first.status).toBe(200);
+  expect(first.body.admin.mustChangePassword).toBe(true);
+  const pending = first.body.token;
+  // Who they are, yes; anything else, not yet.
+  expect((await api.call('GET', '/api/auth/me', { token: pending })).status).toBe(200);
+  const blocked = await api.call('GET', '/api/admin/admins', { token: pending });
+  expect(blocked.status).toBe(403);
+  expect(blocked.body).toMatchObject({ code: 'password_change_required' });
+
+  // Keeping the password the super admin knows is not a change; a wrong current password changes nothing.
+  const same = await api.call('POST', '/api/auth/change-password', {
+    token: pending,
+    body: { currentPassword: chosen, newPassword: chosen },
+  });
+  expect(same.status).toBe(400);
+  expect(same.body.message).toBe('New password must be different from the current password');
+  const wrong = await api.call('POST', '/api/auth/change-password', {
+    token: pending,
+    body: { currentPassword: 'not-the-one-9', newPassword: 'their-own-pass-9' },
+  });
+  expect(wrong.status).toBe(400);
+  expect((await api.call('GET', '/api/admin/admins', { token: pending })).status).toBe(403);
+
+  const changed = await api.call<{ token: string; admin: { mustChangePassword: boolean } }>(
+    'POST',
+    '/api/auth/change-password',
+    { token: pending, body: { currentPassword: chosen, newPassword: 'their-own-pass-9' } },
+  );
+  expect(changed.status).toBe(200);
+  expect(changed.body.admin.mustChangePassword).toBe(false);
+  expect((await api.call('GET', '/api/admin/admins', { token: changed.body.token })).status).toBe(200);
+
+  // The password the super admin chose is gone; their own signs in with full access from the start.
+  expect((await api.call('POST', '/api/auth/login', { body: { email, password: chosen } })).status).toBe(401);
+  const again = await api.call<{ token: string; admin: { mustChangePassword: boolean } }>(
+    'POST',
+    '/api/auth/login',
+    { body: { email, password: 'their-own-pass-9' } },
+  );
+  expect(again.body.admin.mustChangePassword).toBe(false);
+  expect((await api.call('GET', '/api/admin/admins', { token: again.body.token })).status).toBe(200);
 });
 
 test.each([
@@ -139,16 +196,17 @@ test('when a super admin tries to disable or demote themselves, then 400 and not
 
 test('when a super admin is demoted, then their very next super-admin call is refused with 403', async () => {
   const email = uniqueEmail('Demoted');
-  const created = await api.call<{ admin: { _id: string } }>('POST', '/api/admin/admins', {
-    token: rootToken,
-    body: { name: 'Soon Demoted', email, password: 'demoted-pass', role: 'super_admin' },
+  const created = await api.createAdmin(rootToken, {
+    name: 'Soon Demoted',
+    email,
+    password: 'demoted-pass',
+    role: 'super_admin',
   });
-  expect(created.status).toBe(201);
   const token = await api.login(email, 'demoted-pass');
   // Read as a super admin first, so the account's row has just been looked up for this token.
   expect((await api.call('GET', '/api/admin/admins', { token })).status).toBe(200);
 
-  const demote = await api.call('PUT', `/api/admin/admins/${created.body.admin._id}`, {
+  const demote = await api.call('PUT', `/api/admin/admins/${created._id}`, {
     token: rootToken,
     body: { name: 'Soon Demoted', email, role: 'admin' },
   });
@@ -275,12 +333,12 @@ test('when the password is reset, then the event carries a temporary password th
 
 test('when admins are managed, then the audit log names actor, action and target, newest first', async () => {
   const email = uniqueEmail('audited');
-  const target = await api.createAdmin(rootToken, {
-    name: 'Audited',
-    email,
-    password: 'audited-pass',
-    role: 'admin',
+  // Not signed in yet: the entry before the disable is the creation.
+  const created = await api.call<{ admin: { _id: string } }>('POST', '/api/admin/admins', {
+    token: rootToken,
+    body: { name: 'Audited', email, password: 'audited-pass', role: 'admin' },
   });
+  const target = created.body.admin;
   await api.call('PATCH', `/api/admin/admins/${target._id}/status`, {
     token: rootToken,
     body: { status: 'disabled' },

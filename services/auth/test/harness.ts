@@ -2,7 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { EventName } from '@readiness/contracts';
 import { createLogger, type Logger } from '@readiness/kit/logger';
 import { createSecretBox, generateEventSecretsKey, type SecretBox } from '@readiness/kit/outbox';
-import { startServiceUnderTest, type ServiceUnderTest } from '@readiness/testing';
+import {
+  createAdminPastFirstSignIn,
+  startServiceUnderTest,
+  type NewAdmin,
+  type ServiceUnderTest,
+} from '@readiness/testing';
 import { authService, type AuthExports } from '../src';
 import type { AuthConfig, AuthConfigInput } from '../src/config';
 
@@ -79,12 +84,8 @@ export function client(base: string) {
         throw new Error(`login ${email} answered ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.token;
     },
-    async createAdmin(token: string, input: { name: string; email: string; password: string; role: string }) {
-      const res = await call<{ admin: { _id: string } }>('POST', '/api/admin/admins', { token, body: input });
-      if (res.status !== 201)
-        throw new Error(`create admin answered ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body.admin;
-    },
+    /** A new admin past their first sign-in (the password they must change there is already changed to `input.password`). */
+    createAdmin: (token: string, input: NewAdmin) => createAdminPastFirstSignIn(base, token, input),
   };
 }
 

@@ -18,12 +18,18 @@ import {
   emailTaken,
   isAdminId,
   lockForChange,
+  mayUsePassword,
   revokeAllSessions,
   type AccountsContext,
 } from './context';
 
 const lastSuperAdmin = () => conflict('At least one active super admin is required', 'last_super_admin');
 
+/**
+ * A new admin with a password the super admin chose: someone else knows it, so, like a temporary password after a
+ * reset, it must be replaced at the first sign-in. Not where it cannot sign in at all (`OIDC_ALLOW_PASSWORD=false`
+ * and not a super admin): their sign-in is the provider's, and no password screen should stand in its way.
+ */
 export async function createAdmin(
   ctx: AccountsContext,
   actor: AdminRecord,
@@ -36,6 +42,7 @@ export async function createAdmin(
       email: input.email,
       passwordHash,
       role: input.role,
+      mustChangePassword: mayUsePassword(ctx, input),
     });
     if (!admin) throw conflict(EMAIL_TAKEN, 'email_taken');
     await adminEvents.created(tx, admin, actor.id);

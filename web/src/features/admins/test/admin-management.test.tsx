@@ -93,6 +93,19 @@ describe('Admin Management', () => {
     expect(stat('Super Admins')).toBe('2');
   });
 
+  it('when the create form opens, then the password field names its rule and says the new admin replaces it at first sign-in', async () => {
+    const { user } = await openAdmins();
+    await user.click(screen.getByRole('button', { name: 'Add Admin' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create Admin' });
+    // Told before anyone breaks the rule, and before the super admin picks a password they might share.
+    expect(within(dialog).getByLabelText('Password')).toHaveAccessibleDescription(
+      'At least 6 characters, and not one of the common passwords. The new admin signs in with it once: they will be asked to choose their own password at first sign-in.',
+    );
+    expect(
+      within(dialog).getByText(/they will be asked to choose their own password at first sign-in\./),
+    ).toBeVisible();
+  });
+
   it('when the e-mail is taken, then the server message shows at the Email field and the dialog stays open', async () => {
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Add Admin' }));
@@ -107,10 +120,6 @@ describe('Admin Management', () => {
       'An admin with this email already exists',
     );
     expect(screen.getByRole('dialog', { name: 'Create Admin' })).toBeInTheDocument();
-    // The password rule is named before anyone breaks it.
-    expect(within(dialog).getByLabelText('Password')).toHaveAccessibleDescription(
-      'The new admin signs in with it. At least 6 characters, and not one of the common passwords.',
-    );
   });
 
   it('when creation fails without a message, then "Failed to create admin" shows', async () => {

@@ -47,7 +47,7 @@ export default {
   'admins.create.title': 'Create Admin',
   'admins.create.submit': 'Create Admin',
   'admins.create.passwordHint':
-    'The new admin signs in with it. At least 6 characters, and not one of the common passwords.',
+    'At least 6 characters, and not one of the common passwords. The new admin signs in with it once: they will be asked to choose their own password at first sign-in.',
   'admins.create.success': 'Admin {name} created successfully',
   'admins.create.failure': 'Failed to create admin',
   'admins.edit.title': 'Edit Admin',
