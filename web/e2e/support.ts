@@ -195,6 +195,19 @@ export const isolated = (name: string) => `\u2068${name}\u2069`;
 export const toast = (page: Page, text: string | RegExp) => page.locator('.Toastify').getByText(text);
 
 /**
+ * Saves the assessment editor's changes: when translations are left to review (their English changed, in this save
+ * or an earlier one), the editor asks first and the save goes ahead ("Save anyway"). Resolves on the saved toast.
+ */
+export async function saveAssessmentChanges(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  const ask = page.getByRole('dialog', { name: 'Save with translations to review?' });
+  const saved = toast(page, 'Assessment updated successfully - New version created');
+  await ask.or(saved).first().waitFor({ state: 'visible' });
+  if (await ask.isVisible()) await ask.getByRole('button', { name: 'Save anyway' }).click();
+  await shown(saved);
+}
+
+/**
  * Waits until nothing on the page is still moving into place (a dialog fading in, a toast sliding in),
  * so an accessibility scan measures colours as they settle rather than half-faded. Endless animations
  * (spinners) and a toast's progress bar (its timer, running for seconds) never settle and are left out.
