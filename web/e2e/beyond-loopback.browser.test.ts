@@ -56,7 +56,8 @@ describe('the all-in-one listening beyond loopback', () => {
       await page.goto('/dev/mail/view');
       await shown(page.getByRole('heading', { name: /^Caught mail \(\d+\)$/ }));
       await page.goto('/api/docs/');
-      await shown(page.getByText('/api/auth/login', { exact: true }).first());
+      // Swagger UI loads its bundle (about 1.5 MB) and the merged document of every service before it lists a path.
+      await shown(page.getByText('/api/auth/login', { exact: true }), 60_000);
     } finally {
       await context.close();
     }
