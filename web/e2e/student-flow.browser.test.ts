@@ -297,7 +297,7 @@ describe.each([
     await resultShown(page, 'Congratulations!');
     await shown(page.getByText('100%'));
     await shown(page.getByText('3 / 3 points'));
-    await shown(page.locator('.result__facts div').filter({ hasText: /^Attempt\s*#1$/ }));
+    await shown(page.locator('.result__facts dd').getByText('Attempt #1', { exact: true }));
     await shown(page.getByText('Required: 70% to pass'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       viewport.width,

@@ -145,7 +145,7 @@ const ar: Catalogue = {
   'complete.failedNote': 'لا داعي للقلق! يمكنك إعادة التقييم فورًا لتحسين نتيجتك.',
   'complete.points': '{score, number} / {total, number} نقطة',
   'complete.attempt': 'المحاولة',
-  'complete.attemptNumber': 'رقم {number}',
+  'complete.attemptNumber': 'المحاولة رقم {number}',
   'complete.code': 'رمز التقييم',
   'complete.status': 'الحالة',
   'complete.statusPassed': 'ناجحة',

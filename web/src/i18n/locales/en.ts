@@ -147,7 +147,7 @@ const en = {
   'complete.failedNote': "Don't worry! You can retake the assessment immediately to improve your score.",
   'complete.points': '{score, number} / {total, number} points',
   'complete.attempt': 'Attempt',
-  'complete.attemptNumber': '#{number}',
+  'complete.attemptNumber': 'Attempt #{number}',
   'complete.code': 'Assessment Code',
   'complete.status': 'Status',
   'complete.statusPassed': 'PASSED',

@@ -145,7 +145,7 @@ const es: Catalogue = {
     'No se preocupe: puede volver a realizar la evaluación ahora mismo para mejorar su puntuación.',
   'complete.points': '{score, number} / {total, number} puntos',
   'complete.attempt': 'Intento',
-  'complete.attemptNumber': 'n.º {number}',
+  'complete.attemptNumber': 'Intento n.º {number}',
   'complete.code': 'Código de evaluación',
   'complete.status': 'Estado',
   'complete.statusPassed': 'APROBADO',

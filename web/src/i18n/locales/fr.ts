@@ -148,7 +148,7 @@ const fr: Catalogue = {
     'Ne vous inquiétez pas ! Vous pouvez repasser l’évaluation dès maintenant pour améliorer votre score.',
   'complete.points': '{score, number} / {total, number} points',
   'complete.attempt': 'Tentative',
-  'complete.attemptNumber': 'n° {number}',
+  'complete.attemptNumber': 'Tentative n° {number}',
   'complete.code': 'Code d’évaluation',
   'complete.status': 'Statut',
   'complete.statusPassed': 'RÉUSSIE',

@@ -144,7 +144,7 @@ const pt: Catalogue = {
     'Não se preocupe! Você pode refazer a avaliação agora mesmo para melhorar sua pontuação.',
   'complete.points': '{score, number} / {total, number} pontos',
   'complete.attempt': 'Tentativa',
-  'complete.attemptNumber': 'nº {number}',
+  'complete.attemptNumber': 'Tentativa nº {number}',
   'complete.code': 'Código da avaliação',
   'complete.status': 'Situação',
   'complete.statusPassed': 'APROVADO',

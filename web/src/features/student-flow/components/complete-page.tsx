@@ -219,7 +219,8 @@ function ResultView({
         <p className="muted">{t('complete.points', { score: result.score, total: result.totalPoints })}</p>
         <dl className="result__facts">
           <div>
-            <dt>{t('complete.attempt')}</dt>
+            {/* The value says 'Attempt #1' (the SPEC's words); its label is for screen readers only, so it is not seen twice. */}
+            <dt className="visually-hidden">{t('complete.attempt')}</dt>
             <dd>{t('complete.attemptNumber', { number: result.attemptNumber })}</dd>
           </div>
           {result.assessmentCode && (

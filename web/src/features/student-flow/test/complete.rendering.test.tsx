@@ -42,8 +42,9 @@ describe('Completion page', () => {
     expect(screen.getByText(/ready to begin your distance education journey/)).toBeInTheDocument();
     expect(screen.getByText('75%')).toBeInTheDocument();
     expect(screen.getByText('6 / 8 points')).toBeInTheDocument();
-    // 'Attempt #1' said once: the label, then the number.
-    expect(screen.getByText('Attempt', { selector: 'dt' }).nextElementSibling).toHaveTextContent(/^#1$/);
+    // 'Attempt #1' said once: the value, its label for screen readers only.
+    expect(screen.getByText('Attempt #1', { selector: 'dd' })).toBeInTheDocument();
+    expect(screen.getByText('Attempt', { selector: 'dt' })).toHaveClass('visually-hidden');
     expect(screen.getByText('KXT-4QP-9MW')).toBeInTheDocument();
     expect(screen.getByText('Status')).toBeInTheDocument();
     expect(screen.getByText('PASSED')).toBeInTheDocument();
@@ -151,8 +152,9 @@ describe('Completion page', () => {
       screen.getByText("Don't worry! You can retake the assessment immediately to improve your score."),
     ).toBeInTheDocument();
     expect(screen.getByText('55%')).toBeInTheDocument();
-    // 'Attempt #2' said once: the label, then the number.
-    expect(screen.getByText('Attempt', { selector: 'dt' }).nextElementSibling).toHaveTextContent(/^#2$/);
+    // 'Attempt #2' said once: the value, its label for screen readers only.
+    expect(screen.getByText('Attempt #2', { selector: 'dd' })).toBeInTheDocument();
+    expect(screen.getByText('Attempt', { selector: 'dt' })).toHaveClass('visually-hidden');
     expect(screen.getByText('FAILED')).toBeInTheDocument();
     expect(screen.getByText(/Review the areas/)).toBeInTheDocument();
     expect(screen.getByText(/computer skills and technical knowledge/)).toBeInTheDocument();
