@@ -459,11 +459,14 @@ test('when the report service’s browser is killed mid-render, then every certi
 });
 
 /** The certificate mails of `students` (one per pass, once logged): how many failed at least once, and tries beyond one. */
-async function certificateMailTries(students: Student[]): Promise<{ refused: number; retried: number }> {
+async function certificateMailTries(
+  students: Student[],
+): Promise<{ refused: number; retried: number; mostTries: number }> {
   // Each try of a mail counts in its claim, the one that goes out too.
-  const { rows } = await fault.db.notification.query<{ refused: number; retried: number }>(
+  const { rows } = await fault.db.notification.query<{ refused: number; retried: number; mostTries: number }>(
     `SELECT count(*) FILTER (WHERE c.last_error IS NOT NULL OR c.attempts > 1)::int AS refused,
-            coalesce(sum(c.attempts), 0)::int - count(*)::int AS retried
+            coalesce(sum(c.attempts), 0)::int - count(*)::int AS retried,
+            coalesce(max(c.attempts), 0)::int AS "mostTries"
        FROM deliveries d JOIN effect_claims c ON c.scope = 'mail:' || d.template AND c.key = d.event_id::text
       WHERE d.template = 'certificate-issued' AND d.student_id = ANY($1::uuid[])`,
     [students.map((s) => s.id)],
@@ -489,14 +492,19 @@ test('when the SMTP server refuses connections through the burst, then every cer
   fault.smtp.cut();
   const cutAt = Date.now();
   let outageSeconds = 0;
+  let metOutage = 0;
   try {
     await submitAll(admin.base, students, sheet);
     // The outage ends once every certificate mail of the burst was refused at least once, not after a set time: the
-    // first ones by then have failed through several steps of the (scaled) backoff.
+    // first ones by then have failed through several steps of the (scaled) backoff. On a machine too busy to render
+    // the burst's certificates before the first mail used its last wait, it ends then: that mail has one try left,
+    // and the scenario is about mails that meet an outage being sent once after it, not about a mail that gives up.
     await eventually(
       async () => {
         await sleep(250);
-        return (await certificateMailTries(students)).refused === passes;
+        const tries = await certificateMailTries(students);
+        metOutage = tries.refused;
+        return tries.refused === passes || tries.mostTries >= NOTIFICATION_RETRY_DELAYS_MS.length;
       },
       'every certificate mail refused by the SMTP outage',
       120_000,
@@ -507,13 +515,18 @@ test('when the SMTP server refuses connections through the burst, then every cer
   }
   const { deadLettered } = await finish(
     'SMTP refusing through the burst',
-    `The notification service’s connection to the SMTP server is cut (TCP proxy) from the submit burst on until every certificate mail of the burst has been refused at least once; the service retries after ${NOTIFICATION_RETRY_DELAYS_MS.map((ms) => `${ms / 1000} s`).join(', ')} (the product’s backoff four times faster, BUS_RETRY_DELAYS_MS).`,
+    `The notification service’s connection to the SMTP server is cut (TCP proxy) from the submit burst on until every certificate mail of the burst has been refused at least once, or the first one waits for its last try on a busy machine; the service retries after ${NOTIFICATION_RETRY_DELAYS_MS.map((ms) => `${ms / 1000} s`).join(', ')} (the product’s backoff four times faster, BUS_RETRY_DELAYS_MS).`,
     students,
     before,
-    async () => ({ failedSendsRetried: (await certificateMailTries(students)).retried, outageSeconds }),
+    async () => ({
+      failedSendsRetried: (await certificateMailTries(students)).retried,
+      mailsMetOutage: metOutage,
+      outageSeconds,
+    }),
   );
-  // Every mail met the outage: each was tried again after it and went out once (counted by `finish`).
-  expect(figures.at(-1)!.measured.failedSendsRetried).toBeGreaterThanOrEqual(passes);
+  // Every mail that met the outage was tried again after it, and every mail went out once (counted by `finish`).
+  expect(metOutage).toBeGreaterThan(0);
+  expect(figures.at(-1)!.measured.failedSendsRetried).toBeGreaterThanOrEqual(metOutage);
   expect(deadLettered).toEqual({});
 });
 

@@ -302,8 +302,10 @@ describeImages('the product from its images', () => {
         200,
         200,
       ]);
-      const check = podman(cluster.images, ['healthcheck', 'run', containers.get(service)!.id]);
-      expect([service, check.trim()]).toEqual([service, expect.stringMatching(/^(healthy)?$/)]);
+      expect([service, healthcheck(cluster.images, containers.get(service)!.id)]).toEqual([
+        service,
+        expect.stringMatching(/^(healthy)?$/),
+      ]);
     }
   });
 
@@ -355,3 +357,21 @@ describeImages('the product from its images', () => {
     }
   });
 });
+
+/**
+ * Runs the image's HEALTHCHECK by hand, as podman would on its timer: up to its `--retries=3` times before the
+ * container counts as unhealthy, so a check that a busy machine slows past its 3 s timeout once is tried again as in
+ * production. Returns the last try's output (`healthy`, or nothing on older podman); the last error if none passed.
+ */
+function healthcheck(images: Cluster['images'], id: string): string {
+  let failure: unknown;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      return podman(images, ['healthcheck', 'run', id]).trim();
+    } catch (err) {
+      failure = err;
+    }
+  }
+  return String(failure);
+}
+

@@ -85,8 +85,9 @@ export async function newPage(
 ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }> {
   const context = await browser.newContext({ baseURL, viewport, reducedMotion: 'reduce' });
   // Expectations wait this long for the app to react; the product answers in milliseconds, but two
-  // cores shared with the product's startup of other files can stall a render.
-  context.setDefaultTimeout(15_000);
+  // cores shared with the product's startup of other files, the image build and the lint can stall a render (a
+  // CI machine at half its usual speed has taken over 15 s to show a dashboard fed by events).
+  context.setDefaultTimeout(30_000);
   context.on('page', watchPage);
   const page = await context.newPage();
   const consoleErrors: string[] = [];
