@@ -157,11 +157,15 @@ it('when commits write events, then the running relay publishes them without loo
       5_000,
     );
     await sleep(300);
-    expect(statements - before).toBe(10);
     const [marked] = await observer.execute<{ n: number }>(
       sql`SELECT count(DISTINCT sent_at)::int AS n FROM outbox WHERE id IN (${list})`,
     );
-    expect(marked!.n).toBe(1);
+    // One mark per gathering: one on a machine at ease; a machine too busy to make the three commits within the
+    // gathering time splits them, each part marked once. Beyond the commits and the marks, not one statement: the
+    // relay never looked for the rows or claimed them.
+    expect(marked!.n).toBeGreaterThanOrEqual(1);
+    expect(marked!.n).toBeLessThanOrEqual(3);
+    expect(statements - before).toBe(9 + marked!.n);
     expect(publisher.published.map((m) => m.id).sort()).toEqual([...ids].sort());
   } finally {
     await observer.close();
