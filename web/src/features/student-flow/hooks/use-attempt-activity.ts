@@ -86,18 +86,18 @@ export function useAttemptActivity(
       reporter.record({ kind: 'pasted', at: at(Date.now()), questionId, chars: Math.min(chars, 1_000_000) });
     };
 
-    document.addEventListener('visibilitychange', onVisibility);
-    document.addEventListener('paste', onPaste, true);
-    window.addEventListener('offline', onOffline);
-    window.addEventListener('online', onOnline);
-    window.addEventListener('pagehide', onPageHide);
+    // Pastes are seen while they go down to the field (capture), before a field could stop them.
+    const listeners: Array<[EventTarget, string, (event: Event) => void, boolean?]> = [
+      [document, 'visibilitychange', onVisibility],
+      [document, 'paste', onPaste as (event: Event) => void, true],
+      [window, 'offline', onOffline],
+      [window, 'online', onOnline],
+      [window, 'pagehide', onPageHide],
+    ];
+    for (const [target, type, listener, capture] of listeners) target.addEventListener(type, listener, capture);
     reporter.start();
     return () => {
-      document.removeEventListener('visibilitychange', onVisibility);
-      document.removeEventListener('paste', onPaste, true);
-      window.removeEventListener('offline', onOffline);
-      window.removeEventListener('online', onOnline);
-      window.removeEventListener('pagehide', onPageHide);
+      for (const [target, type, listener, capture] of listeners) target.removeEventListener(type, listener, capture);
       reporter.stop();
     };
   }, [reporter, reportHiddenSoFar]);
