@@ -22,9 +22,9 @@ describe('a service module and its row of the topology table', () => {
   });
 
   test('when a service of the table states its events or adapters again, then it is refused and told where they are', () => {
-    expect(() => declarationOf(moduleNamed('results', { publishes: ['results.result.recorded.v1'] }))).toThrow(
-      'results states publishes in its module: its row of proto/src/topology.ts says it',
-    );
+    expect(() =>
+      declarationOf(moduleNamed('results', { publishes: ['results.result.recorded.v1'] })),
+    ).toThrow('results states publishes in its module: its row of proto/src/topology.ts says it');
     expect(() => declarationOf(moduleNamed('notification', { bus: true, uses: { mailer: true } }))).toThrow(
       'notification states bus, uses.mailer in its module',
     );
