@@ -2,6 +2,7 @@
 //   skaffold.yaml                        its artifacts and their setValueTemplates
 //   deploy/Dockerfile                    one COPY of each workspace's manifest
 //   charts/readiness/topology.yaml       the services, what each uses and the queues each consumes, for the templates
+//   deploy/dev-dependencies/postgresql.yaml          a role and a database per service with one (`skaffold dev`)
 //   tsconfig.json, deploy/all-in-one/tsconfig.json   a project reference per service
 //   deploy/all-in-one/src/service-modules.ts         every service module by name (`<name>Service` of @readiness/<name>)
 // Run: node deploy/tools/topology.mjs          (writes; `make topology`)
@@ -77,6 +78,20 @@ function skaffold(services, text) {
   }
   const withArtifacts = between(text, /^ {2}artifacts:$/, /^deploy:$/, artifacts, 'skaffold.yaml');
   return between(withArtifacts, /^ {8}setValueTemplates:$/, /^ {8}wait: true$/, values, 'skaffold.yaml');
+}
+
+/** The dev cluster's PostgreSQL: a role and a database of its own for each service the table gives one. */
+function devPostgres(services, text) {
+  const head = text.slice(0, text.indexOf('      databases.sql: |\n') + '      databases.sql: |\n'.length);
+  if (!head.endsWith('|\n')) throw new Error('deploy/dev-dependencies/postgresql.yaml: no databases.sql');
+  const rows = services.filter((s) => s.uses.postgres);
+  const width =
+    Math.max(...rows.map((s) => `CREATE ROLE ${s.name} LOGIN PASSWORD 'dev-${s.name}';`.length)) + 1;
+  const lines = rows.map(
+    (s) =>
+      `        ${`CREATE ROLE ${s.name} LOGIN PASSWORD 'dev-${s.name}';`.padEnd(width)}CREATE DATABASE ${s.name} OWNER ${s.name};`,
+  );
+  return `${head}${lines.join('\n')}\n`;
 }
 
 /** Every workspace of package.json, each folder with a manifest. */
@@ -169,6 +184,10 @@ export async function generatedFiles(services = loadTopology()) {
     'skaffold.yaml': skaffold(services, read('skaffold.yaml')),
     'deploy/Dockerfile': dockerfile(read('deploy/Dockerfile')),
     'charts/readiness/topology.yaml': chartTopology(services),
+    'deploy/dev-dependencies/postgresql.yaml': devPostgres(
+      services,
+      read('deploy/dev-dependencies/postgresql.yaml'),
+    ),
     'tsconfig.json': rootTsconfig(services),
     'deploy/all-in-one/tsconfig.json': launcherTsconfig(services, read('deploy/all-in-one/tsconfig.json')),
     'deploy/all-in-one/src/service-modules.ts': serviceModules(services),
