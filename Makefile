@@ -48,6 +48,7 @@ lint: install ## Typecheck the tests too, ESLint, Prettier, buf lint, buf breaki
 	else echo "buf breaking: no previous commit with contracts, skipped"; fi
 	cd proto && ../node_modules/.bin/buf generate && git diff --exit-code -- src/gen
 	node web/scripts/api-types.mjs --check
+	node deploy/tools/topology.mjs --check
 
 images: build ## Build every service's image with podman from the build (deploy/Dockerfile; on a Debian base made here when no registry answers)
 	node deploy/tools/images.mjs
@@ -67,7 +68,10 @@ bench: build ## Gateway → auth, certificates, an idle product's statements, on
 proto: install ## Regenerate the TypeScript of the event contracts
 	cd proto && ../node_modules/.bin/buf generate
 
+topology: install ## Rewrite what cannot read proto/src/topology.ts itself from it: Skaffold's artifacts, the Dockerfile's manifests, the chart's topology.yaml, the project references, the launcher's service modules
+	node deploy/tools/topology.mjs
+
 api-types: build ## Regenerate the web's API types from the services' OpenAPI documents
 	node web/scripts/api-types.mjs
 
-.PHONY: help install build start stack test lint proto api-types images chart bench
+.PHONY: help install build start stack test lint proto topology api-types images chart bench

@@ -15,7 +15,8 @@ const moduleNameMapper = {
   '^@readiness/testing$': '<rootDir>/packages/testing/src',
   '^@readiness/dev-servers$': '<rootDir>/packages/dev-servers/src',
   '^@readiness/contracts$': '<rootDir>/proto/src',
-  '^@readiness/(auth|gateway|notification|assessment|student|results|report)$': '<rootDir>/services/$1/src',
+  // Every other package is a service: services/<name>.
+  '^@readiness/([a-z-]+)$': '<rootDir>/services/$1/src',
 };
 const node = {
   testEnvironment: 'node',

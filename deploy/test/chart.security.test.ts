@@ -1,3 +1,4 @@
+import { upstreamNames } from '@readiness/contracts';
 import { find, render, valuesFiles, type K8sObject } from './helm';
 
 type Container = {
@@ -215,7 +216,7 @@ describe('network policies', () => {
   test('when traffic comes from outside, then only the gateway takes it, from the ingress controller', () => {
     const gateway = policy('readiness-gateway');
     expect(JSON.stringify(gateway.spec.ingress)).toContain('ingress-nginx');
-    for (const name of ['auth', 'assessment', 'student', 'results', 'notification']) {
+    for (const name of upstreamNames) {
       expect(JSON.stringify(policy(`readiness-${name}`).spec.ingress)).not.toContain('ingress-nginx');
     }
   });

@@ -14,6 +14,8 @@ export interface ServiceTopology {
   /** What it uses: its own PostgreSQL database, RabbitMQ, Redis, object storage, an SMTP server. */
   uses: { postgres: boolean; rabbitmq: boolean; redis: boolean; s3: boolean; smtp: boolean };
   publishes: readonly EventName[];
+  /** Its image runs on the Dockerfile's runtime-chromium stage (Debian's Chromium, for the PDFs). */
+  chromium?: boolean;
 }
 
 export type ServiceName =
@@ -27,7 +29,12 @@ const uses = (...kinds: Array<keyof ServiceTopology['uses']>): ServiceTopology['
   smtp: kinds.includes('smtp'),
 });
 
-/** In start order: the gateway last, once every upstream answers. */
+/**
+ * In start order: the gateway last, once every upstream answers. Every service behind the gateway uses Redis for
+ * the token revocations its admin check reads; RabbitMQ to publish (its outbox relay) or to consume its queues of
+ * `consumerQueues`; object storage for question files (assessment), answer files (student), certificate PDFs
+ * (report, and notification to attach them); SMTP to mail (notification).
+ */
 export const topology: readonly ServiceTopology[] = [
   {
     name: 'auth',
@@ -77,6 +84,7 @@ export const topology: readonly ServiceTopology[] = [
     stackPort: 8105,
     uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
     publishes: ['report.certificate.issued.v2', 'report.report.downloaded.v1'],
+    chromium: true,
   },
   {
     name: 'notification',

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
+import { topology, type ServiceName } from '@readiness/contracts';
 import { Pool } from 'pg';
 import { startEmbeddedS3, startMailCatcher, type EmbeddedS3, type MailCatcher } from '@readiness/dev-servers';
 import { generateEventSecretsKey } from '@readiness/kit/outbox';
@@ -43,8 +44,8 @@ import { seededAssessmentIn } from '../support/test-stack';
 jest.setTimeout(900_000);
 
 const REDIS_DATABASE = 10;
-const SERVICES = ['auth', 'assessment', 'student', 'results', 'report', 'notification', 'gateway'] as const;
-type Service = (typeof SERVICES)[number];
+const SERVICES = topology.map((s) => s.name);
+type Service = ServiceName;
 const RELEASE = 'readiness';
 /** Each Service's workload listens on a loopback address of its own, port 8080 as the chart says. */
 const address = (service: Service) => `127.0.1.${10 + SERVICES.indexOf(service)}`;
@@ -374,4 +375,3 @@ function healthcheck(images: Cluster['images'], id: string): string {
   }
   return String(failure);
 }
-

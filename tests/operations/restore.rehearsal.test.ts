@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { topology } from '@readiness/contracts';
 import type { LocalStack } from '../../deploy/all-in-one/src/local-stack';
 import { api } from '../../deploy/all-in-one/test/launcher';
 import { answerSheet, prepareStudents, signIn, type Admin } from '../faults/support/students';
@@ -38,7 +39,7 @@ function tool(command: 'backup' | 'restore', folder: string, databases: Record<s
   });
 }
 
-const DATA_SERVICES = ['auth', 'assessment', 'student', 'results', 'report', 'notification'] as const;
+const DATA_SERVICES = topology.filter((s) => s.uses.postgres).map((s) => s.name);
 const databasesOf = (stack: LocalStack) =>
   Object.fromEntries(DATA_SERVICES.map((s) => [s, stack.service(s).databaseUrl!]));
 

@@ -7,10 +7,24 @@
 {{- printf "%s-%s" (include "readiness.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
 {{- end -}}
 
-{{/* One service's values: serviceDefaults overlaid by the service's own entry. Call with (dict "root" $ "name" $name). */}}
+{{/*
+One service's values: serviceDefaults, overlaid by its row of the topology table (topology.yaml, written from
+proto/src/topology.ts: what it uses, the queues KEDA watches, whom it calls), overlaid by the service's own entry.
+Call with (dict "root" $ "name" $name).
+*/}}
 {{- define "readiness.service" -}}
 {{- $own := index .root.Values.services .name | default dict -}}
-{{- toYaml (mergeOverwrite (deepCopy .root.Values.serviceDefaults) (deepCopy $own)) -}}
+{{- $row := index (include "readiness.topology" .root | fromYaml) .name | default dict -}}
+{{- $table := dict -}}
+{{- with $row.uses }}{{ $_ := set $table "uses" . }}{{ end -}}
+{{- with $row.queues }}{{ $_ := set $table "keda" (dict "queues" .) }}{{ end -}}
+{{- with $row.calls }}{{ $_ := set $table "calls" . }}{{ end -}}
+{{- toYaml (mergeOverwrite (deepCopy .root.Values.serviceDefaults) $table (deepCopy $own)) -}}
+{{- end -}}
+
+{{/* The topology table's services by name (topology.yaml, written by `make topology`). */}}
+{{- define "readiness.topology" -}}
+{{- toYaml ((.Files.Get "topology.yaml" | fromYaml).services | default dict) -}}
 {{- end -}}
 
 {{/* Names of the enabled services, sorted, as a YAML list. */}}

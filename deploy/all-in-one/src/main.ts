@@ -7,21 +7,28 @@
 import '@readiness/kit/telemetry';
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { assessmentService } from '@readiness/assessment';
-import { authService } from '@readiness/auth';
+import { upstreamNames } from '@readiness/contracts';
 import { gatewayService } from '@readiness/gateway';
-import { devMailRoutes, notificationService } from '@readiness/notification';
-import { resultsService } from '@readiness/results';
-import { reportService, type RendererStatus } from '@readiness/report';
-import { studentService } from '@readiness/student';
+import { devMailRoutes } from '@readiness/notification';
+import type { RendererStatus } from '@readiness/report';
 import { startEmbeddedPostgres, startEmbeddedS3, startMailCatcher } from '@readiness/dev-servers';
 import { createMemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { loadConfig } from '@readiness/kit/config';
 import { createLogger } from '@readiness/kit/logger';
-import { createServiceHost } from '@readiness/kit/runtime';
+import {
+  createServiceHost,
+  type RunningService,
+  type ServiceHost,
+  type ServiceModule,
+} from '@readiness/kit/runtime';
 import { handleProcessErrors, Shutdown } from '@readiness/kit/shutdown';
 import { launcherConfigSchema, onLoopbackOnly } from './config';
+import { serviceModules } from './service-modules';
+
+type Upstream = (typeof upstreamNames)[number];
+/** What a service module's `setup` lends its in-process neighbours. */
+type ExportsOf<M> = M extends ServiceModule<infer _S, infer E, infer _O> ? E : never;
 
 async function main(): Promise<void> {
   const config = loadConfig(launcherConfigSchema);
@@ -79,19 +86,20 @@ async function main(): Promise<void> {
   };
   const logFor = (name: string, redact?: string[]) => createLogger({ name, level: config.LOG_LEVEL, redact });
 
-  // One line per service. Relays start after the last one, when every subscription is in place.
-  // The launcher prints the seeded password once, in its summary.
-  const auth = await host.start(authService, {
-    env,
-    logger: logFor('auth', ['seededAdmin.initialPassword']),
-  });
-  // The services after auth check admin tokens on their own /api/admin routes with auth's keys.
-  host.share({ adminVerifier: auth.exports.verifier });
-  const assessment = await host.start(assessmentService, { env, logger: logFor('assessment') });
-  const student = await host.start(studentService, { env, logger: logFor('student') });
-  const results = await host.start(resultsService, { env, logger: logFor('results') });
-  const report = await host.start(reportService, { env, logger: logFor('report') });
-  const notification = await host.start(notificationService, { env, logger: logFor('notification') });
+  // Every service of the topology table behind the gateway, in its order (auth first). Relays start after the
+  // last one, when every subscription is in place. The launcher prints the seeded password once, in its summary.
+  const upstreams = {} as Record<Upstream, RunningService<unknown, unknown>>;
+  const exportsOf = <N extends Upstream>(name: N) =>
+    upstreams[name].exports as ExportsOf<(typeof serviceModules)[N]>;
+  for (const name of upstreamNames) {
+    upstreams[name] = await host.start(serviceModules[name] as Parameters<ServiceHost['start']>[0], {
+      env,
+      logger: logFor(name, name === 'auth' ? ['seededAdmin.initialPassword'] : undefined),
+    });
+    // The services after auth check admin tokens on their own /api/admin routes with auth's keys.
+    if (name === 'auth') host.share({ adminVerifier: exportsOf('auth').verifier });
+  }
+  const auth = exportsOf('auth');
   const webDist = path.resolve(config.WEB_DIST_DIR);
   const gateway = await host.start(gatewayService, {
     env: {
@@ -101,18 +109,14 @@ async function main(): Promise<void> {
       API_DOCS_PUBLIC: process.env.API_DOCS_PUBLIC ?? String(onLoopbackOnly(config.HOST)),
       INTERNAL_PORT: process.env.INTERNAL_PORT ?? '0',
       TRUSTED_PROXIES: process.env.TRUSTED_PROXIES,
-      AUTH_URL: auth.url,
-      ASSESSMENT_URL: assessment.url,
-      STUDENT_URL: student.url,
-      RESULTS_URL: results.url,
-      REPORT_URL: report.url,
-      NOTIFICATION_URL: notification.url,
+      // Each upstream at its `<NAME>_URL`.
+      ...Object.fromEntries(upstreamNames.map((name) => [`${name.toUpperCase()}_URL`, upstreams[name].url])),
       WEB_DIST_DIR: existsSync(path.join(webDist, 'index.html')) ? webDist : undefined,
     },
     logger: logFor('gateway'),
     // Tokens are checked with auth's own keys, and signed-out tokens refused from the store auth writes (kv).
     options: {
-      verifier: auth.exports.verifier,
+      verifier: auth.verifier,
       extraRoutes: (app, { requireAdmin }) =>
         app.use(devMailRoutes(mail, onLoopbackOnly(config.HOST) ? undefined : requireAdmin)),
       readyWithUpstreams: true,
@@ -128,16 +132,16 @@ async function main(): Promise<void> {
     `  API docs       ${origin}/api/docs${onLoopbackOnly(config.HOST) ? '' : ' (signed-in admins: HOST is beyond loopback)'}`,
     `  caught e-mail  ${origin}/dev/mail/view${onLoopbackOnly(config.HOST) ? '' : ' (signed-in admins: HOST is beyond loopback)'}`,
     `  metrics        ${gateway.internalUrl}/metrics (internal port)`,
-    `  services       auth ${auth.url}, assessment ${assessment.url}, student ${student.url}, results ${results.url}, report ${report.url}, notification ${notification.url}, gateway ${gateway.url}`,
-    `  PDFs           ${describePdfBrowser(report.exports.renderer.status())}`,
+    `  services       ${[...upstreamNames.map((name) => `${name} ${upstreams[name].url}`), `gateway ${gateway.url}`].join(', ')}`,
+    `  PDFs           ${describePdfBrowser(exportsOf('report').renderer.status())}`,
     `  embedded       PostgreSQL under ${postgres.dataDir}${postgres.dataDir === path.join(dataDir, 'postgres') ? '' : ` (linked from ${path.join(dataDir, 'postgres')}; removed by a later start once DATA_DIR is gone)`} (a database per service), in-process bus, in-memory cache, S3 ${s3.endpoint}, SMTP ${mail.url}`,
   ];
-  if (auth.exports.seededAdmin) {
+  if (auth.seededAdmin) {
     lines.push(
       '',
       '  First start: a super admin was created. This password is shown once; sign in and change it.',
-      `    e-mail    ${auth.exports.seededAdmin.email}`,
-      `    password  ${auth.exports.seededAdmin.password}`,
+      `    e-mail    ${auth.seededAdmin.email}`,
+      `    password  ${auth.seededAdmin.password}`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);

@@ -4,7 +4,6 @@ import { createAdminDirectory } from './data-access/admin-directory';
 import { migrationsDir } from './data-access/migrations-dir';
 import { createVersionsRepository } from './data-access/versions-repository';
 import { createAssessments } from './domain/assessments';
-import { QUESTION_FILE_CHANGED, VERSION_PUBLISHED } from './domain/events';
 import { seedAssessment } from './domain/seed';
 import { assessmentApi, assessmentRoutes } from './entry-points/http/api';
 import { adminNameConsumers } from './entry-points/messaging/admin-names';
@@ -18,9 +17,6 @@ export const assessmentService = defineService({
   name: 'assessment',
   config: configSchema,
   migrations: migrationsDir,
-  bus: true,
-  publishes: [VERSION_PUBLISHED, QUESTION_FILE_CHANGED],
-  uses: { storage: true },
   openapi: assessmentApi.openapi,
   async setup({ config, logger, database, storage, adminGuard }) {
     const repo = createVersionsRepository(database);

@@ -48,13 +48,6 @@ export const authService = defineService({
   name: 'auth',
   config: configSchema,
   migrations: migrationsDir,
-  publishes: [
-    'auth.admin.created.v1',
-    'auth.admin.updated.v1',
-    'auth.admin.status-changed.v1',
-    'auth.admin.password-reset.v1',
-    'auth.admin.factor-changed.v1',
-  ],
   uses: { kv: true },
   // Auth checks admin tokens against the admin's current row (role, status, pending password change) itself.
   adminGuard: false,

@@ -1,3 +1,4 @@
+import { upstreamNames } from '@readiness/contracts';
 import { env, jwtEnv, serviceEnv } from '@readiness/kit/config';
 import { z } from 'zod';
 
@@ -13,16 +14,18 @@ const origins = z
       .filter(Boolean),
   );
 
+/** Where each service of the topology table behind the gateway answers: its `<NAME>_URL`. */
+const upstreamUrls = Object.fromEntries(
+  upstreamNames.map((name) => [`${name.toUpperCase()}_URL`, env.optionalUrl()]),
+) as {
+  [N in (typeof upstreamNames)[number] as `${Uppercase<N>}_URL`]: ReturnType<typeof env.optionalUrl>;
+};
+
 export const configSchema = z
   .object({
     ...serviceEnv,
     ...jwtEnv,
-    AUTH_URL: env.optionalUrl(),
-    ASSESSMENT_URL: env.optionalUrl(),
-    STUDENT_URL: env.optionalUrl(),
-    RESULTS_URL: env.optionalUrl(),
-    REPORT_URL: env.optionalUrl(),
-    NOTIFICATION_URL: env.optionalUrl(),
+    ...upstreamUrls,
     /** Defaults to `${AUTH_URL}/.well-known/jwks.json`. */
     AUTH_JWKS_URL: env.optionalUrl(),
     REDIS_URL: env.optionalUrl(),

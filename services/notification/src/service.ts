@@ -18,8 +18,6 @@ export const notificationService = defineService({
   name: 'notification',
   config: configSchema,
   migrations: migrationsDir,
-  bus: true,
-  uses: { mailer: true, storage: true },
   openapi: notificationApi.openapi,
   setup({ config, logger, database, mailer, storage }) {
     const repo = createDeliveriesRepository(database);

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { defineService, every } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
-import { CERTIFICATE_ISSUED, REPORT_DOWNLOADED } from './domain/events';
 import { createLinkSigner } from './domain/links';
 import { createReports } from './domain/reports';
 import { loadArabicFontFaces, loadFontFaces } from './domain/templates/fonts';
@@ -27,9 +26,6 @@ export const reportService = defineService({
   name: 'report',
   config: configSchema,
   migrations: migrationsDir,
-  bus: true,
-  publishes: [CERTIFICATE_ISSUED, REPORT_DOWNLOADED],
-  uses: { storage: true },
   openapi: reportApi.openapi,
   async setup(
     { config, logger, registry, database, storage, handleOnce },

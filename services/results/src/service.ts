@@ -1,12 +1,6 @@
 import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
-import {
-  CERTIFICATE_RESEND_REQUESTED,
-  RESULTS_EXPORTED,
-  RESULT_DELETED,
-  RESULT_RECORDED,
-} from './domain/events';
 import { createResults } from './domain/results';
 import { resultsApi } from './entry-points/http/api';
 import { resultsConsumers } from './entry-points/messaging/consumers';
@@ -22,8 +16,6 @@ export const resultsService = defineService({
   name: 'results',
   config: configSchema,
   migrations: migrationsDir,
-  bus: true,
-  publishes: [RESULT_RECORDED, RESULT_DELETED, CERTIFICATE_RESEND_REQUESTED, RESULTS_EXPORTED],
   openapi: resultsApi.openapi,
   setup({ config, database, handleOnce }) {
     const results = createResults({ database, handleOnce });

@@ -13,11 +13,12 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const chartQueues = () =>
+  // The chart's KEDA queues: the service's row of the topology it is given (`make topology`).
   (
-    parse(readFileSync(path.join(__dirname, '../../../charts/readiness/values.yaml'), 'utf8')) as {
-      services: { results: { keda: { queues: string[] } } };
+    parse(readFileSync(path.join(__dirname, '../../../charts/readiness/topology.yaml'), 'utf8')) as {
+      services: { results: { queues: string[] } };
     }
-  ).services.results.keda.queues;
+  ).services.results.queues;
 
 test('when the service starts on RabbitMQ, then every queue the chart scales on is one it declared', async () => {
   expect([...chartQueues()].sort()).toEqual([

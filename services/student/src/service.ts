@@ -6,15 +6,6 @@ import { Counter, Gauge } from 'prom-client';
 import { configSchema } from './config';
 import { migrationsDir } from './data-access/migrations-dir';
 import { answerPrefix, createAttempts } from './domain/attempts';
-import {
-  ATTEMPT_ADJUSTED,
-  ATTEMPT_STARTED,
-  ATTEMPT_SUBMITTED,
-  INVITATION_RESENT,
-  STUDENT_DELETED,
-  EXTRA_TIME_CHANGED,
-  STUDENT_INVITED,
-} from './domain/events';
 import { createStudents } from './domain/students';
 import { studentApi } from './entry-points/http/api';
 import { deadlineJob } from './entry-points/jobs/deadline';
@@ -30,17 +21,6 @@ export const studentService = defineService({
   name: 'student',
   config: configSchema,
   migrations: migrationsDir,
-  bus: true,
-  publishes: [
-    STUDENT_INVITED,
-    INVITATION_RESENT,
-    STUDENT_DELETED,
-    EXTRA_TIME_CHANGED,
-    ATTEMPT_STARTED,
-    ATTEMPT_SUBMITTED,
-    ATTEMPT_ADJUSTED,
-  ],
-  uses: { storage: true },
   openapi: studentApi.openapi,
   setup({ config, logger, database, storage, handleOnce, registry }) {
     const streamsRefused = new Counter({

@@ -17,6 +17,7 @@ import { handleOnce, OutboxRelay } from '../outbox';
 import { handleProcessErrors, Shutdown } from '../shutdown';
 import { shutdownTracing } from '../tracing';
 import type { ObjectStore, ObjectStoreConnection } from '../storage';
+import { declarationOf } from './declared';
 import { startJobs } from './jobs';
 import { OwnedResources, openAdapters, type AdapterConfig } from './service-adapters';
 import type { ServiceContext, ServiceModule, ServiceParts } from './service';
@@ -228,7 +229,7 @@ export async function startService<S extends z.ZodType, E, O>(
     const guarded = module.adminGuard ?? true;
 
     const relay =
-      database && bus && module.publishes?.length
+      database && bus && declarationOf(module).publishes.length
         ? new OutboxRelay({ database, publisher: bus, logger, source: name, registry })
         : undefined;
     const guard = lazyAdminGuard(config, logger, kv, opts.shared?.adminVerifier);

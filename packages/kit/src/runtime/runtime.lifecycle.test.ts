@@ -37,7 +37,6 @@ describe('the service runtime', () => {
     const careless = defineService({
       name: 'results',
       config: z.object(serviceEnv),
-      bus: true,
       setup: () => ({
         subscriptions: [
           on('auth.admin.created.v1', { queue: 'results.admin-created', handle: async () => undefined }),

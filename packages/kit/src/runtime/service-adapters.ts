@@ -8,6 +8,7 @@ import { createMailer, type Mailer } from '../mail';
 import { kitMigrationsDir } from '../outbox';
 import { createObjectStore, objectStoreConnection, type ObjectStore } from '../storage';
 import { openServiceDatabase, startServiceBus } from './adapters';
+import { declarationOf } from './declared';
 import { loadDevServers } from './dev-servers';
 import type { StartServiceOptions } from './run';
 import type { ServiceModule } from './service';
@@ -84,10 +85,11 @@ export async function openAdapters<O>(
   closeOnFailure: Array<() => Promise<void>>,
 ): Promise<ServiceAdapters> {
   const { module } = open;
+  const declared = declarationOf(module);
   const database = module.migrations ? await openDatabase(open, module.migrations) : undefined;
   let bus: EventBus | undefined;
   let ownsBus = false;
-  if (module.bus || module.publishes?.length) {
+  if (declared.bus) {
     bus = open.opts.adapters?.bus ?? open.opts.shared?.bus;
     if (!bus) {
       const started = await startServiceBus({
@@ -102,9 +104,9 @@ export async function openAdapters<O>(
     }
   }
   // The admin guard reads the revocations auth writes, so a guarded service gets the key-value store too.
-  const { redis, kv } = module.uses?.kv || (module.adminGuard ?? true) ? openKeyValue(open) : {};
-  const mailer = module.uses?.mailer ? await openMailer(open) : undefined;
-  const storage = module.uses?.storage ? await openStorage(open) : undefined;
+  const { redis, kv } = declared.uses.kv || (module.adminGuard ?? true) ? openKeyValue(open) : {};
+  const mailer = declared.uses.mailer ? await openMailer(open) : undefined;
+  const storage = declared.uses.storage ? await openStorage(open) : undefined;
   return { database, bus, ownsBus, redis, kv, mailer, storage };
 }
 

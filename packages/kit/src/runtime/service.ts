@@ -1,5 +1,11 @@
 import type { RequestListener, Server } from 'node:http';
-import type { EventName, EventPayload } from '@readiness/contracts';
+import {
+  consumers,
+  type EventName,
+  type EventPayload,
+  type QueueEvents,
+  type QueueName,
+} from '@readiness/contracts';
 import type { Express, RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import type { z } from 'zod';
@@ -72,29 +78,50 @@ export interface EventSubscription {
   readonly subscription: Subscription;
 }
 
+interface HandlerOptions {
+  maxAttempts?: number;
+  /** How long a `NotYetError` from `handle` keeps being retried (beyond `maxAttempts`); the bus's default otherwise. */
+  waitHorizonMs?: number;
+}
+
 /**
- * Subscribes to one event by name, or to the versions of one event by their names (`handle` then tells them
- * apart by the payload's `$typeName`): `handle` receives the payload decoded with its protobuf contract.
- * `queue` is `<service>.<handler>`, one queue per handler.
+ * Subscribes a handler queue of the consumer table (proto/src/consumers.ts), by its name: the events bound to it
+ * come from the table, and `handle` receives the payload decoded with its protobuf contract (a queue of several
+ * versions of one event tells them apart by the payload's `$typeName`).
+ */
+export function on<Q extends QueueName>(
+  queue: Q,
+  handler: HandlerOptions & { handle(payload: EventPayload<QueueEvents<Q>>, meta: EventMeta): Promise<void> },
+): EventSubscription;
+/**
+ * Subscribes a queue outside the consumer table (a test's service) to one event by name, or to the versions of
+ * one event by their names. `queue` is `<service>.<handler>`, one queue per handler.
  */
 export function on<N extends EventName>(
   event: N | readonly N[],
-  handler: {
+  handler: HandlerOptions & {
     queue: string;
-    maxAttempts?: number;
-    /** How long a `NotYetError` from `handle` keeps being retried (beyond `maxAttempts`); the bus's default otherwise. */
-    waitHorizonMs?: number;
     handle(payload: EventPayload<N>, meta: EventMeta): Promise<void>;
   },
+): EventSubscription;
+export function on(
+  subject: string | readonly string[],
+  handler: HandlerOptions & {
+    queue?: string;
+    handle(payload: EventPayload<EventName>, meta: EventMeta): Promise<void>;
+  },
 ): EventSubscription {
+  const listed = handler.queue === undefined;
+  const queue = listed ? (subject as QueueName) : handler.queue!;
+  const events = listed ? consumers[queue as QueueName] : typeof subject === 'string' ? [subject] : subject;
   return {
     subscription: {
-      queue: handler.queue,
-      events: typeof event === 'string' ? [event] : [...event],
+      queue,
+      events: [...events],
       maxAttempts: handler.maxAttempts,
       waitHorizonMs: handler.waitHorizonMs,
       handle: (msg: BusMessage, ctx) =>
-        handler.handle(ctx.payload as EventPayload<N>, {
+        handler.handle(ctx.payload as EventPayload<EventName>, {
           id: msg.id,
           name: msg.name,
           occurredAt: msg.occurredAt,

@@ -8,21 +8,6 @@ import {
 import { on, type EventSubscription } from '@readiness/kit/runtime';
 import type { AnnouncedAction, AuditTrail } from '../../domain/audit-trail';
 
-/** Auth's queues: one per event it writes into the audit log (proto/src/consumers.ts). */
-export const AUDIT_QUEUES = {
-  studentInvited: 'auth.audit-student-invited',
-  invitationResent: 'auth.audit-invitation-resent',
-  studentDeleted: 'auth.audit-student-deleted',
-  resultDeleted: 'auth.audit-result-deleted',
-  certificateResent: 'auth.audit-certificate-resend-requested',
-  versionPublished: 'auth.audit-version-published',
-  attemptAdjusted: 'auth.audit-attempt-adjusted',
-  extraTimeChanged: 'auth.audit-extra-time-changed',
-  questionFileChanged: 'auth.audit-question-file-changed',
-  resultsExported: 'auth.audit-results-exported',
-  reportDownloaded: 'auth.audit-report-downloaded',
-} as const;
-
 /** A save publishes its version in the transaction that wrote it; a version published later was made active again. */
 const madeActiveAgain = (createdAt: Date | undefined, publishedAt: Date) =>
   createdAt !== undefined && publishedAt.getTime() - createdAt.getTime() > 5_000;
@@ -50,20 +35,17 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
   }
 
   return [
-    on('student.student.invited.v1', {
-      queue: AUDIT_QUEUES.studentInvited,
+    on('auth.audit-student-invited', {
       handle: (e, meta) =>
         studentNamed(meta.id, e, 'student.invited', {
           extraTimePercent: e.extraTimePercent,
           expiresAt: e.expiresAt,
         }),
     }),
-    on('student.invitation.resent.v1', {
-      queue: AUDIT_QUEUES.invitationResent,
+    on('auth.audit-invitation-resent', {
       handle: (e, meta) => studentNamed(meta.id, e, 'student.invitation-resent', { expiresAt: e.expiresAt }),
     }),
-    on('student.student.deleted.v1', {
-      queue: AUDIT_QUEUES.studentDeleted,
+    on('auth.audit-student-deleted', {
       async handle(e, meta) {
         const known = await trail.studentTarget(e.studentId);
         await trail.record({
@@ -76,15 +58,13 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
         await trail.forgetStudent(e.studentId);
       },
     }),
-    on('results.result.deleted.v1', {
-      queue: AUDIT_QUEUES.resultDeleted,
+    on('auth.audit-result-deleted', {
       handle: async (e, meta) =>
         record(meta.id, e.actorId, 'result.deleted', await trail.studentTarget(e.studentId), {
           resultId: e.resultId,
         }),
     }),
-    on('results.certificate.resend-requested.v1', {
-      queue: AUDIT_QUEUES.certificateResent,
+    on('auth.audit-certificate-resend-requested', {
       handle: (e, meta) =>
         record(
           meta.id,
@@ -97,8 +77,7 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
           },
         ),
     }),
-    on('student.attempt.adjusted.v1', {
-      queue: AUDIT_QUEUES.attemptAdjusted,
+    on('auth.audit-attempt-adjusted', {
       handle: (e, meta) => {
         const student = { id: e.studentId, name: e.name, email: e.email };
         const at = e.deadlineAt ? timestampDate(e.deadlineAt).toISOString() : undefined;
@@ -116,13 +95,11 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
             });
       },
     }),
-    on('student.extra-time.changed.v1', {
-      queue: AUDIT_QUEUES.extraTimeChanged,
+    on('auth.audit-extra-time-changed', {
       handle: (e, meta) =>
         studentNamed(meta.id, e, 'student.extra-time-changed', { extraTimePercent: e.extraTimePercent }),
     }),
-    on('report.report.downloaded.v1', {
-      queue: AUDIT_QUEUES.reportDownloaded,
+    on('auth.audit-report-downloaded', {
       handle: (e, meta) =>
         record(
           meta.id,
@@ -132,8 +109,7 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
           { resultId: e.resultId, fileName: e.fileName },
         ),
     }),
-    on('results.results.exported.v1', {
-      queue: AUDIT_QUEUES.resultsExported,
+    on('auth.audit-results-exported', {
       handle: (e, meta) =>
         record(meta.id, e.actorId, 'results.exported', null, {
           format: 'csv',
@@ -142,8 +118,7 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
           rows: e.rows,
         }),
     }),
-    on('assessment.question-file.changed.v1', {
-      queue: AUDIT_QUEUES.questionFileChanged,
+    on('auth.audit-question-file-changed', {
       handle: (e, meta) =>
         trail.record({
           eventId: meta.id,
@@ -163,8 +138,7 @@ export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
           },
         }),
     }),
-    on('assessment.version.published.v1', {
-      queue: AUDIT_QUEUES.versionPublished,
+    on('auth.audit-version-published', {
       async handle(e, meta) {
         // The seeded first version has nobody behind it: nothing an admin did.
         const actorId = e.publishedById || e.createdById;

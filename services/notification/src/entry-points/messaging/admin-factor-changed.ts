@@ -3,12 +3,9 @@ import { on } from '@readiness/kit/runtime';
 import { deliver, type MailConsumerDeps } from '../../domain/deliver';
 import { adminFactorChanged } from '../../domain/templates';
 
-export const ADMIN_FACTOR_CHANGED_QUEUE = 'notification.admin-factor-changed';
-
 /** Mails an admin each change of their passkeys, authenticator app or recovery codes, once per event. */
 export function adminFactorChangedConsumer(deps: MailConsumerDeps & { publicOrigin: string }) {
-  return on('auth.admin.factor-changed.v1', {
-    queue: ADMIN_FACTOR_CHANGED_QUEUE,
+  return on('notification.admin-factor-changed', {
     maxAttempts: deps.maxAttempts,
     async handle(event, meta) {
       const change = factorChangeKind(event.change);

@@ -3,8 +3,6 @@ import type { SecretBox } from '@readiness/kit/outbox';
 import { deliver, type MailConsumerDeps } from '../../domain/deliver';
 import { adminPasswordReset } from '../../domain/templates';
 
-export const ADMIN_PASSWORD_RESET_QUEUE = 'notification.admin-password-reset';
-
 /** Mails the temporary password of an admin whose password a super admin reset. */
 export function adminPasswordResetConsumer(
   deps: MailConsumerDeps & {
@@ -13,8 +11,7 @@ export function adminPasswordResetConsumer(
     publicOrigin: string;
   },
 ) {
-  return on('auth.admin.password-reset.v1', {
-    queue: ADMIN_PASSWORD_RESET_QUEUE,
+  return on('notification.admin-password-reset', {
     maxAttempts: deps.maxAttempts,
     async handle(event, meta) {
       await deliver(deps, {

@@ -5,8 +5,6 @@ import { storedCertificatePdf } from '../../domain/certificate-pdf';
 import { deliver, type MailConsumerDeps } from '../../domain/deliver';
 import { certificateIssued } from '../../domain/templates';
 
-export const CERTIFICATE_ISSUED_QUEUE = 'notification.certificate-issued';
-
 /** `Ada Lovelace` → `certificate-Ada-Lovelace.pdf`: letters and digits only, whatever the name holds. */
 const attachmentName = (name: string) =>
   `certificate-${name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '') || 'student'}.pdf`;
@@ -17,8 +15,7 @@ const attachmentName = (name: string) =>
  * event's size and digest); a v1 event, sent before an upgrade, carries it.
  */
 export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: ObjectStore }) {
-  return on(['report.certificate.issued.v1', 'report.certificate.issued.v2'], {
-    queue: CERTIFICATE_ISSUED_QUEUE,
+  return on('notification.certificate-issued', {
     maxAttempts: deps.maxAttempts,
     async handle(event, meta) {
       const v2 = event.$typeName === 'readiness.events.v2.CertificateIssued';

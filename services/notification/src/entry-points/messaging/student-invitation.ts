@@ -3,10 +3,6 @@ import { on, type EventSubscription } from '@readiness/kit/runtime';
 import { deliver, type MailConsumerDeps } from '../../domain/deliver';
 import { studentInvitation } from '../../domain/templates';
 
-export const STUDENT_INVITED_QUEUE = 'notification.student-invited';
-export const INVITATION_RESENT_QUEUE = 'notification.invitation-resent';
-export const STUDENT_DELETED_QUEUE = 'notification.student-deleted';
-
 interface InvitationEvent {
   studentId: string;
   name: string;
@@ -58,18 +54,15 @@ export function studentInvitationConsumers(
       });
     };
   return [
-    on('student.student.invited.v1', {
-      queue: STUDENT_INVITED_QUEUE,
+    on('notification.student-invited', {
       maxAttempts: deps.maxAttempts,
       handle: mailInvitation('student-invitation', false),
     }),
-    on('student.invitation.resent.v1', {
-      queue: INVITATION_RESENT_QUEUE,
+    on('notification.invitation-resent', {
       maxAttempts: deps.maxAttempts,
       handle: mailInvitation('student-invitation-resent', true),
     }),
-    on('student.student.deleted.v1', {
-      queue: STUDENT_DELETED_QUEUE,
+    on('notification.student-deleted', {
       handle: (event) => deps.repo.eraseStudent(event.studentId),
     }),
   ];

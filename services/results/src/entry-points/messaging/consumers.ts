@@ -9,16 +9,6 @@ import { on } from '@readiness/kit/runtime';
 import type { AssessmentVersion } from '../../domain/assessment';
 import type { Results, Submission } from '../../domain/results';
 
-/** One queue per handler: `results.<handler>`. */
-export const QUEUES = {
-  versionPublished: 'results.version-published',
-  studentInvited: 'results.student-invited',
-  invitationResent: 'results.invitation-resent',
-  studentDeleted: 'results.student-deleted',
-  attemptStarted: 'results.attempt-started',
-  attemptSubmitted: 'results.attempt-submitted',
-} as const;
-
 /** The version's copy: everything but whether it is active, and of its translations the titles. */
 export function toVersion(e: EventPayload<'assessment.version.published.v1'>): AssessmentVersion {
   const { active: _active, translations = {}, ...version } = publishedVersion(e);
@@ -62,30 +52,24 @@ export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): S
 /** The results service's subscriptions; each handler is thin, the domain does the work. */
 export function resultsConsumers(results: Results, options: { versionWaitMs: number }) {
   return [
-    on('assessment.version.published.v1', {
-      queue: QUEUES.versionPublished,
+    on('results.version-published', {
       handle: (event, meta) => results.keepVersion(toVersion(event), event.active ? meta.occurredAt : null),
     }),
-    on('student.student.invited.v1', {
-      queue: QUEUES.studentInvited,
+    on('results.student-invited', {
       handle: (e) => results.studentInvited({ studentId: e.studentId, name: e.name, email: e.email }),
     }),
-    on('student.invitation.resent.v1', {
-      queue: QUEUES.invitationResent,
+    on('results.invitation-resent', {
       handle: (e) => results.studentInvited({ studentId: e.studentId, name: e.name, email: e.email }),
     }),
-    on('student.student.deleted.v1', {
-      queue: QUEUES.studentDeleted,
+    on('results.student-deleted', {
       handle: async (e) => {
         await results.studentDeleted(e.studentId);
       },
     }),
-    on('student.attempt.started.v1', {
-      queue: QUEUES.attemptStarted,
+    on('results.attempt-started', {
       handle: (e) => results.attemptStarted({ studentId: e.studentId, attemptNumber: e.attemptNumber }),
     }),
-    on('student.attempt.submitted.v1', {
-      queue: QUEUES.attemptSubmitted,
+    on('results.attempt-submitted', {
       // A submission can overtake its version's event (different queues); it waits for it, retried.
       waitHorizonMs: options.versionWaitMs,
       handle: (e, meta) => results.score(toSubmission(e), meta.id),

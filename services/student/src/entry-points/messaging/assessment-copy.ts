@@ -4,15 +4,12 @@ import { on } from '@readiness/kit/runtime';
 import { saveVersion } from '../../data-access/versions-repository';
 import type { AssessmentVersion } from '../../domain/versions';
 
-export const ASSESSMENT_PUBLISHED_QUEUE = 'student.assessment-published';
-
 /**
  * Keeps every version whole (answer key included: never served, see `studentView`), the active one marked by the
  * time it was published as active. Republishing a version is an upsert, so a redelivery has no second effect.
  */
 export const assessmentCopyConsumer = (database: Database) =>
-  on('assessment.version.published.v1', {
-    queue: ASSESSMENT_PUBLISHED_QUEUE,
+  on('student.assessment-published', {
     async handle(event, meta) {
       const { timeLimitMinutes, active: _active, createdAt: _createdAt, ...rest } = publishedVersion(event);
       const version: AssessmentVersion = { ...rest, timeLimit: timeLimitMinutes };
