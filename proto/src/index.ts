@@ -89,6 +89,12 @@ export function encodePayload<N extends EventName>(name: N, payload: EventPayloa
   return toBinary(events[name] as DescMessage, payload as never);
 }
 
+/** An event's payload from its fields, by name: the schema is the table's, so no caller names it again. */
+export function payloadOf<N extends EventName>(name: N, init: EventInit<N>): Uint8Array {
+  const schema = events[name] as DescMessage;
+  return toBinary(schema, create(schema, init as never));
+}
+
 export function decodePayload<N extends EventName>(name: N, bytes: Uint8Array): EventPayload<N> {
   return fromBinary(events[name] as DescMessage, bytes) as EventPayload<N>;
 }

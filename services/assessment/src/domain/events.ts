@@ -1,14 +1,11 @@
 import {
-  AssessmentQuestionFileChangedSchema,
-  AssessmentVersionPublishedSchema,
   type QuestionFileChange,
-  create,
-  encodePayload,
   questionBasics,
   questionType,
   sectionOf,
   timestampFromDate,
   translationMessages,
+  payloadOf,
 } from '@readiness/contracts';
 import { mimetypeOf } from './files';
 import type { AssessmentVersion } from './assessment';
@@ -22,17 +19,14 @@ export const questionFileChangedPayload = (
   change: QuestionFileChange,
   actor: { id: string; name: string },
 ) =>
-  encodePayload(
-    QUESTION_FILE_CHANGED,
-    create(AssessmentQuestionFileChangedSchema, {
-      filename: file.filename,
-      originalName: file.originalName,
-      size: BigInt(file.size ?? 0),
-      change,
-      actorId: actor.id,
-      actorName: actor.name,
-    }),
-  );
+  payloadOf(QUESTION_FILE_CHANGED, {
+    filename: file.filename,
+    originalName: file.originalName,
+    size: BigInt(file.size ?? 0),
+    change,
+    actorId: actor.id,
+    actorName: actor.name,
+  });
 
 /** The whole version, answer key included, as `assessment.version.published.v1` carries it. */
 /** `publishedBy`: who saved it (the default) or made it active again. */
@@ -40,48 +34,45 @@ export function versionPublishedPayload(
   v: AssessmentVersion,
   publishedBy: { id: string; name: string } = v.createdBy,
 ): Uint8Array {
-  return encodePayload(
-    VERSION_PUBLISHED,
-    create(AssessmentVersionPublishedSchema, {
-      versionId: v.id,
-      version: v.version,
-      active: v.isActive,
-      title: v.title,
-      description: v.description,
-      timeLimitMinutes: v.timeLimit,
-      passingScore: v.passingScore,
-      sections: v.sections.map(sectionOf),
-      questions: v.questions.map((q) => ({
-        ...questionBasics(q),
-        type: questionType(q.type),
-        correctAnswer: q.correctAnswer ?? '',
-        options: q.options ?? [],
-        fileInstructions: q.fileInstructions ?? '',
-        downloadableFile: q.downloadableFile && {
-          filename: q.downloadableFile.filename,
-          originalName: q.downloadableFile.originalName,
-          size: BigInt(q.downloadableFile.size),
-          mimetype: mimetypeOf(q.downloadableFile.filename),
-        },
-      })),
-      changeNotes: v.changeNotes,
-      createdAt: timestampFromDate(v.createdAt),
-      createdById: v.createdBy.id,
-      createdByName: v.createdBy.name,
-      publishedById: publishedBy.id,
-      publishedByName: publishedBy.name,
-      shuffleQuestions: v.shuffleQuestions,
-      shuffleOptions: v.shuffleOptions,
-      practiceQuestion: v.practiceQuestion
-        ? {
-            id: 'practice',
-            type: questionType(v.practiceQuestion.type),
-            question: v.practiceQuestion.question,
-            correctAnswer: v.practiceQuestion.correctAnswer,
-            options: v.practiceQuestion.options,
-          }
-        : undefined,
-      translations: translationMessages(v.translations, mimetypeOf),
-    }),
-  );
+  return payloadOf(VERSION_PUBLISHED, {
+    versionId: v.id,
+    version: v.version,
+    active: v.isActive,
+    title: v.title,
+    description: v.description,
+    timeLimitMinutes: v.timeLimit,
+    passingScore: v.passingScore,
+    sections: v.sections.map(sectionOf),
+    questions: v.questions.map((q) => ({
+      ...questionBasics(q),
+      type: questionType(q.type),
+      correctAnswer: q.correctAnswer ?? '',
+      options: q.options ?? [],
+      fileInstructions: q.fileInstructions ?? '',
+      downloadableFile: q.downloadableFile && {
+        filename: q.downloadableFile.filename,
+        originalName: q.downloadableFile.originalName,
+        size: BigInt(q.downloadableFile.size),
+        mimetype: mimetypeOf(q.downloadableFile.filename),
+      },
+    })),
+    changeNotes: v.changeNotes,
+    createdAt: timestampFromDate(v.createdAt),
+    createdById: v.createdBy.id,
+    createdByName: v.createdBy.name,
+    publishedById: publishedBy.id,
+    publishedByName: publishedBy.name,
+    shuffleQuestions: v.shuffleQuestions,
+    shuffleOptions: v.shuffleOptions,
+    practiceQuestion: v.practiceQuestion
+      ? {
+          id: 'practice',
+          type: questionType(v.practiceQuestion.type),
+          question: v.practiceQuestion.question,
+          correctAnswer: v.practiceQuestion.correctAnswer,
+          options: v.practiceQuestion.options,
+        }
+      : undefined,
+    translations: translationMessages(v.translations, mimetypeOf),
+  });
 }
