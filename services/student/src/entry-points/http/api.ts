@@ -311,9 +311,9 @@ export const studentApi = serviceApi<StudentApiDeps>({
         409: 'already_completed after a pass; awaiting_result while the last submission is scored',
       },
       before: () => [bodyOf(JSON_TYPE)],
-      async handle({ params, req, res }, { attempts }) {
+      async handle({ params, req, answer }, { attempts }) {
         const started = await attempts.start(params.token, browserLanguage(req));
-        res.status(started.created ? 201 : 200).json({
+        return answer(started.created ? 201 : 200, {
           message: STARTED_MESSAGE,
           attempt: started.attempt,
           assessment: started.assessment,
@@ -453,7 +453,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
         admitted(deps, { openAttempt: false }),
         submitParts(deps),
       ],
-      async handle({ params, req, res }, { attempts }) {
+      async handle({ params, req, res, answer }, { attempts }) {
         const key = parse(idempotencyKey, req.get('idempotency-key'));
         const { body, files } = await submission(req);
         if (body.answers.length > MAX_ANSWERS) throw badRequest(`At most ${MAX_ANSWERS} answers`);
@@ -466,6 +466,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
           files,
           respondAsync,
         });
+        // Scored in time: the first declared status (200); else 202, the result to follow.
         if (outcome.kind === 'result') {
           return {
             message: SUBMITTED_MESSAGE,
@@ -474,7 +475,7 @@ export const studentApi = serviceApi<StudentApiDeps>({
           };
         }
         if (respondAsync) res.setHeader('Preference-Applied', 'respond-async');
-        res.status(202).json({
+        return answer(202, {
           message: SUBMITTED_MESSAGE,
           attemptId: outcome.attemptId,
           status: 'scoring',
