@@ -21,7 +21,7 @@ export const resultsCopyConsumers = (
       const { duplicate } = await handleOnce(
         RESULT_RECORDED_QUEUE,
         { eventId: meta.id, key: event.resultId },
-        { writes: (firstSight) => attempts.recordResult(copy, firstSight) },
+        attempts.recordResult(copy),
       );
       attempts.resultRecorded(event.attemptId, copy, !duplicate);
     },
