@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { TAGS, operation } from '../operation';
 import { NOT_IN_PROGRESS, attemptParams, extendBody, liveAttemptOut, liveQuery } from './live-fields';
 
+/** Every operation of the Live screen: tagged Live attempts, for administrators only. */
+const LIVE_SCREEN = { tags: [TAGS.live.name], admin: true };
+
 /**
  * The Live screen (under /api/admin/live): the attempts in progress, and what an administrator may do to one while
  * it runs (add time, end it).
@@ -12,8 +15,7 @@ export const liveScreen = {
   'GET /api/admin/live': operation({
     summary:
       'Attempts in progress, least time left first: section, answered, time left, last save and presence; search, page and limit (at most 100)',
-    tags: [TAGS.live.name],
-    admin: true,
+    ...LIVE_SCREEN,
     query: liveQuery,
     responses: {
       200: {
@@ -42,8 +44,7 @@ export const liveScreen = {
   'POST /api/admin/live/{attemptId}/extend': operation({
     summary:
       "Add minutes to an attempt in progress (1 to 600 at a time, at most ADDED_TIME_MAX_MULTIPLE times its time limit in all; several at once apply one after another); the student's page shows it within seconds",
-    tags: [TAGS.live.name],
-    admin: true,
+    ...LIVE_SCREEN,
     params: attemptParams,
     body: extendBody,
     responses: {
@@ -81,8 +82,7 @@ export const liveScreen = {
   'POST /api/admin/live/{attemptId}/end': operation({
     summary:
       'End an attempt in progress now; it is scored from its last saved answers, exactly as the deadline job scores one',
-    tags: [TAGS.live.name],
-    admin: true,
+    ...LIVE_SCREEN,
     params: attemptParams,
     responses: {
       200: { description: 'Ended; its result follows', body: z.object({ message: z.string() }) },

@@ -8,6 +8,7 @@ import { TAGS, operation } from '../operation';
 import { csvFile, csvRows, importOut, importQuery } from './csv-import';
 import {
   idParams,
+  invitationSent,
   inviteBody,
   listQuery,
   patchBody,
@@ -15,6 +16,9 @@ import {
   toStudentJson,
   withMessage,
 } from './student-fields';
+
+/** Every operation on the admin's students: tagged Students, for administrators only. */
+const ADMIN_STUDENTS = { tags: [TAGS.students.name], admin: true };
 
 const adminFileParams = z.object({
   studentId: z.string(),
@@ -29,8 +33,7 @@ const adminFileParams = z.object({
 export const adminStudents = {
   'GET /api/admin/students': operation({
     summary: 'Students, newest first: search (name or e-mail), status, page and limit (at most 100)',
-    tags: [TAGS.students.name],
-    admin: true,
+    ...ADMIN_STUDENTS,
     query: listQuery,
     responses: {
       200: { description: 'One page', body: listPage({ students: z.array(studentOut) }) },
@@ -48,24 +51,20 @@ export const adminStudents = {
   }),
   'POST /api/admin/students/invite': operation({
     summary: 'Invite a student; the invitation mail is queued',
-    tags: [TAGS.students.name],
-    admin: true,
+    ...ADMIN_STUDENTS,
     body: inviteBody,
     responses: {
       201: { description: 'The student', body: withMessage },
       400: 'A validation rule is broken',
       409: 'A student with this email is already invited',
     },
-    async handle({ body, res }, { students }) {
-      const student = await students.invite(body, adminClaims(res).sub);
-      return { message: `Invitation sent to ${student.name}`, student: toStudentJson(student) };
-    },
+    handle: async ({ body, res }, { students }) =>
+      invitationSent(await students.invite(body, adminClaims(res).sub)),
   }),
   'POST /api/admin/students/import': operation({
     summary:
       'Invite students from a CSV (multipart field file; name,email,phoneNumber,extraTimePercent,language)',
-    tags: [TAGS.students.name],
-    admin: true,
+    ...ADMIN_STUDENTS,
     query: importQuery,
     responses: {
       200: { description: 'Every row problem by line; with dryRun nothing is saved', body: importOut },
@@ -83,22 +82,18 @@ export const adminStudents = {
   }),
   'POST /api/admin/students/{id}/resend-assessment': operation({
     summary: 'Resend the invitation; an unstarted invitation gets a new link and a new expiry',
-    tags: [TAGS.students.name],
-    admin: true,
+    ...ADMIN_STUDENTS,
     params: idParams,
     responses: {
       200: { description: 'The student', body: withMessage },
       404: 'Student not found',
     },
-    async handle({ params, res }, { students }) {
-      const student = await students.resend(params.id, adminClaims(res).sub);
-      return { message: `Invitation sent to ${student.name}`, student: toStudentJson(student) };
-    },
+    handle: async ({ params, res }, { students }) =>
+      invitationSent(await students.resend(params.id, adminClaims(res).sub)),
   }),
   'PATCH /api/admin/students/{id}': operation({
     summary: 'Set the extra-time accommodation (0 to 300 percent)',
-    tags: [TAGS.students.name],
-    admin: true,
+    ...ADMIN_STUDENTS,
     params: idParams,
     body: patchBody,
     responses: {
@@ -113,8 +108,7 @@ export const adminStudents = {
   }),
   'DELETE /api/admin/students/{id}': operation({
     summary: 'Erase the student everywhere (student.student.deleted.v1); cannot be undone',
-    tags: [TAGS.students.name],
-    admin: true,
+    ...ADMIN_STUDENTS,
     params: idParams,
     responses: {
       200: { description: 'Deleted', body: z.object({ message: z.string() }) },
@@ -127,8 +121,7 @@ export const adminStudents = {
   }),
   'GET /api/admin/students/{studentId}/attempts/{attemptId}/files/{questionId}': operation({
     summary: "Download a student's answer file (attachment, nosniff)",
-    tags: [TAGS.students.name],
-    admin: true,
+    ...ADMIN_STUDENTS,
     params: adminFileParams,
     responses: { 200: { description: 'The file' }, 404: 'File not found' },
     async handle({ params, res }, { attempts }) {

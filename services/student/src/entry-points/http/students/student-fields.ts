@@ -83,3 +83,9 @@ export const toStudentJson = (s: StudentView) => ({
   expiresAt: s.expiresAt.toISOString(),
   expired: s.expired,
 });
+
+/** The answer to an invitation sent (invited, or sent again): the student as the list shows them. */
+export const invitationSent = (s: StudentView) => ({
+  message: `Invitation sent to ${s.name}`,
+  student: toStudentJson(s),
+});
