@@ -69,7 +69,7 @@ export type ResponseSpec = string | { description: string; body?: z.ZodType };
 export interface OperationSpec {
   summary: string;
   tags?: string[];
-  /** Needs an admin token. */
+  /** Needs an admin token; answers 401 without one (`NOT_SIGNED_IN`, unless `responses` says otherwise). */
   admin?: boolean;
   /** Path parameters, named as in the path template (`{id}`). */
   params?: z.ZodObject;
@@ -119,8 +119,15 @@ function response(spec: ResponseSpec): unknown {
     : { description: spec.description };
 }
 
+/** What an admin operation answers to a call without a valid admin token, unless it declares its own 401. */
+export const NOT_SIGNED_IN = 'Not signed in';
+
 function operation(spec: OperationSpec): Operation {
   const params = [...parameters('path', spec.params), ...parameters('query', spec.query)];
+  const responses: OperationSpec['responses'] =
+    spec.admin && spec.responses[401] === undefined
+      ? { ...spec.responses, 401: NOT_SIGNED_IN }
+      : spec.responses;
   return {
     summary: spec.summary,
     ...(spec.tags ? { tags: spec.tags } : {}),
@@ -128,7 +135,7 @@ function operation(spec: OperationSpec): Operation {
     ...(params.length ? { parameters: params } : {}),
     ...(spec.body ? { requestBody: { required: true, content: jsonContent(spec.body, 'input') } } : {}),
     responses: Object.fromEntries(
-      Object.entries(spec.responses).map(([status, answer]) => [status, response(answer)]),
+      Object.entries(responses).map(([status, answer]) => [status, response(answer)]),
     ),
   };
 }
@@ -222,10 +229,14 @@ export function danglingRefs(doc: OpenApiDocument): string[] {
   return [...missing];
 }
 
+export { listPage, pagination, paginationSchema, type Pagination } from './pages';
 export {
   operationsFor,
   serviceApi,
+  type Answer,
+  type AnswerWith,
   type DeclaredOperation,
   type OperationInput,
+  type SuccessStatus,
   type ServiceApi,
 } from './operations';

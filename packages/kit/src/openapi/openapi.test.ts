@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { danglingRefs, describeService, mergeOpenApi, productDocument } from './index';
+import { danglingRefs, describeService, listPage, mergeOpenApi, pagination, productDocument } from './index';
 
 const base = () => productDocument({ title: 'Readiness API', version: '1.0.0' });
 
@@ -37,6 +37,50 @@ describe('service API documents', () => {
     expect(() =>
       describeService({ service: 'demo', operations: { '/api/x': { summary: 'x', responses: {} } } }),
     ).toThrow(/METHOD \/path/);
+  });
+});
+
+describe('what operations share', () => {
+  it('when an admin operation declares no 401, then it answers Not signed in; a 401 of its own is kept', () => {
+    const doc = describeService({
+      service: 'demo',
+      operations: {
+        'GET /api/admin/things': {
+          summary: 'Things',
+          admin: true,
+          responses: { 200: { description: 'OK' } },
+        },
+        'GET /api/admin/me': {
+          summary: 'Me',
+          admin: true,
+          responses: { 200: { description: 'OK' }, 401: 'Missing or expired token' },
+        },
+        'GET /api/things': { summary: 'Public things', responses: { 200: { description: 'OK' } } },
+      },
+    });
+    const answers = (path: string) =>
+      doc.paths[path]?.get?.responses as Record<string, { description: string }>;
+    expect(Object.keys(answers('/api/admin/things'))).toEqual(['200', '401']);
+    expect(answers('/api/admin/things')['401']?.description).toBe('Not signed in');
+    expect(answers('/api/admin/me')['401']?.description).toBe('Missing or expired token');
+    expect(Object.keys(answers('/api/things'))).toEqual(['200']);
+  });
+
+  it('when a list answers one page, then its pagination says where the page stands, one page at least', () => {
+    expect(pagination(1, 20, 0)).toEqual({
+      currentPage: 1,
+      totalPages: 1,
+      totalResults: 0,
+      hasNext: false,
+      hasPrev: false,
+    });
+    expect(pagination(2, 20, 41)).toMatchObject({ totalPages: 3, hasNext: true, hasPrev: true });
+    expect(pagination(3, 20, 41)).toMatchObject({ totalPages: 3, hasNext: false, hasPrev: true });
+    const page = listPage({ things: z.array(z.string()) }, { serverNow: z.string() });
+    expect(Object.keys(page.shape)).toEqual(['things', 'pagination', 'serverNow']);
+    expect(
+      page.safeParse({ things: ['a'], pagination: pagination(1, 20, 1), serverNow: 'now' }).success,
+    ).toBe(true);
   });
 });
 

@@ -11,6 +11,8 @@ const logger = createLogger({ name: 'operations-test', level: 'silent' });
 /** A service's use cases, as its operations' handlers receive them. */
 interface Things {
   names: Map<string, string>;
+  /** What `PUT /things/{id}` names, apart from the names the other operations read. */
+  labels: Map<string, string>;
 }
 
 const operation = operationsFor<Things>();
@@ -46,6 +48,25 @@ const api = serviceApi<Things>({
       responses: { 200: { description: 'The thing', body: z.object({ name: z.string() }) } },
       handle: () => ({ name: 42 }),
     }),
+    'PUT /things/{id}': operation({
+      summary: 'Name a thing, or rename it',
+      params: z.object({ id: z.string() }),
+      query: z.object({ as: z.enum(['declared', 'drifted', 'undeclared']).default('declared') }),
+      body: z.object({ name: z.string() }),
+      responses: {
+        200: { description: 'Renamed', body: z.object({ name: z.string(), was: z.string() }) },
+        201: { description: 'Named', body: z.object({ name: z.string() }) },
+        400: 'Not a name',
+      },
+      handle: ({ params, query, body, answer }, things) => {
+        const was = things.labels.get(params.id);
+        things.labels.set(params.id, body.name);
+        if (query.as === 'drifted') return answer(201, { name: 42 } as unknown as { name: string });
+        // @ts-expect-error -- 202 is not one of the declared statuses: it does not compile, and fails when forced.
+        if (query.as === 'undeclared') return answer(202, { name: body.name });
+        return was === undefined ? answer(201, { name: body.name }) : answer(200, { name: body.name, was });
+      },
+    }),
     'GET /things': operation({
       summary: 'Every thing, as text',
       query: z.object({ sep: z.enum([',', ';']).default(',') }),
@@ -58,7 +79,7 @@ const api = serviceApi<Things>({
 });
 
 describe('operations declared once', () => {
-  const things: Things = { names: new Map([['t1', 'Lamp']]) };
+  const things: Things = { names: new Map([['t1', 'Lamp']]), labels: new Map() };
   let server: Server;
   let base: string;
 
@@ -79,7 +100,7 @@ describe('operations declared once', () => {
       '/things/{id}',
       '/things/{id}/drifted',
     ]);
-    expect(Object.keys(api.openapi.paths['/things/{id}']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(api.openapi.paths['/things/{id}']!).sort()).toEqual(['get', 'post', 'put']);
     expect(api.openapi.paths['/things/{id}']?.post?.requestBody).toMatchObject({
       content: { 'application/json': { schema: { required: ['name'] } } },
     });
@@ -94,6 +115,37 @@ describe('operations declared once', () => {
       body: JSON.stringify({ name: '  Desk ' }),
     });
     expect([created.status, await created.json()]).toEqual([201, { id: 't2', name: 'Desk' }]);
+  });
+
+  it('when a handler answers with another declared success status, then that status is sent with its body', async () => {
+    const put = (id: string, name: string, as = 'declared') =>
+      fetch(`${base}/things/${id}?as=${as}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name }),
+      });
+    const named = await put('t5', 'Chair');
+    expect([named.status, await named.json()]).toEqual([201, { name: 'Chair' }]);
+    const renamed = await put('t5', 'Stool');
+    expect([renamed.status, await renamed.json()]).toEqual([200, { name: 'Stool', was: 'Chair' }]);
+  });
+
+  it('when, under test, a second declared status comes with a body its schema refuses, then the call fails with 500', async () => {
+    const drifted = await fetch(`${base}/things/t6?as=drifted`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Shelf' }),
+    });
+    expect(drifted.status).toBe(500);
+  });
+
+  it('when a handler answers with a status its operation does not declare as a success, then the call fails with 500', async () => {
+    const undeclared = await fetch(`${base}/things/t7?as=undeclared`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench' }),
+    });
+    expect(undeclared.status).toBe(500);
   });
 
   it('when the path, query or body does not match its schema, then the answer is 400 naming the field and nothing changes', async () => {

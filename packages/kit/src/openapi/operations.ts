@@ -7,34 +7,79 @@ import {
   type HttpMethod,
   type OpenApiDocument,
   type OperationSpec,
+  type ResponseSpec,
 } from './index';
 
 type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
+type Responses = Record<number, ResponseSpec>;
+
+/** The success (2xx) statuses an operation declares. */
+export type SuccessStatus<R extends Responses> = {
+  [K in keyof R]: K extends number ? (`${K}` extends `2${string}` ? K : never) : never;
+}[keyof R];
+
+/** The body a declared answer takes: what its schema accepts, or nothing when it declares none (a 204). */
+type AnswerBody<A> = A extends { body: infer S extends z.ZodType } ? z.input<S> : undefined;
+
+const ANSWER = Symbol('declared answer');
+
+/** A handler's answer with a status of its own: one of the success statuses its operation declares. */
+export interface Answer<S extends number = number> {
+  readonly [ANSWER]: true;
+  readonly status: S;
+  readonly body: unknown;
+}
+
+const isAnswer = (value: unknown): value is Answer =>
+  typeof value === 'object' && value !== null && ANSWER in value;
+
+/**
+ * Answers with `status`, one of the operation's declared success statuses, and `body`, checked against that
+ * status's schema under test; for an operation that declares more than one (200 or 201, 200 or 202).
+ */
+export type AnswerWith<R extends Responses> = <S extends SuccessStatus<R>>(
+  status: S,
+  ...body: AnswerBody<R[S]> extends undefined ? [] : [AnswerBody<R[S]>]
+) => Answer<S>;
+
+const answerWith = ((status: number, body?: unknown): Answer => ({
+  [ANSWER]: true,
+  status,
+  body,
+})) as AnswerWith<Responses>;
+
 /** What a handler is given: the path parameters, query and JSON body, each parsed with its declared schema. */
-export interface OperationInput<P, Q, B> {
+export interface OperationInput<P, Q, B, R extends Responses = Responses> {
   params: Infer<P>;
   query: Infer<Q>;
   body: Infer<B>;
   req: Request;
   res: Response;
+  /** `return answer(201, body)`: an answer with another of the declared success statuses than the first. */
+  answer: AnswerWith<R>;
 }
 
 /**
  * One HTTP operation, declared once: its description, access, request schemas and answers (the OpenAPI document
- * is built from them) and its handler (the Express route is mounted from it). The handler returns the JSON it
- * answers with, sent with the operation's first declared 2xx status; or nothing, when it answered itself (a
- * stream, a file, a status of its own).
+ * is built from them) and its handler (the Express route is mounted from it). What the handler returns is its
+ * answer, every one checked against its declared schema under test:
+ * - the JSON it answers with, sent with the operation's first declared 2xx status;
+ * - `answer(status, body)` (given in its input), when the operation declares more than one success status: sent
+ *   with that status, which must be one the operation declares (another one fails the call, a 500);
+ * - nothing, when it answered itself (a stream, a file).
  */
 export interface DeclaredOperation<
   P extends z.ZodObject | undefined,
   Q extends z.ZodObject | undefined,
   B extends z.ZodType | undefined,
   D,
+  R extends Responses = Responses,
 > extends OperationSpec {
   params?: P;
   query?: Q;
   body?: B;
+  responses: R;
   /**
    * The answer to path parameters that fail their schema, when it is not the 400 every other refusal gets: a
    * code that cannot be one is answered like an unknown one (404), so the two cannot be told apart.
@@ -48,7 +93,7 @@ export interface DeclaredOperation<
    */
   before?: (deps: D) => RequestHandler[];
   /** `deps`: what the service's setup made (its use cases), given when the routes are mounted. */
-  handle(input: OperationInput<P, Q, B>, deps: D): unknown;
+  handle(input: OperationInput<P, Q, B, R>, deps: D): unknown;
 }
 
 /**
@@ -61,9 +106,10 @@ export const operationsFor =
     P extends z.ZodObject | undefined = undefined,
     Q extends z.ZodObject | undefined = undefined,
     B extends z.ZodType | undefined = undefined,
+    R extends Responses = Responses,
   >(
-    declared: DeclaredOperation<P, Q, B, D>,
-  ): DeclaredOperation<P, Q, B, D> =>
+    declared: DeclaredOperation<P, Q, B, D, R>,
+  ): DeclaredOperation<P, Q, B, D, R> =>
     declared;
 
 export interface ServiceApi<D> {
@@ -82,8 +128,15 @@ const splitKey = (key: string): { method: HttpMethod; path: string } => {
   return { method, path: match[2] as string };
 };
 
-const successStatus = (op: OperationSpec) =>
-  Number(Object.keys(op.responses).find((status) => /^2\d\d$/.test(status)) ?? 200);
+const isSuccess = (status: string | number) => /^2\d\d$/.test(String(status));
+
+const successStatus = (op: OperationSpec) => Number(Object.keys(op.responses).find(isSuccess) ?? 200);
+
+/** The status an `answer(status, body)` is sent with: one of the operation's success statuses, or a failure. */
+function declaredStatus(key: string, op: OperationSpec, status: number): number {
+  if (isSuccess(status) && op.responses[status] !== undefined) return status;
+  throw new Error(`${key} answered ${status}, a success status its declaration does not list`);
+}
 
 /**
  * Under test (jest sets NODE_ENV=test), every answer a handler returns is checked against the schema its
@@ -114,31 +167,36 @@ export function serviceApi<D>(spec: {
   tags?: { name: string; description?: string }[];
   // Each operation's own schemas type its handler; the record holds them all.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any of the operations' schema types
-  operations: Record<string, DeclaredOperation<any, any, any, D>>;
+  operations: Record<string, DeclaredOperation<any, any, any, D, any>>;
 }): ServiceApi<D> {
   return {
     openapi: describeService(spec),
     routes: (deps) => (app) => {
       for (const [key, op] of Object.entries(spec.operations)) {
         const { method, path } = splitKey(key);
-        const status = successStatus(op);
+        const firstStatus = successStatus(op);
         const before = op.before?.(deps) ?? [];
         app[method](path.replace(/\{(\w+)\}/g, ':$1'), ...before, async (req: Request, res: Response) => {
           if (op.invalidParams && op.params && !op.params.safeParse(req.params).success)
             throw op.invalidParams();
-          const answer = await op.handle(
+          const returned = await op.handle(
             {
               params: op.params ? parse(op.params, req.params) : undefined,
               query: op.query ? parse(op.query, req.query) : undefined,
               body: op.body && !op.readsOwnBody ? parse(op.body, req.body) : undefined,
               req,
               res,
+              answer: answerWith,
             },
             deps,
           );
-          if (answer === undefined || res.headersSent) return;
-          if (CHECK_ANSWERS) checkAnswer(key, op, status, answer);
-          res.status(status).json(answer);
+          if (returned === undefined || res.headersSent) return;
+          const [status, body] = isAnswer(returned)
+            ? [declaredStatus(key, op, returned.status), returned.body]
+            : [firstStatus, returned];
+          if (CHECK_ANSWERS) checkAnswer(key, op, status, body);
+          if (body === undefined) res.status(status).end();
+          else res.status(status).json(body);
         });
       }
     },

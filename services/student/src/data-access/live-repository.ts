@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rows, type Runner } from '@readiness/kit/db';
 import { likePattern } from './students-repository';
-import type { Paper } from './attempts-repository';
+import type { Paper } from './attempt-records';
 import type { Answer } from './version-records';
 
 /** An attempt in progress as the Live screen lists it. */

@@ -15,7 +15,7 @@ import {
   type Language,
   type TimelineFact,
 } from '@readiness/contracts';
-import type { AttemptFile, AttemptRecord, FinalisedBy } from '../data-access/attempts-repository';
+import type { AttemptFile, AttemptRecord, FinalisedBy } from '../data-access/attempt-records';
 import type { Answer } from './versions';
 
 export const STUDENT_INVITED = 'student.student.invited.v1' as const;

@@ -1,27 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, badRequest, notFound } from '@readiness/kit/errors';
-import { detectFile, type FileSource } from '@readiness/kit/files';
+import { detectFile, type FileExtension, type FileSource } from '@readiness/kit/files';
 import {
   adminFile as adminFileRecord,
   deleteFile,
-  studentAttempt,
   upsertFile,
-} from '../../data-access/attempts-repository';
+} from '../../data-access/attempt-files-repository';
+import { studentAttempt } from '../../data-access/attempts-repository';
 import { isStudentId } from '../../data-access/students-repository';
 import { tokenHash } from '../tokens';
 import type { AssessmentVersion } from '../versions';
 import { openAttempt, type AttemptsContext } from './context';
-import {
-  ANSWER_FILE_TYPES,
-  FILE_TYPE_MESSAGE,
-  answerPrefix,
-  attemptClosed,
-  attemptIdOrNull,
-  attemptJson,
-  attemptNotFound,
-  isOpen,
-  usable,
-} from './rules';
+import { attemptClosed, attemptNotFound } from './messages';
+import { attemptIdOrNull, usable } from './invitation-link';
+import { attemptJson } from './attempt-json';
+import { isOpen } from './attempt-time';
+
+export const FILE_TYPE_MESSAGE =
+  'Only PDF, Word (doc, docx), text and image (jpg, jpeg, png) files can be uploaded';
+
+/** The answer files a student may upload (SPEC §5). */
+export const ANSWER_FILE_TYPES: readonly FileExtension[] = [
+  'pdf',
+  'doc',
+  'docx',
+  'txt',
+  'jpg',
+  'jpeg',
+  'png',
+];
+
+/** Where a student's answer files live in the bucket; erasing the student removes the whole prefix. */
+export const answerPrefix = (studentId: string) => `answers/${studentId}/`;
+
+export const fileTooLarge = (maxBytes: number) =>
+  new AppError(
+    'file_too_large',
+    `The file is larger than ${Math.round((maxBytes / (1024 * 1024)) * 10) / 10} MB`,
+    413,
+  );
 
 export interface NewFile {
   questionId: string;

@@ -1,12 +1,15 @@
 import type { Language } from '@readiness/contracts';
 import { notFound } from '@readiness/kit/errors';
-import { assessmentPage } from '../../data-access/attempts-repository';
+import { assessmentPage } from '../../data-access/assessment-page-repository';
 import { tokenHash } from '../tokens';
 import { pageView, studentView } from '../versions';
 import type { AttemptsContext } from './context';
 import { pageLanguage } from './language';
 import { givenIds } from './paper';
-import { NO_ASSESSMENT_MESSAGE, attemptJson, attemptSeconds, usable } from './rules';
+import { NO_ASSESSMENT_MESSAGE } from './messages';
+import { attemptJson } from './attempt-json';
+import { attemptSeconds } from './attempt-time';
+import { usable } from './invitation-link';
 
 /**
  * The welcome page and the test: one database round trip, the version's student view from memory, and the language

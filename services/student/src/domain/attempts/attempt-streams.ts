@@ -4,7 +4,7 @@ import { AppError } from '@readiness/kit/errors';
 import type { Logger } from '@readiness/kit/logger';
 import { attemptClocks, pageOpened, type AttemptClock } from '../../data-access/live-repository';
 import { tokenHash } from '../tokens';
-import { usable } from './rules';
+import { usable } from './invitation-link';
 
 /** What a student's page is told about its attempt: at once, then whenever the deadline or the status changes. */
 export interface AttemptMessage {

@@ -1,6 +1,6 @@
 import { badRequest } from '@readiness/kit/errors';
 import type { TimelineFact } from '@readiness/contracts';
-import type { AttemptRecord, FinalisedBy } from '../../data-access/attempts-repository';
+import type { AttemptRecord, FinalisedBy } from '../../data-access/attempt-records';
 import { recordActivity, type ReportedFact, type TimelineRow } from '../../data-access/timeline-repository';
 import { tokenHash } from '../tokens';
 import { openAttempt, type AttemptsContext } from './context';

@@ -2,7 +2,8 @@ import { saveAnswers, studentAttempt } from '../../data-access/attempts-reposito
 import { tokenHash } from '../tokens';
 import { checkAnswers, type Answer } from '../versions';
 import { openAttempt, type AttemptsContext } from './context';
-import { attemptClosed, isOpen } from './rules';
+import { attemptClosed } from './messages';
+import { isOpen } from './attempt-time';
 
 type Saved = NonNullable<Awaited<ReturnType<typeof saveAnswers>>>;
 const reply = (saved: Saved) => ({ seq: saved.seq, savedAt: saved.savedAt, serverNow: saved.now });

@@ -7,7 +7,9 @@ import { findVersion } from '../../data-access/versions-repository';
 import { tokenHash } from '../tokens';
 import { boundedCache, studentView, type AssessmentVersion, type StudentAssessment } from '../versions';
 import { createResultWaits, type ResultWaits } from './result-waits';
-import { attemptClosed, attemptIdOrNull, attemptNotFound, isOpen, usable } from './rules';
+import { attemptClosed, attemptNotFound } from './messages';
+import { attemptIdOrNull, usable } from './invitation-link';
+import { isOpen } from './attempt-time';
 
 /** Where a use case's statements go: the pool (each statement its own commit) or an open transaction. */
 export type Runner = Database['db'] | Tx;

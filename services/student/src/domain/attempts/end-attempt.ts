@@ -1,20 +1,15 @@
-import { enqueueWith } from '@readiness/kit/outbox';
-import {
-  closeAttempt,
-  type AttemptFile,
-  type AttemptRecord,
-  type FinalisedBy,
-} from '../../data-access/attempts-repository';
+import { closeAttempt } from '../../data-access/attempts-repository';
+import type { AttemptFile, AttemptRecord, FinalisedBy } from '../../data-access/attempt-records';
 import { ATTEMPT_SUBMITTED, submittedPayload } from '../events';
 import { FILE_UPLOADED, type Answer } from '../versions';
 import type { TimelineRow } from '../../data-access/timeline-repository';
 import { attemptTimeline } from './attempt-timeline';
 import { givenQuestions } from './paper';
-import { minutesSpent } from './rules';
+import { minutesSpent } from './attempt-time';
 import type { AttemptsContext, Runner } from './context';
 
 /**
- * Ends an attempt with its submitted event in one statement (`enqueueWith`), from the attempt and files the
+ * Ends an attempt with its submitted event in one statement (`closeAttempt`), from the attempt and files the
  * caller read: the event is built first, and the attempt ends only if it is still in progress with those files.
  * Returns the closed attempt, or undefined when it changed meanwhile (ended by another request or the deadline
  * job, or a file recorded or removed): the caller reads again. Used by the submit, the deadline job and an administrator's end.
@@ -57,9 +52,9 @@ export async function endAttempt(
     idempotencyKey: how.idempotencyKey,
   };
   const timeSpentMinutes = minutesSpent(a, how.now);
-  const written = await enqueueWith(
+  const written = await closeAttempt(
     runner,
-    closeAttempt({
+    {
       attemptId: a.id,
       filesSeq: a.filesSeq,
       submittedAt: how.now,
@@ -69,7 +64,7 @@ export async function endAttempt(
       gradedFromAutosave: how.late,
       idempotencyKey: how.idempotencyKey,
       endedBy: how.endedBy,
-    }),
+    },
     {
       name: ATTEMPT_SUBMITTED,
       payload: submittedPayload({

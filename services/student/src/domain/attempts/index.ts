@@ -1,6 +1,6 @@
 import type { Language } from '@readiness/contracts';
 import type { Tx } from '@readiness/kit/db';
-import type { ResultCopy } from '../../data-access/attempts-repository';
+import type { ResultCopy } from '../../data-access/result-copies-repository';
 import {
   adminAnswerFile,
   admitWrite,
@@ -23,7 +23,9 @@ import { submitAttempt, type Submission } from './submit-attempt';
 
 export type { Admission, NewFile } from './answer-files';
 export type { SubmitOutcome } from './submit-attempt';
-export * from './rules';
+export { ANSWER_FILE_TYPES, FILE_TYPE_MESSAGE, answerPrefix, fileTooLarge } from './answer-files';
+export * from './messages';
+export type { AttemptJson } from './attempt-json';
 export type { AttemptMessage, AttemptSink } from './attempt-streams';
 export type { LiveAttempt } from './live-attempts';
 

@@ -2,7 +2,7 @@ import type { Language } from '@readiness/contracts';
 import { setLanguage } from '../../data-access/attempts-repository';
 import { tokenHash } from '../tokens';
 import type { AttemptsContext } from './context';
-import { invalidLink, expiredUnstarted } from './rules';
+import { invalidLink, expiredUnstarted } from './invitation-link';
 
 /**
  * The language a student reads the pages in (issue 27): the attempt's while one runs (it is the one they switched

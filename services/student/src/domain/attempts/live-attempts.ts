@@ -14,7 +14,9 @@ import type { AssessmentVersion } from '../versions';
 import type { AttemptsContext } from './context';
 import { endAttempt } from './end-attempt';
 import { givenQuestions } from './paper';
-import { attemptIdOrNull, attemptNotFound, secondsLeft } from './rules';
+import { attemptIdOrNull } from './invitation-link';
+import { attemptNotFound } from './messages';
+import { secondsLeft } from './attempt-time';
 
 /** A page whose stream or autosave was heard from within this long is open; after it, offline. */
 export const PAGE_GONE_AFTER_MS = 75_000;

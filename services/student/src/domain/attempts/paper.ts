@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { Paper } from '../../data-access/attempts-repository';
+import type { Paper } from '../../data-access/attempt-records';
 import type { AssessmentVersion } from '../versions';
 
 export type { Paper };

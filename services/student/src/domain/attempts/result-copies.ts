@@ -1,21 +1,21 @@
 import type { EventPayload } from '@readiness/contracts';
 import { recordedResult, timestampDate } from '@readiness/contracts';
 import type { Tx } from '@readiness/kit/db';
-import type { FirstSight, Write } from '@readiness/kit/outbox';
+import type { WritesOnly } from '@readiness/kit/outbox';
 import { notYet } from '@readiness/kit/errors';
 import {
   type ResultCopy,
   deleteResult,
-  resultCopyWrites,
+  keepResultCopy,
   resultsOf,
   saveCertificateLink,
   shown,
-} from '../../data-access/attempts-repository';
+} from '../../data-access/result-copies-repository';
 import { isStudentId } from '../../data-access/students-repository';
 import { expiryFromNow } from '../students/context';
 import { tokenHash } from '../tokens';
 import type { AttemptsContext } from './context';
-import { attemptIdOrNull, invalidLink } from './rules';
+import { attemptIdOrNull, invalidLink } from './invitation-link';
 
 /** The student's results, as their link shows them. */
 export async function studentResults(ctx: AttemptsContext, token: string) {
@@ -54,10 +54,9 @@ export function resultCopy(e: EventPayload<'results.result.recorded.v1'>): Resul
   };
 }
 
-/** The writes that keep a result's copy, for the consumer's once-only statement. */
-export function recordResult(copy: ResultCopy | null, firstSight: FirstSight): Write[] {
-  return copy ? resultCopyWrites(copy, firstSight) : [];
-}
+/** The writes that keep a result's copy, for the consumer's once-only statement (none for an event not ours). */
+export const recordResult = (copy: ResultCopy | null): WritesOnly =>
+  copy ? keepResultCopy(copy) : { writes: () => [] };
 
 /**
  * Keeps the certificate download link the report service issued with a result's copy. A link that arrives

@@ -1,5 +1,5 @@
 import type { Database } from '@readiness/kit/db';
-import { resultOf, type StudentResultBody } from '../../data-access/attempts-repository';
+import { resultOf, type StudentResultBody } from '../../data-access/result-copies-repository';
 
 export type ResultWaits = ReturnType<typeof createResultWaits>;
 

@@ -1,26 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Language } from '@readiness/contracts';
 import { conflict, notFound } from '@readiness/kit/errors';
-import { enqueueWith } from '@readiness/kit/outbox';
-import {
-  type AttemptFile,
-  type AttemptRecord,
-  insertAttempt,
-  newAttemptRecord,
-  standing,
-} from '../../data-access/attempts-repository';
+import { type AttemptFile, type AttemptRecord, newAttemptRecord } from '../../data-access/attempt-records';
+import { insertAttempt, standing } from '../../data-access/attempts-repository';
 import { ATTEMPT_STARTED, startedPayload } from '../events';
 import { tokenHash } from '../tokens';
 import type { AttemptsContext } from './context';
 import { pageView } from '../versions';
 import { drawPaper, givenIds } from './paper';
-import {
-  ALREADY_COMPLETED_MESSAGE,
-  NO_ASSESSMENT_MESSAGE,
-  attemptJson,
-  attemptSeconds,
-  usable,
-} from './rules';
+import { ALREADY_COMPLETED_MESSAGE, NO_ASSESSMENT_MESSAGE } from './messages';
+import { attemptJson } from './attempt-json';
+import { attemptSeconds } from './attempt-time';
+import { usable } from './invitation-link';
 
 /** Reads taken again when the standing changed between the read and the write (another tab's Start). */
 const START_READS = 3;
@@ -59,9 +50,8 @@ export async function startAttempt(ctx: AttemptsContext, token: string, browser:
       paper,
       language: student.language ?? browser,
     });
-    const { change, alongside } = insertAttempt(attempt);
     const event = { name: ATTEMPT_STARTED, payload: startedPayload(attempt, active.version) };
-    if (await enqueueWith(ctx.database.db, change, event, alongside)) {
+    if (await insertAttempt(ctx.database.db, attempt, event)) {
       return started(ctx, { created: true, attempt, files: [], now });
     }
     if (read === START_READS) {

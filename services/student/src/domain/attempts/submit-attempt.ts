@@ -1,25 +1,16 @@
 import { conflict } from '@readiness/kit/errors';
-import {
-  resultOf,
-  standing,
-  studentAttempt,
-  upsertFile,
-  type AttemptRecord,
-  type StudentResultBody,
-} from '../../data-access/attempts-repository';
+import { resultOf, type StudentResultBody } from '../../data-access/result-copies-repository';
+import { standing, studentAttempt } from '../../data-access/attempts-repository';
+import { upsertFile } from '../../data-access/attempt-files-repository';
+import type { AttemptRecord } from '../../data-access/attempt-records';
 import { tokenHash } from '../tokens';
 import { overSaved, type Answer } from '../versions';
 import { checkFileQuestion, removeObjects, storeFiles, type NewFile } from './answer-files';
 import type { AttemptsContext } from './context';
 import { endAttempt } from './end-attempt';
-import {
-  ALREADY_COMPLETED_MESSAGE,
-  attemptIdOrNull,
-  attemptNotFound,
-  closedAt,
-  isOpen,
-  usable,
-} from './rules';
+import { ALREADY_COMPLETED_MESSAGE, attemptNotFound } from './messages';
+import { attemptIdOrNull, usable } from './invitation-link';
+import { closedAt, isOpen } from './attempt-time';
 
 export type SubmitOutcome =
   | { kind: 'result'; result: StudentResultBody; serverNow: Date }

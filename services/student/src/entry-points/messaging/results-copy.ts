@@ -16,7 +16,7 @@ export const resultsCopyConsumers = (
       const { duplicate } = await handleOnce(
         'student.result-recorded',
         { eventId: meta.id, key: event.resultId },
-        { writes: (firstSight) => attempts.recordResult(copy, firstSight) },
+        attempts.recordResult(copy),
       );
       attempts.resultRecorded(event.attemptId, copy, !duplicate);
     },

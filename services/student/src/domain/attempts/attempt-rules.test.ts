@@ -1,14 +1,7 @@
-import type { AttemptRecord } from '../../data-access/attempts-repository';
+import type { AttemptRecord } from '../../data-access/attempt-records';
 import { IDLE_AFTER_MS, PAGE_GONE_AFTER_MS, presenceOf } from './live-attempts';
-import {
-  attemptSeconds,
-  closedAt,
-  expiredUnstarted,
-  isOpen,
-  minutesSpent,
-  secondsLeft,
-  usable,
-} from './rules';
+import { attemptSeconds, closedAt, isOpen, minutesSpent, secondsLeft } from './attempt-time';
+import { expiredUnstarted, usable } from './invitation-link';
 
 const T0 = new Date('2026-03-02T09:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

@@ -1,6 +1,6 @@
-import { csvRows } from './request-bodies';
-import { parseCsv } from '../../domain/csv';
-import { checkRows } from '../../domain/students/import-students';
+import { csvRows } from './csv-import';
+import { parseCsv } from '../../../domain/csv';
+import { checkRows } from '../../../domain/students/import-students';
 
 const HEADER = 'name,email,phoneNumber,extraTimePercent';
 const rowsOf = (...lines: string[]) => csvRows([HEADER, ...lines].join('\r\n'), 10_000);

@@ -1,0 +1,30 @@
+import { operationsFor } from '@readiness/kit/openapi';
+import type { Attempts } from '../../domain/attempts';
+import type { Students } from '../../domain/students';
+
+/** What the student service's handlers are given: its use cases and the limits of what they read. */
+export interface StudentApiDeps {
+  students: Students;
+  attempts: Attempts;
+  importMaxBytes: number;
+  importMaxRows: number;
+  uploadMaxBytes: number;
+  /** Where uploads are streamed to while they are checked and stored. */
+  spoolDir: string;
+}
+
+/** The tags the service's operations are grouped by in the document, one for each audience. */
+export const TAGS = {
+  students: { name: 'Students', description: 'Invited students and their invitation links' },
+  flow: {
+    name: 'Student flow',
+    description: 'The student flow by invitation token: attempts, autosave, files, submit',
+  },
+  live: {
+    name: 'Live attempts',
+    description: 'Attempts in progress, and what an administrator may do to one while it runs',
+  },
+} as const;
+
+/** The declaring function of every student operation, whatever its audience. */
+export const operation = operationsFor<StudentApiDeps>();

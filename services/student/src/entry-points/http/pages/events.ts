@@ -1,0 +1,63 @@
+import type { AttemptMessage } from '../../../domain/attempts';
+import { TAGS, operation } from '../operation';
+import { INVALID_LINK, tokenParams } from './invitation-link';
+
+/** The student's page following its attempt: its deadline and status as they change. */
+export const eventOperations = {
+  'GET /api/student/{token}/events': operation({
+    summary:
+      "Server-sent events: the newest attempt's deadline and status (`attempt` events), now and whenever they change",
+    tags: [TAGS.flow.name],
+    params: tokenParams,
+    responses: {
+      200: {
+        description:
+          'text/event-stream: `attempt` events ({ attemptId, deadlineAt, status: in_progress | closed, serverNow, addedMinutes }) within a few seconds of an administrator adding time or ending the attempt; a comment every 20 s. The stream ends after a `closed` event (submitted, ended by an administrator, or finalised at the deadline)',
+      },
+      204: 'The student never started: nothing to follow (EventSource stops)',
+      404: INVALID_LINK,
+      429: 'Too many streams open for this link, from this client address, or on this replica (see Retry-After)',
+    },
+    async handle({ params, req, res }, { attempts }) {
+      let ended = false;
+      const opener = { token: params.token, address: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
+      const following = await attempts.streams.follow(opener, {
+        send(message: AttemptMessage) {
+          if (ended) return;
+          if (!res.headersSent) {
+            // Headers go with the first event: a refused link is still answered as JSON before it.
+            res.writeHead(200, {
+              'Content-Type': 'text/event-stream; charset=utf-8',
+              'Cache-Control': 'no-store',
+              'X-Accel-Buffering': 'no',
+              // The stream ends only when the service drains: its socket goes with it, not back to keep-alive.
+              Connection: 'close',
+            });
+            res.write('retry: 3000\n\n');
+          }
+          res.write(`event: attempt\ndata: ${JSON.stringify(message)}\n\n`);
+        },
+        ping() {
+          if (!ended) res.write(': ping\n\n');
+        },
+        end() {
+          if (ended) return;
+          ended = true;
+          res.end();
+        },
+      });
+      if (!following) {
+        res.status(204).end();
+        return;
+      }
+      const stop = () => {
+        ended = true;
+        following.close();
+      };
+      // A page that left while its attempt was read is gone already: its close event will not come again.
+      if (res.destroyed) return stop();
+      req.socket.setTimeout(0);
+      res.on('close', stop);
+    },
+  }),
+};

@@ -1,0 +1,132 @@
+import { adminClaims } from '@readiness/kit/auth';
+import { badRequest } from '@readiness/kit/errors';
+import { uploadedFile } from '@readiness/kit/files';
+import { listPage, pagination } from '@readiness/kit/openapi';
+import { sendAttachment } from '@readiness/kit/storage';
+import { z } from 'zod';
+import { TAGS, operation } from '../operation';
+import { csvFile, csvRows, importOut, importQuery } from './csv-import';
+import {
+  idParams,
+  invitationSent,
+  inviteBody,
+  listQuery,
+  patchBody,
+  studentOut,
+  toStudentJson,
+  withMessage,
+} from './student-fields';
+
+/** Every operation on the admin's students: tagged Students, for administrators only. */
+const ADMIN_STUDENTS = { tags: [TAGS.students.name], admin: true };
+
+const adminFileParams = z.object({
+  studentId: z.string(),
+  attemptId: z.string(),
+  questionId: z.string(),
+});
+
+/**
+ * The admin's students (under /api/admin/students, behind the runtime's admin guard): the list, invitations one
+ * by one or from a CSV, the extra-time accommodation, erasure and the download of an answer file.
+ */
+export const adminStudents = {
+  'GET /api/admin/students': operation({
+    summary: 'Students, newest first: search (name or e-mail), status, page and limit (at most 100)',
+    ...ADMIN_STUDENTS,
+    query: listQuery,
+    responses: {
+      200: { description: 'One page', body: listPage({ students: z.array(studentOut) }) },
+      400: 'A query parameter is out of range',
+    },
+    async handle({ query: q }, { students }) {
+      const { students: found, total } = await students.list({
+        search: q.search || undefined,
+        status: q.status === 'all' ? undefined : q.status,
+        page: q.page,
+        limit: q.limit,
+      });
+      return { students: found.map(toStudentJson), pagination: pagination(q.page, q.limit, total) };
+    },
+  }),
+  'POST /api/admin/students/invite': operation({
+    summary: 'Invite a student; the invitation mail is queued',
+    ...ADMIN_STUDENTS,
+    body: inviteBody,
+    responses: {
+      201: { description: 'The student', body: withMessage },
+      400: 'A validation rule is broken',
+      409: 'A student with this email is already invited',
+    },
+    handle: async ({ body, res }, { students }) =>
+      invitationSent(await students.invite(body, adminClaims(res).sub)),
+  }),
+  'POST /api/admin/students/import': operation({
+    summary:
+      'Invite students from a CSV (multipart field file; name,email,phoneNumber,extraTimePercent,language)',
+    ...ADMIN_STUDENTS,
+    query: importQuery,
+    responses: {
+      200: { description: 'Every row problem by line; with dryRun nothing is saved', body: importOut },
+      400: 'No file, or no header line naming name and email',
+      409: 'An e-mail was invited meanwhile; nothing was imported',
+      413: 'The file is too large',
+    },
+    before: (deps) => [csvFile(deps.importMaxBytes)],
+    async handle({ query, req, res }, { students, importMaxRows }) {
+      const file = uploadedFile(req);
+      if (!file) throw badRequest('Choose a CSV file to import', 'file_required');
+      const rows = csvRows(file.buffer.toString('utf8'), importMaxRows);
+      return students.importRows(rows, { dryRun: query.dryRun, actorId: adminClaims(res).sub });
+    },
+  }),
+  'POST /api/admin/students/{id}/resend-assessment': operation({
+    summary: 'Resend the invitation; an unstarted invitation gets a new link and a new expiry',
+    ...ADMIN_STUDENTS,
+    params: idParams,
+    responses: {
+      200: { description: 'The student', body: withMessage },
+      404: 'Student not found',
+    },
+    handle: async ({ params, res }, { students }) =>
+      invitationSent(await students.resend(params.id, adminClaims(res).sub)),
+  }),
+  'PATCH /api/admin/students/{id}': operation({
+    summary: 'Set the extra-time accommodation (0 to 300 percent)',
+    ...ADMIN_STUDENTS,
+    params: idParams,
+    body: patchBody,
+    responses: {
+      200: { description: 'The student', body: z.object({ student: studentOut }) },
+      400: 'Out of range',
+      404: 'Student not found',
+    },
+    async handle({ params, body, res }, { students }) {
+      const student = await students.setExtraTime(params.id, body.extraTimePercent, adminClaims(res).sub);
+      return { student: toStudentJson(student) };
+    },
+  }),
+  'DELETE /api/admin/students/{id}': operation({
+    summary: 'Erase the student everywhere (student.student.deleted.v1); cannot be undone',
+    ...ADMIN_STUDENTS,
+    params: idParams,
+    responses: {
+      200: { description: 'Deleted', body: z.object({ message: z.string() }) },
+      404: 'Student not found',
+    },
+    async handle({ params, res }, { students }) {
+      await students.remove(params.id, adminClaims(res).sub);
+      return { message: 'Student deleted successfully' };
+    },
+  }),
+  'GET /api/admin/students/{studentId}/attempts/{attemptId}/files/{questionId}': operation({
+    summary: "Download a student's answer file (attachment, nosniff)",
+    ...ADMIN_STUDENTS,
+    params: adminFileParams,
+    responses: { 200: { description: 'The file' }, 404: 'File not found' },
+    async handle({ params, res }, { attempts }) {
+      const { file, body } = await attempts.adminFile(params);
+      sendAttachment(res, file, body);
+    },
+  }),
+};

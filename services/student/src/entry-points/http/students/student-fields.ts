@@ -1,0 +1,91 @@
+import { languageSchema } from '@readiness/contracts';
+import { emailField, personNameField, textField } from '@readiness/kit/http';
+import { z } from 'zod';
+import type { StudentView } from '../../../domain/students';
+import { jsonBody } from '../json-body';
+
+/* A student's fields as an administrator writes them (an invitation, an edit, a CSV row) and reads them. */
+
+export const phoneField = textField({ label: 'Phone number' })
+  .trim()
+  .max(40, 'Phone number must be at most 40 characters')
+  .optional()
+  .nullable()
+  .transform((v) => (v ? v : null));
+
+export const extraTimeField = z.coerce
+  .number({ error: 'Extra time must be a whole percentage from 0 to 300' })
+  .int('Extra time must be a whole percentage from 0 to 300')
+  .min(0, 'Extra time must be a whole percentage from 0 to 300')
+  .max(300, 'Extra time must be a whole percentage from 0 to 300');
+
+/** The student's language, chosen by the administrator; absent, null or empty: not chosen (the browser's). */
+export const languageField = z
+  .preprocess(
+    (v) => (v === '' ? null : typeof v === 'string' ? v.trim().toLowerCase() : v),
+    languageSchema.nullable(),
+  )
+  .optional()
+  .transform((v) => v ?? null);
+
+export const inviteBody = jsonBody({
+  name: personNameField,
+  email: emailField,
+  phoneNumber: phoneField,
+  extraTimePercent: extraTimeField.optional().default(0),
+  language: languageField,
+});
+
+export const patchBody = jsonBody({ extraTimePercent: extraTimeField });
+
+/** Any id: one that is not a student's answers 404 like an unknown one. */
+export const idParams = z.object({ id: z.string() });
+
+export const listQuery = z.object({
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(['all', 'invited', 'started', 'completed']).optional().default('all'),
+  page: z.coerce.number().int().min(1).optional().default(1),
+  limit: z.coerce.number().int().min(1).max(100).optional().default(20),
+});
+
+export const studentOut = z.object({
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  phoneNumber: z.string().optional(),
+  status: z.enum(['invited', 'started', 'completed']),
+  inviteToken: z.string(),
+  inviteUrl: z.string(),
+  extraTimePercent: z.number().int(),
+  language: languageSchema
+    .nullable()
+    .describe("Chosen at invitation or by the student's last switch; null: the browser's"),
+  createdAt: z.string(),
+  invitedAt: z.string(),
+  expiresAt: z.string(),
+  expired: z.boolean(),
+});
+
+export const withMessage = z.object({ message: z.string(), student: studentOut });
+
+export const toStudentJson = (s: StudentView) => ({
+  _id: s.id,
+  name: s.name,
+  email: s.email,
+  phoneNumber: s.phoneNumber ?? undefined,
+  status: s.status,
+  inviteToken: s.inviteToken,
+  inviteUrl: s.inviteUrl,
+  extraTimePercent: s.extraTimePercent,
+  language: s.language,
+  createdAt: s.createdAt.toISOString(),
+  invitedAt: s.invitedAt.toISOString(),
+  expiresAt: s.expiresAt.toISOString(),
+  expired: s.expired,
+});
+
+/** The answer to an invitation sent (invited, or sent again): the student as the list shows them. */
+export const invitationSent = (s: StudentView) => ({
+  message: `Invitation sent to ${s.name}`,
+  student: toStudentJson(s),
+});
