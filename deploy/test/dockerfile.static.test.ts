@@ -125,11 +125,13 @@ describe('deploy/Dockerfile', () => {
     const copies = final.instructions.filter((i) => i.keyword === 'COPY').map((i) => i.args);
     expect(copies).toEqual(['--from=service-files /out/ /app/']);
     const collect = runs(stage('service-files'));
-    // The kit, the contracts and the service: manifests, compiled code and SQL migrations; the web app for the gateway.
+    // The kit, the contracts and the service: manifests, compiled code, SQL migrations and the report's stylesheets;
+    // the web app for the gateway.
     expect(collect).toMatch(/for dir in packages\/kit proto "services\/\$SERVICE"/);
     expect(collect).toMatch(/cp -R "\$dir\/package.json" "\$dir\/dist"/);
     expect(collect).toMatch(/packages\/kit\/migrations/);
     expect(collect).toMatch(/services\/\$SERVICE\/src\/data-access\/migrations/);
+    expect(collect).toMatch(/cp -R "services\/\$SERVICE\/src\/domain\/templates\/styles"/);
     expect(collect).toMatch(/"\$SERVICE" = gateway .*web\/dist/);
     // A context without the build fails with what to do, not with an image that cannot start.
     expect(collect).toMatch(/run \\`make build\\` first/);
@@ -165,6 +167,10 @@ describe('.dockerignore', () => {
       ...services
         .filter((s) => existsSync(path.join(repoRoot, 'services', s, 'src/data-access/migrations')))
         .map((s) => `services/${s}/src/data-access/migrations/0001-init.sql`),
+      // The report's stylesheets, read at runtime from the sources' folder (src/domain/templates/stylesheets.ts).
+      ...readdirSync(path.join(repoRoot, 'services/report/src/domain/templates/styles')).map(
+        (file) => `services/report/src/domain/templates/styles/${file}`,
+      ),
     ];
     expect(sent.filter(ignored)).toEqual([]);
   });
@@ -195,6 +201,7 @@ describe('.dockerignore', () => {
       'packages/kit/dist/http/index.js.map',
       'packages/kit/tsconfig.tsbuildinfo',
       'services/auth/src/main.ts',
+      'services/report/src/domain/templates/certificate.ts',
       'services/auth/dist/main.d.ts',
       'services/auth/dist/main.js.map',
       'services/auth/test/login.response.test.ts',

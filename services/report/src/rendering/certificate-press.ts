@@ -24,7 +24,7 @@ import {
   type PressFont,
 } from '../domain/templates/fonts';
 import { certificateTranslator } from '../domain/templates/messages';
-import type { LaidOutBox, Renderer } from './renderer';
+import type { LaidOutBox, MeasuredPdf, Renderer } from './renderer';
 
 /** What the press needs of the browser: a whole certificate, or a template with its slots laid out. */
 export type PressRenderer = Pick<Renderer, 'render' | 'renderMeasured'>;
@@ -128,10 +128,194 @@ interface Template {
   slots: Record<Slot, LaidOutBox>;
 }
 
+/** The student's own texts, set in the template's fonts. */
+interface StudentTexts {
+  name: Measured;
+  /** The score's words and percentage, run by run. */
+  score: Measured[];
+  awarded: Measured;
+  code: Measured;
+  urlCode: Measured;
+}
+
 export function createCertificatePress(options: PressOptions): CertificatePress {
-  const files = loadPressFonts();
-  const read = new Map(Object.values(files).map((ttf) => [ttf, fontkit.create(ttf)]));
-  const faces = Object.fromEntries(
+  return new TemplatePress(options);
+}
+
+/**
+ * The press's state: the fonts, read once at start; each design's template (a promise, shared by the certificates
+ * that wait for it), the least recently used first; the texts every certificate repeats, set once; its counts.
+ */
+class TemplatePress implements CertificatePress {
+  private readonly files = loadPressFonts();
+  private readonly faces: Record<PressFont, FontFace>;
+  /** pdf-lib reads a font each time it embeds one: it gets the one already read. */
+  private readonly reuse: { create(data: Uint8Array): Font };
+  private readonly arabicName = fontkit.create(loadArabicNameFont());
+  private readonly cache = new Map<string, Promise<Template>>();
+  private readonly limit: number;
+  private readonly repeated = new Map<string, Measured>();
+  private printed = 0;
+  private rendered = 0;
+
+  constructor(private readonly options: PressOptions) {
+    const read = new Map(Object.values(this.files).map((ttf) => [ttf, fontkit.create(ttf)]));
+    this.faces = pressFaces(this.files, read);
+    this.reuse = { create: (data: Uint8Array) => read.get(data as Buffer) ?? fontkit.create(data) };
+    this.limit = options.templates ?? 16;
+  }
+
+  async print(design: CertificateDesign, fields: CertificateFields): Promise<Buffer> {
+    const onTemplate = CODE_PATTERN.test(fields.code) && certificateTranslator(design.language).dir === 'ltr';
+    const pdf = onTemplate ? await this.printOnTemplate(design, fields) : undefined;
+    if (pdf) {
+      this.printed += 1;
+      return pdf;
+    }
+    this.options.logger.debug(
+      { code: fields.code, language: design.language },
+      'this certificate is written right to left, or a character of it is not in its template: the browser renders it whole',
+    );
+    const arabic = design.language === 'ar' || ARABIC_SCRIPT.test(fields.name);
+    const { fontFaces, arabicFontFaces } = this.options;
+    const faces = arabic ? `${fontFaces}\n${arabicFontFaces}` : fontFaces;
+    const html = await certificateHtml(design, faces, { ...fields, nameSize: this.nameSize(fields.name) });
+    const whole = await this.options.renderer.render(html, { landscape: true });
+    this.rendered += 1;
+    return whole;
+  }
+
+  nameSize(name: string): number {
+    return fittingSize(this.nameWidth(name));
+  }
+
+  counts(): { printed: number; rendered: number; templates: number } {
+    return { printed: this.printed, rendered: this.rendered, templates: this.cache.size };
+  }
+
+  /** A name's width at the largest size: its runs of Arabic script in Amiri Bold, as the browser sets them. */
+  private nameWidth(name: string): number {
+    const { arabicName } = this;
+    return name
+      .split(ARABIC_RUN)
+      .filter(Boolean)
+      .reduce(
+        (width, run) =>
+          width +
+          (ARABIC_SCRIPT.test(run)
+            ? (arabicName.layout(run).advanceWidth * NAME_SIZE.max * ARABIC_SIZE_ADJUST) /
+              arabicName.unitsPerEm
+            : measure(this.faces.serifBold, run, NAME_SIZE.max).width),
+        0,
+      );
+  }
+
+  /** The texts every certificate repeats (the score's words, a percentage, a date) are set once. */
+  private measureRepeated(face: FontFace, s: string, size: number): Measured {
+    const key = `${face.role} ${size} ${s}`;
+    let m = this.repeated.get(key);
+    if (!m) {
+      if (this.repeated.size >= 2_000) this.repeated.clear();
+      m = measure(face, s, size);
+      this.repeated.set(key, m);
+    }
+    return m;
+  }
+
+  private async printOnTemplate(
+    design: CertificateDesign,
+    fields: CertificateFields,
+  ): Promise<Buffer | undefined> {
+    // Whether the fonts can write the student's texts is known before the template is needed.
+    const texts = this.setTexts(design, fields);
+    if (!texts) return undefined;
+    const template = await this.templateOf(design);
+    return withStudentLayer(template, studentLayer(template, design.verificationBase + fields.code, texts));
+  }
+
+  /** The student's texts set in the template's fonts; undefined when one needs a glyph those fonts lack. */
+  private setTexts(design: CertificateDesign, fields: CertificateFields): StudentTexts | undefined {
+    const { faces } = this;
+    const t = certificateTranslator(design.language);
+    const largest = measure(faces.serifBold, fields.name, NAME_SIZE.max);
+    const size = fittingSize(largest.width);
+    const texts = {
+      name: { ...largest, size, width: (largest.width * size) / NAME_SIZE.max },
+      score: t
+        .runs('certificate.score', scoreValues(t, fields.percentage))
+        .map((run) => this.measureRepeated(run.strong ? faces.sansSemiBold : faces.sans, run.text, 13)),
+      awarded: this.measureRepeated(faces.serif, awardedText(t, fields.awardedAt), 14),
+      code: measure(faces.sansBold, fields.code, 11),
+      urlCode: measure(faces.sans, fields.code, 8.5),
+    };
+    const all = [texts.name, ...texts.score, texts.awarded, texts.code, texts.urlCode];
+    return all.every((m) => m.known) ? texts : undefined;
+  }
+
+  /** The design's template: made once, kept while it is among the `limit` most recently used. */
+  private templateOf(design: CertificateDesign): Promise<Template> {
+    const { cache } = this;
+    const key = JSON.stringify([
+      design.language,
+      design.assessmentTitle,
+      design.providerName,
+      design.signatory,
+      design.verificationBase,
+    ]);
+    let template = cache.get(key);
+    if (template) {
+      cache.delete(key);
+    } else {
+      template = this.buildTemplate(design).catch((err: unknown) => {
+        cache.delete(key);
+        throw err;
+      });
+    }
+    cache.set(key, template);
+    while (cache.size > this.limit) cache.delete(cache.keys().next().value!);
+    return template;
+  }
+
+  /**
+   * The design rendered by the browser with empty slots, its fonts embedded as subsets of what they may write, and
+   * one empty content stream after the browser's drawing for each certificate to replace.
+   */
+  private async buildTemplate(design: CertificateDesign): Promise<Template> {
+    const html = await certificateHtml(design, this.options.fontFaces);
+    const { pdf, slots } = await this.options.renderer.renderMeasured(html, { landscape: true });
+    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    doc.registerFontkit(this.reuse);
+    const page = doc.getPage(0);
+    const mediaBox = page.getMediaBox();
+    const ids = {} as Template['ids'];
+    for (const face of Object.values(this.faces)) {
+      // pdf-lib numbers a subset's glyphs as they are first written: the repertoire, written once, tells how.
+      const embedded = await doc.embedFont(this.files[face.role], { subset: true });
+      const hex = embedded.encodeText(face.repertoire).toString().slice(1, -1);
+      ids[face.role] = new Map(face.glyphs.map((id, i) => [id, parseInt(hex.slice(i * 4, i * 4 + 4), 16)]));
+      page.node.setFontDictionary(PDFName.of(face.key), embedded.ref);
+    }
+    // The browser's drawing is closed in q … Q, so the student's text starts from the page's own coordinates.
+    page.node.wrapContentStreams(
+      doc.context.getPushGraphicsStateContentStream(),
+      doc.context.getPopGraphicsStateContentStream(),
+    );
+    const stream = doc.context.register(doc.context.stream(''));
+    page.node.addContentStream(stream);
+    const bytes = Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
+    const { trailer, startXref } = trailerOf(doc, bytes);
+    const placed = placeSlots(slots, mediaBox);
+    this.options.logger.info(
+      { assessmentTitle: design.assessmentTitle, language: design.language },
+      'certificate template prepared',
+    );
+    return { bytes, ids, stream: stream.objectNumber, trailer, startXref, slots: placed };
+  }
+}
+
+/** Each press font read, with what it may have to write and the glyphs that takes. */
+function pressFaces(files: Record<PressFont, Buffer>, read: Map<Buffer, Font>): Record<PressFont, FontFace> {
+  return Object.fromEntries(
     (Object.entries(files) as Array<[PressFont, Buffer]>).map(([role, ttf]) => {
       const font = read.get(ttf)!;
       const wanted = REPERTOIRES[role];
@@ -154,231 +338,108 @@ export function createCertificatePress(options: PressOptions): CertificatePress 
       ];
     }),
   ) as Record<PressFont, FontFace>;
-  // pdf-lib reads a font each time it embeds one: it gets the one already read.
-  const reuse = { create: (data: Uint8Array) => read.get(data as Buffer) ?? fontkit.create(data) };
-  const cache = new Map<string, Promise<Template>>();
-  const limit = options.templates ?? 16;
-  let printed = 0;
-  let rendered = 0;
+}
 
-  /** The size that fits a name as wide as `width` points at the largest size (one decimal, rounded down). */
-  const fittingSize = (width: number) =>
-    Math.max(
-      NAME_SIZE.min,
-      Math.min(NAME_SIZE.max, Math.floor((NAME_SIZE.max * NAME_WIDTH_MM * PT_PER_MM * 10) / width) / 10),
-    );
-  const arabicName = fontkit.create(loadArabicNameFont());
-  /** A name's width at the largest size: its runs of Arabic script in Amiri Bold, as the browser sets them. */
-  const nameWidth = (name: string) =>
-    name
-      .split(ARABIC_RUN)
-      .filter(Boolean)
-      .reduce(
-        (width, run) =>
-          width +
-          (ARABIC_SCRIPT.test(run)
-            ? (arabicName.layout(run).advanceWidth * NAME_SIZE.max * ARABIC_SIZE_ADJUST) /
-              arabicName.unitsPerEm
-            : measure(faces.serifBold, run, NAME_SIZE.max).width),
-        0,
-      );
-  const nameSize = (name: string) => fittingSize(nameWidth(name));
-  // The texts every certificate repeats (the score's words, a percentage, a date) are set once.
-  const repeated = new Map<string, Measured>();
-  const measureRepeated = (face: FontFace, s: string, size: number) => {
-    const key = `${face.role} ${size} ${s}`;
-    let m = repeated.get(key);
-    if (!m) {
-      if (repeated.size >= 2_000) repeated.clear();
-      m = measure(face, s, size);
-      repeated.set(key, m);
-    }
-    return m;
-  };
+/** The size that fits a name as wide as `width` points at the largest size (one decimal, rounded down). */
+const fittingSize = (width: number) =>
+  Math.max(
+    NAME_SIZE.min,
+    Math.min(NAME_SIZE.max, Math.floor((NAME_SIZE.max * NAME_WIDTH_MM * PT_PER_MM * 10) / width) / 10),
+  );
 
-  function templateOf(design: CertificateDesign): Promise<Template> {
-    const key = JSON.stringify([
-      design.language,
-      design.assessmentTitle,
-      design.providerName,
-      design.signatory,
-      design.verificationBase,
-    ]);
-    let template = cache.get(key);
-    if (template) {
-      cache.delete(key);
-    } else {
-      template = buildTemplate(design).catch((err: unknown) => {
-        cache.delete(key);
-        throw err;
-      });
-    }
-    cache.set(key, template);
-    while (cache.size > limit) cache.delete(cache.keys().next().value!);
-    return template;
+/** The saved template's cross-reference table, and the trailer each certificate's update repeats after it. */
+function trailerOf(doc: PDFDocument, bytes: Buffer): Pick<Template, 'trailer' | 'startXref'> {
+  const startXref = Number(
+    /startxref\s+(\d+)\s+%%EOF\s*$/.exec(bytes.toString('latin1', bytes.length - 64))?.[1],
+  );
+  if (!Number.isFinite(startXref)) throw new Error('the template PDF has no cross-reference table to extend');
+  const info = doc.context.trailerInfo;
+  const ref = (r: unknown) => (r as PDFRef).toString();
+  const trailer = [
+    `/Size ${doc.context.largestObjectNumber + 1}`,
+    `/Root ${ref(info.Root)}`,
+    info.Info ? `/Info ${ref(info.Info)}` : '',
+    info.ID ? `/ID ${String(info.ID)}` : '',
+    `/Prev ${startXref}`,
+  ].join(' ');
+  return { trailer, startXref };
+}
+
+/** The slots the browser laid out (CSS pixels from the top left), in PDF points from the page's bottom left. */
+function placeSlots(
+  slots: MeasuredPdf['slots'],
+  { x: left, y: bottom, height }: { x: number; y: number; height: number },
+): Record<Slot, LaidOutBox> {
+  const toPdf = (box: LaidOutBox): LaidOutBox => ({
+    x: left + box.x * PT_PER_PX,
+    y: bottom + height - (box.y + box.height) * PT_PER_PX,
+    width: box.width * PT_PER_PX,
+    height: box.height * PT_PER_PX,
+    baseline: box.baseline === undefined ? undefined : bottom + height - box.baseline * PT_PER_PX,
+  });
+  const placed = {} as Record<Slot, LaidOutBox>;
+  for (const slot of SLOTS) {
+    const box = slots[slot];
+    if (!box) throw new Error(`the certificate template has no ${slot} slot`);
+    // Text is written on its slot's baseline: a text slot without one would print at a made-up height.
+    if (slot !== 'qr' && box.baseline === undefined)
+      throw new Error(`the certificate template's ${slot} slot has no baseline (.strut)`);
+    placed[slot] = toPdf(box);
   }
+  return placed;
+}
 
-  async function buildTemplate(design: CertificateDesign): Promise<Template> {
-    const html = await certificateHtml(design, options.fontFaces);
-    const { pdf, slots } = await options.renderer.renderMeasured(html, { landscape: true });
-    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
-    doc.registerFontkit(reuse);
-    const page = doc.getPage(0);
-    const { x: left, y: bottom, height } = page.getMediaBox();
-    const ids = {} as Template['ids'];
-    for (const face of Object.values(faces)) {
-      // pdf-lib numbers a subset's glyphs as they are first written: the repertoire, written once, tells how.
-      const embedded = await doc.embedFont(files[face.role], { subset: true });
-      const hex = embedded.encodeText(face.repertoire).toString().slice(1, -1);
-      ids[face.role] = new Map(face.glyphs.map((id, i) => [id, parseInt(hex.slice(i * 4, i * 4 + 4), 16)]));
-      page.node.setFontDictionary(PDFName.of(face.key), embedded.ref);
-    }
-    // The browser's drawing is closed in q … Q, so the student's text starts from the page's own coordinates.
-    page.node.wrapContentStreams(
-      doc.context.getPushGraphicsStateContentStream(),
-      doc.context.getPopGraphicsStateContentStream(),
-    );
-    const stream = doc.context.register(doc.context.stream(''));
-    page.node.addContentStream(stream);
-    const bytes = Buffer.from(await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
-    const startXref = Number(
-      /startxref\s+(\d+)\s+%%EOF\s*$/.exec(bytes.toString('latin1', bytes.length - 64))?.[1],
-    );
-    if (!Number.isFinite(startXref))
-      throw new Error('the template PDF has no cross-reference table to extend');
-    const info = doc.context.trailerInfo;
-    const ref = (r: unknown) => (r as PDFRef).toString();
-    const trailer = [
-      `/Size ${doc.context.largestObjectNumber + 1}`,
-      `/Root ${ref(info.Root)}`,
-      info.Info ? `/Info ${ref(info.Info)}` : '',
-      info.ID ? `/ID ${String(info.ID)}` : '',
-      `/Prev ${startXref}`,
-    ].join(' ');
-    const toPdf = (box: LaidOutBox): LaidOutBox => ({
-      x: left + box.x * PT_PER_PX,
-      y: bottom + height - (box.y + box.height) * PT_PER_PX,
-      width: box.width * PT_PER_PX,
-      height: box.height * PT_PER_PX,
-      baseline: box.baseline === undefined ? undefined : bottom + height - box.baseline * PT_PER_PX,
-    });
-    const placed = {} as Record<Slot, LaidOutBox>;
-    for (const slot of SLOTS) {
-      const box = slots[slot];
-      if (!box) throw new Error(`the certificate template has no ${slot} slot`);
-      // Text is written on its slot's baseline: a text slot without one would print at a made-up height.
-      if (slot !== 'qr' && box.baseline === undefined)
-        throw new Error(`the certificate template's ${slot} slot has no baseline (.strut)`);
-      placed[slot] = toPdf(box);
-    }
-    options.logger.info(
-      { assessmentTitle: design.assessmentTitle, language: design.language },
-      'certificate template prepared',
-    );
-    return { bytes, ids, stream: stream.objectNumber, trailer, startXref, slots: placed };
+/** The student's own text and QR code, as the drawing operators of one content stream. */
+function studentLayer(
+  template: Template,
+  url: string,
+  { name, score, awarded, code, urlCode }: StudentTexts,
+): string {
+  const { slots } = template;
+  const centre = (box: LaidOutBox) => box.x + box.width / 2;
+  const write = (m: Measured, x: number, baseline: number, colour: string, spacing = 0) =>
+    `BT /${m.face.key} ${f(m.size)} Tf ${f(spacing)} Tc ${rgb(colour)} rg ${f(x)} ${f(baseline)} Td ` +
+    `[${tj(m, template.ids[m.face.role])}] TJ ET`;
+  const nameX = centre(slots.name) - name.width / 2;
+  // The line under the name: as long as the name and 6 mm either side, at the bottom of the name's box.
+  const pad = 6 * PT_PER_MM;
+  const ops = [
+    write(name, nameX, slots.name.baseline!, COLOURS.INK),
+    `${rgb(COLOURS.RULE)} rg ${f(nameX - pad)} ${f(slots.name.y)} ${f(name.width + 2 * pad)} ${f(0.3 * PT_PER_MM)} re f`,
+  ];
+  let x = centre(slots.score) - score.reduce((sum, m) => sum + m.width, 0) / 2;
+  for (const m of score) {
+    ops.push(write(m, x, slots.score.baseline!, COLOURS.INK));
+    x += m.width;
   }
+  ops.push(write(awarded, centre(slots.awarded) - awarded.width / 2, slots.awarded.baseline!, COLOURS.INK));
+  // letter-spacing: 0.08em, as the browser prints it (after every character).
+  ops.push(write(code, slots.code.x, slots.code.baseline!, COLOURS.INK, 0.08 * code.size));
+  ops.push(write(urlCode, slots['url-code'].x, slots['url-code'].baseline!, GREY));
+  ops.push(qrOperators(url, slots.qr));
+  return ops.join('\n');
+}
 
-  /** The student's texts set in the template's fonts; undefined when one needs a glyph those fonts lack. */
-  function setTexts(design: CertificateDesign, fields: CertificateFields) {
-    const t = certificateTranslator(design.language);
-    const largest = measure(faces.serifBold, fields.name, NAME_SIZE.max);
-    const size = fittingSize(largest.width);
-    const texts = {
-      name: { ...largest, size, width: (largest.width * size) / NAME_SIZE.max },
-      score: t
-        .runs('certificate.score', scoreValues(t, fields.percentage))
-        .map((run) => measureRepeated(run.strong ? faces.sansSemiBold : faces.sans, run.text, 13)),
-      awarded: measureRepeated(faces.serif, awardedText(t, fields.awardedAt), 14),
-      code: measure(faces.sansBold, fields.code, 11),
-      urlCode: measure(faces.sans, fields.code, 8.5),
-    };
-    const all = [texts.name, ...texts.score, texts.awarded, texts.code, texts.urlCode];
-    return all.every((m) => m.known) ? texts : undefined;
-  }
-
-  /** The student's own text and QR code, as the drawing operators of one content stream. */
-  function studentLayer(
-    template: Template,
-    url: string,
-    { name, score, awarded, code, urlCode }: NonNullable<ReturnType<typeof setTexts>>,
-  ): string {
-    const { slots } = template;
-    const centre = (box: LaidOutBox) => box.x + box.width / 2;
-    const write = (m: Measured, x: number, baseline: number, colour: string, spacing = 0) =>
-      `BT /${m.face.key} ${f(m.size)} Tf ${f(spacing)} Tc ${rgb(colour)} rg ${f(x)} ${f(baseline)} Td ` +
-      `[${tj(m, template.ids[m.face.role])}] TJ ET`;
-    const nameX = centre(slots.name) - name.width / 2;
-    // The line under the name: as long as the name and 6 mm either side, at the bottom of the name's box.
-    const pad = 6 * PT_PER_MM;
-    const ops = [
-      write(name, nameX, slots.name.baseline!, COLOURS.INK),
-      `${rgb(COLOURS.RULE)} rg ${f(nameX - pad)} ${f(slots.name.y)} ${f(name.width + 2 * pad)} ${f(0.3 * PT_PER_MM)} re f`,
-    ];
-    let x = centre(slots.score) - score.reduce((sum, m) => sum + m.width, 0) / 2;
-    for (const m of score) {
-      ops.push(write(m, x, slots.score.baseline!, COLOURS.INK));
-      x += m.width;
-    }
-    ops.push(write(awarded, centre(slots.awarded) - awarded.width / 2, slots.awarded.baseline!, COLOURS.INK));
-    // letter-spacing: 0.08em, as the browser prints it (after every character).
-    ops.push(write(code, slots.code.x, slots.code.baseline!, COLOURS.INK, 0.08 * code.size));
-    ops.push(write(urlCode, slots['url-code'].x, slots['url-code'].baseline!, GREY));
-    ops.push(qrOperators(url, slots.qr));
-    return ops.join('\n');
-  }
-
-  async function printOnTemplate(
-    design: CertificateDesign,
-    fields: CertificateFields,
-  ): Promise<Buffer | undefined> {
-    // Whether the fonts can write the student's texts is known before the template is needed.
-    const texts = setTexts(design, fields);
-    if (!texts) return undefined;
-    const template = await templateOf(design);
-    const layer = studentLayer(template, design.verificationBase + fields.code, texts);
-    const content = deflateSync(Buffer.from(layer, 'latin1'));
-    const head = template.bytes.at(-1) === 0x0a ? '' : '\n';
-    const objectAt = template.bytes.length + head.length;
-    const object = Buffer.concat([
-      Buffer.from(
-        `${head}${template.stream} 0 obj\n<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`,
-        'latin1',
-      ),
-      content,
-      Buffer.from('\nendstream\nendobj\n', 'latin1'),
-    ]);
-    const xrefAt = template.bytes.length + object.length;
-    const xref = Buffer.from(
-      `xref\n${template.stream} 1\n${String(objectAt).padStart(10, '0')} 00000 n \n` +
-        `trailer\n<< ${template.trailer} >>\nstartxref\n${xrefAt}\n%%EOF\n`,
+/** The template with `layer` as its empty stream's content: an incremental update of one object. */
+function withStudentLayer(template: Template, layer: string): Buffer {
+  const content = deflateSync(Buffer.from(layer, 'latin1'));
+  const head = template.bytes.at(-1) === 0x0a ? '' : '\n';
+  const objectAt = template.bytes.length + head.length;
+  const object = Buffer.concat([
+    Buffer.from(
+      `${head}${template.stream} 0 obj\n<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`,
       'latin1',
-    );
-    return Buffer.concat([template.bytes, object, xref]);
-  }
-
-  return {
-    async print(design, fields) {
-      const onTemplate =
-        CODE_PATTERN.test(fields.code) && certificateTranslator(design.language).dir === 'ltr';
-      const pdf = onTemplate ? await printOnTemplate(design, fields) : undefined;
-      if (pdf) {
-        printed += 1;
-        return pdf;
-      }
-      options.logger.debug(
-        { code: fields.code, language: design.language },
-        'this certificate is written right to left, or a character of it is not in its template: the browser renders it whole',
-      );
-      const arabic = design.language === 'ar' || ARABIC_SCRIPT.test(fields.name);
-      const fontFaces = arabic ? `${options.fontFaces}\n${options.arabicFontFaces}` : options.fontFaces;
-      const html = await certificateHtml(design, fontFaces, { ...fields, nameSize: nameSize(fields.name) });
-      const whole = await options.renderer.render(html, { landscape: true });
-      rendered += 1;
-      return whole;
-    },
-    nameSize,
-    counts: () => ({ printed, rendered, templates: cache.size }),
-  };
+    ),
+    content,
+    Buffer.from('\nendstream\nendobj\n', 'latin1'),
+  ]);
+  const xrefAt = template.bytes.length + object.length;
+  const xref = Buffer.from(
+    `xref\n${template.stream} 1\n${String(objectAt).padStart(10, '0')} 00000 n \n` +
+      `trailer\n<< ${template.trailer} >>\nstartxref\n${xrefAt}\n%%EOF\n`,
+    'latin1',
+  );
+  return Buffer.concat([template.bytes, object, xref]);
 }
 
 interface Measured {

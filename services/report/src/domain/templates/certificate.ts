@@ -1,8 +1,9 @@
 import type { Language } from '@readiness/contracts';
 import QRCode from 'qrcode';
 import { SANS, SERIF } from './fonts';
-import { html, isolatedName, trusted } from './html';
+import { html, isolatedName, trusted, type SafeHtml } from './html';
 import { certificateTranslator, type CertificateTranslator } from './messages';
+import { fillSlot, loadStylesheet } from './stylesheets';
 
 /**
  * What every certificate of one assessment version, one provider and one language shares: the design of its
@@ -93,20 +94,40 @@ function seal(t: CertificateTranslator) {
   </svg>`;
 }
 
+/** The certificate's stylesheet (`styles/certificate.css`), read once at load with the design's colours and sizes. */
+const STYLESHEET = loadStylesheet('certificate.css', {
+  sans: SANS,
+  serif: SERIF,
+  ink: INK,
+  navy: NAVY,
+  gold: GOLD,
+  rule: COLOURS.RULE,
+  'name-size': `${NAME_SIZE.max}pt`,
+  'name-box-width': `${NAME_WIDTH_MM + 12}mm`,
+});
+
 /**
- * A certificate written right to left: its rows mirror by themselves (flex follows the direction); Arabic is set
- * upright and unspaced (its letters join), on lines about as tall as the Latin ones (Amiri's own line gap is wider,
- * and the page would overflow its frame) with room for its deep descenders above the rules; the code and the
- * address stay left to right.
+ * A certificate written right to left (`styles/certificate-rtl.css`, after the sheet): its rows mirror by
+ * themselves (flex follows the direction); Arabic is set upright and unspaced (its letters join), on lines about as
+ * tall as the Latin ones (Amiri's own line gap is wider, and the page would overflow its frame) with room for its
+ * deep descenders above the rules; the code and the address stay left to right.
  */
-const RIGHT_TO_LEFT = `
-  h1 { letter-spacing: 0; line-height: 1.45; }
-  .name { padding-bottom: 4mm; }
-  .lead { font-style: normal; line-height: 1.3; }
-  .awarded { line-height: 1.3; }
-  .verify { text-align: right; }
-  .code, .url { direction: ltr; unicode-bidi: isolate; }
-`;
+const RIGHT_TO_LEFT = loadStylesheet('certificate-rtl.css');
+
+/**
+ * The name's box: a whole certificate's is the name's own width, its line as long as the name; a template's keeps
+ * the widest a name may take, its line left out (the press draws it as long as the name it writes).
+ */
+const STYLESHEETS = {
+  whole: fillSlot(STYLESHEET, 'name-fit', 'width: auto;'),
+  template: fillSlot(STYLESHEET, 'name-fit', 'border-bottom-color: transparent;'),
+};
+
+const stylesheet = (whole: boolean, t: CertificateTranslator) =>
+  trusted(STYLESHEETS[whole ? 'whole' : 'template'] + (t.dir === 'rtl' ? RIGHT_TO_LEFT : ''));
+
+/** An empty inline-block on a slot's baseline: the template tells where the student's text would stand. */
+const STRUT = trusted('<span class="strut"></span>');
 
 /**
  * The certificate page (A4 landscape); every value escaped, fonts and images inline. With `fields`, the whole
@@ -121,7 +142,67 @@ export async function certificateHtml(
   fields?: CertificateFields & { nameSize: number },
 ): Promise<string> {
   const t = certificateTranslator(design.language);
-  const STRUT = trusted('<span class="strut"></span>');
+  return html`<!doctype html>
+    <html lang="${t.language}" ${trusted(t.dir === 'rtl' ? 'dir="rtl"' : '')}>
+      <head>
+        <meta charset="utf-8" />
+        <title>${t.text('certificate.title')}</title>
+        <style>
+          ${trusted(fontFaces)} ${stylesheet(fields !== undefined, t)}
+        </style>
+      </head>
+      <body>
+        <div class="frame"></div>
+        <div class="corner tl"></div>
+        <div class="corner tr"></div>
+        <div class="corner bl"></div>
+        <div class="corner br"></div>
+        <main class="content">
+          ${award(design, t, fields)}
+          <div class="footer">
+            <div class="sign">
+              <div class="line"></div>
+              <div class="who">${design.signatory}</div>
+              <div class="role">${design.providerName}</div>
+            </div>
+            ${seal(t)} ${await verification(design, t, fields)}
+          </div>
+        </main>
+      </body>
+    </html>`.value;
+}
+
+/** The provider, the title and what was awarded to whom: the student's name, score and date, or their slots. */
+function award(
+  design: CertificateDesign,
+  t: CertificateTranslator,
+  fields: (CertificateFields & { nameSize: number }) | undefined,
+): SafeHtml {
+  return html`<div class="provider">${design.providerName}</div>
+    <h1>${t.text('certificate.title')}</h1>
+    <div class="rule"></div>
+    <p class="lead">${t.text('certificate.lead')}</p>
+    <div class="name" data-slot="name">
+      ${STRUT}<span style="font-size: ${fields?.nameSize ?? NAME_SIZE.max}pt"
+        >${fields && isolatedName(fields.name)}</span
+      >
+    </div>
+    <p class="what">
+      ${trusted(t.html('certificate.completed', { title: design.assessmentTitle }))}<br /><span
+        class="line"
+        data-slot="score"
+        >${STRUT}${fields ? trusted(t.html('certificate.score', scoreValues(t, fields.percentage))) : ''}</span
+      >
+    </p>
+    <p class="awarded" data-slot="awarded">${STRUT}${fields ? awardedText(t, fields.awardedAt) : ''}</p>`;
+}
+
+/** The QR code and the code, with the address that verifies it; on a template, their slots. */
+async function verification(
+  design: CertificateDesign,
+  t: CertificateTranslator,
+  fields: CertificateFields | undefined,
+): Promise<SafeHtml> {
   const code = fields?.code ?? CODE_PLACEHOLDER;
   const qr = fields
     ? trusted(
@@ -133,252 +214,16 @@ export async function certificateHtml(
         }),
       )
     : trusted('<span class="qr" data-slot="qr"></span>');
-  return html`<!doctype html>
-    <html lang="${t.language}" ${trusted(t.dir === 'rtl' ? 'dir="rtl"' : '')}>
-      <head>
-        <meta charset="utf-8" />
-        <title>${t.text('certificate.title')}</title>
-        <style>
-          ${trusted(fontFaces)} @page {
-            size: A4 landscape;
-            margin: 0;
-          }
-          * {
-            box-sizing: border-box;
-          }
-          html,
-          body {
-            margin: 0;
-            padding: 0;
-          }
-          body {
-            /* Every box is placed on the page itself, so the screen lays it out as the paper does (see the slots). */
-            position: relative;
-            width: 297mm;
-            height: 210mm;
-            font-family: ${trusted(SANS)};
-            color: ${trusted(INK)};
-            background: #fffdf8;
-          }
-          .frame {
-            position: absolute;
-            inset: 9mm;
-            border: 2.2mm solid ${trusted(NAVY)};
-          }
-          .frame::after {
-            content: '';
-            position: absolute;
-            inset: 2.5mm;
-            border: 0.5mm solid ${trusted(GOLD)};
-          }
-          .corner {
-            position: absolute;
-            width: 14mm;
-            height: 14mm;
-            border-color: ${trusted(GOLD)};
-            border-style: solid;
-          }
-          .tl {
-            top: 15mm;
-            left: 15mm;
-            border-width: 0.9mm 0 0 0.9mm;
-          }
-          .tr {
-            top: 15mm;
-            right: 15mm;
-            border-width: 0.9mm 0.9mm 0 0;
-          }
-          .bl {
-            bottom: 15mm;
-            left: 15mm;
-            border-width: 0 0 0.9mm 0.9mm;
-          }
-          .br {
-            bottom: 15mm;
-            right: 15mm;
-            border-width: 0 0.9mm 0.9mm 0;
-          }
-          .content {
-            position: absolute;
-            inset: 26mm 34mm 27mm;
-            text-align: center;
-            display: flex;
-            flex-direction: column;
-            align-items: center;
-          }
-          .provider {
-            font-size: 10.5pt;
-            font-weight: 600;
-            letter-spacing: 0.32em;
-            text-transform: uppercase;
-            color: ${trusted(NAVY)};
-          }
-          h1 {
-            font-family: ${trusted(SERIF)};
-            font-weight: 600;
-            font-size: 44pt;
-            margin: 8mm 0 0;
-            letter-spacing: 0.02em;
-            color: ${trusted(NAVY)};
-          }
-          .rule {
-            width: 70mm;
-            height: 0.4mm;
-            background: ${trusted(GOLD)};
-            margin: 4mm auto 6mm;
-          }
-          .lead {
-            font-family: ${trusted(SERIF)};
-            font-style: italic;
-            font-size: 15pt;
-            margin: 0;
-          }
-          .name {
-            font-family: ${trusted(SERIF)};
-            font-weight: 600;
-            margin: 5mm 0 4mm;
-            padding: 0 6mm 1.5mm;
-            border-bottom: 0.3mm solid ${trusted(COLOURS.RULE)};
-            font-size: ${NAME_SIZE.max}pt;
-            width: ${NAME_WIDTH_MM + 12}mm;
-            white-space: nowrap;
-            line-height: 1.15;
-            /* One line, the name's own width: the line under it is as long as the name. */
-            ${trusted(fields ? 'width: auto;' : 'border-bottom-color: transparent;')}
-          }
-          .strut {
-            display: inline-block;
-            width: 0;
-            height: 0;
-          }
-          .placeholder {
-            visibility: hidden;
-          }
-          .qr {
-            display: block;
-            width: 24mm;
-            height: 24mm;
-            flex: none;
-          }
-          .what {
-            font-size: 13pt;
-            line-height: 1.6;
-            max-width: 200mm;
-            margin: 3mm 0 0;
-          }
-          .what strong {
-            font-weight: 600;
-          }
-          .footer {
-            margin-top: auto;
-            width: 100%;
-            display: flex;
-            align-items: flex-end;
-            justify-content: space-between;
-          }
-          .sign {
-            width: 72mm;
-            text-align: center;
-            font-size: 10pt;
-            padding-bottom: 2mm;
-          }
-          .sign .line {
-            border-top: 0.35mm solid ${trusted(INK)};
-            margin-bottom: 2mm;
-          }
-          .sign .who {
-            font-weight: 600;
-          }
-          .sign .role {
-            color: #5b6475;
-            font-size: 9pt;
-          }
-          .awarded {
-            font-family: ${trusted(SERIF)};
-            font-size: 14pt;
-            margin: 5mm 0 0;
-          }
-          .verify {
-            width: 72mm;
-            display: flex;
-            align-items: center;
-            gap: 4mm;
-            text-align: left;
-            font-size: 8.5pt;
-            color: #5b6475;
-          }
-          .verify svg,
-          .verify .qr {
-            width: 24mm;
-            height: 24mm;
-            flex: none;
-          }
-          .code {
-            display: block;
-            white-space: nowrap;
-            font-weight: 700;
-            font-size: 11pt;
-            letter-spacing: 0.08em;
-            color: ${trusted(INK)};
-            margin: 1mm 0;
-          }
-          .url {
-            overflow-wrap: anywhere;
-          }
-          /* The address may wrap anywhere before the code, never inside it: the code is read off the paper. */
-          .url__code {
-            white-space: nowrap;
-          }
-          ${trusted(t.dir === 'rtl' ? RIGHT_TO_LEFT : '')}
-        </style>
-      </head>
-      <body>
-        <div class="frame"></div>
-        <div class="corner tl"></div>
-        <div class="corner tr"></div>
-        <div class="corner bl"></div>
-        <div class="corner br"></div>
-        <main class="content">
-          <div class="provider">${design.providerName}</div>
-          <h1>${t.text('certificate.title')}</h1>
-          <div class="rule"></div>
-          <p class="lead">${t.text('certificate.lead')}</p>
-          <div class="name" data-slot="name">
-            ${STRUT}<span style="font-size: ${fields?.nameSize ?? NAME_SIZE.max}pt"
-              >${fields && isolatedName(fields.name)}</span
-            >
-          </div>
-          <p class="what">
-            ${trusted(t.html('certificate.completed', { title: design.assessmentTitle }))}<br /><span
-              class="line"
-              data-slot="score"
-              >${STRUT}${
-                fields ? trusted(t.html('certificate.score', scoreValues(t, fields.percentage))) : ''
-              }</span
-            >
-          </p>
-          <p class="awarded" data-slot="awarded">${STRUT}${fields ? awardedText(t, fields.awardedAt) : ''}</p>
-          <div class="footer">
-            <div class="sign">
-              <div class="line"></div>
-              <div class="who">${design.signatory}</div>
-              <div class="role">${design.providerName}</div>
-            </div>
-            ${seal(t)}
-            <div class="verify">
-              ${qr}
-              <div>
-                ${t.text('certificate.code')}<span class="code" data-slot="code"
-                  >${STRUT}<span class=${fields ? '' : 'placeholder'}>${code}</span></span
-                ><span class="url"
-                  >${design.verificationBase}<wbr /><span class="url__code" data-slot="url-code"
-                    >${STRUT}<span class=${fields ? '' : 'placeholder'}>${code}</span></span
-                  ></span
-                >
-              </div>
-            </div>
-          </div>
-        </main>
-      </body>
-    </html>`.value;
+  return html`<div class="verify">
+    ${qr}
+    <div>
+      ${t.text('certificate.code')}<span class="code" data-slot="code"
+        >${STRUT}<span class=${fields ? '' : 'placeholder'}>${code}</span></span
+      ><span class="url"
+        >${design.verificationBase}<wbr /><span class="url__code" data-slot="url-code"
+          >${STRUT}<span class=${fields ? '' : 'placeholder'}>${code}</span></span
+        ></span
+      >
+    </div>
+  </div>`;
 }
