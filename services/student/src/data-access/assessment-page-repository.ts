@@ -1,20 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Runner } from '@readiness/kit/db';
-import {
-  ATTEMPT_JSON,
-  FILES_JSON,
-  STUDENT_COLUMNS,
-  date,
-  toAttempt,
-  toFile,
-  toTokenStudent,
-  type AttemptFile,
-  type AttemptJson,
-  type AttemptRecord,
-  type FileJson,
-  type StudentRow,
-  type TokenStudent,
-} from './attempt-records';
+import * as records from './attempt-records';
+import type { AttemptWithFiles, AttemptWithFilesJson, StudentRow, TokenStudent } from './attempt-records';
 import { RESULT_BODY, shown, type StudentResultBody } from './result-copies-repository';
 import type { AssessmentVersion } from './version-records';
 
@@ -25,7 +12,7 @@ export interface AssessmentPage {
   versionId: string | null;
   /** That version's content, unless it is one of `cachedVersionIds` (the caller holds it). */
   content: AssessmentVersion | null;
-  attempt: (AttemptRecord & { files: AttemptFile[] }) | null;
+  attempt: AttemptWithFiles | null;
   latest: StudentResultBody | null;
   passed: StudentResultBody | null;
   awaitingResult: boolean;
@@ -46,7 +33,7 @@ export async function assessmentPage(
     StudentRow & {
       version_id: string | null;
       content: AssessmentVersion | null;
-      attempt: (AttemptJson & { files: FileJson[] }) | null;
+      attempt: AttemptWithFilesJson | null;
       latest: StudentResultBody | null;
       passed: StudentResultBody | null;
       awaiting: boolean;
@@ -54,10 +41,10 @@ export async function assessmentPage(
     }
   >(
     runner,
-    sql`SELECT ${STUDENT_COLUMNS}, v.version_id,
+    sql`SELECT ${records.STUDENT_COLUMNS}, v.version_id,
           CASE WHEN NOT jsonb_exists(${JSON.stringify(cachedVersionIds)}::jsonb, v.version_id)
                THEN v.content END AS content,
-          (SELECT ${ATTEMPT_JSON}::jsonb || jsonb_build_object('files', ${FILES_JSON})
+          (SELECT ${records.ATTEMPT_JSON}::jsonb || jsonb_build_object('files', ${records.FILES_JSON})
              FROM attempts a WHERE a.student_id = s.id AND a.status = 'in_progress') AS attempt,
           (SELECT ${RESULT_BODY} FROM results r WHERE r.student_id = s.id ORDER BY r.completed_at DESC LIMIT 1) AS latest,
           (SELECT ${RESULT_BODY} FROM results r WHERE r.student_id = s.id AND r.passed
@@ -75,13 +62,13 @@ export async function assessmentPage(
   );
   if (!row) return undefined;
   return {
-    student: toTokenStudent(row),
+    student: records.toTokenStudent(row),
     versionId: row.version_id,
     content: row.content,
-    attempt: row.attempt ? { ...toAttempt(row.attempt), files: row.attempt.files.map(toFile) } : null,
+    attempt: row.attempt ? records.toAttemptWithFiles(row.attempt) : null,
     latest: shown(row.latest),
     passed: shown(row.passed),
     awaitingResult: row.awaiting,
-    serverNow: date(row.server_now),
+    serverNow: records.date(row.server_now),
   };
 }

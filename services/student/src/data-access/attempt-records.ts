@@ -116,6 +116,14 @@ export const toFile = (f: FileJson): AttemptFile => ({
   uploadedAt: date(f.uploadedAt),
 });
 
+/** An attempt with its files, as `ATTEMPT_JSON || {files: FILES_JSON}` selects it. */
+export type AttemptWithFilesJson = AttemptJson & { files: FileJson[] };
+export type AttemptWithFiles = AttemptRecord & { files: AttemptFile[] };
+export const toAttemptWithFiles = (a: AttemptWithFilesJson): AttemptWithFiles => ({
+  ...toAttempt(a),
+  files: a.files.map(toFile),
+});
+
 export const STUDENT_COLUMNS = sql`s.id, s.name, s.email, s.status, s.extra_time_percent, s.language, s.expires_at`;
 export interface StudentRow {
   id: string;

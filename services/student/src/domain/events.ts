@@ -1,19 +1,11 @@
 import {
   AttemptAdjustment,
   AttemptFinalisedBy,
-  StudentAttemptAdjustedSchema,
-  StudentAttemptStartedSchema,
-  StudentAttemptSubmittedSchema,
-  StudentDeletedSchema,
-  StudentExtraTimeChangedSchema,
-  StudentInvitationResentSchema,
-  StudentInvitedSchema,
-  create,
-  encodePayload,
   timelineMessages,
   timestampFromDate,
   type Language,
   type TimelineFact,
+  payloadOf,
 } from '@readiness/contracts';
 import type { AttemptFile, AttemptRecord, FinalisedBy } from '../data-access/attempt-records';
 import type { Answer } from './versions';
@@ -62,44 +54,36 @@ const invitationFields = (f: InvitationFacts) => ({
   expiresAt: f.expiresAt.toISOString(),
 });
 
-export const invitedPayload = (f: InvitationFacts) =>
-  encodePayload(STUDENT_INVITED, create(StudentInvitedSchema, invitationFields(f)));
+export const invitedPayload = (f: InvitationFacts) => payloadOf(STUDENT_INVITED, invitationFields(f));
 
-export const resentPayload = (f: InvitationFacts) =>
-  encodePayload(INVITATION_RESENT, create(StudentInvitationResentSchema, invitationFields(f)));
+export const resentPayload = (f: InvitationFacts) => payloadOf(INVITATION_RESENT, invitationFields(f));
 
 export const deletedPayload = (f: { studentId: string; email: string; actorId: string }) =>
-  encodePayload(STUDENT_DELETED, create(StudentDeletedSchema, f));
+  payloadOf(STUDENT_DELETED, f);
 
 /** A student's extra time as an admin set it, for the audit log. */
 export const extraTimePayload = (
   s: { id: string; name: string; email: string; extraTimePercent: number },
   actorId: string,
 ) =>
-  encodePayload(
-    EXTRA_TIME_CHANGED,
-    create(StudentExtraTimeChangedSchema, {
-      studentId: s.id,
-      name: s.name,
-      email: s.email,
-      actorId,
-      extraTimePercent: s.extraTimePercent,
-    }),
-  );
+  payloadOf(EXTRA_TIME_CHANGED, {
+    studentId: s.id,
+    name: s.name,
+    email: s.email,
+    actorId,
+    extraTimePercent: s.extraTimePercent,
+  });
 
 export const startedPayload = (a: AttemptRecord, version: number) =>
-  encodePayload(
-    ATTEMPT_STARTED,
-    create(StudentAttemptStartedSchema, {
-      attemptId: a.id,
-      studentId: a.studentId,
-      versionId: a.versionId,
-      version,
-      attemptNumber: a.attemptNumber,
-      startedAt: timestampFromDate(a.startedAt),
-      deadlineAt: timestampFromDate(a.deadlineAt),
-    }),
-  );
+  payloadOf(ATTEMPT_STARTED, {
+    attemptId: a.id,
+    studentId: a.studentId,
+    versionId: a.versionId,
+    version,
+    attemptNumber: a.attemptNumber,
+    startedAt: timestampFromDate(a.startedAt),
+    deadlineAt: timestampFromDate(a.deadlineAt),
+  });
 
 /** The ended attempt as the results service scores it: the answers that count, each file answer with its file. */
 export const submittedPayload = (f: {
@@ -114,40 +98,37 @@ export const submittedPayload = (f: {
   timeline: TimelineFact[];
 }) => {
   const files = new Map(f.files.map((file) => [file.questionId, file]));
-  return encodePayload(
-    ATTEMPT_SUBMITTED,
-    create(StudentAttemptSubmittedSchema, {
-      attemptId: f.attempt.id,
-      studentId: f.attempt.studentId,
-      name: f.student.name,
-      email: f.student.email,
-      versionId: f.attempt.versionId,
-      version: f.version,
-      attemptNumber: f.attempt.attemptNumber,
-      startedAt: timestampFromDate(f.attempt.startedAt),
-      deadlineAt: timestampFromDate(f.attempt.deadlineAt),
-      submittedAt: timestampFromDate(f.attempt.submittedAt ?? new Date()),
-      timeSpentMinutes: f.timeSpentMinutes,
-      answers: f.answers.map((a) => {
-        const file = files.get(a.questionId);
-        return {
-          questionId: a.questionId,
-          answer: a.answer,
-          file: file && {
-            key: file.objectKey,
-            originalName: file.originalName,
-            size: BigInt(file.size),
-            mimetype: file.mimetype,
-          },
-        };
-      }),
-      finalisedBy: FINALISED_BY[f.finalisedBy],
-      gradedFromAutosave: f.gradedFromAutosave,
-      timeline: timelineMessages(f.timeline),
-      questionIds: f.attempt.paper?.questionIds ?? [],
-      language: f.attempt.language ?? '',
+  return payloadOf(ATTEMPT_SUBMITTED, {
+    attemptId: f.attempt.id,
+    studentId: f.attempt.studentId,
+    name: f.student.name,
+    email: f.student.email,
+    versionId: f.attempt.versionId,
+    version: f.version,
+    attemptNumber: f.attempt.attemptNumber,
+    startedAt: timestampFromDate(f.attempt.startedAt),
+    deadlineAt: timestampFromDate(f.attempt.deadlineAt),
+    submittedAt: timestampFromDate(f.attempt.submittedAt ?? new Date()),
+    timeSpentMinutes: f.timeSpentMinutes,
+    answers: f.answers.map((a) => {
+      const file = files.get(a.questionId);
+      return {
+        questionId: a.questionId,
+        answer: a.answer,
+        file: file && {
+          key: file.objectKey,
+          originalName: file.originalName,
+          size: BigInt(file.size),
+          mimetype: file.mimetype,
+        },
+      };
     }),
-  );
+    finalisedBy: FINALISED_BY[f.finalisedBy],
+    gradedFromAutosave: f.gradedFromAutosave,
+    timeline: timelineMessages(f.timeline),
+    questionIds: f.attempt.paper?.questionIds ?? [],
+    language: f.attempt.language ?? '',
+  });
 };
 
 /** An administrator added time to an attempt in progress (`addedMinutes`) or ended it, for the audit log. */
@@ -162,11 +143,8 @@ export const adjustedPayload = (f: {
   deadlineAt: Date;
   actorId: string;
 }) =>
-  encodePayload(
-    ATTEMPT_ADJUSTED,
-    create(StudentAttemptAdjustedSchema, {
-      ...f,
-      adjustment: f.adjustment === 'extended' ? AttemptAdjustment.EXTENDED : AttemptAdjustment.ENDED,
-      deadlineAt: timestampFromDate(f.deadlineAt),
-    }),
-  );
+  payloadOf(ATTEMPT_ADJUSTED, {
+    ...f,
+    adjustment: f.adjustment === 'extended' ? AttemptAdjustment.EXTENDED : AttemptAdjustment.ENDED,
+    deadlineAt: timestampFromDate(f.deadlineAt),
+  });

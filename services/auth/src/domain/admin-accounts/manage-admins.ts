@@ -1,3 +1,4 @@
+import type { Tx } from '@readiness/kit/db';
 import { badRequest, conflict, notFound } from '@readiness/kit/errors';
 import {
   adminsRepository as repo,
@@ -26,6 +27,22 @@ import {
 const lastSuperAdmin = () => conflict('At least one active super admin is required', 'last_super_admin');
 
 /**
+ * Inserts an admin with their password hashed (outside the transaction: hashing is slow on purpose), and goes on in
+ * the same transaction with the new record, or with nothing when the e-mail is taken.
+ */
+async function insertAdmin<T>(
+  ctx: AccountsContext,
+  input: { name: string; email: string; password: string; role: AdminRole; mustChangePassword: boolean },
+  then: (tx: Tx, admin: AdminRecord | undefined) => Promise<T>,
+): Promise<T> {
+  const passwordHash = await ctx.hasher.hash(input.password);
+  return committed(ctx, async (tx) => {
+    const { password: _password, ...fields } = input;
+    return then(tx, await repo.insert(tx, { ...fields, passwordHash }));
+  });
+}
+
+/**
  * A new admin with a password the super admin chose: someone else knows it, so, like a temporary password after a
  * reset, it must be replaced at the first sign-in. Not where it cannot sign in at all (`OIDC_ALLOW_PASSWORD=false`
  * and not a super admin): their sign-in is the provider's, and no password screen should stand in its way.
@@ -35,15 +52,8 @@ export async function createAdmin(
   actor: AdminRecord,
   input: { name: string; email: string; password: string; role: AdminRole },
 ): Promise<AdminRecord> {
-  const passwordHash = await ctx.hasher.hash(input.password);
-  return committed(ctx, async (tx) => {
-    const admin = await repo.insert(tx, {
-      name: input.name,
-      email: input.email,
-      passwordHash,
-      role: input.role,
-      mustChangePassword: mayUsePassword(ctx, input),
-    });
+  const account = { ...input, mustChangePassword: mayUsePassword(ctx, input) };
+  return insertAdmin(ctx, account, async (tx, admin) => {
     if (!admin) throw conflict(EMAIL_TAKEN, 'email_taken');
     await adminEvents.created(tx, admin, actor.id);
     return audited(tx, actor, 'admin.created', admin, { role: admin.role });
@@ -151,15 +161,12 @@ export async function seedAdmin(
   input: { email: string; password: string; name: string; mustChangePassword?: boolean },
 ): Promise<AdminRecord | undefined> {
   if ((await repo.count(ctx.database.db)) > 0) return undefined;
-  const passwordHash = await ctx.hasher.hash(input.password);
-  return committed(ctx, async (tx) => {
-    const admin = await repo.insert(tx, {
-      name: input.name,
-      email: input.email,
-      passwordHash,
-      role: 'super_admin',
-      mustChangePassword: input.mustChangePassword ?? false,
-    });
+  const account = {
+    ...input,
+    role: 'super_admin' as const,
+    mustChangePassword: input.mustChangePassword ?? false,
+  };
+  return insertAdmin(ctx, account, async (tx, admin) => {
     // Another replica seeded the same admin at the same time.
     if (!admin) return undefined;
     await repo.addAudit(tx, { actor: null, action: 'admin.seeded', target: actorOf(admin) });
