@@ -1,10 +1,5 @@
-import express, {
-  type Express,
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import express from 'express';
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import client from 'prom-client';
 import { createJwtVerifier, sessionRulesOf, type JwtVerifier } from '@readiness/kit/auth';
