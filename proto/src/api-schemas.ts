@@ -8,7 +8,7 @@ import { z } from 'zod';
 export const QUESTION_KINDS = ['yes_no', 'multiple_choice', 'file_upload'] as const;
 
 /**
- * The languages a student can read Readiness in (issue 27), English first: the pages, the mails and the
+ * The languages a student can read Readiness in, English first: the pages, the mails and the
  * certificate. Arabic is written right to left.
  */
 export const LANGUAGES = ['en', 'es', 'fr', 'pt', 'ar'] as const;
@@ -66,7 +66,7 @@ export const practiceQuestionSchema = z.object({
 });
 
 /**
- * The languages a version's content may be translated into (issue 27): every language but English, which is the
+ * The languages a version's content may be translated into: every language but English, which is the
  * version's own text.
  */
 export const TRANSLATION_LANGUAGES = ['es', 'fr', 'pt', 'ar'] as const satisfies readonly Language[];
@@ -136,7 +136,7 @@ export function contentTranslationsSchema(
 export type ContentTranslations = z.infer<ReturnType<typeof contentTranslationsSchema>>;
 export type TranslatedTexts = NonNullable<ContentTranslations[TranslationLanguage]>;
 
-/** What an attempt's timeline records (issue 26): facts for the result detail and the PDF report, never scored. */
+/** What an attempt's timeline records: facts for the result detail and the PDF report, never scored. */
 export const TIMELINE_KINDS = [
   'started',
   'section_reached',

@@ -1,5 +1,5 @@
 /*
- * Every action the audit log can hold, declared once (issue 43, item 20): auth writes its own admins' actions and
+ * Every action the audit log can hold, declared once: auth writes its own admins' actions and
  * the ones the other services announce as events; the audit API declares its `action` as one of these, the CSV
  * export names each in words with the labels below, and the admin app's catalogue has a label for each (its test
  * compares them). A new audited action is added here first; nothing else compiles until it has its words.

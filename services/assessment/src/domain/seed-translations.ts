@@ -1,7 +1,7 @@
 import type { ContentTranslations, TranslatedTexts } from '@readiness/contracts';
 
 /*
- * The sample assessment's texts in Spanish, French, Portuguese and Arabic (issue 27), every text of `seedContent`
+ * The sample assessment's texts in Spanish, French, Portuguese and Arabic, every text of `seedContent`
  * translated. Spanish is neutral Latin American with "usted", French uses "vous" with a no-break space before
  * two-part punctuation, Portuguese is Brazilian with "você", Arabic is Modern Standard Arabic. Answers are worded as
  * the English ones are (an action for "What do you do?"), and wording that would name the student's gender is

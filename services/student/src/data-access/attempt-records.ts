@@ -23,7 +23,7 @@ export interface AttemptFile {
 }
 
 /**
- * The questions an attempt was given and the order it shows them (issue 26): a section's draw of N of its M
+ * The questions an attempt was given and the order it shows them: a section's draw of N of its M
  * questions, the questions shuffled within each section, the options of multiple-choice questions shuffled. Drawn
  * once when the attempt starts from a seed kept with it; null when the version draws and shuffles nothing, which is
  * every question in the version's order.

@@ -18,7 +18,7 @@ interface Figures {
 
 /**
  * A copy with its percentages as every surface shows them, from its points (docs/scoring.md): the event carries
- * the whole percent, rounded, which shows a 69.5 % fail as 70 %, and copies kept before issue 43 hold it.
+ * the whole percent, rounded, which shows a 69.5 % fail as 70 %, and copies kept by earlier releases hold it.
  */
 export function shown(body: StudentResultBody): StudentResultBody;
 export function shown(body: StudentResultBody | null): StudentResultBody | null;

@@ -92,7 +92,7 @@ export function studentView(v: AssessmentVersion): StudentAssessment {
 const welcomeViews = new WeakMap<StudentAssessment, StudentAssessment>();
 
 /**
- * What a page may see of a view (issue 43 item 2, question banks): only the questions `given` names (`null`: every
+ * What a page may see of a view (question banks): only the questions `given` names (`null`: every
  * question, an attempt without a paper), with their texts and files in every language the version has; before
  * Start `given` is empty and no scored question is sent at all. Sections, counts, the time limit, the practice
  * question and the titles stay whole.

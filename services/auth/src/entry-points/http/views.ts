@@ -50,7 +50,7 @@ export function auditFilter(query: {
   };
 }
 
-/** The CSV export's columns (issue 43, item 20): the action in words beside its key, the details as words. */
+/** The CSV export's columns: the action in words beside its key, the details as words. */
 export const AUDIT_CSV_HEADER = csvLine([
   'When',
   'Actor',

@@ -29,7 +29,7 @@ export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: Ob
         studentId: event.studentId,
         mail: certificateIssued({
           name: event.name,
-          // The title the certificate prints: in its language when the version translates it (issue 27).
+          // The title the certificate prints: in its language when the version translates it.
           assessmentTitle: event.assessmentTitle,
           // As every surface shows it, from the points (docs/scoring.md); a v1 event, or a v2 one from an older
           // publisher, has only the whole percent.

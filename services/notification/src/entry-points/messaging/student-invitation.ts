@@ -39,7 +39,7 @@ export function studentInvitationConsumers(
         mail: studentInvitation({
           name: event.name,
           invitationUrl: deps.secrets.open(event.sealedInvitationUrl),
-          // The title in the student's language when the version translates it, else English (issue 27).
+          // The title in the student's language when the version translates it, else English.
           assessmentTitle: event.localizedTitle || event.assessmentTitle,
           timeLimitMinutes: event.timeLimitMinutes,
           extraTimePercent: event.extraTimePercent,

@@ -44,7 +44,7 @@ const adminPdf = (
     },
     async handle({ params, res }, reports) {
       const file = await pdf(reports, params.id);
-      // In the audit log before the file leaves (issue 43, item 6).
+      // In the audit log before the file leaves.
       await reports.downloaded({
         actorId: adminClaims(res).sub,
         resultId: params.id,

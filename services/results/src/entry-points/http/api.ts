@@ -284,7 +284,7 @@ export const resultsApi = serviceApi<Results>({
           await write(res, batch.map(csvResultLine).join(''));
           rows += batch.length;
         }
-        // In the audit log once the whole file was written (issue 43, item 6).
+        // In the audit log once the whole file was written.
         await results.exported({
           actorId: adminClaims(res).sub,
           search: query.search,

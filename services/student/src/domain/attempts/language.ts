@@ -5,7 +5,7 @@ import type { AttemptsContext } from './context';
 import { invalidLink, expiredUnstarted } from './invitation-link';
 
 /**
- * The language a student reads the pages in (issue 27): the attempt's while one runs (it is the one they switched
+ * The language a student reads the pages in: the attempt's while one runs (it is the one they switched
  * to), else the one kept for the student (an administrator's choice at invitation or the student's last switch),
  * else what the browser asks for (Accept-Language, negotiated by the caller), else English.
  */
