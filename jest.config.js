@@ -10,11 +10,16 @@ const swc = [
     module: { type: 'commonjs' },
   },
 ];
+// The shared test fixtures and the contracts they are built through load in every project, the web's jsdom included.
+const fixturesMapper = {
+  '^@readiness/testing/fixtures$': '<rootDir>/packages/testing/src/fixtures',
+  '^@readiness/contracts$': '<rootDir>/proto/src',
+};
 const moduleNameMapper = {
+  ...fixturesMapper,
   '^@readiness/kit/(.*)$': '<rootDir>/packages/kit/src/$1',
   '^@readiness/testing$': '<rootDir>/packages/testing/src',
   '^@readiness/dev-servers$': '<rootDir>/packages/dev-servers/src',
-  '^@readiness/contracts$': '<rootDir>/proto/src',
   // Every other package is a service: services/<name>.
   '^@readiness/([a-z-]+)$': '<rootDir>/services/$1/src',
 };
@@ -78,7 +83,7 @@ module.exports = {
       // MSW depends on ESM-only packages; SWC compiles those to CommonJS for jest.
       transformIgnorePatterns: ['/node_modules/(?!(until-async/|.*\\.mjs$))'],
       setupFilesAfterEnv: ['<rootDir>/web/src/testing/setup-tests.ts'],
-      moduleNameMapper: { '\\.css$': '<rootDir>/web/src/testing/style-stub.ts' },
+      moduleNameMapper: { ...fixturesMapper, '\\.css$': '<rootDir>/web/src/testing/style-stub.ts' },
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     },
   ],

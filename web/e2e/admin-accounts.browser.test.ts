@@ -9,23 +9,20 @@
  * address, and starts signed out in its own browser context, so a test that fails leaves nothing
  * half-done for the next one.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
-  createAdminPastFirstSignIn,
   SUPER,
   api,
   atPath,
   expectAccessible,
-  newPage,
   saveScreenshot,
   shown,
   signIn,
-  startProductAndBrowser,
+  productForFile,
   submitLogin,
   temporaryPasswordIn,
   toast,
   waitForMail,
-  type RunningProduct,
 } from './support';
 
 jest.setTimeout(180_000);
@@ -40,40 +37,8 @@ const MARGARET = {
 };
 const KATHERINE = { name: 'Katherine Johnson', email: 'katherine@example.edu', password: 'orbit-1962' };
 
-let product: RunningProduct;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-async function freshPage(): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url);
-  contexts.push(context);
-  return page;
-}
-
-async function superAdminToken(): Promise<string> {
-  const session = await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER });
-  expect(session.status).toBe(200);
-  return session.body.token;
-}
-
-/** Creates a regular admin through the API, as the super admin, past their first sign-in; returns their id. */
-async function createAdmin(admin: { name: string; email: string; password: string }): Promise<string> {
-  return (await createAdminPastFirstSignIn(product.url, await superAdminToken(), { ...admin, role: 'admin' }))
-    ._id;
-}
+const file = productForFile();
+const freshPage = () => file.page();
 
 const adminRow = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email });
 
@@ -190,7 +155,7 @@ test('when the super admin creates an admin and edits them, then the table shows
 });
 
 test('when the super admin resets the password, then nothing happens before the confirmation, and afterwards the temporary password is e-mailed', async () => {
-  await createAdmin(ADA);
+  await file.createAdmin(ADA);
   const page = await freshPage();
   const resetCalls: string[] = [];
   page.on('request', (req) => {
@@ -218,18 +183,18 @@ test('when the super admin resets the password, then nothing happens before the 
   // The server's message, or the screen's own; both name the address the mail went to.
   await shown(toast(page, ADA.email));
 
-  const mail = await waitForMail(product.url, ADA.email, (m) => /temporary password/i.test(m.text));
+  const mail = await waitForMail(file.url, ADA.email, (m) => /temporary password/i.test(m.text));
   expect(temporaryPasswordIn(mail)).not.toBe('');
   expect(mail.html).toContain(ADA.name);
 });
 
 test('when the admin signs in with the temporary password, then they must choose a new one, and as a regular admin they see no admin management', async () => {
-  const id = await createAdmin(MARGARET);
-  const reset = await api(product.url, 'POST', `/api/admin/admins/${id}/reset-password`, {
-    token: await superAdminToken(),
+  const id = await file.createAdmin(MARGARET);
+  const reset = await api(file.url, 'POST', `/api/admin/admins/${id}/reset-password`, {
+    token: await file.superToken(),
   });
   expect(reset.status).toBe(200);
-  const temporaryPassword = temporaryPasswordIn(await waitForMail(product.url, MARGARET.email));
+  const temporaryPassword = temporaryPasswordIn(await waitForMail(file.url, MARGARET.email));
   const page = await freshPage();
 
   // The old password stopped working with the reset.
@@ -274,7 +239,7 @@ test('when the admin signs in with the temporary password, then they must choose
 });
 
 test('when the super admin disables an admin, then the admin is sent to sign-in at their next call and cannot sign in until enabled again', async () => {
-  await createAdmin(KATHERINE);
+  await file.createAdmin(KATHERINE);
 
   const katherine = await freshPage();
   await signIn(katherine, KATHERINE.email, KATHERINE.password);

@@ -11,21 +11,19 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
   DESKTOP,
   MOBILE,
   ROOT,
-  SUPER,
   api,
   expectAccessible,
-  newPage,
   saveAssessmentChanges,
   saveScreenshot,
   shown,
-  startProductAndBrowser,
-  type RunningProduct,
+  productForFile,
 } from './support';
+import { openSignedIn } from './steps';
 
 jest.setTimeout(180_000);
 
@@ -46,36 +44,20 @@ interface SavedAssessment {
   }[];
 }
 
-let product: RunningProduct;
-let browser: Browser;
+const file = productForFile();
 let token: string;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
-  token = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body.token;
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
+  token = await file.superToken();
 });
 
 const current = async () =>
-  (await api<{ assessment: SavedAssessment }>(product.url, 'GET', '/api/assessment', { token })).body
-    .assessment;
+  (await api<{ assessment: SavedAssessment }>(file.url, 'GET', '/api/assessment', { token })).body.assessment;
 
 /** Opens the screen signed in (by token, so no welcome toast covers it) and waits for read mode. */
 async function openAssessments(viewport = DESKTOP): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url, viewport);
-  contexts.push(context);
-  await page.goto('/admin/login');
-  await page.evaluate((t) => localStorage.setItem('admin_token', t), token);
-  await page.goto('/admin/assessments');
+  const page = await file.page(viewport);
+  await openSignedIn(page, token, '/admin/assessments');
   await shown(page.getByRole('button', { name: 'Edit Assessment' }));
   return page;
 }
@@ -239,7 +221,7 @@ test('when an edit is left through the menu, then it asks first; when it is canc
 test('when an earlier version is made current, then it asks first, the history marks it Current and the API serves it', async () => {
   const before = await current();
   // A newer version to roll back from.
-  const saved = await api<{ assessment: SavedAssessment }>(product.url, 'PUT', '/api/assessment', {
+  const saved = await api<{ assessment: SavedAssessment }>(file.url, 'PUT', '/api/assessment', {
     token,
     body: {
       ...before,
@@ -327,12 +309,9 @@ test('when an admin sets a question bank and shuffling, then the editor says wha
   await page.getByLabel('Change notes (optional)').fill('Question bank for section 1');
   await saveAssessmentChanges(page);
   const saved = (
-    await api<{ assessment: SavedAssessment & Record<string, unknown> }>(
-      product.url,
-      'GET',
-      '/api/assessment',
-      { token },
-    )
+    await api<{ assessment: SavedAssessment & Record<string, unknown> }>(file.url, 'GET', '/api/assessment', {
+      token,
+    })
   ).body.assessment;
   expect(saved).toMatchObject({ shuffleQuestions: true, shuffleOptions: true });
   expect(saved.sections[0]).toMatchObject({ draw: 2 });
@@ -355,7 +334,7 @@ test('when the English of a translated question changes, then the editor marks i
   // The English of the first question changes through the API; its translations stay as they were written.
   const changed = await api<{
     assessment: SavedAssessment & { outdatedTranslations: Record<string, string[][]> };
-  }>(product.url, 'PUT', '/api/assessment', {
+  }>(file.url, 'PUT', '/api/assessment', {
     token,
     body: {
       ...before,

@@ -14,9 +14,8 @@
 import path from 'node:path';
 import { generateSync } from 'otplib';
 import { Client } from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
-  createAdminPastFirstSignIn,
   DESKTOP,
   MOBILE,
   SUPER,
@@ -24,15 +23,13 @@ import {
   atPath,
   expectAccessible,
   isolated,
-  newPage,
   saveScreenshot,
   shown,
   signIn,
-  startProductAndBrowser,
+  productForFile,
   submitLogin,
   toast,
   waitForMail,
-  type RunningProduct,
 } from './support';
 
 jest.setTimeout(180_000);
@@ -43,30 +40,13 @@ const MARY = { name: 'Mary Jackson', email: 'mary@example.edu', password: 'wind-
 const ADA = { name: 'Ada Lovelace', email: 'ada.passkey@example.edu', password: 'analytical-engine-1843' };
 const GRACE = { name: 'Grace Hopper', email: 'grace.stepup@example.edu', password: 'compiler-cobol-1959' };
 
-let product: RunningProduct;
-let browser: Browser;
+const file = productForFile();
+const freshPage = () => file.page();
 let superToken: string;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
   superToken = (await login(SUPER.email, SUPER.password)).body.token!;
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
 });
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-async function freshPage(): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url);
-  contexts.push(context);
-  return page;
-}
 
 /**
  * A page at the product's own name, `localhost` (its PUBLIC_ORIGIN), where passkeys are made and used: WebAuthn
@@ -74,8 +54,7 @@ async function freshPage(): Promise<Page> {
  * device's: it keeps discoverable credentials and verifies the person (as a fingerprint would) without a prompt.
  */
 async function pageWithAuthenticator(): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url.replace('127.0.0.1', 'localhost'));
-  contexts.push(context);
+  const { context, page } = await file.open(DESKTOP, file.url.replace('127.0.0.1', 'localhost'));
   const devtools = await context.newCDPSession(page);
   await devtools.send('WebAuthn.enable');
   await devtools.send('WebAuthn.addVirtualAuthenticator', {
@@ -92,19 +71,22 @@ async function pageWithAuthenticator(): Promise<Page> {
 }
 
 async function login(email: string, password: string) {
-  return api<{ token?: string; mfaRequired?: boolean }>(product.url, 'POST', '/api/auth/login', {
+  return api<{ token?: string; mfaRequired?: boolean }>(file.url, 'POST', '/api/auth/login', {
     body: { email, password },
   });
-}
-
-/** A regular admin past their first sign-in, so their password is their own. */
-async function createAdmin(admin: { name: string; email: string; password: string }): Promise<string> {
-  return (await createAdminPastFirstSignIn(product.url, superToken, { ...admin, role: 'admin' }))._id;
 }
 
 /** A code of the step `offset` steps from now: the server takes one step of drift either way. */
 const codeAt = (secret: string, offset = 0) =>
   generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
+
+/** Signs in with the password, then `code` in place of the authenticator's; does not wait for the outcome. */
+async function signInWithRecoveryCode(page: Page, admin: { email: string; password: string }, code: string) {
+  await submitLogin(page, admin.email, admin.password);
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await page.getByLabel('Recovery code').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
 
 const signOut = async (page: Page) => {
   await page.getByRole('button', { name: 'Logout' }).click();
@@ -112,7 +94,7 @@ const signOut = async (page: Page) => {
 };
 
 test('when an admin enrols an authenticator app, then the password alone no longer signs in, a code does, and a recovery code works once', async () => {
-  await createAdmin(HEDY);
+  await file.createAdmin(HEDY, superToken);
   const page = await freshPage();
   await signIn(page, HEDY.email, HEDY.password);
 
@@ -159,27 +141,21 @@ test('when an admin enrols an authenticator app, then the password alone no long
   await atPath(page, '/admin/dashboard');
   await signOut(page);
 
-  await submitLogin(page, HEDY.email, HEDY.password);
-  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-  await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
-  await page.getByRole('button', { name: 'Verify' }).click();
+  await signInWithRecoveryCode(page, HEDY, recoveryCodes[0]!);
   await atPath(page, '/admin/dashboard');
   await signOut(page);
 
-  await submitLogin(page, HEDY.email, HEDY.password);
-  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-  await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
-  await page.getByRole('button', { name: 'Verify' }).click();
+  await signInWithRecoveryCode(page, HEDY, recoveryCodes[0]!);
   await shown(page.getByText('The recovery code is not valid or has already been used.'));
   expect(new URL(page.url()).pathname).toBe('/admin/login');
   expect(await page.evaluate(() => localStorage.getItem('admin_token'))).toBeNull();
 });
 
 test("when a super admin resets an admin's factors after confirming, then the admin's password alone signs in again", async () => {
-  await createAdmin(RADIA);
+  await file.createAdmin(RADIA, superToken);
   const token = (await login(RADIA.email, RADIA.password)).body.token;
-  const started = await api<{ secret: string }>(product.url, 'POST', '/api/auth/mfa/totp', { token });
-  const confirmed = await api(product.url, 'POST', '/api/auth/mfa/totp/confirm', {
+  const started = await api<{ secret: string }>(file.url, 'POST', '/api/auth/mfa/totp', { token });
+  const confirmed = await api(file.url, 'POST', '/api/auth/mfa/totp/confirm', {
     token,
     body: { code: codeAt(started.body.secret) },
   });
@@ -201,7 +177,7 @@ test("when a super admin resets an admin's factors after confirming, then the ad
 });
 
 test('when a super admin requires two-factor authentication, then an admin without it sets up an app as they sign in, before reaching anything', async () => {
-  await createAdmin(MARY);
+  await file.createAdmin(MARY, superToken);
   const owner = await freshPage();
   await signIn(owner, SUPER.email, SUPER.password);
   await owner.goto('/admin/security');
@@ -233,7 +209,7 @@ test('when a super admin requires two-factor authentication, then an admin witho
     await page.getByRole('button', { name: 'Continue' }).click();
     await atPath(page, '/admin/dashboard');
   } finally {
-    await api(product.url, 'PUT', '/api/admin/security-settings', {
+    await api(file.url, 'PUT', '/api/admin/security-settings', {
       token: superToken,
       body: { mfaRequired: false },
     });
@@ -241,7 +217,7 @@ test('when a super admin requires two-factor authentication, then an admin witho
 });
 
 test('when an admin adds a passkey, then it is asked for after the password, it signs in alone, and once removed it signs nobody in', async () => {
-  await createAdmin(ADA);
+  await file.createAdmin(ADA, superToken);
   const page = await pageWithAuthenticator();
   await signIn(page, ADA.email, ADA.password);
   await page.goto('/admin/security');
@@ -309,7 +285,11 @@ test('when an admin adds a passkey, then it is asked for after the password, it 
  * in long ago, in the product's own database (the embedded PostgreSQL of its data folder, reached by its socket).
  */
 async function proofsExpire(email: string): Promise<void> {
-  const db = new Client({ host: path.join(product.dataDir, 'postgres'), user: 'postgres', database: 'auth' });
+  const db = new Client({
+    host: path.join(file.product.dataDir, 'postgres'),
+    user: 'postgres',
+    database: 'auth',
+  });
   await db.connect();
   try {
     await db.query(
@@ -323,7 +303,7 @@ async function proofsExpire(email: string): Promise<void> {
 }
 
 test("when an admin whose sign-in is long past adds a passkey, then 'Confirm it's you' asks for the password first, a wrong one is refused at the field, and the right one carries on with the passkey, mailed to them", async () => {
-  await createAdmin(GRACE);
+  await file.createAdmin(GRACE, superToken);
   const page = await pageWithAuthenticator();
   await signIn(page, GRACE.email, GRACE.password);
   await page.goto('/admin/security');
@@ -356,7 +336,7 @@ test("when an admin whose sign-in is long past adds a passkey, then 'Confirm it'
   await shown(page.getByRole('region', { name: 'Passkeys' }).getByRole('cell', { name: 'Office desktop' }));
 
   const mail = await waitForMail(
-    product.url,
+    file.url,
     GRACE.email,
     (m) => m.subject === 'A passkey was added to your account',
   );

@@ -4,45 +4,28 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   MOBILE,
   ROOT,
   SUPER,
   atPath,
   expectAccessible,
-  newPage,
   saveScreenshot,
   shown,
   signIn,
-  startProductAndBrowser,
+  productForFile,
   submitLogin,
-  type RunningProduct,
 } from './support';
 
 jest.setTimeout(180_000);
 
-let product: RunningProduct;
-let browser: Browser;
-let context: BrowserContext;
+const file = productForFile();
 let page: Page;
 let consoleErrors: string[];
 
-beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
 beforeEach(async () => {
-  ({ context, page, consoleErrors } = await newPage(browser, product.url));
-});
-
-afterEach(async () => {
-  await context?.close();
+  ({ page, consoleErrors } = await file.open());
 });
 
 describe('public routes', () => {

@@ -8,20 +8,19 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   DESKTOP,
   MOBILE,
   ROOT,
-  SUPER,
   api,
   expectAccessible,
-  newPage,
   shown,
+  productForFile,
   startProductAndBrowser,
   toast,
-  type RunningProduct,
 } from './support';
+import { inviteStudent, openSignedIn, someone } from './steps';
 
 jest.setTimeout(240_000);
 
@@ -48,18 +47,9 @@ interface ResultRowJson {
 const OUT = path.join(ROOT, 'docs/screenshots');
 const SCREENSHOTS = process.env.SCREENSHOTS === '1';
 
-let product: RunningProduct;
-let browser: Browser;
+const file = productForFile(() => startProductAndBrowser({}, { own: true }));
 let token: string;
 let questions: Question[];
-const contexts: BrowserContext[] = [];
-
-let serial = 0;
-const someone = (label: string) => {
-  serial += 1;
-  const tag = `${label}${Date.now().toString(36)}${serial}`;
-  return { name: `Student ${tag}`, email: `${tag.toLowerCase()}@example.edu` };
-};
 
 /** The answer that is right, or one that is wrong, for a question of the answer key. */
 function answerFor(question: Question, right: boolean): string {
@@ -79,17 +69,9 @@ async function takeAssessment(
   student: { name: string; email: string },
   right: (q: Question, index: number) => boolean,
 ): Promise<ResultRowJson> {
-  const invited = await api<{ student: { inviteToken?: string; inviteUrl?: string } }>(
-    product.url,
-    'POST',
-    '/api/admin/students/invite',
-    { token, body: student },
-  );
-  expect(invited.status).toBe(201);
-  const inviteToken =
-    invited.body.student.inviteToken ?? invited.body.student.inviteUrl!.split('/assessment/')[1]!;
+  const { inviteToken } = await inviteStudent(file.url, token, student);
   const started = await api<{ attempt: { id: string; startedAt: string } }>(
-    product.url,
+    file.url,
     'POST',
     `/api/student/${inviteToken}/start`,
   );
@@ -112,7 +94,7 @@ async function takeAssessment(
   form.append('timeSpent', '3');
   form.append('startedAt', started.body.attempt.startedAt);
   form.append('fileQuestionIds', JSON.stringify(fileQuestionIds));
-  const submitted = await fetch(`${product.url}/api/student/${inviteToken}/submit`, {
+  const submitted = await fetch(`${file.url}/api/student/${inviteToken}/submit`, {
     method: 'POST',
     body: form,
   });
@@ -122,7 +104,7 @@ async function takeAssessment(
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     const listed = await api<{ results: ResultRowJson[] }>(
-      product.url,
+      file.url,
       'GET',
       `/api/admin/results?search=${encodeURIComponent(student.email)}`,
       { token },
@@ -138,37 +120,19 @@ const allRight = () => true;
 const allWrong = () => false;
 
 beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser({}, { own: true }));
-  token = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body.token;
-  const current = await api<{ assessment: { questions: Question[] } }>(
-    product.url,
-    'GET',
-    '/api/assessment',
-    {
-      token,
-    },
-  );
+  token = await file.superToken();
+  const current = await api<{ assessment: { questions: Question[] } }>(file.url, 'GET', '/api/assessment', {
+    token,
+  });
   questions = current.body.assessment.questions;
   expect(questions.length).toBeGreaterThan(0);
   if (SCREENSHOTS) mkdirSync(OUT, { recursive: true });
 }, 200_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
 /** Opens a screen signed in by token, so no welcome toast covers it. */
 async function open(route: string, viewport = DESKTOP): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url, viewport);
-  contexts.push(context);
-  await page.goto('/admin/login');
-  await page.evaluate((t) => localStorage.setItem('admin_token', t), token);
-  await page.goto(route);
+  const page = await file.page(viewport);
+  await openSignedIn(page, token, route);
   return page;
 }
 
@@ -334,7 +298,7 @@ test('when the PDF report and the certificate are downloaded from the detail, th
   let status = 0;
   while (Date.now() < deadline) {
     status = (
-      await fetch(`${product.url}/api/admin/results/${passer._id}/certificate`, {
+      await fetch(`${file.url}/api/admin/results/${passer._id}/certificate`, {
         headers: { authorization: `Bearer ${token}` },
       })
     ).status;
@@ -388,7 +352,7 @@ test('when a certificate is resent and a result deleted from the list, then each
   await confirm.getByRole('button', { name: 'Delete Result' }).click();
   await shown(toast(page, 'Assessment result deleted successfully'));
   await shown(page.getByText('No results found'));
-  const gone = await api(product.url, 'GET', `/api/admin/results/${failer._id}`, { token });
+  const gone = await api(file.url, 'GET', `/api/admin/results/${failer._id}`, { token });
   expect(gone.status).toBe(404);
 });
 

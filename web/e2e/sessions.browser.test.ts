@@ -4,23 +4,19 @@
  * an admin signed in from two browsers sees both sessions on the Security page, signs the other one out and it
  * ends there, then signs out everywhere. Each screen gets an accessibility scan at 1280 and 360 px.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
-  createAdminPastFirstSignIn,
   DESKTOP,
-  MOBILE,
   SUPER,
+  MOBILE,
   api,
-  assertBuilt,
   atPath,
   expectAccessible,
-  launchBrowser,
-  newPage,
   shown,
   signIn,
-  startProduct,
+  productForFile,
+  startProductAndBrowser,
   toast,
-  type RunningProduct,
 } from './support';
 
 jest.setTimeout(240_000);
@@ -29,42 +25,8 @@ const TTL_SECONDS = 60;
 /** Tokens this short are warned about at half their life; the margin is for a busy machine. */
 const WARNING_WITHIN_MS = (TTL_SECONDS / 2 + 20) * 1000;
 
-let product: RunningProduct;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  assertBuilt();
-  [product, browser] = await Promise.all([
-    startProduct({
-      SEED_ADMIN_EMAIL: SUPER.email,
-      SEED_ADMIN_PASSWORD: SUPER.password,
-      JWT_TTL_SECONDS: String(TTL_SECONDS),
-    }),
-    launchBrowser(),
-  ]);
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-async function freshPage(viewport = DESKTOP): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url, viewport);
-  contexts.push(context);
-  return page;
-}
-
-/** A new regular admin, made through the API by the super admin, past their first sign-in. */
-async function createAdmin(admin: { name: string; email: string; password: string }): Promise<void> {
-  const session = await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER });
-  await createAdminPastFirstSignIn(product.url, session.body.token, { ...admin, role: 'admin' });
-}
+const file = productForFile(() => startProductAndBrowser({ JWT_TTL_SECONDS: String(TTL_SECONDS) }));
+const freshPage = (viewport = DESKTOP) => file.page(viewport);
 
 const storedToken = (page: Page) => page.evaluate(() => window.localStorage.getItem('admin_token'));
 const expiryOf = (token: string) =>
@@ -102,7 +64,7 @@ test('when the session is about to end, then a dialog says so and one key press 
   // warned about in its turn 30 s after the renewal, which may be now: the page is opened by its address, which
   // no dialog stands in the way of, rather than by a click.
   await page.waitForTimeout(Math.max(0, expiryOf(before) * 1000 + 6_000 - Date.now()));
-  const still = await api(product.url, 'GET', '/api/auth/me', { token: (await storedToken(page))! });
+  const still = await api(file.url, 'GET', '/api/auth/me', { token: (await storedToken(page))! });
   expect(still.status).toBe(200);
   await page.goto('/admin/students');
   await atPath(page, '/admin/students');
@@ -111,7 +73,7 @@ test('when the session is about to end, then a dialog says so and one key press 
 
 test('when an admin is signed in from two browsers, then the Security page lists both and signing out the other ends it there', async () => {
   const ada = { name: 'Ada Lovelace', email: 'ada-sessions@example.edu', password: 'analytical-engine-1843' };
-  await createAdmin(ada);
+  await file.createAdmin(ada);
   const laptop = await freshPage();
   const phone = await freshPage(MOBILE);
   await signIn(phone, ada.email, ada.password);

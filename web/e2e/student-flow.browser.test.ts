@@ -8,7 +8,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import {
+  assessmentInput,
+  fileUploadQuestion,
+  multipleChoiceQuestion,
+  practiceQuestion,
+  yesNoQuestion,
+} from '@readiness/testing/fixtures';
 import {
   DESKTOP,
   MOBILE,
@@ -18,23 +25,20 @@ import {
   api,
   atPath,
   expectAccessible,
-  newPage,
   resultShown,
   saveScreenshot,
   shown,
   signIn,
-  startProductAndBrowser,
+  productForFile,
   submitAssessment,
   toast,
-  type RunningProduct,
 } from './support';
+import { inviteStudent, someone } from './steps';
 
 jest.setTimeout(240_000);
 
-let product: RunningProduct;
-let browser: Browser;
+const file = productForFile();
 let adminToken: string;
-const contexts: BrowserContext[] = [];
 
 const OUT = path.join(ROOT, 'docs/screenshots');
 const screenshots = process.env.SCREENSHOTS === '1';
@@ -62,33 +66,20 @@ const TITLE = 'Readiness Check';
  * unanswered: skipped, it counts in neither score nor total, so the three required points are the whole total.
  */
 function assessment(timeLimit: number) {
-  return {
+  return assessmentInput({
     title: TITLE,
     description: 'A short check of how ready you are to learn online.',
     timeLimit,
-    passingScore: 70,
     sections: [
       { id: 1, title: 'Technology', description: 'Your computer and connection.' },
       { id: 2, title: 'Study Habits', description: 'How you plan your week.' },
     ],
     questions: [
-      {
-        id: 'q1',
-        type: 'yes_no',
-        question: 'Do you have a computer at home?',
-        section: 1,
-        points: 1,
-        required: true,
-        correctAnswer: 'yes',
-        options: [],
-      },
-      {
-        id: 'q2',
-        type: 'multiple_choice',
+      yesNoQuestion({ question: 'Do you have a computer at home?' }),
+      multipleChoiceQuestion({
         question: 'How often can you go online?',
         section: 1,
         points: 1,
-        required: true,
         correctAnswer: 'q2o1',
         options: [
           { id: 'q2o1', text: 'Every day' },
@@ -98,68 +89,49 @@ function assessment(timeLimit: number) {
             text: 'Once a month, from the public library or a friend’s computer when I can get there',
           },
         ],
-      },
-      {
-        id: 'q3',
-        type: 'file_upload',
+      }),
+      fileUploadQuestion({
         question: 'Upload your weekly study plan',
-        section: 2,
         points: 1,
         required: true,
         fileInstructions: 'A PDF or a photo of your plan.',
-        options: [],
-      },
-      {
+      }),
+      yesNoQuestion({
         id: 'q4',
-        type: 'yes_no',
         question: 'Do you study late at night?',
         section: 2,
-        points: 1,
         required: false,
         correctAnswer: 'no',
-        options: [],
-      },
+      }),
     ],
-  };
+  });
 }
 
-async function saveAssessment(timeLimit: number): Promise<void> {
-  const current = await api<{ assessment: { version: number } }>(product.url, 'GET', '/api/assessment', {
+/** Saves `body` over the active version as the super admin. */
+async function saveOverCurrent(body: Record<string, unknown>): Promise<void> {
+  const current = await api<{ assessment: { version: number } }>(file.url, 'GET', '/api/assessment', {
     token: adminToken,
   });
-  const saved = await api(product.url, 'PUT', '/api/assessment', {
+  const saved = await api(file.url, 'PUT', '/api/assessment', {
     token: adminToken,
-    body: {
-      ...assessment(timeLimit),
-      changeNotes: `Student flow test, ${timeLimit} min`,
-      baseVersion: current.body.assessment.version,
-    },
+    body: { ...body, baseVersion: current.body.assessment.version },
   });
   expect(saved.status).toBe(200);
 }
 
-let serial = 0;
+async function saveAssessment(timeLimit: number): Promise<void> {
+  await saveOverCurrent({ ...assessment(timeLimit), changeNotes: `Student flow test, ${timeLimit} min` });
+}
+
 /** Invites a new student and waits until the student service serves them the expected assessment. */
 async function invite(timeLimit = 30): Promise<{ name: string; link: string; token: string }> {
-  serial += 1;
-  const tag = `${Date.now().toString(36)}${serial}`;
-  const name = `Student ${tag}`;
-  const res = await api<{ student: { inviteToken?: string; inviteUrl?: string } }>(
-    product.url,
-    'POST',
-    '/api/admin/students/invite',
-    { token: adminToken, body: { name, email: `student.${tag}@example.edu` } },
-  );
-  expect(res.status).toBe(201);
-  const link = res.body.student.inviteUrl
-    ? new URL(res.body.student.inviteUrl).pathname
-    : `/assessment/${res.body.student.inviteToken}`;
-  const token = decodeURIComponent(link.split('/').pop()!);
+  const { name, email } = someone('Flow');
+  const { link, inviteToken: token } = await inviteStudent(file.url, adminToken, { name, email });
   // The student service learns of a saved version through an event: wait until it serves this one.
   const deadline = Date.now() + 20_000;
   for (;;) {
     const seen = await api<{ assessment?: { title: string; timeLimit: number } }>(
-      product.url,
+      file.url,
       'GET',
       `/api/student/${encodeURIComponent(token)}/assessment`,
     );
@@ -171,11 +143,7 @@ async function invite(timeLimit = 30): Promise<{ name: string; link: string; tok
   return { name, link, token };
 }
 
-async function open(viewport = DESKTOP): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url, viewport);
-  contexts.push(context);
-  return page;
-}
+const open = (viewport = DESKTOP) => file.page(viewport);
 
 const question = (page: Page, text: string) => page.getByRole('group', { name: new RegExp(text) });
 const saveStatus = (page: Page, text: string) => page.locator('.test-header__save', { hasText: text });
@@ -212,21 +180,10 @@ async function answerAllAndSubmit(page: Page, computer: 'Yes' | 'No', online: st
 }
 
 beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
-  adminToken = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body
-    .token;
+  adminToken = await file.superToken();
   await saveAssessment(30);
   if (screenshots) mkdirSync(OUT, { recursive: true });
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
 
 describe.each([
   ['desktop', DESKTOP],
@@ -317,8 +274,7 @@ describe.each([
 test('when a student passes on a phone, then the completion page opens at its top, its heading focused and clear of the toasts, and the confetti falls once', async () => {
   const { link } = await invite();
   // Motion as most visitors have it, so that the confetti falls.
-  const context = await browser.newContext({ baseURL: product.url, viewport: MOBILE });
-  contexts.push(context);
+  const context = file.closeAfterTest(await file.browser.newContext({ baseURL: file.url, viewport: MOBILE }));
   const page = await context.newPage();
   await start(page, link);
   await answerAllAndSubmit(page, 'Yes', 'Every day');
@@ -469,7 +425,7 @@ test('when the connection drops while answering, then the answers stay on the de
   await page.context().setOffline(false);
   await shown(saveStatus(page, 'Saved'));
   const held = await api<{ attempt: { answers: { questionId: string; answer: string }[] } }>(
-    product.url,
+    file.url,
     'GET',
     `/api/student/${encodeURIComponent(token)}/assessment`,
   );
@@ -619,7 +575,7 @@ test("when an admin adds time on the Live screen, then the student's countdown m
   await answerAllAndSubmit(first, 'Yes', 'Every day');
   await resultShown(first, 'Congratulations!');
   const found = await api<{ results: Array<{ _id: string }> }>(
-    product.url,
+    file.url,
     'GET',
     `/api/admin/results?search=${encodeURIComponent(extended.name)}`,
     { token: adminToken },
@@ -678,34 +634,18 @@ test('when a version draws and shuffles, then two students see their own questio
       text,
     })),
   };
-  const current = await api<{ assessment: { version: number } }>(product.url, 'GET', '/api/assessment', {
-    token: adminToken,
+  await saveOverCurrent({
+    ...assessment(31),
+    sections: [
+      { id: 1, title: 'Technology', description: 'Five of eight, in your own order.', draw: 5 },
+      { id: 2, title: 'Study Habits', description: '' },
+    ],
+    questions: [...bank, choice],
+    shuffleQuestions: true,
+    shuffleOptions: true,
+    practiceQuestion: practiceQuestion(),
+    changeNotes: 'Question bank',
   });
-  const saved = await api(product.url, 'PUT', '/api/assessment', {
-    token: adminToken,
-    body: {
-      ...assessment(31),
-      sections: [
-        { id: 1, title: 'Technology', description: 'Five of eight, in your own order.', draw: 5 },
-        { id: 2, title: 'Study Habits', description: '' },
-      ],
-      questions: [...bank, choice],
-      shuffleQuestions: true,
-      shuffleOptions: true,
-      practiceQuestion: {
-        type: 'multiple_choice',
-        question: 'Which of these is a web browser?',
-        options: [
-          { id: 'p1', text: 'Firefox' },
-          { id: 'p2', text: 'A printer' },
-        ],
-        correctAnswer: 'p1',
-      },
-      changeNotes: 'Question bank',
-      baseVersion: current.body.assessment.version,
-    },
-  });
-  expect(saved.status).toBe(200);
 
   /** Section 1's questions and section 2's options, in the order this student's page shows them. */
   const shownOrder = async (page: Page) => {

@@ -7,75 +7,28 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  DESKTOP,
-  MOBILE,
-  ROOT,
-  SUPER,
-  api,
-  expectAccessible,
-  newPage,
-  shown,
-  startProductAndBrowser,
-  toast,
-  type RunningProduct,
-} from './support';
+import type { Page } from 'playwright-core';
+import { DESKTOP, MOBILE, ROOT, api, expectAccessible, shown, productForFile, toast } from './support';
+import { inviteStudent, openSignedIn, someone, type InvitedStudent } from './steps';
 
 jest.setTimeout(180_000);
 
-interface StudentJson {
-  _id: string;
-  name: string;
-  email: string;
-  status: string;
-  inviteToken?: string;
-  inviteUrl?: string;
-}
-
-let product: RunningProduct;
-let browser: Browser;
+const file = productForFile();
 let token: string;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
-  token = (await api<{ token: string }>(product.url, 'POST', '/api/auth/login', { body: SUPER })).body.token;
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
+  token = await file.superToken();
 });
 
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-/** Each test works on its own students, so the order of tests does not matter. */
-let serial = 0;
-const someone = (label: string) => {
-  serial += 1;
-  const tag = `${label}${Date.now().toString(36)}${serial}`;
-  return { name: `Student ${tag}`, email: `${tag.toLowerCase()}@example.edu` };
-};
-
+/** Each test works on its own students (someone), so the order of tests does not matter. */
 const invite = async (student: { name: string; email: string }) =>
-  (
-    await api<{ student: StudentJson }>(product.url, 'POST', '/api/admin/students/invite', {
-      token,
-      body: student,
-    })
-  ).body.student;
+  (await inviteStudent(file.url, token, student)).student;
 
 /** Opens the screen signed in (by token, so no welcome toast covers it) and waits for the table. */
 async function openStudents(viewport = DESKTOP): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url, viewport);
-  contexts.push(context);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: product.url });
-  await page.goto('/admin/login');
-  await page.evaluate((t) => localStorage.setItem('admin_token', t), token);
-  await page.goto('/admin/students');
+  const { context, page } = await file.open(viewport);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: file.url });
+  await openSignedIn(page, token, '/admin/students');
   // With nobody invited yet the empty state stands where the table would be.
   await shown(page.getByRole('table', { name: 'Students' }).or(page.getByText('No students found')));
   return page;
@@ -144,7 +97,7 @@ test('when the link is copied, then the clipboard holds the assessment URL and a
   await shown(row(page, student.name).getByRole('button', { name: `Link copied for ${student.name}` }));
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(/\/assessment\/[A-Za-z0-9_-]{20,}$/);
-  expect(copied).toBe(student.inviteUrl ?? `${product.url}/assessment/${student.inviteToken}`);
+  expect(copied).toBe(student.inviteUrl ?? `${file.url}/assessment/${student.inviteToken}`);
   await shown(
     row(page, student.name).getByRole('button', { name: `Copy assessment URL for ${student.name}` }),
   );
@@ -179,8 +132,8 @@ test('when an invitation is resent, extra time set and a student deleted, then e
   await confirm.getByRole('button', { name: 'Delete Student' }).click();
   await shown(toast(page, 'Student deleted successfully'));
   await shown(page.getByText('No students found'));
-  const left = await api<{ students: StudentJson[] }>(
-    product.url,
+  const left = await api<{ students: InvitedStudent[] }>(
+    file.url,
     'GET',
     `/api/admin/students?search=${encodeURIComponent(student.email)}`,
     { token },

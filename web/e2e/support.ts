@@ -68,6 +68,88 @@ export async function startProductAndBrowser(
   throw product.status === 'rejected' ? product.reason : (browser as PromiseRejectedResult).reason;
 }
 
+/** The product and the browser of one test file, and the pages its tests open. */
+export interface FileProduct {
+  readonly product: RunningProduct;
+  readonly browser: Browser;
+  /** The product's address. */
+  readonly url: string;
+  /** A page in a fresh context (newPage) at the product's address or `baseURL`, closed after the test. */
+  open(
+    viewport?: typeof DESKTOP,
+    baseURL?: string,
+  ): Promise<{ context: BrowserContext; page: Page; consoleErrors: string[] }>;
+  /** Closes `context`, opened by the test itself, after the test. */
+  closeAfterTest(context: BrowserContext): BrowserContext;
+  /** open()'s page alone. */
+  page(viewport?: typeof DESKTOP, baseURL?: string): Promise<Page>;
+  /** A new API token of the seeded super admin. */
+  superToken(): Promise<string>;
+  /**
+   * Creates a regular admin through the API, as the super admin (with `superToken`, or a new one), past their first
+   * sign-in, so their password is their own; returns their id.
+   */
+  createAdmin(admin: { name: string; email: string; password: string }, superToken?: string): Promise<string>;
+}
+
+/**
+ * Registers a test file's hooks: the product and the browser started before its first test (startProductAndBrowser,
+ * or `start`) and stopped after its last, and the contexts its tests open closed after each test.
+ */
+export function productForFile(
+  start: () => Promise<{ product: RunningProduct; browser: Browser }> = () => startProductAndBrowser(),
+): FileProduct {
+  let started: { product: RunningProduct; browser: Browser } | undefined;
+  const contexts: BrowserContext[] = [];
+  const running = () => {
+    if (!started) throw new Error('The product is not started yet: use it inside a test or a hook.');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await start();
+  }, 180_000);
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await started?.browser.close();
+    await started?.product.stop();
+  });
+  const file: FileProduct = {
+    get product() {
+      return running().product;
+    },
+    get browser() {
+      return running().browser;
+    },
+    get url() {
+      return running().product.url;
+    },
+    async open(viewport = DESKTOP, baseURL = file.url) {
+      const opened = await newPage(file.browser, baseURL, viewport);
+      contexts.push(opened.context);
+      return opened;
+    },
+    closeAfterTest(context) {
+      contexts.push(context);
+      return context;
+    },
+    async page(viewport, baseURL) {
+      return (await file.open(viewport, baseURL)).page;
+    },
+    async superToken() {
+      const session = await api<{ token: string }>(file.url, 'POST', '/api/auth/login', { body: SUPER });
+      expect(session.status).toBe(200);
+      return session.body.token;
+    },
+    async createAdmin(admin, superToken) {
+      const token = superToken ?? (await file.superToken());
+      return (await createAdminPastFirstSignIn(file.url, token, { ...admin, role: 'admin' }))._id;
+    },
+  };
+  return file;
+}
+
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }

@@ -3,41 +3,12 @@
  * unknown code answered by the report service, and a valid certificate (its answer stood in for in the browser,
  * since issuing one needs a scored pass), each scanned with axe at desktop and phone width.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  DESKTOP,
-  MOBILE,
-  expectAccessible,
-  newPage,
-  shown,
-  startProductAndBrowser,
-  type RunningProduct,
-} from './support';
+import type { Page } from 'playwright-core';
+import { DESKTOP, MOBILE, expectAccessible, shown, productForFile } from './support';
 
 jest.setTimeout(180_000);
 
-let product: RunningProduct;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  ({ product, browser } = await startProductAndBrowser());
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.stop();
-});
-
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close()));
-});
-
-async function open(viewport: typeof DESKTOP): Promise<Page> {
-  const { context, page } = await newPage(browser, product.url, viewport);
-  contexts.push(context);
-  return page;
-}
+const file = productForFile();
 
 /** Nothing wider than the viewport: no sideways scrolling on a phone. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
@@ -54,7 +25,7 @@ test.each([
 ] as const)(
   'when a code matches no certificate (%s), then the page says so and passes axe',
   async (_, viewport) => {
-    const page = await open(viewport);
+    const page = await file.page(viewport);
     await page.goto('/verify/RDY-0000-0000');
     await shown(page.getByRole('heading', { level: 1, name: 'No certificate has this code' }));
     await expectAccessible(page, `unknown certificate code (${viewport.width} px)`);
@@ -68,7 +39,7 @@ test.each([
 ] as const)(
   'when a code matches a certificate (%s), then the page says Valid certificate with the name and date',
   async (_, viewport) => {
-    const page = await open(viewport);
+    const page = await file.page(viewport);
     await page.route('**/api/certificates/RDY-7K3F-92QX', (route) =>
       route.fulfill({
         json: {
@@ -96,7 +67,7 @@ test.each([
 ] as const)(
   'when %s is opened, then it is loaded once and shows a code field (%s), which opens the code typed',
   async (path, heading) => {
-    const page = await open(DESKTOP);
+    const page = await file.page(DESKTOP);
     let documents = 0;
     page.on('domcontentloaded', () => documents++);
     await page.goto(path);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { EventPayload } from '@readiness/contracts';
 import { createLogger } from '@readiness/kit/logger';
 import { eventually, startServiceUnderTest, testAdminToken, type ServiceUnderTest } from '@readiness/testing';
+import { assessmentInput, practiceQuestion } from '@readiness/testing/fixtures';
 import { assessmentService, type AssessmentConfig, type AssessmentConfigInput } from '../src';
 
 export const logger = createLogger({ name: 'assessment-test', level: 'silent' });
@@ -68,64 +69,14 @@ export async function startAssessment(
   }) as Harness;
 }
 
-/** A small valid assessment: two sections, one question of each type. */
-export function sampleAssessment(overrides: Record<string, unknown> = {}) {
-  return {
-    title: 'Readiness check',
-    description: 'Are you ready to study online?',
-    timeLimit: 20,
-    passingScore: 70,
-    sections: [
-      { id: 1, title: 'Technology', description: 'Your equipment' },
-      { id: 2, title: 'Habits', description: 'Your study habits' },
-    ],
-    questions: [
-      {
-        id: 'q1',
-        type: 'yes_no',
-        question: 'Do you own a computer?',
-        section: 1,
-        points: 1,
-        required: true,
-        correctAnswer: 'yes',
-      },
-      {
-        id: 'q2',
-        type: 'multiple_choice',
-        question: 'How often do you study?',
-        section: 2,
-        points: 2,
-        required: true,
-        options: [
-          { id: 'a', text: 'Daily' },
-          { id: 'b', text: 'Never' },
-        ],
-        correctAnswer: 'a',
-      },
-      {
-        id: 'q3',
-        type: 'file_upload',
-        question: 'Upload your weekly plan',
-        section: 2,
-        points: 3,
-        required: false,
-        fileInstructions: 'A PDF or a text file',
-      },
-    ],
-    ...overrides,
-  };
-}
+/** The fixtures' assessment as an admin saves it; `overrides` may hold any field, invalid ones included. */
+export const sampleAssessment = (overrides: Record<string, unknown> = {}) => ({
+  ...assessmentInput(),
+  ...overrides,
+});
 
 /** A multiple-choice practice question, answered p1. */
-export const samplePracticeQuestion = {
-  type: 'multiple_choice',
-  question: 'Which of these is a web browser?',
-  options: [
-    { id: 'p1', text: 'Firefox' },
-    { id: 'p2', text: 'A printer' },
-  ],
-  correctAnswer: 'p1',
-};
+export const samplePracticeQuestion = practiceQuestion();
 
 /** The first bytes of a real 1×1 PNG. */
 export const PNG_1X1 = Buffer.from(

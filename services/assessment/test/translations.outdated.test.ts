@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { SECTIONS } from '@readiness/testing/fixtures';
 import { adminToken, sampleAssessment, startAssessment, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -26,7 +27,7 @@ const SPANISH = {
   sections: { '1': { title: 'Tecnología' } },
   questions: {
     q1: { question: '¿Tiene una computadora?' },
-    q2: { options: { a: 'A diario' } },
+    q2: { options: { a: 'Nunca' } },
   },
 };
 const ARABIC = { questions: { q1: { question: 'هل تملك حاسوبًا؟' } } };
@@ -59,8 +60,8 @@ describe('translations written against an English text that changed since', () =
         ? {
             ...q,
             options: [
-              { id: 'a', text: 'Every day' },
-              { id: 'b', text: 'Never' },
+              { id: 'a', text: 'Hardly ever' },
+              { id: 'b', text: 'Every day' },
             ],
           }
         : q,
@@ -113,10 +114,9 @@ describe('translations written against an English text that changed since', () =
     );
     expect((await current())!.outdatedTranslations).toEqual({});
     const after = await saved({
-      sections: [
-        { id: 1, title: 'Technology and equipment', description: 'Your equipment' },
-        { id: 2, title: 'Habits', description: 'Your study habits' },
-      ],
+      sections: SECTIONS.map((section) =>
+        section.id === 1 ? { ...section, title: 'Technology and equipment' } : section,
+      ),
     });
     expect(after.outdatedTranslations).toEqual({ es: [['sections', '1', 'title']] });
   });

@@ -60,8 +60,8 @@ test('when a version carries translations, then they are saved without their emp
       sections: { '1': { title: 'Tecnología', description: '   ' }, '2': { title: '' } },
       questions: {
         q1: { question: '¿Tiene una computadora?' },
-        q2: { question: '¿Con qué frecuencia estudia?', options: { a: 'A diario', b: '' } },
-        q3: { fileInstructions: 'Un PDF o un archivo de texto' },
+        q2: { question: '¿Con qué frecuencia estudia?', options: { a: 'Nunca', b: '' } },
+        q3: { fileInstructions: 'Una foto o un PDF' },
       },
       practiceQuestion: { question: '¿Cuál de estos es un navegador web?', options: { p2: 'Una impresora' } },
     },
@@ -76,8 +76,8 @@ test('when a version carries translations, then they are saved without their emp
       sections: { '1': { title: 'Tecnología' } },
       questions: {
         q1: { question: '¿Tiene una computadora?' },
-        q2: { question: '¿Con qué frecuencia estudia?', options: { a: 'A diario' } },
-        q3: { fileInstructions: 'Un PDF o un archivo de texto' },
+        q2: { question: '¿Con qué frecuencia estudia?', options: { a: 'Nunca' } },
+        q3: { fileInstructions: 'Una foto o un PDF' },
       },
       practiceQuestion: { question: '¿Cuál de estos es un navegador web?', options: { p2: 'Una impresora' } },
     },
@@ -106,10 +106,10 @@ test('when a version carries translations, then they are saved without their emp
       {
         id: 'q2',
         question: '¿Con qué frecuencia estudia?',
-        options: [{ id: 'a', text: 'A diario' }],
+        options: [{ id: 'a', text: 'Nunca' }],
         fileInstructions: '',
       },
-      { id: 'q3', question: '', options: [], fileInstructions: 'Un PDF o un archivo de texto' },
+      { id: 'q3', question: '', options: [], fileInstructions: 'Una foto o un PDF' },
     ],
     practiceQuestion: {
       question: '¿Cuál de estos es un navegador web?',
@@ -120,7 +120,7 @@ test('when a version carries translations, then they are saved without their emp
   // What consumers read back from the event (the student service keeps this) is what was saved.
   expect(contentTranslations(event.translations)).toEqual(expected);
   // The answer key is the English version's: option ids, whatever the language.
-  expect(event.questions.find((q) => q.id === 'q2')!.correctAnswer).toBe('a');
+  expect(event.questions.find((q) => q.id === 'q2')!.correctAnswer).toBe('b');
 
   // A save without translations has none; making the translated version active again publishes them again.
   const plain = await save(undefined);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { QuestionType } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
+import { SECTIONS } from '@readiness/testing/fixtures';
 import {
   adminToken,
   sampleAssessment,
@@ -51,10 +52,7 @@ test('when admins save, then each save is a new active version, listed newest fi
     timeLimit: 20,
     passingScore: 70,
     changeNotes: 'First draft',
-    sections: [
-      { id: 1, title: 'Technology', description: 'Your equipment' },
-      { id: 2, title: 'Habits', description: 'Your study habits' },
-    ],
+    sections: SECTIONS,
   });
   expect((v1.assessment.questions as unknown[]).length).toBe(3);
 
@@ -154,10 +152,7 @@ test('when a version is saved or activated, then the bus carries it whole, answe
     changeNotes: 'First draft',
     createdById: adaId,
     createdByName: 'Ada Lovelace',
-    sections: [
-      { id: 1, title: 'Technology', description: 'Your equipment' },
-      { id: 2, title: 'Habits', description: 'Your study habits' },
-    ],
+    sections: SECTIONS,
   });
   expect(first!.versionId).toMatch(/^[0-9a-f-]{36}$/);
   expect(first!.createdAt).toBeDefined();
@@ -165,12 +160,12 @@ test('when a version is saved or activated, then the bus carries it whole, answe
     first!.questions.map((q) => [q.id, q.type, q.correctAnswer, q.points, q.section, q.required]),
   ).toEqual([
     ['q1', QuestionType.YES_NO, 'yes', 1, 1, true],
-    ['q2', QuestionType.MULTIPLE_CHOICE, 'a', 2, 2, true],
+    ['q2', QuestionType.MULTIPLE_CHOICE, 'b', 2, 2, true],
     ['q3', QuestionType.FILE_UPLOAD, '', 3, 2, false],
   ]);
   expect(first!.questions[1]!.options.map((o) => [o.id, o.text])).toEqual([
-    ['a', 'Daily'],
-    ['b', 'Never'],
+    ['a', 'Never'],
+    ['b', 'Every day'],
   ]);
   expect(second).toMatchObject({ version: 2, active: true });
   expect(rollback).toMatchObject({ version: 1, active: true, versionId: first!.versionId });
@@ -196,10 +191,7 @@ test('when a version draws questions and shuffles, then it is saved, served and 
       }
     ).assessment;
   const before = await current();
-  const sections = [
-    { id: 1, title: 'Technology', description: 'Your equipment', draw: 1 },
-    { id: 2, title: 'Habits', description: 'Your study habits', draw: 1 },
-  ];
+  const sections = SECTIONS.map((section) => ({ ...section, draw: 1 }));
   // Section 1 has one question: a draw of all of it is no draw (stored as absent); section 2 draws 1 of 2.
   const saved = await h.call('PUT', '/api/assessment', {
     token: ada,
@@ -213,7 +205,7 @@ test('when a version draws questions and shuffles, then it is saved, served and 
   expect(served).toMatchObject({ shuffleQuestions: true, shuffleOptions: true });
   expect(served.sections).toEqual([
     { id: 1, title: 'Technology', description: 'Your equipment' },
-    { id: 2, title: 'Habits', description: 'Your study habits', draw: 1 },
+    { ...SECTIONS[1], draw: 1 },
   ]);
   const event = await eventually(
     () => h.published.find((e) => e.versionId === served.id) ?? false,

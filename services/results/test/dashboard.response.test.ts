@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
+import { attemptStarted, invitationResent, studentInvited } from '@readiness/testing/fixtures';
 import {
   ALL_BUT_Q1,
   ALL_RIGHT,
   AT_THE_PASS_MARK,
-  invitedEvent,
-  resentEvent,
   startResults,
-  startedEvent,
   versionEvent,
   weightedVersion,
   type Harness,
@@ -39,8 +37,7 @@ describe('the dashboard', () => {
   let h: Harness;
   const version = versionEvent();
   beforeAll(async () => {
-    h = await startResults('embedded');
-    await h.publish('assessment.version.published.v1', version);
+    h = await startResults('embedded', { versions: [version] });
   });
   afterAll(() => h?.close());
 
@@ -82,12 +79,12 @@ describe('the dashboard', () => {
       email: `${name.toLowerCase()}@example.edu`,
     }));
     for (const s of [waiting!, working!, passing!, failing!])
-      await h.publish('student.student.invited.v1', invitedEvent(s));
-    await h.publish('student.invitation.resent.v1', resentEvent(waiting!));
+      await h.publish('student.student.invited.v1', studentInvited(s));
+    await h.publish('student.invitation.resent.v1', invitationResent(waiting!));
     for (const s of [waiting!, working!, passing!, failing!]) await known(s.studentId);
 
-    await h.publish('student.attempt.started.v1', startedEvent({ studentId: working!.studentId }));
-    await h.publish('student.attempt.started.v1', startedEvent({ studentId: passing!.studentId }));
+    await h.publish('student.attempt.started.v1', attemptStarted({ studentId: working!.studentId }));
+    await h.publish('student.attempt.started.v1', attemptStarted({ studentId: passing!.studentId }));
     await h.submit({
       ...passing!,
       versionId: version.versionId,
@@ -101,7 +98,7 @@ describe('the dashboard', () => {
       submittedAt: new Date('2026-04-01T11:00:00Z'),
       answers: [],
     });
-    await h.publish('student.attempt.started.v1', startedEvent({ studentId: failing!.studentId }));
+    await h.publish('student.attempt.started.v1', attemptStarted({ studentId: failing!.studentId }));
 
     await eventually(async () => (await dashboard()).stats.inProgress === 1, 'the figures');
     const json = await dashboard();
@@ -131,7 +128,7 @@ describe('the dashboard', () => {
     // A retake: the failing student starts attempt 2, which is in progress until it is scored.
     await h.publish(
       'student.attempt.started.v1',
-      startedEvent({ studentId: failing!.studentId, attemptNumber: 2 }),
+      attemptStarted({ studentId: failing!.studentId, attemptNumber: 2 }),
     );
     await eventually(async () => (await dashboard()).stats.inProgress === 2, 'the retake in progress');
     await h.submit({

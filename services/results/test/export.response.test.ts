@@ -16,8 +16,7 @@ describe('the CSV export', () => {
   let h: Harness;
   const version = versionEvent();
   beforeAll(async () => {
-    h = await startResults('real');
-    await h.publish('assessment.version.published.v1', version);
+    h = await startResults('real', { versions: [version] });
   });
   afterAll(() => h?.close());
 

@@ -15,8 +15,7 @@ let h: Harness;
 const version = versionEvent();
 
 beforeAll(async () => {
-  h = await startResults('embedded');
-  await h.publish('assessment.version.published.v1', version);
+  h = await startResults('embedded', { versions: [version] });
   await eventually(
     async () =>
       (await h.database.execute(sql`SELECT 1 FROM versions WHERE version_id = ${version.versionId}`)).length >

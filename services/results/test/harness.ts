@@ -1,20 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import type { MessageInitShape } from '@bufbuild/protobuf';
-import {
-  AssessmentVersionPublishedSchema,
-  QuestionType,
-  StudentAttemptStartedSchema,
-  StudentAttemptSubmittedSchema,
-  StudentDeletedSchema,
-  StudentInvitationResentSchema,
-  StudentInvitedSchema,
-  create,
-  timelineMessages,
-  timestampFromDate,
-  type EventName,
-  type EventPayload,
-  type TimelineFact,
-} from '@readiness/contracts';
+import type { EventName, EventPayload } from '@readiness/contracts';
 import type { BusMessage } from '@readiness/kit/bus';
 import { createLogger } from '@readiness/kit/logger';
 import {
@@ -24,6 +8,15 @@ import {
   type SeenEvent as Seen,
   type ServiceUnderTest,
 } from '@readiness/testing';
+import {
+  attemptSubmitted,
+  newId,
+  questionsWith,
+  rightAnswers,
+  versionPublished,
+  type SubmissionInput,
+  type VersionOverrides,
+} from '@readiness/testing/fixtures';
 import { resultsService, type ResultsConfig, type ResultsConfigInput } from '../src';
 
 export const logger = createLogger({ name: 'results-test', level: 'silent' });
@@ -42,8 +35,6 @@ type Watched = (typeof WATCHED)[number];
 
 export type SeenEvent<N extends Watched = Watched> = Seen<N>;
 
-export type VersionInput = MessageInitShape<typeof AssessmentVersionPublishedSchema>;
-
 export interface Harness extends ServiceUnderTest<ResultsConfig, undefined, Watched> {
   recorded(): Array<SeenEvent<'results.result.recorded.v1'>>;
   republish(message: BusMessage): Promise<void>;
@@ -51,12 +42,19 @@ export interface Harness extends ServiceUnderTest<ResultsConfig, undefined, Watc
   submit(input: SubmissionInput): Promise<EventPayload<'results.result.recorded.v1'>>;
 }
 
-/** The service in-process on port 0 against a fresh database, with a RabbitMQ vhost (`real`) or the memory bus. */
+/**
+ * The service in-process on port 0 against a fresh database, with a RabbitMQ vhost (`real`) or the memory bus, and
+ * the `versions` published to it.
+ */
 export async function startResults(
   kind: 'real' | 'embedded',
-  options: { config?: Partial<ResultsConfigInput> } = {},
+  options: {
+    config?: Partial<ResultsConfigInput>;
+    versions?: Array<EventPayload<'assessment.version.published.v1'>>;
+  } = {},
 ): Promise<Harness> {
   const h = await startServiceUnderTest(resultsService, { kind, config: options.config, watch: WATCHED });
+  for (const version of options.versions ?? []) await h.publish('assessment.version.published.v1', version);
   const recorded = () => h.eventsNamed('results.result.recorded.v1');
   return Object.assign(h, {
     recorded,
@@ -64,8 +62,8 @@ export async function startResults(
       await h.bus.publish([message]);
     },
     async submit(input: SubmissionInput) {
-      const attemptId = input.attemptId ?? randomUUID();
-      await h.publish('student.attempt.submitted.v1', submittedEvent({ ...input, attemptId }));
+      const attemptId = input.attemptId ?? newId();
+      await h.publish('student.attempt.submitted.v1', attemptSubmitted({ ...input, attemptId }));
       const seen = await eventually(
         () => recorded().find((e) => e.payload.attemptId === attemptId) ?? false,
         'the recorded event',
@@ -75,65 +73,15 @@ export async function startResults(
   });
 }
 
-/** A version as the assessment service publishes it: two sections, one question of each type (6 points). */
-export function versionEvent(overrides: VersionInput = {}) {
-  return create(AssessmentVersionPublishedSchema, {
-    versionId: randomUUID(),
-    version: 1,
-    active: true,
-    title: 'Readiness check',
-    description: 'Are you ready to study online?',
-    timeLimitMinutes: 30,
-    passingScore: 70,
-    sections: [
-      { id: 1, title: 'Technology', description: 'Your equipment' },
-      { id: 2, title: 'Habits', description: 'Your study habits' },
-    ],
-    questions: [
-      {
-        id: 'q1',
-        type: QuestionType.YES_NO,
-        question: 'Do you own a computer?',
-        section: 1,
-        points: 1,
-        required: true,
-        correctAnswer: 'yes',
-      },
-      {
-        id: 'q2',
-        type: QuestionType.MULTIPLE_CHOICE,
-        question: 'How often do you study?',
-        section: 2,
-        points: 2,
-        required: true,
-        correctAnswer: 'b',
-        options: [
-          { id: 'a', text: 'Never' },
-          { id: 'b', text: 'Every day' },
-        ],
-      },
-      {
-        id: 'q3',
-        type: QuestionType.FILE_UPLOAD,
-        question: 'Upload a photo of your study space',
-        section: 2,
-        points: 3,
-        // Required, so a result without the file is worth 0 of 6 points on it; optional questions have their
-        // own version in scoring.rules.test.ts.
-        required: true,
-      },
-    ],
-    createdAt: timestampFromDate(new Date()),
-    ...overrides,
-  });
-}
+/**
+ * The fixtures' version with its file question required, so that a result without the file is worth 0 of its 6
+ * points on it (optional questions have their own version in scoring.rules.test.ts).
+ */
+export const versionEvent = (overrides: VersionOverrides = {}) =>
+  versionPublished({ questions: questionsWith({ q3: { required: true } }), ...overrides });
 
 /** Every answer of the harness version right: 6 of 6 points. */
-export const ALL_RIGHT: SubmissionInput['answers'] = [
-  { questionId: 'q1', answer: 'yes' },
-  { questionId: 'q2', answer: 'b' },
-  { questionId: 'q3', answer: 'file_uploaded', file: true },
-];
+export const ALL_RIGHT = rightAnswers();
 
 /**
  * Results at the pass mark (70) of versions weighted so that q2 and q3 right score just under it or on it:
@@ -162,89 +110,4 @@ export function weightedVersion(points: readonly number[]) {
 }
 
 /** q1 wrong, q2 and q3 right. */
-export const ALL_BUT_Q1: SubmissionInput['answers'] = [
-  { questionId: 'q2', answer: 'b' },
-  { questionId: 'q3', answer: 'file_uploaded', file: true },
-];
-
-export interface SubmissionInput {
-  attemptId?: string;
-  studentId?: string;
-  name?: string;
-  email?: string;
-  versionId: string;
-  attemptNumber?: number;
-  submittedAt?: Date;
-  answers: Array<{ questionId: string; answer: string; file?: boolean }>;
-  /** What happened during the attempt, as the student service sends it. */
-  timeline?: TimelineFact[];
-  /** The questions the attempt was given (a section's draw); absent: all. */
-  questionIds?: string[];
-  /** The attempt's language as the student service sends it; absent: none (an older publisher). */
-  language?: string;
-}
-
-export function submittedEvent(s: SubmissionInput) {
-  const startedAt = new Date((s.submittedAt ?? new Date()).getTime() - 12 * 60_000);
-  return create(StudentAttemptSubmittedSchema, {
-    attemptId: s.attemptId ?? randomUUID(),
-    studentId: s.studentId ?? randomUUID(),
-    name: s.name ?? 'Ada Lovelace',
-    email: s.email ?? 'ada@example.edu',
-    versionId: s.versionId,
-    version: 1,
-    attemptNumber: s.attemptNumber ?? 1,
-    startedAt: timestampFromDate(startedAt),
-    deadlineAt: timestampFromDate(new Date(startedAt.getTime() + 30 * 60_000)),
-    submittedAt: timestampFromDate(s.submittedAt ?? new Date()),
-    timeSpentMinutes: 12,
-    timeline: timelineMessages(s.timeline ?? []),
-    questionIds: s.questionIds ?? [],
-    language: s.language ?? '',
-    answers: s.answers.map((a) => ({
-      questionId: a.questionId,
-      answer: a.answer,
-      ...(a.file
-        ? {
-            file: {
-              key: `answers/${randomUUID()}`,
-              originalName: 'desk.jpg',
-              size: 2048n,
-              mimetype: 'image/jpeg',
-            },
-          }
-        : {}),
-    })),
-  });
-}
-
-const invitation = (s: { studentId: string; name: string; email: string }) => ({
-  ...s,
-  sealedInvitationUrl: 'sealed.v1.x',
-  expiresAt: new Date().toISOString(),
-});
-
-export const invitedEvent = (s: { studentId: string; name: string; email: string }) =>
-  create(StudentInvitedSchema, invitation(s));
-
-export const resentEvent = (s: { studentId: string; name: string; email: string }) =>
-  create(StudentInvitationResentSchema, invitation(s));
-
-export const startedEvent = (s: {
-  studentId: string;
-  attemptId?: string;
-  versionId?: string;
-  attemptNumber?: number;
-}) =>
-  create(StudentAttemptStartedSchema, {
-    attemptId: s.attemptId ?? randomUUID(),
-    studentId: s.studentId,
-    versionId: s.versionId ?? randomUUID(),
-    version: 1,
-    attemptNumber: s.attemptNumber ?? 1,
-    startedAt: timestampFromDate(new Date()),
-    deadlineAt: timestampFromDate(new Date(Date.now() + 30 * 60_000)),
-  });
-
-export const deletedEvent = (studentId: string) =>
-  create(StudentDeletedSchema, { studentId, email: 'gone@example.edu', actorId: randomUUID() });
+export const ALL_BUT_Q1 = ALL_RIGHT.slice(1);

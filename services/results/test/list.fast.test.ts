@@ -8,8 +8,7 @@ const version = versionEvent();
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startResults('embedded');
-  await h.publish('assessment.version.published.v1', version);
+  h = await startResults('embedded', { versions: [version] });
   // 100,000 results of one version, as several enrolment peaks would leave: ten answers and two sections each.
   const answers = JSON.stringify(
     Array.from({ length: 10 }, (_, q) => ({

@@ -7,8 +7,7 @@ describe.each(['real', 'embedded'] as const)('deleting and resending on %s adapt
   let h: Harness;
   const version = versionEvent();
   beforeAll(async () => {
-    h = await startResults(kind);
-    await h.publish('assessment.version.published.v1', version);
+    h = await startResults(kind, { versions: [version] });
   });
   afterAll(() => h?.close());
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { timelineFacts, type TimelineFact } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
+import { multipleChoiceQuestion } from '@readiness/testing/fixtures';
 import {
   ALL_BUT_Q1,
   ALL_RIGHT,
@@ -18,8 +19,7 @@ describe('the result detail', () => {
   let h: Harness;
   const version = versionEvent();
   beforeAll(async () => {
-    h = await startResults('real');
-    await h.publish('assessment.version.published.v1', version);
+    h = await startResults('real', { versions: [version] });
   });
   afterAll(() => h?.close());
 
@@ -146,10 +146,7 @@ describe('the result detail', () => {
       points: 2,
       required: true,
       correctAnswer: 'b',
-      options: [
-        { id: 'a', text: 'Never' },
-        { id: 'b', text: 'Every day' },
-      ],
+      options: multipleChoiceQuestion().options,
     });
   });
 

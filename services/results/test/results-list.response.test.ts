@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@readiness/testing';
-import { startResults, submittedEvent, versionEvent, type Harness } from './harness';
+import { attemptSubmitted } from '@readiness/testing/fixtures';
+import { startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -55,7 +56,7 @@ describe('the results list', () => {
       const s = seed(i);
       await h.publish(
         'student.attempt.submitted.v1',
-        submittedEvent({
+        attemptSubmitted({
           attemptId: randomUUID(),
           name: s.name,
           email: s.email,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import { startResults, submittedEvent, versionEvent, type Harness } from './harness';
+import { attemptSubmitted } from '@readiness/testing/fixtures';
+import { startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -36,7 +37,7 @@ describe.each(['real', 'embedded'] as const)('scoring on %s adapters', (kind) =>
     const studentId = randomUUID();
     await h.publish(
       'student.attempt.submitted.v1',
-      submittedEvent({
+      attemptSubmitted({
         attemptId,
         studentId,
         versionId: version.versionId,
@@ -92,7 +93,7 @@ describe.each(['real', 'embedded'] as const)('scoring on %s adapters', (kind) =>
     const version = versionEvent();
     await h.publish('assessment.version.published.v1', version);
     const attemptId = randomUUID();
-    const submission = submittedEvent({
+    const submission = attemptSubmitted({
       attemptId,
       versionId: version.versionId,
       answers: [{ questionId: 'q1', answer: 'yes' }],
@@ -112,7 +113,7 @@ describe.each(['real', 'embedded'] as const)('scoring on %s adapters', (kind) =>
     const attemptId = randomUUID();
     await h.publish(
       'student.attempt.submitted.v1',
-      submittedEvent({
+      attemptSubmitted({
         attemptId,
         versionId: version.versionId,
         answers: [

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { QuestionType } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
-import { startResults, submittedEvent, versionEvent, type Harness } from './harness';
+import { attemptSubmitted, fileUploadQuestion, yesNoQuestion } from '@readiness/testing/fixtures';
+import { startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -12,56 +12,22 @@ jest.setTimeout(60_000);
  * score-attempt.messaging.test.ts's).
  */
 const withOptional = versionEvent({
-  passingScore: 70,
   sections: [
     { id: 1, title: 'Core', description: '' },
     { id: 2, title: 'Extras', description: '' },
   ],
   questions: [
-    {
-      id: 'r1',
-      type: QuestionType.YES_NO,
-      question: 'R1',
-      section: 1,
-      points: 3,
-      required: true,
-      correctAnswer: 'yes',
-    },
-    {
-      id: 'r2',
-      type: QuestionType.YES_NO,
-      question: 'R2',
-      section: 1,
-      points: 3,
-      required: true,
-      correctAnswer: 'no',
-    },
-    {
-      id: 'o1',
-      type: QuestionType.YES_NO,
-      question: 'O1',
-      section: 1,
-      points: 2,
-      required: false,
-      correctAnswer: 'yes',
-    },
-    {
-      id: 'o2',
-      type: QuestionType.FILE_UPLOAD,
-      question: 'O2',
-      section: 2,
-      points: 4,
-      required: false,
-      correctAnswer: '',
-    },
+    yesNoQuestion({ id: 'r1', question: 'R1', points: 3 }),
+    yesNoQuestion({ id: 'r2', question: 'R2', points: 3, correctAnswer: 'no' }),
+    yesNoQuestion({ id: 'o1', question: 'O1', points: 2, required: false }),
+    fileUploadQuestion({ id: 'o2', question: 'O2', section: 2, points: 4 }),
   ],
 });
 
 describe('scoring rules', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startResults('embedded');
-    await h.publish('assessment.version.published.v1', withOptional);
+    h = await startResults('embedded', { versions: [withOptional] });
   });
   afterAll(() => h?.close());
 
@@ -69,7 +35,7 @@ describe('scoring rules', () => {
     const attemptId = randomUUID();
     await h.publish(
       'student.attempt.submitted.v1',
-      submittedEvent({
+      attemptSubmitted({
         attemptId,
         versionId: withOptional.versionId,
         answers: [

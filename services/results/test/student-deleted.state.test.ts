@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
 import {
-  deletedEvent,
-  invitedEvent,
-  startResults,
-  startedEvent,
-  submittedEvent,
-  versionEvent,
-  type Harness,
-} from './harness';
+  attemptStarted,
+  attemptSubmitted,
+  studentDeleted,
+  studentInvited,
+} from '@readiness/testing/fixtures';
+import { startResults, versionEvent, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -18,8 +16,7 @@ describe('erasing a student', () => {
   let h: Harness;
   const version = versionEvent();
   beforeAll(async () => {
-    h = await startResults('embedded');
-    await h.publish('assessment.version.published.v1', version);
+    h = await startResults('embedded', { versions: [version] });
   });
   afterAll(() => h?.close());
 
@@ -29,7 +26,7 @@ describe('erasing a student', () => {
   test("when a student is deleted, then their results and figures are erased, nobody else's, and late events about them recreate nothing", async () => {
     const gone = { studentId: randomUUID(), name: 'Gone Student', email: 'gone@example.edu' };
     const kept = { studentId: randomUUID(), name: 'Kept Student', email: 'kept@example.edu' };
-    for (const s of [gone, kept]) await h.publish('student.student.invited.v1', invitedEvent(s));
+    for (const s of [gone, kept]) await h.publish('student.student.invited.v1', studentInvited(s));
     const first = await h.submit({ ...gone, versionId: version.versionId, answers: [] });
     await h.submit({
       ...gone,
@@ -39,7 +36,7 @@ describe('erasing a student', () => {
     });
     const other = await h.submit({ ...kept, versionId: version.versionId, answers: [] });
 
-    await h.publish('student.student.deleted.v1', deletedEvent(gone.studentId));
+    await h.publish('student.student.deleted.v1', studentDeleted(gone.studentId));
     await eventually(
       async () =>
         (await count(sql`SELECT count(*) AS n FROM results WHERE student_id = ${gone.studentId}`)) === 0,
@@ -59,14 +56,14 @@ describe('erasing a student', () => {
 
     // Events about the student that were still on their way change nothing.
     const lateAttempt = randomUUID();
-    await h.publish('student.student.invited.v1', invitedEvent(gone));
+    await h.publish('student.student.invited.v1', studentInvited(gone));
     await h.publish(
       'student.attempt.started.v1',
-      startedEvent({ studentId: gone.studentId, attemptNumber: 3 }),
+      attemptStarted({ studentId: gone.studentId, attemptNumber: 3 }),
     );
     await h.publish(
       'student.attempt.submitted.v1',
-      submittedEvent({ ...gone, attemptId: lateAttempt, versionId: version.versionId, answers: [] }),
+      attemptSubmitted({ ...gone, attemptId: lateAttempt, versionId: version.versionId, answers: [] }),
     );
     const marker = await h.submit({ ...kept, versionId: version.versionId, attemptNumber: 2, answers: [] });
     expect(marker.studentId).toBe(kept.studentId);
