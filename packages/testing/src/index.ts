@@ -13,6 +13,7 @@ export { eventually } from './eventually';
 export { capturingLogger } from './logs';
 export { documentedOperations, mountedOperations, servedApiDocument } from './openapi';
 export { freePort } from './ports';
+export { signTestJwt, type TestJwtOptions } from './tokens';
 export {
   startServiceUnderTest,
   testAdminToken,

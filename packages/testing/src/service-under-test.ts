@@ -2,7 +2,6 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import jwt from 'jsonwebtoken';
 import {
   create,
   decodePayload,
@@ -29,6 +28,7 @@ import {
 import type { z } from 'zod';
 import { createTestDatabase, createTestRedis, createTestVhost, rewriteUrlPort } from './resources';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
+import { signTestJwt } from './tokens';
 
 export const TEST_ISSUER = 'readiness-auth';
 export const TEST_AUDIENCE = 'readiness-admin';
@@ -45,7 +45,7 @@ export function testAdminToken(
   adminId: string = randomUUID(),
   options: { forged?: boolean; mustChangePassword?: boolean; role?: string } = {},
 ): string {
-  return jwt.sign(
+  return signTestJwt(
     {
       role: options.role ?? 'admin',
       sid: randomUUID(),
@@ -53,8 +53,7 @@ export function testAdminToken(
     },
     options.forged ? forger.privateKey : signing.privateKey,
     {
-      algorithm: 'RS256',
-      keyid: kid,
+      kid,
       subject: adminId,
       jwtid: randomUUID(),
       issuer: TEST_ISSUER,

@@ -157,7 +157,7 @@ export async function takeSignInSession(
   ctx.admins.forget();
   const admin = { ...found, lastLogin: now };
   const startedAt = Math.floor(now.getTime() / 1000);
-  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt, methods: ['sso'] });
+  const token = await ctx.tokens.issue(admin, { id: randomUUID(), startedAt, methods: ['sso'] });
   await startSession(ctx, admin, token, startedAt, client);
   const endSessionUrl = await provider.endSessionUrl(postLogoutRedirectUri);
   return { token, admin, returnTo: handoff.returnTo, ...(endSessionUrl ? { endSessionUrl } : {}) };
