@@ -31,10 +31,7 @@ export const consumerQueues: readonly ConsumerQueue[] = [
   { queue: 'student.assessment-published', events: ['assessment.version.published.v1'] },
   { queue: 'student.result-recorded', events: ['results.result.recorded.v1'] },
   { queue: 'student.result-deleted', events: ['results.result.deleted.v1'] },
-  {
-    queue: 'student.certificate-issued',
-    events: ['report.certificate.issued.v1', 'report.certificate.issued.v2'],
-  },
+  { queue: 'student.certificate-issued', events: ['report.certificate.issued.v2'] },
   { queue: 'results.version-published', events: ['assessment.version.published.v1'] },
   { queue: 'results.student-invited', events: ['student.student.invited.v1'] },
   { queue: 'results.invitation-resent', events: ['student.invitation.resent.v1'] },
@@ -48,10 +45,7 @@ export const consumerQueues: readonly ConsumerQueue[] = [
   { queue: 'report.student-deleted', events: ['student.student.deleted.v1'] },
   { queue: 'notification.admin-password-reset', events: ['auth.admin.password-reset.v1'] },
   { queue: 'notification.admin-factor-changed', events: ['auth.admin.factor-changed.v1'] },
-  {
-    queue: 'notification.certificate-issued',
-    events: ['report.certificate.issued.v1', 'report.certificate.issued.v2'],
-  },
+  { queue: 'notification.certificate-issued', events: ['report.certificate.issued.v2'] },
   { queue: 'notification.student-invited', events: ['student.student.invited.v1'] },
   { queue: 'notification.invitation-resent', events: ['student.invitation.resent.v1'] },
   { queue: 'notification.student-deleted', events: ['student.student.deleted.v1'] },

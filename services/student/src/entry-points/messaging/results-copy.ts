@@ -34,7 +34,7 @@ export const resultsCopyConsumers = (
   }),
   // The signed certificate link is kept with the result's copy (one statement, the same whatever the number of
   // deliveries); one issued before the copy arrived waits for it.
-  on(['report.certificate.issued.v1', 'report.certificate.issued.v2'], {
+  on('report.certificate.issued.v2', {
     queue: CERTIFICATE_ISSUED_QUEUE,
     handle: (event) => attempts.recordCertificate(event),
   }),
