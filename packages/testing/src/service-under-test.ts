@@ -18,8 +18,8 @@ import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger, type Logger } from '@readiness/kit/logger';
 import type { Mailer } from '@readiness/kit/mail';
-import { kitMigrationsDir } from '@readiness/kit/outbox';
 import {
+  migrationDirs,
   startService,
   type RunningService,
   type ServiceModule,
@@ -154,7 +154,7 @@ export async function startServiceUnderTest<S extends z.ZodType, E, O, W extends
   const retryDelaysMs = opts.retryDelaysMs ?? [100, 200];
   const [db, vhost, testRedis] = await Promise.all([
     // The service's migrations are applied once per run to a template this database copies.
-    createTestDatabase({ migrations: module.migrations ? [kitMigrationsDir, module.migrations] : undefined }),
+    createTestDatabase({ migrations: migrationDirs(module) }),
     real ? createTestVhost() : undefined,
     real && opts.redis ? createTestRedis() : undefined,
   ]);

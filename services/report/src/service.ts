@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { defineService, every } from '@readiness/kit/runtime';
 import { configSchema } from './config';
-import { migrationsDir } from './data-access/migrations-dir';
 import { CERTIFICATE_ISSUED, REPORT_DOWNLOADED } from './domain/events';
 import { createLinkSigner } from './domain/links';
 import { createReports } from './domain/reports';
@@ -26,7 +25,7 @@ export interface ReportOptions {
 export const reportService = defineService({
   name: 'report',
   config: configSchema,
-  migrations: migrationsDir,
+  migrations: path.join(__dirname, 'data-access/migrations'),
   bus: true,
   publishes: [CERTIFICATE_ISSUED, REPORT_DOWNLOADED],
   uses: { storage: true },

@@ -1,6 +1,6 @@
+import path from 'node:path';
 import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
-import { migrationsDir } from './data-access/migrations-dir';
 import {
   CERTIFICATE_RESEND_REQUESTED,
   RESULTS_EXPORTED,
@@ -21,7 +21,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export const resultsService = defineService({
   name: 'results',
   config: configSchema,
-  migrations: migrationsDir,
+  migrations: path.join(__dirname, 'data-access/migrations'),
   bus: true,
   publishes: [RESULT_RECORDED, RESULT_DELETED, CERTIFICATE_RESEND_REQUESTED, RESULTS_EXPORTED],
   openapi: resultsApi.openapi,

@@ -1,4 +1,3 @@
 export { studentService } from './service';
 export { configSchema, type StudentConfig, type StudentConfigInput } from './config';
-export { migrationsDir } from './data-access/migrations-dir';
 export { studentApi } from './entry-points/http/api';
