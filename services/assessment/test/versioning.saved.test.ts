@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QuestionType } from '@readiness/contracts';
+import { QuestionType, VersionPublication } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
 import {
   adminToken,
@@ -141,7 +141,7 @@ test('when a save is based on a version that is no longer current, then 409 says
   expect(await versionsOf()).toEqual(before);
 });
 
-test('when a version is saved or activated, then the bus carries it whole, answer key included', async () => {
+test('when a version is saved or activated, then the bus carries it whole, answer key included, and says which it was', async () => {
   const events = await eventually(() => (h.published.length >= 3 ? h.published : false), 'three events');
   const [first, second, rollback] = events;
   expect(first).toMatchObject({
@@ -154,6 +154,7 @@ test('when a version is saved or activated, then the bus carries it whole, answe
     changeNotes: 'First draft',
     createdById: adaId,
     createdByName: 'Ada Lovelace',
+    publication: VersionPublication.SAVED,
     sections: [
       { id: 1, title: 'Technology', description: 'Your equipment' },
       { id: 2, title: 'Habits', description: 'Your study habits' },
@@ -172,8 +173,13 @@ test('when a version is saved or activated, then the bus carries it whole, answe
     ['a', 'Daily'],
     ['b', 'Never'],
   ]);
-  expect(second).toMatchObject({ version: 2, active: true });
-  expect(rollback).toMatchObject({ version: 1, active: true, versionId: first!.versionId });
+  expect(second).toMatchObject({ version: 2, active: true, publication: VersionPublication.SAVED });
+  expect(rollback).toMatchObject({
+    version: 1,
+    active: true,
+    versionId: first!.versionId,
+    publication: VersionPublication.REACTIVATED,
+  });
 });
 
 test('when versions change, then the audit log names who did what, newest first', async () => {

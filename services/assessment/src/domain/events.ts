@@ -9,6 +9,7 @@ import {
   sectionOf,
   timestampFromDate,
   translationMessages,
+  VersionPublication,
 } from '@readiness/contracts';
 import { mimetypeOf } from './files';
 import type { AssessmentVersion } from './assessment';
@@ -34,12 +35,15 @@ export const questionFileChangedPayload = (
     }),
   );
 
-/** The whole version, answer key included, as `assessment.version.published.v1` carries it. */
-/** `publishedBy`: who saved it (the default) or made it active again. */
+/**
+ * The whole version, answer key included, as `assessment.version.published.v1` carries it, and why it is published:
+ * saved by its author, or made active again by `reactivatedBy`.
+ */
 export function versionPublishedPayload(
   v: AssessmentVersion,
-  publishedBy: { id: string; name: string } = v.createdBy,
+  reactivatedBy?: { id: string; name: string },
 ): Uint8Array {
+  const publishedBy = reactivatedBy ?? v.createdBy;
   return encodePayload(
     VERSION_PUBLISHED,
     create(AssessmentVersionPublishedSchema, {
@@ -82,6 +86,7 @@ export function versionPublishedPayload(
           }
         : undefined,
       translations: translationMessages(v.translations, mimetypeOf),
+      publication: reactivatedBy ? VersionPublication.REACTIVATED : VersionPublication.SAVED,
     }),
   );
 }
