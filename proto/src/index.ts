@@ -48,7 +48,7 @@ export {
   CertificateIssuedSchema as CertificateIssuedV2Schema,
   type CertificateIssued as CertificateIssuedV2,
 } from './gen/readiness/events/v2/report_pb';
-export { create, toBinary, fromBinary, timestampDate, timestampFromDate };
+export { create, timestampDate, timestampFromDate };
 
 /** Every event name with the schema of its payload. Names follow <context>.<entity>.<past-verb>.v<N>. */
 export const events = {

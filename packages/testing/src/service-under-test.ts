@@ -30,8 +30,8 @@ import { createTestDatabase, createTestRedis, createTestVhost, rewriteUrlPort } 
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
 import { signTestJwt } from './tokens';
 
-export const TEST_ISSUER = 'readiness-auth';
-export const TEST_AUDIENCE = 'readiness-admin';
+const TEST_ISSUER = 'readiness-auth';
+const TEST_AUDIENCE = 'readiness-admin';
 
 const signing = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -64,7 +64,7 @@ export function testAdminToken(
 }
 
 /** The verifier a service under test checks admin tokens with: the public half of `testAdminToken`'s key. */
-export const testAdminVerifier = () =>
+const testAdminVerifier = () =>
   createJwtVerifier({
     publicKeys: [{ kid, key: signing.publicKey }],
     issuer: TEST_ISSUER,

@@ -1,4 +1,3 @@
 export { reportService, type ReportOptions } from './service';
-export { configSchema, type ReportConfig, type ReportConfigInput } from './config';
-export { reportApi } from './entry-points/http/api';
-export { embeddedFonts, type Renderer, type RendererStatus } from './rendering/renderer';
+export { type ReportConfig, type ReportConfigInput } from './config';
+export { type Renderer, type RendererStatus } from './rendering/renderer';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { dataDirSecret } from '@readiness/kit/config';
 import type { Logger } from '@readiness/kit/logger';
 
-export const LINK_KEY_FILE = 'certificate-links.key';
+const LINK_KEY_FILE = 'certificate-links.key';
 
 /**
  * The key that signs certificate download links: CERTIFICATE_LINK_KEY (production requires it; every replica

@@ -15,7 +15,11 @@ describe('dataDirSecret', () => {
       file: path.join('svc', 'signing.key'),
       generate: () => `secret-${++made}`,
       what: 'the signing key',
-      logger: { info: (fields: unknown, message: string) => logged.push([fields, message]) },
+      logger: {
+        info: (...args: unknown[]) => {
+          logged.push(args);
+        },
+      },
     };
     expect(dataDirSecret(options)).toBe('secret-1');
     expect(dataDirSecret(options)).toBe('secret-1');

@@ -25,13 +25,13 @@ const PENDING_SECONDS = 600;
 const HANDOFF_SECONDS = 120;
 const DEFAULT_RETURN = '/admin/dashboard';
 
-export const SSO_NOT_CONFIGURED = 'Single sign-on is not configured';
+const SSO_NOT_CONFIGURED = 'Single sign-on is not configured';
 
 /** The cookie's random value is the browser's key to its sign-in; only its digest is stored. */
 const digest = (binding: string) => createHash('sha256').update(binding).digest();
 
 /** Only in-app admin pages: a crafted return address cannot send anyone elsewhere. */
-export function safeReturnTo(value: string | undefined): string {
+function safeReturnTo(value: string | undefined): string {
   if (!value || !value.startsWith('/admin/') || value.startsWith('/admin/login') || /[\\\s]/.test(value)) {
     return DEFAULT_RETURN;
   }
