@@ -180,7 +180,7 @@ describe('environment contract', () => {
     const job = find(objects, 'Job', 'readiness-auth-migrate');
     expect(job.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade' });
     const [c] = podSpec(job).containers;
-    expect(c?.command).toEqual(['node', 'services/auth/dist/migrate.js']);
+    expect(c?.command).toEqual(['node', 'services/auth/dist/main.js', 'migrate']);
     expect(c?.env?.find((e) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
       name: 'readiness-auth-database',
       key: 'url',

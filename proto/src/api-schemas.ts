@@ -13,7 +13,7 @@ export const QUESTION_KINDS = ['yes_no', 'multiple_choice', 'file_upload'] as co
  */
 export const LANGUAGES = ['en', 'es', 'fr', 'pt', 'ar'] as const;
 export type Language = (typeof LANGUAGES)[number];
-export const LANGUAGE_MESSAGE = 'Language must be one of en, es, fr, pt, ar';
+const LANGUAGE_MESSAGE = 'Language must be one of en, es, fr, pt, ar';
 export const languageSchema = z.enum(LANGUAGES, { error: LANGUAGE_MESSAGE });
 /** A language an event carries: one of LANGUAGES, anything else (empty, from an older publisher) English. */
 export const languageOf = (value: string | null | undefined): Language =>
@@ -76,7 +76,7 @@ export type TranslationLanguage = (typeof TRANSLATION_LANGUAGES)[number];
  * A question's downloadable file in one language: uploaded as the English one is (`POST /api/assessment/files`),
  * named by its stored `filename`. The student's page also gets its `url` and `mimetype`.
  */
-export const translatedFileSchema = z.object({
+const translatedFileSchema = z.object({
   originalName: z.string(),
   filename: z.string(),
   size: z.number().int(),

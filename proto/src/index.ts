@@ -19,7 +19,7 @@ import {
   AdminUpdatedSchema,
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
-import { CertificateIssuedSchema, ReportDownloadedSchema } from './gen/readiness/events/v1/report_pb';
+import { ReportDownloadedSchema } from './gen/readiness/events/v1/report_pb';
 import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/readiness/events/v2/report_pb';
 import {
   CertificateResendRequestedSchema,
@@ -48,7 +48,7 @@ export {
   CertificateIssuedSchema as CertificateIssuedV2Schema,
   type CertificateIssued as CertificateIssuedV2,
 } from './gen/readiness/events/v2/report_pb';
-export { create, toBinary, fromBinary, timestampDate, timestampFromDate };
+export { create, timestampDate, timestampFromDate };
 
 /** Every event name with the schema of its payload. Names follow <context>.<entity>.<past-verb>.v<N>. */
 export const events = {
@@ -70,8 +70,6 @@ export const events = {
   'results.result.deleted.v1': ResultDeletedSchema,
   'results.certificate.resend-requested.v1': CertificateResendRequestedSchema,
   'results.results.exported.v1': ResultsExportedSchema,
-  /** Superseded by v2 (the PDF left the bus); still consumed, so events sent before an upgrade are mailed. */
-  'report.certificate.issued.v1': CertificateIssuedSchema,
   'report.certificate.issued.v2': CertificateIssuedV2Schema,
   'report.report.downloaded.v1': ReportDownloadedSchema,
 } as const satisfies Record<string, DescMessage>;

@@ -11,14 +11,12 @@ export {
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { eventually } from './eventually';
 export { capturingLogger } from './logs';
-export { documentedOperations, mountedOperations, servedApiDocument } from './openapi';
+export { documentedOperations, servedApiDocument } from './openapi';
 export { freePort } from './ports';
+export { signTestJwt, type TestJwtOptions } from './tokens';
 export {
   startServiceUnderTest,
   testAdminToken,
-  testAdminVerifier,
-  TEST_AUDIENCE,
-  TEST_ISSUER,
   type SeenEvent,
   type ServiceUnderTest,
   type ServiceUnderTestOptions,

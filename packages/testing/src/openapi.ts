@@ -10,7 +10,7 @@ const OPERATIONAL = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** `METHOD /path/{param}` of every API route mounted on the app, sorted (probes, metrics and the document left out). */
-export function mountedOperations(app: ExpressLike): string[] {
+function mountedOperations(app: ExpressLike): string[] {
   return app.router.stack
     .flatMap((layer) => {
       const route = layer.route as { path?: unknown; methods: Record<string, boolean> } | undefined;

@@ -2,7 +2,6 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import jwt from 'jsonwebtoken';
 import {
   create,
   decodePayload,
@@ -19,8 +18,8 @@ import { closeRedis, createRedis, type Redis } from '@readiness/kit/cache';
 import { openDatabase, type Database } from '@readiness/kit/db';
 import { createLogger, type Logger } from '@readiness/kit/logger';
 import type { Mailer } from '@readiness/kit/mail';
-import { kitMigrationsDir } from '@readiness/kit/outbox';
 import {
+  migrationDirs,
   startService,
   type RunningService,
   type ServiceModule,
@@ -29,9 +28,10 @@ import {
 import type { z } from 'zod';
 import { createTestDatabase, createTestRedis, createTestVhost, rewriteUrlPort } from './resources';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy';
+import { signTestJwt } from './tokens';
 
-export const TEST_ISSUER = 'readiness-auth';
-export const TEST_AUDIENCE = 'readiness-admin';
+const TEST_ISSUER = 'readiness-auth';
+const TEST_AUDIENCE = 'readiness-admin';
 
 const signing = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -45,7 +45,7 @@ export function testAdminToken(
   adminId: string = randomUUID(),
   options: { forged?: boolean; mustChangePassword?: boolean; role?: string } = {},
 ): string {
-  return jwt.sign(
+  return signTestJwt(
     {
       role: options.role ?? 'admin',
       sid: randomUUID(),
@@ -53,8 +53,7 @@ export function testAdminToken(
     },
     options.forged ? forger.privateKey : signing.privateKey,
     {
-      algorithm: 'RS256',
-      keyid: kid,
+      kid,
       subject: adminId,
       jwtid: randomUUID(),
       issuer: TEST_ISSUER,
@@ -65,7 +64,7 @@ export function testAdminToken(
 }
 
 /** The verifier a service under test checks admin tokens with: the public half of `testAdminToken`'s key. */
-export const testAdminVerifier = () =>
+const testAdminVerifier = () =>
   createJwtVerifier({
     publicKeys: [{ kid, key: signing.publicKey }],
     issuer: TEST_ISSUER,
@@ -155,7 +154,7 @@ export async function startServiceUnderTest<S extends z.ZodType, E, O, W extends
   const retryDelaysMs = opts.retryDelaysMs ?? [100, 200];
   const [db, vhost, testRedis] = await Promise.all([
     // The service's migrations are applied once per run to a template this database copies.
-    createTestDatabase({ migrations: module.migrations ? [kitMigrationsDir, module.migrations] : undefined }),
+    createTestDatabase({ migrations: migrationDirs(module) }),
     real ? createTestVhost() : undefined,
     real && opts.redis ? createTestRedis() : undefined,
   ]);

@@ -1,7 +1,7 @@
+import path from 'node:path';
 import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { createAdminDirectory } from './data-access/admin-directory';
-import { migrationsDir } from './data-access/migrations-dir';
 import { createVersionsRepository } from './data-access/versions-repository';
 import { createAssessments } from './domain/assessments';
 import { seedAssessment } from './domain/seed';
@@ -16,7 +16,7 @@ import { adminNameConsumers } from './entry-points/messaging/admin-names';
 export const assessmentService = defineService({
   name: 'assessment',
   config: configSchema,
-  migrations: migrationsDir,
+  migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: assessmentApi.openapi,
   async setup({ config, logger, database, storage, adminGuard }) {
     const repo = createVersionsRepository(database);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QuestionType } from '@readiness/contracts';
+import { QuestionType, VersionPublication } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
 import { SECTIONS } from '@readiness/testing/fixtures';
 import {
@@ -139,7 +139,7 @@ test('when a save is based on a version that is no longer current, then 409 says
   expect(await versionsOf()).toEqual(before);
 });
 
-test('when a version is saved or activated, then the bus carries it whole, answer key included', async () => {
+test('when a version is saved or activated, then the bus carries it whole, answer key included, and says which it was', async () => {
   const events = await eventually(() => (h.published.length >= 3 ? h.published : false), 'three events');
   const [first, second, rollback] = events;
   expect(first).toMatchObject({
@@ -152,6 +152,7 @@ test('when a version is saved or activated, then the bus carries it whole, answe
     changeNotes: 'First draft',
     createdById: adaId,
     createdByName: 'Ada Lovelace',
+    publication: VersionPublication.SAVED,
     sections: SECTIONS,
   });
   expect(first!.versionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -167,8 +168,13 @@ test('when a version is saved or activated, then the bus carries it whole, answe
     ['a', 'Never'],
     ['b', 'Every day'],
   ]);
-  expect(second).toMatchObject({ version: 2, active: true });
-  expect(rollback).toMatchObject({ version: 1, active: true, versionId: first!.versionId });
+  expect(second).toMatchObject({ version: 2, active: true, publication: VersionPublication.SAVED });
+  expect(rollback).toMatchObject({
+    version: 1,
+    active: true,
+    versionId: first!.versionId,
+    publication: VersionPublication.REACTIVATED,
+  });
 });
 
 test('when versions change, then the audit log names who did what, newest first', async () => {

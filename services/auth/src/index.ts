@@ -1,5 +1,2 @@
 export { authService, type AuthExports } from './service';
-export { configSchema, type AuthConfig, type AuthConfigInput } from './config';
-export { migrationsDir } from './data-access/migrations-dir';
-export { authApi } from './entry-points/http/api';
-export * as schemas from './entry-points/http/schemas';
+export { type AuthConfig } from './config';

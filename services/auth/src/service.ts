@@ -1,10 +1,10 @@
+import path from 'node:path';
 import { createJwtVerifier, sessionRulesOf, type JwtVerifier } from '@readiness/kit/auth';
 import { createMemoryStore, createRateLimiter } from '@readiness/kit/cache';
 import type { Logger } from '@readiness/kit/logger';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService, every, type ServiceParts } from '@readiness/kit/runtime';
 import { configSchema, type AuthConfig } from './config';
-import { migrationsDir } from './data-access/migrations-dir';
 import { createAdminAccounts, relyingPartyOf, type AdminAccounts } from './domain/admin-accounts';
 import {
   ACCOUNT_FAILURES,
@@ -47,7 +47,7 @@ const SESSION_SWEEP_MS = 60 * 60_000;
 export const authService = defineService({
   name: 'auth',
   config: configSchema,
-  migrations: migrationsDir,
+  migrations: path.join(__dirname, 'data-access/migrations'),
   uses: { kv: true },
   // Auth checks admin tokens against the admin's current row (role, status, pending password change) itself.
   adminGuard: false,

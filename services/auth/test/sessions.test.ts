@@ -1,5 +1,6 @@
 import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import { decodeJwt } from 'jose';
+import { signTestJwt } from '@readiness/testing';
 import { client, ROOT, startAuth, uniqueEmail, type Harness } from './harness';
 
 let h: Harness;
@@ -35,8 +36,7 @@ function forged(): Record<string, string> {
     aud: 'readiness-admin',
   };
   const key = createPrivateKey(h.privateKeyPem);
-  const sign = (over: Record<string, unknown>, opts: jwt.SignOptions = {}) =>
-    jwt.sign({ ...claims, ...over }, key, { algorithm: 'RS256', keyid: kid, ...opts });
+  const sign = (over: Record<string, unknown>) => signTestJwt({ ...claims, ...over }, key, { kid });
   const publicPem = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
   const hsInput = `${b64({ alg: 'HS256', typ: 'JWT', kid })}.${b64(claims)}`;
   const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -47,7 +47,7 @@ function forged(): Record<string, string> {
     expired: sign({ iat: now - 7200, exp: now - 3600 }),
     'wrong issuer': sign({ iss: 'someone-else' }),
     'wrong audience': sign({ aud: 'students' }),
-    'foreign key': jwt.sign(claims, stranger, { algorithm: 'RS256', keyid: kid }),
+    'foreign key': signTestJwt(claims, stranger, { kid }),
   };
 }
 
@@ -79,7 +79,7 @@ describe('login', () => {
     );
     const header = JSON.parse(Buffer.from(res.body.token.split('.')[0] as string, 'base64url').toString());
     expect(header).toMatchObject({ alg: 'RS256', kid: h.service.exports.jwks.keys[0]?.kid });
-    const claims = jwt.decode(res.body.token) as Record<string, unknown>;
+    const claims = decodeJwt(res.body.token);
     expect(claims).toMatchObject({
       sub: res.body.admin._id,
       role: 'super_admin',
@@ -137,9 +137,7 @@ describe('session', () => {
     await new Promise((r) => setTimeout(r, 1100));
     const res = await api.call<{ token: string }>('POST', '/api/auth/refresh', { token });
     expect(res.status).toBe(200);
-    expect((jwt.decode(res.body.token) as { exp: number }).exp).toBeGreaterThan(
-      (jwt.decode(token) as { exp: number }).exp,
-    );
+    expect(decodeJwt(res.body.token).exp).toBeGreaterThan(decodeJwt(token).exp as number);
     expect((await api.call('GET', '/api/auth/me', { token: res.body.token })).status).toBe(200);
   });
 

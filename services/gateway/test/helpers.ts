@@ -4,14 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express, { type Express } from 'express';
-import jwt from 'jsonwebtoken';
 import { authService, type AuthConfig, type AuthExports } from '@readiness/auth';
 import { createMemoryBus } from '@readiness/kit/bus';
 import type { KeyValueStore } from '@readiness/kit/cache';
 import { openDatabase } from '@readiness/kit/db';
 import { createLogger } from '@readiness/kit/logger';
 import { startService, type RunningService } from '@readiness/kit/runtime';
-import { createTestDatabase } from '@readiness/testing';
+import { createTestDatabase, signTestJwt } from '@readiness/testing';
 import { configSchema, type GatewayConfig } from '../src/config';
 
 export const silentLogger = createLogger({ name: 'gateway-test', level: 'silent' });
@@ -58,9 +57,8 @@ export function createSigner(): Signer {
     kid,
     jwks: { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' }] },
     token: (claims = {}, options = {}) =>
-      jwt.sign({ role: 'admin', jti: randomUUID(), ...claims }, options.key ?? privateKey, {
-        algorithm: 'RS256',
-        keyid: kid,
+      signTestJwt({ role: 'admin', jti: randomUUID(), ...claims }, options.key ?? privateKey, {
+        kid,
         issuer: 'readiness-auth',
         audience: 'readiness-admin',
         subject: 'admin-1',

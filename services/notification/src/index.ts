@@ -1,5 +1,3 @@
 export { notificationService } from './service';
-export { configSchema, type NotificationConfig, type NotificationConfigInput } from './config';
-export { migrationsDir } from './data-access/migrations-dir';
+export { type NotificationConfig } from './config';
 export { devMailRoutes } from './entry-points/http/dev-mail';
-export { notificationApi } from './entry-points/http/api';

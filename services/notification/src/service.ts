@@ -1,8 +1,8 @@
+import path from 'node:path';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { createDeliveriesRepository } from './data-access/deliveries-repository';
-import { migrationsDir } from './data-access/migrations-dir';
 import { notificationApi } from './entry-points/http/api';
 import { adminFactorChangedConsumer } from './entry-points/messaging/admin-factor-changed';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
@@ -17,7 +17,7 @@ import { studentInvitationConsumers } from './entry-points/messaging/student-inv
 export const notificationService = defineService({
   name: 'notification',
   config: configSchema,
-  migrations: migrationsDir,
+  migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: notificationApi.openapi,
   setup({ config, logger, database, mailer, storage }) {
     const repo = createDeliveriesRepository(database);

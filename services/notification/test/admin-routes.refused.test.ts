@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import jwt from 'jsonwebtoken';
 import { createMemoryStore, createRevocationList } from '@readiness/kit/cache';
+import { signTestJwt } from '@readiness/testing';
 import { startNotification, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -40,9 +40,8 @@ afterAll(async () => {
 });
 
 const token = (claims: Record<string, unknown> = {}, issuer = ISSUER) =>
-  jwt.sign({ role: 'admin', sid: randomUUID(), ...claims }, privateKey, {
-    algorithm: 'RS256',
-    keyid: kid,
+  signTestJwt({ role: 'admin', sid: randomUUID(), ...claims }, privateKey, {
+    kid,
     subject: randomUUID(),
     jwtid: randomUUID(),
     issuer,

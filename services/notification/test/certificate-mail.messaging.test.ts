@@ -1,11 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  CertificateIssuedSchema,
-  CertificateIssuedV2Schema,
-  create,
-  encodePayload,
-  timestampFromDate,
-} from '@readiness/contracts';
+import { CertificateIssuedV2Schema, create, encodePayload, timestampFromDate } from '@readiness/contracts';
 import type { BusMessage } from '@readiness/kit/bus';
 import { eventually } from '@readiness/testing';
 import { deliveryRows, startNotification, type Harness } from './harness';
@@ -31,7 +25,7 @@ interface Facts {
   totalPoints?: number;
 }
 
-/** What the event says besides the PDF, the same in both versions. */
+/** What the event says besides where the PDF is stored. */
 function common(f: Facts) {
   const studentId = f.studentId ?? randomUUID();
   const resultId = f.resultId ?? randomUUID();
@@ -72,20 +66,6 @@ function issuedV2(f: Facts & { pdf: Buffer }): BusMessage & { objectKey: string 
         totalPoints: f.totalPoints ?? 0,
         ...(f.totalPoints ? { percentage: Math.round(((f.score ?? 0) * 100) / f.totalPoints) } : {}),
       }),
-    ),
-  };
-}
-
-/** The event report services sent before the PDF left the bus: the bytes inside. */
-function issuedV1(f: Facts & { pdf: Buffer }): BusMessage {
-  return {
-    id: f.id ?? randomUUID(),
-    name: 'report.certificate.issued.v1',
-    occurredAt: new Date(),
-    source: 'report',
-    payload: encodePayload(
-      'report.certificate.issued.v1',
-      create(CertificateIssuedSchema, { ...common(f), pdf: f.pdf }),
     ),
   };
 }
@@ -220,20 +200,6 @@ describe('certificate mail', () => {
     expect(spanish.subject).toBe(
       '¡Enhorabuena! Su certificado de «Preparación para la educación a distancia»',
     );
-  });
-
-  test('when a v1 event sent before an upgrade arrives, then its PDF is mailed from the event itself', async () => {
-    const pdf = pdfOf('an older event');
-    await h.bus.publish([issuedV1({ pdf, email: 'before-upgrade@example.edu', name: 'Ada Lovelace' })]);
-    const mail = await h.catcher.waitFor((m) => m.to.includes('before-upgrade@example.edu'), 10_000);
-    expect(mail.attachments).toEqual([
-      {
-        filename: 'certificate-Ada-Lovelace.pdf',
-        contentType: 'application/pdf',
-        size: pdf.length,
-        sha256: sha256(pdf),
-      },
-    ]);
   });
 
   test('when an event names an object outside the certificates, then nothing is read or mailed and the mail is given up at once', async () => {

@@ -1,8 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import jwt from 'jsonwebtoken';
 import { StudentDeletedSchema, create, encodePayload } from '@readiness/contracts';
 import { createJwtVerifier } from '@readiness/kit/auth';
-import { eventually } from '@readiness/testing';
+import { eventually, signTestJwt } from '@readiness/testing';
 import { deliveryRows, invitationEvent, startNotification, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -15,9 +14,8 @@ const adminVerifier = createJwtVerifier({
   audience: 'aud',
 });
 const token = () =>
-  jwt.sign({ role: 'admin', sid: randomUUID() }, privateKey, {
-    algorithm: 'RS256',
-    keyid: kid,
+  signTestJwt({ role: 'admin', sid: randomUUID() }, privateKey, {
+    kid,
     subject: randomUUID(),
     jwtid: randomUUID(),
     issuer: 'iss',

@@ -1,5 +1,3 @@
 export { reportService, type ReportOptions } from './service';
-export { configSchema, type ReportConfig, type ReportConfigInput } from './config';
-export { migrationsDir } from './data-access/migrations-dir';
-export { reportApi } from './entry-points/http/api';
-export { embeddedFonts, type Renderer, type RendererStatus } from './rendering/renderer';
+export { type ReportConfig, type ReportConfigInput } from './config';
+export { type Renderer, type RendererStatus } from './rendering/renderer';

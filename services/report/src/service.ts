@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { defineService, every } from '@readiness/kit/runtime';
 import { configSchema } from './config';
-import { migrationsDir } from './data-access/migrations-dir';
 import { createLinkSigner } from './domain/links';
 import { createReports } from './domain/reports';
 import { loadArabicFontFaces, loadFontFaces } from './domain/templates/fonts';
@@ -25,7 +24,7 @@ export interface ReportOptions {
 export const reportService = defineService({
   name: 'report',
   config: configSchema,
-  migrations: migrationsDir,
+  migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: reportApi.openapi,
   async setup(
     { config, logger, registry, database, storage, handleOnce },

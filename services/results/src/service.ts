@@ -1,6 +1,6 @@
+import path from 'node:path';
 import { defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
-import { migrationsDir } from './data-access/migrations-dir';
 import { createResults } from './domain/results';
 import { resultsApi } from './entry-points/http/api';
 import { resultsConsumers } from './entry-points/messaging/consumers';
@@ -15,7 +15,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export const resultsService = defineService({
   name: 'results',
   config: configSchema,
-  migrations: migrationsDir,
+  migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: resultsApi.openapi,
   setup({ config, database, handleOnce }) {
     const results = createResults({ database, handleOnce });

@@ -1,4 +1,2 @@
 export { studentService } from './service';
-export { configSchema, type StudentConfig, type StudentConfigInput } from './config';
-export { migrationsDir } from './data-access/migrations-dir';
-export { studentApi } from './entry-points/http/api';
+export { type StudentConfig, type StudentConfigInput } from './config';

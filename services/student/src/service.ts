@@ -4,7 +4,6 @@ import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService } from '@readiness/kit/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { configSchema } from './config';
-import { migrationsDir } from './data-access/migrations-dir';
 import { answerPrefix, createAttempts } from './domain/attempts';
 import { createStudents } from './domain/students';
 import { studentApi } from './entry-points/http/api';
@@ -20,7 +19,7 @@ import { resultsCopyConsumers } from './entry-points/messaging/results-copy';
 export const studentService = defineService({
   name: 'student',
   config: configSchema,
-  migrations: migrationsDir,
+  migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: studentApi.openapi,
   setup({ config, logger, database, storage, handleOnce, registry }) {
     const streamsRefused = new Counter({

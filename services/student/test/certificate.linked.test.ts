@@ -17,8 +17,8 @@ function issuedEvent(
   result: EventPayload<'results.result.recorded.v1'>,
   url: string,
   validMs = 60 * 60_000,
-): EventPayload<'report.certificate.issued.v1'> {
-  return create(contracts['report.certificate.issued.v1'], {
+): EventPayload<'report.certificate.issued.v2'> {
+  return create(contracts['report.certificate.issued.v2'], {
     resultId: result.resultId,
     studentId: result.studentId,
     name: result.name,
@@ -27,7 +27,8 @@ function issuedEvent(
     assessmentTitle: result.assessmentTitle,
     percentage: result.percentage,
     objectKey: `certificates/${result.resultId}.pdf`,
-    pdf: new Uint8Array([37, 80, 68, 70]),
+    pdfSize: 4,
+    pdfSha256: '315d429b7714cedb6ad04ac31240145257692630457f3c88253c5beceac76027',
     downloadUrl: url,
     downloadUrlExpiresAt: timestampFromDate(new Date(Date.now() + validMs)),
     verificationUrl: `https://readiness.example/verify/${result.assessmentCode}`,
@@ -76,17 +77,17 @@ describe('certificate links on the student side', () => {
 
     const url = link();
     const issued = issuedEvent(s.result, url);
-    await h.publish('report.certificate.issued.v1', issued);
+    await h.publish('report.certificate.issued.v2', issued);
     await eventually(async () => expect((await results(s.token))[0]!.certificateUrl).toBe(url));
     const page = await studentCall(h, 'GET', `/api/student/${s.token}/assessment`);
     expect(page.json.result.certificateUrl).toBe(url);
 
-    await h.publish('report.certificate.issued.v1', issued);
+    await h.publish('report.certificate.issued.v2', issued);
     const fresh = link();
-    await h.publish('report.certificate.issued.v1', issuedEvent(s.result, fresh, 2 * 60 * 60_000));
+    await h.publish('report.certificate.issued.v2', issuedEvent(s.result, fresh, 2 * 60 * 60_000));
     await eventually(async () => expect((await results(s.token))[0]!.certificateUrl).toBe(fresh));
     // An older link delivered late never replaces the resend's fresh one.
-    await h.publish('report.certificate.issued.v1', issuedEvent(s.result, link()));
+    await h.publish('report.certificate.issued.v2', issuedEvent(s.result, link()));
     await new Promise((r) => setTimeout(r, 300));
     expect((await results(s.token))[0]!.certificateUrl).toBe(fresh);
   });
@@ -94,7 +95,7 @@ describe('certificate links on the student side', () => {
   test('when the certificate is issued before the result copy arrives, then the link is kept once it does', async () => {
     const s = await passedStudent();
     const url = link();
-    await h.publish('report.certificate.issued.v1', issuedEvent(s.result, url));
+    await h.publish('report.certificate.issued.v2', issuedEvent(s.result, url));
     await new Promise((r) => setTimeout(r, 250));
     await h.publish('results.result.recorded.v1', s.result);
     await eventually(
@@ -107,7 +108,7 @@ describe('certificate links on the student side', () => {
   test('when the link has expired, then certificateUrl is null', async () => {
     const s = await passedStudent();
     await h.publish('results.result.recorded.v1', s.result);
-    await h.publish('report.certificate.issued.v1', issuedEvent(s.result, link(), -1_000));
+    await h.publish('report.certificate.issued.v2', issuedEvent(s.result, link(), -1_000));
     await eventually(async () => expect(await results(s.token)).toHaveLength(1));
     await new Promise((r) => setTimeout(r, 300));
     expect((await results(s.token))[0]!.certificateUrl).toBeNull();

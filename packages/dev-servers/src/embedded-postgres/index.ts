@@ -226,7 +226,7 @@ const LINKED_FROM = '.linked-from';
  * (a DATA_DIR in a temporary folder, say), so nothing can reach its data any more. A folder without its note (made
  * before notes were written) is left alone, as is one whose link still points at it.
  */
-export function sweepUnlinkedData(reachableRoot: string, logger: Logger): string[] {
+function sweepUnlinkedData(reachableRoot: string, logger: Logger): string[] {
   let names: string[];
   try {
     names = readdirSync(reachableRoot);

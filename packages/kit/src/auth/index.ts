@@ -1,7 +1,4 @@
 export {
-  ADMIN_TOKEN_ALGORITHM,
-  EXPIRED_TOKEN_MESSAGE,
-  INVALID_TOKEN_MESSAGE,
   bearerToken,
   createJwtVerifier,
   invalidToken,
@@ -11,20 +8,16 @@ export {
   type PublicKeyInput,
 } from './jwt-verifier';
 export {
-  PASSWORD_CHANGE_REQUIRED_MESSAGE,
   SUPER_ADMIN_ROLE,
   adminClaims,
   adminGuard,
   assertAdminAccess,
-  passwordChangeRequired,
   requireAdminToken,
   type AdminAccess,
   type AdminGuardOptions,
   type RequireAdminTokenOptions,
 } from './middleware';
 export {
-  SESSION_MAX_AGE_MESSAGE,
-  SIGN_IN_METHOD_OFF_MESSAGE,
   assertSessionAllowed,
   sessionRulesOf,
   signInWithoutProviderAllowed,

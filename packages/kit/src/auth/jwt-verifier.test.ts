@@ -2,7 +2,8 @@ import { createHmac, generateKeyPairSync, randomUUID, type KeyObject } from 'nod
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import jwt from 'jsonwebtoken';
+import { decodeJwt } from 'jose';
+import { signTestJwt, type TestJwtOptions } from '@readiness/testing';
 import { AppError } from '../errors';
 import { createJwtVerifier, requireAdminToken, adminClaims, sessionRulesOf, type JwtVerifier } from './index';
 
@@ -17,11 +18,10 @@ function sign(
   privateKey: KeyObject,
   kid: string,
   overrides: Record<string, unknown> = {},
-  options: jwt.SignOptions = {},
+  options: TestJwtOptions = {},
 ) {
-  return jwt.sign({ role: 'admin', jti: randomUUID(), ...overrides }, privateKey, {
-    algorithm: 'RS256',
-    keyid: kid,
+  return signTestJwt({ role: 'admin', jti: randomUUID(), ...overrides }, privateKey, {
+    kid,
     subject: 'admin-1',
     issuer: ISSUER,
     audience: AUDIENCE,
@@ -125,10 +125,7 @@ describe('createJwtVerifier', () => {
   test('when the token has expired, then it is refused with 401 token_expired', async () => {
     const verifier = viaJwks();
     const past = Math.floor(Date.now() / 1000) - 3600;
-    const token = jwt.sign({ ...claims({ iat: past, exp: past + 600 }) }, current.privateKey, {
-      algorithm: 'RS256',
-      keyid: 'k1',
-    });
+    const token = signTestJwt(claims({ iat: past, exp: past + 600 }), current.privateKey, { kid: 'k1' });
     const err = await rejection(verifier, token);
     expect(err.httpStatus).toBe(401);
     expect(err.code).toBe('token_expired');
@@ -301,7 +298,7 @@ describe('requireAdminToken', () => {
     expect((await fetch(`${base}/private`)).status).toBe(401);
     expect((await fetch(`${base}/private`, { headers: { authorization: `Basic abc` } })).status).toBe(401);
 
-    revoked.add((jwt.decode(token) as { jti: string }).jti);
+    revoked.add(decodeJwt(token).jti as string);
     const afterRevoke = await fetch(`${base}/private`, { headers: { authorization: `Bearer ${token}` } });
     expect(afterRevoke.status).toBe(401);
   });

@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import { assertSessionAllowed, type SessionRules, type SignInMethod } from './session-rules';
 
 /** The only algorithm admin tokens are signed with; pinned so `alg: none` and HS256-with-the-public-key are refused. */
-export const ADMIN_TOKEN_ALGORITHM = 'RS256';
+const ADMIN_TOKEN_ALGORITHM = 'RS256';
 
 /** Claims every admin token carries (see the auth service's token issuer). */
 export interface AdminTokenClaims {
@@ -83,8 +83,8 @@ export interface JwtVerifier {
   knownKids(): string[];
 }
 
-export const INVALID_TOKEN_MESSAGE = 'Not authorized';
-export const EXPIRED_TOKEN_MESSAGE = 'Your session has expired. Please sign in again.';
+const INVALID_TOKEN_MESSAGE = 'Not authorized';
+const EXPIRED_TOKEN_MESSAGE = 'Your session has expired. Please sign in again.';
 
 export function invalidToken(): AppError {
   return new AppError('invalid_token', INVALID_TOKEN_MESSAGE, 401);

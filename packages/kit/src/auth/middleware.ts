@@ -12,9 +12,9 @@ import { SUPER_ADMIN_ROLE, sessionRulesOf } from './session-rules';
 
 export { SUPER_ADMIN_ROLE };
 
-export const PASSWORD_CHANGE_REQUIRED_MESSAGE = 'You must set a new password before continuing';
+const PASSWORD_CHANGE_REQUIRED_MESSAGE = 'You must set a new password before continuing';
 
-export function passwordChangeRequired(): AppError {
+function passwordChangeRequired(): AppError {
   return new AppError('password_change_required', PASSWORD_CHANGE_REQUIRED_MESSAGE, 403);
 }
 

@@ -35,8 +35,8 @@ export const sessionRulesOf = (config: {
 export const signInWithoutProviderAllowed = (passwordSignIn: PasswordSignIn, role: string): boolean =>
   passwordSignIn === 'everyone' || role === SUPER_ADMIN_ROLE;
 
-export const SESSION_MAX_AGE_MESSAGE = 'Your session has reached its maximum length. Please sign in again.';
-export const SIGN_IN_METHOD_OFF_MESSAGE =
+const SESSION_MAX_AGE_MESSAGE = 'Your session has reached its maximum length. Please sign in again.';
+const SIGN_IN_METHOD_OFF_MESSAGE =
   'The way you signed in is no longer allowed for your account. Please sign in again.';
 
 /**

@@ -51,7 +51,7 @@ export function decodeDelivery(body: Uint8Array, sub: Subscription): Decoded {
 }
 
 /** Delay before retry number `retry` (1 = the first retry); the last step repeats. */
-export function retryDelay(delays: number[], retry: number): number {
+function retryDelay(delays: number[], retry: number): number {
   if (delays.length === 0) return 0;
   return delays[Math.min(retry - 1, delays.length - 1)] ?? 0;
 }

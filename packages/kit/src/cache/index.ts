@@ -1,8 +1,7 @@
-export { createRedis, closeRedis, reconnectDelay, type Redis, type RedisClientOptions } from './redis';
+export { createRedis, closeRedis, type Redis, type RedisClientOptions } from './redis';
 export {
   createRedisStore,
   createMemoryStore,
-  createKeyValueStore,
   type KeyValueStore,
   type RedisStoreOptions,
 } from './key-value-store';
@@ -16,7 +15,6 @@ export {
 export {
   createRevocationList,
   REVOCATIONS_FILLED_KEY,
-  revocationsUnavailable,
   type RevocationList,
   type RevocationListOptions,
 } from './revocation-list';

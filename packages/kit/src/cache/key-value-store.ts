@@ -178,15 +178,3 @@ export function createMemoryStore(
     },
   };
 }
-
-/** Redis when a URL is configured, memory otherwise (the all-in-one mode). */
-export function createKeyValueStore(options: {
-  redisUrl?: string;
-  keyPrefix: string;
-  logger: Logger;
-}): KeyValueStore {
-  if (options.redisUrl) {
-    return createRedisStore({ url: options.redisUrl, keyPrefix: options.keyPrefix, logger: options.logger });
-  }
-  return createMemoryStore();
-}

@@ -19,7 +19,7 @@ export interface RedisClientOptions {
 }
 
 /** Reconnect delay: doubles from 100 ms, capped at 5 s, with jitter so replicas do not reconnect in step. */
-export function reconnectDelay(attempt: number): number {
+function reconnectDelay(attempt: number): number {
   return Math.min(100 * 2 ** Math.min(attempt, 10), 5000) + Math.floor(Math.random() * 100);
 }
 

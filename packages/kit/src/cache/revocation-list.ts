@@ -43,7 +43,7 @@ export interface RevocationListOptions {
 /** The key whose presence says the store holds every revocation in force. */
 export const REVOCATIONS_FILLED_KEY = 'revoked:filled';
 
-export function revocationsUnavailable(): AppError {
+function revocationsUnavailable(): AppError {
   return new AppError('revocations_unavailable', 'Sign-in checks are temporarily unavailable', 503);
 }
 

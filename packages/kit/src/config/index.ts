@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
+export { dataDirSecret } from './data-dir-secret';
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);

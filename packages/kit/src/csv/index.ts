@@ -4,7 +4,7 @@
  * advice says. A cell holding a separator of either kind is quoted: where `;` separates cells (spreadsheets in
  * most of Europe), `Eve;=1+1;x` unquoted would be three cells, the second a formula. Then RFC 4180 quoting.
  */
-export function csvCell(value: string | number | boolean): string {
+function csvCell(value: string | number | boolean): string {
   let text = String(value);
   if (/^(?:[\t\r]| *[=+\-@])/.test(text)) text = `'${text}`;
   return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -12,16 +12,5 @@ export function pgErrorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** The name of the violated constraint, when the driver reports it. */
-export function pgConstraint(err: unknown): string | undefined {
-  let current: unknown = err;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    const constraint = (current as { constraint?: unknown }).constraint;
-    if (typeof constraint === 'string') return constraint;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 export const isUniqueViolation = (err: unknown): boolean => pgErrorCode(err) === '23505';
 export const isForeignKeyViolation = (err: unknown): boolean => pgErrorCode(err) === '23503';

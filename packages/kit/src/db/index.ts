@@ -7,7 +7,7 @@ import { prepareStatements, statementNames } from './prepared';
 
 export { listMigrations, migrate, type MigrationFile } from './migrate';
 export { migrationsFolder, runMigrationsCli } from './migrations-cli';
-export { pgErrorCode, pgConstraint, isUniqueViolation, isForeignKeyViolation } from './errors';
+export { pgErrorCode, isUniqueViolation, isForeignKeyViolation } from './errors';
 
 /** The drizzle database of node-postgres, typed by its query surface. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -7,19 +7,21 @@ import { migrate } from './migrate';
 import { openDatabase } from './index';
 
 /**
- * A service's `.sql` migrations folder, given the folder of the module asking (`__dirname` of
- * `data-access/`). From the sources it is `migrations/` beside that module; from `dist` the build may have
- * copied it, and when it has not, the sources next to `dist` are used.
+ * The `.sql` folder a service declares (`migrations`, a path beside its compiled module, so under `src/` or `dist/`).
+ * From `dist` the build may have copied it; when it has not (the images carry the sources' folder only), the same
+ * folder under `src/` is used.
  */
-export function migrationsFolder(dataAccessDir: string): string {
-  const beside = path.join(dataAccessDir, 'migrations');
-  if (existsSync(beside)) return beside;
-  return path.resolve(dataAccessDir, '../../src/data-access/migrations');
+export function migrationsFolder(declared: string): string {
+  if (existsSync(declared)) return declared;
+  const parts = declared.split(path.sep);
+  const dist = parts.lastIndexOf('dist');
+  if (dist < 0) return declared;
+  return [...parts.slice(0, dist), 'src', ...parts.slice(dist + 1)].join(path.sep);
 }
 
 /**
- * The body of each service's `migrate.js`: applies the migrations to `DATABASE_URL` and exits. The Helm
- * pre-install/pre-upgrade hook Job runs it before new pods start.
+ * Applies migrations to `DATABASE_URL` and exits: `node dist/main.js migrate` (`runMain`), which the Helm
+ * pre-install/pre-upgrade hook Job runs before new pods start. Reads nothing else of the service's config.
  */
 export function runMigrationsCli(service: string, dirs: string[]): void {
   const main = async () => {

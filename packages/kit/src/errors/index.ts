@@ -84,7 +84,7 @@ export function toAppError(err: unknown): AppError {
  * What of an unexpected error may reach the logs. Drizzle's `DrizzleQueryError` spells out the query's
  * parameters in its message (password hashes, outbox payloads), so only the driver error it wraps is kept.
  */
-export function loggableCause(err: unknown): unknown {
+function loggableCause(err: unknown): unknown {
   const wrapped = err as { query?: unknown; params?: unknown; cause?: unknown } | undefined;
   if (err instanceof Error && typeof wrapped?.query === 'string' && Array.isArray(wrapped.params)) {
     return wrapped.cause ?? new Error('database query failed');

@@ -63,7 +63,7 @@ const kindOf = (extension: string): FileKind | undefined =>
   Object.prototype.hasOwnProperty.call(KINDS, extension) ? KINDS[extension as FileExtension] : undefined;
 
 /** The lower-cased extension of a file name ('' when it has none). */
-export const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
+const extensionOf = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 
 /** How many of a spooled file's first bytes `detectFile` looks at. */
 export const HEAD_BYTES = 64 * 1024;
@@ -91,7 +91,7 @@ export function mimetypeOfExtension(extension: string): string {
 }
 
 /** The client's file name, kept only for display and the download's name: no path, no control characters. */
-export function cleanFileName(name: string): string {
+function cleanFileName(name: string): string {
   // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
   return base.slice(-255) || 'file';

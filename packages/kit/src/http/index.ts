@@ -16,15 +16,8 @@ import { redactUrl, requestContext, type Logger } from '../logger';
 import { refuseNul } from './text';
 
 export {
-  CONTROL_CHARACTER_CODE,
-  controlCharacterMessage,
-  directionControlsClosed,
   EMAIL_PATTERN,
   emailField,
-  hasVisibleLetter,
-  INVALID_EMAIL_MESSAGE,
-  NAME_DIRECTION_MESSAGE,
-  NAME_LETTER_MESSAGE,
   personNameField,
   refuseNul,
   textField,
@@ -70,7 +63,7 @@ export interface HttpApp {
 }
 
 /** Where Prometheus scrapes when `INTERNAL_PORT` is not set. */
-export const DEFAULT_INTERNAL_PORT = 9464;
+const DEFAULT_INTERNAL_PORT = 9464;
 
 /** Express's `trust proxy` value for `TRUSTED_PROXIES`: a hop count, a list of addresses and ranges, or nobody. */
 export function trustProxySetting(trustedProxies: string | undefined): number | string | false {
@@ -215,7 +208,7 @@ export function requestTracking(options: {
 }
 
 /** Runs a readiness callback with a deadline: a hung dependency counts as not ready instead of piling up probes. */
-export async function checkReadiness(
+async function checkReadiness(
   readiness: (() => Promise<boolean> | boolean) | undefined,
   timeoutMs = 2_000,
 ): Promise<boolean> {

@@ -9,8 +9,8 @@ const SINGLE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 const MULTI_LINE = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
 /* eslint-enable no-control-regex */
 
-export const CONTROL_CHARACTER_CODE = 'control_character';
-export const controlCharacterMessage = (label: string) => `${label} must not contain control characters`;
+const CONTROL_CHARACTER_CODE = 'control_character';
+const controlCharacterMessage = (label: string) => `${label} must not contain control characters`;
 
 export interface TextFieldOptions {
   /** Names the field in the messages, e.g. 'Email'. */
@@ -33,14 +33,14 @@ export function textField(options: TextFieldOptions): z.ZodString {
     .regex(options.multiLine ? MULTI_LINE : SINGLE_LINE, { message: controlCharacterMessage(options.label) });
 }
 
-export const NAME_LETTER_MESSAGE = 'Name must contain a letter';
-export const NAME_DIRECTION_MESSAGE = 'Name has an unclosed direction control';
+const NAME_LETTER_MESSAGE = 'Name must contain a letter';
+const NAME_DIRECTION_MESSAGE = 'Name has an unclosed direction control';
 
 /** Letters that print nothing (Hangul fillers): a name of them alone would be an empty line on a certificate. */
 const BLANK_LETTERS = /[\u115f\u1160\u3164\uffa0]/gu;
 
 /** True when the text holds at least one letter that is seen on the page, in any script. */
-export const hasVisibleLetter = (text: string) => /\p{L}/u.test(text.replace(BLANK_LETTERS, ''));
+const hasVisibleLetter = (text: string) => /\p{L}/u.test(text.replace(BLANK_LETTERS, ''));
 
 const EMBEDDINGS = '\u202a\u202b\u202d\u202e';
 const POP_EMBEDDING = '\u202c';
@@ -53,7 +53,7 @@ const POP_ISOLATE = '\u2069';
  * past the name and turn around the sentence it is printed in (dates and scores included); a closer with nothing
  * of its kind to close is refused too, as nothing a person types has one.
  */
-export function directionControlsClosed(text: string): boolean {
+function directionControlsClosed(text: string): boolean {
   const open: string[] = [];
   for (const c of text) {
     if (EMBEDDINGS.includes(c)) open.push(POP_EMBEDDING);
@@ -78,7 +78,7 @@ export const personNameField = textField({ label: 'Name' })
   .max(100, 'Name must be at most 100 characters')
   .refine(directionControlsClosed, NAME_DIRECTION_MESSAGE);
 
-export const INVALID_EMAIL_MESSAGE = 'Invalid email address';
+const INVALID_EMAIL_MESSAGE = 'Invalid email address';
 
 /**
  * One mailbox, as RFC 5321 lets it travel: a dot-atom local part of at most 64 characters (no quotes, angle

@@ -17,7 +17,7 @@ export function currentContext(): RequestContext {
 }
 
 /** Paths that never reach a log line: credentials, tokens and invitation links. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'password',
   'newPassword',
   'currentPassword',

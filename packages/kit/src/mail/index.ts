@@ -1,6 +1,5 @@
 export {
   createMailer,
-  classifySmtpError,
   MailDeliveryError,
   type Mailer,
   type MailerOptions,

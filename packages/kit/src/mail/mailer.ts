@@ -66,7 +66,7 @@ interface SmtpFailure {
 // Failures that no retry of the same message fixes: the message or its envelope is unusable.
 const PERMANENT_CODES = new Set(['EMESSAGE', 'EENVELOPE', 'EMAXRECIPIENTS', 'ECONFIG']);
 
-export function classifySmtpError(err: unknown): MailDeliveryError {
+function classifySmtpError(err: unknown): MailDeliveryError {
   const { code, responseCode } = (err ?? {}) as SmtpFailure;
   let permanent: boolean;
   if (typeof responseCode === 'number' && responseCode >= 400) {

@@ -34,7 +34,7 @@ export interface OpenApiDocument {
 export const OPENAPI_PATH = '/openapi.json';
 
 /** The one security scheme of the product: an admin's JWT from `POST /api/auth/login`, in the Authorization header. */
-export const ADMIN_SECURITY_SCHEME = 'bearerAuth';
+const ADMIN_SECURITY_SCHEME = 'bearerAuth';
 export const adminSecurity = (): Record<string, string[]>[] => [{ [ADMIN_SECURITY_SCHEME]: [] }];
 
 /** The components every document carries: the error shape and the admin bearer scheme. */
@@ -89,7 +89,7 @@ export interface ServiceApiSpec {
 }
 
 /** JSON Schema (2020-12, which OpenAPI 3.1 uses) of what a route accepts (`input`) or answers (`output`). */
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' });
   return rest;
 }

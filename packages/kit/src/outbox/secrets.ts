@@ -1,7 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { ConfigError } from '../config';
+import { ConfigError, dataDirSecret } from '../config';
 import type { Logger } from '../logger';
 
 /**
@@ -70,20 +68,12 @@ export function loadEventSecretBox(options: {
       'Invalid configuration:\n  EVENT_SECRETS_KEY: is required in production (publisher and consumers share it)',
     );
   }
-  const file = path.join(config.DATA_DIR, EVENT_SECRETS_KEY_FILE);
-  mkdirSync(config.DATA_DIR, { recursive: true });
-  // When services start together, one makes the key and the others read it: the key is written whole to a file of
-  // this process's own and then linked under the shared name, which fails if another got there first. A reader so
-  // never sees the name before the key is in it (creating the shared name and writing to it are two steps).
-  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(draft, generateEventSecretsKey(), { flag: 'wx', mode: 0o600 });
-  try {
-    linkSync(draft, file);
-    logger.info({ file }, 'generated the event secrets key for this data folder');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    rmSync(draft, { force: true });
-  }
-  return createSecretBox(readFileSync(file, 'utf8'));
+  const key = dataDirSecret({
+    dataDir: config.DATA_DIR,
+    file: EVENT_SECRETS_KEY_FILE,
+    generate: generateEventSecretsKey,
+    what: 'the event secrets key',
+    logger,
+  });
+  return createSecretBox(key);
 }

@@ -1,5 +1,5 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import { createHmac, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { signTestJwt } from '@readiness/testing';
 import { z } from 'zod';
 import { createJwtVerifier } from '../auth';
 import { createMemoryStore, createRevocationList } from '../cache';
@@ -19,14 +19,20 @@ const kv = createMemoryStore();
 const testConfig = { PORT: 0, HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'silent' };
 
 function token(claims: Record<string, unknown> = {}): string {
-  return jwt.sign({ role: 'admin', jti: randomUUID(), sid: randomUUID(), ...claims }, privateKey, {
-    algorithm: 'RS256',
-    keyid: 'k1',
+  return signTestJwt({ role: 'admin', jti: randomUUID(), sid: randomUUID(), ...claims }, privateKey, {
+    kid: 'k1',
     subject: randomUUID(),
     issuer: 'readiness-auth',
     audience: 'readiness-admin',
     expiresIn: 600,
   });
+}
+
+/** A token signed HS256 with a secret someone guessed, as an attacker would forge one. */
+function guessedSecretToken(claims: Record<string, unknown>): string {
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ ...claims, iat: Math.floor(Date.now() / 1000) })}`;
+  return `${input}.${createHmac('sha256', 'guessed-secret').update(input).digest('base64url')}`;
 }
 
 /** A service that declares nothing about admin tokens: the runtime guards its /api/admin routes by default. */
@@ -70,7 +76,7 @@ describe('the runtime guards every service’s /api/admin routes', () => {
     fetch(`${service.url}${path}`, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
 
   test('when an admin route is called straight, bypassing the gateway, with no token or a forged one, then it is 401 and the route never runs', async () => {
-    for (const bearer of [undefined, 'not-a-token', jwt.sign({ role: 'super_admin' }, 'guessed-secret')]) {
+    for (const bearer of [undefined, 'not-a-token', guessedSecretToken({ role: 'super_admin' })]) {
       const res = await call('/api/admin/things', bearer);
       expect(res.status).toBe(401);
       expect(JSON.stringify(await res.json())).not.toContain('secret');

@@ -21,4 +21,5 @@ export {
   type StartServiceOptions,
 } from './run';
 export { createServiceHost, type ServiceHost } from './host';
+export { migrationDirs } from './service-adapters';
 export { every, startJobs, type PeriodicJob } from './jobs';

@@ -8,7 +8,7 @@ import { adminGuard, type JwtVerifier } from '../auth';
 import type { EventBus, Subscription } from '../bus';
 import { createRevocationList, type KeyValueStore, type Redis } from '../cache';
 import { adminAuthEnv, loadConfig } from '../config';
-import type { Database } from '../db';
+import { runMigrationsCli, type Database } from '../db';
 import { createHttpApp, listen, startInternalServer, type HttpApp } from '../http';
 import { createLogger, type Logger } from '../logger';
 import type { Mailer } from '../mail';
@@ -19,7 +19,7 @@ import { shutdownTracing } from '../tracing';
 import type { ObjectStore, ObjectStoreConnection } from '../storage';
 import { declarationOf } from './declared';
 import { startJobs } from './jobs';
-import { OwnedResources, openAdapters, type AdapterConfig } from './service-adapters';
+import { migrationDirs, OwnedResources, openAdapters, type AdapterConfig } from './service-adapters';
 import type { ServiceContext, ServiceModule, ServiceParts } from './service';
 
 /** What every service of one process shares (the all-in-one launcher); none of it is closed by a service. */
@@ -347,6 +347,8 @@ export async function startService<S extends z.ZodType, E, O>(
  * SIGTERM/SIGINT (each shutdown step gets the grace plus a margin). A failed start prints why and exits 1.
  */
 export function runMain<S extends z.ZodType, E, O>(module: ServiceModule<S, E, O>, options?: O): void {
+  // `node dist/main.js migrate`: the migration Job applies the declared migrations and exits.
+  if (process.argv[2] === 'migrate') return migrateMain(module);
   startService(module, { options })
     .then((service) => {
       const shutdown = new Shutdown(service.logger, (service.graceSeconds + 5) * 1000);
@@ -360,4 +362,13 @@ export function runMain<S extends z.ZodType, E, O>(module: ServiceModule<S, E, O
       console.error(err instanceof Error ? err.message : err);
       process.exit(1);
     });
+}
+
+function migrateMain(module: { name: string; migrations?: string }): void {
+  const dirs = migrationDirs(module);
+  if (!dirs) {
+    console.error(`${module.name} declares no migrations`);
+    process.exit(1);
+  }
+  runMigrationsCli(module.name, dirs);
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Registry } from 'prom-client';
 import type { EventBus } from '../bus';
 import { closeRedis, createRedis, createRedisStore, type KeyValueStore, type Redis } from '../cache';
-import { migrate, type Database } from '../db';
+import { migrate, migrationsFolder, type Database } from '../db';
 import type { Logger } from '../logger';
 import { createMailer, type Mailer } from '../mail';
 import { kitMigrationsDir } from '../outbox';
@@ -12,6 +12,14 @@ import { declarationOf } from './declared';
 import { loadDevServers } from './dev-servers';
 import type { StartServiceOptions } from './run';
 import type { ServiceModule } from './service';
+
+/**
+ * The folders a service's database is migrated from, in order: the kit's own tables (outbox, inbox, claims), then
+ * the `.sql` folder the service declares (`migrations`). None when it declares no database.
+ */
+export function migrationDirs(module: { migrations?: string }): string[] | undefined {
+  return module.migrations ? [kitMigrationsDir, migrationsFolder(module.migrations)] : undefined;
+}
 
 const DEFAULT_FROM = 'Readiness <no-reply@readiness.local>';
 const DEFAULT_BUCKET = 'readiness';
@@ -86,7 +94,8 @@ export async function openAdapters<O>(
 ): Promise<ServiceAdapters> {
   const { module } = open;
   const declared = declarationOf(module);
-  const database = module.migrations ? await openDatabase(open, module.migrations) : undefined;
+  const migrations = migrationDirs(module);
+  const database = migrations ? await openDatabase(open, migrations) : undefined;
   let bus: EventBus | undefined;
   let ownsBus = false;
   if (declared.bus) {
@@ -110,7 +119,7 @@ export async function openAdapters<O>(
   return { database, bus, ownsBus, redis, kv, mailer, storage };
 }
 
-async function openDatabase<O>(open: Opening<O>, migrations: string): Promise<Database> {
+async function openDatabase<O>(open: Opening<O>, migrations: string[]): Promise<Database> {
   let database = open.opts.adapters?.database;
   if (!database) {
     const opened = await openServiceDatabase({
@@ -127,7 +136,7 @@ async function openDatabase<O>(open: Opening<O>, migrations: string): Promise<Da
     open.owned.add('database', () => opened.close());
     database = opened;
   }
-  await migrate(database, [kitMigrationsDir, migrations], open.logger);
+  await migrate(database, migrations, open.logger);
   return database;
 }
 

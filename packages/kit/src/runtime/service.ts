@@ -167,7 +167,10 @@ export interface ServiceModule<S extends z.ZodType, E = undefined, O = undefined
   name: string;
   /** Every key is the environment variable it reads; extend `serviceEnv` or `dataServiceEnv`. */
   config: S;
-  /** The service's `.sql` folder; declaring it gives the service a database, migrated on start (kit's first). */
+  /**
+   * The service's `.sql` folder, beside its module (`path.join(__dirname, 'data-access/migrations')`): declaring it
+   * gives the service a database, migrated on start after the kit's tables, and `node dist/main.js migrate`.
+   */
   migrations?: string;
   /** Event names the service writes to its outbox; declaring any starts an outbox relay. */
   publishes?: readonly EventName[];

@@ -4,7 +4,6 @@ export {
   parseS3Endpoint,
   attachmentDisposition,
   sendAttachment,
-  MAX_SINGLE_PUT_BYTES,
   type ObjectStore,
   type ObjectStoreOptions,
   type ObjectStoreConnection,

@@ -73,7 +73,7 @@ export interface ObjectStore {
  * Objects up to this size go up in one PUT. s3rver (the embedded default) has no multipart upload,
  * and everything this product stores (question files, uploads, PDFs) is far below it.
  */
-export const MAX_SINGLE_PUT_BYTES = 64 * 1024 * 1024;
+const MAX_SINGLE_PUT_BYTES = 64 * 1024 * 1024;
 
 const MISSING_CODES = new Set(['NotFound', 'NoSuchKey']);
 

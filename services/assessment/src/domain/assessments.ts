@@ -21,11 +21,11 @@ import { VERSION_PUBLISHED, versionPublishedPayload } from './events';
 import { translationSources, type OutdatedTranslations } from './translation-review';
 import { downloadQuestionFile, removeQuestionFile, storeOwnFile, uploadQuestionFile } from './question-files';
 
-export const UNKNOWN_ADMIN_NAME = 'Administrator';
+const UNKNOWN_ADMIN_NAME = 'Administrator';
 export const NO_ASSESSMENT_MESSAGE = 'No assessment found';
-export const STALE_BASE_MESSAGE =
+const STALE_BASE_MESSAGE =
   'Someone else saved the assessment first: your changes were not saved. Reload to see the current version, then make your changes again.';
-export const BASE_REQUIRED_MESSAGE =
+const BASE_REQUIRED_MESSAGE =
   "baseVersion is required: name the version your changes are based on, so no one else's save is overwritten";
 
 /** Who acts: the admin of the token, named from auth's admin events when known. */

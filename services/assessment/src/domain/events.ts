@@ -6,6 +6,7 @@ import {
   timestampFromDate,
   translationMessages,
   payloadOf,
+  VersionPublication,
 } from '@readiness/contracts';
 import { mimetypeOf } from './files';
 import type { AssessmentVersion } from './assessment';
@@ -28,12 +29,15 @@ export const questionFileChangedPayload = (
     actorName: actor.name,
   });
 
-/** The whole version, answer key included, as `assessment.version.published.v1` carries it. */
-/** `publishedBy`: who saved it (the default) or made it active again. */
+/**
+ * The whole version, answer key included, as `assessment.version.published.v1` carries it, and why it is published:
+ * saved by its author, or made active again by `reactivatedBy`.
+ */
 export function versionPublishedPayload(
   v: AssessmentVersion,
-  publishedBy: { id: string; name: string } = v.createdBy,
+  reactivatedBy?: { id: string; name: string },
 ): Uint8Array {
+  const publishedBy = reactivatedBy ?? v.createdBy;
   return payloadOf(VERSION_PUBLISHED, {
     versionId: v.id,
     version: v.version,
@@ -74,5 +78,6 @@ export function versionPublishedPayload(
         }
       : undefined,
     translations: translationMessages(v.translations, mimetypeOf),
+    publication: reactivatedBy ? VersionPublication.REACTIVATED : VersionPublication.SAVED,
   });
 }

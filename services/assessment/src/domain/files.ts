@@ -3,7 +3,7 @@ import { AppError } from '@readiness/kit/errors';
 import { detectFile, mimetypeOfExtension, type FileExtension } from '@readiness/kit/files';
 
 /** The question files admins may attach (SPEC: jpg, jpeg, png, gif, pdf, doc, docx, txt, zip). */
-export const ALLOWED_EXTENSIONS: readonly FileExtension[] = [
+const ALLOWED_EXTENSIONS: readonly FileExtension[] = [
   'jpg',
   'jpeg',
   'png',

@@ -8,7 +8,7 @@ import { enqueue } from '@readiness/kit/outbox';
 import { QUESTION_FILE_CHANGED, questionFileChangedPayload } from './events';
 import { acceptFile, isStoredName } from './files';
 
-export const FILE_NOT_FOUND_MESSAGE = 'File not found';
+const FILE_NOT_FOUND_MESSAGE = 'File not found';
 
 /** Checks and stores a question file under a server-generated name. */
 export async function uploadQuestionFile(

@@ -3,13 +3,13 @@ import type { Assessments } from './assessments';
 import { SEED_TRANSLATIONS } from './seed-translations';
 
 /** The question file the sample assessment offers for download, stored by the seed itself. */
-export const SEED_FILE = {
+const SEED_FILE = {
   filename: 'seed-weekly-study-planner.txt',
   originalName: 'Weekly study planner.txt',
   mimetype: 'text/plain; charset=utf-8',
 };
 
-export const SEED_FILE_TEXT = `Weekly study planner
+const SEED_FILE_TEXT = `Weekly study planner
 ====================
 
 Fill in one line per day: when you will study, for how long, and what you will work on.

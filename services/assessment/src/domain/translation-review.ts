@@ -20,8 +20,7 @@ export type OutdatedTranslations = Partial<Record<TranslationLanguage, TextPath[
 type Tree = { [key: string]: Tree | string };
 
 /** A short hash of an English text: enough to tell that it changed, not to read it back. */
-export const englishHash = (english: string) =>
-  createHash('sha256').update(english).digest('hex').slice(0, 16);
+const englishHash = (english: string) => createHash('sha256').update(english).digest('hex').slice(0, 16);
 
 /** Every English text a translation may give, by path (a question's file as its stored name). */
 function englishTexts(content: AssessmentContent): Map<string, string> {

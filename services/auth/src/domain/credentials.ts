@@ -41,5 +41,5 @@ export interface TokenIssuer {
   issue(
     admin: { id: string; role: string; tokensValidFrom: number; mustChangePassword: boolean },
     session: Session,
-  ): IssuedToken;
+  ): Promise<IssuedToken>;
 }

@@ -1,7 +1,12 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+} from 'node:crypto';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { dataDirSecret } from '@readiness/kit/config';
 import type { Logger } from '@readiness/kit/logger';
 
 export interface PublicJwk {
@@ -41,28 +46,23 @@ function assertRsa(key: KeyObject, what: string): void {
   if (bits < 2048) throw new Error(`${what} must be at least 2048 bits`);
 }
 
-const generate = promisify(generateKeyPair);
-
 /**
  * The embedded default: one key generated on first start and kept in `${dataDir}/auth/jwt-key.pem`, so
- * tokens survive a restart. Written owner-readable only, through a rename so a crash never leaves half a key.
+ * tokens survive a restart.
  */
-async function persistedKey(dataDir: string, logger: Logger): Promise<KeyObject> {
-  const file = path.join(dataDir, 'auth', 'jwt-key.pem');
-  try {
-    return createPrivateKey(await readFile(file, 'utf8'));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const { privateKey } = await generate('rsa', { modulusLength: 2048 });
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-  await rename(temp, file);
-  logger.info({ file }, 'generated a token signing key for this installation');
-  // Another process may have won the race to write it: use whatever is on disk now.
-  return createPrivateKey(await readFile(file, 'utf8'));
-}
+const persistedKey = (dataDir: string, logger: Logger): KeyObject =>
+  createPrivateKey(
+    dataDirSecret({
+      dataDir,
+      file: path.join('auth', 'jwt-key.pem'),
+      generate: () =>
+        generateKeyPairSync('rsa', { modulusLength: 2048 })
+          .privateKey.export({ type: 'pkcs8', format: 'pem' })
+          .toString(),
+      what: 'a token signing key',
+      logger,
+    }),
+  );
 
 export async function loadSigningKeys(options: {
   privateKeyPem?: string;
@@ -72,7 +72,7 @@ export async function loadSigningKeys(options: {
 }): Promise<SigningKeys> {
   const privateKey = options.privateKeyPem
     ? createPrivateKey(options.privateKeyPem.replace(/\\n/g, '\n'))
-    : await persistedKey(options.dataDir, options.logger);
+    : persistedKey(options.dataDir, options.logger);
   assertRsa(privateKey, 'JWT_PRIVATE_KEY');
   const current = createPublicKey(privateKey);
   const kid = thumbprint(current);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Digits and capitals without 0/O and 1/I, which are misread aloud and on paper: 32 symbols, 5 bits each. */
-export const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
 /**
  * A result's assessment code, e.g. `RDY-7K3F-92QX`: 40 bits from the CSPRNG (32 divides 256, so every symbol
@@ -13,5 +13,3 @@ export function newAssessmentCode(): string {
   const symbols = Array.from(bytes, (b) => CODE_ALPHABET[b % 32]).join('');
   return `RDY-${symbols.slice(0, 4)}-${symbols.slice(4)}`;
 }
-
-export const ASSESSMENT_CODE_PATTERN = /^RDY-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/;

@@ -20,7 +20,7 @@ import {
   versionSummaryOut,
 } from './schemas';
 
-export const ASSESSMENT_PREFIX = '/api/assessment';
+const ASSESSMENT_PREFIX = '/api/assessment';
 
 const TAG = 'Assessment';
 const one = z.object({ assessment: assessmentOut });

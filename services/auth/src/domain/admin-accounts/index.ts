@@ -59,8 +59,8 @@ export { SESSION_NOT_FOUND, type OwnSession, type SessionClient } from './own-se
 export type { SecondFactorStep, TotpEnrolment } from './multi-factor';
 export { REAUTHENTICATION_REQUIRED } from './reauthentication';
 export type { StepUpMethod, StepUpProof, StepUpState } from './step-up';
-export { MAX_PASSKEYS, relyingPartyOf, type RelyingParty } from './passkeys';
-export { safeReturnTo, type SignInRefusal, type SingleSignOnSettings } from './single-sign-on';
+export { relyingPartyOf, type RelyingParty } from './passkeys';
+export { type SignInRefusal, type SingleSignOnSettings } from './single-sign-on';
 
 /**
  * The use cases of the auth service, sessions and admin accounts (no Express and no SQL here), bound to one

@@ -16,7 +16,7 @@ import { assertReauthenticated } from './reauthentication';
 
 /** From a right password until its second factor: long enough to open the app, short enough to be worthless stolen. */
 const CHALLENGE_SECONDS = 5 * 60;
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 /** The name authenticator apps show next to the account. */
 const TOTP_ISSUER = 'Readiness';
 /** A code of the step before or after the server's clock is still taken (RFC 6238 §6: one step of drift). */

@@ -27,7 +27,7 @@ export interface OwnSession extends Device, Omit<SessionRecord, 'userAgent'> {
 }
 
 /** A session's calls move its "last seen" at most this often: one small write a minute, not one a call. */
-export const LAST_SEEN_EVERY_SECONDS = 60;
+const LAST_SEEN_EVERY_SECONDS = 60;
 /** Sessions whose last call this process noted; bounded like the admin cache, cleared when full. */
 const SEEN_MAX_ENTRIES = 10_000;
 

@@ -47,14 +47,14 @@ export const relyingPartyOf = (publicOrigin: string): RelyingParty => {
 /** Long enough to find the phone or the key, short enough that a challenge is worthless later. */
 const CEREMONY_SECONDS = 5 * 60;
 /** A bound on what one account may keep: plenty for every device a person owns. */
-export const MAX_PASSKEYS = 10;
+const MAX_PASSKEYS = 10;
 /** The transports a browser may name; anything else is not kept. */
 const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
 
 const tooManyPasskeys = () =>
   conflict(`You already have ${MAX_PASSKEYS} passkeys. Remove one first.`, 'too_many_passkeys');
 
-export const PASSKEY_NOT_VERIFIED = 'The passkey could not be verified. Please try again.';
+const PASSKEY_NOT_VERIFIED = 'The passkey could not be verified. Please try again.';
 const UNKNOWN_PASSKEY =
   'This passkey is not registered with Readiness. Sign in with your email and password.';
 

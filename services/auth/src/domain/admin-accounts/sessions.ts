@@ -79,7 +79,7 @@ export async function openSession(
   await repo.recordLogin(runner, admin.id, now);
   ctx.admins.forget();
   const session = { id: randomUUID(), startedAt: Math.floor(now.getTime() / 1000), methods };
-  const token = ctx.tokens.issue(admin, session);
+  const token = await ctx.tokens.issue(admin, session);
   await startSession(ctx, admin, token, session.startedAt, client);
   return { token, admin: { ...admin, lastLogin: now } };
 }
@@ -142,7 +142,7 @@ export async function refresh(ctx: AccountsContext, actor: Authenticated): Promi
   if (ctx.tokens.sessionEnd(session.startedAt) <= actor.claims.exp) {
     throw unauthorized('Your session has ended. Please sign in again.', 'session_expired');
   }
-  const token = ctx.tokens.issue(actor.admin, session);
+  const token = await ctx.tokens.issue(actor.admin, session);
   await sessionRenewed(ctx, token);
   return token;
 }
@@ -178,7 +178,7 @@ export async function changePassword(
     await revokeAllSessions(ctx, updated.id, cutoff);
     return updated;
   });
-  const token = ctx.tokens.issue(admin, sessionOf(actor));
+  const token = await ctx.tokens.issue(admin, sessionOf(actor));
   await sessionRenewed(ctx, token);
   return { token, admin };
 }

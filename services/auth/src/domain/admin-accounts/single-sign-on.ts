@@ -25,13 +25,13 @@ const PENDING_SECONDS = 600;
 const HANDOFF_SECONDS = 120;
 const DEFAULT_RETURN = '/admin/dashboard';
 
-export const SSO_NOT_CONFIGURED = 'Single sign-on is not configured';
+const SSO_NOT_CONFIGURED = 'Single sign-on is not configured';
 
 /** The cookie's random value is the browser's key to its sign-in; only its digest is stored. */
 const digest = (binding: string) => createHash('sha256').update(binding).digest();
 
 /** Only in-app admin pages: a crafted return address cannot send anyone elsewhere. */
-export function safeReturnTo(value: string | undefined): string {
+function safeReturnTo(value: string | undefined): string {
   if (!value || !value.startsWith('/admin/') || value.startsWith('/admin/login') || /[\\\s]/.test(value)) {
     return DEFAULT_RETURN;
   }
@@ -157,7 +157,7 @@ export async function takeSignInSession(
   ctx.admins.forget();
   const admin = { ...found, lastLogin: now };
   const startedAt = Math.floor(now.getTime() / 1000);
-  const token = ctx.tokens.issue(admin, { id: randomUUID(), startedAt, methods: ['sso'] });
+  const token = await ctx.tokens.issue(admin, { id: randomUUID(), startedAt, methods: ['sso'] });
   await startSession(ctx, admin, token, startedAt, client);
   const endSessionUrl = await provider.endSessionUrl(postLogoutRedirectUri);
   return { token, admin, returnTo: handoff.returnTo, ...(endSessionUrl ? { endSessionUrl } : {}) };

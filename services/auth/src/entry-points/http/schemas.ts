@@ -18,7 +18,7 @@ const newPasswordField = (requiredMessage: string) =>
 export const nameField = personNameField;
 
 export const roleField = z.enum(['admin', 'super_admin'], { error: 'Role is required' });
-export const statusField = z.enum(['active', 'disabled'], { error: "Status must be 'active' or 'disabled'" });
+const statusField = z.enum(['active', 'disabled'], { error: "Status must be 'active' or 'disabled'" });
 
 const body = <T extends z.ZodRawShape>(shape: T) =>
   z.object(shape, { error: 'Request body must be a JSON object' });
@@ -62,7 +62,7 @@ export const auditQuery = z.object({
 });
 export const auditExportQuery = z.object(auditFilters);
 
-export const adminJson = z.object({
+const adminJson = z.object({
   _id: z.string(),
   name: z.string(),
   email: z.string(),
@@ -75,7 +75,7 @@ export const adminJson = z.object({
   mfaEnabled: z.boolean(),
 });
 const personJson = z.object({ _id: z.string(), name: z.string(), email: z.string() });
-export const auditEntryJson = z.object({
+const auditEntryJson = z.object({
   _id: z.string(),
   actor: personJson.nullable(),
   action: z.string(),
@@ -119,7 +119,7 @@ export const ssoSessionResponse = sessionResponse.extend({
   endSessionUrl: z.string().optional(),
 });
 
-export const ownSessionJson = z.object({
+const ownSessionJson = z.object({
   _id: z.string(),
   /** From the session's User-Agent, as people name them ('Chrome'); null when it names none we know. */
   browser: z.string().nullable(),
@@ -133,7 +133,7 @@ export const ownSessionJson = z.object({
 });
 export const ownSessionsResponse = z.object({ sessions: z.array(ownSessionJson) });
 /** What the password step answers, instead of a session, for an admin who has or must set up a second factor. */
-export const secondFactorStepResponse = z.object({
+const secondFactorStepResponse = z.object({
   mfaRequired: z.literal(true),
   /** Opaque and short-lived: sent back with the code. */
   challenge: z.string(),
@@ -147,7 +147,7 @@ export const loginResponse = z.union([sessionResponse, secondFactorStepResponse]
 const challengeField = textField({ label: 'Challenge', requiredMessage: 'Challenge is required' })
   .min(1, 'Challenge is required')
   .max(100, 'Challenge is not valid');
-export const codeField = z
+const codeField = z
   .string({ error: 'Code is required' })
   .trim()
   .regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app');
@@ -172,7 +172,7 @@ const credentialFields = {
 };
 
 /** What `navigator.credentials.get()` answered, as @simplewebauthn/browser sends it. */
-export const passkeyAnswerField = z.object(
+const passkeyAnswerField = z.object(
   {
     ...credentialFields,
     response: z.object(
@@ -225,7 +225,7 @@ export const addPasskeyBody = body({
 });
 /** The options handed to `navigator.credentials.create()` or `.get()`, as JSON (WebAuthn Level 3). */
 export const passkeyOptionsResponse = z.object({ options: z.record(z.string(), z.unknown()) });
-export const passkeyJson = z.object({
+const passkeyJson = z.object({
   id: z.string(),
   name: z.string(),
   createdAt: z.string(),

@@ -81,7 +81,7 @@ const detailValue = (value: unknown): string => {
 };
 
 /** An entry's details as a reader sees them, one "Name: value" per detail, never raw JSON. */
-export const auditDetailsText = (details: Record<string, unknown>) =>
+const auditDetailsText = (details: Record<string, unknown>) =>
   Object.entries(details)
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => `${detailName(key)}: ${detailValue(value)}`)

@@ -3,157 +3,199 @@ import {
   QuestionFileChange,
   ReportDocument,
   timestampDate,
+  VersionPublication,
   type AuditAction,
+  type EventPayload,
 } from '@readiness/contracts';
 import { on, type EventSubscription } from '@readiness/kit/runtime';
 import type { AnnouncedAction, AuditTrail } from '../../domain/audit-trail';
 
-/** A save publishes its version in the transaction that wrote it; a version published later was made active again. */
-const madeActiveAgain = (createdAt: Date | undefined, publishedAt: Date) =>
-  createdAt !== undefined && publishedAt.getTime() - createdAt.getTime() > 5_000;
+type Target = AnnouncedAction['target'];
 
 /** The admin actions the other services announce, into the audit log (each event written once). */
-export function auditTrailConsumers(trail: AuditTrail): EventSubscription[] {
-  const record = (
-    eventId: string,
-    actorId: string,
-    action: AuditAction,
-    target: AnnouncedAction['target'],
-    details: Record<string, unknown>,
-  ) => trail.record({ eventId, actorId, action, target, details });
+export const auditTrailConsumers = (trail: AuditTrail): EventSubscription[] =>
+  [
+    studentInvited,
+    invitationResent,
+    studentDeleted,
+    resultDeleted,
+    certificateResendRequested,
+    attemptAdjusted,
+    extraTimeChanged,
+    reportDownloaded,
+    resultsExported,
+    questionFileChanged,
+    versionPublished,
+  ].map((consumer) => consumer(trail));
 
-  /** An event that names the student (an invitation, first or resent): kept, so later events can name them too. */
-  async function studentNamed(
-    eventId: string,
-    e: { studentId: string; name: string; email: string; actorId: string },
-    action: AuditAction,
-    details: Record<string, unknown>,
-  ): Promise<void> {
-    const student = { id: e.studentId, name: e.name, email: e.email };
-    await trail.rememberStudent(student);
-    await record(eventId, e.actorId, action, student, details);
-  }
+const record = (
+  trail: AuditTrail,
+  eventId: string,
+  actorId: string,
+  action: AuditAction,
+  target: Target,
+  details: Record<string, unknown>,
+) => trail.record({ eventId, actorId, action, target, details });
 
-  return [
-    on('auth.audit-student-invited', {
-      handle: (e, meta) =>
-        studentNamed(meta.id, e, 'student.invited', {
-          extraTimePercent: e.extraTimePercent,
-          expiresAt: e.expiresAt,
-        }),
-    }),
-    on('auth.audit-invitation-resent', {
-      handle: (e, meta) => studentNamed(meta.id, e, 'student.invitation-resent', { expiresAt: e.expiresAt }),
-    }),
-    on('auth.audit-student-deleted', {
-      async handle(e, meta) {
-        const known = await trail.studentTarget(e.studentId);
-        await trail.record({
-          eventId: meta.id,
-          actorId: e.actorId,
-          action: 'student.deleted',
-          target: { ...known, email: known.email || e.email },
-          details: {},
-        });
-        await trail.forgetStudent(e.studentId);
-      },
-    }),
-    on('auth.audit-result-deleted', {
-      handle: async (e, meta) =>
-        record(meta.id, e.actorId, 'result.deleted', await trail.studentTarget(e.studentId), {
-          resultId: e.resultId,
-        }),
-    }),
-    on('auth.audit-certificate-resend-requested', {
-      handle: (e, meta) =>
-        record(
-          meta.id,
-          e.actorId,
-          'certificate.resend-requested',
-          { id: e.studentId, name: e.name, email: e.email },
-          {
-            resultId: e.resultId,
-            assessmentCode: e.assessmentCode,
-          },
-        ),
-    }),
-    on('auth.audit-attempt-adjusted', {
-      handle: (e, meta) => {
-        const student = { id: e.studentId, name: e.name, email: e.email };
-        const at = e.deadlineAt ? timestampDate(e.deadlineAt).toISOString() : undefined;
-        return e.adjustment === AttemptAdjustment.ENDED
-          ? record(meta.id, e.actorId, 'attempt.ended', student, {
-              attemptId: e.attemptId,
-              attemptNumber: e.attemptNumber,
-              endedAt: at,
-            })
-          : record(meta.id, e.actorId, 'attempt.extended', student, {
-              attemptId: e.attemptId,
-              attemptNumber: e.attemptNumber,
-              minutes: e.addedMinutes,
-              deadlineAt: at,
-            });
-      },
-    }),
-    on('auth.audit-extra-time-changed', {
-      handle: (e, meta) =>
-        studentNamed(meta.id, e, 'student.extra-time-changed', { extraTimePercent: e.extraTimePercent }),
-    }),
-    on('auth.audit-report-downloaded', {
-      handle: (e, meta) =>
-        record(
-          meta.id,
-          e.actorId,
-          e.document === ReportDocument.CERTIFICATE ? 'certificate.downloaded' : 'report.downloaded',
-          null,
-          { resultId: e.resultId, fileName: e.fileName },
-        ),
-    }),
-    on('auth.audit-results-exported', {
-      handle: (e, meta) =>
-        record(meta.id, e.actorId, 'results.exported', null, {
-          format: 'csv',
-          ...(e.search ? { search: e.search } : {}),
-          status: e.status,
-          rows: e.rows,
-        }),
-    }),
-    on('auth.audit-question-file-changed', {
-      handle: (e, meta) =>
-        trail.record({
-          eventId: meta.id,
-          actorId: e.actorId,
-          actorName: e.actorName,
-          action:
-            e.change === QuestionFileChange.UPLOADED
-              ? 'assessment.question-file-uploaded'
-              : 'assessment.question-file-removed',
-          target: null,
-          details: {
-            originalName: e.originalName,
-            filename: e.filename,
-            ...(e.change === QuestionFileChange.UPLOADED ? { size: Number(e.size) } : {}),
-            // A file some version still uses is only let go of by the draft, and kept.
-            ...(e.change === QuestionFileChange.DETACHED ? { kept: true } : {}),
-          },
-        }),
-    }),
-    on('auth.audit-version-published', {
-      async handle(e, meta) {
-        // The seeded first version has nobody behind it: nothing an admin did.
-        const actorId = e.publishedById || e.createdById;
-        if (!actorId) return;
-        await trail.record({
-          eventId: meta.id,
-          actorId,
-          actorName: e.publishedByName || e.createdByName,
-          action: madeActiveAgain(e.createdAt && timestampDate(e.createdAt), meta.occurredAt)
-            ? 'assessment.version-activated'
-            : 'assessment.version-saved',
-          target: null,
-          details: { version: e.version, title: e.title, changeNotes: e.changeNotes },
-        });
-      },
-    }),
-  ];
+/** An event that names the student (an invitation, first or resent): kept, so later events can name them too. */
+async function studentNamed(
+  trail: AuditTrail,
+  eventId: string,
+  e: { studentId: string; name: string; email: string; actorId: string },
+  action: AuditAction,
+  details: Record<string, unknown>,
+): Promise<void> {
+  const student = { id: e.studentId, name: e.name, email: e.email };
+  await trail.rememberStudent(student);
+  await record(trail, eventId, e.actorId, action, student, details);
+}
+
+const studentInvited = (trail: AuditTrail) =>
+  on('auth.audit-student-invited', {
+    handle: (e, meta) =>
+      studentNamed(trail, meta.id, e, 'student.invited', {
+        extraTimePercent: e.extraTimePercent,
+        expiresAt: e.expiresAt,
+      }),
+  });
+
+const invitationResent = (trail: AuditTrail) =>
+  on('auth.audit-invitation-resent', {
+    handle: (e, meta) =>
+      studentNamed(trail, meta.id, e, 'student.invitation-resent', { expiresAt: e.expiresAt }),
+  });
+
+const studentDeleted = (trail: AuditTrail) =>
+  on('auth.audit-student-deleted', {
+    async handle(e, meta) {
+      const known = await trail.studentTarget(e.studentId);
+      await record(
+        trail,
+        meta.id,
+        e.actorId,
+        'student.deleted',
+        { ...known, email: known.email || e.email },
+        {},
+      );
+      await trail.forgetStudent(e.studentId);
+    },
+  });
+
+const resultDeleted = (trail: AuditTrail) =>
+  on('auth.audit-result-deleted', {
+    handle: async (e, meta) =>
+      record(trail, meta.id, e.actorId, 'result.deleted', await trail.studentTarget(e.studentId), {
+        resultId: e.resultId,
+      }),
+  });
+
+const certificateResendRequested = (trail: AuditTrail) =>
+  on('auth.audit-certificate-resend-requested', {
+    handle: (e, meta) =>
+      record(
+        trail,
+        meta.id,
+        e.actorId,
+        'certificate.resend-requested',
+        { id: e.studentId, name: e.name, email: e.email },
+        { resultId: e.resultId, assessmentCode: e.assessmentCode },
+      ),
+  });
+
+const attemptAdjusted = (trail: AuditTrail) =>
+  on('auth.audit-attempt-adjusted', {
+    handle: (e, meta) => {
+      const student = { id: e.studentId, name: e.name, email: e.email };
+      const at = e.deadlineAt ? timestampDate(e.deadlineAt).toISOString() : undefined;
+      const attempt = { attemptId: e.attemptId, attemptNumber: e.attemptNumber };
+      return e.adjustment === AttemptAdjustment.ENDED
+        ? record(trail, meta.id, e.actorId, 'attempt.ended', student, { ...attempt, endedAt: at })
+        : record(trail, meta.id, e.actorId, 'attempt.extended', student, {
+            ...attempt,
+            minutes: e.addedMinutes,
+            deadlineAt: at,
+          });
+    },
+  });
+
+const extraTimeChanged = (trail: AuditTrail) =>
+  on('auth.audit-extra-time-changed', {
+    handle: (e, meta) =>
+      studentNamed(trail, meta.id, e, 'student.extra-time-changed', { extraTimePercent: e.extraTimePercent }),
+  });
+
+const reportDownloaded = (trail: AuditTrail) =>
+  on('auth.audit-report-downloaded', {
+    handle: (e, meta) =>
+      record(
+        trail,
+        meta.id,
+        e.actorId,
+        e.document === ReportDocument.CERTIFICATE ? 'certificate.downloaded' : 'report.downloaded',
+        null,
+        { resultId: e.resultId, fileName: e.fileName },
+      ),
+  });
+
+const resultsExported = (trail: AuditTrail) =>
+  on('auth.audit-results-exported', {
+    handle: (e, meta) =>
+      record(trail, meta.id, e.actorId, 'results.exported', null, {
+        format: 'csv',
+        ...(e.search ? { search: e.search } : {}),
+        status: e.status,
+        rows: e.rows,
+      }),
+  });
+
+const questionFileChanged = (trail: AuditTrail) =>
+  on('auth.audit-question-file-changed', {
+    handle: (e, meta) => {
+      const uploaded = e.change === QuestionFileChange.UPLOADED;
+      return trail.record({
+        eventId: meta.id,
+        actorId: e.actorId,
+        actorName: e.actorName,
+        action: uploaded ? 'assessment.question-file-uploaded' : 'assessment.question-file-removed',
+        target: null,
+        details: {
+          originalName: e.originalName,
+          filename: e.filename,
+          ...(uploaded ? { size: Number(e.size) } : {}),
+          // A file some version still uses is only let go of by the draft, and kept.
+          ...(e.change === QuestionFileChange.DETACHED ? { kept: true } : {}),
+        },
+      });
+    },
+  });
+
+const versionPublished = (trail: AuditTrail) =>
+  on('auth.audit-version-published', {
+    async handle(e, meta) {
+      // The seeded first version has nobody behind it: nothing an admin did.
+      const actorId = e.publishedById || e.createdById;
+      if (!actorId) return;
+      await trail.record({
+        eventId: meta.id,
+        actorId,
+        actorName: e.publishedByName || e.createdByName,
+        action: madeActiveAgain(e, meta.occurredAt)
+          ? 'assessment.version-activated'
+          : 'assessment.version-saved',
+        target: null,
+        details: { version: e.version, title: e.title, changeNotes: e.changeNotes },
+      });
+    },
+  });
+
+/**
+ * Whether the event published an earlier version made active again rather than a new one saved: the event says
+ * so. An event from an assessment service older than `publication` does not; for it, as before, a save publishes
+ * its version in the transaction that wrote it, so a version published over 5 seconds after it was made was made
+ * active again.
+ */
+function madeActiveAgain(e: EventPayload<'assessment.version.published.v1'>, occurredAt: Date): boolean {
+  if (e.publication !== VersionPublication.UNSPECIFIED)
+    return e.publication === VersionPublication.REACTIVATED;
+  return e.createdAt !== undefined && occurredAt.getTime() - timestampDate(e.createdAt).getTime() > 5_000;
 }

@@ -11,17 +11,13 @@ const attachmentName = (name: string) =>
 
 /**
  * Mails a certificate to its student: once per event, so once per pass and once per resend request, whatever the
- * redeliveries. A v2 event names the PDF in object storage (read by the delivery that sends, checked against the
- * event's size and digest); a v1 event, sent before an upgrade, carries it.
+ * redeliveries. The event names the PDF in object storage, read by the delivery that sends and checked against the
+ * event's size and digest.
  */
 export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: ObjectStore }) {
   return on('notification.certificate-issued', {
     maxAttempts: deps.maxAttempts,
     async handle(event, meta) {
-      const v2 = event.$typeName === 'readiness.events.v2.CertificateIssued';
-      const pdf = v2
-        ? () => storedCertificatePdf(deps.storage, event)
-        : () => Promise.resolve(Buffer.from(event.pdf));
       await deliver(deps, {
         eventId: meta.id,
         template: event.resend ? 'certificate-resent' : 'certificate-issued',
@@ -31,18 +27,21 @@ export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: Ob
           name: event.name,
           // The title the certificate prints: in its language when the version translates it.
           assessmentTitle: event.assessmentTitle,
-          // As every surface shows it, from the points (docs/scoring.md); a v1 event, or a v2 one from an older
-          // publisher, has only the whole percent.
+          // As every surface shows it, from the points (docs/scoring.md); an event from an older publisher has only
+          // the whole percent.
           percentage:
-            v2 && event.totalPoints > 0 ? shownPercentage(event.score, event.totalPoints) : event.percentage,
+            event.totalPoints > 0 ? shownPercentage(event.score, event.totalPoints) : event.percentage,
           code: event.assessmentCode,
           verificationUrl: event.verificationUrl,
           resent: event.resend,
-          // A v1 event, from a report service older than languages, is English.
-          language: v2 ? event.language : '',
+          language: event.language,
         }),
         attachments: async () => [
-          { filename: attachmentName(event.name), content: await pdf(), contentType: 'application/pdf' },
+          {
+            filename: attachmentName(event.name),
+            content: await storedCertificatePdf(deps.storage, event),
+            contentType: 'application/pdf',
+          },
         ],
         attempt: meta.attempt,
         maxAttempts: deps.maxAttempts,

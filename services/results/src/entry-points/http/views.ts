@@ -37,7 +37,7 @@ function answerText(
 }
 
 /** Where an admin downloads an uploaded answer file (served by the student service). */
-export const answerFileUrl = (r: ResultRecord, questionId: string) =>
+const answerFileUrl = (r: ResultRecord, questionId: string) =>
   `/api/admin/students/${encodeURIComponent(r.studentId)}/attempts/${encodeURIComponent(r.attemptId)}/files/${encodeURIComponent(questionId)}`;
 
 /** The detail: the row, per-section and per-question figures, and the version the student took. */

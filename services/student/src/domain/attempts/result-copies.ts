@@ -60,13 +60,13 @@ export const recordResult = (copy: ResultCopy | null): WritesOnly =>
 
 /**
  * Keeps the certificate download link the report service issued with a result's copy. A link that arrives
- * before the copy is retried until the copy is there (NotYetError); one for an erased student is dropped. Both
- * versions of the event carry the link. It needs no inbox row: the write is the same however often it is
- * delivered, and a link never replaces one that expires later (a redelivered older event changes nothing).
+ * before the copy is retried until the copy is there (NotYetError); one for an erased student is dropped. It
+ * needs no inbox row: the write is the same however often it is delivered, and a link never replaces one that
+ * expires later (a redelivered older event changes nothing).
  */
 export async function recordCertificate(
   ctx: AttemptsContext,
-  e: EventPayload<'report.certificate.issued.v1' | 'report.certificate.issued.v2'>,
+  e: EventPayload<'report.certificate.issued.v2'>,
 ) {
   if (!e.downloadUrl || !e.downloadUrlExpiresAt || !isStudentId(e.studentId)) return;
   const outcome = await saveCertificateLink(ctx.database.db, {

@@ -18,8 +18,9 @@ export const file_readiness_events_v1_report: GenFile = /*@__PURE__*/
  * report.certificate.issued.v1: a passed result's certificate was rendered and stored (once per pass), or an
  * administrator asked for it to be mailed again (once per request, `resend` true). The notification service
  * mails it to the student with the PDF attached; a consumer that shows the student their certificate keeps
- * `download_url`. Superseded by report.certificate.issued.v2, which leaves the PDF in object storage: no service
- * publishes v1 any more, and its consumers still take it so that events sent before an upgrade are mailed.
+ * `download_url`. Retired: superseded by report.certificate.issued.v2, which leaves the PDF in object storage. No
+ * service publishes or consumes v1 any more (it is not in the contracts' event table); the message stays as the
+ * record of what older releases sent (docs/operations.md, "Upgrade and roll back", on when an upgrade is safe).
  *
  * @generated from message readiness.events.v1.CertificateIssued
  */
