@@ -1,6 +1,13 @@
 import type { paths } from './gen/api-schema';
 import type { Method } from './api-types';
-import { apiUrl, definedHeaders, serverLink, type OptionsArgument, type PathWith, type RequestOptions } from './api-request';
+import {
+  apiUrl,
+  definedHeaders,
+  serverLink,
+  type OptionsArgument,
+  type PathWith,
+  type RequestOptions,
+} from './api-request';
 
 /*
  * The calls that cannot go through an RTK Query slice, each through one helper typed by the schema's paths (see
@@ -95,4 +102,5 @@ export function openEventStream<P extends PathWith<'get'>>(
 export const streamGaveUp = (source: EventSource | undefined): boolean => source?.readyState === 2;
 
 /** Whether this browser can follow an event stream at all. */
-export const canFollowEvents = (): boolean => typeof window !== 'undefined' && typeof window.EventSource === 'function';
+export const canFollowEvents = (): boolean =>
+  typeof window !== 'undefined' && typeof window.EventSource === 'function';

@@ -20,7 +20,11 @@ export type PathWith<M extends Method> = {
 type Parameters_<O> = O extends { parameters: infer X } ? X : never;
 
 type PathOption<O> =
-  Parameters_<O> extends { path: infer X } ? ([X] extends [never] ? { path?: never } : { path: X }) : { path?: never };
+  Parameters_<O> extends { path: infer X }
+    ? [X] extends [never]
+      ? { path?: never }
+      : { path: X }
+    : { path?: never };
 
 type QueryOption<O> =
   Parameters_<O> extends { query: infer Q }
@@ -96,7 +100,13 @@ export function request<M extends Method, P extends PathWith<M>>(
   method: M,
   ...[options]: OptionsArgument<P, M>
 ): FetchArgs {
-  const { path: params, query, body, form, headers } = (options ?? {}) as {
+  const {
+    path: params,
+    query,
+    body,
+    form,
+    headers,
+  } = (options ?? {}) as {
     path?: Record<string, string | number>;
     query?: Record<string, unknown>;
     body?: unknown;

@@ -82,7 +82,9 @@ function isDue(token: string): boolean {
 async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>): Promise<RenewalOutcome> {
   let response: Response;
   try {
-    response = await typedFetch('/api/auth/refresh', 'post', { headers: { Authorization: `Bearer ${token}` } });
+    response = await typedFetch('/api/auth/refresh', 'post', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
   } catch {
     return 'failed';
   }

@@ -64,7 +64,8 @@ export const adminsApi = api.injectEndpoints({
       transformResponse: (body: PasswordReset) => body.message,
     }),
     setAdminStatus: build.mutation<void, { id: string; status: AdminStatus }>({
-      query: ({ id, status }) => request('/api/admin/admins/{id}/status', 'patch', { path: { id }, body: { status } }),
+      query: ({ id, status }) =>
+        request('/api/admin/admins/{id}/status', 'patch', { path: { id }, body: { status } }),
       // The spec leaves this answer open, so nothing is read from it; the list is fetched again.
       transformResponse: () => undefined,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Admin', id }],

@@ -41,7 +41,8 @@ export const assessmentsApi = api.injectEndpoints({
       ],
     }),
     activateAssessmentVersion: build.mutation<unknown, number>({
-      query: (version) => request('/api/assessment/versions/{version}/activate', 'post', { path: { version } }),
+      query: (version) =>
+        request('/api/assessment/versions/{version}/activate', 'post', { path: { version } }),
       invalidatesTags: (_r, _e, version) => [
         { type: 'Assessment', id: CURRENT },
         { type: 'AssessmentVersion', id: LIST },

@@ -11,7 +11,8 @@ export type AuditQuery = ApiQuery<'/api/admin/audit-log', 'get'>;
 
 export const AUDIT_PAGE_SIZE = 50;
 /** The audit log's CSV, filtered as the list is. */
-export const auditExport = (query: AuditQuery) => request('/api/admin/audit-log/export.csv', 'get', { query });
+export const auditExport = (query: AuditQuery) =>
+  request('/api/admin/audit-log/export.csv', 'get', { query });
 
 export const auditApi = api.injectEndpoints({
   endpoints: (build) => ({

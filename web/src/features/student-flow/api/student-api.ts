@@ -12,7 +12,11 @@ const rawBaseQuery = fetchBaseQuery();
 
 /** The call under `/api/`, made absolute so the same code runs in the browser and under jsdom. */
 const studentBaseQuery: BaseQueryFn<FetchArgs, unknown, unknown> = (args, api, extra) =>
-  rawBaseQuery({ ...args, url: new URL(`/api/${args.url}`, window.location.origin).href }, api, extra as object);
+  rawBaseQuery(
+    { ...args, url: new URL(`/api/${args.url}`, window.location.origin).href },
+    api,
+    extra as object,
+  );
 
 export interface SubmitArgs {
   token: string;

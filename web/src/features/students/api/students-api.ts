@@ -75,7 +75,9 @@ export const studentsApi = api.injectEndpoints({
     // The notification service answers for at most 200 students at a time: one table page.
     getInviteDeliveries: build.query<InviteDelivery[], string[]>({
       query: (studentIds) =>
-        request('/api/admin/notifications/deliveries', 'get', { query: { studentIds: studentIds.join(',') } }),
+        request('/api/admin/notifications/deliveries', 'get', {
+          query: { studentIds: studentIds.join(',') },
+        }),
       transformResponse: (body: DeliveryLog) => body.deliveries,
       providesTags: (_r, _e, ids) => ids.map((id) => ({ type: 'Student' as const, id })),
     }),
@@ -118,7 +120,10 @@ export const studentsApi = api.injectEndpoints({
       query: ({ file, dryRun }) => {
         const form = new FormData();
         form.append('file', file);
-        return request('/api/admin/students/import', 'post', { form, query: dryRun ? { dryRun: 'true' } : {} });
+        return request('/api/admin/students/import', 'post', {
+          form,
+          query: dryRun ? { dryRun: 'true' } : {},
+        });
       },
       invalidatesTags: (_r, _e, { dryRun }) => (dryRun ? [] : [{ type: 'Student', id: LIST }, 'Dashboard']),
     }),
