@@ -161,6 +161,12 @@ const notWords = {
   ],
   ignoreFunctions: [
     'console.*',
+    // The web's typed calls (web/src/lib/api-request.ts, api-fetch.ts): their first argument is a declared path.
+    'request',
+    'typedFetch',
+    'uploadWithProgress',
+    'openEventStream',
+    'apiUrl',
     'field',
     '*.updateQueryData',
     'createAsyncThunk',

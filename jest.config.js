@@ -81,7 +81,7 @@ module.exports = {
       testEnvironmentOptions: { customExportConditions: [''] },
       transform: { '^.+\\.(t|j)sx?$': swc, '/node_modules/.+\\.mjs$': swc },
       // MSW depends on ESM-only packages; SWC compiles those to CommonJS for jest.
-      transformIgnorePatterns: ['/node_modules/(?!(until-async/|.*\\.mjs$))'],
+      transformIgnorePatterns: ['/node_modules/(?!(until-async/|openapi-msw/|.*\\.mjs$))'],
       setupFilesAfterEnv: ['<rootDir>/web/src/testing/setup-tests.ts'],
       moduleNameMapper: { ...fixturesMapper, '\\.css$': '<rootDir>/web/src/testing/style-stub.ts' },
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -7,6 +7,7 @@ import {
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react';
 import type { ApiAnswer } from './api-types';
+import { typedFetch } from './api-fetch';
 import { clearToken, readToken, storeToken, tokenExpiresAt, tokenLifetime } from './session-token';
 import { sessionEndOf, sessionExpired, tokenRefreshed, type SessionEnd } from './session-events';
 
@@ -81,8 +82,7 @@ function isDue(token: string): boolean {
 async function requestRenewal(token: string, dispatch: Dispatch<UnknownAction>): Promise<RenewalOutcome> {
   let response: Response;
   try {
-    response = await fetch(new URL('auth/refresh', apiBaseUrl()).href, {
-      method: 'POST',
+    response = await typedFetch('/api/auth/refresh', 'post', {
       headers: { Authorization: `Bearer ${token}` },
     });
   } catch {

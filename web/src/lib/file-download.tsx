@@ -1,6 +1,8 @@
+import type { FetchArgs } from '@reduxjs/toolkit/query';
 import { Download } from 'lucide-react';
 import { Button } from '../components/ui';
 import { api } from './api';
+import { serverLink } from './api-request';
 import { saveObjectUrl } from './save-file';
 import { notifyFailure } from './toast';
 
@@ -14,24 +16,21 @@ const asObjectUrl = async (response: Response): Promise<unknown> =>
 const filesApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Any admin-only file: a report, a certificate, an uploaded answer, a CSV export. */
-    fetchFile: build.mutation<string, { path: string; params?: Record<string, string> }>({
-      query: ({ path, params }) => ({
-        url: path.replace(/^\/?(api\/)?/, ''),
-        params,
-        responseHandler: asObjectUrl,
-      }),
+    fetchFile: build.mutation<string, FetchArgs>({
+      query: (file) => ({ ...file, responseHandler: asObjectUrl }),
     }),
   }),
 });
 
 /**
  * Fetches an admin-only file with the admin's token and saves it under the given name; `busy` is
- * true while the server prepares it (a PDF takes a moment). Failures reach the caller, who names them.
+ * true while the server prepares it (a PDF takes a moment). The file is a call (`request(path, 'get', …)`) or a
+ * link a server's answer carried. Failures reach the caller, who names them.
  */
 export function useFileDownload() {
   const [fetchFile, { isLoading }] = filesApi.useFetchFileMutation();
-  const download = async (path: string, fileName: string, params?: Record<string, string>) => {
-    const objectUrl = await fetchFile({ path, params }).unwrap();
+  const download = async (file: FetchArgs | string, fileName: string) => {
+    const objectUrl = await fetchFile(typeof file === 'string' ? serverLink(file).request : file).unwrap();
     saveObjectUrl(objectUrl, fileName);
   };
   return { download, busy: isLoading };
@@ -39,24 +38,23 @@ export function useFileDownload() {
 
 /** A list's "Export CSV": the file as the list is filtered now, named with today's date; a failure is a toast. */
 export function ExportCsvButton({
-  path,
+  file,
   name,
-  params,
   failure,
   label,
 }: {
-  path: string;
+  /** The export's call, with the list's filters (`request(path, 'get', { query })`). */
+  file: FetchArgs;
   /** The button's words in the page's language ('Export CSV'). */
   label: string;
   /** The file's name before `-<YYYY-MM-DD>.csv`. */
   name: string;
-  params?: Record<string, string>;
   failure: string;
 }) {
   const csv = useFileDownload();
   const exportCsv = async () => {
     try {
-      await csv.download(path, `${name}-${new Date().toISOString().slice(0, 10)}.csv`, params);
+      await csv.download(file, `${name}-${new Date().toISOString().slice(0, 10)}.csv`);
     } catch (err) {
       notifyFailure(err, failure, { serverMessage: false });
     }

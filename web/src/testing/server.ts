@@ -1,8 +1,7 @@
-import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import type { Admin } from '../features/auth/api/types';
-import type { ApiBody } from '../lib/api-types';
-import { answer } from './answer';
+import { answer, refusal } from './answer';
+import { http } from './openapi-http';
 import { disabledAdmin, makeToken, regularAdmin, superAdmin } from './fixtures';
 
 /** Auth refuses the 10,000 most common passwords; a few of them are enough here. */
@@ -52,13 +51,10 @@ function signedInAdmin(request: Request): Account | undefined {
   return id ? db.accounts.get(id) : undefined;
 }
 
-const unauthorized = () =>
-  HttpResponse.json({ message: 'Authentication required', code: 'UNAUTHORIZED' }, { status: 401 });
-
-const api = (path: string) => `*/api${path}`;
+const unauthorized = () => refusal(401, { message: 'Authentication required', code: 'UNAUTHORIZED' });
 
 export const handlers = [
-  http.all(api('/*'), ({ request }) => {
+  http.untyped.all('*/api/*', ({ request }) => {
     const url = new URL(request.url);
     db.requests.push({
       method: request.method,
@@ -66,65 +62,51 @@ export const handlers = [
       authorization: request.headers.get('authorization'),
     });
   }),
-  http.post(api('/auth/login'), async ({ request }) => {
-    const { email, password } = (await request.json()) as ApiBody<'/api/auth/login', 'post'>;
+  http.post('/api/auth/login', async ({ request }) => {
+    const { email, password } = await request.json();
     const account = [...db.accounts.values()].find((a) => a.admin.email === email);
     if (!account || account.password !== password) {
-      return HttpResponse.json(
-        { message: 'Invalid email or password', code: 'invalid_credentials' },
-        { status: 401 },
-      );
+      return refusal(401, { message: 'Invalid email or password', code: 'invalid_credentials' });
     }
     // As auth: only the right password learns that the account is disabled.
     if (account.admin.status !== 'active') {
-      return HttpResponse.json(
-        { message: ACCOUNT_DISABLED_MESSAGE, code: 'account_disabled' },
-        { status: 401 },
-      );
+      return refusal(401, { message: ACCOUNT_DISABLED_MESSAGE, code: 'account_disabled' });
     }
     return answer('/api/auth/login', 'post', { token: openSession(account.admin._id), admin: account.admin });
   }),
-  http.get(api('/auth/sign-in-options'), () =>
+  http.get('/api/auth/sign-in-options', () =>
     answer('/api/auth/sign-in-options', 'get', { singleSignOn: null, passwordSignIn: 'everyone' }),
   ),
-  http.get(api('/auth/me'), ({ request }) => {
+  http.get('/api/auth/me', ({ request }) => {
     const account = signedInAdmin(request);
     return account ? answer('/api/auth/me', 'get', { admin: account.admin }) : unauthorized();
   }),
-  http.post(api('/auth/logout'), ({ request }) => {
+  http.post('/api/auth/logout', ({ request, response }) => {
     db.sessions.delete(bearer(request));
-    return new HttpResponse(null, { status: 204 });
+    return response(204).empty();
   }),
-  http.post(api('/auth/refresh'), ({ request }) => {
+  http.post('/api/auth/refresh', ({ request }) => {
     const account = signedInAdmin(request);
     if (!account) return unauthorized();
     db.sessions.delete(bearer(request));
     return answer('/api/auth/refresh', 'post', { token: openSession(account.admin._id) });
   }),
-  http.post(api('/auth/change-password'), async ({ request }) => {
+  http.post('/api/auth/change-password', async ({ request }) => {
     const account = signedInAdmin(request);
     if (!account) return unauthorized();
-    const { currentPassword, newPassword } = (await request.json()) as ApiBody<
-      '/api/auth/change-password',
-      'post'
-    >;
+    const { currentPassword, newPassword } = await request.json();
     if (currentPassword !== account.password) {
-      return HttpResponse.json(
-        { message: 'Current password is incorrect', code: 'current_password_incorrect' },
-        { status: 400 },
-      );
+      return refusal(400, { message: 'Current password is incorrect', code: 'current_password_incorrect' });
     }
     if (newPassword === currentPassword) {
-      return HttpResponse.json(
-        { message: PASSWORD_UNCHANGED_MESSAGE, code: 'password_unchanged' },
-        { status: 400 },
-      );
+      return refusal(400, { message: PASSWORD_UNCHANGED_MESSAGE, code: 'password_unchanged' });
     }
     if (COMMON_PASSWORDS.includes(newPassword)) {
-      return HttpResponse.json(
-        { message: COMMON_PASSWORD_MESSAGE, code: 'validation_failed', field: 'newPassword' },
-        { status: 400 },
-      );
+      return refusal(400, {
+        message: COMMON_PASSWORD_MESSAGE,
+        code: 'validation_failed',
+        field: 'newPassword',
+      });
     }
     account.password = newPassword;
     account.admin = { ...account.admin, mustChangePassword: false };
@@ -134,18 +116,15 @@ export const handlers = [
       admin: account.admin,
     });
   }),
-  http.get(api('/admin/admins'), ({ request }) => {
+  http.get('/api/admin/admins', ({ request }) => {
     if (!signedInAdmin(request)) return unauthorized();
     return answer('/api/admin/admins', 'get', { admins: [...db.accounts.values()].map((a) => a.admin) });
   }),
-  http.post(api('/admin/admins'), async ({ request }) => {
+  http.post('/api/admin/admins', async ({ request }) => {
     if (!signedInAdmin(request)) return unauthorized();
-    const body = (await request.json()) as ApiBody<'/api/admin/admins', 'post'>;
+    const body = await request.json();
     if ([...db.accounts.values()].some((a) => a.admin.email === body.email)) {
-      return HttpResponse.json(
-        { message: 'An admin with this email already exists', code: 'email_taken' },
-        { status: 409 },
-      );
+      return refusal(409, { message: 'An admin with this email already exists', code: 'email_taken' });
     }
     const admin: Admin = {
       _id: `a-${db.accounts.size + 1}`,
@@ -161,35 +140,32 @@ export const handlers = [
     db.accounts.set(admin._id, { admin, password: body.password });
     return answer('/api/admin/admins', 'post', { admin }, { status: 201 });
   }),
-  http.put(api('/admin/admins/:id'), async ({ request, params }) => {
+  http.put('/api/admin/admins/{id}', async ({ request, params }) => {
     const actor = signedInAdmin(request);
     if (!actor) return unauthorized();
-    const account = db.accounts.get(String(params.id));
-    if (!account)
-      return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
-    const body = (await request.json()) as ApiBody<'/api/admin/admins/{id}', 'put'>;
+    const account = db.accounts.get(params.id);
+    if (!account) return refusal(404, { message: 'Admin not found', code: 'NOT_FOUND' });
+    const body = await request.json();
     if (account === actor && body.role !== 'super_admin') {
-      return HttpResponse.json({ message: DEMOTE_SELF_MESSAGE, code: 'cannot_demote_self' }, { status: 400 });
+      return refusal(400, { message: DEMOTE_SELF_MESSAGE, code: 'cannot_demote_self' });
     }
     account.admin = { ...account.admin, ...body };
     return answer('/api/admin/admins/{id}', 'put', { admin: account.admin });
   }),
-  http.post(api('/admin/admins/:id/reset-password'), ({ request, params }) => {
+  http.post('/api/admin/admins/{id}/reset-password', ({ request, params }) => {
     if (!signedInAdmin(request)) return unauthorized();
-    const account = db.accounts.get(String(params.id));
-    if (!account)
-      return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
+    const account = db.accounts.get(params.id);
+    if (!account) return refusal(404, { message: 'Admin not found', code: 'NOT_FOUND' });
     return answer('/api/admin/admins/{id}/reset-password', 'post', {
       message: `Password reset successfully. A temporary password has been sent to ${account.admin.email}`,
       admin: account.admin,
     });
   }),
-  http.patch(api('/admin/admins/:id/status'), async ({ request, params }) => {
+  http.patch('/api/admin/admins/{id}/status', async ({ request, params }) => {
     if (!signedInAdmin(request)) return unauthorized();
-    const account = db.accounts.get(String(params.id));
-    if (!account)
-      return HttpResponse.json({ message: 'Admin not found', code: 'NOT_FOUND' }, { status: 404 });
-    const { status } = (await request.json()) as ApiBody<'/api/admin/admins/{id}/status', 'patch'>;
+    const account = db.accounts.get(params.id);
+    if (!account) return refusal(404, { message: 'Admin not found', code: 'NOT_FOUND' });
+    const { status } = await request.json();
     account.admin = { ...account.admin, status };
     return answer('/api/admin/admins/{id}/status', 'patch', { admin: account.admin });
   }),

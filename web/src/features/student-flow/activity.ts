@@ -1,4 +1,4 @@
-import { studentUrl } from './api/student-api';
+import { typedFetch } from '../../lib/api-fetch';
 import type { ActivityEntry } from './api/types';
 
 /*
@@ -65,7 +65,6 @@ interface ReporterOptions {
 type Outcome = 'sent' | 'dropped' | 'failed';
 
 export class ActivityReporter {
-  private readonly url: string;
   private queue: ActivityEntry[] = [];
   /** The opening report (no entries, the device alone) has not reached the server yet. */
   private unregistered = true;
@@ -76,9 +75,7 @@ export class ActivityReporter {
   private sending: Promise<boolean> | null = null;
   private retryMs = RETRY_MIN_MS;
 
-  constructor(private readonly options: ReporterOptions) {
-    this.url = studentUrl(options.token, '/activity');
-  }
+  constructor(private readonly options: ReporterOptions) {}
 
   /**
    * The attempt's page is open: the first time, a report with no entries registers the device at once (after a
@@ -158,12 +155,10 @@ export class ActivityReporter {
     const controller = keepalive ? undefined : new AbortController();
     const timeout = controller && setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
     try {
-      const response = await fetch(this.url, {
-        method: 'POST',
-        keepalive,
-        signal: controller?.signal,
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ attemptId: this.options.attemptId, deviceId: this.options.deviceId, entries }),
+      const response = await typedFetch('/api/student/{token}/activity', 'post', {
+        path: { token: this.options.token },
+        body: { attemptId: this.options.attemptId, deviceId: this.options.deviceId, entries },
+        init: { keepalive, signal: controller?.signal },
       });
       status = response.status;
     } catch {

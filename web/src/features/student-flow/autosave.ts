@@ -1,5 +1,5 @@
 import type { MessageId } from '../../i18n/locales/en';
-import { studentUrl } from './api/student-api';
+import { typedFetch } from '../../lib/api-fetch';
 import type { Answer } from './api/types';
 
 /*
@@ -69,7 +69,6 @@ interface SaverOptions {
 }
 
 export class AnswerSaver {
-  private readonly url: string;
   private readonly key: string;
   private seq: number;
   private savedSeq: number;
@@ -81,7 +80,6 @@ export class AnswerSaver {
   private closed = false;
 
   constructor(private readonly options: SaverOptions) {
-    this.url = studentUrl(options.token, '/answers');
     this.key = keptAnswersKey(options.token, options.attemptId);
     this.seq = options.seq;
     this.savedSeq = options.seq;
@@ -124,12 +122,7 @@ export class AnswerSaver {
   leave = (): void => {
     if (this.seq <= this.savedSeq || this.closed) return;
     clearTimeout(this.timer);
-    void fetch(this.url, {
-      method: 'PUT',
-      keepalive: true,
-      headers: { 'Content-Type': 'application/json' },
-      body: this.body(this.seq, this.answers),
-    }).catch(() => undefined);
+    void this.put(this.seq, this.answers, true).catch(() => undefined);
   };
 
   /** The connection is back: what waited goes now. */
@@ -150,8 +143,13 @@ export class AnswerSaver {
     clearTimeout(this.timer);
   }
 
-  private body(seq: number, answers: Answer[]) {
-    return JSON.stringify({ attemptId: this.options.attemptId, seq, answers });
+  /** `PUT /api/student/{token}/answers`; `keepalive` for the one that must outlive the page. */
+  private put(seq: number, answers: Answer[], keepalive: boolean): Promise<Response> {
+    return typedFetch('/api/student/{token}/answers', 'put', {
+      path: { token: this.options.token },
+      body: { attemptId: this.options.attemptId, seq, answers },
+      init: keepalive ? { keepalive } : undefined,
+    });
   }
 
   private schedule(delay: number): void {
@@ -181,11 +179,7 @@ export class AnswerSaver {
   private async send(seq: number, answers: Answer[]): Promise<void> {
     let response: Response;
     try {
-      response = await fetch(this.url, {
-        method: 'PUT',
-        headers: { 'Content-Type': 'application/json' },
-        body: this.body(seq, answers),
-      });
+      response = await this.put(seq, answers, false);
     } catch {
       this.offline = true;
       this.report();

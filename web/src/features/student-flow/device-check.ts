@@ -1,6 +1,6 @@
 import type { I18n } from '@lingui/core';
 import { translator, type Translate } from '../../i18n/i18n';
-import { studentUrl } from './api/student-api';
+import { typedFetch } from '../../lib/api-fetch';
 
 /*
  * The check on the welcome page before the clock starts (issue 26): how long a round trip to the server
@@ -37,7 +37,7 @@ export function median(values: readonly number[]): number {
 }
 
 /** One timed `GET /api/student/{token}`, body included; rejects on a failure, an error answer or a timeout. */
-async function roundTrip(url: string, stop: AbortSignal): Promise<number> {
+async function roundTrip(token: string, stop: AbortSignal): Promise<number> {
   if (stop.aborted) throw new Error('The check was stopped');
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -45,7 +45,10 @@ async function roundTrip(url: string, stop: AbortSignal): Promise<number> {
   const timer = setTimeout(abort, ROUND_TRIP_TIMEOUT_MS);
   try {
     const started = performance.now();
-    const response = await fetch(url, { cache: 'no-store', signal: controller.signal });
+    const response = await typedFetch('/api/student/{token}', 'get', {
+      path: { token },
+      init: { cache: 'no-store', signal: controller.signal },
+    });
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`The server answered ${response.status}`);
     return performance.now() - started;
@@ -60,10 +63,9 @@ async function roundTrip(url: string, stop: AbortSignal): Promise<number> {
  * other; null when one of them did not reach the server.
  */
 export async function measureConnection(token: string, stop: AbortSignal): Promise<number | null> {
-  const url = studentUrl(token);
   const times: number[] = [];
   try {
-    for (let i = 0; i < ROUND_TRIPS; i += 1) times.push(await roundTrip(url, stop));
+    for (let i = 0; i < ROUND_TRIPS; i += 1) times.push(await roundTrip(token, stop));
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { api, LIST } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import type { ApiAnswer } from '../../../lib/api-types';
 import { emailField, passwordField } from '../../auth/api/schemas';
 import type { Admin, AdminRole, AdminStatus } from '../../auth/api/types';
@@ -44,30 +45,27 @@ const adminTags = (admins: Admin[] = []) => [
 export const adminsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAdmins: build.query<Admin[], void>({
-      query: () => 'admin/admins',
+      query: () => request('/api/admin/admins', 'get'),
       transformResponse: (body: AdminList) => body.admins,
       providesTags: (admins) => adminTags(admins),
     }),
     createAdmin: build.mutation<Admin, CreateAdminInput>({
-      query: (body) => ({ url: 'admin/admins', method: 'POST', body }),
+      query: (body) => request('/api/admin/admins', 'post', { body }),
       transformResponse: (body: CreatedAdmin) => body.admin,
       invalidatesTags: [{ type: 'Admin', id: LIST }],
     }),
     updateAdmin: build.mutation<Admin, EditAdminInput & { id: string }>({
-      query: ({ id, ...body }) => ({ url: `admin/admins/${encodeURIComponent(id)}`, method: 'PUT', body }),
+      query: ({ id, ...body }) => request('/api/admin/admins/{id}', 'put', { path: { id }, body }),
       transformResponse: (body: EditedAdmin) => body.admin,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Admin', id }],
     }),
     resetAdminPassword: build.mutation<string, string>({
-      query: (id) => ({ url: `admin/admins/${encodeURIComponent(id)}/reset-password`, method: 'POST' }),
+      query: (id) => request('/api/admin/admins/{id}/reset-password', 'post', { path: { id } }),
       transformResponse: (body: PasswordReset) => body.message,
     }),
     setAdminStatus: build.mutation<void, { id: string; status: AdminStatus }>({
-      query: ({ id, status }) => ({
-        url: `admin/admins/${encodeURIComponent(id)}/status`,
-        method: 'PATCH',
-        body: { status },
-      }),
+      query: ({ id, status }) =>
+        request('/api/admin/admins/{id}/status', 'patch', { path: { id }, body: { status } }),
       // The spec leaves this answer open, so nothing is read from it; the list is fetched again.
       transformResponse: () => undefined,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Admin', id }],

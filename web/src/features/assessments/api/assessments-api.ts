@@ -1,4 +1,5 @@
 import { api, LIST } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import type {
   Assessment,
   AssessmentAnswer,
@@ -14,12 +15,12 @@ const CURRENT = 'CURRENT' as const;
 export const assessmentsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAssessment: build.query<Assessment, void>({
-      query: () => 'assessment',
+      query: () => request('/api/assessment', 'get'),
       transformResponse: (body: AssessmentAnswer) => body.assessment,
       providesTags: [{ type: 'Assessment', id: CURRENT }],
     }),
     getAssessmentVersions: build.query<AssessmentVersionSummary[], void>({
-      query: () => 'assessment/versions',
+      query: () => request('/api/assessment/versions', 'get'),
       transformResponse: (body: VersionList) => body.versions,
       providesTags: (versions = []) => [
         { type: 'AssessmentVersion', id: LIST },
@@ -27,12 +28,12 @@ export const assessmentsApi = api.injectEndpoints({
       ],
     }),
     getAssessmentVersion: build.query<Assessment, number>({
-      query: (version) => `assessment/versions/${version}`,
+      query: (version) => request('/api/assessment/versions/{version}', 'get', { path: { version } }),
       transformResponse: (body: VersionAnswer) => body.assessment,
       providesTags: (_r, _e, version) => [{ type: 'AssessmentVersion', id: version }],
     }),
     saveAssessment: build.mutation<Assessment, SaveBody>({
-      query: (body) => ({ url: 'assessment', method: 'PUT', body }),
+      query: (body) => request('/api/assessment', 'put', { body }),
       transformResponse: (body: SaveAnswer) => body.assessment,
       invalidatesTags: [
         { type: 'Assessment', id: CURRENT },
@@ -40,7 +41,8 @@ export const assessmentsApi = api.injectEndpoints({
       ],
     }),
     activateAssessmentVersion: build.mutation<unknown, number>({
-      query: (version) => ({ url: `assessment/versions/${version}/activate`, method: 'POST' }),
+      query: (version) =>
+        request('/api/assessment/versions/{version}/activate', 'post', { path: { version } }),
       invalidatesTags: (_r, _e, version) => [
         { type: 'Assessment', id: CURRENT },
         { type: 'AssessmentVersion', id: LIST },
@@ -48,7 +50,7 @@ export const assessmentsApi = api.injectEndpoints({
       ],
     }),
     deleteAssessmentFile: build.mutation<void, string>({
-      query: (filename) => ({ url: `assessment/file/${encodeURIComponent(filename)}`, method: 'DELETE' }),
+      query: (filename) => request('/api/assessment/file/{filename}', 'delete', { path: { filename } }),
       transformResponse: () => undefined,
     }),
   }),

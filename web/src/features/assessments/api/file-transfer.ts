@@ -1,18 +1,17 @@
 import type { Dispatch, UnknownAction } from '@reduxjs/toolkit';
 import { renewTokenIfDue } from '../../../lib/api';
+import { typedFetch, uploadWithProgress } from '../../../lib/api-fetch';
 import { readToken } from '../../../lib/session-token';
 import { messageInBody, saveBlob } from '../../../lib/save-file';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 import type { DownloadableFile, UploadAnswer } from './types';
 
-const endpoint = (path: string) => new URL(`/api/assessment/${path}`, window.location.origin).href;
-
 /** The session's token, as the transfers send it. */
-function authHeaders(): Headers {
+function authHeaders(): Record<string, string> {
   const headers = new Headers();
   const token = readToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
-  return headers;
+  return Object.fromEntries(headers);
 }
 
 /** A failed transfer, with the server's message when it gave one. */
@@ -36,36 +35,30 @@ export async function uploadAssessmentFile(
 ): Promise<DownloadableFile> {
   await renewTokenIfDue(dispatch);
   const headers = authHeaders();
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', endpoint('upload-file'));
-    headers.forEach((value, name) => xhr.setRequestHeader(name, value));
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onload = () => {
-      if (xhr.status < 200 || xhr.status >= 300) {
-        reject(new TransferError(xhr.status, messageInBody(xhr.responseText)));
-        return;
-      }
-      try {
-        const { file: stored } = JSON.parse(xhr.responseText) as UploadAnswer;
-        onProgress(100);
-        resolve({ originalName: stored.originalName, filename: stored.filename, size: stored.size });
-      } catch {
-        reject(new TransferError(xhr.status));
-      }
-    };
-    xhr.onerror = () => reject(new TransferError(0));
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
+  const form = new FormData();
+  form.append('file', file);
+  const { status, text } = await uploadWithProgress('/api/assessment/upload-file', 'post', {
+    form,
+    headers,
+    onProgress,
+  }).catch(() => {
+    throw new TransferError(0);
   });
+  if (status < 200 || status >= 300) throw new TransferError(status, messageInBody(text));
+  let stored: UploadAnswer['file'];
+  try {
+    stored = (JSON.parse(text) as UploadAnswer).file;
+  } catch {
+    throw new TransferError(status);
+  }
+  onProgress(100);
+  return { originalName: stored.originalName, filename: stored.filename, size: stored.size };
 }
 
 /** Saves a question's file under its original name (`GET /api/assessment/files/{filename}`). */
 export async function downloadAssessmentFile(file: DownloadableFile): Promise<void> {
-  const response = await fetch(endpoint(`files/${encodeURIComponent(file.filename)}`), {
+  const response = await typedFetch('/api/assessment/files/{filename}', 'get', {
+    path: { filename: file.filename },
     headers: authHeaders(),
   });
   if (!response.ok) throw new TransferError(response.status, messageInBody(await response.text()));

@@ -1,5 +1,5 @@
-import { http, HttpResponse } from 'msw';
-import { answer } from '../../../testing/answer';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { server } from '../../../testing/server';
 import type { Assessment, AssessmentContent, SaveBody } from '../api/types';
 
@@ -148,14 +148,14 @@ function stored(body: SaveBody, version: number): Assessment {
 }
 
 const active = () => store.versions.find((v) => v.isActive);
-const notFound = () => HttpResponse.json({ message: 'Assessment not found' }, { status: 404 });
+const notFound = () => refusal(404, { message: 'Assessment not found', code: 'not_found' });
 
 const handlers = [
-  http.get('*/api/assessment', () => {
+  http.get('/api/assessment', () => {
     const current = active();
     return current ? answer('/api/assessment', 'get', { assessment: current }) : notFound();
   }),
-  http.get('*/api/assessment/versions', () =>
+  http.get('/api/assessment/versions', () =>
     answer('/api/assessment/versions', 'get', {
       versions: [...store.versions].reverse().map((v) => ({
         id: v.id,
@@ -170,11 +170,11 @@ const handlers = [
       })),
     }),
   ),
-  http.get('*/api/assessment/versions/:version', ({ params }) => {
+  http.get('/api/assessment/versions/{version}', ({ params }) => {
     const found = store.versions.find((v) => v.version === Number(params.version));
     return found ? answer('/api/assessment/versions/{version}', 'get', { assessment: found }) : notFound();
   }),
-  http.post('*/api/assessment/versions/:version/activate', ({ params }) => {
+  http.post('/api/assessment/versions/{version}/activate', ({ params }) => {
     const target = store.versions.find((v) => v.version === Number(params.version));
     if (!target) return notFound();
     store.versions = store.versions.map((v) => ({ ...v, isActive: v === target }));
@@ -182,20 +182,20 @@ const handlers = [
       assessment: { ...target, isActive: true },
     });
   }),
-  http.put('*/api/assessment', async ({ request }) => {
-    const body = (await request.json()) as SaveBody;
+  http.put('/api/assessment', async ({ request }) => {
+    const body: SaveBody = await request.json();
     store.saves.push(body);
     const latest = Math.max(0, ...store.versions.map((v) => v.version));
     if (body.baseVersion !== undefined && body.baseVersion !== latest) {
-      return HttpResponse.json({ message: STALE_MESSAGE, code: 'CONFLICT' }, { status: 409 });
+      return refusal(409, { message: STALE_MESSAGE, code: 'CONFLICT' });
     }
-    const refusal = drawRefusal(body);
-    if (refusal) return HttpResponse.json({ message: refusal, code: 'bad_request' }, { status: 400 });
+    const drawProblem = drawRefusal(body);
+    if (drawProblem) return refusal(400, { message: drawProblem, code: 'bad_request' });
     const created = stored(body, latest + 1);
     store.versions = [...store.versions.map((v) => ({ ...v, isActive: false })), created];
     return answer('/api/assessment', 'put', { assessment: created });
   }),
-  http.post('*/api/assessment/upload-file', () =>
+  http.post('/api/assessment/upload-file', () =>
     answer(
       '/api/assessment/upload-file',
       'post',
@@ -203,8 +203,8 @@ const handlers = [
       { status: 201 },
     ),
   ),
-  http.delete('*/api/assessment/file/:filename', ({ params }) => {
-    store.deletedFiles.push(String(params.filename));
+  http.delete('/api/assessment/file/{filename}', ({ params }) => {
+    store.deletedFiles.push(params.filename);
     return answer('/api/assessment/file/{filename}', 'delete', { message: 'File deleted', removed: true });
   }),
 ];

@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import type { ApiAnswer, ApiQuery } from '../../../lib/api-types';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 // The keys only (a type): the web takes nothing else from the contracts.
@@ -9,12 +10,14 @@ export type AuditEntry = AuditLog['entries'][number];
 export type AuditQuery = ApiQuery<'/api/admin/audit-log', 'get'>;
 
 export const AUDIT_PAGE_SIZE = 50;
-export const auditExportPath = 'admin/audit-log/export.csv';
+/** The audit log's CSV, filtered as the list is. */
+export const auditExport = (query: AuditQuery) =>
+  request('/api/admin/audit-log/export.csv', 'get', { query });
 
 export const auditApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAuditLog: build.query<AuditEntry[], AuditQuery>({
-      query: (params) => ({ url: 'admin/audit-log', params }),
+      query: (query) => request('/api/admin/audit-log', 'get', { query }),
       transformResponse: (body: AuditLog) => body.entries,
     }),
   }),

@@ -4,7 +4,7 @@ import { Button, Card, ListTable } from '../../../components/ui';
 import { ExportCsvButton } from '../../../lib/file-download';
 import { notifyFailure } from '../../../lib/toast';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
-import { AUDIT_PAGE_SIZE, auditExportPath, useGetAuditLogQuery, type AuditQuery } from '../api/audit-api';
+import { AUDIT_PAGE_SIZE, auditExport, useGetAuditLogQuery, type AuditQuery } from '../api/audit-api';
 import { auditColumns } from './audit-columns';
 import { AuditFilters, NO_FILTERS, dayBoundary, type AuditFilterValues } from './audit-filters';
 
@@ -50,9 +50,8 @@ export function AuditLogPage() {
         title={t('audit.page.title')}
         actions={
           <ExportCsvButton
-            path={auditExportPath}
+            file={auditExport(filters)}
             name="audit-log"
-            params={filters}
             failure={t('audit.page.exportFailed')}
             label={t('common.exportCsv')}
           />

@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
 import type {
   Admin,
@@ -26,42 +27,42 @@ export type TotpEnrolment = ApiAnswer<'/api/auth/login/mfa/enrolment', 'post'>;
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<LoginAnswer, LoginInput>({
-      query: (body) => ({ url: 'auth/login', method: 'POST', body }),
+      query: (body) => request('/api/auth/login', 'post', { body }),
     }),
     completeSecondFactor: build.mutation<SecondFactorSession, { challenge: string } & SecondFactorProof>({
-      query: (body) => ({ url: 'auth/login/mfa', method: 'POST', body }),
+      query: (body) => request('/api/auth/login/mfa', 'post', { body }),
     }),
     beginSignInEnrolment: build.mutation<TotpEnrolment, { challenge: string }>({
-      query: (body) => ({ url: 'auth/login/mfa/enrolment', method: 'POST', body }),
+      query: (body) => request('/api/auth/login/mfa/enrolment', 'post', { body }),
     }),
     secondFactorPasskeyOptions: build.mutation<PasskeyOptions, { challenge: string }>({
-      query: (body) => ({ url: 'auth/login/mfa/passkey-options', method: 'POST', body }),
+      query: (body) => request('/api/auth/login/mfa/passkey-options', 'post', { body }),
       transformResponse: (body: ApiAnswer<'/api/auth/login/mfa/passkey-options', 'post'>) => body.options,
     }),
     passkeySignInOptions: build.mutation<PasskeyOptions, void>({
-      query: () => ({ url: 'auth/login/passkey/options', method: 'POST' }),
+      query: () => request('/api/auth/login/passkey/options', 'post'),
       transformResponse: (body: ApiAnswer<'/api/auth/login/passkey/options', 'post'>) => body.options,
     }),
     signInWithPasskey: build.mutation<SecondFactorSession, ApiBody<'/api/auth/login/passkey', 'post'>>({
-      query: (body) => ({ url: 'auth/login/passkey', method: 'POST', body }),
+      query: (body) => request('/api/auth/login/passkey', 'post', { body }),
     }),
     me: build.query<Admin, void>({
-      query: () => 'auth/me',
+      query: () => request('/api/auth/me', 'get'),
       transformResponse: (body: MeAnswer) => body.admin,
       providesTags: ['Session'],
     }),
     logout: build.mutation<void, void>({
-      query: () => ({ url: 'auth/logout', method: 'POST' }),
+      query: () => request('/api/auth/logout', 'post'),
     }),
     signInOptions: build.query<SignInOptions, void>({
-      query: () => 'auth/sign-in-options',
+      query: () => request('/api/auth/sign-in-options', 'get'),
     }),
     /** Takes the session a single sign-on prepared; the browser's HttpOnly cookie says whose. */
     takeSsoSession: build.mutation<SsoSession, void>({
-      query: () => ({ url: 'auth/oidc/session', method: 'POST' }),
+      query: () => request('/api/auth/oidc/session', 'post'),
     }),
     changePassword: build.mutation<ChangePasswordAnswer, ChangePasswordBody>({
-      query: (body) => ({ url: 'auth/change-password', method: 'POST', body }),
+      query: (body) => request('/api/auth/change-password', 'post', { body }),
     }),
   }),
 });

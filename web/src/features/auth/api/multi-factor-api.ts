@@ -1,4 +1,5 @@
 import { api } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
 import type { PasskeyOptions, TotpEnrolment } from './auth-api';
 
@@ -12,55 +13,55 @@ export type StepUpMethod = SecurityStatus['reauthentication']['methods'][number]
 export const multiFactorApi = api.injectEndpoints({
   endpoints: (build) => ({
     getSecurityStatus: build.query<SecurityStatus, void>({
-      query: () => 'auth/mfa',
+      query: () => request('/api/auth/mfa', 'get'),
       providesTags: ['SecondFactor'],
     }),
     beginTotpEnrolment: build.mutation<TotpEnrolment, void>({
-      query: () => ({ url: 'auth/mfa/totp', method: 'POST' }),
+      query: () => request('/api/auth/mfa/totp', 'post'),
     }),
     confirmTotpEnrolment: build.mutation<string[], { code: string }>({
-      query: (body) => ({ url: 'auth/mfa/totp/confirm', method: 'POST', body }),
+      query: (body) => request('/api/auth/mfa/totp/confirm', 'post', { body }),
       transformResponse: (body: ApiAnswer<'/api/auth/mfa/totp/confirm', 'post'>) => body.recoveryCodes,
       invalidatesTags: ['SecondFactor'],
     }),
     disableTotp: build.mutation<void, { code: string }>({
-      query: (body) => ({ url: 'auth/mfa/totp/disable', method: 'POST', body }),
+      query: (body) => request('/api/auth/mfa/totp/disable', 'post', { body }),
       invalidatesTags: ['SecondFactor'],
     }),
     beginPasskeyRegistration: build.mutation<PasskeyOptions, void>({
-      query: () => ({ url: 'auth/mfa/passkeys/options', method: 'POST' }),
+      query: () => request('/api/auth/mfa/passkeys/options', 'post'),
       transformResponse: (body: ApiAnswer<'/api/auth/mfa/passkeys/options', 'post'>) => body.options,
     }),
     addPasskey: build.mutation<AddedPasskey, ApiBody<'/api/auth/mfa/passkeys', 'post'>>({
-      query: (body) => ({ url: 'auth/mfa/passkeys', method: 'POST', body }),
+      query: (body) => request('/api/auth/mfa/passkeys', 'post', { body }),
       invalidatesTags: ['SecondFactor'],
     }),
     removePasskey: build.mutation<void, string>({
-      query: (id) => ({ url: `auth/mfa/passkeys/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => request('/api/auth/mfa/passkeys/{id}', 'delete', { path: { id } }),
       invalidatesTags: ['SecondFactor'],
     }),
     reauthenticate: build.mutation<
       ApiAnswer<'/api/auth/reauthenticate', 'post'>,
       ApiBody<'/api/auth/reauthenticate', 'post'>
     >({
-      query: (body) => ({ url: 'auth/reauthenticate', method: 'POST', body }),
+      query: (body) => request('/api/auth/reauthenticate', 'post', { body }),
     }),
     beginReauthenticationPasskey: build.mutation<PasskeyOptions, void>({
-      query: () => ({ url: 'auth/reauthenticate/passkey-options', method: 'POST' }),
+      query: () => request('/api/auth/reauthenticate/passkey-options', 'post'),
       transformResponse: (body: ApiAnswer<'/api/auth/reauthenticate/passkey-options', 'post'>) =>
         body.options,
     }),
     replaceRecoveryCodes: build.mutation<string[], void>({
-      query: () => ({ url: 'auth/mfa/recovery-codes', method: 'POST' }),
+      query: () => request('/api/auth/mfa/recovery-codes', 'post'),
       transformResponse: (body: ApiAnswer<'/api/auth/mfa/recovery-codes', 'post'>) => body.recoveryCodes,
       invalidatesTags: ['SecondFactor'],
     }),
     getSecuritySettings: build.query<SecuritySettings, void>({
-      query: () => 'admin/security-settings',
+      query: () => request('/api/admin/security-settings', 'get'),
       providesTags: ['SecondFactor'],
     }),
     setMfaRequired: build.mutation<SecuritySettings, boolean>({
-      query: (mfaRequired) => ({ url: 'admin/security-settings', method: 'PUT', body: { mfaRequired } }),
+      query: (mfaRequired) => request('/api/admin/security-settings', 'put', { body: { mfaRequired } }),
       // The box shows the choice at once, and goes back if the server refuses it.
       async onQueryStarted(mfaRequired, { dispatch, queryFulfilled }) {
         const patch = dispatch(
@@ -73,7 +74,7 @@ export const multiFactorApi = api.injectEndpoints({
       invalidatesTags: ['SecondFactor'],
     }),
     resetAdminFactors: build.mutation<void, string>({
-      query: (id) => ({ url: `admin/admins/${encodeURIComponent(id)}/reset-mfa`, method: 'POST' }),
+      query: (id) => request('/api/admin/admins/{id}/reset-mfa', 'post', { path: { id } }),
       transformResponse: () => undefined,
       invalidatesTags: (_r, _e, id) => [{ type: 'Admin', id }],
     }),

@@ -1,4 +1,5 @@
 import { api, LIST } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import type { ApiAnswer } from '../../../lib/api-types';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 
@@ -9,7 +10,7 @@ export type OwnSession = OwnSessions['sessions'][number];
 export const sessionsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getOwnSessions: build.query<OwnSession[], void>({
-      query: () => 'auth/sessions',
+      query: () => request('/api/auth/sessions', 'get'),
       transformResponse: (body: OwnSessions) => body.sessions,
       providesTags: (sessions = []) => [
         { type: 'OwnSession', id: LIST },
@@ -17,11 +18,11 @@ export const sessionsApi = api.injectEndpoints({
       ],
     }),
     endOwnSession: build.mutation<void, string>({
-      query: (id) => ({ url: `auth/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      query: (id) => request('/api/auth/sessions/{id}', 'delete', { path: { id } }),
       invalidatesTags: (_r, _e, id) => [{ type: 'OwnSession', id }],
     }),
     endAllOwnSessions: build.mutation<void, void>({
-      query: () => ({ url: 'auth/sessions', method: 'DELETE' }),
+      query: () => request('/api/auth/sessions', 'delete'),
     }),
   }),
 });

@@ -1,10 +1,11 @@
 import { api } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import type { Dashboard } from './types';
 
 export const dashboardApi = api.injectEndpoints({
   endpoints: (build) => ({
     getDashboard: build.query<Dashboard, void>({
-      query: () => 'admin/dashboard',
+      query: () => request('/api/admin/dashboard', 'get'),
       providesTags: ['Dashboard'],
     }),
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { api, LIST } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import type { ApiAnswer } from '../../../lib/api-types';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 
@@ -34,15 +35,13 @@ export const addTimeSchema = z.object({
 });
 export type AddTimeInput = z.infer<typeof addTimeSchema>;
 
-const byId = (attemptId: string) => `admin/live/${encodeURIComponent(attemptId)}`;
-
 export const liveApi = api.injectEndpoints({
   endpoints: (build) => ({
     getLiveAttempts: build.query<LiveAttemptList & { receivedAt: number }, LiveQuery>({
-      query: ({ search, page, limit }) => ({
-        url: 'admin/live',
-        params: { ...(search.trim() ? { search: search.trim() } : {}), page, limit },
-      }),
+      query: ({ search, page, limit }) =>
+        request('/api/admin/live', 'get', {
+          query: { ...(search.trim() ? { search: search.trim() } : {}), page, limit },
+        }),
       // The moment the answer arrived, next to serverNow, gives the device clock's offset.
       transformResponse: (body: LiveAttemptList) => ({ ...body, receivedAt: Date.now() }),
       providesTags: (list) => [
@@ -51,15 +50,13 @@ export const liveApi = api.injectEndpoints({
       ],
     }),
     extendAttempt: build.mutation<ExtendAnswer, { attemptId: string } & AddTimeInput>({
-      query: ({ attemptId, minutes }) => ({
-        url: `${byId(attemptId)}/extend`,
-        method: 'POST',
-        body: { minutes },
-      }),
+      query: ({ attemptId, minutes }) =>
+        request('/api/admin/live/{attemptId}/extend', 'post', { path: { attemptId }, body: { minutes } }),
       invalidatesTags: (_r, _e, { attemptId }) => [{ type: 'LiveAttempt', id: attemptId }],
     }),
     endAttempt: build.mutation<EndAnswer, string>({
-      query: (attemptId) => ({ url: `${byId(attemptId)}/end`, method: 'POST', body: {} }),
+      query: (attemptId) =>
+        request('/api/admin/live/{attemptId}/end', 'post', { path: { attemptId }, body: {} }),
       // The attempt leaves the list and is scored: the student's status, the results and the dashboard change.
       invalidatesTags: [
         { type: 'LiveAttempt', id: LIST },

@@ -1,8 +1,7 @@
 import { screen } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import { matchesNameOrEmail } from '../../../components/ui';
-import type { ApiBody } from '../../../lib/api-types';
-import { answer } from '../../../testing/answer';
+import { answer, refusal } from '../../../testing/answer';
 import { onePage } from '../../../testing/paging';
 import { regularAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
@@ -88,11 +87,10 @@ export function seedAttempts(): void {
   ];
 }
 
-const notFound = () =>
-  HttpResponse.json({ message: 'Attempt not found', code: 'not_found' }, { status: 404 });
+const notFound = () => refusal(404, { message: 'Attempt not found', code: 'not_found' });
 
 const handlers = [
-  http.get('*/api/admin/live', ({ request }) => {
+  http.get('/api/admin/live', ({ request }) => {
     const params = new URL(request.url).searchParams;
     live.listQueries.push(params);
     const matching = live.attempts
@@ -105,9 +103,9 @@ const handlers = [
       serverNow: new Date().toISOString(),
     });
   }),
-  http.post('*/api/admin/live/:attemptId/extend', async ({ request, params }) => {
-    const body = (await request.json()) as ApiBody<'/api/admin/live/{attemptId}/extend', 'post'>;
-    live.extended.push({ attemptId: String(params.attemptId), body });
+  http.post('/api/admin/live/{attemptId}/extend', async ({ request, params }) => {
+    const body = await request.json();
+    live.extended.push({ attemptId: params.attemptId, body });
     const found = live.attempts.find((a) => a.attemptId === params.attemptId);
     if (!found) return notFound();
     const deadlineAt = new Date(Date.parse(found.deadlineAt) + body.minutes * 60_000).toISOString();
@@ -117,8 +115,8 @@ const handlers = [
       attempt: { attemptId: found.attemptId, deadlineAt, timeLeftSeconds: found.timeLeftSeconds },
     });
   }),
-  http.post('*/api/admin/live/:attemptId/end', async ({ request, params }) => {
-    live.ended.push({ attemptId: String(params.attemptId), body: await request.json() });
+  http.post('/api/admin/live/{attemptId}/end', async ({ request, params }) => {
+    live.ended.push({ attemptId: params.attemptId, body: await request.json() });
     const found = live.attempts.find((a) => a.attemptId === params.attemptId);
     if (!found) return notFound();
     live.attempts = live.attempts.filter((a) => a !== found);
@@ -129,15 +127,13 @@ const handlers = [
 ];
 
 /** The answer of the service to an action on an attempt that was submitted or ended a moment before. */
-export const closedAttempt = () =>
-  HttpResponse.json({ message: CLOSED_MESSAGE, code: 'attempt_closed' }, { status: 409 });
+export const closedAttempt = () => refusal(409, { message: CLOSED_MESSAGE, code: 'attempt_closed' });
 
 export const LIMIT_MESSAGE =
   'At most 60 minutes can be added to an attempt (2 × its 30-minute time limit); 55 are added already, so at most 5 more. Nothing was changed.';
 
 /** The answer of the service to time past the most an attempt can be given. */
-export const overLimit = () =>
-  HttpResponse.json({ message: LIMIT_MESSAGE, code: 'extension_limit' }, { status: 409 });
+export const overLimit = () => refusal(409, { message: LIMIT_MESSAGE, code: 'extension_limit' });
 
 /** Installs the stand-in for one test file, on top of the shared auth handlers. */
 export function useLiveServer(): void {

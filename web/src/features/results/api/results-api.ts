@@ -1,4 +1,6 @@
 import { api, LIST } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
+import type { ApiQuery } from '../../../lib/api-types';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 import type {
   ItemAnalysis,
@@ -39,7 +41,9 @@ export const SORT_OPTIONS: { sortBy: SortBy; sortOrder: SortOrder; label: string
 ];
 
 /** The query string of a list or its CSV export: only what differs from the server's defaults. */
-export function listParams(q: Omit<ResultListQuery, 'page' | 'limit'>): Record<string, string> {
+export function listParams(
+  q: Omit<ResultListQuery, 'page' | 'limit'>,
+): ApiQuery<'/api/admin/results/export.csv', 'get'> {
   return {
     ...(q.search.trim() ? { search: q.search.trim() } : {}),
     ...(q.status !== 'all' ? { status: q.status } : {}),
@@ -48,42 +52,42 @@ export function listParams(q: Omit<ResultListQuery, 'page' | 'limit'>): Record<s
   };
 }
 
-const byId = (id: string) => `admin/results/${encodeURIComponent(id)}`;
+/** The page size as the query declares it (the screen offers PAGE_SIZES alone). */
+type PageSizeParam = NonNullable<ApiQuery<'/api/admin/results', 'get'>['limit']>;
+const pageSizeParam = (limit: number) => String(limit) as PageSizeParam;
 
 export const resultsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getResults: build.query<ResultList, ResultListQuery>({
-      query: ({ page, limit, ...filters }) => ({
-        url: 'admin/results',
-        params: { page, limit, ...listParams(filters) },
-      }),
+      query: ({ page, limit, ...filters }) =>
+        request('/api/admin/results', 'get', {
+          query: { page, limit: pageSizeParam(limit), ...listParams(filters) },
+        }),
       providesTags: (list) => [
         { type: 'Result' as const, id: LIST },
         ...(list?.results ?? []).map((r) => ({ type: 'Result' as const, id: r._id })),
       ],
     }),
     getResult: build.query<ResultDetail | null, string>({
-      query: (id) => byId(id),
+      query: (id) => request('/api/admin/results/{id}', 'get', { path: { id } }),
       // SPEC §4: an answer that holds no result shows 'Result Not Found'.
       transformResponse: (body: Partial<ResultAnswer>) => body.result ?? null,
       providesTags: (_r, _e, id) => [{ type: 'Result', id }],
     }),
     deleteResult: build.mutation<void, string>({
-      query: (id) => ({ url: byId(id), method: 'DELETE' }),
+      query: (id) => request('/api/admin/results/{id}', 'delete', { path: { id } }),
       transformResponse: () => undefined,
 
       invalidatesTags: [{ type: 'Result', id: LIST }, 'Dashboard'],
     }),
     resendCertificate: build.mutation<void, string>({
-      query: (id) => ({ url: `${byId(id)}/resend-certificate`, method: 'POST' }),
+      query: (id) => request('/api/admin/results/{id}/resend-certificate', 'post', { path: { id } }),
       // SPEC §7: the answer is not shown.
       transformResponse: () => undefined,
     }),
     getItemAnalysis: build.query<ItemAnalysis, number | undefined>({
-      query: (version) => ({
-        url: 'admin/results/analysis',
-        params: version === undefined ? {} : { version },
-      }),
+      query: (version) =>
+        request('/api/admin/results/analysis', 'get', { query: version === undefined ? {} : { version } }),
       providesTags: [{ type: 'Result', id: LIST }],
     }),
   }),
@@ -97,9 +101,12 @@ export const {
   useGetItemAnalysisQuery,
 } = resultsApi;
 
-export const reportPath = (id: string) => `${byId(id)}/pdf`;
-export const certificatePath = (id: string) => `${byId(id)}/certificate`;
-export const exportPath = 'admin/results/export.csv';
+/** A result's PDF report, its certificate, and the list's CSV as it is filtered. */
+export const reportRequest = (id: string) => request('/api/admin/results/{id}/pdf', 'get', { path: { id } });
+export const certificateRequest = (id: string) =>
+  request('/api/admin/results/{id}/certificate', 'get', { path: { id } });
+export const exportRequest = (filters: Omit<ResultListQuery, 'page' | 'limit'>) =>
+  request('/api/admin/results/export.csv', 'get', { query: listParams(filters) });
 
 /** SPEC §7: `assessment-report-{name}.pdf`, the name's spaces turned into hyphens. */
 export const reportFileName = (name: string) => `assessment-report-${name.trim().replace(/\s+/g, '-')}.pdf`;

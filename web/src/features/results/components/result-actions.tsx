@@ -4,9 +4,9 @@ import { notify, notifyFailure } from '../../../lib/toast';
 import { AdminT, adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import {
   certificateFileName,
-  certificatePath,
+  certificateRequest,
   reportFileName,
-  reportPath,
+  reportRequest,
   useDeleteResultMutation,
   useResendCertificateMutation,
 } from '../api/results-api';
@@ -31,7 +31,7 @@ export function useResultActions({ onDeleted }: { onDeleted?: (result: ResultRow
 
   const downloadReport = async (result: Target): Promise<boolean> => {
     try {
-      await report.download(reportPath(result._id), reportFileName(result.student.name));
+      await report.download(reportRequest(result._id), reportFileName(result.student.name));
       notify.success(adminT('results.actions.pdfDownloaded'));
       return true;
     } catch (err) {
@@ -43,7 +43,7 @@ export function useResultActions({ onDeleted }: { onDeleted?: (result: ResultRow
   const downloadCertificate = async (result: Target) => {
     try {
       await certificate.download(
-        certificatePath(result._id),
+        certificateRequest(result._id),
         certificateFileName(result.student.name, result.student.email),
       );
     } catch (err) {

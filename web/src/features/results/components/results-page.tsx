@@ -4,7 +4,7 @@ import { BarChart2, Inbox } from 'lucide-react';
 import { ButtonLink, Card, ListTable, SearchInput, Select } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
-import { exportPath, listParams, SORT_OPTIONS, STATUS_OPTIONS, useGetResultsQuery } from '../api/results-api';
+import { exportRequest, SORT_OPTIONS, STATUS_OPTIONS, useGetResultsQuery } from '../api/results-api';
 import type { ResultStatus } from '../api/types';
 import { ExportCsvButton } from '../../../lib/file-download';
 import { useAddressSearch } from '../hooks/use-address-search';
@@ -67,9 +67,8 @@ export function ResultsPage() {
               {t('results.list.itemAnalysis')}
             </ButtonLink>
             <ExportCsvButton
-              path={exportPath}
+              file={exportRequest(query)}
               name="assessment-results"
-              params={listParams(query)}
               failure={t('results.list.exportFailed')}
               label={t('common.exportCsv')}
             />

@@ -1,6 +1,7 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import { performanceLevel } from '../../../lib/bands';
-import { answer } from '../../../testing/answer';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { onePage } from '../../../testing/paging';
 import { server } from '../../../testing/server';
 import type { ItemAnalysis, ResultDetail, ResultRow, TimelineEntry } from '../api/types';
@@ -322,14 +323,14 @@ const pdf = (name: string) =>
     headers: { 'Content-Disposition': `attachment; filename="${name}"` },
   });
 
-const notFound = () => HttpResponse.json({ message: 'Result not found', code: 'not_found' }, { status: 404 });
+const notFound = () => refusal(404, { message: 'Result not found', code: 'not_found' });
 
 const handlers = [
-  http.get('*/api/admin/results/export.csv', ({ request }) => {
+  http.get('/api/admin/results/export.csv', ({ request, response }) => {
     store.exports.push(new URL(request.url).searchParams);
-    return new HttpResponse('name,email\n', { headers: { 'Content-Type': 'text/csv' } });
+    return response.untyped(new HttpResponse('name,email\n', { headers: { 'Content-Type': 'text/csv' } }));
   }),
-  http.get('*/api/admin/results/analysis', ({ request }) => {
+  http.get('/api/admin/results/analysis', ({ request }) => {
     const params = new URL(request.url).searchParams;
     store.analysisQueries.push(params);
     const version = Number(params.get('version') ?? analysis.version);
@@ -339,7 +340,7 @@ const handlers = [
       attempts: version === 1 ? 0 : analysis.attempts,
     });
   }),
-  http.get('*/api/admin/results', ({ request }) => {
+  http.get('/api/admin/results', ({ request }) => {
     const params = new URL(request.url).searchParams;
     store.listQueries.push(params);
     const { rows, pagination } = onePage(matching(params), params, 20);
@@ -357,48 +358,51 @@ const handlers = [
       },
     });
   }),
-  http.get('*/api/admin/results/:id/pdf', ({ request, params }) => {
+  http.get('/api/admin/results/{id}/pdf', ({ request, params, response }) => {
     store.fileRequests.push({
       path: new URL(request.url).pathname,
       authorization: request.headers.get('authorization'),
     });
     const result = store.results.find((r) => r._id === params.id);
-    return result ? pdf(`assessment-report-${result.student.name}.pdf`) : notFound();
+    return result ? response.untyped(pdf(`assessment-report-${result.student.name}.pdf`)) : notFound();
   }),
-  http.get('*/api/admin/results/:id/certificate', ({ request, params }) => {
+  http.get('/api/admin/results/{id}/certificate', ({ request, params, response }) => {
     store.fileRequests.push({
       path: new URL(request.url).pathname,
       authorization: request.headers.get('authorization'),
     });
     const result = store.results.find((r) => r._id === params.id && r.passed);
-    return result ? pdf('certificate.pdf') : notFound();
+    return result ? response.untyped(pdf('certificate.pdf')) : notFound();
   }),
-  http.get('*/api/admin/students/:studentId/attempts/:attemptId/files/:questionId', ({ request }) => {
-    store.fileRequests.push({
-      path: new URL(request.url).pathname,
-      authorization: request.headers.get('authorization'),
-    });
-    return new HttpResponse(new Blob(['%PDF-1.7 answer']), {
-      headers: { 'Content-Type': 'application/pdf' },
-    });
-  }),
-  http.get('*/api/admin/results/:id', ({ params }) => {
-    const detail = store.details.get(String(params.id));
+  http.get(
+    '/api/admin/students/{studentId}/attempts/{attemptId}/files/{questionId}',
+    ({ request, response }) => {
+      store.fileRequests.push({
+        path: new URL(request.url).pathname,
+        authorization: request.headers.get('authorization'),
+      });
+      return response.untyped(
+        new HttpResponse(new Blob(['%PDF-1.7 answer']), { headers: { 'Content-Type': 'application/pdf' } }),
+      );
+    },
+  ),
+  http.get('/api/admin/results/{id}', ({ params }) => {
+    const detail = store.details.get(params.id);
     return detail ? answer('/api/admin/results/{id}', 'get', { result: detail }) : notFound();
   }),
-  http.delete('*/api/admin/results/:id', ({ params }) => {
+  http.delete('/api/admin/results/{id}', ({ params }) => {
     store.results = store.results.filter((r) => r._id !== params.id);
     return answer('/api/admin/results/{id}', 'delete', { message: 'Assessment result deleted successfully' });
   }),
-  http.post('*/api/admin/results/:id/resend-certificate', ({ params }) => {
+  http.post('/api/admin/results/{id}/resend-certificate', ({ params }) => {
     const result = store.results.find((r) => r._id === params.id);
     if (!result?.passed) {
-      return HttpResponse.json(
-        { code: 'not_passed', message: 'Only a passed result has a certificate to resend' },
-        { status: 409 },
-      );
+      return refusal(409, {
+        code: 'not_passed',
+        message: 'Only a passed result has a certificate to resend',
+      });
     }
-    store.resent.push(String(params.id));
+    store.resent.push(params.id);
     return answer('/api/admin/results/{id}/resend-certificate', 'post', {
       message: 'Certificate resent successfully',
     });
@@ -407,7 +411,7 @@ const handlers = [
 
 /** A server failure for one call, for the load- and action-failure toasts. */
 export const failing = (method: 'get' | 'post' | 'delete', path: string, status = 500, message?: string) =>
-  http[method](`*/api${path}`, () =>
+  http.untyped[method](`*/api${path}`, () =>
     HttpResponse.json(message ? { message, code: 'failed' } : { code: 'failed' }, { status }),
   );
 

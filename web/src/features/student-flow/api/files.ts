@@ -1,7 +1,8 @@
 import type { Translate } from '../../../i18n/i18n';
 import type { Language } from '../../../i18n/languages';
+import { fetchServerLink, typedFetch, uploadWithProgress } from '../../../lib/api-fetch';
+import type { ApiAnswer } from '../../../lib/api-types';
 import { messageInBody, saveBlob } from '../../../lib/save-file';
-import { studentUrl } from './student-api';
 import type { QuestionFile, UploadedFile } from './types';
 
 /** SPEC §5: what the file input accepts, one file per question. */
@@ -56,45 +57,45 @@ interface UploadArgs {
  * Uploads a file answer as soon as it is chosen (`POST …/files`), so the final submit stays small. It
  * goes through XMLHttpRequest because only XHR reports upload progress.
  */
-export function uploadAnswerFile({ token, attemptId, questionId, file, onProgress }: UploadArgs) {
-  return new Promise<UploadedFile>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', studentUrl(token, '/files'));
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onload = () => {
-      if (xhr.status < 200 || xhr.status >= 300) {
-        reject(refusal(xhr.responseText));
-        return;
-      }
-      try {
-        const uploaded = (JSON.parse(xhr.responseText) as { file: UploadedFile }).file;
-        onProgress(100);
-        resolve(uploaded);
-      } catch {
-        reject(new UploadError());
-      }
-    };
-    xhr.onerror = () => reject(new UploadError());
-    const form = new FormData();
-    form.append('attemptId', attemptId);
-    form.append('questionId', questionId);
-    form.append('file', file);
-    xhr.send(form);
+export async function uploadAnswerFile({
+  token,
+  attemptId,
+  questionId,
+  file,
+  onProgress,
+}: UploadArgs): Promise<UploadedFile> {
+  const form = new FormData();
+  form.append('attemptId', attemptId);
+  form.append('questionId', questionId);
+  form.append('file', file);
+  const { status, text } = await uploadWithProgress('/api/student/{token}/files', 'post', {
+    path: { token },
+    form,
+    onProgress,
+  }).catch(() => {
+    throw new UploadError();
   });
+  if (status < 200 || status >= 300) throw refusal(text);
+  let uploaded: UploadedFile;
+  try {
+    uploaded = (JSON.parse(text) as ApiAnswer<'/api/student/{token}/files', 'post', 201>).file;
+  } catch {
+    throw new UploadError();
+  }
+  onProgress(100);
+  return uploaded;
 }
 
 export async function removeAnswerFile(token: string, questionId: string): Promise<void> {
-  const response = await fetch(studentUrl(token, `/files/${encodeURIComponent(questionId)}`), {
-    method: 'DELETE',
+  const response = await typedFetch('/api/student/{token}/files/{questionId}', 'delete', {
+    path: { token, questionId },
   });
   if (!response.ok) throw refusal(await response.text());
 }
 
 /** SPEC §7: a question's file is fetched from its url and saved under its original name. */
 export async function downloadQuestionFile(file: QuestionFile): Promise<void> {
-  const response = await fetch(new URL(file.url, window.location.origin).href);
+  const response = await fetchServerLink(file.url);
   if (!response.ok) throw new Error(`Download failed (${response.status})`);
   saveBlob(await response.blob(), file.originalName);
 }

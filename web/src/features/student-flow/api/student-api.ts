@@ -1,4 +1,5 @@
-import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs } from '@reduxjs/toolkit/query/react';
+import { request } from '../../../lib/api-request';
 import type { AssessmentLoad, StartAnswer, StudentResult, SubmitAnswer, SubmitBody } from './types';
 
 /*
@@ -7,9 +8,15 @@ import type { AssessmentLoad, StartAnswer, StudentResult, SubmitAnswer, SubmitBo
  * failure of the call that got it, not a sign-out.
  */
 
-/** `/api/student/{token}/…`, absolute so the same code runs in the browser and under jsdom. */
-export const studentUrl = (token: string, rest = '') =>
-  new URL(`/api/student/${encodeURIComponent(token)}${rest}`, window.location.origin).href;
+const rawBaseQuery = fetchBaseQuery();
+
+/** The call under `/api/`, made absolute so the same code runs in the browser and under jsdom. */
+const studentBaseQuery: BaseQueryFn<FetchArgs, unknown, unknown> = (args, api, extra) =>
+  rawBaseQuery(
+    { ...args, url: new URL(`/api/${args.url}`, window.location.origin).href },
+    api,
+    extra as object,
+  );
 
 export interface SubmitArgs {
   token: string;
@@ -18,11 +25,11 @@ export interface SubmitArgs {
 
 export const studentApi = createApi({
   reducerPath: 'studentApi',
-  baseQuery: fetchBaseQuery(),
+  baseQuery: studentBaseQuery,
   tagTypes: ['StudentAssessment', 'StudentResults'],
   endpoints: (build) => ({
     getStudentAssessment: build.query<AssessmentLoad & { receivedAt: number }, string>({
-      query: (token) => studentUrl(token, '/assessment'),
+      query: (token) => request('/api/student/{token}/assessment', 'get', { path: { token } }),
       // The moment the answer arrived, next to serverNow, gives the client clock's offset.
       transformResponse: (body: AssessmentLoad) => ({ ...body, receivedAt: Date.now() }),
       providesTags: ['StudentAssessment'],
@@ -30,21 +37,21 @@ export const studentApi = createApi({
       keepUnusedDataFor: 0,
     }),
     startAssessment: build.mutation<StartAnswer & { receivedAt: number }, string>({
-      query: (token) => ({ url: studentUrl(token, '/start'), method: 'POST' }),
+      query: (token) => request('/api/student/{token}/start', 'post', { path: { token } }),
       transformResponse: (body: StartAnswer) => ({ ...body, receivedAt: Date.now() }),
     }),
     submitAssessment: build.mutation<SubmitAnswer, SubmitArgs>({
-      query: ({ token, body }) => ({
-        url: studentUrl(token, '/submit'),
-        method: 'POST',
-        body,
-        // A repeated submit (a retry after a lost answer, a second tab) returns the first outcome.
-        headers: { 'Idempotency-Key': body.attemptId },
-      }),
+      query: ({ token, body }) =>
+        request('/api/student/{token}/submit', 'post', {
+          path: { token },
+          body,
+          // A repeated submit (a retry after a lost answer, a second tab) returns the first outcome.
+          headers: { 'Idempotency-Key': body.attemptId },
+        }),
       invalidatesTags: ['StudentResults'],
     }),
     getStudentResults: build.query<StudentResult[], string>({
-      query: (token) => studentUrl(token, '/results'),
+      query: (token) => request('/api/student/{token}/results', 'get', { path: { token } }),
       transformResponse: (body: { results?: StudentResult[] }) => body.results ?? [],
       providesTags: ['StudentResults'],
       keepUnusedDataFor: 0,

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useT } from '../../../i18n/react';
 import { notify } from '../../../lib/toast';
-import { studentUrl } from '../api/student-api';
+import { openEventStream, streamGaveUp } from '../../../lib/api-fetch';
 import type { Attempt } from '../api/types';
 import { clockOffset, timeLeft } from '../clock';
 
@@ -69,9 +69,6 @@ export function useAttemptEvents(
 
   const attemptId = attempt.id;
   useEffect(() => {
-    const Source = window.EventSource;
-    if (typeof Source !== 'function') return undefined;
-    const url = studentUrl(token, '/events');
     let source: EventSource | undefined;
     let reopen: ReturnType<typeof setTimeout> | undefined;
     let reopenMs = REOPEN_MIN_MS;
@@ -98,7 +95,7 @@ export function useAttemptEvents(
     // The browser reconnects a dropped stream by itself, but gives up for good on an answer that is not a stream
     // (a 502 from the gateway while the service restarts): the page opens it again, less often each time.
     const onError = () => {
-      if (over || source?.readyState !== Source.CLOSED) return;
+      if (over || !streamGaveUp(source)) return;
       reopen = setTimeout(open, reopenMs);
       reopenMs = Math.min(reopenMs * 2, REOPEN_MAX_MS);
     };
@@ -106,7 +103,8 @@ export function useAttemptEvents(
       reopenMs = REOPEN_MIN_MS;
     };
     function open() {
-      source = new Source(url);
+      source = openEventStream('/api/student/{token}/events', { path: { token } });
+      if (!source) return;
       source.addEventListener('attempt', onAttempt);
       source.addEventListener('error', onError);
       source.addEventListener('open', onOpen);

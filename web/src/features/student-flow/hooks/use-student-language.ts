@@ -1,13 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Language } from '../../../i18n/languages';
 import { useLanguage } from '../../../i18n/react';
-import type { ApiBody } from '../../../lib/api-types';
-import { studentUrl } from '../api/student-api';
+import { typedFetch } from '../../../lib/api-fetch';
 
 const RETRY_MIN_MS = 5000;
 const RETRY_MAX_MS = 60_000;
-
-type LanguageBody = ApiBody<'/api/student/{token}/language', 'put'>;
 
 /**
  * Keeps the student's language switch on the server (`PUT …/language`), with the student and the attempt in
@@ -16,15 +13,12 @@ type LanguageBody = ApiBody<'/api/student/{token}/language', 'put'>;
  * expired link) is not tried again: the page keeps showing the language all the same.
  */
 export class LanguageKeeper {
-  private readonly url: string;
   private wanted: Language | null = null;
   private sending = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private retryMs = RETRY_MIN_MS;
 
-  constructor(token: string) {
-    this.url = studentUrl(token, '/language');
-  }
+  constructor(private readonly token: string) {}
 
   /** A choice the server does not hold yet, if any. */
   get pending(): Language | null {
@@ -55,12 +49,11 @@ export class LanguageKeeper {
     this.sending = true;
     let outcome: 'kept' | 'refused' | 'failed';
     try {
-      const response = await fetch(this.url, {
-        method: 'PUT',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ language } satisfies LanguageBody),
+      const response = await typedFetch('/api/student/{token}/language', 'put', {
+        path: { token: this.token },
+        body: { language },
         // A choice made just before the page closes still arrives.
-        keepalive: true,
+        init: { keepalive: true },
       });
       outcome = response.ok
         ? 'kept'

@@ -1,6 +1,7 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import type { Language } from '../../../i18n/languages';
-import { answer } from '../../../testing/answer';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { server } from '../../../testing/server';
 import type {
   ActivityBody,
@@ -314,19 +315,18 @@ export function attemptInProgress(overrides: Partial<Attempt> = {}, minutesLeft 
   };
 }
 
-const notFound = () =>
-  HttpResponse.json({ message: 'Invalid or expired invitation link', code: 'not_found' }, { status: 404 });
-
-const url = (rest: string) => `*/api/student/:token${rest}`;
+const notFound = () => refusal(404, { message: 'Invalid or expired invitation link', code: 'not_found' });
 
 const ALLOWED = /\.(pdf|docx?|txt|jpe?g|png)$/i;
 export const MAX_UPLOAD_BYTES = 1000;
 
 const handlers = [
-  http.get(url(''), ({ params }) =>
-    params.token === TOKEN ? HttpResponse.json({ student: db.student }) : notFound(),
+  http.get('/api/student/{token}', ({ params }) =>
+    params.token === TOKEN
+      ? answer('/api/student/{token}', 'get', { student: { name: db.student.name, email: db.student.email } })
+      : notFound(),
   ),
-  http.get(url('/assessment'), ({ params }) => {
+  http.get('/api/student/{token}/assessment', ({ params }) => {
     if (params.token !== TOKEN) return notFound();
     return answer('/api/student/{token}/assessment', 'get', {
       student: db.student,
@@ -340,15 +340,15 @@ const handlers = [
       language: db.language,
     });
   }),
-  http.put(url('/language'), async ({ request, params }) => {
+  http.put('/api/student/{token}/language', async ({ request, params }) => {
     if (db.languageAnswer === 'offline') return HttpResponse.error();
     if (params.token !== TOKEN) return notFound();
-    const { language } = (await request.json()) as { language: Language };
+    const { language } = await request.json();
     db.languagePuts.push(language);
     db.language = language;
     return answer('/api/student/{token}/language', 'put', { language });
   }),
-  http.post(url('/start'), ({ params }) => {
+  http.post('/api/student/{token}/start', ({ params }) => {
     if (params.token !== TOKEN) return notFound();
     const created = !db.attempt;
     db.attempt ??= attemptInProgress({ startedAt: serverNow() }, db.assessment.timeLimit);
@@ -362,33 +362,31 @@ const handlers = [
       ? answer('/api/student/{token}/start', 'post', started, { status: 201 })
       : answer('/api/student/{token}/start', 'post', started);
   }),
-  http.put(url('/answers'), async ({ request }) => {
+  http.put('/api/student/{token}/answers', async ({ request }) => {
     if (db.offline) return HttpResponse.error();
-    const body = (await request.json()) as Omit<Put, 'keepalive'>;
+    const body = await request.json();
     db.puts.push({ ...body, keepalive: request.keepalive });
     if (!db.attempt || db.attempt.id !== body.attemptId) {
-      return HttpResponse.json({ message: 'Attempt closed', code: 'attempt_closed' }, { status: 409 });
+      return refusal(409, { message: 'Attempt closed', code: 'attempt_closed' });
     }
     if (body.seq > db.attempt.seq) db.attempt = { ...db.attempt, seq: body.seq, answers: body.answers };
-    return HttpResponse.json({ seq: db.attempt.seq, savedAt: serverNow(), serverNow: serverNow() });
+    return answer('/api/student/{token}/answers', 'put', {
+      seq: db.attempt.seq,
+      savedAt: serverNow(),
+      serverNow: serverNow(),
+    });
   }),
-  http.post(url('/files'), async ({ request }) => {
+  http.post('/api/student/{token}/files', async ({ request }) => {
     const form = await request.formData();
     const file = form.get('file') as File;
     if (!ALLOWED.test(file.name)) {
-      return HttpResponse.json(
-        {
-          message: 'Only PDF, Word (doc, docx), text and image (jpg, jpeg, png) files can be uploaded',
-          code: 'file_type',
-        },
-        { status: 400 },
-      );
+      return refusal(400, {
+        message: 'Only PDF, Word (doc, docx), text and image (jpg, jpeg, png) files can be uploaded',
+        code: 'file_type',
+      });
     }
     if (file.size > MAX_UPLOAD_BYTES) {
-      return HttpResponse.json(
-        { message: 'The file is larger than 10 MB', code: 'file_too_large' },
-        { status: 413 },
-      );
+      return refusal(413, { message: 'The file is larger than 10 MB', code: 'file_too_large' });
     }
     const uploaded: UploadedFile = {
       questionId: String(form.get('questionId')),
@@ -398,14 +396,16 @@ const handlers = [
       mimetype: file.type,
     };
     db.uploads.push(uploaded);
-    return HttpResponse.json({ file: uploaded }, { status: 201 });
+    return answer('/api/student/{token}/files', 'post', { file: uploaded }, { status: 201 });
   }),
-  http.delete(url('/files/:questionId'), () => HttpResponse.json({ message: 'File removed' })),
-  http.post(url('/activity'), async ({ request, params }) => {
+  http.delete('/api/student/{token}/files/{questionId}', () =>
+    answer('/api/student/{token}/files/{questionId}', 'delete', { message: 'File removed' }),
+  ),
+  http.post('/api/student/{token}/activity', async ({ request, params, response }) => {
     if (db.activityAnswer === 'offline') return HttpResponse.error();
     if (db.activityAnswer === 'hang') return new Promise<Response>(() => undefined);
     if (params.token !== TOKEN) return notFound();
-    const body = (await request.json()) as ActivityBody;
+    const body: ActivityBody = await request.json();
     const refused =
       typeof db.activityAnswer === 'number'
         ? db.activityAnswer
@@ -416,20 +416,22 @@ const handlers = [
             : null;
     db.activity.push({ ...body, keepalive: request.keepalive, status: refused ?? 204 });
     return refused
-      ? HttpResponse.json({ message: 'Refused', code: 'refused' }, { status: refused })
-      : new HttpResponse(null, { status: 204 });
+      ? refusal(refused, { message: 'Refused', code: 'refused' })
+      : response.untyped(new HttpResponse(null, { status: 204 }));
   }),
-  http.post(url('/submit'), async ({ request }) => {
+  http.post('/api/student/{token}/submit', async ({ request }) => {
     const body = (await request.json()) as Record<string, unknown>;
     const idempotencyKey = request.headers.get('idempotency-key');
     db.submits.push({ idempotencyKey, body });
     const already = db.results.find((r) => r.attemptId === body.attemptId);
     if (db.submitAnswers === 'scoring' && !already) {
       db.attempt = null;
-      return HttpResponse.json(
+      return answer(
+        '/api/student/{token}/submit',
+        'post',
         {
           message: 'Assessment submitted successfully!',
-          attemptId: body.attemptId,
+          attemptId: String(body.attemptId),
           status: 'scoring',
           serverNow: serverNow(),
         },
@@ -439,13 +441,13 @@ const handlers = [
     const result = already ?? db.nextResult;
     if (!already) db.results = [result, ...db.results];
     db.attempt = null;
-    return HttpResponse.json({
+    return answer('/api/student/{token}/submit', 'post', {
       message: 'Assessment submitted successfully!',
       result,
       serverNow: serverNow(),
     });
   }),
-  http.get(url('/results'), () => {
+  http.get('/api/student/{token}/results', () => {
     db.resultRequests += 1;
     return answer('/api/student/{token}/results', 'get', { results: db.results });
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { api, LIST } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
 import { emailField } from '../../auth/api/schemas';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 import type {
@@ -54,20 +55,18 @@ export const inviteStudentSchema = z.object({
 });
 export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
 
-const byId = (id: string) => `admin/students/${encodeURIComponent(id)}`;
-
 export const studentsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getStudents: build.query<StudentList, StudentListQuery>({
-      query: ({ search, status, page, limit }) => ({
-        url: 'admin/students',
-        params: {
-          ...(search.trim() ? { search: search.trim() } : {}),
-          ...(status !== 'all' ? { status } : {}),
-          page,
-          limit,
-        },
-      }),
+      query: ({ search, status, page, limit }) =>
+        request('/api/admin/students', 'get', {
+          query: {
+            ...(search.trim() ? { search: search.trim() } : {}),
+            ...(status !== 'all' ? { status } : {}),
+            page,
+            limit,
+          },
+        }),
       providesTags: (list) => [
         { type: 'Student' as const, id: LIST },
         ...(list?.students ?? []).map((s) => ({ type: 'Student' as const, id: s._id })),
@@ -75,43 +74,43 @@ export const studentsApi = api.injectEndpoints({
     }),
     // The notification service answers for at most 200 students at a time: one table page.
     getInviteDeliveries: build.query<InviteDelivery[], string[]>({
-      query: (studentIds) => ({
-        url: 'admin/notifications/deliveries',
-        params: { studentIds: studentIds.join(',') },
-      }),
+      query: (studentIds) =>
+        request('/api/admin/notifications/deliveries', 'get', {
+          query: { studentIds: studentIds.join(',') },
+        }),
       transformResponse: (body: DeliveryLog) => body.deliveries,
       providesTags: (_r, _e, ids) => ids.map((id) => ({ type: 'Student' as const, id })),
     }),
     inviteStudent: build.mutation<Student, InviteStudentInput>({
       // SPEC §7 sends name, email and phoneNumber; the optional fields go only when they say something.
-      query: ({ name, email, phoneNumber, extraTimePercent, language }) => ({
-        url: 'admin/students/invite',
-        method: 'POST',
-        body: {
-          name,
-          email,
-          ...(phoneNumber ? { phoneNumber } : {}),
-          ...(extraTimePercent ? { extraTimePercent } : {}),
-          ...(language ? { language } : {}),
-        },
-      }),
+      query: ({ name, email, phoneNumber, extraTimePercent, language }) =>
+        request('/api/admin/students/invite', 'post', {
+          body: {
+            name,
+            email,
+            ...(phoneNumber ? { phoneNumber } : {}),
+            ...(extraTimePercent ? { extraTimePercent } : {}),
+            ...(language ? { language } : {}),
+          },
+        }),
       transformResponse: (body: InviteAnswer) => body.student,
 
       invalidatesTags: [{ type: 'Student', id: LIST }, 'Dashboard'],
     }),
     resendInvitation: build.mutation<void, string>({
-      query: (id) => ({ url: `${byId(id)}/resend-assessment`, method: 'POST' }),
+      query: (id) => request('/api/admin/students/{id}/resend-assessment', 'post', { path: { id } }),
       // SPEC §7 leaves this answer open; nothing is read from it.
       transformResponse: () => undefined,
       invalidatesTags: (_r, _e, id) => [{ type: 'Student', id }],
     }),
     setExtraTime: build.mutation<Student, { id: string; extraTimePercent: number }>({
-      query: ({ id, extraTimePercent }) => ({ url: byId(id), method: 'PATCH', body: { extraTimePercent } }),
+      query: ({ id, extraTimePercent }) =>
+        request('/api/admin/students/{id}', 'patch', { path: { id }, body: { extraTimePercent } }),
       transformResponse: (body: ExtraTimeAnswer) => body.student,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Student', id }],
     }),
     deleteStudent: build.mutation<void, string>({
-      query: (id) => ({ url: byId(id), method: 'DELETE' }),
+      query: (id) => request('/api/admin/students/{id}', 'delete', { path: { id } }),
       transformResponse: () => undefined,
       // The student's results go with them: a results list or item analysis fetched before must not show them.
 
@@ -119,14 +118,12 @@ export const studentsApi = api.injectEndpoints({
     }),
     importStudents: build.mutation<ImportReport, { file: File; dryRun: boolean }>({
       query: ({ file, dryRun }) => {
-        const body = new FormData();
-        body.append('file', file);
-        return {
-          url: 'admin/students/import',
-          method: 'POST',
-          body,
-          params: dryRun ? { dryRun: 'true' } : {},
-        };
+        const form = new FormData();
+        form.append('file', file);
+        return request('/api/admin/students/import', 'post', {
+          form,
+          query: dryRun ? { dryRun: 'true' } : {},
+        });
       },
       invalidatesTags: (_r, _e, { dryRun }) => (dryRun ? [] : [{ type: 'Student', id: LIST }, 'Dashboard']),
     }),

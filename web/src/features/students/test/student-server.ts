@@ -1,8 +1,7 @@
-import { http, HttpResponse } from 'msw';
-import { answer } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
+import { answer, refusal } from '../../../testing/answer';
 import { onePage } from '../../../testing/paging';
 import { server } from '../../../testing/server';
-import type { ApiBody } from '../../../lib/api-types';
 import type { ImportProblem, InviteDelivery, Student } from '../api/types';
 
 /*
@@ -106,13 +105,13 @@ function checkCsv(text: string) {
 }
 
 const handlers = [
-  http.get('*/api/admin/notifications/deliveries', ({ request }) => {
+  http.get('/api/admin/notifications/deliveries', ({ request }) => {
     const ids = (new URL(request.url).searchParams.get('studentIds') ?? '').split(',');
     return answer('/api/admin/notifications/deliveries', 'get', {
       deliveries: store.deliveries.filter((d) => ids.includes(d.studentId)),
     });
   }),
-  http.get('*/api/admin/students', ({ request }) => {
+  http.get('/api/admin/students', ({ request }) => {
     const params = new URL(request.url).searchParams;
     store.listQueries.push(params);
     const q = (params.get('search') ?? '').toLowerCase();
@@ -124,12 +123,12 @@ const handlers = [
     const { rows, pagination } = onePage(matching, params, 20);
     return answer('/api/admin/students', 'get', { students: rows, pagination });
   }),
-  http.post('*/api/admin/students/invite', async ({ request }) => {
-    const body = (await request.json()) as ApiBody<'/api/admin/students/invite', 'post'>;
+  http.post('/api/admin/students/invite', async ({ request }) => {
+    const body = await request.json();
     store.invites.push(body);
     const email = body.email.trim().toLowerCase();
     if (store.students.some((s) => s.email === email)) {
-      return HttpResponse.json({ message: DUPLICATE_MESSAGE, code: 'already_invited' }, { status: 409 });
+      return refusal(409, { message: DUPLICATE_MESSAGE, code: 'already_invited' });
     }
     const created = student({
       _id: `st-${email}`,
@@ -148,29 +147,27 @@ const handlers = [
       { status: 201 },
     );
   }),
-  http.post('*/api/admin/students/:id/resend-assessment', ({ params }) => {
-    store.resent.push(String(params.id));
+  http.post('/api/admin/students/{id}/resend-assessment', ({ params }) => {
+    store.resent.push(params.id);
     const resent = store.students.find((s) => s._id === params.id);
-    if (!resent)
-      return HttpResponse.json({ message: 'Student not found', code: 'not_found' }, { status: 404 });
+    if (!resent) return refusal(404, { message: 'Student not found', code: 'not_found' });
     return answer('/api/admin/students/{id}/resend-assessment', 'post', {
       message: `Invitation sent to ${resent.name}`,
       student: resent,
     });
   }),
-  http.patch('*/api/admin/students/:id', async ({ request, params }) => {
-    const { extraTimePercent } = (await request.json()) as ApiBody<'/api/admin/students/{id}', 'patch'>;
+  http.patch('/api/admin/students/{id}', async ({ request, params }) => {
+    const { extraTimePercent } = await request.json();
     store.students = store.students.map((s) => (s._id === params.id ? { ...s, extraTimePercent } : s));
     const changed = store.students.find((s) => s._id === params.id);
-    if (!changed)
-      return HttpResponse.json({ message: 'Student not found', code: 'not_found' }, { status: 404 });
+    if (!changed) return refusal(404, { message: 'Student not found', code: 'not_found' });
     return answer('/api/admin/students/{id}', 'patch', { student: changed });
   }),
-  http.delete('*/api/admin/students/:id', ({ params }) => {
+  http.delete('/api/admin/students/{id}', ({ params }) => {
     store.students = store.students.filter((s) => s._id !== params.id);
     return answer('/api/admin/students/{id}', 'delete', { message: 'Student deleted successfully' });
   }),
-  http.post('*/api/admin/students/import', async ({ request }) => {
+  http.post('/api/admin/students/import', async ({ request }) => {
     const dryRun = new URL(request.url).searchParams.get('dryRun') === 'true';
     const file = (await request.formData()).get('file') as File;
     const text = await file.text();

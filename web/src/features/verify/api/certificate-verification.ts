@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { typedFetch } from '../../../lib/api-fetch';
 import type { ApiAnswer } from '../../../lib/api-types';
 
 /** What GET /api/certificates/{code} answers for a certificate that stands. */
@@ -19,8 +20,10 @@ export function useCertificateVerification(code: string, attempt: number): Verif
   useEffect(() => {
     const controller = new AbortController();
     setState({ status: 'checking' });
-    const url = new URL(`/api/certificates/${encodeURIComponent(code)}`, window.location.origin);
-    fetch(url, { signal: controller.signal, headers: { accept: 'application/json' } })
+    typedFetch('/api/certificates/{code}', 'get', {
+      path: { code },
+      init: { signal: controller.signal, headers: { accept: 'application/json' } },
+    })
       .then(async (response) => {
         if (response.status === 404) return setState({ status: 'unknown' });
         if (!response.ok) return setState({ status: 'failed' });
