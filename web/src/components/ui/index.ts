@@ -18,7 +18,7 @@ export {
 export { Logo, LOGO_WIDTHS, type LogoSize, type LogoVariant } from './logo';
 export { Modal } from './modal';
 export { PageNav } from './page-nav';
-export { Person } from './person';
+export { Person, personColumn } from './person';
 export { SearchInput, matchesNameOrEmail } from './search-input';
 export { FullPageSpinner, Spinner } from './spinner';
 export { StatCard } from './stat-card';

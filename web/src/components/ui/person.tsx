@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
+import type { Column } from './table';
 
-interface PersonProps {
+export interface PersonProps {
   name: string;
   email: string;
   /** Shown right after the name, e.g. "(you)". */
@@ -31,3 +32,14 @@ export function Person({ name, email, nameSuffix, details = [] }: PersonProps) {
     </div>
   );
 }
+
+/** A table's first column, the person the row is about: `who` says which name, e-mail and further lines it shows. */
+export const personColumn = <Row,>(
+  key: string,
+  header: string,
+  who: (row: Row) => PersonProps,
+): Column<Row> => ({
+  key,
+  header,
+  render: (row) => <Person {...who(row)} />,
+});

@@ -1,5 +1,5 @@
 import { KeyRound, Pencil, Power, PowerOff, ShieldOff } from 'lucide-react';
-import { actionsColumn, Badge, IconButton, Person, type Column } from '../../../components/ui';
+import { actionsColumn, Badge, IconButton, type Column, personColumn } from '../../../components/ui';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import type { Admin } from '../../auth/api/types';
 import { ROLE_OPTIONS } from '../api/admins-api';
@@ -34,17 +34,11 @@ export function adminColumns({
   t,
 }: AdminRowActions): Column<Admin>[] {
   return [
-    {
-      key: 'admin',
-      header: t('admins.table.admin'),
-      render: (a) => (
-        <Person
-          name={a.name}
-          email={a.email}
-          nameSuffix={a._id === meId && <span className="person__you">{t('admins.table.you')}</span>}
-        />
-      ),
-    },
+    personColumn('admin', t('admins.table.admin'), (a: Admin) => ({
+      name: a.name,
+      email: a.email,
+      nameSuffix: a._id === meId && <span className="person__you">{t('admins.table.you')}</span>,
+    })),
     {
       key: 'role',
       header: t('admins.table.role'),

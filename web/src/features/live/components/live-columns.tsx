@@ -1,5 +1,12 @@
 import { Clock, Square } from 'lucide-react';
-import { actionsColumn, Badge, Button, Person, type BadgeTone, type Column } from '../../../components/ui';
+import {
+  actionsColumn,
+  Badge,
+  Button,
+  type BadgeTone,
+  type Column,
+  personColumn,
+} from '../../../components/ui';
 import { formatCountdown, timeLeft } from '../../../lib/clock';
 import { formatTime } from '../../../lib/format';
 import { useAdminT, type AdminTranslate } from '../../../i18n/admin/admin-i18n';
@@ -47,17 +54,11 @@ export function liveColumns(
   },
 ): Column<LiveAttempt>[] {
   return [
-    {
-      key: 'student',
-      header: t('live.table.student'),
-      render: (a) => (
-        <Person
-          name={a.name}
-          email={a.email}
-          details={a.attemptNumber > 1 ? [t('live.table.attemptNumber', { number: a.attemptNumber })] : []}
-        />
-      ),
-    },
+    personColumn('student', t('live.table.student'), (a: LiveAttempt) => ({
+      name: a.name,
+      email: a.email,
+      details: a.attemptNumber > 1 ? [t('live.table.attemptNumber', { number: a.attemptNumber })] : [],
+    })),
     {
       key: 'section',
       header: t('live.table.section'),

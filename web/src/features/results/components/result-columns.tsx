@@ -5,8 +5,8 @@ import {
   IconButton,
   PassBadge,
   PercentageBadge,
-  Person,
   type Column,
+  personColumn,
 } from '../../../components/ui';
 import { formatDateTime } from '../../../lib/format';
 import type { AdminTranslate } from '../../../i18n/admin/admin-i18n';
@@ -21,11 +21,7 @@ export function resultColumns(
   listSearch: string,
 ): Column<ResultRow>[] {
   return [
-    {
-      key: 'student',
-      header: t('results.table.student'),
-      render: (r) => <Person name={r.student.name} email={r.student.email} />,
-    },
+    personColumn('student', t('results.table.student'), (r: ResultRow) => r.student),
     {
       key: 'score',
       header: t('results.table.score'),

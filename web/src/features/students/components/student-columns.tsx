@@ -3,9 +3,9 @@ import {
   actionsColumn,
   Badge,
   IconButton,
-  Person,
   type BadgeTone,
   type Column,
+  personColumn,
 } from '../../../components/ui';
 import { formatDate } from '../../../lib/format';
 import { AdminT, useAdminT, type AdminTranslate } from '../../../i18n/admin/admin-i18n';
@@ -64,11 +64,11 @@ export function studentColumns(
   },
 ): Column<Student>[] {
   return [
-    {
-      key: 'student',
-      header: t('students.table.student'),
-      render: (s) => <Person name={s.name} email={s.email} details={s.phoneNumber ? [s.phoneNumber] : []} />,
-    },
+    personColumn('student', t('students.table.student'), (s: Student) => ({
+      name: s.name,
+      email: s.email,
+      details: s.phoneNumber ? [s.phoneNumber] : [],
+    })),
     {
       key: 'status',
       header: t('students.table.status'),
