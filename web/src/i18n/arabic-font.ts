@@ -1,5 +1,5 @@
 /*
- * Noto Sans Arabic, bundled (issue 27), for the pages in Arabic only: this module is loaded with the Arabic catalogue,
+ * Noto Sans Arabic, bundled, for the pages in Arabic only: this module is loaded with the Arabic catalogue,
  * so the English pages never download it. Its Arabic subset only: Latin text keeps the page's own font. The faces
  * swap in when they arrive (`font-display: swap`); the stylesheet names the family for `:lang(ar)`.
  */

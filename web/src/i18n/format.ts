@@ -1,7 +1,7 @@
 import type { I18n } from '@lingui/core';
 
 /*
- * Dates and lists in the active language through `Intl` (issue 27); numbers inside messages are formatted by the
+ * Dates and lists in the active language through `Intl`; numbers inside messages are formatted by the
  * messages themselves (`{n, number}`, plurals).
  */
 

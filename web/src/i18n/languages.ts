@@ -1,5 +1,5 @@
 /*
- * The languages a student can read the pages in (issue 27), English first: the same five the server keeps on the
+ * The languages a student can read the pages in, English first: the same five the server keeps on the
  * student and the attempt (`language` of GET /api/student/{token}/assessment). Each is shown by its own name.
  */
 export const LANGUAGES = ['en', 'es', 'fr', 'pt', 'ar'] as const;

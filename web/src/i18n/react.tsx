@@ -5,7 +5,7 @@ import { textDirection, type Language } from './languages';
 import type { MessageId } from './locales/en';
 
 /**
- * The student pages' words (issue 27): English until a page activates the student's language. The document's
+ * The student pages' words: English until a page activates the student's language. The document's
  * `lang`, `dir` and title follow the active language, so that right-to-left mirrors the whole page.
  */
 export function LanguageProvider({ children }: { children: ReactNode }) {

@@ -26,9 +26,8 @@ const browserLanguages = (): readonly string[] =>
   navigator.languages?.length ? navigator.languages : [navigator.language];
 
 /**
- * The language of a student page that has no invitation to follow (issue 27): the verification page (whoever scans a
- * certificate has none), a student path that does not exist, an invitation link that does not work (issue 43 item
- * 17). It is the one they chose on such a page before, else the first of their browser's languages the pages have, else English. It is active before
+ * The language of a student page that has no invitation to follow: the verification page (whoever scans a
+ * certificate has none), a student path that does not exist, an invitation link that does not work. It is the one they chose on such a page before, else the first of their browser's languages the pages have, else English. It is active before
  * the page shows (`ready`).
  */
 export function useVisitorLanguage() {

@@ -30,7 +30,7 @@ const INVALID_LINK_KEY = 'readiness.invalid-invitation-link';
 
 /**
  * A visitor with a dead invitation link sent to `/`: the sign-in page then tells them why. The student pages now
- * show such a link a page of their own (issue 43 item 17); a student page loaded before that change (a tab left open
+ * show such a link a page of their own; a student page loaded before that change (a tab left open
  * across a deployment) still hands the visitor over this way, so the sign-in page keeps reading it.
  */
 export function handOverInvalidLink(): void {

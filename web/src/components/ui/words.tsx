@@ -2,8 +2,8 @@ import { createContext, useContext, type ReactNode } from 'react';
 
 /**
  * The few words the shared components say themselves (a dialog's close button and Cancel, a spinner's name), in
- * the language of the app that shows them: the admin app gives its catalogue's words, the student pages theirs
- * (issue 27). Shared code holds no words of its own, so neither app can show the other's language.
+ * the language of the app that shows them: the admin app gives its catalogue's words, the student pages theirs.
+ * Shared code holds no words of its own, so neither app can show the other's language.
  */
 export interface UiWords {
   close: string;

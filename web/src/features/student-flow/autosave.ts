@@ -3,7 +3,7 @@ import { typedFetch } from '../../lib/api-fetch';
 import type { Answer } from './api/types';
 
 /*
- * Autosave (issue 11): the answers so far go to `PUT …/answers` a few seconds after each change and at
+ * Autosave: the answers so far go to `PUT …/answers` a few seconds after each change and at
  * once when the page is hidden or closed (`keepalive`, so the request outlives the page). Every change
  * takes the next sequence number and the server keeps the newest, so a late request never overwrites a
  * newer one. Until the server has the newest answers they are also kept in this device's storage, per

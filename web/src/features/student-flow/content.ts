@@ -8,7 +8,7 @@ import type {
 } from './api/types';
 
 /*
- * The assessment's own words in the student's language (issue 27 item 4): a version's texts are English, and it may
+ * The assessment's own words in the student's language: a version's texts are English, and it may
  * carry translations of them (`translations`, by language, each text by the id of what it belongs to). A text the
  * language leaves out, or leaves empty, shows in English and says so, so that a screen reader reads it as English.
  * A question's file to download may also be given per language (else the English file, marked so too).

@@ -3,7 +3,7 @@ import { translator, type Translate } from '../../i18n/i18n';
 import { typedFetch } from '../../lib/api-fetch';
 
 /*
- * The check on the welcome page before the clock starts (issue 26): how long a round trip to the server
+ * The check on the welcome page before the clock starts: how long a round trip to the server
  * takes, how far this device's clock is from the server's, and whether this browser can keep answers while
  * offline. It only advises: nothing here stands between the student and Start.
  */

@@ -1,7 +1,7 @@
 import type { Attempt, StudentAssessment } from './api/types';
 
 /**
- * The assessment as this attempt shows it (issue 26): only the questions it was given (the service sends no
+ * The assessment as this attempt shows it: only the questions it was given (the service sends no
  * other), in its own order, and each multiple-choice question's options in its own order. Without a paper, the
  * version as it is.
  */
@@ -22,8 +22,7 @@ export function attemptAssessment(assessment: StudentAssessment, paper: Attempt[
 }
 
 /**
- * How many questions each student answers, over every section: the page has no question before Start (issue 43
- * item 2), the service counts them by section (a section's draw, else all of them).
+ * How many questions each student answers, over every section: the page has no question before Start, the service counts them by section (a section's draw, else all of them).
  */
 export const questionsPerStudent = (assessment: StudentAssessment): number =>
   assessment.sections.reduce((sum, s) => sum + s.questionCount, 0);

@@ -11,7 +11,7 @@ export type AdminTranslate = (id: AdminMessageId, values?: Record<string, unknow
  */
 
 /**
- * The admin app's Lingui instance (issue 27, item 5). English only for now: the admin app is one language for
+ * The admin app's Lingui instance. English only for now: the admin app is one language for
  * everyone, so one instance serves the screens (through the provider below) and the code outside them (toasts
  * raised by a request, errors turned into messages).
  */

@@ -1,7 +1,7 @@
 import type { Catalogue } from './en';
 
 /**
- * Arabic (issue 27): Modern Standard Arabic, formal, written right to left. It addresses the student in forms spelt
+ * Arabic: Modern Standard Arabic, formal, written right to left. It addresses the student in forms spelt
  * the same for a man and a woman (إجاباتك، يمكنك) and asks with 'يُرجى' rather than an imperative. Plurals have
  * Arabic's six forms; numbers keep Western digits (`INTL_LOCALES`).
  */

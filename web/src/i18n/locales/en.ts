@@ -1,5 +1,5 @@
 /*
- * What the student pages say, in English, by message id (issue 27): the welcome, test and completion pages, the
+ * What the student pages say, in English, by message id: the welcome, test and completion pages, the
  * certificate verification page, and the toasts and errors a student sees. The words are the SPEC's, exactly.
  *
  * English defines the ids; every other catalogue in this folder has the same ids (a missing or extra one does not
@@ -48,7 +48,7 @@ const en = {
   'welcome.sectionQuestions': '{count, plural, one {# question} other {# questions}}',
   'welcome.start': 'Start Assessment',
 
-  // The check before the clock starts (issue 26)
+  // The check before the clock starts
   'check.title': 'Before you start',
   'check.ok': 'OK',
   'check.warning': 'Warning',
@@ -76,7 +76,7 @@ const en = {
     'If you close the page: the time keeps running; your saved answers are kept and you can come back with the same link.',
   'check.finished': 'Check finished. {connection}. {clock}. {offline}.',
 
-  // The practice question (issue 26)
+  // The practice question
   'practice.title': 'Try a practice question',
   'practice.note': 'Untimed and not scored: it only shows how questions work.',
   'practice.check': 'Check answer',

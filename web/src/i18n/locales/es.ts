@@ -1,6 +1,6 @@
 import type { Catalogue } from './en';
 
-/** Spanish (issue 27): neutral Latin American, formal register (usted), as the seeded assessment's texts are. */
+/** Spanish: neutral Latin American, formal register (usted), as the seeded assessment's texts are. */
 const es: Catalogue = {
   // The page and its frame
   'app.title': 'Readiness — Evaluación',

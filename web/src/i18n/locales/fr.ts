@@ -1,7 +1,7 @@
 import type { Catalogue } from './en';
 
 /**
- * French (issue 27): formal register (vous); typographic apostrophes (’), which MessageFormat leaves alone, and a
+ * French: formal register (vous); typographic apostrophes (’), which MessageFormat leaves alone, and a
  * narrow no-break space before ; : ! ? and %.
  */
 const fr: Catalogue = {

@@ -1,6 +1,6 @@
 import type { Catalogue } from './en';
 
-/** Portuguese (issue 27), as written in Brazil: 'você', the polite form of its interfaces; never 'tu'. */
+/** Portuguese, as written in Brazil: 'você', the polite form of its interfaces; never 'tu'. */
 const pt: Catalogue = {
   // The page and its frame
   'app.title': 'Readiness — Avaliação',

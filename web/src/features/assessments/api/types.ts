@@ -36,7 +36,7 @@ export type AssessmentContent = Pick<
 >;
 
 /**
- * The version's texts in other languages (issue 27): English is the version's own text, and a text a translation
+ * The version's texts in other languages: English is the version's own text, and a text a translation
  * leaves out is shown to students in English.
  */
 export type ContentTranslations = Assessment['translations'];

@@ -21,7 +21,7 @@ interface TranslatedFileFieldProps {
 }
 
 /**
- * A question's downloadable file in one language (issue 27 item 4): uploaded at once through the same endpoint,
+ * A question's downloadable file in one language: uploaded at once through the same endpoint,
  * checks and storage as the English file (`uploadAssessmentFile`), with its progress; Remove lets go of it, and
  * students then get the English file. While none is given it is "Missing", as an untranslated text is.
  */

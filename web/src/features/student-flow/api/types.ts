@@ -14,7 +14,7 @@ export type QuestionType = StudentQuestion['type'];
 export type QuestionFile = NonNullable<StudentQuestion['downloadableFile']>;
 /** The untimed question the welcome page offers before Start, with its answer: never scored, never saved. */
 export type PracticeQuestion = NonNullable<StudentAssessment['practiceQuestion']>;
-/** The version's texts in Spanish, French, Portuguese and Arabic, by language (issue 27); English is its own. */
+/** The version's texts in Spanish, French, Portuguese and Arabic, by language; English is its own. */
 export type ContentTranslations = NonNullable<StudentAssessment['translations']>;
 export type PreviousAttempt = NonNullable<AssessmentLoad['previousAttempt']>;
 

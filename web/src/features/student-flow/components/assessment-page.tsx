@@ -34,8 +34,8 @@ const deadLink = (error: unknown) =>
  * `/assessment/{inviteToken}` (SPEC §2, §4): the welcome page, then the test. An attempt already in
  * progress (a reload, a crash, another device) opens straight into the test with its saved answers and
  * the time really left: the welcome page would only stand between the student and a running clock. Either shows
- * in the student's language, active before the first word (issue 27). A link that does not work shows its own page
- * here, in the visitor's language (issue 43 item 17): SPEC §4's redirect to `/` is the admin portal's only.
+ * in the student's language, active before the first word. A link that does not work shows its own page
+ * here, in the visitor's language: SPEC §4's redirect to `/` is the admin portal's only.
  */
 export function AssessmentPage() {
   const { inviteToken = '' } = useParams();
@@ -73,7 +73,7 @@ export function AssessmentPage() {
   useEffect(() => {
     if (!isError || handled.current === error) return;
     handled.current = error;
-    // A dead link has a page of its own, in the visitor's language (issue 43 item 17), not a toast on the way to
+    // A dead link has a page of its own, in the visitor's language, not a toast on the way to
     // the admin portal's `/`.
     if (deadLink(error)) return;
     notify.error(t('load.failed'));

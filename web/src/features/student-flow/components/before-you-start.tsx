@@ -33,7 +33,7 @@ interface BeforeYouStartProps {
 }
 
 /**
- * The check before the clock starts (issue 26): advice only, so Start never waits for it. Its results are
+ * The check before the clock starts: advice only, so Start never waits for it. Its results are
  * announced once, when the connection has been timed (in the language of that moment); the list itself is not a
  * live region.
  */

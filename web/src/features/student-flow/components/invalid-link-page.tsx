@@ -6,7 +6,7 @@ import { useVisitorLanguage } from '../../../i18n/use-visitor-language';
 import { StudentShell } from './student-shell';
 
 /**
- * An invitation link that does not work (unknown, expired, revoked; issue 43 item 17): a page of its own at the
+ * An invitation link that does not work (unknown, expired, revoked): a page of its own at the
  * link's address, saying so in the SPEC's words (§8) and whom to ask, instead of sending a student to the admin
  * portal's `/`. No invitation says whose page it is, so it is in the visitor's language (their choice on a public
  * page before, else the browser's), with the switch.

@@ -17,7 +17,7 @@ interface TestHeaderProps {
 
 /**
  * SPEC §2: the student's name, progress percent with a bar, the countdown; and the autosave state and the language
- * switch (issue 27).
+ * switch.
  */
 export function TestHeader({ name, progress, timeLeftMs, saveStatus, onLanguage }: TestHeaderProps) {
   const t = useT();

@@ -27,8 +27,8 @@ interface WelcomeViewProps {
 }
 
 /**
- * SPEC §2 student welcome page: what the assessment is, then the check before the clock starts (issue 26) and the
- * version's practice question, when it offers one, and Start last (issue 43 item 14).
+ * SPEC §2 student welcome page: what the assessment is, then the check before the clock starts and the
+ * version's practice question, when it offers one, and Start last.
  */
 export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeViewProps) {
   const { student, previousAttempt, assessment } = load;
@@ -129,7 +129,7 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
         </div>
       </section>
 
-      {/* The check and the practice come before Start, in the order a student goes through them (issue 43 item 14):
+      {/* The check and the practice come before Start, in the order a student goes through them:
           on a phone, under Start they were three screens down, where nobody looked before the clock ran. */}
       <BeforeYouStart token={token} offset={offset} />
 

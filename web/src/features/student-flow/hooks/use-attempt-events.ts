@@ -45,7 +45,7 @@ const REOPEN_MIN_MS = 3000;
 const REOPEN_MAX_MS = 60_000;
 
 /**
- * Follows what administrators do to the running attempt, over the server's event stream (issue 26): more time
+ * Follows what administrators do to the running attempt, over the server's event stream: more time
  * moves the deadline and says so, an ended attempt is handed to `onClosed`. An extension never shortens: a
  * deadline earlier than the one the page counts down to is ignored. The stream's token in the path is the
  * credential, so the browser's own `EventSource` serves; where there is none, the page keeps its own clock as

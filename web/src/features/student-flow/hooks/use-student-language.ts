@@ -79,7 +79,7 @@ export class LanguageKeeper {
 }
 
 /**
- * The student's language on their pages (issue 27). The server resolves it with the page's data (`served`: the
+ * The student's language on their pages. The server resolves it with the page's data (`served`: the
  * attempt's, else the student's, else the browser's); it is made active before the page shows (`ready`), so a
  * student reading Arabic never sees the page in English first. `choose` switches at once, once the catalogue is
  * there, and keeps the choice on the server; answers, the clock and the section on screen are untouched.

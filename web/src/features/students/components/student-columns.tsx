@@ -33,7 +33,7 @@ function DeliveryBadge({ delivery }: { delivery: InviteDelivery | undefined }) {
 }
 
 /**
- * The language the student reads Readiness in (issue 27), by its own name and marked as that language; the
+ * The language the student reads Readiness in, by its own name and marked as that language; the
  * browser's when none was chosen.
  */
 function StudentLanguage({ language }: { language: Student['language'] }) {

@@ -1,5 +1,5 @@
 /*
- * What the admin app says, in English, by message id (issue 27, item 5): one file per area of the app, each an
+ * What the admin app says, in English, by message id: one file per area of the app, each an
  * object of ICU MessageFormat messages whose ids start with the file's name (`students.invite.title`). English is
  * the only language for now; a translation is a folder next to this one with the same files and ids, not a change
  * to the code. `common` holds the words several areas share (buttons, table states, the dialogs' close label).

@@ -288,7 +288,7 @@ export type AssessmentVersionPublished = Message<"readiness.events.v1.Assessment
   practiceQuestion?: AssessmentQuestion | undefined;
 
   /**
-   * The version's texts in other languages than English (issue 27), at most one per language: es, fr, pt, ar.
+   * The version's texts in other languages than English, at most one per language: es, fr, pt, ar.
    * English is the version's own text above; a text a translation leaves empty is shown in English. Scoring never
    * reads them (option ids are the answers). Empty from publishers older than this field: English only.
    *
@@ -438,7 +438,7 @@ export const QuestionTranslationSchema: GenMessage<QuestionTranslation> = /*@__P
   messageDesc(file_readiness_events_v1_assessment, 7);
 
 /**
- * assessment.question-file.changed.v1: an admin uploaded or removed a question file (issue 43, item 6); the audit
+ * assessment.question-file.changed.v1: an admin uploaded or removed a question file; the audit
  * log keeps it.
  *
  * @generated from message readiness.events.v1.AssessmentQuestionFileChanged

@@ -126,7 +126,7 @@ export const CertificateIssuedSchema: GenMessage<CertificateIssued> = /*@__PURE_
   messageDesc(file_readiness_events_v1_report, 0);
 
 /**
- * report.report.downloaded.v1: an admin downloaded a result's PDF report or certificate (issue 43, item 6); the
+ * report.report.downloaded.v1: an admin downloaded a result's PDF report or certificate; the
  * audit log keeps it.
  *
  * @generated from message readiness.events.v1.ReportDownloaded

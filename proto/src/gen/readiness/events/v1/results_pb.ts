@@ -351,7 +351,7 @@ export const CertificateResendRequestedSchema: GenMessage<CertificateResendReque
   messageDesc(file_readiness_events_v1_results, 4);
 
 /**
- * results.results.exported.v1: an admin exported the results as CSV (issue 43, item 6); the audit log keeps it.
+ * results.results.exported.v1: an admin exported the results as CSV; the audit log keeps it.
  *
  * @generated from message readiness.events.v1.ResultsExported
  */

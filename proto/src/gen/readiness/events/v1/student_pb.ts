@@ -202,7 +202,7 @@ export const StudentDeletedSchema: GenMessage<StudentDeleted> = /*@__PURE__*/
   messageDesc(file_readiness_events_v1_student, 2);
 
 /**
- * student.extra-time.changed.v1: an admin set a student's extra time (issue 43, item 6); the audit log keeps it.
+ * student.extra-time.changed.v1: an admin set a student's extra time; the audit log keeps it.
  *
  * @generated from message readiness.events.v1.StudentExtraTimeChanged
  */
