@@ -94,10 +94,12 @@ export function useAttemptActivity(
       [window, 'online', onOnline],
       [window, 'pagehide', onPageHide],
     ];
-    for (const [target, type, listener, capture] of listeners) target.addEventListener(type, listener, capture);
+    for (const [target, type, listener, capture] of listeners)
+      target.addEventListener(type, listener, capture);
     reporter.start();
     return () => {
-      for (const [target, type, listener, capture] of listeners) target.removeEventListener(type, listener, capture);
+      for (const [target, type, listener, capture] of listeners)
+        target.removeEventListener(type, listener, capture);
       reporter.stop();
     };
   }, [reporter, reportHiddenSoFar]);
