@@ -37,8 +37,8 @@ type QueryOption<O> =
 
 type JsonOf<B> = B extends { content: { 'application/json': infer J } } ? J : never;
 
-/** An operation that declares no body may still be sent an empty JSON object, and nothing else. */
-type NoBody = { body?: Record<string, never> };
+/** An operation that declares no body is sent none. */
+type NoBody = { body?: never };
 
 type BodyOption<O> = O extends { requestBody: infer B }
   ? [JsonOf<B>] extends [never]

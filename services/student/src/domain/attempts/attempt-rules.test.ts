@@ -1,4 +1,4 @@
-import type { AttemptRecord } from '../../data-access/attempt-records';
+import { newAttemptRecord, type AttemptRecord } from '../../data-access/attempt-records';
 import { IDLE_AFTER_MS, PAGE_GONE_AFTER_MS, presenceOf } from './live-attempts';
 import { attemptSeconds, closedAt, isOpen, minutesSpent, secondsLeft } from './attempt-time';
 import { expiredUnstarted, usable } from './invitation-link';
@@ -7,24 +7,18 @@ const T0 = new Date('2026-03-02T09:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 const MINUTE = 60;
 
-/** An attempt started at T0 with a 30-minute deadline. */
+/** An attempt started at T0 with a 30-minute deadline, as the database keeps a new one. */
 const attempt = (rest: Partial<AttemptRecord> = {}): AttemptRecord => ({
-  id: '6f1c1f0e-8d7b-4a57-9a43-0d6c1b0f7a11',
-  studentId: 's',
-  attemptNumber: 1,
-  versionId: 'v',
-  status: 'in_progress',
-  startedAt: T0,
-  deadlineAt: at(30 * MINUTE),
-  seq: 0,
-  answers: [],
-  deadlineAnswers: [],
-  savedAt: null,
-  submittedAt: null,
-  idempotencyKey: null,
-  filesSeq: 0,
-  paper: null,
-  language: null,
+  ...newAttemptRecord({
+    id: '6f1c1f0e-8d7b-4a57-9a43-0d6c1b0f7a11',
+    studentId: 's',
+    attemptNumber: 1,
+    versionId: 'v',
+    startedAt: T0,
+    deadlineAt: at(30 * MINUTE),
+    paper: null,
+    language: null,
+  }),
   ...rest,
 });
 

@@ -55,8 +55,7 @@ export const liveApi = api.injectEndpoints({
       invalidatesTags: (_r, _e, { attemptId }) => [{ type: 'LiveAttempt', id: attemptId }],
     }),
     endAttempt: build.mutation<EndAnswer, string>({
-      query: (attemptId) =>
-        request('/api/admin/live/{attemptId}/end', 'post', { path: { attemptId }, body: {} }),
+      query: (attemptId) => request('/api/admin/live/{attemptId}/end', 'post', { path: { attemptId } }),
       // The attempt leaves the list and is scored: the student's status, the results and the dashboard change.
       invalidatesTags: [
         { type: 'LiveAttempt', id: LIST },

@@ -86,7 +86,7 @@ describe('Live attempts: adding time and ending', () => {
     expect(
       await screen.findByText('Attempt ended for Niels Bohr; it is scored from the last saved answers'),
     ).toBeInTheDocument();
-    expect(live.ended).toEqual([{ attemptId: 'at-2', body: {} }]);
+    expect(live.ended).toEqual([{ attemptId: 'at-2', body: '' }]);
     await waitFor(() => expect(screen.queryByRole('row', { name: /Niels Bohr/ })).not.toBeInTheDocument());
   });
 

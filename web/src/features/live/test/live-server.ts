@@ -116,7 +116,8 @@ const handlers = [
     });
   }),
   http.post('/api/admin/live/{attemptId}/end', async ({ request, params }) => {
-    live.ended.push({ attemptId: params.attemptId, body: await request.json() });
+    // The operation declares no body: what was sent is kept as text, so a test sees that none was.
+    live.ended.push({ attemptId: params.attemptId, body: await request.text() });
     const found = live.attempts.find((a) => a.attemptId === params.attemptId);
     if (!found) return notFound();
     live.attempts = live.attempts.filter((a) => a !== found);
