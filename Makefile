@@ -68,7 +68,7 @@ bench: build ## Gateway → auth, certificates, an idle product's statements, on
 proto: install ## Regenerate the TypeScript of the event contracts
 	cd proto && ../node_modules/.bin/buf generate
 
-topology: install ## Rewrite what cannot read proto/src/topology.ts itself from it: Skaffold's artifacts, the Dockerfile's manifests, the chart's topology.yaml, the project references, the launcher's service modules
+topology: install ## Rewrite what cannot read proto/src/topology.ts itself from it: Skaffold's artifacts, the Dockerfile's manifests, the chart's topology.yaml, the project references, the launcher's service modules, docs/events.md's table of publishers and consumers
 	node deploy/tools/topology.mjs
 
 api-types: build ## Regenerate the web's API types from the services' OpenAPI documents

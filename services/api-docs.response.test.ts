@@ -1,34 +1,20 @@
+import { topology } from '@readiness/contracts';
 import { danglingRefs, type OpenApiDocument, type Operation } from '@readiness/kit/openapi';
-import { documentedOperations, servedApiDocument } from '@readiness/testing';
-import { startAssessment } from './assessment/test/harness';
-import { startAuth } from './auth/test/harness';
-import { startNotification } from './notification/test/harness';
-import { startReport } from './report/test/harness';
-import { startResults } from './results/test/harness';
-import { startStudent } from './student/test/harness';
+import { documentedOperations, servedApiDocument, startServiceUnderTest } from '@readiness/testing';
+import { serviceModules } from '../deploy/all-in-one/src/service-modules';
 
 jest.setTimeout(90_000);
 
-interface Served {
-  url: string;
-  http: { app: { router: { stack: readonly { route?: unknown }[] } } };
-}
-
-/** Every service with an API of its own, started as its component tests start it (the gateway merges them). */
-const SERVICES: Array<[string, () => Promise<{ served: Served; close(): Promise<void> }>]> = [
-  ['auth', async () => startAuth('embedded').then((h) => ({ served: h.service, close: h.close }))],
-  [
-    'assessment',
-    async () => startAssessment('embedded').then((h) => ({ served: h.service, close: h.close })),
-  ],
-  ['student', async () => startStudent('embedded').then((h) => ({ served: h.service, close: h.close }))],
-  ['results', async () => startResults('embedded').then((h) => ({ served: h.service, close: h.close }))],
-  ['report', async () => startReport('embedded').then((h) => ({ served: h.report, close: h.close }))],
-  [
-    'notification',
-    async () => startNotification('embedded').then((h) => ({ served: h.service, close: h.close })),
-  ],
-];
+/**
+ * Every service of the topology table with an API of its own (the gateway merges them): its module, as the
+ * launcher starts it, started by the service test kit on the memory bus, with the object storage its row uses.
+ */
+const SERVICES = topology
+  .filter((row) => row.name !== 'gateway')
+  .map((row) => {
+    const module = serviceModules[row.name] as Parameters<typeof startServiceUnderTest>[0];
+    return [row.name, () => startServiceUnderTest(module, { kind: 'embedded', s3: row.uses.s3 })] as const;
+  });
 
 type Schema = { type?: string; anyOf?: unknown[]; oneOf?: unknown[]; $ref?: string };
 const answerSchema = (op: Operation | undefined, status: string) =>
@@ -45,7 +31,7 @@ describe.each(SERVICES)('%s API documentation', (_name, start) => {
 
   beforeAll(async () => {
     service = await start();
-    served = await servedApiDocument<OpenApiDocument>(service.served);
+    served = await servedApiDocument<OpenApiDocument>(service.service);
   });
 
   afterAll(async () => {

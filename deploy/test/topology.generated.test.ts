@@ -23,9 +23,10 @@ describe('the files written from the topology table (deploy/tools/topology.mjs, 
     expect([res.status, res.stderr.trim()]).toEqual([0, '']);
   });
 
-  test('when a row is added, then its image, its values, its queues, its project references and its module follow', () => {
+  test('when a row is added, then its image, its values, its queues, its project references, its module and the events it consumes follow', () => {
     const files = generatedFor(
-      `rows.splice(rows.length - 1, 0, { name: 'certificate', stackPort: 8107, publishes: [], queues: ['certificate.password-reset'],
+      `rows.splice(rows.length - 1, 0, { name: 'certificate', stackPort: 8107, publishes: [],
+        consumes: [{ queue: 'certificate.password-reset', events: ['auth.admin.password-reset.v1'] }],
         uses: { postgres: true, rabbitmq: true, redis: true, s3: true, smtp: false } });`,
     );
     expect(files['skaffold.yaml']).toContain('- image: readiness-certificate');
@@ -41,5 +42,8 @@ describe('the files written from the topology table (deploy/tools/topology.mjs, 
       "import { certificateService } from '@readiness/certificate';",
     );
     expect(files['deploy/all-in-one/src/service-modules.ts']).toContain('  certificate: certificateService,');
+    expect(files['docs/events.md']).toContain(
+      '| `auth.admin.password-reset.v1` | auth | notification (`notification.admin-password-reset`), certificate (`certificate.password-reset`) |',
+    );
   });
 });

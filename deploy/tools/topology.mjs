@@ -5,6 +5,7 @@
 //   deploy/dev-dependencies/postgresql.yaml          a role and a database per service with one (`skaffold dev`)
 //   tsconfig.json, deploy/all-in-one/tsconfig.json   a project reference per service
 //   deploy/all-in-one/src/service-modules.ts         every service module by name (`<name>Service` of @readiness/<name>)
+//   docs/events.md                       between its markers: each event's publisher and its consumers' queues
 // Run: node deploy/tools/topology.mjs          (writes; `make topology`)
 //      node deploy/tools/topology.mjs --check  (exits 1 naming the files that differ)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,12 @@ export function loadTopology() {
     return module.exports;
   };
   const { topology, queuesOf } = load('topology');
-  return topology.map((s) => ({ ...s, queues: queuesOf(s.name) }));
+  const { consumerQueues } = load('consumers');
+  // Each row with the queues it consumes (`<service>.<handler>`) and the events bound to each.
+  return topology.map((s) => ({
+    ...s,
+    consumes: consumerQueues.filter((q) => queuesOf(s.name).includes(q.queue)),
+  }));
 }
 
 const upstreams = (services) => services.filter((s) => s.name !== 'gateway').map((s) => s.name);
@@ -128,8 +134,8 @@ function chartTopology(services) {
         .map(([k, v]) => `${k}: ${v}`)
         .join(', ')} }`,
     );
-    lines.push(s.queues.length ? '    queues:' : '    queues: []');
-    for (const q of s.queues) lines.push(`      - ${q}`);
+    lines.push(s.consumes.length ? '    queues:' : '    queues: []');
+    for (const { queue } of s.consumes) lines.push(`      - ${queue}`);
     // The gateway reaches every other service of the table (its upstreams, each at its `<NAME>_URL`).
     if (s.name === 'gateway') lines.push(`    calls: [${upstreams(services).join(', ')}]`);
   }
@@ -169,11 +175,47 @@ function serviceModules(services) {
   ].join('\n');
 }
 
+const EVENTS_FROM = /^<!-- topology:events -->$/;
+const EVENTS_TO = /^<!-- \/topology:events -->$/;
+
+/** docs/events.md's table of who publishes each event and which queues consume it, between its markers. */
+function eventsDoc(services, text) {
+  const publishers = new Map();
+  const consumers = new Map();
+  for (const s of services) {
+    for (const event of s.publishes) publishers.set(event, [...(publishers.get(event) ?? []), s.name]);
+    for (const { queue, events } of s.consumes)
+      for (const event of events)
+        consumers.set(event, [...(consumers.get(event) ?? []), `${s.name} (\`${queue}\`)`]);
+  }
+  const events = [...new Set([...publishers.keys(), ...consumers.keys()])];
+  const rows = events.map(
+    (event) =>
+      `| \`${event}\` | ${(publishers.get(event) ?? ['–']).join(', ')} | ${(consumers.get(event) ?? ['–']).join(', ')} |`,
+  );
+  return between(
+    text,
+    EVENTS_FROM,
+    EVENTS_TO,
+    [
+      `<!-- Written ${GENERATED}: do not edit. -->`,
+      '',
+      '| event | published by | consumed by (queue) |',
+      '|---|---|---|',
+      ...rows,
+      '',
+    ],
+    'docs/events.md',
+  );
+}
+
 /** Formatted as `prettier --check` wants it, where prettier formats that kind of file. */
 async function formatted(file, content) {
   const filepath = path.join(root, file);
-  const { inferredParser } = await prettier.getFileInfo(filepath);
-  if (!inferredParser) return content;
+  const { ignored, inferredParser } = await prettier.getFileInfo(filepath, {
+    ignorePath: path.join(root, '.prettierignore'),
+  });
+  if (ignored || !inferredParser) return content;
   return prettier.format(content, { ...(await prettier.resolveConfig(filepath)), filepath });
 }
 
@@ -191,6 +233,7 @@ export async function generatedFiles(services = loadTopology()) {
     'tsconfig.json': rootTsconfig(services),
     'deploy/all-in-one/tsconfig.json': launcherTsconfig(services, read('deploy/all-in-one/tsconfig.json')),
     'deploy/all-in-one/src/service-modules.ts': serviceModules(services),
+    'docs/events.md': eventsDoc(services, read('docs/events.md')),
   };
   for (const [file, content] of Object.entries(files)) files[file] = await formatted(file, content);
   return files;

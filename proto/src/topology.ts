@@ -3,9 +3,9 @@ import type { EventName } from './index';
 
 /**
  * The whole system in one table: which services exist, what each keeps and reaches, the events it publishes,
- * and (with `consumerQueues`) the queues it consumes. The gateway's upstreams, the local stack, the chart's
- * values and KEDA queue lists, the services' own declarations and the jest projects are derived from it or
- * checked against it (deploy/test/topology.checked.test.ts).
+ * the admin paths it owns, and (with `consumerQueues`) the queues it consumes. The gateway's upstreams and routes
+ * of those paths, the local stack, the chart's values and KEDA queue lists, the services' own declarations and the
+ * jest projects are derived from it or checked against it (deploy/test/topology.checked.test.ts).
  */
 export interface ServiceTopology {
   name: ServiceName;
@@ -14,6 +14,11 @@ export interface ServiceTopology {
   /** What it uses: its own PostgreSQL database, RabbitMQ, Redis, object storage, an SMTP server. */
   uses: { postgres: boolean; rabbitmq: boolean; redis: boolean; s3: boolean; smtp: boolean };
   publishes: readonly EventName[];
+  /**
+   * The `/api/admin` prefixes it owns whole: the gateway sends every path under each to it, behind the admin
+   * check, after the narrower rules of its own table (services/gateway/src/routes.ts), which hold the rest.
+   */
+  adminPaths?: readonly `/api/admin/${string}`[];
   /** Its image runs on the Dockerfile's runtime-chromium stage (Debian's Chromium, for the PDFs). */
   chromium?: boolean;
 }
@@ -47,6 +52,7 @@ export const topology: readonly ServiceTopology[] = [
       'auth.admin.password-reset.v1',
       'auth.admin.factor-changed.v1',
     ],
+    adminPaths: ['/api/admin/admins', '/api/admin/audit-log', '/api/admin/security-settings'],
   },
   {
     name: 'assessment',
@@ -67,6 +73,7 @@ export const topology: readonly ServiceTopology[] = [
       'student.attempt.submitted.v1',
       'student.attempt.adjusted.v1',
     ],
+    adminPaths: ['/api/admin/live'],
   },
   {
     name: 'results',
@@ -91,6 +98,7 @@ export const topology: readonly ServiceTopology[] = [
     stackPort: 8106,
     uses: uses('postgres', 'rabbitmq', 'redis', 's3', 'smtp'),
     publishes: [],
+    adminPaths: ['/api/admin/notifications'],
   },
   { name: 'gateway', stackPort: 8080, uses: uses('redis'), publishes: [] },
 ];

@@ -1,3 +1,4 @@
+import { topology } from '@readiness/contracts';
 import { matchRoute, requiresAdmin, studentToken } from './routes';
 
 const owner = (method: string, path: string) => matchRoute(method, path)?.upstream;
@@ -26,6 +27,21 @@ describe('route table', () => {
     ['GET', '/api/certificates/RDY-7K3F-92QX/pdf', 'report'],
   ])('when %s %s arrives, then it goes to %s', (method, path, upstream) => {
     expect(owner(method, path)).toBe(upstream);
+  });
+
+  it('when a row of the topology table owns an admin path, then everything under it goes to that service, behind the admin check', () => {
+    const owned = topology.flatMap(({ name, adminPaths = [] }) =>
+      adminPaths.flatMap((prefix) => [prefix, `${prefix}/a1b2`].map((path) => ({ name, path }))),
+    );
+    expect(owned.length).toBeGreaterThan(4);
+    const wrong = owned.filter(({ name, path }) => {
+      const rule = matchRoute('POST', path);
+      return rule?.upstream !== name || !requiresAdmin(path, rule);
+    });
+    expect(wrong).toEqual([]);
+    expect(owner('GET', '/api/admin/live/attempts')).toBe('student');
+    expect(owner('GET', '/api/admin/notifications/deliveries')).toBe('notification');
+    expect(owner('GET', '/api/admin/audit-logs')).toBeUndefined();
   });
 
   it('when a path belongs to no service, then no rule matches', () => {

@@ -1,4 +1,4 @@
-import { upstreamNames } from '@readiness/contracts';
+import { topology, upstreamNames } from '@readiness/contracts';
 
 /** The services behind the gateway: the system's topology table, less the gateway itself. */
 export const UPSTREAMS = upstreamNames;
@@ -30,9 +30,17 @@ export interface RouteRule {
 
 const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')}(?:/.*)?$`);
 
+/** Every path under the `/api/admin` prefixes a row of the topology table owns (`adminPaths`), to its service. */
+const ownedAdminPaths: readonly RouteRule[] = topology.flatMap(({ name, adminPaths = [] }) =>
+  name === 'gateway'
+    ? []
+    : adminPaths.map((prefix) => ({ path: under(prefix), upstream: name, access: 'admin' as const })),
+);
+
 /**
- * Which service owns which path. First match wins, so narrower rules come first. A new service
- * adds its rows here and its URL to the config.
+ * Which service owns which path. First match wins, so narrower rules come first; the `adminPaths` of the topology
+ * table's rows come last. A service whose paths need more than the admin check under a prefix of its own (public
+ * paths, a limit, uploads, a stream, a narrower rule) adds its rows here; its URL comes from its row.
  */
 export const ROUTES: readonly RouteRule[] = [
   // Every step of sign-in (password, the second factor, a passkey's challenge and answer) meets the sign-in limit.
@@ -53,15 +61,10 @@ export const ROUTES: readonly RouteRule[] = [
     rateLimit: 'login',
   },
   { path: under('/api/auth'), upstream: 'auth', access: 'public' },
-  { path: under('/api/admin/admins'), upstream: 'auth', access: 'admin' },
-  { path: under('/api/admin/audit-log'), upstream: 'auth', access: 'admin' },
-  { path: under('/api/admin/security-settings'), upstream: 'auth', access: 'admin' },
   { path: /^\/api\/admin\/dashboard$/, upstream: 'results', access: 'admin' },
   { path: /^\/api\/admin\/results\/[^/]+\/(?:pdf|certificate)$/, upstream: 'report', access: 'admin' },
   { path: under('/api/admin/results'), upstream: 'results', access: 'admin' },
   { path: under('/api/admin/students'), upstream: 'student', access: 'admin', uploads: true },
-  { path: under('/api/admin/live'), upstream: 'student', access: 'admin' },
-  { path: under('/api/admin/notifications'), upstream: 'notification', access: 'admin' },
   // A student's page following its attempt (an administrator's extension or end): a reconnect meets the look-up limit.
   {
     path: /^\/api\/student\/[^/]+\/events$/,
@@ -101,6 +104,7 @@ export const ROUTES: readonly RouteRule[] = [
   },
   { path: under('/api/assessment'), upstream: 'assessment', access: 'admin', uploads: true },
   { path: /^\/\.well-known\/jwks\.json$/, methods: ['GET', 'HEAD'], upstream: 'auth', access: 'public' },
+  ...ownedAdminPaths,
 ];
 
 export function matchRoute(
