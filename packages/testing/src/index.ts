@@ -10,6 +10,7 @@ export {
 } from './resources';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export { eventually } from './eventually';
+export { lateBound } from './late-bound';
 export { capturingLogger } from './logs';
 export { documentedOperations, servedApiDocument } from './openapi';
 export { freePort } from './ports';

@@ -5,9 +5,35 @@ import path from 'node:path';
 import amqp from 'amqplib';
 import { Client } from 'pg';
 import { serverUrl } from './servers';
-import { createTestDatabase, createTestVhost, eventually, freePort, startTcpProxy, rewriteUrlPort } from '.';
+import {
+  createTestDatabase,
+  createTestVhost,
+  eventually,
+  freePort,
+  lateBound,
+  startTcpProxy,
+  rewriteUrlPort,
+} from '.';
 
 describe('testing kit', () => {
+  test('when a late-bound object is used before its hook made it, then it says so; after, every use reaches it', () => {
+    const hook: { made?: { n: number; twice(): number } } = {};
+    const late = lateBound(() => hook.made, 'the counter');
+    expect(() => late.n).toThrow('the counter is not there yet');
+    hook.made = {
+      n: 2,
+      twice() {
+        return this.n * 2;
+      },
+    };
+    expect(late.n).toBe(2);
+    const { twice } = late;
+    expect(twice()).toBe(4);
+    late.n = 3;
+    expect(hook.made.n).toBe(3);
+    expect('twice' in late).toBe(true);
+  });
+
   test('when a test database is created, then it is empty and usable, and gone after close', async () => {
     const db = await createTestDatabase();
     const client = new Client({ connectionString: db.url });

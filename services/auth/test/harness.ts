@@ -110,3 +110,16 @@ export function authForFile(mode: 'real' | 'embedded' = 'real') {
   });
   return running;
 }
+
+/** An admin the seeded super admin created (named after `label`, password `Right-pass-42`), signed in. */
+export async function signedInAdmin(auth: ReturnType<typeof authForFile>, label: string) {
+  const email = uniqueEmail(label);
+  const password = 'Right-pass-42';
+  const admin = await auth.api.createAdmin(auth.rootToken, {
+    name: `Admin ${label}`,
+    email,
+    password,
+    role: 'admin',
+  });
+  return { id: admin._id, email, password, token: await auth.api.login(email, password) };
+}

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { generateSync } from 'otplib';
-import { authForFile, uniqueEmail } from './harness';
+import { authForFile, signedInAdmin } from './harness';
 
 const auth = authForFile();
 
@@ -17,17 +17,7 @@ interface Step {
   token?: string;
 }
 
-async function newAdmin(label: string) {
-  const email = uniqueEmail(label);
-  const password = 'Right-pass-42';
-  const admin = await auth.api.createAdmin(auth.rootToken, {
-    name: `Admin ${label}`,
-    email,
-    password,
-    role: 'admin',
-  });
-  return { id: admin._id, email, password, token: await auth.api.login(email, password) };
-}
+const newAdmin = (label: string) => signedInAdmin(auth, label);
 
 /** Sets up an authenticator app from the security page; the first code is of the step before now. */
 async function enrol(token: string) {

@@ -5,7 +5,7 @@
  * site, a counter that went backwards (a cloned key), an unknown credential, no user verification where it is
  * needed, a disabled account, malformed and oversized bodies, and the last factor under the MFA policy.
  */
-import { authForFile, uniqueEmail } from './harness';
+import { authForFile, signedInAdmin } from './harness';
 import { SoftwarePasskey, type CeremonyOptions } from './software-passkey';
 
 const auth = authForFile();
@@ -15,17 +15,7 @@ jest.setTimeout(120_000);
 type Session = { token?: string; admin?: { email: string; mfaEnabled: boolean }; recoveryCodes?: string[] };
 type Refusal = { code?: string; message?: string };
 
-async function newAdmin(label: string) {
-  const email = uniqueEmail(label);
-  const password = 'Right-pass-42';
-  const admin = await auth.api.createAdmin(auth.rootToken, {
-    name: `Admin ${label}`,
-    email,
-    password,
-    role: 'admin',
-  });
-  return { id: admin._id, email, password, token: await auth.api.login(email, password) };
-}
+const newAdmin = (label: string) => signedInAdmin(auth, label);
 
 async function options(path: string, body?: unknown, token?: string): Promise<CeremonyOptions> {
   const res = await auth.api.call<{ options: CeremonyOptions }>('POST', path, { body, token });

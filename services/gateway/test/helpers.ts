@@ -43,6 +43,19 @@ export async function startUpstream(mount: (app: Express) => void, port = 0): Pr
   };
 }
 
+/** An auth stand-in that publishes `signer`'s keys at /.well-known/jwks.json, and answers whatever `mount` adds. */
+export function startJwksUpstream(
+  signer: Signer,
+  mount: (app: Express) => void = () => undefined,
+): Promise<Upstream> {
+  return startUpstream((app) => {
+    app.get('/.well-known/jwks.json', (_req, res) => {
+      res.json(signer.jwks);
+    });
+    mount(app);
+  });
+}
+
 export interface Signer {
   kid: string;
   jwks: { keys: unknown[] };

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { UPSTREAMS, matchRoute, type UpstreamName } from '../src/routes';
 import { start, type RunningGateway } from '../src/service';
-import { createSigner, gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
+import { createSigner, gatewayConfig, silentLogger, startJwksUpstream, type Upstream } from './helpers';
 
 /** Sends the request target byte for byte: fetch() and `new URL()` would resolve the dot segments first. */
 function rawGet(
@@ -66,10 +66,7 @@ describe('gateway path tricks', () => {
   beforeAll(async () => {
     const env: Record<string, string> = {};
     for (const name of UPSTREAMS) {
-      const upstream = await startUpstream((app) => {
-        app.get('/.well-known/jwks.json', (_req, res) => {
-          res.json(signer.jwks);
-        });
+      const upstream = await startJwksUpstream(signer, (app) => {
         app.use((req, res) => {
           reached.push({ upstream: name, url: req.originalUrl });
           res.json({ from: name });

@@ -2,7 +2,14 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Request } from 'express';
 import { start, type RunningGateway } from '../src/service';
-import { createSigner, gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
+import {
+  createSigner,
+  gatewayConfig,
+  silentLogger,
+  startJwksUpstream,
+  startUpstream,
+  type Upstream,
+} from './helpers';
 
 interface Seen {
   method: string;
@@ -24,10 +31,7 @@ describe('gateway proxy', () => {
     seen.push({ method: req.method, url: req.originalUrl, headers: req.headers, body });
 
   beforeAll(async () => {
-    auth = await startUpstream((app) => {
-      app.get('/.well-known/jwks.json', (_req, res) => {
-        res.json(signer.jwks);
-      });
+    auth = await startJwksUpstream(signer, (app) => {
       app.use((req, res) => {
         let body = '';
         req.setEncoding('utf8');

@@ -16,6 +16,7 @@ import {
   gatewayConfig,
   silentLogger,
   startEmbeddedAuth,
+  startJwksUpstream,
   startUpstream,
   type EmbeddedAuth,
   type Upstream,
@@ -91,11 +92,7 @@ describe('gateway revocation check on Redis', () => {
   let gateway: RunningGateway;
 
   beforeAll(async () => {
-    jwks = await startUpstream((app) => {
-      app.get('/.well-known/jwks.json', (_req, res) => {
-        res.json(signer.jwks);
-      });
-    });
+    jwks = await startJwksUpstream(signer);
     results = await recordingResults();
     testRedis = await createTestRedis();
     // As main.ts creates it.
@@ -156,11 +153,7 @@ describe('gateway revocation check while Redis is unreachable', () => {
   let gateway: RunningGateway;
 
   beforeAll(async () => {
-    jwks = await startUpstream((app) => {
-      app.get('/.well-known/jwks.json', (_req, res) => {
-        res.json(signer.jwks);
-      });
-    });
+    jwks = await startJwksUpstream(signer);
     results = await recordingResults();
     const probe = net.createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));

@@ -13,17 +13,19 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const token = 'Zm9yLWEtdmVyeS1sb25nLWludml0YXRpb24tdG9rZW4tdGhhdC1uZXZlci1icmVha3M';
+/** Ada's invitation: a long link, extra time and a contact. */
+const invitation = {
+  name: 'Ada Lovelace',
+  invitationUrl: `https://readiness.example-university.edu/assessment/${token}`,
+  assessmentTitle: 'Distance Education Readiness Assessment',
+  timeLimitMinutes: 30,
+  extraTimePercent: 50,
+  expiresAt: new Date('2027-01-31T12:00:00Z'),
+  contact: 'admissions@example-university.edu',
+  resent: false,
+};
 const mails = {
-  invitation: studentInvitation({
-    name: 'Ada Lovelace',
-    invitationUrl: `https://readiness.example-university.edu/assessment/${token}`,
-    assessmentTitle: 'Distance Education Readiness Assessment',
-    timeLimitMinutes: 30,
-    extraTimePercent: 50,
-    expiresAt: new Date('2027-01-31T12:00:00Z'),
-    contact: 'admissions@example-university.edu',
-    resent: false,
-  }),
+  invitation: studentInvitation(invitation),
   certificate: certificateIssued({
     name: 'Ada Lovelace',
     assessmentTitle: 'Distance Education Readiness Assessment',
@@ -32,17 +34,7 @@ const mails = {
     verificationUrl: 'https://readiness.example-university.edu/verify/RDY-7K3M-Q9TX-22PL',
     resent: false,
   }),
-  'Arabic invitation': studentInvitation({
-    name: 'ليلى حسن',
-    invitationUrl: `https://readiness.example-university.edu/assessment/${token}`,
-    assessmentTitle: 'Distance Education Readiness Assessment',
-    timeLimitMinutes: 30,
-    extraTimePercent: 50,
-    expiresAt: new Date('2027-01-31T12:00:00Z'),
-    contact: 'admissions@example-university.edu',
-    resent: false,
-    language: 'ar',
-  }),
+  'Arabic invitation': studentInvitation({ ...invitation, name: 'ليلى حسن', language: 'ar' }),
   'Arabic certificate': certificateIssued({
     name: 'ليلى حسن',
     assessmentTitle: 'Distance Education Readiness Assessment',

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { adminToken, startResults, type Harness } from './harness';
+import { adminToken, useResults } from './harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startResults('embedded');
-});
-afterAll(() => h?.close());
+const h = useResults('embedded');
 
 const id = randomUUID();
 const adminCalls: Array<[string, string]> = [

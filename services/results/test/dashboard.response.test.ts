@@ -6,10 +6,9 @@ import {
   ALL_BUT_Q1,
   ALL_RIGHT,
   AT_THE_PASS_MARK,
-  startResults,
+  useResults,
   versionEvent,
   weightedVersion,
-  type Harness,
 } from './harness';
 
 jest.setTimeout(60_000);
@@ -34,12 +33,8 @@ interface DashboardJson {
 
 // On the memory bus only: the bus is not the subject here; both buses pass one contract suite (kit/src/bus/test).
 describe('the dashboard', () => {
-  let h: Harness;
   const version = versionEvent();
-  beforeAll(async () => {
-    h = await startResults('embedded', { versions: [version] });
-  });
-  afterAll(() => h?.close());
+  const h = useResults('embedded', { versions: [version] });
 
   const dashboard = async () => {
     const res = await h.call('GET', '/api/admin/dashboard');

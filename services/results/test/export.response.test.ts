@@ -4,21 +4,16 @@ import {
   ALL_BUT_Q1,
   ALL_RIGHT,
   AT_THE_PASS_MARK,
-  startResults,
+  useResults,
   versionEvent,
   weightedVersion,
-  type Harness,
 } from './harness';
 
 jest.setTimeout(60_000);
 
 describe('the CSV export', () => {
-  let h: Harness;
   const version = versionEvent();
-  beforeAll(async () => {
-    h = await startResults('real', { versions: [version] });
-  });
-  afterAll(() => h?.close());
+  const h = useResults('real', { versions: [version] });
 
   test('when results are exported, then the file is a CSV attachment whose formula-like cells are escaped', async () => {
     const names = [

@@ -3,6 +3,7 @@ import type { BusMessage } from '@readiness/kit/bus';
 import { createLogger } from '@readiness/kit/logger';
 import {
   eventually,
+  lateBound,
   startServiceUnderTest,
   testAdminToken,
   type SeenEvent as Seen,
@@ -46,13 +47,12 @@ export interface Harness extends ServiceUnderTest<ResultsConfig, undefined, Watc
  * The service in-process on port 0 against a fresh database, with a RabbitMQ vhost (`real`) or the memory bus, and
  * the `versions` published to it.
  */
-export async function startResults(
-  kind: 'real' | 'embedded',
-  options: {
-    config?: Partial<ResultsConfigInput>;
-    versions?: Array<EventPayload<'assessment.version.published.v1'>>;
-  } = {},
-): Promise<Harness> {
+export interface StartOptions {
+  config?: Partial<ResultsConfigInput>;
+  versions?: Array<EventPayload<'assessment.version.published.v1'>>;
+}
+
+export async function startResults(kind: 'real' | 'embedded', options: StartOptions = {}): Promise<Harness> {
   const h = await startServiceUnderTest(resultsService, { kind, config: options.config, watch: WATCHED });
   for (const version of options.versions ?? []) await h.publish('assessment.version.published.v1', version);
   const recorded = () => h.eventsNamed('results.result.recorded.v1');
@@ -71,6 +71,16 @@ export async function startResults(
       return seen.payload;
     },
   });
+}
+
+/** The service for the tests of a file (or a `describe`): started before them (`startResults`), closed after them. */
+export function useResults(kind: 'real' | 'embedded', options: StartOptions = {}): Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startResults(kind, options);
+  });
+  afterAll(() => h?.close());
+  return lateBound(() => h, 'the results service');
 }
 
 /**

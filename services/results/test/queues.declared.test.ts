@@ -2,15 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import amqp from 'amqplib';
 import { parse } from 'yaml';
-import { startResults, type Harness } from './harness';
+import { useResults } from './harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startResults('real');
-});
-afterAll(() => h?.close());
+const h = useResults('real');
 
 const chartQueues = () =>
   // The chart's KEDA queues: the service's row of the topology it is given (`make topology`).

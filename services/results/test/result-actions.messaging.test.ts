@@ -1,15 +1,11 @@
 import { eventually } from '@readiness/testing';
-import { ALL_RIGHT, startResults, versionEvent, type Harness } from './harness';
+import { ALL_RIGHT, useResults, versionEvent } from './harness';
 
 jest.setTimeout(60_000);
 
 describe.each(['real', 'embedded'] as const)('deleting and resending on %s adapters', (kind) => {
-  let h: Harness;
   const version = versionEvent();
-  beforeAll(async () => {
-    h = await startResults(kind, { versions: [version] });
-  });
-  afterAll(() => h?.close());
+  const h = useResults(kind, { versions: [version] });
 
   test('when an admin deletes a result, then it is gone, counted no more, and results.result.deleted.v1 names it', async () => {
     const recorded = await h.submit({ versionId: version.versionId, answers: ALL_RIGHT });

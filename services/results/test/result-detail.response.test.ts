@@ -7,21 +7,16 @@ import {
   ALL_BUT_Q1,
   ALL_RIGHT,
   AT_THE_PASS_MARK,
-  startResults,
+  useResults,
   versionEvent,
   weightedVersion,
-  type Harness,
 } from './harness';
 
 jest.setTimeout(60_000);
 
 describe('the result detail', () => {
-  let h: Harness;
   const version = versionEvent();
-  beforeAll(async () => {
-    h = await startResults('real', { versions: [version] });
-  });
-  afterAll(() => h?.close());
+  const h = useResults('real', { versions: [version] });
 
   test('when a result is opened, then it shows the hand-computed figures, every answer, the file link and the version taken', async () => {
     const studentId = randomUUID();

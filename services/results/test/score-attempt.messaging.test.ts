@@ -2,18 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
 import { attemptSubmitted } from '@readiness/testing/fixtures';
-import { startResults, versionEvent, type Harness } from './harness';
+import { useResults, versionEvent } from './harness';
 
 jest.setTimeout(60_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.each(['real', 'embedded'] as const)('scoring on %s adapters', (kind) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startResults(kind);
-  });
-  afterAll(() => h?.close());
+  const h = useResults(kind);
 
   const resultCount = async (attemptId: string) =>
     Number(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@readiness/testing';
 import { attemptSubmitted, fileUploadQuestion, yesNoQuestion } from '@readiness/testing/fixtures';
-import { startResults, versionEvent, type Harness } from './harness';
+import { useResults, versionEvent } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -25,11 +25,7 @@ const withOptional = versionEvent({
 });
 
 describe('scoring rules', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startResults('embedded', { versions: [withOptional] });
-  });
-  afterAll(() => h?.close());
+  const h = useResults('embedded', { versions: [withOptional] });
 
   test('when a submission of a drawn paper arrives, then its result counts only the questions given, skips the optional one left blank, and passes', async () => {
     const attemptId = randomUUID();

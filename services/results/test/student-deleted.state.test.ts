@@ -7,18 +7,14 @@ import {
   studentDeleted,
   studentInvited,
 } from '@readiness/testing/fixtures';
-import { startResults, versionEvent, type Harness } from './harness';
+import { useResults, versionEvent } from './harness';
 
 jest.setTimeout(60_000);
 
 // On the memory bus only: the bus is not the subject here; both buses pass one contract suite (kit/src/bus/test).
 describe('erasing a student', () => {
-  let h: Harness;
   const version = versionEvent();
-  beforeAll(async () => {
-    h = await startResults('embedded', { versions: [version] });
-  });
-  afterAll(() => h?.close());
+  const h = useResults('embedded', { versions: [version] });
 
   const count = async (query: ReturnType<typeof sql>) =>
     Number((await h.database.execute<{ n: string }>(query))[0]!.n);

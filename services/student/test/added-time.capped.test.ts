@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import { publishVersion, startStudent, startAttempt, type Harness, type JsonBody } from './harness';
+import { startAttempt, useStudent, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -8,12 +8,10 @@ jest.setTimeout(60_000);
 const CAP_MINUTES = 45;
 const CAP_MESSAGE = /at most 45 minutes can be added to an attempt \(1\.5 × its 30-minute time limit\)/i;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { ADDED_TIME_MAX_MULTIPLE: 1.5, SUBMIT_RESULT_WAIT_MS: 0 } });
-  await publishVersion(h, { timeLimitMinutes: 30 });
+const h = useStudent('embedded', {
+  config: { ADDED_TIME_MAX_MULTIPLE: 1.5, SUBMIT_RESULT_WAIT_MS: 0 },
+  version: { timeLimitMinutes: 30 },
 });
-afterAll(() => h?.close());
 
 async function started() {
   const s = await startAttempt(h, 'Capped');

@@ -2,14 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import {
-  inviteStudent,
-  publishVersion,
-  startStudent,
-  studentCall,
-  type Harness,
-  type JsonBody,
-} from './harness';
+import { inviteStudent, studentCall, useStudent, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -18,14 +11,7 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 const PDF = Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n', 'latin1');
 const EXE = Buffer.from('4d5a90000300000004000000ffff0000b800000000000000', 'hex');
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('real', {
-    config: { STUDENT_UPLOAD_MAX_BYTES: MAX_BYTES, SUBMIT_RESULT_WAIT_MS: 200 },
-  });
-  await publishVersion(h);
-});
-afterAll(() => h?.close());
+const h = useStudent('real', { config: { STUDENT_UPLOAD_MAX_BYTES: MAX_BYTES, SUBMIT_RESULT_WAIT_MS: 200 } });
 
 /** Objects in the S3 server's folder (s3rver keeps one folder per object), under answers/. */
 function objectsOnDisk(): string[] {

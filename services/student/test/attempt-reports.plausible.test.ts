@@ -1,38 +1,21 @@
 import { sql } from 'drizzle-orm';
-import { QuestionType, timelineFacts } from '@readiness/contracts';
+import { timelineFacts } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
-import {
-  publishVersion,
-  startStudent,
-  startAttempt,
-  studentCall,
-  type Harness,
-  type JsonBody,
-} from './harness';
+import { startAttempt, studentCall, useStudent, yesNoBank, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
 /** Eight yes/no questions, four drawn for each attempt: every attempt leaves four off its paper. */
-const BANK = Array.from({ length: 8 }, (_, i) => ({
-  id: `bank-${i + 1}`,
-  type: QuestionType.YES_NO,
-  question: `Bank question ${i + 1}`,
-  section: 1,
-  points: 1,
-  required: true,
-  correctAnswer: 'yes',
-}));
+const BANK = yesNoBank(8);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-  await publishVersion(h, {
+const h = useStudent('embedded', {
+  config: { SUBMIT_RESULT_WAIT_MS: 0 },
+  version: {
     timeLimitMinutes: 30,
     sections: [{ id: 1, title: 'Bank', description: '', draw: 4 }],
     questions: BANK,
-  } as never);
+  } as never,
 });
-afterAll(() => h?.close());
 
 async function started() {
   const s = await startAttempt(h, 'Plausible');

@@ -1,26 +1,11 @@
 import { QuestionType } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
-import {
-  publishVersion,
-  startStudent,
-  startAttempt,
-  studentCall,
-  type Harness,
-  type JsonBody,
-} from './harness';
+import { publishVersion, startAttempt, studentCall, useStudent, yesNoBank, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
 /** Section 1: eight yes/no questions, four drawn for each attempt; section 2: two multiple-choice questions. */
-const BANK = Array.from({ length: 8 }, (_, i) => ({
-  id: `bank-${i + 1}`,
-  type: QuestionType.YES_NO,
-  question: `Bank question ${i + 1}`,
-  section: 1,
-  points: 1,
-  required: true,
-  correctAnswer: 'yes',
-}));
+const BANK = yesNoBank(8);
 const CHOICES = ['c1', 'c2'].map((id) => ({
   id,
   type: QuestionType.MULTIPLE_CHOICE,
@@ -32,11 +17,7 @@ const CHOICES = ['c1', 'c2'].map((id) => ({
   options: ['a', 'b', 'c', 'd', 'e'].map((o) => ({ id: o === 'c' ? `${id}-right` : `${id}-${o}`, text: o })),
 }));
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 }, version: false });
 
 const started = () => startAttempt(h, 'Paper');
 

@@ -2,16 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { TimelineKind, timelineFacts } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
-import { adminToken, publishVersion, startStudent, startAttempt, studentCall, type Harness } from './harness';
+import { adminToken, startAttempt, studentCall, useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-  await publishVersion(h);
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
 
 async function started() {
   const s = await startAttempt(h, 'Timeline');

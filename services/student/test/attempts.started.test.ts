@@ -5,8 +5,8 @@ import {
   publishVersion,
   startStudent,
   studentCall,
+  useStudent,
   versionEvent,
-  type Harness,
 } from './harness';
 
 jest.setTimeout(60_000);
@@ -39,12 +39,7 @@ const QUESTION_FIELDS = [
 
 // On the memory bus only: the bus is not the subject here; both buses pass one contract suite (kit/src/bus/test).
 describe('the student flow', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startStudent('embedded');
-    await publishVersion(h);
-  });
-  afterAll(() => h?.close());
+  const h = useStudent('embedded');
 
   test('when a student opens the assessment, then nothing starts; when two tabs start at once, then one attempt exists and both get it', async () => {
     const s = await inviteStudent(h);

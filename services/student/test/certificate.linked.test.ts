@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { create, events as contracts, timestampFromDate, type EventPayload } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
-import {
-  inviteStudent,
-  publishVersion,
-  resultEvent,
-  startStudent,
-  studentCall,
-  type Harness,
-} from './harness';
+import { inviteStudent, resultEvent, studentCall, useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -40,14 +33,7 @@ const link = () =>
   `https://readiness.example/api/certificates/RDY-7K3F-92QX/pdf?expires=1&signature=${randomUUID()}`;
 
 describe('certificate links on the student side', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startStudent('embedded');
-    await publishVersion(h);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useStudent('embedded');
 
   /** A student who started and passed: the recorded result, not yet published. */
   const passedStudent = async () => {

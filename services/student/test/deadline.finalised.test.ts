@@ -1,17 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import { inviteStudent, publishVersion, startStudent, studentCall, type Harness } from './harness';
+import { inviteStudent, studentCall, useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
 const JOB = { DEADLINE_JOB_INTERVAL_MS: 100 };
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: JOB });
-  await publishVersion(h);
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: JOB });
 
 test('when attempts pass their deadline and grace with no submit, then two replicas finalise each exactly once from the last autosave before the deadline', async () => {
   await h.startReplica(JOB);

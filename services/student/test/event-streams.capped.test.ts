@@ -1,83 +1,32 @@
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
 import {
-  publishVersion,
-  startStudent,
+  openAttemptStream,
   startAttempt,
   studentCall,
-  type Harness,
+  useStudent,
+  type AttemptStream,
   type JsonBody,
 } from './harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', {
-    config: {
-      ATTEMPT_STREAM_CHECK_MS: 200,
-      SUBMIT_RESULT_WAIT_MS: 0,
-      SUBMIT_GRACE_SECONDS: 0,
-      DEADLINE_JOB_INTERVAL_MS: 200,
-      ATTEMPT_STREAMS_PER_LINK: 3,
-    },
-  });
-  await publishVersion(h);
+const h = useStudent('embedded', {
+  config: {
+    ATTEMPT_STREAM_CHECK_MS: 200,
+    SUBMIT_RESULT_WAIT_MS: 0,
+    SUBMIT_GRACE_SECONDS: 0,
+    DEADLINE_JOB_INTERVAL_MS: 200,
+    ATTEMPT_STREAMS_PER_LINK: 3,
+  },
 });
-afterAll(() => h?.close());
 
 /** A student invited who pressed Start: their link and attempt. */
 const started = () => startAttempt(h, 'Streams');
 
-interface Stream {
-  res: Response;
-  messages: JsonBody[];
-  /** The server ended the stream (or the test closed it). */
-  ended: () => boolean;
-  close: () => Promise<void>;
-}
+const closeAll = (streams: AttemptStream[]) => Promise.all(streams.map((s) => s.close()));
 
-/** Opens a link's event stream on `base`, reading its `attempt` events as they come. */
-async function open(base: string, token: string, headers: Record<string, string> = {}): Promise<Stream> {
-  const controller = new AbortController();
-  const res = await fetch(`${base}/api/student/${token}/events`, { signal: controller.signal, headers });
-  const messages: JsonBody[] = [];
-  let ended = false;
-  const reading = (async () => {
-    if (!res.body || res.status !== 200) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          if (block.startsWith('event: attempt'))
-            messages.push(JSON.parse(block.split('\ndata: ')[1]!) as JsonBody);
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-  })();
-  if (res.status !== 200) ended = true;
-  return {
-    res,
-    messages,
-    ended: () => ended,
-    close: async () => {
-      controller.abort();
-      await reading;
-    },
-  };
-}
-
-const closeAll = (streams: Stream[]) => Promise.all(streams.map((s) => s.close()));
-
-async function expectRefused(stream: Stream) {
+async function expectRefused(stream: AttemptStream) {
   expect(stream.res.status).toBe(429);
   expect(stream.res.headers.get('content-type')).toMatch(/json/);
   expect(stream.res.headers.get('retry-after')).toBe('30');
@@ -88,9 +37,9 @@ async function expectRefused(stream: Stream) {
 
 /** Opens streams until one is answered 200 (the server has noticed the closed ones by then). */
 async function openOnceFree(base: string, token: string, headers: Record<string, string> = {}) {
-  let stream: Stream | undefined;
+  let stream: AttemptStream | undefined;
   await eventually(async () => {
-    stream = await open(base, token, headers);
+    stream = await openAttemptStream(base, token, headers);
     if (stream.res.status === 200) return true;
     await stream.res.body?.cancel();
     return false;
@@ -101,7 +50,7 @@ async function openOnceFree(base: string, token: string, headers: Record<string,
 describe('event streams per link', () => {
   test('a burst of parallel opens on one link holds exactly the cap; the rest are refused 429 with Retry-After, and a closed tab frees its place', async () => {
     const s = await started();
-    const burst = await Promise.all(Array.from({ length: 12 }, () => open(h.url, s.token)));
+    const burst = await Promise.all(Array.from({ length: 12 }, () => openAttemptStream(h.url, s.token)));
     const held = burst.filter((b) => b.res.status === 200);
     const refused = burst.filter((b) => b.res.status !== 200);
     expect(held).toHaveLength(3);
@@ -116,10 +65,10 @@ describe('event streams per link', () => {
     await held[0]!.close();
     const reopened = await openOnceFree(h.url, s.token);
     await eventually(() => reopened.messages.length === 1, 'the reopened tab is told the attempt');
-    expect(await expectRefused(await open(h.url, s.token))).toMatch(/tabs/);
+    expect(await expectRefused(await openAttemptStream(h.url, s.token))).toMatch(/tabs/);
     // Another student's link is not affected.
     const other = await started();
-    const theirs = await open(h.url, other.token);
+    const theirs = await openAttemptStream(h.url, other.token);
     expect(theirs.res.status).toBe(200);
     await closeAll([...held, reopened, theirs]);
   });
@@ -127,13 +76,13 @@ describe('event streams per link', () => {
 
 describe('event streams end with the attempt', () => {
   async function threeTabs(token: string) {
-    const tabs = await Promise.all([0, 1, 2].map(() => open(h.url, token)));
+    const tabs = await Promise.all([0, 1, 2].map(() => openAttemptStream(h.url, token)));
     for (const t of tabs) expect(t.res.status).toBe(200);
     await eventually(() => tabs.every((t) => t.messages.length === 1), 'the first message');
     return tabs;
   }
 
-  async function expectEndedAndFreed(token: string, tabs: Stream[]) {
+  async function expectEndedAndFreed(token: string, tabs: AttemptStream[]) {
     await eventually(() => tabs.every((t) => t.ended()), 'every tab ended by the server', 5_000);
     for (const t of tabs) expect(t.messages.at(-1)).toMatchObject({ status: 'closed' });
     // The places are given back (the server notices the ended tabs' sockets close a moment after the tabs see the
@@ -179,7 +128,7 @@ describe('event streams end with the attempt', () => {
     const tabs = await threeTabs(s.token);
     expect((await h.call('DELETE', `/api/admin/students/${s.id}`)).status).toBe(200);
     await eventually(() => tabs.every((t) => t.ended()), 'every tab ended by the server', 5_000);
-    expect((await open(h.url, s.token)).res.status).toBe(404);
+    expect((await openAttemptStream(h.url, s.token)).res.status).toBe(404);
   });
 });
 
@@ -189,7 +138,7 @@ describe('event streams per client address', () => {
     try {
       const students = await Promise.all([0, 1, 2].map(() => started()));
       const streams = await Promise.all(
-        students.flatMap((s) => [0, 1].map(() => open(replica.url, s.token))),
+        students.flatMap((s) => [0, 1].map(() => openAttemptStream(replica.url, s.token))),
       );
       const held = streams.filter((x) => x.res.status === 200);
       expect(held).toHaveLength(4);
@@ -198,7 +147,9 @@ describe('event streams per client address', () => {
       }
       const fresh = await started();
       for (let i = 0; i < 5; i += 1) {
-        const forged = await open(replica.url, fresh.token, { 'x-forwarded-for': `203.0.113.${i + 1}` });
+        const forged = await openAttemptStream(replica.url, fresh.token, {
+          'x-forwarded-for': `203.0.113.${i + 1}`,
+        });
         await expectRefused(forged);
       }
       await held[0]!.close();
@@ -218,24 +169,28 @@ describe('event streams per client address', () => {
     try {
       const students = await Promise.all([0, 1, 2, 3].map(() => started()));
       const classroom = { 'x-forwarded-for': '198.51.100.7' };
-      const a = await open(replica.url, students[0]!.token, classroom);
-      const b = await open(replica.url, students[1]!.token, classroom);
+      const a = await openAttemptStream(replica.url, students[0]!.token, classroom);
+      const b = await openAttemptStream(replica.url, students[1]!.token, classroom);
       expect([a.res.status, b.res.status]).toEqual([200, 200]);
-      await expectRefused(await open(replica.url, students[2]!.token, classroom));
+      await expectRefused(await openAttemptStream(replica.url, students[2]!.token, classroom));
       // The gateway appends the address it saw: a forged entry before it is not the client's address.
       await expectRefused(
-        await open(replica.url, students[2]!.token, { 'x-forwarded-for': '192.0.2.99, 198.51.100.7' }),
+        await openAttemptStream(replica.url, students[2]!.token, {
+          'x-forwarded-for': '192.0.2.99, 198.51.100.7',
+        }),
       );
-      const elsewhere = await open(replica.url, students[2]!.token, { 'x-forwarded-for': '198.51.100.8' });
+      const elsewhere = await openAttemptStream(replica.url, students[2]!.token, {
+        'x-forwarded-for': '198.51.100.8',
+      });
       expect(elsewhere.res.status).toBe(200);
       // An IPv6 client counts by its /64: a fresh address per stream from one network is the same client.
       const v6 = await Promise.all(
         ['2001:db8:7:1::a', '2001:db8:7:1::b', '2001:db8:7:1:ffff::c'].map((ip, i) =>
-          open(replica.url, students[i]!.token, { 'x-forwarded-for': ip }),
+          openAttemptStream(replica.url, students[i]!.token, { 'x-forwarded-for': ip }),
         ),
       );
       expect(v6.map((v) => v.res.status).sort()).toEqual([200, 200, 429]);
-      const otherNetwork = await open(replica.url, students[3]!.token, {
+      const otherNetwork = await openAttemptStream(replica.url, students[3]!.token, {
         'x-forwarded-for': '2001:db8:7:2::a',
       });
       expect(otherNetwork.res.status).toBe(200);
@@ -251,7 +206,7 @@ describe('event streams per replica', () => {
     const replica = await h.startReplica({ ATTEMPT_STREAM_CHECK_MS: 200, ATTEMPT_STREAMS_MAX: 4 });
     try {
       const students = await Promise.all([0, 1, 2, 3, 4, 5].map(() => started()));
-      const streams = await Promise.all(students.map((s) => open(replica.url, s.token)));
+      const streams = await Promise.all(students.map((s) => openAttemptStream(replica.url, s.token)));
       const held = streams.filter((x) => x.res.status === 200);
       expect(held).toHaveLength(4);
       for (const r of streams.filter((x) => x.res.status !== 200)) {
@@ -261,7 +216,7 @@ describe('event streams per replica', () => {
       expect(metrics).toMatch(/^student_event_streams_refused_total\{cap="total"[^}]*\} 2$/m);
       expect(metrics).toMatch(/^student_event_streams_open\{[^}]*\} 4$/m);
       // The cap is this replica's: the first one still takes streams.
-      const onFirst = await open(h.url, students[5]!.token);
+      const onFirst = await openAttemptStream(h.url, students[5]!.token);
       expect(onFirst.res.status).toBe(200);
       await held[0]!.close();
       const freed = await openOnceFree(replica.url, students[5]!.token);

@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { createLogger } from '@readiness/kit/logger';
 import {
   eventually,
+  lateBound,
   startServiceUnderTest,
   testAdminToken,
   type SeenEvent as Seen,
@@ -39,15 +40,14 @@ export interface Harness extends ServiceUnderTest<StudentConfig, undefined, (typ
   importCsv(csv: string, options?: { dryRun?: boolean; token?: string }): Promise<Response>;
 }
 
+export interface StartOptions {
+  config?: Partial<StudentConfigInput>;
+  /** Reach RabbitMQ through a TCP proxy the test can cut (`real` only). */
+  brokerProxy?: boolean;
+}
+
 /** The service in-process on port 0 against a fresh database, with a RabbitMQ vhost (`real`) or the memory bus. */
-export async function startStudent(
-  kind: 'real' | 'embedded',
-  options: {
-    config?: Partial<StudentConfigInput>;
-    /** Reach RabbitMQ through a TCP proxy the test can cut (`real` only). */
-    brokerProxy?: boolean;
-  } = {},
-): Promise<Harness> {
+export async function startStudent(kind: 'real' | 'embedded', options: StartOptions = {}): Promise<Harness> {
   const h = await startServiceUnderTest(studentService, {
     kind,
     config: { PUBLIC_ORIGIN: 'https://readiness.example.edu', ...options.config },
@@ -129,6 +129,27 @@ export function versionEvent(
   } as never);
 }
 
+/** `n` yes/no questions of section 1, `bank-1` to `bank-n`, a point each, right when answered `yes`. */
+export const yesNoBank = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `bank-${i + 1}`,
+    type: QuestionType.YES_NO,
+    question: `Bank question ${i + 1}`,
+    section: 1,
+    points: 1,
+    required: true,
+    correctAnswer: 'yes',
+  }));
+
+/** A yes/no practice question, right when answered `yes`, as a version offers it before Start. */
+export const PRACTICE_QUESTION = {
+  id: 'practice',
+  type: QuestionType.YES_NO,
+  question: 'Is this a practice question?',
+  correctAnswer: 'yes',
+  options: [],
+};
+
 /** Publishes a version and waits until the service serves it to a student. */
 export async function publishVersion(
   h: Harness,
@@ -143,6 +164,25 @@ export async function publishVersion(
     return row!.n === 1;
   }, 'the version copy');
   return event;
+}
+
+/**
+ * The service for a whole file's tests: started before them (`startStudent`), with a version published
+ * (`publishVersion`: the default one, `version`'s overrides, none when `false`), and closed after them. The harness
+ * it answers is there from the file's first test on.
+ */
+export function useStudent(
+  kind: 'real' | 'embedded',
+  options: StartOptions & { version?: Partial<EventPayload<'assessment.version.published.v1'>> | false } = {},
+): Harness {
+  const { version = {}, ...start } = options;
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startStudent(kind, start);
+    if (version !== false) await publishVersion(h, version);
+  });
+  afterAll(() => h?.close());
+  return lateBound(() => h, 'the student service');
 }
 
 let invited = 0;
@@ -191,6 +231,57 @@ export async function studentCall(
   });
   const text = await res.text();
   return { status: res.status, json: text ? (JSON.parse(text) as JsonBody) : {} };
+}
+
+/** A link's event stream, as the student's page follows its attempt. */
+export interface AttemptStream {
+  res: Response;
+  messages: JsonBody[];
+  /** The server ended the stream (or the test closed it). */
+  ended: () => boolean;
+  close: () => Promise<void>;
+}
+
+/** Opens a link's event stream on `base` (a server's URL), reading its `attempt` events as they come. */
+export async function openAttemptStream(
+  base: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<AttemptStream> {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/api/student/${token}/events`, { signal: controller.signal, headers });
+  const messages: JsonBody[] = [];
+  let ended = false;
+  const reading = (async () => {
+    if (!res.body || res.status !== 200) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          if (block.startsWith('event: attempt'))
+            messages.push(JSON.parse(block.split('\ndata: ')[1]!) as JsonBody);
+        }
+      }
+    } catch {
+      // aborted
+    }
+    ended = true;
+  })();
+  if (res.status !== 200) ended = true;
+  return {
+    res,
+    messages,
+    ended: () => ended,
+    close: async () => {
+      controller.abort();
+      await reading;
+    },
+  };
 }
 
 /** A result as the results service records it for an attempt. */

@@ -1,12 +1,8 @@
-import { startStudent, type Harness } from './harness';
+import { useStudent } from './harness';
 
 jest.setTimeout(120_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded');
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { version: false });
 
 test('when a CSV of 10,000 students is imported, then all are invited with their mails queued, and the same file again is refused line by line', async () => {
   const lines = ['name,email,phoneNumber,extraTimePercent'];

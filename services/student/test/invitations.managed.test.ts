@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import { adminToken, startStudent, type Harness } from './harness';
+import { adminToken, useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -19,11 +19,7 @@ interface StudentJson {
 
 // On the memory bus only: the bus is not the subject here; both buses pass one contract suite (kit/src/bus/test).
 describe('students', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startStudent('embedded');
-  });
-  afterAll(() => h?.close());
+  const h = useStudent('embedded', { version: false });
 
   const invite = async (body: Record<string, unknown>) => {
     const res = await h.call('POST', '/api/admin/students/invite', { body });

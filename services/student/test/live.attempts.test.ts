@@ -5,25 +5,19 @@ import { eventually } from '@readiness/testing';
 import {
   adminToken,
   inviteStudent,
-  publishVersion,
-  startStudent,
+  openAttemptStream,
   startAttempt,
   studentCall,
-  type Harness,
+  useStudent,
   type JsonBody,
 } from './harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  // Room for the five pages of one link the replica test opens and closes (the caps are event-streams.capped's).
-  h = await startStudent('embedded', {
-    config: { ATTEMPT_STREAM_CHECK_MS: 200, SUBMIT_RESULT_WAIT_MS: 0, ATTEMPT_STREAMS_PER_LINK: 10 },
-  });
-  await publishVersion(h);
+// Room for the five pages of one link the replica test opens and closes (the caps are event-streams.capped's).
+const h = useStudent('embedded', {
+  config: { ATTEMPT_STREAM_CHECK_MS: 200, SUBMIT_RESULT_WAIT_MS: 0, ATTEMPT_STREAMS_PER_LINK: 10 },
 });
-afterAll(() => h?.close());
 
 /** A student invited under `name` who pressed Start; the attempt's id and deadline. */
 async function started(name?: string) {
@@ -326,42 +320,8 @@ describe('ending an attempt', () => {
   });
 });
 
-/** Reads a server-sent event stream's `attempt` events as they come. */
-async function follow(token: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${h.url}/api/student/${token}/events`, { signal: controller.signal });
-  const messages: JsonBody[] = [];
-  let ended = false;
-  const reading = (async () => {
-    if (!res.body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf('\n\n')) !== -1) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          if (!block.startsWith('event: attempt')) continue;
-          messages.push(JSON.parse(block.split('\ndata: ')[1]!) as JsonBody);
-        }
-      }
-    } catch {
-      // aborted
-    }
-    ended = true;
-  })();
-  return {
-    res,
-    messages,
-    ended: () => ended,
-    close: async () => {
-      controller.abort();
-      await reading;
-    },
-  };
-}
+/** Follows a link's event stream on the first replica. */
+const follow = (token: string) => openAttemptStream(h.url, token);
 
 describe("the student's page follows its attempt", () => {
   test('it is told the deadline at once, an extension and an end within seconds', async () => {

@@ -1,4 +1,4 @@
-import { startStudent, type Harness } from './harness';
+import { useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -10,11 +10,7 @@ const HOSTILE: Array<[string, string, string]> = [
   ['an isolate left open', 'Name has an unclosed direction control', 'Ann\u2067x'],
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded');
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { version: false });
 
 let n = 0;
 const email = () => `names${++n}@example.edu`;

@@ -1,23 +1,12 @@
-import { QuestionType } from '@readiness/contracts';
-import { inviteStudent, publishVersion, startStudent, studentCall, type Harness } from './harness';
+import { inviteStudent, PRACTICE_QUESTION, publishVersion, studentCall, useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 }, version: false });
 
 test('a practice question is offered before Start with its answer, and is never among the questions of the attempt', async () => {
   await publishVersion(h, {
-    practiceQuestion: {
-      id: 'practice',
-      type: QuestionType.YES_NO,
-      question: 'Is this a practice question?',
-      correctAnswer: 'yes',
-      options: [],
-    },
+    practiceQuestion: PRACTICE_QUESTION,
   } as never);
   const s = await inviteStudent(h);
   const page = await studentCall(h, 'GET', `/api/student/${s.token}/assessment`);

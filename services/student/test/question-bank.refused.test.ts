@@ -1,12 +1,5 @@
 import { QuestionType } from '@readiness/contracts';
-import {
-  inviteStudent,
-  publishVersion,
-  startStudent,
-  studentCall,
-  type Harness,
-  type JsonBody,
-} from './harness';
+import { inviteStudent, PRACTICE_QUESTION, studentCall, useStudent, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -88,13 +81,7 @@ const VERSION = {
   questions: QUESTIONS,
   shuffleQuestions: true,
   shuffleOptions: true,
-  practiceQuestion: {
-    id: 'practice',
-    type: QuestionType.YES_NO,
-    question: 'Is this a practice question?',
-    correctAnswer: 'yes',
-    options: [],
-  },
+  practiceQuestion: PRACTICE_QUESTION,
   translations: [translation('es'), translation('ar')],
 };
 
@@ -122,12 +109,7 @@ const REPLAYS: Array<{ query: string; headers: Record<string, string> }> = [
   { query: '?all=true&questions=all&full=1&paper=none&draw=0', headers: {} },
 ];
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-  await publishVersion(h, VERSION as never);
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 }, version: VERSION as never });
 
 async function everyLoad(token: string) {
   const loads: JsonBody[] = [];

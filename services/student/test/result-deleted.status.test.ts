@@ -1,28 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import {
-  publishVersion,
-  resultEvent,
-  startAttempt,
-  startStudent,
-  studentCall,
-  type Harness,
-  type JsonBody,
-} from './harness';
+import { resultEvent, startAttempt, studentCall, useStudent, type JsonBody } from './harness';
 
 jest.setTimeout(90_000);
 
 // On the memory bus only: the bus is not the subject here (see docs/testing.md); the events travel through it.
 describe('when an administrator deletes a result', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 50, INVITE_TTL_DAYS: 30 } });
-    await publishVersion(h);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 50, INVITE_TTL_DAYS: 30 } });
 
   /** The student as the Student Management list shows them. */
   const listed = async (name: string) => {

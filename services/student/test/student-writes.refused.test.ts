@@ -2,16 +2,11 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { inviteStudent, publishVersion, startStudent, studentCall, type Harness } from './harness';
+import { inviteStudent, studentCall, useStudent } from './harness';
 
 jest.setTimeout(120_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('real', { config: { SUBMIT_RESULT_WAIT_MS: 200 } });
-  await publishVersion(h);
-});
-afterAll(() => h?.close());
+const h = useStudent('real', { config: { SUBMIT_RESULT_WAIT_MS: 200 } });
 
 const begin = async () => {
   const s = await inviteStudent(h);

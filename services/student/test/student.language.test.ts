@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import { inviteStudent, publishVersion, startStudent, studentCall, type Harness } from './harness';
+import { inviteStudent, publishVersion, studentCall, useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -9,12 +9,7 @@ jest.setTimeout(60_000);
  * browser's Accept-Language, switched by the student and kept with the attempt, carried to the mails' and the
  * result's events.
  */
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-  await publishVersion(h);
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
 
 const page = (token: string, acceptLanguage?: string) =>
   studentCall(

@@ -1,23 +1,11 @@
 import http from 'node:http';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
-import {
-  inviteStudent,
-  publishVersion,
-  startStudent,
-  studentCall,
-  type Harness,
-  type JsonBody,
-} from './harness';
+import { inviteStudent, studentCall, useStudent, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-  await publishVersion(h);
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
 
 const SAVED = [
   { questionId: 'q1', answer: 'yes' },

@@ -1,6 +1,6 @@
 import { eventually } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
-import { inviteStudent, publishVersion, startStudent, studentCall, type Harness } from './harness';
+import { inviteStudent, publishVersion, studentCall, useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -9,11 +9,7 @@ jest.setTimeout(60_000);
  * with its copy of the version and serves it with the page load, with the url the English file has.
  */
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 }, version: false });
 
 const SPANISH_FILE = {
   filename: '0b6f7c1e-3d6a-4a52-9d0e-6f1f2a3b4c5d.pdf',

@@ -1,15 +1,11 @@
 import { QuestionType } from '@readiness/contracts';
 import { eventually } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
-import { inviteStudent, publishVersion, startStudent, studentCall, type Harness } from './harness';
+import { inviteStudent, publishVersion, studentCall, useStudent } from './harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 } });
-});
-afterAll(() => h?.close());
+const h = useStudent('embedded', { config: { SUBMIT_RESULT_WAIT_MS: 0 }, version: false });
 
 test('when a version carries translations, then the student page serves every language at once, answer key left out, in one statement', async () => {
   await publishVersion(h, {

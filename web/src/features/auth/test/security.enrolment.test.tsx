@@ -51,6 +51,19 @@ function withAuthenticator() {
   );
 }
 
+/** The policy saves that reach the server, in order (each answered as saved). */
+function recordPolicySaves(): boolean[] {
+  const saved: boolean[] = [];
+  server.use(
+    http.put('*/api/admin/security-settings', async ({ request }) => {
+      const body = (await request.json()) as { mfaRequired: boolean };
+      saved.push(body.mfaRequired);
+      return HttpResponse.json(body);
+    }),
+  );
+  return saved;
+}
+
 describe('Security page', () => {
   it('when an admin sets up an authenticator app, then the key shows written out, a wrong code is refused at the field, and the recovery codes show once', async () => {
     withAuthenticator();
@@ -97,14 +110,7 @@ describe('Security page', () => {
 
   it('when a super admin ticks the policy, then it is asked first, saved for every admin on confirming, and a toast says so', async () => {
     withAuthenticator();
-    const saved: boolean[] = [];
-    server.use(
-      http.put('*/api/admin/security-settings', async ({ request }) => {
-        const body = (await request.json()) as { mfaRequired: boolean };
-        saved.push(body.mfaRequired);
-        return HttpResponse.json(body);
-      }),
-    );
+    const saved = recordPolicySaves();
     const { user } = renderApp('/admin/security', { token: openSession(superAdmin._id) });
     const policy = await screen.findByLabelText('Require two-factor authentication for every admin');
 
@@ -128,15 +134,8 @@ describe('Security page', () => {
 
   it('when a super admin unticks the policy, then it is saved at once and a toast says so', async () => {
     withAuthenticator();
-    const saved: boolean[] = [];
-    server.use(
-      http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: true })),
-      http.put('*/api/admin/security-settings', async ({ request }) => {
-        const body = (await request.json()) as { mfaRequired: boolean };
-        saved.push(body.mfaRequired);
-        return HttpResponse.json(body);
-      }),
-    );
+    server.use(http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: true })));
+    const saved = recordPolicySaves();
     const { user } = renderApp('/admin/security', { token: openSession(superAdmin._id) });
     const policy = await screen.findByLabelText('Require two-factor authentication for every admin');
     await waitFor(() => expect(policy).toBeChecked());

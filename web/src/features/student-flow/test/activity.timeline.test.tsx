@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { renderStudentApp } from '../../../testing/render-student';
 import { ACTIVITY_BATCH, ACTIVITY_DELAY_MS, ACTIVITY_KEPT, ActivityReporter, DEVICE_KEY } from '../activity';
 import type { ActivityEntry } from '../api/types';
-import { attemptInProgress, db, TOKEN, useStudentServer } from './student-server';
+import { attemptAnswered, attemptInProgress, db, TOKEN, useStudentServer } from './student-server';
 
 useStudentServer();
 
@@ -241,17 +241,7 @@ describe('Reporting activity', () => {
 describe('Submitting while activity is reported', () => {
   /** Resumes an attempt whose every required answer is saved, on its last section. */
   async function readyToSubmit() {
-    db.attempt = attemptInProgress({
-      seq: 9,
-      answers: [
-        { questionId: 'q1', answer: 'yes' },
-        { questionId: 'q3', answer: 'o4' },
-        { questionId: 'q5', answer: 'no' },
-      ],
-      files: [
-        { questionId: 'q4', id: 'file-1', originalName: 'plan.pdf', size: 2048, mimetype: 'application/pdf' },
-      ],
-    });
+    db.attempt = attemptAnswered();
     const app = renderStudentApp(`/assessment/${TOKEN}`);
     await screen.findByRole('heading', { level: 2, name: 'Motivation' });
     return app;

@@ -4,7 +4,15 @@ import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import type { AttemptEvent } from '../hooks/use-attempt-events';
 import { keptAnswersKey } from '../autosave';
-import { attemptInProgress, db, makeResult, serverNow, TOKEN, useStudentServer } from './student-server';
+import {
+  attemptAnswered,
+  attemptInProgress,
+  db,
+  makeResult,
+  serverNow,
+  TOKEN,
+  useStudentServer,
+} from './student-server';
 
 useStudentServer();
 
@@ -192,17 +200,7 @@ describe('The test page follows the attempt', () => {
         return undefined;
       }),
     );
-    db.attempt = attemptInProgress({
-      seq: 9,
-      answers: [
-        { questionId: 'q1', answer: 'yes' },
-        { questionId: 'q3', answer: 'o4' },
-        { questionId: 'q5', answer: 'no' },
-      ],
-      files: [
-        { questionId: 'q4', id: 'file-1', originalName: 'plan.pdf', size: 2048, mimetype: 'application/pdf' },
-      ],
-    });
+    db.attempt = attemptAnswered();
     const { user, stream } = await resume('Motivation');
     await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
     await user.click(await screen.findByRole('button', { name: 'Submit now' }));

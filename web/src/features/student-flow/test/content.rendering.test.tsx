@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { renderStudentApp } from '../../../testing/render-student';
 import {
+  attemptAnswered,
   attemptInProgress,
   db,
   practiceQuestion,
@@ -128,17 +129,7 @@ describe("The assessment's content in the student's language", () => {
 
   it("when the student's submit dialog opens, then its close button is named in the student's language", async () => {
     db.language = 'ar';
-    db.attempt = attemptInProgress({
-      seq: 9,
-      answers: [
-        { questionId: 'q1', answer: 'yes' },
-        { questionId: 'q3', answer: 'o4' },
-        { questionId: 'q5', answer: 'no' },
-      ],
-      files: [
-        { questionId: 'q4', id: 'file-1', originalName: 'plan.pdf', size: 2048, mimetype: 'application/pdf' },
-      ],
-    });
+    db.attempt = attemptAnswered();
     const { user } = renderStudentApp(`/assessment/${TOKEN}`);
     await screen.findByRole('heading', { level: 2, name: 'الدافعية' });
     await user.click(screen.getByRole('button', { name: 'إرسال التقييم' }));

@@ -315,6 +315,26 @@ export function attemptInProgress(overrides: Partial<Attempt> = {}, minutesLeft 
   };
 }
 
+/**
+ * An attempt whose every required answer is saved (q1, q3 and q5, q4's file uploaded), at sequence 9: one the
+ * student may submit.
+ */
+export const attemptAnswered = (minutesLeft?: number): Attempt =>
+  attemptInProgress(
+    {
+      seq: 9,
+      answers: [
+        { questionId: 'q1', answer: 'yes' },
+        { questionId: 'q3', answer: 'o4' },
+        { questionId: 'q5', answer: 'no' },
+      ],
+      files: [
+        { questionId: 'q4', id: 'file-1', originalName: 'plan.pdf', size: 2048, mimetype: 'application/pdf' },
+      ],
+    },
+    minutesLeft,
+  );
+
 const notFound = () => refusal(404, { message: 'Invalid or expired invitation link', code: 'not_found' });
 
 const ALLOWED = /\.(pdf|docx?|txt|jpe?g|png)$/i;

@@ -3,7 +3,14 @@ import { http, HttpResponse } from 'msw';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { keptAnswersKey } from '../autosave';
-import { attemptInProgress, db, makeResult, TOKEN, useStudentServer } from './student-server';
+import {
+  attemptAnswered,
+  attemptInProgress,
+  db,
+  makeResult,
+  TOKEN,
+  useStudentServer,
+} from './student-server';
 
 useStudentServer();
 
@@ -11,20 +18,7 @@ const toast = (text: string) => screen.findByText(text, { selector: '.Toastify *
 
 /** Resumes an attempt whose every required answer is saved, on its last section. */
 async function readyToSubmit(minutesLeft = 20) {
-  db.attempt = attemptInProgress(
-    {
-      seq: 9,
-      answers: [
-        { questionId: 'q1', answer: 'yes' },
-        { questionId: 'q3', answer: 'o4' },
-        { questionId: 'q5', answer: 'no' },
-      ],
-      files: [
-        { questionId: 'q4', id: 'file-1', originalName: 'plan.pdf', size: 2048, mimetype: 'application/pdf' },
-      ],
-    },
-    minutesLeft,
-  );
+  db.attempt = attemptAnswered(minutesLeft);
   const app = renderStudentApp(`/assessment/${TOKEN}`);
   await screen.findByRole('heading', { level: 2, name: 'Motivation' });
   return app;
