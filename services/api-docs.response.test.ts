@@ -2,6 +2,7 @@ import { danglingRefs, type OpenApiDocument, type Operation } from '@readiness/k
 import { documentedOperations, servedApiDocument } from '@readiness/testing';
 import { startAssessment } from './assessment/test/harness';
 import { startAuth } from './auth/test/harness';
+import { startServices as startIntegrations } from './integrations/test/harness';
 import { startNotification } from './notification/test/harness';
 import { startReport } from './report/test/harness';
 import { startResults } from './results/test/harness';
@@ -27,6 +28,10 @@ const SERVICES: Array<[string, () => Promise<{ served: Served; close(): Promise<
   [
     'notification',
     async () => startNotification('embedded').then((h) => ({ served: h.service, close: h.close })),
+  ],
+  [
+    'integrations',
+    async () => startIntegrations().then((h) => ({ served: h.integrations.service, close: h.close })),
   ],
 ];
 

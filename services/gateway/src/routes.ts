@@ -62,6 +62,9 @@ export const ROUTES: readonly RouteRule[] = [
   { path: under('/api/admin/students'), upstream: 'student', access: 'admin', uploads: true },
   { path: under('/api/admin/live'), upstream: 'student', access: 'admin' },
   { path: under('/api/admin/notifications'), upstream: 'notification', access: 'admin' },
+  { path: under('/api/admin/lti'), upstream: 'integrations', access: 'admin' },
+  // An LMS's launch: its login initiation and form post come from the learner's browser, its key fetch from the LMS.
+  { path: under('/api/lti'), upstream: 'integrations', access: 'public' },
   // A student's page following its attempt (an administrator's extension or end): a reconnect meets the look-up limit.
   {
     path: /^\/api\/student\/[^/]+\/events$/,
