@@ -39,6 +39,11 @@ export const AUDIT_ACTION_LABELS = {
   'assessment.question-file-removed': 'Question file removed',
   'attempt.extended': 'Time added to an attempt',
   'attempt.ended': 'Attempt ended',
+  'lti.platform-registered': 'LMS connection added',
+  'lti.platform-updated': 'LMS connection edited',
+  'lti.platform-disabled': 'LMS connection disabled',
+  'lti.platform-enabled': 'LMS connection enabled',
+  'lti.platform-deleted': 'LMS connection deleted',
 } as const;
 
 /** The key of an audited action, as the audit log stores it and its API filters by it. */

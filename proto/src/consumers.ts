@@ -19,6 +19,7 @@ export const consumers = {
   'auth.audit-question-file-changed': ['assessment.question-file.changed.v1'],
   'auth.audit-results-exported': ['results.results.exported.v1'],
   'auth.audit-report-downloaded': ['report.report.downloaded.v1'],
+  'auth.audit-lti-platform-changed': ['integrations.lti-platform.changed.v1'],
   'assessment.admin-created': ['auth.admin.created.v1'],
   'assessment.admin-updated': ['auth.admin.updated.v1'],
   'student.assessment-published': ['assessment.version.published.v1'],

@@ -19,6 +19,7 @@ import {
   AdminUpdatedSchema,
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
+import { LtiPlatformChangedSchema } from './gen/readiness/events/v1/integrations_pb';
 import { ReportDownloadedSchema } from './gen/readiness/events/v1/report_pb';
 import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/readiness/events/v2/report_pb';
 import {
@@ -35,11 +36,13 @@ import {
   StudentExtraTimeChangedSchema,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
+  StudentLtiLaunchAcceptedSchema,
 } from './gen/readiness/events/v1/student_pb';
 
 export * from './gen/readiness/events/v1/assessment_pb';
 export * from './gen/readiness/events/v1/auth_pb';
 export * from './gen/readiness/events/v1/envelope_pb';
+export * from './gen/readiness/events/v1/integrations_pb';
 export * from './gen/readiness/events/v1/report_pb';
 export * from './gen/readiness/events/v1/results_pb';
 export * from './gen/readiness/events/v1/student_pb';
@@ -66,12 +69,14 @@ export const events = {
   'student.attempt.started.v1': StudentAttemptStartedSchema,
   'student.attempt.submitted.v1': StudentAttemptSubmittedSchema,
   'student.attempt.adjusted.v1': StudentAttemptAdjustedSchema,
+  'student.lti-launch.accepted.v1': StudentLtiLaunchAcceptedSchema,
   'results.result.recorded.v1': ResultRecordedSchema,
   'results.result.deleted.v1': ResultDeletedSchema,
   'results.certificate.resend-requested.v1': CertificateResendRequestedSchema,
   'results.results.exported.v1': ResultsExportedSchema,
   'report.certificate.issued.v2': CertificateIssuedV2Schema,
   'report.report.downloaded.v1': ReportDownloadedSchema,
+  'integrations.lti-platform.changed.v1': LtiPlatformChangedSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;
@@ -144,3 +149,4 @@ export { queuesOf, topology, upstreamNames, type ServiceName, type ServiceTopolo
 export * from './shapes';
 export * from './api-schemas';
 export * from './audit-actions';
+export * from './lti-launch-ticket';

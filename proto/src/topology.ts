@@ -24,7 +24,7 @@ export interface ServiceTopology {
 }
 
 export type ServiceName =
-  'auth' | 'assessment' | 'student' | 'results' | 'report' | 'notification' | 'gateway';
+  'auth' | 'assessment' | 'student' | 'results' | 'report' | 'notification' | 'integrations' | 'gateway';
 
 const uses = (...kinds: Array<keyof ServiceTopology['uses']>): ServiceTopology['uses'] => ({
   postgres: kinds.includes('postgres'),
@@ -38,7 +38,8 @@ const uses = (...kinds: Array<keyof ServiceTopology['uses']>): ServiceTopology['
  * In start order: the gateway last, once every upstream answers. Every service behind the gateway uses Redis for
  * the token revocations its admin check reads; RabbitMQ to publish (its outbox relay) or to consume its queues of
  * `consumerQueues`; object storage for question files (assessment), answer files (student), certificate PDFs
- * (report, and notification to attach them); SMTP to mail (notification).
+ * (report, and notification to attach them); SMTP to mail (notification). Integrations (LMS registrations and
+ * launches) publishes only the audit trail's events.
  */
 export const topology: readonly ServiceTopology[] = [
   {
@@ -72,6 +73,7 @@ export const topology: readonly ServiceTopology[] = [
       'student.attempt.started.v1',
       'student.attempt.submitted.v1',
       'student.attempt.adjusted.v1',
+      'student.lti-launch.accepted.v1',
     ],
     adminPaths: ['/api/admin/live'],
   },
@@ -99,6 +101,13 @@ export const topology: readonly ServiceTopology[] = [
     uses: uses('postgres', 'rabbitmq', 'redis', 's3', 'smtp'),
     publishes: [],
     adminPaths: ['/api/admin/notifications'],
+  },
+  {
+    name: 'integrations',
+    stackPort: 8107,
+    uses: uses('postgres', 'rabbitmq', 'redis'),
+    publishes: ['integrations.lti-platform.changed.v1'],
+    adminPaths: ['/api/admin/lti'],
   },
   { name: 'gateway', stackPort: 8080, uses: uses('redis'), publishes: [] },
 ];

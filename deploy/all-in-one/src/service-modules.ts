@@ -2,6 +2,7 @@
 import { assessmentService } from '@readiness/assessment';
 import { authService } from '@readiness/auth';
 import { gatewayService } from '@readiness/gateway';
+import { integrationsService } from '@readiness/integrations';
 import { notificationService } from '@readiness/notification';
 import { reportService } from '@readiness/report';
 import { resultsService } from '@readiness/results';
@@ -15,5 +16,6 @@ export const serviceModules = {
   results: resultsService,
   report: reportService,
   notification: notificationService,
+  integrations: integrationsService,
   gateway: gatewayService,
 } as const;

@@ -27,6 +27,7 @@ const PROBES: Record<Exclude<StackServiceName, 'gateway'>, string> = {
   results: '/api/admin/results',
   report: `/api/admin/results/${randomUUID()}/pdf`,
   notification: `/api/admin/notifications/deliveries?studentIds=${randomUUID()}`,
+  integrations: '/api/admin/lti/platforms',
 };
 type Upstream = keyof typeof PROBES;
 const UPSTREAMS = Object.keys(PROBES) as Upstream[];

@@ -1,12 +1,6 @@
 import { dataServiceEnv, env, jwtEnv } from '@readiness/kit/config';
 import { z } from 'zod';
 
-const optionalSecret = () =>
-  z
-    .string()
-    .optional()
-    .transform((v) => (v && v.trim() ? v : undefined));
-
 /** Every key is the environment variable it reads. */
 export const configSchema = z
   .object({
@@ -14,9 +8,9 @@ export const configSchema = z
     /** Redis for throttling and revocation; without it an in-memory store is used (one process only). */
     REDIS_URL: env.optionalUrl(),
     /** RSA private key (PEM) that signs admin tokens. Required in production: replicas must share it. */
-    JWT_PRIVATE_KEY: optionalSecret(),
+    JWT_PRIVATE_KEY: env.optionalSecret(),
     /** Public keys (PEM, concatenated) of retired signing keys whose tokens are still accepted during a rotation. */
-    JWT_PREVIOUS_PUBLIC_KEYS: optionalSecret(),
+    JWT_PREVIOUS_PUBLIC_KEYS: env.optionalSecret(),
     ...jwtEnv,
     /**
      * Token lifetime. 8 hours covers an administrator's working day; the web app renews the token through
@@ -39,8 +33,8 @@ export const configSchema = z
     BCRYPT_COST: z.coerce.number().int().min(10).max(15).optional(),
     /** Worker threads that hash passwords, so a burst of logins never blocks the event loop. */
     BCRYPT_WORKERS: z.coerce.number().int().min(1).max(16).optional(),
-    SEED_ADMIN_EMAIL: optionalSecret(),
-    SEED_ADMIN_PASSWORD: optionalSecret(),
+    SEED_ADMIN_EMAIL: env.optionalSecret(),
+    SEED_ADMIN_PASSWORD: env.optionalSecret(),
     /** The site's own origin (used in logs and mails); the gateway serves the browser. */
     PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
     /**
@@ -48,9 +42,9 @@ export const configSchema = z
      * HTTPS except on a loopback address. Unset, admins sign in with their passwords only.
      */
     OIDC_ISSUER: env.optionalUrl(),
-    OIDC_CLIENT_ID: optionalSecret(),
+    OIDC_CLIENT_ID: env.optionalSecret(),
     /** The client's secret at the provider; without one Readiness is a public client (PKCE only). */
-    OIDC_CLIENT_SECRET: optionalSecret(),
+    OIDC_CLIENT_SECRET: env.optionalSecret(),
     /** The provider's name on the login page's button: 'Sign in with {OIDC_DISPLAY_NAME}'. */
     OIDC_DISPLAY_NAME: z.string().trim().min(1).max(60).default('your institution'),
   })

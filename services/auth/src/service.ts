@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { createJwtVerifier, sessionRulesOf, type JwtVerifier } from '@readiness/kit/auth';
+import {
+  createJwtVerifier,
+  loadSigningKeys,
+  sessionRulesOf,
+  type JwtVerifier,
+  type SigningKeys,
+} from '@readiness/kit/auth';
 import { createMemoryStore, createRateLimiter } from '@readiness/kit/cache';
 import type { Logger } from '@readiness/kit/logger';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
@@ -22,7 +28,6 @@ import { authApi } from './entry-points/http/api';
 import { auditTrailConsumers } from './entry-points/messaging/audit-trail';
 import { createIdentityProvider } from './infrastructure/identity-provider';
 import { createPasswordHasher } from './infrastructure/password-hasher';
-import { loadSigningKeys, type SigningKeys } from './infrastructure/signing-keys';
 import { createTokenIssuer } from './infrastructure/token-issuer';
 
 export interface AuthExports {

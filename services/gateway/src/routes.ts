@@ -65,6 +65,8 @@ export const ROUTES: readonly RouteRule[] = [
   { path: /^\/api\/admin\/results\/[^/]+\/(?:pdf|certificate)$/, upstream: 'report', access: 'admin' },
   { path: under('/api/admin/results'), upstream: 'results', access: 'admin' },
   { path: under('/api/admin/students'), upstream: 'student', access: 'admin', uploads: true },
+  // An LMS's launch: its login initiation and form post come from the learner's browser, its key fetch from the LMS.
+  { path: under('/api/lti'), upstream: 'integrations', access: 'public' },
   // A student's page following its attempt (an administrator's extension or end): a reconnect meets the look-up limit.
   {
     path: /^\/api\/student\/[^/]+\/events$/,

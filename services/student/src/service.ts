@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { LTI_LAUNCH_TICKET_PURPOSE } from '@readiness/contracts';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService } from '@readiness/kit/runtime';
 import { Counter, Gauge } from 'prom-client';
@@ -55,6 +56,7 @@ export const studentService = defineService({
     const students = createStudents({
       database,
       secrets: loadEventSecretBox({ config, logger }),
+      launchTickets: loadEventSecretBox({ config, logger, purpose: LTI_LAUNCH_TICKET_PURPOSE }),
       publicOrigin: config.PUBLIC_ORIGIN,
       inviteTtlDays: config.INVITE_TTL_DAYS,
       async removeStudentFiles(studentId) {
@@ -67,6 +69,7 @@ export const studentService = defineService({
       routes: studentApi.routes({
         students,
         attempts,
+        logger,
         importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES,
         importMaxRows: config.STUDENT_IMPORT_MAX_ROWS,
         uploadMaxBytes: config.STUDENT_UPLOAD_MAX_BYTES,

@@ -25,3 +25,4 @@ export {
   type SessionRules,
   type SignInMethod,
 } from './session-rules';
+export { loadSigningKeys, type PublicJwk, type SigningKeys } from './signing-keys';

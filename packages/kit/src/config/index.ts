@@ -43,6 +43,12 @@ export const env = {
       )
       .default(fallback),
   url: () => z.string().url(),
+  /** A secret such as a PEM key: blank is unset. */
+  optionalSecret: () =>
+    z
+      .string()
+      .optional()
+      .transform((v) => (v && v.trim() ? v : undefined)),
   optionalUrl: () => z.string().url().optional(),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),

@@ -15,6 +15,7 @@ import { AppError, toAppError } from '../errors';
 import { redactUrl, requestContext, type Logger } from '../logger';
 import { refuseNul } from './text';
 
+export { sendErrorPage, sendPage } from './html-page';
 export {
   EMAIL_PATTERN,
   emailField,

@@ -31,6 +31,15 @@ describe('event secret box', () => {
     expect(() => createSecretBox('too-short')).toThrow('EVENT_SECRETS_KEY must be 32 bytes');
   });
 
+  test('when a value is sealed for another purpose of the same key, then it opens for that purpose only', () => {
+    const key = generateEventSecretsKey();
+    const tickets = createSecretBox(key, 'readiness lti launch ticket v1');
+    const sealed = tickets.seal('{"sub":"42"}');
+    expect(createSecretBox(key, 'readiness lti launch ticket v1').open(sealed)).toBe('{"sub":"42"}');
+    expect(() => createSecretBox(key).open(sealed)).toThrow();
+    expect(() => tickets.open(createSecretBox(key).seal('Tmp-9fK2'))).toThrow();
+  });
+
   test('when no key is configured, then production refuses to start and elsewhere one key is generated per data folder', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'secrets-'));
     try {

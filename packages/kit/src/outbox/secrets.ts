@@ -17,7 +17,7 @@ const PREFIX = 'sealed.v1.';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Binds a sealed value to its purpose: a value sealed by another use of the same key does not open here. */
-const AAD = Buffer.from('readiness event secret v1');
+const EVENT_SECRET = 'readiness event secret v1';
 
 export const EVENT_SECRETS_KEY_FILE = 'event-secrets.key';
 
@@ -30,8 +30,13 @@ function keyBytes(key: string): Buffer {
   return bytes;
 }
 
-export function createSecretBox(key: string): SecretBox {
+/**
+ * `purpose` names another use of the shared key than events' secret fields (`readiness lti launch ticket v1`): what
+ * is sealed for one purpose opens for that purpose only.
+ */
+export function createSecretBox(key: string, purpose = EVENT_SECRET): SecretBox {
   const secret = keyBytes(key);
+  const AAD = Buffer.from(purpose);
   return {
     seal(plaintext) {
       const iv = randomBytes(IV_BYTES);
@@ -60,9 +65,11 @@ export function createSecretBox(key: string): SecretBox {
 export function loadEventSecretBox(options: {
   config: { EVENT_SECRETS_KEY?: string; DATA_DIR: string; NODE_ENV: string };
   logger: Logger;
+  /** Another purpose than events' secret fields, as `createSecretBox` takes it. */
+  purpose?: string;
 }): SecretBox {
-  const { config, logger } = options;
-  if (config.EVENT_SECRETS_KEY) return createSecretBox(config.EVENT_SECRETS_KEY);
+  const { config, logger, purpose } = options;
+  if (config.EVENT_SECRETS_KEY) return createSecretBox(config.EVENT_SECRETS_KEY, purpose);
   if (config.NODE_ENV === 'production') {
     throw new ConfigError(
       'Invalid configuration:\n  EVENT_SECRETS_KEY: is required in production (publisher and consumers share it)',
@@ -75,5 +82,5 @@ export function loadEventSecretBox(options: {
     what: 'the event secrets key',
     logger,
   });
-  return createSecretBox(key);
+  return createSecretBox(key, purpose);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { TokenIssuer } from '../domain/credentials';
-import type { SigningKeys } from './signing-keys';
+import type { SigningKeys } from '@readiness/kit/auth';
 
 /** Signs admin tokens with the service's current RS256 key (JWT). */
 export function createTokenIssuer(options: {

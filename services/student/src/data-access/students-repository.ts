@@ -86,7 +86,7 @@ export async function insertStudents(
     const found = await rows<StudentRow>(
       tx,
       sql`INSERT INTO students (name, email, phone_number, extra_time_percent, language, token_hash, sealed_token, expires_at)
-          VALUES ${values} ON CONFLICT (email) DO NOTHING RETURNING ${COLUMNS}`,
+          VALUES ${values} ON CONFLICT (email) WHERE email <> '' DO NOTHING RETURNING ${COLUMNS}`,
     );
     if (found.length !== chunk.length) return { inserted: [], taken: true };
     inserted.push(...found.map(toStudent));

@@ -1,5 +1,5 @@
 import type { AdminAccounts } from '../../domain/admin-accounts';
-import type { SigningKeys } from '../../infrastructure/signing-keys';
+import type { SigningKeys } from '@readiness/kit/auth';
 
 export interface AuthApiDeps {
   accounts: AdminAccounts;

@@ -1,5 +1,6 @@
 import {
   AttemptAdjustment,
+  LtiPlatformChange,
   QuestionFileChange,
   ReportDocument,
   timestampDate,
@@ -26,6 +27,7 @@ export const auditTrailConsumers = (trail: AuditTrail): EventSubscription[] =>
     resultsExported,
     questionFileChanged,
     versionPublished,
+    ltiPlatformChanged,
   ].map((consumer) => consumer(trail));
 
 const record = (
@@ -199,3 +201,28 @@ function madeActiveAgain(e: EventPayload<'assessment.version.published.v1'>, occ
     return e.publication === VersionPublication.REACTIVATED;
   return e.createdAt !== undefined && occurredAt.getTime() - timestampDate(e.createdAt).getTime() > 5_000;
 }
+
+const LTI_PLATFORM_ACTIONS: Record<LtiPlatformChange, AuditAction | undefined> = {
+  [LtiPlatformChange.UNSPECIFIED]: undefined,
+  [LtiPlatformChange.REGISTERED]: 'lti.platform-registered',
+  [LtiPlatformChange.UPDATED]: 'lti.platform-updated',
+  [LtiPlatformChange.DISABLED]: 'lti.platform-disabled',
+  [LtiPlatformChange.ENABLED]: 'lti.platform-enabled',
+  [LtiPlatformChange.DELETED]: 'lti.platform-deleted',
+};
+
+/** A super admin's change to an LMS registration (the integrations service). */
+const ltiPlatformChanged = (trail: AuditTrail) =>
+  on('auth.audit-lti-platform-changed', {
+    async handle(e, meta) {
+      const action = LTI_PLATFORM_ACTIONS[e.change];
+      if (!action) return;
+      await record(trail, meta.id, e.actorId, action, null, {
+        platformId: e.platformId,
+        name: e.name,
+        issuer: e.issuer,
+        clientId: e.clientId,
+        deploymentIds: e.deploymentIds,
+      });
+    },
+  });

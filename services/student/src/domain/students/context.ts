@@ -29,6 +29,8 @@ export interface StudentView extends Omit<StudentRecord, 'sealedToken'> {
 export interface StudentsDeps {
   database: Database;
   secrets: SecretBox;
+  /** Opens the LMS launch tickets the integrations service seals (the same key, another purpose). */
+  launchTickets: SecretBox;
   publicOrigin: string;
   inviteTtlDays: number;
   /** Removes every answer file a student uploaded (their prefix in the bucket). */

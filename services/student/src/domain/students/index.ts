@@ -1,4 +1,5 @@
 import type { StudentStatus } from '../../data-access/students-repository';
+import { acceptLtiLaunch } from './accept-lti-launch';
 import type { StudentInput, StudentsDeps } from './context';
 import { importStudents, type ImportRow } from './import-students';
 import { inviteStudent } from './invite-students';
@@ -14,6 +15,7 @@ export {
   type StudentsDeps,
 } from './context';
 export type { ImportRow, ImportRowProblem } from './import-students';
+export { LAUNCH_REFUSED_MESSAGE } from './accept-lti-launch';
 
 /**
  * The student service's admin use cases, one module each. Every change writes its audit row and event in one
@@ -31,6 +33,7 @@ export function createStudents(deps: StudentsDeps) {
     importRows: (rows: ImportRow[], options: { dryRun: boolean; actorId: string }) =>
       importStudents(deps, rows, options),
     byToken: (token: string) => studentByToken(deps, token),
+    acceptLtiLaunch: (sealedTicket: string) => acceptLtiLaunch(deps, sealedTicket),
   };
 }
 

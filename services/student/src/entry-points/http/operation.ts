@@ -1,3 +1,4 @@
+import type { Logger } from '@readiness/kit/logger';
 import { operationsFor } from '@readiness/kit/openapi';
 import type { Attempts } from '../../domain/attempts';
 import type { Students } from '../../domain/students';
@@ -6,6 +7,7 @@ import type { Students } from '../../domain/students';
 export interface StudentApiDeps {
   students: Students;
   attempts: Attempts;
+  logger: Logger;
   importMaxBytes: number;
   importMaxRows: number;
   uploadMaxBytes: number;

@@ -6,8 +6,8 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import path from 'node:path';
-import { dataDirSecret } from '@readiness/kit/config';
-import type { Logger } from '@readiness/kit/logger';
+import { dataDirSecret } from '../config';
+import type { Logger } from '../logger';
 
 export interface PublicJwk {
   kty: string;
@@ -47,14 +47,14 @@ function assertRsa(key: KeyObject, what: string): void {
 }
 
 /**
- * The embedded default: one key generated on first start and kept in `${dataDir}/auth/jwt-key.pem`, so
- * tokens survive a restart.
+ * The embedded default: one key generated on first start and kept under the data folder (auth's in
+ * `${dataDir}/auth/jwt-key.pem`), so tokens survive a restart.
  */
-const persistedKey = (dataDir: string, logger: Logger): KeyObject =>
+const persistedKey = (dataDir: string, file: string, logger: Logger): KeyObject =>
   createPrivateKey(
     dataDirSecret({
       dataDir,
-      file: path.join('auth', 'jwt-key.pem'),
+      file,
       generate: () =>
         generateKeyPairSync('rsa', { modulusLength: 2048 })
           .privateKey.export({ type: 'pkcs8', format: 'pem' })
@@ -64,22 +64,35 @@ const persistedKey = (dataDir: string, logger: Logger): KeyObject =>
     }),
   );
 
+/**
+ * A service's RS256 signing keys, rotated as auth's admin tokens' keys are: the private key from its setting (a PEM,
+ * `\n` allowed for line breaks) or, without one, generated once under the data folder; the public keys of retired
+ * keys from another setting, served beside the current one until the tokens they signed have expired.
+ */
 export async function loadSigningKeys(options: {
   privateKeyPem?: string;
   previousPublicKeysPem?: string;
   dataDir: string;
   logger: Logger;
+  /** Under the data folder, where a generated key is kept; auth's by default. */
+  file?: string;
+  /** The settings' names, for the messages: JWT_PRIVATE_KEY and JWT_PREVIOUS_PUBLIC_KEYS by default. */
+  settings?: { privateKey: string; previousPublicKeys: string };
 }): Promise<SigningKeys> {
+  const settings = options.settings ?? {
+    privateKey: 'JWT_PRIVATE_KEY',
+    previousPublicKeys: 'JWT_PREVIOUS_PUBLIC_KEYS',
+  };
   const privateKey = options.privateKeyPem
     ? createPrivateKey(options.privateKeyPem.replace(/\\n/g, '\n'))
-    : persistedKey(options.dataDir, options.logger);
-  assertRsa(privateKey, 'JWT_PRIVATE_KEY');
+    : persistedKey(options.dataDir, options.file ?? path.join('auth', 'jwt-key.pem'), options.logger);
+  assertRsa(privateKey, settings.privateKey);
   const current = createPublicKey(privateKey);
   const kid = thumbprint(current);
   const publicKeys = [{ kid, key: current }];
   for (const pem of splitPems((options.previousPublicKeysPem ?? '').replace(/\\n/g, '\n'))) {
     const key = createPublicKey(pem);
-    assertRsa(key, 'JWT_PREVIOUS_PUBLIC_KEYS');
+    assertRsa(key, settings.previousPublicKeys);
     const previousKid = thumbprint(key);
     if (!publicKeys.some((k) => k.kid === previousKid)) publicKeys.push({ kid: previousKid, key });
   }

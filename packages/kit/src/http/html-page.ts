@@ -1,0 +1,33 @@
+import type { Response } from 'express';
+import { toAppError } from '../errors';
+import { escapeHtml } from '../i18n';
+
+/**
+ * A page a browser navigated to reads an answer as a person would: a refusal there (an LMS launch, a link from
+ * one service to another) is a short HTML page with its status, never JSON or a stack.
+ */
+export function sendPage(res: Response, status: number, page: { title: string; message: string }): void {
+  const title = escapeHtml(page.title);
+  res
+    .status(status)
+    .type('html')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+        `<title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">` +
+        `<h1>${title}</h1><p>${escapeHtml(page.message)}</p></body></html>`,
+    );
+}
+
+/**
+ * The page of a failure: an `AppError`'s own status and message (what the person can act on); anything else a
+ * 500 that says nothing of its cause, which `log` is given.
+ */
+export function sendErrorPage(res: Response, err: unknown, title: string, log: (err: unknown) => void): void {
+  const appError = toAppError(err);
+  if (appError.httpStatus >= 500) log(err);
+  const message =
+    appError.httpStatus >= 500
+      ? 'Something went wrong on our side. Try again in a moment.'
+      : appError.message;
+  sendPage(res, appError.httpStatus, { title, message });
+}

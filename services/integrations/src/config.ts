@@ -1,0 +1,47 @@
+import { adminAuthEnv, dataServiceEnv, env } from '@readiness/kit/config';
+import { z } from 'zod';
+
+/** Every key is the environment variable it reads. */
+export const configSchema = z
+  .object({
+    ...dataServiceEnv,
+    ...adminAuthEnv,
+    /**
+     * The site's own origin, as the LMS reaches it: the tool's URLs (`/api/lti/login`, `/api/lti/launch`,
+     * `/api/lti/jwks`) are under it, and a launch may only lead there.
+     */
+    PUBLIC_ORIGIN: z.string().url().default('http://localhost:8080'),
+    /** RSA private key (PEM) the tool signs with (its keys at /api/lti/jwks). Required in production. */
+    LTI_PRIVATE_KEY: env.optionalSecret(),
+    /** Public keys (PEM, concatenated) of retired tool keys, still published during a rotation. */
+    LTI_PREVIOUS_PUBLIC_KEYS: env.optionalSecret(),
+    /**
+     * Lets a registration name its LMS's URLs over plain http on a loopback address (localhost, 127.0.0.1, ::1):
+     * a developer's LMS, the tests'. Refused in production; https everywhere else.
+     */
+    LTI_ALLOW_HTTP_LOOPBACK: env.bool(false),
+    /** How long a login initiation waits for its launch (the LMS answers at once), in seconds. */
+    LTI_LOGIN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+    /** How far the LMS's clock may be from ours when its id_token's `iat` and `exp` are read, in seconds. */
+    LTI_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+  })
+  .superRefine((c, ctx) => {
+    if (c.NODE_ENV !== 'production') return;
+    if (!c.LTI_PRIVATE_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LTI_PRIVATE_KEY'],
+        message: 'is required in production (every replica must sign with the same key)',
+      });
+    }
+    if (c.LTI_ALLOW_HTTP_LOOPBACK) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LTI_ALLOW_HTTP_LOOPBACK'],
+        message: 'is refused in production',
+      });
+    }
+  });
+
+export type IntegrationsConfig = z.infer<typeof configSchema>;
+export type IntegrationsConfigInput = z.input<typeof configSchema>;

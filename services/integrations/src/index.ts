@@ -1,0 +1,2 @@
+export { integrationsService } from './service';
+export { type IntegrationsConfig, type IntegrationsConfigInput } from './config';

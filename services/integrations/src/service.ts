@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { LTI_LAUNCH_TICKET_PURPOSE } from '@readiness/contracts';
+import { loadSigningKeys } from '@readiness/kit/auth';
+import { loadEventSecretBox } from '@readiness/kit/outbox';
+import { defineService } from '@readiness/kit/runtime';
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { configSchema } from './config';
+import { integrationsApi } from './entry-points/http/api';
+
+/**
+ * The integrations service: the LMS connections (LTI 1.3 registrations) and the launches from them. A learner's
+ * launch ends at the student service, which the browser reaches with a sealed ticket: no service calls another.
+ * Its `/api/admin` routes are guarded by the runtime; the LTI routes are public (the LMS's browser posts them).
+ */
+export const integrationsService = defineService({
+  name: 'integrations',
+  config: configSchema,
+  migrations: path.join(__dirname, 'data-access/migrations'),
+  openapi: integrationsApi.openapi,
+  async setup({ config, logger, database }) {
+    const toolKeys = await loadSigningKeys({
+      privateKeyPem: config.LTI_PRIVATE_KEY,
+      previousPublicKeysPem: config.LTI_PREVIOUS_PUBLIC_KEYS,
+      dataDir: config.DATA_DIR,
+      file: path.join('integrations', 'lti-key.pem'),
+      settings: { privateKey: 'LTI_PRIVATE_KEY', previousPublicKeys: 'LTI_PREVIOUS_PUBLIC_KEYS' },
+      logger,
+    });
+    // One key set per LMS key URL, kept for the process: jose caches it and fetches it again (at most every 30 s)
+    // when an id_token names a key it does not hold yet, as a rotating LMS does.
+    const keySets = new Map<string, JWTVerifyGetKey>();
+    const platformKeys = (jwksUrl: string) => {
+      let keys = keySets.get(jwksUrl);
+      if (!keys) {
+        keys = createRemoteJWKSet(new URL(jwksUrl), {
+          timeoutDuration: 5_000,
+          cooldownDuration: 30_000,
+          cacheMaxAge: 10 * 60_000,
+        });
+        keySets.set(jwksUrl, keys);
+      }
+      return keys;
+    };
+    return {
+      routes: integrationsApi.routes({
+        database,
+        logger,
+        toolKeys,
+        launchTickets: loadEventSecretBox({ config, logger, purpose: LTI_LAUNCH_TICKET_PURPOSE }),
+        platformKeys,
+        publicOrigin: config.PUBLIC_ORIGIN,
+        allowHttpLoopback: config.LTI_ALLOW_HTTP_LOOPBACK,
+        loginTtlSeconds: config.LTI_LOGIN_TTL_SECONDS,
+        clockSkewSeconds: config.LTI_CLOCK_SKEW_SECONDS,
+      }),
+    };
+  },
+});
