@@ -1,4 +1,4 @@
-import { upstreamNames } from '@readiness/contracts';
+import { topology, upstreamNames } from '@readiness/contracts';
 import { find, render, valuesFiles, type K8sObject } from './helm';
 
 type Container = {
@@ -45,20 +45,19 @@ describe.each(['values.yaml', ...valuesFiles])('security of every workload with 
   const workloads = objects.filter((o) => workloadKinds.includes(o.kind));
 
   test('when rendered, then there are Deployments, migration Jobs and the test Pod to check', () => {
-    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(7);
+    // One Deployment per service of the topology table; a migration Job for each with a database.
+    expect(workloads.filter((o) => o.kind === 'Deployment')).toHaveLength(topology.length);
     expect(
       workloads
         .filter((o) => o.kind === 'Job')
         .map((o) => o.metadata.name)
         .sort(),
-    ).toEqual([
-      'readiness-assessment-migrate',
-      'readiness-auth-migrate',
-      'readiness-notification-migrate',
-      'readiness-report-migrate',
-      'readiness-results-migrate',
-      'readiness-student-migrate',
-    ]);
+    ).toEqual(
+      topology
+        .filter((row) => row.uses.postgres)
+        .map((row) => `readiness-${row.name}-migrate`)
+        .sort(),
+    );
     expect(workloads.filter((o) => o.kind === 'Pod')).toHaveLength(1);
   });
 
@@ -224,24 +223,32 @@ describe('network policies', () => {
   test('when auth is called, then only the gateway and the services that check admin tokens (and the metrics scraper) may call it', () => {
     const from = policy('readiness-auth').spec.ingress ?? [];
     expect(from[0]?.from).toEqual(
-      ['assessment', 'gateway', 'notification', 'report', 'results', 'student'].map((service) => ({
-        podSelector: {
-          matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': service },
-        },
-      })),
+      ['assessment', 'gateway', 'integrations', 'notification', 'report', 'results', 'student'].map(
+        (service) => ({
+          podSelector: {
+            matchLabels: { 'app.kubernetes.io/instance': 'readiness', 'readiness.io/service': service },
+          },
+        }),
+      ),
     );
     expect(JSON.stringify(from.slice(1))).toContain('monitoring');
   });
 
   test('when each service sends traffic, then it reaches only DNS and the dependencies it uses', () => {
+    // One rule per upstream service.
     expect(egressPorts(policy('readiness-gateway'))).toEqual([
       'TCP/53',
       'TCP/6379',
-      'TCP/8080',
-      'TCP/8080',
-      'TCP/8080',
-      'TCP/8080',
-      'TCP/8080',
+      ...upstreamNames.map(() => 'TCP/8080'),
+      'UDP/53',
+    ]);
+    // The registered LMSs over HTTPS (their key sets), and auth (8080) for its admin check.
+    expect(egressPorts(policy('readiness-integrations'))).toEqual([
+      'TCP/443',
+      'TCP/53',
+      'TCP/5432',
+      'TCP/5672',
+      'TCP/6379',
       'TCP/8080',
       'UDP/53',
     ]);
@@ -300,6 +307,21 @@ describe('network policies', () => {
     expect(egressPorts(policy('readiness-auth'))).not.toContain('TCP/443');
     for (const name of ['gateway', 'student', 'results', 'notification', 'report', 'assessment']) {
       expect(egressPorts(find(withProvider, 'NetworkPolicy', `readiness-${name}`) as Policy)).not.toContain(
+        'TCP/443',
+      );
+    }
+  });
+
+  test('when the values name the LMSs’ address ranges, then integrations reaches them over HTTPS and nobody else does', () => {
+    const withLms = render({
+      valuesFile: 'values-production.yaml',
+      set: ['dependencies.lmsPlatforms.networkPolicy.to[0].ipBlock.cidr=198.51.100.0/24'],
+    });
+    const integrations = find(withLms, 'NetworkPolicy', 'readiness-integrations') as Policy;
+    const https = (integrations.spec.egress ?? []).filter((r) => r.ports?.some((p) => p.port === 443));
+    expect(https.map((r) => r.to)).toEqual([[{ ipBlock: { cidr: '198.51.100.0/24' } }]]);
+    for (const row of topology.filter((r) => r.name !== 'integrations')) {
+      expect(egressPorts(find(withLms, 'NetworkPolicy', `readiness-${row.name}`) as Policy)).not.toContain(
         'TCP/443',
       );
     }

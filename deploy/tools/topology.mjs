@@ -1,6 +1,7 @@
 // Writes what cannot read the topology table (proto/src/topology.ts) itself, from it:
 //   skaffold.yaml                        its artifacts and their setValueTemplates
 //   deploy/Dockerfile                    one COPY of each workspace's manifest
+//   .dockerignore                        each workspace's manifest, each service's build and runtime assets
 //   charts/readiness/topology.yaml       the services, what each uses and the queues each consumes, for the templates
 //   deploy/dev-dependencies/postgresql.yaml          a role and a database per service with one (`skaffold dev`)
 //   tsconfig.json, deploy/all-in-one/tsconfig.json   a project reference per service
@@ -122,6 +123,28 @@ function dockerfile(text) {
   return between(text, /^COPY package\.json package-lock\.json \.\/$/, /^$/, copies, 'deploy/Dockerfile');
 }
 
+/**
+ * .dockerignore's spelt-out paths: every workspace's manifest, and of each service its compiled code and the runtime
+ * assets it reads from its sources' folders (SQL migrations, stylesheets). The shared packages' lines stay as written.
+ */
+function dockerignore(text) {
+  const manifests = ['!package.json', '!package-lock.json', ...workspaces().map((w) => `!${w}/package.json`)];
+  const assets = ['src/data-access/migrations', 'src/domain/templates/styles'];
+  const services = workspaces().filter((w) => w.startsWith('services/'));
+  const built = services.flatMap((w) => [
+    `!${w}/dist`,
+    ...assets.filter((a) => existsSync(path.join(root, w, a))).map((a) => `!${w}/${a}`),
+  ]);
+  const withManifests = between(text, /^# Every workspace's manifest/, /^$/, manifests, '.dockerignore');
+  return between(
+    withManifests,
+    /^!proto\/dist$/,
+    /^# The web app, for the gateway\.$/,
+    built,
+    '.dockerignore',
+  );
+}
+
 function chartTopology(services) {
   const lines = [
     `# Written ${GENERATED}: read by the templates (KEDA queues, alert rules, the gateway's upstreams).`,
@@ -225,6 +248,7 @@ export async function generatedFiles(services = loadTopology()) {
   const files = {
     'skaffold.yaml': skaffold(services, read('skaffold.yaml')),
     'deploy/Dockerfile': dockerfile(read('deploy/Dockerfile')),
+    '.dockerignore': dockerignore(read('.dockerignore')),
     'charts/readiness/topology.yaml': chartTopology(services),
     'deploy/dev-dependencies/postgresql.yaml': devPostgres(
       services,

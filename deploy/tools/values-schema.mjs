@@ -83,7 +83,15 @@ const service = closed({
   role: { enum: ['http', 'consumer'] },
   replicas: int(1),
   logLevel: { enum: ['', 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
-  uses: closed({ postgres: bool, rabbitmq: bool, redis: bool, smtp: bool, s3: bool, identityProvider: bool }),
+  uses: closed({
+    postgres: bool,
+    rabbitmq: bool,
+    redis: bool,
+    smtp: bool,
+    s3: bool,
+    identityProvider: bool,
+    lmsPlatforms: bool,
+  }),
   database: closed({ existingSecret: str, key: str, networkPolicyTo: peers }),
   migrations: closed({ enabled: bool, activeDeadlineSeconds: int(30), backoffLimit: int() }),
   env: {
@@ -162,6 +170,7 @@ const schema = {
         redis: secretDependency,
         smtp: secretDependency,
         identityProvider: dependency(),
+        lmsPlatforms: dependency(),
         s3: dependency({
           endpoint: { type: 'string', pattern: '^https?://' },
           bucket: { type: 'string', minLength: 3 },

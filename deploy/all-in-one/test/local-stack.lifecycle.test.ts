@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
+import { topology } from '@readiness/contracts';
 import { createTestVhost, serverUrl, type TestVhost } from '@readiness/testing';
 import { startLocalStack, type LocalStack } from '../src/local-stack';
 
@@ -53,7 +54,10 @@ test('when an isolated stack starts, then every service answers through the gate
     output: 'buffer',
   });
   expect(await databases(pgUrl)).toEqual(
-    ['assessment', 'auth', 'notification', 'report', 'results', 'student'].map((s) => `${name}_${s}`),
+    topology
+      .filter((row) => row.uses.postgres)
+      .map((row) => `${name}_${row.name}`)
+      .sort(),
   );
   expect(stack.vhost).toBe(vhost.vhost);
   const jwks = await fetch(`${stack.gatewayUrl}/.well-known/jwks.json`);
