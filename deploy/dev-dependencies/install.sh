@@ -18,7 +18,8 @@ helm upgrade --install minio "$charts/minio" --version 14.0.0 -n "$ns" -f "$here
 kubectl apply -n "$ns" -f "$here/mailpit.yaml"
 
 secret() { kubectl create secret generic "$1" -n "$ns" "${@:2}" --dry-run=client -o yaml | kubectl apply -f -; }
-for svc in auth notification assessment student results report; do
+# Every service but the gateway has a database (postgresql.yaml's roles, written by `make topology`).
+for svc in $(cd "$here/../../services" && ls -d */ | tr -d / | grep -vx gateway); do
   secret "readiness-$svc-database" --from-literal=url="postgres://$svc:dev-$svc@postgresql:5432/$svc"
 done
 secret readiness-rabbitmq --from-literal=amqp-url="amqp://readiness:dev-rabbitmq@rabbitmq:5672"
@@ -29,6 +30,13 @@ if ! kubectl get secret readiness-auth-jwt -n "$ns" >/dev/null 2>&1; then
   key="$(mktemp)"
   openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$key" 2>/dev/null
   secret readiness-auth-jwt --from-file=private.pem="$key"
+  rm -f "$key"
+fi
+# The integrations service's LTI tool key (published at /api/lti/jwks), generated once like the admin tokens' key.
+if ! kubectl get secret readiness-integrations-lti -n "$ns" >/dev/null 2>&1; then
+  key="$(mktemp)"
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$key" 2>/dev/null
+  secret readiness-integrations-lti --from-file=private.pem="$key"
   rm -f "$key"
 fi
 # Generated once, like the signing key: replacing it would leave events already queued unreadable.

@@ -235,6 +235,7 @@ describe('deploy/dev-dependencies', () => {
       ['readiness-s3', 'access-key'],
       ['readiness-s3', 'secret-key'],
       ['readiness-auth-jwt', 'private.pem'],
+      ['readiness-integrations-lti', 'private.pem'],
     ];
     for (const [name, key] of expected) {
       expect(script).toMatch(

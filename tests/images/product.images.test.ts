@@ -107,6 +107,9 @@ describeImages('the product from its images', () => {
       'readiness-auth-jwt/private.pem': generateKeyPairSync('rsa', { modulusLength: 2048 })
         .privateKey.export({ type: 'pkcs8', format: 'pem' })
         .toString(),
+      'readiness-integrations-lti/private.pem': generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
     };
     for (const service of SERVICES) {
       if (service === 'gateway') continue;
