@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
-import { http, HttpResponse } from 'msw';
-import { answer } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
+import { answer, outage } from '../../../testing/answer';
 import type { Dashboard } from '../api/types';
 
 let dashboard: Dashboard;
@@ -35,7 +35,7 @@ beforeEach(() => {
       },
     ],
   };
-  server.use(http.get('*/api/admin/dashboard', () => answer('/api/admin/dashboard', 'get', dashboard)));
+  server.use(http.get('/api/admin/dashboard', () => answer('/api/admin/dashboard', 'get', dashboard)));
 });
 
 const openDashboard = () => renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });
@@ -117,8 +117,8 @@ describe('Dashboard', () => {
 
   it('when the dashboard cannot be loaded, then "Failed to load dashboard data" shows', async () => {
     server.use(
-      http.get('*/api/admin/dashboard', () =>
-        HttpResponse.json({ message: 'database down', code: 'failed' }, { status: 500 }),
+      http.get('/api/admin/dashboard', ({ response }) =>
+        response.untyped(outage(500, { message: 'database down', code: 'failed' })),
       ),
     );
     openDashboard();

@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import type { AttemptEvent } from '../hooks/use-attempt-events';
@@ -134,11 +135,11 @@ describe('The test page follows the attempt', () => {
     try {
       let refuse = true;
       server.use(
-        http.post('*/api/student/:token/submit', () => {
+        http.post('/api/student/{token}/submit', ({ response }) => {
           if (!refuse) return undefined;
           refuse = false;
           db.submits.push({ idempotencyKey: null, body: {} });
-          return HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 });
+          return response.untyped(outage(503, { message: 'down', code: 'unavailable' }));
         }),
       );
       db.attempt = attemptInProgress({}, 2 / 60);
@@ -187,7 +188,7 @@ describe('The test page follows the attempt', () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     server.use(
-      http.post('*/api/student/:token/submit', async () => {
+      http.post('/api/student/{token}/submit', async () => {
         await held;
         return undefined;
       }),

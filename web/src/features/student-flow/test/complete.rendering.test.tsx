@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { db, makeResult, TOKEN, useStudentServer } from './student-server';
@@ -175,7 +176,9 @@ describe('Completion page', () => {
   it('when the results cannot be fetched, then the failure is only logged and the page keeps waiting', async () => {
     const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     server.use(
-      http.get('*/api/student/:token/results', () => HttpResponse.json({ message: 'down' }, { status: 503 })),
+      http.get('/api/student/{token}/results', ({ response }) =>
+        response.untyped(outage(503, { message: 'down' })),
+      ),
     );
     renderStudentApp(completePath);
     await waitFor(() => expect(log).toHaveBeenCalledWith('Failed to load results:', expect.anything()));

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { LANGUAGES } from '../../../i18n/languages';
@@ -140,12 +141,9 @@ describe('Student pages in the student’s language', () => {
   it('when the server refuses the switch, then the page keeps the chosen language and does not ask again', async () => {
     const refused: string[] = [];
     server.use(
-      http.put('*/api/student/:token/language', async ({ request }) => {
+      http.put('/api/student/{token}/language', async ({ request }) => {
         refused.push(((await request.json()) as { language: string }).language);
-        return HttpResponse.json(
-          { message: 'Invalid or expired invitation link', code: 'not_found' },
-          { status: 404 },
-        );
+        return refusal(404, { message: 'Invalid or expired invitation link', code: 'not_found' });
       }),
     );
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);

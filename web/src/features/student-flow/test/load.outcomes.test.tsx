@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { documentNavigation } from '../../../lib/document-navigation';
 import { handOverInvalidLink } from '../../../lib/handed-over-toast';
 import { renderApp } from '../../../testing/render';
@@ -100,11 +101,8 @@ describe('Student welcome page', () => {
 
   it('when Start finds the assessment already passed (another tab), then the completion page follows with the toast', async () => {
     server.use(
-      http.post('*/api/student/:token/start', () =>
-        HttpResponse.json(
-          { message: 'Assessment already completed!', code: 'already_completed' },
-          { status: 409 },
-        ),
+      http.post('/api/student/{token}/start', () =>
+        refusal(409, { message: 'Assessment already completed!', code: 'already_completed' }),
       ),
     );
     db.results = [makeResult({ percentage: 90 })];
@@ -117,8 +115,8 @@ describe('Student welcome page', () => {
 
   it('when the assessment fails to load for another reason, then "Failed to load assessment" shows', async () => {
     server.use(
-      http.get('*/api/student/:token/assessment', () =>
-        HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 }),
+      http.get('/api/student/{token}/assessment', ({ response }) =>
+        response.untyped(outage(503, { message: 'down', code: 'unavailable' })),
       ),
     );
     renderStudentApp(`/assessment/${TOKEN}`);

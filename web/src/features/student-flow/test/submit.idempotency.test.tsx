@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { keptAnswersKey } from '../autosave';
@@ -34,11 +35,11 @@ async function readyToSubmit(minutesLeft = 20) {
 function refuseFirstSubmit() {
   let refuse = true;
   server.use(
-    http.post('*/api/student/:token/submit', ({ request }) => {
+    http.post('/api/student/{token}/submit', ({ request, response }) => {
       if (!refuse) return undefined;
       refuse = false;
       db.submits.push({ idempotencyKey: request.headers.get('idempotency-key'), body: {} });
-      return HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 });
+      return response.untyped(outage(503, { message: 'down', code: 'unavailable' }));
     }),
   );
 }

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
-import { answer } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
+import { answer, outage, refusal } from '../../../testing/answer';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 
@@ -9,7 +9,7 @@ const requests: { path: string; authorization: string | null }[] = [];
 beforeEach(() => {
   requests.length = 0;
   server.use(
-    http.get('*/api/certificates/:code', ({ params, request }) => {
+    http.get('/api/certificates/{code}', ({ params, request, response }) => {
       requests.push({
         path: new URL(request.url).pathname,
         authorization: request.headers.get('authorization'),
@@ -24,11 +24,8 @@ beforeEach(() => {
         });
       }
       if (params.code === 'RDY-DOWN-0000')
-        return HttpResponse.json({ message: 'x', code: 'internal' }, { status: 500 });
-      return HttpResponse.json(
-        { message: 'No certificate has this code', code: 'not_found' },
-        { status: 404 },
-      );
+        return response.untyped(outage(500, { message: 'x', code: 'internal' }));
+      return refusal(404, { message: 'No certificate has this code', code: 'not_found' });
     }),
   );
 });
