@@ -1,12 +1,29 @@
 import { screen, within } from '@testing-library/react';
+import { timestampFromDate } from '@readiness/contracts';
+import { resultFailed, resultRecorded } from '@readiness/testing/fixtures';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
 import { http } from '../../../testing/openapi-http';
 import { answer, outage } from '../../../testing/answer';
+import { recentResultOf } from '../../../testing/seeded';
 import type { Dashboard } from '../api/types';
 
 let dashboard: Dashboard;
+
+/** Two of the fixtures' results, as the results service records them: every answer right, and one wrong. */
+const marie = resultRecorded({
+  resultId: 'r-marie',
+  name: 'Marie Curie',
+  email: 'marie@example.edu',
+  completedAt: timestampFromDate(new Date('2025-03-01T09:01:00.000Z')),
+});
+const niels = resultFailed({
+  resultId: 'r-niels',
+  name: 'Niels Bohr',
+  email: 'niels@example.edu',
+  completedAt: timestampFromDate(new Date('2025-03-01T09:02:00.000Z')),
+});
 
 beforeEach(() => {
   dashboard = {
@@ -18,22 +35,7 @@ beforeEach(() => {
       passRate: 70.6,
       inProgress: 3,
     },
-    recentResults: [
-      {
-        _id: 'r-marie',
-        student: { name: 'Marie Curie', email: 'marie@example.edu' },
-        percentage: 90,
-        passed: true,
-        completedAt: '2025-03-01T09:01:00.000Z',
-      },
-      {
-        _id: 'r-niels',
-        student: { name: 'Niels Bohr', email: 'niels@example.edu' },
-        percentage: 50,
-        passed: false,
-        completedAt: '2025-03-01T09:02:00.000Z',
-      },
-    ],
+    recentResults: [recentResultOf(marie), recentResultOf(niels)],
   };
   server.use(http.get('/api/admin/dashboard', () => answer('/api/admin/dashboard', 'get', dashboard)));
 });
@@ -85,10 +87,10 @@ describe('Dashboard', () => {
       '/admin/results/r-marie',
     );
     expect(within(first).getByText('marie@example.edu')).toBeInTheDocument();
-    expect(within(first).getByText('90%')).toHaveClass('badge--success');
+    expect(within(first).getByText(`${marie.percentage}%`)).toHaveClass('badge--success');
     expect(within(first).getByText('Passed')).toBeInTheDocument();
     expect(within(first).getByText(/Mar 1, 2025/)).toBeInTheDocument();
-    expect(within(second).getByText('50%')).toHaveClass('badge--danger');
+    expect(within(second).getByText(`${niels.percentage}%`)).toHaveClass('badge--danger');
     expect(within(second).getByText('Failed')).toBeInTheDocument();
   });
 
