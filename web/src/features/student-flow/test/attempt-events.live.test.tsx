@@ -5,7 +5,15 @@ import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import type { AttemptEvent } from '../hooks/use-attempt-events';
 import { keptAnswersKey } from '../autosave';
-import { attemptInProgress, db, makeResult, serverNow, TOKEN, useStudentServer } from './student-server';
+import {
+  attemptInProgress,
+  db,
+  makeFailedResult,
+  seededFailedResult,
+  serverNow,
+  TOKEN,
+  useStudentServer,
+} from './student-server';
 
 useStudentServer();
 
@@ -179,9 +187,9 @@ describe('The test page follows the attempt', () => {
     expect(window.localStorage.getItem(keptAnswersKey(TOKEN, 'att-1'))).toContain('"yes"');
 
     await act(async () => {
-      db.results = [makeResult({ attemptId: 'att-1', percentage: 64, passed: false, canRetake: true })];
+      db.results = [makeFailedResult({ attemptId: 'att-1' })];
     });
-    expect(await screen.findByText('64%')).toBeInTheDocument();
+    expect(await screen.findByText(`${seededFailedResult().percentage}%`)).toBeInTheDocument();
   });
 
   it('when the attempt ends while the student is submitting, then only the submit opens the completion page', async () => {

@@ -5,7 +5,7 @@ import { http } from '../../../testing/openapi-http';
 import { saveBlob } from '../../../lib/save-file';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
-import { db, makeResult, TOKEN, useStudentServer } from './student-server';
+import { db, makeFailedResult, makeResult, TOKEN, useStudentServer } from './student-server';
 
 jest.mock('../../../lib/save-file', () => ({
   ...jest.requireActual<object>('../../../lib/save-file'),
@@ -86,7 +86,7 @@ describe('Certificate on the completion page', () => {
   });
 
   it('when the result failed, then no certificate is offered and nothing is awaited', async () => {
-    db.results = [makeResult({ passed: false, canRetake: true })];
+    db.results = [makeFailedResult()];
     renderStudentApp(completePath);
     await screen.findByRole('heading', { name: 'Assessment Complete' });
     expect(screen.queryByText(/certificate/i)).not.toBeInTheDocument();

@@ -3,7 +3,15 @@ import { outage } from '../../../testing/answer';
 import { http } from '../../../testing/openapi-http';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
-import { db, makeResult, seededResult, TOKEN, useStudentServer } from './student-server';
+import {
+  db,
+  makeFailedResult,
+  makeResult,
+  seededFailedResult,
+  seededResult,
+  TOKEN,
+  useStudentServer,
+} from './student-server';
 
 useStudentServer();
 
@@ -141,8 +149,8 @@ describe('Completion page', () => {
 
   it('when the page opens on its own, then it shows the newest result; a failed one offers the retake', async () => {
     db.results = [
-      makeResult({ _id: 'r-2', percentage: 55, score: 4, passed: false, canRetake: true, attemptNumber: 2 }),
-      makeResult({ _id: 'r-1', percentage: 40, passed: false, canRetake: true }),
+      makeFailedResult({ _id: 'r-2', attemptId: 'att-2', attemptNumber: 2 }),
+      makeFailedResult({ _id: 'r-1', attemptId: 'att-1' }),
     ];
     const { user } = renderStudentApp(completePath);
     expect(await screen.findByRole('heading', { level: 1, name: 'Assessment Complete' })).toBeInTheDocument();
@@ -150,7 +158,7 @@ describe('Completion page', () => {
     expect(
       screen.getByText("Don't worry! You can retake the assessment immediately to improve your score."),
     ).toBeInTheDocument();
-    expect(screen.getByText('55%')).toBeInTheDocument();
+    expect(screen.getByText(`${seededFailedResult().percentage}%`)).toBeInTheDocument();
     // 'Attempt #2' said once: the value, its label for screen readers only.
     expect(screen.getByText('Attempt #2', { selector: 'dd' })).toBeInTheDocument();
     expect(screen.getByText('Attempt', { selector: 'dt' })).toHaveClass('visually-hidden');
@@ -165,7 +173,7 @@ describe('Completion page', () => {
   });
 
   it('when a failed result cannot be retaken, then no retake link shows', async () => {
-    db.results = [makeResult({ percentage: 30, passed: false, canRetake: false })];
+    db.results = [makeFailedResult({ canRetake: false })];
     renderStudentApp(completePath);
     await screen.findByRole('heading', { name: 'Assessment Complete' });
     expect(screen.queryByRole('link', { name: 'Retake Assessment' })).not.toBeInTheDocument();

@@ -1,5 +1,5 @@
 import { timestampFromDate } from '@readiness/contracts';
-import { resultRecorded } from '@readiness/testing/fixtures';
+import { resultFailed, resultRecorded } from '@readiness/testing/fixtures';
 import { HttpResponse } from 'msw';
 import type { Language } from '../../../i18n/languages';
 import { answer, refusal } from '../../../testing/answer';
@@ -201,6 +201,19 @@ export const seededResult = () =>
 
 export const makeResult = (overrides: Partial<StudentResult> = {}): StudentResult => ({
   ...studentResultOf(seededResult()),
+  ...overrides,
+});
+
+/** The same attempt with one answer wrong (`resultFailed`): below the pass mark, a retake allowed. */
+export const seededFailedResult = () =>
+  resultFailed({
+    resultId: 'r-1',
+    attemptId: 'att-1',
+    completedAt: timestampFromDate(new Date('2026-03-02T10:00:00.000Z')),
+  });
+
+export const makeFailedResult = (overrides: Partial<StudentResult> = {}): StudentResult => ({
+  ...studentResultOf(seededFailedResult()),
   ...overrides,
 });
 
