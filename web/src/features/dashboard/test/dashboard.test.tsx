@@ -32,7 +32,8 @@ beforeEach(() => {
       completedAssessments: 17,
       passedAssessments: 12,
       pendingInvites: 9,
-      passRate: 70.6,
+      // 12 of 17 in whole percents, as the service works it out (`percentOf`): its declaration says integer.
+      passRate: Math.round((12 * 100) / 17),
       inProgress: 3,
     },
     recentResults: [recentResultOf(marie), recentResultOf(niels)],

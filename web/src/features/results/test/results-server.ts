@@ -354,8 +354,11 @@ const handlers = [
         totalResults: total,
         passed,
         failed: total - passed,
-        averagePercentage: total ? store.results.reduce((s, r) => s + r.percentage, 0) / total : 0,
-        passRate: total ? Math.round((passed / total) * 100) : 0,
+        // Whole percents, as the service works them out (`percentOf`): its declaration says integer.
+        averagePercentage: total
+          ? Math.round(store.results.reduce((s, r) => s + r.percentage, 0) / total)
+          : 0,
+        passRate: total ? Math.round((passed * 100) / total) : 0,
       },
     });
   }),
