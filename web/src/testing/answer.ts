@@ -23,3 +23,11 @@ export type ErrorBody = components['schemas']['Error'];
 
 /** A refusal with `status`, in the services' error shape. */
 export const refusal = (status: number, body: ErrorBody) => HttpResponse.json<ErrorBody>(body, { status });
+
+/**
+ * A failure no operation declares: the services' OpenAPI documents declare no 5xx answer (a crashed service's or
+ * the gateway's), so its body is outside the schema. A typed handler hands it through `response.untyped(…)`, which
+ * keeps its method and path checked against the declared operations; only the body is unchecked.
+ */
+export const outage = (status: 500 | 502 | 503 = 500, body?: Partial<ErrorBody>) =>
+  body ? HttpResponse.json(body, { status }) : new HttpResponse(null, { status });

@@ -1,3 +1,12 @@
+import { publishedVersion } from '@readiness/contracts';
+import {
+  oneWrongAnswer,
+  resultFailed,
+  resultRecorded,
+  rightAnswers,
+  versionPublished,
+  type AnswerInput,
+} from '@readiness/testing/fixtures';
 import type { AssessmentVersion, QuestionType, VersionQuestion } from './assessment';
 import { percentOf, scoreSubmission, type SubmittedAnswer } from './scoring';
 
@@ -271,5 +280,55 @@ describe('the scoring rules (docs/scoring.md)', () => {
     [6, 6, 100],
   ])('when %i of %i is shown as a percentage, then it reads %i', (part, whole, shown) => {
     expect(percentOf(part, whole)).toBe(shown);
+  });
+});
+
+describe('the shared test fixtures', () => {
+  it('record the figures this scoring makes of their submissions, so the fakes built on them answer as the service would', () => {
+    const fixture = publishedVersion(versionPublished());
+    const submitted = (answers: AnswerInput[]): SubmittedAnswer[] =>
+      answers.map((a) => ({
+        questionId: a.questionId,
+        answer: a.answer,
+        ...(a.file
+          ? { file: { key: 'k', originalName: 'desk.jpg', size: 2048, mimetype: 'image/jpeg' } }
+          : {}),
+      }));
+    for (const [answers, recorded] of [
+      [rightAnswers(), resultRecorded()],
+      [oneWrongAnswer(), resultFailed()],
+    ] as const) {
+      const scored = scoreSubmission(fixture, submitted(answers));
+      expect(scored).toMatchObject({
+        score: recorded.score,
+        totalPoints: recorded.totalPoints,
+        percentage: recorded.percentage,
+        passed: recorded.passed,
+      });
+      expect(
+        scored.sections.map((s) => [
+          s.id,
+          s.title,
+          s.score,
+          s.totalPoints,
+          s.correct,
+          s.questions,
+          s.percentage,
+        ]),
+      ).toEqual(
+        recorded.sections.map((s) => [
+          s.sectionId,
+          s.title,
+          s.score,
+          s.totalPoints,
+          s.correct,
+          s.questions,
+          s.percentage,
+        ]),
+      );
+      expect(scored.answers.map((a) => [a.questionId, a.answer, a.isCorrect, a.points, a.maxPoints])).toEqual(
+        recorded.answers.map((a) => [a.questionId, a.answer, a.isCorrect, a.points, a.maxPoints]),
+      );
+    }
   });
 });

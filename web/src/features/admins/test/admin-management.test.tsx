@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import { superAdmin } from '../../../testing/fixtures';
-import { answer } from '../../../testing/answer';
+import { answer, outage, refusal } from '../../../testing/answer';
 import { expectErrorAtField } from '../../../testing/fields';
 import { renderApp } from '../../../testing/render';
 import { db, DEMOTE_SELF_MESSAGE, openSession, server } from '../../../testing/server';
@@ -46,13 +46,15 @@ describe('Admin Management', () => {
   });
 
   it('when the list is empty, then "No admins found" shows', async () => {
-    server.use(http.get('*/api/admin/admins', () => answer('/api/admin/admins', 'get', { admins: [] })));
+    server.use(http.get('/api/admin/admins', () => answer('/api/admin/admins', 'get', { admins: [] })));
     renderApp('/admin/admins', { token: openSession(superAdmin._id) });
     expect(await screen.findByText('No admins found')).toBeInTheDocument();
   });
 
   it('when the list fails to load, then "Failed to load admins" shows', async () => {
-    server.use(http.get('*/api/admin/admins', () => HttpResponse.json({ message: 'down' }, { status: 503 })));
+    server.use(
+      http.get('/api/admin/admins', ({ response }) => response.untyped(outage(503, { message: 'down' }))),
+    );
     renderApp('/admin/admins', { token: openSession(superAdmin._id) });
     expect(await screen.findByText('Failed to load admins')).toBeInTheDocument();
   });
@@ -123,7 +125,7 @@ describe('Admin Management', () => {
   });
 
   it('when creation fails without a message, then "Failed to create admin" shows', async () => {
-    server.use(http.post('*/api/admin/admins', () => new HttpResponse(null, { status: 500 })));
+    server.use(http.post('/api/admin/admins', ({ response }) => response.untyped(outage(500))));
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Add Admin' }));
     const dialog = screen.getByRole('dialog', { name: 'Create Admin' });
@@ -167,8 +169,8 @@ describe('Admin Management', () => {
 
   it('when an update fails, then the server message shows, else "Failed to update admin"', async () => {
     server.use(
-      http.put('*/api/admin/admins/:id', () =>
-        HttpResponse.json({ message: 'Email already in use' }, { status: 409 }),
+      http.put('/api/admin/admins/{id}', () =>
+        refusal(409, { message: 'Email already in use', code: 'email_taken' }),
       ),
     );
     const { user } = await openAdmins();
@@ -176,7 +178,7 @@ describe('Admin Management', () => {
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Email already in use')).toBeInTheDocument();
 
-    server.use(http.put('*/api/admin/admins/:id', () => new HttpResponse(null, { status: 500 })));
+    server.use(http.put('/api/admin/admins/{id}', ({ response }) => response.untyped(outage(500))));
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Failed to update admin')).toBeInTheDocument();
   });
@@ -217,7 +219,7 @@ describe('Admin Management', () => {
 
   it('when a reset fails without a message, then "Failed to reset password" shows', async () => {
     server.use(
-      http.post('*/api/admin/admins/:id/reset-password', () => new HttpResponse(null, { status: 502 })),
+      http.post('/api/admin/admins/{id}/reset-password', ({ response }) => response.untyped(outage(502))),
     );
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Reset password for Alan Turing' }));
@@ -260,7 +262,9 @@ describe('Admin Management', () => {
   });
 
   it('when the status change fails, then "Failed to update admin status" shows', async () => {
-    server.use(http.patch('*/api/admin/admins/:id/status', () => HttpResponse.json({}, { status: 500 })));
+    server.use(
+      http.patch('/api/admin/admins/{id}/status', ({ response }) => response.untyped(outage(500, {}))),
+    );
     const { user } = await openAdmins();
     await user.click(screen.getByRole('button', { name: 'Disable Alan Turing' }));
     await user.click(

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
@@ -242,7 +243,7 @@ describe('Assessment Management', () => {
   });
 
   it('when a save fails without a message, then "Failed to update assessment" shows', async () => {
-    server.use(http.put('*/api/assessment', () => new HttpResponse(null, { status: 500 })));
+    server.use(http.put('/api/assessment', ({ response }) => response.untyped(outage(500))));
     const { user } = await startEditing();
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Failed to update assessment')).toBeInTheDocument();
@@ -309,7 +310,7 @@ describe('Assessment Management', () => {
   });
 
   it('when an upload fails, then "File upload failed" shows and no file is attached', async () => {
-    server.use(http.post('*/api/assessment/upload-file', () => new HttpResponse(null, { status: 500 })));
+    server.use(http.post('/api/assessment/upload-file', ({ response }) => response.untyped(outage(500))));
     const q1 = await uploadToFirstQuestion();
     expect(await screen.findByText('File upload failed')).toBeInTheDocument();
     expect(within(q1).getByLabelText('Downloadable file for Question 1')).toBeInTheDocument();
@@ -317,8 +318,8 @@ describe('Assessment Management', () => {
 
   it('when the server refuses an upload with a message, then that message shows', async () => {
     server.use(
-      http.post('*/api/assessment/upload-file', () =>
-        HttpResponse.json({ message: 'File is too large' }, { status: 413 }),
+      http.post('/api/assessment/upload-file', () =>
+        refusal(413, { message: 'File is too large', code: 'file_too_large' }),
       ),
     );
     await uploadToFirstQuestion();
@@ -348,13 +349,13 @@ describe('Assessment Management', () => {
   });
 
   it('when the assessment fails to load, then "Failed to load assessment" shows', async () => {
-    server.use(http.get('*/api/assessment', () => new HttpResponse(null, { status: 503 })));
+    server.use(http.get('/api/assessment', ({ response }) => response.untyped(outage(503))));
     renderApp('/admin/assessments', { token: openSession(superAdmin._id) });
     expect(await screen.findAllByText('Failed to load assessment')).not.toHaveLength(0);
   });
 
   it('when the history fails to load, then "Failed to load version history" shows', async () => {
-    server.use(http.get('*/api/assessment/versions', () => new HttpResponse(null, { status: 503 })));
+    server.use(http.get('/api/assessment/versions', ({ response }) => response.untyped(outage(503))));
     await openAssessments();
     expect(await screen.findByText('Failed to load version history')).toBeInTheDocument();
   });

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import { renderApp } from '../../../testing/render';
 import { answer } from '../../../testing/answer';
 import { db, openSession, server } from '../../../testing/server';
@@ -19,7 +19,7 @@ const entry = (i: number, action = 'admin.signed-in'): AuditEntry => ({
 function serveLog(entries: AuditEntry[]) {
   const asked: URLSearchParams[] = [];
   server.use(
-    http.get('*/api/admin/audit-log', ({ request }) => {
+    http.get('/api/admin/audit-log', ({ request }) => {
       const params = new URL(request.url).searchParams;
       asked.push(params);
       const before = params.get('before');

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderApp } from '../../../testing/render';
 import { db, openSession, PASSWORD, server } from '../../../testing/server';
 import { TOKEN_STORAGE_KEY } from '../../../lib/session-token';
@@ -36,27 +37,37 @@ function grace() {
 function withPasskeyServer() {
   const sent: unknown[] = [];
   server.use(
-    http.post('*/api/auth/login/passkey/options', () =>
-      HttpResponse.json({ options: { challenge: 'c-sign-in', rpId: 'localhost' } }),
+    http.post('/api/auth/login/passkey/options', () =>
+      answer('/api/auth/login/passkey/options', 'post', {
+        options: { challenge: 'c-sign-in', rpId: 'localhost' },
+      }),
     ),
-    http.post('*/api/auth/login/passkey', async ({ request }) => {
+    http.post('/api/auth/login/passkey', async ({ request }) => {
       sent.push(await request.json());
-      return HttpResponse.json({ token: openSession(grace().admin._id), admin: grace().admin });
+      return answer('/api/auth/login/passkey', 'post', {
+        token: openSession(grace().admin._id),
+        admin: grace().admin,
+      });
     }),
-    http.post('*/api/auth/login', () =>
-      HttpResponse.json({
+    http.post('/api/auth/login', () =>
+      answer('/api/auth/login', 'post', {
         mfaRequired: true,
         challenge: 'mfa-1',
         enrol: false,
         methods: ['passkey', 'totp'],
       }),
     ),
-    http.post('*/api/auth/login/mfa/passkey-options', () =>
-      HttpResponse.json({ options: { challenge: 'c-second', rpId: 'localhost' } }),
+    http.post('/api/auth/login/mfa/passkey-options', () =>
+      answer('/api/auth/login/mfa/passkey-options', 'post', {
+        options: { challenge: 'c-second', rpId: 'localhost' },
+      }),
     ),
-    http.post('*/api/auth/login/mfa', async ({ request }) => {
+    http.post('/api/auth/login/mfa', async ({ request }) => {
       sent.push(await request.json());
-      return HttpResponse.json({ token: openSession(grace().admin._id), admin: grace().admin });
+      return answer('/api/auth/login/mfa', 'post', {
+        token: openSession(grace().admin._id),
+        admin: grace().admin,
+      });
     }),
   );
   return sent;
@@ -94,14 +105,11 @@ describe('Login with a passkey', () => {
   it('when the server does not know the passkey, then its message shows', async () => {
     withPasskeyServer();
     server.use(
-      http.post('*/api/auth/login/passkey', () =>
-        HttpResponse.json(
-          {
-            message: 'This passkey is not registered with Readiness. Sign in with your email and password.',
-            code: 'passkey_not_verified',
-          },
-          { status: 401 },
-        ),
+      http.post('/api/auth/login/passkey', () =>
+        refusal(401, {
+          message: 'This passkey is not registered with Readiness. Sign in with your email and password.',
+          code: 'passkey_not_verified',
+        }),
       ),
     );
     browserWebAuthn.answer.mockResolvedValue(ANSWER);

@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderApp } from '../../../testing/render';
 import { db, openSession, PASSWORD, server } from '../../../testing/server';
 import { TOKEN_STORAGE_KEY } from '../../../lib/session-token';
@@ -12,40 +13,39 @@ const RECOVERY = 'abcd-efgh-ijkl';
 function withSecondFactor({ enrol = false } = {}) {
   const grace = [...db.accounts.values()].find((a) => a.admin.email === 'grace@example.edu')!;
   server.use(
-    http.post('*/api/auth/login', () =>
-      HttpResponse.json({ mfaRequired: true, challenge: CHALLENGE, enrol, methods: ['totp'] }),
+    http.post('/api/auth/login', () =>
+      answer('/api/auth/login', 'post', {
+        mfaRequired: true,
+        challenge: CHALLENGE,
+        enrol,
+        methods: ['totp'],
+      }),
     ),
-    http.post('*/api/auth/login/mfa/enrolment', () =>
-      HttpResponse.json({
+    http.post('/api/auth/login/mfa/enrolment', () =>
+      answer('/api/auth/login/mfa/enrolment', 'post', {
         secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
         otpauthUrl: 'otpauth://totp/Readiness:grace@example.edu?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
         qrCode: 'data:image/svg+xml;base64,PHN2Zy8+',
       }),
     ),
-    http.post('*/api/auth/login/mfa', async ({ request }) => {
+    http.post('/api/auth/login/mfa', async ({ request }) => {
       const body = (await request.json()) as { challenge: string; code?: string; recoveryCode?: string };
       if (body.challenge === CHALLENGE && (body.code === CODE || body.recoveryCode === RECOVERY)) {
-        return HttpResponse.json({
+        return answer('/api/auth/login/mfa', 'post', {
           token: openSession(grace.admin._id),
           admin: grace.admin,
           ...(enrol ? { recoveryCodes: Array.from({ length: 10 }, (_, i) => `code-${i}`) } : {}),
         });
       }
       return body.code
-        ? HttpResponse.json(
-            {
-              message: 'The code is not valid. Check your authenticator app and try again.',
-              code: 'invalid_code',
-            },
-            { status: 401 },
-          )
-        : HttpResponse.json(
-            {
-              message: 'The recovery code is not valid or has already been used.',
-              code: 'invalid_recovery_code',
-            },
-            { status: 401 },
-          );
+        ? refusal(401, {
+            message: 'The code is not valid. Check your authenticator app and try again.',
+            code: 'invalid_code',
+          })
+        : refusal(401, {
+            message: 'The recovery code is not valid or has already been used.',
+            code: 'invalid_recovery_code',
+          });
     }),
   );
 }
@@ -121,11 +121,11 @@ describe('Login with a second factor, after too long', () => {
   it('when the challenge has expired, then the message shows and the password is asked again', async () => {
     withSecondFactor();
     server.use(
-      http.post('*/api/auth/login/mfa', () =>
-        HttpResponse.json(
-          { message: 'Your sign-in has expired. Please sign in again.', code: 'mfa_challenge_expired' },
-          { status: 401 },
-        ),
+      http.post('/api/auth/login/mfa', () =>
+        refusal(401, {
+          message: 'Your sign-in has expired. Please sign in again.',
+          code: 'mfa_challenge_expired',
+        }),
       ),
     );
     const { user } = await passwordStep();

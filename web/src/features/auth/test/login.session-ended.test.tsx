@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { makeToken, superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { ACCOUNT_DISABLED_MESSAGE, db, openSession, PASSWORD, server } from '../../../testing/server';
@@ -53,8 +54,8 @@ describe('Login page after a session ended', () => {
 
   it('when this device signs out everywhere, then the login page says every session, this one included, was signed out', async () => {
     server.use(
-      http.get('*/api/auth/mfa', () =>
-        HttpResponse.json({
+      http.get('/api/auth/mfa', () =>
+        answer('/api/auth/mfa', 'get', {
           totp: null,
           passkeys: [],
           recoveryCodesLeft: 0,
@@ -62,11 +63,13 @@ describe('Login page after a session ended', () => {
           reauthentication: { methods: ['password'], until: null },
         }),
       ),
-      http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: false })),
-      http.get('*/api/auth/sessions', () => HttpResponse.json({ sessions: [] })),
-      http.delete('*/api/auth/sessions', () => {
+      http.get('/api/admin/security-settings', () =>
+        answer('/api/admin/security-settings', 'get', { mfaRequired: false }),
+      ),
+      http.get('/api/auth/sessions', () => answer('/api/auth/sessions', 'get', { sessions: [] })),
+      http.delete('/api/auth/sessions', ({ response }) => {
         db.sessions.clear();
-        return new HttpResponse(null, { status: 204 });
+        return response(204).empty();
       }),
     );
     const { user, router } = renderApp('/admin/security', { token: openSession(superAdmin._id) });
@@ -100,8 +103,14 @@ describe('Login page after a session ended', () => {
       const token = openSession(superAdmin._id);
       const { user, router } = renderApp('/admin/admins', { token });
       await screen.findByRole('table', { name: 'Administrators' });
-      // A restart with the stricter setting: every call of this session is refused from now on.
-      server.use(http.all('*/api/*', () => HttpResponse.json({ code, message }, { status: 401 })));
+      // A restart with the stricter setting: every call of this session (the admins screen's) is refused from now on.
+      const refused = () => refusal(401, { code, message });
+      server.use(
+        http.get('/api/auth/me', refused),
+        http.post('/api/auth/refresh', refused),
+        http.get('/api/admin/admins', refused),
+        http.put('/api/admin/admins/{id}', refused),
+      );
       await saveAnAdmin(user);
 
       expect(await screen.findByRole('heading', { name: 'Admin Portal' })).toBeInTheDocument();
@@ -114,14 +123,11 @@ describe('Login page after a session ended', () => {
   it('when the app opens with a token a stricter setting refuses, then the login page gives that reason', async () => {
     jest.spyOn(console, 'error').mockImplementation(() => undefined);
     server.use(
-      http.get('*/api/auth/me', () =>
-        HttpResponse.json(
-          {
-            code: 'session_max_age',
-            message: 'Your session has reached its maximum length. Please sign in again.',
-          },
-          { status: 401 },
-        ),
+      http.get('/api/auth/me', () =>
+        refusal(401, {
+          code: 'session_max_age',
+          message: 'Your session has reached its maximum length. Please sign in again.',
+        }),
       ),
     );
     renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });

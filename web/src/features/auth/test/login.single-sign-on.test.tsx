@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { http } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import { renderApp } from '../../../testing/render';
 import { answer } from '../../../testing/answer';
 import { db, openSession, server } from '../../../testing/server';
@@ -9,7 +9,7 @@ const grace = () => [...db.accounts.values()].find((a) => a.admin.email === 'gra
 
 function offerSingleSignOn(passwordSignIn: 'everyone' | 'super-admins' = 'everyone') {
   server.use(
-    http.get('*/api/auth/sign-in-options', () =>
+    http.get('/api/auth/sign-in-options', () =>
       answer('/api/auth/sign-in-options', 'get', {
         singleSignOn: { name: 'Test University' },
         passwordSignIn,
@@ -43,7 +43,7 @@ describe('Login screen with single sign-on', () => {
     offerSingleSignOn();
     let taken = 0;
     server.use(
-      http.post('*/api/auth/oidc/session', () => {
+      http.post('/api/auth/oidc/session', () => {
         taken += 1;
         return answer('/api/auth/oidc/session', 'post', {
           token: openSession(grace()._id),

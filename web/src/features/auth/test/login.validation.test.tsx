@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import { renderApp } from '../../../testing/render';
 import { db, PASSWORD, server } from '../../../testing/server';
 import { TOKEN_STORAGE_KEY } from '../../../lib/session-token';
@@ -69,7 +70,12 @@ describe('Login screen', () => {
   });
 
   it('when the refusal carries no message, then "Login failed" shows', async () => {
-    server.use(http.post('*/api/auth/login', () => HttpResponse.json({}, { status: 429 })));
+    server.use(
+      http.post('/api/auth/login', ({ response }) =>
+        // Deliberately malformed: a refusal without the declared `message` and `code`.
+        response.untyped(HttpResponse.json({}, { status: 429 })),
+      ),
+    );
     const { user } = await openLogin();
     await user.type(screen.getByLabelText('Email'), 'grace@example.edu');
     await user.type(screen.getByLabelText('Password'), PASSWORD);
@@ -78,7 +84,7 @@ describe('Login screen', () => {
   });
 
   it('when the request cannot reach the server, then "An unexpected error occurred" shows', async () => {
-    server.use(http.post('*/api/auth/login', () => HttpResponse.error()));
+    server.use(http.post('/api/auth/login', () => HttpResponse.error()));
     const { user } = await openLogin();
     await user.type(screen.getByLabelText('Email'), 'grace@example.edu');
     await user.type(screen.getByLabelText('Password'), PASSWORD);

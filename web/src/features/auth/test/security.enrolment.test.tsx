@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { regularAdmin, superAdmin } from '../../../testing/fixtures';
 import { saveBlob } from '../../../lib/save-file';
 import { renderApp } from '../../../testing/render';
@@ -17,8 +18,8 @@ const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-ij${i}k`);
 function withAuthenticator() {
   let enabled = false;
   server.use(
-    http.get('*/api/auth/mfa', () =>
-      HttpResponse.json({
+    http.get('/api/auth/mfa', () =>
+      answer('/api/auth/mfa', 'get', {
         totp: enabled ? { enabledAt: '2026-11-25T10:00:00.000Z' } : null,
         passkeys: [],
         recoveryCodesLeft: enabled ? 10 : 0,
@@ -26,28 +27,27 @@ function withAuthenticator() {
         reauthentication: { methods: ['password'], until: '2026-11-25T10:05:00.000Z' },
       }),
     ),
-    http.post('*/api/auth/mfa/totp', () =>
-      HttpResponse.json({
+    http.post('/api/auth/mfa/totp', () =>
+      answer('/api/auth/mfa/totp', 'post', {
         secret: SECRET,
         otpauthUrl: `otpauth://totp/Readiness:x?secret=${SECRET}`,
         qrCode: 'data:image/svg+xml;base64,PHN2Zy8+',
       }),
     ),
-    http.post('*/api/auth/mfa/totp/confirm', async ({ request }) => {
+    http.post('/api/auth/mfa/totp/confirm', async ({ request }) => {
       const { code } = (await request.json()) as { code: string };
       if (code !== '654321') {
-        return HttpResponse.json(
-          {
-            message: 'The code is not valid. Check your authenticator app and try again.',
-            code: 'invalid_code',
-          },
-          { status: 400 },
-        );
+        return refusal(400, {
+          message: 'The code is not valid. Check your authenticator app and try again.',
+          code: 'invalid_code',
+        });
       }
       enabled = true;
-      return HttpResponse.json({ recoveryCodes: CODES });
+      return answer('/api/auth/mfa/totp/confirm', 'post', { recoveryCodes: CODES });
     }),
-    http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: false })),
+    http.get('/api/admin/security-settings', () =>
+      answer('/api/admin/security-settings', 'get', { mfaRequired: false }),
+    ),
   );
 }
 
@@ -55,10 +55,10 @@ function withAuthenticator() {
 function recordPolicySaves(): boolean[] {
   const saved: boolean[] = [];
   server.use(
-    http.put('*/api/admin/security-settings', async ({ request }) => {
+    http.put('/api/admin/security-settings', async ({ request }) => {
       const body = (await request.json()) as { mfaRequired: boolean };
       saved.push(body.mfaRequired);
-      return HttpResponse.json(body);
+      return answer('/api/admin/security-settings', 'put', body);
     }),
   );
   return saved;
@@ -134,7 +134,11 @@ describe('Security page', () => {
 
   it('when a super admin unticks the policy, then it is saved at once and a toast says so', async () => {
     withAuthenticator();
-    server.use(http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: true })));
+    server.use(
+      http.get('/api/admin/security-settings', () =>
+        answer('/api/admin/security-settings', 'get', { mfaRequired: true }),
+      ),
+    );
     const saved = recordPolicySaves();
     const { user } = renderApp('/admin/security', { token: openSession(superAdmin._id) });
     const policy = await screen.findByLabelText('Require two-factor authentication for every admin');

@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { regularAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
@@ -45,8 +46,8 @@ function withPasskeys(initial: Listed[] = []) {
   const passkeys = [...initial];
   const sent: unknown[] = [];
   server.use(
-    http.get('*/api/auth/mfa', () =>
-      HttpResponse.json({
+    http.get('/api/auth/mfa', () =>
+      answer('/api/auth/mfa', 'get', {
         totp: null,
         passkeys,
         recoveryCodesLeft: passkeys.length ? 10 : 0,
@@ -54,11 +55,15 @@ function withPasskeys(initial: Listed[] = []) {
         reauthentication: { methods: ['password'], until: '2026-11-25T10:05:00.000Z' },
       }),
     ),
-    http.get('*/api/admin/security-settings', () => HttpResponse.json({ mfaRequired: false })),
-    http.post('*/api/auth/mfa/passkeys/options', () =>
-      HttpResponse.json({ options: { challenge: 'c-register', rp: { id: 'localhost', name: 'Readiness' } } }),
+    http.get('/api/admin/security-settings', () =>
+      answer('/api/admin/security-settings', 'get', { mfaRequired: false }),
     ),
-    http.post('*/api/auth/mfa/passkeys', async ({ request }) => {
+    http.post('/api/auth/mfa/passkeys/options', () =>
+      answer('/api/auth/mfa/passkeys/options', 'post', {
+        options: { challenge: 'c-register', rp: { id: 'localhost', name: 'Readiness' } },
+      }),
+    ),
+    http.post('/api/auth/mfa/passkeys', async ({ request }) => {
       const body = (await request.json()) as { name: string };
       sent.push(body);
       const added = {
@@ -70,16 +75,18 @@ function withPasskeys(initial: Listed[] = []) {
       };
       const first = passkeys.length === 0;
       passkeys.push(added);
-      return HttpResponse.json(
+      return answer(
+        '/api/auth/mfa/passkeys',
+        'post',
         { passkey: added, ...(first ? { recoveryCodes: CODES } : {}) },
         { status: 201 },
       );
     }),
-    http.delete('*/api/auth/mfa/passkeys/:id', ({ params }) => {
+    http.delete('/api/auth/mfa/passkeys/{id}', ({ params, response }) => {
       const at = passkeys.findIndex((p) => p.id === params.id);
-      if (at < 0) return HttpResponse.json({ message: 'Passkey not found' }, { status: 404 });
+      if (at < 0) return refusal(404, { message: 'Passkey not found', code: 'not_found' });
       passkeys.splice(at, 1);
-      return new HttpResponse(null, { status: 204 });
+      return response(204).empty();
     }),
   );
   return sent;

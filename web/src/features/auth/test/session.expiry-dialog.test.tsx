@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { answer, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { TOKEN_STORAGE_KEY } from '../../../lib/session-token';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
@@ -24,9 +25,9 @@ function shortSession(left: number): string {
 function renewalsLeave(left: () => number) {
   refreshes = 0;
   server.use(
-    http.post('*/api/auth/refresh', () => {
+    http.post('/api/auth/refresh', () => {
       refreshes += 1;
-      return HttpResponse.json({ token: shortSession(left()) });
+      return answer('/api/auth/refresh', 'post', { token: shortSession(left()) });
     }),
   );
 }
@@ -57,11 +58,8 @@ describe('Session expiry dialog', () => {
 
   it('when the session has reached its maximum age, then the dialog says it cannot be extended and when it ends', async () => {
     server.use(
-      http.post('*/api/auth/refresh', () =>
-        HttpResponse.json(
-          { message: 'Your session has ended. Please sign in again.', code: 'session_expired' },
-          { status: 401 },
-        ),
+      http.post('/api/auth/refresh', () =>
+        refusal(401, { message: 'Your session has ended. Please sign in again.', code: 'session_expired' }),
       ),
     );
     const token = shortSession(100);

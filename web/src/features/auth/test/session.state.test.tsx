@@ -1,8 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import { TOKEN_STORAGE_KEY } from '../../../lib/session-token';
 import { regularAdmin, superAdmin } from '../../../testing/fixtures';
-import { answer } from '../../../testing/answer';
+import { answer, outage } from '../../../testing/answer';
 import { renderApp } from '../../../testing/render';
 import { db, openSession, PASSWORD, server } from '../../../testing/server';
 
@@ -14,7 +15,7 @@ describe('Admin session', () => {
     let release!: () => void;
     const answered = new Promise<void>((resolve) => (release = resolve));
     server.use(
-      http.get('*/api/auth/me', async () => {
+      http.get('/api/auth/me', async () => {
         await answered;
         return answer('/api/auth/me', 'get', { admin: superAdmin });
       }),
@@ -57,7 +58,9 @@ describe('Admin session', () => {
 
   it('when the session check fails, then it is logged, the token is removed and login shows', async () => {
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    server.use(http.get('*/api/auth/me', () => HttpResponse.json({ message: 'boom' }, { status: 500 })));
+    server.use(
+      http.get('/api/auth/me', ({ response }) => response.untyped(outage(500, { message: 'boom' }))),
+    );
     const { router } = renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });
     expect(await screen.findByRole('heading', { name: 'Admin Portal' })).toBeInTheDocument();
     expect(logged).toHaveBeenCalledWith('Auth check failed:', expect.anything());
@@ -70,10 +73,16 @@ describe('Admin session', () => {
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     const busy = [503, 429];
     server.use(
-      http.get('*/api/auth/me', () => {
+      http.get('/api/auth/me', ({ response }) => {
         const status = busy.shift();
         return status
-          ? HttpResponse.json({ message: 'Service temporarily unavailable' }, { status })
+          ? // Neither is declared: a gateway's 503, a rate limiter's 429.
+            response.untyped(
+              HttpResponse.json(
+                { message: 'Service temporarily unavailable', code: 'unavailable' },
+                { status },
+              ),
+            )
           : answer('/api/auth/me', 'get', { admin: superAdmin });
       }),
     );
@@ -92,9 +101,9 @@ describe('Admin session', () => {
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     let asked = 0;
     server.use(
-      http.get('*/api/auth/me', () => {
+      http.get('/api/auth/me', ({ response }) => {
         asked += 1;
-        return HttpResponse.json({ message: 'Service temporarily unavailable' }, { status: 503 });
+        return response.untyped(outage(503, { message: 'Service temporarily unavailable' }));
       }),
     );
     const { router } = renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });

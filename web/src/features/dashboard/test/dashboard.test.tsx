@@ -1,12 +1,29 @@
 import { screen, within } from '@testing-library/react';
+import { timestampFromDate } from '@readiness/contracts';
+import { resultFailed, resultRecorded } from '@readiness/testing/fixtures';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
-import { http, HttpResponse } from 'msw';
-import { answer } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
+import { answer, outage } from '../../../testing/answer';
+import { recentResultOf } from '../../../testing/seeded';
 import type { Dashboard } from '../api/types';
 
 let dashboard: Dashboard;
+
+/** Two of the fixtures' results, as the results service records them: every answer right, and one wrong. */
+const marie = resultRecorded({
+  resultId: 'r-marie',
+  name: 'Marie Curie',
+  email: 'marie@example.edu',
+  completedAt: timestampFromDate(new Date('2025-03-01T09:01:00.000Z')),
+});
+const niels = resultFailed({
+  resultId: 'r-niels',
+  name: 'Niels Bohr',
+  email: 'niels@example.edu',
+  completedAt: timestampFromDate(new Date('2025-03-01T09:02:00.000Z')),
+});
 
 beforeEach(() => {
   dashboard = {
@@ -15,27 +32,13 @@ beforeEach(() => {
       completedAssessments: 17,
       passedAssessments: 12,
       pendingInvites: 9,
-      passRate: 70.6,
+      // 12 of 17 in whole percents, as the service works it out (`percentOf`): its declaration says integer.
+      passRate: Math.round((12 * 100) / 17),
       inProgress: 3,
     },
-    recentResults: [
-      {
-        _id: 'r-marie',
-        student: { name: 'Marie Curie', email: 'marie@example.edu' },
-        percentage: 90,
-        passed: true,
-        completedAt: '2025-03-01T09:01:00.000Z',
-      },
-      {
-        _id: 'r-niels',
-        student: { name: 'Niels Bohr', email: 'niels@example.edu' },
-        percentage: 50,
-        passed: false,
-        completedAt: '2025-03-01T09:02:00.000Z',
-      },
-    ],
+    recentResults: [recentResultOf(marie), recentResultOf(niels)],
   };
-  server.use(http.get('*/api/admin/dashboard', () => answer('/api/admin/dashboard', 'get', dashboard)));
+  server.use(http.get('/api/admin/dashboard', () => answer('/api/admin/dashboard', 'get', dashboard)));
 });
 
 const openDashboard = () => renderApp('/admin/dashboard', { token: openSession(superAdmin._id) });
@@ -85,10 +88,10 @@ describe('Dashboard', () => {
       '/admin/results/r-marie',
     );
     expect(within(first).getByText('marie@example.edu')).toBeInTheDocument();
-    expect(within(first).getByText('90%')).toHaveClass('badge--success');
+    expect(within(first).getByText(`${marie.percentage}%`)).toHaveClass('badge--success');
     expect(within(first).getByText('Passed')).toBeInTheDocument();
     expect(within(first).getByText(/Mar 1, 2025/)).toBeInTheDocument();
-    expect(within(second).getByText('50%')).toHaveClass('badge--danger');
+    expect(within(second).getByText(`${niels.percentage}%`)).toHaveClass('badge--danger');
     expect(within(second).getByText('Failed')).toBeInTheDocument();
   });
 
@@ -117,8 +120,8 @@ describe('Dashboard', () => {
 
   it('when the dashboard cannot be loaded, then "Failed to load dashboard data" shows', async () => {
     server.use(
-      http.get('*/api/admin/dashboard', () =>
-        HttpResponse.json({ message: 'database down', code: 'failed' }, { status: 500 }),
+      http.get('/api/admin/dashboard', ({ response }) =>
+        response.untyped(outage(500, { message: 'database down', code: 'failed' })),
       ),
     );
     openDashboard();

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import { server } from '../../../testing/server';
 import {
   CLOSED_MESSAGE,
@@ -59,7 +59,7 @@ describe('Live attempts: adding time and ending', () => {
   });
 
   it('when the time is more than the attempt can still be given, then the server’s limit shows under the minutes and the dialog stays open', async () => {
-    server.use(http.post('*/api/admin/live/:attemptId/extend', overLimit));
+    server.use(http.post('/api/admin/live/{attemptId}/extend', overLimit));
     const { user } = await openLive();
     const dialog = await openAddTime(user, 'Niels Bohr');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
@@ -92,8 +92,8 @@ describe('Live attempts: adding time and ending', () => {
 
   it('when the attempt was submitted a moment before, then the 409’s message shows for either action', async () => {
     server.use(
-      http.post('*/api/admin/live/:attemptId/extend', closedAttempt),
-      http.post('*/api/admin/live/:attemptId/end', closedAttempt),
+      http.post('/api/admin/live/{attemptId}/extend', closedAttempt),
+      http.post('/api/admin/live/{attemptId}/end', closedAttempt),
     );
     const { user } = await openLive();
     const addTime = await openAddTime(user, 'Lise Meitner');

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { formatTime } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { regularAdmin } from '../../../testing/fixtures';
@@ -65,7 +66,7 @@ describe('Live attempts', () => {
     // From here the server answers no list: a time left that changes can only be the page's own count.
     let asked = 0;
     server.use(
-      http.get('*/api/admin/live', () => {
+      http.get('/api/admin/live', () => {
         asked += 1;
         return new Promise<never>(() => undefined);
       }),
@@ -126,9 +127,9 @@ describe('Live attempts', () => {
   it('when the list fails to load, then it is reported once, not at every poll', async () => {
     let polls = 0;
     server.use(
-      http.get('*/api/admin/live', () => {
+      http.get('/api/admin/live', ({ response }) => {
         polls += 1;
-        return HttpResponse.json({ message: 'down' }, { status: 503 });
+        return response.untyped(outage(503, { message: 'down' }));
       }),
     );
     const reported = jest.spyOn(notify, 'error');

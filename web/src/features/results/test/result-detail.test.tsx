@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import type { PerformanceLevel } from '../../../lib/bands';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
@@ -236,9 +237,12 @@ describe('Result detail', () => {
   it('when the PDF report is being prepared, then the button shows its progress', async () => {
     let release!: () => void;
     server.use(
-      http.get('*/api/admin/results/:id/pdf', async () => {
+      http.get('/api/admin/results/{id}/pdf', async ({ response }) => {
         await new Promise<void>((resolve) => (release = resolve));
-        return new HttpResponse(new Blob(['%PDF']), { headers: { 'Content-Type': 'application/pdf' } });
+        // A PDF, which the declared types do not describe as JSON.
+        return response.untyped(
+          new HttpResponse(new Blob(['%PDF']), { headers: { 'Content-Type': 'application/pdf' } }),
+        );
       }),
     );
     const { user } = await openDetail();
@@ -251,8 +255,8 @@ describe('Result detail', () => {
 
   it('when a download fails, then "Failed to download PDF report" or "Failed to download certificate" shows', async () => {
     server.use(
-      failing('get', '/admin/results/:id/pdf', 503, 'No browser'),
-      failing('get', '/admin/results/:id/certificate', 404, 'No certificate'),
+      failing('get', '/api/admin/results/{id}/pdf', 503, 'No browser'),
+      failing('get', '/api/admin/results/{id}/certificate', 404, 'No certificate'),
     );
     const { user } = await openDetail();
     await user.click(screen.getByRole('button', { name: 'Download PDF Report' }));
@@ -362,7 +366,12 @@ describe('Result detail', () => {
   });
 
   it('when the answer holds no result, then "Result Not Found" shows', async () => {
-    server.use(http.get('*/api/admin/results/:id', () => HttpResponse.json({})));
+    server.use(
+      http.get('/api/admin/results/{id}', ({ response }) =>
+        // Deliberately malformed: a 200 without the declared `result`.
+        response.untyped(HttpResponse.json({})),
+      ),
+    );
     renderApp('/admin/results/r-empty', { token: openSession(superAdmin._id) });
     expect(await screen.findByText('Result Not Found')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Results' })).toBeInTheDocument();

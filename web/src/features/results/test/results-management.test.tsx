@@ -256,7 +256,7 @@ describe('Results Management', () => {
     await user.click(screen.getByRole('button', { name: 'Delete result of Niels Bohr' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    server.use(failing('delete', '/admin/results/:id', 500));
+    server.use(failing('delete', '/api/admin/results/{id}', 500));
     await user.click(screen.getByRole('button', { name: 'Delete result of Niels Bohr' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete Result' }));
     expect(await screen.findByText('Failed to delete assessment result')).toBeInTheDocument();
@@ -275,7 +275,7 @@ describe('Results Management', () => {
   });
 
   it('when the PDF report cannot be prepared, then "Failed to download PDF report" shows', async () => {
-    server.use(failing('get', '/admin/results/:id/pdf', 503, 'No browser available'));
+    server.use(failing('get', '/api/admin/results/{id}/pdf', 503, 'No browser available'));
     const { user } = await openResults();
     await user.click(screen.getByRole('button', { name: 'Download PDF report of Marie Curie' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Download PDF Report' }));
@@ -296,7 +296,7 @@ describe('Results Management', () => {
     server.use(
       failing(
         'post',
-        '/admin/results/:id/resend-certificate',
+        '/api/admin/results/{id}/resend-certificate',
         409,
         'Only a passed result has a certificate to resend',
       ),
@@ -305,7 +305,7 @@ describe('Results Management', () => {
     await user.click(screen.getByRole('button', { name: 'Resend certificate to Marie Curie' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend Certificate' }));
     expect(await screen.findByText('Only a passed result has a certificate to resend')).toBeInTheDocument();
-    server.use(failing('post', '/admin/results/:id/resend-certificate', 500));
+    server.use(failing('post', '/api/admin/results/{id}/resend-certificate', 500));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend Certificate' }));
     expect(await screen.findByText('Failed to resend certificate')).toBeInTheDocument();
   });
@@ -317,7 +317,7 @@ describe('Results Management', () => {
   });
 
   it('when the list cannot be loaded, then "Failed to load results" shows', async () => {
-    server.use(failing('get', '/admin/results', 500, 'database down'));
+    server.use(failing('get', '/api/admin/results', 500, 'database down'));
     renderApp('/admin/results', { token: openSession(superAdmin._id) });
     expect(await screen.findByText('Failed to load results')).toBeInTheDocument();
   });

@@ -1,4 +1,5 @@
-import { HttpResponse } from 'msw';
+import { HttpResponse, type HttpHandler } from 'msw';
+import type { PathsFor } from 'openapi-msw';
 import { performanceLevel } from '../../../lib/bands';
 import { answer, refusal } from '../../../testing/answer';
 import { http } from '../../../testing/openapi-http';
@@ -353,8 +354,11 @@ const handlers = [
         totalResults: total,
         passed,
         failed: total - passed,
-        averagePercentage: total ? store.results.reduce((s, r) => s + r.percentage, 0) / total : 0,
-        passRate: total ? Math.round((passed / total) * 100) : 0,
+        // Whole percents, as the service works them out (`percentOf`): its declaration says integer.
+        averagePercentage: total
+          ? Math.round(store.results.reduce((s, r) => s + r.percentage, 0) / total)
+          : 0,
+        passRate: total ? Math.round((passed * 100) / total) : 0,
       },
     });
   }),
@@ -409,11 +413,29 @@ const handlers = [
   }),
 ];
 
-/** A server failure for one call, for the load- and action-failure toasts. */
-export const failing = (method: 'get' | 'post' | 'delete', path: string, status = 500, message?: string) =>
-  http.untyped[method](`*/api${path}`, () =>
-    HttpResponse.json(message ? { message, code: 'failed' } : { code: 'failed' }, { status }),
-  );
+type FailingMethod = 'get' | 'post' | 'delete';
+
+/**
+ * A failure of one declared call (its method and path checked against the services' declarations), for the load-
+ * and action-failure toasts: the services' error body, or without `message` the bare `{ code }` that leaves the
+ * screen to its own words. Neither a 5xx nor a message-less error is declared by any operation, so the body goes
+ * through `response.untyped`.
+ */
+export function failing<M extends FailingMethod>(
+  method: M,
+  path: PathsFor<(typeof http)[M]>,
+  status = 500,
+  message?: string,
+): HttpHandler {
+  const fail = <R>({ response }: { response: { untyped(r: Response): R } }): R =>
+    response.untyped(
+      HttpResponse.json(message ? { message, code: 'failed' } : { code: 'failed' }, { status }),
+    );
+  // `path` is the method's (the signature checks it); TypeScript does not narrow it with `method`.
+  if (method === 'get') return http.get(path as PathsFor<typeof http.get>, fail);
+  if (method === 'post') return http.post(path as PathsFor<typeof http.post>, fail);
+  return http.delete(path as PathsFor<typeof http.delete>, fail);
+}
 
 /**
  * The files the screens saved: object URLs are made from the fetched blob and handed to an anchor

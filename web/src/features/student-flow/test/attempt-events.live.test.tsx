@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import type { AttemptEvent } from '../hooks/use-attempt-events';
@@ -8,7 +9,8 @@ import {
   attemptAnswered,
   attemptInProgress,
   db,
-  makeResult,
+  makeFailedResult,
+  seededFailedResult,
   serverNow,
   TOKEN,
   useStudentServer,
@@ -142,11 +144,11 @@ describe('The test page follows the attempt', () => {
     try {
       let refuse = true;
       server.use(
-        http.post('*/api/student/:token/submit', () => {
+        http.post('/api/student/{token}/submit', ({ response }) => {
           if (!refuse) return undefined;
           refuse = false;
           db.submits.push({ idempotencyKey: null, body: {} });
-          return HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 });
+          return response.untyped(outage(503, { message: 'down', code: 'unavailable' }));
         }),
       );
       db.attempt = attemptInProgress({}, 2 / 60);
@@ -186,16 +188,16 @@ describe('The test page follows the attempt', () => {
     expect(window.localStorage.getItem(keptAnswersKey(TOKEN, 'att-1'))).toContain('"yes"');
 
     await act(async () => {
-      db.results = [makeResult({ attemptId: 'att-1', percentage: 64, passed: false, canRetake: true })];
+      db.results = [makeFailedResult({ attemptId: 'att-1' })];
     });
-    expect(await screen.findByText('64%')).toBeInTheDocument();
+    expect(await screen.findByText(`${seededFailedResult().percentage}%`)).toBeInTheDocument();
   });
 
   it('when the attempt ends while the student is submitting, then only the submit opens the completion page', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     server.use(
-      http.post('*/api/student/:token/submit', async () => {
+      http.post('/api/student/{token}/submit', async () => {
         await held;
         return undefined;
       }),

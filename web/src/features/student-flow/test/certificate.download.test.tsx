@@ -1,9 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
+import { refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { saveBlob } from '../../../lib/save-file';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
-import { db, makeResult, TOKEN, useStudentServer } from './student-server';
+import { db, makeFailedResult, makeResult, TOKEN, useStudentServer } from './student-server';
 
 jest.mock('../../../lib/save-file', () => ({
   ...jest.requireActual<object>('../../../lib/save-file'),
@@ -19,13 +21,16 @@ const LINK = 'https://readiness.example/api/certificates/KXT-4QP-9MW/pdf?expires
 function certificateServer(status = 200) {
   const calls: Request[] = [];
   server.use(
-    http.get('*/api/certificates/:code/pdf', ({ request }) => {
+    http.get('/api/certificates/{code}/pdf', ({ request, response }) => {
       calls.push(request);
       return status === 200
-        ? new HttpResponse(new Uint8Array([37, 80, 68, 70]), {
-            headers: { 'content-type': 'application/pdf' },
-          })
-        : HttpResponse.json({ message: 'Link expired', code: 'link_expired' }, { status });
+        ? // A PDF, which the declared types do not describe as JSON.
+          response.untyped(
+            new HttpResponse(new Uint8Array([37, 80, 68, 70]), {
+              headers: { 'content-type': 'application/pdf' },
+            }),
+          )
+        : refusal(status, { message: 'Link expired', code: 'link_expired' });
     }),
   );
   return calls;
@@ -81,7 +86,7 @@ describe('Certificate on the completion page', () => {
   });
 
   it('when the result failed, then no certificate is offered and nothing is awaited', async () => {
-    db.results = [makeResult({ passed: false, canRetake: true })];
+    db.results = [makeFailedResult()];
     renderStudentApp(completePath);
     await screen.findByRole('heading', { name: 'Assessment Complete' });
     expect(screen.queryByText(/certificate/i)).not.toBeInTheDocument();

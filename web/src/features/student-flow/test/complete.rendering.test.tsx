@@ -1,8 +1,17 @@
 import { screen, waitFor } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
-import { db, makeResult, TOKEN, useStudentServer } from './student-server';
+import {
+  db,
+  makeFailedResult,
+  makeResult,
+  seededFailedResult,
+  seededResult,
+  TOKEN,
+  useStudentServer,
+} from './student-server';
 
 useStudentServer();
 
@@ -27,9 +36,6 @@ describe('Completion page', () => {
     renderStudentApp(completePath, {
       state: {
         result: makeResult({
-          percentage: 75,
-          score: 6,
-          totalPoints: 8,
           attemptNumber: 1,
           certificateUrl: 'https://readiness.example/api/certificates/KXT-4QP-9MW/pdf?expires=1&signature=s',
         }),
@@ -40,12 +46,13 @@ describe('Completion page', () => {
       screen.getByText('You have successfully passed the Distance Education Readiness Assessment'),
     ).toBeInTheDocument();
     expect(screen.getByText(/ready to begin your distance education journey/)).toBeInTheDocument();
-    expect(screen.getByText('75%')).toBeInTheDocument();
-    expect(screen.getByText('6 / 8 points')).toBeInTheDocument();
+    const { percentage, score, totalPoints, assessmentCode } = seededResult();
+    expect(screen.getByText(`${percentage}%`)).toBeInTheDocument();
+    expect(screen.getByText(`${score} / ${totalPoints} points`)).toBeInTheDocument();
     // 'Attempt #1' said once: the value, its label for screen readers only.
     expect(screen.getByText('Attempt #1', { selector: 'dd' })).toBeInTheDocument();
     expect(screen.getByText('Attempt', { selector: 'dt' })).toHaveClass('visually-hidden');
-    expect(screen.getByText('KXT-4QP-9MW')).toBeInTheDocument();
+    expect(screen.getByText(assessmentCode)).toBeInTheDocument();
     expect(screen.getByText('Status')).toBeInTheDocument();
     expect(screen.getByText('PASSED')).toBeInTheDocument();
     expect(screen.getByText('Required: 70% to pass')).toBeInTheDocument();
@@ -142,8 +149,8 @@ describe('Completion page', () => {
 
   it('when the page opens on its own, then it shows the newest result; a failed one offers the retake', async () => {
     db.results = [
-      makeResult({ _id: 'r-2', percentage: 55, score: 4, passed: false, canRetake: true, attemptNumber: 2 }),
-      makeResult({ _id: 'r-1', percentage: 40, passed: false, canRetake: true }),
+      makeFailedResult({ _id: 'r-2', attemptId: 'att-2', attemptNumber: 2 }),
+      makeFailedResult({ _id: 'r-1', attemptId: 'att-1' }),
     ];
     const { user } = renderStudentApp(completePath);
     expect(await screen.findByRole('heading', { level: 1, name: 'Assessment Complete' })).toBeInTheDocument();
@@ -151,7 +158,7 @@ describe('Completion page', () => {
     expect(
       screen.getByText("Don't worry! You can retake the assessment immediately to improve your score."),
     ).toBeInTheDocument();
-    expect(screen.getByText('55%')).toBeInTheDocument();
+    expect(screen.getByText(`${seededFailedResult().percentage}%`)).toBeInTheDocument();
     // 'Attempt #2' said once: the value, its label for screen readers only.
     expect(screen.getByText('Attempt #2', { selector: 'dd' })).toBeInTheDocument();
     expect(screen.getByText('Attempt', { selector: 'dt' })).toHaveClass('visually-hidden');
@@ -166,7 +173,7 @@ describe('Completion page', () => {
   });
 
   it('when a failed result cannot be retaken, then no retake link shows', async () => {
-    db.results = [makeResult({ percentage: 30, passed: false, canRetake: false })];
+    db.results = [makeFailedResult({ canRetake: false })];
     renderStudentApp(completePath);
     await screen.findByRole('heading', { name: 'Assessment Complete' });
     expect(screen.queryByRole('link', { name: 'Retake Assessment' })).not.toBeInTheDocument();
@@ -175,7 +182,9 @@ describe('Completion page', () => {
   it('when the results cannot be fetched, then the failure is only logged and the page keeps waiting', async () => {
     const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     server.use(
-      http.get('*/api/student/:token/results', () => HttpResponse.json({ message: 'down' }, { status: 503 })),
+      http.get('/api/student/{token}/results', ({ response }) =>
+        response.untyped(outage(503, { message: 'down' })),
+      ),
     );
     renderStudentApp(completePath);
     await waitFor(() => expect(log).toHaveBeenCalledWith('Failed to load results:', expect.anything()));

@@ -1,5 +1,7 @@
 import { screen, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
+import { answer } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { createStudentI18n } from '../../../i18n/i18n';
@@ -71,7 +73,7 @@ describe('Check before the clock starts', () => {
   });
 
   it('when the look-up does not reach the server, then the check warns before Start, and Start still works', async () => {
-    server.use(http.get('*/api/student/:token', () => HttpResponse.error()));
+    server.use(http.get('/api/student/{token}', () => HttpResponse.error()));
     renderStudentApp(`/assessment/${TOKEN}`);
     expect(await line(UNREACHABLE)).toHaveTextContent('Warning');
     expect(within(await check()).getByRole('status')).toHaveTextContent(UNREACHABLE);
@@ -92,14 +94,14 @@ describe('Check before the clock starts', () => {
   });
 
   it('when the connection is still being checked, then Start starts the assessment without waiting', async () => {
-    let answer: () => void = () => undefined;
+    let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
-      answer = resolve;
+      release = resolve;
     });
     server.use(
-      http.get('*/api/student/:token', async () => {
+      http.get('/api/student/{token}', async () => {
         await held;
-        return HttpResponse.json({ student: db.student });
+        return answer('/api/student/{token}', 'get', { student: db.student });
       }),
     );
     const scrollTo = jest.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
@@ -111,7 +113,7 @@ describe('Check before the clock starts', () => {
       expect(await screen.findByRole('heading', { level: 2, name: 'Technology' })).toBeInTheDocument();
       expect(db.attempt).not.toBeNull();
     } finally {
-      answer();
+      release();
       scrollTo.mockRestore();
     }
   });

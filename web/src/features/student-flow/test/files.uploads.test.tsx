@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { chooseFile, dropFile } from './files';
@@ -53,7 +54,7 @@ describe('File answers', () => {
   });
 
   it('when the question file cannot be downloaded, then "Download failed. Please try again." shows', async () => {
-    server.use(http.get('*/api/assessment/files/:name', () => new HttpResponse(null, { status: 500 })));
+    server.use(http.get('/api/assessment/files/{filename}', ({ response }) => response.untyped(outage(500))));
     const { card, user } = await openFileQuestion();
     await user.click(card.getByRole('button', { name: 'Download study-plan-template.docx' }));
     expect(

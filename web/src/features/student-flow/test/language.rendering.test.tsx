@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { LANGUAGES } from '../../../i18n/languages';
@@ -8,7 +9,14 @@ import en from '../../../i18n/locales/en';
 import es from '../../../i18n/locales/es';
 import fr from '../../../i18n/locales/fr';
 import pt from '../../../i18n/locales/pt';
-import { attemptInProgress, db, makeResult, TOKEN, useStudentServer } from './student-server';
+import {
+  attemptInProgress,
+  db,
+  makeFailedResult,
+  seededFailedResult,
+  TOKEN,
+  useStudentServer,
+} from './student-server';
 
 useStudentServer();
 
@@ -140,12 +148,9 @@ describe('Student pages in the student’s language', () => {
   it('when the server refuses the switch, then the page keeps the chosen language and does not ask again', async () => {
     const refused: string[] = [];
     server.use(
-      http.put('*/api/student/:token/language', async ({ request }) => {
+      http.put('/api/student/{token}/language', async ({ request }) => {
         refused.push(((await request.json()) as { language: string }).language);
-        return HttpResponse.json(
-          { message: 'Invalid or expired invitation link', code: 'not_found' },
-          { status: 404 },
-        );
+        return refusal(404, { message: 'Invalid or expired invitation link', code: 'not_found' });
       }),
     );
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -162,13 +167,13 @@ describe('Student pages in the student’s language', () => {
 
   it('when the completion page is opened by itself, then it asks the server for the language and shows the result in it', async () => {
     db.language = 'es';
-    db.results = [makeResult({ passed: false, percentage: 40, canRetake: true })];
+    db.results = [makeFailedResult()];
     renderStudentApp(`/assessment/${TOKEN}/complete`);
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Evaluación completada' }),
     ).toBeInTheDocument();
     expect(html()).toHaveAttribute('lang', 'es');
-    expect(screen.getByText('40 %')).toBeInTheDocument();
+    expect(screen.getByText(`${seededFailedResult().percentage} %`)).toBeInTheDocument();
     expect(screen.getByText('Se requiere un 70 % para aprobar')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Repetir la evaluación' })).toBeInTheDocument();
   });

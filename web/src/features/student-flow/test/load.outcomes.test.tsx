@@ -1,11 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage, refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { documentNavigation } from '../../../lib/document-navigation';
 import { handOverInvalidLink } from '../../../lib/handed-over-toast';
 import { renderApp } from '../../../testing/render';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
-import { attemptInProgress, db, makeResult, TOKEN, useStudentServer } from './student-server';
+import { attemptInProgress, db, makeResult, seededResult, TOKEN, useStudentServer } from './student-server';
 
 useStudentServer();
 
@@ -100,25 +101,22 @@ describe('Student welcome page', () => {
 
   it('when Start finds the assessment already passed (another tab), then the completion page follows with the toast', async () => {
     server.use(
-      http.post('*/api/student/:token/start', () =>
-        HttpResponse.json(
-          { message: 'Assessment already completed!', code: 'already_completed' },
-          { status: 409 },
-        ),
+      http.post('/api/student/{token}/start', () =>
+        refusal(409, { message: 'Assessment already completed!', code: 'already_completed' }),
       ),
     );
-    db.results = [makeResult({ percentage: 90 })];
+    db.results = [makeResult()];
     const { user } = renderStudentApp(`/assessment/${TOKEN}`);
     await user.click(await screen.findByRole('button', { name: 'Start Assessment' }));
     expect(await toast('Assessment already completed!')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
-    expect(screen.getByText('90%')).toBeInTheDocument();
+    expect(screen.getByText(`${seededResult().percentage}%`)).toBeInTheDocument();
   });
 
   it('when the assessment fails to load for another reason, then "Failed to load assessment" shows', async () => {
     server.use(
-      http.get('*/api/student/:token/assessment', () =>
-        HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 }),
+      http.get('/api/student/{token}/assessment', ({ response }) =>
+        response.untyped(outage(503, { message: 'down', code: 'unavailable' })),
       ),
     );
     renderStudentApp(`/assessment/${TOKEN}`);
@@ -128,11 +126,11 @@ describe('Student welcome page', () => {
 
   it('when the student has already passed, then the completion page shows that result with a toast', async () => {
     db.alreadyCompleted = true;
-    db.results = [makeResult({ percentage: 92, passed: true })];
+    db.results = [makeResult()];
     renderStudentApp(`/assessment/${TOKEN}`);
     expect(await toast('Assessment already completed!')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Congratulations!' })).toBeInTheDocument();
-    expect(screen.getByText('92%')).toBeInTheDocument();
+    expect(screen.getByText(`${seededResult().percentage}%`)).toBeInTheDocument();
     expect(where.location?.pathname).toBe(`/assessment/${TOKEN}/complete`);
   });
 

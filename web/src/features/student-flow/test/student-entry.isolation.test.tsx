@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp } from '../../../testing/render-student';
 import { db as adminDb, server } from '../../../testing/server';
 import { TOKEN, useStudentServer } from './student-server';
@@ -24,8 +25,8 @@ describe('Student pages, their own front door', () => {
   it('when a student call is answered 401, then nobody is signed out', async () => {
     window.localStorage.setItem('admin_token', 'an-admin-token');
     server.use(
-      http.get('*/api/student/:token/assessment', () =>
-        HttpResponse.json({ message: 'Authentication required', code: 'UNAUTHORIZED' }, { status: 401 }),
+      http.get('/api/student/{token}/assessment', () =>
+        refusal(401, { message: 'Authentication required', code: 'UNAUTHORIZED' }),
       ),
     );
     renderStudentApp(`/assessment/${TOKEN}`);

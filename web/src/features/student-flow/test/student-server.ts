@@ -1,7 +1,10 @@
+import { timestampFromDate } from '@readiness/contracts';
+import { resultFailed, resultRecorded } from '@readiness/testing/fixtures';
 import { HttpResponse } from 'msw';
 import type { Language } from '../../../i18n/languages';
 import { answer, refusal } from '../../../testing/answer';
 import { http } from '../../../testing/openapi-http';
+import { studentResultOf } from '../../../testing/seeded';
 import { server } from '../../../testing/server';
 import type {
   ActivityBody,
@@ -185,20 +188,32 @@ export const practiceQuestion: NonNullable<StudentAssessment['practiceQuestion']
   correctAnswer: 'p2',
 };
 
+/**
+ * The result the results service records for Ada's first attempt at the shared fixtures' assessment (every answer
+ * right), as the student service lists it: its figures are the service's, not this file's.
+ */
+export const seededResult = () =>
+  resultRecorded({
+    resultId: 'r-1',
+    attemptId: 'att-1',
+    completedAt: timestampFromDate(new Date('2026-03-02T10:00:00.000Z')),
+  });
+
 export const makeResult = (overrides: Partial<StudentResult> = {}): StudentResult => ({
-  _id: 'r-1',
-  attemptId: 'att-1',
-  attemptNumber: 1,
-  score: 6,
-  totalPoints: 8,
-  percentage: 75,
-  passed: true,
-  canRetake: false,
-  assessmentCode: 'KXT-4QP-9MW',
-  completedAt: '2026-03-02T10:00:00.000Z',
-  passingScore: 70,
-  certificateUrl: null,
-  sections: [],
+  ...studentResultOf(seededResult()),
+  ...overrides,
+});
+
+/** The same attempt with one answer wrong (`resultFailed`): below the pass mark, a retake allowed. */
+export const seededFailedResult = () =>
+  resultFailed({
+    resultId: 'r-1',
+    attemptId: 'att-1',
+    completedAt: timestampFromDate(new Date('2026-03-02T10:00:00.000Z')),
+  });
+
+export const makeFailedResult = (overrides: Partial<StudentResult> = {}): StudentResult => ({
+  ...studentResultOf(seededFailedResult()),
   ...overrides,
 });
 

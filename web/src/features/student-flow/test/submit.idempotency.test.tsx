@@ -1,5 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp, where } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { keptAnswersKey } from '../autosave';
@@ -7,7 +8,10 @@ import {
   attemptAnswered,
   attemptInProgress,
   db,
+  makeFailedResult,
   makeResult,
+  seededFailedResult,
+  seededResult,
   TOKEN,
   useStudentServer,
 } from './student-server';
@@ -28,11 +32,11 @@ async function readyToSubmit(minutesLeft = 20) {
 function refuseFirstSubmit() {
   let refuse = true;
   server.use(
-    http.post('*/api/student/:token/submit', ({ request }) => {
+    http.post('/api/student/{token}/submit', ({ request, response }) => {
       if (!refuse) return undefined;
       refuse = false;
       db.submits.push({ idempotencyKey: request.headers.get('idempotency-key'), body: {} });
-      return HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 });
+      return response.untyped(outage(503, { message: 'down', code: 'unavailable' }));
     }),
   );
 }
@@ -42,13 +46,7 @@ const READY = 'https://readiness.example/api/certificates/KXT-4QP-9MW/pdf?expire
 describe('Submitting the assessment', () => {
   it('when Submit is pressed, then the answers go once with the attempt id as Idempotency-Key and the result page follows', async () => {
     // Its certificate is ready already, so the completion page has nothing to ask the server for.
-    db.nextResult = makeResult({
-      percentage: 88,
-      score: 7,
-      totalPoints: 8,
-      passed: true,
-      certificateUrl: READY,
-    });
+    db.nextResult = makeResult({ certificateUrl: READY });
     const { user } = await readyToSubmit();
     await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
     // One optional question is left: a summary asks first, and nothing is sent until it is confirmed.
@@ -139,9 +137,7 @@ describe('Submitting the assessment', () => {
 
   it('when the server is still scoring, then the completion page waits calmly and shows the result once recorded', async () => {
     db.submitAnswers = 'scoring';
-    db.results = [
-      makeResult({ _id: 'r-old', attemptId: 'att-0', percentage: 40, passed: false, canRetake: true }),
-    ];
+    db.results = [makeFailedResult({ _id: 'r-old', attemptId: 'att-0' })];
     const { user } = await readyToSubmit();
     await user.click(screen.getByRole('button', { name: 'Submit Assessment' }));
     await user.click(await screen.findByRole('button', { name: 'Submit now' }));
@@ -149,22 +145,16 @@ describe('Submitting the assessment', () => {
     await waitFor(() => expect(calculating).toHaveFocus());
     // The earlier, failed result is not this submission's.
     await waitFor(() => expect(db.resultRequests).toBeGreaterThan(0));
-    expect(screen.queryByText('40%')).not.toBeInTheDocument();
+    expect(screen.queryByText(`${seededFailedResult().percentage}%`)).not.toBeInTheDocument();
     await act(async () => {
       db.results = [
-        makeResult({
-          _id: 'r-new',
-          attemptId: 'att-1',
-          attemptNumber: 2,
-          percentage: 81,
-          certificateUrl: READY,
-        }),
+        makeResult({ _id: 'r-new', attemptId: 'att-1', attemptNumber: 2, certificateUrl: READY }),
         ...db.results,
       ];
     });
     const result = await screen.findByRole('heading', { name: 'Congratulations!' }, { timeout: 5000 });
     await waitFor(() => expect(result).toHaveFocus());
-    expect(screen.getByText('81%')).toBeInTheDocument();
+    expect(screen.getByText(`${seededResult().percentage}%`)).toBeInTheDocument();
     // 'Attempt #2' said once: the value, its label for screen readers only.
     expect(screen.getByText('Attempt #2', { selector: 'dd' })).toBeInTheDocument();
     expect(screen.getByText('Attempt', { selector: 'dt' })).toHaveClass('visually-hidden');

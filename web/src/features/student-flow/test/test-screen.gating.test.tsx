@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { chooseFile } from './files';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { db, TOKEN, useStudentServer } from './student-server';
@@ -36,8 +37,8 @@ describe('Starting the assessment', () => {
 
   it('when starting fails, then "Failed to start assessment" shows and the welcome page stays', async () => {
     server.use(
-      http.post('*/api/student/:token/start', () =>
-        HttpResponse.json({ message: 'down', code: 'unavailable' }, { status: 503 }),
+      http.post('/api/student/{token}/start', ({ response }) =>
+        response.untyped(outage(503, { message: 'down', code: 'unavailable' })),
       ),
     );
     const { user } = renderStudentApp(`/assessment/${TOKEN}`);

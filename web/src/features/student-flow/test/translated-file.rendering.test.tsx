@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { outage } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { attemptInProgress, db, TOKEN, translations, useStudentServer } from './student-server';
@@ -24,9 +25,9 @@ const requested: string[] = [];
 beforeEach(() => {
   requested.length = 0;
   server.use(
-    http.get('*/api/assessment/files/:name', ({ params }) => {
-      requested.push(String(params.name));
-      return new HttpResponse(null, { status: 500 });
+    http.get('/api/assessment/files/{filename}', ({ params, response }) => {
+      requested.push(params.filename);
+      return response.untyped(outage(500));
     }),
   );
   db.assessment = {

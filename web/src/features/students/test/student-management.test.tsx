@@ -1,9 +1,9 @@
 import { File as NodeFile } from 'node:buffer';
 import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { http } from '../../../testing/openapi-http';
 import { superAdmin } from '../../../testing/fixtures';
 import { expectErrorAtField } from '../../../testing/fields';
-import { answer } from '../../../testing/answer';
+import { answer, outage, refusal } from '../../../testing/answer';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
 import { DUPLICATE_MESSAGE, store, student, useStudentServer } from './student-server';
@@ -106,7 +106,7 @@ describe('Student Management', () => {
 
   it('when the list fails to load, then "Failed to load students" shows', async () => {
     server.use(
-      http.get('*/api/admin/students', () => HttpResponse.json({ message: 'down' }, { status: 503 })),
+      http.get('/api/admin/students', ({ response }) => response.untyped(outage(503, { message: 'down' }))),
     );
     renderApp('/admin/students', { token: openSession(superAdmin._id) });
     expect(await screen.findByText('Failed to load students')).toBeInTheDocument();
@@ -205,13 +205,10 @@ describe('Student Management', () => {
   });
 
   it('when the server refuses the extra time, then its message shows at Extra time (%) and the dialog stays open', async () => {
-    const refusal = 'Extra time must be a whole percentage from 0 to 300';
+    const refused = 'Extra time must be a whole percentage from 0 to 300';
     server.use(
-      http.patch('*/api/admin/students/:id', () =>
-        HttpResponse.json(
-          { message: refusal, code: 'validation_failed', field: 'extraTimePercent' },
-          { status: 400 },
-        ),
+      http.patch('/api/admin/students/{id}', () =>
+        refusal(400, { message: refused, code: 'validation_failed', field: 'extraTimePercent' }),
       ),
     );
     const { user } = await openStudents();
@@ -221,7 +218,7 @@ describe('Student Management', () => {
     const dialog = screen.getByRole('dialog', { name: 'Extra Time' });
     await user.type(within(dialog).getByLabelText('Extra time (%)'), '5');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await expectErrorAtField(within(dialog).getByLabelText('Extra time (%)'), refusal);
+    await expectErrorAtField(within(dialog).getByLabelText('Extra time (%)'), refused);
     expect(screen.getByRole('dialog', { name: 'Extra Time' })).toBeInTheDocument();
   });
 
@@ -236,7 +233,7 @@ describe('Student Management', () => {
   });
 
   it('when inviting fails without a message, then "Failed to send invitation" shows', async () => {
-    server.use(http.post('*/api/admin/students/invite', () => new HttpResponse(null, { status: 500 })));
+    server.use(http.post('/api/admin/students/invite', ({ response }) => response.untyped(outage(500))));
     const { user } = await openStudents();
     const dialog = await openInvite(user);
     await user.type(within(dialog).getByLabelText('Name'), 'Emmy Noether');
@@ -293,7 +290,9 @@ describe('Student Management', () => {
 
   it('when resending fails, then "Failed to resend assessment invitation" shows', async () => {
     server.use(
-      http.post('*/api/admin/students/:id/resend-assessment', () => new HttpResponse(null, { status: 500 })),
+      http.post('/api/admin/students/{id}/resend-assessment', ({ response }) =>
+        response.untyped(outage(500)),
+      ),
     );
     const { user } = await openStudents();
     await user.click(
@@ -322,7 +321,7 @@ describe('Student Management', () => {
   it('when a student is deleted, then Results Management asks for its list again, since their results went with them', async () => {
     let asked = 0;
     server.use(
-      http.get('*/api/admin/results', () => {
+      http.get('/api/admin/results', () => {
         asked += 1;
         return answer('/api/admin/results', 'get', {
           results: [],
@@ -348,7 +347,7 @@ describe('Student Management', () => {
   });
 
   it('when deleting fails, then "Failed to delete student" shows', async () => {
-    server.use(http.delete('*/api/admin/students/:id', () => new HttpResponse(null, { status: 500 })));
+    server.use(http.delete('/api/admin/students/{id}', ({ response }) => response.untyped(outage(500))));
     const { user } = await openStudents();
     await user.click(within(row('Marie Curie')).getByRole('button', { name: 'Delete Marie Curie' }));
     await user.click(

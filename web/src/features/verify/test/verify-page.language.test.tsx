@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { refusal } from '../../../testing/answer';
+import { http } from '../../../testing/openapi-http';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
 import { VISITOR_LANGUAGE_KEY } from '../../../i18n/use-visitor-language';
@@ -8,8 +9,8 @@ const html = () => document.documentElement;
 
 beforeEach(() => {
   server.use(
-    http.get('*/api/certificates/:code', () =>
-      HttpResponse.json({ message: 'No certificate has this code', code: 'not_found' }, { status: 404 }),
+    http.get('/api/certificates/{code}', () =>
+      refusal(404, { message: 'No certificate has this code', code: 'not_found' }),
     ),
   );
 });

@@ -1,34 +1,31 @@
 import { screen, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
-import { answer } from '../../../testing/answer';
+import { timestampFromDate } from '@readiness/contracts';
+import { resultRecorded } from '@readiness/testing/fixtures';
+import { http } from '../../../testing/openapi-http';
+import { answer, outage, refusal } from '../../../testing/answer';
 import { renderStudentApp } from '../../../testing/render-student';
 import { server } from '../../../testing/server';
+import { certificateOf } from '../../../testing/seeded';
+
+/** The fixtures' passed result, its certificate issued on 20 November 2026. */
+const certified = resultRecorded({ completedAt: timestampFromDate(new Date('2026-11-20T10:30:00.000Z')) });
 
 const requests: { path: string; authorization: string | null }[] = [];
 
 beforeEach(() => {
   requests.length = 0;
   server.use(
-    http.get('*/api/certificates/:code', ({ params, request }) => {
+    http.get('/api/certificates/{code}', ({ params, request, response }) => {
       requests.push({
         path: new URL(request.url).pathname,
         authorization: request.headers.get('authorization'),
       });
-      if (params.code === 'RDY-7K3F-92QX') {
-        return answer('/api/certificates/{code}', 'get', {
-          valid: true,
-          name: 'Grace Hopper',
-          assessmentTitle: 'Distance Learning Readiness',
-          percentage: 92,
-          issuedAt: '2026-11-20T10:30:00.000Z',
-        });
+      if (params.code === certified.assessmentCode) {
+        return answer('/api/certificates/{code}', 'get', certificateOf(certified));
       }
       if (params.code === 'RDY-DOWN-0000')
-        return HttpResponse.json({ message: 'x', code: 'internal' }, { status: 500 });
-      return HttpResponse.json(
-        { message: 'No certificate has this code', code: 'not_found' },
-        { status: 404 },
-      );
+        return response.untyped(outage(500, { message: 'x', code: 'internal' }));
+      return refusal(404, { message: 'No certificate has this code', code: 'not_found' });
     }),
   );
 });
@@ -37,18 +34,18 @@ describe('certificate verification page', () => {
   it('when the code belongs to a certificate, then it says Valid certificate with the name and the date', async () => {
     renderStudentApp('/verify/RDY-7K3F-92QX');
     expect(await screen.findByRole('heading', { level: 1, name: 'Valid certificate' })).toBeInTheDocument();
-    expect(screen.getByText('Grace Hopper')).toBeInTheDocument();
+    expect(screen.getByText(certified.name)).toBeInTheDocument();
     expect(screen.getByText('Nov 20, 2026')).toBeInTheDocument();
-    expect(screen.getByText('Distance Learning Readiness')).toBeInTheDocument();
-    expect(screen.getByText('92%')).toBeInTheDocument();
+    expect(screen.getByText(certified.assessmentTitle)).toBeInTheDocument();
+    expect(screen.getByText(`${certified.percentage}%`)).toBeInTheDocument();
     expect(requests).toEqual([{ path: '/api/certificates/RDY-7K3F-92QX', authorization: null }]);
   });
 
   it('when the certificate is valid, then the name stands in its own isolate, apart from the date after it', async () => {
     renderStudentApp('/verify/RDY-7K3F-92QX');
-    const name = await screen.findByText('Grace Hopper');
+    const name = await screen.findByText(certified.name);
     const isolate = name.closest('bdi, [dir="auto"]');
-    expect(isolate).toHaveTextContent(/^Grace Hopper$/);
+    expect(isolate).toHaveTextContent(new RegExp(`^${certified.name}$`));
     expect(isolate).not.toContainElement(screen.getByText('Nov 20, 2026'));
   });
 
