@@ -18,34 +18,19 @@ export interface PlatformRecord extends PlatformFields {
   updatedAt: Date;
 }
 
-interface PlatformRow {
-  id: string;
-  name: string;
-  issuer: string;
-  client_id: string;
-  deployment_ids: string[];
-  auth_url: string;
-  jwks_url: string;
-  token_url: string;
-  disabled: boolean;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
+/** The columns under their record's names; timestamps as PostgreSQL gives them, made Dates by `toPlatform`. */
+type PlatformRow = Omit<PlatformRecord, 'createdAt' | 'updatedAt'> & {
+  createdAt: Date | string;
+  updatedAt: Date | string;
+};
 
-const COLUMNS = sql`id, name, issuer, client_id, deployment_ids, auth_url, jwks_url, token_url, disabled, created_at, updated_at`;
+const COLUMNS = sql`id, name, issuer, client_id AS "clientId", deployment_ids AS "deploymentIds", auth_url AS "authUrl",
+  jwks_url AS "jwksUrl", token_url AS "tokenUrl", disabled, created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 const toPlatform = (r: PlatformRow): PlatformRecord => ({
-  id: r.id,
-  name: r.name,
-  issuer: r.issuer,
-  clientId: r.client_id,
-  deploymentIds: r.deployment_ids,
-  authUrl: r.auth_url,
-  jwksUrl: r.jwks_url,
-  tokenUrl: r.token_url,
-  disabled: r.disabled,
-  createdAt: new Date(r.created_at),
-  updatedAt: new Date(r.updated_at),
+  ...r,
+  createdAt: new Date(r.createdAt),
+  updatedAt: new Date(r.updatedAt),
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
