@@ -32,6 +32,8 @@ const PREFIXES = [
   '/api/admin/results/r1/pdf',
   '/api/admin/students',
   '/api/admin/notifications',
+  '/api/admin/lti',
+  '/api/lti',
   '/api/student',
   '/api/student/tok3n',
   '/api/assessment',
