@@ -145,3 +145,15 @@ test('when a connection is added, disabled and deleted through the screen, then 
   );
   expect((listed as { platforms: unknown[] }).platforms).toEqual([]);
 });
+
+test('when Admin Management is opened on a phone, then its LMS connections link fits and leads to the screen', async () => {
+  const page = await file.page(MOBILE);
+  await signIn(page, SUPER.email, SUPER.password);
+  await openConnections(page);
+  expect(await overflow(page)).toBeLessThanOrEqual(0);
+  await page.goBack();
+  await atPath(page, '/admin/admins');
+  await shown(page.getByRole('link', { name: 'LMS connections' }));
+  expect(await overflow(page)).toBeLessThanOrEqual(0);
+  await saveScreenshot(page, 'admin-management-lms-link', 'mobile');
+});
