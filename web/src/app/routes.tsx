@@ -131,6 +131,14 @@ export const routes: RouteObject[] = [
                         Component: m.AuditLogPage,
                       })),
                   },
+                  {
+                    path: '/admin/lms-connections',
+                    handle: titled('layout.title.lti'),
+                    lazy: () =>
+                      import('../features/lti/components/lms-connections-page').then((m) => ({
+                        Component: m.LmsConnectionsPage,
+                      })),
+                  },
                 ],
               },
             ],

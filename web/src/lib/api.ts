@@ -156,6 +156,7 @@ export const api = createApi({
     'AssessmentVersion',
     'Result',
     'SecondFactor',
+    'LtiPlatform',
   ],
   endpoints: () => ({}),
 });

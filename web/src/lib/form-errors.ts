@@ -23,6 +23,8 @@ const FIELD_OF_CODE: Readonly<Record<string, string>> = {
   wrong_password: 'password',
   // Time added to an attempt past the most it can be given (student, the Live screen's Add time).
   extension_limit: 'minutes',
+  // An LMS connected already with this issuer and client ID (integrations).
+  platform_exists: 'issuer',
 };
 
 /** The `field` and `code` of a server's error body, when it has them. */
@@ -48,7 +50,9 @@ export function failAtField<T extends FieldValues>(
   if (endedSession(error)) return;
   const body = errorBody(error);
   const byCode = typeof body?.code === 'string' ? FIELD_OF_CODE[body.code] : undefined;
-  const target = form.fields.find((f) => f === body?.field) ?? form.fields.find((f) => f === byCode);
+  // A list's item (`deploymentIds.0`) shows at the list's field.
+  const named = typeof body?.field === 'string' ? body.field.split('.')[0] : undefined;
+  const target = form.fields.find((f) => f === named) ?? form.fields.find((f) => f === byCode);
   const message = serverMessage(error);
   if (target && message) {
     form.setError(target, { type: 'server', message }, { shouldFocus: true });

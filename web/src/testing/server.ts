@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node';
 import type { Admin } from '../features/auth/api/types';
+import type { LtiPlatform } from '../features/lti/api/lti-api';
 import { answer, refusal } from './answer';
 import { http } from './openapi-http';
 import { disabledAdmin, makeToken, regularAdmin, superAdmin } from './fixtures';
@@ -24,6 +25,25 @@ export const db = {
   accounts: new Map<string, Account>(),
   sessions: new Map<string, string>(),
   requests: [] as { method: string; path: string; authorization: string | null }[],
+  /** The integrations service's LMS connections, by id. */
+  platforms: new Map<string, LtiPlatform>(),
+};
+
+export const PLATFORM_TAKEN_MESSAGE = 'This LMS (issuer and client ID) is already connected';
+
+/** The LMS connection every test starts with. */
+export const campusMoodle: LtiPlatform = {
+  id: 'p-1',
+  name: 'Campus Moodle',
+  issuer: 'https://moodle.example.edu',
+  clientId: 'readiness-tool',
+  deploymentIds: ['1', '7'],
+  authUrl: 'https://moodle.example.edu/mod/lti/auth.php',
+  jwksUrl: 'https://moodle.example.edu/mod/lti/certs.php',
+  tokenUrl: 'https://moodle.example.edu/mod/lti/token.php',
+  disabled: false,
+  createdAt: '2026-11-01T09:00:00.000Z',
+  updatedAt: '2026-11-01T09:00:00.000Z',
 };
 
 export const PASSWORD = 'correct-horse';
@@ -32,6 +52,8 @@ export function resetDb(): void {
   db.accounts.clear();
   db.sessions.clear();
   db.requests.length = 0;
+  db.platforms.clear();
+  db.platforms.set(campusMoodle.id, { ...campusMoodle });
   for (const admin of [superAdmin, regularAdmin, disabledAdmin]) {
     db.accounts.set(admin._id, { admin: { ...admin }, password: PASSWORD });
   }
@@ -50,6 +72,19 @@ function signedInAdmin(request: Request): Account | undefined {
   const id = db.sessions.get(bearer(request));
   return id ? db.accounts.get(id) : undefined;
 }
+
+/** The integrations service's guard: a super admin, or 401/403. */
+function superAdminRefusal(request: Request) {
+  const account = signedInAdmin(request);
+  if (!account) return unauthorized();
+  if (account.admin.role !== 'super_admin') {
+    return refusal(403, { message: 'Super admin access required', code: 'FORBIDDEN' });
+  }
+  return undefined;
+}
+
+const platformTaken = (issuer: string, clientId: string, except?: string) =>
+  [...db.platforms.values()].some((p) => p.issuer === issuer && p.clientId === clientId && p.id !== except);
 
 const unauthorized = () => refusal(401, { message: 'Authentication required', code: 'UNAUTHORIZED' });
 
@@ -168,6 +203,63 @@ export const handlers = [
     const { status } = await request.json();
     account.admin = { ...account.admin, status };
     return answer('/api/admin/admins/{id}/status', 'patch', { admin: account.admin });
+  }),
+  http.get('/api/admin/lti/platforms', ({ request }) => {
+    const refused = superAdminRefusal(request);
+    if (refused) return refused;
+    const origin = 'https://readiness.example.edu';
+    return answer('/api/admin/lti/platforms', 'get', {
+      platforms: [...db.platforms.values()].sort((a, b) => a.name.localeCompare(b.name)),
+      tool: {
+        loginUrl: `${origin}/api/lti/login`,
+        launchUrl: `${origin}/api/lti/launch`,
+        jwksUrl: `${origin}/api/lti/jwks`,
+      },
+    });
+  }),
+  http.post('/api/admin/lti/platforms', async ({ request }) => {
+    const refused = superAdminRefusal(request);
+    if (refused) return refused;
+    const body = await request.json();
+    if (platformTaken(body.issuer, body.clientId)) {
+      return refusal(409, { message: PLATFORM_TAKEN_MESSAGE, code: 'platform_exists' });
+    }
+    const now = new Date().toISOString();
+    const platform: LtiPlatform = {
+      ...body,
+      id: `p-${db.platforms.size + 1}`,
+      disabled: body.disabled ?? false,
+      createdAt: now,
+      updatedAt: now,
+    };
+    db.platforms.set(platform.id, platform);
+    return answer('/api/admin/lti/platforms', 'post', { platform }, { status: 201 });
+  }),
+  http.put('/api/admin/lti/platforms/{id}', async ({ request, params }) => {
+    const refused = superAdminRefusal(request);
+    if (refused) return refused;
+    const found = db.platforms.get(params.id);
+    if (!found) return refusal(404, { message: 'LMS connection not found', code: 'NOT_FOUND' });
+    const body = await request.json();
+    if (platformTaken(body.issuer, body.clientId, found.id)) {
+      return refusal(409, { message: PLATFORM_TAKEN_MESSAGE, code: 'platform_exists' });
+    }
+    const platform = {
+      ...found,
+      ...body,
+      disabled: body.disabled ?? false,
+      updatedAt: new Date().toISOString(),
+    };
+    db.platforms.set(platform.id, platform);
+    return answer('/api/admin/lti/platforms/{id}', 'put', { platform });
+  }),
+  http.delete('/api/admin/lti/platforms/{id}', ({ request, params, response }) => {
+    const refused = superAdminRefusal(request);
+    if (refused) return refused;
+    if (!db.platforms.delete(params.id)) {
+      return refusal(404, { message: 'LMS connection not found', code: 'NOT_FOUND' });
+    }
+    return response(204).empty();
   }),
 ];
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { ScrollText, UserPlus, Users } from 'lucide-react';
+import { PlugZap, ScrollText, UserPlus, Users, type LucideIcon } from 'lucide-react';
 import { Button, ButtonLink, Card, ListTable, SearchInput, matchesNameOrEmail } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { selectAdmin } from '../../auth/api/session';
@@ -8,6 +8,7 @@ import type { Admin } from '../../auth/api/types';
 import { useGetAdminsQuery } from '../api/admins-api';
 import { useToggleStatus } from '../hooks/use-toggle-status';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
+import type { AdminMessageId } from '../../../i18n/admin/en';
 
 import { adminColumns } from './admin-columns';
 import { CreateAdminModal, EditAdminModal } from './admin-form-modals';
@@ -15,6 +16,12 @@ import { AdminStatCards } from './admin-stats';
 import { DisableAdminDialog } from './disable-admin-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { useResetFactorsDialog } from './reset-factors-dialog';
+
+/** The super admins' other screens, reached from this one. */
+const RELATED_SCREENS: { to: string; labelId: AdminMessageId; Icon: LucideIcon }[] = [
+  { to: '/admin/audit', labelId: 'admins.list.auditLog', Icon: ScrollText },
+  { to: '/admin/lms-connections', labelId: 'admins.list.lmsConnections', Icon: PlugZap },
+];
 
 export function AdminManagementPage() {
   const t = useAdminT();
@@ -63,13 +70,11 @@ export function AdminManagementPage() {
             value={search}
             onChange={setSearch}
           />
-          <ButtonLink
-            to="/admin/audit"
-            variant="secondary"
-            icon={<ScrollText size={18} aria-hidden="true" />}
-          >
-            {t('admins.list.auditLog')}
-          </ButtonLink>
+          {RELATED_SCREENS.map(({ to, labelId, Icon }) => (
+            <ButtonLink key={to} to={to} variant="secondary" icon={<Icon size={18} aria-hidden="true" />}>
+              {t(labelId)}
+            </ButtonLink>
+          ))}
         </div>
         <ListTable
           loading={isLoading}

@@ -17,6 +17,7 @@ import common from './common';
 import dashboard from './dashboard';
 import layout from './layout';
 import live from './live';
+import lti from './lti';
 import misc from './misc';
 import results from './results';
 import students from './students';
@@ -31,6 +32,7 @@ const en = {
   ...dashboard,
   ...layout,
   ...live,
+  ...lti,
   ...misc,
   ...results,
   ...students,

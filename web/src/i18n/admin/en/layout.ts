@@ -20,6 +20,7 @@ export default {
   'layout.title.security': 'Security',
   'layout.title.admins': 'Admin Management',
   'layout.title.audit': 'Audit Log',
+  'layout.title.lti': 'LMS connections',
   'layout.defaultTitle': 'Admin Portal',
   'layout.documentTitle': '{title} · Readiness Admin',
   'layout.skipToContent': 'Skip to content',
