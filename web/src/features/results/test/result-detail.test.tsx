@@ -1,16 +1,21 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
+import { assessmentInput, SECTIONS } from '@readiness/testing/fixtures';
 import { http } from '../../../testing/openapi-http';
 import type { PerformanceLevel } from '../../../lib/bands';
 import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
 import {
+  ada,
+  detailOf,
+  failedResult,
   failing,
+  grace,
   localTime,
-  marieDetail,
-  marieTimeline,
-  niels,
+  passedAttempt,
+  passedResult,
+  passedTimeline,
   saved,
   store,
   useResultsServer,
@@ -18,7 +23,20 @@ import {
 
 useResultsServer();
 
-async function openDetail(id = 'r-marie') {
+const passedId = passedResult.resultId;
+const failedId = failedResult.resultId;
+/** The details as the service gives them for the seeded passed and failed results. */
+const passed = () => detailOf(passedResult);
+const failed = () => detailOf(failedResult);
+/** The fixtures' questions, in the version's order. */
+const [yesNo, multipleChoice, fileUpload] = assessmentInput().questions as [
+  ReturnType<typeof assessmentInput>['questions'][number],
+  ReturnType<typeof assessmentInput>['questions'][number],
+  ReturnType<typeof assessmentInput>['questions'][number],
+];
+const [technology, habits] = SECTIONS as [(typeof SECTIONS)[number], (typeof SECTIONS)[number]];
+
+async function openDetail(id = passedId) {
   const app = renderApp(`/admin/results/${id}`, { token: openSession(superAdmin._id) });
   await screen.findByRole('region', { name: 'Student Information' });
   return app;
@@ -39,16 +57,19 @@ describe('Result detail', () => {
     expect(screen.getByRole('button', { name: 'Download PDF Report' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download Certificate' })).toBeInTheDocument();
     const student = card('Student Information');
-    expect(fact(student, 'Name')).toBe('Marie Curie');
-    expect(fact(student, 'Email')).toBe('marie@example.edu');
+    expect(fact(student, 'Name')).toBe(ada.name);
+    expect(fact(student, 'Email')).toBe(ada.email);
     expect(fact(student, 'Completed')).toMatch(/Mar 1, 2025/);
-    expect(fact(student, 'Assessment Code')).toBe('RDY-7K3F-92QX');
+    expect(fact(student, 'Assessment Code')).toBe(passedResult.assessmentCode);
+    // Every answer right: 100%, the top band.
     const overview = card('Assessment Overview');
-    expect(within(overview).getByText('90%').parentElement).toHaveClass('score--excellent');
+    expect(within(overview).getByText(`${passedResult.percentage}%`).parentElement).toHaveClass(
+      'score--excellent',
+    );
     expect(within(overview).getByText('PASSED')).toBeInTheDocument();
     expect(fact(overview, 'Performance Level')).toBe('Excellent');
-    expect(fact(overview, 'Score')).toBe('9 / 10 points');
-    expect(fact(overview, 'Passing Score')).toBe('70%');
+    expect(fact(overview, 'Score')).toBe(`${passedResult.score} / ${passedResult.totalPoints} points`);
+    expect(fact(overview, 'Passing Score')).toBe(`${passedResult.passingScore}%`);
   });
 
   it.each([
@@ -82,18 +103,17 @@ describe('Result detail', () => {
   ] as const)(
     'when $score of $totalPoints points are opened against a passing score of 70, then the overview reads $shown and the points needed',
     async ({ score, totalPoints, percentage, passed, shown, band, needed }) => {
-      store.details.set(niels._id, {
-        ...marieDetail,
-        ...niels,
+      store.details.set(failedId, {
+        ...failed(),
         score,
         totalPoints,
         percentage,
         passed,
         performanceLevel: passed ? 'Satisfactory' : 'Needs Improvement',
         passingScore: 70,
-        sections: [{ ...marieDetail.sections[0]!, score, totalPoints, percentage }],
+        sections: [{ ...failed().sections[0]!, score, totalPoints, percentage }],
       });
-      await openDetail(niels._id);
+      await openDetail(failedId);
       const overview = card('Assessment Overview');
       expect(within(overview).getByText(shown, { selector: '.overview__percent' }).parentElement).toHaveClass(
         `score--${band}`,
@@ -106,18 +126,17 @@ describe('Result detail', () => {
   );
 
   it('when the result has no code and failed, then "N/A", FAILED, the low band colour and no certificate button show', async () => {
-    store.details.set(niels._id, {
-      ...marieDetail,
-      ...niels,
-      assessmentVersion: null,
-    });
-    await openDetail(niels._id);
+    // The failed result's code is empty; its version is one the service has no copy of.
+    store.details.set(failedId, { ...failed(), assessmentVersion: null });
+    await openDetail(failedId);
+    expect(fact(card('Student Information'), 'Name')).toBe(grace.name);
     expect(fact(card('Student Information'), 'Assessment Code')).toBe('N/A');
+    // 4 of 6 points: 66.7%, below the 70 to pass.
     const overview = card('Assessment Overview');
     expect(within(overview).getByText('FAILED')).toBeInTheDocument();
-    expect(within(overview).getByText('50%').parentElement).toHaveClass('score--low');
+    expect(within(overview).getByText(`${failed().percentage}%`).parentElement).toHaveClass('score--low');
     expect(fact(overview, 'Performance Level')).toBe('Needs Improvement');
-    expect(fact(overview, 'Passing Score')).toBe('70%');
+    expect(fact(overview, 'Passing Score')).toBe(`${failedResult.passingScore}%`);
     expect(screen.queryByRole('button', { name: 'Download Certificate' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Resend Certificate' })).not.toBeInTheDocument();
   });
@@ -131,7 +150,7 @@ describe('Result detail', () => {
     [70, 'score--satisfactory', 'Satisfactory'],
     [69, 'score--low', 'Needs Improvement'],
   ])('when the score is %i%%, then its colour is %s and its level %s', async (percentage, colour, level) => {
-    store.details.set('r-marie', { ...marieDetail, percentage, performanceLevel: level });
+    store.details.set(passedId, { ...passed(), percentage, performanceLevel: level });
     await openDetail();
     const overview = card('Assessment Overview');
     expect(
@@ -141,80 +160,96 @@ describe('Result detail', () => {
   });
 
   it('when sections are shown, then each has title, description, percentage, level, its points and "x / y correct", each named', async () => {
-    await openDetail();
+    // The failed result: Technology full marks; Habits 3 of 5 points, one of its two questions right.
+    await openDetail(failedId);
     const items = within(card('Section Performance')).getAllByRole('listitem');
-    expect(items).toHaveLength(2);
-    const [digital, habits] = items as [HTMLElement, HTMLElement];
-    expect(within(digital).getByRole('heading', { name: 'Digital Skills' })).toBeInTheDocument();
-    expect(within(digital).getByText('Using a computer and the web')).toBeInTheDocument();
-    expect(within(digital).getByText('100%')).toBeInTheDocument();
-    expect(within(digital).getByText('Excellent')).toBeInTheDocument();
-    expect(fact(digital, 'Score')).toBe('5 / 5 points');
-    expect(fact(digital, 'Questions')).toBe('3 / 3 correct');
-    expect(within(habits).getByText('80%')).toHaveClass('badge--info');
-    expect(within(habits).getByText('Good')).toBeInTheDocument();
+    expect(items).toHaveLength(SECTIONS.length);
+    const [first, second] = items as [HTMLElement, HTMLElement];
+    const [firstFigures, secondFigures] = failedResult.sections as [
+      (typeof failedResult.sections)[number],
+      (typeof failedResult.sections)[number],
+    ];
+    expect(within(first).getByRole('heading', { name: technology.title })).toBeInTheDocument();
+    expect(within(first).getByText(technology.description)).toBeInTheDocument();
+    expect(within(first).getByText(`${firstFigures.percentage}%`)).toBeInTheDocument();
+    expect(within(first).getByText('Excellent')).toBeInTheDocument();
+    // Out of a single point, 'point' is singular.
+    expect(fact(first, 'Score')).toBe(`${firstFigures.score} / ${firstFigures.totalPoints} point`);
+    expect(fact(first, 'Questions')).toBe(`${firstFigures.correct} / ${firstFigures.questions} correct`);
+    expect(within(second).getByRole('heading', { name: habits.title })).toBeInTheDocument();
+    expect(within(second).getByText(`${secondFigures.percentage}%`)).toHaveClass('badge--danger');
+    expect(within(second).getByText('Needs Improvement')).toBeInTheDocument();
     // The percentage is of points, so the points it comes from stand beside the count of questions, apart from it.
-    expect(fact(habits, 'Score')).toBe('4 / 5 points');
-    expect(fact(habits, 'Questions')).toBe('2 / 3 correct');
+    expect(fact(second, 'Score')).toBe(`${secondFigures.score} / ${secondFigures.totalPoints} points`);
+    expect(fact(second, 'Questions')).toBe(`${secondFigures.correct} / ${secondFigures.questions} correct`);
   });
 
   it("when questions are listed, then they come in the version's order with the version's numbers (Q1, Q2…)", async () => {
-    await openDetail();
+    // The failed result, its answers in another order than the version's: the multiple choice wrong.
+    store.details.set(failedId, { ...failed(), answers: [...failed().answers].reverse() });
+    await openDetail(failedId);
     const items = questionItems();
-    expect(numbersShown(items)).toEqual(['Q1', 'Q2', 'Q3', 'Q4']);
+    expect(numbersShown(items)).toEqual(['Q1', 'Q2', 'Q3']);
     expect(items.map((i) => i.querySelector('.question-results__text')?.textContent)).toEqual([
-      'First question',
-      'Second question',
-      'Upload your timetable',
-      'Tenth question',
+      yesNo.question,
+      multipleChoice.question,
+      fileUpload.question,
     ]);
-    const [first, second, , tenth] = items as [HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+    const [first, second, third] = items as [HTMLElement, HTMLElement, HTMLElement];
     expect(within(first).getByText('Correct')).toBeInTheDocument();
-    expect(within(first).getByText(/^2 points/)).toBeInTheDocument();
-    // 'point' is singular for exactly 1, plural for 0 and 2.
-    expect(within(second).getByText(/^1 point$/)).toBeInTheDocument();
-    expect(within(tenth).getByText('Incorrect')).toBeInTheDocument();
-    expect(within(tenth).getByText(/^0 points/)).toBeInTheDocument();
-    expect(within(tenth).getByText('Yes', { exact: true })).toBeInTheDocument();
+    // 'point' is singular for exactly 1, plural for 0 and 3.
+    expect(within(first).getByText(/^1 point$/)).toBeInTheDocument();
+    expect(within(second).getByText('Incorrect')).toBeInTheDocument();
+    expect(within(second).getByText(/^0 points/)).toBeInTheDocument();
+    const rightOption = multipleChoice.options!.find((o) => o.id === multipleChoice.correctAnswer)!;
+    expect(within(second).getByText(rightOption.text, { exact: true })).toBeInTheDocument();
+    expect(within(third).getByText('Correct')).toBeInTheDocument();
+    expect(within(third).getByText(/^3 points/)).toBeInTheDocument();
   });
 
   it("when the attempt was given some of the version's questions, then each shows the version's number and, where it differs, its place on the paper", async () => {
-    // The paper drew Q2 and Q4 of the version and showed Q4 first; Q1 stood first on it, as in the version.
-    const onPaper: Record<string, number | null> = { q1: 1, q2: 3, q10: 2 };
-    store.details.set('r-marie', {
-      ...marieDetail,
-      answers: marieDetail.answers
-        .filter((a) => a.questionId in onPaper)
+    // The paper drew Q2 and Q3 of the version and showed Q3 first; Q2 stood second on it, as in the version.
+    const onPaper: Record<string, number> = { [multipleChoice.id]: 2, [fileUpload.id]: 1 };
+    store.details.set(passedId, {
+      ...passed(),
+      answers: passed()
+        .answers.filter((a) => a.questionId in onPaper)
         .map((a) => ({ ...a, paperPosition: onPaper[a.questionId]! })),
     });
     await openDetail();
-    expect(numbersShown(questionItems())).toEqual(['Q1', 'Q2 — 3rd on this paper', 'Q4 — 2nd on this paper']);
+    expect(numbersShown(questionItems())).toEqual(['Q2', 'Q3 — 1st on this paper']);
   });
 
   it('when an optional question was skipped, then it reads Skipped, not Incorrect, and shows no points against the student', async () => {
-    store.details.set('r-marie', {
-      ...marieDetail,
-      answers: marieDetail.answers.map((a) =>
-        a.questionId === 'q10'
+    // The file upload is the optional question; left unanswered, it has no file either.
+    expect(fileUpload.required).toBe(false);
+    store.details.set(passedId, {
+      ...passed(),
+      answers: passed().answers.map(({ file, ...a }) =>
+        a.questionId === fileUpload.id
           ? { ...a, answer: '', answerText: '', isCorrect: false, skipped: true, points: 0 }
-          : a,
+          : { ...a, ...(file ? { file } : {}) },
       ),
     });
     await openDetail();
-    const tenth = within(card('Question-by-Question Results')).getAllByRole('listitem')[3]!;
-    expect(within(tenth).getByText('Skipped')).toBeInTheDocument();
-    expect(within(tenth).queryByText('Incorrect')).not.toBeInTheDocument();
-    expect(within(tenth).getByText('Optional, not counted')).toBeInTheDocument();
-    expect(within(tenth).queryByText(/Correct answer/)).not.toBeInTheDocument();
-    expect(tenth).toHaveClass('question-results__item--skipped');
+    const skipped = questionItems()[2]!;
+    expect(within(skipped).getByText('Skipped')).toBeInTheDocument();
+    expect(within(skipped).queryByText('Incorrect')).not.toBeInTheDocument();
+    expect(within(skipped).getByText('Optional, not counted')).toBeInTheDocument();
+    expect(within(skipped).queryByText(/Correct answer/)).not.toBeInTheDocument();
+    expect(skipped).toHaveClass('question-results__item--skipped');
   });
 
   it('when an uploaded answer is opened, then it is fetched with the admin token and saved under its name', async () => {
+    // The file handed in with the attempt, under the student's and the attempt's ids.
+    const { originalName } = passedAttempt.answers.find((a) => a.questionId === fileUpload.id)!.file!;
     const { user } = await openDetail();
-    await user.click(screen.getByRole('button', { name: 'Download timetable.pdf' }));
-    await waitFor(() => expect(saved).toEqual(['timetable.pdf']));
+    await user.click(screen.getByRole('button', { name: `Download ${originalName}` }));
+    await waitFor(() => expect(saved).toEqual([originalName]));
     const asked = store.fileRequests.at(-1)!;
-    expect(asked.path).toBe('/api/admin/students/st-1/attempts/at-1/files/q3');
+    expect(asked.path).toBe(
+      `/api/admin/students/${ada.studentId}/attempts/${passedAttempt.attemptId}/files/${fileUpload.id}`,
+    );
     expect(asked.authorization).toMatch(/^Bearer /);
   });
 
@@ -224,13 +259,10 @@ describe('Result detail', () => {
     expect(await screen.findByText('PDF report downloaded successfully')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Download Certificate' }));
     await waitFor(() => expect(saved).toHaveLength(2));
-    expect(saved).toEqual([
-      'assessment-report-Marie-Curie.pdf',
-      'certificate-Marie Curie-marie@example.edu.pdf',
-    ]);
+    expect(saved).toEqual(['assessment-report-Ada-Lovelace.pdf', `certificate-${ada.name}-${ada.email}.pdf`]);
     expect(store.fileRequests.map((r) => r.path)).toEqual([
-      '/api/admin/results/r-marie/pdf',
-      '/api/admin/results/r-marie/certificate',
+      `/api/admin/results/${passedId}/pdf`,
+      `/api/admin/results/${passedId}/certificate`,
     ]);
   });
 
@@ -272,7 +304,7 @@ describe('Result detail', () => {
     const dialog = screen.getByRole('dialog', { name: 'Resend Certificate' });
     await user.click(within(dialog).getByRole('button', { name: 'Resend Certificate' }));
     expect(await screen.findByText('Certificate resent successfully')).toBeInTheDocument();
-    expect(store.resent).toEqual(['r-marie']);
+    expect(store.resent).toEqual([passedId]);
   });
 
   describe('Timeline', () => {
@@ -296,13 +328,13 @@ describe('Result detail', () => {
       expect(within(timeline).getByRole('list').tagName).toBe('OL');
       expect(rows()).toEqual([
         { time: '10:00:00 AM', text: 'Started', notable: false },
-        { time: '10:00:01 AM', text: 'Reached section 1: Digital Skills', notable: false },
+        { time: '10:00:01 AM', text: `Reached section 1: ${technology.title}`, notable: false },
         { time: '10:00:40 AM', text: 'Answers saved', notable: false },
         { time: '10:01:10 AM', text: 'Left the page for 45 s', notable: true },
-        { time: '10:02:15 AM', text: 'Reached section 2: Study Habits', notable: false },
+        { time: '10:02:15 AM', text: `Reached section 2: ${habits.title}`, notable: false },
         { time: '10:02:30 AM', text: 'Answers saved 12 times, until 10:20:03 AM', notable: false },
         { time: '10:05:00 AM', text: 'Offline for 2 min 5 s', notable: true },
-        { time: '10:06:00 AM', text: 'Pasted 120 characters into question 4', notable: true },
+        { time: '10:06:00 AM', text: 'Pasted 120 characters into question 2', notable: true },
         { time: '10:07:00 AM', text: 'Opened on a second device or browser', notable: true },
         { time: '10:08:00 AM', text: '15 minutes added by you', notable: true },
         { time: '10:09:00 AM', text: '1 minute added by an administrator', notable: true },
@@ -315,14 +347,14 @@ describe('Result detail', () => {
       const times = within(timeline)
         .getAllByRole('listitem')
         .map((i) => i.querySelector('time'));
-      expect(times.map((t) => t?.getAttribute('dateTime'))).toEqual(marieTimeline.map((e) => e.at));
+      expect(times.map((t) => t?.getAttribute('dateTime'))).toEqual(passedTimeline.map((e) => e.at));
       expect(timeline.querySelector('.badge--danger, .badge--warning')).toBeNull();
       expect(timeline.querySelectorAll('.timeline__item--notable .badge--neutral')).toHaveLength(8);
     });
 
     it('when an administrator ended the attempt, then it says so, "by you" for the signed-in one', async () => {
-      store.details.set('r-marie', {
-        ...marieDetail,
+      store.details.set(passedId, {
+        ...passed(),
         timeline: [
           { kind: 'started', at: localTime(10, 0, 0) },
           { kind: 'ended', at: localTime(10, 30, 0), actorId: 'a-super' },
@@ -333,8 +365,8 @@ describe('Result detail', () => {
     });
 
     it('when the attempt was ended by another administrator or by the clock, then those read as such', async () => {
-      store.details.set('r-marie', {
-        ...marieDetail,
+      store.details.set(passedId, {
+        ...passed(),
         timeline: [
           { kind: 'started', at: localTime(23, 50, 0) },
           { kind: 'ended', at: localTime(23, 55, 0), actorId: 'a-regular' },
@@ -351,7 +383,7 @@ describe('Result detail', () => {
     });
 
     it('when the result was recorded before timelines, then the card says none was recorded', async () => {
-      store.details.set('r-marie', { ...marieDetail, timeline: [] });
+      store.details.set(passedId, { ...passed(), timeline: [] });
       await openDetail();
       const timeline = card('Timeline');
       expect(within(timeline).getByText('No timeline was recorded for this attempt.')).toBeInTheDocument();

@@ -3,12 +3,15 @@ import { superAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
 import {
+  ada,
+  failedResult,
   failing,
-  makeResult,
-  marieDetail,
+  grace,
+  passedResult,
   saved,
   seedResults,
   store,
+  studentsResults,
   useResultsServer,
 } from './results-server';
 
@@ -26,7 +29,7 @@ const pageButtons = () =>
   within(screen.getByRole('navigation', { name: 'Result pages' }))
     .getAllByRole('button', { name: /^Page \d+$/ })
     .map((b) => b.textContent);
-const many = (count: number) => seedResults(Array.from({ length: count }, (_, i) => makeResult(i + 1)));
+const many = (count: number) => seedResults(studentsResults(count));
 const search = (router: { state: { location: { search: string } } }) =>
   new URLSearchParams(router.state.location.search);
 
@@ -37,8 +40,10 @@ describe('Results Management', () => {
     expect(within(screen.getByRole('region', { name: 'Total Results' })).getByText('2')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Passed' })).getByText('1')).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Failed' })).getByText('1')).toBeInTheDocument();
+    // The mean of the stored whole percentages (100 and 67), rounded as the service rounds it.
+    const average = Math.round((passedResult.percentage + failedResult.percentage) / 2);
     expect(
-      within(screen.getByRole('region', { name: 'Average Score' })).getByText('70%'),
+      within(screen.getByRole('region', { name: 'Average Score' })).getByText(`${average}%`),
     ).toBeInTheDocument();
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       'Student',
@@ -48,20 +53,21 @@ describe('Results Management', () => {
       'Completed',
       'Actions',
     ]);
-    expect(within(row('Marie Curie')).getByText('90%')).toHaveClass('badge--success');
-    expect(within(row('Marie Curie')).getByText('Passed')).toBeInTheDocument();
-    expect(within(row('Marie Curie')).getByText('RDY-7K3F-92QX')).toBeInTheDocument();
-    expect(within(row('Niels Bohr')).getByText('Failed')).toBeInTheDocument();
-    expect(within(row('Niels Bohr')).getByText('N/A')).toBeInTheDocument();
-    expect(
-      within(row('Marie Curie')).getByRole('link', { name: 'View result of Marie Curie' }),
-    ).toHaveAttribute('href', '/admin/results/r-marie');
+    // Ada every answer right (6 of 6); Grace 4 of 6, shown to one decimal, with an empty code.
+    expect(within(row(ada.name)).getByText(`${passedResult.percentage}%`)).toHaveClass('badge--success');
+    expect(within(row(ada.name)).getByText('Passed')).toBeInTheDocument();
+    expect(within(row(ada.name)).getByText(passedResult.assessmentCode)).toBeInTheDocument();
+    expect(within(row(grace.name)).getByText('66.7%')).toHaveClass('badge--danger');
+    expect(within(row(grace.name)).getByText('Failed')).toBeInTheDocument();
+    expect(within(row(grace.name)).getByText('N/A')).toBeInTheDocument();
+    expect(within(row(ada.name)).getByRole('link', { name: `View result of ${ada.name}` })).toHaveAttribute(
+      'href',
+      `/admin/results/${passedResult.resultId}`,
+    );
     // A failed result has no certificate to resend.
+    expect(within(row(ada.name)).getByRole('button', { name: /Resend certificate/ })).toBeInTheDocument();
     expect(
-      within(row('Marie Curie')).getByRole('button', { name: /Resend certificate/ }),
-    ).toBeInTheDocument();
-    expect(
-      within(row('Niels Bohr')).queryByRole('button', { name: /Resend certificate/ }),
+      within(row(grace.name)).queryByRole('button', { name: /Resend certificate/ }),
     ).not.toBeInTheDocument();
     expect(lastQuery().get('page')).toBe('1');
     expect(lastQuery().get('limit')).toBe('20');
@@ -150,8 +156,8 @@ describe('Results Management', () => {
   });
 
   it('when the sidebar link opens the plain list again, then the search box and filter are cleared with it', async () => {
-    const { user } = await openResults('/admin/results?search=marie&status=passed');
-    expect(screen.getByRole('searchbox', { name: 'Search results' })).toHaveValue('marie');
+    const { user } = await openResults('/admin/results?search=ada&status=passed');
+    expect(screen.getByRole('searchbox', { name: 'Search results' })).toHaveValue('ada');
     await user.click(screen.getByRole('link', { name: 'Results' }));
     await waitFor(() => expect(screen.getByRole('searchbox', { name: 'Search results' })).toHaveValue(''));
     expect(screen.getByRole('combobox', { name: 'Result' })).toHaveValue('all');
@@ -169,8 +175,7 @@ describe('Results Management', () => {
         .getAllByRole('row')
         .slice(1);
       const name = within(first!).getByText(/^Student \d+$/).textContent!;
-      const id = store.results.find((r) => r.student.name === name)!._id;
-      store.details.set(id, { ...marieDetail, ...store.results.find((r) => r._id === id)! });
+      const id = store.results.find((r) => r.name === name)!.resultId;
       await user.click(within(first!).getByRole('link', { name: `View result of ${name}` }));
       await screen.findByRole('region', { name: 'Student Information' });
       expect(router.state.location.pathname).toBe(`/admin/results/${id}`);
@@ -202,13 +207,11 @@ describe('Results Management', () => {
     });
 
     it('when a result is opened from elsewhere, or with a state that is not a list, then Back to Results opens the plain list', async () => {
-      for (const entry of [
-        '/admin/results/r-marie',
-        { pathname: '/admin/results/r-marie', state: { resultsList: 42 } },
-      ]) {
+      const detail = `/admin/results/${passedResult.resultId}`;
+      for (const entry of [detail, { pathname: detail, state: { resultsList: 42 } }]) {
         const { router, unmount } = renderApp(entry, { token: openSession(superAdmin._id) });
         await screen.findByRole('region', { name: 'Student Information' });
-        expect(router.state.location.pathname).toBe('/admin/results/r-marie');
+        expect(router.state.location.pathname).toBe(detail);
         expect(screen.getByRole('link', { name: 'Back to Results' })).toHaveAttribute(
           'href',
           '/admin/results',
@@ -217,7 +220,7 @@ describe('Results Management', () => {
       }
       // Whatever the state holds, Back stays on the list: it is read as search parameters only.
       renderApp(
-        { pathname: '/admin/results/r-marie', state: { resultsList: '//evil.example/x?status=failed' } },
+        { pathname: detail, state: { resultsList: '//evil.example/x?status=failed' } },
         {
           token: openSession(superAdmin._id),
         },
@@ -253,23 +256,23 @@ describe('Results Management', () => {
 
   it('when a delete is cancelled or fails, then the row stays and the failure is named', async () => {
     const { user } = await openResults();
-    await user.click(screen.getByRole('button', { name: 'Delete result of Niels Bohr' }));
+    await user.click(screen.getByRole('button', { name: `Delete result of ${grace.name}` }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     server.use(failing('delete', '/api/admin/results/{id}', 500));
-    await user.click(screen.getByRole('button', { name: 'Delete result of Niels Bohr' }));
+    await user.click(screen.getByRole('button', { name: `Delete result of ${grace.name}` }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete Result' }));
     expect(await screen.findByText('Failed to delete assessment result')).toBeInTheDocument();
-    expect(row('Niels Bohr')).toBeInTheDocument();
+    expect(row(grace.name)).toBeInTheDocument();
   });
 
   it('when a PDF report is confirmed, then it is fetched with the token and saved under the student name', async () => {
     const { user } = await openResults();
-    await user.click(screen.getByRole('button', { name: 'Download PDF report of Marie Curie' }));
+    await user.click(screen.getByRole('button', { name: `Download PDF report of ${ada.name}` }));
     const dialog = screen.getByRole('dialog', { name: 'Download PDF Report' });
     await user.click(within(dialog).getByRole('button', { name: 'Download PDF Report' }));
     expect(await screen.findByText('PDF report downloaded successfully')).toBeInTheDocument();
-    expect(saved).toEqual(['assessment-report-Marie-Curie.pdf']);
+    expect(saved).toEqual(['assessment-report-Ada-Lovelace.pdf']);
     expect(store.fileRequests.at(-1)?.authorization).toMatch(/^Bearer /);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
@@ -277,7 +280,7 @@ describe('Results Management', () => {
   it('when the PDF report cannot be prepared, then "Failed to download PDF report" shows', async () => {
     server.use(failing('get', '/api/admin/results/{id}/pdf', 503, 'No browser available'));
     const { user } = await openResults();
-    await user.click(screen.getByRole('button', { name: 'Download PDF report of Marie Curie' }));
+    await user.click(screen.getByRole('button', { name: `Download PDF report of ${ada.name}` }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Download PDF Report' }));
     expect(await screen.findByText('Failed to download PDF report')).toBeInTheDocument();
     expect(saved).toEqual([]);
@@ -285,11 +288,11 @@ describe('Results Management', () => {
 
   it('when a certificate resend is confirmed, then it is sent and "Certificate resent successfully" shows', async () => {
     const { user } = await openResults();
-    await user.click(screen.getByRole('button', { name: 'Resend certificate to Marie Curie' }));
+    await user.click(screen.getByRole('button', { name: `Resend certificate to ${ada.name}` }));
     const dialog = screen.getByRole('dialog', { name: 'Resend Certificate' });
     await user.click(within(dialog).getByRole('button', { name: 'Resend Certificate' }));
     expect(await screen.findByText('Certificate resent successfully')).toBeInTheDocument();
-    expect(store.resent).toEqual(['r-marie']);
+    expect(store.resent).toEqual([passedResult.resultId]);
   });
 
   it('when a resend fails, then the server message shows, else "Failed to resend certificate"', async () => {
@@ -302,7 +305,7 @@ describe('Results Management', () => {
       ),
     );
     const { user } = await openResults();
-    await user.click(screen.getByRole('button', { name: 'Resend certificate to Marie Curie' }));
+    await user.click(screen.getByRole('button', { name: `Resend certificate to ${ada.name}` }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Resend Certificate' }));
     expect(await screen.findByText('Only a passed result has a certificate to resend')).toBeInTheDocument();
     server.use(failing('post', '/api/admin/results/{id}/resend-certificate', 500));
@@ -323,13 +326,13 @@ describe('Results Management', () => {
   });
 
   it('when CSV export is pressed, then the export is asked with the current filter and saved', async () => {
-    const { user } = await openResults('/admin/results?status=passed&search=marie');
+    const { user } = await openResults('/admin/results?status=passed&search=ada');
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toMatch(/^assessment-results-\d{4}-\d{2}-\d{2}\.csv$/);
     const asked = store.exports.at(-1)!;
     expect(asked.get('status')).toBe('passed');
-    expect(asked.get('search')).toBe('marie');
+    expect(asked.get('search')).toBe('ada');
     expect(asked.get('sortBy')).toBe('completedAt');
     expect(asked.has('page')).toBe(false);
   });

@@ -1,75 +1,44 @@
 import { HttpResponse, type HttpHandler } from 'msw';
 import type { PathsFor } from 'openapi-msw';
-import { performanceLevel } from '../../../lib/bands';
+import { timestampFromDate } from '@readiness/contracts';
+import {
+  attemptSubmitted,
+  oneWrongAnswer,
+  resultFailed,
+  resultRecorded,
+  rightAnswers,
+  student,
+  versionPublished,
+} from '@readiness/testing/fixtures';
 import { answer, refusal } from '../../../testing/answer';
 import { http } from '../../../testing/openapi-http';
 import { onePage } from '../../../testing/paging';
+import {
+  resultDetailOf,
+  resultRowOf,
+  type RecordedResult,
+  type SubmittedAttempt,
+} from '../../../testing/seeded';
 import { server } from '../../../testing/server';
-import type { ItemAnalysis, ResultDetail, ResultRow, TimelineEntry } from '../api/types';
+import type { ItemAnalysis, ResultDetail, TimelineEntry } from '../api/types';
 
 /*
  * An in-memory stand-in for the results service (and the report service's two PDF calls), speaking
  * api.md: server-side search, filter, sort and paging with stats over every result, the detail,
- * delete, resend, the CSV export and item analysis.
+ * delete, resend, the CSV export and item analysis. It keeps results as the service announces them
+ * (the shared fixtures' `results.result.recorded.v1`) and answers with the service's own mapping of them
+ * (`resultRowOf`, `resultDetailOf`): no figure is made up here.
  */
-export const store = {
-  results: [] as ResultRow[],
-  details: new Map<string, ResultDetail>(),
-  listQueries: [] as URLSearchParams[],
-  exports: [] as URLSearchParams[],
-  resent: [] as string[],
-  fileRequests: [] as { path: string; authorization: string | null }[],
-  analysisQueries: [] as URLSearchParams[],
-};
 
-export function makeResult(i: number, overrides: Partial<ResultRow> = {}): ResultRow {
-  const percentage = (i * 37) % 101;
-  return {
-    _id: `r-${i}`,
-    studentId: `st-${i}`,
-    student: { name: `Student ${String(i).padStart(3, '0')}`, email: `student${i}@example.edu` },
-    score: percentage,
-    totalPoints: 100,
-    percentage,
-    passed: percentage >= 70,
-    performanceLevel: performanceLevel(percentage),
-    assessmentCode: `RDY-${String(i).padStart(4, '0')}-TEST`,
-    completedAt: new Date(Date.UTC(2025, 2, 1, 9) + i * 60_000).toISOString(),
-    attemptNumber: 1,
-    canRetake: percentage < 70,
-    version: 1,
-    ...overrides,
-  };
-}
-
-export const marie = makeResult(1, {
-  _id: 'r-marie',
-  student: { name: 'Marie Curie', email: 'marie@example.edu' },
-  score: 9,
-  totalPoints: 10,
-  percentage: 90,
-  passed: true,
-  performanceLevel: 'Excellent',
-  assessmentCode: 'RDY-7K3F-92QX',
-});
-export const niels = makeResult(2, {
-  _id: 'r-niels',
-  student: { name: 'Niels Bohr', email: 'niels@example.edu' },
-  score: 5,
-  totalPoints: 10,
-  percentage: 50,
-  passed: false,
-  performanceLevel: 'Needs Improvement',
-  // A code is always a string; an empty one reads 'N/A'.
-  assessmentCode: '',
-});
+/** The version every seeded result was scored against: the fixtures' assessment. */
+export const version = versionPublished();
 
 /** A moment of 1 March 2025 (or another day) on this machine's clock, so the times read alike in any zone. */
 export const localTime = (hours: number, minutes: number, seconds: number, day = 1) =>
   new Date(2025, 2, day, hours, minutes, seconds).toISOString();
 
-/** Marie's attempt as the server recorded it: every kind of fact, oldest first. */
-export const marieTimeline: TimelineEntry[] = [
+/** The passed attempt as the server recorded it: every kind of fact, oldest first. */
+export const passedTimeline: TimelineEntry[] = [
   { kind: 'started', at: localTime(10, 0, 0) },
   { kind: 'section_reached', at: localTime(10, 0, 1), sectionId: 1 },
   { kind: 'saved', at: localTime(10, 0, 40), until: localTime(10, 0, 40), count: 1 },
@@ -77,7 +46,7 @@ export const marieTimeline: TimelineEntry[] = [
   { kind: 'section_reached', at: localTime(10, 2, 15), sectionId: 2 },
   { kind: 'saved', at: localTime(10, 2, 30), until: localTime(10, 20, 3), count: 12 },
   { kind: 'offline', at: localTime(10, 5, 0), seconds: 125 },
-  { kind: 'pasted', at: localTime(10, 6, 0), questionId: 'q10', count: 120 },
+  { kind: 'pasted', at: localTime(10, 6, 0), questionId: 'q2', count: 120 },
   { kind: 'second_device', at: localTime(10, 7, 0) },
   { kind: 'extended', at: localTime(10, 8, 0), minutes: 15, actorId: 'a-super' },
   { kind: 'extended', at: localTime(10, 9, 0), minutes: 1, actorId: 'a-other' },
@@ -87,165 +56,74 @@ export const marieTimeline: TimelineEntry[] = [
   { kind: 'submitted', at: localTime(10, 21, 0) },
 ];
 
-export const marieDetail: ResultDetail = {
-  ...marie,
-  passingScore: 70,
-  timeSpent: 12,
-  startedAt: '2025-03-01T08:49:00.000Z',
-  sections: [
-    {
-      id: 1,
-      title: 'Digital Skills',
-      description: 'Using a computer and the web',
-      score: 5,
-      totalPoints: 5,
-      correct: 3,
-      questions: 3,
-      percentage: 100,
-      performanceLevel: 'Excellent',
-    },
-    {
-      id: 2,
-      title: 'Study Habits',
-      description: '',
-      score: 4,
-      totalPoints: 5,
-      correct: 2,
-      questions: 3,
-      percentage: 80,
-      performanceLevel: 'Good',
-    },
-  ],
-  answers: [
-    {
-      questionId: 'q10',
-      number: 4,
-      paperPosition: null,
-      question: 'Tenth question',
-      type: 'yes_no',
-      section: 2,
-      answer: 'no',
-      answerText: 'No',
-      isCorrect: false,
-      points: 0,
-      maxPoints: 1,
-      skipped: false,
-    },
-    {
-      questionId: 'q2',
-      number: 2,
-      paperPosition: null,
-      question: 'Second question',
-      type: 'yes_no',
-      section: 1,
-      answer: 'yes',
-      answerText: 'Yes',
-      isCorrect: true,
-      points: 1,
-      maxPoints: 1,
-      skipped: false,
-    },
-    {
-      questionId: 'q1',
-      number: 1,
-      paperPosition: null,
-      question: 'First question',
-      type: 'multiple_choice',
-      section: 1,
-      answer: 'b',
-      answerText: 'A browser',
-      isCorrect: true,
-      points: 2,
-      maxPoints: 2,
-      skipped: false,
-    },
-    {
-      questionId: 'q3',
-      number: 3,
-      paperPosition: null,
-      question: 'Upload your timetable',
-      type: 'file_upload',
-      section: 1,
-      answer: 'file_uploaded',
-      answerText: 'file_uploaded',
-      isCorrect: true,
-      points: 2,
-      maxPoints: 2,
-      skipped: false,
-      file: {
-        originalName: 'timetable.pdf',
-        size: 1200,
-        mimetype: 'application/pdf',
-        url: '/api/admin/students/st-1/attempts/at-1/files/q3',
-      },
-    },
-  ],
-  assessmentVersion: {
-    versionId: 'v-1',
-    version: 1,
-    title: 'Readiness',
-    passingScore: 70,
-    sections: [
-      {
-        id: 1,
-        title: 'Digital Skills',
-        description: '',
-        questions: [
-          {
-            id: 'q1',
-            number: 1,
-            type: 'multiple_choice',
-            question: 'First question',
-            points: 2,
-            required: true,
-            correctAnswer: 'b',
-            options: [
-              { id: 'a', text: 'A spreadsheet' },
-              { id: 'b', text: 'A browser' },
-            ],
-          },
-          {
-            id: 'q2',
-            number: 2,
-            type: 'yes_no',
-            question: 'Second question',
-            points: 1,
-            required: true,
-            correctAnswer: 'yes',
-            options: [],
-          },
-          {
-            id: 'q3',
-            number: 3,
-            type: 'file_upload',
-            question: 'Upload your timetable',
-            points: 2,
-            required: true,
-            correctAnswer: '',
-            options: [],
-          },
-        ],
-      },
-      {
-        id: 2,
-        title: 'Study Habits',
-        description: '',
-        questions: [
-          {
-            id: 'q10',
-            number: 4,
-            type: 'yes_no',
-            question: 'Tenth question',
-            points: 1,
-            required: true,
-            correctAnswer: 'yes',
-            options: [],
-          },
-        ],
-      },
-    ],
-  },
-  timeline: marieTimeline,
+/** Ada, every answer right (the fixtures' `resultRecorded`: 6 of 6, passed), handed in at 10:21 on 1 March 2025. */
+export const ada = student();
+export const passedAttempt = attemptSubmitted({
+  ...ada,
+  versionId: version.versionId,
+  answers: rightAnswers(),
+  submittedAt: new Date(localTime(10, 21, 0)),
+  timeline: passedTimeline,
+});
+export const passedResult = resultRecorded({
+  ...ada,
+  attemptId: passedAttempt.attemptId,
+  versionId: version.versionId,
+  completedAt: passedAttempt.submittedAt,
+  timeline: passedAttempt.timeline,
+});
+
+/**
+ * Grace, the multiple choice wrong (the fixtures' `resultFailed`: 4 of 6, failed), handed in before Ada; her result
+ * has an empty code (a code is always a string; an empty one reads 'N/A').
+ */
+export const grace = student({ name: 'Grace Hopper', email: 'grace@example.edu' });
+export const failedAttempt = attemptSubmitted({
+  ...grace,
+  versionId: version.versionId,
+  answers: oneWrongAnswer(),
+  submittedAt: new Date(localTime(9, 30, 0)),
+});
+export const failedResult = resultFailed({
+  ...grace,
+  attemptId: failedAttempt.attemptId,
+  versionId: version.versionId,
+  completedAt: failedAttempt.submittedAt,
+  assessmentCode: '',
+});
+
+/** The detail of a seeded result, as the service gives it from the result, its version and the attempt. */
+export const detailOf = (recorded: RecordedResult): ResultDetail =>
+  resultDetailOf(
+    recorded,
+    version.versionId === recorded.versionId ? version : undefined,
+    store.attempts.find((a) => a.attemptId === recorded.attemptId),
+  );
+
+/**
+ * `count` students' results (Student 001, Student 002, …), a minute apart from 09:01 UTC on 1 March 2025: the odd
+ * ones the fixtures' passed result, the even ones its failed one.
+ */
+export function studentsResults(count: number): RecordedResult[] {
+  return Array.from({ length: count }, (_, i) => {
+    const n = i + 1;
+    const s = student({ name: `Student ${String(n).padStart(3, '0')}`, email: `student${n}@example.edu` });
+    const completedAt = timestampFromDate(new Date(Date.UTC(2025, 2, 1, 9) + n * 60_000));
+    return (n % 2 ? resultRecorded : resultFailed)({ ...s, versionId: version.versionId, completedAt });
+  });
+}
+
+export const store = {
+  results: [] as RecordedResult[],
+  /** The attempts handed in, whose start, length and files the results keep. */
+  attempts: [] as SubmittedAttempt[],
+  /** A test's own detail for a result, in place of the one worked out from it. */
+  details: new Map<string, ResultDetail>(),
+  listQueries: [] as URLSearchParams[],
+  exports: [] as URLSearchParams[],
+  resent: [] as string[],
+  fileRequests: [] as { path: string; authorization: string | null }[],
+  analysisQueries: [] as URLSearchParams[],
 };
 
 export const analysis: ItemAnalysis = {
@@ -287,9 +165,10 @@ export const analysis: ItemAnalysis = {
   })),
 };
 
-export function seedResults(results: ResultRow[] = [marie, niels]): void {
+export function seedResults(results: RecordedResult[] = [passedResult, failedResult]): void {
   store.results = results;
-  store.details = new Map([[marie._id, marieDetail]]);
+  store.attempts = [passedAttempt, failedAttempt];
+  store.details = new Map();
   store.listQueries.length = 0;
   store.exports.length = 0;
   store.resent.length = 0;
@@ -297,23 +176,24 @@ export function seedResults(results: ResultRow[] = [marie, niels]): void {
   store.analysisQueries.length = 0;
 }
 
-function matching(params: URLSearchParams): ResultRow[] {
+/** The results the list's search and filter keep, in its order (the service sorts a score by its stored percentage). */
+function matching(params: URLSearchParams): RecordedResult[] {
   const q = (params.get('search') ?? '').toLowerCase();
   const status = params.get('status') ?? 'all';
   const sortBy = params.get('sortBy') ?? 'completedAt';
   const sign = params.get('sortOrder') === 'asc' ? 1 : -1;
-  const key = (r: ResultRow): string | number =>
+  const key = (r: RecordedResult): string | number =>
     sortBy === 'studentName'
-      ? r.student.name
+      ? r.name
       : sortBy === 'score'
         ? r.percentage
         : sortBy === 'assessmentCode'
           ? r.assessmentCode
-          : r.completedAt;
+          : resultRowOf(r).completedAt;
   return store.results
     .filter(
       (r) =>
-        (!q || r.student.name.toLowerCase().includes(q) || r.student.email.includes(q)) &&
+        (!q || r.name.toLowerCase().includes(q) || r.email.includes(q)) &&
         (status === 'all' || r.passed === (status === 'passed')),
     )
     .sort((a, b) => (key(a) < key(b) ? -sign : key(a) > key(b) ? sign : 0));
@@ -348,13 +228,13 @@ const handlers = [
     const passed = store.results.filter((r) => r.passed).length;
     const total = store.results.length;
     return answer('/api/admin/results', 'get', {
-      results: rows,
+      results: rows.map(resultRowOf),
       pagination,
       stats: {
         totalResults: total,
         passed,
         failed: total - passed,
-        // Whole percents, as the service works them out (`percentOf`): its declaration says integer.
+        // Whole percents, as the service works them out from the stored (whole) percentages and `percentOf`.
         averagePercentage: total
           ? Math.round(store.results.reduce((s, r) => s + r.percentage, 0) / total)
           : 0,
@@ -367,15 +247,15 @@ const handlers = [
       path: new URL(request.url).pathname,
       authorization: request.headers.get('authorization'),
     });
-    const result = store.results.find((r) => r._id === params.id);
-    return result ? response.untyped(pdf(`assessment-report-${result.student.name}.pdf`)) : notFound();
+    const result = store.results.find((r) => r.resultId === params.id);
+    return result ? response.untyped(pdf(`assessment-report-${result.name}.pdf`)) : notFound();
   }),
   http.get('/api/admin/results/{id}/certificate', ({ request, params, response }) => {
     store.fileRequests.push({
       path: new URL(request.url).pathname,
       authorization: request.headers.get('authorization'),
     });
-    const result = store.results.find((r) => r._id === params.id && r.passed);
+    const result = store.results.find((r) => r.resultId === params.id && r.passed);
     return result ? response.untyped(pdf('certificate.pdf')) : notFound();
   }),
   http.get(
@@ -391,15 +271,16 @@ const handlers = [
     },
   ),
   http.get('/api/admin/results/{id}', ({ params }) => {
-    const detail = store.details.get(params.id);
+    const recorded = store.results.find((r) => r.resultId === params.id);
+    const detail = store.details.get(params.id) ?? (recorded && detailOf(recorded));
     return detail ? answer('/api/admin/results/{id}', 'get', { result: detail }) : notFound();
   }),
   http.delete('/api/admin/results/{id}', ({ params }) => {
-    store.results = store.results.filter((r) => r._id !== params.id);
+    store.results = store.results.filter((r) => r.resultId !== params.id);
     return answer('/api/admin/results/{id}', 'delete', { message: 'Assessment result deleted successfully' });
   }),
   http.post('/api/admin/results/{id}/resend-certificate', ({ params }) => {
-    const result = store.results.find((r) => r._id === params.id);
+    const result = store.results.find((r) => r.resultId === params.id);
     if (!result?.passed) {
       return refusal(409, {
         code: 'not_passed',
