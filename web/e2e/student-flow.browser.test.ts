@@ -479,6 +479,9 @@ test('when an invitation link is unknown, then a page of its own says so at the 
   expect(visited).not.toContain('/admin/login');
   await expectAccessible(page, 'an invalid invitation link');
   await saveScreenshot(page, 'student-invalid-link', 'mobile');
+  await page.setViewportSize(DESKTOP);
+  await shown(page.getByRole('heading', { level: 1, name: 'Invalid or expired invitation link' }));
+  await saveScreenshot(page, 'student-invalid-link', 'desktop');
 });
 
 test('when the result is still being calculated, then the completion page waits calmly and shows it once recorded', async () => {
