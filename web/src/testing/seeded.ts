@@ -2,6 +2,7 @@ import {
   performanceLevel,
   publishedVersion,
   recordedResult,
+  sectionFigures,
   shownPercentage,
   timestampDate,
   type EventPayload,
@@ -38,15 +39,7 @@ export const studentResultOf = (
   completedAt: isoOf(recorded),
   passingScore: recorded.passingScore,
   certificateUrl: null,
-  sections: recorded.sections.map((s) => ({
-    id: s.sectionId,
-    title: s.title,
-    score: s.score,
-    totalPoints: s.totalPoints,
-    correct: s.correct,
-    questions: s.questions,
-    percentage: s.percentage,
-  })),
+  sections: recorded.sections.map((s) => ({ id: s.sectionId, ...sectionFigures(s) })),
 });
 
 /** The public verification of a passed result's certificate (`GET /api/certificates/{code}`). */
