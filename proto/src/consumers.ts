@@ -43,6 +43,10 @@ export const consumers = {
   'notification.student-invited': ['student.student.invited.v1'],
   'notification.invitation-resent': ['student.invitation.resent.v1'],
   'notification.student-deleted': ['student.student.deleted.v1'],
+  'integrations.lti-launch-accepted': ['student.lti-launch.accepted.v1'],
+  'integrations.result-recorded': ['results.result.recorded.v1'],
+  'integrations.result-deleted': ['results.result.deleted.v1'],
+  'integrations.student-deleted': ['student.student.deleted.v1'],
 } as const satisfies Record<string, readonly EventName[]>;
 
 /** A handler queue of the table: `<service>.<handler>`. */

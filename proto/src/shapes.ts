@@ -329,7 +329,7 @@ export type ResultAnswer = Omit<Plain<ScoredAnswer>, 'skipped' | 'paperPosition'
 /** A result as `results.result.recorded.v1` carries it, in plain values. */
 export type RecordedResult = Omit<
   Plain<ResultRecorded>,
-  'completedAt' | 'sections' | 'answers' | 'timeline' | 'language'
+  'completedAt' | 'sections' | 'answers' | 'timeline' | 'language' | 'ltiLaunchId'
 > & {
   /** The attempt's language (English when a publisher left it out). */
   language: Language;

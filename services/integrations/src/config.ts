@@ -24,6 +24,16 @@ export const configSchema = z
     LTI_LOGIN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     /** How far the LMS's clock may be from ours when its id_token's `iat` and `exp` are read, in seconds. */
     LTI_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+    /** How long a score the LMS does not take is tried again before it is given up, in hours. */
+    LTI_GRADE_GIVE_UP_HOURS: z.coerce
+      .number()
+      .min(0.001)
+      .max(24 * 30)
+      .default(72),
+    /** The first wait after a failed try to send a score, in milliseconds; each next one doubles (15 min at most). */
+    LTI_GRADE_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+    /** How often the grade sender looks for scores due, in milliseconds. */
+    LTI_GRADE_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV !== 'production') return;

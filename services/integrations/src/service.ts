@@ -5,11 +5,16 @@ import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { defineService } from '@readiness/kit/runtime';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { configSchema } from './config';
+import { platformTokens } from './domain/platform-token';
+import type { GradesDeps } from './domain/grades';
+import { reachableUrl } from './domain/context';
 import { integrationsApi } from './entry-points/http/api';
+import { gradeConsumers, gradeJob } from './entry-points/messaging/consumers';
 
 /**
- * The integrations service: the LMS connections (LTI 1.3 registrations) and the launches from them. A learner's
- * launch ends at the student service, which the browser reaches with a sealed ticket: no service calls another.
+ * The integrations service: the LMS connections (LTI 1.3 registrations), the launches from them, and the scores
+ * sent back to the LMS's gradebook (AGS). A learner's launch ends at the student service, which the browser
+ * reaches with a sealed ticket; the scores come from results' events naming the launch: no service calls another.
  * Its `/api/admin` routes are guarded by the runtime; the LTI routes are public (the LMS's browser posts them).
  */
 export const integrationsService = defineService({
@@ -17,7 +22,7 @@ export const integrationsService = defineService({
   config: configSchema,
   migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: integrationsApi.openapi,
-  async setup({ config, logger, database }) {
+  async setup({ config, logger, database, handleOnce }) {
     const toolKeys = await loadSigningKeys({
       privateKeyPem: config.LTI_PRIVATE_KEY,
       previousPublicKeysPem: config.LTI_PREVIOUS_PUBLIC_KEYS,
@@ -41,18 +46,30 @@ export const integrationsService = defineService({
       }
       return keys;
     };
-    return {
-      routes: integrationsApi.routes({
-        database,
-        logger,
-        toolKeys,
-        launchTickets: loadEventSecretBox({ config, logger, purpose: LTI_LAUNCH_TICKET_PURPOSE }),
-        platformKeys,
-        publicOrigin: config.PUBLIC_ORIGIN,
-        allowHttpLoopback: config.LTI_ALLOW_HTTP_LOOPBACK,
-        loginTtlSeconds: config.LTI_LOGIN_TTL_SECONDS,
-        clockSkewSeconds: config.LTI_CLOCK_SKEW_SECONDS,
+    const deps = {
+      database,
+      logger,
+      toolKeys,
+      launchTickets: loadEventSecretBox({ config, logger, purpose: LTI_LAUNCH_TICKET_PURPOSE }),
+      platformKeys,
+      publicOrigin: config.PUBLIC_ORIGIN,
+      allowHttpLoopback: config.LTI_ALLOW_HTTP_LOOPBACK,
+      loginTtlSeconds: config.LTI_LOGIN_TTL_SECONDS,
+      clockSkewSeconds: config.LTI_CLOCK_SKEW_SECONDS,
+    };
+    const grades: GradesDeps = {
+      ...deps,
+      tokens: platformTokens(toolKeys, {
+        allowInsecure: (url) => url.protocol === 'http:' && reachableUrl(deps, url),
       }),
+      handleOnce: (consumer, eventId, effect) => handleOnce(consumer, eventId, effect),
+      giveUpMs: config.LTI_GRADE_GIVE_UP_HOURS * 3_600_000,
+      retryBaseMs: config.LTI_GRADE_RETRY_BASE_MS,
+    };
+    return {
+      routes: integrationsApi.routes(deps),
+      subscriptions: gradeConsumers(grades),
+      jobs: [gradeJob(grades, config.LTI_GRADE_INTERVAL_MS)],
     };
   },
 });

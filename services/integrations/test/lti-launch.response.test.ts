@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import {
+  completeLaunch,
   followTicket,
   launch,
   login,
@@ -41,14 +42,8 @@ const studentCount = async () => {
   return found[0]!.n;
 };
 
-/** A whole learner launch, login to the student's page; the answers of each step. */
-async function learnerLaunch(sub: string, claims: Record<string, unknown> = {}) {
-  const started = await login(h, platform);
-  const idToken = await platform.idToken({ sub, nonce: started.nonce, ...claims });
-  const launched = await launch(h, { id_token: idToken, state: started.state }, started.cookie);
-  const ticket = await followTicket(h, launched.headers.get('location') ?? `${PUBLIC_ORIGIN}/none`);
-  return { started, idToken, launched, ticket };
-}
+const learnerLaunch = (sub: string, claims: Record<string, unknown> = {}) =>
+  completeLaunch(h, platform, sub, claims);
 
 /** What a refusal must leave: no launch kept, no student made, and a page (not JSON, no stack). */
 async function expectRefusedPage(res: Response, status: number) {

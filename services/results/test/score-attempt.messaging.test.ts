@@ -31,12 +31,15 @@ describe.each(['real', 'embedded'] as const)('scoring on %s adapters', (kind) =>
     );
     const attemptId = randomUUID();
     const studentId = randomUUID();
+    // The student's LMS launch travels on, for the integrations service to send the score back through it.
+    const ltiLaunchId = randomUUID();
     await h.publish(
       'student.attempt.submitted.v1',
       attemptSubmitted({
         attemptId,
         studentId,
         versionId: version.versionId,
+        ltiLaunchId,
         answers: [
           { questionId: 'q1', answer: 'yes' },
           { questionId: 'q2', answer: 'a' },
@@ -62,6 +65,7 @@ describe.each(['real', 'embedded'] as const)('scoring on %s adapters', (kind) =>
       version: 1,
       passingScore: 70,
       assessmentTitle: 'Readiness check',
+      ltiLaunchId,
     });
     expect(event.payload.assessmentCode).toMatch(/^RDY-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
     expect(

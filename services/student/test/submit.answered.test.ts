@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { eventually } from '@readiness/testing';
 import {
@@ -108,6 +109,7 @@ describe('submitting', () => {
       attemptNumber: 1,
       version: 1,
       gradedFromAutosave: false,
+      ltiLaunchId: '',
       answers: [
         { questionId: 'q1', answer: 'yes' },
         { questionId: 'q2', answer: 'opt-secret-key' },
@@ -131,6 +133,22 @@ describe('submitting', () => {
     expect(student!.status).toBe('completed');
     const results = await studentCall(h, 'GET', `/api/student/${s.token}/results`);
     expect(results.json.results).toHaveLength(1);
+  });
+
+  test('when the student came from an LMS, then the submission names their newest launch, for the grade to go back through', async () => {
+    const s = await begin(true);
+    const [older, newer] = [randomUUID(), randomUUID()];
+    await h.database.execute(
+      sql`INSERT INTO lti_launch_tickets (launch_id, student_id, used_at)
+          VALUES (${older}, ${s.id}, now() - interval '1 hour'), (${newer}, ${s.id}, now())`,
+    );
+    const res = await studentCall(h, 'POST', `/api/student/${s.token}/submit`, {
+      answers: [{ questionId: 'q1', answer: 'yes' }],
+      timeSpent: 1,
+      startedAt: new Date().toISOString(),
+    });
+    expect(res.status).toBe(200);
+    expect(submittedOf(h, s.attemptId)[0]!.payload.ltiLaunchId).toBe(newer);
   });
 
   test.each([

@@ -69,15 +69,19 @@ export interface NewLaunch {
   roles: string[];
   ags: unknown;
   nonce: string;
+  /** The person's name as the LMS gave it (the instructor's page shows it). */
+  name: string;
 }
 
 /** Keeps the launch; false when its nonce was accepted before (the same id_token again). */
 export async function insertLaunch(runner: Runner, l: NewLaunch): Promise<boolean> {
   const inserted = await rows<{ id: string }>(
     runner,
-    sql`INSERT INTO lti_launches (id, platform_id, issuer, subject, deployment_id, resource_link_id, roles, ags, nonce)
+    sql`INSERT INTO lti_launches (id, platform_id, issuer, subject, deployment_id, resource_link_id, roles, ags, nonce,
+                                  name)
         VALUES (${l.id}, ${l.platformId}, ${l.issuer}, ${l.subject}, ${l.deploymentId}, ${l.resourceLinkId},
-                ${sql.param(l.roles)}::text[], ${l.ags === undefined ? null : JSON.stringify(l.ags)}::jsonb, ${l.nonce})
+                ${sql.param(l.roles)}::text[], ${l.ags === undefined ? null : JSON.stringify(l.ags)}::jsonb, ${l.nonce},
+                ${l.name})
         ON CONFLICT (nonce) DO NOTHING RETURNING id`,
   );
   return inserted.length === 1;

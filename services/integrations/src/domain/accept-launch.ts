@@ -9,6 +9,7 @@ import { jwtVerify, type JWTPayload } from 'jose';
 import { insertLaunch, pendingLogin, takeLogin } from '../data-access/launches-repository';
 import { findPlatform } from '../data-access/platforms-repository';
 import type { IntegrationsDeps } from './context';
+import { lineItemAllowed, lineItemOf } from './grades';
 import { bindingHash } from './start-login';
 
 const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
@@ -125,8 +126,13 @@ export async function acceptLaunch(
       'Only learners can open this activity for now; the instructor’s view is not available yet.',
     );
   }
+  const lineItem = lineItemOf(claims[AGS_CLAIM]);
+  if (lineItem !== undefined && !lineItemAllowed(deps, platform, lineItem)) {
+    throw refused(400, 'foreign_line_item', 'The LMS’s gradebook column is on another site than the LMS.');
+  }
   const launchId = randomUUID();
   const subject = claims.sub!;
+  const name = personName(claims);
   await deps.database.transaction(async (tx) => {
     if (!(await takeLogin(tx, login.state))) throw expired();
     const kept = await insertLaunch(tx, {
@@ -139,6 +145,7 @@ export async function acceptLaunch(
       roles,
       ags: claims[AGS_CLAIM],
       nonce: login.nonce,
+      name,
     });
     if (!kept) throw expired();
   });
@@ -146,7 +153,7 @@ export async function acceptLaunch(
     launchId,
     issuer: platform.issuer,
     subject,
-    name: personName(claims),
+    name,
     ...(text(claims.email) ? { email: text(claims.email) } : {}),
     expiresAt: Math.floor(Date.now() / 1000) + LTI_LAUNCH_TICKET_TTL_SECONDS,
   };

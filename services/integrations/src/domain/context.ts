@@ -29,3 +29,14 @@ export function toolUrls(publicOrigin: string) {
     jwksUrl: `${origin}/api/lti/jwks`,
   };
 }
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether the tool may talk to an LMS at this URL: https, or plain http on a loopback address where the setting
+ * allows it (a developer's LMS, the tests').
+ */
+export function reachableUrl(deps: Pick<IntegrationsDeps, 'allowHttpLoopback'>, url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  return deps.allowHttpLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+}

@@ -11,7 +11,7 @@ import {
   type PlatformFields,
   type PlatformRecord,
 } from '../data-access/platforms-repository';
-import type { IntegrationsDeps } from './context';
+import { reachableUrl, type IntegrationsDeps } from './context';
 
 export const PLATFORM_CHANGED = 'integrations.lti-platform.changed.v1' as const;
 export const PLATFORM_NOT_FOUND_MESSAGE = 'LMS connection not found';
@@ -23,18 +23,13 @@ const URL_FIELDS = [
   ['tokenUrl', 'Access token URL'],
 ] as const;
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /**
  * An LMS's URLs are https: its keys and its answers travel over them. Plain http only on a loopback address, and
  * only where the setting allows it (a developer's LMS, the tests').
  */
 function checkUrls(deps: Pick<IntegrationsDeps, 'allowHttpLoopback'>, p: PlatformFields): void {
   for (const [field, label] of URL_FIELDS) {
-    const url = new URL(p[field]);
-    const httpAllowed =
-      deps.allowHttpLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-    if (url.protocol !== 'https:' && !httpAllowed) {
+    if (!reachableUrl(deps, new URL(p[field]))) {
       throw new AppError('validation_failed', `${label} must be an https URL`, 400, { details: { field } });
     }
   }

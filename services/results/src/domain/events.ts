@@ -15,8 +15,11 @@ export const exportedPayload = (e: { actorId: string; search?: string; status: s
     rows: e.rows,
   });
 
-/** Everything a consumer keeps of a result: the student service's copy, the report service's certificate. */
-export const recordedPayload = (r: ResultRecord) =>
+/**
+ * Everything a consumer keeps of a result: the student service's copy, the report service's certificate, the
+ * integrations service's grade for the LMS the student came from (`ltiLaunchId`, passed on from the submission).
+ */
+export const recordedPayload = (r: ResultRecord, ltiLaunchId = '') =>
   payloadOf(RESULT_RECORDED, {
     resultId: r.id,
     attemptId: r.attemptId,
@@ -39,6 +42,7 @@ export const recordedPayload = (r: ResultRecord) =>
     localizedTitle: r.localizedTitle,
     timeline: timelineMessages(r.timeline),
     language: r.language,
+    ltiLaunchId,
     answers: r.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

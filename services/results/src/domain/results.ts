@@ -32,6 +32,8 @@ export interface Submission {
   language: Language;
   /** The questions the attempt was given (a section's draw); empty: every question of the version. */
   questionIds: string[];
+  /** The student's LMS launch the score goes back through ('' or absent: not from an LMS). */
+  ltiLaunchId?: string;
 }
 
 type HandleOnce = <T>(

@@ -42,7 +42,7 @@ async function record(tx: Tx, s: Submission, version: AssessmentVersion): Promis
       answers: scored.answers,
     });
     if (result) {
-      await enqueue(tx, { name: RESULT_RECORDED, payload: recordedPayload(result) });
+      await enqueue(tx, { name: RESULT_RECORDED, payload: recordedPayload(result, s.ltiLaunchId) });
       return result;
     }
     const existing = await resultOfAttempt(tx, s.attemptId);

@@ -13,6 +13,22 @@ export async function takeLaunchTicket(tx: Runner, launchId: string): Promise<bo
   return taken.length === 1;
 }
 
+/** Notes which student a taken launch ticket opened. */
+export async function noteLaunchStudent(tx: Runner, launchId: string, studentId: string): Promise<void> {
+  await tx.execute(
+    sql`UPDATE lti_launch_tickets SET student_id = ${studentId} WHERE launch_id = ${launchId}`,
+  );
+}
+
+/** The student's newest launch from an LMS, or '' when they never came from one. */
+export async function latestLaunchOf(runner: Runner, studentId: string): Promise<string> {
+  const [row] = await rows<{ launch_id: string }>(
+    runner,
+    sql`SELECT launch_id FROM lti_launch_tickets WHERE student_id = ${studentId} ORDER BY used_at DESC LIMIT 1`,
+  );
+  return row?.launch_id ?? '';
+}
+
 /**
  * Holds the LMS identity for the rest of the transaction, so two first launches of one person at once make one
  * student: the second waits, then finds the first one's.

@@ -96,6 +96,8 @@ export const submittedPayload = (f: {
   finalisedBy: FinalisedBy;
   gradedFromAutosave: boolean;
   timeline: TimelineFact[];
+  /** The student's newest LMS launch ('' when none): the score goes back through it. */
+  ltiLaunchId: string;
 }) => {
   const files = new Map(f.files.map((file) => [file.questionId, file]));
   return payloadOf(ATTEMPT_SUBMITTED, {
@@ -128,6 +130,7 @@ export const submittedPayload = (f: {
     timeline: timelineMessages(f.timeline),
     questionIds: f.attempt.paper?.questionIds ?? [],
     language: f.attempt.language ?? '',
+    ltiLaunchId: f.ltiLaunchId,
   });
 };
 

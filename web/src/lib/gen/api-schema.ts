@@ -1036,6 +1036,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/lti/grades/{resultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A result's score as sent to the gradebook of the LMS its student came from: sent, retrying or failed */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    resultId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Its delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            grade: {
+                                lastAnswer: string | null;
+                                lastStatus: number | null;
+                                nextTryAt: string;
+                                platformName: string | null;
+                                resultId: string;
+                                scoreGiven: number;
+                                sentAt: string | null;
+                                /** @enum {string} */
+                                state: "none" | "pending" | "sent" | "failed";
+                                tries: number;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The student did not come from an LMS */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/lti/grades/{resultId}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the score to the LMS again (after it was sent, or given up) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    resultId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Queued: the grade sender takes it */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            grade: {
+                                lastAnswer: string | null;
+                                lastStatus: number | null;
+                                nextTryAt: string;
+                                platformName: string | null;
+                                resultId: string;
+                                scoreGiven: number;
+                                sentAt: string | null;
+                                /** @enum {string} */
+                                state: "none" | "pending" | "sent" | "failed";
+                                tries: number;
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The student did not come from an LMS, or the launch gave no gradebook column */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/lti/platforms": {
         parameters: {
             query?: never;

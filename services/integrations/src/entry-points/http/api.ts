@@ -11,6 +11,8 @@ import {
   registerPlatform,
   removePlatform,
 } from '../../domain/manage-platforms';
+import { gradeOf, sendAgain } from '../../domain/grades';
+import type { GradeRecord } from '../../data-access/scores-repository';
 import { launchOperations } from './launch';
 
 const TAG = 'LMS connections';
@@ -69,6 +71,28 @@ const toolOut = z.object({ loginUrl: z.string(), launchUrl: z.string(), jwksUrl:
 
 const idParams = z.object({ id: z.string() });
 
+const gradeOut = z.object({
+  resultId: z.string(),
+  state: z.enum(['none', 'pending', 'sent', 'failed']),
+  scoreGiven: z.number(),
+  tries: z.number(),
+  lastStatus: z.number().nullable(),
+  lastAnswer: z.string().nullable(),
+  nextTryAt: z.string(),
+  sentAt: z.string().nullable(),
+  updatedAt: z.string(),
+  platformName: z.string().nullable(),
+});
+
+const gradeView = (g: GradeRecord) => ({
+  ...g,
+  nextTryAt: g.nextTryAt.toISOString(),
+  sentAt: g.sentAt?.toISOString() ?? null,
+  updatedAt: g.updatedAt.toISOString(),
+});
+
+const GRADES_TAG = 'LMS grades';
+
 const platformView = (p: PlatformRecord) => ({
   ...p,
   createdAt: p.createdAt.toISOString(),
@@ -94,6 +118,7 @@ export const integrationsApi = serviceApi<IntegrationsDeps>({
   service: 'integrations',
   tags: [
     { name: TAG, description: 'LMS registrations (LTI 1.3) and what to paste into the LMS' },
+    { name: GRADES_TAG, description: 'Scores sent back to the gradebook of the LMS a student came from' },
     { name: 'LTI', description: 'The tool side of LTI 1.3: keys, login initiation, launch' },
   ],
   operations: {
@@ -158,6 +183,35 @@ export const integrationsApi = serviceApi<IntegrationsDeps>({
       async handle({ params, res, answer }, deps) {
         await removePlatform(deps, params.id, superAdminId(res));
         return answer(204);
+      },
+    }),
+    'GET /api/admin/lti/grades/{resultId}': operation({
+      summary:
+        "A result's score as sent to the gradebook of the LMS its student came from: sent, retrying or failed",
+      tags: [GRADES_TAG],
+      admin: true,
+      params: z.object({ resultId: z.string() }),
+      responses: {
+        200: { description: 'Its delivery', body: z.object({ grade: gradeOut }) },
+        401: 'Not signed in',
+        404: 'The student did not come from an LMS',
+      },
+      async handle({ params }, deps) {
+        return { grade: gradeView(await gradeOf(deps, params.resultId)) };
+      },
+    }),
+    'POST /api/admin/lti/grades/{resultId}/send': operation({
+      summary: 'Sends the score to the LMS again (after it was sent, or given up)',
+      tags: [GRADES_TAG],
+      admin: true,
+      params: z.object({ resultId: z.string() }),
+      responses: {
+        202: { description: 'Queued: the grade sender takes it', body: z.object({ grade: gradeOut }) },
+        401: 'Not signed in',
+        404: 'The student did not come from an LMS, or the launch gave no gradebook column',
+      },
+      async handle({ params, answer }, deps) {
+        return answer(202, { grade: gradeView(await sendAgain(deps, params.resultId)) });
       },
     }),
     'GET /api/lti/jwks': operation({

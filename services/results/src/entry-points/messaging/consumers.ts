@@ -32,6 +32,7 @@ export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): S
     timeline: timelineFacts(e.timeline),
     language: languageOf(e.language),
     questionIds: e.questionIds,
+    ltiLaunchId: e.ltiLaunchId,
     answers: e.answers.map((a) => ({
       questionId: a.questionId,
       answer: a.answer,

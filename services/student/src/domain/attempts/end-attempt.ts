@@ -1,4 +1,5 @@
 import { closeAttempt } from '../../data-access/attempts-repository';
+import { latestLaunchOf } from '../../data-access/lti-identities-repository';
 import type { AttemptFile, AttemptRecord, FinalisedBy } from '../../data-access/attempt-records';
 import { ATTEMPT_SUBMITTED, submittedPayload } from '../events';
 import { FILE_UPLOADED, type Answer } from '../versions';
@@ -52,6 +53,7 @@ export async function endAttempt(
     idempotencyKey: how.idempotencyKey,
   };
   const timeSpentMinutes = minutesSpent(a, how.now);
+  const ltiLaunchId = await latestLaunchOf(runner, a.studentId);
   const written = await closeAttempt(
     runner,
     {
@@ -77,6 +79,7 @@ export async function endAttempt(
         finalisedBy: how.finalisedBy,
         gradedFromAutosave: how.late,
         timeline: attemptTimeline(a, a.timeline, { at: how.now, by: how.finalisedBy, actorId: how.endedBy }),
+        ltiLaunchId,
       }),
     },
   );

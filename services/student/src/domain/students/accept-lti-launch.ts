@@ -5,6 +5,7 @@ import { enqueue } from '@readiness/kit/outbox';
 import {
   linkIdentity,
   lockIdentity,
+  noteLaunchStudent,
   studentOfIdentity,
   takeLaunchTicket,
 } from '../../data-access/lti-identities-repository';
@@ -52,6 +53,7 @@ export async function acceptLtiLaunch(
     const knownId = await studentOfIdentity(tx, ticket.issuer, ticket.subject);
     const known = knownId ? await findStudent(tx, knownId, true) : undefined;
     const student = known ? await keepOpen(deps, tx, known) : await createStudent(deps, tx, ticket);
+    await noteLaunchStudent(tx, ticket.launchId, student.id);
     await enqueue(tx, {
       name: LTI_LAUNCH_ACCEPTED,
       payload: payloadOf(LTI_LAUNCH_ACCEPTED, {
