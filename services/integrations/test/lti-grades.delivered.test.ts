@@ -212,4 +212,53 @@ describe('grades back to the LMS (Assignment and Grade Services)', () => {
     );
     expect(left[0]!.n).toBe(0);
   });
+
+  it('when an instructor launches an activity, then a read-only page lists only the learners of that activity, with their newest results', async () => {
+    const link = { id: `link-${randomUUID()}`, title: 'Week 1 readiness' };
+    const resourceLink = { 'https://purl.imsglobal.org/spec/lti/claim/resource_link': link };
+    const finished = await completeLaunch(h, platform, `ada-${randomUUID()}`, {
+      ...resourceLink,
+      name: 'Ada <b>L</b>',
+    });
+    expect(finished.ticket.status).toBe(303);
+    await completeLaunch(h, platform, `bo-${randomUUID()}`, { ...resourceLink, name: 'Bo Open' });
+    await completeLaunch(h, platform, `cy-${randomUUID()}`, { name: 'Cy Elsewhere' });
+    const [ada] = await h.integrations.database.execute<{ id: string }>(
+      sql`SELECT id FROM lti_launches WHERE name = 'Ada <b>L</b>'`,
+    );
+    const e = recorded(ada!.id, randomUUID(), 20, 23);
+    await h.integrations.publish('results.result.recorded.v1', e);
+    await eventually(async () => expect((await grade(e.resultId)).status).toBe(200), 'kept', 10_000);
+
+    const teacher = await completeLaunch(h, platform, `teacher-${randomUUID()}`, {
+      ...resourceLink,
+      'https://purl.imsglobal.org/spec/lti/claim/roles': [
+        'http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor',
+      ],
+    });
+    expect(teacher.launched.status).toBe(200);
+    expect(teacher.launched.headers.get('cache-control')).toBe('no-store');
+    const page = await teacher.launched.text();
+    expect(page).toContain('<h1>Week 1 readiness</h1>');
+    expect(page).toContain('2 learners opened it; 1 finished, 1 passed.');
+    expect(page).toContain('Ada &lt;b&gt;L&lt;/b&gt;');
+    expect(page).toMatch(/Passed<\/td><td>86\.9 %/);
+    expect(page).toMatch(/Bo Open<\/bdi><\/th><td>Not finished/);
+    expect(page).not.toContain('Cy Elsewhere');
+    expect(page).not.toContain('teacher-');
+  });
+
+  it('when a launch has neither a learner nor an instructor role, then it is refused and nothing is kept', async () => {
+    const sub = `guest-${randomUUID()}`;
+    const { launched } = await completeLaunch(h, platform, sub, {
+      'https://purl.imsglobal.org/spec/lti/claim/roles': [
+        'http://purl.imsglobal.org/vocab/lis/v2/membership#Mentor',
+      ],
+    });
+    expect(launched.status).toBe(403);
+    const kept = await h.integrations.database.execute<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM lti_launches WHERE subject = ${sub}`,
+    );
+    expect(kept[0]!.n).toBe(0);
+  });
 });

@@ -205,3 +205,76 @@ export async function launchForScore(
   );
   return row;
 }
+
+/** A learner of one resource link as its instructor sees them: their newest score there, if any. */
+export interface RosterRow {
+  subject: string;
+  name: string;
+  firstLaunchAt: Date;
+  score: {
+    scoreGiven: number;
+    passed: boolean;
+    completedAt: Date;
+    attemptNumber: number;
+    state: GradeState;
+  } | null;
+}
+
+/**
+ * The learners who launched one resource link of one LMS (and no one else), by name, each with their newest score
+ * from a launch of that link. At most `limit` of them.
+ */
+export async function linkRoster(
+  runner: Runner,
+  platformId: string,
+  resourceLinkId: string,
+  limit = 1000,
+): Promise<RosterRow[]> {
+  const found = await rows<{
+    subject: string;
+    name: string;
+    first_launch_at: Date | string;
+    score_given: string | null;
+    passed: boolean | null;
+    completed_at: Date | string | null;
+    attempt_number: number | null;
+    state: GradeState | null;
+  }>(
+    runner,
+    sql`WITH learners AS (
+          SELECT subject, (array_agg(name ORDER BY created_at DESC))[1] AS name, min(created_at) AS first_launch_at
+          FROM lti_launches
+          WHERE platform_id = ${platformId} AND resource_link_id = ${resourceLinkId}
+            AND EXISTS (SELECT 1 FROM unnest(roles) AS role WHERE role LIKE '%#Learner')
+          GROUP BY subject
+        )
+        SELECT learners.subject, learners.name, learners.first_launch_at, newest.score_given, newest.passed,
+               newest.completed_at, newest.attempt_number, newest.state
+        FROM learners
+        LEFT JOIN LATERAL (
+          SELECT s.score_given, s.passed, s.completed_at, s.attempt_number, s.state
+          FROM lti_scores s JOIN lti_launches l ON l.id = s.launch_id
+          WHERE l.platform_id = ${platformId} AND l.resource_link_id = ${resourceLinkId}
+            AND l.subject = learners.subject
+          ORDER BY s.completed_at DESC
+          LIMIT 1
+        ) newest ON true
+        ORDER BY lower(learners.name), learners.subject
+        LIMIT ${limit}`,
+  );
+  return found.map((r) => ({
+    subject: r.subject,
+    name: r.name,
+    firstLaunchAt: new Date(r.first_launch_at),
+    score:
+      r.score_given === null
+        ? null
+        : {
+            scoreGiven: Number(r.score_given),
+            passed: r.passed === true,
+            completedAt: new Date(r.completed_at!),
+            attemptNumber: r.attempt_number ?? 1,
+            state: r.state ?? 'none',
+          },
+  }));
+}

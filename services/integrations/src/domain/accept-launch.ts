@@ -15,6 +15,8 @@ import { bindingHash } from './start-login';
 const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
 const AGS_CLAIM = 'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint';
 const LEARNER = /#Learner$/;
+/** Instructors and administrators, of the course (membership) or of the institution, teaching assistants too. */
+const TEACHING = /#(Instructor|Administrator|TeachingAssistant)$/;
 
 export const LAUNCH_REFUSED_TITLE = 'Launch refused';
 
@@ -25,6 +27,14 @@ const expired = () =>
     'launch_expired',
     'This launch has expired or was used already. Open the activity from your course again.',
   );
+
+/**
+ * Where a launch leads: a learner's browser on to their own page; an instructor's to the read-only page of the
+ * resource link's learners.
+ */
+export type LaunchOutcome =
+  | { redirectTo: string; instructor?: undefined }
+  | { instructor: { platformId: string; resourceLinkId: string; title: string }; redirectTo?: undefined };
 
 export interface LaunchRequest {
   idToken: string;
@@ -74,10 +84,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
  * launch is kept (state and nonce used once, in one transaction) and answered with where the browser goes next:
  * the student service, with a sealed ticket naming the person.
  */
-export async function acceptLaunch(
-  deps: IntegrationsDeps,
-  request: LaunchRequest,
-): Promise<{ redirectTo: string }> {
+export async function acceptLaunch(deps: IntegrationsDeps, request: LaunchRequest): Promise<LaunchOutcome> {
   const login = await pendingLogin(deps.database.db, request.state);
   if (!login) throw expired();
   if (!sameBrowser(login.bindingHash, request.binding)) {
@@ -119,11 +126,16 @@ export async function acceptLaunch(
   const roles =
     (claims[`${CLAIM}roles`] as unknown[] | undefined)?.filter((r): r is string => typeof r === 'string') ??
     [];
-  if (!roles.some((r) => LEARNER.test(r))) {
+  const teaching = roles.some((r) => TEACHING.test(r));
+  if (!teaching && !roles.some((r) => LEARNER.test(r))) {
+    throw refused(403, 'no_role', 'Only the course’s learners and instructors can open this activity.');
+  }
+  const resourceLinkId = text((claims[`${CLAIM}resource_link`] as { id?: unknown } | undefined)?.id) ?? null;
+  if (teaching && resourceLinkId === null) {
     throw refused(
-      403,
-      'not_a_learner',
-      'Only learners can open this activity for now; the instructor’s view is not available yet.',
+      400,
+      'invalid_launch',
+      'The LMS did not say which activity this is. Open it from your course again.',
     );
   }
   const lineItem = lineItemOf(claims[AGS_CLAIM]);
@@ -141,7 +153,7 @@ export async function acceptLaunch(
       issuer: platform.issuer,
       subject,
       deploymentId,
-      resourceLinkId: text((claims[`${CLAIM}resource_link`] as { id?: unknown } | undefined)?.id) ?? null,
+      resourceLinkId,
       roles,
       ags: claims[AGS_CLAIM],
       nonce: login.nonce,
@@ -149,6 +161,11 @@ export async function acceptLaunch(
     });
     if (!kept) throw expired();
   });
+  if (teaching) {
+    return {
+      instructor: { platformId: platform.id, resourceLinkId: resourceLinkId!, title: linkTitle(claims) },
+    };
+  }
   const ticket: LtiLaunchTicket = {
     launchId,
     issuer: platform.issuer,
@@ -160,6 +177,12 @@ export async function acceptLaunch(
   const url = new URL(LTI_LAUNCH_TICKET_PATH, deps.publicOrigin);
   url.searchParams.set('ticket', deps.launchTickets.seal(JSON.stringify(ticket)));
   return { redirectTo: url.toString() };
+}
+
+/** The activity's title as the LMS names it (its resource link's), else a plain one. */
+function linkTitle(claims: JWTPayload): string {
+  const link = claims[`${CLAIM}resource_link`] as { title?: unknown } | undefined;
+  return text(link?.title)?.trim().slice(0, 200) || 'Readiness assessment';
 }
 
 /** The person's name as the LMS gives it: `name`, else given and family names; empty when it gives none. */

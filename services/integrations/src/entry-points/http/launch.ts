@@ -5,6 +5,8 @@ import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { acceptLaunch, LAUNCH_REFUSED_TITLE } from '../../domain/accept-launch';
 import type { IntegrationsDeps } from '../../domain/context';
+import { linkRoster } from '../../data-access/scores-repository';
+import { instructorPage } from './instructor-page';
 import { startLogin, stateCookieName } from '../../domain/start-login';
 
 const TAG = 'LTI';
@@ -98,30 +100,43 @@ export const launchOperations = {
   'GET /api/lti/login': login('GET'),
   'POST /api/lti/login': login('POST'),
   'POST /api/lti/launch': operation({
-    summary: "LTI 1.3 launch: the LMS's id_token checked, a learner sent on to their own assessment page",
+    summary:
+      "LTI 1.3 launch: the LMS's id_token checked, a learner sent on to their own assessment page, an instructor shown the activity's learners",
     tags: [TAG],
     before: formBody,
     responses: {
-      303: { description: 'To the student service with a sealed, single-use launch ticket' },
+      200: {
+        description: "An instructor's launch: the read-only page of the activity's learners and results",
+      },
+      303: { description: 'A learner: to the student service with a sealed, single-use launch ticket' },
       400: {
         description: 'Expired or used state, unknown deployment, wrong version or message: an HTML page',
       },
       401: {
         description: 'An id_token that does not verify (key, issuer, audience, times, nonce): an HTML page',
       },
-      403: { description: 'Another browser, a disabled connection, not a learner: an HTML page' },
+      403: {
+        description: 'Another browser, a disabled connection, neither learner nor instructor: an HTML page',
+      },
     },
     async handle({ req, res }, deps) {
       try {
         const form = fieldsOf(req, launchForm, 'launch');
-        const { redirectTo } = await acceptLaunch(deps, {
+        const outcome = await acceptLaunch(deps, {
           idToken: form.id_token,
           state: form.state,
           binding: cookie(req, stateCookieName(form.state)),
         });
         clearStateCookie(res, form.state);
         res.setHeader('Referrer-Policy', 'no-referrer');
-        res.redirect(303, redirectTo);
+        if (outcome.instructor) {
+          const { platformId, resourceLinkId, title } = outcome.instructor;
+          const roster = await linkRoster(deps.database.db, platformId, resourceLinkId);
+          res.setHeader('Cache-Control', 'no-store');
+          res.status(200).type('html').send(instructorPage(title, roster));
+          return;
+        }
+        res.redirect(303, outcome.redirectTo);
       } catch (err) {
         refusedPage(res, err, deps);
       }
