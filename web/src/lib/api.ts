@@ -157,6 +157,7 @@ export const api = createApi({
     'Result',
     'SecondFactor',
     'LtiPlatform',
+    'LmsGrade',
   ],
   endpoints: () => ({}),
 });

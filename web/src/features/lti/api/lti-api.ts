@@ -7,6 +7,11 @@ import { adminT } from '../../../i18n/admin/admin-i18n';
 type PlatformList = ApiAnswer<'/api/admin/lti/platforms', 'get'>;
 type SavedPlatform = ApiAnswer<'/api/admin/lti/platforms', 'post', 201>;
 type EditedPlatform = ApiAnswer<'/api/admin/lti/platforms/{id}', 'put'>;
+type GradeAnswer = ApiAnswer<'/api/admin/lti/grades/{resultId}', 'get'>;
+type GradeQueued = ApiAnswer<'/api/admin/lti/grades/{resultId}/send', 'post', 202>;
+
+/** A result's score as sent to the gradebook of the LMS its student came from. */
+export type LmsGrade = GradeAnswer['grade'];
 
 /** An LMS connection (an LTI 1.3 registration), as the integrations service answers it. */
 export type LtiPlatform = PlatformList['platforms'][number];
@@ -127,6 +132,17 @@ export const ltiApi = api.injectEndpoints({
       transformResponse: () => undefined,
       invalidatesTags: [{ type: 'LtiPlatform', id: LIST }],
     }),
+    // 404: the result's student did not come from an LMS (the detail page then shows nothing of it).
+    getLmsGrade: build.query<LmsGrade, string>({
+      query: (resultId) => request('/api/admin/lti/grades/{resultId}', 'get', { path: { resultId } }),
+      transformResponse: (body: GradeAnswer) => body.grade,
+      providesTags: (_g, _e, resultId) => [{ type: 'LmsGrade', id: resultId }],
+    }),
+    sendLmsGradeAgain: build.mutation<LmsGrade, string>({
+      query: (resultId) => request('/api/admin/lti/grades/{resultId}/send', 'post', { path: { resultId } }),
+      transformResponse: (body: GradeQueued) => body.grade,
+      invalidatesTags: (_g, _e, resultId) => [{ type: 'LmsGrade', id: resultId }],
+    }),
   }),
 });
 
@@ -135,4 +151,6 @@ export const {
   useAddLtiPlatformMutation,
   useUpdateLtiPlatformMutation,
   useDeleteLtiPlatformMutation,
+  useGetLmsGradeQuery,
+  useSendLmsGradeAgainMutation,
 } = ltiApi;

@@ -31,6 +31,7 @@ import { useFileDownload } from '../../../lib/file-download';
 import { useResultActions } from './result-actions';
 import { useResultsListPath } from '../hooks/results-list-path';
 import { ResultTimeline } from './result-timeline';
+import { LmsGradeCard } from './lms-grade-card';
 
 function BackToResults() {
   const t = useAdminT();
@@ -349,6 +350,7 @@ export function ResultDetailPage() {
         </Card>
         <Overview result={result} />
       </div>
+      <LmsGradeCard resultId={result._id} />
       <SectionPerformance result={result} />
       <QuestionResults result={result} />
       <ResultTimeline result={result} />

@@ -408,4 +408,36 @@ describe('Result detail', () => {
     expect(await screen.findByText('Result Not Found')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Results' })).toBeInTheDocument();
   });
+
+  describe('the LMS gradebook', () => {
+    it('when the student did not come from an LMS, then no gradebook card shows', async () => {
+      await openDetail();
+      expect(screen.queryByRole('region', { name: 'LMS gradebook' })).not.toBeInTheDocument();
+    });
+
+    it('when the LMS refused the score, then the card says so with its answer, and "Send again" queues it', async () => {
+      store.lmsGrades.set(passedId, {
+        resultId: passedId,
+        state: 'failed',
+        scoreGiven: 86.9,
+        tries: 1,
+        lastStatus: 400,
+        lastAnswer: '{"error":"unknown line item"}',
+        nextTryAt: '2025-03-01T10:00:00.000Z',
+        sentAt: null,
+        updatedAt: '2025-03-01T10:00:00.000Z',
+        platformName: 'Moodle',
+      });
+      await openDetail();
+      const gradebook = await screen.findByRole('region', { name: 'LMS gradebook' });
+      expect(within(gradebook).getByText('Not sent')).toBeInTheDocument();
+      expect(gradebook).toHaveTextContent('86.9 / 100 could not be sent to Moodle.');
+      expect(gradebook).toHaveTextContent('400 {"error":"unknown line item"}');
+      within(gradebook).getByRole('button', { name: 'Send again' }).click();
+      expect(await screen.findByText('The score is being sent to the LMS again')).toBeInTheDocument();
+      expect(store.gradesSentAgain).toEqual([passedId]);
+      await waitFor(() => expect(within(gradebook).getByText('Sending')).toBeInTheDocument());
+      expect(within(gradebook).queryByRole('button', { name: 'Send again' })).not.toBeInTheDocument();
+    });
+  });
 });

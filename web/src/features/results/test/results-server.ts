@@ -21,6 +21,7 @@ import {
 } from '../../../testing/seeded';
 import { server } from '../../../testing/server';
 import type { ItemAnalysis, ResultDetail, TimelineEntry } from '../api/types';
+import type { LmsGrade } from '../../lti/api/lti-api';
 
 /*
  * An in-memory stand-in for the results service (and the report service's two PDF calls), speaking
@@ -124,6 +125,9 @@ export const store = {
   resent: [] as string[],
   fileRequests: [] as { path: string; authorization: string | null }[],
   analysisQueries: [] as URLSearchParams[],
+  /** The grades for an LMS, by result (none: the student did not come from one), and the results sent again. */
+  lmsGrades: new Map<string, LmsGrade>(),
+  gradesSentAgain: [] as string[],
 };
 
 export const analysis: ItemAnalysis = {
@@ -174,6 +178,8 @@ export function seedResults(results: RecordedResult[] = [passedResult, failedRes
   store.resent.length = 0;
   store.fileRequests.length = 0;
   store.analysisQueries.length = 0;
+  store.lmsGrades = new Map();
+  store.gradesSentAgain.length = 0;
 }
 
 /** The results the list's search and filter keep, in its order (the service sorts a score by its stored percentage). */
@@ -278,6 +284,18 @@ const handlers = [
   http.delete('/api/admin/results/{id}', ({ params }) => {
     store.results = store.results.filter((r) => r.resultId !== params.id);
     return answer('/api/admin/results/{id}', 'delete', { message: 'Assessment result deleted successfully' });
+  }),
+  http.get('/api/admin/lti/grades/{resultId}', ({ params }) => {
+    const grade = store.lmsGrades.get(params.resultId);
+    return grade ? answer('/api/admin/lti/grades/{resultId}', 'get', { grade }) : notFound();
+  }),
+  http.post('/api/admin/lti/grades/{resultId}/send', ({ params }) => {
+    const grade = store.lmsGrades.get(params.resultId);
+    if (!grade || grade.state === 'none') return notFound();
+    const queued = { ...grade, state: 'pending' as const, tries: 0, lastStatus: null, lastAnswer: null };
+    store.lmsGrades.set(params.resultId, queued);
+    store.gradesSentAgain.push(params.resultId);
+    return answer('/api/admin/lti/grades/{resultId}/send', 'post', { grade: queued }, { status: 202 });
   }),
   http.post('/api/admin/results/{id}/resend-certificate', ({ params }) => {
     const result = store.results.find((r) => r.resultId === params.id);
