@@ -10,6 +10,7 @@ const path = require('node:path');
 const SHARED_ORDER = [
   'results.e2e.test.ts',
   'students.e2e.test.ts',
+  'lti.e2e.test.ts',
   'admin-accounts.e2e.test.ts',
   'verify.browser.test.ts',
   'navigation.browser.test.ts',

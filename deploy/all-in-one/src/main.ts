@@ -75,6 +75,8 @@ async function main(): Promise<void> {
     INTERNAL_PORT: '0',
     // The services sit behind the gateway on loopback: its X-Forwarded-For carries the client address.
     TRUSTED_PROXIES: 'loopback',
+    // On one machine, an LMS on the same machine (a developer's Moodle) may be connected over plain http.
+    LTI_ALLOW_HTTP_LOOPBACK: process.env.LTI_ALLOW_HTTP_LOOPBACK ?? String(onLoopbackOnly(config.HOST)),
     // The embedded defaults and the shared adapters above stand in for these in this mode.
     DATABASE_URL: undefined,
     AMQP_URL: undefined,

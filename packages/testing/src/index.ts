@@ -29,3 +29,4 @@ export {
   type TestPerson,
 } from './oidc-provider';
 export { createAdminPastFirstSignIn, type NewAdmin } from './admins';
+export { LEARNER, startTestLms, type TestLms } from './lti-platform';
