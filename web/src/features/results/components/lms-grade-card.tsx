@@ -47,35 +47,39 @@ export function LmsGradeCard({ resultId }: { resultId: string }) {
 
   return (
     <Card title={t('lti.grade.title')}>
-      <p className="lms-grade">
-        <Badge tone={BADGE[grade.state].tone}>{t(BADGE[grade.state].label)}</Badge>{' '}
-        {grade.state === 'sent' &&
-          t('lti.grade.sent', { lms, score: grade.scoreGiven, at: formatDateTime(grade.sentAt) })}
-        {grade.state === 'pending' &&
-          t('lti.grade.pending', {
-            lms,
-            score: grade.scoreGiven,
-            tries: grade.tries,
-            at: formatDateTime(grade.nextTryAt),
-          })}
-        {grade.state === 'failed' && t('lti.grade.failed', { lms, score: grade.scoreGiven })}
-        {grade.state === 'none' && t('lti.grade.none', { lms })}
-      </p>
-      {grade.state !== 'sent' && grade.state !== 'none' && lmsAnswer(grade) && (
-        <p className="muted">
-          {t('lti.grade.answer')} <code>{lmsAnswer(grade)}</code>
+      <div className="stack">
+        <p className="lms-grade">
+          <Badge tone={BADGE[grade.state].tone}>{t(BADGE[grade.state].label)}</Badge>{' '}
+          {grade.state === 'sent' &&
+            t('lti.grade.sent', { lms, score: grade.scoreGiven, at: formatDateTime(grade.sentAt) })}
+          {grade.state === 'pending' &&
+            t('lti.grade.pending', {
+              lms,
+              score: grade.scoreGiven,
+              tries: grade.tries,
+              at: formatDateTime(grade.nextTryAt),
+            })}
+          {grade.state === 'failed' && t('lti.grade.failed', { lms, score: grade.scoreGiven })}
+          {grade.state === 'none' && t('lti.grade.none', { lms })}
         </p>
-      )}
-      {(grade.state === 'failed' || grade.state === 'sent') && (
-        <Button
-          variant="secondary"
-          icon={<RefreshCw size={18} aria-hidden="true" />}
-          loading={sending.isLoading}
-          onClick={() => void onSendAgain()}
-        >
-          {t('lti.grade.sendAgain')}
-        </Button>
-      )}
+        {grade.state !== 'sent' && grade.state !== 'none' && lmsAnswer(grade) && (
+          <p className="muted">
+            {t('lti.grade.answer')} <code>{lmsAnswer(grade)}</code>
+          </p>
+        )}
+        {(grade.state === 'failed' || grade.state === 'sent') && (
+          <div>
+            <Button
+              variant="secondary"
+              icon={<RefreshCw size={18} aria-hidden="true" />}
+              loading={sending.isLoading}
+              onClick={() => void onSendAgain()}
+            >
+              {t('lti.grade.sendAgain')}
+            </Button>
+          </div>
+        )}
+      </div>
     </Card>
   );
 }
