@@ -47,6 +47,13 @@ export const consumers = {
   'integrations.result-recorded': ['results.result.recorded.v1'],
   'integrations.result-deleted': ['results.result.deleted.v1'],
   'integrations.student-deleted': ['student.student.deleted.v1'],
+  'integrations.webhooks': [
+    'results.result.recorded.v1',
+    'report.certificate.issued.v2',
+    'student.student.invited.v1',
+    'student.attempt.started.v1',
+    'student.student.deleted.v1',
+  ],
 } as const satisfies Record<string, readonly EventName[]>;
 
 /** A handler queue of the table: `<service>.<handler>`. */

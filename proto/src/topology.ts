@@ -107,7 +107,7 @@ export const topology: readonly ServiceTopology[] = [
     stackPort: 8107,
     uses: uses('postgres', 'rabbitmq', 'redis'),
     publishes: ['integrations.lti-platform.changed.v1'],
-    adminPaths: ['/api/admin/lti'],
+    adminPaths: ['/api/admin/lti', '/api/admin/webhooks'],
   },
   { name: 'gateway', stackPort: 8080, uses: uses('redis'), publishes: [] },
 ];

@@ -77,6 +77,9 @@ async function main(): Promise<void> {
     TRUSTED_PROXIES: 'loopback',
     // On one machine, an LMS on the same machine (a developer's Moodle) may be connected over plain http.
     LTI_ALLOW_HTTP_LOOPBACK: process.env.LTI_ALLOW_HTTP_LOOPBACK ?? String(onLoopbackOnly(config.HOST)),
+    // …and webhooks delivered to a receiver on this machine (or its network).
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS:
+      process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? String(onLoopbackOnly(config.HOST)),
     // The embedded defaults and the shared adapters above stand in for these in this mode.
     DATABASE_URL: undefined,
     AMQP_URL: undefined,

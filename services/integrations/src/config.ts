@@ -34,6 +34,21 @@ export const configSchema = z
     LTI_GRADE_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
     /** How often the grade sender looks for scores due, in milliseconds. */
     LTI_GRADE_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+    /**
+     * Lets webhook endpoints be on loopback and private addresses, over plain http too (tests, `make start`).
+     * Link-local and cloud metadata addresses stay refused. Refused in production.
+     */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: env.bool(false),
+    /** How long a webhook delivery is tried, and an endpoint may keep failing before it is disabled, in hours. */
+    WEBHOOK_GIVE_UP_HOURS: z.coerce
+      .number()
+      .min(0.001)
+      .max(24 * 30)
+      .default(72),
+    /** The first wait after a failed webhook delivery, in milliseconds; each next one doubles (15 min at most). */
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+    /** How often the webhook sender looks for deliveries due, in milliseconds. */
+    WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV !== 'production') return;
@@ -42,6 +57,13 @@ export const configSchema = z
         code: 'custom',
         path: ['LTI_PRIVATE_KEY'],
         message: 'is required in production (every replica must sign with the same key)',
+      });
+    }
+    if (c.WEBHOOK_ALLOW_PRIVATE_NETWORKS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['WEBHOOK_ALLOW_PRIVATE_NETWORKS'],
+        message: 'is refused in production',
       });
     }
     if (c.LTI_ALLOW_HTTP_LOOPBACK) {

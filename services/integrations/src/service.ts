@@ -10,6 +10,10 @@ import type { GradesDeps } from './domain/grades';
 import { reachableUrl } from './domain/context';
 import { integrationsApi } from './entry-points/http/api';
 import { gradeConsumers, gradeJob } from './entry-points/messaging/consumers';
+import { webhookConsumer, webhookJob } from './entry-points/messaging/webhook-consumers';
+
+/** The secret box's purpose for webhook endpoints' secrets (the services' shared key, a purpose of its own). */
+const WEBHOOK_SECRET_PURPOSE = 'readiness webhook secret v1';
 
 /**
  * The integrations service: the LMS connections (LTI 1.3 registrations), the launches from them, and the scores
@@ -46,6 +50,7 @@ export const integrationsService = defineService({
       }
       return keys;
     };
+    const webhookSecrets = loadEventSecretBox({ config, logger, purpose: WEBHOOK_SECRET_PURPOSE });
     const deps = {
       database,
       logger,
@@ -56,6 +61,12 @@ export const integrationsService = defineService({
       allowHttpLoopback: config.LTI_ALLOW_HTTP_LOOPBACK,
       loginTtlSeconds: config.LTI_LOGIN_TTL_SECONDS,
       clockSkewSeconds: config.LTI_CLOCK_SKEW_SECONDS,
+      webhooks: {
+        database,
+        secrets: webhookSecrets,
+        allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+        rotationOverlapMs: 24 * 3_600_000,
+      },
     };
     const grades: GradesDeps = {
       ...deps,
@@ -68,8 +79,21 @@ export const integrationsService = defineService({
     };
     return {
       routes: integrationsApi.routes(deps),
-      subscriptions: gradeConsumers(grades),
-      jobs: [gradeJob(grades, config.LTI_GRADE_INTERVAL_MS)],
+      subscriptions: [...gradeConsumers(grades), webhookConsumer(grades.handleOnce)],
+      jobs: [
+        gradeJob(grades, config.LTI_GRADE_INTERVAL_MS),
+        webhookJob(
+          {
+            database,
+            logger,
+            secrets: webhookSecrets,
+            allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+            giveUpMs: config.WEBHOOK_GIVE_UP_HOURS * 3_600_000,
+            retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+          },
+          config.WEBHOOK_INTERVAL_MS,
+        ),
+      ],
     };
   },
 });

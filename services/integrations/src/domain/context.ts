@@ -3,6 +3,7 @@ import type { Database } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
 import type { SecretBox } from '@readiness/kit/outbox';
 import type { JWTVerifyGetKey } from 'jose';
+import type { WebhooksDeps } from './webhooks/manage';
 
 /** What the integrations service's use cases are given. */
 export interface IntegrationsDeps {
@@ -18,6 +19,8 @@ export interface IntegrationsDeps {
   allowHttpLoopback: boolean;
   loginTtlSeconds: number;
   clockSkewSeconds: number;
+  /** The webhook endpoints' store, their secrets' box and what addresses they may have. */
+  webhooks: WebhooksDeps;
 }
 
 /** The tool's URLs under the site's origin, as an LMS is told them. */

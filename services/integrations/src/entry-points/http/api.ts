@@ -1,7 +1,5 @@
-import { adminClaims, assertAdminAccess } from '@readiness/kit/auth';
 import { textField } from '@readiness/kit/http';
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
-import type { Response } from 'express';
 import { z } from 'zod';
 import type { PlatformRecord } from '../../data-access/platforms-repository';
 import { toolUrls, type IntegrationsDeps } from '../../domain/context';
@@ -14,6 +12,8 @@ import {
 import { gradeOf, sendAgain } from '../../domain/grades';
 import type { GradeRecord } from '../../data-access/scores-repository';
 import { launchOperations } from './launch';
+import { superAdminId } from './super-admin';
+import { webhookOperations } from './webhooks-api';
 
 const TAG = 'LMS connections';
 
@@ -99,13 +99,6 @@ const platformView = (p: PlatformRecord) => ({
   updatedAt: p.updatedAt.toISOString(),
 });
 
-/** LMS connections are a super admin's: the runtime's guard let an admin in, this keeps the others out. */
-function superAdminId(res: Response): string {
-  const claims = adminClaims(res);
-  assertAdminAccess({ role: claims.role, mustChangePassword: false }, { superAdmin: true });
-  return claims.sub;
-}
-
 const adminRefusals = { 400: 'Invalid field', 401: 'Not signed in', 403: 'Not a super admin' } as const;
 
 const operation = operationsFor<IntegrationsDeps>();
@@ -119,6 +112,10 @@ export const integrationsApi = serviceApi<IntegrationsDeps>({
   tags: [
     { name: TAG, description: 'LMS registrations (LTI 1.3) and what to paste into the LMS' },
     { name: GRADES_TAG, description: 'Scores sent back to the gradebook of the LMS a student came from' },
+    {
+      name: 'Webhooks',
+      description: "Signed deliveries of the product's events to the institution's systems",
+    },
     { name: 'LTI', description: 'The tool side of LTI 1.3: keys, login initiation, launch' },
   ],
   operations: {
@@ -233,5 +230,6 @@ export const integrationsApi = serviceApi<IntegrationsDeps>({
       },
     }),
     ...launchOperations,
+    ...webhookOperations,
   },
 });

@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { timestampFromDate } from '@readiness/contracts';
+import { generateEventSecretsKey } from '@readiness/kit/outbox';
+import { eventually, startServiceUnderTest, type ServiceUnderTest } from '@readiness/testing';
+import { Webhook } from 'standardwebhooks';
+import { integrationsService, type IntegrationsConfig } from '../src';
+import { adminToken, superAdminToken } from './harness';
+
+jest.setTimeout(90_000);
+
+/** The institution's receiver: keeps what it is sent, answers 503 while told to fail. */
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: { type: string; version: number; timestamp: string; data: Record<string, unknown> };
+}
+let receiver: Server;
+let receiverUrl: string;
+const received: Received[] = [];
+let failing = 0;
+
+let h: ServiceUnderTest<IntegrationsConfig, undefined, never>;
+const token = superAdminToken();
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (failing > 0) {
+        failing--;
+        res.writeHead(503).end('busy, try later');
+        return;
+      }
+      received.push({
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        json: JSON.parse(body) as Received['json'],
+      });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  h = await startServiceUnderTest(integrationsService, {
+    kind: 'embedded',
+    config: {
+      EVENT_SECRETS_KEY: generateEventSecretsKey(),
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
+      WEBHOOK_RETRY_BASE_MS: 100,
+      WEBHOOK_INTERVAL_MS: 100,
+      // Given up after 3.6 s: the give-up test waits that long; the others heal well within it.
+      WEBHOOK_GIVE_UP_HOURS: 0.001,
+    },
+  });
+});
+
+afterAll(async () => {
+  await h?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+/** An endpoint at a path of the receiver's own; what it was sent is `sent()`. */
+async function addEndpoint(events: string[], url = `${receiverUrl}/hooks/${randomUUID()}`) {
+  const res = await h.call('POST', '/api/admin/webhooks', {
+    token,
+    body: { url, events, description: 'CRM' },
+  });
+  expect(res.status).toBe(201);
+  const added = (await res.json()) as { endpoint: { id: string }; secret: string };
+  return { ...added, sent: () => received.filter((r) => url.endsWith(r.path)) };
+}
+
+const deliveries = async (endpointId: string) => {
+  const res = await h.call('GET', `/api/admin/webhooks/${endpointId}/deliveries`, { token });
+  return ((await res.json()) as { deliveries: Array<Record<string, unknown>> }).deliveries;
+};
+
+const recorded = (studentId: string) => ({
+  resultId: randomUUID(),
+  attemptId: randomUUID(),
+  studentId,
+  name: 'Ada Lovelace',
+  email: 'ada@example.edu',
+  score: 16,
+  totalPoints: 23,
+  percentage: 70,
+  passed: false,
+  passingScore: 70,
+  attemptNumber: 1,
+  assessmentCode: 'RDY-7K3F-92QX',
+  assessmentTitle: 'Readiness check',
+  version: 3,
+  completedAt: timestampFromDate(new Date('2026-12-01T10:00:00Z')),
+});
+
+const invited = (studentId: string) => ({
+  studentId,
+  name: 'Ada Lovelace',
+  email: 'ada@example.edu',
+  sealedInvitationUrl: 'sealed-secret-link',
+  expiresAt: '2026-12-08T10:00:00.000Z',
+  language: 'fr',
+});
+
+describe('webhooks', () => {
+  it('when a student is invited and their result recorded while the receiver is busy, then each arrives once, signed, in order, with one id across tries', async () => {
+    const { endpoint, secret, sent } = await addEndpoint(['student.invited', 'result.recorded']);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const studentId = randomUUID();
+    failing = 2;
+    const invitation = await h.publish('student.student.invited.v1', invited(studentId));
+    await eventually(
+      async () => expect(await deliveries(endpoint.id)).toHaveLength(1),
+      'the invitation queued',
+    );
+    await h.publish('results.result.recorded.v1', recorded(studentId));
+    // The same event again (a redelivery) queues nothing more.
+    await h.bus.publish([invitation]);
+    await eventually(() => expect(sent()).toHaveLength(2), 'both deliveries', 20_000);
+    const [first, second] = sent() as [Received, Received];
+    expect([first.json.type, second.json.type]).toEqual(['student.invited', 'result.recorded']);
+    for (const r of [first, second]) {
+      // The receiver's check, as the Standard Webhooks library does it.
+      expect(() => new Webhook(secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
+      expect(r.headers['content-type']).toBe('application/json');
+    }
+    expect(first.json).toEqual({
+      type: 'student.invited',
+      version: 1,
+      timestamp: expect.any(String),
+      data: {
+        studentId,
+        name: 'Ada Lovelace',
+        email: 'ada@example.edu',
+        language: 'fr',
+        expiresAt: '2026-12-08T10:00:00.000Z',
+      },
+    });
+    expect(first.body).not.toContain('sealed-secret-link');
+    expect(second.json.data).toMatchObject({
+      score: 16,
+      totalPoints: 23,
+      percentage: 69.6,
+      passed: false,
+      assessmentVersion: 3,
+    });
+    const log = await deliveries(endpoint.id);
+    expect(log.map((d) => [d.eventType, d.state])).toEqual([
+      ['result.recorded', 'sent'],
+      ['student.invited', 'sent'],
+    ]);
+    // Two 503s went to the invitation (the first in order); the result waited for it, then went once.
+    expect(log.map((d) => d.tries)).toEqual([1, 3]);
+    expect(log[1]).toMatchObject({ lastStatus: 204, lastAnswer: '' });
+    expect(first.headers['webhook-id']).toBe(log[1]!.id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sent()).toHaveLength(2);
+  });
+
+  it('when the secret is rotated, then deliveries carry both signatures for the overlap, and a test event and "Send again" reach the receiver', async () => {
+    const { endpoint, secret: old } = await addEndpoint(['student.deleted']);
+    const rotated = await h.call('POST', `/api/admin/webhooks/${endpoint.id}/rotate-secret`, { token });
+    const { secret } = (await rotated.json()) as { secret: string };
+    expect(secret).not.toBe(old);
+    const test = await h.call('POST', `/api/admin/webhooks/${endpoint.id}/test`, { token });
+    expect(test.status).toBe(202);
+    const { deliveryId } = (await test.json()) as { deliveryId: string };
+    const byId = () => received.filter((r) => r.headers['webhook-id'] === deliveryId);
+    await eventually(() => expect(byId()).toHaveLength(1), 'the test event', 10_000);
+    const [testEvent] = byId() as [Received];
+    expect(testEvent.json.type).toBe('webhook.test');
+    expect(String(testEvent.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    for (const key of [old, secret]) {
+      expect(() =>
+        new Webhook(key).verify(testEvent.body, testEvent.headers as Record<string, string>),
+      ).not.toThrow();
+    }
+    const again = await h.call('POST', `/api/admin/webhooks/${endpoint.id}/deliveries/${deliveryId}/send`, {
+      token,
+    });
+    expect(again.status).toBe(202);
+    await eventually(() => expect(byId()).toHaveLength(2), 'the delivery sent again', 10_000);
+  });
+
+  it('when a student is erased, then what waited about them is not sent, but their deletion is', async () => {
+    const { endpoint, sent } = await addEndpoint(['result.recorded', 'student.deleted']);
+    const studentId = randomUUID();
+    failing = 1_000;
+    await h.publish('results.result.recorded.v1', recorded(studentId));
+    await eventually(
+      async () => expect((await deliveries(endpoint.id))[0]?.tries).toBeGreaterThan(0),
+      'a failed try',
+    );
+    await h.publish('student.student.deleted.v1', {
+      studentId,
+      email: 'ada@example.edu',
+      actorId: randomUUID(),
+    });
+    await eventually(
+      async () =>
+        expect((await deliveries(endpoint.id)).map((d) => d.eventType)).toEqual(['student.deleted']),
+      'the waiting result dropped',
+    );
+    failing = 0;
+    await eventually(
+      () => expect(sent().map((r) => r.json.type)).toEqual(['student.deleted']),
+      'the deletion',
+    );
+  });
+
+  it('when an endpoint is on a link-local or metadata address, or the caller is not a super admin, then it is refused and nothing is kept', async () => {
+    const before = (
+      (await (await h.call('GET', '/api/admin/webhooks', { token })).json()) as { endpoints: unknown[] }
+    ).endpoints.length;
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fd00:ec2::254]/',
+      'https://user:pw@example.org/',
+    ]) {
+      const res = await h.call('POST', '/api/admin/webhooks', {
+        token,
+        body: { url, events: ['student.deleted'] },
+      });
+      expect(res.status).toBe(400);
+    }
+    const unknownEvent = await h.call('POST', '/api/admin/webhooks', {
+      token,
+      body: { url: `${receiverUrl}/hooks`, events: ['student.password'] },
+    });
+    expect(unknownEvent.status).toBe(400);
+    const plain = await h.call('POST', '/api/admin/webhooks', {
+      token: adminToken(),
+      body: { url: `${receiverUrl}/hooks`, events: ['student.deleted'] },
+    });
+    expect(plain.status).toBe(403);
+    const list = (await (await h.call('GET', '/api/admin/webhooks', { token })).json()) as {
+      endpoints: Array<Record<string, unknown>>;
+      eventTypes: string[];
+    };
+    expect(list.endpoints).toHaveLength(before);
+    expect(JSON.stringify(list)).not.toContain('whsec_');
+    expect(list.eventTypes).toEqual([
+      'result.recorded',
+      'certificate.issued',
+      'student.invited',
+      'student.started',
+      'student.deleted',
+    ]);
+  });
+
+  it('when an endpoint keeps failing past the give-up time, then its delivery is given up and the endpoint disabled', async () => {
+    {
+      const { endpoint } = await addEndpoint(['student.started'], 'http://127.0.0.1:9/closed');
+      await h.call('POST', `/api/admin/webhooks/${endpoint.id}/test`, { token });
+      await eventually(
+        async () => {
+          const list = (await (await h.call('GET', '/api/admin/webhooks', { token })).json()) as {
+            endpoints: Array<{ id: string; disabled: boolean; disabledReason: string | null }>;
+          };
+          expect(list.endpoints.find((e) => e.id === endpoint.id)).toMatchObject({ disabled: true });
+        },
+        'the endpoint disabled',
+        30_000,
+      );
+      expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'failed', lastStatus: null });
+    }
+  });
+});
