@@ -2219,8 +2219,12 @@ export interface paths {
                                 inviteUrl: string;
                                 /** @description Chosen at invitation or by the student's last switch; null: the browser's */
                                 language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
                                 name: string;
                                 phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
                                 /** @enum {string} */
                                 status: "invited" | "started" | "completed";
                             }[];
@@ -2347,8 +2351,12 @@ export interface paths {
                                 inviteUrl: string;
                                 /** @description Chosen at invitation or by the student's last switch; null: the browser's */
                                 language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
                                 name: string;
                                 phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
                                 /** @enum {string} */
                                 status: "invited" | "started" | "completed";
                             };
@@ -2384,6 +2392,94 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/admin/students/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a reminder now: the invitation mailed again with the same link and expiry (student.reminder.requested.v1) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The reminder is queued; the student as the list shows them */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            student: {
+                                _id: string;
+                                createdAt: string;
+                                email: string;
+                                expired: boolean;
+                                expiresAt: string;
+                                extraTimePercent: number;
+                                invitedAt: string;
+                                inviteToken: string;
+                                inviteUrl: string;
+                                /** @description Chosen at invitation or by the student's last switch; null: the browser's */
+                                language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
+                                name: string;
+                                phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
+                                /** @enum {string} */
+                                status: "invited" | "started" | "completed";
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Student not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The student has started, the invitation has expired, or the student was reminded today */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/students/{id}/resend-assessment": {
@@ -2427,8 +2523,12 @@ export interface paths {
                                 inviteUrl: string;
                                 /** @description Chosen at invitation or by the student's last switch; null: the browser's */
                                 language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
                                 name: string;
                                 phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
                                 /** @enum {string} */
                                 status: "invited" | "started" | "completed";
                             };
@@ -2651,8 +2751,12 @@ export interface paths {
                                 inviteUrl: string;
                                 /** @description Chosen at invitation or by the student's last switch; null: the browser's */
                                 language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
                                 name: string;
                                 phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
                                 /** @enum {string} */
                                 status: "invited" | "started" | "completed";
                             };
@@ -2679,6 +2783,75 @@ export interface paths {
                 };
                 /** @description A student with this email is already invited */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/students/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a reminder now to every student of the filter who can get one (invited, link open, not reminded today) */
+        post: {
+            parameters: {
+                query?: {
+                    dryRun?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        search?: string;
+                        /**
+                         * @default all
+                         * @enum {string}
+                         */
+                        status?: "all" | "invited" | "started" | "completed";
+                    };
+                };
+            };
+            responses: {
+                /** @description How many were reminded (with dryRun: would be) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                        };
+                    };
+                };
+                /** @description A filter value is out of range */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };

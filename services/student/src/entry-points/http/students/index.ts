@@ -12,6 +12,9 @@ import {
   inviteBody,
   listQuery,
   patchBody,
+  remindBody,
+  remindQuery,
+  studentFilter,
   studentOut,
   toStudentJson,
   withMessage,
@@ -41,8 +44,7 @@ export const adminStudents = {
     },
     async handle({ query: q }, { students }) {
       const { students: found, total } = await students.list({
-        search: q.search || undefined,
-        status: q.status === 'all' ? undefined : q.status,
+        ...studentFilter(q),
         page: q.page,
         limit: q.limit,
       });
@@ -90,6 +92,42 @@ export const adminStudents = {
     },
     handle: async ({ params, res }, { students }) =>
       invitationSent(await students.resend(params.id, adminClaims(res).sub)),
+  }),
+  'POST /api/admin/students/{id}/remind': operation({
+    summary:
+      'Send a reminder now: the invitation mailed again with the same link and expiry (student.reminder.requested.v1)',
+    ...ADMIN_STUDENTS,
+    params: idParams,
+    responses: {
+      202: { description: 'The reminder is queued; the student as the list shows them', body: withMessage },
+      404: 'Student not found',
+      409: 'The student has started, the invitation has expired, or the student was reminded today',
+    },
+    async handle({ params, res }, { students }) {
+      const student = await students.remind(params.id, adminClaims(res).sub);
+      return { message: `Reminder sent to ${student.name}`, student: toStudentJson(student) };
+    },
+  }),
+  'POST /api/admin/students/remind': operation({
+    summary:
+      'Send a reminder now to every student of the filter who can get one (invited, link open, not reminded today)',
+    ...ADMIN_STUDENTS,
+    query: remindQuery,
+    body: remindBody,
+    responses: {
+      202: {
+        description: 'How many were reminded (with dryRun: would be)',
+        body: z.object({ count: z.number().int() }),
+      },
+      400: 'A filter value is out of range',
+    },
+    async handle({ query, body, res }, { students }) {
+      const count = await students.remindFiltered(studentFilter(body), {
+        dryRun: query.dryRun,
+        actorId: adminClaims(res).sub,
+      });
+      return { count };
+    },
   }),
   'PATCH /api/admin/students/{id}': operation({
     summary: 'Set the extra-time accommodation (0 to 300 percent)',

@@ -41,9 +41,33 @@ export const patchBody = jsonBody({ extraTimePercent: extraTimeField });
 /** Any id: one that is not a student's answers 404 like an unknown one. */
 export const idParams = z.object({ id: z.string() });
 
-export const listQuery = z.object({
+const filterFields = {
   search: z.string().trim().max(200).optional(),
   status: z.enum(['all', 'invited', 'started', 'completed']).optional().default('all'),
+};
+
+/** The list's filter as the use cases take it: no search and `all` are no condition. */
+export const studentFilter = (q: {
+  search?: string;
+  status: 'all' | 'invited' | 'started' | 'completed';
+}) => ({
+  search: q.search || undefined,
+  status: q.status === 'all' ? undefined : q.status,
+});
+
+/** The students a bulk reminder reaches: the list's filter, as the list was showing it. */
+export const remindBody = jsonBody(filterFields);
+
+export const remindQuery = z.object({
+  dryRun: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true')
+    .describe('true: only count the students a reminder would reach now'),
+});
+
+export const listQuery = z.object({
+  ...filterFields,
   page: z.coerce.number().int().min(1).optional().default(1),
   limit: z.coerce.number().int().min(1).max(100).optional().default(20),
 });
@@ -64,6 +88,8 @@ export const studentOut = z.object({
   invitedAt: z.string(),
   expiresAt: z.string(),
   expired: z.boolean(),
+  reminderCount: z.number().int().describe('Reminders sent so far, the job’s and administrators’'),
+  lastRemindedAt: z.string().nullable().describe('When the last reminder was sent; null: never'),
 });
 
 export const withMessage = z.object({ message: z.string(), student: studentOut });
@@ -82,6 +108,8 @@ export const toStudentJson = (s: StudentView) => ({
   invitedAt: s.invitedAt.toISOString(),
   expiresAt: s.expiresAt.toISOString(),
   expired: s.expired,
+  reminderCount: s.reminderCount,
+  lastRemindedAt: s.lastRemindedAt?.toISOString() ?? null,
 });
 
 /** The answer to an invitation sent (invited, or sent again): the student as the list shows them. */
