@@ -9,6 +9,8 @@ import type {
   ImportReport,
   InviteAnswer,
   InviteDelivery,
+  RemindAnswer,
+  RemindCount,
   StatusFilter,
   Student,
   StudentList,
@@ -103,6 +105,23 @@ export const studentsApi = api.injectEndpoints({
       transformResponse: () => undefined,
       invalidatesTags: (_r, _e, id) => [{ type: 'Student', id }],
     }),
+    remindStudent: build.mutation<Student, string>({
+      query: (id) => request('/api/admin/students/{id}/remind', 'post', { path: { id } }),
+      transformResponse: (body: RemindAnswer) => body.student,
+      invalidatesTags: (_r, _e, id) => [{ type: 'Student', id }],
+    }),
+    /** Every student of the list's filter who can be reminded now; `dryRun` only counts them (the confirmation). */
+    remindStudents: build.mutation<number, Pick<StudentListQuery, 'search' | 'status'> & { dryRun: boolean }>(
+      {
+        query: ({ search, status, dryRun }) =>
+          request('/api/admin/students/remind', 'post', {
+            query: dryRun ? { dryRun: 'true' } : {},
+            body: { ...(search.trim() ? { search: search.trim() } : {}), status },
+          }),
+        transformResponse: (body: RemindCount) => body.count,
+        invalidatesTags: (_r, _e, { dryRun }) => (dryRun ? [] : [{ type: 'Student', id: LIST }]),
+      },
+    ),
     setExtraTime: build.mutation<Student, { id: string; extraTimePercent: number }>({
       query: ({ id, extraTimePercent }) =>
         request('/api/admin/students/{id}', 'patch', { path: { id }, body: { extraTimePercent } }),
@@ -135,6 +154,8 @@ export const {
   useGetInviteDeliveriesQuery,
   useInviteStudentMutation,
   useResendInvitationMutation,
+  useRemindStudentMutation,
+  useRemindStudentsMutation,
   useSetExtraTimeMutation,
   useDeleteStudentMutation,
   useImportStudentsMutation,
