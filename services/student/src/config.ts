@@ -54,7 +54,8 @@ export const configSchema = z
     ATTEMPT_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
     /**
      * Days after the invitation (or its last resend) at which the reminder job reminds a student who has not started,
-     * comma-separated (`3,7`; empty: none).
+     * comma-separated (`3,7`; empty: none). This and the two below are the defaults: an administrator's saved reminder
+     * settings (`PUT /api/admin/students/reminder-settings`) replace them.
      */
     REMINDER_AFTER_DAYS: z
       .string()
@@ -66,11 +67,11 @@ export const configSchema = z
           .filter(Boolean)
           .map(Number),
       )
-      .pipe(z.array(z.number().int().min(1).max(3650)).max(20)),
+      .pipe(z.array(z.number().int().min(1).max(365)).max(10)),
     /** Hours before an unstarted invitation's link expires at which the job sends one more reminder (0: none). */
-    REMINDER_BEFORE_EXPIRY_HOURS: z.coerce.number().int().min(0).max(8760).default(24),
+    REMINDER_BEFORE_EXPIRY_HOURS: z.coerce.number().int().min(0).max(720).default(24),
     /** The most reminders the job sends one student, administrators' included (0: the job sends none). */
-    REMINDER_MAX: z.coerce.number().int().min(0).max(100).default(3),
+    REMINDER_MAX: z.coerce.number().int().min(0).max(20).default(3),
     /** How often each replica's reminder job looks for students who are owed a reminder (each claims rows). */
     REMINDER_JOB_INTERVAL_MS: z.coerce
       .number()

@@ -120,3 +120,28 @@ test('when students are owed a reminder and three replicas run the job at once, 
   expect(owed.map((s) => count.get(s.id))).toEqual(owed.map(() => 1));
   expect([count.get(started.id), count.get(expiring.id)]).toEqual([0, 1]);
 });
+
+test('when an admin sets the reminder settings, then they are read back, refused out of range, and the job follows them', async () => {
+  const read = async () =>
+    (await (await h.call('GET', '/api/admin/students/reminder-settings')).json()) as JsonBody;
+  expect(await read()).toEqual({ afterDays: [3, 7], beforeExpiryHours: 24, max: 3, updatedAt: null });
+  const put = (body: unknown) => h.call('PUT', '/api/admin/students/reminder-settings', { body });
+  expect((await put({ afterDays: [0], beforeExpiryHours: 24, max: 3 })).status).toBe(400);
+  expect((await put({ afterDays: [2], beforeExpiryHours: 24, max: 21 })).status).toBe(400);
+  const saved = await put({ afterDays: [2, 1, 2], beforeExpiryHours: 0, max: 1 });
+  expect(saved.status).toBe(200);
+  expect(await saved.json()).toMatchObject({ afterDays: [1, 2], beforeExpiryHours: 0, max: 1 });
+  expect((await read()).updatedAt).not.toBeNull();
+
+  const s = await inviteStudent(h);
+  await h.database.execute(
+    sql`UPDATE students SET invited_at = now() - interval '25 hours' WHERE id = ${s.id}`,
+  );
+  // Any replica's job may send it (each has its own memory bus): the row counts it.
+  await eventually(async () => {
+    const [row] = await h.database.execute<{ n: number }>(
+      sql`SELECT reminder_count AS n FROM students WHERE id = ${s.id}`,
+    );
+    return row!.n === 1;
+  }, 'the reminder after one day');
+});

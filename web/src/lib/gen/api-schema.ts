@@ -2867,6 +2867,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/students/reminder-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** When invited students who have not started are reminded (the saved settings, else the configuration) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The reminder settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            afterDays: number[];
+                            beforeExpiryHours: number;
+                            max: number;
+                            /** @description When an administrator saved them; null: the service's configuration */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set when invited students who have not started are reminded; the job follows from its next pass */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Days after the invitation (or its last resend) at which a reminder is due; empty: none */
+                        afterDays: number[];
+                        /** @description 0: no reminder before expiry */
+                        beforeExpiryHours: number;
+                        /** @description The most reminders the job sends one student; 0: none */
+                        max: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The reminder settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            afterDays: number[];
+                            beforeExpiryHours: number;
+                            max: number;
+                            /** @description When an administrator saved them; null: the service's configuration */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description A value is out of range */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assessment": {
         parameters: {
             query?: never;

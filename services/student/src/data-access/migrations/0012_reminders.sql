@@ -8,3 +8,14 @@ ALTER TABLE students
 
 -- The reminder job walks the invited students in id order (its keyset), a page at a time.
 CREATE INDEX students_invited_id ON students (id) WHERE status = 'invited';
+
+-- The reminder settings an administrator saved (one row: the product has one assessment); none saved, the service's
+-- REMINDER_* configuration applies.
+CREATE TABLE reminder_settings (
+  only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+  after_days integer[] NOT NULL,
+  before_expiry_hours integer NOT NULL CHECK (before_expiry_hours >= 0),
+  max_reminders integer NOT NULL CHECK (max_reminders >= 0),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  updated_by text NOT NULL
+);

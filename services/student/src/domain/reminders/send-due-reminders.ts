@@ -3,11 +3,12 @@ import type { StudentsDeps } from '../students/context';
 import { openedToken } from '../students/context';
 import { writeReminders, type Reminded } from '../students/remind-students';
 import { dueReminder, utcDayStart } from './schedule';
+import { reminderSettings } from './settings';
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * One pass of the reminder job: every invited student who is owed a reminder now (`dueReminder`) gets one, a page
+ * One pass of the reminder job, on the schedule in force (an administrator's, else the configuration's): every invited student who is owed a reminder now (`dueReminder`) gets one, a page
  * of 100 students per transaction in id order. Every replica runs it at once safely: a page's rows are locked and
  * another replica's pass skips them (SKIP LOCKED), and the reminder is counted by a conditional write that refuses a
  * student reminded since the start of the UTC day, so nobody is reminded twice on one day. Answers how many were.
@@ -17,7 +18,7 @@ export async function sendDueReminders(
   now = new Date(),
   pageSize = 100,
 ): Promise<number> {
-  const { reminders: schedule } = deps;
+  const schedule = await reminderSettings(deps);
   if (schedule.max === 0) return 0;
   const dayStart = utcDayStart(now);
   let afterId = NO_ID;

@@ -36,7 +36,7 @@ export interface StudentsDeps {
   launchTickets: SecretBox;
   publicOrigin: string;
   inviteTtlDays: number;
-  /** When the reminder job reminds an invited student who has not started. */
+  /** When the reminder job reminds an invited student who has not started, until an administrator sets it. */
   reminders: ReminderSchedule;
   /** Removes every answer file a student uploaded (their prefix in the bucket). */
   removeStudentFiles(studentId: string): Promise<void>;

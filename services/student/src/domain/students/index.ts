@@ -1,5 +1,7 @@
 import type { StudentFilter, StudentStatus } from '../../data-access/students-repository';
+import type { ReminderSchedule } from '../reminders/schedule';
 import { sendDueReminders } from '../reminders/send-due-reminders';
+import { reminderSettings, updateReminderSettings } from '../reminders/settings';
 import { acceptLtiLaunch } from './accept-lti-launch';
 import type { StudentInput, StudentsDeps } from './context';
 import { importStudents, type ImportRow } from './import-students';
@@ -33,6 +35,9 @@ export function createStudents(deps: StudentsDeps) {
     remindFiltered: (filter: StudentFilter, options: { dryRun: boolean; actorId: string }) =>
       remindFiltered(deps, filter, options),
     sendDueReminders: () => sendDueReminders(deps),
+    reminderSettings: () => reminderSettings(deps),
+    updateReminderSettings: (input: ReminderSchedule, actorId: string) =>
+      updateReminderSettings(deps, input, actorId),
     setExtraTime: (id: string, percent: number, actorId: string) =>
       setStudentExtraTime(deps, id, percent, actorId),
     remove: (id: string, actorId: string) => removeStudent(deps, id, actorId),

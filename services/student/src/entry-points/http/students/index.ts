@@ -12,8 +12,11 @@ import {
   inviteBody,
   listQuery,
   patchBody,
+  reminderSettingsBody,
+  reminderSettingsOut,
   remindBody,
   remindQuery,
+  toReminderSettingsJson,
   studentFilter,
   studentOut,
   toStudentJson,
@@ -128,6 +131,25 @@ export const adminStudents = {
       });
       return { count };
     },
+  }),
+  'GET /api/admin/students/reminder-settings': operation({
+    summary:
+      'When invited students who have not started are reminded (the saved settings, else the configuration)',
+    ...ADMIN_STUDENTS,
+    responses: { 200: { description: 'The reminder settings', body: reminderSettingsOut } },
+    handle: async (_, { students }) => toReminderSettingsJson(await students.reminderSettings()),
+  }),
+  'PUT /api/admin/students/reminder-settings': operation({
+    summary:
+      'Set when invited students who have not started are reminded; the job follows from its next pass',
+    ...ADMIN_STUDENTS,
+    body: reminderSettingsBody,
+    responses: {
+      200: { description: 'The reminder settings', body: reminderSettingsOut },
+      400: 'A value is out of range',
+    },
+    handle: async ({ body, res }, { students }) =>
+      toReminderSettingsJson(await students.updateReminderSettings(body, adminClaims(res).sub)),
   }),
   'PATCH /api/admin/students/{id}': operation({
     summary: 'Set the extra-time accommodation (0 to 300 percent)',

@@ -117,3 +117,42 @@ export const invitationSent = (s: StudentView) => ({
   message: `Invitation sent to ${s.name}`,
   student: toStudentJson(s),
 });
+
+const whole = (what: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${what} must be a whole number from ${min} to ${max}` })
+    .int(`${what} must be a whole number from ${min} to ${max}`)
+    .min(min, `${what} must be a whole number from ${min} to ${max}`)
+    .max(max, `${what} must be a whole number from ${min} to ${max}`);
+
+/** The reminder schedule as an administrator sets it. */
+export const reminderSettingsBody = jsonBody({
+  afterDays: z
+    .array(whole('Each number of days', 1, 365))
+    .max(10, 'At most 10 reminder days')
+    .describe('Days after the invitation (or its last resend) at which a reminder is due; empty: none'),
+  beforeExpiryHours: whole('Hours before the link expires', 0, 720).describe('0: no reminder before expiry'),
+  max: whole('The most reminders', 0, 20).describe('The most reminders the job sends one student; 0: none'),
+});
+
+export const reminderSettingsOut = z.object({
+  afterDays: z.array(z.number().int()),
+  beforeExpiryHours: z.number().int(),
+  max: z.number().int(),
+  updatedAt: z
+    .string()
+    .nullable()
+    .describe("When an administrator saved them; null: the service's configuration"),
+});
+
+export const toReminderSettingsJson = (s: {
+  afterDays: readonly number[];
+  beforeExpiryHours: number;
+  max: number;
+  updatedAt: Date | null;
+}) => ({
+  afterDays: [...s.afterDays],
+  beforeExpiryHours: s.beforeExpiryHours,
+  max: s.max,
+  updatedAt: s.updatedAt?.toISOString() ?? null,
+});
