@@ -9,6 +9,7 @@ import type {
   ImportReport,
   InviteAnswer,
   InviteDelivery,
+  ReminderSettings,
   RemindAnswer,
   RemindCount,
   StatusFilter,
@@ -56,6 +57,33 @@ export const inviteStudentSchema = z.object({
   language: z.enum(['', 'en', 'es', 'fr', 'pt', 'ar']),
 });
 export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
+
+const DAYS_MESSAGE = adminT('students.reminderSettings.daysInvalid');
+/** Whole numbers of days from 1 to 365, separated by commas; empty: none. */
+export const reminderDays = (text: string) =>
+  text
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean)
+    .map(Number);
+
+const whole = (message: string, max: number) =>
+  z.number({ error: message }).int(message).min(0, message).max(max, message);
+
+export const reminderSettingsSchema = z.object({
+  afterDays: z
+    .string()
+    .refine(
+      (text) =>
+        /^[\d,\s]*$/.test(text) &&
+        reminderDays(text).length <= 10 &&
+        reminderDays(text).every((d) => Number.isInteger(d) && d >= 1 && d <= 365),
+      DAYS_MESSAGE,
+    ),
+  beforeExpiryHours: whole(adminT('students.reminderSettings.hoursInvalid'), 720),
+  max: whole(adminT('students.reminderSettings.maxInvalid'), 20),
+});
+export type ReminderSettingsInput = z.infer<typeof reminderSettingsSchema>;
 
 export const studentsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -122,6 +150,17 @@ export const studentsApi = api.injectEndpoints({
         invalidatesTags: (_r, _e, { dryRun }) => (dryRun ? [] : [{ type: 'Student', id: LIST }]),
       },
     ),
+    getReminderSettings: build.query<ReminderSettings, void>({
+      query: () => request('/api/admin/students/reminder-settings', 'get'),
+      providesTags: ['ReminderSettings'],
+    }),
+    saveReminderSettings: build.mutation<
+      ReminderSettings,
+      Pick<ReminderSettings, 'afterDays' | 'beforeExpiryHours' | 'max'>
+    >({
+      query: (body) => request('/api/admin/students/reminder-settings', 'put', { body }),
+      invalidatesTags: ['ReminderSettings'],
+    }),
     setExtraTime: build.mutation<Student, { id: string; extraTimePercent: number }>({
       query: ({ id, extraTimePercent }) =>
         request('/api/admin/students/{id}', 'patch', { path: { id }, body: { extraTimePercent } }),
@@ -154,6 +193,8 @@ export const {
   useGetInviteDeliveriesQuery,
   useInviteStudentMutation,
   useResendInvitationMutation,
+  useGetReminderSettingsQuery,
+  useSaveReminderSettingsMutation,
   useRemindStudentMutation,
   useRemindStudentsMutation,
   useSetExtraTimeMutation,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { BellRing, Upload, UserPlus, Users } from 'lucide-react';
+import { BellRing, Settings, Upload, UserPlus, Users } from 'lucide-react';
 import { Button, Card, ListTable, PageNav, SearchInput, Select } from '../../../components/ui';
 import { useDebounced } from '../../../lib/hooks';
 import { notify, notifyFailure } from '../../../lib/toast';
@@ -11,6 +11,7 @@ import { useInviteDeliveries } from '../hooks/use-invite-deliveries';
 import { ExtraTimeModal } from './extra-time';
 import { ImportStudentsDialog } from './import-students-dialog';
 import { InviteStudentModal } from './invite-student-modal';
+import { ReminderSettingsModal } from './reminder-settings-modal';
 import { studentColumns } from './student-columns';
 import {
   DeleteStudentDialog,
@@ -39,6 +40,7 @@ export function StudentsPage() {
   const [resendTarget, setResendTarget] = useState<Student | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<Student | null>(null);
   const [extraTimeTarget, setExtraTimeTarget] = useState<Student | null>(null);
+  const [reminderSettings, setReminderSettings] = useState(false);
   const [remindTarget, setRemindTarget] = useState<Student | null>(null);
   const [remindAllCount, setRemindAllCount] = useState<number | null>(null);
   const [countRemindable, { isLoading: counting }] = useRemindStudentsMutation();
@@ -78,6 +80,13 @@ export function StudentsPage() {
         title={t('students.page.title')}
         actions={
           <div className="row-actions">
+            <Button
+              variant="ghost"
+              icon={<Settings size={18} aria-hidden="true" />}
+              onClick={() => setReminderSettings(true)}
+            >
+              {t('students.reminderSettings.button')}
+            </Button>
             <Button
               variant="secondary"
               icon={<BellRing size={18} aria-hidden="true" />}
@@ -143,6 +152,7 @@ export function StudentsPage() {
       <ExtraTimeModal student={extraTimeTarget} onClose={() => setExtraTimeTarget(null)} />
       <ResendInvitationDialog student={resendTarget} onClose={() => setResendTarget(null)} />
       <DeleteStudentDialog student={deleteTarget} onClose={() => setDeleteTarget(null)} />
+      <ReminderSettingsModal open={reminderSettings} onClose={() => setReminderSettings(false)} />
       <RemindStudentDialog student={remindTarget} onClose={() => setRemindTarget(null)} />
       <RemindAllDialog filter={filter} count={remindAllCount} onClose={() => setRemindAllCount(null)} />
     </div>

@@ -81,6 +81,25 @@ export default {
     'Nobody in this list can be reminded now: they have started, their link expired, or they were reminded today.',
   'students.remindAll.sent': '{count, plural, one {# reminder} other {# reminders}} sent',
   'students.remindAll.failed': 'Failed to send the reminders',
+  'students.reminderSettings.button': 'Reminder settings',
+  'students.reminderSettings.title': 'Reminder Settings',
+  'students.reminderSettings.text':
+    'Invited students who have not started are reminded by mail with the link they already have, at most once a day.',
+  'students.reminderSettings.days': 'Remind after (days)',
+  'students.reminderSettings.daysHint':
+    'Days after the invitation was sent, separated by commas, such as 3, 7. Empty: none.',
+  'students.reminderSettings.daysInvalid':
+    'Enter whole numbers of days from 1 to 365, separated by commas (at most 10)',
+  'students.reminderSettings.hours': 'Remind before the link expires (hours)',
+  'students.reminderSettings.hoursHint': '0: no reminder before the link expires.',
+  'students.reminderSettings.hoursInvalid': 'Hours must be a whole number from 0 to 720',
+  'students.reminderSettings.max': 'Most reminders per student',
+  'students.reminderSettings.maxHint':
+    'Reminders sent now by an administrator count too. 0: none are sent automatically.',
+  'students.reminderSettings.maxInvalid': 'The most reminders must be a whole number from 0 to 20',
+  'students.reminderSettings.save': 'Save',
+  'students.reminderSettings.saved': 'Reminder settings saved',
+  'students.reminderSettings.failed': 'Failed to save the reminder settings',
   'students.delete.title': 'Delete Student',
   'students.delete.confirm': 'Delete <0>{name}</0> ({email})?',
   'students.delete.warning':
