@@ -238,16 +238,32 @@ const remindable = (now: Date, dayStart: Date) =>
 
 /**
  * A page of the reminder job's candidates after `afterId` in id order, locked: a row another replica holds is
- * skipped (SKIP LOCKED), not waited for. Each is remindable and under `max`; whether one is due is the domain's rule.
+ * skipped (SKIP LOCKED), not waited for. Each is remindable, under `max`, and invited before `invitedBefore` or
+ * expiring before `expiringBefore` (no moment of the schedule can have passed for the others); whether one is due is
+ * the domain's rule.
  */
 export async function lockReminderCandidates(
   tx: Runner,
-  q: { afterId: string; limit: number; max: number; now: Date; dayStart: Date },
+  q: {
+    afterId: string;
+    limit: number;
+    max: number;
+    now: Date;
+    dayStart: Date;
+    invitedBefore: Date | null;
+    expiringBefore: Date | null;
+  },
 ): Promise<StudentRecord[]> {
+  const owed = [
+    ...(q.invitedBefore ? [sql`invited_at <= ${q.invitedBefore}`] : []),
+    ...(q.expiringBefore ? [sql`expires_at <= ${q.expiringBefore}`] : []),
+  ];
+  if (owed.length === 0) return [];
   const found = await rows<StudentRow>(
     tx,
     sql`SELECT ${COLUMNS} FROM students
         WHERE id > ${q.afterId} AND ${remindable(q.now, q.dayStart)} AND reminder_count < ${q.max}
+          AND (${sql.join(owed, sql` OR `)})
         ORDER BY id LIMIT ${q.limit} FOR UPDATE SKIP LOCKED`,
   );
   return found.map(toStudent);

@@ -1,4 +1,10 @@
-import { adminReminderRefusal, dueReminder, utcDayStart, type ReminderFacts } from './schedule';
+import {
+  adminReminderRefusal,
+  dueReminder,
+  scheduleWindow,
+  utcDayStart,
+  type ReminderFacts,
+} from './schedule';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -112,5 +118,17 @@ describe('adminReminderRefusal', () => {
 
   test('a day is a UTC day', () => {
     expect(utcDayStart(new Date('2027-03-04T23:59:59.999Z')).toISOString()).toBe('2027-03-04T00:00:00.000Z');
+  });
+});
+
+describe('scheduleWindow', () => {
+  test('whoever is due by dueReminder is inside the window the job reads', () => {
+    const now = at(5 * DAY);
+    const window = scheduleWindow(schedule, now);
+    expect(window).toEqual({ invitedBefore: at(2 * DAY), expiringBefore: at(6 * DAY) });
+    expect(scheduleWindow({ afterDays: [], beforeExpiryHours: 0, max: 3 }, now)).toEqual({
+      invitedBefore: null,
+      expiringBefore: null,
+    });
   });
 });

@@ -77,3 +77,19 @@ export function dueReminder(
   }
   return schedule.afterDays.some((days) => passed(invited + days * DAY_MS)) ? 'after-invitation' : undefined;
 }
+
+/**
+ * Who can be owed a reminder at `now` at all, for the job's query: students invited at least the first of
+ * `afterDays` ago, or whose link expires within `beforeExpiryHours` (null: nobody by that rule).
+ */
+export function scheduleWindow(
+  schedule: ReminderSchedule,
+  now: Date,
+): { invitedBefore: Date | null; expiringBefore: Date | null } {
+  const first = schedule.afterDays.length ? Math.min(...schedule.afterDays) : undefined;
+  return {
+    invitedBefore: first === undefined ? null : new Date(now.getTime() - first * DAY_MS),
+    expiringBefore:
+      schedule.beforeExpiryHours > 0 ? new Date(now.getTime() + schedule.beforeExpiryHours * HOUR_MS) : null,
+  };
+}

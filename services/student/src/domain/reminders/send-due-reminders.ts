@@ -2,7 +2,7 @@ import { lockReminderCandidates, markReminded } from '../../data-access/students
 import type { StudentsDeps } from '../students/context';
 import { openedToken } from '../students/context';
 import { writeReminders, type Reminded } from '../students/remind-students';
-import { dueReminder, utcDayStart } from './schedule';
+import { dueReminder, scheduleWindow, utcDayStart } from './schedule';
 import { reminderSettings } from './settings';
 
 const NO_ID = '00000000-0000-0000-0000-000000000000';
@@ -21,6 +21,7 @@ export async function sendDueReminders(
   const schedule = await reminderSettings(deps);
   if (schedule.max === 0) return 0;
   const dayStart = utcDayStart(now);
+  const { invitedBefore, expiringBefore } = scheduleWindow(schedule, now);
   let afterId = NO_ID;
   let sent = 0;
   for (;;) {
@@ -31,6 +32,8 @@ export async function sendDueReminders(
         max: schedule.max,
         now,
         dayStart,
+        invitedBefore,
+        expiringBefore,
       });
       const reminded: Reminded[] = [];
       for (const candidate of candidates) {
