@@ -1,6 +1,5 @@
 import { lockReminderCandidates, markReminded } from '../../data-access/students-repository';
-import type { StudentsDeps } from '../students/context';
-import { openedToken } from '../students/context';
+import { openedToken, type StudentsDeps } from '../students/context';
 import { writeReminders, type Reminded } from '../students/remind-students';
 import { dueReminder, scheduleWindow, utcDayStart } from './schedule';
 import { reminderSettings } from './settings';
@@ -8,10 +7,11 @@ import { reminderSettings } from './settings';
 const NO_ID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * One pass of the reminder job, on the schedule in force (an administrator's, else the configuration's): every invited student who is owed a reminder now (`dueReminder`) gets one, a page
- * of 100 students per transaction in id order. Every replica runs it at once safely: a page's rows are locked and
- * another replica's pass skips them (SKIP LOCKED), and the reminder is counted by a conditional write that refuses a
- * student reminded since the start of the UTC day, so nobody is reminded twice on one day. Answers how many were.
+ * One pass of the reminder job, on the schedule in force (an administrator's, else the configuration's): every
+ * invited student who is owed a reminder now (`dueReminder`) gets one, a page of 100 students per transaction in id
+ * order. Every replica runs it at once safely: a page's rows are locked and another replica's pass skips them (SKIP
+ * LOCKED), and the reminder is counted by a conditional write that refuses a student reminded since the start of the
+ * UTC day, so nobody is reminded twice on one day. Answers how many were.
  */
 export async function sendDueReminders(
   deps: StudentsDeps,
