@@ -26,6 +26,7 @@ export const AUDIT_ACTION_LABELS = {
   'settings.mfa-required-changed': 'Two-step sign-in requirement changed',
   'student.invited': 'Student invited',
   'student.invitation-resent': 'Invitation resent',
+  'student.reminded': 'Reminder sent',
   'student.deleted': 'Student deleted',
   'student.extra-time-changed': 'Extra time changed',
   'result.deleted': 'Result deleted',

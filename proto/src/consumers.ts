@@ -10,6 +10,7 @@ import type { EventName } from './index';
 export const consumers = {
   'auth.audit-student-invited': ['student.student.invited.v1'],
   'auth.audit-invitation-resent': ['student.invitation.resent.v1'],
+  'auth.audit-reminder-requested': ['student.reminder.requested.v1'],
   'auth.audit-student-deleted': ['student.student.deleted.v1'],
   'auth.audit-result-deleted': ['results.result.deleted.v1'],
   'auth.audit-certificate-resend-requested': ['results.certificate.resend-requested.v1'],
@@ -42,6 +43,7 @@ export const consumers = {
   'notification.certificate-issued': ['report.certificate.issued.v2'],
   'notification.student-invited': ['student.student.invited.v1'],
   'notification.invitation-resent': ['student.invitation.resent.v1'],
+  'notification.reminder-requested': ['student.reminder.requested.v1'],
   'notification.student-deleted': ['student.student.deleted.v1'],
   'integrations.lti-launch-accepted': ['student.lti-launch.accepted.v1'],
   'integrations.result-recorded': ['results.result.recorded.v1'],

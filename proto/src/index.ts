@@ -37,6 +37,7 @@ import {
   StudentInvitationResentSchema,
   StudentInvitedSchema,
   StudentLtiLaunchAcceptedSchema,
+  StudentReminderRequestedSchema,
 } from './gen/readiness/events/v1/student_pb';
 
 export * from './gen/readiness/events/v1/assessment_pb';
@@ -64,6 +65,7 @@ export const events = {
   'assessment.question-file.changed.v1': AssessmentQuestionFileChangedSchema,
   'student.student.invited.v1': StudentInvitedSchema,
   'student.invitation.resent.v1': StudentInvitationResentSchema,
+  'student.reminder.requested.v1': StudentReminderRequestedSchema,
   'student.student.deleted.v1': StudentDeletedSchema,
   'student.extra-time.changed.v1': StudentExtraTimeChangedSchema,
   'student.attempt.started.v1': StudentAttemptStartedSchema,

@@ -68,6 +68,7 @@ export const topology: readonly ServiceTopology[] = [
     publishes: [
       'student.student.invited.v1',
       'student.invitation.resent.v1',
+      'student.reminder.requested.v1',
       'student.student.deleted.v1',
       'student.extra-time.changed.v1',
       'student.attempt.started.v1',

@@ -3,7 +3,8 @@
  * find them by search and by status, copy their assessment link, resend the invitation, delete them,
  * and import a CSV after its dry run. The list, the invite dialog and the import report each get an
  * accessibility scan, at desktop and phone width. With SCREENSHOTS=1 it also saves the screen's pictures
- * to docs/screenshots (students-*-desktop.png and -mobile.png).
+ * to docs/screenshots (students-*-desktop.png and -mobile.png: the list with a reminded student, the invite dialog, the
+ * confirmation of "Send a reminder now" with its count, the reminder settings).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -181,6 +182,13 @@ test('when the screen is phone-wide, then the list and the invite dialog fit and
   await page.getByRole('button', { name: 'Invite Student' }).click();
   await shown(page.getByRole('dialog', { name: 'Invite Student' }));
   await expectAccessible(page, 'invite dialog at 360 px');
+  await page.keyboard.press('Escape');
+  // Read only: the settings are the shared installation's.
+  await page.getByRole('button', { name: 'Reminder settings' }).click();
+  await shown(
+    page.getByRole('dialog', { name: 'Reminder Settings' }).getByLabel('Most reminders per student'),
+  );
+  await expectAccessible(page, 'reminder settings at 360 px');
 });
 
 const shootIfAsked = process.env.SCREENSHOTS === '1' ? test : test.skip;
@@ -198,9 +206,22 @@ shootIfAsked.each([
       animations: 'disabled',
     });
   await invite(someone('Shot'));
+  const reminded = await invite(someone('Reminded'));
+  await api(file.url, 'POST', `/api/admin/students/${reminded._id}/remind`, { token });
   const page = await openStudents(viewport);
+  await shown(row(page, reminded.name).getByText(/^Reminded once, last on/));
   await shoot(page, 'students-list');
   await page.getByRole('button', { name: 'Invite Student' }).click();
   await shown(page.getByRole('dialog', { name: 'Invite Student' }));
   await shoot(page, 'students-invite');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Send a reminder now', exact: true }).click();
+  await shown(page.getByRole('dialog', { name: 'Send a Reminder' }));
+  await shoot(page, 'students-remind-all');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Reminder settings' }).click();
+  const settings = page.getByRole('dialog', { name: 'Reminder Settings' });
+  await shown(settings.getByLabel('Remind after (days)'));
+  expect(await settings.getByLabel('Remind after (days)').inputValue()).toMatch(/^\d/);
+  await shoot(page, 'students-reminder-settings');
 });

@@ -69,6 +69,31 @@ describe('students end to end through the gateway of `make start`', () => {
     expect(deliveries.body.deliveries[0]?.status).toBe('sent');
   });
 
+  test('when an admin sends a reminder now, then the mail in the student’s language carries the same link, and a second one today is refused', async () => {
+    const base = product.url;
+    const token = (await api<{ token: string }>(base, 'POST', '/api/auth/login', { body: OWNER })).body.token;
+    const email = 'rita.reminded@example.edu';
+    const invited = await api<{ student: Student }>(base, 'POST', '/api/admin/students/invite', {
+      token,
+      body: { name: 'Rita Levi', email, language: 'es' },
+    });
+    const student = invited.body.student;
+    const path = `/api/admin/students/${student._id}/remind`;
+    expect((await api(base, 'POST', path, { token })).status).toBe(202);
+    expect((await api<{ code: string }>(base, 'POST', path, { token })).body.code).toBe('reminded_today');
+
+    let reminder: Mail | undefined;
+    for (let i = 0; i < 100 && !reminder; i++) {
+      const inbox = await api<Mail[] | { mails: Mail[] }>(base, 'GET', '/dev/mail');
+      const list = Array.isArray(inbox.body) ? inbox.body : inbox.body.mails;
+      reminder = list.find(
+        (m) => m.to.some((to) => to.includes(email)) && m.subject.startsWith('Recordatorio'),
+      );
+      if (!reminder) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(reminder?.text).toContain(student.inviteUrl);
+  });
+
   test('when an invited student takes the seeded assessment, then a reload resumes it and the submit is accepted', async () => {
     const base = product.url;
     const login = await api<{ token: string }>(base, 'POST', '/api/auth/login', { body: OWNER });

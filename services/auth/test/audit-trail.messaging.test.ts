@@ -210,6 +210,25 @@ it("writes a student's extra time set by an admin, once, with the new percentage
   });
 });
 
+it("writes an admin's reminder, once, and not the reminder job's (issue 46)", async () => {
+  const studentId = randomUUID();
+  const reminder = { studentId, name: 'Rita Reminded', email: 'rita@example.edu', reminderNumber: 2 };
+  const byAdmin = await h.publish('student.reminder.requested.v1', { ...reminder, actorId: rootId });
+  await h.publish('student.reminder.requested.v1', { ...reminder, actorId: '', reminderNumber: 3 });
+  await h.bus.publish([byAdmin]);
+  const ofStudent = (e: Entry) => e.target?._id === studentId;
+  const query = '?action=student.reminded&limit=200';
+  await entriesWhen('the reminder in the log', ofStudent, 1, query);
+  await new Promise((r) => setTimeout(r, 300));
+  const entries = (await log(query)).filter(ofStudent);
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatchObject({
+    actor: { _id: rootId },
+    target: { name: 'Rita Reminded', email: 'rita@example.edu' },
+    details: { reminderNumber: 2 },
+  });
+});
+
 it('writes question files uploaded and removed, naming the admin from the event when auth does not know them', async () => {
   const filename = `${randomUUID()}.png`;
   const file = {

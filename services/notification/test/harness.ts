@@ -6,6 +6,7 @@ import {
   FactorChange,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
+  StudentReminderRequestedSchema,
   create,
   encodePayload,
 } from '@readiness/contracts';
@@ -177,6 +178,8 @@ export function invitationEvent(
     /** The title in the student's language; absent: left empty, as an older student service sends it. */
     localizedTitle: string;
     resent: boolean;
+    /** A reminder (student.reminder.requested.v1) instead of an invitation. */
+    reminder: boolean;
   }> = {},
 ): BusMessage {
   const fields = {
@@ -192,6 +195,14 @@ export function invitationEvent(
     localizedTitle: overrides.localizedTitle ?? '',
   };
   const base = { id: overrides.id ?? randomUUID(), occurredAt: new Date(), source: 'student' };
+  if (overrides.reminder) {
+    const payload = create(StudentReminderRequestedSchema, { ...fields, reminderNumber: 1 });
+    return {
+      ...base,
+      name: 'student.reminder.requested.v1',
+      payload: encodePayload('student.reminder.requested.v1', payload),
+    };
+  }
   return overrides.resent
     ? {
         ...base,

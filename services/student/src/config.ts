@@ -52,6 +52,33 @@ export const configSchema = z
     ATTEMPT_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(100),
     /** Event streams a replica holds open at once, all students together; one more is a 429. */
     ATTEMPT_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+    /**
+     * Days after the invitation (or its last resend) at which the reminder job reminds a student who has not started,
+     * comma-separated (`3,7`; empty: none). This and the two below are the defaults: an administrator's saved reminder
+     * settings (`PUT /api/admin/students/reminder-settings`) replace them.
+     */
+    REMINDER_AFTER_DAYS: z
+      .string()
+      .default('3,7')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((d) => d.trim())
+          .filter(Boolean)
+          .map(Number),
+      )
+      .pipe(z.array(z.number().int().min(1).max(365)).max(10)),
+    /** Hours before an unstarted invitation's link expires at which the job sends one more reminder (0: none). */
+    REMINDER_BEFORE_EXPIRY_HOURS: z.coerce.number().int().min(0).max(720).default(24),
+    /** The most reminders the job sends one student, administrators' included (0: the job sends none). */
+    REMINDER_MAX: z.coerce.number().int().min(0).max(20).default(3),
+    /** How often each replica's reminder job looks for students who are owed a reminder (each claims rows). */
+    REMINDER_JOB_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(24 * 60 * 60 * 1000)
+      .default(15 * 60 * 1000),
     /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
     DEADLINE_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   })

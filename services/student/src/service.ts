@@ -9,6 +9,7 @@ import { answerPrefix, createAttempts } from './domain/attempts';
 import { createStudents } from './domain/students';
 import { studentApi } from './entry-points/http/api';
 import { deadlineJob } from './entry-points/jobs/deadline';
+import { reminderJob } from './entry-points/jobs/reminders';
 import { assessmentCopyConsumer } from './entry-points/messaging/assessment-copy';
 import { resultsCopyConsumers } from './entry-points/messaging/results-copy';
 
@@ -55,10 +56,16 @@ export const studentService = defineService({
     });
     const students = createStudents({
       database,
+      logger,
       secrets: loadEventSecretBox({ config, logger }),
       launchTickets: loadEventSecretBox({ config, logger, purpose: LTI_LAUNCH_TICKET_PURPOSE }),
       publicOrigin: config.PUBLIC_ORIGIN,
       inviteTtlDays: config.INVITE_TTL_DAYS,
+      reminders: {
+        afterDays: config.REMINDER_AFTER_DAYS,
+        beforeExpiryHours: config.REMINDER_BEFORE_EXPIRY_HOURS,
+        max: config.REMINDER_MAX,
+      },
       async removeStudentFiles(studentId) {
         await storage.removePrefix(answerPrefix(studentId)).catch((err: unknown) => {
           logger.warn({ err, studentId }, 'removing an erased student’s answer files failed');
@@ -77,7 +84,10 @@ export const studentService = defineService({
         spoolDir: path.join(os.tmpdir(), `readiness-student-uploads-${process.getuid?.() ?? 'user'}`),
       }),
       subscriptions: [assessmentCopyConsumer(database), ...resultsCopyConsumers(attempts, handleOnce)],
-      jobs: [deadlineJob(attempts, config.DEADLINE_JOB_INTERVAL_MS)],
+      jobs: [
+        deadlineJob(attempts, config.DEADLINE_JOB_INTERVAL_MS),
+        reminderJob(students, config.REMINDER_JOB_INTERVAL_MS),
+      ],
       draining: () => attempts.streams.endAll(),
     };
   },

@@ -27,6 +27,7 @@ export const adminToken = (adminId?: string) => testAdminToken(adminId);
 const WATCHED = [
   'student.student.invited.v1',
   'student.invitation.resent.v1',
+  'student.reminder.requested.v1',
   'student.student.deleted.v1',
   'student.extra-time.changed.v1',
   'student.attempt.started.v1',

@@ -151,6 +151,7 @@ export const api = createApi({
     'Admin',
     'Dashboard',
     'Student',
+    'ReminderSettings',
     'LiveAttempt',
     'Assessment',
     'AssessmentVersion',

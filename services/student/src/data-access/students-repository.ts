@@ -17,6 +17,10 @@ export interface StudentRecord {
   invitedAt: Date;
   expiresAt: Date;
   createdAt: Date;
+  /** Reminders sent so far (the job's and administrators'). */
+  reminderCount: number;
+  /** When the last reminder was sent; null: never. */
+  lastRemindedAt: Date | null;
 }
 
 export interface NewStudent {
@@ -42,9 +46,12 @@ interface StudentRow {
   invited_at: Date | string;
   expires_at: Date | string;
   created_at: Date | string;
+  reminder_count: number;
+  last_reminded_at: Date | string | null;
 }
 
-const COLUMNS = sql`id, name, email, phone_number, status, extra_time_percent, language, sealed_token, invited_at, expires_at, created_at`;
+const COLUMNS = sql`id, name, email, phone_number, status, extra_time_percent, language, sealed_token, invited_at, expires_at, created_at,
+  reminder_count, last_reminded_at`;
 
 const toStudent = (r: StudentRow): StudentRecord => ({
   id: r.id,
@@ -58,6 +65,8 @@ const toStudent = (r: StudentRow): StudentRecord => ({
   invitedAt: new Date(r.invited_at),
   expiresAt: new Date(r.expires_at),
   createdAt: new Date(r.created_at),
+  reminderCount: r.reminder_count,
+  lastRemindedAt: r.last_reminded_at === null ? null : new Date(r.last_reminded_at),
 });
 
 /** `%`, `_` and `\` match themselves in a search. */
@@ -174,16 +183,27 @@ export async function deleteStudent(tx: Runner, id: string): Promise<StudentReco
   return row && toStudent(row);
 }
 
-export async function listStudents(
-  runner: Runner,
-  q: { search?: string; status?: StudentStatus; page: number; limit: number },
-): Promise<{ students: StudentRecord[]; total: number }> {
+/** The admin list's filter: a status, and a substring of the name or e-mail. */
+export interface StudentFilter {
+  search?: string;
+  status?: StudentStatus;
+}
+
+const filterConditions = (q: StudentFilter): SQL[] => {
   const where: SQL[] = [];
   if (q.status) where.push(sql`status = ${q.status}`);
   if (q.search) {
     const p = likePattern(q.search);
     where.push(sql`(name ILIKE ${p} OR email ILIKE ${p})`);
   }
+  return where;
+};
+
+export async function listStudents(
+  runner: Runner,
+  q: StudentFilter & { page: number; limit: number },
+): Promise<{ students: StudentRecord[]; total: number }> {
+  const where = filterConditions(q);
   const clause = where.length ? sql`WHERE ${sql.join(where, sql` AND `)}` : sql``;
   const [count] = await rows<{ n: string | number }>(
     runner,
@@ -205,4 +225,88 @@ export async function audit(
     sql`INSERT INTO student_audit (actor_id, action, student_id, details)
         VALUES (${entry.actorId}, ${entry.action}, ${entry.studentId ?? null}, ${JSON.stringify(entry.details ?? {})}::jsonb)`,
   );
+}
+
+/**
+ * What makes an invited student remindable at `now`: not started, the link still open, not reminded since `dayStart`
+ * (the start of the UTC day). The same conditions guard the write itself, so a reminder is never written twice on a
+ * day whoever (a replica's job, an administrator) gets to the row first.
+ */
+const remindable = (now: Date, dayStart: Date) =>
+  sql`status = 'invited' AND expires_at > ${now}
+      AND (last_reminded_at IS NULL OR last_reminded_at < ${dayStart})`;
+
+/**
+ * A page of the reminder job's candidates after `afterId` in id order, locked: a row another replica holds is
+ * skipped (SKIP LOCKED), not waited for. Each is remindable, under `max`, and invited before `invitedBefore` or
+ * expiring before `expiringBefore` (no moment of the schedule can have passed for the others); whether one is due is
+ * the domain's rule.
+ */
+export async function lockReminderCandidates(
+  tx: Runner,
+  q: {
+    afterId: string;
+    limit: number;
+    max: number;
+    now: Date;
+    dayStart: Date;
+    invitedBefore: Date | null;
+    expiringBefore: Date | null;
+  },
+): Promise<StudentRecord[]> {
+  const owed = [
+    ...(q.invitedBefore ? [sql`invited_at <= ${q.invitedBefore}`] : []),
+    ...(q.expiringBefore ? [sql`expires_at <= ${q.expiringBefore}`] : []),
+  ];
+  if (owed.length === 0) return [];
+  const found = await rows<StudentRow>(
+    tx,
+    sql`SELECT ${COLUMNS} FROM students
+        WHERE id > ${q.afterId} AND ${remindable(q.now, q.dayStart)} AND reminder_count < ${q.max}
+          AND (${sql.join(owed, sql` OR `)})
+        ORDER BY id LIMIT ${q.limit} FOR UPDATE SKIP LOCKED`,
+  );
+  return found.map(toStudent);
+}
+
+/** Counts one reminder on the student when still remindable (see `remindable`); undefined when not. */
+export async function markReminded(
+  tx: Runner,
+  id: string,
+  now: Date,
+  dayStart: Date,
+): Promise<StudentRecord | undefined> {
+  const [row] = await rows<StudentRow>(
+    tx,
+    sql`UPDATE students SET reminder_count = reminder_count + 1, last_reminded_at = ${now}
+        WHERE id = ${id} AND ${remindable(now, dayStart)} RETURNING ${COLUMNS}`,
+  );
+  return row && toStudent(row);
+}
+
+/** Counts one reminder on every remindable student of the filter at once; each row as it is after. */
+export async function markFilterReminded(
+  tx: Runner,
+  q: StudentFilter & { now: Date; dayStart: Date },
+): Promise<StudentRecord[]> {
+  const where = [...filterConditions(q), remindable(q.now, q.dayStart)];
+  const found = await rows<StudentRow>(
+    tx,
+    sql`UPDATE students SET reminder_count = reminder_count + 1, last_reminded_at = ${q.now}
+        WHERE ${sql.join(where, sql` AND `)} RETURNING ${COLUMNS}`,
+  );
+  return found.map(toStudent);
+}
+
+/** How many students of the filter a reminder would reach now. */
+export async function countRemindable(
+  runner: Runner,
+  q: StudentFilter & { now: Date; dayStart: Date },
+): Promise<number> {
+  const where = [...filterConditions(q), remindable(q.now, q.dayStart)];
+  const [count] = await rows<{ n: string | number }>(
+    runner,
+    sql`SELECT count(*) AS n FROM students WHERE ${sql.join(where, sql` AND `)}`,
+  );
+  return Number(count?.n ?? 0);
 }

@@ -1,6 +1,7 @@
 import {
   AttemptAdjustment,
   AttemptFinalisedBy,
+  ReminderTrigger,
   timelineMessages,
   timestampFromDate,
   type Language,
@@ -8,10 +9,12 @@ import {
   payloadOf,
 } from '@readiness/contracts';
 import type { AttemptFile, AttemptRecord, FinalisedBy } from '../data-access/attempt-records';
+import type { ReminderTrigger as Trigger } from './reminders/schedule';
 import type { Answer } from './versions';
 
 export const STUDENT_INVITED = 'student.student.invited.v1' as const;
 export const INVITATION_RESENT = 'student.invitation.resent.v1' as const;
+export const REMINDER_REQUESTED = 'student.reminder.requested.v1' as const;
 export const STUDENT_DELETED = 'student.student.deleted.v1' as const;
 export const EXTRA_TIME_CHANGED = 'student.extra-time.changed.v1' as const;
 export const ATTEMPT_STARTED = 'student.attempt.started.v1' as const;
@@ -57,6 +60,16 @@ const invitationFields = (f: InvitationFacts) => ({
 export const invitedPayload = (f: InvitationFacts) => payloadOf(STUDENT_INVITED, invitationFields(f));
 
 export const resentPayload = (f: InvitationFacts) => payloadOf(INVITATION_RESENT, invitationFields(f));
+
+const TRIGGERS: Record<Trigger, ReminderTrigger> = {
+  'after-invitation': ReminderTrigger.AFTER_INVITATION,
+  'before-expiry': ReminderTrigger.BEFORE_EXPIRY,
+  admin: ReminderTrigger.ADMIN,
+};
+
+/** A reminder: the invitation's fields (the same link), why it goes out and which one it is. */
+export const reminderPayload = (f: InvitationFacts, trigger: Trigger, reminderNumber: number) =>
+  payloadOf(REMINDER_REQUESTED, { ...invitationFields(f), trigger: TRIGGERS[trigger], reminderNumber });
 
 export const deletedPayload = (f: { studentId: string; email: string; actorId: string }) =>
   payloadOf(STUDENT_DELETED, f);

@@ -2359,8 +2359,12 @@ export interface paths {
                                 inviteUrl: string;
                                 /** @description Chosen at invitation or by the student's last switch; null: the browser's */
                                 language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
                                 name: string;
                                 phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
                                 /** @enum {string} */
                                 status: "invited" | "started" | "completed";
                             }[];
@@ -2487,8 +2491,12 @@ export interface paths {
                                 inviteUrl: string;
                                 /** @description Chosen at invitation or by the student's last switch; null: the browser's */
                                 language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
                                 name: string;
                                 phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
                                 /** @enum {string} */
                                 status: "invited" | "started" | "completed";
                             };
@@ -2524,6 +2532,94 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/admin/students/{id}/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a reminder now: the invitation mailed again with the same link and expiry (student.reminder.requested.v1) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The reminder is queued; the student as the list shows them */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            student: {
+                                _id: string;
+                                createdAt: string;
+                                email: string;
+                                expired: boolean;
+                                expiresAt: string;
+                                extraTimePercent: number;
+                                invitedAt: string;
+                                inviteToken: string;
+                                inviteUrl: string;
+                                /** @description Chosen at invitation or by the student's last switch; null: the browser's */
+                                language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
+                                name: string;
+                                phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
+                                /** @enum {string} */
+                                status: "invited" | "started" | "completed";
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Student not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The student has started, the invitation has expired, or the student was reminded today */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/students/{id}/resend-assessment": {
@@ -2567,8 +2663,12 @@ export interface paths {
                                 inviteUrl: string;
                                 /** @description Chosen at invitation or by the student's last switch; null: the browser's */
                                 language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
                                 name: string;
                                 phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
                                 /** @enum {string} */
                                 status: "invited" | "started" | "completed";
                             };
@@ -2791,8 +2891,12 @@ export interface paths {
                                 inviteUrl: string;
                                 /** @description Chosen at invitation or by the student's last switch; null: the browser's */
                                 language: ("en" | "es" | "fr" | "pt" | "ar") | null;
+                                /** @description When the last reminder was sent; null: never */
+                                lastRemindedAt: string | null;
                                 name: string;
                                 phoneNumber?: string;
+                                /** @description Reminders sent so far, the job’s and administrators’ */
+                                reminderCount: number;
                                 /** @enum {string} */
                                 status: "invited" | "started" | "completed";
                             };
@@ -2828,6 +2932,181 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/students/remind": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a reminder now to every student of the filter who can get one (invited, link open, not reminded today) */
+        post: {
+            parameters: {
+                query?: {
+                    dryRun?: "true" | "false";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        search?: string;
+                        /**
+                         * @default all
+                         * @enum {string}
+                         */
+                        status?: "all" | "invited" | "started" | "completed";
+                    };
+                };
+            };
+            responses: {
+                /** @description How many were reminded (with dryRun: would be) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                        };
+                    };
+                };
+                /** @description A filter value is out of range */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/students/reminder-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** When invited students who have not started are reminded (the saved settings, else the configuration) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The reminder settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            afterDays: number[];
+                            beforeExpiryHours: number;
+                            max: number;
+                            /** @description When an administrator saved them; null: the service's configuration */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set when invited students who have not started are reminded; the job follows from its next pass */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Days after the invitation (or its last resend) at which a reminder is due; empty: none */
+                        afterDays: number[];
+                        /** @description 0: no reminder before expiry */
+                        beforeExpiryHours: number;
+                        /** @description The most reminders the job sends one student; 0: none */
+                        max: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The reminder settings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            afterDays: number[];
+                            beforeExpiryHours: number;
+                            max: number;
+                            /** @description When an administrator saved them; null: the service's configuration */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+                /** @description A value is out of range */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -18,6 +18,7 @@ export const auditTrailConsumers = (trail: AuditTrail): EventSubscription[] =>
   [
     studentInvited,
     invitationResent,
+    reminderRequested,
     studentDeleted,
     resultDeleted,
     certificateResendRequested,
@@ -65,6 +66,18 @@ const invitationResent = (trail: AuditTrail) =>
   on('auth.audit-invitation-resent', {
     handle: (e, meta) =>
       studentNamed(trail, meta.id, e, 'student.invitation-resent', { expiresAt: e.expiresAt }),
+  });
+
+/** An administrator's "Send a reminder now"; the reminder job's own reminders (no actor) are nobody's action. */
+const reminderRequested = (trail: AuditTrail) =>
+  on('auth.audit-reminder-requested', {
+    async handle(e, meta) {
+      if (!e.actorId) return;
+      await studentNamed(trail, meta.id, e, 'student.reminded', {
+        reminderNumber: e.reminderNumber,
+        expiresAt: e.expiresAt,
+      });
+    },
   });
 
 const studentDeleted = (trail: AuditTrail) =>

@@ -19,8 +19,10 @@ interface InvitationEvent {
 }
 
 /**
- * Mails invitations (first and resent) with the link opened from its sealed form, recording each delivery
- * against the student; erases a deleted student's mail log.
+ * Mails invitations (first, resent, and reminders) with the link opened from its sealed form, recording each
+ * delivery against the student (the Student Management table shows the latest); erases a deleted student's mail log.
+ * A reminder is the resent invitation's mail ('Reminder: your … assessment invitation') under a template of its own,
+ * so each reminder event is mailed once, whatever else the student was sent.
  */
 export function studentInvitationConsumers(
   deps: MailConsumerDeps & {
@@ -61,6 +63,10 @@ export function studentInvitationConsumers(
     on('notification.invitation-resent', {
       maxAttempts: deps.maxAttempts,
       handle: mailInvitation('student-invitation-resent', true),
+    }),
+    on('notification.reminder-requested', {
+      maxAttempts: deps.maxAttempts,
+      handle: mailInvitation('student-invitation-reminder', true),
     }),
     on('notification.student-deleted', {
       handle: (event) => deps.repo.eraseStudent(event.studentId),

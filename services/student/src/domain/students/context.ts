@@ -1,9 +1,11 @@
 import type { Language } from '@readiness/contracts';
 import type { Database } from '@readiness/kit/db';
+import type { Logger } from '@readiness/kit/logger';
 import type { SecretBox } from '@readiness/kit/outbox';
 import type { StudentRecord } from '../../data-access/students-repository';
 import type { InvitationVersion } from '../../data-access/versions-repository';
 import type { InvitationFacts } from '../events';
+import type { ReminderSchedule } from '../reminders/schedule';
 import { inviteUrl, newInviteToken, tokenHash } from '../tokens';
 
 export const ALREADY_INVITED_MESSAGE = 'A student with this email is already invited';
@@ -28,11 +30,14 @@ export interface StudentView extends Omit<StudentRecord, 'sealedToken'> {
 
 export interface StudentsDeps {
   database: Database;
+  logger: Logger;
   secrets: SecretBox;
   /** Opens the LMS launch tickets the integrations service seals (the same key, another purpose). */
   launchTickets: SecretBox;
   publicOrigin: string;
   inviteTtlDays: number;
+  /** When the reminder job reminds an invited student who has not started, until an administrator sets it. */
+  reminders: ReminderSchedule;
   /** Removes every answer file a student uploaded (their prefix in the bucket). */
   removeStudentFiles(studentId: string): Promise<void>;
 }
@@ -48,6 +53,15 @@ export function studentView(deps: StudentsDeps, s: StudentRecord): StudentView {
     inviteUrl: inviteUrl(deps.publicOrigin, token),
     expired: s.status === 'invited' && s.expiresAt.getTime() <= Date.now(),
   };
+}
+
+/** The student's link opened from its sealed copy, or undefined when it no longer opens (EVENT_SECRETS_KEY changed). */
+export function openedToken(deps: Pick<StudentsDeps, 'secrets'>, sealed: string): string | undefined {
+  try {
+    return deps.secrets.open(sealed);
+  } catch {
+    return undefined;
+  }
 }
 
 export const expiryFromNow = (deps: Pick<StudentsDeps, 'inviteTtlDays'>) =>

@@ -1,9 +1,13 @@
-import type { StudentStatus } from '../../data-access/students-repository';
+import type { StudentFilter, StudentStatus } from '../../data-access/students-repository';
+import type { ReminderSchedule } from '../reminders/schedule';
+import { sendDueReminders } from '../reminders/send-due-reminders';
+import { reminderSettings, updateReminderSettings } from '../reminders/settings';
 import { acceptLtiLaunch } from './accept-lti-launch';
 import type { StudentInput, StudentsDeps } from './context';
 import { importStudents, type ImportRow } from './import-students';
 import { inviteStudent } from './invite-students';
 import { listStudentViews, removeStudent, setStudentExtraTime, studentByToken } from './manage-students';
+import { remindFiltered, remindStudent } from './remind-students';
 import { resendInvitation } from './resend-invitation';
 
 export {
@@ -27,6 +31,13 @@ export function createStudents(deps: StudentsDeps) {
       listStudentViews(deps, q),
     invite: (input: StudentInput, actorId: string) => inviteStudent(deps, input, actorId),
     resend: (id: string, actorId: string) => resendInvitation(deps, id, actorId),
+    remind: (id: string, actorId: string) => remindStudent(deps, id, actorId),
+    remindFiltered: (filter: StudentFilter, options: { dryRun: boolean; actorId: string }) =>
+      remindFiltered(deps, filter, options),
+    sendDueReminders: () => sendDueReminders(deps),
+    reminderSettings: () => reminderSettings(deps),
+    updateReminderSettings: (input: ReminderSchedule, actorId: string) =>
+      updateReminderSettings(deps, input, actorId),
     setExtraTime: (id: string, percent: number, actorId: string) =>
       setStudentExtraTime(deps, id, percent, actorId),
     remove: (id: string, actorId: string) => removeStudent(deps, id, actorId),

@@ -8,6 +8,7 @@ import {
   expiryFromNow,
   freshInvitation,
   invitation,
+  openedToken,
   studentView,
   type StudentsDeps,
   type StudentView,
@@ -53,12 +54,4 @@ export async function resendInvitation(
     return student;
   });
   return studentView(deps, renewed);
-}
-
-function openedToken(deps: StudentsDeps, sealed: string): string | undefined {
-  try {
-    return deps.secrets.open(sealed);
-  } catch {
-    return undefined;
-  }
 }

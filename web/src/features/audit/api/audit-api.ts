@@ -42,6 +42,7 @@ const ACTION_MESSAGES: Record<AuditAction, () => string> = {
   'admin.seeded': () => adminT('audit.action.adminSeeded'),
   'student.invited': () => adminT('audit.action.studentInvited'),
   'student.invitation-resent': () => adminT('audit.action.invitationResent'),
+  'student.reminded': () => adminT('audit.action.studentReminded'),
   'student.deleted': () => adminT('audit.action.studentDeleted'),
   'student.extra-time-changed': () => adminT('audit.action.extraTimeChanged'),
   'result.deleted': () => adminT('audit.action.resultDeleted'),

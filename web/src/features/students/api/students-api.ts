@@ -9,6 +9,9 @@ import type {
   ImportReport,
   InviteAnswer,
   InviteDelivery,
+  ReminderSettings,
+  RemindAnswer,
+  RemindCount,
   StatusFilter,
   Student,
   StudentList,
@@ -54,6 +57,33 @@ export const inviteStudentSchema = z.object({
   language: z.enum(['', 'en', 'es', 'fr', 'pt', 'ar']),
 });
 export type InviteStudentInput = z.infer<typeof inviteStudentSchema>;
+
+const DAYS_MESSAGE = adminT('students.reminderSettings.daysInvalid');
+/** Whole numbers of days from 1 to 365, separated by commas; empty: none. */
+export const reminderDays = (text: string) =>
+  text
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean)
+    .map(Number);
+
+const whole = (message: string, max: number) =>
+  z.number({ error: message }).int(message).min(0, message).max(max, message);
+
+export const reminderSettingsSchema = z.object({
+  afterDays: z
+    .string()
+    .refine(
+      (text) =>
+        /^[\d,\s]*$/.test(text) &&
+        reminderDays(text).length <= 10 &&
+        reminderDays(text).every((d) => Number.isInteger(d) && d >= 1 && d <= 365),
+      DAYS_MESSAGE,
+    ),
+  beforeExpiryHours: whole(adminT('students.reminderSettings.hoursInvalid'), 720),
+  max: whole(adminT('students.reminderSettings.maxInvalid'), 20),
+});
+export type ReminderSettingsInput = z.infer<typeof reminderSettingsSchema>;
 
 export const studentsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -103,6 +133,34 @@ export const studentsApi = api.injectEndpoints({
       transformResponse: () => undefined,
       invalidatesTags: (_r, _e, id) => [{ type: 'Student', id }],
     }),
+    remindStudent: build.mutation<Student, string>({
+      query: (id) => request('/api/admin/students/{id}/remind', 'post', { path: { id } }),
+      transformResponse: (body: RemindAnswer) => body.student,
+      invalidatesTags: (_r, _e, id) => [{ type: 'Student', id }],
+    }),
+    /** Every student of the list's filter who can be reminded now; `dryRun` only counts them (the confirmation). */
+    remindStudents: build.mutation<number, Pick<StudentListQuery, 'search' | 'status'> & { dryRun: boolean }>(
+      {
+        query: ({ search, status, dryRun }) =>
+          request('/api/admin/students/remind', 'post', {
+            query: dryRun ? { dryRun: 'true' } : {},
+            body: { ...(search.trim() ? { search: search.trim() } : {}), status },
+          }),
+        transformResponse: (body: RemindCount) => body.count,
+        invalidatesTags: (_r, _e, { dryRun }) => (dryRun ? [] : [{ type: 'Student', id: LIST }]),
+      },
+    ),
+    getReminderSettings: build.query<ReminderSettings, void>({
+      query: () => request('/api/admin/students/reminder-settings', 'get'),
+      providesTags: ['ReminderSettings'],
+    }),
+    saveReminderSettings: build.mutation<
+      ReminderSettings,
+      Pick<ReminderSettings, 'afterDays' | 'beforeExpiryHours' | 'max'>
+    >({
+      query: (body) => request('/api/admin/students/reminder-settings', 'put', { body }),
+      invalidatesTags: ['ReminderSettings'],
+    }),
     setExtraTime: build.mutation<Student, { id: string; extraTimePercent: number }>({
       query: ({ id, extraTimePercent }) =>
         request('/api/admin/students/{id}', 'patch', { path: { id }, body: { extraTimePercent } }),
@@ -135,6 +193,10 @@ export const {
   useGetInviteDeliveriesQuery,
   useInviteStudentMutation,
   useResendInvitationMutation,
+  useGetReminderSettingsQuery,
+  useSaveReminderSettingsMutation,
+  useRemindStudentMutation,
+  useRemindStudentsMutation,
   useSetExtraTimeMutation,
   useDeleteStudentMutation,
   useImportStudentsMutation,

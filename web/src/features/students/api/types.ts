@@ -21,4 +21,10 @@ export type ImportReport = ApiAnswer<'/api/admin/students/import', 'post'>;
 export type ImportProblem = ImportReport['problems'][number];
 
 export type InviteAnswer = ApiAnswer<'/api/admin/students/invite', 'post', 201>;
+/** `POST /api/admin/students/{id}/remind`: the student, reminded. */
+export type RemindAnswer = ApiAnswer<'/api/admin/students/{id}/remind', 'post', 202>;
+/** `POST /api/admin/students/remind`: how many students of the filter were (with dryRun: would be) reminded. */
+export type RemindCount = ApiAnswer<'/api/admin/students/remind', 'post', 202>;
+/** `GET` and `PUT /api/admin/students/reminder-settings`: when the job reminds students who have not started. */
+export type ReminderSettings = ApiAnswer<'/api/admin/students/reminder-settings', 'get'>;
 export type ExtraTimeAnswer = ApiAnswer<'/api/admin/students/{id}', 'patch'>;

@@ -1,4 +1,4 @@
-import { Check, Clock, Copy, Mail, Trash2 } from 'lucide-react';
+import { BellRing, Check, Clock, Copy, Mail, Trash2 } from 'lucide-react';
 import {
   actionsColumn,
   Badge,
@@ -32,6 +32,23 @@ function DeliveryBadge({ delivery }: { delivery: InviteDelivery | undefined }) {
   );
 }
 
+/** How often the student was reminded, and when last ('Reminded 2 times, last on Mar 4, 2025'); nothing before the first. */
+function Reminders({ student }: { student: Student }) {
+  const t = useAdminT();
+  if (student.reminderCount === 0) return null;
+  return (
+    <p className="muted">
+      {t('students.table.reminded', {
+        count: student.reminderCount,
+        date: formatDate(student.lastRemindedAt),
+      })}
+    </p>
+  );
+}
+
+/** A reminder can go to a student who has not started while their link is open. */
+const remindable = (s: Student) => s.status === 'invited' && !s.expired;
+
 /**
  * The language the student reads Readiness in, by its own name and marked as that language; the
  * browser's when none was chosen.
@@ -60,6 +77,7 @@ export function studentColumns(
     onCopy(student: Student): void;
     onExtraTime(student: Student): void;
     onResend(student: Student): void;
+    onRemind(student: Student): void;
     onDelete(student: Student): void;
   },
 ): Column<Student>[] {
@@ -80,6 +98,7 @@ export function studentColumns(
             <Badge tone="accent">{t('students.table.extraTime', { percent: s.extraTimePercent })}</Badge>
           )}
           <DeliveryBadge delivery={actions.deliveryOf.get(s._id)} />
+          <Reminders student={s} />
           <StudentLanguage language={s.language} />
         </div>
       ),
@@ -108,6 +127,13 @@ export function studentColumns(
             icon={<Mail size={16} />}
             onClick={() => actions.onResend(s)}
           />
+          {remindable(s) && (
+            <IconButton
+              label={t('students.table.remind', { name: s.name })}
+              icon={<BellRing size={16} />}
+              onClick={() => actions.onRemind(s)}
+            />
+          )}
           <IconButton
             label={t('students.table.delete', { name: s.name })}
             icon={<Trash2 size={16} />}

@@ -1,18 +1,24 @@
 import { useEffect, useState } from 'react';
-import { Upload, UserPlus, Users } from 'lucide-react';
+import { BellRing, Settings, Upload, UserPlus, Users } from 'lucide-react';
 import { Button, Card, ListTable, PageNav, SearchInput, Select } from '../../../components/ui';
 import { useDebounced } from '../../../lib/hooks';
-import { notifyFailure } from '../../../lib/toast';
+import { notify, notifyFailure } from '../../../lib/toast';
 import { adminT, pagerWords, useAdminT } from '../../../i18n/admin/admin-i18n';
-import { STATUS_OPTIONS, useGetStudentsQuery } from '../api/students-api';
+import { STATUS_OPTIONS, useGetStudentsQuery, useRemindStudentsMutation } from '../api/students-api';
 import type { StatusFilter, Student } from '../api/types';
 import { useCopyLink } from '../hooks/use-copy-link';
 import { useInviteDeliveries } from '../hooks/use-invite-deliveries';
 import { ExtraTimeModal } from './extra-time';
 import { ImportStudentsDialog } from './import-students-dialog';
 import { InviteStudentModal } from './invite-student-modal';
+import { ReminderSettingsModal } from './reminder-settings-modal';
 import { studentColumns } from './student-columns';
-import { DeleteStudentDialog, ResendInvitationDialog } from './student-dialogs';
+import {
+  DeleteStudentDialog,
+  RemindAllDialog,
+  RemindStudentDialog,
+  ResendInvitationDialog,
+} from './student-dialogs';
 
 const PAGE_SIZE = 20;
 const SEARCH_DELAY_MS = 300;
@@ -34,12 +40,27 @@ export function StudentsPage() {
   const [resendTarget, setResendTarget] = useState<Student | null>(null);
   const [deleteTarget, setDeleteTarget] = useState<Student | null>(null);
   const [extraTimeTarget, setExtraTimeTarget] = useState<Student | null>(null);
+  const [reminderSettings, setReminderSettings] = useState(false);
+  const [remindTarget, setRemindTarget] = useState<Student | null>(null);
+  const [remindAllCount, setRemindAllCount] = useState<number | null>(null);
+  const [countRemindable, { isLoading: counting }] = useRemindStudentsMutation();
+  const filter = { search: settledSearch, status };
   const { copiedId, copyUrl } = useCopyLink();
 
   useEffect(() => {
     if (loadError) notifyFailure(loadError, adminT('students.page.loadFailed'), { serverMessage: false });
   }, [loadError]);
   useEffect(() => setPage(1), [settledSearch, status]);
+
+  const askRemindAll = async () => {
+    try {
+      const count = await countRemindable({ ...filter, dryRun: true }).unwrap();
+      if (count === 0) notify.info(adminT('students.remindAll.none'));
+      else setRemindAllCount(count);
+    } catch (err) {
+      notifyFailure(err, adminT('students.remindAll.failed'));
+    }
+  };
 
   const students = data?.students ?? [];
   const deliveryOf = useInviteDeliveries(students.map((s) => s._id));
@@ -49,6 +70,7 @@ export function StudentsPage() {
     onCopy: copyUrl,
     onExtraTime: setExtraTimeTarget,
     onResend: setResendTarget,
+    onRemind: setRemindTarget,
     onDelete: setDeleteTarget,
   });
 
@@ -58,6 +80,21 @@ export function StudentsPage() {
         title={t('students.page.title')}
         actions={
           <div className="row-actions">
+            <Button
+              variant="ghost"
+              icon={<Settings size={18} aria-hidden="true" />}
+              onClick={() => setReminderSettings(true)}
+            >
+              {t('students.reminderSettings.button')}
+            </Button>
+            <Button
+              variant="secondary"
+              icon={<BellRing size={18} aria-hidden="true" />}
+              disabled={counting}
+              onClick={askRemindAll}
+            >
+              {t('students.remindAll.button')}
+            </Button>
             <Button
               variant="secondary"
               icon={<Upload size={18} aria-hidden="true" />}
@@ -115,6 +152,9 @@ export function StudentsPage() {
       <ExtraTimeModal student={extraTimeTarget} onClose={() => setExtraTimeTarget(null)} />
       <ResendInvitationDialog student={resendTarget} onClose={() => setResendTarget(null)} />
       <DeleteStudentDialog student={deleteTarget} onClose={() => setDeleteTarget(null)} />
+      <ReminderSettingsModal open={reminderSettings} onClose={() => setReminderSettings(false)} />
+      <RemindStudentDialog student={remindTarget} onClose={() => setRemindTarget(null)} />
+      <RemindAllDialog filter={filter} count={remindAllCount} onClose={() => setRemindAllCount(null)} />
     </div>
   );
 }

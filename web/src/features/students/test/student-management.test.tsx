@@ -271,6 +271,37 @@ describe('Student Management', () => {
     expect(await screen.findByText('Failed to copy URL')).toBeInTheDocument();
   });
 
+  it('when students were reminded, then the row says how often and when; a reminder is sent after a confirmation, and "Send a reminder now" asks with the count of the filter\'s students', async () => {
+    store.students = store.students.map((s) =>
+      s._id === 'st-4' ? { ...s, reminderCount: 2, lastRemindedAt: '2025-03-04T09:00:00.000Z' } : s,
+    );
+    const { user } = await openStudents();
+    expect(within(row('Paul Dirac')).getByText('Reminded 2 times, last on Mar 4, 2025')).toBeInTheDocument();
+    expect(within(row('Marie Curie')).queryByText(/Reminded/)).not.toBeInTheDocument();
+    // Only a student who has not started can be reminded.
+    expect(within(row('Niels Bohr')).queryByRole('button', { name: /reminder/ })).not.toBeInTheDocument();
+
+    await user.click(
+      within(row('Marie Curie')).getByRole('button', { name: 'Send a reminder now to Marie Curie' }),
+    );
+    const dialog = screen.getByRole('dialog', { name: 'Send a Reminder' });
+    expect(store.reminded).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Send Reminder' }));
+    expect(await screen.findByText('Reminder sent to Marie Curie')).toBeInTheDocument();
+    expect(await within(row('Marie Curie')).findByText(/^Reminded once, last on/)).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Invited');
+    await waitFor(() => expect(lastQuery().get('status')).toBe('invited'));
+    await user.click(screen.getByRole('button', { name: 'Send a reminder now' }));
+    const all = await screen.findByRole('dialog', { name: 'Send a Reminder' });
+    expect(all).toHaveTextContent('Send a reminder now to 1 student of this list who has not started?');
+    expect(store.remindFilters).toEqual([{ dryRun: true, body: { status: 'invited' } }]);
+    await user.click(within(all).getByRole('button', { name: 'Send 1 reminder' }));
+    expect(await screen.findByText('1 reminder sent')).toBeInTheDocument();
+    expect(store.remindFilters.at(-1)).toEqual({ dryRun: false, body: { status: 'invited' } });
+    expect(store.reminded).toEqual(['st-1', 'st-4']);
+  });
+
   it('when resending, then a confirmation comes first and only confirming sends it', async () => {
     const { user } = await openStudents();
     await user.click(

@@ -13,9 +13,14 @@ export const store = {
   listQueries: [] as URLSearchParams[],
   invites: [] as Record<string, unknown>[],
   resent: [] as string[],
+  reminded: [] as string[],
+  remindFilters: [] as { dryRun: boolean; body: Record<string, unknown> }[],
   imports: [] as { dryRun: boolean; text: string }[],
   deliveries: [] as InviteDelivery[],
 };
+
+/** The day the stand-in calls today (UTC), for "reminded today". */
+const TODAY = new Date().toISOString().slice(0, 10);
 
 export const DUPLICATE_MESSAGE = 'A student with this email is already invited';
 
@@ -32,6 +37,8 @@ export const student = ({ inviteToken = 'tok-0', ...overrides }: Partial<Student
   expired: false,
   extraTimePercent: 0,
   language: null,
+  reminderCount: 0,
+  lastRemindedAt: null,
   createdAt: '2025-03-01T09:00:00.000Z',
   ...overrides,
 });
@@ -40,6 +47,8 @@ export function seedStudents(): void {
   store.listQueries.length = 0;
   store.invites.length = 0;
   store.resent.length = 0;
+  store.reminded.length = 0;
+  store.remindFilters.length = 0;
   store.imports.length = 0;
   store.students = [
     student({ _id: 'st-1', name: 'Marie Curie', email: 'marie@example.edu', inviteToken: 'tok-marie' }),
@@ -155,6 +164,42 @@ const handlers = [
       message: `Invitation sent to ${resent.name}`,
       student: resent,
     });
+  }),
+  http.post('/api/admin/students/{id}/remind', ({ params }) => {
+    const one = store.students.find((s) => s._id === params.id);
+    if (!one) return refusal(404, { message: 'Student not found', code: 'student_not_found' });
+    if (one.lastRemindedAt?.startsWith(TODAY)) {
+      return refusal(409, { message: 'The student was already reminded today', code: 'reminded_today' });
+    }
+    store.reminded.push(one._id);
+    const reminded = {
+      ...one,
+      reminderCount: one.reminderCount + 1,
+      lastRemindedAt: `${TODAY}T10:00:00.000Z`,
+    };
+    store.students = store.students.map((s) => (s._id === one._id ? reminded : s));
+    return answer(
+      '/api/admin/students/{id}/remind',
+      'post',
+      { message: `Reminder sent to ${one.name}`, student: reminded },
+      { status: 202 },
+    );
+  }),
+  http.post('/api/admin/students/remind', async ({ request }) => {
+    const dryRun = new URL(request.url).searchParams.get('dryRun') === 'true';
+    const body = await request.json();
+    store.remindFilters.push({ dryRun, body });
+    const q = (body.search ?? '').toLowerCase();
+    const reached = store.students.filter(
+      (s) =>
+        (!q || s.name.toLowerCase().includes(q) || s.email.includes(q)) &&
+        (body.status === 'all' || s.status === body.status) &&
+        s.status === 'invited' &&
+        !s.expired &&
+        !s.lastRemindedAt?.startsWith(TODAY),
+    );
+    if (!dryRun) reached.forEach((s) => store.reminded.push(s._id));
+    return answer('/api/admin/students/remind', 'post', { count: reached.length }, { status: 202 });
   }),
   http.patch('/api/admin/students/{id}', async ({ request, params }) => {
     const { extraTimePercent } = await request.json();

@@ -53,6 +53,7 @@ export default {
   'audit.action.adminSeeded': 'First super admin created',
   'audit.action.studentInvited': 'Student invited',
   'audit.action.invitationResent': 'Invitation resent',
+  'audit.action.studentReminded': 'Reminder sent',
   'audit.action.studentDeleted': 'Student deleted',
   'audit.action.extraTimeChanged': 'Extra time changed',
   'audit.action.resultDeleted': 'Result deleted',

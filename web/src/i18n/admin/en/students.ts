@@ -33,6 +33,8 @@ export default {
   'students.table.setExtraTime': 'Set extra time for {name}',
   'students.table.resend': 'Resend invitation to {name}',
   'students.table.delete': 'Delete {name}',
+  'students.table.remind': 'Send a reminder now to {name}',
+  'students.table.reminded': 'Reminded {count, plural, one {once} other {# times}}, last on {date}',
   'students.copy.copied': 'Assessment URL copied to clipboard',
   'students.copy.failed': 'Failed to copy URL',
   'students.invite.title': 'Invite Student',
@@ -65,6 +67,39 @@ export default {
   'students.resend.confirmLabel': 'Resend Invitation',
   'students.resend.sent': 'Invitation sent to {name}',
   'students.resend.failed': 'Failed to resend assessment invitation',
+  'students.remind.title': 'Send a Reminder',
+  'students.remind.confirm':
+    'Send <0>{name}</0> ({email}) a reminder now? The mail carries the link they already have, in their language; its expiry does not change.',
+  'students.remind.confirmLabel': 'Send Reminder',
+  'students.remind.sent': 'Reminder sent to {name}',
+  'students.remind.failed': 'Failed to send the reminder',
+  'students.remindAll.button': 'Send a reminder now',
+  'students.remindAll.confirm':
+    'Send a reminder now to {count, plural, one {# student} other {# students}} of this list who {count, plural, one {has} other {have}} not started? Students reminded today, and expired links, are left out.',
+  'students.remindAll.confirmLabel': 'Send {count, plural, one {# reminder} other {# reminders}}',
+  'students.remindAll.none':
+    'Nobody in this list can be reminded now: they have started, their link expired, or they were reminded today.',
+  'students.remindAll.sent': '{count, plural, one {# reminder} other {# reminders}} sent',
+  'students.remindAll.failed': 'Failed to send the reminders',
+  'students.reminderSettings.button': 'Reminder settings',
+  'students.reminderSettings.title': 'Reminder Settings',
+  'students.reminderSettings.text':
+    'Invited students who have not started are reminded by mail with the link they already have, at most once a day.',
+  'students.reminderSettings.days': 'Remind after (days)',
+  'students.reminderSettings.daysHint':
+    'Days after the invitation was sent, separated by commas, such as 3, 7. Empty: none.',
+  'students.reminderSettings.daysInvalid':
+    'Enter whole numbers of days from 1 to 365, separated by commas (at most 10)',
+  'students.reminderSettings.hours': 'Remind before the link expires (hours)',
+  'students.reminderSettings.hoursHint': '0: no reminder before the link expires.',
+  'students.reminderSettings.hoursInvalid': 'Hours must be a whole number from 0 to 720',
+  'students.reminderSettings.max': 'Most reminders per student',
+  'students.reminderSettings.maxHint':
+    'Reminders sent now by an administrator count too. 0: none are sent automatically.',
+  'students.reminderSettings.maxInvalid': 'The most reminders must be a whole number from 0 to 20',
+  'students.reminderSettings.save': 'Save',
+  'students.reminderSettings.saved': 'Reminder settings saved',
+  'students.reminderSettings.failed': 'Failed to save the reminder settings',
   'students.delete.title': 'Delete Student',
   'students.delete.confirm': 'Delete <0>{name}</0> ({email})?',
   'students.delete.warning':

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v1/student.proto.
  */
 export const file_readiness_events_v1_student: GenFile = /*@__PURE__*/
-  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3N0dWRlbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEigwIKDlN0dWRlbnRJbnZpdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUSEAoIbGFuZ3VhZ2UYCiABKAkSFwoPbG9jYWxpemVkX3RpdGxlGAsgASgJIowCChdTdHVkZW50SW52aXRhdGlvblJlc2VudBISCgpzdHVkZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSHQoVc2VhbGVkX2ludml0YXRpb25fdXJsGAQgASgJEhgKEGFzc2Vzc21lbnRfdGl0bGUYBSABKAkSGgoSdGltZV9saW1pdF9taW51dGVzGAYgASgFEhAKCGFjdG9yX2lkGAcgASgJEhIKCmV4cGlyZXNfYXQYCCABKAkSGgoSZXh0cmFfdGltZV9wZXJjZW50GAkgASgFEhAKCGxhbmd1YWdlGAogASgJEhcKD2xvY2FsaXplZF90aXRsZRgLIAEoCSJFCg5TdHVkZW50RGVsZXRlZBISCgpzdHVkZW50X2lkGAEgASgJEg0KBWVtYWlsGAIgASgJEhAKCGFjdG9yX2lkGAMgASgJIngKF1N0dWRlbnRFeHRyYVRpbWVDaGFuZ2VkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIQCghhY3Rvcl9pZBgEIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYBSABKAUi3QEKFVN0dWRlbnRBdHRlbXB0U3RhcnRlZBISCgphdHRlbXB0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSEgoKdmVyc2lvbl9pZBgDIAEoCRIPCgd2ZXJzaW9uGAQgASgFEhYKDmF0dGVtcHRfbnVtYmVyGAUgASgFEi4KCnN0YXJ0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2RlYWRsaW5lX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJQCgpBbnN3ZXJGaWxlEgsKA2tleRgBIAEoCRIVCg1vcmlnaW5hbF9uYW1lGAIgASgJEgwKBHNpemUYAyABKAMSEAoIbWltZXR5cGUYBCABKAkiZQoPU3VibWl0dGVkQW5zd2VyEhMKC3F1ZXN0aW9uX2lkGAEgASgJEg4KBmFuc3dlchgCIAEoCRItCgRmaWxlGAMgASgLMh8ucmVhZGluZXNzLmV2ZW50cy52MS5BbnN3ZXJGaWxlItMEChdTdHVkZW50QXR0ZW1wdFN1Ym1pdHRlZBISCgphdHRlbXB0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRISCgp2ZXJzaW9uX2lkGAUgASgJEg8KB3ZlcnNpb24YBiABKAUSFgoOYXR0ZW1wdF9udW1iZXIYByABKAUSLgoKc3RhcnRlZF9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZGVhZGxpbmVfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDHN1Ym1pdHRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGgoSdGltZV9zcGVudF9taW51dGVzGAsgASgFEjUKB2Fuc3dlcnMYDCADKAsyJC5yZWFkaW5lc3MuZXZlbnRzLnYxLlN1Ym1pdHRlZEFuc3dlchI9CgxmaW5hbGlzZWRfYnkYDSABKA4yJy5yZWFkaW5lc3MuZXZlbnRzLnYxLkF0dGVtcHRGaW5hbGlzZWRCeRIcChRncmFkZWRfZnJvbV9hdXRvc2F2ZRgOIAEoCBI0Cgh0aW1lbGluZRgPIAMoCzIiLnJlYWRpbmVzcy5ldmVudHMudjEuVGltZWxpbmVFbnRyeRIUCgxxdWVzdGlvbl9pZHMYECADKAkSEAoIbGFuZ3VhZ2UYESABKAkSFQoNbHRpX2xhdW5jaF9pZBgSIAEoCSKLAgoWU3R1ZGVudEF0dGVtcHRBZGp1c3RlZBISCgphdHRlbXB0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIWCg5hdHRlbXB0X251bWJlchgFIAEoBRI6CgphZGp1c3RtZW50GAYgASgOMiYucmVhZGluZXNzLmV2ZW50cy52MS5BdHRlbXB0QWRqdXN0bWVudBIVCg1hZGRlZF9taW51dGVzGAcgASgFEi8KC2RlYWRsaW5lX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIQCghhY3Rvcl9pZBgJIAEoCSJzChhTdHVkZW50THRpTGF1bmNoQWNjZXB0ZWQSEgoKc3R1ZGVudF9pZBgBIAEoCRIRCglsYXVuY2hfaWQYAiABKAkSDgoGaXNzdWVyGAMgASgJEg8KB3N1YmplY3QYBCABKAkSDwoHY3JlYXRlZBgFIAEoCCqfAQoSQXR0ZW1wdEZpbmFsaXNlZEJ5EiQKIEFUVEVNUFRfRklOQUxJU0VEX0JZX1VOU1BFQ0lGSUVEEAASIAocQVRURU1QVF9GSU5BTElTRURfQllfU1RVREVOVBABEiEKHUFUVEVNUFRfRklOQUxJU0VEX0JZX0RFQURMSU5FEAISHgoaQVRURU1QVF9GSU5BTElTRURfQllfQURNSU4QAyp2ChFBdHRlbXB0QWRqdXN0bWVudBIiCh5BVFRFTVBUX0FESlVTVE1FTlRfVU5TUEVDSUZJRUQQABIfChtBVFRFTVBUX0FESlVTVE1FTlRfRVhURU5ERUQQARIcChhBVFRFTVBUX0FESlVTVE1FTlRfRU5ERUQQAmIGcHJvdG8z", [file_google_protobuf_timestamp, file_readiness_events_v1_timeline]);
+  fileDesc("CiFyZWFkaW5lc3MvZXZlbnRzL3YxL3N0dWRlbnQucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEigwIKDlN0dWRlbnRJbnZpdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUSEAoIbGFuZ3VhZ2UYCiABKAkSFwoPbG9jYWxpemVkX3RpdGxlGAsgASgJIowCChdTdHVkZW50SW52aXRhdGlvblJlc2VudBISCgpzdHVkZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSHQoVc2VhbGVkX2ludml0YXRpb25fdXJsGAQgASgJEhgKEGFzc2Vzc21lbnRfdGl0bGUYBSABKAkSGgoSdGltZV9saW1pdF9taW51dGVzGAYgASgFEhAKCGFjdG9yX2lkGAcgASgJEhIKCmV4cGlyZXNfYXQYCCABKAkSGgoSZXh0cmFfdGltZV9wZXJjZW50GAkgASgFEhAKCGxhbmd1YWdlGAogASgJEhcKD2xvY2FsaXplZF90aXRsZRgLIAEoCSLdAgoYU3R1ZGVudFJlbWluZGVyUmVxdWVzdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIdChVzZWFsZWRfaW52aXRhdGlvbl91cmwYBCABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgFIAEoCRIaChJ0aW1lX2xpbWl0X21pbnV0ZXMYBiABKAUSEAoIYWN0b3JfaWQYByABKAkSEgoKZXhwaXJlc19hdBgIIAEoCRIaChJleHRyYV90aW1lX3BlcmNlbnQYCSABKAUSEAoIbGFuZ3VhZ2UYCiABKAkSFwoPbG9jYWxpemVkX3RpdGxlGAsgASgJEjUKB3RyaWdnZXIYDCABKA4yJC5yZWFkaW5lc3MuZXZlbnRzLnYxLlJlbWluZGVyVHJpZ2dlchIXCg9yZW1pbmRlcl9udW1iZXIYDSABKAUiRQoOU3R1ZGVudERlbGV0ZWQSEgoKc3R1ZGVudF9pZBgBIAEoCRINCgVlbWFpbBgCIAEoCRIQCghhY3Rvcl9pZBgDIAEoCSJ4ChdTdHVkZW50RXh0cmFUaW1lQ2hhbmdlZBISCgpzdHVkZW50X2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSEAoIYWN0b3JfaWQYBCABKAkSGgoSZXh0cmFfdGltZV9wZXJjZW50GAUgASgFIt0BChVTdHVkZW50QXR0ZW1wdFN0YXJ0ZWQSEgoKYXR0ZW1wdF9pZBgBIAEoCRISCgpzdHVkZW50X2lkGAIgASgJEhIKCnZlcnNpb25faWQYAyABKAkSDwoHdmVyc2lvbhgEIAEoBRIWCg5hdHRlbXB0X251bWJlchgFIAEoBRIuCgpzdGFydGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtkZWFkbGluZV9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiUAoKQW5zd2VyRmlsZRILCgNrZXkYASABKAkSFQoNb3JpZ2luYWxfbmFtZRgCIAEoCRIMCgRzaXplGAMgASgDEhAKCG1pbWV0eXBlGAQgASgJImUKD1N1Ym1pdHRlZEFuc3dlchITCgtxdWVzdGlvbl9pZBgBIAEoCRIOCgZhbnN3ZXIYAiABKAkSLQoEZmlsZRgDIAEoCzIfLnJlYWRpbmVzcy5ldmVudHMudjEuQW5zd2VyRmlsZSLTBAoXU3R1ZGVudEF0dGVtcHRTdWJtaXR0ZWQSEgoKYXR0ZW1wdF9pZBgBIAEoCRISCgpzdHVkZW50X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSEgoKdmVyc2lvbl9pZBgFIAEoCRIPCgd2ZXJzaW9uGAYgASgFEhYKDmF0dGVtcHRfbnVtYmVyGAcgASgFEi4KCnN0YXJ0ZWRfYXQYCCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi8KC2RlYWRsaW5lX2F0GAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxzdWJtaXR0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhoKEnRpbWVfc3BlbnRfbWludXRlcxgLIAEoBRI1CgdhbnN3ZXJzGAwgAygLMiQucmVhZGluZXNzLmV2ZW50cy52MS5TdWJtaXR0ZWRBbnN3ZXISPQoMZmluYWxpc2VkX2J5GA0gASgOMicucmVhZGluZXNzLmV2ZW50cy52MS5BdHRlbXB0RmluYWxpc2VkQnkSHAoUZ3JhZGVkX2Zyb21fYXV0b3NhdmUYDiABKAgSNAoIdGltZWxpbmUYDyADKAsyIi5yZWFkaW5lc3MuZXZlbnRzLnYxLlRpbWVsaW5lRW50cnkSFAoMcXVlc3Rpb25faWRzGBAgAygJEhAKCGxhbmd1YWdlGBEgASgJEhUKDWx0aV9sYXVuY2hfaWQYEiABKAkiiwIKFlN0dWRlbnRBdHRlbXB0QWRqdXN0ZWQSEgoKYXR0ZW1wdF9pZBgBIAEoCRISCgpzdHVkZW50X2lkGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFZW1haWwYBCABKAkSFgoOYXR0ZW1wdF9udW1iZXIYBSABKAUSOgoKYWRqdXN0bWVudBgGIAEoDjImLnJlYWRpbmVzcy5ldmVudHMudjEuQXR0ZW1wdEFkanVzdG1lbnQSFQoNYWRkZWRfbWludXRlcxgHIAEoBRIvCgtkZWFkbGluZV9hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEAoIYWN0b3JfaWQYCSABKAkicwoYU3R1ZGVudEx0aUxhdW5jaEFjY2VwdGVkEhIKCnN0dWRlbnRfaWQYASABKAkSEQoJbGF1bmNoX2lkGAIgASgJEg4KBmlzc3VlchgDIAEoCRIPCgdzdWJqZWN0GAQgASgJEg8KB2NyZWF0ZWQYBSABKAgqmgEKD1JlbWluZGVyVHJpZ2dlchIgChxSRU1JTkRFUl9UUklHR0VSX1VOU1BFQ0lGSUVEEAASJQohUkVNSU5ERVJfVFJJR0dFUl9BRlRFUl9JTlZJVEFUSU9OEAESIgoeUkVNSU5ERVJfVFJJR0dFUl9CRUZPUkVfRVhQSVJZEAISGgoWUkVNSU5ERVJfVFJJR0dFUl9BRE1JThADKp8BChJBdHRlbXB0RmluYWxpc2VkQnkSJAogQVRURU1QVF9GSU5BTElTRURfQllfVU5TUEVDSUZJRUQQABIgChxBVFRFTVBUX0ZJTkFMSVNFRF9CWV9TVFVERU5UEAESIQodQVRURU1QVF9GSU5BTElTRURfQllfREVBRExJTkUQAhIeChpBVFRFTVBUX0ZJTkFMSVNFRF9CWV9BRE1JThADKnYKEUF0dGVtcHRBZGp1c3RtZW50EiIKHkFUVEVNUFRfQURKVVNUTUVOVF9VTlNQRUNJRklFRBAAEh8KG0FUVEVNUFRfQURKVVNUTUVOVF9FWFRFTkRFRBABEhwKGEFUVEVNUFRfQURKVVNUTUVOVF9FTkRFRBACYgZwcm90bzM", [file_google_protobuf_timestamp, file_readiness_events_v1_timeline]);
 
 /**
  * student.student.invited.v1: an administrator invited a student (alone or from a CSV import). The
@@ -173,6 +173,95 @@ export const StudentInvitationResentSchema: GenMessage<StudentInvitationResent> 
   messageDesc(file_readiness_events_v1_student, 1);
 
 /**
+ * student.reminder.requested.v1: an invited student who has not started is reminded (at most once a UTC day). The
+ * notification service mails the invitation again with the same link (never a new token: sealed as in
+ * StudentInvited) and the same expiry; the audit log keeps an administrator's reminder (actor_id empty for the job's).
+ *
+ * @generated from message readiness.events.v1.StudentReminderRequested
+ */
+export type StudentReminderRequested = Message<"readiness.events.v1.StudentReminderRequested"> & {
+  /**
+   * @generated from field: string student_id = 1;
+   */
+  studentId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * @generated from field: string sealed_invitation_url = 4;
+   */
+  sealedInvitationUrl: string;
+
+  /**
+   * @generated from field: string assessment_title = 5;
+   */
+  assessmentTitle: string;
+
+  /**
+   * @generated from field: int32 time_limit_minutes = 6;
+   */
+  timeLimitMinutes: number;
+
+  /**
+   * Empty when the reminder job sent it.
+   *
+   * @generated from field: string actor_id = 7;
+   */
+  actorId: string;
+
+  /**
+   * @generated from field: string expires_at = 8;
+   */
+  expiresAt: string;
+
+  /**
+   * @generated from field: int32 extra_time_percent = 9;
+   */
+  extraTimePercent: number;
+
+  /**
+   * The student's language (en, es, fr, pt or ar; empty = English): the mail goes in it.
+   *
+   * @generated from field: string language = 10;
+   */
+  language: string;
+
+  /**
+   * The assessment's title in `language`, as in StudentInvited.
+   *
+   * @generated from field: string localized_title = 11;
+   */
+  localizedTitle: string;
+
+  /**
+   * @generated from field: readiness.events.v1.ReminderTrigger trigger = 12;
+   */
+  trigger: ReminderTrigger;
+
+  /**
+   * Which reminder of this student this is (1 for the first).
+   *
+   * @generated from field: int32 reminder_number = 13;
+   */
+  reminderNumber: number;
+};
+
+/**
+ * Describes the message readiness.events.v1.StudentReminderRequested.
+ * Use `create(StudentReminderRequestedSchema)` to create a new message.
+ */
+export const StudentReminderRequestedSchema: GenMessage<StudentReminderRequested> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_student, 2);
+
+/**
  * student.student.deleted.v1: the student is erased; every service holding their data erases it.
  *
  * @generated from message readiness.events.v1.StudentDeleted
@@ -199,7 +288,7 @@ export type StudentDeleted = Message<"readiness.events.v1.StudentDeleted"> & {
  * Use `create(StudentDeletedSchema)` to create a new message.
  */
 export const StudentDeletedSchema: GenMessage<StudentDeleted> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 2);
+  messageDesc(file_readiness_events_v1_student, 3);
 
 /**
  * student.extra-time.changed.v1: an admin set a student's extra time; the audit log keeps it.
@@ -238,7 +327,7 @@ export type StudentExtraTimeChanged = Message<"readiness.events.v1.StudentExtraT
  * Use `create(StudentExtraTimeChangedSchema)` to create a new message.
  */
 export const StudentExtraTimeChangedSchema: GenMessage<StudentExtraTimeChanged> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 3);
+  messageDesc(file_readiness_events_v1_student, 4);
 
 /**
  * student.attempt.started.v1: a student pressed Start and an attempt began. The deadline is fixed here
@@ -290,7 +379,7 @@ export type StudentAttemptStarted = Message<"readiness.events.v1.StudentAttemptS
  * Use `create(StudentAttemptStartedSchema)` to create a new message.
  */
 export const StudentAttemptStartedSchema: GenMessage<StudentAttemptStarted> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 4);
+  messageDesc(file_readiness_events_v1_student, 5);
 
 /**
  * A file a student uploaded as the answer to a file_upload question, kept in the student service's
@@ -325,7 +414,7 @@ export type AnswerFile = Message<"readiness.events.v1.AnswerFile"> & {
  * Use `create(AnswerFileSchema)` to create a new message.
  */
 export const AnswerFileSchema: GenMessage<AnswerFile> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 5);
+  messageDesc(file_readiness_events_v1_student, 6);
 
 /**
  * One answer of a submitted attempt. `answer` is `yes`/`no`, an option id, or `file_uploaded`.
@@ -356,7 +445,7 @@ export type SubmittedAnswer = Message<"readiness.events.v1.SubmittedAnswer"> & {
  * Use `create(SubmittedAnswerSchema)` to create a new message.
  */
 export const SubmittedAnswerSchema: GenMessage<SubmittedAnswer> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 6);
+  messageDesc(file_readiness_events_v1_student, 7);
 
 /**
  * student.attempt.submitted.v1: an attempt ended and is to be scored. Scoring is done against the
@@ -478,7 +567,7 @@ export type StudentAttemptSubmitted = Message<"readiness.events.v1.StudentAttemp
  * Use `create(StudentAttemptSubmittedSchema)` to create a new message.
  */
 export const StudentAttemptSubmittedSchema: GenMessage<StudentAttemptSubmitted> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 7);
+  messageDesc(file_readiness_events_v1_student, 8);
 
 /**
  * student.attempt.adjusted.v1: an administrator added time to an attempt in progress or ended it. The audit
@@ -542,7 +631,7 @@ export type StudentAttemptAdjusted = Message<"readiness.events.v1.StudentAttempt
  * Use `create(StudentAttemptAdjustedSchema)` to create a new message.
  */
 export const StudentAttemptAdjustedSchema: GenMessage<StudentAttemptAdjusted> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 8);
+  messageDesc(file_readiness_events_v1_student, 9);
 
 /**
  * student.lti-launch.accepted.v1: a learner came in from an LMS (LTI 1.3) with a launch ticket the integrations
@@ -585,7 +674,46 @@ export type StudentLtiLaunchAccepted = Message<"readiness.events.v1.StudentLtiLa
  * Use `create(StudentLtiLaunchAcceptedSchema)` to create a new message.
  */
 export const StudentLtiLaunchAcceptedSchema: GenMessage<StudentLtiLaunchAccepted> = /*@__PURE__*/
-  messageDesc(file_readiness_events_v1_student, 9);
+  messageDesc(file_readiness_events_v1_student, 10);
+
+/**
+ * Why a reminder was sent.
+ *
+ * @generated from enum readiness.events.v1.ReminderTrigger
+ */
+export enum ReminderTrigger {
+  /**
+   * @generated from enum value: REMINDER_TRIGGER_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The reminder job: a number of days (REMINDER_AFTER_DAYS) passed since the invitation was sent.
+   *
+   * @generated from enum value: REMINDER_TRIGGER_AFTER_INVITATION = 1;
+   */
+  AFTER_INVITATION = 1,
+
+  /**
+   * The reminder job: the link expires within REMINDER_BEFORE_EXPIRY_HOURS.
+   *
+   * @generated from enum value: REMINDER_TRIGGER_BEFORE_EXPIRY = 2;
+   */
+  BEFORE_EXPIRY = 2,
+
+  /**
+   * An administrator's "Send a reminder now" (one student, or every not-started student of a filter).
+   *
+   * @generated from enum value: REMINDER_TRIGGER_ADMIN = 3;
+   */
+  ADMIN = 3,
+}
+
+/**
+ * Describes the enum readiness.events.v1.ReminderTrigger.
+ */
+export const ReminderTriggerSchema: GenEnum<ReminderTrigger> = /*@__PURE__*/
+  enumDesc(file_readiness_events_v1_student, 0);
 
 /**
  * Who ended an attempt.
@@ -624,7 +752,7 @@ export enum AttemptFinalisedBy {
  * Describes the enum readiness.events.v1.AttemptFinalisedBy.
  */
 export const AttemptFinalisedBySchema: GenEnum<AttemptFinalisedBy> = /*@__PURE__*/
-  enumDesc(file_readiness_events_v1_student, 0);
+  enumDesc(file_readiness_events_v1_student, 1);
 
 /**
  * What an administrator did to an attempt in progress.
@@ -656,5 +784,5 @@ export enum AttemptAdjustment {
  * Describes the enum readiness.events.v1.AttemptAdjustment.
  */
 export const AttemptAdjustmentSchema: GenEnum<AttemptAdjustment> = /*@__PURE__*/
-  enumDesc(file_readiness_events_v1_student, 1);
+  enumDesc(file_readiness_events_v1_student, 2);
 

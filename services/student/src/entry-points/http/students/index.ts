@@ -12,6 +12,12 @@ import {
   inviteBody,
   listQuery,
   patchBody,
+  reminderSettingsBody,
+  reminderSettingsOut,
+  remindBody,
+  remindQuery,
+  toReminderSettingsJson,
+  studentFilter,
   studentOut,
   toStudentJson,
   withMessage,
@@ -41,8 +47,7 @@ export const adminStudents = {
     },
     async handle({ query: q }, { students }) {
       const { students: found, total } = await students.list({
-        search: q.search || undefined,
-        status: q.status === 'all' ? undefined : q.status,
+        ...studentFilter(q),
         page: q.page,
         limit: q.limit,
       });
@@ -90,6 +95,61 @@ export const adminStudents = {
     },
     handle: async ({ params, res }, { students }) =>
       invitationSent(await students.resend(params.id, adminClaims(res).sub)),
+  }),
+  'POST /api/admin/students/{id}/remind': operation({
+    summary:
+      'Send a reminder now: the invitation mailed again with the same link and expiry (student.reminder.requested.v1)',
+    ...ADMIN_STUDENTS,
+    params: idParams,
+    responses: {
+      202: { description: 'The reminder is queued; the student as the list shows them', body: withMessage },
+      404: 'Student not found',
+      409: 'The student has started, the invitation has expired, or the student was reminded today',
+    },
+    async handle({ params, res }, { students }) {
+      const student = await students.remind(params.id, adminClaims(res).sub);
+      return { message: `Reminder sent to ${student.name}`, student: toStudentJson(student) };
+    },
+  }),
+  'POST /api/admin/students/remind': operation({
+    summary:
+      'Send a reminder now to every student of the filter who can get one (invited, link open, not reminded today)',
+    ...ADMIN_STUDENTS,
+    query: remindQuery,
+    body: remindBody,
+    responses: {
+      202: {
+        description: 'How many were reminded (with dryRun: would be)',
+        body: z.object({ count: z.number().int() }),
+      },
+      400: 'A filter value is out of range',
+    },
+    async handle({ query, body, res }, { students }) {
+      const count = await students.remindFiltered(studentFilter(body), {
+        dryRun: query.dryRun,
+        actorId: adminClaims(res).sub,
+      });
+      return { count };
+    },
+  }),
+  'GET /api/admin/students/reminder-settings': operation({
+    summary:
+      'When invited students who have not started are reminded (the saved settings, else the configuration)',
+    ...ADMIN_STUDENTS,
+    responses: { 200: { description: 'The reminder settings', body: reminderSettingsOut } },
+    handle: async (_, { students }) => toReminderSettingsJson(await students.reminderSettings()),
+  }),
+  'PUT /api/admin/students/reminder-settings': operation({
+    summary:
+      'Set when invited students who have not started are reminded; the job follows from its next pass',
+    ...ADMIN_STUDENTS,
+    body: reminderSettingsBody,
+    responses: {
+      200: { description: 'The reminder settings', body: reminderSettingsOut },
+      400: 'A value is out of range',
+    },
+    handle: async ({ body, res }, { students }) =>
+      toReminderSettingsJson(await students.updateReminderSettings(body, adminClaims(res).sub)),
   }),
   'PATCH /api/admin/students/{id}': operation({
     summary: 'Set the extra-time accommodation (0 to 300 percent)',

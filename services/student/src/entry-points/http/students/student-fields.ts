@@ -41,9 +41,33 @@ export const patchBody = jsonBody({ extraTimePercent: extraTimeField });
 /** Any id: one that is not a student's answers 404 like an unknown one. */
 export const idParams = z.object({ id: z.string() });
 
-export const listQuery = z.object({
+const filterFields = {
   search: z.string().trim().max(200).optional(),
   status: z.enum(['all', 'invited', 'started', 'completed']).optional().default('all'),
+};
+
+/** The list's filter as the use cases take it: no search and `all` are no condition. */
+export const studentFilter = (q: {
+  search?: string;
+  status: 'all' | 'invited' | 'started' | 'completed';
+}) => ({
+  search: q.search || undefined,
+  status: q.status === 'all' ? undefined : q.status,
+});
+
+/** The students a bulk reminder reaches: the list's filter, as the list was showing it. */
+export const remindBody = jsonBody(filterFields);
+
+export const remindQuery = z.object({
+  dryRun: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true')
+    .describe('true: only count the students a reminder would reach now'),
+});
+
+export const listQuery = z.object({
+  ...filterFields,
   page: z.coerce.number().int().min(1).optional().default(1),
   limit: z.coerce.number().int().min(1).max(100).optional().default(20),
 });
@@ -64,6 +88,8 @@ export const studentOut = z.object({
   invitedAt: z.string(),
   expiresAt: z.string(),
   expired: z.boolean(),
+  reminderCount: z.number().int().describe('Reminders sent so far, the job’s and administrators’'),
+  lastRemindedAt: z.string().nullable().describe('When the last reminder was sent; null: never'),
 });
 
 export const withMessage = z.object({ message: z.string(), student: studentOut });
@@ -82,10 +108,51 @@ export const toStudentJson = (s: StudentView) => ({
   invitedAt: s.invitedAt.toISOString(),
   expiresAt: s.expiresAt.toISOString(),
   expired: s.expired,
+  reminderCount: s.reminderCount,
+  lastRemindedAt: s.lastRemindedAt?.toISOString() ?? null,
 });
 
 /** The answer to an invitation sent (invited, or sent again): the student as the list shows them. */
 export const invitationSent = (s: StudentView) => ({
   message: `Invitation sent to ${s.name}`,
   student: toStudentJson(s),
+});
+
+const whole = (what: string, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${what} must be a whole number from ${min} to ${max}` })
+    .int(`${what} must be a whole number from ${min} to ${max}`)
+    .min(min, `${what} must be a whole number from ${min} to ${max}`)
+    .max(max, `${what} must be a whole number from ${min} to ${max}`);
+
+/** The reminder schedule as an administrator sets it. */
+export const reminderSettingsBody = jsonBody({
+  afterDays: z
+    .array(whole('Each number of days', 1, 365))
+    .max(10, 'At most 10 reminder days')
+    .describe('Days after the invitation (or its last resend) at which a reminder is due; empty: none'),
+  beforeExpiryHours: whole('Hours before the link expires', 0, 720).describe('0: no reminder before expiry'),
+  max: whole('The most reminders', 0, 20).describe('The most reminders the job sends one student; 0: none'),
+});
+
+export const reminderSettingsOut = z.object({
+  afterDays: z.array(z.number().int()),
+  beforeExpiryHours: z.number().int(),
+  max: z.number().int(),
+  updatedAt: z
+    .string()
+    .nullable()
+    .describe("When an administrator saved them; null: the service's configuration"),
+});
+
+export const toReminderSettingsJson = (s: {
+  afterDays: readonly number[];
+  beforeExpiryHours: number;
+  max: number;
+  updatedAt: Date | null;
+}) => ({
+  afterDays: [...s.afterDays],
+  beforeExpiryHours: s.beforeExpiryHours,
+  max: s.max,
+  updatedAt: s.updatedAt?.toISOString() ?? null,
 });
