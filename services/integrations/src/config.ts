@@ -24,6 +24,11 @@ export const configSchema = z
     LTI_LOGIN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
     /** How far the LMS's clock may be from ours when its id_token's `iat` and `exp` are read, in seconds. */
     LTI_CLOCK_SKEW_SECONDS: z.coerce.number().int().min(0).max(300).default(30),
+    /**
+     * Login initiations (`/api/lti/login`) per client address and minute. Each keeps a row until it lapses; a
+     * classroom behind one address launches at once, hence a generous default. Counted in Redis when REDIS_URL is set.
+     */
+    LTI_LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(300),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV !== 'production') return;

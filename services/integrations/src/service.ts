@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { LTI_LAUNCH_TICKET_PURPOSE } from '@readiness/contracts';
 import { loadSigningKeys } from '@readiness/kit/auth';
+import { createRateLimiter } from '@readiness/kit/cache';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { defineService } from '@readiness/kit/runtime';
+import { defineService, every } from '@readiness/kit/runtime';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { configSchema } from './config';
+import { SWEEP_INTERVAL_MS, sweepLapsed } from './domain/sweep-lapsed';
 import { integrationsApi } from './entry-points/http/api';
 
 /**
@@ -17,7 +19,9 @@ export const integrationsService = defineService({
   config: configSchema,
   migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: integrationsApi.openapi,
-  async setup({ config, logger, database }) {
+  // Redis, when there is one, counts the login limit across replicas.
+  uses: { kv: true },
+  async setup({ config, logger, database, redis }) {
     const toolKeys = await loadSigningKeys({
       privateKeyPem: config.LTI_PRIVATE_KEY,
       previousPublicKeysPem: config.LTI_PREVIOUS_PUBLIC_KEYS,
@@ -52,7 +56,16 @@ export const integrationsService = defineService({
         allowHttpLoopback: config.LTI_ALLOW_HTTP_LOOPBACK,
         loginTtlSeconds: config.LTI_LOGIN_TTL_SECONDS,
         clockSkewSeconds: config.LTI_CLOCK_SKEW_SECONDS,
+        loginLimit: createRateLimiter({
+          store: redis ? 'redis' : 'memory',
+          redis,
+          keyPrefix: 'lti-login:address',
+          points: config.LTI_LOGIN_RATE_LIMIT,
+          durationSeconds: 60,
+          logger,
+        }),
       }),
+      jobs: [every('lti-sweep', SWEEP_INTERVAL_MS, () => sweepLapsed({ database, logger }))],
     };
   },
 });

@@ -190,12 +190,12 @@ describe('hostile launches, each refused with nothing kept', () => {
       400,
     ],
     [
-      'the message is not a resource link launch',
+      'the message is neither a resource link launch nor deep linking',
       (nonce) =>
         platform.idToken({
           sub: 's',
           nonce,
-          'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiDeepLinkingRequest',
+          'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiSubmissionReviewRequest',
         }),
       400,
     ],

@@ -9,6 +9,7 @@ import { jwtVerify, type JWTPayload } from 'jose';
 import { insertLaunch, pendingLogin, takeLogin } from '../data-access/launches-repository';
 import { findPlatform } from '../data-access/platforms-repository';
 import type { IntegrationsDeps } from './context';
+import { beginDeepLinking, DEEP_LINKING_REQUEST, type DeepLinkingConfirmation } from './deep-linking';
 import { bindingHash } from './start-login';
 
 const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
@@ -76,7 +77,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 export async function acceptLaunch(
   deps: IntegrationsDeps,
   request: LaunchRequest,
-): Promise<{ redirectTo: string }> {
+): Promise<{ redirectTo: string } | { deepLinking: DeepLinkingConfirmation }> {
   const login = await pendingLogin(deps.database.db, request.state);
   if (!login) throw expired();
   if (!sameBrowser(login.bindingHash, request.binding)) {
@@ -105,7 +106,8 @@ export async function acceptLaunch(
   if (claims[`${CLAIM}version`] !== '1.3.0') {
     throw refused(400, 'unsupported_version', 'Only LTI 1.3 launches are accepted.');
   }
-  if (claims[`${CLAIM}message_type`] !== 'LtiResourceLinkRequest') {
+  const messageType = claims[`${CLAIM}message_type`];
+  if (messageType !== 'LtiResourceLinkRequest' && messageType !== DEEP_LINKING_REQUEST) {
     throw refused(400, 'unsupported_message', 'This kind of launch is not supported yet.');
   }
   const target = text(claims[`${CLAIM}target_link_uri`]);
@@ -114,6 +116,9 @@ export async function acceptLaunch(
     new URL(target, deps.publicOrigin).origin !== new URL(deps.publicOrigin).origin
   ) {
     throw refused(400, 'foreign_target', 'The launch leads to another site than Readiness.');
+  }
+  if (messageType === DEEP_LINKING_REQUEST) {
+    return { deepLinking: await beginDeepLinking(deps, { login, platform, claims, deploymentId }) };
   }
   const roles =
     (claims[`${CLAIM}roles`] as unknown[] | undefined)?.filter((r): r is string => typeof r === 'string') ??

@@ -1,4 +1,5 @@
 import type { SigningKeys } from '@readiness/kit/auth';
+import type { RateLimiter } from '@readiness/kit/cache';
 import type { Database } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
 import type { SecretBox } from '@readiness/kit/outbox';
@@ -18,6 +19,8 @@ export interface IntegrationsDeps {
   allowHttpLoopback: boolean;
   loginTtlSeconds: number;
   clockSkewSeconds: number;
+  /** Login initiations per client address and minute. */
+  loginLimit: RateLimiter;
 }
 
 /** The tool's URLs under the site's origin, as an LMS is told them. */

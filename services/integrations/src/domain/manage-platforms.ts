@@ -29,12 +29,14 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * An LMS's URLs are https: its keys and its answers travel over them. Plain http only on a loopback address, and
  * only where the setting allows it (a developer's LMS, the tests').
  */
+export function isLmsUrlAllowed(deps: Pick<IntegrationsDeps, 'allowHttpLoopback'>, url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  return deps.allowHttpLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+}
+
 function checkUrls(deps: Pick<IntegrationsDeps, 'allowHttpLoopback'>, p: PlatformFields): void {
   for (const [field, label] of URL_FIELDS) {
-    const url = new URL(p[field]);
-    const httpAllowed =
-      deps.allowHttpLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-    if (url.protocol !== 'https:' && !httpAllowed) {
+    if (!isLmsUrlAllowed(deps, new URL(p[field]))) {
       throw new AppError('validation_failed', `${label} must be an https URL`, 400, { details: { field } });
     }
   }
