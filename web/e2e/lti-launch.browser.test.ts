@@ -1,8 +1,9 @@
 /*
- * A learner's LTI 1.3 launch inside the LMS's iframe, in a real browser: a course page of the test's own LMS, on
- * another site (http://127.0.0.1:<its port>) than the product's public origin (http://localhost:<port>), frames the
- * tool's login initiation; the LMS's authorization endpoint answers with a signed id_token by form post; the launch
- * and the student service's ticket lead to the student's welcome page, still inside the iframe.
+ * LTI 1.3 launches inside the LMS's iframe, in a real browser: a course page of the test's own LMS, on another site
+ * (http://127.0.0.1:<its port>) than the product's public origin (http://localhost:<port>), frames the tool's login
+ * initiation; the LMS's authorization endpoint answers with a signed id_token by form post. A learner's launch and
+ * the student service's ticket lead to the student's welcome page, still inside the iframe; an instructor's
+ * deep-linking launch shows the confirmation page, whose signed answer its script posts back to the LMS.
  *
  * What it proves besides the protocol: the state cookie is kept in a cross-site iframe (Chromium refuses a cookie
  * set there unless it is `SameSite=None; Secure; Partitioned`, and takes `Secure` over http on localhost), and the
@@ -11,25 +12,75 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { LTI_TEST_ENV, sharedHandles } from './shared-product';
-import { api, productForFile, shown, startProductAndBrowser } from './support';
+import {
+  api,
+  expectAccessible,
+  productForFile,
+  saveScreenshot,
+  shown,
+  startProductAndBrowser,
+} from './support';
 
 jest.setTimeout(120_000);
+
+// Before the product's own (jest runs afterAll hooks in the order they are declared): the connection goes while
+// the product still answers, so the installation is left as the file found it.
+afterAll(async () => {
+  try {
+    if (platformId) await api(file.url, 'DELETE', `/api/admin/lti/platforms/${platformId}`, { token });
+  } finally {
+    await lms?.close();
+  }
+});
 
 // Alone (READINESS_E2E_SHARED=off) the file starts a product with the shared one's LTI settings.
 const file = productForFile(() => startProductAndBrowser(sharedHandles() ? {} : LTI_TEST_ENV));
 
 const CLAIM = 'https://purl.imsglobal.org/spec/lti/claim/';
+const MEMBERSHIP = 'http://purl.imsglobal.org/vocab/lis/v2/membership#';
 
-/** The test's LMS: a course page framing the tool, its key set, and an authorization endpoint that posts back. */
-async function startLms(tool: string, clientId: string, learner: { sub: string; name: string }) {
+/** What the LMS's id_token says of each kind of launch: a learner's, or an instructor's deep linking. */
+const launchClaims = (as: string, issuer: string): JWTPayload =>
+  as === 'instructor'
+    ? {
+        [`${CLAIM}message_type`]: 'LtiDeepLinkingRequest',
+        [`${CLAIM}roles`]: [`${MEMBERSHIP}Instructor`],
+        'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings': {
+          deep_link_return_url: `${issuer}/return`,
+          accept_types: ['ltiResourceLink'],
+          data: 'course-7',
+        },
+      }
+    : {
+        [`${CLAIM}message_type`]: 'LtiResourceLinkRequest',
+        [`${CLAIM}roles`]: [`${MEMBERSHIP}Learner`],
+        [`${CLAIM}resource_link`]: { id: 'e2e-link' },
+      };
+
+/**
+ * The test's LMS: a course page framing the tool (`/course?as=learner|instructor`), its key set, an authorization
+ * endpoint that posts the id_token back, and the deep-linking return address, which keeps what it is sent.
+ */
+async function startLms(tool: string, clientId: string, name: string) {
   const { publicKey, privateKey } = await generateKeyPair('RS256');
   const kid = randomUUID();
   const jwks = { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }] };
+  const returned: string[] = [];
   let issuer = '';
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', issuer);
+    if (url.pathname === '/return') {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        returned.push(new URLSearchParams(body).get('JWT') ?? '');
+        res.setHeader('content-type', 'text/html');
+        res.end('<!doctype html><title>Added</title><h1>Activity added</h1>');
+      });
+      return;
+    }
     if (url.pathname === '/jwks') {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(jwks));
@@ -40,13 +91,13 @@ async function startLms(tool: string, clientId: string, learner: { sub: string; 
       const login = new URL('/api/lti/login', tool);
       login.search = new URLSearchParams({
         iss: issuer,
-        login_hint: learner.sub,
+        login_hint: url.searchParams.get('as') ?? 'learner',
         target_link_uri: `${tool}/api/lti/launch`,
         client_id: clientId,
         lti_deployment_id: 'e2e-deployment',
       }).toString();
       res.end(
-        `<!doctype html><title>Course</title><h1>Course</h1><iframe title="Readiness" src="${login}" width="1000" height="700"></iframe>`,
+        `<!doctype html><title>Study Skills 101</title><h1>Study Skills 101</h1><iframe title="Readiness" src="${login}" width="1000" height="700"></iframe>`,
       );
       return;
     }
@@ -54,16 +105,14 @@ async function startLms(tool: string, clientId: string, learner: { sub: string; 
       const q = url.searchParams;
       void new SignJWT({
         nonce: q.get('nonce'),
-        name: learner.name,
+        name,
         [`${CLAIM}deployment_id`]: 'e2e-deployment',
         [`${CLAIM}version`]: '1.3.0',
-        [`${CLAIM}message_type`]: 'LtiResourceLinkRequest',
-        [`${CLAIM}roles`]: ['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner'],
-        [`${CLAIM}resource_link`]: { id: 'e2e-link' },
         [`${CLAIM}target_link_uri`]: `${tool}/api/lti/launch`,
+        ...launchClaims(q.get('login_hint') ?? '', issuer),
       })
         .setProtectedHeader({ alg: 'RS256', kid })
-        .setSubject(q.get('login_hint') ?? '')
+        .setSubject(`${q.get('login_hint')}-${clientId}`)
         .setIssuer(issuer)
         .setAudience(clientId)
         .setIssuedAt()
@@ -83,18 +132,23 @@ async function startLms(tool: string, clientId: string, learner: { sub: string; 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { issuer, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { issuer, returned, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-test('when a learner opens the activity in the LMS’s iframe, then login, the LMS’s form post and the launch end on their welcome page inside it', async () => {
-  const tool = `http://localhost:${new URL(file.url).port}`;
+let tool: string;
+let lms: Awaited<ReturnType<typeof startLms>>;
+let token: string;
+let platformId: string;
+
+beforeAll(async () => {
+  tool = `http://localhost:${new URL(file.url).port}`;
   const clientId = `e2e-${randomUUID().slice(0, 8)}`;
-  const lms = await startLms(tool, clientId, { sub: `framed-${randomUUID()}`, name: 'Iris Framed' });
-  const token = await file.superToken();
+  lms = await startLms(tool, clientId, 'Iris Framed');
+  token = await file.superToken();
   const registered = await api<{ platform: { id: string } }>(file.url, 'POST', '/api/admin/lti/platforms', {
     token,
     body: {
-      name: 'E2E LMS',
+      name: 'Campus LMS',
       issuer: lms.issuer,
       clientId,
       deploymentIds: ['e2e-deployment'],
@@ -104,16 +158,40 @@ test('when a learner opens the activity in the LMS’s iframe, then login, the L
     },
   });
   expect(registered.status).toBe(201);
-  try {
-    const page = await file.page();
-    await page.goto(`${lms.issuer}/course`);
-    const framed = page.frameLocator('iframe[title="Readiness"]');
-    await shown(framed.getByRole('heading', { level: 1, name: 'Distance Education Readiness Assessment' }));
-    const toolFrame = page.frames().find((f) => f !== page.mainFrame())!;
-    expect(toolFrame.url()).toMatch(new RegExp(`^${tool}/assessment/[\\w-]+$`));
-    expect(page.url()).toBe(`${lms.issuer}/course`);
-  } finally {
-    await api(file.url, 'DELETE', `/api/admin/lti/platforms/${registered.body.platform.id}`, { token });
-    await lms.close();
-  }
+  platformId = registered.body.platform.id;
+});
+
+test('when a learner opens the activity in the LMS’s iframe, then login, the LMS’s form post and the launch end on their welcome page inside it', async () => {
+  const page = await file.page();
+  await page.goto(`${lms.issuer}/course?as=learner`);
+  const framed = page.frameLocator('iframe[title="Readiness"]');
+  await shown(framed.getByRole('heading', { level: 1, name: 'Distance Education Readiness Assessment' }));
+  const toolFrame = page.frames().find((f) => f !== page.mainFrame())!;
+  expect(toolFrame.url()).toMatch(new RegExp(`^${tool}/assessment/[\\w-]+$`));
+  expect(page.url()).toBe(`${lms.issuer}/course?as=learner`);
+});
+
+test('when an instructor adds the activity from the LMS’s iframe and confirms, then its script posts the signed answer back to the LMS', async () => {
+  const page = await file.page();
+  await page.goto(`${lms.issuer}/course?as=instructor`);
+  const framed = page.frameLocator('iframe[title="Readiness"]');
+  await shown(framed.getByRole('heading', { level: 1, name: 'Add the assessment to your course' }));
+  await saveScreenshot(page, 'lti-deep-linking', 'desktop');
+  const confirmation = await page
+    .frames()
+    .find((f) => f !== page.mainFrame())!
+    .content();
+  const alone = await file.page();
+  await alone.setContent(confirmation);
+  await expectAccessible(alone, 'the deep-linking confirmation');
+
+  await framed.getByRole('button', { name: 'Add the assessment' }).click();
+  await shown(framed.getByRole('heading', { name: 'Activity added' }));
+  expect(lms.returned).toHaveLength(1);
+  expect(decodeJwt(lms.returned[0]!)).toMatchObject({
+    'https://purl.imsglobal.org/spec/lti-dl/claim/data': 'course-7',
+    'https://purl.imsglobal.org/spec/lti-dl/claim/content_items': [
+      { type: 'ltiResourceLink', url: `${tool}/api/lti/launch` },
+    ],
+  });
 });
