@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Locator } from 'playwright-core';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { LTI_TEST_ENV, sharedHandles } from './shared-product';
 import {
@@ -161,21 +162,39 @@ beforeAll(async () => {
   platformId = registered.body.platform.id;
 });
 
-test('when a learner opens the activity in the LMS’s iframe, then login, the LMS’s form post and the launch end on their welcome page inside it', async () => {
+/**
+ * The LMS's course page as `as` sees it, and `inFrame`, which waits for an element of the tool's iframe. A frame the
+ * browser blocks shows no text, so a failure lists what the iframe's requests were answered, with their
+ * frame-ancestors.
+ */
+async function openCourse(as: 'learner' | 'instructor') {
   const page = await file.page();
-  await page.goto(`${lms.issuer}/course?as=learner`);
+  const answers: string[] = [];
+  page.on('response', (r) => {
+    if (r.frame() === page.mainFrame()) return;
+    const policy = /frame-ancestors[^;]*/.exec(r.headers()['content-security-policy'] ?? '')?.[0];
+    answers.push(`${r.status()} ${r.url().slice(0, 100)} (${policy ?? 'no frame-ancestors'})`);
+  });
+  await page.goto(`${lms.issuer}/course?as=${as}`);
   const framed = page.frameLocator('iframe[title="Readiness"]');
-  await shown(framed.getByRole('heading', { level: 1, name: 'Distance Education Readiness Assessment' }));
+  const inFrame = (locator: Locator) =>
+    shown(locator).catch((err: Error) => {
+      throw new Error(`${err.message}\nThe iframe's requests were answered:\n${answers.join('\n')}`);
+    });
+  return { page, framed, inFrame };
+}
+
+test('when a learner opens the activity in the LMS’s iframe, then login, the LMS’s form post and the launch end on their welcome page inside it', async () => {
+  const { page, framed, inFrame } = await openCourse('learner');
+  await inFrame(framed.getByRole('heading', { level: 1, name: 'Distance Education Readiness Assessment' }));
   const toolFrame = page.frames().find((f) => f !== page.mainFrame())!;
   expect(toolFrame.url()).toMatch(new RegExp(`^${tool}/assessment/[\\w-]+$`));
   expect(page.url()).toBe(`${lms.issuer}/course?as=learner`);
 });
 
 test('when an instructor adds the activity from the LMS’s iframe and confirms, then its script posts the signed answer back to the LMS', async () => {
-  const page = await file.page();
-  await page.goto(`${lms.issuer}/course?as=instructor`);
-  const framed = page.frameLocator('iframe[title="Readiness"]');
-  await shown(framed.getByRole('heading', { level: 1, name: 'Add the assessment to your course' }));
+  const { page, framed, inFrame } = await openCourse('instructor');
+  await inFrame(framed.getByRole('heading', { level: 1, name: 'Add the assessment to your course' }));
   await saveScreenshot(page, 'lti-deep-linking', 'desktop');
   const confirmation = await page
     .frames()
@@ -186,7 +205,7 @@ test('when an instructor adds the activity from the LMS’s iframe and confirms,
   await expectAccessible(alone, 'the deep-linking confirmation');
 
   await framed.getByRole('button', { name: 'Add the assessment' }).click();
-  await shown(framed.getByRole('heading', { name: 'Activity added' }));
+  await inFrame(framed.getByRole('heading', { name: 'Activity added' }));
   expect(lms.returned).toHaveLength(1);
   expect(decodeJwt(lms.returned[0]!)).toMatchObject({
     'https://purl.imsglobal.org/spec/lti-dl/claim/data': 'course-7',
