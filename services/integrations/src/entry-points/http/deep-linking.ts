@@ -3,7 +3,8 @@ import { escapeHtml } from '@readiness/kit/i18n';
 import type { Response } from 'express';
 import type { IntegrationsDeps } from '../../domain/context';
 import { type DeepLinkingAnswer, type DeepLinkingConfirmation } from '../../domain/deep-linking';
-import { framingOrigins, scriptNonce, setLtiPagePolicy } from './lti-pages';
+import { framingOrigins } from '../../domain/framing-origins';
+import { scriptNonce, setLtiPagePolicy } from './lti-pages';
 
 export const DEEP_LINKING_PATH = '/api/lti/deep-linking';
 
