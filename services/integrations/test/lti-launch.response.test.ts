@@ -79,7 +79,7 @@ test('when a learner launches from the LMS, then login, launch and ticket lead t
     nonce: expect.stringMatching(/^[\w-]{43}$/),
   });
   expect(first.started.setCookie).toMatch(/HttpOnly/);
-  expect(first.started.setCookie).toMatch(/SameSite=None; Secure/);
+  expect(first.started.setCookie).toMatch(/SameSite=None; Secure; Partitioned/);
 
   expect(first.launched.status).toBe(303);
   expect(first.launched.headers.get('location')).toMatch(
