@@ -23,7 +23,8 @@ const URL_FIELDS = [
   ['tokenUrl', 'Access token URL'],
 ] as const;
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Loopback hosts as `URL.hostname` gives them; browsers count them as potentially trustworthy over plain http. */
+export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * An LMS's URLs are https: its keys and its answers travel over them. Plain http only on a loopback address, and

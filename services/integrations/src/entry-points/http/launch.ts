@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { acceptLaunch, LAUNCH_REFUSED_TITLE } from '../../domain/accept-launch';
 import type { IntegrationsDeps } from '../../domain/context';
 import { answerDeepLinking, DEEP_LINKING_REFUSED_TITLE } from '../../domain/deep-linking';
+import { LOOPBACK_HOSTS } from '../../domain/manage-platforms';
 import { startLogin, stateCookieName } from '../../domain/start-login';
 import { DEEP_LINKING_PATH, sendAnswerPage, sendConfirmationPage } from './deep-linking';
 import { sendLtiRefusal } from './lti-pages';
@@ -50,18 +51,15 @@ function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** Browsers keep `Secure` cookies of these hosts over plain http too (a potentially trustworthy origin). */
-const TRUSTWORTHY_HTTP_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /**
  * The state cookie's attributes. Inside an LMS's iframe the launch is a cross-site POST: the cookie goes with it only
  * as `SameSite=None; Secure`, and a browser that blocks third-party cookies keeps it only `Partitioned` (CHIPS: kept
- * for the LMS's site alone, which is where the launch comes back). Over plain http elsewhere than on loopback
- * `Secure` is refused, so it is `Lax` there: a launch in a new window, not in an iframe.
+ * for the LMS's site alone, which is where the launch comes back). Browsers keep `Secure` cookies over plain http on
+ * loopback too; elsewhere over plain http it is refused, so the cookie is `Lax` there: a launch in a new window.
  */
 function stateCookieAttributes(publicOrigin: string): string {
   const url = new URL(publicOrigin);
-  const secure = url.protocol === 'https:' || TRUSTWORTHY_HTTP_HOSTS.has(url.hostname);
+  const secure = url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
   return `Path=/api/lti/launch; HttpOnly; ${secure ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'}`;
 }
 
