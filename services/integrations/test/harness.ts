@@ -149,6 +149,24 @@ export async function register(
   return ((await res.json()) as { platform: { id: string } }).platform;
 }
 
+/** Disables or enables a registration through the API, as a super admin would; its other fields as they are. */
+export async function setDisabled(h: Pick<Harness, 'integrations'>, platformId: string, disabled: boolean) {
+  const token = superAdminToken();
+  const listed = await h.integrations.call('GET', '/api/admin/lti/platforms', { token });
+  const { platforms } = (await listed.json()) as { platforms: Array<Record<string, unknown>> };
+  const {
+    id: _id,
+    createdAt: _created,
+    updatedAt: _updated,
+    ...body
+  } = platforms.find((p) => p.id === platformId)!;
+  const res = await h.integrations.call('PUT', `/api/admin/lti/platforms/${platformId}`, {
+    token,
+    body: { ...body, disabled },
+  });
+  if (res.status !== 200) throw new Error(`disabling answered ${res.status}: ${await res.text()}`);
+}
+
 /** Step one, as the LMS's browser makes it: the state and nonce from the redirect, and the state cookie. */
 export async function login(
   h: Pick<Harness, 'integrations'>,

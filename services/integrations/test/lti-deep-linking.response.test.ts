@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { launch, LEARNER, login, PUBLIC_ORIGIN, integrationsWithPlatform } from './harness';
+import { integrationsWithPlatform, launch, LEARNER, login, PUBLIC_ORIGIN, setDisabled } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -129,6 +129,18 @@ describe('hostile or refused deep linking, each with nothing kept', () => {
     expect(answer).toContain(`action="${RETURN_URL.replace('&', '&amp;')}"`);
     expect(answer).not.toContain('evil.example.com');
     expect((await confirm({ request: 'made-up', choice: 'add' })).status).toBe(400);
+  });
+
+  test('when the connection is disabled between the launch and the confirmation, then no answer is signed', async () => {
+    const { page } = await deepLinkingLaunch();
+    await setDisabled(file.h, file.platformId, true);
+    try {
+      const refused = await confirm({ request: field(page, 'request')!, choice: 'add' });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).not.toContain('name="JWT"');
+    } finally {
+      await setDisabled(file.h, file.platformId, false);
+    }
   });
 
   const refusals: Array<[string, Record<string, unknown>, number, string]> = [
