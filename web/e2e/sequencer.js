@@ -21,6 +21,7 @@ const SHARED_ORDER = [
   'assessment.e2e.test.ts',
   'assessments.browser.test.ts',
   'student-flow.browser.test.ts',
+  'lti-launch.browser.test.ts',
 ];
 
 class BrowserLaneSequencer extends Sequencer {

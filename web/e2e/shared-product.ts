@@ -22,15 +22,26 @@ export { sharedHandles } from '../../deploy/all-in-one/test/launcher';
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * The shared product's settings: the defaults, but for the per-address sign-in and API limits. Every file signs in
- * from the one loopback address, so the lane as a whole makes more sign-ins a minute than one person could; a file
- * that tests a limit starts a product of its own with it.
+ * What an LMS of a test needs: its URLs on plain http on loopback may be registered, and a page on
+ * http://127.0.0.1 (any port: the test's LMS) may frame the student's page, which the product serves on
+ * http://localhost, another site.
+ */
+export const LTI_TEST_ENV = {
+  LTI_ALLOW_HTTP_LOOPBACK: 'true',
+  LTI_FRAME_ANCESTORS: 'http://127.0.0.1:*',
+};
+
+/**
+ * The shared product's settings: the defaults, but for the per-address sign-in and API limits, and an LMS of the
+ * tests' own (LTI_TEST_ENV). Every file signs in from the one loopback address, so the lane as a whole makes more
+ * sign-ins a minute than one person could; a file that tests a limit starts a product of its own with it.
  */
 export const SHARED_PRODUCT_ENV = {
   SEED_ADMIN_EMAIL: SEED.email,
   SEED_ADMIN_PASSWORD: SEED.password,
   RATE_LIMIT_LOGIN: '1000',
   RATE_LIMIT_API: '100000',
+  ...LTI_TEST_ENV,
 };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

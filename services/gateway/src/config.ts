@@ -44,6 +44,25 @@ export const configSchema = z
     UPLOAD_TIMEOUT_MS: positiveInt(120_000),
     JSON_BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
     UPLOAD_BODY_LIMIT_BYTES: positiveInt(25 * 1024 * 1024),
+    /**
+     * The LMS origins that may show the student's assessment page (`/assessment/…`) in their iframe (an LTI launch),
+     * separated by spaces or commas: CSP sources such as `https://moodle.example.edu` or `https://*.instructure.com`.
+     * Empty: no site may frame any page of the product.
+     */
+    LTI_FRAME_ANCESTORS: z
+      .string()
+      .default('')
+      .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(
+              /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/,
+              'each must be an origin (scheme and host, a port or :* at most, *. before the host at most)',
+            ),
+        ),
+      ),
     RATE_LIMIT_WINDOW_SECONDS: positiveInt(60),
     /** Requests per IP per window for the whole API. */
     RATE_LIMIT_API: positiveInt(600),

@@ -25,7 +25,7 @@ import { gatewayLimits } from './limits';
 import { requestObserver } from './observe';
 import { createProxy, type ProxyTarget } from './proxy';
 import { ROUTES, UPSTREAMS, type RouteRule, type UpstreamName } from './routes';
-import { mountWebApp } from './spa';
+import { FRAMED_PAGES, mountWebApp } from './spa';
 
 /** What an in-process caller may give the gateway (the all-in-one launcher, tests). */
 export interface GatewayOptions {
@@ -123,9 +123,13 @@ export async function start(deps: GatewayDeps): Promise<RunningGateway> {
   };
 }
 
-/** The security headers of every answer, the content security policy first. */
-const securityPolicy = () =>
+/**
+ * The security headers of every answer, the content security policy first. `frameAncestors` other than none (the
+ * student's page inside an LMS) drops X-Frame-Options, which cannot name several sites: frame-ancestors decides.
+ */
+const securityPolicy = (frameAncestors: string[] = ["'none'"]) =>
   helmet({
+    ...(frameAncestors[0] === "'none'" ? {} : { xFrameOptions: false }),
     referrerPolicy: { policy: 'no-referrer' },
     contentSecurityPolicy: {
       useDefaults: false,
@@ -141,10 +145,23 @@ const securityPolicy = () =>
         connectSrc: ["'self'"],
         objectSrc: ["'none'"],
         formAction: ["'self'"],
-        frameAncestors: ["'none'"],
+        frameAncestors,
       },
     },
   });
+
+/** The student's assessment pages, which an LTI launch shows inside the LMS: framed by `origins` only. */
+function framedByLms(origins: string[]): RequestHandler {
+  const headers = staticHeaders(securityPolicy(origins));
+  return (req, res, next) => {
+    if (FRAMED_PAGES.test(req.path)) {
+      res.removeHeader('X-Frame-Options');
+      // The same headers again, but for X-Frame-Options, and this policy's frame-ancestors.
+      for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+    }
+    next();
+  };
+}
 
 /** Every upstream answers ready (the all-in-one's services, in its process). */
 async function upstreamsReady(upstreams: Partial<Record<UpstreamName, ProxyTarget>>) {
@@ -239,6 +256,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
     }),
   );
   app.use(helmetHandler);
+  if (config.LTI_FRAME_ANCESTORS.length > 0) app.use(framedByLms(config.LTI_FRAME_ANCESTORS));
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', NO_STORE);
     next();

@@ -6,6 +6,9 @@ import serveCompressed from 'express-static-gzip';
 /** Paths of the student entry (web/student.html); web/vite.config.mts names the same ones. */
 const STUDENT_PAGES = /^\/(assessment|verify)(\/|$)/;
 
+/** The student's assessment pages: an LTI launch shows them inside the LMS (`LTI_FRAME_ANCESTORS`). */
+export const FRAMED_PAGES = /^\/assessment(\/|$)/;
+
 /** Source maps, and the compressed copies asked for by their own names. */
 const NOT_SERVED = /\.(map|br|gz)$/;
 

@@ -54,6 +54,7 @@ describe('gateway edge policies', () => {
         WEB_DIST_DIR: webDir,
         RATE_LIMIT_LOGIN: '3',
         RATE_LIMIT_STUDENT: '2',
+        LTI_FRAME_ANCESTORS: 'https://moodle.example.edu, https://*.instructure.com',
       }),
       logger: silentLogger,
       redis,
@@ -89,6 +90,20 @@ describe('gateway edge policies', () => {
     expect((await lookup('c')).status).toBe(429);
     const submit = await fetch(`${gateway.url}/api/student/a/submit`, { method: 'POST' });
     expect(submit.status).toBe(200);
+  });
+
+  it('when the student’s assessment page is opened, then the LMSs of LTI_FRAME_ANCESTORS may frame it, and no site any other page', async () => {
+    const framed = await fetch(`${gateway.url}/assessment/tok-123`, { headers: { accept: 'text/html' } });
+    expect(framed.headers.get('content-security-policy')).toContain(
+      'frame-ancestors https://moodle.example.edu https://*.instructure.com',
+    );
+    expect(framed.headers.get('x-frame-options')).toBeNull();
+    const admin = await fetch(`${gateway.url}/admin/login`, { headers: { accept: 'text/html' } });
+    expect(admin.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(admin.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    // Anything but origins (every site, a keyword, a path) stops the gateway at boot.
+    for (const value of ['*', "'self'", 'https://lms.example.edu/course'])
+      expect(() => gatewayConfig({ LTI_FRAME_ANCESTORS: value })).toThrow(/must be an origin/);
   });
 
   it('when an allowed origin sends a preflight, then the CORS headers allow it', async () => {

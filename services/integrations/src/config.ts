@@ -49,6 +49,11 @@ export const configSchema = z
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
     /** How often the webhook sender looks for deliveries due, in milliseconds. */
     WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
+    /**
+     * Login initiations (`/api/lti/login`) per client address and minute. Each keeps a row until it lapses; a
+     * classroom behind one address launches at once, hence a generous default. Counted in Redis when REDIS_URL is set.
+     */
+    LTI_LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(300),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV !== 'production') return;

@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { LTI_LAUNCH_TICKET_PURPOSE } from '@readiness/contracts';
 import { loadSigningKeys } from '@readiness/kit/auth';
+import { createRateLimiter } from '@readiness/kit/cache';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { defineService } from '@readiness/kit/runtime';
+import { defineService, every } from '@readiness/kit/runtime';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { configSchema } from './config';
-import { platformTokens } from './domain/platform-token';
-import type { GradesDeps } from './domain/grades';
 import { reachableUrl } from './domain/context';
+import type { GradesDeps } from './domain/grades';
+import { platformTokens } from './domain/platform-token';
+import { SWEEP_INTERVAL_MS, sweepLapsed } from './domain/sweep-lapsed';
 import { integrationsApi } from './entry-points/http/api';
 import { gradeConsumers, gradeJob } from './entry-points/messaging/consumers';
 import { webhookConsumer, webhookJob } from './entry-points/messaging/webhook-consumers';
@@ -26,7 +28,9 @@ export const integrationsService = defineService({
   config: configSchema,
   migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: integrationsApi.openapi,
-  async setup({ config, logger, database, handleOnce }) {
+  // Redis, when there is one, counts the login limit across replicas.
+  uses: { kv: true },
+  async setup({ config, logger, database, redis, handleOnce }) {
     const toolKeys = await loadSigningKeys({
       privateKeyPem: config.LTI_PRIVATE_KEY,
       previousPublicKeysPem: config.LTI_PREVIOUS_PUBLIC_KEYS,
@@ -61,6 +65,14 @@ export const integrationsService = defineService({
       allowHttpLoopback: config.LTI_ALLOW_HTTP_LOOPBACK,
       loginTtlSeconds: config.LTI_LOGIN_TTL_SECONDS,
       clockSkewSeconds: config.LTI_CLOCK_SKEW_SECONDS,
+      loginLimit: createRateLimiter({
+        store: redis ? 'redis' : 'memory',
+        redis,
+        keyPrefix: 'lti-login:address',
+        points: config.LTI_LOGIN_RATE_LIMIT,
+        durationSeconds: 60,
+        logger,
+      }),
       webhooks: {
         database,
         secrets: webhookSecrets,
@@ -81,6 +93,7 @@ export const integrationsService = defineService({
       routes: integrationsApi.routes(deps),
       subscriptions: [...gradeConsumers(grades), webhookConsumer(grades.handleOnce)],
       jobs: [
+        every('lti-sweep', SWEEP_INTERVAL_MS, () => sweepLapsed({ database, logger })),
         gradeJob(grades, config.LTI_GRADE_INTERVAL_MS),
         webhookJob(
           {

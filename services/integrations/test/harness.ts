@@ -33,10 +33,7 @@ export interface Harness {
  */
 export async function startServices(config: Record<string, unknown> = {}): Promise<Harness> {
   const EVENT_SECRETS_KEY = generateEventSecretsKey();
-  const integrations = await startServiceUnderTest(integrationsService, {
-    kind: 'embedded',
-    config: { PUBLIC_ORIGIN, LTI_ALLOW_HTTP_LOOPBACK: true, EVENT_SECRETS_KEY, ...config },
-  });
+  const integrations = await startIntegrations({ EVENT_SECRETS_KEY, ...config });
   const student = (await startServiceUnderTest(studentService, {
     kind: 'embedded',
     config: { PUBLIC_ORIGIN, EVENT_SECRETS_KEY },
@@ -52,8 +49,37 @@ export async function startServices(config: Record<string, unknown> = {}): Promi
   };
 }
 
+/** The integrations service alone, with the harness's settings and `config` on top. */
+export const startIntegrations = (config: Record<string, unknown> = {}) =>
+  startServiceUnderTest(integrationsService, {
+    kind: 'embedded',
+    config: { PUBLIC_ORIGIN, LTI_ALLOW_HTTP_LOOPBACK: true, ...config },
+  });
+
+/**
+ * A file's integrations service (`config` on top of the harness's) and test LMS, registered as `name`: started before
+ * its first test, closed after its last.
+ */
+export function integrationsWithPlatform(config: Record<string, unknown> = {}, name = 'Test LMS') {
+  const file = {} as { h: Pick<Harness, 'integrations'>; platform: TestPlatform; platformId: string };
+  beforeAll(async () => {
+    file.h = { integrations: await startIntegrations(config) };
+    file.platform = await startTestPlatform();
+    file.platformId = (await register(file.h, file.platform, { name })).id;
+  });
+  afterAll(async () => {
+    await file.h?.integrations.close();
+    await file.platform?.close();
+  });
+  return file;
+}
+
 /** Registers the test platform through the API, as a super admin would. */
-export async function register(h: Harness, p: TestPlatform, overrides: Record<string, unknown> = {}) {
+export async function register(
+  h: Pick<Harness, 'integrations'>,
+  p: TestPlatform,
+  overrides: Record<string, unknown> = {},
+) {
   const res = await h.integrations.call('POST', '/api/admin/lti/platforms', {
     token: superAdminToken(),
     body: {
@@ -71,8 +97,30 @@ export async function register(h: Harness, p: TestPlatform, overrides: Record<st
   return ((await res.json()) as { platform: { id: string } }).platform;
 }
 
+/** Disables or enables a registration through the API, as a super admin would; its other fields as they are. */
+export async function setDisabled(h: Pick<Harness, 'integrations'>, platformId: string, disabled: boolean) {
+  const token = superAdminToken();
+  const listed = await h.integrations.call('GET', '/api/admin/lti/platforms', { token });
+  const { platforms } = (await listed.json()) as { platforms: Array<Record<string, unknown>> };
+  const {
+    id: _id,
+    createdAt: _created,
+    updatedAt: _updated,
+    ...body
+  } = platforms.find((p) => p.id === platformId)!;
+  const res = await h.integrations.call('PUT', `/api/admin/lti/platforms/${platformId}`, {
+    token,
+    body: { ...body, disabled },
+  });
+  if (res.status !== 200) throw new Error(`disabling answered ${res.status}: ${await res.text()}`);
+}
+
 /** Step one, as the LMS's browser makes it: the state and nonce from the redirect, and the state cookie. */
-export async function login(h: Harness, p: TestPlatform, overrides: Record<string, string> = {}) {
+export async function login(
+  h: Pick<Harness, 'integrations'>,
+  p: TestPlatform,
+  overrides: Record<string, string> = {},
+) {
   const query = new URLSearchParams({
     iss: p.issuer,
     login_hint: 'user-hint',
@@ -97,7 +145,11 @@ export async function login(h: Harness, p: TestPlatform, overrides: Record<strin
 }
 
 /** Step two: the LMS's form post of the id_token and state, with the browser's cookie (or another one). */
-export async function launch(h: Harness, form: { id_token: string; state: string }, cookie?: string) {
+export async function launch(
+  h: Pick<Harness, 'integrations'>,
+  form: { id_token: string; state: string },
+  cookie?: string,
+) {
   return fetch(`${h.integrations.url}/api/lti/launch`, {
     method: 'POST',
     redirect: 'manual',

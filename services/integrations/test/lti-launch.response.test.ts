@@ -74,7 +74,7 @@ test('when a learner launches from the LMS, then login, launch and ticket lead t
     nonce: expect.stringMatching(/^[\w-]{43}$/),
   });
   expect(first.started.setCookie).toMatch(/HttpOnly/);
-  expect(first.started.setCookie).toMatch(/SameSite=None; Secure/);
+  expect(first.started.setCookie).toMatch(/SameSite=None; Secure; Partitioned/);
 
   expect(first.launched.status).toBe(303);
   expect(first.launched.headers.get('location')).toMatch(
@@ -185,12 +185,12 @@ describe('hostile launches, each refused with nothing kept', () => {
       400,
     ],
     [
-      'the message is not a resource link launch',
+      'the message is neither a resource link launch nor deep linking',
       (nonce) =>
         platform.idToken({
           sub: 's',
           nonce,
-          'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiDeepLinkingRequest',
+          'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiSubmissionReviewRequest',
         }),
       400,
     ],

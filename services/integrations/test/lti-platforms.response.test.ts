@@ -75,7 +75,7 @@ test('when a super admin connects, edits, disables and deletes an LMS, then each
   expect((await h.call('DELETE', `/api/admin/lti/platforms/${platform.id}`, { token })).status).toBe(204);
   expect((await h.call('DELETE', `/api/admin/lti/platforms/${platform.id}`, { token })).status).toBe(404);
 
-  // The outbox relay publishes after the commit: the last change arrives a moment after its answer.
+  // The relay publishes after the answers, so the last event may still be on its way.
   await eventually(() => {
     const announced = h.eventsNamed('integrations.lti-platform.changed.v1').map((e) => e.payload);
     expect(announced.map((e) => [e.change, e.actorId, e.platformId])).toEqual([

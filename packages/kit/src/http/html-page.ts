@@ -7,15 +7,20 @@ import { escapeHtml } from '../i18n';
  * one service to another) is a short HTML page with its status, never JSON or a stack.
  */
 export function sendPage(res: Response, status: number, page: { title: string; message: string }): void {
-  const title = escapeHtml(page.title);
   res
     .status(status)
     .type('html')
-    .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
-        `<title>${title}</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">` +
-        `<h1>${title}</h1><p>${escapeHtml(page.message)}</p></body></html>`,
-    );
+    .send(htmlPage(page.title, `<p>${escapeHtml(page.message)}</p>`));
+}
+
+/** The short page's document: `title` as its title and heading, then `bodyHtml` (markup the caller escaped). */
+export function htmlPage(title: string, bodyHtml: string): string {
+  const escaped = escapeHtml(title);
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escaped}</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">` +
+    `<h1>${escaped}</h1>${bodyHtml}</body></html>`
+  );
 }
 
 /**

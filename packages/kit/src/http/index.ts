@@ -15,7 +15,7 @@ import { AppError, toAppError } from '../errors';
 import { redactUrl, requestContext, type Logger } from '../logger';
 import { refuseNul } from './text';
 
-export { sendErrorPage, sendPage } from './html-page';
+export { htmlPage, sendErrorPage, sendPage } from './html-page';
 export {
   EMAIL_PATTERN,
   emailField,

@@ -9,6 +9,7 @@ import { jwtVerify, type JWTPayload } from 'jose';
 import { insertLaunch, pendingLogin, takeLogin } from '../data-access/launches-repository';
 import { findPlatform } from '../data-access/platforms-repository';
 import type { IntegrationsDeps } from './context';
+import { beginDeepLinking, DEEP_LINKING_REQUEST, type DeepLinkingConfirmation } from './deep-linking';
 import { lineItemAllowed, lineItemOf } from './grades';
 import { bindingHash } from './start-login';
 
@@ -30,11 +31,16 @@ const expired = () =>
 
 /**
  * Where a launch leads: a learner's browser on to their own page; an instructor's to the read-only page of the
- * resource link's learners.
+ * resource link's learners; an instructor's deep-linking request to its confirmation page.
  */
 export type LaunchOutcome =
-  | { redirectTo: string; instructor?: undefined }
-  | { instructor: { platformId: string; resourceLinkId: string; title: string }; redirectTo?: undefined };
+  | { deepLinking: DeepLinkingConfirmation; redirectTo?: undefined; instructor?: undefined }
+  | { redirectTo: string; instructor?: undefined; deepLinking?: undefined }
+  | {
+      instructor: { platformId: string; resourceLinkId: string; title: string };
+      redirectTo?: undefined;
+      deepLinking?: undefined;
+    };
 
 export interface LaunchRequest {
   idToken: string;
@@ -113,7 +119,8 @@ export async function acceptLaunch(deps: IntegrationsDeps, request: LaunchReques
   if (claims[`${CLAIM}version`] !== '1.3.0') {
     throw refused(400, 'unsupported_version', 'Only LTI 1.3 launches are accepted.');
   }
-  if (claims[`${CLAIM}message_type`] !== 'LtiResourceLinkRequest') {
+  const messageType = claims[`${CLAIM}message_type`];
+  if (messageType !== 'LtiResourceLinkRequest' && messageType !== DEEP_LINKING_REQUEST) {
     throw refused(400, 'unsupported_message', 'This kind of launch is not supported yet.');
   }
   const target = text(claims[`${CLAIM}target_link_uri`]);
@@ -122,6 +129,9 @@ export async function acceptLaunch(deps: IntegrationsDeps, request: LaunchReques
     new URL(target, deps.publicOrigin).origin !== new URL(deps.publicOrigin).origin
   ) {
     throw refused(400, 'foreign_target', 'The launch leads to another site than Readiness.');
+  }
+  if (messageType === DEEP_LINKING_REQUEST) {
+    return { deepLinking: await beginDeepLinking(deps, { login, platform, claims, deploymentId }) };
   }
   const roles =
     (claims[`${CLAIM}roles`] as unknown[] | undefined)?.filter((r): r is string => typeof r === 'string') ??

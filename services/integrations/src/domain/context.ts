@@ -1,4 +1,5 @@
 import type { SigningKeys } from '@readiness/kit/auth';
+import type { RateLimiter } from '@readiness/kit/cache';
 import type { Database } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
 import type { SecretBox } from '@readiness/kit/outbox';
@@ -19,6 +20,8 @@ export interface IntegrationsDeps {
   allowHttpLoopback: boolean;
   loginTtlSeconds: number;
   clockSkewSeconds: number;
+  /** Login initiations per client address and minute. */
+  loginLimit: RateLimiter;
   /** The webhook endpoints' store, their secrets' box and what addresses they may have. */
   webhooks: WebhooksDeps;
 }
@@ -33,7 +36,8 @@ export function toolUrls(publicOrigin: string) {
   };
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Loopback hosts as `URL.hostname` gives them; browsers count them as potentially trustworthy over plain http. */
+export const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * Whether the tool may talk to an LMS at this URL: https, or plain http on a loopback address where the setting

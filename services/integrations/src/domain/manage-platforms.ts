@@ -25,7 +25,7 @@ const URL_FIELDS = [
 
 /**
  * An LMS's URLs are https: its keys and its answers travel over them. Plain http only on a loopback address, and
- * only where the setting allows it (a developer's LMS, the tests').
+ * only where the setting allows it (a developer's LMS, the tests'): `reachableUrl`.
  */
 function checkUrls(deps: Pick<IntegrationsDeps, 'allowHttpLoopback'>, p: PlatformFields): void {
   for (const [field, label] of URL_FIELDS) {

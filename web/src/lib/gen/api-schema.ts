@@ -7356,6 +7356,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lti/deep-linking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** LTI 1.3 deep linking, the instructor's choice: answered with the signed LtiDeepLinkingResponse, posted to the LMS */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page that posts the signed answer to the LMS (a button where scripts do not run) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A request unknown, expired or answered already: an HTML page */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The LMS connection is disabled: an HTML page */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/lti/jwks": {
         parameters: {
             query?: never;
@@ -7410,7 +7458,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** LTI 1.3 launch: the LMS's id_token checked, a learner sent on to their own assessment page, an instructor shown the activity's learners */
+        /** LTI 1.3 launch: the LMS's id_token checked, a learner sent on to their own assessment page, an instructor shown the activity's learners, an instructor's deep-linking request shown for confirmation */
         post: {
             parameters: {
                 query?: never;
@@ -7420,7 +7468,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description An instructor's launch: the read-only page of the activity's learners and results */
+                /** @description An instructor's launch: the read-only page of the activity's learners and results; a deep-linking request: the page that asks the instructor to confirm */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -7501,6 +7549,13 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Too many login initiations from this address this minute: an HTML page */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
             };
         };
         put?: never;
@@ -7530,6 +7585,13 @@ export interface paths {
                 };
                 /** @description The LMS connection is disabled: an HTML page */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Too many login initiations from this address this minute: an HTML page */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

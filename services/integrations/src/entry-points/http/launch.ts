@@ -1,13 +1,15 @@
 import { AppError } from '@readiness/kit/errors';
-import { sendErrorPage } from '@readiness/kit/http';
 import { operationsFor } from '@readiness/kit/openapi';
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { acceptLaunch, LAUNCH_REFUSED_TITLE } from '../../domain/accept-launch';
-import type { IntegrationsDeps } from '../../domain/context';
+import { LOOPBACK_HOSTS, type IntegrationsDeps } from '../../domain/context';
 import { linkRoster } from '../../data-access/scores-repository';
+import { answerDeepLinking, DEEP_LINKING_REFUSED_TITLE } from '../../domain/deep-linking';
 import { instructorPage } from './instructor-page';
 import { startLogin, stateCookieName } from '../../domain/start-login';
+import { DEEP_LINKING_PATH, sendAnswerPage, sendConfirmationPage } from './deep-linking';
+import { sendLtiRefusal } from './lti-pages';
 
 const TAG = 'LTI';
 
@@ -22,6 +24,7 @@ const loginParams = z.object({
 });
 
 const launchForm = z.object({ id_token: z.string().min(1).max(65_536), state: z.string().min(1).max(200) });
+const deepLinkingForm = z.object({ request: z.string().min(1).max(200), choice: z.enum(['add', 'cancel']) });
 
 /** Form bodies (`application/x-www-form-urlencoded`), as an LMS posts them. */
 const formBody = () => [express.urlencoded({ extended: false, limit: '80kb' })];
@@ -50,25 +53,45 @@ function cookie(req: Request, name: string): string | undefined {
 }
 
 /**
- * Binds the state to this browser. Inside an LMS's iframe the launch is a cross-site POST: the cookie goes with it
- * only as `SameSite=None; Secure`, which needs https; over plain http (a developer's machine) it is `Lax`.
+ * The state cookie's attributes. Inside an LMS's iframe the launch is a cross-site POST: the cookie goes with it only
+ * as `SameSite=None; Secure`, and a browser that blocks third-party cookies keeps it only `Partitioned` (CHIPS: kept
+ * for the LMS's site alone, which is where the launch comes back). Browsers keep `Secure` cookies over plain http on
+ * loopback too; elsewhere over plain http it is refused, so the cookie is `Lax` there: a launch in a new window.
  */
+function stateCookieAttributes(publicOrigin: string): string {
+  const url = new URL(publicOrigin);
+  const secure = url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname);
+  return `Path=/api/lti/launch; HttpOnly; ${secure ? 'SameSite=None; Secure; Partitioned' : 'SameSite=Lax'}`;
+}
+
+/** Binds the state to this browser. */
 function setStateCookie(res: Response, publicOrigin: string, state: string, binding: string, maxAge: number) {
-  const secure = new URL(publicOrigin).protocol === 'https:';
   res.append(
     'Set-Cookie',
-    `${stateCookieName(state)}=${binding}; Path=/api/lti/launch; Max-Age=${maxAge}; HttpOnly; ${
-      secure ? 'SameSite=None; Secure' : 'SameSite=Lax'
-    }`,
+    `${stateCookieName(state)}=${binding}; Max-Age=${maxAge}; ${stateCookieAttributes(publicOrigin)}`,
   );
 }
 
-const clearStateCookie = (res: Response, state: string) =>
-  res.append('Set-Cookie', `${stateCookieName(state)}=; Path=/api/lti/launch; Max-Age=0; HttpOnly`);
+const clearStateCookie = (res: Response, publicOrigin: string, state: string) =>
+  res.append('Set-Cookie', `${stateCookieName(state)}=; Max-Age=0; ${stateCookieAttributes(publicOrigin)}`);
 
 /** The launch's pages are opened by a person's browser, inside the LMS: refusals are pages too. */
-function refusedPage(res: Response, err: unknown, deps: IntegrationsDeps) {
-  sendErrorPage(res, err, LAUNCH_REFUSED_TITLE, (e) => deps.logger.error({ err: e }, 'an LTI launch failed'));
+const refusedPage = (res: Response, err: unknown, deps: IntegrationsDeps) =>
+  sendLtiRefusal(res, err, LAUNCH_REFUSED_TITLE, deps);
+
+/**
+ * Login initiations per client address: each keeps a row until it lapses, and the route is public. A classroom
+ * behind one address launches together, so the limit is per minute and generous (`LTI_LOGIN_RATE_LIMIT`).
+ */
+async function checkLoginRate(req: Request, res: Response, deps: IntegrationsDeps) {
+  const decision = await deps.loginLimit.consume(req.ip ?? 'unknown');
+  if (decision.allowed) return;
+  res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+  throw new AppError(
+    'rate_limited',
+    'Too many launches from your network just now. Wait a minute, then open the activity again.',
+    429,
+  );
 }
 
 const operation = operationsFor<IntegrationsDeps>();
@@ -84,14 +107,16 @@ const login = (method: 'GET' | 'POST') =>
         description: 'Unknown LMS or deployment, a target on another site, a field missing: an HTML page',
       },
       403: { description: 'The LMS connection is disabled: an HTML page' },
+      429: { description: 'Too many login initiations from this address this minute: an HTML page' },
     },
     async handle({ req, res }, deps) {
       try {
+        await checkLoginRate(req, res, deps);
         const found = await startLogin(deps, fieldsOf(req, loginParams, 'login'));
         setStateCookie(res, deps.publicOrigin, found.state, found.binding, found.maxAgeSeconds);
         res.redirect(302, found.redirectTo);
       } catch (err) {
-        refusedPage(res, err, deps);
+        await refusedPage(res, err, deps);
       }
     },
   });
@@ -101,12 +126,13 @@ export const launchOperations = {
   'POST /api/lti/login': login('POST'),
   'POST /api/lti/launch': operation({
     summary:
-      "LTI 1.3 launch: the LMS's id_token checked, a learner sent on to their own assessment page, an instructor shown the activity's learners",
+      "LTI 1.3 launch: the LMS's id_token checked, a learner sent on to their own assessment page, an instructor shown the activity's learners, an instructor's deep-linking request shown for confirmation",
     tags: [TAG],
     before: formBody,
     responses: {
       200: {
-        description: "An instructor's launch: the read-only page of the activity's learners and results",
+        description:
+          "An instructor's launch: the read-only page of the activity's learners and results; a deep-linking request: the page that asks the instructor to confirm",
       },
       303: { description: 'A learner: to the student service with a sealed, single-use launch ticket' },
       400: {
@@ -127,18 +153,42 @@ export const launchOperations = {
           state: form.state,
           binding: cookie(req, stateCookieName(form.state)),
         });
-        clearStateCookie(res, form.state);
+        clearStateCookie(res, deps.publicOrigin, form.state);
         res.setHeader('Referrer-Policy', 'no-referrer');
-        if (outcome.instructor) {
+        if (outcome.deepLinking) {
+          await sendConfirmationPage(res, deps, outcome.deepLinking);
+        } else if (outcome.instructor) {
           const { platformId, resourceLinkId, title } = outcome.instructor;
           const roster = await linkRoster(deps.database.db, platformId, resourceLinkId);
           res.setHeader('Cache-Control', 'no-store');
           res.status(200).type('html').send(instructorPage(title, roster));
-          return;
+        } else {
+          res.redirect(303, outcome.redirectTo);
         }
-        res.redirect(303, outcome.redirectTo);
       } catch (err) {
-        refusedPage(res, err, deps);
+        await refusedPage(res, err, deps);
+      }
+    },
+  }),
+  [`POST ${DEEP_LINKING_PATH}`]: operation({
+    summary:
+      "LTI 1.3 deep linking, the instructor's choice: answered with the signed LtiDeepLinkingResponse, posted to the LMS",
+    tags: [TAG],
+    before: formBody,
+    responses: {
+      200: {
+        description: 'The page that posts the signed answer to the LMS (a button where scripts do not run)',
+      },
+      400: { description: 'A request unknown, expired or answered already: an HTML page' },
+      403: { description: 'The LMS connection is disabled: an HTML page' },
+    },
+    async handle({ req, res }, deps) {
+      try {
+        const form = fieldsOf(req, deepLinkingForm, 'deep linking');
+        const answer = await answerDeepLinking(deps, { requestId: form.request, add: form.choice === 'add' });
+        await sendAnswerPage(res, deps, answer);
+      } catch (err) {
+        await sendLtiRefusal(res, err, DEEP_LINKING_REFUSED_TITLE, deps);
       }
     },
   }),
