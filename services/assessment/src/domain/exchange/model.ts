@@ -1,0 +1,112 @@
+import type { AssessmentContent, Question, Section } from '../assessment';
+import { TEXT_LIMITS } from '../translations';
+
+/** A file an item carried, with its bytes: stored as an editor's upload when the import is read. */
+export interface ImportedFile {
+  name: string;
+  data: Buffer;
+}
+
+export type ImportedQuestion = Omit<Question, 'downloadableFile' | 'hasDownloadableFile'> & {
+  file?: ImportedFile;
+};
+
+/** An item of the file that is not imported, and why, as the preview lists it. */
+export interface LeftOut {
+  item: string;
+  reason: string;
+}
+
+/** The assessment-wide settings a format may carry; what it does not carry is taken from the current version. */
+export type ImportedSettings = Partial<
+  Pick<
+    AssessmentContent,
+    'title' | 'description' | 'timeLimit' | 'passingScore' | 'shuffleQuestions' | 'shuffleOptions'
+  >
+>;
+
+/** A file read into the editor's model: nothing stored yet. */
+export interface Imported {
+  settings: ImportedSettings;
+  sections: Section[];
+  questions: ImportedQuestion[];
+  leftOut: LeftOut[];
+}
+
+/** What a question file is exported with: its name and bytes, by stored name. */
+export type ExportFiles = Map<string, { originalName: string; data: Buffer }>;
+
+/** How an item is named in the preview: its own name, else the start of its text. */
+export const itemName = (name: string | undefined, text: string) => {
+  const label = (name?.trim() || text.trim() || 'Untitled item').replace(/\s+/g, ' ');
+  return label.length > 80 ? `${label.slice(0, 79)}…` : label;
+};
+
+/** Option ids as Readiness writes them when a format has none: a, b, c, … */
+export const optionId = (index: number) => (index < 26 ? String.fromCharCode(97 + index) : `o${index + 1}`);
+
+/**
+ * Collects the questions of an import: ids made unique and short enough (the format's own when it has usable
+ * ones), points whole and at least 1, and every text within the editor's limits (a longer one leaves its item out,
+ * with the limit as the reason).
+ */
+export function createCollector() {
+  const used = new Set<string>();
+  const imported: Imported = { settings: {}, sections: [], questions: [], leftOut: [] };
+
+  const uniqueId = (wanted: string | undefined) => {
+    const base = (wanted ?? '').trim().replace(/\s+/g, '-');
+    if (base && base.length <= 64 && !used.has(base)) return base;
+    for (let n = imported.questions.length + 1; ; n++) {
+      const id = `q${n}`;
+      if (!used.has(id)) return id;
+    }
+  };
+
+  const tooLong = (q: Omit<ImportedQuestion, 'id'>): string | undefined => {
+    if (q.question.length > TEXT_LIMITS.question)
+      return `its text is longer than ${TEXT_LIMITS.question} characters`;
+    if ((q.options ?? []).some((o) => o.text.length > TEXT_LIMITS.option))
+      return `an option is longer than ${TEXT_LIMITS.option} characters`;
+    if ((q.fileInstructions ?? '').length > TEXT_LIMITS.fileInstructions)
+      return `its file instructions are longer than ${TEXT_LIMITS.fileInstructions} characters`;
+    return undefined;
+  };
+
+  return {
+    imported,
+    leaveOut(item: string, reason: string) {
+      imported.leftOut.push({ item, reason });
+    },
+    /** A section by title, made when first named; its id the format's own when given and free. */
+    section(title: string, description = '', wantedId?: number): number {
+      const found = imported.sections.find(
+        (s) => s.title === title && (wantedId === undefined || s.id === wantedId),
+      );
+      if (found) return found.id;
+      const free = (id: number) => !imported.sections.some((s) => s.id === id);
+      const id =
+        wantedId && wantedId > 0 && free(wantedId)
+          ? wantedId
+          : Math.max(0, ...imported.sections.map((s) => s.id)) + 1;
+      imported.sections.push({
+        id,
+        title: title.slice(0, TEXT_LIMITS.sectionTitle),
+        description: description.slice(0, TEXT_LIMITS.sectionDescription),
+      });
+      return id;
+    },
+    add(name: string, q: Omit<ImportedQuestion, 'id'> & { id?: string }) {
+      const reason = tooLong(q);
+      if (reason) {
+        imported.leftOut.push({ item: name, reason });
+        return;
+      }
+      const id = uniqueId(q.id);
+      used.add(id);
+      imported.questions.push({ ...q, id, points: Math.max(1, Math.round(q.points) || 1) });
+    },
+  };
+}
+
+export type Collector = ReturnType<typeof createCollector>;
