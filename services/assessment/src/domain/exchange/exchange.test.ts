@@ -229,6 +229,13 @@ describe('hostile files', () => {
     expect(() => readZip(big, { entries: 1, totalBytes: 1e6 })).toThrow(/more than 1 files/);
   });
 
+  test("when a package's directory understates an entry's size (a zip bomb), then the entry is cut at the size it said", () => {
+    const bomb = Buffer.from(zipSync({ 'a.xml': new Uint8Array(1 << 20) }));
+    const directory = bomb.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bomb.writeUInt32LE(100, directory + 24);
+    expect(readZip(bomb).get('a.xml')).toHaveLength(100);
+  });
+
   test('when a ZIP is named .xml, or the file is garbage, then it is read by what it holds or refused with the formats', () => {
     const disguised = writeZip(toQtiPackage(content(), 1, files));
     expect(readContentFile(disguised).questions).toHaveLength(3);
