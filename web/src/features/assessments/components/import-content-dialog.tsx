@@ -73,7 +73,7 @@ export function ImportContentDialog({ open, canAppend, onClose, onImport }: Impo
           )}
         </FormField>
         {preview && (
-          <section aria-label={t('assessments.import.result')} aria-live="polite" className="stack">
+          <section aria-label={t('assessments.import.result')} aria-live="polite">
             <ul className="import-counts">
               <li>{t('assessments.import.sections', { count: preview.counts.sections })}</li>
               <li>{t('assessments.import.yesNo', { count: preview.counts.yes_no })}</li>
