@@ -3638,7 +3638,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read a Moodle XML file or a QTI 3.0/2.1 package (multipart, field `file`) into editor content: nothing of the assessment is saved */
+        /** Read a Moodle XML file, a QTI 3.0/2.1 package or a Canvas QTI 1.2 export (multipart, field `file`) into editor content: nothing of the assessment is saved */
         post: {
             parameters: {
                 query?: never;

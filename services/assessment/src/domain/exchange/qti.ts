@@ -343,9 +343,6 @@ export function fromQtiPackage(files: Map<string, Buffer>): Imported {
   const resources = manifestXml
     ? descendants(parseXml(manifestXml, 'imsmanifest.xml'), (e) => e.name === 'resource')
     : [];
-  if (resources.some((r) => /imsqti_xmlv1p2|imsqti_assessment_xmlv1p2/i.test(r.attrs.type ?? ''))) {
-    throw new QtiVersionError();
-  }
   const itemPaths = resources.length
     ? resources.filter((r) => /^imsqti_item/i.test(r.attrs.type ?? '')).map((r) => r.attrs.href ?? '')
     : [...files.keys()].filter(
@@ -415,6 +412,3 @@ export function fromQtiPackage(files: Map<string, Buffer>): Imported {
   }
   return collector.imported;
 }
-
-/** A package in QTI 1.2 (as Canvas exports), which this reader does not read. */
-export class QtiVersionError extends Error {}

@@ -1,16 +1,16 @@
 import { AppError, badRequest } from '@readiness/kit/errors';
 import type { Imported } from './model';
 import { fromMoodleXml } from './moodle-xml';
-import { fromQtiPackage, QtiVersionError } from './qti';
+import { fromQtiPackage } from './qti';
+import { fromQti12, holdsQti12 } from './qti12';
 import { parseXml } from './xml';
 import { readZip } from './zip';
 
 /** At most this many items are read from one file; the editor holds 500 questions. */
 export const MAX_ITEMS = 1000;
 
-const NOT_READ = 'This file is neither Moodle XML nor a QTI 3.0 or 2.1 package (.zip): nothing was imported';
-const QTI_1 =
-  'This is a QTI 1.2 package (as Canvas exports): only QTI 3.0 and 2.1 packages and Moodle XML are read for now';
+const NOT_READ =
+  'This file is neither Moodle XML nor a QTI package (QTI 3.0 or 2.1, or QTI 1.2 as Canvas exports it: .zip or .imscc): nothing was imported';
 
 const isZip = (data: Buffer) => data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b;
 
@@ -22,26 +22,22 @@ function xmlText(data: Buffer): string | undefined {
 
 /**
  * Reads an uploaded file by what it holds, not by its name (a ZIP named .xml is read as a ZIP): Moodle XML, a QTI
- * package, or one QTI item. Anything else is a 400 naming the formats that are read.
+ * 3.0/2.1 package or item, or QTI 1.2 as Canvas exports it (a quiz's XML, a quiz export or a course cartridge). Anything else is a 400 naming the formats that are read.
  */
 export function readContentFile(data: Buffer): Imported {
   let imported: Imported;
-  try {
-    if (isZip(data)) {
-      imported = fromQtiPackage(readZip(data));
-    } else {
-      const xml = xmlText(data);
-      if (!xml) throw badRequest(NOT_READ, 'import_format');
-      const root = parseXml(xml, 'The file');
-      if (root.name === 'quiz') imported = fromMoodleXml(root);
-      else if (root.name === 'qti-assessment-item' || root.name === 'assessmentItem')
-        imported = fromQtiPackage(new Map([['item.xml', data]]));
-      else if (root.name === 'questestinterop') throw new QtiVersionError();
-      else throw badRequest(NOT_READ, 'import_format');
-    }
-  } catch (err) {
-    if (err instanceof QtiVersionError) throw badRequest(QTI_1, 'import_format');
-    throw err;
+  if (isZip(data)) {
+    const files = readZip(data);
+    imported = holdsQti12(files) ? fromQti12(files) : fromQtiPackage(files);
+  } else {
+    const xml = xmlText(data);
+    if (!xml) throw badRequest(NOT_READ, 'import_format');
+    const root = parseXml(xml, 'The file');
+    if (root.name === 'quiz') imported = fromMoodleXml(root);
+    else if (root.name === 'qti-assessment-item' || root.name === 'assessmentItem')
+      imported = fromQtiPackage(new Map([['item.xml', data]]));
+    else if (root.name === 'questestinterop') imported = fromQti12(new Map([['quiz.xml', data]]));
+    else throw badRequest(NOT_READ, 'import_format');
   }
   const items = imported.questions.length + imported.leftOut.length;
   if (items > MAX_ITEMS) {

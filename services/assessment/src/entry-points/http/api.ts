@@ -259,7 +259,7 @@ export const assessmentApi = serviceApi<AssessmentApiDeps>({
     }),
     'POST /api/assessment/import': operation({
       summary:
-        'Read a Moodle XML file or a QTI 3.0/2.1 package (multipart, field `file`) into editor content: nothing of the assessment is saved',
+        'Read a Moodle XML file, a QTI 3.0/2.1 package or a Canvas QTI 1.2 export (multipart, field `file`) into editor content: nothing of the assessment is saved',
       tags: [TAG],
       admin: true,
       // The package's own limits (files in it, bytes once unpacked) are checked before anything is unpacked.

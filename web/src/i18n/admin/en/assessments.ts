@@ -229,7 +229,7 @@ export default {
   'assessments.import.open': 'Import Questions',
   'assessments.import.title': 'Import Questions',
   'assessments.import.intro':
-    'Moodle XML, or a QTI 3.0 or 2.1 package (.zip). Nothing is saved until you review the questions in the editor and save them as a new version.',
+    'Moodle XML, a QTI 3.0 or 2.1 package (.zip), or a Canvas quiz or course export (QTI 1.2, .zip or .imscc). Nothing is saved until you review the questions in the editor and save them as a new version.',
   'assessments.import.file': 'Question file',
   'assessments.import.check': 'Read File',
   'assessments.import.checkFailed': 'Failed to read the file',
