@@ -5,6 +5,7 @@ import { acceptFile } from './files';
 import type { LeftOut } from './exchange/model';
 import { readContentFile } from './exchange/read-file';
 import { uploadQuestionFile } from './question-files';
+import { TEXT_LIMITS } from './translations';
 
 /** How many sections and questions of each type an import makes. */
 export interface ImportCounts {
@@ -67,7 +68,6 @@ export async function importContent(
   }
   const base = input.current ?? FIRST_SETTINGS;
   const content: AssessmentContent = {
-    title: base.title,
     description: base.description,
     timeLimit: base.timeLimit,
     passingScore: base.passingScore,
@@ -75,6 +75,7 @@ export async function importContent(
     shuffleOptions: base.shuffleOptions,
     practiceQuestion: base.practiceQuestion,
     ...imported.settings,
+    title: (imported.settings.title ?? base.title).slice(0, TEXT_LIMITS.title),
     sections: imported.sections,
     questions,
     translations: {},

@@ -292,6 +292,15 @@ describe('hostile files', () => {
     );
   });
 
+  test('when a multiple choice has one answer, then it is left out as the editor would refuse it', () => {
+    const one = quiz(
+      '<quiz><question type="multichoice"><name><text>Lonely</text></name><single>true</single><answer fraction="100"><text>Only</text></answer></question></quiz>',
+    );
+    expect(reasons(readContentFile(one))).toEqual([
+      ['Lonely', 'a multiple choice question needs at least 2 answers'],
+    ]);
+  });
+
   test('when a question text is over the editor limit, then that item is left out with the limit', () => {
     const long = quiz(
       `<quiz><question type="truefalse"><name><text>Long</text></name><questiontext format="html"><text>${'a'.repeat(2001)}</text></questiontext><answer fraction="100"><text>true</text></answer></question></quiz>`,

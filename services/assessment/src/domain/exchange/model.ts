@@ -63,6 +63,16 @@ export function createCollector() {
     }
   };
 
+  /** What the editor's save would refuse of a question, said before it is imported. */
+  const unfit = (q: Omit<ImportedQuestion, 'id'>): string | undefined => {
+    if (q.type === 'multiple_choice') {
+      const ids = (q.options ?? []).map((o) => o.id);
+      if (ids.length < 2) return 'a multiple choice question needs at least 2 answers';
+      if (new Set(ids).size !== ids.length) return 'two of its answers have the same identifier';
+    }
+    return tooLong(q);
+  };
+
   const tooLong = (q: Omit<ImportedQuestion, 'id'>): string | undefined => {
     if (q.question.length > TEXT_LIMITS.question)
       return `its text is longer than ${TEXT_LIMITS.question} characters`;
@@ -97,7 +107,7 @@ export function createCollector() {
       return id;
     },
     add(name: string, q: Omit<ImportedQuestion, 'id'> & { id?: string }) {
-      const reason = tooLong(q);
+      const reason = unfit(q);
       if (reason) {
         imported.leftOut.push({ item: name, reason });
         return;
