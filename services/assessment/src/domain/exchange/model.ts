@@ -1,5 +1,7 @@
+import { posix } from 'node:path';
 import type { AssessmentContent, Question, Section } from '../assessment';
 import { TEXT_LIMITS } from '../translations';
+import type { HtmlReference } from './html-text';
 
 /** A file an item carried, with its bytes: stored as an editor's upload when the import is read. */
 export interface ImportedFile {
@@ -120,3 +122,36 @@ export function createCollector() {
 }
 
 export type Collector = ReturnType<typeof createCollector>;
+
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/**
+ * The one file a package item's text refers to (an image or a link), read from the package at the path `locate`
+ * gives; a remote image, more than one file, or a file the package lacks is listed as left out, the question kept.
+ */
+export function packagedFile(
+  collector: Collector,
+  name: string,
+  references: HtmlReference[],
+  locate: (src: string) => string,
+  files: Map<string, Buffer>,
+): ImportedFile | undefined {
+  for (const r of references) {
+    if (r.kind === 'img' && HAS_SCHEME.test(r.src)) {
+      collector.leaveOut(name, `the image ${r.src.slice(0, 100)} is not kept: remote images are not loaded`);
+    }
+  }
+  const local = references.filter((r) => !HAS_SCHEME.test(r.src));
+  if (local.length > 1) {
+    collector.leaveOut(
+      name,
+      `its ${local.length} files are not kept: a question has at most one downloadable file`,
+    );
+    return undefined;
+  }
+  if (!local[0]) return undefined;
+  const target = locate(local[0].src);
+  const data = files.get(target);
+  if (!data) collector.leaveOut(name, `its file ${local[0].src.slice(0, 100)} is not in the package`);
+  return data && { name: posix.basename(target), data };
+}

@@ -1,7 +1,14 @@
 import { posix } from 'node:path';
 import type { AssessmentContent, Question } from '../assessment';
 import { htmlToText, textToHtml } from './html-text';
-import { createCollector, itemName, type Collector, type ExportFiles, type Imported } from './model';
+import {
+  createCollector,
+  itemName,
+  packagedFile,
+  type Collector,
+  type ExportFiles,
+  type Imported,
+} from './model';
 import {
   childrenNamed,
   descendants,
@@ -194,6 +201,10 @@ const UNSUPPORTED: Record<string, string> = {
 
 const isInteraction = (e: XmlElement) => qtiName(e.name).endsWith('-interaction');
 
+/** A path in the package, from the path of the file that refers to it. */
+const resolve = (from: string, href: string) =>
+  posix.normalize(posix.join(posix.dirname(from), decodeURIComponent(href)));
+
 /** Where an item's section, points and required come from when a test names them. */
 interface ItemRef {
   section: number;
@@ -239,24 +250,7 @@ function readItem(
   }
   const interaction = interactions[0]!;
   const kind = qtiName(interaction.name);
-  const localFiles = references.filter((r) => !/^[a-z][a-z0-9+.-]*:/i.test(r.src));
-  for (const r of references) {
-    if (r.kind === 'img' && /^[a-z][a-z0-9+.-]*:/i.test(r.src)) {
-      collector.leaveOut(name, `the image ${r.src.slice(0, 100)} is not kept: remote images are not loaded`);
-    }
-  }
-  let file: { name: string; data: Buffer } | undefined;
-  if (localFiles.length === 1) {
-    const target = posix.normalize(posix.join(posix.dirname(path), decodeURIComponent(localFiles[0]!.src)));
-    const data = files.get(target);
-    if (data) file = { name: posix.basename(target), data };
-    else collector.leaveOut(name, `its file ${localFiles[0]!.src.slice(0, 100)} is not in the package`);
-  } else if (localFiles.length > 1) {
-    collector.leaveOut(
-      name,
-      `its ${localFiles.length} files are not kept: a question has at most one downloadable file`,
-    );
-  }
+  const file = packagedFile(collector, name, references, (src) => resolve(path, src), files);
   const maxScore = kids(root, 'outcome-declaration').find((o) => attr(o, 'identifier') === 'MAXSCORE');
   const points = Number(textOf(first(first(maxScore, 'default-value'), 'value')).trim()) || 1;
   const base = {
@@ -327,9 +321,6 @@ function readItem(
   if (attr(interaction, 'shuffle') === 'true') collector.imported.settings.shuffleOptions = true;
   collector.add(name, { ...base, question, type: 'multiple_choice', options, correctAnswer: right.id });
 }
-
-const resolve = (from: string, href: string) =>
-  posix.normalize(posix.join(posix.dirname(from), decodeURIComponent(href)));
 
 /**
  * A QTI 3.0 or 2.1 package read into the editor's model: the test's sections (with their draw, time limit and

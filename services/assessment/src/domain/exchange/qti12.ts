@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { htmlToText } from './html-text';
-import { createCollector, itemName, type Collector, type Imported } from './model';
+import { createCollector, itemName, packagedFile, type Collector, type Imported } from './model';
 import { child, childrenNamed, descendants, parseXml, textOf, type XmlElement } from './xml';
 
 /** Canvas's question types that are not Readiness's, and why, as the preview says it. */
@@ -60,24 +60,7 @@ function readItem(
     collector.leaveOut(name, unsupported);
     return;
   }
-  let file: { name: string; data: Buffer } | undefined;
-  const local = references.filter((r) => !/^(https?|data):/i.test(r.src));
-  for (const r of references) {
-    if (r.kind === 'img' && /^https?:/i.test(r.src)) {
-      collector.leaveOut(name, `the image ${r.src.slice(0, 100)} is not kept: remote images are not loaded`);
-    }
-  }
-  if (local.length === 1) {
-    const target = packagePath(local[0]!.src, path);
-    const data = files.get(target);
-    if (data) file = { name: posix.basename(target), data };
-    else collector.leaveOut(name, `its file ${local[0]!.src.slice(0, 100)} is not in the package`);
-  } else if (local.length > 1) {
-    collector.leaveOut(
-      name,
-      `its ${local.length} files are not kept: a question has at most one downloadable file`,
-    );
-  }
+  const file = packagedFile(collector, name, references, (src) => packagePath(src, path), files);
   const base = {
     id: item.attrs.ident,
     question: text,
