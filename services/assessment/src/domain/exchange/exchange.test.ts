@@ -225,6 +225,8 @@ describe('HTML in question text', () => {
     ['<p onclick="x()">Line<br>break</p><!-- note -->', 'Line\nbreak'],
     ['<iframe src="https://evil.example"></iframe>Text', 'Text'],
     ['<scr<script>ipt>alert(1)</script>', ''],
+    ['Is 3 < 5? <b>Yes</b>', 'Is 3 < 5? Yes'],
+    ['Before<script>never closed', 'Before'],
   ])('when %j is read, then the text is %j', (html, text) => {
     expect(htmlToText(html).text).toBe(text);
   });
@@ -281,6 +283,23 @@ describe('hostile files', () => {
       /not well-formed XML/,
     );
   });
+
+  test('when elements are nested 100,000 deep, then the file is refused as XML that cannot be read', () => {
+    const deep = quiz(`<quiz>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</quiz>`);
+    expect(() => readContentFile(deep)).toThrow(expect.objectContaining({ httpStatus: 400 }));
+  });
+
+  test.each(['<a ', '<!--', '<script>', '<img src="x" ', '<a href="@@PLUGINFILE@@/x"'])(
+    'when a question text holds %j 200,000 times, unclosed, then it is read in linear time',
+    (open) => {
+      const text = quiz(
+        `<quiz><question type="truefalse"><name><text>x</text></name><questiontext format="html"><text><![CDATA[${open.repeat(200_000)}]]></text></questiontext><answer fraction="100"><text>true</text></answer></question></quiz>`,
+      );
+      const started = Date.now();
+      readContentFile(text);
+      expect(Date.now() - started).toBeLessThan(3000);
+    },
+  );
 
   test('when a file holds 10,000 items, then it is refused with the limit', () => {
     const item = '<question type="shortanswer"><name><text>x</text></name></question>';

@@ -54,12 +54,13 @@ export interface HtmlReference {
  */
 export function htmlToText(html: string): { text: string; references: HtmlReference[] } {
   const references: HtmlReference[] = [];
+  // Every pattern here runs in time linear in the text: a hidden element or comment left open runs to the end (as a
+  // browser reads it), and a tag ends at the next `<` at the latest, so no run of unclosed tags can make it slow.
   const withoutHidden = html
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(script|style|template|object|iframe|noscript)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<(script|style|template|object|iframe|noscript)\b[^>]*>/gi, '');
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+    .replace(/<(script|style|template|object|iframe|noscript)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, '');
   const marked = withoutHidden.replace(
-    /<\/?([a-zA-Z][a-zA-Z0-9-]*)\b([^>]*)>/g,
+    /<\/?([a-zA-Z][a-zA-Z0-9-]*)\b([^<>]*)>/g,
     (_tag, name: string, attrs: string) => {
       const lower = name.toLowerCase();
       if (lower === 'img' || lower === 'a') {
@@ -70,7 +71,7 @@ export function htmlToText(html: string): { text: string; references: HtmlRefere
       return BLOCK.test(lower) ? '\n' : '';
     },
   );
-  const text = decodeHtmlEntities(marked.replace(/<[^>]*>?/g, ''))
+  const text = decodeHtmlEntities(marked.replace(/<[a-zA-Z/!?][^<>]*>?/g, ''))
     // eslint-disable-next-line no-control-regex -- control characters are never part of a question's text
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '')
     .split(/\r?\n/)

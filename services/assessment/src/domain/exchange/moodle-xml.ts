@@ -118,13 +118,13 @@ function questionText(q: XmlElement, name: string, collector: ReturnType<typeof 
   const node = child(q, 'questiontext');
   let html = textOf(child(node, 'text'));
   let fileInstructions: string | undefined;
-  const marked = new RegExp(`<p class="${INSTRUCTIONS_CLASS}">([\\s\\S]*?)</p>`).exec(html);
+  const marked = new RegExp(`<p class="${INSTRUCTIONS_CLASS}">([\\s\\S]*?)(?:</p>|$)`).exec(html);
   if (marked) {
     fileInstructions = htmlToText(marked[1] ?? '').text;
     html = html.replace(marked[0], '');
   }
   // A link to an embedded file is the file itself: kept as the question's file, not as text.
-  html = html.replace(/<a\b[^>]*@@PLUGINFILE@@[^>]*>[\s\S]*?<\/a>/gi, '');
+  html = html.replace(/<a\b[^<>]*@@PLUGINFILE@@[^<>]*>[\s\S]*?(?:<\/a>|$)/gi, '');
   const { text: plain, references } = htmlToText(html);
   for (const r of references) {
     if (r.kind === 'img' && !r.src.startsWith('@@PLUGINFILE@@')) {

@@ -236,7 +236,7 @@ function readItem(
   const { references } = htmlToText(bodyHtml);
   // A link to a file of the package is the file itself: kept as the question's file, not as text.
   const { text } = htmlToText(
-    bodyHtml.replace(/<a\b[^>]*href="(?![a-z][a-z0-9+.-]*:)[^"]*"[^>]*>[\s\S]*?<\/a>/gi, ''),
+    bodyHtml.replace(/<a\b[^<>]*href="(?![a-z][a-z0-9+.-]*:)[^"<>]*"[^<>]*>[\s\S]*?(?:<\/a>|$)/gi, ''),
   );
   const name = itemName(attr(root, 'title'), text);
   if (interactions.length !== 1) {

@@ -88,7 +88,14 @@ export function parseXml(xml: string, what: string): XmlElement {
       'import_xml',
     );
   }
-  const root = toNodes(parser.parse(xml) as Parsed[]).find(isElement);
+  let parsed: Parsed[];
+  try {
+    parsed = parser.parse(xml) as Parsed[];
+  } catch (err) {
+    // The parser's own limits (elements nested too deeply, for one) end the read with a plain error.
+    throw badRequest(`${what} could not be read as XML: ${(err as Error).message}`, 'import_xml');
+  }
+  const root = toNodes(parsed).find(isElement);
   if (!root) throw badRequest(`${what} holds no XML element`, 'import_xml');
   return root;
 }
