@@ -78,7 +78,7 @@ export async function importContent(
     title: (imported.settings.title ?? base.title).slice(0, TEXT_LIMITS.title),
     sections: imported.sections,
     questions,
-    translations: {},
+    translations: imported.translations,
   };
   const count = (type: Question['type']) => questions.filter((q) => q.type === type).length;
   return {

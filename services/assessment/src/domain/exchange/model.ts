@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { ContentTranslations, TranslationLanguage } from '@readiness/contracts';
 import type { AssessmentContent, Question, Section } from '../assessment';
 import { TEXT_LIMITS } from '../translations';
 import type { HtmlReference } from './html-text';
@@ -33,6 +34,8 @@ export interface Imported {
   sections: Section[];
   questions: ImportedQuestion[];
   leftOut: LeftOut[];
+  /** The texts in other languages the file carried (Moodle's multi-language spans), by the imported ids. */
+  translations: ContentTranslations;
 }
 
 /** What a question file is exported with: its name and bytes, by stored name. */
@@ -54,7 +57,7 @@ export const optionId = (index: number) => (index < 26 ? String.fromCharCode(97 
  */
 export function createCollector() {
   const used = new Set<string>();
-  const imported: Imported = { settings: {}, sections: [], questions: [], leftOut: [] };
+  const imported: Imported = { settings: {}, sections: [], questions: [], leftOut: [], translations: {} };
 
   const uniqueId = (wanted: string | undefined) => {
     const base = (wanted ?? '').trim().replace(/\s+/g, '-');
@@ -108,15 +111,21 @@ export function createCollector() {
       });
       return id;
     },
-    add(name: string, q: Omit<ImportedQuestion, 'id'> & { id?: string }) {
+    /** Adds a question, or leaves it out with the reason; the id it was given, when added. */
+    add(name: string, q: Omit<ImportedQuestion, 'id'> & { id?: string }): string | undefined {
       const reason = unfit(q);
       if (reason) {
         imported.leftOut.push({ item: name, reason });
-        return;
+        return undefined;
       }
       const id = uniqueId(q.id);
       used.add(id);
       imported.questions.push({ ...q, id, points: Math.max(1, Math.round(q.points) || 1) });
+      return id;
+    },
+    /** The translations of one language, made when first written to. */
+    translationsOf(language: TranslationLanguage) {
+      return (imported.translations[language] ??= {});
     },
   };
 }

@@ -1,13 +1,17 @@
+import { TRANSLATION_LANGUAGES, type TranslatedTexts, type TranslationLanguage } from '@readiness/contracts';
 import type { AssessmentContent, Question } from '../assessment';
+import { TEXT_LIMITS } from '../translations';
 import { htmlToText, textToHtml } from './html-text';
 import {
   createCollector,
   itemName,
+  type Collector,
   optionId,
   type ExportFiles,
   type Imported,
   type ImportedFile,
 } from './model';
+import { fromMultilang, toMultilang, type Texts } from './multilang';
 import { cdata, child, childrenNamed, escapeXml, textOf, type XmlElement } from './xml';
 
 /** The tag that marks a question students may leave unanswered (Moodle has no such setting of its own). */
@@ -20,11 +24,32 @@ const categoryPart = (name: string) => name.replace(/\//g, '//');
 
 const text = (value: string) => `<text>${cdata(value)}</text>`;
 
+/** A text with its translations, each picked from a language's translated texts. */
+function textsOf(
+  content: AssessmentContent,
+  en: string,
+  pick: (t: TranslatedTexts) => string | undefined,
+): Texts {
+  const texts: Texts = { en };
+  for (const l of TRANSLATION_LANGUAGES) {
+    const translated = content.translations[l] && pick(content.translations[l]);
+    if (translated) texts[l] = translated;
+  }
+  return texts;
+}
+
+const inlineHtml = (value: string) => escapeXml(value).replace(/\n/g, '<br>');
+
 function questionXml(q: Question, content: AssessmentContent, files: ExportFiles): string {
   const file = q.downloadableFile && files.get(q.downloadableFile.filename);
-  let html = textToHtml(q.question);
+  const translated = (t: TranslatedTexts) => t.questions?.[q.id];
+  let html = toMultilang(
+    textsOf(content, q.question, (t) => translated(t)?.question),
+    textToHtml,
+  );
   if (q.type === 'file_upload' && q.fileInstructions) {
-    html += `<p class="${INSTRUCTIONS_CLASS}">${escapeXml(q.fileInstructions).replace(/\n/g, '<br>')}</p>`;
+    const instructions = textsOf(content, q.fileInstructions, (t) => translated(t)?.fileInstructions);
+    html += `<p class="${INSTRUCTIONS_CLASS}">${toMultilang(instructions, inlineHtml)}</p>`;
   }
   if (file) {
     html += `<p><a href="@@PLUGINFILE@@/${encodeURIComponent(file.originalName)}">${escapeXml(file.originalName)}</a></p>`;
@@ -50,7 +75,12 @@ function questionXml(q: Question, content: AssessmentContent, files: ExportFiles
   if (q.type === 'multiple_choice') {
     const answers = (q.options ?? []).map(
       (o) =>
-        `<answer fraction="${o.id === q.correctAnswer ? 100 : 0}" format="html">${text(textToHtml(o.text))}<feedback format="html">${text('')}</feedback></answer>`,
+        `<answer fraction="${o.id === q.correctAnswer ? 100 : 0}" format="html">${text(
+          toMultilang(
+            textsOf(content, o.text, (t) => translated(t)?.options?.[o.id]),
+            textToHtml,
+          ),
+        )}<feedback format="html">${text('')}</feedback></answer>`,
     );
     return `<question type="multichoice">${head.join('')}<single>true</single><shuffleanswers>${content.shuffleOptions ? 1 : 0}</shuffleanswers><answernumbering>abc</answernumbering>${answers.join('')}${tags}</question>`;
   }
@@ -66,13 +96,18 @@ function questionXml(q: Question, content: AssessmentContent, files: ExportFiles
 export function toMoodleXml(content: AssessmentContent, files: ExportFiles): string {
   const parts = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<!-- Exported from Readiness: "${escapeXml(content.title).replace(/--/g, '- -')}". Not held by Moodle XML, so not in this file: the description, the time limit (${content.timeLimit} minutes), the pass mark (${content.passingScore} %), the practice question, questions drawn per section, the order settings and the translations. -->`,
+    `<!-- Exported from Readiness: "${escapeXml(content.title).replace(/--/g, '- -')}". Not held by Moodle XML, so not in this file: the description, the time limit (${content.timeLimit} minutes), the pass mark (${content.passingScore} %), the practice question, questions drawn per section, the order settings, and the translations of the title, the description and the section titles. The other translations are Moodle's multi-language spans (the "Multi-language content" filter shows each reader theirs). -->`,
     '<quiz>',
   ];
   for (const section of content.sections) {
     const path = `$course$/top/${categoryPart(content.title)}/${categoryPart(section.title)}`;
     parts.push(
-      `<question type="category"><category>${text(path)}</category><info format="html">${text(textToHtml(section.description))}</info><idnumber>section-${section.id}</idnumber></question>`,
+      `<question type="category"><category>${text(path)}</category><info format="html">${text(
+        toMultilang(
+          textsOf(content, section.description, (t) => t.sections?.[section.id]?.description),
+          textToHtml,
+        ),
+      )}</info><idnumber>section-${section.id}</idnumber></question>`,
     );
     for (const q of content.questions.filter((q) => q.section === section.id)) {
       parts.push(questionXml(q, content, files));
@@ -117,15 +152,15 @@ const number = (node: XmlElement | undefined, fallback: number) => {
 function questionText(q: XmlElement, name: string, collector: ReturnType<typeof createCollector>) {
   const node = child(q, 'questiontext');
   let html = textOf(child(node, 'text'));
-  let fileInstructions: string | undefined;
+  let fileInstructions: Texts | undefined;
   const marked = new RegExp(`<p class="${INSTRUCTIONS_CLASS}">([\\s\\S]*?)(?:</p>|$)`).exec(html);
   if (marked) {
-    fileInstructions = htmlToText(marked[1] ?? '').text;
+    fileInstructions = plainTexts(marked[1] ?? '');
     html = html.replace(marked[0], '');
   }
   // A link to an embedded file is the file itself: kept as the question's file, not as text.
   html = html.replace(/<a\b[^<>]*@@PLUGINFILE@@[^<>]*>[\s\S]*?(?:<\/a>|$)/gi, '');
-  const { text: plain, references } = htmlToText(html);
+  const { references } = htmlToText(html);
   for (const r of references) {
     if (r.kind === 'img' && !r.src.startsWith('@@PLUGINFILE@@')) {
       collector.leaveOut(name, `the image ${r.src.slice(0, 100)} is not kept: remote images are not loaded`);
@@ -144,7 +179,49 @@ function questionText(q: XmlElement, name: string, collector: ReturnType<typeof 
       `its ${embedded.length} embedded files are not kept: a question has at most one downloadable file`,
     );
   }
-  return { question: plain, fileInstructions, file };
+  return { question: plainTexts(html), fileInstructions, file };
+}
+
+/** Multi-language HTML as plain text in each of its languages. */
+function plainTexts(html: string): Texts {
+  const split = fromMultilang(html);
+  const texts: Texts = { en: htmlToText(split.en).text };
+  for (const l of TRANSLATION_LANGUAGES) {
+    const translated = split[l] === undefined ? '' : htmlToText(split[l]).text;
+    if (translated) texts[l] = translated;
+  }
+  return texts;
+}
+
+/** The translation of a text in `language` when it has one within the editor's limit for it. */
+const within = (texts: Texts | undefined, language: TranslationLanguage, limit: number) => {
+  const translated = texts?.[language];
+  return translated && translated.length <= limit ? translated : undefined;
+};
+
+/** Keeps the translations an imported question's texts carried, under the id it was given. */
+function keepTranslations(
+  collector: Collector,
+  id: string | undefined,
+  texts: { question: Texts; fileInstructions?: Texts; options?: { id: string; texts: Texts }[] },
+) {
+  if (!id) return;
+  for (const l of TRANSLATION_LANGUAGES) {
+    const question = within(texts.question, l, TEXT_LIMITS.question);
+    const fileInstructions = within(texts.fileInstructions, l, TEXT_LIMITS.fileInstructions);
+    const options = Object.fromEntries(
+      (texts.options ?? []).flatMap((o) => {
+        const text = within(o.texts, l, TEXT_LIMITS.option);
+        return text ? [[o.id, text]] : [];
+      }),
+    );
+    const entry = {
+      ...(question ? { question } : {}),
+      ...(fileInstructions ? { fileInstructions } : {}),
+      ...(Object.keys(options).length ? { options } : {}),
+    };
+    if (Object.keys(entry).length) (collector.translationsOf(l).questions ??= {})[id] = entry;
+  }
 }
 
 /**
@@ -154,7 +231,20 @@ function questionText(q: XmlElement, name: string, collector: ReturnType<typeof 
  */
 export function fromMoodleXml(root: XmlElement): Imported {
   const collector = createCollector();
-  let section: { title: string; description: string; id?: number } | undefined;
+  let section: { title: string; description: Texts; id?: number } | undefined;
+  /** The current category's section, made when its first question is read, its description's translations kept. */
+  const sectionId = () => {
+    const id = collector.section(
+      section?.title ?? 'Imported questions',
+      section?.description.en ?? '',
+      section?.id,
+    );
+    for (const l of TRANSLATION_LANGUAGES) {
+      const description = within(section?.description, l, TEXT_LIMITS.sectionDescription);
+      if (description) (collector.translationsOf(l).sections ??= {})[String(id)] = { description };
+    }
+    return id;
+  };
   const paths: string[][] = [];
   for (const q of childrenNamed(root, 'question')) {
     const type = q.attrs.type ?? '';
@@ -164,14 +254,14 @@ export function fromMoodleXml(root: XmlElement): Imported {
       const idnumber = /^section-(\d+)$/.exec(textOf(child(q, 'idnumber')).trim());
       section = {
         title: names.at(-1) ?? 'Imported questions',
-        description: htmlToText(textOf(child(child(q, 'info'), 'text'))).text,
+        description: plainTexts(textOf(child(child(q, 'info'), 'text'))),
         id: idnumber ? Number(idnumber[1]) : undefined,
       };
       continue;
     }
     const rawName = textOf(child(child(q, 'name'), 'text')).trim();
     const { question, fileInstructions, file } = questionText(q, itemName(rawName, ''), collector);
-    const name = itemName(rawName, question);
+    const name = itemName(rawName, question.en);
     const unsupported = UNSUPPORTED[type];
     if (unsupported || !['truefalse', 'multichoice', 'essay'].includes(type)) {
       collector.leaveOut(name, unsupported ?? `${type || 'untyped'} questions are not supported`);
@@ -182,20 +272,16 @@ export function fromMoodleXml(root: XmlElement): Imported {
     );
     const base = {
       id: textOf(child(q, 'idnumber')).trim() || rawName,
-      question,
-      section: collector.section(
-        section?.title ?? 'Imported questions',
-        section?.description ?? '',
-        section?.id,
-      ),
+      question: question.en,
+      section: sectionId(),
       points: number(child(q, 'defaultgrade'), 1),
       required: !tags.includes(OPTIONAL_TAG),
       ...(file ? { file } : {}),
     };
-    const answers = childrenNamed(q, 'answer').map((a) => ({
-      fraction: Number(a.attrs.fraction ?? 0),
-      text: htmlToText(textOf(child(a, 'text'))).text,
-    }));
+    const answers = childrenNamed(q, 'answer').map((a) => {
+      const texts = plainTexts(textOf(child(a, 'text')));
+      return { fraction: Number(a.attrs.fraction ?? 0), text: texts.en, texts };
+    });
     const right = answers.filter((a) => a.fraction >= 100);
     if (type === 'truefalse') {
       const answer = right[0]?.text.toLowerCase();
@@ -203,7 +289,12 @@ export function fromMoodleXml(root: XmlElement): Imported {
         collector.leaveOut(name, 'no answer is marked right');
         continue;
       }
-      collector.add(name, { ...base, type: 'yes_no', correctAnswer: answer === 'true' ? 'yes' : 'no' });
+      const id = collector.add(name, {
+        ...base,
+        type: 'yes_no',
+        correctAnswer: answer === 'true' ? 'yes' : 'no',
+      });
+      keepTranslations(collector, id, { question });
     } else if (type === 'multichoice') {
       const single = textOf(child(q, 'single')).trim().toLowerCase();
       if (single === 'false' || single === '0' || right.length > 1) {
@@ -219,11 +310,15 @@ export function fromMoodleXml(root: XmlElement): Imported {
         continue;
       }
       const options = answers.map((a, i) => ({ id: optionId(i), text: a.text }));
-      collector.add(name, {
+      const id = collector.add(name, {
         ...base,
         type: 'multiple_choice',
         options,
         correctAnswer: options[answers.indexOf(right[0]!)]!.id,
+      });
+      keepTranslations(collector, id, {
+        question,
+        options: answers.map((a, i) => ({ id: optionId(i), texts: a.texts })),
       });
     } else {
       const attachments = number(child(q, 'attachments'), 0);
@@ -234,12 +329,13 @@ export function fromMoodleXml(root: XmlElement): Imported {
         );
         continue;
       }
-      collector.add(name, {
+      const id = collector.add(name, {
         ...base,
         type: 'file_upload',
         required: base.required && number(child(q, 'attachmentsrequired'), 0) !== 0,
-        ...(fileInstructions ? { fileInstructions } : {}),
+        ...(fileInstructions?.en ? { fileInstructions: fileInstructions.en } : {}),
       });
+      keepTranslations(collector, id, { question, fileInstructions });
     }
   }
   // The assessment's title is the category all sections share, when they share one (as an export writes them).

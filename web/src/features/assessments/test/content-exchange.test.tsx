@@ -9,7 +9,7 @@ import { store, useAssessmentServer } from './assessment-server';
 
 useAssessmentServer();
 
-/** What the service answers for the docs' Moodle sample, cut to one section: two questions and one item left out. */
+/** What the service answers for a Moodle XML file: one section, two questions (one with Spanish), one item left out. */
 const preview: ImportPreview = {
   content: {
     title: 'Distance Education Readiness',
@@ -19,7 +19,9 @@ const preview: ImportPreview = {
     shuffleQuestions: false,
     shuffleOptions: false,
     practiceQuestion: null,
-    translations: {},
+    translations: {
+      es: { questions: { q1: { question: '¿Tienes un ordenador que puedas usar cada día?' } } },
+    },
     sections: [{ id: 1, title: 'Getting started', description: 'Your computer and connection.' }],
     questions: [
       {
@@ -95,4 +97,8 @@ it('when an admin imports a file and adds it to the current content, then the pr
     ['q1-2', 3],
     ['Study-space', 3],
   ]);
+  // The file's translation goes along, under the question's new id.
+  expect(saved.translations?.es?.questions).toEqual({
+    'q1-2': { question: '¿Tienes un ordenador que puedas usar cada día?' },
+  });
 });

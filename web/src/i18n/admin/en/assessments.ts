@@ -218,13 +218,13 @@ export default {
   // Content in and out: a version exported as Moodle XML or QTI, a file imported into the editor.
   'assessments.export.title': 'Export Version {version}',
   'assessments.export.intro':
-    'Download this version in a format other assessment tools and learning platforms read. Translations are not included: each format gets the English text.',
+    'Download this version in a format other assessment tools and learning platforms read.',
   'assessments.export.moodle': 'Moodle XML',
   'assessments.export.moodleHint':
-    'One question category per section, for a Moodle question bank. The time limit and pass mark are quiz settings in Moodle, so they are not in the file.',
+    "One question category per section, for a Moodle question bank, with the translations as Moodle's multi-language content. The time limit and pass mark are quiz settings in Moodle, so they are not in the file.",
   'assessments.export.qti': 'QTI 3.0 package',
   'assessments.export.qtiHint':
-    'A ZIP with one item per question and a test with its sections, time limit and pass mark, for tools that read QTI.',
+    'A ZIP with one item per question and a test with its sections, time limit and pass mark, for tools that read QTI. In English only.',
   'assessments.export.failed': 'Failed to export the version',
   'assessments.import.open': 'Import Questions',
   'assessments.import.title': 'Import Questions',
