@@ -43,6 +43,7 @@ interface SavedAssessment {
     fileInstructions?: string;
     downloadableFile?: { originalName: string; filename: string } | null;
   }[];
+  translations?: Record<string, { questions?: Record<string, { question?: string }> }>;
 }
 
 const file = productForFile();
@@ -287,6 +288,11 @@ test('when an admin exports a version as Moodle XML and imports it with an item 
       a.questions.map((q) => [q.id, q.type, q.question, answerText(q), q.downloadableFile?.originalName]);
     expect(summary(after)).toEqual(summary(before));
     expect(after.sections.map((s) => s.title)).toEqual(before.sections.map((s) => s.title));
+    // The seeded Spanish travels as Moodle's multi-language content and comes back.
+    const spanish = (a: SavedAssessment) =>
+      a.questions.map((q) => a.translations?.es?.questions?.[q.id]?.question);
+    expect(spanish(before).filter(Boolean).length).toBeGreaterThan(0);
+    expect(spanish(after)).toEqual(spanish(before));
   } finally {
     // The files after this one read the seeded version, its translations included.
     await api(file.url, 'POST', `/api/assessment/versions/${before.version}/activate`, { token });
