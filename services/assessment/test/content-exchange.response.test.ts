@@ -91,6 +91,11 @@ test('when the file is hostile, too large, or the caller no admin, then it is re
     body: { message: 'File is too large: the limit is 0.3 MB' },
   });
   expect((await importFile('bank.xml', xxe, null)).status).toBe(401);
+  const pathInName = Buffer.from(
+    `<quiz><question type="essay"><name><text>Desk</text></name><questiontext format="html"><text>Your desk</text><file name="../../etc/\u0007desk.png" encoding="base64">${PNG_1X1.toString('base64')}</file></questiontext><attachments>1</attachments></question></quiz>`,
+  );
+  const named = await importFile('bank.xml', pathInName);
+  expect(named.body.content.questions[0]!.downloadableFile!.originalName).toBe('desk.png');
   const unknown = await h.call('GET', '/api/assessment/versions/1/export?format=docx', { token });
   expect(unknown.status).toBe(400);
   expect(await versionCount()).toBe(before);

@@ -1,4 +1,5 @@
 import { AppError } from '@readiness/kit/errors';
+import { cleanFileName } from '@readiness/kit/files';
 import type { AssessmentContent, Question } from './assessment';
 import type { Actor, AssessmentsDeps } from './assessments';
 import { acceptFile } from './files';
@@ -55,7 +56,7 @@ export async function importContent(
       if (refused) {
         leftOut.push({ item: q.id, reason: `its file ${file.name} is not kept: it ${refused}` });
       } else {
-        const stored = await uploadQuestionFile(deps, file.name, file.data, input.actor);
+        const stored = await uploadQuestionFile(deps, cleanFileName(file.name), file.data, input.actor);
         question.hasDownloadableFile = true;
         question.downloadableFile = {
           originalName: stored.originalName,
