@@ -83,3 +83,7 @@ export const importedQuestionCount = (counts: ImportedCounts) =>
   counts.yes_no + counts.multiple_choice + counts.file_upload;
 
 type ImportedCounts = { yes_no: number; multiple_choice: number; file_upload: number };
+
+/** The stored names of the files an import's questions embed: its own uploads, let go of when it is not saved. */
+export const importedFiles = (content: Pick<ImportedContent, 'questions'>) =>
+  content.questions.flatMap((q) => (q.downloadableFile ? [q.downloadableFile.filename] : []));

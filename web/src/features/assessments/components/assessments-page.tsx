@@ -8,11 +8,12 @@ import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { selectIsSuperAdmin } from '../../auth/api/session';
 import { blankAssessment } from '../api/assessment-schema';
 import {
+  useDeleteAssessmentFileMutation,
   useGetAssessmentQuery,
   useGetAssessmentVersionQuery,
   useGetAssessmentVersionsQuery,
 } from '../api/assessments-api';
-import { contentAfterImport } from '../api/import-content';
+import { contentAfterImport, importedFiles } from '../api/import-content';
 import type { AssessmentContent } from '../api/types';
 import { ActivateVersionDialog } from './activate-version-dialog';
 import { ExportVersionDialog } from './export-version-dialog';
@@ -25,7 +26,7 @@ import { VersionHistory } from './version-history';
 /** Edit starts from the current version, or from what a file was read into (`imported`, with the file's name). */
 type Mode =
   | { kind: 'read' }
-  | { kind: 'edit'; imported?: { content: AssessmentContent; fileName: string } }
+  | { kind: 'edit'; imported?: { content: AssessmentContent; fileName: string; files: string[] } }
   | { kind: 'version'; version: number };
 
 export function AssessmentsPage() {
@@ -37,6 +38,7 @@ export function AssessmentsPage() {
   const [activateTarget, setActivateTarget] = useState<number | null>(null);
   const [exportTarget, setExportTarget] = useState<number | null>(null);
   const [importing, setImporting] = useState(false);
+  const [deleteFile] = useDeleteAssessmentFileMutation();
   const viewedVersion = mode.kind === 'version' ? mode.version : null;
   const old = useGetAssessmentVersionQuery(viewedVersion ?? 0, { skip: viewedVersion === null });
   const heading = useRef<HTMLHeadingElement>(null);
@@ -80,7 +82,11 @@ export function AssessmentsPage() {
         setImporting(false);
         setMode({
           kind: 'edit',
-          imported: { content: contentAfterImport(current.data, preview.content, importMode), fileName },
+          imported: {
+            content: contentAfterImport(current.data, preview.content, importMode),
+            fileName,
+            files: importedFiles(preview.content),
+          },
         });
       }}
     />
@@ -144,6 +150,8 @@ export function AssessmentsPage() {
         </div>
         <AssessmentEditor
           source={mode.imported?.content ?? assessment ?? blankAssessment}
+          unsaved={Boolean(mode.imported)}
+          onDiscard={() => mode.imported?.files.forEach((f) => void deleteFile(f).catch(() => undefined))}
           baseVersion={assessment?.version}
           onClose={() => setMode({ kind: 'read' })}
         />

@@ -2,8 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { ActionModal, FormField } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
-import { useImportAssessmentContentMutation } from '../api/assessments-api';
-import { importedQuestionCount } from '../api/import-content';
+import { useDeleteAssessmentFileMutation, useImportAssessmentContentMutation } from '../api/assessments-api';
+import { importedFiles, importedQuestionCount } from '../api/import-content';
 import type { ImportMode, ImportPreview } from '../api/types';
 
 interface ImportContentDialogProps {
@@ -27,6 +27,15 @@ export function ImportContentDialog({ open, canAppend, onClose, onImport }: Impo
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [mode, setMode] = useState<ImportMode>('replace');
   const [read, { isLoading }] = useImportAssessmentContentMutation();
+  const [deleteFile] = useDeleteAssessmentFileMutation();
+  // A preview's files are stored already: one the admin does not import is let go of.
+  const letGo = (unused: ImportPreview | null) => {
+    if (unused) importedFiles(unused.content).forEach((f) => void deleteFile(f).catch(() => undefined));
+  };
+  const close = () => {
+    letGo(preview);
+    onClose();
+  };
 
   useEffect(() => {
     if (open) {
@@ -50,7 +59,7 @@ export function ImportContentDialog({ open, canAppend, onClose, onImport }: Impo
     <ActionModal
       open={open}
       title={t('assessments.import.title')}
-      onClose={onClose}
+      onClose={close}
       submitLabel={preview ? t('assessments.import.confirm', { count }) : t('assessments.import.check')}
       onSubmit={preview ? () => onImport(preview, canAppend ? mode : 'replace', file?.name ?? '') : check}
       disabled={preview ? count === 0 : !file}
@@ -67,6 +76,7 @@ export function ImportContentDialog({ open, canAppend, onClose, onImport }: Impo
               className="input"
               onChange={(e) => {
                 setFile(e.target.files?.[0] ?? null);
+                letGo(preview);
                 setPreview(null);
               }}
             />

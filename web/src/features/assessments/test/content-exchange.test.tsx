@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { answer } from '../../../testing/answer';
 import { http } from '../../../testing/openapi-http';
 import { superAdmin } from '../../../testing/fixtures';
@@ -101,4 +101,43 @@ it('when an admin imports a file and adds it to the current content, then the pr
   expect(saved.translations?.es?.questions).toEqual({
     'q1-2': { question: '¿Tienes un ordenador que puedas usar cada día?' },
   });
+});
+
+it('when an admin reads a file but cancels, or imports it and discards the edit, then the files the import stored are let go of', async () => {
+  const withFile: ImportPreview = {
+    ...preview,
+    content: {
+      ...preview.content,
+      questions: preview.content.questions.map((q) =>
+        q.type === 'file_upload'
+          ? {
+              ...q,
+              hasDownloadableFile: true,
+              downloadableFile: { originalName: 'desk.png', filename: 'f-imported.png', size: 68 },
+            }
+          : q,
+      ),
+    },
+  };
+  server.use(http.post('/api/assessment/import', () => answer('/api/assessment/import', 'post', withFile)));
+  const { user } = renderApp('/admin/assessments', { token: openSession(superAdmin._id) });
+  await screen.findByRole('heading', { name: 'Distance Education Readiness' });
+  const readFile = async () => {
+    await user.click(screen.getByRole('button', { name: 'Import Questions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import Questions' });
+    await user.upload(within(dialog).getByLabelText('Question file'), new File(['<quiz/>'], 'bank.xml'));
+    await user.click(within(dialog).getByRole('button', { name: 'Read File' }));
+    await within(dialog).findByRole('region', { name: 'What the file holds' });
+    return dialog;
+  };
+
+  await user.click(within(await readFile()).getByRole('button', { name: 'Cancel' }));
+  await waitFor(() => expect(store.deletedFiles).toEqual(['f-imported.png']));
+
+  await user.click(within(await readFile()).getByRole('button', { name: 'Import 2 questions' }));
+  await screen.findByRole('form', { name: 'Edit assessment' });
+  await user.click(screen.getByRole('button', { name: 'Cancel' }));
+  await user.click(await screen.findByRole('button', { name: 'Discard Changes' }));
+  await waitFor(() => expect(store.deletedFiles).toEqual(['f-imported.png', 'f-imported.png']));
+  expect(store.saves).toHaveLength(0);
 });
