@@ -2,8 +2,9 @@
  * Assessment Management in a real browser against the product as `make start` runs it, with the
  * assessment it seeds on a first start: read mode, editing a question of each type, sections and
  * questions added and removed, a downloadable file uploaded and removed, a save with notes that shows
- * up as the Current version, Cancel discarding an edit, and rolling back to an earlier version. Read
- * mode, edit mode and the history each get an accessibility scan.
+ * up as the Current version, Cancel discarding an edit, rolling back to an earlier version, and a version
+ * exported as Moodle XML and imported again. Read mode, edit mode, the history and the import preview each get an
+ * accessibility scan.
  *
  * One product serves the file; each test reads the version it starts from instead of assuming one,
  * so the tests do not depend on each other's order. With SCREENSHOTS=1 it also saves the screen's
@@ -42,6 +43,7 @@ interface SavedAssessment {
     fileInstructions?: string;
     downloadableFile?: { originalName: string; filename: string } | null;
   }[];
+  translations?: Record<string, { questions?: Record<string, { question?: string }> }>;
 }
 
 const file = productForFile();
@@ -245,6 +247,56 @@ test('when an earlier version is made current, then it asks first, the history m
   const after = await current();
   expect(after.version).toBe(before.version);
   expect(after.title).toBe(before.title);
+});
+
+test('when an admin exports a version as Moodle XML and imports it with an item left out, then the preview says why, axe passes, and the reviewed questions save as a new version', async () => {
+  const before = await current();
+  const page = await openAssessments();
+  try {
+    await page.getByRole('button', { name: `Export version ${before.version}` }).click();
+    const exportDialog = page.getByRole('dialog', { name: `Export Version ${before.version}` });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      exportDialog.getByRole('button', { name: 'Moodle XML' }).click(),
+    ]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+    const exported = Buffer.concat(chunks).toString('utf8');
+    await exportDialog.getByRole('button', { name: 'Close' }).click();
+
+    const matching =
+      '<question type="matching"><name><text>Tools and uses</text></name><questiontext format="html"><text>Match them.</text></questiontext></question>';
+    await page.getByRole('button', { name: 'Import Questions' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import Questions' });
+    await dialog.getByLabel('Question file').setInputFiles({
+      name: 'bank.xml',
+      mimeType: 'text/xml',
+      buffer: Buffer.from(exported.replace('</quiz>', `${matching}</quiz>`)),
+    });
+    await dialog.getByRole('button', { name: 'Read File' }).click();
+    await shown(dialog.getByText('Tools and uses: matching questions are not supported'));
+    await expectAccessible(page, 'import preview');
+    await dialog.getByRole('button', { name: `Import ${before.questions.length} questions` }).click();
+
+    await shown(page.getByText('Imported from bank.xml', { exact: false }));
+    await saveAssessmentChanges(page);
+    const after = await current();
+    expect(after.version).toBeGreaterThan(before.version);
+    const answerText = (q: SavedAssessment['questions'][number]) =>
+      q.options?.find((o) => o.id === q.correctAnswer)?.text ?? q.correctAnswer;
+    const summary = (a: SavedAssessment) =>
+      a.questions.map((q) => [q.id, q.type, q.question, answerText(q), q.downloadableFile?.originalName]);
+    expect(summary(after)).toEqual(summary(before));
+    expect(after.sections.map((s) => s.title)).toEqual(before.sections.map((s) => s.title));
+    // The seeded Spanish travels as Moodle's multi-language content and comes back.
+    const spanish = (a: SavedAssessment) =>
+      a.questions.map((q) => a.translations?.es?.questions?.[q.id]?.question);
+    expect(spanish(before).filter(Boolean).length).toBeGreaterThan(0);
+    expect(spanish(after)).toEqual(spanish(before));
+  } finally {
+    // The files after this one read the seeded version, its translations included.
+    await api(file.url, 'POST', `/api/assessment/versions/${before.version}/activate`, { token });
+  }
 });
 
 // Window-sized pictures: the whole page of a long assessment is many screens tall.

@@ -156,4 +156,26 @@ describeIfAsked('screenshots for docs/screenshots', () => {
       await context.close();
     }
   });
+
+  test.each([
+    ['desktop', DESKTOP],
+    ['mobile', MOBILE],
+  ] as const)('when the import preview is shown at %s width, then it is saved', async (width, viewport) => {
+    const { context, page } = await newPage(browser, product.url, viewport);
+    try {
+      await page.goto('/admin/login');
+      await page.evaluate((token) => localStorage.setItem('admin_token', token), superToken);
+      await page.goto('/admin/assessments');
+      await page.getByRole('button', { name: 'Import Questions' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import Questions' });
+      await dialog
+        .getByLabel('Question file')
+        .setInputFiles(path.join(ROOT, 'docs/samples/moodle-questions.xml'));
+      await dialog.getByRole('button', { name: 'Read File' }).click();
+      await shown(dialog.getByRole('region', { name: 'What the file holds' }));
+      await shoot(page, 'import-preview', width, true);
+    } finally {
+      await context.close();
+    }
+  });
 });

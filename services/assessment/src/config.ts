@@ -17,6 +17,13 @@ export const configSchema = z
       .min(1)
       .max(64 * 1024 * 1024)
       .default(20 * 1024 * 1024),
+    /** Largest Moodle XML file or QTI package an admin may import, in bytes (20 MB; the gateway takes 25 MB). */
+    ASSESSMENT_IMPORT_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(25 * 1024 * 1024)
+      .default(20 * 1024 * 1024),
   })
   .superRefine((c, ctx) => {
     checkObjectStorage(c, ctx);

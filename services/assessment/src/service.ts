@@ -28,7 +28,12 @@ export const assessmentService = defineService({
       logger.info('no assessment yet: the sample readiness assessment was created');
     }
     return {
-      routes: assessmentRoutes({ assessments, adminGuard, maxFileBytes: config.ASSESSMENT_FILE_MAX_BYTES }),
+      routes: assessmentRoutes({
+        assessments,
+        adminGuard,
+        maxFileBytes: config.ASSESSMENT_FILE_MAX_BYTES,
+        maxImportBytes: config.ASSESSMENT_IMPORT_MAX_BYTES,
+      }),
       subscriptions: adminNameConsumers(repo),
     };
   },

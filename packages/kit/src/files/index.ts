@@ -90,8 +90,11 @@ export function mimetypeOfExtension(extension: string): string {
   return kindOf(extension)?.mimetype ?? 'application/octet-stream';
 }
 
-/** The client's file name, kept only for display and the download's name: no path, no control characters. */
-function cleanFileName(name: string): string {
+/**
+ * A file name from outside (a client's, or one a file being imported gives), kept only for display and the
+ * download's name: no path, no control characters, at most 255 characters.
+ */
+export function cleanFileName(name: string): string {
   // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
   return base.slice(-255) || 'file';

@@ -18,6 +18,8 @@ import {
   type AssessmentVersion,
 } from './assessment';
 import { VERSION_PUBLISHED, versionPublishedPayload } from './events';
+import { exportVersion, type ExportFormat } from './export-version';
+import { importContent } from './import-content';
 import { translationSources, type OutdatedTranslations } from './translation-review';
 import { downloadQuestionFile, removeQuestionFile, storeOwnFile, uploadQuestionFile } from './question-files';
 
@@ -119,6 +121,12 @@ export function createAssessments(deps: AssessmentsDeps) {
     return saved;
   }
 
+  async function version(number: number): Promise<AssessmentVersion> {
+    const found = asVersion(await repo.byNumber(number));
+    if (!found) throw notFound(`Version ${number} does not exist`);
+    return found;
+  }
+
   return {
     actorName,
     save,
@@ -129,11 +137,15 @@ export function createAssessments(deps: AssessmentsDeps) {
       return found;
     },
 
-    async version(version: number): Promise<AssessmentVersion> {
-      const found = asVersion(await repo.byNumber(version));
-      if (!found) throw notFound(`Version ${version} does not exist`);
-      return found;
-    },
+    version,
+
+    /** A version as Moodle XML or a QTI 3.0 package. */
+    exportVersion: async (number: number, format: ExportFormat) =>
+      exportVersion(deps, await version(number), format),
+
+    /** A Moodle XML file or QTI package read into editor content over the active version's settings; none saved. */
+    importFile: async (data: Buffer, maxFileBytes: number, actor: Actor) =>
+      importContent(deps, { data, maxFileBytes, current: asVersion(await repo.active()), actor }),
 
     versions: () => repo.list(),
 

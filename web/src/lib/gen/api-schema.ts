@@ -4638,6 +4638,288 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/assessment/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read a Moodle XML file, a QTI 3.0/2.1 package or a Canvas QTI 1.2 export (multipart, field `file`) into editor content: nothing of the assessment is saved */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The content as `PUT /api/assessment` takes it, how many sections and questions of each type it makes, and each item left out with its reason; files the items embed are stored as uploads */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            content: {
+                                description: string;
+                                passingScore: number;
+                                practiceQuestion: {
+                                    correctAnswer: string;
+                                    options: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    question: string;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice";
+                                } | null;
+                                questions: {
+                                    correctAnswer?: string;
+                                    downloadableFile?: {
+                                        filename: string;
+                                        originalName: string;
+                                        size: number;
+                                    };
+                                    fileInstructions?: string;
+                                    hasDownloadableFile: boolean;
+                                    id: string;
+                                    options?: {
+                                        id: string;
+                                        text: string;
+                                    }[];
+                                    points: number;
+                                    question: string;
+                                    required: boolean;
+                                    section: number;
+                                    /** @enum {string} */
+                                    type: "yes_no" | "multiple_choice" | "file_upload";
+                                }[];
+                                sections: {
+                                    description: string;
+                                    draw?: number;
+                                    id: number;
+                                    title: string;
+                                }[];
+                                shuffleOptions: boolean;
+                                shuffleQuestions: boolean;
+                                timeLimit: number;
+                                title: string;
+                                /** @description The version's texts in other languages; a text left out is shown in English. Scoring never reads them */
+                                translations: {
+                                    ar?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    es?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    fr?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                    pt?: {
+                                        description?: string;
+                                        practiceQuestion?: {
+                                            /** @description By option id */
+                                            options?: {
+                                                [key: string]: string;
+                                            };
+                                            question?: string;
+                                        };
+                                        /** @description By question id */
+                                        questions?: {
+                                            [key: string]: {
+                                                /** @description The question's downloadable file in this language (a question that offers one) */
+                                                downloadableFile?: {
+                                                    filename: string;
+                                                    /** @description The student's page only */
+                                                    mimetype?: string;
+                                                    originalName: string;
+                                                    size: number;
+                                                    /** @description The student's page only: where the file downloads from */
+                                                    url?: string;
+                                                };
+                                                /** @description A file-upload question's instructions */
+                                                fileInstructions?: string;
+                                                /** @description By option id */
+                                                options?: {
+                                                    [key: string]: string;
+                                                };
+                                                question?: string;
+                                            };
+                                        };
+                                        /** @description By section id */
+                                        sections?: {
+                                            [key: string]: {
+                                                description?: string;
+                                                title?: string;
+                                            };
+                                        };
+                                        title?: string;
+                                    };
+                                };
+                            };
+                            counts: {
+                                file_upload: number;
+                                multiple_choice: number;
+                                sections: number;
+                                yes_no: number;
+                            };
+                            leftOut: {
+                                item: string;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not a file that is read, not well-formed, a DTD, or a path outside the package */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The file, the unpacked package or its number of items is over the limit */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/assessment/upload-file": {
         parameters: {
             query?: never;
@@ -5320,6 +5602,71 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/assessment/versions/{version}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version as Moodle XML (one category per section) or a QTI 3.0 content package (ZIP), its question files included */
+        get: {
+            parameters: {
+                query: {
+                    format: "moodle-xml" | "qti3";
+                };
+                header?: never;
+                path: {
+                    version: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file, as an attachment */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description An unknown format */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such version */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

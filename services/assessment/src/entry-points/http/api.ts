@@ -4,10 +4,12 @@ import { multipartBody, uploadedFile, uploadedName } from '@readiness/kit/files'
 import { operationsFor, serviceApi } from '@readiness/kit/openapi';
 import { sendAttachment } from '@readiness/kit/storage';
 import type { Express, RequestHandler, Response } from 'express';
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { VersionSummary } from '../../data-access/versions-repository';
 import type { AssessmentVersion } from '../../domain/assessment';
 import type { Actor, Assessments } from '../../domain/assessments';
+import { EXPORT_FORMATS } from '../../domain/export-version';
 import { fileTooLarge } from '../../domain/files';
 import { outdatedTranslations } from '../../domain/translation-review';
 import {
@@ -15,6 +17,7 @@ import {
   auditOut,
   fileOut,
   filenameParams,
+  importOut,
   saveAssessmentBody,
   versionParams,
   versionSummaryOut,
@@ -62,6 +65,8 @@ export interface AssessmentApiDeps {
   /** The runtime's admin check: every route under /api/assessment needs it but the public file download. */
   adminGuard: RequestHandler;
   maxFileBytes: number;
+  /** Largest file `POST /api/assessment/import` reads. */
+  maxImportBytes: number;
 }
 
 /** The acting admin, named from auth's events (or asked of auth once with their own token). */
@@ -71,6 +76,17 @@ const actor = async (res: Response, assessments: Assessments): Promise<Actor> =>
 };
 
 const admin = (deps: AssessmentApiDeps) => [deps.adminGuard];
+
+/** A one-file upload: memory only, every limit set, the size cap enforced while reading (413, nothing stored). */
+const oneFile = (deps: AssessmentApiDeps, maxBytes: number) => [
+  deps.adminGuard,
+  multipartBody({
+    field: 'file',
+    limits: { fileSize: maxBytes, files: 1, fields: 5 },
+    tooLarge: () => fileTooLarge(maxBytes),
+    badUpload: 'Send one file in the field "file"',
+  }),
+];
 
 const operation = operationsFor<AssessmentApiDeps>();
 
@@ -155,6 +171,32 @@ export const assessmentApi = serviceApi<AssessmentApiDeps>({
         assessment: toAssessmentJson(await assessments.version(params.version)),
       }),
     }),
+    'GET /api/assessment/versions/{version}/export': operation({
+      summary:
+        'One version as Moodle XML (one category per section) or a QTI 3.0 content package (ZIP), its question files included',
+      tags: [TAG],
+      admin: true,
+      before: admin,
+      params: versionParams,
+      query: z.object({
+        format: z.enum(EXPORT_FORMATS, { error: 'format must be moodle-xml or qti3' }),
+      }),
+      responses: {
+        200: { description: 'The file, as an attachment' },
+        400: 'An unknown format',
+        401: 'Not signed in',
+        404: 'No such version',
+      },
+      async handle({ params, query, res }, { assessments }) {
+        const file = await assessments.exportVersion(params.version, query.format);
+        sendAttachment(
+          res,
+          { originalName: file.name, mimetype: file.mimetype, size: file.data.length },
+          Readable.from([file.data]),
+          'no-store',
+        );
+      },
+    }),
     'POST /api/assessment/versions/{version}/activate': operation({
       summary: 'Make an earlier version the active one (nothing is rewritten)',
       tags: [TAG],
@@ -197,16 +239,7 @@ export const assessmentApi = serviceApi<AssessmentApiDeps>({
         'Upload a question file (multipart, field `file`; jpg, jpeg, png, gif, pdf, doc, docx, txt, zip)',
       tags: [TAG],
       admin: true,
-      // The one-file upload: memory only, every limit set, the size cap enforced while reading (413, nothing stored).
-      before: (deps) => [
-        deps.adminGuard,
-        multipartBody({
-          field: 'file',
-          limits: { fileSize: deps.maxFileBytes, files: 1, fields: 5 },
-          tooLarge: () => fileTooLarge(deps.maxFileBytes),
-          badUpload: 'Send one file in the field "file"',
-        }),
-      ],
+      before: (deps) => oneFile(deps, deps.maxFileBytes),
       responses: {
         201: { description: 'The stored file', body: z.object({ file: fileOut }) },
         400: 'Not an accepted file type',
@@ -222,6 +255,43 @@ export const assessmentApi = serviceApi<AssessmentApiDeps>({
           await actor(res, assessments),
         );
         return { file: { originalName: file.originalName, filename: file.filename, size: file.size } };
+      },
+    }),
+    'POST /api/assessment/import': operation({
+      summary:
+        'Read a Moodle XML file, a QTI 3.0/2.1 package or a Canvas QTI 1.2 export (multipart, field `file`) into editor content: nothing of the assessment is saved',
+      tags: [TAG],
+      admin: true,
+      // The package's own limits (files in it, bytes once unpacked) are checked before anything is unpacked.
+      before: (deps) => oneFile(deps, deps.maxImportBytes),
+      responses: {
+        200: {
+          description:
+            'The content as `PUT /api/assessment` takes it, how many sections and questions of each type it makes, and each item left out with its reason; files the items embed are stored as uploads',
+          body: importOut,
+        },
+        400: 'Not a file that is read, not well-formed, a DTD, or a path outside the package',
+        401: 'Not signed in',
+        413: 'The file, the unpacked package or its number of items is over the limit',
+      },
+      async handle({ req, res }, deps) {
+        const upload = uploadedFile(req);
+        if (!upload) throw badRequest('Choose a file to import', 'file_required');
+        const preview = await deps.assessments.importFile(
+          upload.buffer,
+          deps.maxFileBytes,
+          await actor(res, deps.assessments),
+        );
+        return {
+          ...preview,
+          content: {
+            ...preview.content,
+            questions: preview.content.questions.map((q) => ({
+              ...q,
+              hasDownloadableFile: Boolean(q.downloadableFile),
+            })),
+          },
+        };
       },
     }),
     'DELETE /api/assessment/file/{filename}': operation({

@@ -235,3 +235,26 @@ export const auditOut = z.object({
   action: z.string(),
   details: z.record(z.string(), z.unknown()),
 });
+
+/** `POST /api/assessment/import`: the content read from the file, as a save takes it, with the preview's figures. */
+export const importOut = z.object({
+  content: assessmentOut.pick({
+    title: true,
+    description: true,
+    timeLimit: true,
+    passingScore: true,
+    sections: true,
+    questions: true,
+    practiceQuestion: true,
+    translations: true,
+    shuffleQuestions: true,
+    shuffleOptions: true,
+  }),
+  counts: z.object({
+    sections: z.number(),
+    yes_no: z.number(),
+    multiple_choice: z.number(),
+    file_upload: z.number(),
+  }),
+  leftOut: z.array(z.object({ item: z.string(), reason: z.string() })),
+});

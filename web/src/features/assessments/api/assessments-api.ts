@@ -4,6 +4,8 @@ import type {
   Assessment,
   AssessmentAnswer,
   AssessmentVersionSummary,
+  ExportFormat,
+  ImportPreview,
   SaveAnswer,
   SaveBody,
   VersionAnswer,
@@ -49,6 +51,14 @@ export const assessmentsApi = api.injectEndpoints({
         { type: 'AssessmentVersion', id: version },
       ],
     }),
+    /** Reads a Moodle XML file or QTI package into content for the editor: nothing is saved. */
+    importAssessmentContent: build.mutation<ImportPreview, File>({
+      query: (file) => {
+        const form = new FormData();
+        form.append('file', file);
+        return request('/api/assessment/import', 'post', { form });
+      },
+    }),
     deleteAssessmentFile: build.mutation<void, string>({
       query: (filename) => request('/api/assessment/file/{filename}', 'delete', { path: { filename } }),
       transformResponse: () => undefined,
@@ -63,4 +73,13 @@ export const {
   useSaveAssessmentMutation,
   useActivateAssessmentVersionMutation,
   useDeleteAssessmentFileMutation,
+  useImportAssessmentContentMutation,
 } = assessmentsApi;
+
+/** A version as Moodle XML or a QTI 3.0 package, for `useFileDownload`. */
+export const exportRequest = (version: number, format: ExportFormat) =>
+  request('/api/assessment/versions/{version}/export', 'get', { path: { version }, query: { format } });
+
+/** The exported file's name: the version and the format. */
+export const exportFileName = (version: number, format: ExportFormat) =>
+  format === 'qti3' ? `assessment-v${version}-qti3.zip` : `assessment-v${version}-moodle.xml`;

@@ -1,4 +1,4 @@
-import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
+import type { ApiAnswer, ApiBody, ApiQuery } from '../../../lib/api-types';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 import { LANGUAGE_NAMES } from '../../../i18n/languages';
 
@@ -74,6 +74,16 @@ export type SaveAnswer = ApiAnswer<'/api/assessment', 'put'>;
 export type VersionAnswer = ApiAnswer<'/api/assessment/versions/{version}', 'get'>;
 /** `POST /api/assessment/upload-file`: the stored file. */
 export type UploadAnswer = ApiAnswer<'/api/assessment/upload-file', 'post', 201>;
+
+/** `POST /api/assessment/import`: a file read into content (nothing saved), its figures, and what it left out. */
+export type ImportPreview = ApiAnswer<'/api/assessment/import', 'post'>;
+export type ImportedContent = ImportPreview['content'];
+/** How an import meets the content being edited: instead of it, or as new sections after it. */
+export type ImportMode = 'replace' | 'append';
+/** The formats a version is exported in (`GET /api/assessment/versions/{version}/export`). */
+export type ExportFormat = NonNullable<
+  ApiQuery<'/api/assessment/versions/{version}/export', 'get'>
+>['format'];
 
 /* The labels below are the catalogue's, read once: the admin app's language is fixed when it loads. */
 export const QUESTION_TYPES: { value: QuestionType; label: string }[] = [

@@ -35,11 +35,21 @@ interface AssessmentEditorProps {
   source: AssessmentContent;
   /** The version the edit is based on, sent with the save so a stale edit is refused. */
   baseVersion?: number;
+  /** The source itself is not saved (a file's import): leaving asks first even before any change. */
+  unsaved?: boolean;
+  /** Called when the edit is left without saving: lets go of the files only the source held. */
+  onDiscard?: () => void;
   onClose: () => void;
 }
 
 /** Edit mode: a copy of the assessment in a form; Cancel discards it, Save sends it as a new version. */
-export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEditorProps) {
+export function AssessmentEditor({
+  source,
+  baseVersion,
+  unsaved,
+  onDiscard,
+  onClose,
+}: AssessmentEditorProps) {
   const t = useAdminT();
   const [save, { isLoading: saving }] = useSaveAssessmentMutation();
   const form = useForm<AssessmentForm>({
@@ -74,7 +84,12 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
 
   const notesPath = 'changeNotes';
 
-  const cancel = () => (isDirty ? setConfirmingCancel(true) : onClose());
+  const changed = isDirty || Boolean(unsaved);
+  const cancel = () => (changed ? setConfirmingCancel(true) : onClose());
+  const discard = () => {
+    onDiscard?.();
+    onClose();
+  };
 
   const onSubmit = async (values: AssessmentForm, reviewedFirst = false) => {
     const texts = formTexts(values);
@@ -108,7 +123,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
         noValidate
         aria-label={t('assessments.editor.formLabel')}
       >
-        <UnsavedChangesGuard when={isDirty && !saving} />
+        <UnsavedChangesGuard when={changed && !saving} onLeave={onDiscard} />
         <ContentLanguageCard language={language} onChange={setLanguage} loaded={loaded} />
         {language === 'en' ? (
           <>
@@ -151,7 +166,7 @@ export function AssessmentEditor({ source, baseVersion, onClose }: AssessmentEdi
         confirmLabel={t('assessments.editor.discard.confirm')}
         cancelLabel={t('assessments.editor.discard.keepEditing')}
         tone="danger"
-        onConfirm={onClose}
+        onConfirm={discard}
         onCancel={() => setConfirmingCancel(false)}
       />
       <ConfirmDialog

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { ClipboardList, Eye, Plus } from 'lucide-react';
+import { ClipboardList, Eye, Plus, Upload } from 'lucide-react';
 import { Button, Card, EmptyState, Spinner } from '../../../components/ui';
 import { isHttpError } from '../../../lib/errors';
 import { notifyFailure } from '../../../lib/toast';
@@ -8,17 +8,26 @@ import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import { selectIsSuperAdmin } from '../../auth/api/session';
 import { blankAssessment } from '../api/assessment-schema';
 import {
+  useDeleteAssessmentFileMutation,
   useGetAssessmentQuery,
   useGetAssessmentVersionQuery,
   useGetAssessmentVersionsQuery,
 } from '../api/assessments-api';
+import { contentAfterImport, importedFiles } from '../api/import-content';
+import type { AssessmentContent } from '../api/types';
 import { ActivateVersionDialog } from './activate-version-dialog';
+import { ExportVersionDialog } from './export-version-dialog';
+import { ImportContentDialog } from './import-content-dialog';
 import { AssessmentEditor } from './assessment-editor';
 import { AssessmentView } from './assessment-view';
 import { VersionHeading } from './version-heading';
 import { VersionHistory } from './version-history';
 
-type Mode = { kind: 'read' } | { kind: 'edit' } | { kind: 'version'; version: number };
+/** Edit starts from the current version, or from what a file was read into (`imported`, with the file's name). */
+type Mode =
+  | { kind: 'read' }
+  | { kind: 'edit'; imported?: { content: AssessmentContent; fileName: string; files: string[] } }
+  | { kind: 'version'; version: number };
 
 export function AssessmentsPage() {
   const t = useAdminT();
@@ -27,6 +36,9 @@ export function AssessmentsPage() {
   const versions = useGetAssessmentVersionsQuery();
   const [mode, setMode] = useState<Mode>({ kind: 'read' });
   const [activateTarget, setActivateTarget] = useState<number | null>(null);
+  const [exportTarget, setExportTarget] = useState<number | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [deleteFile] = useDeleteAssessmentFileMutation();
   const viewedVersion = mode.kind === 'version' ? mode.version : null;
   const old = useGetAssessmentVersionQuery(viewedVersion ?? 0, { skip: viewedVersion === null });
   const heading = useRef<HTMLHeadingElement>(null);
@@ -61,6 +73,25 @@ export function AssessmentsPage() {
     );
   }
 
+  const importDialog = (
+    <ImportContentDialog
+      open={importing}
+      canAppend={Boolean(current.data)}
+      onClose={() => setImporting(false)}
+      onImport={(preview, importMode, fileName) => {
+        setImporting(false);
+        setMode({
+          kind: 'edit',
+          imported: {
+            content: contentAfterImport(current.data, preview.content, importMode),
+            fileName,
+            files: importedFiles(preview.content),
+          },
+        });
+      }}
+    />
+  );
+
   if (missing && mode.kind !== 'edit') {
     return (
       <Card>
@@ -70,12 +101,25 @@ export function AssessmentsPage() {
           description={t('assessments.page.empty.description')}
           action={
             isSuperAdmin ? (
-              <Button icon={<Plus size={18} aria-hidden="true" />} onClick={() => setMode({ kind: 'edit' })}>
-                {t('assessments.page.create')}
-              </Button>
+              <div className="row-actions">
+                <Button
+                  variant="secondary"
+                  icon={<Upload size={18} aria-hidden="true" />}
+                  onClick={() => setImporting(true)}
+                >
+                  {t('assessments.import.open')}
+                </Button>
+                <Button
+                  icon={<Plus size={18} aria-hidden="true" />}
+                  onClick={() => setMode({ kind: 'edit' })}
+                >
+                  {t('assessments.page.create')}
+                </Button>
+              </div>
             ) : undefined
           }
         />
+        {importDialog}
       </Card>
     );
   }
@@ -98,10 +142,16 @@ export function AssessmentsPage() {
               ? t('assessments.page.editingVersion', { version: assessment.version })
               : t('assessments.page.newAssessment')}
           </h2>
-          <p className="muted">{t('assessments.page.editHint')}</p>
+          <p className="muted">
+            {mode.imported
+              ? t('assessments.import.editing', { file: mode.imported.fileName })
+              : t('assessments.page.editHint')}
+          </p>
         </div>
         <AssessmentEditor
-          source={assessment ?? blankAssessment}
+          source={mode.imported?.content ?? assessment ?? blankAssessment}
+          unsaved={Boolean(mode.imported)}
+          onDiscard={() => mode.imported?.files.forEach((f) => void deleteFile(f).catch(() => undefined))}
           baseVersion={assessment?.version}
           onClose={() => setMode({ kind: 'read' })}
         />
@@ -123,6 +173,7 @@ export function AssessmentsPage() {
           onEdit={() => setMode({ kind: 'edit' })}
           onBack={() => setMode({ kind: 'read' })}
           onActivate={setActivateTarget}
+          onImport={() => setImporting(true)}
         />
         {oldView && !shown ? (
           <div className="center-block">
@@ -145,6 +196,7 @@ export function AssessmentsPage() {
             setMode(version === assessment!.version ? { kind: 'read' } : { kind: 'version', version })
           }
           onActivate={setActivateTarget}
+          onExport={setExportTarget}
         />
       </aside>
       <ActivateVersionDialog
@@ -152,6 +204,8 @@ export function AssessmentsPage() {
         onClose={() => setActivateTarget(null)}
         onActivated={() => setMode({ kind: 'read' })}
       />
+      <ExportVersionDialog version={exportTarget} onClose={() => setExportTarget(null)} />
+      {importDialog}
     </div>
   );
 }

@@ -4,10 +4,11 @@ import { ConfirmDialog } from '../../../components/ui';
 import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
 /**
- * Keeps unsaved edits from being lost by accident: a move to another page through the app asks first,
- * and so does the browser before a reload or closing the tab.
+ * Keeps unsaved edits from being lost by accident: a move to another page through the app asks first (and, when
+ * the admin leaves, `onLeave` lets go of what the edit alone held), and so does the browser before a reload or
+ * closing the tab.
  */
-export function UnsavedChangesGuard({ when }: { when: boolean }) {
+export function UnsavedChangesGuard({ when, onLeave }: { when: boolean; onLeave?: () => void }) {
   const t = useAdminT();
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname,
@@ -32,7 +33,10 @@ export function UnsavedChangesGuard({ when }: { when: boolean }) {
       confirmLabel={t('assessments.leave.confirm')}
       cancelLabel={t('assessments.leave.stay')}
       tone="danger"
-      onConfirm={() => blocker.proceed?.()}
+      onConfirm={() => {
+        onLeave?.();
+        blocker.proceed?.();
+      }}
       onCancel={() => blocker.reset?.()}
     />
   );

@@ -1,5 +1,5 @@
 import type { RefObject } from 'react';
-import { Pencil } from 'lucide-react';
+import { Pencil, Upload } from 'lucide-react';
 import { Badge, Button } from '../../../components/ui';
 import { useAdminT } from '../../../i18n/admin/admin-i18n';
 
@@ -13,6 +13,7 @@ interface VersionHeadingProps {
   onEdit: () => void;
   onBack: () => void;
   onActivate: (version: number) => void;
+  onImport: () => void;
 }
 
 /** What is shown (the current version, or an earlier one read-only) and what can be done with it. */
@@ -24,6 +25,7 @@ export function VersionHeading({
   onEdit,
   onBack,
   onActivate,
+  onImport,
 }: VersionHeadingProps) {
   const t = useAdminT();
   return (
@@ -52,9 +54,14 @@ export function VersionHeading({
             <Button onClick={() => onActivate(oldVersion)}>{t('assessments.version.makeCurrent')}</Button>
           </>
         ) : (
-          <Button icon={<Pencil size={18} aria-hidden="true" />} onClick={onEdit}>
-            {t('assessments.version.edit')}
-          </Button>
+          <>
+            <Button variant="secondary" icon={<Upload size={18} aria-hidden="true" />} onClick={onImport}>
+              {t('assessments.import.open')}
+            </Button>
+            <Button icon={<Pencil size={18} aria-hidden="true" />} onClick={onEdit}>
+              {t('assessments.version.edit')}
+            </Button>
+          </>
         )}
       </div>
     </div>

@@ -11,10 +11,18 @@ interface VersionHistoryProps {
   viewing: number | null;
   onView: (version: number) => void;
   onActivate: (version: number) => void;
+  onExport: (version: number) => void;
 }
 
 /** The Version History panel: every saved version, newest first, the active one labelled 'Current'. */
-export function VersionHistory({ versions, loading, viewing, onView, onActivate }: VersionHistoryProps) {
+export function VersionHistory({
+  versions,
+  loading,
+  viewing,
+  onView,
+  onActivate,
+  onExport,
+}: VersionHistoryProps) {
   const t = useAdminT();
   return (
     <Card title={t('assessments.history.title')} className="version-history">
@@ -56,6 +64,14 @@ export function VersionHistory({ versions, loading, viewing, onView, onActivate 
                   aria-label={t('assessments.history.viewLabel', { version: v.version })}
                 >
                   {t('assessments.history.view')}
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => onExport(v.version)}
+                  aria-label={t('assessments.history.exportLabel', { version: v.version })}
+                >
+                  {t('assessments.history.export')}
                 </Button>
                 {!v.isActive && (
                   <Button

@@ -33,6 +33,8 @@ export default {
   'assessments.history.view': 'View',
   'assessments.history.viewLabel': 'View version {version}',
   'assessments.history.makeCurrentLabel': 'Make Current version {version}',
+  'assessments.history.export': 'Export',
+  'assessments.history.exportLabel': 'Export version {version}',
   'assessments.activate.title': 'Make Version Current',
   'assessments.activate.message':
     'Make version {version} the current version? Students who start the assessment from now on take it. Nothing is rewritten: every other version stays in the history.',
@@ -212,4 +214,38 @@ export default {
   'assessments.rule.practiceAnswerRequired': 'Practice question: the correct answer is required',
   'assessments.rule.practiceAnswerYesNo': 'Practice question: the correct answer must be yes or no',
   'assessments.rule.practiceAnswerOption': 'Practice question: the correct answer must be one of its options',
+
+  // Content in and out: a version exported as Moodle XML or QTI, a file imported into the editor.
+  'assessments.export.title': 'Export Version {version}',
+  'assessments.export.intro':
+    'Download this version in a format other assessment tools and learning platforms read.',
+  'assessments.export.moodle': 'Moodle XML',
+  'assessments.export.moodleHint':
+    "One question category per section, for a Moodle question bank, with the translations as Moodle's multi-language content. The time limit and pass mark are quiz settings in Moodle, so they are not in the file.",
+  'assessments.export.qti': 'QTI 3.0 package',
+  'assessments.export.qtiHint':
+    'A ZIP with one item per question and a test with its sections, time limit and pass mark, for tools that read QTI. In English only.',
+  'assessments.export.failed': 'Failed to export the version',
+  'assessments.import.open': 'Import Questions',
+  'assessments.import.title': 'Import Questions',
+  'assessments.import.intro':
+    'Moodle XML, a QTI 3.0 or 2.1 package (.zip), or a Canvas quiz or course export (QTI 1.2, .zip or .imscc). Nothing is saved until you review the questions in the editor and save them as a new version.',
+  'assessments.import.file': 'Question file',
+  'assessments.import.check': 'Read File',
+  'assessments.import.checkFailed': 'Failed to read the file',
+  'assessments.import.result': 'What the file holds',
+  'assessments.import.sections': '{count, plural, one {# section} other {# sections}}',
+  'assessments.import.yesNo': '{count, plural, one {# yes/no question} other {# yes/no questions}}',
+  'assessments.import.multipleChoice':
+    '{count, plural, one {# multiple choice question} other {# multiple choice questions}}',
+  'assessments.import.fileUpload':
+    '{count, plural, one {# file upload question} other {# file upload questions}}',
+  'assessments.import.leftOut': '{count, plural, one {# item is left out:} other {# items are left out:}}',
+  'assessments.import.leftOutItem': '{item}: {reason}',
+  'assessments.import.mode': 'How to use them',
+  'assessments.import.replace': 'Replace the questions and sections',
+  'assessments.import.append': 'Add them as new sections after the current ones',
+  'assessments.import.confirm': 'Import {count, plural, one {# question} other {# questions}}',
+  'assessments.import.editing':
+    'Imported from {file}: review the questions, then save them as a new version.',
 } satisfies Record<`assessments.${string}`, string>;
