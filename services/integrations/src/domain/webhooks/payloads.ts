@@ -16,6 +16,13 @@ export type SourceEvent = (typeof WEBHOOK_EVENTS)[WebhookEventType];
 /** The version of every body's shape; a change that is not only additive gets a new one (docs/webhooks.md). */
 export const WEBHOOK_VERSION = 1;
 
+/** Who an event is about, as the bodies that name the student carry it. */
+const student = (e: { studentId: string; name: string; email: string }) => ({
+  studentId: e.studentId,
+  name: e.name,
+  email: e.email,
+});
+
 const iso = (t: Parameters<typeof timestampDate>[0] | undefined) =>
   t ? timestampDate(t).toISOString() : null;
 
@@ -37,9 +44,7 @@ export function webhookBody(
       const e = event as EventPayload<'results.result.recorded.v1'>;
       return envelope(e.studentId, {
         resultId: e.resultId,
-        studentId: e.studentId,
-        name: e.name,
-        email: e.email,
+        ...student(e),
         attemptNumber: e.attemptNumber,
         score: e.score,
         totalPoints: e.totalPoints,
@@ -56,9 +61,7 @@ export function webhookBody(
       const e = event as EventPayload<'report.certificate.issued.v2'>;
       return envelope(e.studentId, {
         resultId: e.resultId,
-        studentId: e.studentId,
-        name: e.name,
-        email: e.email,
+        ...student(e),
         assessmentCode: e.assessmentCode,
         assessmentTitle: e.assessmentTitle,
       });
@@ -66,9 +69,7 @@ export function webhookBody(
     case 'student.invited': {
       const e = event as EventPayload<'student.student.invited.v1'>;
       return envelope(e.studentId, {
-        studentId: e.studentId,
-        name: e.name,
-        email: e.email,
+        ...student(e),
         language: e.language || 'en',
         expiresAt: e.expiresAt || null,
       });
