@@ -238,6 +238,11 @@ describe('grades back to the LMS (Assignment and Grade Services)', () => {
     });
     expect(teacher.launched.status).toBe(200);
     expect(teacher.launched.headers.get('cache-control')).toBe('no-store');
+    // Framed by the LMS (its auth URL's origin), no script.
+    const policy = teacher.launched.headers.get('content-security-policy') ?? '';
+    expect(policy).toMatch(/frame-ancestors 'self' [^;]*/);
+    expect(/frame-ancestors [^;]*/.exec(policy)![0].split(' ')).toContain(new URL(platform.authUrl).origin);
+    expect(policy).toContain("script-src 'none'");
     const page = await teacher.launched.text();
     expect(page).toContain('<h1>Week 1 readiness</h1>');
     expect(page).toContain('2 learners opened it; 1 finished, 1 passed.');

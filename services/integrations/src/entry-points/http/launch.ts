@@ -9,7 +9,8 @@ import { answerDeepLinking, DEEP_LINKING_REFUSED_TITLE } from '../../domain/deep
 import { instructorPage } from './instructor-page';
 import { startLogin, stateCookieName } from '../../domain/start-login';
 import { DEEP_LINKING_PATH, sendAnswerPage, sendConfirmationPage } from './deep-linking';
-import { sendLtiRefusal } from './lti-pages';
+import { sendLtiRefusal, setLtiPagePolicy } from './lti-pages';
+import { framingOrigins } from '../../domain/framing-origins';
 
 const TAG = 'LTI';
 
@@ -161,6 +162,8 @@ export const launchOperations = {
           const { platformId, resourceLinkId, title } = outcome.instructor;
           const roster = await linkRoster(deps.database.db, platformId, resourceLinkId);
           res.setHeader('Cache-Control', 'no-store');
+          // Shown inside the LMS's iframe, as the other LTI pages: framed by the registered LMSs only.
+          setLtiPagePolicy(res, await framingOrigins(deps));
           res.status(200).type('html').send(instructorPage(title, roster));
         } else {
           res.redirect(303, outcome.redirectTo);
