@@ -29,6 +29,13 @@ export interface TestLms {
   failScores(n: number, status?: number): void;
   /** The tool's key set URL: the token endpoint checks client assertions against it. */
   trustTool(jwksUrl: string): void;
+  /**
+   * LTI Dynamic Registration: its OpenID configuration (issuer: its own address) and the registrations the tool
+   * sent to its registration endpoint, which takes the bearer token `registrationToken`.
+   */
+  openidConfiguration: string;
+  registrationToken: string;
+  registrations: Array<Record<string, unknown>>;
   idToken(
     claims: Record<string, unknown>,
     options?: { key?: 'own' | 'other'; audience?: string | string[]; expiresIn?: number; iat?: number },
@@ -99,8 +106,33 @@ export async function startTestLms(lms: { toolOrigin: string }): Promise<TestLms
     });
     answer(res, 200, {});
   }
+  const registrations: TestLms['registrations'] = [];
+  const registrationToken = randomUUID();
+  async function register(req: IncomingMessage, res: ServerResponse) {
+    const text = await body(req);
+    if (req.headers.authorization !== `Bearer ${registrationToken}`) return answer(res, 401, {});
+    registrations.push(JSON.parse(text) as Record<string, unknown>);
+    answer(res, 201, {
+      client_id: `dynamic-${registrations.length}-${clientId}`,
+      'https://purl.imsglobal.org/spec/lti-tool-configuration': { deployment_id: 'dynamic-deployment' },
+    });
+  }
+  const openidConfiguration = () => ({
+    issuer: base,
+    authorization_endpoint: `${base}/auth`,
+    token_endpoint: `${base}/token`,
+    jwks_uri: `${base}/jwks`,
+    registration_endpoint: `${base}/register`,
+    'https://purl.imsglobal.org/spec/lti-platform-configuration': {
+      product_family_code: 'moodle',
+      version: '4.5',
+      messages_supported: [{ type: 'LtiResourceLinkRequest' }, { type: 'LtiDeepLinkingRequest' }],
+    },
+  });
   const server: Server = createServer((req, res) => {
     const at = new URL(req.url ?? '/', base);
+    if (at.pathname === '/.well-known/openid-configuration') return answer(res, 200, openidConfiguration());
+    if (req.method === 'POST' && at.pathname === '/register') return void register(req, res);
     if (req.method === 'POST' && at.pathname === '/token') return void token(req, res);
     if (req.method === 'POST' && at.pathname === '/lineitems/1/scores') return void score(req, res);
     answer(res, 200, { keys: [jwk] });
@@ -122,6 +154,11 @@ export async function startTestLms(lms: { toolOrigin: string }): Promise<TestLms
     failScores(n, status = 503) {
       failing = { n, status };
     },
+    get openidConfiguration() {
+      return `${base}/.well-known/openid-configuration`;
+    },
+    registrationToken,
+    registrations,
     trustTool(jwksUrl) {
       toolKeys = createRemoteJWKSet(new URL(jwksUrl));
     },

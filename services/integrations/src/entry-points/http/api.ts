@@ -12,6 +12,7 @@ import {
 import { gradeOf, sendAgain } from '../../domain/grades';
 import type { GradeRecord } from '../../data-access/scores-repository';
 import { launchOperations } from './launch';
+import { registrationOperations } from './registration';
 import { superAdminId } from './super-admin';
 import { webhookOperations } from './webhooks-api';
 
@@ -230,6 +231,7 @@ export const integrationsApi = serviceApi<IntegrationsDeps>({
       },
     }),
     ...launchOperations,
+    ...registrationOperations,
     ...webhookOperations,
   },
 });

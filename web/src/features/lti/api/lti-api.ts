@@ -7,6 +7,7 @@ import { adminT } from '../../../i18n/admin/admin-i18n';
 type PlatformList = ApiAnswer<'/api/admin/lti/platforms', 'get'>;
 type SavedPlatform = ApiAnswer<'/api/admin/lti/platforms', 'post', 201>;
 type EditedPlatform = ApiAnswer<'/api/admin/lti/platforms/{id}', 'put'>;
+type RegistrationLink = ApiAnswer<'/api/admin/lti/registration-links', 'post', 201>;
 type GradeAnswer = ApiAnswer<'/api/admin/lti/grades/{resultId}', 'get'>;
 type GradeQueued = ApiAnswer<'/api/admin/lti/grades/{resultId}/send', 'post', 202>;
 
@@ -132,6 +133,10 @@ export const ltiApi = api.injectEndpoints({
       transformResponse: () => undefined,
       invalidatesTags: [{ type: 'LtiPlatform', id: LIST }],
     }),
+    // A one-time link (an hour) for LTI Dynamic Registration; not kept in the cache.
+    makeRegistrationLink: build.mutation<RegistrationLink, void>({
+      query: () => request('/api/admin/lti/registration-links', 'post'),
+    }),
     // 404: the result's student did not come from an LMS (the detail page then shows nothing of it).
     getLmsGrade: build.query<LmsGrade, string>({
       query: (resultId) => request('/api/admin/lti/grades/{resultId}', 'get', { path: { resultId } }),
@@ -152,5 +157,6 @@ export const {
   useUpdateLtiPlatformMutation,
   useDeleteLtiPlatformMutation,
   useGetLmsGradeQuery,
+  useMakeRegistrationLinkMutation,
   useSendLmsGradeAgainMutation,
 } = ltiApi;

@@ -1,9 +1,10 @@
-import { Copy } from 'lucide-react';
-import { Card, IconButton } from '../../../components/ui';
-import { notify } from '../../../lib/toast';
+import { Copy, Link2 } from 'lucide-react';
+import { Button, Card, IconButton } from '../../../components/ui';
+import { formatDateTime } from '../../../lib/format';
+import { notify, notifyFailure } from '../../../lib/toast';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
 import type { AdminMessageId } from '../../../i18n/admin/en';
-import { toolUrlsFor } from '../api/lti-api';
+import { toolUrlsFor, useMakeRegistrationLinkMutation } from '../api/lti-api';
 
 const ROWS: {
   key: keyof ReturnType<typeof toolUrlsFor>;
@@ -50,6 +51,52 @@ export function ToolUrlsCard() {
           </div>
         ))}
       </dl>
+      <DynamicRegistration />
     </Card>
+  );
+}
+
+/**
+ * LTI Dynamic Registration (Moodle 4, Canvas): a one-time link, valid an hour, that the LMS admin pastes into the LMS
+ * instead of the URLs above; the LMS then registers Readiness and the connection appears below.
+ */
+function DynamicRegistration() {
+  const t = useAdminT();
+  const [make, { data: link, isLoading }] = useMakeRegistrationLinkMutation();
+  const onMake = async () => {
+    try {
+      await make().unwrap();
+    } catch (error) {
+      notifyFailure(error, adminT('lti.dynamic.failed'));
+    }
+  };
+  return (
+    <div className="tool-urls__dynamic stack">
+      <p className="muted">{t('lti.dynamic.intro')}</p>
+      {link ? (
+        <div className="tool-urls__value">
+          <code className="tool-urls__url" data-testid="registration-link">
+            {link.url}
+          </code>
+          <IconButton
+            label={t('lti.dynamic.copy')}
+            icon={<Copy size={16} />}
+            onClick={() => void copy(link.url)}
+          />
+          <p className="muted">{t('lti.dynamic.validUntil', { at: formatDateTime(link.expiresAt) })}</p>
+        </div>
+      ) : (
+        <div>
+          <Button
+            variant="secondary"
+            icon={<Link2 size={18} aria-hidden="true" />}
+            loading={isLoading}
+            onClick={() => void onMake()}
+          >
+            {t('lti.dynamic.make')}
+          </Button>
+        </div>
+      )}
+    </div>
   );
 }

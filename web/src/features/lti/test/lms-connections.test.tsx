@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import { regularAdmin, superAdmin } from '../../../testing/fixtures';
 import { expectErrorAtField } from '../../../testing/fields';
+import { answer } from '../../../testing/answer';
 import { http } from '../../../testing/openapi-http';
 import { renderApp } from '../../../testing/render';
 import { db, openSession, PLATFORM_TAKEN_MESSAGE, server } from '../../../testing/server';
@@ -57,6 +58,30 @@ describe('LMS connections', () => {
     expect(write).toHaveBeenLastCalledWith(`${origin}/api/lti/launch`);
     await user.click(within(box).getByRole('button', { name: 'Copy public keyset URL' }));
     expect(write).toHaveBeenLastCalledWith(`${origin}/api/lti/jwks`);
+  });
+
+  it('when "Make a registration link" is pressed, then the one-time link shows with its Copy and how long it works', async () => {
+    server.use(
+      http.post('/api/admin/lti/registration-links', () =>
+        answer(
+          '/api/admin/lti/registration-links',
+          'post',
+          {
+            url: 'https://readiness.example.edu/api/lti/register?link=one-time',
+            expiresAt: '2026-12-02T12:00:00.000Z',
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    const { user } = await openConnections();
+    await user.click(screen.getByRole('button', { name: 'Make a registration link' }));
+    expect(await screen.findByTestId('registration-link')).toHaveTextContent(
+      'https://readiness.example.edu/api/lti/register?link=one-time',
+    );
+    expect(screen.getByRole('button', { name: 'Copy registration link' })).toBeInTheDocument();
+    expect(screen.getByText(/Works once, until Dec 2, 2026/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Make a registration link' })).not.toBeInTheDocument();
   });
 
   it('when the list loads, then each connection shows its issuer, client ID, deployment IDs and status', async () => {

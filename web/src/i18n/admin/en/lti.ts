@@ -84,4 +84,11 @@ export default {
   'lti.grade.sendAgain': 'Send again',
   'lti.grade.sendAgainQueued': 'The score is being sent to the LMS again',
   'lti.grade.sendAgainFailed': 'Failed to send the score again',
+  'lti.dynamic.intro':
+    'Or let the LMS register Readiness itself (LTI Dynamic Registration, Moodle 4 and Canvas): make a one-time link and paste it into the LMS as the tool or registration URL.',
+  'lti.dynamic.make': 'Make a registration link',
+  'lti.dynamic.copy': 'Copy registration link',
+  'lti.dynamic.validUntil':
+    'Works once, until {at}. The connection appears below when the LMS has registered.',
+  'lti.dynamic.failed': 'Failed to make a registration link',
 };
