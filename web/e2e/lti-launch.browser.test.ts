@@ -184,12 +184,31 @@ async function openCourse(as: 'learner' | 'instructor') {
   return { page, framed, inFrame };
 }
 
-test('when a learner opens the activity in the LMS’s iframe, then login, the LMS’s form post and the launch end on their welcome page inside it', async () => {
+test('when a learner opens the activity in the LMS’s iframe, then login, the LMS’s form post and the launch end on their welcome page inside it, and their result shows there', async () => {
   const { page, framed, inFrame } = await openCourse('learner');
   await inFrame(framed.getByRole('heading', { level: 1, name: 'Distance Education Readiness Assessment' }));
   const toolFrame = page.frames().find((f) => f !== page.mainFrame())!;
   expect(toolFrame.url()).toMatch(new RegExp(`^${tool}/assessment/[\\w-]+$`));
   expect(page.url()).toBe(`${lms.issuer}/course?as=learner`);
+
+  // Through to the result, in the frame: the attempt is started and handed in (its answers through the student's
+  // own API, whichever assessment is active), and the page, opened again in the frame, shows the result (passed:
+  // the result page; not passed, with a retake left: the welcome page with the Previous Attempt).
+  const link = `/api/student/${toolFrame.url().split('/').pop()}`;
+  const paper = await api<{
+    assessment: { questions: Array<{ id: string; type: string; options: Array<{ id: string }> }> };
+  }>(file.url, 'GET', `${link}/assessment`);
+  const started = await api<{ attempt: { id: string } }>(file.url, 'POST', `${link}/start`);
+  expect(started.status).toBe(201);
+  const answers = paper.body.assessment.questions
+    .filter((q) => q.type !== 'file_upload')
+    .map((q) => ({ questionId: q.id, answer: q.type === 'yes_no' ? 'yes' : q.options[0]!.id }));
+  const submitted = await api(file.url, 'POST', `${link}/submit`, {
+    body: { attemptId: started.body.attempt.id, answers, timeSpent: 1, startedAt: new Date().toISOString() },
+  });
+  expect([200, 202]).toContain(submitted.status);
+  await toolFrame.goto(toolFrame.url());
+  await inFrame(framed.getByText(/^(Congratulations!|Assessment Complete|Previous Attempt)$/).first());
 });
 
 test('when an instructor adds the activity from the LMS’s iframe and confirms, then its script posts the signed answer back to the LMS', async () => {
