@@ -1,4 +1,4 @@
-import { adminAuthEnv, dataServiceEnv } from '@readiness/kit/config';
+import { adminAuthEnv, dataServiceEnv, env } from '@readiness/kit/config';
 import { checkObjectStorage, objectStorageEnv } from '@readiness/kit/storage';
 import { z } from 'zod';
 
@@ -55,6 +55,14 @@ export const configSchema = z
      * under DATA_DIR.
      */
     CERTIFICATE_LINK_KEY: z.string().min(32).optional(),
+    /**
+     * RSA private key (PEM, at least 2048 bits) that signs certificates' Open Badges 3.0 credentials (VC-JWT, RS256);
+     * its public key is served at `/api/verify/jwks`. Unset, one is generated once under DATA_DIR: every replica
+     * must then share that folder, or be given this key.
+     */
+    CREDENTIAL_PRIVATE_KEY: env.optionalSecret(),
+    /** Public keys (PEM, concatenated) of retired credential keys: credentials they signed still check. */
+    CREDENTIAL_PREVIOUS_PUBLIC_KEYS: env.optionalSecret(),
     /** Seconds between sweeps for certificates still waiting to be rendered (no browser yet, a crash). */
     CERTIFICATE_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   })

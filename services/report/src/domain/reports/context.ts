@@ -1,6 +1,7 @@
 import { shownPercentage } from '@readiness/contracts';
 import type { Database } from '@readiness/kit/db';
 import { notFound } from '@readiness/kit/errors';
+import type { SigningKeys } from '@readiness/kit/auth';
 import type { Logger } from '@readiness/kit/logger';
 import type { ServiceContext } from '@readiness/kit/runtime';
 import { isMissingObject, type ObjectStore } from '@readiness/kit/storage';
@@ -30,6 +31,8 @@ export interface ReportsDeps {
   /** The Arabic faces, added to a report whose student's name is in Arabic script. */
   arabicFontFaces: string;
   links: LinkSigner;
+  /** The Open Badges credentials' keys (RS256) and issuer: PUBLIC_ORIGIN without its trailing slash. */
+  credentials: { keys: SigningKeys; origin: string };
   logger: Logger;
   handleOnce: ServiceContext<unknown>['handleOnce'];
   providerName: string;
