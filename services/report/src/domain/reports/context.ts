@@ -7,6 +7,7 @@ import type { ServiceContext } from '@readiness/kit/runtime';
 import { isMissingObject, type ObjectStore } from '@readiness/kit/storage';
 import type { CertificateRecord } from '../../data-access/records';
 import type { RenderOptions } from '../../rendering/renderer';
+import { credentialUrl } from '../credentials/open-badge';
 import { CERTIFICATE_ISSUED, issuedPayload } from '../events';
 import type { LinkSigner } from '../links';
 import type { CertificateDesign, CertificateFields } from '../templates/certificate';
@@ -113,6 +114,7 @@ export function issuedEvent(
       downloadUrl: deps.links.downloadUrl(c.code, expiresAt),
       downloadUrlExpiresAt: expiresAt,
       verificationUrl: deps.links.verificationUrl(c.code),
+      credentialUrl: credentialUrl(deps.credentials.origin, c.code),
       resend: Boolean(resend),
       actorId: resend?.actorId ?? '',
     }),
