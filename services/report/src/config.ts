@@ -57,8 +57,8 @@ export const configSchema = z
     CERTIFICATE_LINK_KEY: z.string().min(32).optional(),
     /**
      * RSA private key (PEM, at least 2048 bits) that signs certificates' Open Badges 3.0 credentials (VC-JWT, RS256);
-     * its public key is served at `/api/verify/jwks`. Unset, one is generated once under DATA_DIR: every replica
-     * must then share that folder, or be given this key.
+     * its public key is served at `/api/verify/jwks`. Required in production (every replica signs with it); elsewhere
+     * generated once under DATA_DIR.
      */
     CREDENTIAL_PRIVATE_KEY: env.optionalSecret(),
     /** Public keys (PEM, concatenated) of retired credential keys: credentials they signed still check. */
@@ -68,8 +68,9 @@ export const configSchema = z
   })
   .superRefine((c, ctx) => {
     checkObjectStorage(c, ctx);
-    if (c.NODE_ENV === 'production' && !c.CERTIFICATE_LINK_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['CERTIFICATE_LINK_KEY'], message: 'is required in production' });
+    if (c.NODE_ENV !== 'production') return;
+    for (const key of ['CERTIFICATE_LINK_KEY', 'CREDENTIAL_PRIVATE_KEY'] as const) {
+      if (!c[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
   });
 
