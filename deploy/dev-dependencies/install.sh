@@ -39,6 +39,13 @@ if ! kubectl get secret readiness-integrations-lti -n "$ns" >/dev/null 2>&1; the
   secret readiness-integrations-lti --from-file=private.pem="$key"
   rm -f "$key"
 fi
+# The report service's key for the certificates' Open Badges credentials (published at /api/verify/jwks).
+if ! kubectl get secret readiness-report-credentials -n "$ns" >/dev/null 2>&1; then
+  key="$(mktemp)"
+  openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$key" 2>/dev/null
+  secret readiness-report-credentials --from-file=private.pem="$key"
+  rm -f "$key"
+fi
 # Generated once, like the signing key: replacing it would leave events already queued unreadable.
 if ! kubectl get secret readiness-event-secrets -n "$ns" >/dev/null 2>&1; then
   secret readiness-event-secrets --from-literal=key="$(openssl rand -base64 32)"

@@ -236,6 +236,7 @@ describe('deploy/dev-dependencies', () => {
       ['readiness-s3', 'secret-key'],
       ['readiness-auth-jwt', 'private.pem'],
       ['readiness-integrations-lti', 'private.pem'],
+      ['readiness-report-credentials', 'private.pem'],
     ];
     for (const [name, key] of expected) {
       expect(script).toMatch(

@@ -110,6 +110,9 @@ describeImages('the product from its images', () => {
       'readiness-integrations-lti/private.pem': generateKeyPairSync('rsa', { modulusLength: 2048 })
         .privateKey.export({ type: 'pkcs8', format: 'pem' })
         .toString(),
+      'readiness-report-credentials/private.pem': generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
     };
     for (const service of SERVICES) {
       if (service === 'gateway') continue;

@@ -98,6 +98,21 @@ export const ROUTES: readonly RouteRule[] = [
     access: 'public',
     rateLimit: 'student',
   },
+  // Open Badges credentials: a certificate's VC-JWT, the check of a presented one, the keys that check them.
+  {
+    path: /^\/api\/verify\/(?:[^/]+\/credential|jwks)$/,
+    methods: ['GET', 'HEAD'],
+    upstream: 'report',
+    access: 'public',
+    rateLimit: 'student',
+  },
+  {
+    path: /^\/api\/verify\/credential$/,
+    methods: ['POST'],
+    upstream: 'report',
+    access: 'public',
+    rateLimit: 'student',
+  },
   {
     path: /^\/api\/assessment\/files\/.+$/,
     methods: ['GET', 'HEAD'],

@@ -41,6 +41,7 @@ function common(f: Facts) {
     downloadUrl: 'https://readiness.example.edu/api/certificates/RDY-7K3F-92QX/pdf?expires=1&signature=x',
     downloadUrlExpiresAt: timestampFromDate(new Date()),
     verificationUrl: 'https://readiness.example.edu/verify/RDY-7K3F-92QX',
+    credentialUrl: 'https://readiness.example.edu/api/verify/RDY-7K3F-92QX/credential',
     issuedAt: timestampFromDate(new Date()),
     resend: f.resend ?? false,
   };
@@ -97,6 +98,11 @@ describe('certificate mail', () => {
     expect(mail.subject).toBe('Congratulations! Your certificate for the Distance Learning Readiness');
     expect(mail.text).toContain('with a score of 92%');
     expect(mail.text).toContain('https://readiness.example.edu/verify/RDY-7K3F-92QX');
+    // The Open Badge is a link, not a second attachment.
+    expect(mail.text).toContain(
+      "Your certificate is also an Open Badge, a signed credential that digital wallets and employers' systems read: https://readiness.example.edu/api/verify/RDY-7K3F-92QX/credential",
+    );
+    expect(mail.html).toContain('href="https://readiness.example.edu/api/verify/RDY-7K3F-92QX/credential"');
     expect(mail.html).toContain('Grace &lt;Hopper&gt;');
     expect(mail.attachments).toEqual([
       {

@@ -1,4 +1,4 @@
-import { adminAuthEnv, dataServiceEnv } from '@readiness/kit/config';
+import { adminAuthEnv, dataServiceEnv, env } from '@readiness/kit/config';
 import { checkObjectStorage, objectStorageEnv } from '@readiness/kit/storage';
 import { z } from 'zod';
 
@@ -55,13 +55,22 @@ export const configSchema = z
      * under DATA_DIR.
      */
     CERTIFICATE_LINK_KEY: z.string().min(32).optional(),
+    /**
+     * RSA private key (PEM, at least 2048 bits) that signs certificates' Open Badges 3.0 credentials (VC-JWT, RS256);
+     * its public key is served at `/api/verify/jwks`. Required in production (every replica signs with it); elsewhere
+     * generated once under DATA_DIR.
+     */
+    CREDENTIAL_PRIVATE_KEY: env.optionalSecret(),
+    /** Public keys (PEM, concatenated) of retired credential keys: credentials they signed still check. */
+    CREDENTIAL_PREVIOUS_PUBLIC_KEYS: env.optionalSecret(),
     /** Seconds between sweeps for certificates still waiting to be rendered (no browser yet, a crash). */
     CERTIFICATE_SWEEP_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   })
   .superRefine((c, ctx) => {
     checkObjectStorage(c, ctx);
-    if (c.NODE_ENV === 'production' && !c.CERTIFICATE_LINK_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['CERTIFICATE_LINK_KEY'], message: 'is required in production' });
+    if (c.NODE_ENV !== 'production') return;
+    for (const key of ['CERTIFICATE_LINK_KEY', 'CREDENTIAL_PRIVATE_KEY'] as const) {
+      if (!c[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required in production' });
     }
   });
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadSigningKeys } from '@readiness/kit/auth';
 import { defineService, every } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { createLinkSigner } from './domain/links';
@@ -49,6 +50,17 @@ export const reportService = defineService({
       logger,
     });
     const arabicFontFaces = loadArabicFontFaces();
+    const credentialKeys = await loadSigningKeys({
+      privateKeyPem: config.CREDENTIAL_PRIVATE_KEY,
+      previousPublicKeysPem: config.CREDENTIAL_PREVIOUS_PUBLIC_KEYS,
+      dataDir: config.DATA_DIR,
+      file: path.join('report', 'credential-key.pem'),
+      settings: {
+        privateKey: 'CREDENTIAL_PRIVATE_KEY',
+        previousPublicKeys: 'CREDENTIAL_PREVIOUS_PUBLIC_KEYS',
+      },
+      logger,
+    });
     const certificates = createCertificatePress({ renderer, fontFaces, arabicFontFaces, logger });
     const reports = createReports({
       database,
@@ -58,6 +70,7 @@ export const reportService = defineService({
       fontFaces,
       arabicFontFaces,
       links: createLinkSigner(loadLinkKey(config, logger), config.PUBLIC_ORIGIN),
+      credentials: { keys: credentialKeys, origin: config.PUBLIC_ORIGIN.replace(/\/+$/, '') },
       logger,
       handleOnce,
       providerName: config.PROVIDER_NAME,

@@ -263,6 +263,8 @@ export function certificateIssued(input: {
   percentage: number;
   code: string;
   verificationUrl: string;
+  /** The certificate as an Open Badges credential; empty from an older publisher, and then not offered. */
+  credentialUrl?: string;
   resent: boolean;
   /** The certificate's language, as the event carries it: empty or unknown is English. */
   language?: string;
@@ -282,6 +284,7 @@ export function certificateIssued(input: {
     '',
     t.text('certificate.verify', { url: input.verificationUrl, code: input.code }),
     '',
+    ...(input.credentialUrl ? [t.text('certificate.openBadge', { url: input.credentialUrl }), ''] : []),
     t.text('certificate.wishes'),
   ].join('\n');
   const html = layout(
@@ -293,7 +296,7 @@ export function certificateIssued(input: {
 <p style="padding:12px 16px;background:#eef2ff;border-radius:6px">${t.html('certificate.code')} <strong${ltr(t)} style="letter-spacing:0.06em">${escapeHtml(input.code)}</strong><br>
 <a href="${escapeHtml(input.verificationUrl)}"${ltr(t)} style="color:#1e3a8a;word-break:break-all">${escapeHtml(input.verificationUrl)}</a></p>
 <p>${t.html('certificate.verify.there')}</p>
-<p>${t.html('certificate.wishes')}</p>`,
+${input.credentialUrl ? `<p>${t.html('certificate.openBadge.html')}<br><a href="${escapeHtml(input.credentialUrl)}"${ltr(t)} style="color:#1e3a8a;word-break:break-all">${escapeHtml(input.credentialUrl)}</a></p>\n` : ''}<p>${t.html('certificate.wishes')}</p>`,
   );
   return { subject, text, html };
 }

@@ -227,18 +227,34 @@ export async function recordFailure(
     WHERE result_id = ${resultId} AND status = 'pending'`);
 }
 
+/**
+ * Deletes the certificates `where` names, in one statement that keeps the codes of the issued ones as revoked (their
+ * credentials then check as revoked); answers their object keys.
+ */
+const revokingDelete = (where: SQL) => sql`
+  WITH gone AS (DELETE FROM certificates WHERE ${where} RETURNING object_key, code, status),
+    revoked AS (INSERT INTO revoked_certificates (code) SELECT code FROM gone WHERE status = 'issued'
+      ON CONFLICT (code) DO NOTHING)
+  SELECT object_key FROM gone`;
+
+/** Whether an issued certificate with this code was erased. */
+export async function isRevoked(runner: Runner, code: string): Promise<boolean> {
+  const [row] = await rows<{ code: string }>(
+    runner,
+    sql`SELECT code FROM revoked_certificates WHERE code = ${code}`,
+  );
+  return row !== undefined;
+}
+
 /** Erases a result and its certificate; returns the certificate's object key when it had one. */
 export async function deleteResult(runner: Runner, resultId: string): Promise<string[]> {
-  const keys = await rows<{ object_key: string }>(
-    runner,
-    sql`DELETE FROM certificates WHERE result_id = ${resultId} RETURNING object_key`,
-  );
+  const keys = await rows<{ object_key: string }>(runner, revokingDelete(sql`result_id = ${resultId}`));
   await runner.execute(sql`DELETE FROM results WHERE result_id = ${resultId}`);
   return keys.map((k) => k.object_key);
 }
 
 /** Erases every result and certificate of a student. */
 export async function deleteStudent(runner: Runner, studentId: string): Promise<void> {
-  await runner.execute(sql`DELETE FROM certificates WHERE student_id = ${studentId}`);
+  await runner.execute(revokingDelete(sql`student_id = ${studentId}`));
   await runner.execute(sql`DELETE FROM results WHERE student_id = ${studentId}`);
 }

@@ -28,6 +28,7 @@ export interface IssuedFacts {
   downloadUrl: string;
   downloadUrlExpiresAt: Date;
   verificationUrl: string;
+  credentialUrl: string;
   resend: boolean;
   actorId: string;
 }
@@ -52,6 +53,7 @@ export const issuedPayload = (f: IssuedFacts) =>
       downloadUrl: f.downloadUrl,
       downloadUrlExpiresAt: timestampFromDate(f.downloadUrlExpiresAt),
       verificationUrl: f.verificationUrl,
+      credentialUrl: f.credentialUrl,
       issuedAt: timestampFromDate(f.issuedAt),
       resend: f.resend,
       actorId: f.actorId,

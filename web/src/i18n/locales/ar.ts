@@ -164,6 +164,7 @@ const ar: Catalogue = {
   'certificate.stillPreparing': 'ما زال إعداد شهادتك جاريًا، وستُرسل إليك أيضًا بالبريد الإلكتروني.',
   'certificate.download': 'تنزيل الشهادة',
   'certificate.failed': 'تعذّر تنزيل الشهادة',
+  'certificate.openBadge': 'تنزيل شارة Open Badge',
 
   // Certificate verification
   'verify.enterCode': 'يُرجى إدخال رمز التحقق المطبوع على الشهادة',
@@ -183,6 +184,14 @@ const ar: Catalogue = {
     'لا توجد شهادة صالحة تطابق الرمز <0>{code}</0>. يُرجى التحقق من الرمز المطبوع على الشهادة؛ فالشهادة التي سُحبت لم يعد بالإمكان التحقق منها.',
   'verify.failedTitle': 'تعذّر التحقق من الشهادة',
   'verify.failedText': 'حدث خطأ من جهتنا. يُرجى المحاولة مرة أخرى بعد قليل.',
+  'verify.credentialTitle': 'التحقق من اعتماد',
+  'verify.credentialText': 'الصق اعتماد Open Badges (نص ملف ‎.jwt) للتحقق من أنه أصلي.',
+  'verify.credentialLabel': 'الاعتماد',
+  'verify.credentialEmpty': 'الصق اعتمادًا',
+  'verify.credentialSubmit': 'تحقّق من الاعتماد',
+  'verify.credentialGenuine': 'أصلي: صدر باسم <0>{name}</0> في <1>{date}</1> عن {title}.',
+  'verify.credentialRevoked': 'مُلغى: سُحب هذا الاعتماد ولم يعد صالحًا.',
+  'verify.credentialAltered': 'غير أصلي: عُدِّل هذا الاعتماد، أو لم يصدر من هنا.',
 
   // A student path that does not exist
   'notFound.title': 'الصفحة غير موجودة',

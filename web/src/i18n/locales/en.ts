@@ -168,6 +168,7 @@ const en = {
     'Your certificate is still being prepared; it will also be sent to you by e-mail.',
   'certificate.download': 'Download Certificate',
   'certificate.failed': 'Failed to download certificate',
+  'certificate.openBadge': 'Download Open Badge',
 
   // Certificate verification (public)
   'verify.enterCode': 'Enter the verification code printed on the certificate',
@@ -187,6 +188,15 @@ const en = {
     'No valid certificate matches <0>{code}</0>. Check the code printed on the certificate; a certificate that was withdrawn no longer verifies.',
   'verify.failedTitle': 'The certificate could not be checked',
   'verify.failedText': 'Something went wrong on our side. Please try again in a moment.',
+  'verify.credentialTitle': 'Check a credential',
+  'verify.credentialText':
+    "Paste an Open Badges credential (the .jwt file's text) to check that it is genuine.",
+  'verify.credentialLabel': 'Credential',
+  'verify.credentialEmpty': 'Paste a credential',
+  'verify.credentialSubmit': 'Check credential',
+  'verify.credentialGenuine': 'Genuine: issued to <0>{name}</0> on <1>{date}</1> for {title}.',
+  'verify.credentialRevoked': 'Revoked: this credential was withdrawn and is no longer valid.',
+  'verify.credentialAltered': 'Not genuine: this credential was altered, or was not issued here.',
 
   // A student path that does not exist
   'notFound.title': 'Page Not Found',

@@ -167,6 +167,7 @@ const es: Catalogue = {
     'Su certificado todavía se está preparando; también se le enviará por correo electrónico.',
   'certificate.download': 'Descargar el certificado',
   'certificate.failed': 'No se pudo descargar el certificado',
+  'certificate.openBadge': 'Descargar Open Badge',
 
   // Certificate verification
   'verify.enterCode': 'Introduzca el código de verificación impreso en el certificado',
@@ -187,6 +188,15 @@ const es: Catalogue = {
     'Ningún certificado válido coincide con <0>{code}</0>. Compruebe el código impreso en el certificado; un certificado retirado ya no se puede verificar.',
   'verify.failedTitle': 'No se pudo comprobar el certificado',
   'verify.failedText': 'Se ha producido un error por nuestra parte. Inténtelo de nuevo en unos momentos.',
+  'verify.credentialTitle': 'Comprobar una credencial',
+  'verify.credentialText':
+    'Pegue una credencial Open Badges (el texto del archivo .jwt) para comprobar que es auténtica.',
+  'verify.credentialLabel': 'Credencial',
+  'verify.credentialEmpty': 'Pegue una credencial',
+  'verify.credentialSubmit': 'Comprobar credencial',
+  'verify.credentialGenuine': 'Auténtica: emitida a <0>{name}</0> el <1>{date}</1> por {title}.',
+  'verify.credentialRevoked': 'Revocada: esta credencial fue retirada y ya no es válida.',
+  'verify.credentialAltered': 'No auténtica: esta credencial fue alterada o no se emitió aquí.',
 
   // A student path that does not exist
   'notFound.title': 'Página no encontrada',

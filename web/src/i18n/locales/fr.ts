@@ -169,6 +169,7 @@ const fr: Catalogue = {
     'Votre certificat est toujours en cours de préparation ; il vous sera également envoyé par e-mail.',
   'certificate.download': 'Télécharger le certificat',
   'certificate.failed': 'Impossible de télécharger le certificat',
+  'certificate.openBadge': 'Télécharger l’Open Badge',
 
   // Certificate verification
   'verify.enterCode': 'Saisissez le code de vérification imprimé sur le certificat',
@@ -189,6 +190,15 @@ const fr: Catalogue = {
     'Aucun certificat valide ne correspond à <0>{code}</0>. Vérifiez le code imprimé sur le certificat ; un certificat retiré ne peut plus être vérifié.',
   'verify.failedTitle': 'Le certificat n’a pas pu être vérifié',
   'verify.failedText': 'Un problème est survenu de notre côté. Veuillez réessayer dans un instant.',
+  'verify.credentialTitle': 'Vérifier un justificatif',
+  'verify.credentialText':
+    'Collez un justificatif Open Badges (le texte du fichier .jwt) pour vérifier qu’il est authentique.',
+  'verify.credentialLabel': 'Justificatif',
+  'verify.credentialEmpty': 'Collez un justificatif',
+  'verify.credentialSubmit': 'Vérifier le justificatif',
+  'verify.credentialGenuine': 'Authentique : délivré à <0>{name}</0> le <1>{date}</1> pour {title}.',
+  'verify.credentialRevoked': 'Révoqué : ce justificatif a été retiré et n’est plus valide.',
+  'verify.credentialAltered': 'Non authentique : ce justificatif a été modifié, ou n’a pas été délivré ici.',
 
   // A student path that does not exist
   'notFound.title': 'Page introuvable',

@@ -166,6 +166,7 @@ const pt: Catalogue = {
     'Seu certificado ainda está sendo preparado; ele também será enviado a você por e-mail.',
   'certificate.download': 'Baixar o certificado',
   'certificate.failed': 'Não foi possível baixar o certificado',
+  'certificate.openBadge': 'Baixar Open Badge',
 
   // Certificate verification
   'verify.enterCode': 'Digite o código de verificação impresso no certificado',
@@ -186,6 +187,15 @@ const pt: Catalogue = {
     'Nenhum certificado válido corresponde a <0>{code}</0>. Verifique o código impresso no certificado; um certificado revogado não pode mais ser verificado.',
   'verify.failedTitle': 'Não foi possível verificar o certificado',
   'verify.failedText': 'Ocorreu um problema do nosso lado. Tente novamente em instantes.',
+  'verify.credentialTitle': 'Verificar uma credencial',
+  'verify.credentialText':
+    'Cole uma credencial Open Badges (o texto do arquivo .jwt) para verificar se ela é autêntica.',
+  'verify.credentialLabel': 'Credencial',
+  'verify.credentialEmpty': 'Cole uma credencial',
+  'verify.credentialSubmit': 'Verificar credencial',
+  'verify.credentialGenuine': 'Autêntica: emitida para <0>{name}</0> em <1>{date}</1> por {title}.',
+  'verify.credentialRevoked': 'Revogada: esta credencial foi retirada e não é mais válida.',
+  'verify.credentialAltered': 'Não autêntica: esta credencial foi alterada ou não foi emitida aqui.',
 
   // A student path that does not exist
   'notFound.title': 'Página não encontrada',

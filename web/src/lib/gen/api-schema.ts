@@ -9697,6 +9697,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/verify/{code}/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The certificate's Open Badges 3.0 OpenBadgeCredential, signed as a VC-JWT (attachment certificate-{code}.jwt) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description application/vc+ld+json+jwt: the compact JWS */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description No certificate has this code (never issued, not issued yet, or revoked) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/verify/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether a presented credential is genuine, revoked (its result or student deleted) or altered */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        credential: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The answer: genuine (with what the certificate shows), revoked or altered */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            assessmentTitle: string;
+                            code: string;
+                            issuedAt: string;
+                            name: string;
+                            /** @description Percent of the points, to one decimal (a whole number when it is one); never rounded up to a whole number the score does not reach, so a fail never reads as the pass mark (69.95 is 69.9) */
+                            percentage: number;
+                            /** @constant */
+                            status: "genuine";
+                        } | {
+                            code: string;
+                            /** @constant */
+                            status: "revoked";
+                        } | {
+                            /** @constant */
+                            status: "altered";
+                        };
+                    };
+                };
+                /** @description No credential given */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/verify/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public keys (RS256) that check the credentials: the current one and retired ones still valid */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A JSON Web Key Set */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            keys: ({
+                                e: string;
+                                kid: string;
+                                kty: string;
+                                n: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

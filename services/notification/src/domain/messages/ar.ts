@@ -38,5 +38,9 @@ export const ar: Catalogue<MailMessage> = {
   'certificate.verify': 'يمكن لأي شخص التحقق من صحتها عبر {url} (رمز التحقق {code}).',
   'certificate.code': 'رمز التحقق:',
   'certificate.verify.there': 'ويمكن لكل من يطّلع عليها التحقق من صحتها عبر هذا الرابط.',
+  'certificate.openBadge':
+    'شهادتك متاحة أيضًا بصيغة Open Badge، وهي اعتماد موقَّع تقرؤه المحافظ الرقمية وأنظمة أصحاب العمل: {url}',
+  'certificate.openBadge.html':
+    'شهادتك متاحة أيضًا بصيغة Open Badge، وهي اعتماد موقَّع تقرؤه المحافظ الرقمية وأنظمة أصحاب العمل:',
   'certificate.wishes': 'نتمنى لك دوام التوفيق في دراستك.',
 };

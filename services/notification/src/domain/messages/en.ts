@@ -38,6 +38,10 @@ export const en = {
   'certificate.verify': 'Anyone can check that it is genuine at {url} (verification code {code}).',
   'certificate.code': 'Verification code:',
   'certificate.verify.there': 'Anyone you show it to can check there that it is genuine.',
+  'certificate.openBadge':
+    "Your certificate is also an Open Badge, a signed credential that digital wallets and employers' systems read: {url}",
+  'certificate.openBadge.html':
+    "Your certificate is also an Open Badge, a signed credential that digital wallets and employers' systems read:",
   'certificate.wishes': 'We wish you every success in your studies.',
 } as const;
 

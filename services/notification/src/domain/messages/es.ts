@@ -43,5 +43,9 @@ export const es: Catalogue<MailMessage> = {
   'certificate.code': 'Código de verificación:',
   'certificate.verify.there':
     'Cualquier persona a la que se lo muestre puede comprobar allí que es auténtico.',
+  'certificate.openBadge':
+    'Su certificado también es un Open Badge, una credencial firmada que leen las billeteras digitales y los sistemas de los empleadores: {url}',
+  'certificate.openBadge.html':
+    'Su certificado también es un Open Badge, una credencial firmada que leen las billeteras digitales y los sistemas de los empleadores:',
   'certificate.wishes': 'Le deseamos mucho éxito en sus estudios.',
 };

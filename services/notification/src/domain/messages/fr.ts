@@ -42,5 +42,9 @@ export const fr: Catalogue<MailMessage> = {
     'Toute personne peut en vérifier l’authenticité sur {url} (code de vérification {code}).',
   'certificate.code': 'Code de vérification\u00a0:',
   'certificate.verify.there': 'Toute personne à qui vous le présentez peut y vérifier son authenticité.',
+  'certificate.openBadge':
+    'Votre certificat est aussi un Open Badge, un justificatif signé que lisent les portefeuilles numériques et les systèmes des employeurs : {url}',
+  'certificate.openBadge.html':
+    'Votre certificat est aussi un Open Badge, un justificatif signé que lisent les portefeuilles numériques et les systèmes des employeurs :',
   'certificate.wishes': 'Nous vous souhaitons plein succès dans vos études.',
 };

@@ -40,5 +40,9 @@ export const pt: Catalogue<MailMessage> = {
     'Qualquer pessoa pode confirmar a autenticidade dele em {url} (código de verificação {code}).',
   'certificate.code': 'Código de verificação:',
   'certificate.verify.there': 'Qualquer pessoa a quem você o mostrar pode confirmar ali que ele é autêntico.',
+  'certificate.openBadge':
+    'Seu certificado também é um Open Badge, uma credencial assinada que carteiras digitais e sistemas de empregadores leem: {url}',
+  'certificate.openBadge.html':
+    'Seu certificado também é um Open Badge, uma credencial assinada que carteiras digitais e sistemas de empregadores leem:',
   'certificate.wishes': 'Desejamos muito sucesso em seus estudos.',
 };

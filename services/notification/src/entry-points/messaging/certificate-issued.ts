@@ -33,6 +33,7 @@ export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: Ob
             event.totalPoints > 0 ? shownPercentage(event.score, event.totalPoints) : event.percentage,
           code: event.assessmentCode,
           verificationUrl: event.verificationUrl,
+          credentialUrl: event.credentialUrl,
           resent: event.resend,
           language: event.language,
         }),

@@ -1,11 +1,13 @@
 import { shownPercentage } from '@readiness/contracts';
 import type { Database } from '@readiness/kit/db';
 import { notFound } from '@readiness/kit/errors';
+import type { SigningKeys } from '@readiness/kit/auth';
 import type { Logger } from '@readiness/kit/logger';
 import type { ServiceContext } from '@readiness/kit/runtime';
 import { isMissingObject, type ObjectStore } from '@readiness/kit/storage';
 import type { CertificateRecord } from '../../data-access/records';
 import type { RenderOptions } from '../../rendering/renderer';
+import { credentialUrl } from '../credentials/open-badge';
 import { CERTIFICATE_ISSUED, issuedPayload } from '../events';
 import type { LinkSigner } from '../links';
 import type { CertificateDesign, CertificateFields } from '../templates/certificate';
@@ -30,6 +32,8 @@ export interface ReportsDeps {
   /** The Arabic faces, added to a report whose student's name is in Arabic script. */
   arabicFontFaces: string;
   links: LinkSigner;
+  /** The Open Badges credentials' keys (RS256) and issuer: PUBLIC_ORIGIN without its trailing slash. */
+  credentials: { keys: SigningKeys; origin: string };
   logger: Logger;
   handleOnce: ServiceContext<unknown>['handleOnce'];
   providerName: string;
@@ -110,6 +114,7 @@ export function issuedEvent(
       downloadUrl: deps.links.downloadUrl(c.code, expiresAt),
       downloadUrlExpiresAt: expiresAt,
       verificationUrl: deps.links.verificationUrl(c.code),
+      credentialUrl: credentialUrl(deps.credentials.origin, c.code),
       resend: Boolean(resend),
       actorId: resend?.actorId ?? '',
     }),

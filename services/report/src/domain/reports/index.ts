@@ -6,11 +6,13 @@ import type { ResultCopy, VersionCopy } from '../../data-access/records';
 import type { ReportsDeps } from './context';
 import { eraseResult, eraseStudent, recordResult } from './copies';
 import { certificatePdf, reportPdf, signedCertificate, verifyCertificate } from './documents';
+import { certificateCredential, checkCredential } from './credentials';
 import { certificateIssuer } from './issue-certificates';
 import { resendCertificate } from './resend-certificate';
 
 export { certificateKey, normaliseCode, type PdfFile, type PdfRenderer, type ReportsDeps } from './context';
 export type { Verification } from './documents';
+export type { CredentialCheck } from './credentials';
 
 /**
  * The report service's use cases, one module each: keep copies of versions and results, issue each passed
@@ -39,6 +41,10 @@ export function createReports(deps: ReportsDeps) {
     verify: (code: string) => verifyCertificate(deps, code),
     signedCertificate: (code: string, expires: number, signature: string) =>
       signedCertificate(deps, { code, expires, signature }),
+    credential: (code: string) => certificateCredential(deps, code),
+    checkCredential: (token: string) => checkCredential(deps, token),
+    /** The public keys that check the credentials, served at /api/verify/jwks. */
+    credentialKeys: () => deps.credentials.keys.jwks,
   };
 }
 

@@ -6,9 +6,18 @@ import { operationsFor, serviceApi } from '@readiness/kit/openapi';
 import { attachmentDisposition } from '@readiness/kit/storage';
 import type { Response } from 'express';
 import type { PdfFile, Reports } from '../../domain/reports';
-import { codeParams, resultParams, signedLinkQuery, verificationOut } from './schemas';
+import {
+  codeParams,
+  credentialBody,
+  credentialCheckOut,
+  jwksOut,
+  resultParams,
+  signedLinkQuery,
+  verificationOut,
+} from './schemas';
 
 const TAG = 'Reports';
+const BADGES = 'Open Badges';
 
 function sendPdf(res: Response, file: PdfFile): void {
   res.setHeader('Content-Type', 'application/pdf');
@@ -61,7 +70,10 @@ const adminPdf = (
  */
 export const reportApi = serviceApi<Reports>({
   service: 'report',
-  tags: [{ name: TAG, description: 'PDF reports, certificates and their public verification' }],
+  tags: [
+    { name: TAG, description: 'PDF reports, certificates and their public verification' },
+    { name: BADGES, description: 'Certificates as Open Badges 3.0 credentials (VC-JWT) and their check' },
+  ],
   operations: {
     'GET /api/admin/results/{id}/pdf': adminPdf(
       'The PDF report of one result (attachment assessment-report-{name}.pdf)',
@@ -100,6 +112,49 @@ export const reportApi = serviceApi<Reports>({
       },
       async handle({ params, query, res }, reports) {
         sendPdf(res, await reports.signedCertificate(params.code, query.expires, query.signature));
+      },
+    }),
+    'GET /api/verify/{code}/credential': operation({
+      summary:
+        "The certificate's Open Badges 3.0 OpenBadgeCredential, signed as a VC-JWT (attachment certificate-{code}.jwt)",
+      tags: [BADGES],
+      params: codeParams,
+      invalidParams: noCertificate,
+      responses: {
+        200: { description: 'application/vc+ld+json+jwt: the compact JWS' },
+        404: 'No certificate has this code (never issued, not issued yet, or revoked)',
+      },
+      async handle({ params, res }, reports) {
+        const { token, code } = await reports.credential(params.code);
+        res.setHeader('Content-Type', 'application/vc+ld+json+jwt');
+        res.setHeader('Content-Disposition', attachmentDisposition(`certificate-${code}.jwt`));
+        res.setHeader('Cache-Control', NO_STORE);
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.end(token);
+      },
+    }),
+    'POST /api/verify/credential': operation({
+      summary:
+        'Whether a presented credential is genuine, revoked (its result or student deleted) or altered',
+      tags: [BADGES],
+      body: credentialBody,
+      responses: {
+        200: {
+          description: 'The answer: genuine (with what the certificate shows), revoked or altered',
+          body: credentialCheckOut,
+        },
+        400: 'No credential given',
+      },
+      handle: ({ body }, reports) => reports.checkCredential(body.credential),
+    }),
+    'GET /api/verify/jwks': operation({
+      summary:
+        'The public keys (RS256) that check the credentials: the current one and retired ones still valid',
+      tags: [BADGES],
+      responses: { 200: { description: 'A JSON Web Key Set', body: jwksOut } },
+      handle({ res }, reports) {
+        res.setHeader('Cache-Control', 'public, max-age=300');
+        return reports.credentialKeys();
       },
     }),
   },

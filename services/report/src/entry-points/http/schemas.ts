@@ -27,3 +27,25 @@ export const verificationOut = z.object({
   percentage: shownPercentageSchema,
   issuedAt: z.string(),
 });
+
+/** A presented VC-JWT: three base64url parts (a changed byte elsewhere is the signature's to find). */
+export const credentialBody = z.object({
+  credential: z.string().trim().min(1, 'Paste a credential').max(20_000, 'This is not a credential'),
+});
+
+export const credentialCheckOut = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('genuine'),
+    code: z.string(),
+    name: z.string(),
+    assessmentTitle: z.string(),
+    percentage: shownPercentageSchema,
+    issuedAt: z.string(),
+  }),
+  z.object({ status: z.literal('revoked'), code: z.string() }),
+  z.object({ status: z.literal('altered') }),
+]);
+
+export const jwksOut = z.object({
+  keys: z.array(z.object({ kty: z.string(), kid: z.string(), n: z.string(), e: z.string() }).loose()),
+});

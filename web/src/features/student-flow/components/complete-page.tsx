@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
-import { Award, CheckCircle2, Download, RotateCcw, Trophy } from 'lucide-react';
+import { Award, BadgeCheck, CheckCircle2, Download, RotateCcw, Trophy } from 'lucide-react';
 import { Badge, Button, ButtonLink, Spinner } from '../../../components/ui';
 import { languageDecided } from '../../../i18n/i18n';
 import type { Language } from '../../../i18n/languages';
@@ -9,6 +9,7 @@ import { useI18n, useLanguage, useT } from '../../../i18n/react';
 import type { MessageId } from '../../../i18n/locales/en';
 import { pointsToPass } from '../../../lib/bands';
 import { KEEP_CLEAR, notify, useToastClearance } from '../../../lib/toast';
+import { credentialLink } from '../../../lib/credential-link';
 import { downloadCertificate } from '../api/certificate';
 import { useGetStudentAssessmentQuery, useGetStudentResultsQuery } from '../api/student-api';
 import type { StudentResult } from '../api/types';
@@ -245,7 +246,14 @@ function ResultView({
             total: result.totalPoints,
           })}
         </p>
-        {passed && <CertificateOffer token={token} url={result.certificateUrl} wait={certificateWait} />}
+        {passed && (
+          <CertificateOffer
+            token={token}
+            url={result.certificateUrl}
+            code={result.assessmentCode}
+            wait={certificateWait}
+          />
+        )}
         {!passed && result.canRetake && (
           <ButtonLink
             to={`/assessment/${encodeURIComponent(token)}`}
@@ -272,14 +280,19 @@ function ResultView({
   );
 }
 
-/** A pass's certificate: the download once its link is there, else a calm word that it is coming. */
+/**
+ * A pass's certificate: the download once its link is there, and beside it the same certificate as an Open Badges
+ * credential (a public file named by its code), else a calm word that it is coming.
+ */
 function CertificateOffer({
   token,
   url,
+  code,
   wait,
 }: {
   token: string;
   url: string | null | undefined;
+  code: string | undefined;
   wait: 'waiting' | 'over';
 }) {
   const [busy, setBusy] = useState(false);
@@ -303,8 +316,16 @@ function CertificateOffer({
     }
   };
   return (
-    <Button icon={<Download size={18} aria-hidden="true" />} loading={busy} onClick={() => void download()}>
-      {t('certificate.download')}
-    </Button>
+    <div className="result__downloads">
+      <Button icon={<Download size={18} aria-hidden="true" />} loading={busy} onClick={() => void download()}>
+        {t('certificate.download')}
+      </Button>
+      {code && (
+        <a className="btn btn--secondary btn--md" href={credentialLink(code)} download>
+          <BadgeCheck size={18} aria-hidden="true" />
+          <span>{t('certificate.openBadge')}</span>
+        </a>
+      )}
+    </div>
   );
 }

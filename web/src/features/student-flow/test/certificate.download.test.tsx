@@ -71,6 +71,14 @@ describe('Certificate on the completion page', () => {
     );
   });
 
+  it("when the certificate is there, then its Open Badge is offered beside it, named by the result's code", async () => {
+    db.results = [makeResult({ certificateUrl: LINK })];
+    renderStudentApp(completePath);
+    const link = await screen.findByRole('link', { name: 'Download Open Badge' });
+    const code = encodeURIComponent(makeResult().assessmentCode!);
+    expect(new URL(link.getAttribute('href')!).pathname).toBe(`/api/verify/${code}/credential`);
+  });
+
   it('when the download fails, then "Failed to download certificate" shows', async () => {
     certificateServer(403);
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);

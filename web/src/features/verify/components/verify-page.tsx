@@ -1,11 +1,13 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
-import { AlertTriangle, BadgeCheck, SearchX } from 'lucide-react';
+import { AlertTriangle, BadgeCheck, Download, SearchX } from 'lucide-react';
 import { Button, Input, Logo, Spinner } from '../../../components/ui';
 import { formatDay } from '../../../i18n/format';
 import { LanguageSelect } from '../../../i18n/language-select';
 import { T, useI18n, useT } from '../../../i18n/react';
 import { useCertificateVerification } from '../api/certificate-verification';
+import { credentialLink } from '../../../lib/credential-link';
+import { CredentialCheckForm } from './credential-check';
 import { useVisitorLanguage } from '../../../i18n/use-visitor-language';
 
 /**
@@ -118,6 +120,7 @@ function CodeSection({ malformed }: { malformed: boolean }) {
         </>
       )}
       <CodeForm />
+      <CredentialCheckForm />
     </section>
   );
 }
@@ -126,10 +129,13 @@ function CodeSection({ malformed }: { malformed: boolean }) {
 function AnotherCode() {
   const t = useT();
   return (
-    <div className="verify__another">
-      <h2 className="verify__another-title">{t('verify.anotherTitle')}</h2>
-      <CodeForm />
-    </div>
+    <>
+      <div className="verify__another">
+        <h2 className="verify__another-title">{t('verify.anotherTitle')}</h2>
+        <CodeForm />
+      </div>
+      <CredentialCheckForm />
+    </>
   );
 }
 
@@ -192,6 +198,14 @@ function Verification() {
               <dd className="verify__code">{code.toUpperCase()}</dd>
             </div>
           </dl>
+          <a
+            className="btn btn--secondary btn--md verify__badge"
+            href={credentialLink(code.toUpperCase())}
+            download
+          >
+            <Download size={18} aria-hidden="true" />
+            <span>{t('certificate.openBadge')}</span>
+          </a>
           <AnotherCode />
         </>
       )}

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file readiness/events/v2/report.proto.
  */
 export const file_readiness_events_v2_report: GenFile = /*@__PURE__*/
-  fileDesc("CiByZWFkaW5lc3MvZXZlbnRzL3YyL3JlcG9ydC5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MiLNAwoRQ2VydGlmaWNhdGVJc3N1ZWQSEQoJcmVzdWx0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIXCg9hc3Nlc3NtZW50X2NvZGUYBSABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgGIAEoCRISCgpwZXJjZW50YWdlGAcgASgFEhIKCm9iamVjdF9rZXkYCCABKAkSEAoIcGRmX3NpemUYCSABKAUSEgoKcGRmX3NoYTI1NhgKIAEoCRIUCgxkb3dubG9hZF91cmwYCyABKAkSOwoXZG93bmxvYWRfdXJsX2V4cGlyZXNfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHZlcmlmaWNhdGlvbl91cmwYDSABKAkSLQoJaXNzdWVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZXNlbmQYDyABKAgSEAoIYWN0b3JfaWQYECABKAkSEAoIbGFuZ3VhZ2UYESABKAkSDQoFc2NvcmUYEiABKAUSFAoMdG90YWxfcG9pbnRzGBMgASgFYgZwcm90bzM", [file_google_protobuf_timestamp]);
+  fileDesc("CiByZWFkaW5lc3MvZXZlbnRzL3YyL3JlcG9ydC5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MiLlAwoRQ2VydGlmaWNhdGVJc3N1ZWQSEQoJcmVzdWx0X2lkGAEgASgJEhIKCnN0dWRlbnRfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRINCgVlbWFpbBgEIAEoCRIXCg9hc3Nlc3NtZW50X2NvZGUYBSABKAkSGAoQYXNzZXNzbWVudF90aXRsZRgGIAEoCRISCgpwZXJjZW50YWdlGAcgASgFEhIKCm9iamVjdF9rZXkYCCABKAkSEAoIcGRmX3NpemUYCSABKAUSEgoKcGRmX3NoYTI1NhgKIAEoCRIUCgxkb3dubG9hZF91cmwYCyABKAkSOwoXZG93bmxvYWRfdXJsX2V4cGlyZXNfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHZlcmlmaWNhdGlvbl91cmwYDSABKAkSLQoJaXNzdWVkX2F0GA4gASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZyZXNlbmQYDyABKAgSEAoIYWN0b3JfaWQYECABKAkSEAoIbGFuZ3VhZ2UYESABKAkSDQoFc2NvcmUYEiABKAUSFAoMdG90YWxfcG9pbnRzGBMgASgFEhYKDmNyZWRlbnRpYWxfdXJsGBQgASgJYgZwcm90bzM", [file_google_protobuf_timestamp]);
 
 /**
  * report.certificate.issued.v2: a passed result's certificate was rendered and stored (once per pass), or an
@@ -147,6 +147,14 @@ export type CertificateIssued = Message<"readiness.events.v2.CertificateIssued">
    * @generated from field: int32 total_points = 19;
    */
   totalPoints: number;
+
+  /**
+   * `{PUBLIC_ORIGIN}/api/verify/{code}/credential`: the certificate as an Open Badges 3.0 credential (a VC-JWT file),
+   * public and not expiring (empty from an older publisher).
+   *
+   * @generated from field: string credential_url = 20;
+   */
+  credentialUrl: string;
 };
 
 /**

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { shownPercentage } from '@readiness/contracts';
+import type { SigningKeys } from '@readiness/kit/auth';
+import { SignJWT, createLocalJWKSet, jwtVerify } from 'jose';
+
+/** VC Data Model 1.1 and the Open Badges 3.0 context that goes with it (`issuanceDate`, the `vc` claim). */
+export const CREDENTIAL_CONTEXT = [
+  'https://www.w3.org/2018/credentials/v1',
+  'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.2.json',
+] as const;
+
+/** What a credential says, taken from the certificate it stands beside. */
+export interface CredentialFacts {
+  code: string;
+  email: string;
+  assessmentTitle: string;
+  score: number;
+  totalPoints: number;
+  issuedAt: Date;
+}
+
+export interface CredentialIssuer {
+  /** PUBLIC_ORIGIN without a trailing slash: the issuer's id and URL, and where its credentials are served. */
+  origin: string;
+  name: string;
+}
+
+export const credentialUrl = (origin: string, code: string) =>
+  `${origin}/api/verify/${encodeURIComponent(code)}/credential`;
+
+/**
+ * The student is named by a salted SHA-256 of their e-mail address (OB 3.0's IdentityObject), not in clear: whoever
+ * is shown the credential can check it against the address the student gives them. The certificate's code is the salt.
+ */
+export const identityHash = (email: string, salt: string) =>
+  `sha256$${createHash('sha256').update(`${email.trim().toLowerCase()}${salt}`, 'utf8').digest('hex')}`;
+
+/** The assessment as an achievement: one id per title (titles are what certificates print). */
+const achievementId = (origin: string, title: string) =>
+  `${origin}/verify#achievement-${createHash('sha256').update(title, 'utf8').digest('hex').slice(0, 32)}`;
+
+/** The Open Badges 3.0 OpenBadgeCredential of one certificate, without its proof. */
+export function openBadgeCredential(facts: CredentialFacts, issuer: CredentialIssuer) {
+  const percentage = shownPercentage(facts.score, facts.totalPoints);
+  const description = `Passed the ${facts.assessmentTitle} readiness assessment with ${percentage}%.`;
+  return {
+    '@context': [...CREDENTIAL_CONTEXT],
+    id: credentialUrl(issuer.origin, facts.code),
+    type: ['VerifiableCredential', 'OpenBadgeCredential'],
+    name: facts.assessmentTitle,
+    description,
+    issuer: { id: issuer.origin, type: ['Profile'], name: issuer.name, url: issuer.origin },
+    issuanceDate: facts.issuedAt.toISOString(),
+    credentialSubject: {
+      type: ['AchievementSubject'],
+      identifier: [
+        {
+          type: 'IdentityObject',
+          identityType: 'emailAddress',
+          hashed: true,
+          identityHash: identityHash(facts.email, facts.code),
+          salt: facts.code,
+        },
+      ],
+      achievement: {
+        id: achievementId(issuer.origin, facts.assessmentTitle),
+        type: ['Achievement'],
+        achievementType: 'Assessment',
+        name: facts.assessmentTitle,
+        description: `The ${facts.assessmentTitle} distance-education readiness assessment of ${issuer.name}.`,
+        criteria: { narrative: 'Pass the assessment with at least its pass mark.' },
+        humanCode: facts.code,
+      },
+      result: [{ type: ['Result'], value: `${percentage}%` }],
+    },
+  };
+}
+
+export type OpenBadgeCredential = ReturnType<typeof openBadgeCredential>;
+
+/**
+ * The credential as a VC-JWT (RS256, the report service's key named by `kid`): `iss` the issuer, `jti` the credential's
+ * id, `sub` the subject's identity hash, `nbf` the issue time, `vc` the credential. Deterministic: the same certificate
+ * and key always give the same token.
+ */
+export function signCredential(credential: OpenBadgeCredential, keys: SigningKeys): Promise<string> {
+  return new SignJWT({ vc: credential })
+    .setProtectedHeader({ alg: 'RS256', kid: keys.kid, typ: 'JWT' })
+    .setIssuer(credential.issuer.id)
+    .setJti(credential.id)
+    .setSubject(credential.credentialSubject.identifier[0]!.identityHash)
+    .setNotBefore(Math.floor(new Date(credential.issuanceDate).getTime() / 1000))
+    .sign(keys.privateKey);
+}
+
+/** What a presented VC-JWT proves, before the stored certificate is asked. */
+export type SignatureCheck =
+  { ok: true; code: string; vc: unknown; nbf: unknown; sub: unknown } | { ok: false };
+
+/**
+ * Whether a token is signed by one of this service's keys (current or retired) for this issuer, and which certificate
+ * code it names. Anything else (another key, a changed byte, not a JWT) is not.
+ */
+export async function checkSignature(
+  token: string,
+  keys: SigningKeys,
+  origin: string,
+): Promise<SignatureCheck> {
+  try {
+    const { payload } = await jwtVerify(token.trim(), createLocalJWKSet(keys.jwks), {
+      algorithms: ['RS256'],
+      issuer: origin,
+    });
+    const prefix = `${origin}/api/verify/`;
+    const jti = payload.jti ?? '';
+    const match = jti.startsWith(prefix) ? /^([^/]+)\/credential$/.exec(jti.slice(prefix.length)) : null;
+    if (!match) return { ok: false };
+    return {
+      ok: true,
+      code: decodeURIComponent(match[1]!),
+      vc: payload.vc,
+      nbf: payload.nbf,
+      sub: payload.sub,
+    };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** True when a verified token's claims are exactly those of the stored certificate's credential. */
+export function sameClaims(
+  check: Extract<SignatureCheck, { ok: true }>,
+  expected: OpenBadgeCredential,
+): boolean {
+  return (
+    isDeepStrictEqual(check.vc, expected) &&
+    check.sub === expected.credentialSubject.identifier[0]!.identityHash &&
+    check.nbf === Math.floor(new Date(expected.issuanceDate).getTime() / 1000)
+  );
+}
