@@ -17,7 +17,7 @@ export function EventLabel({ type }: { type: string }) {
   return (
     <span className="webhook-event">
       <code>{type}</code>
-      {meaning && <span className="muted"> {t(meaning)}</span>}
+      {meaning && <span className="muted">{t(meaning)}</span>}
     </span>
   );
 }

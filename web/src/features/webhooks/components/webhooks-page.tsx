@@ -65,6 +65,7 @@ export function WebhooksPage() {
     <div className="stack">
       <Card
         title={t('webhooks.list.title')}
+        className="webhook-endpoints"
         actions={
           <Button
             icon={<Plus size={18} aria-hidden="true" />}
