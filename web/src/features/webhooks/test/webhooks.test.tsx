@@ -93,6 +93,20 @@ beforeEach(() => {
         secret: `whsec_secret${secrets}`,
       });
     }),
+    http.put('/api/admin/webhooks/{id}', async ({ params, request }) => {
+      const body = await request.json();
+      const endpoint = endpoints.find((e) => e.id === params.id)!;
+      Object.assign(endpoint, body, { disabledReason: body.disabled ? 'Disabled by an admin' : null });
+      return answer('/api/admin/webhooks/{id}', 'put', { endpoint });
+    }),
+    http.delete('/api/admin/webhooks/{id}', ({ params, response }) => {
+      endpoints = endpoints.filter((e) => e.id !== params.id);
+      return response(204).empty();
+    }),
+    http.post('/api/admin/webhooks/{id}/test', () => {
+      deliveries.unshift(delivery({ id: 'd-test', eventType: 'webhook.test' }));
+      return answer('/api/admin/webhooks/{id}/test', 'post', { deliveryId: 'd-test' }, { status: 202 });
+    }),
     http.get('/api/admin/webhooks/{id}/deliveries', () =>
       answer('/api/admin/webhooks/{id}/deliveries', 'get', { deliveries }),
     ),
@@ -207,6 +221,29 @@ describe('Webhooks', () => {
       'URL leads to a linkLocal address, which cannot receive webhooks',
     );
     expect(screen.queryByRole('dialog', { name: /signing secret/ })).not.toBeInTheDocument();
+  });
+
+  it('when a test event is sent, then the log opens with it; Disable asks first and shows the reason; Delete asks first', async () => {
+    const { user } = await openWebhooks();
+    const url = 'https://crm.example.edu/hooks/readiness';
+    await user.click(screen.getByRole('button', { name: `Send a test event to ${url}` }));
+    expect(await screen.findByText('A test event is on its way')).toBeInTheDocument();
+    const log = await screen.findByRole('table', { name: `Delivery log of ${url}` });
+    expect(await within(log).findByText('webhook.test')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: `Disable ${url}` }));
+    const disable = screen.getByRole('dialog', { name: 'Disable webhook endpoint' });
+    await user.click(within(disable).getByRole('button', { name: 'Disable' }));
+    expect(await screen.findByText('Webhook endpoint disabled')).toBeInTheDocument();
+    const row = screen.getByRole('row', { name: /crm\.example\.edu/ });
+    await waitFor(() => expect(within(row).getByText('Disabled by an admin')).toBeInTheDocument());
+    expect(endpoints[0]).toMatchObject({ disabled: true, events: ['result.recorded'] });
+
+    await user.click(screen.getByRole('button', { name: `Delete ${url}` }));
+    const remove = screen.getByRole('dialog', { name: 'Delete webhook endpoint' });
+    await user.click(within(remove).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No webhook endpoint yet')).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: `Delivery log of ${url}` })).not.toBeInTheDocument();
   });
 
   it('when a super admin is on Admin Management, then a "Webhooks" link leads to the screen', async () => {
