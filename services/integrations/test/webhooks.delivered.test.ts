@@ -21,6 +21,7 @@ let receiver: Server;
 let receiverUrl: string;
 const received: Received[] = [];
 let failing = 0;
+let redirected = 0;
 
 let h: ServiceUnderTest<IntegrationsConfig, undefined, never>;
 const token = superAdminToken();
@@ -30,6 +31,12 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
+      // A receiver that sends its deliveries elsewhere: the sender must not follow it.
+      if (req.url?.startsWith('/redirect')) {
+        redirected++;
+        res.writeHead(302, { location: `${receiverUrl}/hooks/followed` }).end('moved');
+        return;
+      }
       if (failing > 0) {
         failing--;
         res.writeHead(503).end('busy, try later');
@@ -253,6 +260,20 @@ describe('webhooks', () => {
     ]);
   });
 
+  it('when the receiver answers a redirect (to a loopback URL), then it is not followed and the log shows the 302', async () => {
+    const { endpoint } = await addEndpoint(['student.deleted'], `${receiverUrl}/redirect/${randomUUID()}`);
+    await h.call('POST', `/api/admin/webhooks/${endpoint.id}/test`, { token });
+    await eventually(
+      async () => expect((await deliveries(endpoint.id))[0]).toMatchObject({ lastStatus: 302 }),
+      'the redirect answered',
+    );
+    expect(redirected).toBeGreaterThan(0);
+    const [log] = await deliveries(endpoint.id);
+    expect(log).toMatchObject({ lastAnswer: 'moved' });
+    expect(log!.state).not.toBe('sent');
+    expect(received.filter((r) => r.path === '/hooks/followed')).toEqual([]);
+  });
+
   it('when an endpoint keeps failing past the give-up time, then its delivery is given up and the endpoint disabled', async () => {
     {
       const { endpoint } = await addEndpoint(['student.started'], 'http://127.0.0.1:9/closed');
@@ -269,5 +290,39 @@ describe('webhooks', () => {
       );
       expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'failed', lastStatus: null });
     }
+  });
+});
+
+describe('webhooks where private networks are not allowed (the default)', () => {
+  let strict: ServiceUnderTest<IntegrationsConfig, undefined, never>;
+  beforeAll(async () => {
+    strict = await startServiceUnderTest(integrationsService, {
+      kind: 'embedded',
+      config: { EVENT_SECRETS_KEY: generateEventSecretsKey(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: false },
+    });
+  });
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it.each([
+    ['loopback written in the URL', () => `https://127.0.0.1:${new URL(receiverUrl).port}/hooks`, /loopback/],
+    ['a host name that resolves to loopback', () => 'https://localhost/hooks', /loopback/],
+    ['IPv6 loopback', () => 'https://[::1]/hooks', /loopback/],
+    ['a private address', () => 'https://10.1.2.3/hooks', /private/],
+    ['plain http', () => `http://127.0.0.1:${new URL(receiverUrl).port}/hooks`, /https/],
+  ])('when an endpoint is %s, then it is refused at save and nothing is kept', async (_, url, why) => {
+    const before = received.length;
+    const res = await strict.call('POST', '/api/admin/webhooks', {
+      token,
+      body: { url: url(), events: ['student.deleted'] },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string; field?: string }).message).toMatch(why);
+    const list = (await (await strict.call('GET', '/api/admin/webhooks', { token })).json()) as {
+      endpoints: unknown[];
+    };
+    expect(list.endpoints).toEqual([]);
+    expect(received.length).toBe(before);
   });
 });

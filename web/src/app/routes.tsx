@@ -139,6 +139,14 @@ export const routes: RouteObject[] = [
                         Component: m.LmsConnectionsPage,
                       })),
                   },
+                  {
+                    path: '/admin/webhooks',
+                    handle: titled('layout.title.webhooks'),
+                    lazy: () =>
+                      import('../features/webhooks/components/webhooks-page').then((m) => ({
+                        Component: m.WebhooksPage,
+                      })),
+                  },
                 ],
               },
             ],

@@ -159,6 +159,8 @@ export const api = createApi({
     'SecondFactor',
     'LtiPlatform',
     'LmsGrade',
+    'WebhookEndpoint',
+    'WebhookDelivery',
   ],
   endpoints: () => ({}),
 });

@@ -13,6 +13,7 @@ export default {
   'admins.list.searchPlaceholder': 'Search by name or email',
   'admins.list.auditLog': 'Audit Log',
   'admins.list.lmsConnections': 'LMS connections',
+  'admins.list.webhooks': 'Webhooks',
   'admins.list.loading': 'Loading admins',
   'admins.list.empty': 'No admins found',
   'admins.list.noMatch': 'No admin matches this search.',

@@ -22,6 +22,7 @@ import misc from './misc';
 import results from './results';
 import students from './students';
 import translations from './translations';
+import webhooks from './webhooks';
 
 const en = {
   ...common,
@@ -37,6 +38,7 @@ const en = {
   ...results,
   ...students,
   ...translations,
+  ...webhooks,
 };
 
 export default en;

@@ -21,6 +21,7 @@ export default {
   'layout.title.admins': 'Admin Management',
   'layout.title.audit': 'Audit Log',
   'layout.title.lti': 'LMS connections',
+  'layout.title.webhooks': 'Webhooks',
   'layout.defaultTitle': 'Admin Portal',
   'layout.documentTitle': '{title} · Readiness Admin',
   'layout.skipToContent': 'Skip to content',
