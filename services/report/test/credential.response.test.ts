@@ -1,6 +1,6 @@
 import { eventually } from '@readiness/testing';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { PUBLIC_ORIGIN, resultFacts, startReport, type Harness } from './harness';
+import { issuedPass, PUBLIC_ORIGIN, startReport, type Harness } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -15,12 +15,7 @@ describe('Open Badges credentials through HTTP', () => {
     await h?.close();
   });
 
-  const issue = async (email: string) => {
-    const facts = resultFacts({ name: 'Mary Jackson', email, percentage: 90 });
-    await h.publishResult(facts);
-    await eventually(() => h.issued.some((e) => e.resultId === facts.resultId), 'the certificate', 30_000);
-    return facts;
-  };
+  const issue = (email: string) => issuedPass(h, 'Mary Jackson', email, 90);
   const credentialOf = async (code: string) => {
     const res = await h.get(`/api/verify/${code}/credential`, { token: null });
     return { res, token: await res.text() };

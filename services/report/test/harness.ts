@@ -18,7 +18,8 @@ import { startService, type RunningService } from '@readiness/kit/runtime';
 import { parseS3Endpoint } from '@readiness/kit/storage';
 import { Client } from 'minio';
 import { notificationService } from '@readiness/notification';
-import { createTestDatabase, startServiceUnderTest, testAdminToken } from '@readiness/testing';
+import { createTestDatabase, eventually, startServiceUnderTest, testAdminToken } from '@readiness/testing';
+import { resultFacts } from './events';
 import {
   reportService,
   type ReportConfig,
@@ -212,4 +213,12 @@ export async function startReport(
     await close();
     throw err;
   }
+}
+
+/** A passed result published for `name` and `email`, once its certificate is issued. */
+export async function issuedPass(h: Harness, name: string, email: string, percentage: number) {
+  const facts = resultFacts({ name, email, percentage });
+  await h.publishResult(facts);
+  await eventually(() => h.issued.some((e) => e.resultId === facts.resultId), 'the certificate', 30_000);
+  return facts;
 }

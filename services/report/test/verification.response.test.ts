@@ -1,5 +1,5 @@
 import { eventually } from '@readiness/testing';
-import { resultFacts, startReport, type Harness } from './harness';
+import { issuedPass, startReport, type Harness } from './harness';
 
 jest.setTimeout(120_000);
 
@@ -14,12 +14,7 @@ describe('certificate verification', () => {
     await h?.close();
   });
 
-  const issue = async (email: string) => {
-    const facts = resultFacts({ name: 'Katherine Johnson', email, percentage: 88 });
-    await h.publishResult(facts);
-    await eventually(() => h.issued.some((e) => e.resultId === facts.resultId), 'the certificate', 30_000);
-    return facts;
-  };
+  const issue = (email: string) => issuedPass(h, 'Katherine Johnson', email, 88);
 
   it('when a code belongs to an issued certificate, then it verifies with the name, title, percentage and date only', async () => {
     const facts = await issue('kj@example.edu');
