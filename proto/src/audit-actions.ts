@@ -29,6 +29,7 @@ export const AUDIT_ACTION_LABELS = {
   'student.reminded': 'Reminder sent',
   'student.deleted': 'Student deleted',
   'student.extra-time-changed': 'Extra time changed',
+  'student.data-exported': 'Student data exported',
   'result.deleted': 'Result deleted',
   'certificate.resend-requested': 'Certificate resent',
   'results.exported': 'Results exported',

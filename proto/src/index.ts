@@ -19,6 +19,7 @@ import {
   AdminUpdatedSchema,
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
+import { StudentExportAnsweredSchema } from './gen/readiness/events/v1/export_pb';
 import { LtiPlatformChangedSchema } from './gen/readiness/events/v1/integrations_pb';
 import { ReportDownloadedSchema } from './gen/readiness/events/v1/report_pb';
 import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/readiness/events/v2/report_pb';
@@ -33,6 +34,7 @@ import {
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
+  StudentExportRequestedSchema,
   StudentExtraTimeChangedSchema,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
@@ -43,6 +45,7 @@ import {
 export * from './gen/readiness/events/v1/assessment_pb';
 export * from './gen/readiness/events/v1/auth_pb';
 export * from './gen/readiness/events/v1/envelope_pb';
+export * from './gen/readiness/events/v1/export_pb';
 export * from './gen/readiness/events/v1/integrations_pb';
 export * from './gen/readiness/events/v1/report_pb';
 export * from './gen/readiness/events/v1/results_pb';
@@ -79,6 +82,12 @@ export const events = {
   'report.certificate.issued.v2': CertificateIssuedV2Schema,
   'report.report.downloaded.v1': ReportDownloadedSchema,
   'integrations.lti-platform.changed.v1': LtiPlatformChangedSchema,
+  'student.export.requested.v1': StudentExportRequestedSchema,
+  'results.student-export.answered.v1': StudentExportAnsweredSchema,
+  'report.student-export.answered.v1': StudentExportAnsweredSchema,
+  'notification.student-export.answered.v1': StudentExportAnsweredSchema,
+  'integrations.student-export.answered.v1': StudentExportAnsweredSchema,
+  'auth.student-export.answered.v1': StudentExportAnsweredSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

@@ -3,9 +3,10 @@ import { LTI_LAUNCH_TICKET_PURPOSE } from '@readiness/contracts';
 import { loadSigningKeys } from '@readiness/kit/auth';
 import { createRateLimiter } from '@readiness/kit/cache';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { defineService, every } from '@readiness/kit/runtime';
+import { answerStudentExport, defineService, every } from '@readiness/kit/runtime';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { configSchema } from './config';
+import { studentExportFiles } from './data-access/student-export-repository';
 import { reachableUrl } from './domain/context';
 import type { GradesDeps } from './domain/grades';
 import { platformTokens } from './domain/platform-token';
@@ -91,7 +92,13 @@ export const integrationsService = defineService({
     };
     return {
       routes: integrationsApi.routes(deps),
-      subscriptions: [...gradeConsumers(grades), webhookConsumer(grades.handleOnce)],
+      subscriptions: [
+        ...gradeConsumers(grades),
+        webhookConsumer(grades.handleOnce),
+        answerStudentExport('integrations', { handleOnce }, (tx, student) =>
+          studentExportFiles(tx, student.studentId),
+        ),
+      ],
       jobs: [
         every('lti-sweep', SWEEP_INTERVAL_MS, () => sweepLapsed({ database, logger })),
         gradeJob(grades, config.LTI_GRADE_INTERVAL_MS),

@@ -20,6 +20,7 @@ export const auditTrailConsumers = (trail: AuditTrail): EventSubscription[] =>
     invitationResent,
     reminderRequested,
     studentDeleted,
+    exportRequested,
     resultDeleted,
     certificateResendRequested,
     attemptAdjusted,
@@ -78,6 +79,12 @@ const reminderRequested = (trail: AuditTrail) =>
         expiresAt: e.expiresAt,
       });
     },
+  });
+
+/** A subject-access export of everything the product holds about a student. */
+const exportRequested = (trail: AuditTrail) =>
+  on('auth.audit-export-requested', {
+    handle: (e, meta) => studentNamed(trail, meta.id, e, 'student.data-exported', { exportId: e.exportId }),
   });
 
 const studentDeleted = (trail: AuditTrail) =>
