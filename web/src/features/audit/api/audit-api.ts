@@ -45,6 +45,7 @@ const ACTION_MESSAGES: Record<AuditAction, () => string> = {
   'student.reminded': () => adminT('audit.action.studentReminded'),
   'student.deleted': () => adminT('audit.action.studentDeleted'),
   'student.extra-time-changed': () => adminT('audit.action.extraTimeChanged'),
+  'student.data-exported': () => adminT('audit.action.studentDataExported'),
   'result.deleted': () => adminT('audit.action.resultDeleted'),
   'certificate.resend-requested': () => adminT('audit.action.certificateResent'),
   'results.exported': () => adminT('audit.action.resultsExported'),

@@ -1,4 +1,4 @@
-import { BellRing, Check, Clock, Copy, Mail, Trash2 } from 'lucide-react';
+import { BellRing, Check, Clock, Copy, FileArchive, Mail, Trash2 } from 'lucide-react';
 import {
   actionsColumn,
   Badge,
@@ -78,6 +78,7 @@ export function studentColumns(
     onExtraTime(student: Student): void;
     onResend(student: Student): void;
     onRemind(student: Student): void;
+    onExport(student: Student): void;
     onDelete(student: Student): void;
   },
 ): Column<Student>[] {
@@ -134,6 +135,11 @@ export function studentColumns(
               onClick={() => actions.onRemind(s)}
             />
           )}
+          <IconButton
+            label={t('students.table.export', { name: s.name })}
+            icon={<FileArchive size={16} />}
+            onClick={() => actions.onExport(s)}
+          />
           <IconButton
             label={t('students.table.delete', { name: s.name })}
             icon={<Trash2 size={16} />}

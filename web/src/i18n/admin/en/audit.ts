@@ -56,6 +56,7 @@ export default {
   'audit.action.studentReminded': 'Reminder sent',
   'audit.action.studentDeleted': 'Student deleted',
   'audit.action.extraTimeChanged': 'Extra time changed',
+  'audit.action.studentDataExported': 'Student data exported',
   'audit.action.resultDeleted': 'Result deleted',
   'audit.action.certificateResent': 'Certificate resent',
   'audit.action.resultsExported': 'Results exported',
