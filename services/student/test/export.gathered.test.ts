@@ -41,12 +41,15 @@ test('when every service answers, then the ZIP holds each part in its folder, an
   expect(request!.payload).toMatchObject({ exportId: started.id, studentId: s.id, name: 'Ada Exported' });
   expect(request!.payload.actorId).not.toBe('');
 
-  const part = (service: Part['service'], files: Part['files'], extra: Partial<Part> = {}): Part => ({
-    exportId: started.id,
-    studentId: s.id,
+  const part = (
+    service: string,
+    files: NonNullable<Part['files']>,
+    about: { exportId?: string; studentId?: string } = {},
+  ): Part => ({
+    exportId: about.exportId ?? (started.id as string),
+    studentId: about.studentId ?? s.id,
     service,
     files,
-    ...extra,
   });
   const json = (path: string, data: unknown) => ({
     path,
