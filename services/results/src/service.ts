@@ -24,7 +24,9 @@ export const resultsService = defineService({
       routes: resultsApi.routes(results),
       subscriptions: [
         ...resultsConsumers(results, { versionWaitMs: config.RESULTS_VERSION_WAIT_HOURS * HOUR_MS }),
-        answerStudentExport('results', { handleOnce }, (tx, student) => studentExportFiles(tx, student.studentId)),
+        answerStudentExport('results', { handleOnce }, (tx, student) =>
+          studentExportFiles(tx, student.studentId),
+        ),
       ],
     };
   },

@@ -1,5 +1,5 @@
 import { payloadOf, type QueueName } from '@readiness/contracts';
-import type { Runner } from '../db';
+import type { Tx } from '../db';
 import { enqueue, type OnceEffect } from '../outbox';
 import { on, type EventSubscription, type ServiceContext } from './service';
 
@@ -29,7 +29,7 @@ export const EXPORT_PATH = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/[A
 export function answerStudentExport(
   service: ExportingService,
   ctx: Pick<ServiceContext<unknown>, 'handleOnce'>,
-  gather: (runner: Runner, student: ExportedStudent) => Promise<StudentExportFile[]>,
+  gather: (tx: Tx, student: ExportedStudent) => Promise<StudentExportFile[]>,
 ): EventSubscription {
   const queue = `${service}.export-requested` satisfies QueueName;
   const answered = `${service}.student-export.answered.v1` as const;

@@ -45,7 +45,10 @@ export interface DeliveriesRepository {
  * reminders, certificates), with its subject, when, and whether it went out. Mails logged before deliveries named
  * their student are matched by the address, admins' own mails excepted.
  */
-export async function studentExportFiles(runner: Runner, student: ExportedStudent): Promise<StudentExportFile[]> {
+export async function studentExportFiles(
+  runner: Runner,
+  student: ExportedStudent,
+): Promise<StudentExportFile[]> {
   const mails = await rows(
     runner,
     sql`SELECT d.template, d.recipient, d.subject, d.created_at AS queued_at,

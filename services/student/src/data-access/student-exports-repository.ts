@@ -36,7 +36,11 @@ export async function insertExport(
 }
 
 /** The student's newest export requested since `since`, with the parts received so far. */
-export async function latestExport(runner: Runner, studentId: string, since: Date): Promise<ExportRecord | undefined> {
+export async function latestExport(
+  runner: Runner,
+  studentId: string,
+  since: Date,
+): Promise<ExportRecord | undefined> {
   const [row] = await rows<{
     id: string;
     student_id: string;
@@ -59,7 +63,11 @@ export async function latestExport(runner: Runner, studentId: string, since: Dat
       studentId: row.student_id,
       requestedBy: row.requested_by,
       requestedAt: new Date(row.requested_at),
-      parts: row.parts.map((p) => ({ service: p.service, files: p.files, receivedAt: new Date(p.received_at) })),
+      parts: row.parts.map((p) => ({
+        service: p.service,
+        files: p.files,
+        receivedAt: new Date(p.received_at),
+      })),
     }
   );
 }

@@ -1,5 +1,5 @@
 import type { ReportDocument } from '@readiness/contracts';
-import type { Runner } from '@readiness/kit/db';
+import type { Tx } from '@readiness/kit/db';
 import { enqueue } from '@readiness/kit/outbox';
 import { REPORT_DOWNLOADED, downloadedPayload } from '../events';
 import { pendingBacklog, saveVersion } from '../../data-access/reports-repository';
@@ -34,7 +34,7 @@ export function createReports(deps: ReportsDeps) {
     eraseResult: (resultId: string) => eraseResult(deps, resultId),
     eraseStudent: (studentId: string) => eraseStudent(deps, studentId),
     /** Everything the service holds about a student, for their subject-access export. */
-    studentExportFiles: (runner: Runner, studentId: string) => studentExportFiles(deps, runner, studentId),
+    studentExportFiles: (tx: Tx, studentId: string) => studentExportFiles(deps, tx, studentId),
     reportPdf: (resultId: string) => reportPdf(deps, resultId),
     certificatePdf: (resultId: string) => certificatePdf(deps, resultId),
     /** A PDF handed to an admin, announced for the audit log. */

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
-import { rows, type Runner } from '@readiness/kit/db';
+import type { Tx } from '@readiness/kit/db';
 import type { StudentExportFile } from '@readiness/kit/runtime';
+import { studentRows } from '../../data-access/student-export-repository';
 import type { ReportsDeps } from './context';
 import { certificateCredential } from './credentials';
 
@@ -10,21 +10,10 @@ import { certificateCredential } from './credentials';
  */
 export async function studentExportFiles(
   deps: ReportsDeps,
-  runner: Runner,
+  tx: Tx,
   studentId: string,
 ): Promise<StudentExportFile[]> {
-  const results = await rows(
-    runner,
-    sql`SELECT result_id, attempt_id, attempt_number, name, email, version, assessment_title, localized_title,
-               language, assessment_code, score, total_points, percentage, passing_score, passed, completed_at,
-               sections, answers, timeline
-        FROM results WHERE student_id = ${studentId} ORDER BY attempt_number`,
-  );
-  const certificates = await rows<{ code: string; status: string; object_key: string }>(
-    runner,
-    sql`SELECT result_id, code, status, awarded_at, issued_at, object_key
-        FROM certificates WHERE student_id = ${studentId} ORDER BY awarded_at`,
-  );
+  const { results, certificates } = await studentRows(tx, studentId);
   const issued = certificates.filter((c) => c.status === 'issued');
   const credentials = await Promise.all(issued.map((c) => certificateCredential(deps, c.code)));
   return [
