@@ -12,6 +12,7 @@ import {
   AssessmentVersionPublishedSchema,
 } from './gen/readiness/events/v1/assessment_pb';
 import {
+  AdminAlertRequestedSchema,
   AdminCreatedSchema,
   AdminFactorChangedSchema,
   AdminPasswordResetSchema,
@@ -19,7 +20,11 @@ import {
   AdminUpdatedSchema,
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
-import { LtiPlatformChangedSchema } from './gen/readiness/events/v1/integrations_pb';
+import {
+  LtiPlatformChangedSchema,
+  WebhookEndpointChangedSchema,
+  WebhookEndpointDisabledSchema,
+} from './gen/readiness/events/v1/integrations_pb';
 import { ReportDownloadedSchema } from './gen/readiness/events/v1/report_pb';
 import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/readiness/events/v2/report_pb';
 import {
@@ -61,6 +66,7 @@ export const events = {
   'auth.admin.status-changed.v1': AdminStatusChangedSchema,
   'auth.admin.password-reset.v1': AdminPasswordResetSchema,
   'auth.admin.factor-changed.v1': AdminFactorChangedSchema,
+  'auth.admin-alert.requested.v1': AdminAlertRequestedSchema,
   'assessment.version.published.v1': AssessmentVersionPublishedSchema,
   'assessment.question-file.changed.v1': AssessmentQuestionFileChangedSchema,
   'student.student.invited.v1': StudentInvitedSchema,
@@ -79,6 +85,8 @@ export const events = {
   'report.certificate.issued.v2': CertificateIssuedV2Schema,
   'report.report.downloaded.v1': ReportDownloadedSchema,
   'integrations.lti-platform.changed.v1': LtiPlatformChangedSchema,
+  'integrations.webhook-endpoint.changed.v1': WebhookEndpointChangedSchema,
+  'integrations.webhook-endpoint.disabled.v1': WebhookEndpointDisabledSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

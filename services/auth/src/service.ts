@@ -25,6 +25,7 @@ import { temporaryPassword } from './domain/passwords';
 import { createDurableRevocations } from './domain/revocations';
 import { createAuditTrail } from './domain/audit-trail';
 import { authApi } from './entry-points/http/api';
+import { adminAlertConsumers } from './entry-points/messaging/admin-alerts';
 import { auditTrailConsumers } from './entry-points/messaging/audit-trail';
 import { createIdentityProvider } from './infrastructure/identity-provider';
 import { createPasswordHasher } from './infrastructure/password-hasher';
@@ -142,7 +143,10 @@ export const authService = defineService({
     await accounts.warmUp();
 
     return {
-      subscriptions: auditTrailConsumers(createAuditTrail(database)),
+      subscriptions: [
+        ...auditTrailConsumers(createAuditTrail(database)),
+        ...adminAlertConsumers({ handleOnce: ctx.handleOnce, logger }),
+      ],
       routes: authApi.routes({ accounts, keys, publicOrigin, redirectUri }),
       // Every verifier waits for the fill mark when the store lost it; this puts it back within a second.
       jobs: [
