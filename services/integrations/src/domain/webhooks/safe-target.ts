@@ -58,14 +58,10 @@ export async function checkHost(url: URL, allowPrivate: boolean, resolve: HostRe
   const addresses = isIP(host)
     ? [host]
     : await resolve(host).then(
-        (found) => {
-          if (!found.length) throw new Error('no address');
-          return found.map((a) => a.address);
-        },
-        () => {
-          throw refused('URL names a host that does not resolve');
-        },
+        (found) => found.map((a) => a.address),
+        () => [],
       );
+  if (!addresses.length) throw refused('URL names a host that does not resolve');
   for (const address of addresses) {
     const why = refusedAddress(address, allowPrivate);
     if (why) throw refused(`URL leads to ${why}, which cannot receive webhooks`);
