@@ -12,6 +12,7 @@ import {
   AssessmentVersionPublishedSchema,
 } from './gen/readiness/events/v1/assessment_pb';
 import {
+  AdminAlertRequestedSchema,
   AdminCreatedSchema,
   AdminFactorChangedSchema,
   AdminPasswordResetSchema,
@@ -20,7 +21,11 @@ import {
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
 import { StudentExportAnsweredSchema } from './gen/readiness/events/v1/export_pb';
-import { LtiPlatformChangedSchema } from './gen/readiness/events/v1/integrations_pb';
+import {
+  LtiPlatformChangedSchema,
+  WebhookEndpointChangedSchema,
+  WebhookEndpointDisabledSchema,
+} from './gen/readiness/events/v1/integrations_pb';
 import { ReportDownloadedSchema } from './gen/readiness/events/v1/report_pb';
 import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/readiness/events/v2/report_pb';
 import {
@@ -64,6 +69,7 @@ export const events = {
   'auth.admin.status-changed.v1': AdminStatusChangedSchema,
   'auth.admin.password-reset.v1': AdminPasswordResetSchema,
   'auth.admin.factor-changed.v1': AdminFactorChangedSchema,
+  'auth.admin-alert.requested.v1': AdminAlertRequestedSchema,
   'assessment.version.published.v1': AssessmentVersionPublishedSchema,
   'assessment.question-file.changed.v1': AssessmentQuestionFileChangedSchema,
   'student.student.invited.v1': StudentInvitedSchema,
@@ -88,6 +94,8 @@ export const events = {
   'notification.student-export.answered.v1': StudentExportAnsweredSchema,
   'integrations.student-export.answered.v1': StudentExportAnsweredSchema,
   'auth.student-export.answered.v1': StudentExportAnsweredSchema,
+  'integrations.webhook-endpoint.changed.v1': WebhookEndpointChangedSchema,
+  'integrations.webhook-endpoint.disabled.v1': WebhookEndpointDisabledSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

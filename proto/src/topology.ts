@@ -39,7 +39,7 @@ const uses = (...kinds: Array<keyof ServiceTopology['uses']>): ServiceTopology['
  * the token revocations its admin check reads; RabbitMQ to publish (its outbox relay) or to consume its queues of
  * `consumerQueues`; object storage for question files (assessment), answer files (student), certificate PDFs
  * (report, and notification to attach them); SMTP to mail (notification). Integrations (LMS registrations and
- * launches) publishes only the audit trail's events.
+ * launches, webhooks) publishes the audit trail's events and the disabling of a failing webhook endpoint.
  */
 export const topology: readonly ServiceTopology[] = [
   {
@@ -53,6 +53,7 @@ export const topology: readonly ServiceTopology[] = [
       'auth.admin.password-reset.v1',
       'auth.admin.factor-changed.v1',
       'auth.student-export.answered.v1',
+      'auth.admin-alert.requested.v1',
     ],
     adminPaths: ['/api/admin/admins', '/api/admin/audit-log', '/api/admin/security-settings'],
   },
@@ -114,7 +115,12 @@ export const topology: readonly ServiceTopology[] = [
     name: 'integrations',
     stackPort: 8107,
     uses: uses('postgres', 'rabbitmq', 'redis'),
-    publishes: ['integrations.lti-platform.changed.v1', 'integrations.student-export.answered.v1'],
+    publishes: [
+      'integrations.lti-platform.changed.v1',
+      'integrations.webhook-endpoint.changed.v1',
+      'integrations.webhook-endpoint.disabled.v1',
+      'integrations.student-export.answered.v1',
+    ],
     adminPaths: ['/api/admin/lti', '/api/admin/webhooks'],
   },
   { name: 'gateway', stackPort: 8080, uses: uses('redis'), publishes: [] },

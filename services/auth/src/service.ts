@@ -26,6 +26,7 @@ import { createDurableRevocations } from './domain/revocations';
 import { createAuditTrail } from './domain/audit-trail';
 import { authApi } from './entry-points/http/api';
 import { studentExportFiles } from './data-access/audit-trail-repository';
+import { adminAlertConsumers } from './entry-points/messaging/admin-alerts';
 import { auditTrailConsumers } from './entry-points/messaging/audit-trail';
 import { createIdentityProvider } from './infrastructure/identity-provider';
 import { createPasswordHasher } from './infrastructure/password-hasher';
@@ -146,6 +147,7 @@ export const authService = defineService({
       subscriptions: [
         ...auditTrailConsumers(createAuditTrail(database)),
         answerStudentExport('auth', ctx, (tx, student) => studentExportFiles(tx, student.studentId)),
+        ...adminAlertConsumers({ handleOnce: ctx.handleOnce, logger }),
       ],
       routes: authApi.routes({ accounts, keys, publicOrigin, redirectUri }),
       // Every verifier waits for the fill mark when the store lost it; this puts it back within a second.

@@ -4,6 +4,7 @@ import { answerStudentExport, defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { createDeliveriesRepository, studentExportFiles } from './data-access/deliveries-repository';
 import { notificationApi } from './entry-points/http/api';
+import { adminAlertRequestedConsumer } from './entry-points/messaging/admin-alert-requested';
 import { adminFactorChangedConsumer } from './entry-points/messaging/admin-factor-changed';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
 import { certificateIssuedConsumer } from './entry-points/messaging/certificate-issued';
@@ -46,6 +47,15 @@ export const notificationService = defineService({
           leaseSeconds: config.MAIL_LEASE_SECONDS,
         }),
         adminFactorChangedConsumer({
+          repo,
+          database,
+          mailer,
+          logger,
+          publicOrigin: config.PUBLIC_ORIGIN,
+          maxAttempts: config.MAIL_MAX_ATTEMPTS,
+          leaseSeconds: config.MAIL_LEASE_SECONDS,
+        }),
+        adminAlertRequestedConsumer({
           repo,
           database,
           mailer,
