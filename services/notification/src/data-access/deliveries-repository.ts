@@ -15,6 +15,8 @@ export interface Delivery {
 /** A student's latest invitation mail: queued (not sent yet, maybe retrying), sent, or failed with its reason. */
 export interface StudentDelivery {
   studentId: string;
+  /** The invitation (first or resent) or a reminder (`student-invitation-reminder`). */
+  kind: 'invitation' | 'reminder';
   status: 'queued' | 'sent' | 'failed';
   reason: string | null;
   at: Date;
@@ -114,12 +116,13 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
       );
       const latest = await rows<{
         student_id: string;
+        template: string;
         status: string;
         last_error: string | null;
         at: Date | string;
       }>(
         db,
-        sql`SELECT DISTINCT ON (d.student_id) d.student_id, c.status, c.last_error,
+        sql`SELECT DISTINCT ON (d.student_id) d.student_id, d.template, c.status, c.last_error,
               coalesce(c.done_at, c.updated_at, d.created_at) AS at
             FROM deliveries d
             LEFT JOIN effect_claims c ON c.scope = 'mail:' || d.template AND c.key = d.event_id::text
@@ -128,6 +131,7 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
       );
       return latest.map((r) => ({
         studentId: r.student_id,
+        kind: r.template === 'student-invitation-reminder' ? ('reminder' as const) : ('invitation' as const),
         status: r.status === 'done' ? 'sent' : r.status === 'failed' ? 'failed' : 'queued',
         reason: r.last_error,
         at: new Date(r.at),

@@ -1555,7 +1555,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest invitation mail of each student: queued, sent, or failed with the SMTP server's reason */
+        /** The latest invitation mail (or reminder) of each student: queued, sent, or failed with the SMTP server's reason */
         get: {
             parameters: {
                 query: {
@@ -1576,6 +1576,8 @@ export interface paths {
                         "application/json": {
                             deliveries: {
                                 at: string;
+                                /** @enum {string} */
+                                kind: "invitation" | "reminder";
                                 reason: string | null;
                                 /** @enum {string} */
                                 status: "queued" | "sent" | "failed";

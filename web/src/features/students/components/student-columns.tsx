@@ -22,11 +22,20 @@ const statusTone: Record<Student['status'], BadgeTone> = {
 function DeliveryBadge({ delivery }: { delivery: InviteDelivery | undefined }) {
   const t = useAdminT();
   if (!delivery || delivery.status === 'sent') return null;
-  if (delivery.status === 'queued') return <Badge tone="neutral">{t('students.table.inviteQueued')}</Badge>;
+  const reminder = delivery.kind === 'reminder';
+  if (delivery.status === 'queued') {
+    return (
+      <Badge tone="neutral">
+        {t(reminder ? 'students.table.reminderQueued' : 'students.table.inviteQueued')}
+      </Badge>
+    );
+  }
   const reason = delivery.reason ?? t('students.table.inviteRefused');
   return (
     <span title={reason}>
-      <Badge tone="danger">{t('students.table.inviteFailed')}</Badge>
+      <Badge tone="danger">
+        {t(reminder ? 'students.table.reminderFailed' : 'students.table.inviteFailed')}
+      </Badge>
       <span className="visually-hidden">: {reason}</span>
     </span>
   );

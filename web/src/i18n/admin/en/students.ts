@@ -27,6 +27,8 @@ export default {
   'students.table.languageBrowser': "Language: the student's browser, else English",
   'students.table.inviteQueued': 'Invite queued',
   'students.table.inviteFailed': 'Invite failed',
+  'students.table.reminderQueued': 'Reminder queued',
+  'students.table.reminderFailed': 'Reminder failed',
   'students.table.inviteRefused': 'The mail server refused the invitation',
   'students.table.linkCopied': 'Link copied for {name}',
   'students.table.copyUrl': 'Copy assessment URL for {name}',
