@@ -20,6 +20,7 @@ test('when the service starts on RabbitMQ, then every queue the chart scales on 
   expect([...chartQueues()].sort()).toEqual([
     'results.attempt-started',
     'results.attempt-submitted',
+    'results.export-requested',
     'results.invitation-resent',
     'results.student-deleted',
     'results.student-invited',
