@@ -1,7 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { loadSigningKeys, type SigningKeys } from '@readiness/kit/auth';
 import { createLogger } from '@readiness/kit/logger';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import Ajv2019 from 'ajv/dist/2019';
+import addFormats from 'ajv-formats';
+import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import {
   CREDENTIAL_CONTEXT,
   checkSignature,
@@ -53,7 +57,7 @@ describe('the OpenBadgeCredential of a certificate', () => {
     expect(credential.type).toEqual(expect.arrayContaining(['VerifiableCredential', 'OpenBadgeCredential']));
     expect(credential.id).toBe(`${ORIGIN}/api/verify/RDY-7K3F-92QX/credential`);
     expect(credential.name).toBe('Distance Learning Readiness');
-    expect(credential.issuanceDate).toBe('2026-11-30T10:15:00.000Z');
+    expect(credential.validFrom).toBe('2026-11-30T10:15:00.000Z');
     expect(credential.issuer).toEqual({
       id: ORIGIN,
       type: ['Profile'],
@@ -62,7 +66,7 @@ describe('the OpenBadgeCredential of a certificate', () => {
     });
     const subject = credential.credentialSubject;
     expect(subject.type).toEqual(['AchievementSubject']);
-    // The schema's AchievementSubject allows no other keys than these.
+    // No name or address of the student beside the hashed identity.
     expect(Object.keys(subject).sort()).toEqual(['achievement', 'identifier', 'result', 'type']);
     expect(subject.achievement).toMatchObject({
       id: expect.stringMatching(/^https:\/\//),
@@ -92,15 +96,15 @@ describe('the OpenBadgeCredential of a certificate', () => {
 describe('the VC-JWT', () => {
   const credential = openBadgeCredential(FACTS, ISSUER);
 
-  it('when signed, then its header names RS256 and the key, and its claims are iss, jti, sub, nbf and vc', async () => {
+  it("when signed, then its header names RS256 and the key, and its claims are the credential's members with iss, jti, sub and nbf", async () => {
     const token = await signCredential(credential, keys);
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'RS256', kid: keys.kid, typ: 'JWT' });
     expect(decodeJwt(token)).toEqual({
+      ...credential,
       iss: ORIGIN,
       jti: credential.id,
       sub: credential.credentialSubject.identifier[0]!.identityHash,
       nbf: Date.parse('2026-11-30T10:15:00Z') / 1000,
-      vc: credential,
     });
     // The same certificate and key give the same token (RS256 is deterministic): a download again is the same file.
     expect(await signCredential(credential, keys)).toBe(token);
@@ -139,6 +143,108 @@ describe('the VC-JWT', () => {
     expect(check.ok).toBe(true);
     const another = openBadgeCredential({ ...FACTS, score: 12 }, ISSUER);
     expect(check.ok && sameClaims(check, another)).toBe(false);
+  });
+});
+
+describe('a VC-JWT of the VC Data Model 1.1 form issued before (the credential in a `vc` claim)', () => {
+  const credential = openBadgeCredential(FACTS, ISSUER);
+  const { validFrom, ...members } = credential;
+  const legacyVc = {
+    ...members,
+    '@context': [
+      'https://www.w3.org/2018/credentials/v1',
+      'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.2.json',
+    ],
+    issuanceDate: validFrom,
+  };
+  const legacyToken = (vc: object, signing: SigningKeys) =>
+    new SignJWT({ vc })
+      .setProtectedHeader({ alg: 'RS256', kid: signing.kid, typ: 'JWT' })
+      .setIssuer(ORIGIN)
+      .setJti(credential.id)
+      .setSubject(credential.credentialSubject.identifier[0]!.identityHash)
+      .setNotBefore(Date.parse('2026-11-30T10:15:00Z') / 1000)
+      .sign(signing.privateKey);
+
+  it("when checked, then its claims are still the certificate's; with a changed score they are not", async () => {
+    const check = await checkSignature(await legacyToken(legacyVc, keys), keys, ORIGIN);
+    expect(check.ok && sameClaims(check, credential)).toBe(true);
+    const changedScore = await checkSignature(
+      await legacyToken({ ...legacyVc, description: credential.description.replace('85%', '95%') }, keys),
+      keys,
+      ORIGIN,
+    );
+    expect(changedScore.ok && sameClaims(changedScore, credential)).toBe(false);
+  });
+});
+
+/**
+ * 1EdTech's JSON Schema for the Open Badges 3.0 AchievementCredential (OpenBadgeCredential), as published: a
+ * standard's artifact, kept in the workplace's shared/ beside the repository (a developer's checkout and CI's clone
+ * alike), not in the repository. Its provenance is in shared/schemas/README.md.
+ */
+const SCHEMA_FILE = path.resolve(
+  __dirname,
+  '../../../../../../shared/schemas/ob_v3p0_achievementcredential_schema.json',
+);
+
+describe("1EdTech's Open Badges 3.0 JSON schema", () => {
+  const credential = openBadgeCredential(FACTS, ISSUER);
+  type Payload = Record<string, unknown> & { credentialSubject: Record<string, unknown> };
+  let schema: { $schema: string; required: string[] };
+  let validate: ReturnType<Ajv2019['compile']>;
+  /** The token's claims as a verifier decodes them: OB 3.0's JWT Payload is the credential itself (no `vc` claim). */
+  let payload: Payload;
+
+  beforeAll(async () => {
+    if (!existsSync(SCHEMA_FILE)) {
+      throw new Error(
+        `${SCHEMA_FILE} is missing: the published OB 3.0 AchievementCredential schema belongs there`,
+      );
+    }
+    schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'));
+    // The published schema carries `$comment`s and a tuple `items`, which Ajv's strict mode would refuse.
+    const ajv = new Ajv2019({ strict: false, allErrors: true });
+    addFormats(ajv);
+    validate = ajv.compile(schema);
+    payload = decodeJwt(await signCredential(credential, keys)) as Payload;
+  });
+
+  const errorsOf = (value: unknown) =>
+    validate(value) ? [] : validate.errors!.map((e) => `${e.instancePath || '/'} ${e.message}`);
+
+  it('when the schema is read, then it is the draft 2019-09 AchievementCredential schema', () => {
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2019-09/schema#');
+    expect(schema.required).toEqual(expect.arrayContaining(['@context', 'credentialSubject', 'validFrom']));
+  });
+
+  it("when the service's VC-JWT is decoded, then its payload validates as an OpenBadgeCredential", () => {
+    expect(errorsOf(payload)).toEqual([]);
+  });
+
+  it('when any property the schema requires of a credential is removed, then it does not validate', () => {
+    for (const property of schema.required) {
+      const { [property]: _removed, ...rest } = payload;
+      expect(errorsOf(rest)).toContain(`/ must have required property '${property}'`);
+    }
+  });
+
+  it("when the subject's achievement is removed, or its identity object is given the address in clear, then it does not validate", () => {
+    const { achievement: _removed, ...subject } = payload.credentialSubject;
+    expect(errorsOf({ ...payload, credentialSubject: subject })).toContain(
+      "/credentialSubject must have required property 'achievement'",
+    );
+    const [identity] = payload.credentialSubject.identifier as Record<string, unknown>[];
+    const inClear = { ...payload.credentialSubject, identifier: [{ ...identity, email: 'ada@example.edu' }] };
+    expect(errorsOf({ ...payload, credentialSubject: inClear })).toContain(
+      '/credentialSubject/identifier/0 must NOT have additional properties',
+    );
+  });
+
+  it('when the credential is wrapped in a `vc` claim (the VC Data Model 1.1 form), then it does not validate', () => {
+    expect(errorsOf({ iss: payload.iss, vc: credential })).toContain(
+      "/ must have required property '@context'",
+    );
   });
 });
 
