@@ -173,3 +173,6 @@ describe('a VC-JWT of the VC Data Model 1.1 form issued before (the credential i
     expect(changedScore.ok && sameClaims(changedScore, credential)).toBe(false);
   });
 });
+
+const publicPem = (keys: SigningKeys) =>
+  keys.publicKeys[0]!.key.export({ type: 'spki', format: 'pem' }).toString();
