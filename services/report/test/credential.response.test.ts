@@ -40,13 +40,17 @@ describe('Open Badges credentials through HTTP', () => {
       keys: Array<{ kid: string }>;
     };
     expect(jwks.keys.map((k) => k.kid)).toContain(decodeProtectedHeader(token).kid);
+    // OB 3.0's JWT Payload is the credential itself, with the JWT's claims beside its members.
     const claims = decodeJwt(token) as {
       iss: string;
-      vc: { type: string[]; credentialSubject: { result: unknown } };
+      vc?: unknown;
+      type: string[];
+      credentialSubject: { result: unknown };
     };
     expect(claims.iss).toBe(PUBLIC_ORIGIN);
-    expect(claims.vc.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
-    expect(claims.vc.credentialSubject.result).toEqual([{ type: ['Result'], value: '90%' }]);
+    expect(claims.vc).toBeUndefined();
+    expect(claims.type).toEqual(['VerifiableCredential', 'OpenBadgeCredential']);
+    expect(claims.credentialSubject.result).toEqual([{ type: ['Result'], value: '90%' }]);
 
     expect(await check(token)).toEqual({
       status: 200,

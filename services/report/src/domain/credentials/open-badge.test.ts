@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { loadSigningKeys, type SigningKeys } from '@readiness/kit/auth';
 import { createLogger } from '@readiness/kit/logger';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import {
   CREDENTIAL_CONTEXT,
   checkSignature,
@@ -53,7 +53,7 @@ describe('the OpenBadgeCredential of a certificate', () => {
     expect(credential.type).toEqual(expect.arrayContaining(['VerifiableCredential', 'OpenBadgeCredential']));
     expect(credential.id).toBe(`${ORIGIN}/api/verify/RDY-7K3F-92QX/credential`);
     expect(credential.name).toBe('Distance Learning Readiness');
-    expect(credential.issuanceDate).toBe('2026-11-30T10:15:00.000Z');
+    expect(credential.validFrom).toBe('2026-11-30T10:15:00.000Z');
     expect(credential.issuer).toEqual({
       id: ORIGIN,
       type: ['Profile'],
@@ -62,7 +62,7 @@ describe('the OpenBadgeCredential of a certificate', () => {
     });
     const subject = credential.credentialSubject;
     expect(subject.type).toEqual(['AchievementSubject']);
-    // The schema's AchievementSubject allows no other keys than these.
+    // No name or address of the student beside the hashed identity.
     expect(Object.keys(subject).sort()).toEqual(['achievement', 'identifier', 'result', 'type']);
     expect(subject.achievement).toMatchObject({
       id: expect.stringMatching(/^https:\/\//),
@@ -92,15 +92,15 @@ describe('the OpenBadgeCredential of a certificate', () => {
 describe('the VC-JWT', () => {
   const credential = openBadgeCredential(FACTS, ISSUER);
 
-  it('when signed, then its header names RS256 and the key, and its claims are iss, jti, sub, nbf and vc', async () => {
+  it("when signed, then its header names RS256 and the key, and its claims are the credential's members with iss, jti, sub and nbf", async () => {
     const token = await signCredential(credential, keys);
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'RS256', kid: keys.kid, typ: 'JWT' });
     expect(decodeJwt(token)).toEqual({
+      ...credential,
       iss: ORIGIN,
       jti: credential.id,
       sub: credential.credentialSubject.identifier[0]!.identityHash,
       nbf: Date.parse('2026-11-30T10:15:00Z') / 1000,
-      vc: credential,
     });
     // The same certificate and key give the same token (RS256 is deterministic): a download again is the same file.
     expect(await signCredential(credential, keys)).toBe(token);
@@ -139,6 +139,38 @@ describe('the VC-JWT', () => {
     expect(check.ok).toBe(true);
     const another = openBadgeCredential({ ...FACTS, score: 12 }, ISSUER);
     expect(check.ok && sameClaims(check, another)).toBe(false);
+  });
+});
+
+describe('a VC-JWT of the VC Data Model 1.1 form issued before (the credential in a `vc` claim)', () => {
+  const credential = openBadgeCredential(FACTS, ISSUER);
+  const { validFrom, ...members } = credential;
+  const legacyVc = {
+    ...members,
+    '@context': [
+      'https://www.w3.org/2018/credentials/v1',
+      'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.2.json',
+    ],
+    issuanceDate: validFrom,
+  };
+  const legacyToken = (vc: object, signing: SigningKeys) =>
+    new SignJWT({ vc })
+      .setProtectedHeader({ alg: 'RS256', kid: signing.kid, typ: 'JWT' })
+      .setIssuer(ORIGIN)
+      .setJti(credential.id)
+      .setSubject(credential.credentialSubject.identifier[0]!.identityHash)
+      .setNotBefore(Date.parse('2026-11-30T10:15:00Z') / 1000)
+      .sign(signing.privateKey);
+
+  it("when checked, then its claims are still the certificate's; with a changed score they are not", async () => {
+    const check = await checkSignature(await legacyToken(legacyVc, keys), keys, ORIGIN);
+    expect(check.ok && sameClaims(check, credential)).toBe(true);
+    const changedScore = await checkSignature(
+      await legacyToken({ ...legacyVc, description: credential.description.replace('85%', '95%') }, keys),
+      keys,
+      ORIGIN,
+    );
+    expect(changedScore.ok && sameClaims(changedScore, credential)).toBe(false);
   });
 });
 

@@ -4,8 +4,20 @@ import { shownPercentage } from '@readiness/contracts';
 import type { SigningKeys } from '@readiness/kit/auth';
 import { SignJWT, createLocalJWKSet, jwtVerify } from 'jose';
 
-/** VC Data Model 1.1 and the Open Badges 3.0 context that goes with it (`issuanceDate`, the `vc` claim). */
+/**
+ * VC Data Model 2.0 and the Open Badges 3.0 context that goes with it (`validFrom`, the credential's members at the top
+ * of the JWT), as 1EdTech's OB 3.0 schema requires: its first item must be the VC 2.0 context.
+ */
 export const CREDENTIAL_CONTEXT = [
+  'https://www.w3.org/ns/credentials/v2',
+  'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json',
+] as const;
+
+/**
+ * The VC Data Model 1.1 form the service issued before: `issuanceDate`, the credential in a `vc` claim. Tokens of that
+ * form already handed out still check, against the same certificate's credential in that form.
+ */
+const LEGACY_CONTEXT = [
   'https://www.w3.org/2018/credentials/v1',
   'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.2.json',
 ] as const;
@@ -51,7 +63,7 @@ export function openBadgeCredential(facts: CredentialFacts, issuer: CredentialIs
     name: facts.assessmentTitle,
     description,
     issuer: { id: issuer.origin, type: ['Profile'], name: issuer.name, url: issuer.origin },
-    issuanceDate: facts.issuedAt.toISOString(),
+    validFrom: facts.issuedAt.toISOString(),
     credentialSubject: {
       type: ['AchievementSubject'],
       identifier: [
@@ -80,23 +92,36 @@ export function openBadgeCredential(facts: CredentialFacts, issuer: CredentialIs
 export type OpenBadgeCredential = ReturnType<typeof openBadgeCredential>;
 
 /**
- * The credential as a VC-JWT (RS256, the report service's key named by `kid`): `iss` the issuer, `jti` the credential's
- * id, `sub` the subject's identity hash, `nbf` the issue time, `vc` the credential. Deterministic: the same certificate
- * and key always give the same token.
+ * The VC-JWT's claims (OB 3.0's "JWT Payload Format"): the credential's own members at the top, with `iss` the
+ * issuer, `jti` the credential's id, `sub` the subject's identity hash (the subject has no `id`) and `nbf` `validFrom`.
+ */
+const jwtPayload = (credential: OpenBadgeCredential) => ({
+  ...credential,
+  iss: credential.issuer.id,
+  jti: credential.id,
+  sub: credential.credentialSubject.identifier[0]!.identityHash,
+  nbf: Math.floor(new Date(credential.validFrom).getTime() / 1000),
+});
+
+/** The claims the same credential had in the VC Data Model 1.1 form (`LEGACY_CONTEXT`). */
+function legacyJwtPayload(credential: OpenBadgeCredential) {
+  const { iss, jti, sub, nbf } = jwtPayload(credential);
+  const { validFrom, ...members } = credential;
+  return { iss, jti, sub, nbf, vc: { ...members, '@context': [...LEGACY_CONTEXT], issuanceDate: validFrom } };
+}
+
+/**
+ * The credential as a VC-JWT (RS256, the report service's key named by `kid`), claims as `jwtPayload` gives them.
+ * Deterministic: the same certificate and key always give the same token.
  */
 export function signCredential(credential: OpenBadgeCredential, keys: SigningKeys): Promise<string> {
-  return new SignJWT({ vc: credential })
+  return new SignJWT(jwtPayload(credential))
     .setProtectedHeader({ alg: 'RS256', kid: keys.kid, typ: 'JWT' })
-    .setIssuer(credential.issuer.id)
-    .setJti(credential.id)
-    .setSubject(credential.credentialSubject.identifier[0]!.identityHash)
-    .setNotBefore(Math.floor(new Date(credential.issuanceDate).getTime() / 1000))
     .sign(keys.privateKey);
 }
 
-/** What a presented VC-JWT proves, before the stored certificate is asked. */
-export type SignatureCheck =
-  { ok: true; code: string; vc: unknown; nbf: unknown; sub: unknown } | { ok: false };
+/** What a presented VC-JWT proves, before the stored certificate is asked: its code and all its claims. */
+export type SignatureCheck = { ok: true; code: string; claims: unknown } | { ok: false };
 
 /**
  * Whether a token is signed by one of this service's keys (current or retired) for this issuer, and which certificate
@@ -116,26 +141,22 @@ export async function checkSignature(
     const jti = payload.jti ?? '';
     const match = jti.startsWith(prefix) ? /^([^/]+)\/credential$/.exec(jti.slice(prefix.length)) : null;
     if (!match) return { ok: false };
-    return {
-      ok: true,
-      code: decodeURIComponent(match[1]!),
-      vc: payload.vc,
-      nbf: payload.nbf,
-      sub: payload.sub,
-    };
+    return { ok: true, code: decodeURIComponent(match[1]!), claims: payload };
   } catch {
     return { ok: false };
   }
 }
 
-/** True when a verified token's claims are exactly those of the stored certificate's credential. */
+/**
+ * True when a verified token's claims are exactly those of the stored certificate's credential, in the current form or
+ * in the VC Data Model 1.1 form issued before it.
+ */
 export function sameClaims(
   check: Extract<SignatureCheck, { ok: true }>,
   expected: OpenBadgeCredential,
 ): boolean {
   return (
-    isDeepStrictEqual(check.vc, expected) &&
-    check.sub === expected.credentialSubject.identifier[0]!.identityHash &&
-    check.nbf === Math.floor(new Date(expected.issuanceDate).getTime() / 1000)
+    isDeepStrictEqual(check.claims, jwtPayload(expected)) ||
+    isDeepStrictEqual(check.claims, legacyJwtPayload(expected))
   );
 }
