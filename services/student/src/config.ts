@@ -79,6 +79,16 @@ export const configSchema = z
       .min(100)
       .max(24 * 60 * 60 * 1000)
       .default(15 * 60 * 1000),
+    /**
+     * How often each replica's retention job erases the students whose last activity is older than the data retention
+     * setting allows (off by default: a super admin switches it on in Admin Management → Data retention).
+     */
+    RETENTION_JOB_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(24 * 60 * 60 * 1000)
+      .default(60 * 60 * 1000),
     /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
     DEADLINE_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   })

@@ -10,6 +10,7 @@ import { createStudents } from './domain/students';
 import { studentApi } from './entry-points/http/api';
 import { deadlineJob } from './entry-points/jobs/deadline';
 import { reminderJob } from './entry-points/jobs/reminders';
+import { retentionJob } from './entry-points/jobs/retention';
 import { assessmentCopyConsumer } from './entry-points/messaging/assessment-copy';
 import { resultsCopyConsumers } from './entry-points/messaging/results-copy';
 
@@ -87,6 +88,7 @@ export const studentService = defineService({
       jobs: [
         deadlineJob(attempts, config.DEADLINE_JOB_INTERVAL_MS),
         reminderJob(students, config.REMINDER_JOB_INTERVAL_MS),
+        retentionJob(students, config.RETENTION_JOB_INTERVAL_MS),
       ],
       draining: () => attempts.streams.endAll(),
     };
