@@ -152,6 +152,7 @@ export const api = createApi({
     'Dashboard',
     'Student',
     'ReminderSettings',
+    'RetentionSettings',
     'LiveAttempt',
     'Assessment',
     'AssessmentVersion',
