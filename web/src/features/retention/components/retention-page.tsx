@@ -90,7 +90,7 @@ export function RetentionPage() {
         <div className="stack">
           <p>{t('retention.intro')}</p>
           <p className="muted">{t('retention.lastActivity')}</p>
-          <p>
+          <p className="retention__now">
             <strong>{t('retention.status.label')}: </strong>
             <Badge tone={settings.enabled ? 'warning' : 'neutral'}>
               {settings.enabled ? t('retention.status.on') : t('retention.status.off')}
@@ -104,7 +104,12 @@ export function RetentionPage() {
               </span>
             )}
           </p>
-          <form onSubmit={(e) => void onSave(e)} aria-label={t('retention.title')} noValidate>
+          <form
+            className="retention-form"
+            onSubmit={(e) => void onSave(e)}
+            aria-label={t('retention.title')}
+            noValidate
+          >
             <NumberInput
               label={t('retention.months')}
               hint={t('retention.monthsHint')}
@@ -132,7 +137,7 @@ export function RetentionPage() {
               )}
             </div>
           </form>
-          <p role="status" aria-live="polite">
+          <p className="retention__dry-run" role="status" aria-live="polite">
             {dryRun &&
               (dryRun.count === 0
                 ? t('retention.dryRun.none', { months: dryRun.months })

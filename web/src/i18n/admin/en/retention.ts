@@ -2,7 +2,7 @@
 export default {
   'retention.title': 'Data retention',
   'retention.intro':
-    'When data retention is on, Readiness erases every student whose last activity is older than the months you set, everywhere, as Delete does: their answers, files, results and certificates. It checks every hour. Off by default.',
+    'When data retention is on, Readiness erases every student whose last activity is older than the months you set, everywhere, as Delete does: their answers, files, results and certificates. It checks every hour (by default). Off until a super admin switches it on.',
   'retention.lastActivity':
     'A student’s last activity is the newest of: invited or invitation resent, reminded, opened from the LMS, attempt started, answers saved, submitted. A student with an attempt in progress is never erased.',
   'retention.loading': 'Loading the data retention setting',
