@@ -29,6 +29,7 @@ export const AUDIT_ACTION_LABELS = {
   'student.reminded': 'Reminder sent',
   'student.deleted': 'Student deleted',
   'student.extra-time-changed': 'Extra time changed',
+  'student.data-exported': 'Student data exported',
   'result.deleted': 'Result deleted',
   'certificate.resend-requested': 'Certificate resent',
   'results.exported': 'Results exported',
@@ -45,6 +46,13 @@ export const AUDIT_ACTION_LABELS = {
   'lti.platform-disabled': 'LMS connection disabled',
   'lti.platform-enabled': 'LMS connection enabled',
   'lti.platform-deleted': 'LMS connection deleted',
+  'webhook.endpoint-added': 'Webhook endpoint added',
+  'webhook.endpoint-updated': 'Webhook endpoint edited',
+  'webhook.endpoint-disabled': 'Webhook endpoint disabled',
+  'webhook.endpoint-enabled': 'Webhook endpoint enabled',
+  'webhook.endpoint-secret-rotated': 'Webhook secret rotated',
+  'webhook.endpoint-deleted': 'Webhook endpoint deleted',
+  'webhook.endpoint-disabled-failing': 'Webhook endpoint disabled after failing',
 } as const;
 
 /** The key of an audited action, as the audit log stores it and its API filters by it. */

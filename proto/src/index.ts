@@ -12,6 +12,7 @@ import {
   AssessmentVersionPublishedSchema,
 } from './gen/readiness/events/v1/assessment_pb';
 import {
+  AdminAlertRequestedSchema,
   AdminCreatedSchema,
   AdminFactorChangedSchema,
   AdminPasswordResetSchema,
@@ -19,7 +20,12 @@ import {
   AdminUpdatedSchema,
 } from './gen/readiness/events/v1/auth_pb';
 import { EnvelopeSchema, type Envelope } from './gen/readiness/events/v1/envelope_pb';
-import { LtiPlatformChangedSchema } from './gen/readiness/events/v1/integrations_pb';
+import { StudentExportAnsweredSchema } from './gen/readiness/events/v1/export_pb';
+import {
+  LtiPlatformChangedSchema,
+  WebhookEndpointChangedSchema,
+  WebhookEndpointDisabledSchema,
+} from './gen/readiness/events/v1/integrations_pb';
 import { ReportDownloadedSchema } from './gen/readiness/events/v1/report_pb';
 import { CertificateIssuedSchema as CertificateIssuedV2Schema } from './gen/readiness/events/v2/report_pb';
 import {
@@ -33,6 +39,7 @@ import {
   StudentAttemptStartedSchema,
   StudentAttemptSubmittedSchema,
   StudentDeletedSchema,
+  StudentExportRequestedSchema,
   StudentExtraTimeChangedSchema,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
@@ -43,6 +50,7 @@ import {
 export * from './gen/readiness/events/v1/assessment_pb';
 export * from './gen/readiness/events/v1/auth_pb';
 export * from './gen/readiness/events/v1/envelope_pb';
+export * from './gen/readiness/events/v1/export_pb';
 export * from './gen/readiness/events/v1/integrations_pb';
 export * from './gen/readiness/events/v1/report_pb';
 export * from './gen/readiness/events/v1/results_pb';
@@ -61,6 +69,7 @@ export const events = {
   'auth.admin.status-changed.v1': AdminStatusChangedSchema,
   'auth.admin.password-reset.v1': AdminPasswordResetSchema,
   'auth.admin.factor-changed.v1': AdminFactorChangedSchema,
+  'auth.admin-alert.requested.v1': AdminAlertRequestedSchema,
   'assessment.version.published.v1': AssessmentVersionPublishedSchema,
   'assessment.question-file.changed.v1': AssessmentQuestionFileChangedSchema,
   'student.student.invited.v1': StudentInvitedSchema,
@@ -79,6 +88,14 @@ export const events = {
   'report.certificate.issued.v2': CertificateIssuedV2Schema,
   'report.report.downloaded.v1': ReportDownloadedSchema,
   'integrations.lti-platform.changed.v1': LtiPlatformChangedSchema,
+  'student.export.requested.v1': StudentExportRequestedSchema,
+  'results.student-export.answered.v1': StudentExportAnsweredSchema,
+  'report.student-export.answered.v1': StudentExportAnsweredSchema,
+  'notification.student-export.answered.v1': StudentExportAnsweredSchema,
+  'integrations.student-export.answered.v1': StudentExportAnsweredSchema,
+  'auth.student-export.answered.v1': StudentExportAnsweredSchema,
+  'integrations.webhook-endpoint.changed.v1': WebhookEndpointChangedSchema,
+  'integrations.webhook-endpoint.disabled.v1': WebhookEndpointDisabledSchema,
 } as const satisfies Record<string, DescMessage>;
 
 export type EventName = keyof typeof events;

@@ -39,7 +39,7 @@ const uses = (...kinds: Array<keyof ServiceTopology['uses']>): ServiceTopology['
  * the token revocations its admin check reads; RabbitMQ to publish (its outbox relay) or to consume its queues of
  * `consumerQueues`; object storage for question files (assessment), answer files (student), certificate PDFs
  * (report, and notification to attach them); SMTP to mail (notification). Integrations (LMS registrations and
- * launches) publishes only the audit trail's events.
+ * launches, webhooks) publishes the audit trail's events and the disabling of a failing webhook endpoint.
  */
 export const topology: readonly ServiceTopology[] = [
   {
@@ -52,6 +52,8 @@ export const topology: readonly ServiceTopology[] = [
       'auth.admin.status-changed.v1',
       'auth.admin.password-reset.v1',
       'auth.admin.factor-changed.v1',
+      'auth.student-export.answered.v1',
+      'auth.admin-alert.requested.v1',
     ],
     adminPaths: ['/api/admin/admins', '/api/admin/audit-log', '/api/admin/security-settings'],
   },
@@ -75,6 +77,7 @@ export const topology: readonly ServiceTopology[] = [
       'student.attempt.submitted.v1',
       'student.attempt.adjusted.v1',
       'student.lti-launch.accepted.v1',
+      'student.export.requested.v1',
     ],
     adminPaths: ['/api/admin/live'],
   },
@@ -87,27 +90,37 @@ export const topology: readonly ServiceTopology[] = [
       'results.result.deleted.v1',
       'results.certificate.resend-requested.v1',
       'results.results.exported.v1',
+      'results.student-export.answered.v1',
     ],
   },
   {
     name: 'report',
     stackPort: 8105,
     uses: uses('postgres', 'rabbitmq', 'redis', 's3'),
-    publishes: ['report.certificate.issued.v2', 'report.report.downloaded.v1'],
+    publishes: [
+      'report.certificate.issued.v2',
+      'report.report.downloaded.v1',
+      'report.student-export.answered.v1',
+    ],
     chromium: true,
   },
   {
     name: 'notification',
     stackPort: 8106,
     uses: uses('postgres', 'rabbitmq', 'redis', 's3', 'smtp'),
-    publishes: [],
+    publishes: ['notification.student-export.answered.v1'],
     adminPaths: ['/api/admin/notifications'],
   },
   {
     name: 'integrations',
     stackPort: 8107,
     uses: uses('postgres', 'rabbitmq', 'redis'),
-    publishes: ['integrations.lti-platform.changed.v1'],
+    publishes: [
+      'integrations.lti-platform.changed.v1',
+      'integrations.webhook-endpoint.changed.v1',
+      'integrations.webhook-endpoint.disabled.v1',
+      'integrations.student-export.answered.v1',
+    ],
     adminPaths: ['/api/admin/lti', '/api/admin/webhooks'],
   },
   { name: 'gateway', stackPort: 8080, uses: uses('redis'), publishes: [] },

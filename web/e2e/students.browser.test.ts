@@ -4,9 +4,9 @@
  * and import a CSV after its dry run. The list, the invite dialog and the import report each get an
  * accessibility scan, at desktop and phone width. With SCREENSHOTS=1 it also saves the screen's pictures
  * to docs/screenshots (students-*-desktop.png and -mobile.png: the list with a reminded student, the invite dialog, the
- * confirmation of "Send a reminder now" with its count, the reminder settings).
+ * confirmation of "Send a reminder now" with its count, the reminder settings, a student's data export ready).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DESKTOP, MOBILE, ROOT, api, expectAccessible, shown, productForFile, toast } from './support';
@@ -191,6 +191,28 @@ test('when the screen is phone-wide, then the list and the invite dialog fit and
   await expectAccessible(page, 'reminder settings at 360 px');
 });
 
+test('when an admin exports a student’s data, then every part of the product answers and the ZIP downloads, axe-clean at phone width', async () => {
+  const student = await invite(someone('Exported'));
+  const page = await openStudents(MOBILE);
+  await search(page, student.email);
+  await page.getByRole('button', { name: `Export the data of ${student.name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Export Data: ${student.name}` });
+  await shown(dialog.getByRole('button', { name: 'Gather the data' }));
+  await expectAccessible(page, 'export dialog at 360 px');
+  await dialog.getByRole('button', { name: 'Gather the data' }).click();
+  await shown(dialog.getByRole('button', { name: 'Download ZIP' }));
+  await shown(dialog.getByText(/^Ready\. It can be downloaded until/));
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: 'Download ZIP' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^Student-Exported.+-data-\d{4}-\d{2}-\d{2}\.zip$/);
+  const bytes = readFileSync(await download.path());
+  // A ZIP: it starts with a local file header.
+  expect(bytes.subarray(0, 4).toString('binary')).toBe('PK\x03\x04');
+  await expectAccessible(page, 'export dialog, ready, at 360 px');
+});
+
 const shootIfAsked = process.env.SCREENSHOTS === '1' ? test : test.skip;
 
 shootIfAsked.each([
@@ -224,4 +246,11 @@ shootIfAsked.each([
   await shown(settings.getByLabel('Remind after (days)'));
   expect(await settings.getByLabel('Remind after (days)').inputValue()).toMatch(/^\d/);
   await shoot(page, 'students-reminder-settings');
+  await page.keyboard.press('Escape');
+  await search(page, reminded.email);
+  await page.getByRole('button', { name: `Export the data of ${reminded.name}` }).click();
+  const exportDialog = page.getByRole('dialog', { name: `Export Data: ${reminded.name}` });
+  await exportDialog.getByRole('button', { name: 'Gather the data' }).click();
+  await shown(exportDialog.getByRole('button', { name: 'Download ZIP' }));
+  await shoot(page, 'students-export');
 });

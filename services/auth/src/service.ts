@@ -9,7 +9,7 @@ import {
 import { createMemoryStore, createRateLimiter } from '@readiness/kit/cache';
 import type { Logger } from '@readiness/kit/logger';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { defineService, every, type ServiceParts } from '@readiness/kit/runtime';
+import { answerStudentExport, defineService, every, type ServiceParts } from '@readiness/kit/runtime';
 import { configSchema, type AuthConfig } from './config';
 import { createAdminAccounts, relyingPartyOf, type AdminAccounts } from './domain/admin-accounts';
 import {
@@ -25,6 +25,8 @@ import { temporaryPassword } from './domain/passwords';
 import { createDurableRevocations } from './domain/revocations';
 import { createAuditTrail } from './domain/audit-trail';
 import { authApi } from './entry-points/http/api';
+import { studentExportFiles } from './data-access/audit-trail-repository';
+import { adminAlertConsumers } from './entry-points/messaging/admin-alerts';
 import { auditTrailConsumers } from './entry-points/messaging/audit-trail';
 import { createIdentityProvider } from './infrastructure/identity-provider';
 import { createPasswordHasher } from './infrastructure/password-hasher';
@@ -142,7 +144,11 @@ export const authService = defineService({
     await accounts.warmUp();
 
     return {
-      subscriptions: auditTrailConsumers(createAuditTrail(database)),
+      subscriptions: [
+        ...auditTrailConsumers(createAuditTrail(database)),
+        answerStudentExport('auth', ctx, (tx, student) => studentExportFiles(tx, student.studentId)),
+        ...adminAlertConsumers({ handleOnce: ctx.handleOnce, logger }),
+      ],
       routes: authApi.routes({ accounts, keys, publicOrigin, redirectUri }),
       // Every verifier waits for the fill mark when the store lost it; this puts it back within a second.
       jobs: [

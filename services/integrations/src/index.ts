@@ -1,2 +1,3 @@
-export { integrationsService } from './service';
+export { integrationsService, type IntegrationsOptions } from './service';
 export { type IntegrationsConfig, type IntegrationsConfigInput } from './config';
+export type { HostResolver } from './domain/webhooks/safe-target';

@@ -3,12 +3,14 @@ import { LTI_LAUNCH_TICKET_PURPOSE } from '@readiness/contracts';
 import { loadSigningKeys } from '@readiness/kit/auth';
 import { createRateLimiter } from '@readiness/kit/cache';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { defineService, every } from '@readiness/kit/runtime';
+import { answerStudentExport, defineService, every } from '@readiness/kit/runtime';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { configSchema } from './config';
+import { studentExportFiles } from './data-access/student-export-repository';
 import { reachableUrl } from './domain/context';
 import type { GradesDeps } from './domain/grades';
 import { platformTokens } from './domain/platform-token';
+import { systemResolver, type HostResolver } from './domain/webhooks/safe-target';
 import { SWEEP_INTERVAL_MS, sweepLapsed } from './domain/sweep-lapsed';
 import { integrationsApi } from './entry-points/http/api';
 import { gradeConsumers, gradeJob } from './entry-points/messaging/consumers';
@@ -16,6 +18,11 @@ import { webhookConsumer, webhookJob } from './entry-points/messaging/webhook-co
 
 /** The secret box's purpose for webhook endpoints' secrets (the services' shared key, a purpose of its own). */
 const WEBHOOK_SECRET_PURPOSE = 'readiness webhook secret v1';
+
+/** What an in-process caller may set: where webhook host names lead (tests stand in for DNS). */
+export interface IntegrationsOptions {
+  resolve?: HostResolver;
+}
 
 /**
  * The integrations service: the LMS connections (LTI 1.3 registrations), the launches from them, and the scores
@@ -30,7 +37,8 @@ export const integrationsService = defineService({
   openapi: integrationsApi.openapi,
   // Redis, when there is one, counts the login limit across replicas.
   uses: { kv: true },
-  async setup({ config, logger, database, redis, handleOnce }) {
+  async setup({ config, logger, database, redis, handleOnce }, options: IntegrationsOptions | undefined) {
+    const resolve = options?.resolve ?? systemResolver;
     const toolKeys = await loadSigningKeys({
       privateKeyPem: config.LTI_PRIVATE_KEY,
       previousPublicKeysPem: config.LTI_PREVIOUS_PUBLIC_KEYS,
@@ -77,6 +85,7 @@ export const integrationsService = defineService({
         database,
         secrets: webhookSecrets,
         allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+        resolve,
         rotationOverlapMs: 24 * 3_600_000,
       },
     };
@@ -91,7 +100,13 @@ export const integrationsService = defineService({
     };
     return {
       routes: integrationsApi.routes(deps),
-      subscriptions: [...gradeConsumers(grades), webhookConsumer(grades.handleOnce)],
+      subscriptions: [
+        ...gradeConsumers(grades),
+        webhookConsumer(grades.handleOnce),
+        answerStudentExport('integrations', { handleOnce }, (tx, student) =>
+          studentExportFiles(tx, student.studentId),
+        ),
+      ],
       jobs: [
         every('lti-sweep', SWEEP_INTERVAL_MS, () => sweepLapsed({ database, logger })),
         gradeJob(grades, config.LTI_GRADE_INTERVAL_MS),
@@ -101,6 +116,7 @@ export const integrationsService = defineService({
             logger,
             secrets: webhookSecrets,
             allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+            resolve,
             giveUpMs: config.WEBHOOK_GIVE_UP_HOURS * 3_600_000,
             retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
           },

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { promises as dns } from 'node:dns';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { timestampFromDate } from '@readiness/contracts';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { timestampDate, timestampFromDate, WebhookEndpointChange } from '@readiness/contracts';
 import { generateEventSecretsKey } from '@readiness/kit/outbox';
-import { eventually, startServiceUnderTest, type ServiceUnderTest } from '@readiness/testing';
+import { eventually, startServiceUnderTest, testAdminToken, type ServiceUnderTest } from '@readiness/testing';
 import { Webhook } from 'standardwebhooks';
-import { integrationsService, type IntegrationsConfig } from '../src';
-import { adminToken, superAdminToken } from './harness';
+import { integrationsService, type HostResolver, type IntegrationsConfig } from '../src';
+import { adminToken } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -23,8 +24,11 @@ const received: Received[] = [];
 let failing = 0;
 let redirected = 0;
 
-let h: ServiceUnderTest<IntegrationsConfig, undefined, never>;
-const token = superAdminToken();
+type Announced = 'integrations.webhook-endpoint.changed.v1' | 'integrations.webhook-endpoint.disabled.v1';
+let h: ServiceUnderTest<IntegrationsConfig, undefined, Announced>;
+/** The super admin every call here is made as: their id is the actor of the endpoint changes announced. */
+const superAdmin = randomUUID();
+const token = testAdminToken(superAdmin, { role: 'super_admin' });
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
@@ -63,6 +67,7 @@ beforeAll(async () => {
       // Given up after 3.6 s: the give-up test waits that long; the others heal well within it.
       WEBHOOK_GIVE_UP_HOURS: 0.001,
     },
+    watch: ['integrations.webhook-endpoint.changed.v1', 'integrations.webhook-endpoint.disabled.v1'],
   });
 });
 
@@ -274,35 +279,175 @@ describe('webhooks', () => {
     expect(received.filter((r) => r.path === '/hooks/followed')).toEqual([]);
   });
 
-  it('when an endpoint keeps failing past the give-up time, then its delivery is given up and the endpoint disabled', async () => {
-    {
-      const { endpoint } = await addEndpoint(['student.started'], 'http://127.0.0.1:9/closed');
-      await h.call('POST', `/api/admin/webhooks/${endpoint.id}/test`, { token });
-      await eventually(
-        async () => {
-          const list = (await (await h.call('GET', '/api/admin/webhooks', { token })).json()) as {
-            endpoints: Array<{ id: string; disabled: boolean; disabledReason: string | null }>;
-          };
-          expect(list.endpoints.find((e) => e.id === endpoint.id)).toMatchObject({ disabled: true });
-        },
-        'the endpoint disabled',
-        30_000,
-      );
-      expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'failed', lastStatus: null });
-    }
+  it('when an endpoint keeps failing past the give-up time, then its delivery is given up, the endpoint disabled, and its disabling announced once with what the super admins are told', async () => {
+    const url = 'http://127.0.0.1:9/closed';
+    const { endpoint } = await addEndpoint(['student.started'], url);
+    await h.call('POST', `/api/admin/webhooks/${endpoint.id}/test`, { token });
+    const listed = await eventually(
+      async () => {
+        const list = (await (await h.call('GET', '/api/admin/webhooks', { token })).json()) as {
+          endpoints: Array<{
+            id: string;
+            disabled: boolean;
+            disabledReason: string | null;
+            failingSince: string | null;
+          }>;
+        };
+        const found = list.endpoints.find((e) => e.id === endpoint.id);
+        expect(found).toMatchObject({ disabled: true });
+        return found!;
+      },
+      'the endpoint disabled',
+      30_000,
+    );
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'failed', lastStatus: null });
+    const announced = await eventually(() => {
+      const found = h
+        .eventsNamed('integrations.webhook-endpoint.disabled.v1')
+        .filter((e) => e.payload.endpointId === endpoint.id);
+      return found.length ? found : false;
+    }, 'the disabling announced');
+    // A later pass of the sender finds the endpoint disabled already: nothing more is announced.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(
+      h
+        .eventsNamed('integrations.webhook-endpoint.disabled.v1')
+        .filter((e) => e.payload.endpointId === endpoint.id),
+    ).toHaveLength(1);
+    const { payload } = announced[0]!;
+    expect(payload).toMatchObject({
+      url,
+      description: 'CRM',
+      lastStatus: 0,
+      lastAnswer: expect.stringMatching(/ECONNREFUSED/),
+      reason: listed.disabledReason,
+    });
+    expect(timestampDate(payload.failingSince!).toISOString()).toBe(listed.failingSince);
+    expect(timestampDate(payload.disabledAt!).getTime()).toBeGreaterThanOrEqual(
+      timestampDate(payload.failingSince!).getTime(),
+    );
+  });
+
+  it('when a super admin adds, edits, disables, enables, rotates the secret of and deletes an endpoint, then each change is announced once for the audit log, with the admin and the URL, never the secret', async () => {
+    const url = `${receiverUrl}/hooks/${randomUUID()}`;
+    const { endpoint, secret } = await addEndpoint(['student.invited'], url);
+    const edited = {
+      url: `${url}/v2`,
+      events: ['student.invited', 'student.deleted'],
+      description: 'CRM v2',
+    };
+    const put = (body: Record<string, unknown>) =>
+      h.call('PUT', `/api/admin/webhooks/${endpoint.id}`, { token, body });
+    expect((await put({ ...edited, disabled: false })).status).toBe(200);
+    expect((await put({ ...edited, disabled: true })).status).toBe(200);
+    expect((await put({ ...edited, disabled: false })).status).toBe(200);
+    const rotated = await h.call('POST', `/api/admin/webhooks/${endpoint.id}/rotate-secret`, { token });
+    const { secret: newSecret } = (await rotated.json()) as { secret: string };
+    const byPlainAdmin = await h.call('POST', `/api/admin/webhooks/${endpoint.id}/rotate-secret`, {
+      token: adminToken(),
+    });
+    expect(byPlainAdmin.status).toBe(403);
+    expect((await h.call('DELETE', `/api/admin/webhooks/${endpoint.id}`, { token })).status).toBe(204);
+    // Refused changes announce nothing: a plain admin's, and one to an endpoint that is gone.
+    expect((await h.call('DELETE', `/api/admin/webhooks/${endpoint.id}`, { token })).status).toBe(404);
+    const ofEndpoint = () =>
+      h
+        .eventsNamed('integrations.webhook-endpoint.changed.v1')
+        .filter((e) => e.payload.endpointId === endpoint.id);
+    await eventually(() => expect(ofEndpoint()).toHaveLength(6), 'the six changes announced');
+    const changes = ofEndpoint().map((e) => e.payload);
+    expect(changes.map((c) => c.change)).toEqual([
+      WebhookEndpointChange.ADDED,
+      WebhookEndpointChange.UPDATED,
+      WebhookEndpointChange.DISABLED,
+      WebhookEndpointChange.ENABLED,
+      WebhookEndpointChange.SECRET_ROTATED,
+      WebhookEndpointChange.DELETED,
+    ]);
+    expect(changes.every((c) => c.actorId === superAdmin)).toBe(true);
+    expect(changes[0]).toMatchObject({ url, description: 'CRM', events: ['student.invited'] });
+    expect(changes[5]).toMatchObject({ url: `${url}/v2`, description: 'CRM v2', events: edited.events });
+    const everything = JSON.stringify(ofEndpoint(), (_, v: unknown) =>
+      typeof v === 'bigint' ? String(v) : v,
+    );
+    for (const s of [secret, newSecret, 'whsec_']) expect(everything).not.toContain(s);
   });
 });
 
 describe('webhooks where private networks are not allowed (the default)', () => {
   let strict: ServiceUnderTest<IntegrationsConfig, undefined, never>;
+  /** The names this file's DNS answers (what they resolve to now), every other one as the system resolves it. */
+  const zone = new Map<string, string>();
+  const asked: string[] = [];
+  const resolve: HostResolver = async (hostname) => {
+    asked.push(hostname);
+    const address = zone.get(hostname);
+    if (!address) return dns.lookup(hostname, { all: true });
+    return [{ address, family: 4 }];
+  };
   beforeAll(async () => {
     strict = await startServiceUnderTest(integrationsService, {
       kind: 'embedded',
-      config: { EVENT_SECRETS_KEY: generateEventSecretsKey(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: false },
+      config: {
+        EVENT_SECRETS_KEY: generateEventSecretsKey(),
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: false,
+        WEBHOOK_INTERVAL_MS: 100,
+      },
+      options: { resolve },
     });
   });
   afterAll(async () => {
     await strict?.close();
+  });
+
+  it('when a host name resolves to a public address at save and to loopback when the delivery connects (DNS rebinding), then no connection reaches the loopback receiver and the log says why', async () => {
+    // A receiver on loopback that counts every connection made to it, TLS or not.
+    const connections: Socket[] = [];
+    const loopback = createTcpServer((socket) => {
+      connections.push(socket);
+      socket.destroy();
+    });
+    await new Promise<void>((done) => loopback.listen(0, '127.0.0.1', done));
+    try {
+      const host = `hooks-${randomUUID().slice(0, 8)}.rebind.example`;
+      // At save, a public address (never connected to: the save only resolves it).
+      zone.set(host, '93.184.215.14');
+      const saved = await strict.call('POST', '/api/admin/webhooks', {
+        token,
+        body: {
+          url: `https://${host}:${(loopback.address() as AddressInfo).port}/hooks`,
+          events: ['student.deleted'],
+        },
+      });
+      expect(saved.status).toBe(201);
+      const { endpoint } = (await saved.json()) as { endpoint: { id: string } };
+      // Then the name is pointed at loopback, and a delivery is queued.
+      zone.set(host, '127.0.0.1');
+      const askedAtSave = asked.filter((name) => name === host).length;
+      expect((await strict.call('POST', `/api/admin/webhooks/${endpoint.id}/test`, { token })).status).toBe(
+        202,
+      );
+      const log = async () =>
+        (
+          (await (
+            await strict.call('GET', `/api/admin/webhooks/${endpoint.id}/deliveries`, { token })
+          ).json()) as { deliveries: Array<Record<string, unknown>> }
+        ).deliveries;
+      const [tried] = await eventually(async () => {
+        const found = await log();
+        return (found[0]?.tries as number) > 0 ? found : false;
+      }, 'a try of the delivery');
+      expect(tried).toMatchObject({
+        state: 'pending',
+        lastStatus: null,
+        lastAnswer: `refused: ${host} resolves to a loopback address`,
+      });
+      // The connection itself asked where the name leads, and was refused before connecting.
+      expect(asked.filter((name) => name === host).length).toBeGreaterThan(askedAtSave);
+      expect(connections).toHaveLength(0);
+    } finally {
+      await new Promise((done) => loopback.close(done));
+    }
   });
 
   it.each([
@@ -313,16 +458,20 @@ describe('webhooks where private networks are not allowed (the default)', () => 
     ['plain http', () => `http://127.0.0.1:${new URL(receiverUrl).port}/hooks`, /https/],
   ])('when an endpoint is %s, then it is refused at save and nothing is kept', async (_, url, why) => {
     const before = received.length;
+    const listed = async () =>
+      (
+        (await (await strict.call('GET', '/api/admin/webhooks', { token })).json()) as {
+          endpoints: unknown[];
+        }
+      ).endpoints;
+    const endpointsBefore = await listed();
     const res = await strict.call('POST', '/api/admin/webhooks', {
       token,
       body: { url: url(), events: ['student.deleted'] },
     });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string; field?: string }).message).toMatch(why);
-    const list = (await (await strict.call('GET', '/api/admin/webhooks', { token })).json()) as {
-      endpoints: unknown[];
-    };
-    expect(list.endpoints).toEqual([]);
+    expect(await listed()).toEqual(endpointsBefore);
     expect(received.length).toBe(before);
   });
 });

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { defineService } from '@readiness/kit/runtime';
+import { answerStudentExport, defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
-import { createDeliveriesRepository } from './data-access/deliveries-repository';
+import { createDeliveriesRepository, studentExportFiles } from './data-access/deliveries-repository';
 import { notificationApi } from './entry-points/http/api';
+import { adminAlertRequestedConsumer } from './entry-points/messaging/admin-alert-requested';
 import { adminFactorChangedConsumer } from './entry-points/messaging/admin-factor-changed';
 import { adminPasswordResetConsumer } from './entry-points/messaging/admin-password-reset';
 import { certificateIssuedConsumer } from './entry-points/messaging/certificate-issued';
@@ -19,7 +20,7 @@ export const notificationService = defineService({
   config: configSchema,
   migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: notificationApi.openapi,
-  setup({ config, logger, database, mailer, storage }) {
+  setup({ config, logger, database, mailer, storage, handleOnce }) {
     const repo = createDeliveriesRepository(database);
     const secrets = loadEventSecretBox({ config, logger });
     return {
@@ -54,6 +55,15 @@ export const notificationService = defineService({
           maxAttempts: config.MAIL_MAX_ATTEMPTS,
           leaseSeconds: config.MAIL_LEASE_SECONDS,
         }),
+        adminAlertRequestedConsumer({
+          repo,
+          database,
+          mailer,
+          logger,
+          publicOrigin: config.PUBLIC_ORIGIN,
+          maxAttempts: config.MAIL_MAX_ATTEMPTS,
+          leaseSeconds: config.MAIL_LEASE_SECONDS,
+        }),
         certificateIssuedConsumer({
           repo,
           database,
@@ -63,6 +73,7 @@ export const notificationService = defineService({
           maxAttempts: config.MAIL_MAX_ATTEMPTS,
           leaseSeconds: config.MAIL_LEASE_SECONDS,
         }),
+        answerStudentExport('notification', { handleOnce }, studentExportFiles),
       ],
     };
   },

@@ -62,7 +62,7 @@ describe.each(['real', 'embedded'] as const)('invitation mail (%s infrastructure
       const r = await deliveriesOf(h, [studentId]);
       return r[0]?.status === 'sent' ? r : false;
     });
-    expect(d).toMatchObject({ studentId, status: 'sent', reason: null });
+    expect(d).toMatchObject({ studentId, kind: 'invitation', status: 'sent', reason: null });
     // The link is a secret: the delivery log never holds it.
     expect(JSON.stringify(await deliveryRows(h.database))).not.toContain(url);
   });

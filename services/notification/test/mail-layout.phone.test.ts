@@ -1,5 +1,10 @@
 import { chromium, type Browser } from 'playwright-core';
-import { adminPasswordReset, certificateIssued, studentInvitation } from '../src/domain/templates';
+import {
+  adminPasswordReset,
+  certificateIssued,
+  studentInvitation,
+  webhookEndpointDisabled,
+} from '../src/domain/templates';
 
 jest.setTimeout(60_000);
 
@@ -58,6 +63,17 @@ const mails = {
     name: 'Grace Hopper',
     temporaryPassword: 'kV8#q2-Lm9!zT4',
     loginUrl: 'https://readiness.example-university.edu/admin/login',
+  }),
+  // A long URL and an answer of one long word: both must wrap.
+  'webhook endpoint disabled': webhookEndpointDisabled({
+    name: 'Grace Hopper',
+    url: `https://admissions-crm.example-university.edu/integrations/readiness/webhooks/${token}`,
+    description: 'Admissions CRM',
+    failingSince: new Date('2026-12-01T10:00:00Z'),
+    disabledAt: new Date('2026-12-04T10:00:00Z'),
+    lastStatus: 502,
+    lastAnswer: `upstream_connect_error_or_disconnect_reset_before_headers_${token}`,
+    webhooksUrl: 'https://readiness.example-university.edu/admin/webhooks',
   }),
 };
 

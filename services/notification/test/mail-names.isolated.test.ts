@@ -3,6 +3,7 @@ import {
   adminPasswordReset,
   certificateIssued,
   studentInvitation,
+  webhookEndpointDisabled,
 } from '../src/domain/templates';
 
 // A name written right to left: were it not isolated, the comma and the words after it would be set right to left
@@ -66,5 +67,21 @@ describe('a name in a mail is set apart from the sentence around it', () => {
     expect(mail.text).toContain(`${FSI}سارة${PDI}, a super administrator`);
     expect(mail.html).toContain(`<p>Hello <bdi>${NAME}</bdi>,</p>`);
     expect(mail.html).toContain('<bdi>سارة</bdi>, a super administrator');
+  });
+
+  test('when a super admin is told of a webhook endpoint disabled, then their name and the endpoint’s description are isolated, escaped in HTML', () => {
+    const mail = webhookEndpointDisabled({
+      name: NAME,
+      url: 'https://crm.example.edu/hooks',
+      description: `${NAME} <CRM>`,
+      failingSince: new Date('2026-12-01T10:00:00Z'),
+      disabledAt: new Date('2026-12-04T10:00:00Z'),
+      lastStatus: 503,
+      lastAnswer: 'busy',
+      webhooksUrl: 'https://readiness.example.edu/admin/webhooks',
+    });
+    expect(mail.text.split('\n')[0]).toBe(`Hello ${FSI}${NAME}${PDI},`);
+    expect(mail.text).toContain(`(${FSI}${NAME} <CRM>${PDI})`);
+    expect(mail.html).toContain(`(<bdi>${NAME} &lt;CRM&gt;</bdi>)`);
   });
 });

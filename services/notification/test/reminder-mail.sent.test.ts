@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@readiness/testing';
+import { createDeliveriesRepository } from '../src/data-access/deliveries-repository';
 import { deliveryRows, invitationEvent, startNotification, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -38,5 +39,9 @@ test('when a reminder is requested, then the mail goes in the student’s langua
   expect(h.catcher.list().filter((m) => m.to.includes('amelie@example.edu'))).toHaveLength(1);
   expect((await deliveryRows(h.database)).map((d) => [d.template, d.status])).toEqual([
     ['student-invitation-reminder', 'sent'],
+  ]);
+  // The Students screen's row says it was the reminder that went, not the invitation.
+  expect(await createDeliveriesRepository(h.database).latestForStudents([studentId])).toEqual([
+    expect.objectContaining({ studentId, kind: 'reminder', status: 'sent' }),
   ]);
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { loadSigningKeys } from '@readiness/kit/auth';
-import { defineService, every } from '@readiness/kit/runtime';
+import { answerStudentExport, defineService, every } from '@readiness/kit/runtime';
 import { configSchema } from './config';
 import { createLinkSigner } from './domain/links';
 import { createReports } from './domain/reports';
@@ -85,7 +85,12 @@ export const reportService = defineService({
     certificateBacklogMetrics(registry, reports.backlog);
     return {
       routes: reportApi.routes(reports),
-      subscriptions: reportConsumers(reports),
+      subscriptions: [
+        ...reportConsumers(reports),
+        answerStudentExport('report', { handleOnce }, (tx, student) =>
+          reports.studentExportFiles(tx, student.studentId),
+        ),
+      ],
       jobs: [
         every('certificate-sweep', config.CERTIFICATE_SWEEP_SECONDS * 1000, () => reports.issuePending()),
       ],

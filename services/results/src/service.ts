@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { defineService } from '@readiness/kit/runtime';
+import { answerStudentExport, defineService } from '@readiness/kit/runtime';
 import { configSchema } from './config';
+import { studentExportFiles } from './data-access/student-export-repository';
 import { createResults } from './domain/results';
 import { resultsApi } from './entry-points/http/api';
 import { resultsConsumers } from './entry-points/messaging/consumers';
@@ -21,9 +22,12 @@ export const resultsService = defineService({
     const results = createResults({ database, handleOnce });
     return {
       routes: resultsApi.routes(results),
-      subscriptions: resultsConsumers(results, {
-        versionWaitMs: config.RESULTS_VERSION_WAIT_HOURS * HOUR_MS,
-      }),
+      subscriptions: [
+        ...resultsConsumers(results, { versionWaitMs: config.RESULTS_VERSION_WAIT_HOURS * HOUR_MS }),
+        answerStudentExport('results', { handleOnce }, (tx, student) =>
+          studentExportFiles(tx, student.studentId),
+        ),
+      ],
     };
   },
 });

@@ -89,6 +89,8 @@ export const configSchema = z
       .min(100)
       .max(24 * 60 * 60 * 1000)
       .default(60 * 60 * 1000),
+    /** How long a student's data export can be downloaded after it was requested; then its parts are removed. */
+    STUDENT_EXPORT_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
     DEADLINE_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   })

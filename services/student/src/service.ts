@@ -6,12 +6,15 @@ import { defineService } from '@readiness/kit/runtime';
 import { Counter, Gauge } from 'prom-client';
 import { configSchema } from './config';
 import { answerPrefix, createAttempts } from './domain/attempts';
+import { createStudentExports } from './domain/exports';
 import { createStudents } from './domain/students';
 import { studentApi } from './entry-points/http/api';
 import { deadlineJob } from './entry-points/jobs/deadline';
+import { exportSweepJob } from './entry-points/jobs/export-sweep';
 import { reminderJob } from './entry-points/jobs/reminders';
 import { retentionJob } from './entry-points/jobs/retention';
 import { assessmentCopyConsumer } from './entry-points/messaging/assessment-copy';
+import { exportPartsConsumer } from './entry-points/messaging/export-parts';
 import { resultsCopyConsumers } from './entry-points/messaging/results-copy';
 
 /**
@@ -73,10 +76,17 @@ export const studentService = defineService({
         });
       },
     });
+    const exports = createStudentExports({
+      database,
+      storage,
+      logger,
+      ttlMs: config.STUDENT_EXPORT_TTL_HOURS * 60 * 60 * 1000,
+    });
     return {
       routes: studentApi.routes({
         students,
         attempts,
+        exports,
         logger,
         importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES,
         importMaxRows: config.STUDENT_IMPORT_MAX_ROWS,
@@ -84,11 +94,16 @@ export const studentService = defineService({
         // One folder per user: another account's folder of that name (a shared /tmp) cannot be entered.
         spoolDir: path.join(os.tmpdir(), `readiness-student-uploads-${process.getuid?.() ?? 'user'}`),
       }),
-      subscriptions: [assessmentCopyConsumer(database), ...resultsCopyConsumers(attempts, handleOnce)],
+      subscriptions: [
+        assessmentCopyConsumer(database),
+        ...resultsCopyConsumers(attempts, handleOnce),
+        exportPartsConsumer(exports),
+      ],
       jobs: [
         deadlineJob(attempts, config.DEADLINE_JOB_INTERVAL_MS),
         reminderJob(students, config.REMINDER_JOB_INTERVAL_MS),
         retentionJob(students, config.RETENTION_JOB_INTERVAL_MS),
+        exportSweepJob(exports),
       ],
       draining: () => attempts.streams.endAll(),
     };

@@ -33,6 +33,7 @@ const WATCHED = [
   'student.attempt.started.v1',
   'student.attempt.submitted.v1',
   'student.attempt.adjusted.v1',
+  'student.export.requested.v1',
 ] as const satisfies EventName[];
 
 export type SeenEvent<N extends (typeof WATCHED)[number] = (typeof WATCHED)[number]> = Seen<N>;

@@ -151,6 +151,7 @@ export const api = createApi({
     'Admin',
     'Dashboard',
     'Student',
+    'StudentExport',
     'ReminderSettings',
     'RetentionSettings',
     'LiveAttempt',

@@ -23,3 +23,10 @@ export {
 export { createServiceHost, type ServiceHost } from './host';
 export { migrationDirs } from './service-adapters';
 export { every, startJobs, type PeriodicJob } from './jobs';
+export {
+  EXPORT_PATH,
+  answerStudentExport,
+  type ExportedStudent,
+  type ExportingService,
+  type StudentExportFile,
+} from './student-export';

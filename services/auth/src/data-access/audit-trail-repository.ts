@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { json, rows, type Runner } from '@readiness/kit/db';
 import { sql } from 'drizzle-orm';
+import type { StudentExportFile } from '@readiness/kit/runtime';
 import type { AuditInput } from './admins-repository';
 
 export interface KnownStudent {
@@ -45,3 +46,23 @@ export const auditTrailRepository = {
     await runner.execute(sql`DELETE FROM audit_students WHERE student_id = ${id}`);
   },
 };
+
+/**
+ * The auth service's part of a student's subject-access export: the audit log's entries about them (who did what,
+ * when: invited, reminded, exported, results deleted…) and the name and address the log knows them by.
+ */
+export async function studentExportFiles(runner: Runner, studentId: string): Promise<StudentExportFile[]> {
+  const entries = await rows(
+    runner,
+    sql`SELECT created_at AS at, action, actor_name, target_name, target_email, details
+        FROM audit_log WHERE target_id = ${studentId} ORDER BY created_at, id`,
+  );
+  return [
+    {
+      path: 'audit-log.json',
+      description:
+        "The audit log's entries about the student: each administrator's action (invited, reminded, data exported, a result deleted…), by whom and when.",
+      data: entries,
+    },
+  ];
+}

@@ -3,6 +3,7 @@ import {
   AdminFactorChangedSchema,
   factorChange,
   type FactorChangeKind,
+  type AdminAlertRequested,
   AdminPasswordResetSchema,
   AdminRole,
   AdminStatus,
@@ -10,6 +11,7 @@ import {
   AdminUpdatedSchema,
   create,
   encodePayload,
+  payloadOf,
   timestampFromDate,
 } from '@readiness/contracts';
 import type { Tx } from '@readiness/kit/db';
@@ -100,5 +102,18 @@ export const adminEvents = {
           changedAt: timestampFromDate(new Date()),
         }),
       ),
+    }),
+
+  /** Something `admin`, an active super admin, must hear of, raised by the event `causeEventId`; the mail says what. */
+  alertRequested: (tx: Tx, admin: AdminRecord, causeEventId: string, alert: AdminAlertRequested['alert']) =>
+    enqueue(tx, {
+      name: 'auth.admin-alert.requested.v1',
+      payload: payloadOf('auth.admin-alert.requested.v1', {
+        adminId: admin.id,
+        name: admin.name,
+        email: admin.email,
+        causeEventId,
+        alert,
+      }),
     }),
 };

@@ -50,11 +50,16 @@ export async function listEndpoints(runner: Runner): Promise<EndpointRecord[]> {
   return found.map(toEndpoint);
 }
 
-export async function findEndpoint(runner: Runner, id: string): Promise<EndpointRecord | undefined> {
+/** An endpoint; `forUpdate` holds its row for the transaction (an edit compares it with what it writes). */
+export async function findEndpoint(
+  runner: Runner,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<EndpointRecord | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await rows<EndpointRow>(
     runner,
-    sql`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ${id}`,
+    sql`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ${id} ${options.forUpdate ? sql`FOR UPDATE` : sql``}`,
   );
   return row && toEndpoint(row);
 }
@@ -90,13 +95,14 @@ export async function updateEndpoint(
   return row && toEndpoint(row);
 }
 
-export async function deleteEndpoint(runner: Runner, id: string): Promise<boolean> {
-  if (!isUuid(id)) return false;
-  const gone = await rows<{ id: string }>(
+/** Deletes an endpoint (its deliveries go with it); the endpoint as it was, or undefined when there was none. */
+export async function deleteEndpoint(runner: Runner, id: string): Promise<EndpointRecord | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await rows<EndpointRow>(
     runner,
-    sql`DELETE FROM webhook_endpoints WHERE id = ${id} RETURNING id`,
+    sql`DELETE FROM webhook_endpoints WHERE id = ${id} RETURNING ${COLUMNS}`,
   );
-  return gone.length === 1;
+  return row && toEndpoint(row);
 }
 
 /** A new secret; the one before keeps signing until `until`. */
@@ -230,17 +236,21 @@ export async function recordTry(runner: Runner, d: DueDelivery, o: TryOutcome): 
 
 /**
  * Disables the endpoint of a given-up delivery when it has answered nothing but failures since that delivery's
- * first try (recorded before this is called); true when this call disabled it.
+ * first try (recorded before this is called): the endpoint as it is now when this call disabled it, else undefined.
  */
-export async function disableIfFailingThroughout(runner: Runner, d: DueDelivery, reason: string) {
-  const disabled = await rows<{ id: string }>(
+export async function disableIfFailingThroughout(
+  runner: Runner,
+  d: DueDelivery,
+  reason: string,
+): Promise<EndpointRecord | undefined> {
+  const [row] = await rows<EndpointRow>(
     runner,
     sql`UPDATE webhook_endpoints SET disabled = true, disabled_reason = ${reason}, updated_at = now()
         WHERE id = ${d.endpointId} AND NOT disabled AND failing_since IS NOT NULL
           AND failing_since <= (SELECT first_tried_at FROM webhook_deliveries WHERE id = ${d.id})
-        RETURNING id`,
+        RETURNING ${COLUMNS}`,
   );
-  return disabled.length === 1;
+  return row && toEndpoint(row);
 }
 
 export interface DeliveryRecord {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { rows, type Database } from '@readiness/kit/db';
+import { rows, type Database, type Runner } from '@readiness/kit/db';
+import type { ExportedStudent, StudentExportFile } from '@readiness/kit/runtime';
 
 export interface Delivery {
   id: string;
@@ -14,6 +15,8 @@ export interface Delivery {
 /** A student's latest invitation mail: queued (not sent yet, maybe retrying), sent, or failed with its reason. */
 export interface StudentDelivery {
   studentId: string;
+  /** The invitation (first or resent) or a reminder (`student-invitation-reminder`). */
+  kind: 'invitation' | 'reminder';
   status: 'queued' | 'sent' | 'failed';
   reason: string | null;
   at: Date;
@@ -37,6 +40,36 @@ export interface DeliveriesRepository {
   latestForStudents(studentIds: string[]): Promise<StudentDelivery[]>;
   /** Erases the mail log of a student (and the claims that recorded its outcome). */
   eraseStudent(studentId: string): Promise<void>;
+}
+
+/**
+ * The notification service's part of a student's subject-access export: every mail sent to them (invitations,
+ * reminders, certificates), with its subject, when, and whether it went out. Mails logged before deliveries named
+ * their student are matched by the address, admins' own mails excepted.
+ */
+export async function studentExportFiles(
+  runner: Runner,
+  student: ExportedStudent,
+): Promise<StudentExportFile[]> {
+  const mails = await rows(
+    runner,
+    sql`SELECT d.template, d.recipient, d.subject, d.created_at AS queued_at,
+               CASE c.status WHEN 'done' THEN 'sent' WHEN 'failed' THEN 'failed' ELSE 'queued' END AS status,
+               c.done_at AS sent_at, c.last_error
+        FROM deliveries d
+        LEFT JOIN effect_claims c ON c.scope = 'mail:' || d.template AND c.key = d.event_id::text
+        WHERE d.student_id = ${student.studentId}::uuid
+           OR (d.student_id IS NULL AND lower(d.recipient) = lower(${student.email}) AND d.template NOT LIKE 'admin-%')
+        ORDER BY d.created_at`,
+  );
+  return [
+    {
+      path: 'mails.json',
+      description:
+        'Every mail sent to the student (invitation, resends, reminders, certificate): template, address, subject, when, and whether it went out.',
+      data: mails,
+    },
+  ];
 }
 
 interface DeliveryRow {
@@ -83,12 +116,13 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
       );
       const latest = await rows<{
         student_id: string;
+        template: string;
         status: string;
         last_error: string | null;
         at: Date | string;
       }>(
         db,
-        sql`SELECT DISTINCT ON (d.student_id) d.student_id, c.status, c.last_error,
+        sql`SELECT DISTINCT ON (d.student_id) d.student_id, d.template, c.status, c.last_error,
               coalesce(c.done_at, c.updated_at, d.created_at) AS at
             FROM deliveries d
             LEFT JOIN effect_claims c ON c.scope = 'mail:' || d.template AND c.key = d.event_id::text
@@ -97,6 +131,7 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
       );
       return latest.map((r) => ({
         studentId: r.student_id,
+        kind: r.template === 'student-invitation-reminder' ? ('reminder' as const) : ('invitation' as const),
         status: r.status === 'done' ? 'sent' : r.status === 'failed' ? 'failed' : 'queued',
         reason: r.last_error,
         at: new Date(r.at),

@@ -45,6 +45,10 @@ function layout(t: LayoutLanguage, title: string, bodyHtml: string): string {
 </html>`;
 }
 
+/** A moment in an administrator's mail: '3 March 2026 at 14:05 UTC'. */
+const adminMoment = (at: Date) =>
+  `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+
 export function adminPasswordReset(input: {
   name: string;
   temporaryPassword: string;
@@ -123,11 +127,7 @@ export function adminFactorChanged(input: {
   securityUrl: string;
 }): RenderedMail {
   const subject = FACTOR_SUBJECTS[input.change];
-  const when = `${new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(input.changedAt)} UTC`;
+  const when = adminMoment(input.changedAt);
   // Names set apart from the sentence (a name written right to left must not turn it around).
   const said = (isolate: (s: string) => string) =>
     factorChangeSentence(input.change, {
@@ -155,6 +155,62 @@ export function adminFactorChanged(input: {
 <p>If it was you, there is nothing to do.</p>
 <p style="padding:12px 16px;background:#fef3c7;border-radius:6px">${escapeHtml(NOT_YOU)}</p>
 <p><a href="${escapeHtml(input.securityUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Open your Security page</a></p>`,
+  );
+  return { subject, text, html };
+}
+
+/**
+ * Every active super admin is told when Readiness disabled a webhook endpoint that answered nothing but failures for
+ * the give-up time: which one, since when, its last answer, and where to enable it again.
+ */
+export function webhookEndpointDisabled(input: {
+  name: string;
+  url: string;
+  description: string;
+  failingSince: Date | undefined;
+  disabledAt: Date;
+  /** The last try's HTTP status; 0: it got no answer. */
+  lastStatus: number;
+  lastAnswer: string;
+  webhooksUrl: string;
+}): RenderedMail {
+  const subject = 'A webhook endpoint was disabled after failing';
+  const since = input.failingSince ? adminMoment(input.failingSince) : undefined;
+  // The description is the admins' own words: set apart, like a name.
+  const stopped = (url: string, isolate: (s: string) => string) =>
+    `${PRODUCT} stopped sending events to the webhook endpoint ${url}${input.description ? ` (${isolate(input.description)})` : ''} on ${adminMoment(input.disabledAt)}` +
+    (since ? `: it had answered nothing but failures since ${since}.` : ': it kept failing.');
+  const last = input.lastStatus
+    ? `The last answer was HTTP ${input.lastStatus}:`
+    : 'The last try got no answer:';
+  const answer = input.lastAnswer.trim() || '(empty)';
+  const meanwhile =
+    'Events that happen while it is disabled are not sent to it. Once the receiving system works again, enable the endpoint on the Webhooks screen; deliveries that were given up can be sent again from its delivery log.';
+  const why = 'You receive this mail because you are a super administrator.';
+  const text = [
+    `Hello ${isolateText(input.name)},`,
+    '',
+    stopped(input.url, isolateText),
+    '',
+    last,
+    answer,
+    '',
+    meanwhile,
+    '',
+    `The Webhooks screen: ${input.webhooksUrl}`,
+    '',
+    why,
+  ].join('\n');
+  const html = layout(
+    mailTranslator('en'),
+    subject,
+    `<p>Hello ${isolateHtml(input.name)},</p>
+<p>${stopped(`<strong style="word-break:break-all">${escapeHtml(input.url)}</strong>`, isolateHtml)}</p>
+<p>${last}</p>
+<pre style="white-space:pre-wrap;word-break:break-all;padding:12px 16px;background:#f3f4f6;border-radius:6px;font-size:13px">${escapeHtml(answer)}</pre>
+<p>${escapeHtml(meanwhile)}</p>
+<p><a href="${escapeHtml(input.webhooksUrl)}" style="display:inline-block;padding:10px 18px;background:#1e3a8a;color:#ffffff;border-radius:6px;text-decoration:none">Open the Webhooks screen</a></p>
+<p style="color:#6b7280">${why}</p>`,
   );
   return { subject, text, html };
 }

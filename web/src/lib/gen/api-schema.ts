@@ -1555,7 +1555,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest invitation mail of each student: queued, sent, or failed with the SMTP server's reason */
+        /** The latest invitation mail (or reminder) of each student: queued, sent, or failed with the SMTP server's reason */
         get: {
             parameters: {
                 query: {
@@ -1576,6 +1576,8 @@ export interface paths {
                         "application/json": {
                             deliveries: {
                                 at: string;
+                                /** @enum {string} */
+                                kind: "invitation" | "reminder";
                                 reason: string | null;
                                 /** @enum {string} */
                                 status: "queued" | "sent" | "failed";
@@ -2589,6 +2591,192 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/admin/students/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everything the product holds about the student as one ZIP (README.txt, a folder per service) when the export is ready; while it gathers, 202 with its status (an export is requested when there is none) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The ZIP (attachment) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Gathering: ask again (Retry-After) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            export: {
+                                expiresAt: string;
+                                id: string;
+                                ready: boolean;
+                                received: string[];
+                                requestedAt: string;
+                                waitingFor: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Student not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Ask every service for what it holds about the student (student.export.requested.v1); audited. A request gathering or ready is answered as it stands */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The export, gathering (or ready) */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            export: {
+                                expiresAt: string;
+                                id: string;
+                                ready: boolean;
+                                received: string[];
+                                requestedAt: string;
+                                waitingFor: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Student not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/students/{id}/export/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The student's newest data export that can still be downloaded: which services have answered */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The export */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            export: {
+                                expiresAt: string;
+                                id: string;
+                                ready: boolean;
+                                received: string[];
+                                requestedAt: string;
+                                waitingFor: string[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No export requested for this student (or it expired) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/students/{id}/remind": {

@@ -5,6 +5,7 @@ import {
   ReportDocument,
   timestampDate,
   VersionPublication,
+  WebhookEndpointChange,
   type AuditAction,
   type EventPayload,
 } from '@readiness/contracts';
@@ -20,6 +21,7 @@ export const auditTrailConsumers = (trail: AuditTrail): EventSubscription[] =>
     invitationResent,
     reminderRequested,
     studentDeleted,
+    exportRequested,
     resultDeleted,
     certificateResendRequested,
     attemptAdjusted,
@@ -29,6 +31,7 @@ export const auditTrailConsumers = (trail: AuditTrail): EventSubscription[] =>
     questionFileChanged,
     versionPublished,
     ltiPlatformChanged,
+    webhookEndpointChanged,
   ].map((consumer) => consumer(trail));
 
 const record = (
@@ -78,6 +81,12 @@ const reminderRequested = (trail: AuditTrail) =>
         expiresAt: e.expiresAt,
       });
     },
+  });
+
+/** A subject-access export of everything the product holds about a student. */
+const exportRequested = (trail: AuditTrail) =>
+  on('auth.audit-export-requested', {
+    handle: (e, meta) => studentNamed(trail, meta.id, e, 'student.data-exported', { exportId: e.exportId }),
   });
 
 const studentDeleted = (trail: AuditTrail) =>
@@ -237,6 +246,45 @@ const ltiPlatformChanged = (trail: AuditTrail) =>
         issuer: e.issuer,
         clientId: e.clientId,
         deploymentIds: e.deploymentIds,
+      });
+    },
+  });
+
+const WEBHOOK_ENDPOINT_ACTIONS: Record<WebhookEndpointChange, AuditAction | undefined> = {
+  [WebhookEndpointChange.UNSPECIFIED]: undefined,
+  [WebhookEndpointChange.ADDED]: 'webhook.endpoint-added',
+  [WebhookEndpointChange.UPDATED]: 'webhook.endpoint-updated',
+  [WebhookEndpointChange.DISABLED]: 'webhook.endpoint-disabled',
+  [WebhookEndpointChange.ENABLED]: 'webhook.endpoint-enabled',
+  [WebhookEndpointChange.SECRET_ROTATED]: 'webhook.endpoint-secret-rotated',
+  [WebhookEndpointChange.DELETED]: 'webhook.endpoint-deleted',
+};
+
+/**
+ * A super admin's change to a webhook endpoint, or the product's disabling of one that failed for the give-up time
+ * (nobody's action: no actor). The entry concerns the endpoint, named by its URL (the events never carry its secret).
+ */
+const webhookEndpointChanged = (trail: AuditTrail) =>
+  on('auth.audit-webhook-endpoint-changed', {
+    async handle(e, meta) {
+      const target = { id: e.endpointId, name: e.url, email: '' };
+      if (meta.name === 'integrations.webhook-endpoint.disabled.v1') {
+        const disabled = e as EventPayload<'integrations.webhook-endpoint.disabled.v1'>;
+        await record(trail, meta.id, '', 'webhook.endpoint-disabled-failing', target, {
+          description: disabled.description,
+          reason: disabled.reason,
+          ...(disabled.failingSince
+            ? { failingSince: timestampDate(disabled.failingSince).toISOString() }
+            : {}),
+        });
+        return;
+      }
+      const changed = e as EventPayload<'integrations.webhook-endpoint.changed.v1'>;
+      const action = WEBHOOK_ENDPOINT_ACTIONS[changed.change];
+      if (!action) return;
+      await record(trail, meta.id, changed.actorId, action, target, {
+        description: changed.description,
+        events: changed.events,
       });
     },
   });

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { EventPayload } from '@readiness/contracts';
+import { payloadOf, WebhookEndpointChange, type EventPayload } from '@readiness/contracts';
 import type { Database, Tx } from '@readiness/kit/db';
 import { notFound } from '@readiness/kit/errors';
-import type { SecretBox } from '@readiness/kit/outbox';
+import { enqueue, type SecretBox } from '@readiness/kit/outbox';
 import {
   deleteEndpoint,
   dropStudentDeliveries,
@@ -19,16 +19,20 @@ import {
   type EndpointFields,
   type EndpointRecord,
 } from '../../data-access/webhooks-repository';
-import { checkedUrl, checkHost } from './safe-target';
+import { checkedUrl, checkHost, type HostResolver } from './safe-target';
 import { webhookBody, webhookTypeOf, WEBHOOK_VERSION, type SourceEvent } from './payloads';
 
 export interface WebhooksDeps {
   database: Database;
   secrets: SecretBox;
   allowPrivateNetworks: boolean;
+  /** Where a host name leads, for the check at save (the sender checks again at each connection). */
+  resolve: HostResolver;
   /** How long the previous secret keeps signing after a rotation, in milliseconds (24 h). */
   rotationOverlapMs: number;
 }
+
+export const ENDPOINT_CHANGED = 'integrations.webhook-endpoint.changed.v1' as const;
 
 const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 
@@ -37,8 +41,36 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 async function checkTarget(deps: WebhooksDeps, url: string): Promise<string> {
   const checked = checkedUrl(url, deps.allowPrivateNetworks);
-  await checkHost(checked, deps.allowPrivateNetworks);
+  await checkHost(checked, deps.allowPrivateNetworks, deps.resolve);
   return checked.toString();
+}
+
+/** An admin's change into the outbox, in the transaction that made it: the audit log keeps it (never the secret). */
+const announce = (tx: Tx, e: EndpointRecord, change: WebhookEndpointChange, actorId: string) =>
+  enqueue(tx, {
+    name: ENDPOINT_CHANGED,
+    payload: payloadOf(ENDPOINT_CHANGED, {
+      endpointId: e.id,
+      url: e.url,
+      description: e.description,
+      events: e.events,
+      change,
+      actorId,
+    }),
+  });
+
+/** What an edit changed: disabled or enabled, its fields, or both (a save that changed nothing is an edit). */
+function changesOf(before: EndpointRecord, after: EndpointRecord): WebhookEndpointChange[] {
+  const changes: WebhookEndpointChange[] = [];
+  if (before.disabled !== after.disabled) {
+    changes.push(after.disabled ? WebhookEndpointChange.DISABLED : WebhookEndpointChange.ENABLED);
+  }
+  const edited =
+    before.url !== after.url ||
+    before.description !== after.description ||
+    before.events.join() !== after.events.join();
+  if (edited || !changes.length) changes.push(WebhookEndpointChange.UPDATED);
+  return changes;
 }
 
 export const listWebhookEndpoints = (deps: WebhooksDeps) => listEndpoints(deps.database.db);
@@ -47,41 +79,61 @@ export const listWebhookEndpoints = (deps: WebhooksDeps) => listEndpoints(deps.d
 export async function addEndpoint(
   deps: WebhooksDeps,
   fields: Omit<EndpointFields, 'disabled'>,
+  actorId: string,
 ): Promise<{ endpoint: EndpointRecord; secret: string }> {
   const url = await checkTarget(deps, fields.url);
   const secret = newSecret();
-  const endpoint = await insertEndpoint(deps.database.db, { ...fields, url }, deps.secrets.seal(secret));
+  const endpoint = await deps.database.transaction(async (tx) => {
+    const added = await insertEndpoint(tx, { ...fields, url }, deps.secrets.seal(secret));
+    await announce(tx, added, WebhookEndpointChange.ADDED, actorId);
+    return added;
+  });
   return { endpoint, secret };
 }
 
+/** New fields; disabling or enabling it is told apart from an edit in the audit log. */
 export async function changeEndpoint(
   deps: WebhooksDeps,
   id: string,
   fields: EndpointFields,
+  actorId: string,
 ): Promise<EndpointRecord> {
   const url = await checkTarget(deps, fields.url);
-  const endpoint = await updateEndpoint(deps.database.db, id, { ...fields, url });
-  if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
-  return endpoint;
+  return deps.database.transaction(async (tx) => {
+    const before = await findEndpoint(tx, id, { forUpdate: true });
+    if (!before) throw notFound(ENDPOINT_NOT_FOUND);
+    const after = (await updateEndpoint(tx, id, { ...fields, url }))!;
+    for (const change of changesOf(before, after)) await announce(tx, after, change, actorId);
+    return after;
+  });
 }
 
-export async function removeEndpoint(deps: WebhooksDeps, id: string): Promise<void> {
-  if (!(await deleteEndpoint(deps.database.db, id))) throw notFound(ENDPOINT_NOT_FOUND);
+export async function removeEndpoint(deps: WebhooksDeps, id: string, actorId: string): Promise<void> {
+  await deps.database.transaction(async (tx) => {
+    const removed = await deleteEndpoint(tx, id);
+    if (!removed) throw notFound(ENDPOINT_NOT_FOUND);
+    await announce(tx, removed, WebhookEndpointChange.DELETED, actorId);
+  });
 }
 
 /** A new secret; the previous one signs alongside it for the overlap, so receivers can switch without a gap. */
 export async function rotateEndpointSecret(
   deps: WebhooksDeps,
   id: string,
+  actorId: string,
 ): Promise<{ endpoint: EndpointRecord; secret: string }> {
   const secret = newSecret();
-  const endpoint = await rotateSecret(
-    deps.database.db,
-    id,
-    deps.secrets.seal(secret),
-    new Date(Date.now() + deps.rotationOverlapMs),
-  );
-  if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
+  const endpoint = await deps.database.transaction(async (tx) => {
+    const rotated = await rotateSecret(
+      tx,
+      id,
+      deps.secrets.seal(secret),
+      new Date(Date.now() + deps.rotationOverlapMs),
+    );
+    if (!rotated) throw notFound(ENDPOINT_NOT_FOUND);
+    await announce(tx, rotated, WebhookEndpointChange.SECRET_ROTATED, actorId);
+    return rotated;
+  });
   return { endpoint, secret };
 }
 

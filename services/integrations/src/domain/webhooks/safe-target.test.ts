@@ -1,4 +1,5 @@
-import { checkedUrl, refusedAddress } from './safe-target';
+import type { LookupAddress } from 'node:dns';
+import { checkedUrl, checkHost, refusedAddress, safeLookup, type HostResolver } from './safe-target';
 
 describe('where a webhook may go', () => {
   it.each([
@@ -33,5 +34,45 @@ describe('where a webhook may go', () => {
     ['not a url', false, 'URL must be a URL'],
   ])('the URL %s (private %s) is refused: %s', (url, allowPrivate, message) => {
     expect(() => checkedUrl(url, allowPrivate)).toThrow(message);
+  });
+
+  /** A resolver that answers `addresses` for every name. */
+  const answering =
+    (...addresses: string[]): HostResolver =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+
+  /** What the connection's lookup answers: an error's message, or what it hands the socket. */
+  const connectLookup = (resolve: HostResolver, options: { all?: boolean; family?: number } = {}) =>
+    new Promise<string | LookupAddress[]>((done) =>
+      safeLookup(false, resolve)('hooks.example', options, (err, address) =>
+        done(err ? err.message : address),
+      ),
+    );
+
+  it.each([
+    [['93.184.216.34'], {}, '93.184.216.34'],
+    [['93.184.216.34', '2606:2800:220:1::1'], { family: 6 }, '2606:2800:220:1::1'],
+    [['93.184.216.34', '127.0.0.1'], { all: true }, 'refused: hooks.example resolves to a loopback address'],
+    [['10.0.0.7'], { all: true }, 'refused: hooks.example resolves to a private address'],
+    [['93.184.216.34'], { family: 6 }, 'hooks.example has no address to connect to'],
+  ])(
+    'when the name resolves to %j at the connection (%j), then it is given %s',
+    async (addresses, options, given) => {
+      const answer = await connectLookup(answering(...addresses), options);
+      expect(typeof answer === 'string' ? answer : answer.map((a) => a.address).join()).toBe(given);
+    },
+  );
+
+  it('when the name does not resolve or resolves to nothing at save, then it is refused as a host that does not resolve', async () => {
+    const url = new URL('https://hooks.example/');
+    const failing: HostResolver = () => Promise.reject(new Error('ENOTFOUND'));
+    for (const resolve of [failing, answering()]) {
+      await expect(checkHost(url, false, resolve)).rejects.toThrow('URL names a host that does not resolve');
+    }
+    await expect(checkHost(url, false, answering('93.184.216.34', '::1'))).rejects.toThrow(
+      'URL leads to a loopback address, which cannot receive webhooks',
+    );
+    await expect(checkHost(url, false, answering('93.184.216.34'))).resolves.toBeUndefined();
   });
 });

@@ -1,7 +1,16 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { AppError } from '@readiness/kit/errors';
 import ipaddr from 'ipaddr.js';
+
+/**
+ * Every address a host name resolves to, as the system's resolver answers (`getaddrinfo`, through `dns.lookup`):
+ * what the check at save and the check at each connection both read. A caller in the same process (tests) may give
+ * another (a name that resolves to a public address at save and to loopback when the delivery connects).
+ */
+export type HostResolver = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolver: HostResolver = (hostname) => dns.lookup(hostname, { all: true });
 
 /** Link-local and cloud metadata addresses: refused even where private networks are allowed. */
 const ALWAYS_REFUSED = ['linkLocal', 'unspecified', 'broadcast', 'multicast', 'reserved'];
@@ -44,17 +53,15 @@ export function checkedUrl(text: string, allowPrivate: boolean): URL {
 }
 
 /** Every address a host name resolves to, each checked; throws the first refusal. */
-export async function checkHost(url: URL, allowPrivate: boolean): Promise<void> {
+export async function checkHost(url: URL, allowPrivate: boolean, resolve: HostResolver): Promise<void> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const addresses = isIP(host)
     ? [host]
-    : await new Promise<string[]>((resolve, reject) =>
-        dnsLookup(host, { all: true }, (err, found) =>
-          err ? reject(err) : resolve(found.map((a) => a.address)),
-        ),
-      ).catch(() => {
-        throw refused('URL names a host that does not resolve');
-      });
+    : await resolve(host).then(
+        (found) => found.map((a) => a.address),
+        () => [],
+      );
+  if (!addresses.length) throw refused('URL names a host that does not resolve');
   for (const address of addresses) {
     const why = refusedAddress(address, allowPrivate);
     if (why) throw refused(`URL leads to ${why}, which cannot receive webhooks`);
@@ -72,20 +79,30 @@ type LookupCallback = (
  * connected to, so a name that resolved to a public address at save time and to a private one now (DNS rebinding)
  * is refused at the connection.
  */
-export function safeLookup(allowPrivate: boolean) {
+export function safeLookup(allowPrivate: boolean, resolve: HostResolver) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, found) => {
-      if (err) return callback(err, '');
-      for (const a of found) {
-        const why = refusedAddress(a.address, allowPrivate);
-        if (why)
+    resolve(hostname).then(
+      (all) => {
+        const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+        const found = family ? all.filter((a) => a.family === family) : all;
+        if (!found.length) {
           return callback(
-            Object.assign(new Error(`refused: ${hostname} resolves to ${why}`), { code: 'EREFUSED' }),
+            Object.assign(new Error(`${hostname} has no address to connect to`), { code: 'ENOTFOUND' }),
             '',
           );
-      }
-      if (options.all) return callback(null, found);
-      callback(null, found[0]!.address, found[0]!.family);
-    });
+        }
+        for (const a of found) {
+          const why = refusedAddress(a.address, allowPrivate);
+          if (why)
+            return callback(
+              Object.assign(new Error(`refused: ${hostname} resolves to ${why}`), { code: 'EREFUSED' }),
+              '',
+            );
+        }
+        if (options.all) return callback(null, found);
+        callback(null, found[0]!.address, found[0]!.family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, ''),
+    );
   };
 }

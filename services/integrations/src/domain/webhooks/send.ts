@@ -1,19 +1,21 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { Database } from '@readiness/kit/db';
+import { payloadOf, timestampFromDate } from '@readiness/contracts';
+import type { Database, Tx } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
-import type { SecretBox } from '@readiness/kit/outbox';
+import { enqueue, type SecretBox } from '@readiness/kit/outbox';
 import { Webhook } from 'standardwebhooks';
 import {
   disableIfFailingThroughout,
   recordTry,
   takeDueDelivery,
   type DueDelivery,
+  type EndpointRecord,
   type TryOutcome,
 } from '../../data-access/webhooks-repository';
 import { retryWait } from '../grades';
-import { refusedAddress, safeLookup } from './safe-target';
+import { refusedAddress, safeLookup, type HostResolver } from './safe-target';
 
 export interface WebhookSenderDeps {
   database: Database;
@@ -21,12 +23,14 @@ export interface WebhookSenderDeps {
   /** Seals and opens the endpoints' secrets. */
   secrets: SecretBox;
   allowPrivateNetworks: boolean;
+  /** Where a host name leads: each connection checks the addresses it answers (DNS rebinding). */
+  resolve: HostResolver;
   /** How long a delivery is tried, and an endpoint may fail, before it is given up (disabled), in milliseconds. */
   giveUpMs: number;
   retryBaseMs: number;
-  /** Told when an endpoint was disabled for failing too long. */
-  onDisabled?: (endpointId: string, reason: string) => Promise<void>;
 }
+
+export const ENDPOINT_DISABLED = 'integrations.webhook-endpoint.disabled.v1' as const;
 
 const ANSWER_KEPT = 1024;
 const ANSWER_READ = 64 * 1024;
@@ -50,7 +54,7 @@ export function signatures(
 
 /** One POST with a deadline, no redirects followed, the answer read up to a limit. */
 function post(
-  deps: Pick<WebhookSenderDeps, 'allowPrivateNetworks'>,
+  deps: Pick<WebhookSenderDeps, 'allowPrivateNetworks' | 'resolve'>,
   url: URL,
   headers: Record<string, string>,
   body: string,
@@ -64,7 +68,7 @@ function post(
     const req = send(url, {
       method: 'POST',
       headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-      lookup: safeLookup(deps.allowPrivateNetworks) as never,
+      lookup: safeLookup(deps.allowPrivateNetworks, deps.resolve) as never,
       timeout: TIMEOUT_MS,
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
@@ -117,6 +121,25 @@ async function tryDelivery(deps: WebhookSenderDeps, d: DueDelivery): Promise<Try
 }
 
 /**
+ * The product's disabling of an endpoint into the outbox, in the transaction that disabled it: the audit log keeps
+ * it and every active super admin is mailed (the auth service knows who they are).
+ */
+const announceDisabled = (tx: Tx, endpoint: EndpointRecord, outcome: TryOutcome) =>
+  enqueue(tx, {
+    name: ENDPOINT_DISABLED,
+    payload: payloadOf(ENDPOINT_DISABLED, {
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      description: endpoint.description,
+      failingSince: endpoint.failingSince ? timestampFromDate(endpoint.failingSince) : undefined,
+      disabledAt: timestampFromDate(endpoint.updatedAt),
+      lastStatus: outcome.status ?? 0,
+      lastAnswer: outcome.answer,
+      reason: endpoint.disabledReason ?? '',
+    }),
+  });
+
+/**
  * One pass of the webhook sender: due deliveries one at a time, each in a transaction that holds its row while the
  * endpoint answers (other replicas skip it) and records the outcome with it. An endpoint that has failed for the
  * give-up time is disabled. Returns how many were tried.
@@ -124,29 +147,30 @@ async function tryDelivery(deps: WebhookSenderDeps, d: DueDelivery): Promise<Try
 export async function sendDueWebhooks(deps: WebhookSenderDeps, limit = 100): Promise<number> {
   let tried = 0;
   while (tried < limit) {
-    const outcome = await deps.database.transaction(async (tx) => {
+    const taken = await deps.database.transaction(async (tx) => {
       const due = await takeDueDelivery(tx);
       if (!due) return undefined;
       const result = await tryDelivery(deps, due);
       await recordTry(tx, due, result);
       // A delivery given up while its endpoint answered nothing but failures since its first try: the endpoint has
-      // failed for the give-up time, and is disabled (an admin enables it again on the Webhooks screen).
-      let disabled = false;
+      // failed for the give-up time, and is disabled (an admin enables it again on the Webhooks screen); the
+      // super admins hear of it from the event written with it.
       if (result.state === 'failed') {
         const reason =
           `Failed for ${deps.giveUpMs >= 3_600_000 ? `${Math.round(deps.giveUpMs / 3_600_000)} h` : 'the give-up time'}; ` +
           `last answer: ${result.status ?? 'none'} ${result.answer}`;
-        disabled = await disableIfFailingThroughout(tx, due, reason.slice(0, 500));
-        if (disabled)
+        const disabled = await disableIfFailingThroughout(tx, due, reason.slice(0, 500));
+        if (disabled) {
+          await announceDisabled(tx, disabled, result);
           deps.logger.warn(
             { endpointId: due.endpointId },
             'webhook endpoint disabled after failing too long',
           );
+        }
       }
-      return { due, disabled };
+      return due;
     });
-    if (!outcome) break;
-    if (outcome.disabled) await deps.onDisabled?.(outcome.due.endpointId, 'failing');
+    if (!taken) break;
     tried++;
   }
   return tried;

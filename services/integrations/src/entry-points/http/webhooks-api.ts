@@ -112,8 +112,7 @@ export const webhookOperations = {
     body: endpointBody,
     responses: { 201: { description: 'Added', body: withSecret }, 400: 'Invalid field', ...refusals },
     async handle({ body, res }, deps) {
-      superAdminId(res);
-      const added = await addEndpoint(deps.webhooks, body);
+      const added = await addEndpoint(deps.webhooks, body, superAdminId(res));
       return { endpoint: endpointView(added.endpoint), secret: added.secret };
     },
   }),
@@ -132,8 +131,9 @@ export const webhookOperations = {
       404: 'No such endpoint',
     },
     async handle({ params, body, res }, deps) {
-      superAdminId(res);
-      return { endpoint: endpointView(await changeEndpoint(deps.webhooks, params.id, body)) };
+      return {
+        endpoint: endpointView(await changeEndpoint(deps.webhooks, params.id, body, superAdminId(res))),
+      };
     },
   }),
   'DELETE /api/admin/webhooks/{id}': operation({
@@ -143,8 +143,7 @@ export const webhookOperations = {
     params: idParams,
     responses: { 204: { description: 'Deleted' }, ...refusals, 404: 'No such endpoint' },
     async handle({ params, res, answer }, deps) {
-      superAdminId(res);
-      await removeEndpoint(deps.webhooks, params.id);
+      await removeEndpoint(deps.webhooks, params.id, superAdminId(res));
       return answer(204);
     },
   }),
@@ -155,8 +154,7 @@ export const webhookOperations = {
     params: idParams,
     responses: { 200: { description: 'Rotated', body: withSecret }, ...refusals, 404: 'No such endpoint' },
     async handle({ params, res }, deps) {
-      superAdminId(res);
-      const rotated = await rotateEndpointSecret(deps.webhooks, params.id);
+      const rotated = await rotateEndpointSecret(deps.webhooks, params.id, superAdminId(res));
       return { endpoint: endpointView(rotated.endpoint), secret: rotated.secret };
     },
   }),

@@ -22,6 +22,8 @@ const deliveriesQuery = z.object({
 
 const deliveryOut = z.object({
   studentId: z.string(),
+  /** Which mail: the invitation (first or resent) or a reminder. */
+  kind: z.enum(['invitation', 'reminder']),
   status: z.enum(['queued', 'sent', 'failed']),
   reason: z.string().nullable(),
   at: z.string(),
@@ -36,7 +38,7 @@ export const notificationApi = serviceApi<DeliveriesRepository>({
   operations: {
     'GET /api/admin/notifications/deliveries': operation({
       summary:
-        "The latest invitation mail of each student: queued, sent, or failed with the SMTP server's reason",
+        "The latest invitation mail (or reminder) of each student: queued, sent, or failed with the SMTP server's reason",
       tags: [TAG],
       admin: true,
       query: deliveriesQuery,

@@ -1,4 +1,5 @@
 import type { ReportDocument } from '@readiness/contracts';
+import type { Tx } from '@readiness/kit/db';
 import { enqueue } from '@readiness/kit/outbox';
 import { REPORT_DOWNLOADED, downloadedPayload } from '../events';
 import { pendingBacklog, saveVersion } from '../../data-access/reports-repository';
@@ -9,6 +10,7 @@ import { certificatePdf, reportPdf, signedCertificate, verifyCertificate } from 
 import { certificateCredential, checkCredential } from './credentials';
 import { certificateIssuer } from './issue-certificates';
 import { resendCertificate } from './resend-certificate';
+import { studentExportFiles } from './student-export';
 
 export { certificateKey, normaliseCode, type PdfFile, type PdfRenderer, type ReportsDeps } from './context';
 export type { Verification } from './documents';
@@ -31,6 +33,8 @@ export function createReports(deps: ReportsDeps) {
       resendCertificate(deps, request, eventId),
     eraseResult: (resultId: string) => eraseResult(deps, resultId),
     eraseStudent: (studentId: string) => eraseStudent(deps, studentId),
+    /** Everything the service holds about a student, for their subject-access export. */
+    studentExportFiles: (tx: Tx, studentId: string) => studentExportFiles(deps, tx, studentId),
     reportPdf: (resultId: string) => reportPdf(deps, resultId),
     certificatePdf: (resultId: string) => certificatePdf(deps, resultId),
     /** A PDF handed to an admin, announced for the audit log. */

@@ -1,12 +1,15 @@
 import type { Logger } from '@readiness/kit/logger';
 import { operationsFor } from '@readiness/kit/openapi';
 import type { Attempts } from '../../domain/attempts';
+import type { StudentExports } from '../../domain/exports';
 import type { Students } from '../../domain/students';
 
 /** What the student service's handlers are given: its use cases and the limits of what they read. */
 export interface StudentApiDeps {
   students: Students;
   attempts: Attempts;
+  /** Subject-access exports of a student's data. */
+  exports: StudentExports;
   logger: Logger;
   importMaxBytes: number;
   importMaxRows: number;

@@ -55,6 +55,8 @@ export function describeDetails(details: Record<string, unknown>): string {
   }
   // A question file, by the name it was uploaded under.
   if (typeof details.originalName === 'string') parts.push(details.originalName);
+  // A webhook endpoint's description, as its admins wrote it.
+  if (typeof details.description === 'string' && details.description) parts.push(details.description);
   if (typeof details.email === 'string') parts.push(details.email);
   return parts.join(' · ');
 }
@@ -94,10 +96,13 @@ export const auditColumns: Column<AuditEntry>[] = [
     key: 'target',
     header: adminT('audit.table.concerning'),
     render: (e) =>
-      e.target ? (
-        <Person name={e.target.name || e.target.email || e.target._id} email={e.target.email} />
-      ) : (
+      !e.target ? (
         '—'
+      ) : e.action.startsWith('webhook.') ? (
+        // A webhook endpoint, named by its URL: not a person.
+        <span className="audit__endpoint">{e.target.name}</span>
+      ) : (
+        <Person name={e.target.name || e.target.email || e.target._id} email={e.target.email} />
       ),
   },
   {

@@ -14,6 +14,8 @@ describe('the details of an audit entry in words', () => {
     [{ method: 'recovery-code', address: '10.0.0.1' }, 'recovery code'],
     [{ extraTimePercent: 50 }, '50% extra time'],
     [{ originalName: 'map.png', filename: 'a1b2.png', size: 120 }, 'map.png'],
+    [{ description: 'Admissions CRM', events: ['result.recorded'] }, 'Admissions CRM'],
+    [{ description: '', reason: 'Failed for 72 h; last answer: none' }, 'Failed for 72 h; last answer: none'],
   ])('when the details are %j, then they read "%s"', (details, words) => {
     expect(describeDetails(details)).toBe(words);
   });

@@ -80,6 +80,31 @@ describe('Audit log', () => {
     await waitFor(() => expect(screen.getByLabelText('Action')).toHaveValue('admin.mfa-enrolled'));
   });
 
+  it('when webhook endpoints were changed by an admin or disabled by the product, then each entry names the endpoint by its URL, with who did it and why', async () => {
+    const url = 'https://crm.example.edu/readiness/events';
+    const endpoint = { _id: 'w-1', name: url, email: '' };
+    serveLog([
+      { ...entry(1, 'webhook.endpoint-added'), target: endpoint, details: { description: 'Admissions CRM' } },
+      {
+        ...entry(2, 'webhook.endpoint-disabled-failing'),
+        actor: null,
+        target: endpoint,
+        details: { reason: 'Failed for 72 h; last answer: 503 busy' },
+      },
+    ]);
+    openAsSuperAdmin();
+    const table = await screen.findByRole('table', { name: 'Audit log, newest first' });
+    const [added, failing] = within(table).getAllByRole('row').slice(1);
+    expect(within(added!).getByText('Webhook endpoint added')).toBeInTheDocument();
+    expect(within(added!).getByText('Grace Hopper')).toBeInTheDocument();
+    expect(within(added!).getByText(url)).toBeInTheDocument();
+    expect(within(added!).getByText('Admissions CRM')).toBeInTheDocument();
+    expect(within(failing!).getByText('Webhook endpoint disabled after failing')).toBeInTheDocument();
+    expect(within(failing!).getByText(url)).toBeInTheDocument();
+    expect(within(failing!).getByText('Failed for 72 h; last answer: 503 busy')).toBeInTheDocument();
+    expect(within(failing!).queryByText('Grace Hopper')).not.toBeInTheDocument();
+  });
+
   it('turns calendar days into the times the API filters by, in the admin’s own time zone', () => {
     expect(dayBoundary('2026-11-20')).toBe(new Date(2026, 10, 20).toISOString());
     expect(dayBoundary('2026-11-20', true)).toBe(new Date(2026, 10, 21).toISOString());

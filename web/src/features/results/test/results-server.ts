@@ -22,6 +22,7 @@ import {
 import { server } from '../../../testing/server';
 import type { ItemAnalysis, ResultDetail, TimelineEntry } from '../api/types';
 import type { LmsGrade } from '../../lti/api/lti-api';
+import { captureSavedFiles } from '../../../testing/saved-files';
 
 /*
  * An in-memory stand-in for the results service (and the report service's two PDF calls), speaking
@@ -336,23 +337,14 @@ export function failing<M extends FailingMethod>(
   return http.delete(path as PathsFor<typeof http.delete>, fail);
 }
 
-/**
- * The files the screens saved: object URLs are made from the fetched blob and handed to an anchor
- * with a download name; jsdom has neither, so both are caught here.
- */
+/** The files the screens saved, by name. */
 export const saved: string[] = [];
 
 /** Installs the stand-in for one test file, on top of the shared auth handlers. */
 export function useResultsServer(): void {
+  captureSavedFiles(saved);
   beforeEach(() => {
     seedResults();
-    saved.length = 0;
     server.use(...handlers);
-    URL.createObjectURL = jest.fn(() => 'blob:result-file');
-    URL.revokeObjectURL = jest.fn();
-    jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
   });
-  afterEach(() => jest.restoreAllMocks());
 }

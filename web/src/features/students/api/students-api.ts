@@ -14,6 +14,7 @@ import type {
   RemindCount,
   StatusFilter,
   Student,
+  StudentExport,
   StudentList,
   StudentStatus,
 } from './types';
@@ -167,6 +168,18 @@ export const studentsApi = api.injectEndpoints({
       transformResponse: (body: ExtraTimeAnswer) => body.student,
       invalidatesTags: (_r, _e, { id }) => [{ type: 'Student', id }],
     }),
+    /** The student's newest data export; an error (404) while none was asked for or it expired. */
+    getStudentExport: build.query<StudentExport, string>({
+      query: (id) => request('/api/admin/students/{id}/export/status', 'get', { path: { id } }),
+      transformResponse: (body: { export: StudentExport }) => body.export,
+      providesTags: (_r, _e, id) => [{ type: 'StudentExport', id }],
+    }),
+    /** Asks every service for what it holds about the student (audited); a gathering or ready export is kept. */
+    requestStudentExport: build.mutation<StudentExport, string>({
+      query: (id) => request('/api/admin/students/{id}/export', 'post', { path: { id } }),
+      transformResponse: (body: { export: StudentExport }) => body.export,
+      invalidatesTags: (_r, _e, id) => [{ type: 'StudentExport', id }],
+    }),
     deleteStudent: build.mutation<void, string>({
       query: (id) => request('/api/admin/students/{id}', 'delete', { path: { id } }),
       transformResponse: () => undefined,
@@ -200,4 +213,14 @@ export const {
   useSetExtraTimeMutation,
   useDeleteStudentMutation,
   useImportStudentsMutation,
+  useGetStudentExportQuery,
+  useRequestStudentExportMutation,
 } = studentsApi;
+
+/** The ready export's ZIP, for `useFileDownload`. */
+export const studentExportRequest = (id: string) =>
+  request('/api/admin/students/{id}/export', 'get', { path: { id } });
+
+/** `Ada Lovelace` → `Ada-Lovelace-data-2026-12-02.zip`, as the service names it. */
+export const studentExportFileName = (name: string) =>
+  `${name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '') || 'student'}-data-${new Date().toISOString().slice(0, 10)}.zip`;

@@ -28,3 +28,5 @@ export type RemindCount = ApiAnswer<'/api/admin/students/remind', 'post', 202>;
 /** `GET` and `PUT /api/admin/students/reminder-settings`: when the job reminds students who have not started. */
 export type ReminderSettings = ApiAnswer<'/api/admin/students/reminder-settings', 'get'>;
 export type ExtraTimeAnswer = ApiAnswer<'/api/admin/students/{id}', 'patch'>;
+/** `GET /api/admin/students/{id}/export/status`: the newest data export, and which services have answered. */
+export type StudentExport = ApiAnswer<'/api/admin/students/{id}/export/status', 'get'>['export'];

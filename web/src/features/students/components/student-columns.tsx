@@ -1,4 +1,4 @@
-import { BellRing, Check, Clock, Copy, Mail, Trash2 } from 'lucide-react';
+import { BellRing, Check, Clock, Copy, FileArchive, Mail, Trash2 } from 'lucide-react';
 import {
   actionsColumn,
   Badge,
@@ -22,11 +22,20 @@ const statusTone: Record<Student['status'], BadgeTone> = {
 function DeliveryBadge({ delivery }: { delivery: InviteDelivery | undefined }) {
   const t = useAdminT();
   if (!delivery || delivery.status === 'sent') return null;
-  if (delivery.status === 'queued') return <Badge tone="neutral">{t('students.table.inviteQueued')}</Badge>;
+  const reminder = delivery.kind === 'reminder';
+  if (delivery.status === 'queued') {
+    return (
+      <Badge tone="neutral">
+        {t(reminder ? 'students.table.reminderQueued' : 'students.table.inviteQueued')}
+      </Badge>
+    );
+  }
   const reason = delivery.reason ?? t('students.table.inviteRefused');
   return (
     <span title={reason}>
-      <Badge tone="danger">{t('students.table.inviteFailed')}</Badge>
+      <Badge tone="danger">
+        {t(reminder ? 'students.table.reminderFailed' : 'students.table.inviteFailed')}
+      </Badge>
       <span className="visually-hidden">: {reason}</span>
     </span>
   );
@@ -78,6 +87,7 @@ export function studentColumns(
     onExtraTime(student: Student): void;
     onResend(student: Student): void;
     onRemind(student: Student): void;
+    onExport(student: Student): void;
     onDelete(student: Student): void;
   },
 ): Column<Student>[] {
@@ -134,6 +144,11 @@ export function studentColumns(
               onClick={() => actions.onRemind(s)}
             />
           )}
+          <IconButton
+            label={t('students.table.export', { name: s.name })}
+            icon={<FileArchive size={16} />}
+            onClick={() => actions.onExport(s)}
+          />
           <IconButton
             label={t('students.table.delete', { name: s.name })}
             icon={<Trash2 size={16} />}

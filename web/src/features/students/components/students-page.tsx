@@ -8,6 +8,7 @@ import { STATUS_OPTIONS, useGetStudentsQuery, useRemindStudentsMutation } from '
 import type { StatusFilter, Student } from '../api/types';
 import { useCopyLink } from '../hooks/use-copy-link';
 import { useInviteDeliveries } from '../hooks/use-invite-deliveries';
+import { ExportDataDialog } from './export-data-dialog';
 import { ExtraTimeModal } from './extra-time';
 import { ImportStudentsDialog } from './import-students-dialog';
 import { InviteStudentModal } from './invite-student-modal';
@@ -42,6 +43,7 @@ export function StudentsPage() {
   const [extraTimeTarget, setExtraTimeTarget] = useState<Student | null>(null);
   const [reminderSettings, setReminderSettings] = useState(false);
   const [remindTarget, setRemindTarget] = useState<Student | null>(null);
+  const [exportTarget, setExportTarget] = useState<Student | null>(null);
   const [remindAllCount, setRemindAllCount] = useState<number | null>(null);
   const [countRemindable, { isLoading: counting }] = useRemindStudentsMutation();
   const filter = { search: settledSearch, status };
@@ -71,6 +73,7 @@ export function StudentsPage() {
     onExtraTime: setExtraTimeTarget,
     onResend: setResendTarget,
     onRemind: setRemindTarget,
+    onExport: setExportTarget,
     onDelete: setDeleteTarget,
   });
 
@@ -154,6 +157,7 @@ export function StudentsPage() {
       <DeleteStudentDialog student={deleteTarget} onClose={() => setDeleteTarget(null)} />
       <ReminderSettingsModal open={reminderSettings} onClose={() => setReminderSettings(false)} />
       <RemindStudentDialog student={remindTarget} onClose={() => setRemindTarget(null)} />
+      <ExportDataDialog student={exportTarget} onClose={() => setExportTarget(null)} />
       <RemindAllDialog filter={filter} count={remindAllCount} onClose={() => setRemindAllCount(null)} />
     </div>
   );

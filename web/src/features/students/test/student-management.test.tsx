@@ -39,6 +39,19 @@ describe('Student Management', () => {
     expect(within(row('Marie Curie')).queryByText('Invite failed')).not.toBeInTheDocument();
   });
 
+  it('when the latest mail was a reminder, then its badge says the reminder, not the invite, queued or failed', async () => {
+    const at = '2025-03-02T09:00:00.000Z';
+    store.deliveries = [
+      { studentId: 'st-1', kind: 'reminder', status: 'queued', reason: null, at },
+      { studentId: 'st-4', kind: 'reminder', status: 'failed', reason: '452 mailbox full', at },
+    ];
+    await openStudents();
+    expect(await within(row('Marie Curie')).findByText('Reminder queued')).toBeInTheDocument();
+    const failed = await within(row('Paul Dirac')).findByText('Reminder failed');
+    expect(failed.closest('[title]')).toHaveAttribute('title', '452 mailbox full');
+    expect(screen.queryByText('Invite failed')).not.toBeInTheDocument();
+  });
+
   it("when a student has a language, then their row names it in its own words, marked as that language; none: the student's browser, else English", async () => {
     store.students = store.students.map((s) =>
       s._id === 'st-1' ? { ...s, language: 'ar' } : s._id === 'st-2' ? { ...s, language: 'es' } : s,

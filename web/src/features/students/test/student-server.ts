@@ -76,8 +76,8 @@ export function seedStudents(): void {
   ];
   const at = '2025-03-01T09:01:00.000Z';
   store.deliveries = [
-    { studentId: 'st-1', status: 'sent', reason: null, at },
-    { studentId: 'st-4', status: 'failed', reason: '550 mailbox unavailable', at },
+    { studentId: 'st-1', kind: 'invitation', status: 'sent', reason: null, at },
+    { studentId: 'st-4', kind: 'invitation', status: 'failed', reason: '550 mailbox unavailable', at },
   ];
 }
 
@@ -148,7 +148,13 @@ const handlers = [
       extraTimePercent: body.extraTimePercent ?? 0,
     });
     store.students = [created, ...store.students];
-    store.deliveries.push({ studentId: created._id, status: 'queued', reason: null, at: created.createdAt });
+    store.deliveries.push({
+      studentId: created._id,
+      kind: 'invitation',
+      status: 'queued',
+      reason: null,
+      at: created.createdAt,
+    });
     return answer(
       '/api/admin/students/invite',
       'post',

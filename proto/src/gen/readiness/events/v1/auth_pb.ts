@@ -6,13 +6,15 @@ import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2"
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { WebhookEndpointDisabled } from "./integrations_pb";
+import { file_readiness_events_v1_integrations } from "./integrations_pb";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file readiness/events/v1/auth.proto.
  */
 export const file_readiness_events_v1_auth: GenFile = /*@__PURE__*/
-  fileDesc("Ch5yZWFkaW5lc3MvZXZlbnRzL3YxL2F1dGgucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEirQEKDEFkbWluQ3JlYXRlZBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEiwKBHJvbGUYBCABKA4yHi5yZWFkaW5lc3MuZXZlbnRzLnYxLkFkbWluUm9sZRIQCghhY3Rvcl9pZBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ9CgxBZG1pblVwZGF0ZWQSEAoIYWRtaW5faWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIsCgRyb2xlGAQgASgOMh4ucmVhZGluZXNzLmV2ZW50cy52MS5BZG1pblJvbGUSEAoIYWN0b3JfaWQYBSABKAkiagoSQWRtaW5TdGF0dXNDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEjAKBnN0YXR1cxgCIAEoDjIgLnJlYWRpbmVzcy5ldmVudHMudjEuQWRtaW5TdGF0dXMSEAoIYWN0b3JfaWQYAyABKAkimAEKEkFkbWluUGFzc3dvcmRSZXNldBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEh4KEnRlbXBvcmFyeV9wYXNzd29yZBgEIAEoCUICGAESEAoIYWN0b3JfaWQYBSABKAkSIQoZc2VhbGVkX3RlbXBvcmFyeV9wYXNzd29yZBgGIAEoCSLhAQoSQWRtaW5GYWN0b3JDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSMQoGY2hhbmdlGAQgASgOMiEucmVhZGluZXNzLmV2ZW50cy52MS5GYWN0b3JDaGFuZ2USEwoLZmFjdG9yX25hbWUYBSABKAkSEAoIYWN0b3JfaWQYBiABKAkSEgoKYWN0b3JfbmFtZRgHIAEoCRIuCgpjaGFuZ2VkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCpZCglBZG1pblJvbGUSGgoWQURNSU5fUk9MRV9VTlNQRUNJRklFRBAAEhQKEEFETUlOX1JPTEVfQURNSU4QARIaChZBRE1JTl9ST0xFX1NVUEVSX0FETUlOEAIqXwoLQWRtaW5TdGF0dXMSHAoYQURNSU5fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTQURNSU5fU1RBVFVTX0FDVElWRRABEhkKFUFETUlOX1NUQVRVU19ESVNBQkxFRBACKo0CCgxGYWN0b3JDaGFuZ2USHQoZRkFDVE9SX0NIQU5HRV9VTlNQRUNJRklFRBAAEh8KG0ZBQ1RPUl9DSEFOR0VfUEFTU0tFWV9BRERFRBABEiEKHUZBQ1RPUl9DSEFOR0VfUEFTU0tFWV9SRU1PVkVEEAISJQohRkFDVE9SX0NIQU5HRV9BVVRIRU5USUNBVE9SX0FEREVEEAMSJwojRkFDVE9SX0NIQU5HRV9BVVRIRU5USUNBVE9SX1JFTU9WRUQQBBIpCiVGQUNUT1JfQ0hBTkdFX1JFQ09WRVJZX0NPREVTX1JFUExBQ0VEEAUSHwobRkFDVE9SX0NIQU5HRV9GQUNUT1JTX1JFU0VUEAZiBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("Ch5yZWFkaW5lc3MvZXZlbnRzL3YxL2F1dGgucHJvdG8SE3JlYWRpbmVzcy5ldmVudHMudjEirQEKDEFkbWluQ3JlYXRlZBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEiwKBHJvbGUYBCABKA4yHi5yZWFkaW5lc3MuZXZlbnRzLnYxLkFkbWluUm9sZRIQCghhY3Rvcl9pZBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ9CgxBZG1pblVwZGF0ZWQSEAoIYWRtaW5faWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVlbWFpbBgDIAEoCRIsCgRyb2xlGAQgASgOMh4ucmVhZGluZXNzLmV2ZW50cy52MS5BZG1pblJvbGUSEAoIYWN0b3JfaWQYBSABKAkiagoSQWRtaW5TdGF0dXNDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEjAKBnN0YXR1cxgCIAEoDjIgLnJlYWRpbmVzcy5ldmVudHMudjEuQWRtaW5TdGF0dXMSEAoIYWN0b3JfaWQYAyABKAkimAEKEkFkbWluUGFzc3dvcmRSZXNldBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEh4KEnRlbXBvcmFyeV9wYXNzd29yZBgEIAEoCUICGAESEAoIYWN0b3JfaWQYBSABKAkSIQoZc2VhbGVkX3RlbXBvcmFyeV9wYXNzd29yZBgGIAEoCSLhAQoSQWRtaW5GYWN0b3JDaGFuZ2VkEhAKCGFkbWluX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFZW1haWwYAyABKAkSMQoGY2hhbmdlGAQgASgOMiEucmVhZGluZXNzLmV2ZW50cy52MS5GYWN0b3JDaGFuZ2USEwoLZmFjdG9yX25hbWUYBSABKAkSEAoIYWN0b3JfaWQYBiABKAkSEgoKYWN0b3JfbmFtZRgHIAEoCRIuCgpjaGFuZ2VkX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK4AQoTQWRtaW5BbGVydFJlcXVlc3RlZBIQCghhZG1pbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWVtYWlsGAMgASgJEhYKDmNhdXNlX2V2ZW50X2lkGAQgASgJElEKGXdlYmhvb2tfZW5kcG9pbnRfZGlzYWJsZWQYCiABKAsyLC5yZWFkaW5lc3MuZXZlbnRzLnYxLldlYmhvb2tFbmRwb2ludERpc2FibGVkSABCBwoFYWxlcnQqWQoJQWRtaW5Sb2xlEhoKFkFETUlOX1JPTEVfVU5TUEVDSUZJRUQQABIUChBBRE1JTl9ST0xFX0FETUlOEAESGgoWQURNSU5fUk9MRV9TVVBFUl9BRE1JThACKl8KC0FkbWluU3RhdHVzEhwKGEFETUlOX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE0FETUlOX1NUQVRVU19BQ1RJVkUQARIZChVBRE1JTl9TVEFUVVNfRElTQUJMRUQQAiqNAgoMRmFjdG9yQ2hhbmdlEh0KGUZBQ1RPUl9DSEFOR0VfVU5TUEVDSUZJRUQQABIfChtGQUNUT1JfQ0hBTkdFX1BBU1NLRVlfQURERUQQARIhCh1GQUNUT1JfQ0hBTkdFX1BBU1NLRVlfUkVNT1ZFRBACEiUKIUZBQ1RPUl9DSEFOR0VfQVVUSEVOVElDQVRPUl9BRERFRBADEicKI0ZBQ1RPUl9DSEFOR0VfQVVUSEVOVElDQVRPUl9SRU1PVkVEEAQSKQolRkFDVE9SX0NIQU5HRV9SRUNPVkVSWV9DT0RFU19SRVBMQUNFRBAFEh8KG0ZBQ1RPUl9DSEFOR0VfRkFDVE9SU19SRVNFVBAGYgZwcm90bzM", [file_google_protobuf_timestamp, file_readiness_events_v1_integrations]);
 
 /**
  * auth.admin.created.v1
@@ -236,6 +238,59 @@ export type AdminFactorChanged = Message<"readiness.events.v1.AdminFactorChanged
  */
 export const AdminFactorChangedSchema: GenMessage<AdminFactorChanged> = /*@__PURE__*/
   messageDesc(file_readiness_events_v1_auth, 4);
+
+/**
+ * auth.admin-alert.requested.v1: something every active super admin must hear of. The auth service, which alone
+ * knows who they are, publishes one per active super admin, in the transaction of the handler that consumed the
+ * cause (once per cause); the notification service mails each once.
+ *
+ * @generated from message readiness.events.v1.AdminAlertRequested
+ */
+export type AdminAlertRequested = Message<"readiness.events.v1.AdminAlertRequested"> & {
+  /**
+   * @generated from field: string admin_id = 1;
+   */
+  adminId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * The id of the event that raised the alert.
+   *
+   * @generated from field: string cause_event_id = 4;
+   */
+  causeEventId: string;
+
+  /**
+   * What happened: one of these, as its own event carried it.
+   *
+   * @generated from oneof readiness.events.v1.AdminAlertRequested.alert
+   */
+  alert: {
+    /**
+     * A webhook endpoint disabled after failing for the give-up time.
+     *
+     * @generated from field: readiness.events.v1.WebhookEndpointDisabled webhook_endpoint_disabled = 10;
+     */
+    value: WebhookEndpointDisabled;
+    case: "webhookEndpointDisabled";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message readiness.events.v1.AdminAlertRequested.
+ * Use `create(AdminAlertRequestedSchema)` to create a new message.
+ */
+export const AdminAlertRequestedSchema: GenMessage<AdminAlertRequested> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_auth, 5);
 
 /**
  * Role of an administrator account.

@@ -4,13 +4,15 @@
 
 import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file readiness/events/v1/integrations.proto.
  */
 export const file_readiness_events_v1_integrations: GenFile = /*@__PURE__*/
-  fileDesc("CiZyZWFkaW5lc3MvZXZlbnRzL3YxL2ludGVncmF0aW9ucy5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MSK8AQoSTHRpUGxhdGZvcm1DaGFuZ2VkEhMKC3BsYXRmb3JtX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGaXNzdWVyGAMgASgJEhEKCWNsaWVudF9pZBgEIAEoCRIWCg5kZXBsb3ltZW50X2lkcxgFIAMoCRI2CgZjaGFuZ2UYBiABKA4yJi5yZWFkaW5lc3MuZXZlbnRzLnYxLkx0aVBsYXRmb3JtQ2hhbmdlEhAKCGFjdG9yX2lkGAcgASgJKuEBChFMdGlQbGF0Zm9ybUNoYW5nZRIjCh9MVElfUExBVEZPUk1fQ0hBTkdFX1VOU1BFQ0lGSUVEEAASIgoeTFRJX1BMQVRGT1JNX0NIQU5HRV9SRUdJU1RFUkVEEAESHwobTFRJX1BMQVRGT1JNX0NIQU5HRV9VUERBVEVEEAISIAocTFRJX1BMQVRGT1JNX0NIQU5HRV9ESVNBQkxFRBADEh8KG0xUSV9QTEFURk9STV9DSEFOR0VfRU5BQkxFRBAEEh8KG0xUSV9QTEFURk9STV9DSEFOR0VfREVMRVRFRBAFYgZwcm90bzM");
+  fileDesc("CiZyZWFkaW5lc3MvZXZlbnRzL3YxL2ludGVncmF0aW9ucy5wcm90bxITcmVhZGluZXNzLmV2ZW50cy52MSK8AQoSTHRpUGxhdGZvcm1DaGFuZ2VkEhMKC3BsYXRmb3JtX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGaXNzdWVyGAMgASgJEhEKCWNsaWVudF9pZBgEIAEoCRIWCg5kZXBsb3ltZW50X2lkcxgFIAMoCRI2CgZjaGFuZ2UYBiABKA4yJi5yZWFkaW5lc3MuZXZlbnRzLnYxLkx0aVBsYXRmb3JtQ2hhbmdlEhAKCGFjdG9yX2lkGAcgASgJIq0BChZXZWJob29rRW5kcG9pbnRDaGFuZ2VkEhMKC2VuZHBvaW50X2lkGAEgASgJEgsKA3VybBgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIOCgZldmVudHMYBCADKAkSOgoGY2hhbmdlGAUgASgOMioucmVhZGluZXNzLmV2ZW50cy52MS5XZWJob29rRW5kcG9pbnRDaGFuZ2USEAoIYWN0b3JfaWQYBiABKAki7gEKF1dlYmhvb2tFbmRwb2ludERpc2FibGVkEhMKC2VuZHBvaW50X2lkGAEgASgJEgsKA3VybBgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIxCg1mYWlsaW5nX3NpbmNlGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgtkaXNhYmxlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLbGFzdF9zdGF0dXMYBiABKAUSEwoLbGFzdF9hbnN3ZXIYByABKAkSDgoGcmVhc29uGAggASgJKuEBChFMdGlQbGF0Zm9ybUNoYW5nZRIjCh9MVElfUExBVEZPUk1fQ0hBTkdFX1VOU1BFQ0lGSUVEEAASIgoeTFRJX1BMQVRGT1JNX0NIQU5HRV9SRUdJU1RFUkVEEAESHwobTFRJX1BMQVRGT1JNX0NIQU5HRV9VUERBVEVEEAISIAocTFRJX1BMQVRGT1JNX0NIQU5HRV9ESVNBQkxFRBADEh8KG0xUSV9QTEFURk9STV9DSEFOR0VfRU5BQkxFRBAEEh8KG0xUSV9QTEFURk9STV9DSEFOR0VfREVMRVRFRBAFKqQCChVXZWJob29rRW5kcG9pbnRDaGFuZ2USJwojV0VCSE9PS19FTkRQT0lOVF9DSEFOR0VfVU5TUEVDSUZJRUQQABIhCh1XRUJIT09LX0VORFBPSU5UX0NIQU5HRV9BRERFRBABEiMKH1dFQkhPT0tfRU5EUE9JTlRfQ0hBTkdFX1VQREFURUQQAhIkCiBXRUJIT09LX0VORFBPSU5UX0NIQU5HRV9ESVNBQkxFRBADEiMKH1dFQkhPT0tfRU5EUE9JTlRfQ0hBTkdFX0VOQUJMRUQQBBIqCiZXRUJIT09LX0VORFBPSU5UX0NIQU5HRV9TRUNSRVRfUk9UQVRFRBAFEiMKH1dFQkhPT0tfRU5EUE9JTlRfQ0hBTkdFX0RFTEVURUQQBmIGcHJvdG8z", [file_google_protobuf_timestamp]);
 
 /**
  * integrations.lti-platform.changed.v1: a super admin registered, edited, disabled, enabled or deleted an LMS
@@ -63,6 +65,118 @@ export const LtiPlatformChangedSchema: GenMessage<LtiPlatformChanged> = /*@__PUR
   messageDesc(file_readiness_events_v1_integrations, 0);
 
 /**
+ * integrations.webhook-endpoint.changed.v1: a super admin added, edited, disabled, enabled, deleted a webhook
+ * endpoint or rotated its secret; the audit log keeps it. The endpoint as it is after the change (before it, for a
+ * deletion). Never its secret.
+ *
+ * @generated from message readiness.events.v1.WebhookEndpointChanged
+ */
+export type WebhookEndpointChanged = Message<"readiness.events.v1.WebhookEndpointChanged"> & {
+  /**
+   * @generated from field: string endpoint_id = 1;
+   */
+  endpointId: string;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * The event types it takes (result.recorded, student.invited, ...).
+   *
+   * @generated from field: repeated string events = 4;
+   */
+  events: string[];
+
+  /**
+   * @generated from field: readiness.events.v1.WebhookEndpointChange change = 5;
+   */
+  change: WebhookEndpointChange;
+
+  /**
+   * @generated from field: string actor_id = 6;
+   */
+  actorId: string;
+};
+
+/**
+ * Describes the message readiness.events.v1.WebhookEndpointChanged.
+ * Use `create(WebhookEndpointChangedSchema)` to create a new message.
+ */
+export const WebhookEndpointChangedSchema: GenMessage<WebhookEndpointChanged> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_integrations, 1);
+
+/**
+ * integrations.webhook-endpoint.disabled.v1: the integrations service disabled a webhook endpoint that answered
+ * nothing but failures for the give-up time (WEBHOOK_GIVE_UP_HOURS), in the transaction that disabled it. The
+ * audit log keeps it (nobody's action: the product's), and every active super admin is mailed.
+ *
+ * @generated from message readiness.events.v1.WebhookEndpointDisabled
+ */
+export type WebhookEndpointDisabled = Message<"readiness.events.v1.WebhookEndpointDisabled"> & {
+  /**
+   * @generated from field: string endpoint_id = 1;
+   */
+  endpointId: string;
+
+  /**
+   * @generated from field: string url = 2;
+   */
+  url: string;
+
+  /**
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * Since when it has answered nothing but failures.
+   *
+   * @generated from field: google.protobuf.Timestamp failing_since = 4;
+   */
+  failingSince?: Timestamp | undefined;
+
+  /**
+   * @generated from field: google.protobuf.Timestamp disabled_at = 5;
+   */
+  disabledAt?: Timestamp | undefined;
+
+  /**
+   * The last try's HTTP status; 0 when it got no answer (a timeout, a refused connection, a refused address).
+   *
+   * @generated from field: int32 last_status = 6;
+   */
+  lastStatus: number;
+
+  /**
+   * The last try's answer (its first 1 KB), or why there was none.
+   *
+   * @generated from field: string last_answer = 7;
+   */
+  lastAnswer: string;
+
+  /**
+   * Why it was disabled, as the Webhooks screen shows it.
+   *
+   * @generated from field: string reason = 8;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message readiness.events.v1.WebhookEndpointDisabled.
+ * Use `create(WebhookEndpointDisabledSchema)` to create a new message.
+ */
+export const WebhookEndpointDisabledSchema: GenMessage<WebhookEndpointDisabled> = /*@__PURE__*/
+  messageDesc(file_readiness_events_v1_integrations, 2);
+
+/**
  * What a super admin did to an LMS registration (LTI 1.3).
  *
  * @generated from enum readiness.events.v1.LtiPlatformChange
@@ -104,4 +218,54 @@ export enum LtiPlatformChange {
  */
 export const LtiPlatformChangeSchema: GenEnum<LtiPlatformChange> = /*@__PURE__*/
   enumDesc(file_readiness_events_v1_integrations, 0);
+
+/**
+ * What a super admin did to a webhook endpoint.
+ *
+ * @generated from enum readiness.events.v1.WebhookEndpointChange
+ */
+export enum WebhookEndpointChange {
+  /**
+   * @generated from enum value: WEBHOOK_ENDPOINT_CHANGE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * @generated from enum value: WEBHOOK_ENDPOINT_CHANGE_ADDED = 1;
+   */
+  ADDED = 1,
+
+  /**
+   * Its URL, description or event types edited.
+   *
+   * @generated from enum value: WEBHOOK_ENDPOINT_CHANGE_UPDATED = 2;
+   */
+  UPDATED = 2,
+
+  /**
+   * @generated from enum value: WEBHOOK_ENDPOINT_CHANGE_DISABLED = 3;
+   */
+  DISABLED = 3,
+
+  /**
+   * @generated from enum value: WEBHOOK_ENDPOINT_CHANGE_ENABLED = 4;
+   */
+  ENABLED = 4,
+
+  /**
+   * @generated from enum value: WEBHOOK_ENDPOINT_CHANGE_SECRET_ROTATED = 5;
+   */
+  SECRET_ROTATED = 5,
+
+  /**
+   * @generated from enum value: WEBHOOK_ENDPOINT_CHANGE_DELETED = 6;
+   */
+  DELETED = 6,
+}
+
+/**
+ * Describes the enum readiness.events.v1.WebhookEndpointChange.
+ */
+export const WebhookEndpointChangeSchema: GenEnum<WebhookEndpointChange> = /*@__PURE__*/
+  enumDesc(file_readiness_events_v1_integrations, 1);
 

@@ -1,8 +1,9 @@
 import { adminClaims } from '@readiness/kit/auth';
-import { badRequest } from '@readiness/kit/errors';
+import { badRequest, notFound } from '@readiness/kit/errors';
 import { uploadedFile } from '@readiness/kit/files';
 import { listPage, pagination } from '@readiness/kit/openapi';
-import { sendAttachment } from '@readiness/kit/storage';
+import { attachmentDisposition, sendAttachment } from '@readiness/kit/storage';
+import type { ExportStatus } from '../../../domain/exports';
 import { z } from 'zod';
 import { TAGS, operation } from '../operation';
 import { csvFile, csvRows, importOut, importQuery } from './csv-import';
@@ -25,6 +26,29 @@ import {
 
 /** Every operation on the admin's students: tagged Students, for administrators only. */
 const ADMIN_STUDENTS = { tags: [TAGS.students.name], admin: true };
+
+/** A data export as the admin screen follows it. */
+const exportOut = z.object({
+  export: z.object({
+    id: z.string(),
+    requestedAt: z.string(),
+    ready: z.boolean(),
+    received: z.array(z.string()),
+    waitingFor: z.array(z.string()),
+    expiresAt: z.string(),
+  }),
+});
+
+const toExportJson = (e: ExportStatus) => ({
+  export: {
+    id: e.id,
+    requestedAt: e.requestedAt.toISOString(),
+    ready: e.ready,
+    received: e.received,
+    waitingFor: e.waitingFor,
+    expiresAt: e.expiresAt.toISOString(),
+  },
+});
 
 const adminFileParams = z.object({
   studentId: z.string(),
@@ -177,6 +201,58 @@ export const adminStudents = {
     async handle({ params, res }, { students }) {
       await students.remove(params.id, adminClaims(res).sub);
       return { message: 'Student deleted successfully' };
+    },
+  }),
+  'POST /api/admin/students/{id}/export': operation({
+    summary:
+      'Ask every service for what it holds about the student (student.export.requested.v1); audited. A request gathering or ready is answered as it stands',
+    ...ADMIN_STUDENTS,
+    params: idParams,
+    responses: {
+      202: { description: 'The export, gathering (or ready)', body: exportOut },
+      404: 'Student not found',
+    },
+    handle: async ({ params, res }, { exports }) =>
+      toExportJson(await exports.request(params.id, adminClaims(res).sub)),
+  }),
+  'GET /api/admin/students/{id}/export/status': operation({
+    summary: "The student's newest data export that can still be downloaded: which services have answered",
+    ...ADMIN_STUDENTS,
+    params: idParams,
+    responses: {
+      200: { description: 'The export', body: exportOut },
+      404: 'No export requested for this student (or it expired)',
+    },
+    async handle({ params }, { exports }) {
+      const status = await exports.status(params.id);
+      if (!status) throw notFound('No data export was requested for this student', 'export_not_found');
+      return toExportJson(status);
+    },
+  }),
+  'GET /api/admin/students/{id}/export': operation({
+    summary:
+      'Everything the product holds about the student as one ZIP (README.txt, a folder per service) when the export is ready; while it gathers, 202 with its status (an export is requested when there is none)',
+    ...ADMIN_STUDENTS,
+    params: idParams,
+    responses: {
+      200: { description: 'The ZIP (attachment)' },
+      202: { description: 'Gathering: ask again (Retry-After)', body: exportOut },
+      404: 'Student not found',
+    },
+    async handle({ params, res, answer }, { exports }) {
+      const ready = await exports.download(params.id);
+      if (!ready) {
+        const status =
+          (await exports.status(params.id)) ?? (await exports.request(params.id, adminClaims(res).sub));
+        res.setHeader('Retry-After', '2');
+        return answer(202, toExportJson(status));
+      }
+      res.setHeader('Content-Type', 'application/zip');
+      res.setHeader('Content-Disposition', attachmentDisposition(ready.fileName));
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      await ready.write(res);
+      res.end();
     },
   }),
   'GET /api/admin/students/{studentId}/attempts/{attemptId}/files/{questionId}': operation({
