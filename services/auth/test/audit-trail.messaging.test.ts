@@ -229,6 +229,27 @@ it("writes an admin's reminder, once, and not the reminder job's (issue 46)", as
   });
 });
 
+it('writes a student erased by the retention setting with no admin as the actor and the reason (issue 46)', async () => {
+  const studentId = randomUUID();
+  await h.publish('student.student.deleted.v1', {
+    studentId,
+    email: 'old.student@example.edu',
+    actorId: 'system',
+    reason: 'retention',
+  });
+  const [entry] = await entriesWhen(
+    'the erasure in the log',
+    (e) => e.target?._id === studentId,
+    1,
+    '?action=student.deleted&limit=200',
+  );
+  expect(entry).toMatchObject({
+    actor: null,
+    target: { email: 'old.student@example.edu' },
+    details: { reason: 'retention' },
+  });
+});
+
 it('writes question files uploaded and removed, naming the admin from the event when auth does not know them', async () => {
   const filename = `${randomUUID()}.png`;
   const file = {

@@ -79,6 +79,16 @@ export const configSchema = z
       .min(100)
       .max(24 * 60 * 60 * 1000)
       .default(15 * 60 * 1000),
+    /**
+     * How often each replica's retention job erases the students whose last activity is older than the data retention
+     * setting allows (off by default: a super admin switches it on in Admin Management → Data retention).
+     */
+    RETENTION_JOB_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(24 * 60 * 60 * 1000)
+      .default(60 * 60 * 1000),
     /** How long a student's data export can be downloaded after it was requested; then its parts are removed. */
     STUDENT_EXPORT_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */

@@ -12,6 +12,7 @@ import { studentApi } from './entry-points/http/api';
 import { deadlineJob } from './entry-points/jobs/deadline';
 import { exportSweepJob } from './entry-points/jobs/export-sweep';
 import { reminderJob } from './entry-points/jobs/reminders';
+import { retentionJob } from './entry-points/jobs/retention';
 import { assessmentCopyConsumer } from './entry-points/messaging/assessment-copy';
 import { exportPartsConsumer } from './entry-points/messaging/export-parts';
 import { resultsCopyConsumers } from './entry-points/messaging/results-copy';
@@ -101,6 +102,7 @@ export const studentService = defineService({
       jobs: [
         deadlineJob(attempts, config.DEADLINE_JOB_INTERVAL_MS),
         reminderJob(students, config.REMINDER_JOB_INTERVAL_MS),
+        retentionJob(students, config.RETENTION_JOB_INTERVAL_MS),
         exportSweepJob(exports),
       ],
       draining: () => attempts.streams.endAll(),

@@ -21,8 +21,8 @@ import { studentService, type StudentConfig, type StudentConfigInput } from '../
 
 export const logger = createLogger({ name: 'student-test', level: 'silent' });
 
-/** An admin token as auth signs it. */
-export const adminToken = (adminId?: string) => testAdminToken(adminId);
+/** An admin token as auth signs it (an administrator's unless `options.role` says super_admin). */
+export const adminToken = (adminId?: string, options?: { role?: string }) => testAdminToken(adminId, options);
 
 const WATCHED = [
   'student.student.invited.v1',
@@ -185,6 +185,14 @@ export function useStudent(
   });
   afterAll(() => h?.close());
   return lateBound(() => h, 'the student service');
+}
+
+/** How many events of `name` the service's outbox holds, sent or not (a sent one's payload is emptied). */
+export async function outboxCount(h: Harness, name: (typeof WATCHED)[number]): Promise<number> {
+  const [row] = await h.database.execute<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM outbox WHERE name = ${name}`,
+  );
+  return row!.n;
 }
 
 let invited = 0;

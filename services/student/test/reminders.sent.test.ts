@@ -2,7 +2,7 @@ import { ReminderTrigger } from '@readiness/contracts';
 import { createSecretBox, generateEventSecretsKey } from '@readiness/kit/outbox';
 import { eventually } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
-import { inviteStudent, studentCall, useStudent, type JsonBody } from './harness';
+import { inviteStudent, outboxCount, studentCall, useStudent, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -94,12 +94,7 @@ test('when students are owed a reminder and three replicas run the job at once, 
   await studentCall(h, 'POST', `/api/student/${started.token}/start`);
   const expiring = await inviteStudent(h);
   const ids = [...owed.map((s) => s.id), started.id];
-  const counted = async () =>
-    (
-      await h.database.execute<{ n: number }>(
-        sql`SELECT count(*)::int AS n FROM outbox WHERE name = 'student.reminder.requested.v1'`,
-      )
-    )[0]!.n;
+  const counted = () => outboxCount(h, 'student.reminder.requested.v1');
   const earlier = await counted();
   await h.database.execute(
     sql`UPDATE students SET invited_at = now() - interval '3 days 1 minute' WHERE id IN ${ids}`,

@@ -147,6 +147,14 @@ export const routes: RouteObject[] = [
                         Component: m.WebhooksPage,
                       })),
                   },
+                  {
+                    path: '/admin/data-retention',
+                    handle: titled('layout.title.retention'),
+                    lazy: () =>
+                      import('../features/retention/components/retention-page').then((m) => ({
+                        Component: m.RetentionPage,
+                      })),
+                  },
                 ],
               },
             ],

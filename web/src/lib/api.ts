@@ -153,6 +153,7 @@ export const api = createApi({
     'Student',
     'StudentExport',
     'ReminderSettings',
+    'RetentionSettings',
     'LiveAttempt',
     'Assessment',
     'AssessmentVersion',

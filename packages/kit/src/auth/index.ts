@@ -13,6 +13,7 @@ export {
   adminGuard,
   assertAdminAccess,
   requireAdminToken,
+  superAdminId,
   type AdminAccess,
   type AdminGuardOptions,
   type RequireAdminTokenOptions,

@@ -55,6 +55,16 @@ export function adminClaims(res: Response): AdminTokenClaims {
 }
 
 /**
+ * The id of the super admin calling a route the runtime's admin guard let every admin into; 403 for any other admin
+ * (LMS connections, webhooks, data retention).
+ */
+export function superAdminId(res: Response): string {
+  const claims = adminClaims(res);
+  assertAdminAccess({ role: claims.role, mustChangePassword: false }, { superAdmin: true });
+  return claims.sub;
+}
+
+/**
  * Express middleware: 401 unless the request carries `Authorization: Bearer <valid admin JWT>` that is not
  * revoked; 403 when the token's role or a pending password change does not allow the route.
  * The claims land in `res.locals.adminClaims` (read them with `adminClaims(res)`).

@@ -71,7 +71,7 @@ const TRIGGERS: Record<Trigger, ReminderTrigger> = {
 export const reminderPayload = (f: InvitationFacts, trigger: Trigger, reminderNumber: number) =>
   payloadOf(REMINDER_REQUESTED, { ...invitationFields(f), trigger: TRIGGERS[trigger], reminderNumber });
 
-export const deletedPayload = (f: { studentId: string; email: string; actorId: string }) =>
+export const deletedPayload = (f: { studentId: string; email: string; actorId: string; reason: string }) =>
   payloadOf(STUDENT_DELETED, f);
 
 /** A student's extra time as an admin set it, for the audit log. */

@@ -3358,6 +3358,215 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/students/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The data retention setting: on or off, and after how many months of inactivity students are erased */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The setting */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Off by default: nobody is erased */
+                            enabled: boolean;
+                            months: number;
+                            /** @description When a super admin saved it; null: never (off) */
+                            updatedAt: string | null;
+                            /** @description The super admin's id */
+                            updatedBy: string | null;
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not a super admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Set data retention (audited); switching it on or shortening the months needs the dry run’s count (expectedCount) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        /** @description The dry run’s count the super admin confirmed: required to switch retention on or to shorten the months */
+                        expectedCount?: number;
+                        /** @description Students whose last activity is older than this many months are erased */
+                        months: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The setting, in force from the job’s next pass */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Off by default: nobody is erased */
+                            enabled: boolean;
+                            months: number;
+                            /** @description When a super admin saved it; null: never (off) */
+                            updatedAt: string | null;
+                            /** @description The super admin's id */
+                            updatedBy: string | null;
+                        };
+                    };
+                };
+                /** @description A value is out of range, or expectedCount is missing where it is needed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not a super admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description More students are due now than expectedCount: run the dry run again */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/students/retention/dry-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many students a retention of N months would erase now, and the oldest last activity among them */
+        get: {
+            parameters: {
+                query: {
+                    months: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The dry run; nothing is erased */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description How many students would be erased now */
+                            count: number;
+                            /** @description Students last active before this moment would be erased */
+                            cutoff: string;
+                            months: number;
+                            /** @description The oldest last activity among them; null: nobody */
+                            oldestActivityAt: string | null;
+                        };
+                    };
+                };
+                /** @description Months out of range */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not a super admin */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/webhooks": {
         parameters: {
             query?: never;

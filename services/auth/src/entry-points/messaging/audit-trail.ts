@@ -99,7 +99,8 @@ const studentDeleted = (trail: AuditTrail) =>
         e.actorId,
         'student.deleted',
         { ...known, email: known.email || e.email },
-        {},
+        // The product's own erasures (actor "system") say why: "retention".
+        e.reason ? { reason: e.reason } : {},
       );
       await trail.forgetStudent(e.studentId);
     },

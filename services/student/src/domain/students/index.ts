@@ -2,6 +2,9 @@ import type { StudentFilter, StudentStatus } from '../../data-access/students-re
 import type { ReminderSchedule } from '../reminders/schedule';
 import { sendDueReminders } from '../reminders/send-due-reminders';
 import { reminderSettings, updateReminderSettings } from '../reminders/settings';
+import { eraseDueStudents } from '../retention/erase-due-students';
+import type { RetentionPolicy } from '../retention/rules';
+import { retentionDryRun, retentionSettings, updateRetentionSettings } from '../retention/settings';
 import { acceptLtiLaunch } from './accept-lti-launch';
 import type { StudentInput, StudentsDeps } from './context';
 import { importStudents, type ImportRow } from './import-students';
@@ -38,6 +41,11 @@ export function createStudents(deps: StudentsDeps) {
     reminderSettings: () => reminderSettings(deps),
     updateReminderSettings: (input: ReminderSchedule, actorId: string) =>
       updateReminderSettings(deps, input, actorId),
+    retentionSettings: () => retentionSettings(deps),
+    retentionDryRun: (months: number) => retentionDryRun(deps, months),
+    updateRetentionSettings: (input: RetentionPolicy & { expectedCount?: number }, actorId: string) =>
+      updateRetentionSettings(deps, input, actorId),
+    eraseDueStudents: () => eraseDueStudents(deps),
     setExtraTime: (id: string, percent: number, actorId: string) =>
       setStudentExtraTime(deps, id, percent, actorId),
     remove: (id: string, actorId: string) => removeStudent(deps, id, actorId),

@@ -1,4 +1,5 @@
 import { notFound } from '@readiness/kit/errors';
+import type { Tx } from '@readiness/kit/db';
 import { enqueue } from '@readiness/kit/outbox';
 import {
   audit,
@@ -50,19 +51,51 @@ export async function setStudentExtraTime(
   return studentView(deps, updated);
 }
 
-/** Erases the student: their rows, their answer files, and (through the event) every other service's copy. */
-export async function removeStudent(deps: StudentsDeps, id: string, actorId: string): Promise<void> {
-  await deps.database.transaction(async (tx) => {
+/** The actor of what the product does by itself (the retention job's erasures), in the audit and the events. */
+export const SYSTEM_ACTOR = 'system';
+
+/** An erasure the product decides on its own, and how it makes sure the student is still due once it holds them. */
+export interface ProductErasure {
+  /** Why: kept in the audit and carried by the event. */
+  reason: 'retention';
+  /**
+   * Locks the student and answers whether they are still to be erased; false (gone, held by another transaction, or
+   * no longer due) erases nothing and is no error.
+   */
+  lockIfDue(tx: Tx): Promise<boolean>;
+}
+
+/**
+ * Erases the student: their rows, their answer files, and (through the event) every other service's copy. An
+ * administrator's Delete (404 when there is no such student), or the product's own `erasure` (the retention job),
+ * whose actor is the system; answers whether the student was erased.
+ */
+export async function removeStudent(
+  deps: StudentsDeps,
+  id: string,
+  actorId: string,
+  erasure?: ProductErasure,
+): Promise<boolean> {
+  const erased = await deps.database.transaction(async (tx) => {
+    if (erasure && !(await erasure.lockIfDue(tx))) return false;
     const gone = await deleteStudent(tx, id);
     if (!gone) throw notFound(STUDENT_NOT_FOUND_MESSAGE, 'student_not_found');
+    const reason = erasure?.reason ?? '';
     await enqueue(tx, {
       name: STUDENT_DELETED,
-      payload: deletedPayload({ studentId: id, email: gone.email, actorId }),
+      payload: deletedPayload({ studentId: id, email: gone.email, actorId, reason }),
     });
-    // The audit keeps that a student was erased, not who they were.
-    await audit(tx, { actorId, action: 'student.deleted', studentId: id });
+    // The audit keeps that a student was erased (and why, when the product did), not who they were.
+    await audit(tx, {
+      actorId,
+      action: 'student.deleted',
+      studentId: id,
+      ...(reason ? { details: { reason } } : {}),
+    });
+    return true;
   });
-  await deps.removeStudentFiles(id);
+  if (erased) await deps.removeStudentFiles(id);
+  return erased;
 }
 
 /** The student behind a link: unknown, expired and deleted tokens are one and the same 404. */

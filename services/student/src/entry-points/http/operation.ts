@@ -29,6 +29,10 @@ export const TAGS = {
     name: 'Live attempts',
     description: 'Attempts in progress, and what an administrator may do to one while it runs',
   },
+  retention: {
+    name: 'Data retention',
+    description: 'Erasing students whose last activity is older than N months: the setting and its dry run',
+  },
 } as const;
 
 /** The declaring function of every student operation, whatever its audience. */

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { PlugZap, ScrollText, UserPlus, Users, Webhook, type LucideIcon } from 'lucide-react';
+import { Archive, PlugZap, ScrollText, UserPlus, Users, Webhook, type LucideIcon } from 'lucide-react';
 import { Button, ButtonLink, Card, ListTable, SearchInput, matchesNameOrEmail } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { selectAdmin } from '../../auth/api/session';
@@ -22,6 +22,7 @@ const RELATED_SCREENS: { to: string; labelId: AdminMessageId; Icon: LucideIcon }
   { to: '/admin/audit', labelId: 'admins.list.auditLog', Icon: ScrollText },
   { to: '/admin/lms-connections', labelId: 'admins.list.lmsConnections', Icon: PlugZap },
   { to: '/admin/webhooks', labelId: 'admins.list.webhooks', Icon: Webhook },
+  { to: '/admin/data-retention', labelId: 'admins.list.retention', Icon: Archive },
 ];
 
 export function AdminManagementPage() {

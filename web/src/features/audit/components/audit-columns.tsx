@@ -20,6 +20,7 @@ const REASONS: Record<string, () => string> = {
   disabled: () => adminT('audit.reason.disabled'),
   no_account: () => adminT('audit.reason.noAccount'),
   unverified: () => adminT('audit.reason.unverified'),
+  retention: () => adminT('audit.reason.retention'),
 };
 
 /** A known code in words, an unknown one as it is. */

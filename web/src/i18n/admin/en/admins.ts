@@ -14,6 +14,7 @@ export default {
   'admins.list.auditLog': 'Audit Log',
   'admins.list.lmsConnections': 'LMS connections',
   'admins.list.webhooks': 'Webhooks',
+  'admins.list.retention': 'Data retention',
   'admins.list.loading': 'Loading admins',
   'admins.list.empty': 'No admins found',
   'admins.list.noMatch': 'No admin matches this search.',

@@ -35,6 +35,7 @@ export default {
   'audit.reason.disabled': 'account disabled',
   'audit.reason.noAccount': 'no admin account',
   'audit.reason.unverified': 'e-mail not verified',
+  'audit.reason.retention': 'erased by the data retention setting',
   'audit.details.passkey': "''{name}''",
   'audit.details.version': 'version {version}',
   'audit.details.versionTitled': 'version {version}: {title}',

@@ -20,6 +20,7 @@ import live from './live';
 import lti from './lti';
 import misc from './misc';
 import results from './results';
+import retention from './retention';
 import students from './students';
 import translations from './translations';
 import webhooks from './webhooks';
@@ -36,6 +37,7 @@ const en = {
   ...lti,
   ...misc,
   ...results,
+  ...retention,
   ...students,
   ...translations,
   ...webhooks,

@@ -22,6 +22,7 @@ export default {
   'layout.title.audit': 'Audit Log',
   'layout.title.lti': 'LMS connections',
   'layout.title.webhooks': 'Webhooks',
+  'layout.title.retention': 'Data retention',
   'layout.defaultTitle': 'Admin Portal',
   'layout.documentTitle': '{title} · Readiness Admin',
   'layout.skipToContent': 'Skip to content',

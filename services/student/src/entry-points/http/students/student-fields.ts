@@ -118,7 +118,8 @@ export const invitationSent = (s: StudentView) => ({
   student: toStudentJson(s),
 });
 
-const whole = (what: string, min: number, max: number) =>
+/** A whole number from `min` to `max` (a query string's text too), one message naming `what` and the bounds. */
+export const whole = (what: string, min: number, max: number) =>
   z.coerce
     .number({ error: `${what} must be a whole number from ${min} to ${max}` })
     .int(`${what} must be a whole number from ${min} to ${max}`)
