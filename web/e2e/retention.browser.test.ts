@@ -38,7 +38,7 @@ async function fitsWidth(page: Page): Promise<string[]> {
     .catch(() => false);
   if (fits) return [];
   return page.evaluate(() =>
-    [...document.querySelectorAll('main *')]
+    Array.from(document.querySelectorAll('main *'))
       .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
       .map((e) => `${e.tagName}.${e.className}`)
       .slice(0, 5),

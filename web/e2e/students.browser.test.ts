@@ -6,7 +6,8 @@
  * to docs/screenshots (students-*-desktop.png and -mobile.png: the list with a reminded student, the invite dialog, the
  * confirmation of "Send a reminder now" with its count, the reminder settings, a student's data export ready).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DESKTOP, MOBILE, ROOT, api, expectAccessible, shown, productForFile, toast } from './support';
@@ -207,7 +208,11 @@ test('when an admin exports a student’s data, then every part of the product a
     dialog.getByRole('button', { name: 'Download ZIP' }).click(),
   ]);
   expect(download.suggestedFilename()).toMatch(/^Student-Exported.+-data-\d{4}-\d{2}-\d{2}\.zip$/);
-  const bytes = readFileSync(await download.path());
+  // The shared product's browser may be remote: the file is saved here first.
+  const saved = path.join(tmpdir(), `readiness-export-${Date.now()}.zip`);
+  await download.saveAs(saved);
+  const bytes = readFileSync(saved);
+  rmSync(saved, { force: true });
   // A ZIP: it starts with a local file header.
   expect(bytes.subarray(0, 4).toString('binary')).toBe('PK\x03\x04');
   await expectAccessible(page, 'export dialog, ready, at 360 px');
