@@ -22,6 +22,7 @@ const SHARED_ORDER = [
   'assessments.browser.test.ts',
   'student-flow.browser.test.ts',
   'lti-launch.browser.test.ts',
+  'retention.browser.test.ts',
   'student-export.e2e.test.ts',
 ];
 
