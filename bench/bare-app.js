@@ -56,6 +56,7 @@ const objects = new Minio.Client({
   pathStyle: true,
   transportAgent: new http.Agent({ keepAlive: true, maxSockets: 50 }),
 });
+const STALE = new Set(['ECONNRESET', 'EPIPE']);
 const mailer = nodemailer.createTransport({
   url: process.env.SMTP_URL,
   pool: true,
@@ -284,8 +285,14 @@ app.post(
   answer(async (req, res) => {
     const { attemptId, questionId } = req.body;
     const objectKey = `answers/${attemptId}/${questionId}`;
-    await objects.putObject(BUCKET, objectKey, req.file.buffer, req.file.size, {
-      'Content-Type': req.file.mimetype,
+    const put = () =>
+      objects.putObject(BUCKET, objectKey, req.file.buffer, req.file.size, {
+        'Content-Type': req.file.mimetype,
+      });
+    // As the kit's object store does: a kept-alive connection the server had just closed is tried once more.
+    await put().catch((err) => {
+      if (!STALE.has(err.code)) throw err;
+      return put();
     });
     const { rows } = await run(
       'file',

@@ -356,8 +356,8 @@ function bareMarkdown(f, startedAt, load) {
 
 Run ${startedAt.slice(0, 16).replace('T', ' ')} UTC on ${os.availableParallelism()} cores, Node ${process.version}, load average ${load.toFixed(2)} at the start, with
 \`node bench/bare-journey.js\` (\`BENCH_STUDENTS=${f.students}\`), the peak's pauses and load processes, an assessment of
-its own (12 questions; the peak passes the product's page instead). How it is built and what it leaves out: "The bare
-journey" under the enrolment peak below. ${errors} errors; every effect counted below; last submit at
+its own (12 questions; the peak passes the product's page instead). How it is built and what it leaves out: "The bare journey:
+what the peak is divided by" in docs/benchmarks.md. ${errors} errors; every effect counted below; last submit at
 ${(f.lastSubmitMs / 1000).toFixed(1)} s, everything consumed and mailed at ${(f.drainedMs / 1000).toFixed(1)} s.
 
 | Call | Calls | Errors | p50 | p99 |

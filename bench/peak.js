@@ -847,6 +847,14 @@ ${bare.goal}| submit accept ≥ 0.3 × bare POST + INSERT, p99 < 100 ms | ${verd
 | every service idle < 150 MB RSS after the peak, the report service's browser closed | ${verdict(idleOk && f.idleAfter.report.rssMb < 150)} (largest other after the peak ${largestAfter.toFixed(0)} MB; report ${f.idleAfter.report.rssMb.toFixed(0)} MB RSS, ${f.idleAfter.report.pssTreeMb.toFixed(0)} MB PSS, once its browser closed after ${f.pdfIdleSeconds} s without a PDF; ${f.idle.report.pssTreeMb.toFixed(0)} MB while it runs) |`;
 }
 
+/** The bare journey's failed calls, by call, with the first answer of each: ` (upload file: 500 …)`. */
+const bareFailures = (b) => {
+  const failed = Object.entries(b.calls).filter(([, c]) => c.errors > 0);
+  return failed.length
+    ? ` (${failed.map(([name, c]) => `${name}: ${c.failures[0]?.replace(/[\\|]/g, '')}`).join('; ')})`
+    : '';
+};
+
 /** The product's journey against the bare journey of the same run: the headline, the tables, the goal's row. */
 function bareSection(f, serverCpu) {
   const b = f.bare;
@@ -894,7 +902,7 @@ function bareSection(f, serverCpu) {
 over every server process; goal ≤ 2.5, issue 48). The bare journey ran after the product's peak and its drain, with the
 same ${n.toLocaleString('en')} students, arrivals over the same ${b.arrivalSeconds} s, the same pauses and load processes, the product's
 assessment page and answer sheet; the product's services stood idle meanwhile (not counted in it). How it is built:
-"The bare journey" below.
+"The bare journey: what the peak is divided by" in docs/benchmarks.md.
 `,
     tables: `
 | Part, CPU per journey | product | bare | product ÷ bare |
@@ -913,8 +921,8 @@ ${countRows.join('\n')}
 
 Counted: commits are \`pg_stat_database.xact_commit\` of the run's databases over the peak and its drain (a
 statement outside a transaction is a commit of its own; the bench's own reads taken off), events published,
-delivered and acknowledged are RabbitMQ's counts for the run's vhost. The bare journey's calls had
-${Object.values(b.calls).reduce((a, x) => a + x.errors, 0)} errors; ${b.effects.submitted} submitted, ${b.effects.consumed} deliveries written, ${b.effects.mailsWithPdf} certificates mailed with the PDF.
+delivered and acknowledged are RabbitMQ's counts for the run's vhost. Failed calls of the bare journey:
+${Object.values(b.calls).reduce((a, x) => a + x.errors, 0)}${bareFailures(b)}; ${b.effects.submitted} submitted, ${b.effects.consumed} deliveries written, ${b.effects.mailsWithPdf} certificates mailed with the PDF.
 `,
     goal: `| product CPU per journey ≤ 2.5 × the bare journey, same run (issue 48) | ${verdict(ratio <= 2.5)} (${ratio.toFixed(2)}) |
 `,
