@@ -8,7 +8,9 @@
  *
  * Measured in the same run: each call's p50/p95/p99 and errors; the time until every result is recorded and every
  * certificate mailed; CPU and memory of each process; the effects counted where they live (one attempt, one result,
- * one certificate and one mail per student, nothing dead-lettered); the database round trips and calls to other
+ * one certificate and one mail per student, nothing dead-lettered); the commits, events and deliveries per journey;
+ * the bare journey (`bare-journey.js`: the same students, arrivals and calls doing only the work the product needs by
+ * design) and the headline, product CPU per journey ÷ bare CPU per journey; the database round trips and calls to other
  * services of one assessment load; the submit accept rate against a bare Express POST + INSERT; the certificate
  * pipeline against a bare puppeteer-core loop with the same pool. Results replace the `enrolment-peak` section of
  * docs/benchmarks.md (also written as JSON to test-results/peak.json).
