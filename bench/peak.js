@@ -507,6 +507,7 @@ async function main() {
     await sleep(3_000); // anything duplicated late would show now
     figures.processes = watch.stop();
     const benchStatementsDuring = benchStatements - benchStatementsBefore;
+    const statementsAfter = await statements();
     // PostgreSQL flushes a backend's counts once it has been idle a while; the management API samples every 5 s.
     await sleep(11_000);
     const brokerAfter = await brokerCounts(stack.vhost);
@@ -516,8 +517,7 @@ async function main() {
         ? Object.fromEntries(Object.keys(brokerAfter).map((k) => [k, brokerAfter[k] - brokerBefore[k]]))
         : {}),
     };
-    out(`      counted per journey: ${JSON.stringify(figures.journeyCounts)} over ${N} journeys`);
-    const statementsAfter = await statements();
+    out(`      counted over ${N} journeys: ${JSON.stringify(figures.journeyCounts)}`);
     SERVICES.forEach((s, i) => (figures.processes[s].statements = statementsAfter[i] - statementsBefore[i]));
     const certMails = mailsTo(stack, invited.domain, CERTIFICATE_SUBJECT);
     const firstCertificate = Math.min(...certMails.map((m) => m.date.getTime()));
