@@ -139,6 +139,143 @@ function serverPids() {
 }
 
 /**
+ * The PostgreSQL server's processes that work for `databases`: the backends connected to one of them, and the
+ * server's own processes (WAL writer, checkpointer, autovacuum), which serve every database. Backends of other
+ * databases (another run's, another engineer's tests on a shared machine) are left out. Read from each process's
+ * title (`postgres: 15/main: <user> <database> <host>(<port>) <state>`).
+ */
+function postgresPids(databases) {
+  const wanted = new Set(databases);
+  const found = [];
+  for (const pid of serverPids().PostgreSQL) {
+    let title;
+    try {
+      title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+    } catch {
+      continue;
+    }
+    const backend = /^postgres: (?:[^:]+: )?\S+ (\S+) (?:\S+\(\d+\)|\[local\])/.exec(title);
+    if (!backend || wanted.has(backend[1])) found.push(pid);
+  }
+  return found;
+}
+
+/** Transactions committed in `databases` so far (`pg_stat_database.xact_commit`, as the server last flushed them). */
+async function committed(adminUrl, databases) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      'SELECT coalesce(sum(xact_commit), 0)::bigint AS n FROM pg_stat_database WHERE datname = ANY($1::text[])',
+      [databases],
+    );
+    return Number(rows[0].n);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A vhost's message counts so far, from RabbitMQ's management API: messages published into its exchanges, delivered
+ * to consumers and acknowledged by them. Undefined when the API does not answer.
+ */
+async function brokerCounts(vhost) {
+  const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
+  const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
+    'base64',
+  );
+  const res = await fetch(`${u.protocol}//${u.host}/api/vhosts/${encodeURIComponent(vhost)}`, {
+    headers: { authorization: `Basic ${auth}` },
+  }).catch(() => undefined);
+  if (!res?.ok) return undefined;
+  const stats = (await res.json()).message_stats ?? {};
+  return { published: stats.publish ?? 0, delivered: stats.deliver_get ?? 0, acknowledged: stats.ack ?? 0 };
+}
+
+/**
+ * CPU seconds of each watched group of processes between `start()` and `stop()`. A group's processes are listed
+ * again at each reading (PostgreSQL forks a backend per connection): each counts from its reading at `start()`, or
+ * from zero when it began later.
+ */
+function cpuWatch(groups) {
+  const base = new Map();
+  const cpu = (pids) => pids().reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0) - (base.get(pid) ?? 0), 0);
+  return {
+    start() {
+      for (const pids of Object.values(groups)) for (const pid of pids()) base.set(pid, cpuSeconds(pid) ?? 0);
+    },
+    stop: () =>
+      Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, { cpuSeconds: cpu(pids) }])),
+  };
+}
+
+/** Pauses of a student of the peak between steps (ms): reading a section, finding the file, checking before submitting. */
+const JOURNEY_PAUSES = { autosave: [3_000, 7_000], upload: [1_000, 4_000], submit: [1_000, 4_000] };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Load processes of the peak (`peak-worker.js`): orders, and what they report.
+
+/** Sends each worker its share of the students and merges what they report. */
+async function runOrder(workers, students, order) {
+  const shares = workers.map(() => []);
+  students.forEach((s, i) => shares[i % workers.length].push(s));
+  const reports = await Promise.all(
+    workers.map(
+      (w, i) =>
+        new Promise((resolve, reject) => {
+          w.once('message', (m) => (m.ok ? resolve(m) : reject(new Error(m.error))));
+          w.send({ ...order, students: shares[i] });
+        }),
+    ),
+  );
+  const calls = {};
+  for (const r of reports) {
+    for (const [name, c] of Object.entries(r.calls)) {
+      const into = (calls[name] ??= { ms: [], ok: 0, statuses: {}, failures: [] });
+      into.ms.push(...c.ms);
+      into.ok += c.ok;
+      for (const [s, n] of Object.entries(c.statuses)) into.statuses[s] = (into.statuses[s] ?? 0) + n;
+      into.failures.push(...c.failures);
+    }
+  }
+  const byId = new Map(reports.flatMap((r) => r.students).map((s) => [s.id, s]));
+  return {
+    calls,
+    students: students.map((s) => byId.get(s.id)),
+    elapsedMs: Math.max(...reports.map((r) => r.elapsedMs ?? 0)),
+  };
+}
+
+function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Each call's count, errors and latency percentiles. */
+function summarise(calls) {
+  return Object.fromEntries(
+    Object.entries(calls).map(([name, c]) => {
+      const ms = [...c.ms].sort((a, b) => a - b);
+      const total = Object.values(c.statuses).reduce((a, b) => a + b, 0);
+      return [
+        name,
+        {
+          calls: total,
+          errors: total - c.ok,
+          statuses: c.statuses,
+          failures: c.failures.slice(0, 5),
+          p50: percentile(ms, 50),
+          p95: percentile(ms, 95),
+          p99: percentile(ms, 99),
+          max: ms[ms.length - 1],
+        },
+      ];
+    }),
+  );
+}
+
+/**
  * One measured load run after a short warm-up (JIT, connection pools, caches). Throughput counts only
  * 2xx answers; any other answer makes the figure invalid, so it is reported and fails the bench.
  * `watch` ({ name: entry }) adds each server's CPU time per answered request: unlike throughput, it hardly
@@ -374,6 +511,14 @@ async function startBenchStack(label, options = {}) {
 }
 
 module.exports = {
+  JOURNEY_PAUSES,
+  postgresPids,
+  committed,
+  brokerCounts,
+  cpuWatch,
+  runOrder,
+  percentile,
+  summarise,
   startAllInOne,
   serverPids,
   startBenchStack,

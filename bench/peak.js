@@ -8,7 +8,9 @@
  *
  * Measured in the same run: each call's p50/p95/p99 and errors; the time until every result is recorded and every
  * certificate mailed; CPU and memory of each process; the effects counted where they live (one attempt, one result,
- * one certificate and one mail per student, nothing dead-lettered); the database round trips and calls to other
+ * one certificate and one mail per student, nothing dead-lettered); the commits, events and deliveries per journey;
+ * the bare journey (`bare-journey.js`: the same students, arrivals and calls doing only the work the product needs by
+ * design) and the headline, product CPU per journey ÷ bare CPU per journey; the database round trips and calls to other
  * services of one assessment load; the submit accept rate against a bare Express POST + INSERT; the certificate
  * pipeline against a bare puppeteer-core loop with the same pool. Results replace the `enrolment-peak` section of
  * docs/benchmarks.md (also written as JSON to test-results/peak.json).
@@ -34,7 +36,14 @@ const {
   importStudents,
   cpuSeconds: cpuSecondsOf,
   serverPids,
+  postgresPids,
+  committed,
+  brokerCounts,
+  runOrder,
+  summarise,
+  JOURNEY_PAUSES,
 } = require('./lib');
+const { runBareJourney, bareProcessRows, bareCountRows } = require('./bare-journey');
 
 /** CPU seconds of a process so far; 0 for one that has ended (its share is then lost to the count). */
 const cpuSeconds = (pid, reaped = false) => cpuSecondsOf(pid, reaped) ?? 0;
@@ -65,11 +74,20 @@ const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
 const JSON_FILE = path.join(ROOT, 'test-results', `peak-${N}.json`);
 const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { email: 'bench-admin@example.edu', password: 'enrolment-peak-admin-password' };
-const SERVICES = ['gateway', 'auth', 'assessment', 'student', 'results', 'report', 'notification'];
+const SERVICES = [
+  'gateway',
+  'auth',
+  'assessment',
+  'student',
+  'results',
+  'report',
+  'notification',
+  'integrations',
+];
 const CERTIFICATE_SUBJECT = 'Congratulations! Your certificate';
 const INVITATION_SUBJECT = 'You are invited';
 /** Pauses of a student between steps (ms): reading a section, finding the file, checking before submitting. */
-const PAUSES = { autosave: [3_000, 7_000], upload: [1_000, 4_000], submit: [1_000, 4_000] };
+const PAUSES = JOURNEY_PAUSES;
 /** Students arrive over the first part of the window, so the slowest journey (≈ 26 s of pauses) ends inside it. */
 const ARRIVAL_S = Math.max(1, WINDOW_S - 30);
 
@@ -170,63 +188,6 @@ async function waitFor(what, timeoutS, check) {
 function startWorkers() {
   return Array.from({ length: WORKERS }, () =>
     fork(path.join(__dirname, 'peak-worker.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
-  );
-}
-
-/** Sends each worker its share of the students and merges what they report. */
-async function runOrder(workers, students, order) {
-  const shares = workers.map(() => []);
-  students.forEach((s, i) => shares[i % workers.length].push(s));
-  const reports = await Promise.all(
-    workers.map(
-      (w, i) =>
-        new Promise((resolve, reject) => {
-          w.once('message', (m) => (m.ok ? resolve(m) : reject(new Error(m.error))));
-          w.send({ ...order, students: shares[i] });
-        }),
-    ),
-  );
-  const calls = {};
-  for (const r of reports) {
-    for (const [name, c] of Object.entries(r.calls)) {
-      const into = (calls[name] ??= { ms: [], ok: 0, statuses: {}, failures: [] });
-      into.ms.push(...c.ms);
-      into.ok += c.ok;
-      for (const [s, n] of Object.entries(c.statuses)) into.statuses[s] = (into.statuses[s] ?? 0) + n;
-      into.failures.push(...c.failures);
-    }
-  }
-  const byId = new Map(reports.flatMap((r) => r.students).map((s) => [s.id, s]));
-  return {
-    calls,
-    students: students.map((s) => byId.get(s.id)),
-    elapsedMs: Math.max(...reports.map((r) => r.elapsedMs ?? 0)),
-  };
-}
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-function summarise(calls) {
-  return Object.fromEntries(
-    Object.entries(calls).map(([name, c]) => {
-      const ms = [...c.ms].sort((a, b) => a - b);
-      const total = Object.values(c.statuses).reduce((a, b) => a + b, 0);
-      return [
-        name,
-        {
-          calls: total,
-          errors: total - c.ok,
-          statuses: c.statuses,
-          failures: c.failures.slice(0, 5),
-          p50: percentile(ms, 50),
-          p95: percentile(ms, 95),
-          p99: percentile(ms, 99),
-          max: ms[ms.length - 1],
-        },
-      ];
-    }),
   );
 }
 
@@ -434,9 +395,25 @@ async function main() {
   try {
     for (const s of ['student', 'results', 'report'])
       pools[s] = new Pool({ connectionString: stack.service(s).databaseUrl, max: 2 });
+    // The bench's own statements (the effects it counts while it waits) are commits too: counted, then taken off.
+    let benchStatements = 0;
+    for (const pool of Object.values(pools)) {
+      const query = pool.query.bind(pool);
+      pool.query = (...args) => {
+        benchStatements += 1;
+        return query(...args);
+      };
+    }
     const groups = Object.fromEntries(SERVICES.map((s) => [s, () => [stack.service(s).pid]]));
     groups.Chromium = () => descendants(stack.service('report').pid);
-    for (const name of ['PostgreSQL', 'RabbitMQ', 'Redis']) groups[name] = () => serverPids()[name];
+    // PostgreSQL: the backends of the stack's own databases and the server's shared processes, not the backends of
+    // other databases (other runs and tests on a shared machine).
+    const databases = SERVICES.flatMap((s) => {
+      const url = stack.service(s).databaseUrl;
+      return url ? [decodeURIComponent(new URL(url).pathname.slice(1))] : [];
+    });
+    groups.PostgreSQL = () => postgresPids(databases);
+    for (const name of ['RabbitMQ', 'Redis']) groups[name] = () => serverPids()[name];
     // The stack's one S3 server (s3rver), in a process of its own as a MinIO would be.
     groups['object storage'] = () => [stack.objectStorage.pid];
     groups['load generators'] = () => workers.map((w) => w.pid);
@@ -454,7 +431,7 @@ async function main() {
       `idle memory: ${SERVICES.map((s) => `${s} ${figures.idle[s].rssMb.toFixed(0)} MB`).join(', ')}; report with its browser ${figures.idle.report.pssTreeMb.toFixed(0)} MB`,
     );
 
-    out(`\n[1/5] CSV import of ${N} students, invitations mailed`);
+    out(`\n[1/6] CSV import of ${N} students, invitations mailed`);
     const invited = await importStudents(stack.gatewayUrl, token, 'peak', N);
     const invitedAt = Date.now();
     await waitFor(
@@ -470,12 +447,19 @@ async function main() {
       `      import ${seconds(invited.importMs)} s, all invitations mailed after ${seconds(figures.import.invitationsMailedMs)} s`,
     );
 
-    out(`\n[2/5] the peak: every student's journey within ${WINDOW_S} s`);
+    out(`\n[2/6] the peak: every student's journey within ${WINDOW_S} s`);
     workers.push(...startWorkers());
     const students = invited.students.map((s) => ({ ...s, arrivalMs: Math.random() * ARRIVAL_S * 1000 }));
     const dlqBefore = await deadLetters(stack.vhost);
     const statementsBefore = await statements();
     const busBefore = await busBytes(stack);
+    // The page a student's load answers, for the bare journey's load to answer the same bytes.
+    const page = await (
+      await fetch(`${stack.gatewayUrl}/api/student/${invited.students[0].token}/assessment`)
+    ).text();
+    const commitsBefore = await committed(PG_ADMIN_URL, databases);
+    const brokerBefore = await brokerCounts(stack.vhost);
+    const benchStatementsBefore = benchStatements;
     watch.start();
     const t0 = Date.now() + 1_000;
     const peak = await runOrder(workers, students, {
@@ -522,7 +506,18 @@ async function main() {
     );
     await sleep(3_000); // anything duplicated late would show now
     figures.processes = watch.stop();
+    const benchStatementsDuring = benchStatements - benchStatementsBefore;
     const statementsAfter = await statements();
+    // PostgreSQL flushes a backend's counts once it has been idle a while; the management API samples every 5 s.
+    await sleep(11_000);
+    const brokerAfter = await brokerCounts(stack.vhost);
+    figures.journeyCounts = {
+      commits: (await committed(PG_ADMIN_URL, databases)) - commitsBefore - benchStatementsDuring,
+      ...(brokerBefore && brokerAfter
+        ? Object.fromEntries(Object.keys(brokerAfter).map((k) => [k, brokerAfter[k] - brokerBefore[k]]))
+        : {}),
+    };
+    out(`      counted over ${N} journeys: ${JSON.stringify(figures.journeyCounts)}`);
     SERVICES.forEach((s, i) => (figures.processes[s].statements = statementsAfter[i] - statementsBefore[i]));
     const certMails = mailsTo(stack, invited.domain, CERTIFICATE_SUBJECT);
     const firstCertificate = Math.min(...certMails.map((m) => m.date.getTime()));
@@ -568,7 +563,22 @@ async function main() {
         `      ${name.padEnd(16)} CPU ${p.cpuSeconds.toFixed(1)} s${p.peakMb ? `, peak ${p.peakMb.toFixed(0)} MB` : ''}`,
       );
 
-    out(`\n[3/5] one assessment load: database round trips and calls to other services`);
+    out(`\n[3/6] the bare journey: ${N} students arriving over the same ${ARRIVAL_S} s, same load processes`);
+    figures.bare = await runBareJourney({
+      students: N,
+      arrivalSeconds: ARRIVAL_S,
+      pauses: PAUSES,
+      workers,
+      page,
+      sheet,
+    });
+    for (const [name, p] of Object.entries(figures.bare.processes))
+      out(`      ${name.padEnd(16)} CPU ${p.cpuSeconds.toFixed(1)} s`);
+    out(
+      `      bare ${figures.bare.journeyMs.toFixed(1)} ms a journey; counted ${JSON.stringify(figures.bare.measured)}; effects ${JSON.stringify(figures.bare.effects)}`,
+    );
+
+    out(`\n[4/6] one assessment load: database round trips and calls to other services`);
     figures.loadCost = await loadCost(
       stack,
       submitted.map((s) => s.token),
@@ -576,7 +586,7 @@ async function main() {
     );
     out(`      ${JSON.stringify(figures.loadCost)}`);
 
-    out(`\n[4/5] submit accept rate (answered at commit) against a bare Express POST + INSERT`);
+    out(`\n[5/6] submit accept rate (answered at commit) against a bare Express POST + INSERT`);
     figures.bareInsert = await barePostInsert();
     out(`      bare: ${figures.bareInsert.perSecond.toFixed(0)}/s, p99 ${figures.bareInsert.p99} ms`);
     const second = await importStudents(stack.gatewayUrl, token, 'rate', SUBMIT_N);
@@ -645,7 +655,7 @@ async function main() {
     figures.submitRate.effects = await effects(pools, rateAccepted);
     figures.submitRate.certificatesMailedAfterResultsMs = Date.now() - certStart;
 
-    out(`\n[5/5] bare puppeteer-core PDF loop with the report service's pool`);
+    out(`\n[6/6] bare puppeteer-core PDF loop with the report service's pool`);
     const logger = createLogger({ name: 'bench', level: 'error' });
     const choice = await chooseBrowser({
       bundled: true,
@@ -771,6 +781,7 @@ function markdown(f) {
   const journeyMs = (serverCpu * 1000) / f.students;
   const pipelineRatio = f.pdf.pipelinePerSecond / f.pdf.bare;
   const d = f.drain;
+  const bare = f.bare ? bareSection(f, serverCpu) : { headline: '', tables: '', goal: '' };
   return `## The enrolment peak: ${f.students.toLocaleString('en')} students within ${f.windowSeconds} s
 
 Run ${f.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${f.cores} cores, Node ${process.version}, load average ${f.loadAverage.toFixed(2)} at the
@@ -782,8 +793,8 @@ invited by one CSV import (${seconds(f.import.importMs)} s; every invitation mai
 import began), then each arrives at a random moment of the first ${ARRIVAL_S} s, opens the link, loads the
 assessment, starts, autosaves three times ${PAUSES.autosave[0] / 1000}–${PAUSES.autosave[1] / 1000} s apart, uploads a 2 KB PDF and submits
 (waiting for the result, as the page does); even-numbered students pass. Everything runs on the same
-${f.cores} cores: load generators, seven services, the browser, PostgreSQL, RabbitMQ, Redis and the S3 server.
-
+${f.cores} cores: load generators, eight services, the browser, PostgreSQL, RabbitMQ, Redis and the S3 server.
+${bare.headline}
 | Call (through the gateway) | Calls | Errors | p50 | p95 | p99 | max |
 | --- | --- | --- | --- | --- | --- | --- |
 ${callRows.join('\n')}
@@ -803,7 +814,7 @@ ${callRows.join('\n')}
 | --- | --- | --- | --- | --- | --- |
 ${procRows.join('\n')}
 | **every server process** (not the load generators) | ${serverCpu.toFixed(1)} s | **${journeyMs.toFixed(1)} ms** | – | – | – |
-
+${bare.tables}
 After the peak the services' V8 heaps held ${heapRange(f.heapAfter)} (used and held, from \`/metrics\`); the rest of each
 resident set is outside the JavaScript heap (the Node binary and its libraries, ICU data, and what the allocator keeps).
 
@@ -826,7 +837,7 @@ resident set is outside the JavaScript heap (the Node binary and its libraries, 
 | load assessment and start p99 < 300 ms at the peak | ${verdict(p99Peak < 300)} (${ms(p99Peak)}) |
 | every result recorded by the last submit + 5 s; every certificate mailed within 120 s of it | ${verdict(d.allResultsMs - d.lastSubmitMs <= 5_000 && d.allCertificatesMailedMs - d.lastSubmitMs <= 120_000)} (+${seconds(d.allResultsMs - d.lastSubmitMs)} s, +${seconds(d.allCertificatesMailedMs - d.lastSubmitMs)} s) |
 | CPU per whole journey ≤ 25 ms over every server process, certificates included | ${verdict(journeyMs <= 25)} (${journeyMs.toFixed(1)} ms) |
-| submit accept ≥ 0.3 × bare POST + INSERT, p99 < 100 ms | ${verdict(ratio >= 0.3 && sr.p99 < 100)} (${ratio.toFixed(2)}, p99 ${ms(sr.p99)}) |
+${bare.goal}| submit accept ≥ 0.3 × bare POST + INSERT, p99 < 100 ms | ${verdict(ratio >= 0.3 && sr.p99 < 100)} (${ratio.toFixed(2)}, p99 ${ms(sr.p99)}) |
 | certificate pipeline in the peak ≥ 10 × the bare PDF loop | ${verdict(pipelineRatio >= 10)} (${pipelineRatio.toFixed(2)}) |
 | bytes through RabbitMQ per certificate < 2 KB | ${verdict(f.bus.perCertificate < 2048)} (${f.bus.perCertificate.toFixed(0)} B) |
 | assessment load: no call to another service, one round trip | ${verdict(f.loadCost.otherServiceRequests === 0 && Math.round(f.loadCost.queriesPerLoad) === 1)} |
@@ -836,6 +847,88 @@ resident set is outside the JavaScript heap (the Node binary and its libraries, 
     .map(([n, v]) => `${n} ${v.toFixed(2)}`)
     .join(', ')}, over ${IDLE_STATEMENTS_S} s after the peak) |
 | every service idle < 150 MB RSS after the peak, the report service's browser closed | ${verdict(idleOk && f.idleAfter.report.rssMb < 150)} (largest other after the peak ${largestAfter.toFixed(0)} MB; report ${f.idleAfter.report.rssMb.toFixed(0)} MB RSS, ${f.idleAfter.report.pssTreeMb.toFixed(0)} MB PSS, once its browser closed after ${f.pdfIdleSeconds} s without a PDF; ${f.idle.report.pssTreeMb.toFixed(0)} MB while it runs) |`;
+}
+
+/** The bare journey's failed calls, by call, with the first answer of each: ` (upload file: 500 …)`. */
+const bareFailures = (b) => {
+  const failed = Object.entries(b.calls).filter(([, c]) => c.errors > 0);
+  return failed.length
+    ? ` (${failed.map(([name, c]) => `${name}: ${c.failures[0]?.replace(/[\\|]/g, '')}`).join('; ')})`
+    : '';
+};
+
+/** The product's journey against the bare journey of the same run: the headline, the tables, the goal's row. */
+function bareSection(f, serverCpu) {
+  const b = f.bare;
+  const n = f.students;
+  const ms = (seconds, count) => ((seconds * 1000) / count).toFixed(1);
+  const productMs = (serverCpu * 1000) / n;
+  const ratio = productMs / b.journeyMs;
+  const cpu = (processes, names) => names.reduce((sum, name) => sum + (processes[name]?.cpuSeconds ?? 0), 0);
+  const services = SERVICES.filter((s) => s !== 'gateway');
+  const parts = [
+    ['proxy: the gateway / the bare proxy', ['gateway'], ['bare proxy']],
+    [`the services (${services.join(', ')}) / the bare app`, services, ['bare app']],
+    [
+      "PostgreSQL (the run's databases' backends and the server's own processes)",
+      ['PostgreSQL'],
+      ['PostgreSQL'],
+    ],
+    ['RabbitMQ', ['RabbitMQ'], ['RabbitMQ']],
+    ['object storage (the embedded S3 server)', ['object storage'], ['object storage']],
+    ['Redis', ['Redis'], []],
+    ['Chromium', ['Chromium'], []],
+  ];
+  const partRows = parts.map(([label, product, bareNames]) => {
+    const p = cpu(f.processes, product) / n;
+    const q = bareNames.length ? cpu(b.processes, bareNames) / b.students : undefined;
+    return `| ${label} | ${(p * 1000).toFixed(1)} ms | ${q === undefined ? '–' : `${(q * 1000).toFixed(1)} ms`} | ${q ? (p / q).toFixed(2) : '–'} |`;
+  });
+  const c = f.journeyCounts ?? {};
+  const per = (v, count) => (v === undefined ? '–' : (v / count).toFixed(2));
+  const productCounts = [
+    per(
+      Object.values(f.calls).reduce((a, x) => a + x.calls, 0),
+      n,
+    ),
+    per(c.commits, n),
+    per(c.published, n),
+    per(c.acknowledged, n),
+    (f.effects.certificateMailsWithPdf / n).toFixed(2),
+    (f.effects.accepted / n).toFixed(2),
+  ];
+  const countRows = bareCountRows(b).map((row, i) => `${row} ${productCounts[i]} |`);
+  return {
+    headline: `
+**Product CPU per journey ÷ bare CPU per journey, same run: ${ratio.toFixed(2)}** (${productMs.toFixed(1)} ms ÷ ${b.journeyMs.toFixed(1)} ms
+over every server process; goal ≤ 2.5, issue 48). The bare journey ran after the product's peak and its drain, with the
+same ${n.toLocaleString('en')} students, arrivals over the same ${b.arrivalSeconds} s, the same pauses and load processes, the product's
+assessment page and answer sheet; the product's services stood idle meanwhile (not counted in it). How it is built:
+"The bare journey: what the peak is divided by" in docs/benchmarks.md.
+`,
+    tables: `
+| Part, CPU per journey | product | bare | product ÷ bare |
+| --- | --- | --- | --- |
+${partRows.join('\n')}
+| **every server process** | **${productMs.toFixed(1)} ms** | **${b.journeyMs.toFixed(1)} ms** | **${ratio.toFixed(2)}** |
+| load generators (not counted) | ${ms(f.processes['load generators'].cpuSeconds, n)} ms | ${ms(b.processes['load generators'].cpuSeconds, b.students)} ms | – |
+
+| Bare journey's process | CPU over the run and the drain | per journey |
+| --- | --- | --- |
+${bareProcessRows(b).join('\n')}
+
+| Per journey | bare, by design | bare, counted | product, counted |
+| --- | --- | --- | --- |
+${countRows.join('\n')}
+
+Counted: commits are \`pg_stat_database.xact_commit\` of the run's databases over the peak and its drain (a
+statement outside a transaction is a commit of its own; the bench's own reads taken off), events published,
+delivered and acknowledged are RabbitMQ's counts for the run's vhost. Failed calls of the bare journey:
+${Object.values(b.calls).reduce((a, x) => a + x.errors, 0)}${bareFailures(b)}; ${b.effects.submitted} submitted, ${b.effects.consumed} deliveries written, ${b.effects.mailsWithPdf} certificates mailed with the PDF.
+`,
+    goal: `| product CPU per journey ≤ 2.5 × the bare journey, same run (issue 48) | ${verdict(ratio <= 2.5)} (${ratio.toFixed(2)}) |
+`,
+  };
 }
 
 if (require.main === module) {
