@@ -12,7 +12,7 @@ const { metricSum, startBenchStack, writeSection } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
-const SERVICES = ['auth', 'assessment', 'student', 'results', 'report', 'notification'];
+const SERVICES = ['auth', 'assessment', 'student', 'results', 'report', 'notification', 'integrations'];
 const SETTLE_S = 20;
 const COUNT_S = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 const GOAL = 0.2;

@@ -32,8 +32,11 @@ export const configSchema = z
       .default(72),
     /** The first wait after a failed try to send a score, in milliseconds; each next one doubles (15 min at most). */
     LTI_GRADE_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
-    /** How often the grade sender looks for scores due, in milliseconds. */
-    LTI_GRADE_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(2_000),
+    /**
+     * The grade sender's longest pause, in milliseconds: it sends the scores its replica keeps at once and a retry
+     * when it is due; this is how soon it finds the scores another replica kept.
+     */
+    LTI_GRADE_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(30_000),
     /**
      * Lets webhook endpoints be on loopback and private addresses, over plain http too (tests, `make start`).
      * Link-local and cloud metadata addresses stay refused. Refused in production.
@@ -47,8 +50,11 @@ export const configSchema = z
       .default(72),
     /** The first wait after a failed webhook delivery, in milliseconds; each next one doubles (15 min at most). */
     WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
-    /** How often the webhook sender looks for deliveries due, in milliseconds. */
-    WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1_000),
+    /**
+     * The webhook sender's longest pause, in milliseconds: it sends what its replica queues at once and a retry when
+     * it is due; this is how soon it finds what another replica queued.
+     */
+    WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(30_000),
     /**
      * Login initiations (`/api/lti/login`) per client address and minute. Each keeps a row until it lapses; a
      * classroom behind one address launches at once, hence a generous default. Counted in Redis when REDIS_URL is set.

@@ -3,7 +3,7 @@ import { LTI_LAUNCH_TICKET_PURPOSE } from '@readiness/contracts';
 import { loadSigningKeys } from '@readiness/kit/auth';
 import { createRateLimiter } from '@readiness/kit/cache';
 import { loadEventSecretBox } from '@readiness/kit/outbox';
-import { answerStudentExport, defineService, every } from '@readiness/kit/runtime';
+import { answerStudentExport, createJobWaker, defineService, every } from '@readiness/kit/runtime';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { configSchema } from './config';
 import { studentExportFiles } from './data-access/student-export-repository';
@@ -98,18 +98,35 @@ export const integrationsService = defineService({
       giveUpMs: config.LTI_GRADE_GIVE_UP_HOURS * 3_600_000,
       retryBaseMs: config.LTI_GRADE_RETRY_BASE_MS,
     };
+    // The senders run at once when this replica queues their work: a consumer's commit, or an admin's change
+    // ("Send again", a test event, an endpoint enabled again), told by any successful write under their paths.
+    const gradeWaker = createJobWaker();
+    const webhookWaker = createJobWaker();
     return {
-      routes: integrationsApi.routes(deps),
+      routes: (app) => {
+        app.use(['/api/admin/lti', '/api/admin/webhooks'], (req, res, next) => {
+          if (req.method !== 'GET' && req.method !== 'HEAD') {
+            res.on('finish', () => {
+              if (res.statusCode < 400) {
+                gradeWaker.wake();
+                webhookWaker.wake();
+              }
+            });
+          }
+          next();
+        });
+        integrationsApi.routes(deps)(app);
+      },
       subscriptions: [
-        ...gradeConsumers(grades),
-        webhookConsumer(grades.handleOnce),
+        ...gradeConsumers(grades, gradeWaker),
+        webhookConsumer(grades.handleOnce, webhookWaker),
         answerStudentExport('integrations', { handleOnce }, (tx, student) =>
           studentExportFiles(tx, student.studentId),
         ),
       ],
       jobs: [
         every('lti-sweep', SWEEP_INTERVAL_MS, () => sweepLapsed({ database, logger })),
-        gradeJob(grades, config.LTI_GRADE_INTERVAL_MS),
+        gradeJob(grades, config.LTI_GRADE_INTERVAL_MS, gradeWaker),
         webhookJob(
           {
             database,
@@ -121,6 +138,7 @@ export const integrationsService = defineService({
             retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
           },
           config.WEBHOOK_INTERVAL_MS,
+          webhookWaker,
         ),
       ],
     };

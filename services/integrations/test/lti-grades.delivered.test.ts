@@ -28,7 +28,7 @@ const config = {
     format: 'pem',
   }),
   LTI_GRADE_RETRY_BASE_MS: 100,
-  LTI_GRADE_INTERVAL_MS: 100,
+  LTI_GRADE_INTERVAL_MS: 60_000,
 };
 
 beforeAll(async () => {

@@ -22,7 +22,7 @@ export {
 } from './run';
 export { createServiceHost, type ServiceHost } from './host';
 export { migrationDirs } from './service-adapters';
-export { every, startJobs, type PeriodicJob } from './jobs';
+export { createJobWaker, every, startJobs, type JobWaker, type PeriodicJob } from './jobs';
 export {
   EXPORT_PATH,
   answerStudentExport,

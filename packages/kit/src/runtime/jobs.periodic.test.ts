@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { createLogger } from '../logger';
-import { every, startJobs } from './jobs';
+import { createJobWaker, every, startJobs } from './jobs';
 
 const logger = createLogger({ name: 'jobs-test', level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,6 +27,93 @@ describe('periodic jobs', () => {
     await jobs.stop();
     expect(passes).toBeGreaterThanOrEqual(4);
     expect(overlapped).toBe(false);
+  });
+
+  it('when a job knows when its next work is due, then it waits until then, not its whole interval, and idles at the interval when nothing is due', async () => {
+    const started: number[] = [];
+    let due: Date | null = null;
+    const t0 = Date.now();
+    const jobs = startJobs(
+      [
+        every(
+          'grades',
+          60_000,
+          async () => {
+            started.push(Date.now() - t0);
+            // The first pass leaves work due in 100 ms; the second none.
+            due = started.length === 1 ? new Date(Date.now() + 100) : null;
+          },
+          { nextDue: async () => due },
+        ),
+      ],
+      logger,
+    );
+    await sleep(400);
+    await jobs.stop();
+    expect(started).toHaveLength(2);
+    expect(started[1]! - started[0]!).toBeGreaterThanOrEqual(90);
+    expect(started[1]! - started[0]!).toBeLessThan(1_000);
+  });
+
+  it('when nothing is due, then the job only asks when work is due, once a pause, and does not run its pass', async () => {
+    let passes = 0;
+    let asked = 0;
+    const jobs = startJobs(
+      [
+        every(
+          'idle',
+          50,
+          async () => {
+            passes++;
+          },
+          {
+            nextDue: async () => {
+              asked++;
+              return null;
+            },
+          },
+        ),
+      ],
+      logger,
+    );
+    await sleep(400);
+    await jobs.stop();
+    expect(passes).toBe(1);
+    expect(asked).toBeGreaterThanOrEqual(4);
+    expect(asked).toBeLessThanOrEqual(10);
+  });
+
+  it('when work is queued in the process, then the waker runs the job at once, also when it was woken during a pass', async () => {
+    const waker = createJobWaker();
+    let passes = 0;
+    let release!: () => void;
+    const jobs = startJobs(
+      [
+        every(
+          'webhooks',
+          60_000,
+          async () => {
+            passes++;
+            if (passes === 2) await new Promise<void>((resolve) => (release = resolve));
+          },
+          { nextDue: async () => null, waker },
+        ),
+      ],
+      logger,
+    );
+    await sleep(50);
+    expect(passes).toBe(1);
+    waker.wake();
+    await sleep(50);
+    expect(passes).toBe(2);
+    // Woken while the second pass runs: the pause after it ends at once.
+    waker.wake();
+    release();
+    await sleep(50);
+    expect(passes).toBe(3);
+    await sleep(100);
+    expect(passes).toBe(3);
+    await jobs.stop();
   });
 
   it('when a job passes and fails, then /metrics tells when it last passed and how often it failed', async () => {

@@ -278,3 +278,12 @@ export async function linkRoster(
           },
   }));
 }
+
+/** When the next pending score is due (null: none), for the sender's pause. */
+export async function nextScoreDue(runner: Runner): Promise<Date | null> {
+  const [row] = await rows<{ due: Date | string | null }>(
+    runner,
+    sql`SELECT min(next_try_at) AS due FROM lti_scores WHERE state = 'pending'`,
+  );
+  return row?.due ? new Date(row.due) : null;
+}

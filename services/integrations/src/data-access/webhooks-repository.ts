@@ -325,3 +325,21 @@ export async function dropStudentDeliveries(runner: Runner, studentId: string): 
     sql`DELETE FROM webhook_deliveries WHERE student_id = ${studentId} AND event_type <> 'student.deleted'`,
   );
 }
+
+/**
+ * When the next delivery `takeDueDelivery` could take is due (null: none): the first pending delivery of each
+ * student and endpoint, on an enabled endpoint, for the sender's pause.
+ */
+export async function nextDeliveryDue(runner: Runner): Promise<Date | null> {
+  const [row] = await rows<{ due: Date | string | null }>(
+    runner,
+    sql`SELECT min(d.next_try_at) AS due
+        FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE d.state = 'pending' AND NOT e.disabled
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries before
+            WHERE before.endpoint_id = d.endpoint_id AND before.student_id = d.student_id
+              AND before.state = 'pending' AND before.seq < d.seq)`,
+  );
+  return row?.due ? new Date(row.due) : null;
+}

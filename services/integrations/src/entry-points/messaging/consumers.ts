@@ -1,4 +1,5 @@
-import { every, on } from '@readiness/kit/runtime';
+import { every, on, type JobWaker } from '@readiness/kit/runtime';
+import { nextScoreDue } from '../../data-access/scores-repository';
 import {
   forgetResult,
   forgetStudent,
@@ -12,13 +13,16 @@ import {
  * What the integrations service keeps of other services' events: who each launch opened, the scores of students
  * who came from an LMS (to send to its gradebook), and the erasures of both.
  */
-export function gradeConsumers(deps: GradesDeps) {
+export function gradeConsumers(deps: GradesDeps, waker: JobWaker) {
   return [
     on('integrations.lti-launch-accepted', {
       handle: (e, meta) => linkStudent(deps, e.launchId, e.studentId, meta.id),
     }),
     on('integrations.result-recorded', {
-      handle: (e, meta) => keepScore(deps, e, meta.id),
+      handle: async (e, meta) => {
+        await keepScore(deps, e, meta.id);
+        waker.wake();
+      },
     }),
     on('integrations.result-deleted', {
       handle: (e, meta) => forgetResult(deps, e.resultId, meta.id),
@@ -29,6 +33,12 @@ export function gradeConsumers(deps: GradesDeps) {
   ];
 }
 
-/** The grade sender: every interval, the scores due go to their LMS (one replica per score at a time). */
-export const gradeJob = (deps: GradesDeps, intervalMs: number) =>
-  every('lti-grades', intervalMs, () => sendDueScores(deps));
+/**
+ * The grade sender: the scores due go to their LMS (one replica per score at a time), at once when this replica kept
+ * them (the waker), else when the next is due, and at least every interval (scores another replica kept).
+ */
+export const gradeJob = (deps: GradesDeps, intervalMs: number, waker: JobWaker) =>
+  every('lti-grades', intervalMs, () => sendDueScores(deps), {
+    nextDue: () => nextScoreDue(deps.database.db),
+    waker,
+  });
