@@ -1,13 +1,18 @@
 /*
  * The local stack as the fault suite and the benchmark use it: isolated databases and vhost on free ports,
- * a service killed and started again, and nothing left behind after stop().
+ * a service killed and started again, and nothing left behind after stop(). On the same stack: revocations outlive
+ * the Redis that caches them (signed-out, disabled and reset tokens stay refused after Redis loses every key, on the
+ * gateway and on each service's own port).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { topology } from '@readiness/contracts';
 import { createTestVhost, serverUrl, type TestVhost } from '@readiness/testing';
 import { startLocalStack, type LocalStack } from '../src/local-stack';
+import { SEED } from './launcher';
+import { expectRefusedEverywhere, revokeThreeWays, UPSTREAMS, type Upstream } from './revocations';
 
 jest.setTimeout(180_000);
 
@@ -31,12 +36,18 @@ async function databases(pgUrl: string): Promise<string[]> {
 let stack: LocalStack | undefined;
 let pgUrl: string;
 let vhost: TestVhost;
+/** A Redis database of its own, so emptying it as a lost Redis would touches no other test's keys. */
+const REDIS_DB = 13;
+let redisUrl: string;
 
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'services/gateway/dist/main.js')))
     throw new Error('run `npx tsc -b` first');
   pgUrl = await serverUrl('postgres');
   vhost = await createTestVhost();
+  const redis = new URL(await serverUrl('redis'));
+  redis.pathname = `/${REDIS_DB}`;
+  redisUrl = redis.toString();
 });
 
 afterAll(async () => {
@@ -51,6 +62,8 @@ test('when an isolated stack starts, then every service answers through the gate
     ports: 'free',
     pgUrl,
     amqpUrl: vhost.url,
+    redisUrl,
+    env: { SEED_ADMIN_EMAIL: SEED.email, SEED_ADMIN_PASSWORD: SEED.password },
     output: 'buffer',
   });
   expect(await databases(pgUrl)).toEqual(
@@ -70,6 +83,23 @@ test('when an isolated stack starts, then every service answers through the gate
   expect(stack.objectStorage.pid).toEqual(expect.any(Number));
   expect(stack.objectStorage.pid).not.toBe(process.pid);
   expect((await fetch(`${stack.objectStorage.endpoint}/`)).status).toBe(200);
+});
+
+test('when Redis loses every key, then signed-out, disabled and reset tokens stay refused on the gateway and every service', async () => {
+  const running = stack!;
+  const redis = new Redis(redisUrl);
+  try {
+    const tokens = await revokeThreeWays(running.gatewayUrl);
+    const services = Object.fromEntries(UPSTREAMS.map((name) => [name, running.service(name).url])) as Record<
+      Upstream,
+      string
+    >;
+    await redis.flushdb();
+    expect(await redis.dbsize()).toBe(0);
+    await expectRefusedEverywhere(running.gatewayUrl, services, tokens);
+  } finally {
+    redis.disconnect();
+  }
 });
 
 test('when a service is killed, then it is down until started again, on the same address', async () => {

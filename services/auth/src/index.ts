@@ -1,2 +1,2 @@
-export { authService, type AuthExports } from './service';
+export { authService, type AuthExports, type AuthOptions } from './service';
 export { type AuthConfig } from './config';

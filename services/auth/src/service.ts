@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { Counter } from 'prom-client';
 import {
   createJwtVerifier,
   loadSigningKeys,
@@ -21,6 +22,7 @@ import {
   SSO_REFUSAL_AUDITS,
   WINDOW_SECONDS,
 } from './domain/login-throttle';
+import type { PasswordHasher } from './domain/credentials';
 import { temporaryPassword } from './domain/passwords';
 import { createDurableRevocations } from './domain/revocations';
 import { createAuditTrail } from './domain/audit-trail';
@@ -42,6 +44,15 @@ export interface AuthExports {
   accounts: AdminAccounts;
 }
 
+/** What an in-process caller may set beyond the config. */
+export interface AuthOptions {
+  /**
+   * The bcrypt cost of new hashes, in place of BCRYPT_COST and below its floor of 10: for tests, whose rules (the
+   * throttles, sessions, resets) do not depend on how long one hash takes. An operator's setting cannot reach it.
+   */
+  bcryptCost?: number;
+}
+
 const DEFAULT_SEED_EMAIL = 'admin@example.com';
 const REVOCATION_STORE_CHECK_MS = 1_000;
 const SIGN_IN_SWEEP_MS = 5 * 60_000;
@@ -59,7 +70,7 @@ export const authService = defineService({
   // Auth checks admin tokens against the admin's current row (role, status, pending password change) itself.
   adminGuard: false,
   openapi: authApi.openapi,
-  async setup(ctx): Promise<ServiceParts<AuthExports>> {
+  async setup(ctx, options: AuthOptions | undefined): Promise<ServiceParts<AuthExports>> {
     const { config, logger, database, redis } = ctx;
     const keys = await loadSigningKeys({
       privateKeyPem: config.JWT_PRIVATE_KEY,
@@ -87,7 +98,23 @@ export const authService = defineService({
         blockDurationSeconds: LOCKOUT_SECONDS,
         logger,
       });
-    const hasher = createPasswordHasher({ cost: config.BCRYPT_COST, workers: config.BCRYPT_WORKERS });
+    const bcrypt = createPasswordHasher({
+      cost: options?.bcryptCost ?? config.BCRYPT_COST,
+      workers: config.BCRYPT_WORKERS,
+    });
+    // What a burst of guesses costs the CPU, and what the throttles bound: every password compared with a hash.
+    const passwordChecks = new Counter({
+      name: 'auth_password_checks_total',
+      help: 'Passwords compared with a bcrypt hash (sign-ins, current passwords, an unknown e-mail against a dummy hash)',
+      registers: [ctx.registry],
+    });
+    const hasher: PasswordHasher = {
+      ...bcrypt,
+      compare: (password, hash) => {
+        passwordChecks.inc();
+        return bcrypt.compare(password, hash);
+      },
+    };
 
     const revocations = createDurableRevocations({
       database,

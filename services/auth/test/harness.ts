@@ -22,6 +22,12 @@ export interface Harness extends ServiceUnderTest<AuthConfig, AuthExports, Event
 export const logger = createLogger({ name: 'auth-test', level: 'silent' });
 
 /**
+ * bcrypt's lowest cost: a hash takes about a millisecond instead of 70 ms (cost 10), and sign-ins, password changes
+ * and bursts of wrong passwords are what the tests count, not how long a hash takes.
+ */
+export const TEST_BCRYPT_COST = 4;
+
+/**
  * The service in-process on port 0, started by the kit's runtime: against a fresh PostgreSQL database, RabbitMQ
  * vhost and Redis prefix (`real`), or on a fresh PostgreSQL database with the in-process defaults (memory bus,
  * memory store). It signs and checks its own tokens.
@@ -49,6 +55,7 @@ export async function startAuth(
     trustTestTokens: false,
     logger: serviceLogger,
     watch,
+    options: { bcryptCost: TEST_BCRYPT_COST },
   });
   return Object.assign(h, { privateKeyPem, secrets: createSecretBox(eventSecretsKey) });
 }

@@ -112,6 +112,8 @@ export async function startEmbeddedAuth(
     logger: silentLogger,
     adapters: { database, bus },
     shared: { kv: options.kv },
+    // bcrypt's lowest cost: the gateway's tests sign in, they do not time a hash.
+    options: { bcryptCost: 4 },
   });
   return {
     auth,

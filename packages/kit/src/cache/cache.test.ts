@@ -444,10 +444,10 @@ describe('when Redis is unreachable', () => {
   const DEAD_URL = 'redis://127.0.0.1:1';
 
   function capturingLogger() {
-    const lines: Array<{ level: string; msg: string }> = [];
+    const lines: Array<{ level: string; msg: string; err?: { message: string } }> = [];
     const destination = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()) as { level: string; msg: string });
+        lines.push(JSON.parse(chunk.toString()) as { level: string; msg: string; err?: { message: string } });
         done();
       },
     });
@@ -456,7 +456,12 @@ describe('when Redis is unreachable', () => {
 
   test('when a store call is made, then it rejects, the outage is logged once, and the process lives on', async () => {
     const { lines, logger: captured } = capturingLogger();
-    const store = createRedisStore({ url: DEAD_URL, keyPrefix: filePrefix, logger: captured });
+    const store = createRedisStore({
+      url: DEAD_URL,
+      keyPrefix: filePrefix,
+      logger: captured,
+      outageAfterMs: 300,
+    });
     try {
       await expect(store.get('anything')).rejects.toMatchObject({
         httpStatus: 503,
@@ -469,11 +474,44 @@ describe('when Redis is unreachable', () => {
       await expect(store.set('anything', 'v')).rejects.toMatchObject({ httpStatus: 503 });
       expect(await store.ping()).toBe(false);
 
-      const errors = lines.filter((l) => l.level === 'error');
-      expect(errors).toHaveLength(1);
-      expect(errors[0]?.msg).toMatch(/redis connection failed/);
+      // The first failure at warning at once, the outage at error once it has lasted outageAfterMs.
+      expect(lines.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([
+        expect.stringMatching(/redis connection failed/),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual([
+        expect.stringMatching(/redis unreachable/),
+      ]);
     } finally {
       await store.close();
+    }
+  });
+
+  test('when the process is too busy to read the first replies of a connection in time, then nothing is logged at error and it connects', async () => {
+    // A service that keeps its event loop busy at start (fonts, keys) while its client's first commands (HELLO,
+    // INFO) are in flight: their timeouts fire before the replies Redis sent are read.
+    const { lines, logger: captured } = capturingLogger();
+    const client = createRedis({
+      url: REDIS_URL,
+      keyPrefix: filePrefix,
+      logger: captured,
+      commandTimeoutMs: 250,
+    });
+    client.once('connect', () =>
+      setImmediate(() => {
+        const until = Date.now() + 500;
+        while (Date.now() < until);
+      }),
+    );
+    try {
+      await new Promise((resolve) => client.once('ready', resolve));
+      expect(await client.ping()).toBe('PONG');
+      expect(lines.filter((l) => l.level === 'error' || l.level === 'fatal')).toEqual([]);
+      expect(lines.filter((l) => l.level === 'warn').map((l) => l.err)).toEqual([
+        expect.objectContaining({ message: 'Command timed out' }),
+      ]);
+    } finally {
+      await closeRedis(client);
     }
   });
 

@@ -42,7 +42,8 @@ return value`;
 type RedisWithIncr = Redis & { kvIncrWithTtl(key: string, ttlSeconds: number): Promise<number> };
 
 export type RedisStoreOptions =
-  { client: Redis } | { url: string; keyPrefix: string; logger: Logger; commandTimeoutMs?: number };
+  | { client: Redis }
+  | { url: string; keyPrefix: string; logger: Logger; commandTimeoutMs?: number; outageAfterMs?: number };
 
 /**
  * A KeyValueStore on Redis. Given a `client`, the store shares it and `close()` leaves it open;

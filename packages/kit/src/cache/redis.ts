@@ -16,6 +16,11 @@ export interface RedisClientOptions {
   logger: Logger;
   /** A command without a reply after this long fails instead of hanging a request. */
   commandTimeoutMs?: number;
+  /**
+   * How long Redis must stay unreachable before the outage is logged at error (default 5 s); a connection that
+   * fails and is back before then is logged at warning.
+   */
+  outageAfterMs?: number;
 }
 
 /** Reconnect delay: doubles from 100 ms, capped at 5 s, with jitter so replicas do not reconnect in step. */
@@ -26,6 +31,12 @@ function reconnectDelay(attempt: number): number {
 /**
  * An ioredis client that fails fast while Redis is down instead of queueing forever, keeps
  * reconnecting in the background, and logs an outage once (not on every reconnect attempt).
+ *
+ * A failed connection is logged at warning and the outage at error only when Redis is still unreachable after
+ * `outageAfterMs`: a connection's first commands (HELLO, SELECT, INFO) time out on the process's own timers, so a
+ * process that keeps its event loop busy for longer than the command timeout while they are in flight (a service
+ * loading its fonts at start on a loaded machine) sees them time out although Redis answered at once, and the
+ * client's next attempt connects.
  */
 export function createRedis(options: RedisClientOptions): Redis {
   const { logger } = options;
@@ -43,17 +54,32 @@ export function createRedis(options: RedisClientOptions): Redis {
     disconnectTimeout: 500,
     enableAutoPipelining: options.autoPipelining ?? false,
   });
+  const outageAfterMs = options.outageAfterMs ?? 5000;
   let healthy = true;
+  let outage: NodeJS.Timeout | undefined;
   client.on('error', (err: Error) => {
     if (!healthy) return;
     healthy = false;
-    logger.error({ err }, 'redis connection failed; retrying in the background');
+    logger.warn({ err }, 'redis connection failed; retrying in the background');
+    outage = setTimeout(() => {
+      outage = undefined;
+      if (client.status === 'end') return;
+      logger.error({ err, seconds: outageAfterMs / 1000 }, 'redis unreachable; retrying in the background');
+    }, outageAfterMs);
+    outage.unref();
   });
+  const settled = () => {
+    clearTimeout(outage);
+    outage = undefined;
+  };
   client.on('ready', () => {
     if (healthy) return;
     healthy = true;
+    settled();
     logger.info('redis connection restored');
   });
+  // A client closed during an outage has nothing left to report.
+  client.on('end', settled);
   return client;
 }
 
