@@ -264,6 +264,24 @@ describe.each(drivers)('outbox on %s', (_driver, open) => {
     );
   });
 
+  it('when a started relay’s first pass leaves a row held, then it publishes the row once the hold runs out, not at its poll interval', async () => {
+    // A row of a process that died after claiming it (held for a while), beside one due now.
+    const [due, held] = await database.transaction(async (tx) => [
+      await enqueue(tx, { name: 'a.b.due.v1', payload: new Uint8Array([1]) }),
+      await enqueue(tx, { name: 'a.b.held.v1', payload: new Uint8Array([2]) }),
+    ]);
+    await database.execute(
+      sql`UPDATE outbox SET next_attempt_at = now() + interval '1 second' WHERE id = ${held}`,
+    );
+    const publisher = new RecordingPublisher();
+    relay(publisher, { pollIntervalMs: 600_000 }).start();
+    await eventually(
+      () => publisher.published.map((m) => m.id).join() === [due, held].join(),
+      'the row due now, then the held one',
+      5_000,
+    );
+  });
+
   it('when a relay dies between its claim and its mark, then no other relay takes the batch while it is claimed, and one publishes it with the same ids once the claim runs out', async () => {
     const stuck = new RecordingPublisher();
     stuck.gate = new Promise(() => undefined); // a broker round trip that never ends: the process died in it

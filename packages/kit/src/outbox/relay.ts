@@ -212,11 +212,11 @@ export class OutboxRelay implements Handoff {
       this.woken = false;
       look = false;
       try {
-        if (woken) {
-          const published = await this.relayOnce();
-          // A full batch means more rows are probably waiting: go again without sleeping.
-          if (published === this.batchSize) look = true;
-        } else {
+        // A full batch means more rows are probably waiting: go again without sleeping. Otherwise ask when the
+        // next row falls due: after a pass too, whose batch may have left rows held (a claim of a process that
+        // died, a publish refused) that fall due before the poll interval ends.
+        if (woken && (await this.relayOnce()) === this.batchSize) look = true;
+        else {
           const dueInMs = await this.nextDueInMs();
           // None pending: idle. Due now: look, then check again (other rows may fall due a little later).
           // Due later: check then.
