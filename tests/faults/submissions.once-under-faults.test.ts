@@ -239,13 +239,17 @@ test('when the results service is killed mid-burst, also between its commit and 
   const second = students.slice(half);
   await submitAll(admin.base, second, sheet);
   const beforeStart = await resultsOf(second);
-  const started = fault.stack.start('results');
+  // Its readiness is not waited for before the stall: a consumer whose broker connection stalls is not ready, so
+  // a start still waiting to see it ready would wait until the stall ends. The start ends with the kill instead.
+  const started = fault.stack.start('results').then(
+    () => 'ready',
+    () => 'killed before it was seen ready',
+  );
   await eventually(async () => (await resultsOf(second)) > beforeStart, 'results consuming again', 60_000);
   fault.broker.results.stall();
   let committedUnacked = 0;
   try {
     const atStall = await resultsOf(second);
-    await started;
     const held = await steady(() => resultsOf(second), 2_000);
     committedUnacked = held - atStall;
     await fault.stack.kill('results', 'SIGKILL');
@@ -253,6 +257,7 @@ test('when the results service is killed mid-burst, also between its commit and 
   } finally {
     fault.broker.results.restore();
   }
+  await started;
   await fault.stack.start('results');
 
   const { deadLettered } = await finish(
