@@ -317,7 +317,7 @@ test("when a super admin resets an admin's password, then the admin's passkeys, 
     () =>
       h
         .eventsNamed('auth.admin.factor-changed.v1')
-        .find((e) => e.payload.adminId === a.id && e.payload.change === FactorChange.FACTORS_RESET),
+        .find((e) => e.payload.adminId === a.id && e.payload.change === FactorChange.FACTORS_RESET) ?? false,
     'the reset event',
   );
   const root = (await api.call<{ admin: { _id: string } }>('GET', '/api/auth/me', { token: rootToken })).body;

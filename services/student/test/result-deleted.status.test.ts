@@ -29,7 +29,9 @@ describe('when an administrator deletes a result', () => {
     const res = await studentCall(h, 'POST', `/api/student/${s.token}/submit`, { answers: [] });
     expect([200, 202]).toContain(res.status);
     const submitted = await eventually(
-      () => h.eventsNamed('student.attempt.submitted.v1').find((e) => e.payload.attemptId === s.attemptId),
+      () =>
+        h.eventsNamed('student.attempt.submitted.v1').find((e) => e.payload.attemptId === s.attemptId) ??
+        false,
       'the submitted event',
     );
     const resultId = randomUUID();
