@@ -39,7 +39,9 @@ export async function previousVersion(service: string): Promise<PreviousVersion>
       `the commit before ${newest.slice(0, 12)} is not in this clone: the upgrade rehearsal needs history`,
     );
   const root = path.join(os.tmpdir(), `readiness-previous-${commit.slice(0, 12)}`);
-  if (existsSync(path.join(root, `services/${service}/dist/main.js`))) return { root, commit };
+  // Kept from an earlier run, unless the checkout its node_modules link to is gone (a deleted clone).
+  const built = existsSync(path.join(root, `services/${service}/dist/main.js`));
+  if (built && existsSync(path.join(root, 'node_modules/.bin/tsc'))) return { root, commit };
 
   await rm(root, { recursive: true, force: true });
   await mkdir(root, { recursive: true });
