@@ -35,8 +35,18 @@ const MOODLE = {
   tokenUrl: 'https://moodle.example.edu/mod/lti/token.php',
 };
 
-const overflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+/**
+ * How far the page is wider than the window, once its layout has followed a change of the window's size (given up to
+ * 5 s: a resize is laid out after the next frames, so a page measured at once may still be at the old width).
+ */
+async function overflow(page: Page): Promise<number> {
+  await page
+    .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, {
+      timeout: 5_000,
+    })
+    .catch(() => undefined);
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
 
 const connectionRow = (page: Page, name: string) =>
   page.getByRole('table', { name: 'LMS connections' }).getByRole('row').filter({ hasText: name });
