@@ -23,56 +23,24 @@ export const notificationService = defineService({
   setup({ config, logger, database, mailer, storage, handleOnce }) {
     const repo = createDeliveriesRepository(database);
     const secrets = loadEventSecretBox({ config, logger });
+    // What every mail consumer needs: the delivery log, the mailer, and how often and how long a mail is tried.
+    const mail = {
+      repo,
+      database,
+      mailer,
+      logger,
+      maxAttempts: config.MAIL_MAX_ATTEMPTS,
+      leaseSeconds: config.MAIL_LEASE_SECONDS,
+    };
+    const publicOrigin = config.PUBLIC_ORIGIN;
     return {
       routes: notificationApi.routes(repo),
       subscriptions: [
-        ...studentInvitationConsumers({
-          repo,
-          database,
-          mailer,
-          logger,
-          secrets,
-          contact: config.MAIL_CONTACT,
-          maxAttempts: config.MAIL_MAX_ATTEMPTS,
-          leaseSeconds: config.MAIL_LEASE_SECONDS,
-        }),
-        adminPasswordResetConsumer({
-          repo,
-          database,
-          mailer,
-          logger,
-          secrets,
-          publicOrigin: config.PUBLIC_ORIGIN,
-          maxAttempts: config.MAIL_MAX_ATTEMPTS,
-          leaseSeconds: config.MAIL_LEASE_SECONDS,
-        }),
-        adminFactorChangedConsumer({
-          repo,
-          database,
-          mailer,
-          logger,
-          publicOrigin: config.PUBLIC_ORIGIN,
-          maxAttempts: config.MAIL_MAX_ATTEMPTS,
-          leaseSeconds: config.MAIL_LEASE_SECONDS,
-        }),
-        adminAlertRequestedConsumer({
-          repo,
-          database,
-          mailer,
-          logger,
-          publicOrigin: config.PUBLIC_ORIGIN,
-          maxAttempts: config.MAIL_MAX_ATTEMPTS,
-          leaseSeconds: config.MAIL_LEASE_SECONDS,
-        }),
-        certificateIssuedConsumer({
-          repo,
-          database,
-          mailer,
-          logger,
-          storage,
-          maxAttempts: config.MAIL_MAX_ATTEMPTS,
-          leaseSeconds: config.MAIL_LEASE_SECONDS,
-        }),
+        ...studentInvitationConsumers({ ...mail, secrets, contact: config.MAIL_CONTACT }),
+        adminPasswordResetConsumer({ ...mail, secrets, publicOrigin }),
+        adminFactorChangedConsumer({ ...mail, publicOrigin }),
+        adminAlertRequestedConsumer({ ...mail, publicOrigin }),
+        certificateIssuedConsumer({ ...mail, storage }),
         answerStudentExport('notification', { handleOnce }, studentExportFiles),
       ],
     };
