@@ -7,13 +7,13 @@
  * On the shared product: 12 months erase nobody there (every student of a run is minutes old), and the test leaves
  * retention off as it found it.
  */
-import type { Page } from 'playwright-core';
 import {
   DESKTOP,
   MOBILE,
   SUPER,
   atPath,
   expectAccessible,
+  overflowing,
   productForFile,
   saveScreenshot,
   shown,
@@ -24,26 +24,6 @@ import {
 jest.setTimeout(180_000);
 
 const file = productForFile();
-
-/**
- * Whether the page fits the window's width once its layout settled after a resize (the sidebar slides away first):
- * waits up to 5 s for nothing to reach past the right edge, and names what still does.
- */
-async function fitsWidth(page: Page): Promise<string[]> {
-  const fits = await page
-    .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, {
-      timeout: 5_000,
-    })
-    .then(() => true)
-    .catch(() => false);
-  if (fits) return [];
-  return page.evaluate(() =>
-    Array.from(document.querySelectorAll('main *'))
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
-      .map((e) => `${e.tagName}.${e.className}`)
-      .slice(0, 5),
-  );
-}
 
 test('when the super admin runs the dry run, switches retention on with the count confirmed and off again, then the section follows and passes axe at 1280 and 360 px', async () => {
   const page = await file.page(DESKTOP);
@@ -59,11 +39,11 @@ test('when the super admin runs the dry run, switches retention on with the coun
   await section.getByRole('button', { name: 'Dry run' }).click();
   await shown(page.getByText('With 12 months, nobody would be erased now.'));
   await expectAccessible(page, 'Data retention, off, after a dry run');
-  expect(await fitsWidth(page)).toEqual([]);
+  expect(await overflowing(page)).toEqual([]);
   await saveScreenshot(page, 'data-retention', 'desktop');
 
   await page.setViewportSize(MOBILE);
-  expect(await fitsWidth(page)).toEqual([]);
+  expect(await overflowing(page)).toEqual([]);
   await expectAccessible(page, 'Data retention on a phone');
   await saveScreenshot(page, 'data-retention', 'mobile');
 

@@ -440,3 +440,26 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
     throw new Error(`Accessibility violations on ${screen} (${page.url()}):\n${report}`);
   }
 }
+
+/**
+ * What reaches past the window's right edge once the layout settled after a resize (the sidebar slides away first):
+ * waits up to 5 s for the page to fit, then names what still does not (empty when it fits).
+ */
+export async function overflowing(page: Page): Promise<string[]> {
+  const fits = await page
+    .waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, null, {
+      timeout: 5_000,
+    })
+    .then(() => true)
+    .catch(() => false);
+  if (fits) return [];
+  return page.evaluate(() => {
+    const past = Array.from(document.querySelectorAll('body *'))
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth)
+      .map((e) => `${e.tagName}.${e.className}`)
+      .slice(0, 5);
+    return past.length > 0
+      ? past
+      : [`the page, ${document.documentElement.scrollWidth - window.innerWidth} px too wide`];
+  });
+}
