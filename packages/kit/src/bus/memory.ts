@@ -63,6 +63,8 @@ interface MemoryQueue {
   dead: DeadLetter[];
   /** Deliveries not finished yet by message id (`confirmAfterHandlers`). */
   pending: Map<string, Delivery>;
+  /** Paused (`pause`): its messages wait in `ready` and none is handed to the handler. */
+  held: boolean;
 }
 
 /** Unrouted and dead-lettered messages kept for inspection are bounded so a long run cannot exhaust memory. */
@@ -160,12 +162,28 @@ class InProcessBus implements MemoryBus {
       running: 0,
       dead: [],
       pending: new Map(),
+      held: false,
     });
     this.logger.info({ queue: sub.queue, events: sub.events }, 'subscribed');
   }
 
   async unsubscribe(queue: string) {
     if (this.queues.delete(queue)) this.logger.info({ queue }, 'unsubscribed');
+  }
+
+  async pause(queue: string) {
+    const q = this.queues.get(queue);
+    if (!q || q.held) return;
+    q.held = true;
+    this.logger.debug({ queue }, 'paused');
+  }
+
+  async resume(queue: string) {
+    const q = this.queues.get(queue);
+    if (!q?.held) return;
+    q.held = false;
+    this.logger.debug({ queue, waiting: q.ready.length }, 'resumed');
+    this.pump(q);
   }
 
   async publish(messages: BusMessage[]) {
@@ -282,7 +300,7 @@ class InProcessBus implements MemoryBus {
   }
 
   private pump(q: MemoryQueue) {
-    if (this.state !== 'started' || this.queues.get(q.sub.queue) !== q) return;
+    if (this.state !== 'started' || this.queues.get(q.sub.queue) !== q || q.held) return;
     while (q.running < this.prefetch && q.ready.length > 0) {
       const delivery = q.ready.shift() as Delivery;
       q.running += 1;
