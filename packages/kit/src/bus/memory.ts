@@ -65,6 +65,11 @@ interface MemoryQueue {
   pending: Map<string, Delivery>;
   /** Paused (`pause`): its messages wait in `ready` and none is handed to the handler. */
   held: boolean;
+  /**
+   * Ids of the latest messages its handler committed (`confirmAfterHandlers`): a relay that republishes a message
+   * it stopped waiting for (another queue was paused, or slow) does not have it handled here again.
+   */
+  handled: Set<string>;
 }
 
 /** Unrouted and dead-lettered messages kept for inspection are bounded so a long run cannot exhaust memory. */
@@ -163,6 +168,7 @@ class InProcessBus implements MemoryBus {
       dead: [],
       pending: new Map(),
       held: false,
+      handled: new Set(),
     });
     this.logger.info({ queue: sub.queue, events: sub.events }, 'subscribed');
   }
@@ -276,6 +282,8 @@ class InProcessBus implements MemoryBus {
     for (const q of this.queues.values()) {
       if (!q.sub.events.some((pattern) => topicMatches(pattern, routingKey))) continue;
       routed = true;
+      // Handled here already: this queue has nothing to wait for.
+      if (confirm && q.handled.has(confirm.id)) continue;
       if (confirm) confirm.confirm.remaining += 1;
       const same = confirm && q.pending.get(confirm.id);
       if (same) {
@@ -346,6 +354,10 @@ class InProcessBus implements MemoryBus {
     try {
       await runHandler(q.sub, message, { attempt: d.attempt, queue: q.sub.queue, payload: decoded.payload });
       this.metrics.consumed(q.sub.queue, message.name);
+      if (d.id !== undefined) {
+        q.handled.add(d.id);
+        if (q.handled.size > MAX_KEPT) q.handled.delete(q.handled.values().next().value as string);
+      }
       this.finished(q, d);
     } catch (err) {
       this.failed(q, d, message, err);
