@@ -33,6 +33,8 @@ export interface MemoryBus extends EventBus {
   injectRaw(routingKey: string, body: Uint8Array): void;
   /** Messages published to an event no queue was bound to (the equivalent of the broker's unrouted queue). */
   unroutedCount(): number;
+  pause(queue: string): Promise<void>;
+  resume(queue: string): Promise<void>;
 }
 
 interface Delivery {
