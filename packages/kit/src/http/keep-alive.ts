@@ -9,5 +9,8 @@
 /** How long a server keeps an idle kept-alive connection open (`Keep-Alive: timeout=65` in its answers). */
 export const SERVER_KEEP_ALIVE_MS = 65_000;
 
-/** How long a client's pool keeps a free connection before closing it itself (an http.Agent's `timeout`). */
-export const POOLED_CONNECTION_IDLE_MS = 30_000;
+/**
+ * How long a client's pool keeps a free connection before closing it itself (an http.Agent's `timeout`): well below
+ * the shortest keep-alive of a server we call, ours (65 s) or MinIO's (30 s since minio/minio#6924).
+ */
+export const POOLED_CONNECTION_IDLE_MS = 15_000;
