@@ -18,6 +18,12 @@ export type Presence = LiveAttempt['presence'];
 export type ExtendAnswer = ApiAnswer<'/api/admin/live/{attemptId}/extend', 'post'>;
 export type EndAnswer = ApiAnswer<'/api/admin/live/{attemptId}/end', 'post'>;
 
+/**
+ * How often the Live screen asks again: within the 5 s the issue asks for; a list costs the service about 5 ms of CPU
+ * (docs/benchmarks.md).
+ */
+export const LIVE_POLL_MS = 4000;
+
 export interface LiveQuery {
   search: string;
   page: number;
