@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { api, LIST } from '../../../lib/api';
 import { request } from '../../../lib/api-request';
+import { wholeNumberField } from '../../../lib/forms';
 import type { ApiAnswer } from '../../../lib/api-types';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 
@@ -33,11 +34,7 @@ export interface LiveQuery {
 const MINUTES_MESSAGE = adminT('live.addTime.minutesInvalid');
 /** Time added to an attempt in progress: whole minutes, as the service takes them. */
 export const addTimeSchema = z.object({
-  minutes: z
-    .number({ error: MINUTES_MESSAGE })
-    .int(MINUTES_MESSAGE)
-    .min(1, MINUTES_MESSAGE)
-    .max(600, MINUTES_MESSAGE),
+  minutes: wholeNumberField(1, 600, MINUTES_MESSAGE),
 });
 export type AddTimeInput = z.infer<typeof addTimeSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api';
+import { wholeNumberField } from '../../../lib/forms';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 
 /**
@@ -25,11 +26,7 @@ export const MAX_CEILING_PER_MINUTE = 100_000;
 const CEILING_MESSAGE = adminT('live.waiting.ceilingInvalid');
 /** An admission limit: a whole number of starts a minute. */
 export const ceilingSchema = z.object({
-  ceilingPerMinute: z
-    .number({ error: CEILING_MESSAGE })
-    .int(CEILING_MESSAGE)
-    .min(1, CEILING_MESSAGE)
-    .max(MAX_CEILING_PER_MINUTE, CEILING_MESSAGE),
+  ceilingPerMinute: wholeNumberField(1, MAX_CEILING_PER_MINUTE, CEILING_MESSAGE),
 });
 export type CeilingInput = z.infer<typeof ceilingSchema>;
 
