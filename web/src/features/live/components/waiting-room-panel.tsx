@@ -65,12 +65,15 @@ export function WaitingRoomPanel() {
   );
 
   return (
-    <Card title={t('live.waiting.title')} className="waiting-room">
-      {room ? <WaitingRoomFigures room={room} /> : !error && <Spinner label={t('live.waiting.loading')} />}
-      {room?.enabled && <AdmissionLimitForm ceiling={room.ceilingPerMinute} />}
-      <p className="visually-hidden" role="status" aria-live="polite">
-        {announcement}
-      </p>
+    <Card title={t('live.waiting.title')}>
+      <div className="stack stack--tight">
+        <p className="muted waiting-room__intro">{t('live.waiting.intro')}</p>
+        {room ? <WaitingRoomFigures room={room} /> : !error && <Spinner label={t('live.waiting.loading')} />}
+        {room?.enabled && <AdmissionLimitForm ceiling={room.ceilingPerMinute} />}
+        <p className="visually-hidden" role="status" aria-live="polite">
+          {announcement}
+        </p>
+      </div>
     </Card>
   );
 }
@@ -80,7 +83,7 @@ function WaitingRoomFigures({ room }: { room: WaitingRoom }) {
   if (!room.enabled) return <p>{t('live.waiting.off')}</p>;
   const overloaded = room.pressure === 'overloaded';
   return (
-    <div className="stack">
+    <>
       {room.waiting === 0 && <p className="waiting-room__empty">{t('live.waiting.empty')}</p>}
       <dl className="waiting-room__figures">
         {room.waiting > 0 && (
@@ -95,7 +98,7 @@ function WaitingRoomFigures({ room }: { room: WaitingRoom }) {
             </div>
           </>
         )}
-        <div>
+        <div className="waiting-room__admission">
           <dt>{t('live.waiting.admissionLabel')}</dt>
           <dd className="waiting-room__value">{rateText(t, room)}</dd>
           <dd className="muted">
@@ -114,7 +117,7 @@ function WaitingRoomFigures({ room }: { room: WaitingRoom }) {
           </dd>
         </div>
       </dl>
-    </div>
+    </>
   );
 }
 

@@ -45,6 +45,8 @@ export default {
   'live.end.confirm': 'End attempt',
   'live.end.failed': 'Failed to end the attempt',
   'live.waiting.title': 'Waiting room',
+  'live.waiting.intro':
+    'Students who cannot start at once wait in line, first come first served; their time starts when they are let in.',
   'live.waiting.loading': 'Loading the waiting room',
   'live.waiting.loadFailed': 'Failed to load the waiting room',
   'live.waiting.off': 'The waiting room is off: every student starts at once.',
