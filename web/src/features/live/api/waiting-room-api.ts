@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api';
+import { request } from '../../../lib/api-request';
+import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
 import { wholeNumberField } from '../../../lib/forms';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 
@@ -7,18 +9,8 @@ import { adminT } from '../../../i18n/admin/admin-i18n';
  * `GET` and `PUT /api/admin/students/waiting-room` (docs/waiting-room.md): the line of students who could not start
  * at once, the rate they are let in at, and the admins' limit on it (`null`: as fast as the measured capacity allows).
  */
-export interface WaitingRoom {
-  enabled: boolean;
-  waiting: number;
-  longestWaitSeconds: number;
-  perMinute: number;
-  ceilingPerMinute: number | null;
-  pressure: 'overloaded' | 'healthy';
-  admittedLastMinute: number;
-}
-export interface WaitingRoomChange {
-  ceilingPerMinute: number | null;
-}
+export type WaitingRoom = ApiAnswer<'/api/admin/students/waiting-room', 'get'>;
+export type WaitingRoomChange = ApiBody<'/api/admin/students/waiting-room', 'put'>;
 
 /** The most starts a minute an admin can set, as the student service takes it. */
 export const MAX_CEILING_PER_MINUTE = 100_000;
@@ -30,16 +22,14 @@ export const ceilingSchema = z.object({
 });
 export type CeilingInput = z.infer<typeof ceilingSchema>;
 
-const PATH = 'admin/students/waiting-room';
-
 export const waitingRoomApi = api.injectEndpoints({
   endpoints: (build) => ({
     getWaitingRoom: build.query<WaitingRoom, void>({
-      query: () => PATH,
+      query: () => request('/api/admin/students/waiting-room', 'get'),
       providesTags: ['WaitingRoom'],
     }),
     setAdmissionLimit: build.mutation<WaitingRoom, WaitingRoomChange>({
-      query: (body) => ({ url: PATH, method: 'PUT', body }),
+      query: (body) => request('/api/admin/students/waiting-room', 'put', { body }),
       invalidatesTags: ['WaitingRoom'],
     }),
   }),

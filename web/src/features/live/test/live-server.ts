@@ -1,5 +1,4 @@
 import { screen } from '@testing-library/react';
-import { HttpResponse } from 'msw';
 import { http } from '../../../testing/openapi-http';
 import { matchesNameOrEmail } from '../../../components/ui';
 import { answer, refusal } from '../../../testing/answer';
@@ -21,12 +20,13 @@ export const live = {
   extended: [] as { attemptId: string; body: unknown }[],
   ended: [] as { attemptId: string; body: unknown }[],
   room: null as unknown as WaitingRoom,
-  roomChanges: [] as unknown[],
+  roomChanges: [] as WaitingRoomChange[],
 };
 
 /** The waiting room's answer when nobody waits: automatic, admitting at the measured capacity. */
 export const emptyRoom = (): WaitingRoom => ({
   enabled: true,
+  serving: 0,
   waiting: 0,
   longestWaitSeconds: 0,
   perMinute: 240,
@@ -113,15 +113,15 @@ export function seedAttempts(): void {
 
 const notFound = () => refusal(404, { message: 'Attempt not found', code: 'not_found' });
 
-const WAITING_ROOM = '*/api/admin/students/waiting-room';
-
 const handlers = [
-  http.untyped.get(WAITING_ROOM, () => HttpResponse.json(live.room)),
-  http.untyped.put(WAITING_ROOM, async ({ request }) => {
-    const body = (await request.json()) as WaitingRoomChange;
+  http.get('/api/admin/students/waiting-room', () =>
+    answer('/api/admin/students/waiting-room', 'get', live.room),
+  ),
+  http.put('/api/admin/students/waiting-room', async ({ request }) => {
+    const body = await request.json();
     live.roomChanges.push(body);
     live.room = { ...live.room, ceilingPerMinute: body.ceilingPerMinute };
-    return HttpResponse.json(live.room);
+    return answer('/api/admin/students/waiting-room', 'put', live.room);
   }),
   http.get('/api/admin/live', ({ request }) => {
     const params = new URL(request.url).searchParams;

@@ -14,6 +14,7 @@ describe('Live: the waiting room', () => {
   it('when students wait, then the panel above the attempts shows how many, the longest wait, the rate, who sets it and the pressure', async () => {
     live.room = {
       enabled: true,
+      serving: 4700,
       waiting: 2890,
       longestWaitSeconds: 252,
       perMinute: 196,
@@ -90,8 +91,17 @@ describe('Live: the waiting room', () => {
     expect(live.roomChanges).toEqual([]);
   });
 
+  it('when the waiting room is switched off, then the panel says every student starts at once and offers no limit', async () => {
+    live.room = { ...live.room, enabled: false };
+    await openLive();
+    expect(
+      await within(panel()).findByText('The waiting room is off: every student starts at once.'),
+    ).toBeInTheDocument();
+    expect(within(panel()).queryByLabelText('Most starts a minute')).not.toBeInTheDocument();
+  });
+
   it('when the service refuses the limit, then its message shows at the field', async () => {
-    server.use(http.untyped.put('*/api/admin/students/waiting-room', ceilingRefused));
+    server.use(http.put('/api/admin/students/waiting-room', ceilingRefused));
     const { user } = await openLive();
     await within(panel()).findByText('Nobody is waiting: every student starts at once.');
     await user.type(limitField(), '500');
