@@ -34,8 +34,9 @@ export function waitText(t: AdminTranslate, totalSeconds: number): string {
   });
 }
 
+// The rate is measured to a tenth and changes every second: "about" a whole number.
 const rateText = (t: AdminTranslate, room: WaitingRoom) =>
-  t('live.waiting.rate', { perMinute: room.perMinute });
+  t('live.waiting.rate', { perMinute: Math.round(room.perMinute) });
 
 /** What the status region says: the line's figures, or that nobody waits. */
 function summary(t: AdminTranslate, room: WaitingRoom): string {

@@ -17,7 +17,7 @@ describe('Live: the waiting room', () => {
       serving: 4700,
       waiting: 2890,
       longestWaitSeconds: 252,
-      perMinute: 196,
+      perMinute: 196.4,
       ceilingPerMinute: null,
       pressure: 'overloaded',
       admittedLastMinute: 180,

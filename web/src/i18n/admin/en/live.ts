@@ -60,7 +60,8 @@ export default {
   'live.waiting.admissionLabel': 'Admission',
   'live.waiting.rate': 'Admitting about {perMinute, number} a minute',
   'live.waiting.automatic': "Automatic: the product's measured capacity",
-  'live.waiting.limited': 'Limited by an admin: at most {ceiling, number} starts a minute',
+  'live.waiting.limited':
+    'Limited by an admin: at most {ceiling, plural, one {# start} other {# starts}} a minute',
   'live.waiting.admitted': '{count, plural, one {# student} other {# students}} started in the last minute',
   'live.waiting.pressureLabel': 'Pressure',
   'live.waiting.overloaded': 'Under pressure',
