@@ -183,7 +183,11 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
       if (mode === 'off') return { admitted: true };
       const idle = Date.now() > activeUntil;
       activeUntil = Date.now() + ACTIVE_AFTER_ARRIVAL_MS;
-      if (idle) waker.wake();
+      if (idle) {
+        // What the replica felt while nobody arrived (its start, an idle night) says nothing of now.
+        feel?.look();
+        waker.wake();
+      }
       feel?.sample();
       const arrival = await arrive(database.db, studentId, bounds);
       if (arrival.admitted) {
