@@ -31,6 +31,7 @@ const node = {
   transformIgnorePatterns: ['/node_modules/(?!(jose|openid-client|oauth4webapi|@otplib|@scure|@noble)/)'],
   moduleNameMapper,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  setupFiles: ['<rootDir>/tests/tools/test-env.js'],
 };
 module.exports = {
   // Component tests start real services, some on their own embedded PostgreSQL server.

@@ -95,7 +95,7 @@ async function journey(student, sheet, pauses) {
   const l = link(student.token);
   if (record('open link', await call('GET', l)).status !== 200) return;
   if (record('load assessment', await call('GET', `${l}/assessment`)).status !== 200) return;
-  const started = record('start', await call('POST', `${l}/start`));
+  const started = await startInTurn(student, l);
   const attemptId = started.body?.attempt?.id;
   if (!attemptId) return;
   for (let seq = 1; seq <= 3; seq++) {
@@ -126,9 +126,31 @@ async function journey(student, sheet, pauses) {
   student.submittedAt = Date.now();
 }
 
+/**
+ * Start, as the page does: a 202 puts the student in the waiting room (their place shown, recorded as `place in
+ * line`); the page follows `GET /api/waiting-room` at the answer's `checkAfterSeconds` and starts when its ticket is
+ * served. The time in line is kept on the student (`waitedMs`): their clock had not started.
+ */
+async function startInTurn(student, l) {
+  let started = await call('POST', `${l}/start`);
+  if (started.status !== 202) return record('start', started);
+  record('place in line', started);
+  const since = Date.now();
+  const { ticket } = started.body.waiting;
+  while (started.status === 202) {
+    await sleep(started.body.waiting.checkAfterSeconds * 1000 * between(0.7, 1));
+    const line = record('waiting room', await call('GET', '/api/waiting-room'));
+    if (line.status === 200 && line.body.serving < ticket) continue;
+    started = await call('POST', `${l}/start`);
+    record(started.status === 202 ? 'place in line' : 'start', started);
+  }
+  student.waitedMs = Date.now() - since;
+  return started;
+}
+
 async function prepare(student, sheet) {
   const l = link(student.token);
-  const started = await call('POST', `${l}/start`);
+  const started = await startInTurn(student, l);
   student.attemptId = started.body?.attempt?.id;
   if (!student.attemptId) throw new Error(`start answered ${started.status}`);
   const saved = await call('PUT', `${l}/answers`, {

@@ -41,6 +41,7 @@ const {
   brokerCounts,
   runOrder,
   summarise,
+  percentile,
   JOURNEY_PAUSES,
 } = require('./lib');
 const { runBareJourney, bareProcessRows, bareCountRows } = require('./bare-journey');
@@ -496,6 +497,14 @@ async function main() {
     out(
       `      last student done at ${seconds(loadEndMs)} s; ${submitted.length} submissions accepted (${passes} passing)`,
     );
+    // The waiting room: who waited in line before their clock started, and how long.
+    const waits = peak.students.filter((s) => s.waitedMs !== undefined).map((s) => s.waitedMs);
+    figures.waitingRoom = {
+      waited: waits.length,
+      p50WaitMs: waits.length ? percentile([...waits].sort((a, b) => a - b), 50) : 0,
+      longestWaitMs: waits.length ? Math.max(...waits) : 0,
+    };
+    out(`      waiting room: ${JSON.stringify(figures.waitingRoom)}`);
 
     const resultsAt = await waitFor('every result recorded', DRAIN_TIMEOUT_S, async () => {
       const { results } = await effects(pools, submitted);

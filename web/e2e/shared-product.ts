@@ -41,6 +41,9 @@ export const SHARED_PRODUCT_ENV = {
   SEED_ADMIN_PASSWORD: SEED.password,
   RATE_LIMIT_LOGIN: '1000',
   RATE_LIMIT_API: '100000',
+  // A line forms only at an administrator's limit (waiting-room.browser.test.ts sets one): the lane's own load must
+  // not put its students in line.
+  WAITING_ROOM: 'limit-only',
   ...LTI_TEST_ENV,
 };
 

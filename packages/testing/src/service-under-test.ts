@@ -135,7 +135,7 @@ export interface ServiceUnderTest<C, E, W extends EventName = EventName> {
   close(): Promise<void>;
 }
 
-const silent = createLogger({ name: 'service-test', level: 'silent' });
+const silent = createLogger({ name: 'service-test', level: (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent' });
 
 /**
  * A service in-process on port 0, started by the kit's runtime as `main.ts` starts it, against a fresh PostgreSQL
@@ -213,6 +213,9 @@ export async function startServiceUnderTest<S extends z.ZodType, E, O, W extends
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
+    // The student service's waiting room forms a line only at an administrator's limit: the suite keeps this machine
+    // busy, and its own pressure must not put a test's students in line (the waiting room's tests choose the mode).
+    WAITING_ROOM: 'limit-only',
     ...s3Config,
     ...opts.config,
   };

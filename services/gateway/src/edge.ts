@@ -9,6 +9,7 @@ import type { corsPolicy } from './cors';
 import type { gatewayLimits } from './limits';
 import type { requestObserver } from './observe';
 import { sendJson, type createProxy, type ProxyTarget } from './proxy';
+import { sharedAnswers } from './shared-answers';
 import {
   isUnsafePath,
   matchRoute,
@@ -79,6 +80,7 @@ export function createEdge(deps: {
 }) {
   const { config, routes, upstreams, proxy, limits, authorise, securityHeaders, decideCors, observe } = deps;
   const clientOf = forwardedClient(deps.app);
+  const shared = sharedAnswers(config.UPSTREAM_TIMEOUT_MS);
 
   /**
    * The hot path, ahead of every other middleware: each header it adds is worked out once at start-up (security
@@ -120,6 +122,10 @@ export function createEdge(deps: {
       if (!rule) throw new AppError('not_found', 'Not found', 404);
       const target = upstreams[rule.upstream];
       if (!target) throw new AppError('upstream_unavailable', 'Service unavailable', 503);
+      if (rule.sharedForMs && req.method === 'GET') {
+        await shared.send(res, target, path, rule.sharedForMs, headers);
+        return;
+      }
       const upload = rule.uploads === true && isMultipart(req);
       proxy.forward(req, res, target, {
         timeoutMs: upload

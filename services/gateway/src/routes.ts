@@ -26,6 +26,11 @@ export interface RouteRule {
   uploads?: boolean;
   /** Server-sent events: a connection of its own to the upstream, idle for up to a minute between messages. */
   stream?: boolean;
+  /**
+   * The same answer for everyone (public GETs only): the gateway asks the upstream at most once in this many
+   * milliseconds and answers every caller from memory meanwhile (`shared-answers.ts`).
+   */
+  sharedForMs?: number;
 }
 
 const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')}(?:/.*)?$`);
@@ -75,6 +80,15 @@ export const ROUTES: readonly RouteRule[] = [
     access: 'public',
     rateLimit: 'student',
     stream: true,
+  },
+  // The waiting room's line, which every waiting page follows: one upstream call a second, whoever asks.
+  {
+    path: /^\/api\/waiting-room$/,
+    methods: ['GET', 'HEAD'],
+    upstream: 'student',
+    access: 'public',
+    rateLimit: 'student',
+    sharedForMs: 1_000,
   },
   {
     path: /^\/api\/student\/[^/]+(?:\/(?:assessment|results))?$/,

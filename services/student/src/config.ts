@@ -93,6 +93,26 @@ export const configSchema = z
     STUDENT_EXPORT_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /** How often the deadline job looks for attempts nobody submitted (every replica runs it; each claims rows). */
     DEADLINE_JOB_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    /**
+     * The waiting room at the start (docs/waiting-room.md). `measured`: a new attempt waits its turn when the replicas'
+     * measured pressure (event loop delay, database connections) slows the line, within an administrator's limit;
+     * `limit-only`: only an administrator's limit forms a line (the test suites, whose machine is busy with the suite
+     * itself); `off`: every Start starts at once.
+     */
+    WAITING_ROOM: z.enum(['measured', 'limit-only', 'off']).default('measured'),
+    /** The fastest the line moves when no administrator's limit is set, in starts a minute. */
+    WAITING_ROOM_MAX_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(12_000),
+    /** The slowest pressure brings the line to, in starts a minute (an administrator's lower limit still applies). */
+    WAITING_ROOM_MIN_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    /** How long a student's turn, once come, waits for their page to start (a page left in the background). */
+    WAITING_ROOM_HOLD_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
+    /** The event loop delay (99th percentile over a second) above which a replica reports pressure. */
+    WAITING_ROOM_LAG_MS: z.coerce.number().int().min(10).max(60_000).default(200),
   })
   .superRefine((c, ctx) => {
     checkObjectStorage(c, ctx);

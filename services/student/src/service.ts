@@ -8,11 +8,13 @@ import { configSchema } from './config';
 import { answerPrefix, createAttempts } from './domain/attempts';
 import { createStudentExports } from './domain/exports';
 import { createStudents } from './domain/students';
+import { createWaitingRoom } from './domain/waiting-room';
 import { studentApi } from './entry-points/http/api';
 import { deadlineJob } from './entry-points/jobs/deadline';
 import { exportSweepJob } from './entry-points/jobs/export-sweep';
 import { reminderJob } from './entry-points/jobs/reminders';
 import { retentionJob } from './entry-points/jobs/retention';
+import { waitingRoomJob } from './entry-points/jobs/waiting-room';
 import { assessmentCopyConsumer } from './entry-points/messaging/assessment-copy';
 import { exportPartsConsumer } from './entry-points/messaging/export-parts';
 import { resultsCopyConsumers } from './entry-points/messaging/results-copy';
@@ -27,14 +29,26 @@ export const studentService = defineService({
   config: configSchema,
   migrations: path.join(__dirname, 'data-access/migrations'),
   openapi: studentApi.openapi,
-  setup({ config, logger, database, storage, handleOnce, registry }) {
+  setup({ config, logger, database, storage, handleOnce, registry, kv }) {
     const streamsRefused = new Counter({
       name: 'student_event_streams_refused_total',
       help: "Students' event streams refused with 429, by the cap they met (link, address, total)",
       labelNames: ['cap'],
       registers: [registry],
     });
+    const waitingRoom = createWaitingRoom({
+      database,
+      logger,
+      registry,
+      kv,
+      mode: config.WAITING_ROOM,
+      maxPerMinute: config.WAITING_ROOM_MAX_PER_MINUTE,
+      minPerMinute: config.WAITING_ROOM_MIN_PER_MINUTE,
+      holdMinutes: config.WAITING_ROOM_HOLD_MINUTES,
+      pressure: { lagMs: config.WAITING_ROOM_LAG_MS },
+    });
     const attempts = createAttempts({
+      waitingRoom,
       database,
       storage,
       logger,
@@ -87,6 +101,7 @@ export const studentService = defineService({
         students,
         attempts,
         exports,
+        waitingRoom,
         logger,
         importMaxBytes: config.STUDENT_IMPORT_MAX_BYTES,
         importMaxRows: config.STUDENT_IMPORT_MAX_ROWS,
@@ -104,8 +119,12 @@ export const studentService = defineService({
         reminderJob(students, config.REMINDER_JOB_INTERVAL_MS),
         retentionJob(students, config.RETENTION_JOB_INTERVAL_MS),
         exportSweepJob(exports),
+        waitingRoomJob(waitingRoom),
       ],
-      draining: () => attempts.streams.endAll(),
+      draining: () => {
+        waitingRoom.stop();
+        return attempts.streams.endAll();
+      },
     };
   },
 });

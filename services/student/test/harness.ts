@@ -17,6 +17,7 @@ import {
   type SeenEvent as Seen,
   type ServiceUnderTest,
 } from '@readiness/testing';
+import type { SharedAdapters } from '@readiness/kit/runtime';
 import { studentService, type StudentConfig, type StudentConfigInput } from '../src';
 
 export const logger = createLogger({ name: 'student-test', level: 'silent' });
@@ -46,6 +47,8 @@ export interface StartOptions {
   config?: Partial<StudentConfigInput>;
   /** Reach RabbitMQ through a TCP proxy the test can cut (`real` only). */
   brokerProxy?: boolean;
+  /** What the process shares with the other services (the all-in-one's key-value store, say); replicas too. */
+  shared?: SharedAdapters;
 }
 
 /** The service in-process on port 0 against a fresh database, with a RabbitMQ vhost (`real`) or the memory bus. */
@@ -56,6 +59,7 @@ export async function startStudent(kind: 'real' | 'embedded', options: StartOpti
     watch: WATCHED,
     s3: true,
     brokerProxy: options.brokerProxy,
+    shared: options.shared,
   });
   const token = testAdminToken();
   return Object.assign(h, {

@@ -33,6 +33,8 @@ export interface MemoryBus extends EventBus {
   injectRaw(routingKey: string, body: Uint8Array): void;
   /** Messages published to an event no queue was bound to (the equivalent of the broker's unrouted queue). */
   unroutedCount(): number;
+  pause(queue: string): Promise<void>;
+  resume(queue: string): Promise<void>;
 }
 
 interface Delivery {
@@ -63,6 +65,13 @@ interface MemoryQueue {
   dead: DeadLetter[];
   /** Deliveries not finished yet by message id (`confirmAfterHandlers`). */
   pending: Map<string, Delivery>;
+  /** Paused (`pause`): its messages wait in `ready` and none is handed to the handler. */
+  held: boolean;
+  /**
+   * Ids of the latest messages its handler committed (`confirmAfterHandlers`): a relay that republishes a message
+   * it stopped waiting for (another queue was paused, or slow) does not have it handled here again.
+   */
+  handled: Set<string>;
 }
 
 /** Unrouted and dead-lettered messages kept for inspection are bounded so a long run cannot exhaust memory. */
@@ -160,12 +169,29 @@ class InProcessBus implements MemoryBus {
       running: 0,
       dead: [],
       pending: new Map(),
+      held: false,
+      handled: new Set(),
     });
     this.logger.info({ queue: sub.queue, events: sub.events }, 'subscribed');
   }
 
   async unsubscribe(queue: string) {
     if (this.queues.delete(queue)) this.logger.info({ queue }, 'unsubscribed');
+  }
+
+  async pause(queue: string) {
+    const q = this.queues.get(queue);
+    if (!q || q.held) return;
+    q.held = true;
+    this.logger.debug({ queue }, 'paused');
+  }
+
+  async resume(queue: string) {
+    const q = this.queues.get(queue);
+    if (!q?.held) return;
+    q.held = false;
+    this.logger.debug({ queue, waiting: q.ready.length }, 'resumed');
+    this.pump(q);
   }
 
   async publish(messages: BusMessage[]) {
@@ -258,6 +284,8 @@ class InProcessBus implements MemoryBus {
     for (const q of this.queues.values()) {
       if (!q.sub.events.some((pattern) => topicMatches(pattern, routingKey))) continue;
       routed = true;
+      // Handled here already: this queue has nothing to wait for.
+      if (confirm && q.handled.has(confirm.id)) continue;
       if (confirm) confirm.confirm.remaining += 1;
       const same = confirm && q.pending.get(confirm.id);
       if (same) {
@@ -282,7 +310,7 @@ class InProcessBus implements MemoryBus {
   }
 
   private pump(q: MemoryQueue) {
-    if (this.state !== 'started' || this.queues.get(q.sub.queue) !== q) return;
+    if (this.state !== 'started' || this.queues.get(q.sub.queue) !== q || q.held) return;
     while (q.running < this.prefetch && q.ready.length > 0) {
       const delivery = q.ready.shift() as Delivery;
       q.running += 1;
@@ -328,6 +356,10 @@ class InProcessBus implements MemoryBus {
     try {
       await runHandler(q.sub, message, { attempt: d.attempt, queue: q.sub.queue, payload: decoded.payload });
       this.metrics.consumed(q.sub.queue, message.name);
+      if (d.id !== undefined) {
+        q.handled.add(d.id);
+        if (q.handled.size > MAX_KEPT) q.handled.delete(q.handled.values().next().value as string);
+      }
       this.finished(q, d);
     } catch (err) {
       this.failed(q, d, message, err);

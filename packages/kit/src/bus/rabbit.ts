@@ -75,7 +75,13 @@ interface ConsumerState {
   /** The connection this consumer was started on, so a subscribe racing a reconnect starts it once. */
   startedOn?: ChannelModel;
   channel?: Channel;
+  /** The channel once its queue is declared and its prefetch set: ready for `basic.consume`. */
+  prepared?: Channel;
   consumerTag?: string;
+  /** A `basic.consume` on its way: no second one is sent for the queue meanwhile. */
+  consuming?: boolean;
+  /** Paused (`pause`): the queue is declared on every connection but not consumed. */
+  paused: boolean;
 }
 
 interface PendingConfirm {
@@ -173,11 +179,31 @@ class RabbitBus implements EventBus {
       sub,
       maxAttempts: sub.maxAttempts ?? this.maxAttempts,
       waitHorizonMs: sub.waitHorizonMs ?? this.waitHorizonMs,
+      paused: false,
     };
     this.consumers.set(sub.queue, state);
     // Connected: start consuming now. Otherwise the next successful connection declares and starts it.
     const conn = this.conn;
     if (conn) await this.startConsumer(conn, state);
+  }
+
+  /**
+   * Cancels the queue's consumer (basic.cancel): the broker sends nothing more and keeps the queue's messages, while
+   * the deliveries already here are handled and acked on their channel as usual.
+   */
+  async pause(queue: string): Promise<void> {
+    const state = this.consumers.get(queue);
+    if (!state || state.paused) return;
+    state.paused = true;
+    await this.cancelConsumer(state);
+  }
+
+  async resume(queue: string): Promise<void> {
+    const state = this.consumers.get(queue);
+    if (!state?.paused) return;
+    state.paused = false;
+    const { prepared, startedOn } = state;
+    if (prepared && startedOn && prepared === state.channel) await this.consume(state, startedOn, prepared);
   }
 
   async close(): Promise<void> {
@@ -294,6 +320,7 @@ class RabbitBus implements EventBus {
     for (const state of this.consumers.values()) {
       state.startedOn = undefined;
       state.channel = undefined;
+      state.prepared = undefined;
       state.consumerTag = undefined;
     }
     this.wakeStateListeners();
@@ -384,26 +411,54 @@ class RabbitBus implements EventBus {
     state.channel = ch;
     await this.declareQueue(ch, state.sub);
     await ch.prefetch(this.prefetch);
-    const { consumerTag } = await ch.consume(
-      state.sub.queue,
-      (msg) => {
-        if (msg === null) {
-          // The broker cancelled the consumer (queue deleted, leader moved away): start over.
-          this.log.warn({ queue: state.sub.queue }, 'consumer cancelled by the broker; reconnecting');
-          conn.close().catch(() => undefined);
-          return;
-        }
-        const p: Promise<void> = this.onDelivery(state, ch, msg)
-          .catch((err: unknown) =>
-            this.log.error({ err, queue: state.sub.queue }, 'delivery processing failed'),
-          )
-          .finally(() => this.inFlight.delete(p));
-        this.inFlight.add(p);
-      },
-      { noAck: false },
-    );
+    state.prepared = ch;
+    await this.consume(state, conn, ch);
+  }
+
+  /** Starts the queue's consumer on its channel, unless it is paused or already consuming. */
+  private async consume(state: ConsumerState, conn: ChannelModel, ch: Channel): Promise<void> {
+    if (state.paused || state.consumerTag || state.consuming) return;
+    state.consuming = true;
+    let consumerTag: string;
+    try {
+      ({ consumerTag } = await ch.consume(
+        state.sub.queue,
+        (msg) => {
+          if (msg === null) {
+            // The broker cancelled the consumer (queue deleted, leader moved away): start over.
+            this.log.warn({ queue: state.sub.queue }, 'consumer cancelled by the broker; reconnecting');
+            conn.close().catch(() => undefined);
+            return;
+          }
+          const p: Promise<void> = this.onDelivery(state, ch, msg)
+            .catch((err: unknown) =>
+              this.log.error({ err, queue: state.sub.queue }, 'delivery processing failed'),
+            )
+            .finally(() => this.inFlight.delete(p));
+          this.inFlight.add(p);
+        },
+        { noAck: false },
+      ));
+    } finally {
+      state.consuming = false;
+    }
+    if (state.channel !== ch) return;
     state.consumerTag = consumerTag;
     this.log.info({ queue: state.sub.queue, events: state.sub.events, prefetch: this.prefetch }, 'consuming');
+    // Paused while the consume was on its way.
+    if (state.paused) await this.cancelConsumer(state);
+  }
+
+  private async cancelConsumer(state: ConsumerState): Promise<void> {
+    const { channel, consumerTag } = state;
+    if (!channel || !consumerTag) return;
+    state.consumerTag = undefined;
+    try {
+      await channel.cancel(consumerTag);
+    } catch (err) {
+      // The channel is gone: so is its consumer, and the next connection starts none while the queue is paused.
+      this.log.warn({ err, queue: state.sub.queue }, 'cannot cancel the consumer; its channel closed');
+    }
   }
 
   private async onDelivery(state: ConsumerState, ch: Channel, msg: ConsumeMessage): Promise<void> {

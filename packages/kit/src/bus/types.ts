@@ -33,6 +33,11 @@ export interface Subscription {
    * count against `maxAttempts`.
    */
   waitHorizonMs?: number;
+  /**
+   * Background work (certificates, mails, the dashboard's figures) that gives way to students waiting in the
+   * waiting room: the runtime pauses the queue while students wait and resumes it after (`pause`, `resume`).
+   */
+  yieldsToStudents?: boolean;
 }
 
 export interface EventBus extends Publisher {
@@ -45,6 +50,13 @@ export interface EventBus extends Publisher {
    * has one connection per service and ends its consumers in `close()`.
    */
   unsubscribe?(queue: string): Promise<void>;
+  /**
+   * Stops delivering a subscribed queue's messages, which stay queued; handlers already running finish and ack.
+   * RabbitMQ cancels the queue's consumer (and starts none for it on a reconnect); the in-process bus holds them.
+   */
+  pause?(queue: string): Promise<void>;
+  /** Delivers a paused queue again, from where it stopped. */
+  resume?(queue: string): Promise<void>;
   /** True while the bus can publish and consume (used by /readyz). */
   ready(): boolean;
   /** Cancels consumers, waits for in-flight handlers, closes channels and the connection. */

@@ -130,6 +130,11 @@ export const dataServiceEnv = {
    */
   BUS_RETRY_DELAYS_MS: retryDelays(),
   /**
+   * How often a service with background consumers (`yieldsToStudents`) reads the waiting room's flag, in
+   * milliseconds; they pause while students wait and resume after three reads in a row find nobody waiting.
+   */
+  BUS_YIELD_CHECK_MS: z.coerce.number().int().min(10).max(60_000).default(2_000),
+  /**
    * Seals the secret fields of events (32 bytes, base64; publisher and consumers share it). Required in
    * production; elsewhere generated once under DATA_DIR (see the outbox's `loadEventSecretBox`).
    */

@@ -63,6 +63,8 @@ export interface Database {
   execute<R = Record<string, unknown>>(query: SQL): Promise<R[]>;
   /** True when a trivial query succeeds; never throws (for readiness probes). */
   ping(): Promise<boolean>;
+  /** Callers waiting for one of the pool's connections at this moment: the database's pressure, as the service feels it. */
+  waitingForConnection(): number;
   close(): Promise<void>;
   /** For `migrate`: one transaction on the driver's own client. */
   rawTransaction<T>(fn: (raw: RawTransaction) => Promise<T>): Promise<T>;
@@ -146,6 +148,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         return false;
       }
     },
+    waitingForConnection: () => pool.waitingCount,
     close() {
       closed ??= pool.end();
       return closed;

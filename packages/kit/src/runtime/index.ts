@@ -22,6 +22,7 @@ export {
 } from './run';
 export { createServiceHost, type ServiceHost } from './host';
 export { migrationDirs } from './service-adapters';
+export { STUDENTS_WAITING_KEY, startYielding, type YieldingOptions } from './yielding';
 export { createJobWaker, every, startJobs, type JobWaker, type PeriodicJob } from './jobs';
 export {
   EXPORT_PATH,

@@ -19,6 +19,7 @@ import { shutdownTracing } from '../tracing';
 import type { ObjectStore, ObjectStoreConnection } from '../storage';
 import { declarationOf } from './declared';
 import { startJobs } from './jobs';
+import { startYielding, type YieldingOptions } from './yielding';
 import { migrationDirs, OwnedResources, openAdapters, type AdapterConfig } from './service-adapters';
 import type { ServiceContext, ServiceModule, ServiceParts } from './service';
 
@@ -111,6 +112,26 @@ function checkListedConsumer(service: string, sub: Subscription): void {
         'proto/src/consumers.ts with these events: add it there, so every service declares it',
     );
   }
+}
+
+/** The service's background consumers, paused while students wait (`yieldsToStudents`); none without a store to ask. */
+function yieldToStudents(
+  parts: ServiceParts<unknown>,
+  given: Omit<YieldingOptions, 'queues' | 'bus' | 'kv'> & { bus?: EventBus; kv?: KeyValueStore },
+): { stop(): Promise<void> } | undefined {
+  const queues = (parts.subscriptions ?? [])
+    .filter((s) => s.subscription.yieldsToStudents)
+    .map((s) => s.subscription.queue);
+  const { bus, kv } = given;
+  if (!queues.length || !bus) return undefined;
+  if (!kv) {
+    given.logger.warn(
+      { queues },
+      'no key-value store to read the waiting room from: background work never yields',
+    );
+    return undefined;
+  }
+  return startYielding({ ...given, queues, bus, kv });
 }
 
 /** Stops accepting connections, lets in-flight requests finish within the grace, then cuts what is left. */
@@ -257,6 +278,8 @@ export async function startService<S extends z.ZodType, E, O>(
       );
     }
     const consumes = Boolean(parts.subscriptions?.length);
+    const yielding = yieldToStudents(parts, { bus, kv, logger, registry, checkMs: base.BUS_YIELD_CHECK_MS });
+    if (yielding) closeOnFailure.push(() => yielding.stop());
 
     const http =
       parts.app ??
@@ -301,6 +324,7 @@ export async function startService<S extends z.ZodType, E, O>(
       (draining ??= (async () => {
         http.setDraining();
         parts.draining?.();
+        await yielding?.stop();
         await closeServer(running.server, graceSeconds * 1000);
         await internal.close();
       })());

@@ -33,6 +33,7 @@ export interface AdapterConfig {
   DATABASE_PREPARED_STATEMENTS?: boolean;
   AMQP_URL?: string;
   BUS_RETRY_DELAYS_MS?: number[];
+  BUS_YIELD_CHECK_MS?: number;
   REDIS_URL?: string;
   SMTP_URL?: string;
   MAIL_FROM?: string;

@@ -82,6 +82,11 @@ interface HandlerOptions {
   maxAttempts?: number;
   /** How long a `NotYetError` from `handle` keeps being retried (beyond `maxAttempts`); the bus's default otherwise. */
   waitHorizonMs?: number;
+  /**
+   * Background work (certificates, mails, the dashboard's figures): paused while students wait in the waiting room,
+   * delivered after (docs/waiting-room.md). Never for what a student waits on (scoring, their result's copy).
+   */
+  yieldsToStudents?: boolean;
 }
 
 /**
@@ -120,6 +125,7 @@ export function on(
       events: [...events],
       maxAttempts: handler.maxAttempts,
       waitHorizonMs: handler.waitHorizonMs,
+      yieldsToStudents: handler.yieldsToStudents,
       handle: (msg: BusMessage, ctx) =>
         handler.handle(ctx.payload as EventPayload<EventName>, {
           id: msg.id,

@@ -234,6 +234,7 @@ export function boundedCache<V>(max: number) {
   const map = new Map<string, V>();
   return {
     get: (key: string) => map.get(key),
+    delete: (key: string) => map.delete(key),
     keys: () => [...map.keys()],
     set(key: string, value: V) {
       map.delete(key);

@@ -3567,6 +3567,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/students/waiting-room": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The waiting room on the Live screen: how many wait, the longest wait, the rate and its limit */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The line now */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Attempts started in the last minute */
+                            admittedLastMinute: number;
+                            /** @description The administrators' limit; null: automatic */
+                            ceilingPerMinute: number | null;
+                            /** @description False when WAITING_ROOM is off: every student starts at once */
+                            enabled: boolean;
+                            /** @description How long the first student in line has waited */
+                            longestWaitSeconds: number;
+                            /** @description The rate the line moves at: admissions a minute */
+                            perMinute: number;
+                            /**
+                             * @description Whether a replica reported pressure in the last seconds
+                             * @enum {string}
+                             */
+                            pressure: "healthy" | "overloaded";
+                            /** @description Tickets up to this number may start now */
+                            serving: number;
+                            /** @description Students in line */
+                            waiting: number;
+                        };
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Raise or lower the admission rate: at most ceilingPerMinute starts a minute, or null for the product's measured capacity alone */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        ceilingPerMinute: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The line with the new limit, in force at once */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Attempts started in the last minute */
+                            admittedLastMinute: number;
+                            /** @description The administrators' limit; null: automatic */
+                            ceilingPerMinute: number | null;
+                            /** @description False when WAITING_ROOM is off: every student starts at once */
+                            enabled: boolean;
+                            /** @description How long the first student in line has waited */
+                            longestWaitSeconds: number;
+                            /** @description The rate the line moves at: admissions a minute */
+                            perMinute: number;
+                            /**
+                             * @description Whether a replica reported pressure in the last seconds
+                             * @enum {string}
+                             */
+                            pressure: "healthy" | "overloaded";
+                            /** @description Tickets up to this number may start now */
+                            serving: number;
+                            /** @description Students in line */
+                            waiting: number;
+                        };
+                    };
+                };
+                /** @description ceilingPerMinute must be a whole number from 1 to 100000, or null */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/webhooks": {
         parameters: {
             query?: never;
@@ -9887,6 +10016,36 @@ export interface paths {
                         };
                     };
                 };
+                /** @description In line to start (the waiting room, at the peak): the ticket, its place and the line; no attempt yet and no time running. Asking again keeps the ticket; start once GET /api/waiting-room serves it */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            line: {
+                                /** @description The rate the line moves at: admissions a minute */
+                                perMinute: number;
+                                /** @description Tickets up to this number may start now */
+                                serving: number;
+                                /** @description Students in line */
+                                waiting: number;
+                            };
+                            message: string;
+                            serverNow: string;
+                            waiting: {
+                                /** @description Students before this one */
+                                ahead: number;
+                                /** @description When to look again (also Retry-After) */
+                                checkAfterSeconds: number;
+                                /** @description About how long until this ticket is served */
+                                estimateSeconds: number | null;
+                                /** @description The place in line, kept by this link: asking again keeps it */
+                                ticket: number;
+                            };
+                        };
+                    };
+                };
                 /** @description Invalid or expired invitation link (unknown, expired and deleted alike) */
                 404: {
                     headers: {
@@ -10238,6 +10397,50 @@ export interface paths {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/waiting-room": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The line to start at the peak: the last ticket served, the rate, how many wait; the same for everyone (a page compares its own ticket) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The line as it stands (at most a second old) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The rate the line moves at: admissions a minute */
+                            perMinute: number;
+                            serverNow: string;
+                            /** @description Tickets up to this number may start now */
+                            serving: number;
+                            /** @description Students in line */
+                            waiting: number;
                         };
                     };
                 };

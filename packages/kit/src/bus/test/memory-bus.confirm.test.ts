@@ -98,6 +98,45 @@ describe('in-process bus confirming a publish after every handler (all-in-one re
     }
   });
 
+  test('when a queue is paused, then the publish waits for it, a republish is not handled again by the queue that finished, and resuming confirms both', async () => {
+    const bus = createMemoryBus({ logger, confirmAfterHandlers: true });
+    const { event, queue } = names('confirm-paused');
+    const done: string[] = [];
+    await bus.subscribe({
+      queue: `${queue}.now`,
+      events: [event],
+      handle: async () => void done.push('now'),
+    });
+    await bus.subscribe({
+      queue: `${queue}.later`,
+      events: [event],
+      handle: async () => void done.push('later'),
+    });
+    await bus.start();
+    try {
+      await bus.pause(`${queue}.later`);
+      const msg = message(event);
+      const first = bus.publish([msg]);
+      await called({
+        get calls() {
+          return done.length;
+        },
+      });
+      // The relay gave up waiting and publishes the row again.
+      const second = bus.publish([msg]);
+      expect(await settledYet(Promise.race([first, second]))).toBe(false);
+      expect(done).toEqual(['now']);
+      await bus.resume(`${queue}.later`);
+      await Promise.all([first, second]);
+      expect(done).toEqual(['now', 'later']);
+      // Once every queue has handled it, another republish is confirmed at once.
+      await bus.publish([msg]);
+      expect(done).toEqual(['now', 'later']);
+    } finally {
+      await bus.close();
+    }
+  });
+
   test('when a message has no subscriber in the process, then publish resolves at once', async () => {
     const bus = createMemoryBus({ logger, confirmAfterHandlers: true });
     await bus.start();

@@ -12,11 +12,12 @@ const attachmentName = (name: string) =>
 /**
  * Mails a certificate to its student: once per event, so once per pass and once per resend request, whatever the
  * redeliveries. The event names the PDF in object storage, read by the delivery that sends and checked against the
- * event's size and digest.
+ * event's size and digest. It yields to students waiting at the peak: the certificate goes out after.
  */
 export function certificateIssuedConsumer(deps: MailConsumerDeps & { storage: ObjectStore }) {
   return on('notification.certificate-issued', {
     maxAttempts: deps.maxAttempts,
+    yieldsToStudents: true,
     async handle(event, meta) {
       await deliver(deps, {
         eventId: meta.id,

@@ -22,7 +22,9 @@ interface InvitationEvent {
  * Mails invitations (first, resent, and reminders) with the link opened from its sealed form, recording each
  * delivery against the student (the Student Management table shows the latest); erases a deleted student's mail log.
  * A reminder is the resent invitation's mail ('Reminder: your … assessment invitation') under a template of its own,
- * so each reminder event is mailed once, whatever else the student was sent.
+ * so each reminder event is mailed once, whatever else the student was sent. Invitations and reminders (which come by
+ * the thousand, from an import or the daily job) yield to students waiting at the peak; a resent invitation, one
+ * student an administrator is helping, does not.
  */
 export function studentInvitationConsumers(
   deps: MailConsumerDeps & {
@@ -58,6 +60,7 @@ export function studentInvitationConsumers(
   return [
     on('notification.student-invited', {
       maxAttempts: deps.maxAttempts,
+      yieldsToStudents: true,
       handle: mailInvitation('student-invitation', false),
     }),
     on('notification.invitation-resent', {
@@ -66,6 +69,7 @@ export function studentInvitationConsumers(
     }),
     on('notification.reminder-requested', {
       maxAttempts: deps.maxAttempts,
+      yieldsToStudents: true,
       handle: mailInvitation('student-invitation-reminder', true),
     }),
     on('notification.student-deleted', {

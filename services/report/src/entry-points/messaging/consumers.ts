@@ -31,19 +31,24 @@ const toResult = (e: ResultRecorded): ResultCopy => {
   return result;
 };
 
-/** One consumer per event: keep copies, issue certificates, mail them again, erase. */
+/**
+ * One consumer per event: keep copies, issue certificates, mail them again, erase. Certificates (a result recorded, a
+ * resend) yield to students waiting at the peak and are issued after; copies of versions and erasures do not.
+ */
 export function reportConsumers(reports: Reports): EventSubscription[] {
   return [
     on('report.assessment-published', {
       handle: (event) => reports.rememberVersion(toVersion(event)),
     }),
     on('report.result-recorded', {
+      yieldsToStudents: true,
       async handle(event, meta) {
         await reports.recordResult(toResult(event), meta.id);
         if (event.passed) void reports.issuePending();
       },
     }),
     on('report.certificate-resend-requested', {
+      yieldsToStudents: true,
       handle: (event, meta) => reports.resend({ resultId: event.resultId, actorId: event.actorId }, meta.id),
     }),
     on('report.result-deleted', {

@@ -50,16 +50,21 @@ export function toSubmission(e: EventPayload<'student.attempt.submitted.v1'>): S
   };
 }
 
-/** The results service's subscriptions; each handler is thin, the domain does the work. */
+/**
+ * The results service's subscriptions; each handler is thin, the domain does the work. The dashboard's figures of
+ * invitations and starts yield to students waiting at the peak; scoring, and the versions it scores against, never do.
+ */
 export function resultsConsumers(results: Results, options: { versionWaitMs: number }) {
   return [
     on('results.version-published', {
       handle: (event, meta) => results.keepVersion(toVersion(event), event.active ? meta.occurredAt : null),
     }),
     on('results.student-invited', {
+      yieldsToStudents: true,
       handle: (e) => results.studentInvited({ studentId: e.studentId, name: e.name, email: e.email }),
     }),
     on('results.invitation-resent', {
+      yieldsToStudents: true,
       handle: (e) => results.studentInvited({ studentId: e.studentId, name: e.name, email: e.email }),
     }),
     on('results.student-deleted', {
@@ -68,6 +73,7 @@ export function resultsConsumers(results: Results, options: { versionWaitMs: num
       },
     }),
     on('results.attempt-started', {
+      yieldsToStudents: true,
       handle: (e) => results.attemptStarted({ studentId: e.studentId, attemptNumber: e.attemptNumber }),
     }),
     on('results.attempt-submitted', {

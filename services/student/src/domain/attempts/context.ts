@@ -5,6 +5,7 @@ import type { ObjectStore } from '@readiness/kit/storage';
 import { studentAttempt } from '../../data-access/attempts-repository';
 import { findVersion } from '../../data-access/versions-repository';
 import { tokenHash } from '../tokens';
+import type { WaitingRoom } from '../waiting-room';
 import { boundedCache, studentView, type AssessmentVersion, type StudentAssessment } from '../versions';
 import { createResultWaits, type ResultWaits } from './result-waits';
 import { attemptClosed, attemptNotFound } from './messages';
@@ -26,6 +27,8 @@ export interface AttemptsDeps {
   addedTimeMaxMultiple: number;
   /** How long an invitation's link opens the assessment before it is started (INVITE_TTL_DAYS). */
   inviteTtlDays: number;
+  /** The line a new attempt waits in at the peak (absent: every Start starts). */
+  waitingRoom?: WaitingRoom;
 }
 
 /** What every use case of the student flow shares: its dependencies, the versions in memory, the result waits. */

@@ -4,6 +4,8 @@ import { conflict, notFound } from '@readiness/kit/errors';
 
 export const STARTED_MESSAGE = 'Assessment started. Good luck!';
 export const SUBMITTED_MESSAGE = 'Assessment submitted successfully!';
+/** A Start that waits its turn in the waiting room (202): nothing has started. */
+export const IN_LINE_MESSAGE = 'You are in line to start';
 export const ALREADY_COMPLETED_MESSAGE = 'Assessment already completed!';
 export const NO_ASSESSMENT_MESSAGE = 'No assessment found';
 

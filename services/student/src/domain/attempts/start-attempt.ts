@@ -23,8 +23,12 @@ const START_READS = 3;
  * taken in the student's language, else the browser's (`browser`, from Accept-Language).
  */
 export async function startAttempt(ctx: AttemptsContext, token: string, browser: Language | null = null) {
+  const hash = tokenHash(token);
+  const link = hash.toString('base64url');
+  const flooded = ctx.waitingRoom?.recentlyWaiting(link);
+  if (flooded) return { waiting: flooded };
   for (let read = 1; ; read++) {
-    const found = await standing(ctx.database.db, tokenHash(token));
+    const found = await standing(ctx.database.db, hash);
     const student = usable(found?.student);
     const { current, passed, newest, lastNumber, active, now } = found!;
     if (current) {
@@ -35,6 +39,9 @@ export async function startAttempt(ctx: AttemptsContext, token: string, browser:
       throw conflict('Your last submission is still being scored', 'awaiting_result');
     }
     if (!active) throw notFound(NO_ASSESSMENT_MESSAGE, 'no_assessment');
+    // Nothing in progress: a new attempt waits its turn in the line when the product is busy (its clock not started).
+    const admission = await ctx.waitingRoom?.admit(student.id, link);
+    if (admission && !admission.admitted) return { waiting: admission };
     // The questions and their order, drawn now from a seed kept with the attempt (none when nothing is drawn).
     const paper = drawPaper(await ctx.versions.version(active.versionId));
     // Started at the database clock's reading of the standing, so the event carries the times the row keeps.

@@ -4,6 +4,7 @@ import { TAGS, type StudentApiDeps } from './operation';
 import { studentPages } from './pages';
 import { adminRetention } from './retention';
 import { adminStudents } from './students';
+import { waitingRoomOperations } from './waiting-room';
 
 export type { StudentApiDeps } from './operation';
 
@@ -17,5 +18,11 @@ export type { StudentApiDeps } from './operation';
 export const studentApi = serviceApi<StudentApiDeps>({
   service: 'student',
   tags: [TAGS.students, TAGS.flow, TAGS.live, TAGS.retention],
-  operations: { ...studentPages, ...adminStudents, ...liveScreen, ...adminRetention },
+  operations: {
+    ...studentPages,
+    ...adminStudents,
+    ...liveScreen,
+    ...adminRetention,
+    ...waitingRoomOperations,
+  },
 });

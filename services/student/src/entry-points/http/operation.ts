@@ -3,6 +3,7 @@ import { operationsFor } from '@readiness/kit/openapi';
 import type { Attempts } from '../../domain/attempts';
 import type { StudentExports } from '../../domain/exports';
 import type { Students } from '../../domain/students';
+import type { WaitingRoom } from '../../domain/waiting-room';
 
 /** What the student service's handlers are given: its use cases and the limits of what they read. */
 export interface StudentApiDeps {
@@ -10,6 +11,8 @@ export interface StudentApiDeps {
   attempts: Attempts;
   /** Subject-access exports of a student's data. */
   exports: StudentExports;
+  /** The line to start at the peak. */
+  waitingRoom: WaitingRoom;
   logger: Logger;
   importMaxBytes: number;
   importMaxRows: number;

@@ -2,14 +2,18 @@ import { languageSchema } from '@readiness/contracts';
 import { badRequest } from '@readiness/kit/errors';
 import { parse } from '@readiness/kit/http';
 import { z } from 'zod';
-import { STARTED_MESSAGE, SUBMITTED_MESSAGE } from '../../../domain/attempts';
+import { IN_LINE_MESSAGE, STARTED_MESSAGE, SUBMITTED_MESSAGE } from '../../../domain/attempts';
 import { TAGS, operation } from '../operation';
 import { activityBody } from './activity';
 import { admitted, submitParts } from './answer-files';
 import { INVALID_LINK, browserLanguage, languageBody, tokenParams } from './invitation-link';
 import { JSON_TYPE, MULTIPART_TYPE, bodyOf, submissionOf } from './media-types';
-import { resultOut, startedOut, welcomeOut } from './page-schemas';
+import { resultOut, startedOut, waitingOut, welcomeOut } from './page-schemas';
 import { MAX_ANSWERS, autosaveBody, idempotencyKey, submitBody, submission } from './student-answers';
+
+/** When a waiting page should look again: soon near the front, at most every 10 s (it extrapolates between). */
+const checkAfter = (ahead: number, estimateSeconds: number | null) =>
+  Math.min(10, Math.max(2, Math.ceil((estimateSeconds ?? 10) / 4), ahead > 100 ? 8 : 2));
 
 /**
  * The student's flow by invitation token (no login): the link's look-up, which changes nothing, the welcome page,
@@ -64,12 +68,29 @@ export const flowOperations = {
         description: 'A new attempt, with the questions of its paper',
         body: startedOut,
       },
+      202: {
+        description:
+          'In line to start (the waiting room, at the peak): the ticket, its place and the line; no attempt yet and no time running. Asking again keeps the ticket; start once GET /api/waiting-room serves it',
+        body: waitingOut,
+      },
       404: INVALID_LINK,
       409: 'already_completed after a pass; awaiting_result while the last submission is scored',
     },
     before: () => [bodyOf(JSON_TYPE)],
-    async handle({ params, req, answer }, { attempts }) {
+    async handle({ params, req, res, answer }, { attempts }) {
       const started = await attempts.start(params.token, browserLanguage(req));
+      if ('waiting' in started) {
+        const { ticket, ahead, estimateSeconds, line } = started.waiting;
+        const checkAfterSeconds = checkAfter(ahead, estimateSeconds);
+        res.setHeader('Retry-After', String(checkAfterSeconds));
+        res.setHeader('Cache-Control', 'no-store');
+        return answer(202, {
+          message: IN_LINE_MESSAGE,
+          waiting: { ticket, ahead, estimateSeconds, checkAfterSeconds },
+          line,
+          serverNow: new Date().toISOString(),
+        });
+      }
       return answer(started.created ? 201 : 200, {
         message: STARTED_MESSAGE,
         attempt: started.attempt,

@@ -105,6 +105,26 @@ export const assessmentOut = z.object({
     "Every language's texts; a question's only when the questions carry it (after Start, the paper's own)",
   ),
 });
+/** The line's figures, the same for everyone (GET /api/waiting-room, and with a ticket). */
+export const lineOut = z.object({
+  serving: z.number().int().describe('Tickets up to this number may start now'),
+  perMinute: z.number().describe('The rate the line moves at: admissions a minute'),
+  waiting: z.number().int().describe('Students in line'),
+});
+
+/** A Start that waits its turn: the student's ticket, their place, and the line (their time has not started). */
+export const waitingOut = z.object({
+  message: z.string(),
+  waiting: z.object({
+    ticket: z.number().int().describe('The place in line, kept by this link: asking again keeps it'),
+    ahead: z.number().int().describe('Students before this one'),
+    estimateSeconds: z.number().int().nullable().describe('About how long until this ticket is served'),
+    checkAfterSeconds: z.number().int().describe('When to look again (also Retry-After)'),
+  }),
+  line: lineOut,
+  serverNow: z.string(),
+});
+
 export const startedOut = z.object({
   message: z.string(),
   attempt: attemptOut,

@@ -1,0 +1,114 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Runner } from '@readiness/kit/db';
+
+/** The rate bounds of the line, in admissions a second, and how long an admission is held for its student. */
+export interface LineBounds {
+  /** The highest rate when no administrator's ceiling is set. */
+  bound: number;
+  /** The lowest rate pressure brings it down to. */
+  least: number;
+  holdSeconds: number;
+}
+
+/** A student's place: admitted (they may start now) or their ticket, with the line as it stood. */
+export interface Arrival {
+  admitted: boolean;
+  ticket: number;
+  serving: number;
+  perSecond: number;
+  waiting: number;
+}
+
+/** What one replica's look at the line found. */
+export interface LineTick {
+  serving: number;
+  perSecond: number;
+  waiting: number;
+  longestWaitSeconds: number;
+  underPressure: boolean;
+  ceilingPerMinute: number | null;
+}
+
+/** The line's public figures, read without moving it. */
+export interface LineFigures {
+  serving: number;
+  perSecond: number;
+  waiting: number;
+}
+
+const hold = (b: LineBounds) => sql`make_interval(secs => ${b.holdSeconds})`;
+
+/** One statement: the student's ticket, taken or kept, and whether it is served (migration 0015's function). */
+export async function arrive(runner: Runner, studentId: string, b: LineBounds): Promise<Arrival> {
+  const [row] = await rows<{
+    admitted: boolean;
+    ticket: string;
+    serving: number;
+    per_second: number;
+    waiting: string;
+  }>(runner, sql`SELECT * FROM waiting_room_arrive(${studentId}::uuid, ${b.bound}::float8, ${hold(b)})`);
+  return {
+    admitted: row!.admitted,
+    ticket: Number(row!.ticket),
+    serving: row!.serving,
+    perSecond: row!.per_second,
+    waiting: Number(row!.waiting),
+  };
+}
+
+/** One replica's pressure noted, the rate adjusted (at most once a second overall), the figures read. */
+export async function tick(runner: Runner, pressure: boolean, b: LineBounds): Promise<LineTick> {
+  const [row] = await rows<{
+    serving: number;
+    per_second: number;
+    waiting: string;
+    longest_wait_seconds: number;
+    under_pressure: boolean;
+    ceiling_per_minute: number | null;
+  }>(
+    runner,
+    sql`SELECT * FROM waiting_room_tick(${pressure}, ${b.least}::float8, ${b.bound}::float8, ${hold(b)})`,
+  );
+  return {
+    serving: row!.serving,
+    perSecond: row!.per_second,
+    waiting: Number(row!.waiting),
+    longestWaitSeconds: row!.longest_wait_seconds,
+    underPressure: row!.under_pressure,
+    ceilingPerMinute: row!.ceiling_per_minute,
+  };
+}
+
+/** Where the line stands now, as `waiting_room_advance` would move it, without writing. */
+export async function figures(runner: Runner, bound: number): Promise<LineFigures> {
+  const [row] = await rows<{ serving: number; per_second: number; waiting: string }>(
+    runner,
+    sql`SELECT moved AS serving, waiting_room_rate(room, ${bound}::float8) AS per_second,
+          GREATEST(room.arrivals - floor(moved)::bigint, 0) AS waiting
+        FROM waiting_room AS room, LATERAL waiting_room_moved(room, ${bound}::float8) AS moved`,
+  );
+  return { serving: row!.serving, perSecond: row!.per_second, waiting: Number(row!.waiting) };
+}
+
+/** The administrator's ceiling (null: the measured capacity alone), and who set it. */
+export async function saveCeiling(
+  runner: Runner,
+  ceilingPerMinute: number | null,
+  by: string,
+): Promise<void> {
+  await runner.execute(
+    sql`UPDATE waiting_room SET ceiling_per_minute = ${ceilingPerMinute}, ceiling_updated_at = now(),
+          ceiling_updated_by = ${by}
+        WHERE only_row`,
+  );
+}
+
+/** Attempts started in the last minute: the admissions an administrator sees go through. */
+export async function startedLastMinute(runner: Runner): Promise<number> {
+  const [row] = await rows<{ started: string }>(
+    runner,
+    sql`SELECT count(*) AS started FROM attempts
+        WHERE status = 'in_progress' AND started_at > now() - interval '1 minute'`,
+  );
+  return Number(row!.started);
+}

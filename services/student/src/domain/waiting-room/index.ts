@@ -1,0 +1,252 @@
+import type { KeyValueStore } from '@readiness/kit/cache';
+import type { Database } from '@readiness/kit/db';
+import type { Logger } from '@readiness/kit/logger';
+import { createJobWaker } from '@readiness/kit/runtime';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import {
+  arrive,
+  figures,
+  saveCeiling,
+  startedLastMinute,
+  tick,
+  type LineBounds,
+  type LineFigures,
+  type LineTick,
+} from '../../data-access/waiting-room-repository';
+import { boundedCache } from '../versions';
+import { pressureGauge, underPressure, type PressureLimits } from './pressure';
+
+/**
+ * `measured`: the admission rate follows the replicas' measured pressure, within an administrator's ceiling.
+ * `limit-only`: only an administrator's ceiling forms a line (the test suites' products, whose machine is busy with
+ * the suite itself). `off`: every student starts at once.
+ */
+export type WaitingRoomMode = 'measured' | 'limit-only' | 'off';
+
+export interface WaitingRoomDeps {
+  database: Database;
+  logger: Logger;
+  registry: Registry;
+  /** Where `waiting-room:busy` is kept for the other services' background work (absent: nobody is told). */
+  kv?: KeyValueStore;
+  mode: WaitingRoomMode;
+  /** The rate's bounds, in admissions a minute: the highest without a ceiling, the lowest pressure brings it to. */
+  maxPerMinute: number;
+  minPerMinute: number;
+  /** How long an admitted student's admission waits for their Start. */
+  holdMinutes: number;
+  pressure: PressureLimits;
+}
+
+/** The other services' background work yields while this key is set (docs/waiting-room.md). */
+export const BUSY_KEY = 'waiting-room:busy';
+const BUSY_TTL_SECONDS = 5;
+/** How long after its last arrival a replica keeps looking at the line each second. */
+const ACTIVE_AFTER_ARRIVAL_MS = 30_000;
+const LOOK_EVERY_MS = 1_000;
+/** The public figures are read at most this often per replica, whoever asks. */
+const FIGURES_FRESH_MS = 1_000;
+/** "Unlimited" in `limit-only` mode without a ceiling: a second's worth of admissions nobody reaches. */
+const UNLIMITED_PER_SECOND = 1e6;
+/** Links whose last answer (waiting) this replica keeps for a second. */
+const RECENT_LINKS = 10_000;
+
+/** A student's answer from the line: start now, or their ticket and the line as it stands. */
+export type Admission = { admitted: true } | InLine;
+export interface InLine {
+  admitted: false;
+  ticket: number;
+  ahead: number;
+  estimateSeconds: number | null;
+  line: PublicLine;
+}
+
+export interface PublicLine {
+  serving: number;
+  perMinute: number;
+  waiting: number;
+}
+
+export interface WaitingRoomView extends PublicLine {
+  enabled: boolean;
+  longestWaitSeconds: number;
+  ceilingPerMinute: number | null;
+  pressure: 'healthy' | 'overloaded';
+  admittedLastMinute: number;
+}
+
+const perMinute = (perSecond: number) => Math.round(perSecond * 60 * 10) / 10;
+const publicLine = (f: LineFigures): PublicLine => ({
+  serving: Math.floor(f.serving),
+  perMinute: perMinute(f.perSecond),
+  waiting: f.waiting,
+});
+
+/** How many are before a ticket, and about how long until it is served at the current rate. */
+export function place(ticket: number, line: LineFigures) {
+  const behind = ticket - Math.floor(line.serving);
+  return {
+    ahead: Math.max(0, behind - 1),
+    estimateSeconds: line.perSecond > 0 ? Math.max(1, Math.ceil(behind / line.perSecond)) : null,
+  };
+}
+
+/**
+ * The fair line at the start (docs/waiting-room.md): the order lives in PostgreSQL (migration 0015), so every replica
+ * hands out tickets from one counter and a restart loses nobody's place. While students arrive or wait, each replica
+ * looks at the line once a second: it reports its pressure, the rate follows, and `waiting-room:busy` tells the
+ * other services' background work to yield.
+ */
+export function createWaitingRoom(deps: WaitingRoomDeps) {
+  const { database, logger, mode } = deps;
+  const bounds: LineBounds = {
+    bound: mode === 'limit-only' ? UNLIMITED_PER_SECOND : deps.maxPerMinute / 60,
+    least: deps.minPerMinute / 60,
+    holdSeconds: deps.holdMinutes * 60,
+  };
+  const feel = mode === 'measured' ? pressureGauge(() => database.waitingForConnection()) : undefined;
+  const waker = createJobWaker();
+  let activeUntil = 0;
+  let nextLookAt = 0;
+  let last: LineTick | undefined;
+  let cached: { at: number; figures: Promise<LineFigures> } | undefined;
+  const recent = boundedCache<{ at: number; waiting: InLine }>(RECENT_LINKS);
+
+  const gauge = (name: string, help: string) => new Gauge({ name, help, registers: [deps.registry] });
+  const counter = (name: string, help: string) => new Counter({ name, help, registers: [deps.registry] });
+  const metrics = {
+    waiting: gauge(
+      'student_waiting_room_waiting',
+      'Students waiting in line to start, as this replica last saw the line',
+    ),
+    longest: gauge(
+      'student_waiting_room_longest_wait_seconds',
+      'How long the first student in line has waited, as this replica last saw the line',
+    ),
+    rate: gauge(
+      'student_waiting_room_admission_per_minute',
+      'The rate the line moves at: admissions a minute',
+    ),
+    pressure: gauge(
+      'student_waiting_room_pressure',
+      '1 while any replica reports pressure (its event loop late, its database connections all taken)',
+    ),
+    admitted: counter(
+      'student_waiting_room_admitted_total',
+      'Starts admitted by this replica, at once or after waiting in line',
+    ),
+    queued: counter(
+      'student_waiting_room_tickets_total',
+      'Starts this replica put in line (a student asking again keeps their ticket)',
+    ),
+  };
+
+  const busy = (waiting: number) =>
+    deps.kv && waiting > 0
+      ? deps.kv.set(BUSY_KEY, String(waiting), BUSY_TTL_SECONDS).catch((err: unknown) => {
+          logger.warn({ err }, 'the waiting room could not tell the other services that students wait');
+        })
+      : undefined;
+
+  /** One look at the line (the job's pass): pressure reported, figures kept for the metrics and the busy flag. */
+  async function look() {
+    if (mode === 'off') return;
+    if (Date.now() > activeUntil && !(last && last.waiting > 0)) return;
+    nextLookAt = Date.now() + LOOK_EVERY_MS;
+    const reading = feel?.look();
+    const pressed = reading ? underPressure(reading, deps.pressure) : false;
+    if (pressed) logger.debug({ reading }, 'the waiting room feels pressure');
+    last = await tick(database.db, pressed, bounds);
+    metrics.waiting.set(last.waiting);
+    metrics.longest.set(last.longestWaitSeconds);
+    metrics.rate.set(perMinute(last.perSecond));
+    metrics.pressure.set(last.underPressure ? 1 : 0);
+    await busy(last.waiting);
+  }
+
+  function lineFigures(): Promise<LineFigures> {
+    const now = Date.now();
+    if (!cached || now - cached.at >= FIGURES_FRESH_MS) {
+      const read = figures(database.db, bounds.bound);
+      cached = { at: now, figures: read };
+      read.catch(() => {
+        if (cached?.figures === read) cached = undefined;
+      });
+    }
+    return cached.figures;
+  }
+
+  return {
+    mode,
+    /** A student with nothing in progress asks to start: admitted, or their ticket (the same one when asking again). */
+    async admit(studentId: string, key: string): Promise<Admission> {
+      if (mode === 'off') return { admitted: true };
+      const idle = Date.now() > activeUntil;
+      activeUntil = Date.now() + ACTIVE_AFTER_ARRIVAL_MS;
+      if (idle) waker.wake();
+      feel?.sample();
+      const arrival = await arrive(database.db, studentId, bounds);
+      if (arrival.admitted) {
+        metrics.admitted.inc();
+        recent.delete(key);
+        return { admitted: true };
+      }
+      metrics.queued.inc();
+      const waiting: InLine = {
+        admitted: false,
+        ticket: arrival.ticket,
+        ...place(arrival.ticket, arrival),
+        line: publicLine(arrival),
+      };
+      recent.set(key, { at: Date.now(), waiting });
+      return waiting;
+    },
+    /**
+     * The answer this replica gave the link within the last second while it waited: a flood of one link's Starts is
+     * answered from memory, reading nothing.
+     */
+    recentlyWaiting(key: string): InLine | undefined {
+      const hit = recent.get(key);
+      return hit && Date.now() - hit.at < FIGURES_FRESH_MS ? hit.waiting : undefined;
+    },
+    /** The line's figures everyone may read (the same for all: a second old at most on this replica). */
+    async line(): Promise<PublicLine> {
+      const f = await lineFigures();
+      if (f.waiting > 0) activeUntil = Math.max(activeUntil, Date.now() + LOOK_EVERY_MS * 5);
+      return publicLine(f);
+    },
+    /** What an administrator sees on the Live screen. */
+    async view(): Promise<WaitingRoomView> {
+      const [now, started] = await Promise.all([
+        tick(database.db, false, bounds),
+        startedLastMinute(database.db),
+      ]);
+      return {
+        enabled: mode !== 'off',
+        serving: Math.floor(now.serving),
+        perMinute: perMinute(now.perSecond),
+        waiting: now.waiting,
+        longestWaitSeconds: Math.round(now.longestWaitSeconds),
+        ceilingPerMinute: now.ceilingPerMinute,
+        pressure: now.underPressure ? 'overloaded' : 'healthy',
+        admittedLastMinute: started,
+      };
+    },
+    /** An administrator's ceiling on the rate (null: the measured capacity alone). */
+    async setCeiling(ceilingPerMinute: number | null, by: string) {
+      await saveCeiling(database.db, ceilingPerMinute, by);
+      cached = undefined;
+      logger.info({ ceilingPerMinute, by }, 'the waiting room’s admission ceiling changed');
+    },
+    /** The pass the runtime repeats: each second while students arrive or wait, else nothing at all. */
+    job: {
+      look,
+      nextDue: async () =>
+        Date.now() <= activeUntil || (last?.waiting ?? 0) > 0 ? new Date(nextLookAt) : null,
+      waker,
+    },
+    stop: () => feel?.stop(),
+  };
+}
+
+export type WaitingRoom = ReturnType<typeof createWaitingRoom>;

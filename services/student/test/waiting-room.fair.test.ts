@@ -1,0 +1,92 @@
+import { REVOCATIONS_FILLED_KEY, createMemoryStore } from '@readiness/kit/cache';
+import { eventually } from '@readiness/testing';
+import { sql } from 'drizzle-orm';
+import { adminToken, inviteStudent, useStudent, type JsonBody } from './harness';
+
+jest.setTimeout(60_000);
+
+// One process-wide store, as the all-in-one shares it: where `waiting-room:busy` tells the other services.
+const kv = createMemoryStore();
+// As auth marks it when it has filled the store with the revocations in force (none here).
+void kv.set(REVOCATIONS_FILLED_KEY, '1');
+// On the memory bus: the line lives in the database, which every replica shares.
+const h = useStudent('embedded', { shared: { kv } });
+
+const ADMIN = adminToken();
+type Answer = { status: number; json: JsonBody; retryAfter: string | null };
+
+async function call(url: string, method: string, path: string, body?: unknown): Promise<Answer> {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ADMIN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    json: (await res.json()) as JsonBody,
+    retryAfter: res.headers.get('retry-after'),
+  };
+}
+const start = (token: string, url = h.url) => call(url, 'POST', `/api/student/${token}/start`, {});
+const ceiling = (ceilingPerMinute: unknown) =>
+  call(h.url, 'PUT', '/api/admin/students/waiting-room', { ceilingPerMinute });
+/** A line that moves only when the test says: the ceiling at 1 a minute, its one second's credit spent. */
+async function holdTheLine() {
+  expect((await ceiling(1)).status).toBe(200);
+  await h.database.execute(sql`UPDATE waiting_room SET serving = arrivals`);
+}
+
+afterEach(async () => {
+  await ceiling(null);
+});
+
+test('when students wait and one floods their Start, then everyone reads the same line, the admin sees it, the other services are told; every answer keeps the ticket and the flood costs next to nothing; the place survives a new replica', async () => {
+  const [first, flooder] = [await inviteStudent(h), await inviteStudent(h)];
+  await holdTheLine();
+  const ahead = await start(first.token);
+  const mine = await start(flooder.token);
+  expect([ahead.status, mine.status]).toEqual([202, 202]);
+
+  // Everyone reads the same figures; the admin sees the line; the other services are told that students wait.
+  const line = await call(h.url, 'GET', '/api/waiting-room');
+  expect(line.json).toMatchObject({ serving: ahead.json.waiting.ticket - 1, perMinute: 1, waiting: 2 });
+  const view = await call(h.url, 'GET', '/api/admin/students/waiting-room');
+  expect(view.json).toMatchObject({ enabled: true, waiting: 2, ceilingPerMinute: 1, pressure: 'healthy' });
+  await eventually(async () => expect(await kv.get('waiting-room:busy')).toBe('2'));
+
+  const flood = await h.countQueries(() =>
+    Promise.all(Array.from({ length: 200 }, () => start(flooder.token))),
+  );
+  expect(new Set(flood.value.map((a) => `${a.status} ${a.json.waiting.ticket}`))).toEqual(
+    new Set([`202 ${mine.json.waiting.ticket}`]),
+  );
+  // At most a read and a ticket look-up for each second the flood lasted, not 200 of each.
+  expect(flood.queries).toBeLessThan(20);
+
+  // Another replica, started after this one's memory is gone: the same ticket, one place behind the first.
+  const fresh = await h.startReplica();
+  await new Promise((r) => setTimeout(r, 1_100));
+  const after = await start(flooder.token, fresh.url);
+  expect(after.json.waiting).toMatchObject({ ticket: mine.json.waiting.ticket, ahead: 1 });
+});
+
+test('when an administrator sets a bad limit, then it is refused (400) with a clear message and the limit stays', async () => {
+  expect((await ceiling(300)).status).toBe(200);
+  for (const bad of [0, 100_001, 2.5, '60', true, undefined]) {
+    const refused = await call(
+      h.url,
+      'PUT',
+      '/api/admin/students/waiting-room',
+      bad === undefined ? {} : { ceilingPerMinute: bad },
+    );
+    expect([refused.status, refused.json.message]).toEqual([
+      400,
+      expect.stringContaining('ceilingPerMinute must be a whole number from 1 to 100000, or null'),
+    ]);
+  }
+  expect((await call(h.url, 'GET', '/api/admin/students/waiting-room')).json.ceilingPerMinute).toBe(300);
+  expect((await fetch(`${h.url}/api/admin/students/waiting-room`)).status).toBe(401);
+});

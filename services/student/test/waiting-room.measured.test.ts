@@ -1,0 +1,60 @@
+import { eventually } from '@readiness/testing';
+import { sql } from 'drizzle-orm';
+import { adminToken, inviteStudent, useStudent, type JsonBody } from './harness';
+
+jest.setTimeout(60_000);
+
+// The waiting room as the product runs it: the rate follows the replica's measured pressure (here an event loop
+// late by more than 50 ms), between 6 and 300 starts a minute.
+const h = useStudent('embedded', {
+  config: {
+    WAITING_ROOM: 'measured',
+    WAITING_ROOM_LAG_MS: 50,
+    WAITING_ROOM_MAX_PER_MINUTE: 300,
+    WAITING_ROOM_MIN_PER_MINUTE: 6,
+  },
+});
+
+const ADMIN = adminToken();
+const call = async (method: string, path: string): Promise<{ status: number; json: JsonBody }> => {
+  const res = await fetch(`${h.url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}` } });
+  return { status: res.status, json: (await res.json()) as JsonBody };
+};
+const start = (token: string) => call('POST', `/api/student/${token}/start`);
+const view = async () => (await call('GET', '/api/admin/students/waiting-room')).json;
+
+test('when a replica measures pressure (its event loop held up), then the rate falls and a line forms; when the pressure ends, the rate climbs back', async () => {
+  const students = [];
+  for (let i = 0; i < 10; i++) students.push(await inviteStudent(h));
+  // A quiet product: a second's credit at hand.
+  await h.database.execute(sql`UPDATE waiting_room SET advanced_at = now() - interval '1 minute'`);
+  expect(await view()).toMatchObject({ pressure: 'healthy' });
+  // An arrival wakes the replica's look at the line; then the event loop is held 200 ms in every 250 for 4 s.
+  expect((await start((await inviteStudent(h)).token)).status).toBe(201);
+  const until = Date.now() + 4_000;
+  while (Date.now() < until) {
+    const busy = Date.now() + 200;
+    while (Date.now() < busy);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const pressed = await view();
+  expect(pressed.pressure).toBe('overloaded');
+  expect(pressed.perMinute).toBeLessThan(200);
+  // Ten at once: a second's worth start, the others wait.
+  const answers = await Promise.all(students.map((s) => start(s.token)));
+  const waiting = students.filter((_s, i) => answers[i]!.status === 202);
+  expect(waiting.length).toBeGreaterThan(0);
+  expect(answers.every((a) => a.status === 201 || a.status === 202)).toBe(true);
+  // Quiet again: the rate climbs by a tenth and the least rate each second, and everyone in line starts.
+  await eventually(
+    async () => expect((await view()).perMinute).toBeGreaterThan(pressed.perMinute),
+    'the rate climbing back',
+  );
+  for (const s of waiting) {
+    await eventually(
+      async () => expect((await start(s.token)).status).toBe(201),
+      'the student admitted',
+      20_000,
+    );
+  }
+});
