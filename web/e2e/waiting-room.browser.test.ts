@@ -26,8 +26,14 @@ import { inviteStudent, someone } from './steps';
 
 jest.setTimeout(240_000);
 
+let adminToken = '';
+
+// Registered before the product's own hooks, so that it runs while the product still does.
+afterAll(async () => {
+  if (adminToken) await setCeiling(null);
+});
+
 const file = productForFile();
-let adminToken: string;
 
 /** The admission ceiling, as the admin's Live screen sets it: a number a minute, or null for automatic. */
 async function setCeiling(ceilingPerMinute: number | null): Promise<void> {
@@ -71,10 +77,6 @@ beforeAll(async () => {
   adminToken = await file.superToken();
   await setCeiling(1);
 }, 180_000);
-
-afterAll(async () => {
-  if (adminToken) await setCeiling(null);
-});
 
 test('when the ceiling is one a minute, then students past the first see their place without a clock, in English and Arabic, and start by themselves once it is raised', async () => {
   // The first takes the minute's one admission (or waits too, when a student of another file took it just now).
