@@ -54,7 +54,8 @@ const objects = new Minio.Client({
   secretKey: process.env.S3_SECRET_KEY,
   region: 'us-east-1',
   pathStyle: true,
-  transportAgent: new http.Agent({ keepAlive: true, maxSockets: 50 }),
+  // As the kit's store: a free connection is dropped after 15 s, long before the server closes it (65 s).
+  transportAgent: new http.Agent({ keepAlive: true, maxSockets: 50, timeout: 15_000 }),
 });
 const STALE = new Set(['ECONNRESET', 'EPIPE']);
 const mailer = nodemailer.createTransport({

@@ -111,6 +111,7 @@ describe('chart: alerts and dashboard', () => {
       'ReadinessQueueDepth',
       'ReadinessServiceDown',
       'ReadinessStudentLatencyHigh',
+      'ReadinessWaitingLineGrowing',
     ]);
     for (const r of rules) expect(['critical', 'warning']).toContain(r.labels.severity);
   });
@@ -210,6 +211,13 @@ describe('chart: alerts and dashboard', () => {
         // Paused while students wait: full by design, no alert.
         'rabbitmq_queue_messages_ready{queue="report.result-recorded", vhost="/"}': '2000x30',
         'bus_consumers_yielding{job="readiness-report", queue="report.result-recorded"}': '1x30',
+        // Two replicas report the same line; it grows from minute 6, its first student past 5 minutes from minute 11.
+        'student_waiting_room_waiting{job="readiness-student", instance="10.0.0.3:9464"}': '0x5 100+100x25',
+        'student_waiting_room_waiting{job="readiness-student", instance="10.0.0.4:9464"}': '0x5 100+100x25',
+        'student_waiting_room_longest_wait_seconds{job="readiness-student", instance="10.0.0.3:9464"}':
+          '0x5 60+60x25',
+        'student_waiting_room_longest_wait_seconds{job="readiness-student", instance="10.0.0.4:9464"}':
+          '0x5 60+60x25',
       },
       // Nothing fires before its condition has held for its `for`.
       quiet: [
@@ -221,6 +229,7 @@ describe('chart: alerts and dashboard', () => {
         ['3m', 'ReadinessHighErrorRate'],
         ['5m', 'ReadinessStudentLatencyHigh'],
         ['5m', 'ReadinessQueueDepth'],
+        ['15m', 'ReadinessWaitingLineGrowing'],
       ],
       firing: [
         ['15m', 'ReadinessDeadlineJobStopped', {}],
@@ -235,12 +244,24 @@ describe('chart: alerts and dashboard', () => {
         ['15m', 'ReadinessHighErrorRate', { job: 'readiness-student' }],
         ['20m', 'ReadinessStudentLatencyHigh', {}],
         ['15m', 'ReadinessQueueDepth', { queue: 'notification.certificate-issued' }],
+        ['16m', 'ReadinessWaitingLineGrowing', {}],
       ],
+    },
+    {
+      // A long line that the admission keeps from growing: its students wait, but nothing is getting worse.
+      series: {
+        'student_waiting_room_waiting{job="readiness-student", instance="10.0.0.3:9464"}':
+          '3000x10 3000-50x20',
+        'student_waiting_room_longest_wait_seconds{job="readiness-student", instance="10.0.0.3:9464"}':
+          '600x30',
+      },
+      quiet: [['30m', 'ReadinessWaitingLineGrowing']],
+      firing: [],
     },
   ];
 
   (promtool ? test : test.skip)(
-    'when promtool replays a stuck job, a backlog, a dead replica, errors, slowness and a full queue, then each alert fires after its delay and not before',
+    'when promtool replays a stuck job, a backlog, a dead replica, errors, slowness, a full queue and a growing line, then each alert fires after its delay and not before',
     () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'rules-'));
       try {

@@ -44,6 +44,9 @@ export const SHARED_PRODUCT_ENV = {
   // A line forms only at an administrator's limit (waiting-room.browser.test.ts sets one): the lane's own load must
   // not put its students in line.
   WAITING_ROOM: 'limit-only',
+  // The files that form a line (the waiting room's and the Live screen's) pause the background work while it lasts:
+  // it resumes about 1.5 s after the line's flag has expired, so the next file's mails are not held back.
+  BUS_YIELD_CHECK_MS: '500',
   ...LTI_TEST_ENV,
 };
 

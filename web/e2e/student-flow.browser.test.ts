@@ -25,6 +25,7 @@ import {
   api,
   atPath,
   expectAccessible,
+  overflowing,
   resultShown,
   saveScreenshot,
   shown,
@@ -595,6 +596,60 @@ test("when an admin adds time on the Live screen, then the student's countdown m
   await expectAccessible(admin, 'result timeline');
   await timeline.scrollIntoViewIfNeeded();
   await saveScreenshot(admin, 'result-timeline', 'desktop');
+});
+
+test('when an admin limits admission on the Live screen, then the waiting room panel shows the line it forms, and Automatic lets it in, at desktop and phone width', async () => {
+  const admin = await open();
+  await signIn(admin, SUPER.email, SUPER.password);
+  const setCeiling = (ceilingPerMinute: number | null) =>
+    api(file.url, 'PUT', '/api/admin/students/waiting-room', {
+      token: adminToken,
+      body: { ceilingPerMinute },
+    });
+  try {
+    await admin.goto('/admin/live');
+    const panel = admin.getByRole('region', { name: 'Waiting room' });
+    await shown(panel.getByText('Nobody is waiting: every student starts at once.'));
+    await shown(panel.getByText("Automatic: the product's measured capacity"));
+    await expectAccessible(admin, 'waiting room');
+
+    await panel.getByLabel('Most starts a minute').fill('30');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await shown(toast(admin, 'Admission limit saved'));
+    await shown(panel.getByText('Limited by an admin: at most 30 starts a minute'));
+
+    // A line of the product's own: one start a minute, and three students asking to start at once.
+    expect((await setCeiling(1)).status).toBe(200);
+    const arrivals = await Promise.all([invite(), invite(), invite()]);
+    const starts = await Promise.all(
+      arrivals.map(({ token }) => api(file.url, 'POST', `/api/student/${encodeURIComponent(token)}/start`)),
+    );
+    expect(starts.filter((s) => s.status === 202).length).toBeGreaterThanOrEqual(2);
+    await shown(panel.getByText(/^[23] students$/), 10_000);
+    await shown(panel.getByText('Limited by an admin: at most 1 start a minute'));
+    await expectAccessible(admin, 'waiting room, a line');
+    if (screenshots) {
+      await shown(panel.getByText(/^[1-9]\d* s$/), 10_000);
+      await panel.screenshot({ path: path.join(OUT, 'live-waiting-room.png'), animations: 'disabled' });
+    }
+
+    const phone = await open(MOBILE);
+    await signIn(phone, SUPER.email, SUPER.password);
+    await phone.goto('/admin/live');
+    const small = phone.getByRole('region', { name: 'Waiting room' });
+    await shown(small.getByText(/^[23] students$/));
+    await expectAccessible(phone, 'waiting room, phone');
+    expect(await overflowing(phone)).toEqual([]);
+
+    await small.getByRole('button', { name: 'Automatic' }).click();
+    await shown(toast(phone, 'Admission is automatic again'));
+    await shown(small.getByText("Automatic: the product's measured capacity"));
+    // The line is let in, and the other screen follows at its next poll.
+    await shown(small.getByText('Nobody is waiting: every student starts at once.'), 10_000);
+    await shown(panel.getByText("Automatic: the product's measured capacity"), 10_000);
+  } finally {
+    expect((await setCeiling(null)).status).toBe(200);
+  }
 });
 
 /**

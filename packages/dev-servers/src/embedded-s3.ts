@@ -31,6 +31,10 @@ export async function startEmbeddedS3(options: { directory: string; port?: numbe
     vhostBuckets: false,
   });
   const address = await server.run();
+  // As the kit's servers (SERVER_KEEP_ALIVE_MS), far past its clients' pools (15 s). On Node's default (5 s, closed
+  // at 6) a client whose event loop ran late at a peak sent an upload on a connection this server had just closed:
+  // "socket hang up", a 503 to the student.
+  server.httpServer.keepAliveTimeout = 65_000;
   let closed = false;
   const endpoint = `http://127.0.0.1:${address.port}`;
   return {

@@ -1,5 +1,6 @@
 // s3rver ships no type declarations; this covers the part of its API the embedded store uses.
 declare module 's3rver' {
+  import type { Server } from 'node:http';
   import type { AddressInfo } from 'node:net';
 
   interface S3rverOptions {
@@ -16,6 +17,8 @@ declare module 's3rver' {
   class S3rver {
     constructor(options?: S3rverOptions);
     run(): Promise<AddressInfo>;
+    /** Set once `run` resolves. */
+    httpServer: Server;
     close(): Promise<void>;
   }
 

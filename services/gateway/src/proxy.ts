@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
+import { POOLED_CONNECTION_IDLE_MS } from '@readiness/kit/http';
 import type { Logger } from '@readiness/kit/logger';
 import { currentTraceFields } from '@readiness/kit/tracing';
 import client from 'prom-client';
@@ -253,11 +254,9 @@ function answerHeaders(upstreamRes: IncomingMessage, own: readonly string[]): st
  */
 export function createProxy(deps: { logger: Logger; registry: client.Registry }): Proxy {
   const { logger } = deps;
-  // Idle pooled sockets are closed before the upstream's keep-alive timeout (65 s in the kit) can close them under us.
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 256, timeout: 30_000 }),
-  };
+  // Idle pooled sockets are closed long before the upstream's keep-alive timeout can close them under us.
+  const pooled = { keepAlive: true, maxSockets: 256, timeout: POOLED_CONNECTION_IDLE_MS };
+  const agents = { 'http:': new http.Agent(pooled), 'https:': new https.Agent(pooled) };
   // Streams: one connection each, never pooled and never limited in number (each is one page following its attempt).
   const streamAgents = {
     'http:': new http.Agent({ keepAlive: false }),

@@ -113,6 +113,8 @@ export const configSchema = z
       .default(15),
     /** The event loop delay (99th percentile over a second) above which a replica reports pressure. */
     WAITING_ROOM_LAG_MS: z.coerce.number().int().min(10).max(60_000).default(200),
+    /** The time of the students' autosaves and submits (90th percentile over a second) above which it does. */
+    WAITING_ROOM_CALL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   })
   .superRefine((c, ctx) => {
     checkObjectStorage(c, ctx);

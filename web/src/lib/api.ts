@@ -155,6 +155,7 @@ export const api = createApi({
     'ReminderSettings',
     'RetentionSettings',
     'LiveAttempt',
+    'WaitingRoom',
     'Assessment',
     'AssessmentVersion',
     'Result',

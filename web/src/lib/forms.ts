@@ -11,9 +11,13 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { failAtField } from './form-errors';
 import { notify } from './toast';
+
+/** A whole number from `min` to `max`, blank included: every way to miss it is refused with the one `message`. */
+export const wholeNumberField = (min: number, max: number, message: string) =>
+  z.number({ error: message }).int(message).min(min, message).max(max, message);
 
 /**
  * Ties the UI kit's fields to a react-hook-form form: `field(name)` is the field's registration and its

@@ -13,9 +13,11 @@ import client from 'prom-client';
 import type { z } from 'zod';
 import { AppError, toAppError } from '../errors';
 import { redactUrl, requestContext, type Logger } from '../logger';
+import { SERVER_KEEP_ALIVE_MS } from './keep-alive';
 import { refuseNul } from './text';
 
 export { htmlPage, sendErrorPage, sendPage } from './html-page';
+export { POOLED_CONNECTION_IDLE_MS, SERVER_KEEP_ALIVE_MS } from './keep-alive';
 export {
   EMAIL_PATTERN,
   emailField,
@@ -405,7 +407,7 @@ export async function listen(app: RequestListener, port: number, host = '0.0.0.0
   });
   server.requestTimeout = 60_000;
   server.headersTimeout = 20_000;
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   const actual = (server.address() as AddressInfo).port;
   return {
     server,

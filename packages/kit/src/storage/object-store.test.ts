@@ -3,8 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { startEmbeddedS3 } from '@readiness/dev-servers';
+import { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnEmbeddedS3, startEmbeddedS3 } from '@readiness/dev-servers';
 import { AppError } from '../errors';
 import { createLogger } from '../logger';
 import { createObjectStore, type ObjectStore, type ObjectStoreConnection } from './index';
@@ -256,6 +257,55 @@ describe('ObjectStore when the server closes a kept-alive connection as it is re
     } finally {
       store.close();
       proxy.close();
+      await s3.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+/** Keeps the event loop busy, as one long turn of a saturated service does: no timer and no socket event runs. */
+function busyFor(ms: number) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // spinning on purpose
+  }
+}
+
+describe('ObjectStore when its event loop lags while a kept-alive connection sits idle', () => {
+  test("when one turn of the loop outlasts Node's default keep-alive and then sends an upload, then it goes out on a connection the server still holds, with no second try", async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'readiness-s3-'));
+    // A process of its own, as in the product: this test's busy loop must not hold up the server's timers.
+    const s3 = await spawnEmbeddedS3({ directory });
+    const lines: Array<{ msg: string }> = [];
+    const destination = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as { msg: string });
+        done();
+      },
+    });
+    const store = createObjectStore({
+      ...s3,
+      bucket: `readiness-lag-${randomUUID().slice(0, 8)}`,
+      logger: createLogger({ name: 'storage-test', level: 'info', destination }),
+    });
+    try {
+      await store.ensureBucket();
+      const body = randomBytes(2048);
+      const sha256 = createHash('sha256').update(body).digest('hex');
+      await store.put('first.pdf', body, { contentType: 'application/pdf' });
+      // Idle for 7 s, the last 6 with the loop busy: the free connection's expiry (a timer) cannot run, and a
+      // server on Node's default keep-alive (5 s announced, closed a second later) has closed its end meanwhile.
+      await sleep(1_000);
+      busyFor(6_000);
+      await store.put('second.pdf', () => Readable.from([body]), {
+        contentType: 'application/pdf',
+        size: body.length,
+        sha256,
+      });
+      expect(lines.map((l) => l.msg).filter((m) => m.includes('sent again'))).toEqual([]);
+      expect(await store.getBuffer('second.pdf')).toEqual(body);
+    } finally {
+      store.close();
       await s3.close();
       await rm(directory, { recursive: true, force: true });
     }

@@ -4,6 +4,7 @@ import https from 'node:https';
 import { Readable } from 'node:stream';
 import { Client } from 'minio';
 import { AppError, notFound } from '../errors';
+import { POOLED_CONNECTION_IDLE_MS } from '../http/keep-alive';
 import type { Logger } from '../logger';
 
 /** Where and as whom: `S3_ENDPOINT`, `S3_ACCESS_KEY` and `S3_SECRET_KEY` (see `./config`). */
@@ -84,11 +85,6 @@ const MISSING_CODES = new Set(['NotFound', 'NoSuchKey']);
  */
 const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
-/**
- * Free connections are dropped shortly before the server's announced keep-alive timeout (Node honours the
- * server's `Keep-Alive: timeout=N` only under an agent timeout); no request waits on a socket this long anyway.
- */
-const SOCKET_IDLE_MS = 60_000;
 
 /** True for the 404 `get`, `getBuffer` and `stat` throw when the object does not exist. */
 export const isMissingObject = (err: unknown): boolean => err instanceof AppError && err.httpStatus === 404;
@@ -164,7 +160,9 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
   const connection = parseS3Endpoint(options.endpoint);
   const { bucket, logger } = options;
   const region = options.region ?? 'us-east-1';
-  const agentOptions = { keepAlive: true, maxSockets: 50, timeout: SOCKET_IDLE_MS };
+  // Free connections are dropped well before the server closes them. With an agent timeout Node also honours a
+  // shorter `Keep-Alive: timeout=N` the server announces, dropping them a second before it.
+  const agentOptions = { keepAlive: true, maxSockets: 50, timeout: POOLED_CONNECTION_IDLE_MS };
   const agent = connection.useSSL ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const client = new Client({
     endPoint: connection.endPoint,

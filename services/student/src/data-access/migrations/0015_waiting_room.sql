@@ -11,6 +11,8 @@ CREATE TABLE waiting_room (
   per_second double precision CHECK (per_second > 0),
   advanced_at timestamptz NOT NULL DEFAULT now(),
   adjusted_at timestamptz NOT NULL DEFAULT now(),
+  -- The tickets admitted (served and taken) when the rate was last adjusted: what went through since is measured.
+  admitted_mark double precision NOT NULL DEFAULT 0,
   pressure_until timestamptz,
   ceiling_per_minute integer CHECK (ceiling_per_minute BETWEEN 1 AND 100000),
   ceiling_updated_at timestamptz,
@@ -91,9 +93,10 @@ END
 $$;
 
 -- One replica's look at the line, once a second while students arrive or wait: its pressure noted for three
--- seconds, the rate adjusted at most once a second by whichever replica comes first (down by 30 % under any
--- replica's pressure, never below `least`; otherwise up by 10 % and `least`, never above the ceiling or `bound`),
--- admissions held too long dropped, and the line's figures.
+-- seconds, the rate adjusted at most once a second by whichever replica comes first (under any replica's pressure:
+-- 30 % below what was admitted since the last adjustment, never below `least`, so that the line takes over within a
+-- second of the pressure; otherwise up by 10 % and `least`, never above the ceiling or `bound`), admissions held too
+-- long dropped, and the line's figures.
 CREATE FUNCTION waiting_room_tick(pressure boolean, least_rate double precision, bound double precision, hold interval)
 RETURNS TABLE (serving double precision, per_second double precision, waiting bigint, longest_wait_seconds double precision,
   under_pressure boolean, ceiling_per_minute integer)
@@ -101,6 +104,8 @@ LANGUAGE plpgsql AS $$
 DECLARE
   room waiting_room;
   rate double precision;
+  admitted double precision;
+  went double precision;
 BEGIN
   room := waiting_room_advance(bound);
   IF pressure THEN
@@ -109,8 +114,10 @@ BEGIN
   END IF;
   rate := waiting_room_rate(room, bound);
   IF room.adjusted_at <= now() - interval '900 milliseconds' THEN
-    UPDATE waiting_room SET adjusted_at = now(), per_second = CASE
-        WHEN room.pressure_until > now() THEN GREATEST(least_rate, rate * 0.7)
+    admitted := LEAST(floor(room.serving), room.arrivals);
+    went := (admitted - room.admitted_mark) / EXTRACT(EPOCH FROM now() - room.adjusted_at);
+    UPDATE waiting_room SET adjusted_at = now(), admitted_mark = admitted, per_second = CASE
+        WHEN room.pressure_until > now() THEN GREATEST(least_rate, LEAST(rate, went) * 0.7)
         ELSE rate * 1.1 + least_rate
       END
     WHERE only_row

@@ -209,6 +209,10 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
       const hit = recent.get(key);
       return hit && Date.now() - hit.at < FIGURES_FRESH_MS ? hit.waiting : undefined;
     },
+    /** A call of a student already taking the test took `ms` (autosave, submit): pressure when they are slow. */
+    served(ms: number) {
+      feel?.served(ms);
+    },
     /** The line's figures everyone may read (the same for all: a second old at most on this replica). */
     async line(): Promise<PublicLine> {
       const f = await lineFigures();

@@ -1,9 +1,14 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
-/** What a replica counts as pressure: its event loop late, its database connections all taken. */
+/**
+ * What a replica counts as pressure: its event loop late, its database connections all taken, or the calls of the
+ * students already taking the test (autosaves, submits) slow.
+ */
 export interface PressureLimits {
   /** The event loop's delay (99th percentile over the last look) above which the replica is under pressure. */
   lagMs: number;
+  /** The students' calls' time (90th percentile over the last look, from 5 calls) above which it is. */
+  callMs: number;
 }
 
 /** One look's readings. */
@@ -11,11 +16,16 @@ export interface PressureReading {
   lagMs: number;
   /** The share of samples since the last look at which callers waited for a database connection. */
   poolWaitShare: number;
+  /** The 90th percentile of the students' calls since the last look; null under 5 calls. */
+  callP90Ms: number | null;
 }
 
-/** The rule: late by more than the limit, or callers waiting for a connection at half the samples or more. */
+/** Calls fewer than this since the last look say nothing of their time. */
+const CALLS_TO_JUDGE = 5;
+
+/** The rule: late, callers waiting for a connection at half the samples or more, or the students' calls slow. */
 export const underPressure = (r: PressureReading, limits: PressureLimits) =>
-  r.lagMs > limits.lagMs || r.poolWaitShare >= 0.5;
+  r.lagMs > limits.lagMs || r.poolWaitShare >= 0.5 || (r.callP90Ms !== null && r.callP90Ms > limits.callMs);
 
 /**
  * The replica's pressure, measured: the event loop's delay (Node's histogram, 20 ms resolution) and the database
@@ -26,17 +36,28 @@ export function pressureGauge(waitingForConnection: () => number) {
   loop.enable();
   let samples = 0;
   let waited = 0;
+  let calls: number[] = [];
   return {
     sample() {
       samples += 1;
       if (waitingForConnection() > 0) waited += 1;
     },
+    /** A student's call (autosave, submit) took `ms`. */
+    served(ms: number) {
+      if (calls.length < 10_000) calls.push(ms);
+    },
     look(): PressureReading {
       this.sample();
-      const reading = { lagMs: loop.percentile(99) / 1e6, poolWaitShare: waited / samples };
+      calls.sort((a, b) => a - b);
+      const reading = {
+        lagMs: loop.percentile(99) / 1e6,
+        poolWaitShare: waited / samples,
+        callP90Ms: calls.length >= CALLS_TO_JUDGE ? calls[Math.ceil(calls.length * 0.9) - 1]! : null,
+      };
       loop.reset();
       samples = 0;
       waited = 0;
+      calls = [];
       return reading;
     },
     stop: () => loop.disable(),

@@ -18,12 +18,13 @@ describe('a ticket’s place', () => {
 });
 
 describe('a replica’s pressure', () => {
-  const limits = { lagMs: 200 };
+  const limits = { lagMs: 200, callMs: 250 };
   test.each([
-    [{ lagMs: 20, poolWaitShare: 0 }, false],
-    [{ lagMs: 200, poolWaitShare: 0.49 }, false],
-    [{ lagMs: 201, poolWaitShare: 0 }, true],
-    [{ lagMs: 10, poolWaitShare: 0.5 }, true],
+    [{ lagMs: 20, poolWaitShare: 0, callP90Ms: null }, false],
+    [{ lagMs: 200, poolWaitShare: 0.49, callP90Ms: 250 }, false],
+    [{ lagMs: 201, poolWaitShare: 0, callP90Ms: null }, true],
+    [{ lagMs: 10, poolWaitShare: 0.5, callP90Ms: 20 }, true],
+    [{ lagMs: 10, poolWaitShare: 0, callP90Ms: 251 }, true],
   ])('%j is pressure: %s', (reading, pressed) => {
     expect(underPressure(reading, limits)).toBe(pressed);
   });

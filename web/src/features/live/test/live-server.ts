@@ -7,17 +7,39 @@ import { regularAdmin } from '../../../testing/fixtures';
 import { renderApp } from '../../../testing/render';
 import { openSession, server } from '../../../testing/server';
 import type { LiveAttempt } from '../api/live-api';
+import type { WaitingRoom, WaitingRoomChange } from '../api/waiting-room-api';
 
 /*
  * An in-memory stand-in for the student service's Live operations: server-side search and paging over the
  * attempts in progress, least time left first; extending moves a deadline, ending takes the attempt off the list.
+ * The waiting room answers its figures and keeps the admission limit it is given.
  */
 export const live = {
   attempts: [] as LiveAttempt[],
   listQueries: [] as URLSearchParams[],
   extended: [] as { attemptId: string; body: unknown }[],
   ended: [] as { attemptId: string; body: unknown }[],
+  room: null as unknown as WaitingRoom,
+  roomChanges: [] as WaitingRoomChange[],
 };
+
+/** The waiting room's answer when nobody waits: automatic, admitting at the measured capacity. */
+export const emptyRoom = (): WaitingRoom => ({
+  enabled: true,
+  serving: 0,
+  waiting: 0,
+  longestWaitSeconds: 0,
+  perMinute: 240,
+  ceilingPerMinute: null,
+  pressure: 'healthy',
+  admittedLastMinute: 12,
+});
+
+export const CEILING_MESSAGE = 'ceilingPerMinute must be a whole number from 1 to 100000, or null';
+
+/** The service's refusal of a limit, naming the field it is about. */
+export const ceilingRefused = () =>
+  refusal(400, { message: CEILING_MESSAGE, code: 'validation_failed', field: 'ceilingPerMinute' });
 
 export const CLOSED_MESSAGE = 'This attempt is no longer in progress';
 
@@ -48,6 +70,8 @@ export const attempt = ({
 });
 
 export function seedAttempts(): void {
+  live.room = emptyRoom();
+  live.roomChanges.length = 0;
   live.listQueries.length = 0;
   live.extended.length = 0;
   live.ended.length = 0;
@@ -90,6 +114,15 @@ export function seedAttempts(): void {
 const notFound = () => refusal(404, { message: 'Attempt not found', code: 'not_found' });
 
 const handlers = [
+  http.get('/api/admin/students/waiting-room', () =>
+    answer('/api/admin/students/waiting-room', 'get', live.room),
+  ),
+  http.put('/api/admin/students/waiting-room', async ({ request }) => {
+    const body = await request.json();
+    live.roomChanges.push(body);
+    live.room = { ...live.room, ceilingPerMinute: body.ceilingPerMinute };
+    return answer('/api/admin/students/waiting-room', 'put', live.room);
+  }),
   http.get('/api/admin/live', ({ request }) => {
     const params = new URL(request.url).searchParams;
     live.listQueries.push(params);

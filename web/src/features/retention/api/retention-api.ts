@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { api } from '../../../lib/api';
 import { request } from '../../../lib/api-request';
+import { wholeNumberField } from '../../../lib/forms';
 import type { ApiAnswer, ApiBody } from '../../../lib/api-types';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 
@@ -12,11 +13,7 @@ export type RetentionChange = ApiBody<'/api/admin/students/retention', 'put'>;
 
 const MONTHS_MESSAGE = adminT('retention.monthsInvalid');
 export const retentionSchema = z.object({
-  months: z
-    .number({ error: MONTHS_MESSAGE })
-    .int(MONTHS_MESSAGE)
-    .min(1, MONTHS_MESSAGE)
-    .max(120, MONTHS_MESSAGE),
+  months: wholeNumberField(1, 120, MONTHS_MESSAGE),
 });
 export type RetentionInput = z.infer<typeof retentionSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { api, LIST } from '../../../lib/api';
 import { request } from '../../../lib/api-request';
+import { wholeNumberField } from '../../../lib/forms';
 import { emailField } from '../../auth/api/schemas';
 import { adminT } from '../../../i18n/admin/admin-i18n';
 import type {
@@ -39,11 +40,7 @@ export const statusLabel = (status: StudentStatus) =>
 // SPEC §5: name required, min 2; email required and well-formed; phoneNumber optional, no format rule.
 const EXTRA_TIME_MESSAGE = adminT('students.extraTime.invalid');
 /** An accommodation: this much more time than the assessment's limit (0, 25, 50, 100 or any 0–300). */
-export const extraTimeField = z
-  .number({ error: EXTRA_TIME_MESSAGE })
-  .int(EXTRA_TIME_MESSAGE)
-  .min(0, EXTRA_TIME_MESSAGE)
-  .max(300, EXTRA_TIME_MESSAGE);
+export const extraTimeField = wholeNumberField(0, 300, EXTRA_TIME_MESSAGE);
 
 export const inviteStudentSchema = z.object({
   name: z
