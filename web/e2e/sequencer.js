@@ -24,6 +24,8 @@ const SHARED_ORDER = [
   'lti-launch.browser.test.ts',
   'retention.browser.test.ts',
   'student-export.e2e.test.ts',
+  // It lowers the admission ceiling while it runs: last, so that no other file's student waits in its line.
+  'waiting-room.browser.test.ts',
 ];
 
 class BrowserLaneSequencer extends Sequencer {

@@ -46,6 +46,20 @@ const ar: Catalogue = {
     '{count, plural, zero {# سؤال} one {سؤال واحد} two {سؤالان} few {# أسئلة} many {# سؤالًا} other {# سؤال}}',
   'welcome.start': 'بدء التقييم',
 
+  // The waiting room
+  'waiting.title': 'أنت في قائمة الانتظار للبدء',
+  'waiting.place': 'ترتيبك في قائمة الانتظار: {place, number}',
+  'waiting.estimateUnderMinute': 'مدة الانتظار المتوقعة: أقل من دقيقة',
+  'waiting.estimateMinutes':
+    'مدة الانتظار المتوقعة: نحو {minutes, plural, zero {# دقيقة} one {دقيقة واحدة} two {دقيقتين} few {# دقائق} many {# دقيقة} other {# دقيقة}}',
+  'waiting.estimateHours':
+    'مدة الانتظار المتوقعة: نحو {hours, plural, zero {# ساعة} one {ساعة واحدة} two {ساعتين} few {# ساعات} many {# ساعة} other {# ساعة}}',
+  'waiting.notStarted':
+    'لم يبدأ احتساب وقتك بعد. يُرجى إبقاء هذه الصفحة مفتوحة: سيبدأ تقييمك تلقائيًا عندما يحين دورك.',
+  'waiting.turnTitle': 'حان دورك',
+  'waiting.turnText': 'يبدأ احتساب وقتك عند الضغط على زر بدء التقييم.',
+  'waiting.documentTitle': 'حان دورك — Readiness',
+
   // The check before the clock starts
   'check.title': 'قبل البدء',
   'check.ok': 'سليم',

@@ -48,6 +48,18 @@ const en = {
   'welcome.sectionQuestions': '{count, plural, one {# question} other {# questions}}',
   'welcome.start': 'Start Assessment',
 
+  // The waiting room: in line before the clock starts (docs/waiting-room.md)
+  'waiting.title': 'You are in line to start',
+  'waiting.place': 'You are number {place, number} in line',
+  'waiting.estimateUnderMinute': 'Estimated wait: less than a minute',
+  'waiting.estimateMinutes': 'Estimated wait: about {minutes, plural, one {# minute} other {# minutes}}',
+  'waiting.estimateHours': 'Estimated wait: about {hours, plural, one {# hour} other {# hours}}',
+  'waiting.notStarted':
+    'Your time has not started. Keep this page open: your assessment will start by itself when it is your turn.',
+  'waiting.turnTitle': 'It is your turn',
+  'waiting.turnText': 'Your time starts when you press Start Assessment.',
+  'waiting.documentTitle': 'It is your turn — Readiness',
+
   // The check before the clock starts
   'check.title': 'Before you start',
   'check.ok': 'OK',

@@ -42,6 +42,19 @@ const es: Catalogue = {
   'welcome.sectionQuestions': '{count, plural, one {# pregunta} other {# preguntas}}',
   'welcome.start': 'Comenzar la evaluación',
 
+  // The waiting room
+  'waiting.title': 'Está en la fila para comenzar',
+  'waiting.place': 'Usted es el número {place, number} en la fila',
+  'waiting.estimateUnderMinute': 'Espera estimada: menos de un minuto',
+  'waiting.estimateMinutes':
+    'Espera estimada: aproximadamente {minutes, plural, one {# minuto} other {# minutos}}',
+  'waiting.estimateHours': 'Espera estimada: aproximadamente {hours, plural, one {# hora} other {# horas}}',
+  'waiting.notStarted':
+    'Su tiempo aún no ha comenzado. Mantenga esta página abierta: su evaluación comenzará automáticamente cuando sea su turno.',
+  'waiting.turnTitle': 'Es su turno',
+  'waiting.turnText': 'Su tiempo comienza cuando pulse Comenzar la evaluación.',
+  'waiting.documentTitle': 'Es su turno — Readiness',
+
   // The check before the clock starts
   'check.title': 'Antes de empezar',
   'check.ok': 'Correcto',

@@ -44,6 +44,18 @@ const fr: Catalogue = {
   'welcome.sectionQuestions': '{count, plural, one {# question} other {# questions}}',
   'welcome.start': 'Commencer l’évaluation',
 
+  // The waiting room
+  'waiting.title': 'Vous êtes dans la file d’attente',
+  'waiting.place': 'Vous êtes le numéro {place, number} dans la file',
+  'waiting.estimateUnderMinute': 'Attente estimée : moins d’une minute',
+  'waiting.estimateMinutes': 'Attente estimée : environ {minutes, plural, one {# minute} other {# minutes}}',
+  'waiting.estimateHours': 'Attente estimée : environ {hours, plural, one {# heure} other {# heures}}',
+  'waiting.notStarted':
+    'Votre temps n’a pas encore commencé. Gardez cette page ouverte : votre évaluation commencera d’elle-même quand ce sera votre tour.',
+  'waiting.turnTitle': 'C’est votre tour',
+  'waiting.turnText': 'Votre temps commence lorsque vous appuyez sur Commencer l’évaluation.',
+  'waiting.documentTitle': 'C’est votre tour — Readiness',
+
   // The check before the clock starts
   'check.title': 'Avant de commencer',
   'check.ok': 'OK',

@@ -41,6 +41,18 @@ const pt: Catalogue = {
   'welcome.sectionQuestions': '{count, plural, one {# pergunta} other {# perguntas}}',
   'welcome.start': 'Iniciar a avaliação',
 
+  // The waiting room
+  'waiting.title': 'Você está na fila para começar',
+  'waiting.place': 'Você é o número {place, number} na fila',
+  'waiting.estimateUnderMinute': 'Espera estimada: menos de um minuto',
+  'waiting.estimateMinutes': 'Espera estimada: cerca de {minutes, plural, one {# minuto} other {# minutos}}',
+  'waiting.estimateHours': 'Espera estimada: cerca de {hours, plural, one {# hora} other {# horas}}',
+  'waiting.notStarted':
+    'Seu tempo ainda não começou. Mantenha esta página aberta: sua avaliação começará sozinha quando chegar a sua vez.',
+  'waiting.turnTitle': 'Chegou a sua vez',
+  'waiting.turnText': 'Seu tempo começa quando você pressionar Iniciar a avaliação.',
+  'waiting.documentTitle': 'Chegou a sua vez — Readiness',
+
   // The check before the clock starts
   'check.title': 'Antes de começar',
   'check.ok': 'OK',

@@ -1,6 +1,14 @@
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs } from '@reduxjs/toolkit/query/react';
 import { request } from '../../../lib/api-request';
-import type { AssessmentLoad, StartAnswer, StudentResult, SubmitAnswer, SubmitBody } from './types';
+import type {
+  AssessmentLoad,
+  StartAnswer,
+  StudentResult,
+  SubmitAnswer,
+  SubmitBody,
+  WaitingAnswer,
+  WaitingRoomFigures,
+} from './types';
 
 /*
  * The student pages' own API slice (STYLE §12). A student proves who they are by the invitation token in
@@ -36,9 +44,16 @@ export const studentApi = createApi({
       // A later visit must see the attempt as the server has it now, never a cached copy.
       keepUnusedDataFor: 0,
     }),
-    startAssessment: build.mutation<StartAnswer & { receivedAt: number }, string>({
+    // Started (201, or 200 for the attempt in progress), or in line to start (202: `waiting`).
+    startAssessment: build.mutation<(StartAnswer | WaitingAnswer) & { receivedAt: number }, string>({
       query: (token) => request('/api/student/{token}/start', 'post', { path: { token } }),
-      transformResponse: (body: StartAnswer) => ({ ...body, receivedAt: Date.now() }),
+      transformResponse: (body: StartAnswer | WaitingAnswer) => ({ ...body, receivedAt: Date.now() }),
+    }),
+    // The waiting page polls it; every answer is a new look at the line, never a cached one.
+    getWaitingRoom: build.query<WaitingRoomFigures & { receivedAt: number }, void>({
+      query: () => request('/api/waiting-room', 'get'),
+      transformResponse: (body: WaitingRoomFigures) => ({ ...body, receivedAt: Date.now() }),
+      keepUnusedDataFor: 0,
     }),
     submitAssessment: build.mutation<SubmitAnswer, SubmitArgs>({
       query: ({ token, body }) =>
@@ -62,6 +77,7 @@ export const studentApi = createApi({
 export const {
   useGetStudentAssessmentQuery,
   useStartAssessmentMutation,
+  useLazyGetWaitingRoomQuery,
   useSubmitAssessmentMutation,
   useGetStudentResultsQuery,
 } = studentApi;

@@ -28,6 +28,10 @@ export type StudentResultSection = StudentResult['sections'][number];
 
 /** `POST /api/student/{token}/start`: a new attempt (201) or the one in progress (200). */
 export type StartAnswer = ApiAnswer<'/api/student/{token}/start', 'post'>;
+/** Start's 202: not admitted yet, in line with a ticket; no attempt exists and no time runs. */
+export type WaitingAnswer = ApiAnswer<'/api/student/{token}/start', 'post', 202>;
+/** `GET /api/waiting-room`: the line's public figures, the same for everyone. */
+export type WaitingRoomFigures = ApiAnswer<'/api/waiting-room', 'get'>;
 
 export type SubmitBody = ApiBody<'/api/student/{token}/submit', 'post'>;
 /** The result at once (200), or the submission taken and its result on the way (202). */

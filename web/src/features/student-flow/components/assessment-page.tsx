@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { Button, Spinner } from '../../../components/ui';
 import { isHttpError } from '../../../lib/errors';
@@ -9,10 +9,12 @@ import { useGetStudentAssessmentQuery, useStartAssessmentMutation } from '../api
 import type { Attempt, StudentAssessment } from '../api/types';
 import { clockOffset } from '../clock';
 import { useStudentLanguage } from '../hooks/use-student-language';
+import { forgetWaiting, rememberWaiting, wasWaiting, type LineFigures } from '../waiting-room';
 import type { CompleteState } from './complete-page';
 import { InvalidLinkPage } from './invalid-link-page';
 import { StudentShell } from './student-shell';
 import { TestScreen } from './test-screen';
+import { WaitingView, YourTurnView } from './waiting-view';
 import { WelcomeView } from './welcome-view';
 
 interface Running {
@@ -22,6 +24,16 @@ interface Running {
   offset: number;
   fresh: boolean;
 }
+
+/** In line to start: the ticket, the line as Start last described it, and whether the turn came while away. */
+interface Queue {
+  ticket: number;
+  line: LineFigures;
+  turn: boolean;
+}
+
+/** Why Start is called: the student pressed it, their turn came while the page was seen, or a reload in line. */
+type StartCause = 'press' | 'admitted' | 'resume';
 
 const errorCode = (error: unknown) =>
   isHttpError(error) ? (error.data as { code?: string } | undefined)?.code : undefined;
@@ -33,8 +45,9 @@ const deadLink = (error: unknown) =>
 /**
  * `/assessment/{inviteToken}` (SPEC §2, §4): the welcome page, then the test. An attempt already in
  * progress (a reload, a crash, another device) opens straight into the test with its saved answers and
- * the time really left: the welcome page would only stand between the student and a running clock. Either shows
- * in the student's language, active before the first word. A link that does not work shows its own page
+ * the time really left: the welcome page would only stand between the student and a running clock. At the peak, Start
+ * may answer that the student is in line (202): the page shows their place, without a clock, until their turn.
+ * Each shows in the student's language, active before the first word. A link that does not work shows its own page
  * here, in the visitor's language: SPEC §4's redirect to `/` is the admin portal's only.
  */
 export function AssessmentPage() {
@@ -47,7 +60,10 @@ export function AssessmentPage() {
   const t = useT();
   const language = useStudentLanguage(inviteToken, data?.language);
   const [running, setRunning] = useState<Running | null>(null);
+  const [queue, setQueue] = useState<Queue | null>(null);
   const handled = useRef<unknown>(null);
+  const calling = useRef(false);
+  const resumed = useRef(false);
   const complete = `/assessment/${encodeURIComponent(inviteToken)}/complete`;
 
   useEffect(() => {
@@ -85,29 +101,81 @@ export function AssessmentPage() {
     [data, running],
   );
 
-  const onStart = async () => {
-    try {
-      const answer = await start(inviteToken).unwrap();
-      setRunning({
-        attempt: answer.attempt,
-        assessment: answer.assessment,
-        offset: clockOffset(answer.serverNow, answer.receivedAt),
-        fresh: true,
-      });
-      window.scrollTo(0, 0);
-      notify.success(t('start.started'));
-    } catch (e) {
-      const code = errorCode(e);
-      if (code === 'already_completed') {
-        notify.info(t('load.alreadyCompleted'));
-        void navigate(complete, { replace: true, state: {} satisfies CompleteState });
-      } else if (code === 'awaiting_result') {
-        void navigate(complete, { replace: true, state: { waitFor: {} } satisfies CompleteState });
-      } else {
-        notify.error(t('start.failed'));
+  const onStart = useCallback(
+    async (cause: StartCause) => {
+      // A poll and the tab coming back may both find the turn: one Start at a time.
+      if (calling.current) return;
+      calling.current = true;
+      try {
+        const answer = await start(inviteToken).unwrap();
+        if ('waiting' in answer) {
+          // In line: no attempt, no clock; the same token keeps this ticket, a reload included.
+          rememberWaiting(inviteToken, answer.waiting.ticket);
+          setQueue({
+            ticket: answer.waiting.ticket,
+            line: {
+              serving: answer.line.serving,
+              perMinute: answer.line.perMinute,
+              receivedAt: answer.receivedAt,
+            },
+            turn: false,
+          });
+          if (cause === 'press') window.scrollTo(0, 0);
+          return;
+        }
+        forgetWaiting(inviteToken);
+        setQueue(null);
+        setRunning({
+          attempt: answer.attempt,
+          assessment: answer.assessment,
+          offset: clockOffset(answer.serverNow, answer.receivedAt),
+          fresh: true,
+        });
+        window.scrollTo(0, 0);
+        notify.success(t('start.started'));
+      } catch (e) {
+        const code = errorCode(e);
+        if (code === 'already_completed') {
+          forgetWaiting(inviteToken);
+          notify.info(t('load.alreadyCompleted'));
+          void navigate(complete, { replace: true, state: {} satisfies CompleteState });
+        } else if (code === 'awaiting_result') {
+          forgetWaiting(inviteToken);
+          void navigate(complete, { replace: true, state: { waitFor: {} } satisfies CompleteState });
+        } else if (cause !== 'admitted') {
+          // A turn that failed to start is found again by the next poll, which tries again.
+          notify.error(t('start.failed'));
+        }
+      } finally {
+        calling.current = false;
       }
-    }
-  };
+    },
+    [start, inviteToken, navigate, complete, t],
+  );
+
+  // The turn came: a page in sight starts by itself; a hidden one waits for the student to come back and press Start.
+  const onAdmitted = useCallback(() => {
+    if (document.visibilityState === 'visible') void onStart('admitted');
+    else setQueue((before) => before && { ...before, turn: true });
+  }, [onStart]);
+
+  const welcome = Boolean(
+    data && language.ready && !data.alreadyCompleted && !data.awaitingResult && !data.attempt,
+  );
+
+  // A reload while in line asks Start again, which answers with the same ticket; never in a hidden tab, where an
+  // admitted ticket would start a clock nobody sees.
+  useEffect(() => {
+    if (!welcome || resumed.current || !wasWaiting(inviteToken)) return;
+    const resume = () => {
+      if (document.visibilityState !== 'visible' || resumed.current) return;
+      resumed.current = true;
+      void onStart('resume');
+    };
+    resume();
+    document.addEventListener('visibilitychange', resume);
+    return () => document.removeEventListener('visibilitychange', resume);
+  }, [welcome, inviteToken, onStart]);
 
   if (testLoad && running) {
     return (
@@ -131,16 +199,19 @@ export function AssessmentPage() {
 
   if (isError && !isFetching && deadLink(error)) return <InvalidLinkPage />;
 
-  const welcome = data && language.ready && !data.alreadyCompleted && !data.awaitingResult && !data.attempt;
   return (
     <StudentShell aside={welcome ? <LanguageSelect onChange={language.choose} /> : undefined}>
-      {welcome ? (
+      {welcome && data && queue?.turn ? (
+        <YourTurnView load={data} starting={starting} onStart={() => void onStart('press')} />
+      ) : welcome && data && queue ? (
+        <WaitingView load={data} ticket={queue.ticket} line={queue.line} onAdmitted={onAdmitted} />
+      ) : welcome && data ? (
         <WelcomeView
           token={inviteToken}
           load={data}
           offset={clockOffset(data.serverNow, data.receivedAt)}
           starting={starting}
-          onStart={() => void onStart()}
+          onStart={() => void onStart('press')}
         />
       ) : isError && !isFetching ? (
         <div className="card card__body stack" role="alert">

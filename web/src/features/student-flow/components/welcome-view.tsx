@@ -17,6 +17,22 @@ function duration(t: Translate, seconds: number): string {
   return rest ? t('welcome.minutesSeconds', { minutes, seconds: rest }) : t('welcome.minutes', { minutes });
 }
 
+/** The page's heading and the student it is for; the waiting page keeps it too. */
+export function WelcomeIntro({ student }: { student: AssessmentLoad['student'] }) {
+  const t = useT();
+  return (
+    <div className="welcome__intro">
+      <h1 className="student__title">{t('app.heading')}</h1>
+      <p className="welcome__student">
+        <strong>
+          <bdi>{student.name}</bdi>
+        </strong>{' '}
+        <span className="muted">{student.email}</span>
+      </p>
+    </div>
+  );
+}
+
 interface WelcomeViewProps {
   token: string;
   load: AssessmentLoad;
@@ -39,15 +55,7 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
   const time = duration(t, student.timeLimitSeconds ?? assessment.timeLimit * 60);
   return (
     <div className="welcome stack">
-      <div className="welcome__intro">
-        <h1 className="student__title">{t('app.heading')}</h1>
-        <p className="welcome__student">
-          <strong>
-            <bdi>{student.name}</bdi>
-          </strong>{' '}
-          <span className="muted">{student.email}</span>
-        </p>
-      </div>
+      <WelcomeIntro student={student} />
 
       {previousAttempt && (
         <section className="card card__body previous-attempt" aria-labelledby="previous-attempt-title">

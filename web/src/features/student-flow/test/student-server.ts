@@ -260,7 +260,25 @@ export const db = {
   languagePuts: [] as Language[],
   /** How the language switch answers: 200 and kept, or no connection. */
   languageAnswer: 'keep' as 'keep' | 'offline',
+  /** The waiting room's line: none admits every Start at once; else Start answers 202 until it serves the ticket. */
+  line: null as WaitingLine | null,
+  /** The ticket Ada's token holds in the line (the same on every Start). */
+  ticket: null as number | null,
+  /** How many times Start was called. */
+  starts: 0,
+  /** How many times the line's figures were asked for. */
+  linePolls: 0,
+  /** How the line's figures answer: 200, or no connection. */
+  lineAnswer: 'answer' as 'answer' | 'offline',
 };
+
+/** The line as the student service holds it: the ticket being served, the rate, and the next ticket it hands out. */
+export interface WaitingLine {
+  serving: number;
+  perMinute: number;
+  waiting: number;
+  nextTicket: number;
+}
 
 export function resetStudentDb(): void {
   db.clockAhead = 0;
@@ -288,6 +306,11 @@ export function resetStudentDb(): void {
   db.language = 'en';
   db.languagePuts = [];
   db.languageAnswer = 'keep';
+  db.line = null;
+  db.ticket = null;
+  db.starts = 0;
+  db.linePolls = 0;
+  db.lineAnswer = 'answer';
 }
 
 /**
@@ -385,6 +408,31 @@ const handlers = [
   }),
   http.post('/api/student/{token}/start', ({ params }) => {
     if (params.token !== TOKEN) return notFound();
+    db.starts += 1;
+    // A student with an attempt in progress is never queued; a token keeps its ticket.
+    if (!db.attempt && db.line) {
+      db.ticket ??= db.line.nextTicket++;
+      if (db.ticket > db.line.serving) {
+        const ahead = db.ticket - db.line.serving - 1;
+        const { serving, perMinute, waiting } = db.line;
+        return answer(
+          '/api/student/{token}/start',
+          'post',
+          {
+            message: 'You are in line to start',
+            waiting: {
+              ticket: db.ticket,
+              ahead,
+              estimateSeconds: Math.ceil(((ahead + 1) * 60) / perMinute),
+              checkAfterSeconds: 5,
+            },
+            line: { serving, perMinute, waiting },
+            serverNow: serverNow(),
+          },
+          { status: 202 },
+        );
+      }
+    }
     const created = !db.attempt;
     db.attempt ??= attemptInProgress({ startedAt: serverNow() }, db.assessment.timeLimit);
     const started = {
@@ -396,6 +444,12 @@ const handlers = [
     return created
       ? answer('/api/student/{token}/start', 'post', started, { status: 201 })
       : answer('/api/student/{token}/start', 'post', started);
+  }),
+  http.get('/api/waiting-room', () => {
+    db.linePolls += 1;
+    if (db.lineAnswer === 'offline') return HttpResponse.error();
+    const { serving, perMinute, waiting } = db.line ?? { serving: 0, perMinute: 1, waiting: 0 };
+    return answer('/api/waiting-room', 'get', { serving, perMinute, waiting, serverNow: serverNow() });
   }),
   http.put('/api/student/{token}/answers', async ({ request }) => {
     if (db.offline) return HttpResponse.error();
