@@ -501,7 +501,12 @@ async function main() {
     const waits = peak.students.filter((s) => s.waitedMs !== undefined).map((s) => s.waitedMs);
     figures.waitingRoom = {
       waited: waits.length,
-      p50WaitMs: waits.length ? percentile([...waits].sort((a, b) => a - b), 50) : 0,
+      p50WaitMs: waits.length
+        ? percentile(
+            [...waits].sort((a, b) => a - b),
+            50,
+          )
+        : 0,
       longestWaitMs: waits.length ? Math.max(...waits) : 0,
     };
     out(`      waiting room: ${JSON.stringify(figures.waitingRoom)}`);
@@ -746,7 +751,16 @@ const heapRange = (heaps) => {
 function markdown(f) {
   const c = f.calls;
   const e = f.effects;
-  const order = ['open link', 'load assessment', 'start', 'autosave', 'upload file', 'submit'];
+  const order = [
+    'open link',
+    'load assessment',
+    'start',
+    'place in line',
+    'waiting room',
+    'autosave',
+    'upload file',
+    'submit',
+  ];
   const callRows = order
     .filter((n) => c[n])
     .map(
@@ -839,7 +853,7 @@ resident set is outside the JavaScript heap (the Node binary and its libraries, 
 | one assessment load: statements to the student database (${f.loadCost.loads} loads, idle traffic subtracted) | ${f.loadCost.queriesPerLoad.toFixed(2)} | 1 | — |
 | one assessment load: requests served by any other service | ${f.loadCost.otherServiceRequests} | 0 | — |
 
-| Goal (issue 24) | Verdict |
+${waitingRoomSection(f)}| Goal (issue 24) | Verdict |
 | --- | --- |
 | 0 errors, no lost or duplicated effect | ${verdict(errors === 0 && !lostOrDuplicated && e.deadLetters === 0)} (${errors} errors) |
 | every student done within ${f.windowSeconds} s | ${verdict(d.lastSubmitMs <= f.windowSeconds * 1000)} (last submit at ${seconds(d.lastSubmitMs)} s) |
@@ -856,6 +870,28 @@ ${bare.goal}| submit accept ≥ 0.3 × bare POST + INSERT, p99 < 100 ms | ${verd
     .map(([n, v]) => `${n} ${v.toFixed(2)}`)
     .join(', ')}, over ${IDLE_STATEMENTS_S} s after the peak) |
 | every service idle < 150 MB RSS after the peak, the report service's browser closed | ${verdict(idleOk && f.idleAfter.report.rssMb < 150)} (largest other after the peak ${largestAfter.toFixed(0)} MB; report ${f.idleAfter.report.rssMb.toFixed(0)} MB RSS, ${f.idleAfter.report.pssTreeMb.toFixed(0)} MB PSS, once its browser closed after ${f.pdfIdleSeconds} s without a PDF; ${f.idle.report.pssTreeMb.toFixed(0)} MB while it runs) |`;
+}
+
+/** The waiting room (issue 48): who waited before their clock started, and the admitted students' calls. */
+function waitingRoomSection(f) {
+  const w = f.waitingRoom;
+  if (!w) return '';
+  const c = f.calls;
+  const worst = (names) => Math.max(...names.map((n) => c[n]?.p99 ?? 0));
+  const admitted = worst(['autosave', 'upload file', 'submit']);
+  const place = c['place in line'];
+  return `The waiting room (\`WAITING_ROOM=measured\`, [waiting-room.md](waiting-room.md)): ${w.waited.toLocaleString('en')} of
+${f.students.toLocaleString('en')} students were told their place in line (\`place in line\`: Start's 202) and waited before
+their clock started, half of them ${seconds(w.p50WaitMs)} s or less, the longest ${seconds(w.longestWaitMs)} s; their pages
+followed the line (\`waiting room\`: \`GET /api/waiting-room\`, answered by the gateway from memory).
+
+| Goal (issue 48) | Verdict |
+| --- | --- |
+| admitted students' calls p99 < 1 s (autosave, upload, submit) | ${verdict(admitted < 1000)} (${ms(admitted)}) |
+| autosave and submit p99 < 500 ms | ${verdict(worst(['autosave', 'submit']) < 500)} (${ms(worst(['autosave', 'submit']))}) |
+| every waiting student sees their place within 2 s of arriving | ${verdict(!place || place.max < 2000)} (${place ? `p99 ${ms(place.p99)}, max ${ms(place.max)}` : 'nobody waited'}) |
+
+`;
 }
 
 /** The bare journey's failed calls, by call, with the first answer of each: ` (upload file: 500 …)`. */
