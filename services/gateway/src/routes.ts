@@ -81,13 +81,13 @@ export const ROUTES: readonly RouteRule[] = [
     rateLimit: 'student',
     stream: true,
   },
-  // The waiting room's line, which every waiting page follows: one upstream call a second, whoever asks.
+  // The waiting room's line, which every waiting page follows: one upstream call a second, whoever asks, and no
+  // per-address limit (a school behind one address waits together).
   {
     path: /^\/api\/waiting-room$/,
     methods: ['GET', 'HEAD'],
     upstream: 'student',
     access: 'public',
-    rateLimit: 'student',
     sharedForMs: 1_000,
   },
   {

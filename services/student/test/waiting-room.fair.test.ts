@@ -73,8 +73,16 @@ test('when students wait and one floods their Start, then everyone reads the sam
   expect(after.json.waiting).toMatchObject({ ticket: mine.json.waiting.ticket, ahead: 1 });
 });
 
-test('when an administrator sets a bad limit, then it is refused (400) with a clear message and the limit stays', async () => {
+test('when an administrator sets a limit, then it is audited; a bad one is refused (400) with a clear message and the limit stays', async () => {
+  const audited = async () =>
+    (
+      await h.database.execute<{ details: JsonBody }>(
+        sql`SELECT details FROM student_audit WHERE action = 'waiting-room.ceiling-changed' ORDER BY id`,
+      )
+    ).map((r) => r.details.ceilingPerMinute as unknown);
+  const before = (await audited()).length;
   expect((await ceiling(300)).status).toBe(200);
+  expect((await audited()).slice(before)).toEqual([300]);
   for (const bad of [0, 100_001, 2.5, '60', true, undefined]) {
     const refused = await call(
       h.url,
@@ -89,4 +97,31 @@ test('when an administrator sets a bad limit, then it is refused (400) with a cl
   }
   expect((await call(h.url, 'GET', '/api/admin/students/waiting-room')).json.ceilingPerMinute).toBe(300);
   expect((await fetch(`${h.url}/api/admin/students/waiting-room`)).status).toBe(401);
+  expect((await audited()).slice(before)).toEqual([300]);
+});
+
+test('when a student’s turn comes and their page never asks (a closed tab), then their turn is held for WAITING_ROOM_HOLD_MINUTES from the moment it came, then given up: they queue again at the back', async () => {
+  const [gone, next] = [await inviteStudent(h), await inviteStudent(h)];
+  await holdTheLine();
+  const left = await start(gone.token);
+  expect(left.status).toBe(202);
+  // Served without asking: the next look at the line starts the hold.
+  await ceiling(600);
+  const held = async () =>
+    (
+      await h.database.execute<{ admitted: boolean }>(
+        sql`SELECT admitted_at IS NOT NULL AS admitted FROM waiting_tickets WHERE student_id = ${gone.id}`,
+      )
+    )[0]?.admitted;
+  await eventually(async () => (await start(next.token)).status === 201, 'another student let in');
+  await eventually(async () => (await held()) === true, 'the hold started');
+  // Fifteen minutes on, the look gives it up; asking then takes a ticket behind everyone already in line.
+  await h.database.execute(
+    sql`UPDATE waiting_tickets SET admitted_at = now() - interval '16 minutes' WHERE student_id = ${gone.id}`,
+  );
+  await start((await inviteStudent(h)).token);
+  await eventually(async () => (await held()) === undefined, 'the hold given up');
+  await holdTheLine();
+  const back = await start(gone.token);
+  expect([back.status, back.json.waiting.ticket > left.json.waiting.ticket]).toEqual([202, true]);
 });

@@ -28,6 +28,8 @@ CREATE TABLE waiting_tickets (
   arrived_at timestamptz NOT NULL DEFAULT now(),
   admitted_at timestamptz
 );
+-- The line itself: who still waits, by ticket (the count, the first arrival, the tickets served at each look).
+CREATE INDEX waiting_tickets_in_line ON waiting_tickets (ticket) WHERE admitted_at IS NULL;
 
 -- The rate the line moves at now: the measured one, within the administrator's ceiling or else `bound`.
 CREATE FUNCTION waiting_room_rate(room waiting_room, bound double precision) RETURNS double precision
@@ -94,9 +96,10 @@ $$;
 
 -- One replica's look at the line, once a second while students arrive or wait: its pressure noted for three
 -- seconds, the rate adjusted at most once a second by whichever replica comes first (under any replica's pressure:
--- 30 % below what was admitted since the last adjustment, never below `least`, so that the line takes over within a
--- second of the pressure; otherwise up by 10 % and `least`, never above the ceiling or `bound`), admissions held too
--- long dropped, and the line's figures.
+-- 30 % below what was admitted since the last adjustment, measured over at most the last 5 seconds, never below
+-- `least`, so that the line takes over within a second of the pressure; otherwise up by 10 % and `least`, never
+-- above the ceiling or `bound`), the tickets served since marked admitted (their hold starts now, whether or not
+-- their page asked yet), admissions held too long dropped, and the line's figures.
 CREATE FUNCTION waiting_room_tick(pressure boolean, least_rate double precision, bound double precision, hold interval)
 RETURNS TABLE (serving double precision, per_second double precision, waiting bigint, longest_wait_seconds double precision,
   under_pressure boolean, ceiling_per_minute integer)
@@ -115,7 +118,9 @@ BEGIN
   rate := waiting_room_rate(room, bound);
   IF room.adjusted_at <= now() - interval '900 milliseconds' THEN
     admitted := LEAST(floor(room.serving), room.arrivals);
-    went := (admitted - room.admitted_mark) / EXTRACT(EPOCH FROM now() - room.adjusted_at);
+    -- After a quiet spell what went through says nothing of now: the rate itself stands for it.
+    went := CASE WHEN room.adjusted_at > now() - interval '5 seconds'
+      THEN (admitted - room.admitted_mark) / EXTRACT(EPOCH FROM now() - room.adjusted_at) ELSE rate END;
     UPDATE waiting_room SET adjusted_at = now(), admitted_mark = admitted, per_second = CASE
         WHEN room.pressure_until > now() THEN GREATEST(least_rate, LEAST(rate, went) * 0.7)
         ELSE rate * 1.1 + least_rate
@@ -124,10 +129,11 @@ BEGIN
     RETURNING * INTO room;
     rate := waiting_room_rate(room, bound);
   END IF;
+  UPDATE waiting_tickets AS w SET admitted_at = now() WHERE w.admitted_at IS NULL AND w.ticket <= floor(room.serving);
   DELETE FROM waiting_tickets AS w WHERE w.admitted_at <= now() - hold;
   RETURN QUERY SELECT room.serving, rate, count(*),
     COALESCE(EXTRACT(EPOCH FROM now() - min(w.arrived_at))::double precision, 0),
     COALESCE(room.pressure_until > now(), false), room.ceiling_per_minute
-  FROM waiting_tickets AS w WHERE w.admitted_at IS NULL AND w.ticket > floor(room.serving);
+  FROM waiting_tickets AS w WHERE w.admitted_at IS NULL;
 END
 $$;

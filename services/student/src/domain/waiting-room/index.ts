@@ -9,6 +9,7 @@ import {
   saveCeiling,
   startedLastMinute,
   tick,
+  view,
   type LineBounds,
   type LineFigures,
   type LineTick,
@@ -99,9 +100,11 @@ export function place(ticket: number, line: LineFigures) {
  */
 export function createWaitingRoom(deps: WaitingRoomDeps) {
   const { database, logger, mode } = deps;
+  const bound = mode === 'limit-only' ? UNLIMITED_PER_SECOND : deps.maxPerMinute / 60;
   const bounds: LineBounds = {
-    bound: mode === 'limit-only' ? UNLIMITED_PER_SECOND : deps.maxPerMinute / 60,
-    least: deps.minPerMinute / 60,
+    bound,
+    // Only a ceiling forms a line in `limit-only`: the rate never leaves the bound.
+    least: mode === 'limit-only' ? bound : deps.minPerMinute / 60,
     holdSeconds: deps.holdMinutes * 60,
   };
   const feel = mode === 'measured' ? pressureGauge(() => database.waitingForConnection()) : undefined;
@@ -220,13 +223,17 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
     /** The line's figures everyone may read (the same for all: a second old at most on this replica). */
     async line(): Promise<PublicLine> {
       const f = await lineFigures();
-      if (f.waiting > 0) activeUntil = Math.max(activeUntil, Date.now() + LOOK_EVERY_MS * 5);
+      if (f.waiting > 0 && mode !== 'off') {
+        // Pages wait on a replica that has not looked at the line lately (every replica restarted): it looks now.
+        if (Date.now() > activeUntil) waker.wake();
+        activeUntil = Math.max(activeUntil, Date.now() + LOOK_EVERY_MS * 5);
+      }
       return publicLine(f);
     },
     /** What an administrator sees on the Live screen. */
     async view(): Promise<WaitingRoomView> {
       const [now, started] = await Promise.all([
-        tick(database.db, false, bounds),
+        view(database.db, bounds.bound),
         startedLastMinute(database.db),
       ]);
       return {
@@ -242,7 +249,7 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
     },
     /** An administrator's ceiling on the rate (null: the measured capacity alone). */
     async setCeiling(ceilingPerMinute: number | null, by: string) {
-      await saveCeiling(database.db, ceilingPerMinute, by);
+      await saveCeiling(database, { ceilingPerMinute, by, bound: bounds.bound });
       cached = undefined;
       logger.info({ ceilingPerMinute, by }, 'the waiting room’s admission ceiling changed');
     },
