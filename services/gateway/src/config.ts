@@ -40,6 +40,11 @@ export const configSchema = z
     WEB_DIST_DIR: z.string().min(1).optional(),
     /** Idle time allowed to an upstream before the caller gets a 504. */
     UPSTREAM_TIMEOUT_MS: positiveInt(30_000),
+    /**
+     * Arriving students' calls (opening the link, loading the assessment, Start) in flight from this gateway to the
+     * student service at once; more wait here in order. The calls of students already taking the test never wait.
+     */
+    STUDENT_ARRIVALS_IN_FLIGHT: positiveInt(16),
     /** Multipart uploads stream a larger body, so they get longer. */
     UPLOAD_TIMEOUT_MS: positiveInt(120_000),
     JSON_BODY_LIMIT_BYTES: positiveInt(1024 * 1024),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
+import type client from 'prom-client';
 import { AppError, toAppError } from '@readiness/kit/errors';
 import { NO_STORE, forwardedClient, incomingId } from '@readiness/kit/http';
 import { redactUrl, type Logger } from '@readiness/kit/logger';
@@ -9,6 +10,7 @@ import type { corsPolicy } from './cors';
 import type { gatewayLimits } from './limits';
 import type { requestObserver } from './observe';
 import { sendJson, type createProxy, type ProxyTarget } from './proxy';
+import { arrivalGate, isArrival } from './arrivals';
 import { sharedAnswers } from './shared-answers';
 import {
   isUnsafePath,
@@ -77,10 +79,12 @@ export function createEdge(deps: {
   securityHeaders: readonly string[];
   decideCors: ReturnType<typeof corsPolicy>;
   observe: ReturnType<typeof requestObserver>;
+  registry: client.Registry;
 }) {
   const { config, routes, upstreams, proxy, limits, authorise, securityHeaders, decideCors, observe } = deps;
   const clientOf = forwardedClient(deps.app);
   const shared = sharedAnswers(config.UPSTREAM_TIMEOUT_MS);
+  const arrivals = arrivalGate({ limit: config.STUDENT_ARRIVALS_IN_FLIGHT, registry: deps.registry });
 
   /**
    * The hot path, ahead of every other middleware: each header it adds is worked out once at start-up (security
@@ -122,6 +126,10 @@ export function createEdge(deps: {
       if (!rule) throw new AppError('not_found', 'Not found', 404);
       const target = upstreams[rule.upstream];
       if (!target) throw new AppError('upstream_unavailable', 'Service unavailable', 503);
+      if (isArrival(req.method ?? 'GET', path)) {
+        await arrivals.enter(res);
+        if (res.destroyed) return;
+      }
       if (rule.sharedForMs && req.method === 'GET') {
         await shared.send(res, target, path, rule.sharedForMs, headers);
         return;

@@ -246,6 +246,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
     securityHeaders,
     decideCors: corsPolicy(config.CORS_ORIGINS),
     observe,
+    registry,
   });
 
   app.use(
