@@ -186,7 +186,13 @@ async function inPool(items, concurrency, fn) {
 
 process.on('message', async (order) => {
   base = order.gateway;
-  agent ??= new http.Agent({ keepAlive: true, maxSockets: order.sockets ?? 256 });
+  // Every student's browser holds connections of its own: a load process holds up to BENCH_SOCKETS (4,096) at once,
+  // so a call does not queue here behind another student's slow one (which would count in every latency and none of
+  // the CPU).
+  agent ??= new http.Agent({
+    keepAlive: true,
+    maxSockets: order.sockets ?? Number(process.env.BENCH_SOCKETS ?? 4096),
+  });
   const students = order.students;
   try {
     if (order.kind === 'journey') {
