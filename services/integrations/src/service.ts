@@ -14,7 +14,7 @@ import { systemResolver, type HostResolver } from './domain/webhooks/safe-target
 import { SWEEP_INTERVAL_MS, sweepLapsed } from './domain/sweep-lapsed';
 import { integrationsApi } from './entry-points/http/api';
 import { gradeConsumers, gradeJob } from './entry-points/messaging/consumers';
-import { webhookConsumer, webhookJob } from './entry-points/messaging/webhook-consumers';
+import { subscribedTypes, webhookConsumer, webhookJob } from './entry-points/messaging/webhook-consumers';
 
 /** The secret box's purpose for webhook endpoints' secrets (the services' shared key, a purpose of its own). */
 const WEBHOOK_SECRET_PURPOSE = 'readiness webhook secret v1';
@@ -102,12 +102,14 @@ export const integrationsService = defineService({
     // ("Send again", a test event, an endpoint enabled again), told by any successful write under their paths.
     const gradeWaker = createJobWaker();
     const webhookWaker = createJobWaker();
+    const subscribed = subscribedTypes(database);
     return {
       routes: (app) => {
         app.use(['/api/admin/lti', '/api/admin/webhooks'], (req, res, next) => {
           if (req.method !== 'GET' && req.method !== 'HEAD') {
             res.on('finish', () => {
               if (res.statusCode < 400) {
+                subscribed.forget();
                 gradeWaker.wake();
                 webhookWaker.wake();
               }
@@ -119,7 +121,7 @@ export const integrationsService = defineService({
       },
       subscriptions: [
         ...gradeConsumers(grades, gradeWaker),
-        webhookConsumer(grades.handleOnce, webhookWaker),
+        webhookConsumer(grades.handleOnce, webhookWaker, subscribed),
         answerStudentExport('integrations', { handleOnce }, (tx, student) =>
           studentExportFiles(tx, student.studentId),
         ),

@@ -120,6 +120,32 @@ const invited = (studentId: string) => ({
 });
 
 describe('webhooks', () => {
+  it("when no endpoint takes the product's events (most products), then they cost no transaction and wake no sender", async () => {
+    // The service's first passes of its jobs, at its start, are over; every statement the pool sends from now on is
+    // kept by its text (the jobs' next passes are a minute away here).
+    await new Promise((r) => setTimeout(r, 2_000));
+    const pool = (h.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } })
+      .$client;
+    const original = pool.query;
+    const sent: string[] = [];
+    pool.query = function (this: unknown, ...args: unknown[]) {
+      sent.push(String((args[0] as { text?: string })?.text ?? args[0]));
+      return original.apply(this, args);
+    };
+    try {
+      for (let i = 0; i < 5; i++) await h.publish('student.student.invited.v1', invited(randomUUID()));
+      await h.publish('results.result.recorded.v1', recorded(randomUUID()));
+      await new Promise((r) => setTimeout(r, 1_000));
+    } finally {
+      pool.query = original;
+    }
+    // One read of the endpoints' event types (two if the 2-second window turned), no transaction, no inbox row.
+    expect(
+      sent.filter((q) => q.includes('FROM webhook_endpoints WHERE NOT disabled')).length,
+    ).toBeLessThanOrEqual(2);
+    expect(sent.filter((q) => /^\s*BEGIN|inbox|webhook_deliveries/i.test(q))).toEqual([]);
+  });
+
   it('when a student is invited and their result recorded while the receiver is busy, then each arrives once, signed, in order, with one id across tries', async () => {
     const { endpoint, secret, sent } = await addEndpoint(['student.invited', 'result.recorded']);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);

@@ -123,6 +123,15 @@ export async function rotateSecret(
 }
 
 /** The enabled endpoints that take an event type. */
+/** The event types at least one enabled endpoint takes. */
+export async function subscribedEventTypes(runner: Runner): Promise<Set<string>> {
+  const found = await rows<{ type: string }>(
+    runner,
+    sql`SELECT DISTINCT unnest(events) AS type FROM webhook_endpoints WHERE NOT disabled`,
+  );
+  return new Set(found.map((r) => r.type));
+}
+
 export async function endpointsFor(runner: Runner, eventType: string): Promise<string[]> {
   const found = await rows<{ id: string }>(
     runner,

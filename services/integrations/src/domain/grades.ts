@@ -90,11 +90,11 @@ export async function keepScore(
   deps: GradesDeps,
   event: EventPayload<'results.result.recorded.v1'>,
   eventId: string,
-): Promise<void> {
-  if (!event.ltiLaunchId) return;
-  await deps.handleOnce('integrations.result-recorded', eventId, async (tx) => {
+): Promise<boolean> {
+  if (!event.ltiLaunchId) return false;
+  const { result: kept } = await deps.handleOnce('integrations.result-recorded', eventId, async (tx) => {
     const launch = await launchForScore(tx, event.ltiLaunchId);
-    if (!launch) return;
+    if (!launch) return false;
     await insertScore(tx, {
       resultId: event.resultId,
       launchId: event.ltiLaunchId,
@@ -105,7 +105,9 @@ export async function keepScore(
       completedAt: event.completedAt ? timestampDate(event.completedAt) : new Date(),
       lineItem: lineItemOf(launch.ags) ?? null,
     });
+    return true;
   });
+  return kept === true;
 }
 
 export async function linkStudent(deps: GradesDeps, launchId: string, studentId: string, eventId: string) {

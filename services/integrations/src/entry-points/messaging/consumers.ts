@@ -20,8 +20,8 @@ export function gradeConsumers(deps: GradesDeps, waker: JobWaker) {
     }),
     on('integrations.result-recorded', {
       handle: async (e, meta) => {
-        await keepScore(deps, e, meta.id);
-        waker.wake();
+        // A result of a student who came from no LMS has no score to send: the sender is not woken for it.
+        if (await keepScore(deps, e, meta.id)) waker.wake();
       },
     }),
     on('integrations.result-deleted', {
