@@ -97,6 +97,14 @@ export async function startNotification(
   return Object.assign(h, { catcher, smtpProxy, secrets: testSecrets, storage });
 }
 
+/** How many consumers of `queue` are pausing for students waiting at the peak (the runtime's metric). */
+export async function yielding(h: Harness, queue: string): Promise<number> {
+  const text = await (await fetch(`${h.service.internalUrl}/metrics`)).text();
+  return Number(
+    new RegExp(`^bus_consumers_yielding\\{[^}]*queue="${queue}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1],
+  );
+}
+
 export function passwordResetEvent(
   overrides: Partial<{ id: string; name: string; email: string; temporaryPassword: string }> = {},
 ): BusMessage {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { STUDENTS_WAITING_KEY } from '@readiness/kit/runtime';
 import { eventually } from '@readiness/testing';
-import { invitationEvent, passwordResetEvent, startNotification, type Harness } from './harness';
+import { invitationEvent, passwordResetEvent, startNotification, yielding, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -18,18 +18,12 @@ afterAll(async () => {
   await kv.close();
 });
 
-const yielding = async (queue: string) => {
-  const text = await (await fetch(`${h.service.internalUrl}/metrics`)).text();
-  return Number(
-    new RegExp(`^bus_consumers_yielding\\{[^}]*queue="${queue}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1],
-  );
-};
 const mailsTo = (email: string) => h.catcher.list().filter((m) => m.to.includes(email));
 
 test('when students wait, then invitation mails wait while a password reset goes out; when nobody waits any more, then each invitation goes out once', async () => {
   await kv.set(STUDENTS_WAITING_KEY, '120', 5);
   await eventually(
-    async () => (await yielding('notification.student-invited')) === 1,
+    async () => (await yielding(h, 'notification.student-invited')) === 1,
     'the invitations paused',
   );
 
@@ -45,6 +39,6 @@ test('when students wait, then invitation mails wait while a password reset goes
   await eventually(() => students.every((s) => mailsTo(s).length === 1), 'every invitation mailed', 10_000);
   await new Promise((r) => setTimeout(r, CHECK_MS * 6));
   expect(students.map((s) => mailsTo(s).length)).toEqual([1, 1, 1]);
-  expect(await yielding('notification.student-invited')).toBe(0);
-  expect(await yielding('notification.certificate-issued')).toBe(0);
+  expect(await yielding(h, 'notification.student-invited')).toBe(0);
+  expect(await yielding(h, 'notification.certificate-issued')).toBe(0);
 });
