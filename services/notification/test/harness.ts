@@ -6,6 +6,7 @@ import {
   FactorChange,
   StudentInvitationResentSchema,
   StudentInvitedSchema,
+  StudentDeletedSchema,
   StudentReminderRequestedSchema,
   create,
   encodePayload,
@@ -95,6 +96,25 @@ export async function startNotification(
     await catcher.close();
   });
   return Object.assign(h, { catcher, smtpProxy, secrets: testSecrets, storage });
+}
+
+/** How many consumers of `queue` are pausing for students waiting at the peak (the runtime's metric). */
+export async function yielding(h: Harness, queue: string): Promise<number> {
+  const text = await (await fetch(`${h.service.internalUrl}/metrics`)).text();
+  return Number(
+    new RegExp(`^bus_consumers_yielding\\{[^}]*queue="${queue}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1],
+  );
+}
+
+/** A student erased, as the student service announces it (an admin's Delete or the retention job). */
+export function studentDeletedEvent(studentId: string, email: string): BusMessage {
+  return {
+    id: randomUUID(),
+    name: 'student.student.deleted.v1',
+    occurredAt: new Date(),
+    source: 'student',
+    payload: encodePayload('student.student.deleted.v1', create(StudentDeletedSchema, { studentId, email })),
+  };
 }
 
 export function passwordResetEvent(

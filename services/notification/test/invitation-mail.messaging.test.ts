@@ -1,8 +1,13 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { StudentDeletedSchema, create, encodePayload } from '@readiness/contracts';
 import { createJwtVerifier } from '@readiness/kit/auth';
 import { eventually, signTestJwt } from '@readiness/testing';
-import { deliveryRows, invitationEvent, startNotification, type Harness } from './harness';
+import {
+  deliveryRows,
+  invitationEvent,
+  startNotification,
+  studentDeletedEvent,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(60_000);
 
@@ -87,18 +92,7 @@ describe.each(['real', 'embedded'] as const)('invitation mail (%s infrastructure
     const studentId = randomUUID();
     await h.bus.publish([invitationEvent({ studentId, email: 'erased@example.edu' })]);
     await eventually(async () => (await deliveriesOf(h, [studentId]))[0]?.status === 'sent', 'the mail');
-    await h.bus.publish([
-      {
-        id: randomUUID(),
-        name: 'student.student.deleted.v1',
-        occurredAt: new Date(),
-        source: 'student',
-        payload: encodePayload(
-          'student.student.deleted.v1',
-          create(StudentDeletedSchema, { studentId, email: 'erased@example.edu' }),
-        ),
-      },
-    ]);
+    await h.bus.publish([studentDeletedEvent(studentId, 'erased@example.edu')]);
     await eventually(async () => (await deliveriesOf(h, [studentId])).length === 0, 'the erasure');
     expect(JSON.stringify(await deliveryRows(h.database))).not.toContain('erased@example.edu');
   });

@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { MemoryBus } from '@readiness/kit/bus';
 import { createMemoryStore } from '@readiness/kit/cache';
 import { STUDENTS_WAITING_KEY } from '@readiness/kit/runtime';
 import { eventually } from '@readiness/testing';
-import { invitationEvent, passwordResetEvent, startNotification, type Harness } from './harness';
+import { issuedV2, pdfOf, store } from './certificate-events';
+import {
+  invitationEvent,
+  passwordResetEvent,
+  startNotification,
+  studentDeletedEvent,
+  yielding,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(60_000);
 
@@ -18,18 +28,12 @@ afterAll(async () => {
   await kv.close();
 });
 
-const yielding = async (queue: string) => {
-  const text = await (await fetch(`${h.service.internalUrl}/metrics`)).text();
-  return Number(
-    new RegExp(`^bus_consumers_yielding\\{[^}]*queue="${queue}"[^}]*\\} (\\d+)$`, 'm').exec(text)?.[1],
-  );
-};
 const mailsTo = (email: string) => h.catcher.list().filter((m) => m.to.includes(email));
 
 test('when students wait, then invitation mails wait while a password reset goes out; when nobody waits any more, then each invitation goes out once', async () => {
   await kv.set(STUDENTS_WAITING_KEY, '120', 5);
   await eventually(
-    async () => (await yielding('notification.student-invited')) === 1,
+    async () => (await yielding(h, 'notification.student-invited')) === 1,
     'the invitations paused',
   );
 
@@ -45,6 +49,56 @@ test('when students wait, then invitation mails wait while a password reset goes
   await eventually(() => students.every((s) => mailsTo(s).length === 1), 'every invitation mailed', 10_000);
   await new Promise((r) => setTimeout(r, CHECK_MS * 6));
   expect(students.map((s) => mailsTo(s).length)).toEqual([1, 1, 1]);
-  expect(await yielding('notification.student-invited')).toBe(0);
-  expect(await yielding('notification.certificate-issued')).toBe(0);
+  expect(await yielding(h, 'notification.student-invited')).toBe(0);
+  expect(await yielding(h, 'notification.certificate-issued')).toBe(0);
+});
+
+const QUEUES = [
+  'notification.student-invited',
+  'notification.reminder-requested',
+  'notification.certificate-issued',
+];
+const rowsOf = async (query: ReturnType<typeof sql>) => (await h.database.execute(query)).length;
+
+test('when a student is erased while their invitation, reminder and certificate mails wait at the peak, then after the peak none is logged or sent, and each is acknowledged', async () => {
+  const studentId = randomUUID();
+  const email = `${studentId}@example.edu`;
+  await kv.set(STUDENTS_WAITING_KEY, '120', 5);
+  await eventually(
+    async () => (await Promise.all(QUEUES.map((q) => yielding(h, q)))).every((n) => n === 1),
+    'the mails paused',
+  );
+  const pdf = pdfOf('an erased student');
+  const certificate = issuedV2({ pdf, studentId, email });
+  await store(h, certificate.objectKey, pdf);
+  await h.bus.publish([
+    invitationEvent({ studentId, email }),
+    invitationEvent({ studentId, email, reminder: true }),
+    certificate,
+  ]);
+
+  await h.bus.publish([studentDeletedEvent(studentId, email)]);
+  await eventually(
+    async () => (await rowsOf(sql`SELECT 1 FROM erased_students WHERE student_id = ${studentId}`)) === 1,
+    'the erasure',
+  );
+  expect(mailsTo(email)).toEqual([]);
+
+  await kv.del(STUDENTS_WAITING_KEY);
+  const kept = `${randomUUID()}@example.edu`;
+  await h.bus.publish([invitationEvent({ studentId: randomUUID(), email: kept })]);
+  await h.catcher.waitFor((m) => m.to.includes(kept), 10_000);
+  await (h.bus as MemoryBus).drain();
+
+  expect(mailsTo(email)).toEqual([]);
+  expect(
+    await rowsOf(sql`SELECT 1 FROM deliveries WHERE student_id = ${studentId}::uuid OR recipient = ${email}`),
+  ).toBe(0);
+  for (const queue of QUEUES) {
+    expect((h.bus as MemoryBus).deadLetters(queue)).toEqual([]);
+  }
+  const [tombstone] = await h.database.execute(
+    sql`SELECT * FROM erased_students WHERE student_id = ${studentId}`,
+  );
+  expect(Object.keys(tombstone!).sort()).toEqual(['erased_at', 'student_id']);
 });

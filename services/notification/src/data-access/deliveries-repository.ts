@@ -27,18 +27,24 @@ export interface StudentDelivery {
  * it went out is the kit's claim (`effect_claims`, scope `mail:<template>`, key the event id).
  */
 export interface DeliveriesRepository {
-  /** Records the delivery of this event and template on first sight; later calls change nothing. */
+  /**
+   * Records the delivery of this event and template on first sight; later calls change nothing. False, and nothing
+   * recorded, when the mail is about a student who has been erased.
+   */
   record(input: {
     eventId: string;
     template: string;
     recipient: string;
     subject: string;
     studentId?: string;
-  }): Promise<void>;
+  }): Promise<boolean>;
   recent(limit: number): Promise<Delivery[]>;
   /** The latest invitation delivery of each of these students (none for a student never mailed). */
   latestForStudents(studentIds: string[]): Promise<StudentDelivery[]>;
-  /** Erases the mail log of a student (and the claims that recorded its outcome). */
+  /**
+   * Erases the mail log of a student (and the claims that recorded its outcome), and keeps a tombstone of the id so
+   * that a mail about them still on its way is neither logged nor sent.
+   */
   eraseStudent(studentId: string): Promise<void>;
 }
 
@@ -86,11 +92,18 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
   const { db } = database;
   return {
     async record(input) {
-      await db.execute(
-        sql`INSERT INTO deliveries (event_id, template, recipient, subject, student_id)
-            VALUES (${input.eventId}, ${input.template}, ${input.recipient}, ${input.subject}, ${input.studentId ?? null})
-            ON CONFLICT (event_id, template) DO NOTHING`,
+      // One statement: the tombstone is read in the snapshot the row is written in.
+      const [row] = await rows<{ erased: boolean }>(
+        db,
+        sql`WITH erased AS (SELECT 1 FROM erased_students WHERE student_id = ${input.studentId ?? null}::text),
+              logged AS (INSERT INTO deliveries (event_id, template, recipient, subject, student_id)
+                SELECT ${input.eventId}, ${input.template}, ${input.recipient}, ${input.subject},
+                  ${input.studentId ?? null}::uuid
+                WHERE NOT EXISTS (SELECT 1 FROM erased)
+                ON CONFLICT (event_id, template) DO NOTHING)
+            SELECT EXISTS (SELECT 1 FROM erased) AS erased`,
       );
+      return !row?.erased;
     },
     async recent(limit) {
       const recent = await rows<DeliveryRow>(
@@ -144,6 +157,9 @@ export function createDeliveriesRepository(database: Database): DeliveriesReposi
               WHERE d.student_id = ${studentId} AND c.scope = 'mail:' || d.template AND c.key = d.event_id::text`,
         );
         await tx.execute(sql`DELETE FROM deliveries WHERE student_id = ${studentId}`);
+        await tx.execute(
+          sql`INSERT INTO erased_students (student_id) VALUES (${studentId}) ON CONFLICT DO NOTHING`,
+        );
       });
     },
   };

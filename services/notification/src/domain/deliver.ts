@@ -31,7 +31,8 @@ export interface DeliveryRequest {
  * is acknowledged without mailing, concurrent deliveries race for the claim so only one talks to the SMTP server,
  * a transient SMTP failure is recorded and thrown for the bus to retry, the last allowed attempt or a permanent
  * refusal (unknown mailbox, message refused) gives the mail up with its reason. The delivery log row (recipient,
- * subject; never the secret) is written on first sight.
+ * subject; never the secret) is written on first sight. A mail about an erased student (held at the peak, or
+ * redelivered, past the erasure) is neither logged nor sent, and the event is acknowledged.
  */
 /** What a delivery needs: the deliveries' records, the database they live in, the mailer. */
 export interface DeliveryDeps {
@@ -50,14 +51,21 @@ export interface MailConsumerDeps extends DeliveryDeps {
 export async function deliver(
   deps: DeliveryDeps,
   req: DeliveryRequest,
-): Promise<'sent' | 'duplicate' | 'rejected'> {
-  await deps.repo.record({
+): Promise<'sent' | 'duplicate' | 'rejected' | 'erased'> {
+  const recorded = await deps.repo.record({
     eventId: req.eventId,
     template: req.template,
     recipient: req.to,
     subject: req.mail.subject,
     studentId: req.studentId,
   });
+  if (!recorded) {
+    deps.logger.info(
+      { eventId: req.eventId, template: req.template, studentId: req.studentId },
+      'mail about an erased student; not sent',
+    );
+    return 'erased';
+  }
   try {
     const outcome = await runClaimed(
       deps.database,

@@ -37,8 +37,19 @@ export async function findVersion(runner: Runner, versionId: string): Promise<Ve
   );
 }
 
-/** Keeps the result (a redelivery or a correction replaces the copy). */
-/** The result copy's upsert, written only when `when` holds (`handleOnce`'s first sight of the event). */
+/** Holds while the student has not been erased: a gate for every write an event about them causes. */
+const notErased = (studentId: string) =>
+  sql`NOT EXISTS (SELECT 1 FROM erased_students WHERE student_id = ${studentId})`;
+
+export async function isErased(runner: Runner, studentId: string): Promise<boolean> {
+  const found = await rows(runner, sql`SELECT 1 FROM erased_students WHERE student_id = ${studentId}`);
+  return found.length > 0;
+}
+
+/**
+ * The result copy's upsert (a redelivery or a correction replaces the copy), written only when `when` holds
+ * (`handleOnce`'s first sight of the event) and the student has not been erased.
+ */
 export function saveResult(r: ResultCopy, when: SQL): SQL {
   return sql`
     INSERT INTO results (result_id, attempt_id, student_id, name, email, score, total_points, percentage, passed,
@@ -48,7 +59,7 @@ export function saveResult(r: ResultCopy, when: SQL): SQL {
       ${r.percentage}, ${r.passed}, ${r.attemptNumber}, ${r.assessmentCode}, ${r.completedAt.toISOString()},
       ${r.versionId}, ${r.version}, ${r.passingScore}, ${r.assessmentTitle}, ${r.localizedTitle}, ${json(r.sections)},
       ${json(r.answers)}, ${json(r.timeline)}, ${r.language}
-    WHERE ${when}
+    WHERE ${when} AND ${notErased(r.studentId)}
     ON CONFLICT (result_id) DO UPDATE SET attempt_id = excluded.attempt_id, student_id = excluded.student_id,
       name = excluded.name, email = excluded.email, score = excluded.score, total_points = excluded.total_points,
       percentage = excluded.percentage, passed = excluded.passed, attempt_number = excluded.attempt_number,
@@ -84,8 +95,8 @@ export async function findResult(runner: Runner, resultId: string): Promise<Resu
 }
 
 /**
- * A passed result's certificate, pending until rendered, written only when `when` holds; a second one for the
- * same result changes nothing.
+ * A passed result's certificate, pending until rendered, written only when `when` holds and the student has not been
+ * erased; a second one for the same result changes nothing.
  */
 export function addCertificate(
   c: { resultId: string; studentId: string; code: string; objectKey: string; awardedAt: Date } & TraceFields,
@@ -95,7 +106,7 @@ export function addCertificate(
     INSERT INTO certificates (result_id, student_id, code, object_key, awarded_at, traceparent, tracestate)
     SELECT ${c.resultId}, ${c.studentId}, ${c.code}, ${c.objectKey}, ${c.awardedAt.toISOString()},
       ${c.traceparent ?? null}::text, ${c.tracestate ?? null}::text
-    WHERE ${when}
+    WHERE ${when} AND ${notErased(c.studentId)}
     ON CONFLICT (result_id) DO NOTHING`;
 }
 
@@ -253,8 +264,14 @@ export async function deleteResult(runner: Runner, resultId: string): Promise<st
   return keys.map((k) => k.object_key);
 }
 
-/** Erases every result and certificate of a student. */
+/**
+ * Erases every result and certificate of a student; a tombstone of the id keeps events about them still on their way
+ * (a result held at the peak, a redelivery) from writing them back.
+ */
 export async function deleteStudent(runner: Runner, studentId: string): Promise<void> {
+  await runner.execute(
+    sql`INSERT INTO erased_students (student_id) VALUES (${studentId}) ON CONFLICT DO NOTHING`,
+  );
   await runner.execute(revokingDelete(sql`student_id = ${studentId}`));
   await runner.execute(sql`DELETE FROM results WHERE student_id = ${studentId}`);
 }

@@ -3,15 +3,19 @@ import {
   deleteResult,
   deleteStudent,
   findCertificate,
+  isErased,
   saveResult,
 } from '../../data-access/reports-repository';
 import { currentTraceFields } from '@readiness/kit/tracing';
 import type { ResultCopy } from '../../data-access/records';
 import { certificateKey, certificatePrefix, normaliseCode, type ReportsDeps } from './context';
 
-/** Keeps the result; a pass gets its certificate, pending until the issuer renders it. One statement. */
+/**
+ * Keeps the result; a pass gets its certificate, pending until the issuer renders it. One statement, which writes
+ * nothing for an erased student (the event was held, or redelivered, past the erasure): it is acknowledged.
+ */
 export async function recordResult(deps: ReportsDeps, result: ResultCopy, eventId: string): Promise<void> {
-  await deps.handleOnce(
+  const { duplicate } = await deps.handleOnce(
     'report.result-recorded',
     { eventId, key: result.resultId },
     {
@@ -35,6 +39,12 @@ export async function recordResult(deps: ReportsDeps, result: ResultCopy, eventI
       ],
     },
   );
+  if (!duplicate && (await isErased(deps.database.db, result.studentId))) {
+    deps.logger.info(
+      { studentId: result.studentId, resultId: result.resultId },
+      'result of an erased student; nothing kept',
+    );
+  }
 }
 
 /** Erases a result, its certificate (which stops verifying) and the stored PDF. */
