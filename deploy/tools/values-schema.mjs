@@ -245,6 +245,8 @@ const schema = {
           certificateBacklogSeconds: { type: 'integer', minimum: 1 },
           // The deadline job runs every 10 s: less than a few passes would page on a slow one.
           deadlineJobStaleSeconds: { type: 'integer', minimum: 30 },
+          // The waiting room's first student in line waiting longer than this (with the line growing) alerts.
+          waitingRoomLongestWaitSeconds: { type: 'integer', minimum: 1 },
         }),
         dashboard: closed({ enabled: bool, labels: stringMap }),
       }),
