@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { startServiceUnderTest, testAdminToken } from '@readiness/testing';
+import { startServiceUnderTest } from '@readiness/testing';
 import { start as startGateway, type RunningGateway } from './gateway/src/service';
 import { gatewayConfig, silentLogger } from './gateway/test/helpers';
 import { studentService } from './student/src';
-import { publishVersion, type Harness, type JsonBody } from './student/test/harness';
+import { adminJson, publishVersion, type Harness } from './student/test/harness';
 
 jest.setTimeout(90_000);
 
@@ -12,7 +12,6 @@ jest.setTimeout(90_000);
 // student database. A gateway restarts while the students wait.
 let student: Harness;
 const gateways: RunningGateway[] = [];
-const ADMIN = testAdminToken();
 
 const gatewayTo = (url: string) =>
   startGateway({
@@ -38,17 +37,7 @@ afterAll(async () => {
   await student?.close();
 });
 
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${ADMIN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: (await res.json()) as JsonBody };
-}
+const call = adminJson;
 const ceiling = (ceilingPerMinute: number | null) =>
   call(student.url, 'PUT', '/api/admin/students/waiting-room', { ceilingPerMinute });
 const invite = async () =>

@@ -335,3 +335,20 @@ export function resultEvent(
     ...overrides,
   } as never);
 }
+
+/** An administrator's JSON call to `url` (a replica, a gateway): the status, the body and its Retry-After. */
+export async function adminJson(url: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${testAdminToken()}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    json: (await res.json()) as JsonBody,
+    retryAfter: res.headers.get('retry-after'),
+  };
+}

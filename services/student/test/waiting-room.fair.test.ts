@@ -1,7 +1,7 @@
 import { REVOCATIONS_FILLED_KEY, createMemoryStore } from '@readiness/kit/cache';
 import { eventually } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
-import { adminToken, inviteStudent, useStudent, type JsonBody } from './harness';
+import { adminJson, inviteStudent, useStudent, type JsonBody } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -12,24 +12,7 @@ void kv.set(REVOCATIONS_FILLED_KEY, '1');
 // On the memory bus: the line lives in the database, which every replica shares.
 const h = useStudent('embedded', { shared: { kv } });
 
-const ADMIN = adminToken();
-type Answer = { status: number; json: JsonBody; retryAfter: string | null };
-
-async function call(url: string, method: string, path: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${ADMIN}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return {
-    status: res.status,
-    json: (await res.json()) as JsonBody,
-    retryAfter: res.headers.get('retry-after'),
-  };
-}
+const call = adminJson;
 const start = (token: string, url = h.url) => call(url, 'POST', `/api/student/${token}/start`, {});
 const ceiling = (ceilingPerMinute: unknown) =>
   call(h.url, 'PUT', '/api/admin/students/waiting-room', { ceilingPerMinute });

@@ -1,12 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { Hourglass, PlayCircle } from 'lucide-react';
-import { Button } from '../../../components/ui';
 import type { Translate } from '../../../i18n/i18n';
 import { useT } from '../../../i18n/react';
 import type { AssessmentLoad } from '../api/types';
 import { useWaitingRoom } from '../hooks/use-waiting-room';
 import { waitEstimate, type LineFigures, type WaitEstimate } from '../waiting-room';
-import { WelcomeIntro } from './welcome-view';
+import { StartButton, WelcomeIntro } from './welcome-view';
 
 function estimateText(t: Translate, estimate: WaitEstimate): string | null {
   if (!estimate) return null;
@@ -93,17 +92,7 @@ export function YourTurnView({ load, starting, onStart }: YourTurnViewProps) {
         <p className="visually-hidden" role="alert">
           {t('waiting.turnTitle')}
         </p>
-        <div>
-          <Button
-            size="lg"
-            block
-            icon={<PlayCircle size={20} aria-hidden="true" />}
-            loading={starting}
-            onClick={onStart}
-          >
-            {t('welcome.start')}
-          </Button>
-        </div>
+        <StartButton starting={starting} onStart={onStart} />
       </section>
     </div>
   );

@@ -145,17 +145,25 @@ export function WelcomeView({ token, load, offset, starting, onStart }: WelcomeV
         <PracticeQuestionCard practice={assessment.practiceQuestion} content={content} />
       )}
 
-      <div>
-        <Button
-          size="lg"
-          block
-          icon={<PlayCircle size={20} aria-hidden="true" />}
-          loading={starting}
-          onClick={onStart}
-        >
-          {t('welcome.start')}
-        </Button>
-      </div>
+      <StartButton starting={starting} onStart={onStart} />
+    </div>
+  );
+}
+
+/** 'Start Assessment': on the welcome page, and on the waiting page when the student's turn comes. */
+export function StartButton({ starting, onStart }: { starting: boolean; onStart: () => void }) {
+  const t = useT();
+  return (
+    <div>
+      <Button
+        size="lg"
+        block
+        icon={<PlayCircle size={20} aria-hidden="true" />}
+        loading={starting}
+        onClick={onStart}
+      >
+        {t('welcome.start')}
+      </Button>
     </div>
   );
 }
