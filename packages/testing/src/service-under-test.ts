@@ -135,7 +135,10 @@ export interface ServiceUnderTest<C, E, W extends EventName = EventName> {
   close(): Promise<void>;
 }
 
-const silent = createLogger({ name: 'service-test', level: (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent' });
+const silent = createLogger({
+  name: 'service-test',
+  level: (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent',
+});
 
 /**
  * A service in-process on port 0, started by the kit's runtime as `main.ts` starts it, against a fresh PostgreSQL

@@ -85,7 +85,6 @@ const MISSING_CODES = new Set(['NotFound', 'NoSuchKey']);
  */
 const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
-
 /** True for the 404 `get`, `getBuffer` and `stat` throw when the object does not exist. */
 export const isMissingObject = (err: unknown): boolean => err instanceof AppError && err.httpStatus === 404;
 
