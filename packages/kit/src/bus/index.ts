@@ -16,6 +16,7 @@ export type {
   DeadLetter,
 } from './types';
 export {
+  DEFAULT_ACK_WINDOW_MS,
   DEFAULT_EXCHANGE,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,

@@ -10,6 +10,7 @@ import { encodeEnvelope } from '@readiness/contracts';
 import { AppError } from '../errors';
 import type { Logger } from '../logger';
 import { withTraceOf } from '../tracing';
+import { ChannelAcks } from './acks';
 import {
   afterFailure,
   decodeDelivery,
@@ -21,6 +22,7 @@ import {
 } from './delivery';
 import { busMetrics, type BusMetrics, type DeadLetterReason } from './metrics';
 import {
+  DEFAULT_ACK_WINDOW_MS,
   DEFAULT_EXCHANGE,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
@@ -75,6 +77,8 @@ interface ConsumerState {
   /** The connection this consumer was started on, so a subscribe racing a reconnect starts it once. */
   startedOn?: ChannelModel;
   channel?: Channel;
+  /** The acknowledgements of `channel`. */
+  acks?: ChannelAcks;
   /** The channel once its queue is declared and its prefetch set: ready for `basic.consume`. */
   prepared?: Channel;
   consumerTag?: string;
@@ -105,7 +109,8 @@ interface PendingConfirm {
  * counted by the bus in a header: a failed message is republished to a wait queue per backoff step whose
  * TTL dead-letters it back to the handler's queue, then the original is acked, so a failing message never
  * blocks the ones behind it. After `maxAttempts` (or at once when malformed) it is published to the
- * `.dlq` with the last error in a header. Acks are manual, after the handler resolved.
+ * `.dlq` with the last error in a header. Acks are manual, after the handler resolved, and gathered per channel
+ * for `ackWindowMs` into as few frames as the delivery tags allow (`ChannelAcks`).
  *
  * Connection: amqplib does not reconnect by itself. On a lost connection the bus reconnects with capped,
  * jittered exponential backoff, re-declares the whole topology and re-subscribes every consumer.
@@ -119,6 +124,7 @@ class RabbitBus implements EventBus {
   private readonly log: Logger;
   private readonly exchange: string;
   private readonly prefetch: number;
+  private readonly ackWindowMs: number;
   private readonly maxAttempts: number;
   private readonly waitHorizonMs: number;
   private readonly delays: number[];
@@ -148,6 +154,7 @@ class RabbitBus implements EventBus {
     this.log = opts.logger.child({ component: 'bus', bus: 'rabbitmq' });
     this.exchange = opts.exchange ?? DEFAULT_EXCHANGE;
     this.prefetch = opts.prefetch ?? DEFAULT_PREFETCH;
+    this.ackWindowMs = opts.ackWindowMs ?? DEFAULT_ACK_WINDOW_MS;
     this.maxAttempts = opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     this.delays = opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.waitHorizonMs = opts.waitHorizonMs ?? DEFAULT_WAIT_HORIZON_MS;
@@ -202,8 +209,9 @@ class RabbitBus implements EventBus {
     const state = this.consumers.get(queue);
     if (!state?.paused) return;
     state.paused = false;
-    const { prepared, startedOn } = state;
-    if (prepared && startedOn && prepared === state.channel) await this.consume(state, startedOn, prepared);
+    const { prepared, startedOn, acks } = state;
+    if (prepared && startedOn && acks && prepared === state.channel)
+      await this.consume(state, startedOn, acks);
   }
 
   async close(): Promise<void> {
@@ -212,13 +220,16 @@ class RabbitBus implements EventBus {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     await this.connecting?.catch(() => undefined);
     const conn = this.conn;
-    // Stop new deliveries first, then let the handlers that are running finish and ack.
+    // Stop new deliveries first, then let the handlers that are running finish and ack; the acks still gathered
+    // are sent before the connection closes, so a clean stop leaves nothing unacknowledged.
     await Promise.allSettled(
-      [...this.consumers.values()].map((c) =>
-        c.channel && c.consumerTag ? c.channel.cancel(c.consumerTag) : undefined,
-      ),
+      [...this.consumers.values()].map((c) => {
+        c.acks?.flush();
+        return c.channel && c.consumerTag ? c.channel.cancel(c.consumerTag) : undefined;
+      }),
     );
     await Promise.allSettled([...this.inFlight]);
+    for (const c of this.consumers.values()) c.acks?.flush();
     this.live = false;
     this.conn = undefined;
     this.pub = undefined;
@@ -320,6 +331,7 @@ class RabbitBus implements EventBus {
     for (const state of this.consumers.values()) {
       state.startedOn = undefined;
       state.channel = undefined;
+      state.acks = undefined;
       state.prepared = undefined;
       state.consumerTag = undefined;
     }
@@ -409,14 +421,22 @@ class RabbitBus implements EventBus {
       if (state.channel === ch) this.onChannelClosed(conn, ch, 'consume');
     });
     state.channel = ch;
+    const acks = new ChannelAcks(ch, {
+      windowMs: this.ackWindowMs,
+      prefetch: this.prefetch,
+      log: this.log,
+      queue: state.sub.queue,
+    });
+    state.acks = acks;
     await this.declareQueue(ch, state.sub);
     await ch.prefetch(this.prefetch);
     state.prepared = ch;
-    await this.consume(state, conn, ch);
+    await this.consume(state, conn, acks);
   }
 
   /** Starts the queue's consumer on its channel, unless it is paused or already consuming. */
-  private async consume(state: ConsumerState, conn: ChannelModel, ch: Channel): Promise<void> {
+  private async consume(state: ConsumerState, conn: ChannelModel, acks: ChannelAcks): Promise<void> {
+    const ch = acks.channel;
     if (state.paused || state.consumerTag || state.consuming) return;
     state.consuming = true;
     let consumerTag: string;
@@ -430,7 +450,8 @@ class RabbitBus implements EventBus {
             conn.close().catch(() => undefined);
             return;
           }
-          const p: Promise<void> = this.onDelivery(state, ch, msg)
+          acks.received(msg);
+          const p: Promise<void> = this.onDelivery(state, acks, msg)
             .catch((err: unknown) =>
               this.log.error({ err, queue: state.sub.queue }, 'delivery processing failed'),
             )
@@ -453,6 +474,8 @@ class RabbitBus implements EventBus {
     const { channel, consumerTag } = state;
     if (!channel || !consumerTag) return;
     state.consumerTag = undefined;
+    // What its handlers have finished is acknowledged before the consumer stops, whatever the window.
+    state.acks?.flush();
     try {
       await channel.cancel(consumerTag);
     } catch (err) {
@@ -461,13 +484,13 @@ class RabbitBus implements EventBus {
     }
   }
 
-  private async onDelivery(state: ConsumerState, ch: Channel, msg: ConsumeMessage): Promise<void> {
+  private async onDelivery(state: ConsumerState, acks: ChannelAcks, msg: ConsumeMessage): Promise<void> {
     const queue = state.sub.queue;
     const headers = msg.properties.headers ?? {};
     const attempt = Math.max(1, Number(headers[HEADERS.attempt] ?? 1) || 1);
     const decoded = decodeDelivery(msg.content, state.sub);
     if (!decoded.ok) {
-      await this.deadLetter(state, ch, msg, decoded.message, decoded.error, attempt, 'malformed');
+      await this.deadLetter(state, acks, msg, decoded.message, decoded.error, attempt, 'malformed');
       return;
     }
     const message = decoded.message;
@@ -486,27 +509,16 @@ class RabbitBus implements EventBus {
       const final = !outcome.retry;
       logHandlerFailure(this.log, err, { queue, event: message.name, id: message.id, attempt, final });
       if (!outcome.retry)
-        await this.deadLetter(state, ch, msg, message, errorMessage(err), attempt, outcome.reason);
-      else await this.retry(state, ch, msg, message, errorMessage(err), outcome);
+        await this.deadLetter(state, acks, msg, message, errorMessage(err), attempt, outcome.reason);
+      else await this.retry(state, acks, msg, message, errorMessage(err), outcome);
       return;
     }
-    if (this.ack(ch, msg, queue)) this.metrics.consumed(queue, message.name);
-  }
-
-  /** Acks on the channel the message came from; false when that channel is gone (the broker redelivers). */
-  private ack(ch: Channel, msg: ConsumeMessage, queue: string): boolean {
-    try {
-      ch.ack(msg);
-      return true;
-    } catch (err) {
-      this.log.warn({ err, queue }, 'cannot ack: channel closed; the broker will redeliver');
-      return false;
-    }
+    acks.ack(msg, () => this.metrics.consumed(queue, message.name));
   }
 
   private async retry(
     state: ConsumerState,
-    ch: Channel,
+    acks: ChannelAcks,
     msg: ConsumeMessage,
     message: BusMessage,
     error: string,
@@ -532,15 +544,15 @@ class RabbitBus implements EventBus {
     } catch (err) {
       // Could not park the message; put it back so it is not lost. The broker's delivery limit caps a loop.
       this.log.error({ err, queue, id: message.id }, 'cannot schedule a retry; requeueing');
-      this.nack(ch, msg, true);
+      acks.nack(msg, true);
       return;
     }
-    if (this.ack(ch, msg, queue)) this.metrics.retried(queue, message.name);
+    acks.ack(msg, () => this.metrics.retried(queue, message.name));
   }
 
   private async deadLetter(
     state: ConsumerState,
-    ch: Channel,
+    acks: ChannelAcks,
     msg: ConsumeMessage,
     message: BusMessage | undefined,
     error: string,
@@ -566,19 +578,10 @@ class RabbitBus implements EventBus {
     } catch (err) {
       // The broker's own dead-lettering still moves it to the DLQ, only without our error header.
       this.log.error({ err, queue }, 'cannot publish to the dead-letter queue; rejecting instead');
-      if (this.nack(ch, msg, false)) this.metrics.deadLettered(queue, event, reason);
+      if (acks.nack(msg, false)) this.metrics.deadLettered(queue, event, reason);
       return;
     }
-    if (this.ack(ch, msg, queue)) this.metrics.deadLettered(queue, event, reason);
-  }
-
-  private nack(ch: Channel, msg: ConsumeMessage, requeue: boolean): boolean {
-    try {
-      ch.nack(msg, false, requeue);
-      return true;
-    } catch {
-      return false;
-    }
+    acks.ack(msg, () => this.metrics.deadLettered(queue, event, reason));
   }
 
   private copyProperties(msg: ConsumeMessage, headers: Record<string, unknown>): Options.Publish {

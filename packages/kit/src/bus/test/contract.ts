@@ -55,7 +55,7 @@ function expectSame(received: BusMessage, sent: BusMessage) {
   expect(Buffer.from(received.payload).equals(Buffer.from(sent.payload))).toBe(true);
 }
 
-async function counterValue(
+export async function counterValue(
   registry: Registry,
   name: string,
   labels: Record<string, string>,

@@ -8,24 +8,6 @@ import { RabbitEnv } from './rabbit-harness';
 
 jest.setTimeout(30_000);
 
-async function queueInfo(
-  vhost: string,
-  queue: string,
-): Promise<{ type: string; durable: boolean; arguments: Record<string, unknown> }> {
-  const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
-  const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
-    'base64',
-  );
-  const res = await fetch(
-    `${u.protocol}//${u.host}/api/queues/${encodeURIComponent(vhost)}/${encodeURIComponent(queue)}`,
-    {
-      headers: { authorization: `Basic ${auth}` },
-    },
-  );
-  if (!res.ok) throw new Error(`queue ${queue}: HTTP ${res.status}`);
-  return (await res.json()) as { type: string; durable: boolean; arguments: Record<string, unknown> };
-}
-
 describe('RabbitMQ bus: topology and publishing', () => {
   const env = new RabbitEnv();
   let bus: EventBus;
@@ -44,16 +26,16 @@ describe('RabbitMQ bus: topology and publishing', () => {
     await bus.subscribe({ queue, events: [event], handle: async () => undefined });
     const t = queueTopology(queue, TEST_OPTIONS.retryDelaysMs);
 
-    const main = await queueInfo(env.vhost.vhost, queue);
+    const main = await env.queueInfo(queue);
     expect(main).toMatchObject({ type: 'quorum', durable: true });
     expect(main.arguments['x-dead-letter-exchange']).toBe(t.deadLetterExchange);
-    expect(await queueInfo(env.vhost.vhost, t.deadLetterQueue)).toMatchObject({
+    expect(await env.queueInfo(t.deadLetterQueue)).toMatchObject({
       type: 'quorum',
       durable: true,
     });
     expect(t.retryQueues.map((r) => r.ms)).toEqual([50, 100, 200]);
     for (const r of t.retryQueues) {
-      const info = await queueInfo(env.vhost.vhost, r.name);
+      const info = await env.queueInfo(r.name);
       expect(info).toMatchObject({ type: 'quorum', durable: true });
       expect(info.arguments).toMatchObject({ 'x-message-ttl': r.ms, 'x-dead-letter-routing-key': queue });
     }
@@ -173,7 +155,7 @@ describe('RabbitMQ bus: queues of services not started yet', () => {
     const sent = message(event);
     await publisher.publish([sent]);
     // Routed to the declared queue: nothing went to the unrouted queue, nothing is lost.
-    expect(await queueInfo(env.vhost.vhost, queue)).toMatchObject({ type: 'quorum', durable: true });
+    expect(await env.queueInfo(queue)).toMatchObject({ type: 'quorum', durable: true });
 
     const consumer = env.createBus({ ...TEST_OPTIONS, registry: new Registry(), service: 'consumer' });
     await consumer.start();

@@ -13,6 +13,15 @@ import { createRabbitBus, HEADERS, queueTopology } from '../rabbit';
 import { DEFAULT_EXCHANGE, type DeadLetter, type EventBus, type RabbitBusOptions } from '../types';
 import type { BusHarness, HarnessOptions } from './contract';
 
+/** What the management API tells of a queue; its figures are sampled, every 5 s by default. */
+export interface QueueInfo {
+  type: string;
+  durable: boolean;
+  arguments: Record<string, unknown>;
+  /** Counts since the queue was declared: `ack` is messages acknowledged, not frames. */
+  message_stats?: { ack?: number; deliver?: number; redeliver?: number };
+}
+
 export const silentLogger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /**
@@ -57,6 +66,19 @@ export class RabbitEnv {
   blip(ms = 300): void {
     this.proxy.cut();
     this.healTimer = setTimeout(() => this.proxy.restore(), ms);
+  }
+
+  async queueInfo(queue: string): Promise<QueueInfo> {
+    const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
+    const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
+      'base64',
+    );
+    const path = `${encodeURIComponent(this.vhost.vhost)}/${encodeURIComponent(queue)}`;
+    const res = await fetch(`${u.protocol}//${u.host}/api/queues/${path}`, {
+      headers: { authorization: `Basic ${auth}` },
+    });
+    if (!res.ok) throw new Error(`queue ${queue}: HTTP ${res.status}`);
+    return (await res.json()) as QueueInfo;
   }
 
   async injectRaw(routingKey: string, body: Uint8Array): Promise<void> {
