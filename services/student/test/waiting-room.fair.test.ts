@@ -40,14 +40,17 @@ test('when students wait and one floods their Start, then everyone reads the sam
   expect(view.json).toMatchObject({ enabled: true, waiting: 2, ceilingPerMinute: 1, pressure: 'healthy' });
   await eventually(async () => expect(await kv.get('waiting-room:busy')).toBe('2'));
 
+  const floodStarted = performance.now();
   const flood = await h.countQueries(() =>
     Promise.all(Array.from({ length: 200 }, () => start(flooder.token))),
   );
+  const floodSeconds = Math.ceil((performance.now() - floodStarted) / 1000);
   expect(new Set(flood.value.map((a) => `${a.status} ${a.json.waiting.ticket}`))).toEqual(
     new Set([`202 ${mine.json.waiting.ticket}`]),
   );
-  // At most a read and a ticket look-up for each second the flood lasted, not 200 of each.
-  expect(flood.queries).toBeLessThan(20);
+  // At most a read and a ticket look-up for each second the flood lasted, and the line's own tick, not 200 of each
+  // (a loaded machine stretches the flood over more seconds, never to 200 statements).
+  expect(flood.queries).toBeLessThan(Math.min(100, 10 + 5 * floodSeconds));
 
   // Another replica, started after this one's memory is gone: the same ticket, one place behind the first.
   const fresh = await h.startReplica();

@@ -23,7 +23,8 @@ describe('periodic jobs', () => {
       ],
       logger,
     );
-    await sleep(200);
+    // Four passes, the failing second among them, however slowly a busy machine runs them.
+    while (passes < 4) await sleep(10);
     await jobs.stop();
     expect(passes).toBeGreaterThanOrEqual(4);
     expect(overlapped).toBe(false);
