@@ -12,8 +12,10 @@
  * the bare journey (`bare-journey.js`: the same students, arrivals and calls doing only the work the product needs by
  * design) and the headline, product CPU per journey ÷ bare CPU per journey; the database round trips and calls to other
  * services of one assessment load; the submit accept rate against a bare Express POST + INSERT; the certificate
- * pipeline against a bare puppeteer-core loop with the same pool. Results replace the `enrolment-peak` section of
- * docs/benchmarks.md (also written as JSON to test-results/peak.json).
+ * pipeline against a bare puppeteer-core loop with the same pool; the database per journey and per service database
+ * (statements, planning and execution time, WAL, commits, autovacuum, the share of HOT updates: database-split.js),
+ * on a PostgreSQL cluster of the bench's own unless BENCH_PG_URL names a server. Results replace the `enrolment-peak`
+ * section of docs/benchmarks.md (also written as JSON to test-results/peak.json).
  */
 const { fork } = require('node:child_process');
 const crypto = require('node:crypto');
