@@ -93,16 +93,16 @@ async function startOwnPostgres() {
   const pid = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await withClient(url, (c) => c.query('CREATE EXTENSION pg_stat_statements'));
-  return {
-    url,
-    pid,
-    log,
-    settings: SETTINGS,
-    stop() {
-      pgCommand('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    pgCommand('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    fs.rmSync(dir, { recursive: true, force: true });
   };
+  // Synchronous, so it also runs when the bench fails and exits before its own clean-up.
+  process.once('exit', stop);
+  return { url, pid, log, settings: SETTINGS, stop };
 }
 
 /** The uid and gid of the `postgres` user, from /etc/passwd. */
