@@ -43,7 +43,8 @@ const {
 } = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
-const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** Read when used: the peak sets it to the cluster of its own it started. */
+const pgAdminUrl = () => process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CERTIFICATE_SUBJECT = 'Congratulations! Your certificate';
 /** The events of a journey, in its order; the last only for a passing student. */
 const JOURNEY_EVENTS = [
@@ -100,11 +101,11 @@ function ownAssessment() {
 }
 
 async function createDatabase(name, page, sheet, students) {
-  const admin = new Client({ connectionString: PG_ADMIN_URL });
+  const admin = new Client({ connectionString: pgAdminUrl() });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(PG_ADMIN_URL);
+  const url = new URL(pgAdminUrl());
   url.pathname = `/${name}`;
   const db = new Client({ connectionString: url.toString() });
   await db.connect();
@@ -142,7 +143,7 @@ async function createDatabase(name, page, sheet, students) {
 }
 
 async function dropDatabase(name) {
-  const admin = new Client({ connectionString: PG_ADMIN_URL });
+  const admin = new Client({ connectionString: pgAdminUrl() });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
@@ -230,7 +231,7 @@ async function runBareJourney({
       'load generators': () => loaders.map((w) => w.pid),
     };
     const watch = cpuWatch(groups);
-    const commitsBefore = await committed(PG_ADMIN_URL, [database]);
+    const commitsBefore = await committed(pgAdminUrl(), [database]);
     const brokerBefore = await brokerCounts(vhost.vhost);
     const consumedBefore = (await appCounts()).consumed;
     watch.start();
@@ -268,7 +269,7 @@ async function runBareJourney({
     const processes = watch.stop();
     // PostgreSQL flushes a backend's counts when it has been idle a while; the management API samples every 5 s.
     await sleep(11_000);
-    const commits = (await committed(PG_ADMIN_URL, [database])) - commitsBefore - 1;
+    const commits = (await committed(pgAdminUrl(), [database])) - commitsBefore - 1;
     const brokerAfter = await brokerCounts(vhost.vhost);
     const broker =
       brokerBefore && brokerAfter

@@ -140,14 +140,18 @@ function serverPids() {
 
 /**
  * The PostgreSQL server's processes that work for `databases`: the backends connected to one of them, and the
- * server's own processes (WAL writer, checkpointer, autovacuum), which serve every database. Backends of other
+ * server's own processes (WAL writer, checkpointer, autovacuum), which serve every database (of the bench's own
+ * cluster only, when it runs one). Backends of other
  * databases (another run's, another engineer's tests on a shared machine) are left out. Read from each process's
  * title (`postgres: 15/main: <user> <database> <host>(<port>) <state>`).
  */
 function postgresPids(databases) {
   const wanted = new Set(databases);
   const found = [];
-  for (const pid of serverPids().PostgreSQL) {
+  // The bench's own cluster (`BENCH_PG_POSTMASTER`, see database-split.js): its postmaster and what it forked.
+  const own = Number(process.env.BENCH_PG_POSTMASTER);
+  const candidates = own ? [own, ...descendants(own)] : serverPids().PostgreSQL;
+  for (const pid of candidates) {
     let title;
     try {
       title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();

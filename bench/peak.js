@@ -12,8 +12,10 @@
  * the bare journey (`bare-journey.js`: the same students, arrivals and calls doing only the work the product needs by
  * design) and the headline, product CPU per journey ÷ bare CPU per journey; the database round trips and calls to other
  * services of one assessment load; the submit accept rate against a bare Express POST + INSERT; the certificate
- * pipeline against a bare puppeteer-core loop with the same pool. Results replace the `enrolment-peak` section of
- * docs/benchmarks.md (also written as JSON to test-results/peak.json).
+ * pipeline against a bare puppeteer-core loop with the same pool; the database per journey and per service database
+ * (statements, planning and execution time, WAL, commits, autovacuum, the share of HOT updates: database-split.js),
+ * on a PostgreSQL cluster of the bench's own unless BENCH_PG_URL names a server. Results replace the `enrolment-peak`
+ * section of docs/benchmarks.md (also written as JSON to test-results/peak.json).
  */
 const { fork } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -45,6 +47,7 @@ const {
   JOURNEY_PAUSES,
 } = require('./lib');
 const { runBareJourney, bareProcessRows, bareCountRows } = require('./bare-journey');
+const databaseSplit = require('./database-split');
 
 /** CPU seconds of a process so far; 0 for one that has ended (its share is then lost to the count). */
 const cpuSeconds = (pid, reaped = false) => cpuSecondsOf(pid, reaped) ?? 0;
@@ -73,7 +76,16 @@ const PDF_IDLE_SECONDS = Number(process.env.PDF_BROWSER_IDLE_SECONDS ?? 60);
 const IDLE_STATEMENTS_S = 60;
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
 const JSON_FILE = path.join(ROOT, 'test-results', `peak-${N}.json`);
-const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/**
+ * Without BENCH_PG_URL the peak runs a PostgreSQL cluster of its own with `pg_stat_statements` preloaded, for the
+ * database's statement split (database-split.js); BENCH_OWN_POSTGRES=0 runs it on the machine's server instead.
+ */
+const OWN_POSTGRES =
+  process.env.BENCH_PG_URL === undefined &&
+  process.env.BENCH_OWN_POSTGRES !== '0' &&
+  databaseSplit.canRunOwnPostgres();
+/** Read when used: set to the bench's own cluster once it runs. */
+const pgAdminUrl = () => process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { email: 'bench-admin@example.edu', password: 'enrolment-peak-admin-password' };
 const SERVICES = [
   'gateway',
@@ -300,10 +312,10 @@ async function loadCost(stack, tokens, count) {
 
 async function barePostInsert() {
   const name = `bench_insert_${process.pid}`;
-  const admin = new Client({ connectionString: PG_ADMIN_URL });
+  const admin = new Client({ connectionString: pgAdminUrl() });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(PG_ADMIN_URL);
+  const url = new URL(pgAdminUrl());
   url.pathname = `/${name}`;
   const port = await freePort();
   const log = path.join(os.tmpdir(), `bench-insert-${process.pid}.log`);
@@ -353,12 +365,19 @@ async function main() {
   out(
     `Enrolment peak: ${N} students in ${WINDOW_S} s, ${WORKERS} load processes, ${os.availableParallelism()} cores, load ${load.toFixed(2)}`,
   );
+  let ownPostgres;
+  if (OWN_POSTGRES) {
+    ownPostgres = await databaseSplit.startOwnPostgres();
+    process.env.BENCH_PG_URL = ownPostgres.url;
+    process.env.BENCH_PG_POSTMASTER = String(ownPostgres.pid);
+    out(`PostgreSQL: a cluster of the bench's own (${ownPostgres.url}), pg_stat_statements preloaded`);
+  }
   const vhost = await createTestVhost();
   const stack = await startLocalStack({
     name: `bench_peak_${process.pid}`,
     isolate: true,
     ports: 'free',
-    pgUrl: PG_ADMIN_URL,
+    pgUrl: pgAdminUrl(),
     amqpUrl: vhost.url,
     redisUrl: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/13',
     output: 'buffer',
@@ -382,7 +401,10 @@ async function main() {
     process.once(signal, () => {
       out(`\n${signal}: stopping the stack`);
       for (const w of workers) w.kill();
-      void stack.stop().finally(() => process.exit(130));
+      void stack.stop().finally(() => {
+        ownPostgres?.stop();
+        process.exit(130);
+      });
     });
   }
   const figures = {
@@ -392,6 +414,7 @@ async function main() {
     workers: WORKERS,
     cores: os.availableParallelism(),
     loadAverage: load,
+    ownPostgres: ownPostgres ? ownPostgres.settings : undefined,
   };
   try {
     for (const s of ['student', 'results', 'report'])
@@ -414,6 +437,12 @@ async function main() {
       return url ? [decodeURIComponent(new URL(url).pathname.slice(1))] : [];
     });
     groups.PostgreSQL = () => postgresPids(databases);
+    const databaseOf = Object.fromEntries(
+      SERVICES.flatMap((s) => {
+        const url = stack.service(s).databaseUrl;
+        return url ? [[s, decodeURIComponent(new URL(url).pathname.slice(1))]] : [];
+      }),
+    );
     for (const name of ['RabbitMQ', 'Redis']) groups[name] = () => serverPids()[name];
     // The stack's one S3 server (s3rver), in a process of its own as a MinIO would be.
     groups['object storage'] = () => [stack.objectStorage.pid];
@@ -458,7 +487,8 @@ async function main() {
     const page = await (
       await fetch(`${stack.gatewayUrl}/api/student/${invited.students[0].token}/assessment`)
     ).text();
-    const commitsBefore = await committed(PG_ADMIN_URL, databases);
+    const commitsBefore = await committed(pgAdminUrl(), databases);
+    const databaseBefore = await databaseSplit.snapshot(pgAdminUrl(), databaseOf);
     const brokerBefore = await brokerCounts(stack.vhost);
     const benchStatementsBefore = benchStatements;
     watch.start();
@@ -526,12 +556,25 @@ async function main() {
     await sleep(11_000);
     const brokerAfter = await brokerCounts(stack.vhost);
     figures.journeyCounts = {
-      commits: (await committed(PG_ADMIN_URL, databases)) - commitsBefore - benchStatementsDuring,
+      commits: (await committed(pgAdminUrl(), databases)) - commitsBefore - benchStatementsDuring,
       ...(brokerBefore && brokerAfter
         ? Object.fromEntries(Object.keys(brokerAfter).map((k) => [k, brokerAfter[k] - brokerBefore[k]]))
         : {}),
     };
     out(`      counted over ${N} journeys: ${JSON.stringify(figures.journeyCounts)}`);
+    figures.database = databaseSplit.diff(
+      databaseBefore,
+      await databaseSplit.snapshot(pgAdminUrl(), databaseOf),
+      databaseOf,
+      N,
+    );
+    if (ownPostgres)
+      figures.database.autovacuumRuns = databaseSplit.autovacuumLog(
+        ownPostgres.log,
+        databaseBefore.at,
+        Date.now(),
+      );
+    for (const line of databaseLines(figures.database)) out(`      ${line}`);
     SERVICES.forEach((s, i) => (figures.processes[s].statements = statementsAfter[i] - statementsBefore[i]));
     const certMails = mailsTo(stack, invited.domain, CERTIFICATE_SUBJECT);
     const firstCertificate = Math.min(...certMails.map((m) => m.date.getTime()));
@@ -738,7 +781,75 @@ async function main() {
     for (const p of Object.values(pools)) await p.end().catch(() => undefined);
     await stack.stop().catch((err) => out(`stopping the stack: ${err}`));
     await vhost.close().catch(() => undefined);
+    ownPostgres?.stop();
   }
+}
+
+/** The tables whose HOT share the peak reports: the per-journey rows updated most. */
+const HOT_TABLES = ['attempts', 'outbox'];
+
+/** The database split, as the peak prints it: per service database, per journey. */
+function databaseLines(d) {
+  const f2 = (v) => (v === undefined ? '–' : v.toFixed(2));
+  const lines = [
+    d.statementsAvailable
+      ? 'database, per journey (pg_stat_statements, pg_stat_database, pg_stat_user_tables):'
+      : 'database, per journey: no statement split (pg_stat_statements is not loaded on this server; without BENCH_PG_URL the bench runs a cluster of its own that has it)',
+  ];
+  for (const [service, s] of Object.entries(d.services)) {
+    const updated = Object.entries(s.tables)
+      .filter(([, t]) => t.upd > 0)
+      .map(([name, t]) => `${name} ${databaseSplit.hotRatio(t)} HOT`)
+      .join(', ');
+    lines.push(
+      `  ${service.padEnd(13)} ${f2(s.calls)} statements, plan ${f2(s.planMs)} ms, exec ${f2(s.execMs)} ms, WAL ${s.walBytes === undefined ? '–' : `${s.walBytes.toFixed(0)} B`} in ${f2(s.walRecords)} records, ${f2(s.commits)} commits, ${s.autovacuums} autovacuums, ${s.autoanalyzes} autoanalyzes; updates: ${updated || 'none'}`,
+    );
+  }
+  const c = d.cluster;
+  lines.push(
+    `  cluster WAL (pg_stat_wal): ${c.walBytes.toFixed(0)} B in ${c.walRecords.toFixed(2)} records, ${c.walFpi.toFixed(2)} full-page images; WAL position moved ${c.lsnBytes.toFixed(0)} B`,
+  );
+  if (d.autovacuumRuns) {
+    const cpu = d.autovacuumRuns.reduce((a, r) => a + r.cpuS, 0);
+    lines.push(
+      `  autovacuum (the cluster's log): ${d.autovacuumRuns.length} runs, ${cpu.toFixed(2)} s CPU: ${d.autovacuumRuns.map((r) => `${r.kind} ${r.table.split('.').pop()} ${r.cpuS.toFixed(2)} s`).join(', ')}`,
+    );
+  }
+  for (const t of d.top ?? [])
+    lines.push(
+      `  top: ${t.service} ${t.msPerJourney.toFixed(3)} ms (plan ${t.planMsPerJourney.toFixed(3)}), ${t.callsPerJourney.toFixed(2)} calls: ${t.query}`,
+    );
+  return lines;
+}
+
+/** The database split as the section shows it: one row per service database, then the HOT shares. */
+function databaseSection(f) {
+  const d = f.database;
+  if (!d) return '';
+  const f2 = (v) => (v === undefined ? '–' : v.toFixed(2));
+  const rows = Object.entries(d.services).map(
+    ([service, s]) =>
+      `| ${service} | ${f2(s.calls)} | ${f2(s.planMs)} ms | ${f2(s.execMs)} ms | ${s.walBytes === undefined ? '–' : `${s.walBytes.toFixed(0)} B`} (${f2(s.walRecords)}) | ${f2(s.commits)} | ${s.autovacuums} / ${s.autoanalyzes} | ${HOT_TABLES.map((t) => databaseSplit.hotRatio(s.tables[t])).join(' / ')} |`,
+  );
+  const sum = (field) =>
+    Object.values(d.services).reduce((a, s) => (s[field] === undefined ? a : a + s[field]), 0);
+  const vacuumCpu = d.autovacuumRuns?.reduce((a, r) => a + r.cpuS, 0);
+  const where = f.ownPostgres
+    ? "a PostgreSQL cluster of the bench's own (Debian's binaries, a temporary folder; the shared server's settings: no fsync or full-page writes, commits not waited for, 128 MB of shared buffers; autovacuum on, as in production) with `pg_stat_statements` preloaded"
+    : 'the server at BENCH_PG_URL';
+  return `
+The database, per journey, over the peak and its drain, on ${where}${d.statementsAvailable ? '' : ' (**no statement split: `pg_stat_statements` is not loaded there**)'}.
+Statements, planning and execution time and their WAL are \`pg_stat_statements\`'; commits \`pg_stat_database.xact_commit\`
+(the bench's own reads not taken off here); autovacuum and autoanalyze runs, updates and HOT updates
+\`pg_stat_user_tables\`.
+
+| Service database | statements | planning | execution | WAL (records) | commits | autovacuum / autoanalyze runs | HOT updates: attempts / outbox |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+${rows.join('\n')}
+| **every database** | ${f2(d.statementsAvailable ? sum('calls') : undefined)} | ${d.statementsAvailable ? `${sum('planMs').toFixed(2)} ms` : '–'} | ${d.statementsAvailable ? `${sum('execMs').toFixed(2)} ms` : '–'} | ${d.statementsAvailable ? `${sum('walBytes').toFixed(0)} B` : '–'} | ${sum('commits').toFixed(2)} | – | – |
+
+The cluster's WAL (\`pg_stat_wal\`, every database and autovacuum): ${d.cluster.walBytes.toFixed(0)} B a journey in ${d.cluster.walRecords.toFixed(2)} records, ${d.cluster.walFpi.toFixed(2)} full-page images.${vacuumCpu === undefined ? '' : ` Autovacuum (the cluster's log, \`log_autovacuum_min_duration = 0\`): ${d.autovacuumRuns.length} runs, ${vacuumCpu.toFixed(2)} s of CPU over the run.`}
+`;
 }
 
 const ms = (v) => (v === undefined || Number.isNaN(v) ? '–' : `${Math.round(v)} ms`);
@@ -837,7 +948,7 @@ ${callRows.join('\n')}
 | --- | --- | --- | --- | --- | --- |
 ${procRows.join('\n')}
 | **every server process** (not the load generators) | ${serverCpu.toFixed(1)} s | **${journeyMs.toFixed(1)} ms** | – | – | – |
-${bare.tables}
+${bare.tables}${databaseSection(f)}
 After the peak the services' V8 heaps held ${heapRange(f.heapAfter)} (used and held, from \`/metrics\`); the rest of each
 resident set is outside the JavaScript heap (the Node binary and its libraries, ICU data, and what the allocator keeps).
 

@@ -228,12 +228,20 @@ export async function closeAttempt(
   return written !== undefined;
 }
 
+/**
+ * The deadlines that have passed with their grace, as a bound the partial index of in-progress deadlines can seek
+ * to: the clock read once by a sub-select (a volatile `clock_timestamp()` compared row by row, or added to the
+ * column, has every in-progress attempt read at each tick of the deadline job).
+ */
+const overdueBefore = (graceSeconds: number) =>
+  sql`(SELECT clock_timestamp() - make_interval(secs => ${graceSeconds}))`;
+
 /** Whether any attempt is past its deadline and grace with no submit: the deadline job's one idle statement. */
 export async function anyOverdue(runner: Runner, graceSeconds: number): Promise<boolean> {
   const [row] = await rows<{ any: boolean }>(
     runner,
     sql`SELECT EXISTS (SELECT 1 FROM attempts
-          WHERE status = 'in_progress' AND deadline_at + make_interval(secs => ${graceSeconds}) < clock_timestamp()
+          WHERE status = 'in_progress' AND deadline_at < ${overdueBefore(graceSeconds)}
         ) AS any`,
   );
   return row?.any ?? false;
@@ -288,7 +296,7 @@ async function lockedAttempts(
 export const claimOverdue = (runner: Runner, graceSeconds: number, limit: number) =>
   lockedAttempts(
     runner,
-    sql`a.status = 'in_progress' AND a.deadline_at + make_interval(secs => ${graceSeconds}) < clock_timestamp()`,
+    sql`a.status = 'in_progress' AND a.deadline_at < ${overdueBefore(graceSeconds)}`,
     limit,
     sql`FOR UPDATE OF a SKIP LOCKED`,
   );
