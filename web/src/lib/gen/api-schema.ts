@@ -3608,6 +3608,8 @@ export interface paths {
                             pressure: "healthy" | "overloaded";
                             /** @description Tickets up to this number may start now */
                             serving: number;
+                            /** @description True when nothing limits the rate (WAITING_ROOM=limit-only without a limit): nobody waits */
+                            unlimited: boolean;
                             /** @description Students in line */
                             waiting: number;
                         };
@@ -3664,6 +3666,8 @@ export interface paths {
                             pressure: "healthy" | "overloaded";
                             /** @description Tickets up to this number may start now */
                             serving: number;
+                            /** @description True when nothing limits the rate (WAITING_ROOM=limit-only without a limit): nobody waits */
+                            unlimited: boolean;
                             /** @description Students in line */
                             waiting: number;
                         };

@@ -70,6 +70,7 @@ export interface PublicLine {
 
 export interface WaitingRoomView extends PublicLine {
   enabled: boolean;
+  unlimited: boolean;
   longestWaitSeconds: number;
   ceilingPerMinute: number | null;
   pressure: 'healthy' | 'overloaded';
@@ -238,6 +239,7 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
       ]);
       return {
         enabled: mode !== 'off',
+        unlimited: mode === 'limit-only' && now.ceilingPerMinute === null,
         serving: Math.floor(now.serving),
         perMinute: perMinute(now.perSecond),
         waiting: now.waiting,

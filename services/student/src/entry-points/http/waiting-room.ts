@@ -9,6 +9,9 @@ const CEILING_MESSAGE = `ceilingPerMinute must be a whole number from ${CEILING.
 
 const viewOut = lineOut.extend({
   enabled: z.boolean().describe('False when WAITING_ROOM is off: every student starts at once'),
+  unlimited: z
+    .boolean()
+    .describe('True when nothing limits the rate (WAITING_ROOM=limit-only without a limit): nobody waits'),
   longestWaitSeconds: z.number().int().describe('How long the first student in line has waited'),
   ceilingPerMinute: z.number().int().nullable().describe("The administrators' limit; null: automatic"),
   pressure: z

@@ -34,9 +34,12 @@ export function waitText(t: AdminTranslate, totalSeconds: number): string {
   });
 }
 
-// The rate is measured to a tenth and changes every second: "about" a whole number.
+// The rate is measured to a tenth and changes every second: "about" a whole number. Without any limit (the
+// `limit-only` mode with none set) there is no rate worth a number.
 const rateText = (t: AdminTranslate, room: WaitingRoom) =>
-  t('live.waiting.rate', { perMinute: Math.round(room.perMinute) });
+  room.unlimited
+    ? t('live.waiting.unlimited')
+    : t('live.waiting.rate', { perMinute: Math.round(room.perMinute) });
 
 /** What the status region says: the line's figures, or that nobody waits. */
 function summary(t: AdminTranslate, room: WaitingRoom): string {

@@ -26,6 +26,7 @@ export const live = {
 /** The waiting room's answer when nobody waits: automatic, admitting at the measured capacity. */
 export const emptyRoom = (): WaitingRoom => ({
   enabled: true,
+  unlimited: false,
   serving: 0,
   waiting: 0,
   longestWaitSeconds: 0,

@@ -14,6 +14,7 @@ describe('Live: the waiting room', () => {
   it('when students wait, then the panel above the attempts shows how many, the longest wait, the rate, who sets it and the pressure', async () => {
     live.room = {
       enabled: true,
+      unlimited: false,
       serving: 4700,
       waiting: 2890,
       longestWaitSeconds: 252,
@@ -36,6 +37,15 @@ describe('Live: the waiting room', () => {
     expect(screen.queryByText('Nobody is waiting: every student starts at once.')).not.toBeInTheDocument();
     // The figures change at every poll: the status region does not repeat them as the screen opens.
     expect(within(panel()).getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('when nothing limits the rate, then the panel says everyone starts at once instead of a rate nobody reaches', async () => {
+    live.room = { ...live.room, unlimited: true, perMinute: 60_000_000, waiting: 0, ceilingPerMinute: null };
+    await openLive();
+    expect(
+      await within(panel()).findByText('Admitting every student at once: no limit is set'),
+    ).toBeInTheDocument();
+    expect(within(panel()).queryByText(/Admitting about/)).not.toBeInTheDocument();
   });
 
   it('when nobody waits, then the panel says every student starts at once, and announces it when the line empties', async () => {

@@ -59,6 +59,7 @@ export default {
   'live.waiting.hours': '{hours} h {minutes} min',
   'live.waiting.admissionLabel': 'Admission',
   'live.waiting.rate': 'Admitting about {perMinute, number} a minute',
+  'live.waiting.unlimited': 'Admitting every student at once: no limit is set',
   'live.waiting.automatic': "Automatic: the product's measured capacity",
   'live.waiting.limited':
     'Limited by an admin: at most {ceiling, plural, one {# start} other {# starts}} a minute',
