@@ -44,7 +44,7 @@ export const configSchema = z
      * Arriving students' calls (opening the link, loading the assessment, Start) in flight from this gateway to the
      * student service at once; more wait here in order. The calls of students already taking the test never wait.
      */
-    STUDENT_ARRIVALS_IN_FLIGHT: positiveInt(16),
+    STUDENT_ARRIVALS_IN_FLIGHT: positiveInt(64),
     /** Multipart uploads stream a larger body, so they get longer. */
     UPLOAD_TIMEOUT_MS: positiveInt(120_000),
     JSON_BODY_LIMIT_BYTES: positiveInt(1024 * 1024),
