@@ -119,13 +119,21 @@ describe('an LMS learner in `make start`', () => {
       { token },
     );
     const resultId = results.body.results[0]!._id;
-    const grade = await api<{ grade: { state: string; scoreGiven: number } }>(
-      base,
-      'GET',
-      `/api/admin/lti/grades/${resultId}`,
-      { token },
+    // The LMS has the score before the product records its answer: the admin sees it sent a moment later.
+    const grade = await eventually(
+      async () => {
+        const seen = await api<{ grade: { state: string; scoreGiven: number } }>(
+          base,
+          'GET',
+          `/api/admin/lti/grades/${resultId}`,
+          { token },
+        );
+        return seen.body.grade.state === 'sent' ? seen.body.grade : false;
+      },
+      'the grade recorded as sent',
+      10_000,
     );
-    expect(grade.body.grade).toMatchObject({ state: 'sent', scoreGiven: score.body.scoreGiven });
+    expect(grade).toMatchObject({ state: 'sent', scoreGiven: score.body.scoreGiven });
     expect(lms.scores.filter((s) => s.body.userId === sub)).toHaveLength(1);
   });
 });
