@@ -14,8 +14,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { Client } = require('pg');
-const { freePort } = require('./lib');
+const { freePort, withClient } = require('./lib');
 
 const PG_BIN = process.env.BENCH_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -114,16 +113,6 @@ function postgresUser() {
   if (!line) throw new Error('running as root and no postgres user to run PostgreSQL as');
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
-}
-
-async function withClient(url, fn) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 const dbUrl = (adminUrl, database) => {

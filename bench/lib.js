@@ -164,20 +164,27 @@ function postgresPids(databases) {
   return found;
 }
 
-/** Transactions committed in `databases` so far (`pg_stat_database.xact_commit`, as the server last flushed them). */
-async function committed(adminUrl, databases) {
+/** `fn` with a PostgreSQL connection to `url` of its own, closed after it whatever happens. */
+async function withClient(url, fn) {
   const { Client } = require('pg');
-  const client = new Client({ connectionString: adminUrl });
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Transactions committed in `databases` so far (`pg_stat_database.xact_commit`, as the server last flushed them). */
+async function committed(adminUrl, databases) {
+  return withClient(adminUrl, async (client) => {
     const { rows } = await client.query(
       'SELECT coalesce(sum(xact_commit), 0)::bigint AS n FROM pg_stat_database WHERE datname = ANY($1::text[])',
       [databases],
     );
     return Number(rows[0].n);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /**
@@ -516,6 +523,7 @@ async function startBenchStack(label, options = {}) {
 
 module.exports = {
   JOURNEY_PAUSES,
+  withClient,
   postgresPids,
   committed,
   brokerCounts,

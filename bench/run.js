@@ -16,8 +16,16 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const bcrypt = require('bcryptjs');
-const { Client } = require('pg');
-const { freePort, startNode, stopAll, killAllNow, waitUntilReady, measure, writeSection } = require('./lib');
+const {
+  freePort,
+  startNode,
+  stopAll,
+  killAllNow,
+  waitUntilReady,
+  measure,
+  writeSection,
+  withClient,
+} = require('./lib');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -49,15 +57,7 @@ function requireBuilt() {
   }
 }
 
-async function withAdminClient(fn) {
-  const client = new Client({ connectionString: PG_ADMIN_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+const withAdminClient = (fn) => withClient(PG_ADMIN_URL, fn);
 
 /** Bare bcryptjs on one thread at the given cost: the ceiling of a login on one core. */
 function bareComparesPerSecond(cost, seconds) {
