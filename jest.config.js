@@ -41,7 +41,20 @@ module.exports = {
   testSequencer: '<rootDir>/web/e2e/sequencer.js',
   projects: [
     { ...node, displayName: 'kit', roots: ['<rootDir>/packages', '<rootDir>/proto'] },
-    { ...node, displayName: 'services', roots: ['<rootDir>/services'] },
+    {
+      ...node,
+      displayName: 'services',
+      roots: ['<rootDir>/services'],
+      testPathIgnorePatterns: [...node.testPathIgnorePatterns, '\\.scale\\.test\\.ts$'],
+    },
+    // `make bench`'s services at the size of several enrolment peaks: their figures go to docs/benchmarks.md; not in
+    // `make test`, which tests the same answers at a small size (packages/testing/src/scale.ts).
+    {
+      ...node,
+      displayName: 'scale',
+      roots: ['<rootDir>/services'],
+      testMatch: ['**/*.scale.test.ts'],
+    },
     {
       ...node,
       displayName: 'deploy',
@@ -84,7 +97,14 @@ module.exports = {
       // MSW depends on ESM-only packages; SWC compiles those to CommonJS for jest.
       transformIgnorePatterns: ['/node_modules/(?!(until-async/|openapi-msw/|.*\\.mjs$))'],
       setupFilesAfterEnv: ['<rootDir>/web/src/testing/setup-tests.ts'],
-      moduleNameMapper: { ...fixturesMapper, '\\.css$': '<rootDir>/web/src/testing/style-stub.ts' },
+      moduleNameMapper: {
+        ...fixturesMapper,
+        '\\.css$': '<rootDir>/web/src/testing/style-stub.ts',
+        // The toasts' stylesheet, which react-toastify injects at import: jsdom lays nothing out, and one 18 KB sheet in
+        // the page doubled the cost of every style lookup (each role query's visibility check, each click's
+        // pointer-events check). The unstyled build is the same component with the same classes.
+        '^react-toastify$': '<rootDir>/node_modules/react-toastify/dist/unstyled.js',
+      },
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     },
   ],

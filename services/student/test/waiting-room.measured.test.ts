@@ -4,12 +4,12 @@ import { adminToken, inviteStudent, useStudent, type JsonBody } from './harness'
 
 jest.setTimeout(60_000);
 
-// The waiting room as the product runs it: the rate follows the replica's measured pressure (here an event loop
-// late by more than 50 ms), between 6 and 300 starts a minute.
+// The waiting room as the product runs it: the rate follows the replica's measured pressure (an event loop late by
+// more than the default 200 ms), between 6 and 300 starts a minute. The test holds the loop 400 ms at a time: a
+// machine busy with other work delays it by tens of milliseconds, which must not read as the pressure ending or not.
 const h = useStudent('embedded', {
   config: {
     WAITING_ROOM: 'measured',
-    WAITING_ROOM_LAG_MS: 50,
     WAITING_ROOM_MAX_PER_MINUTE: 300,
     WAITING_ROOM_MIN_PER_MINUTE: 6,
   },
@@ -29,11 +29,11 @@ test('when a replica measures pressure (its event loop held up), then the rate f
   // A quiet product: a second's credit at hand.
   await h.database.execute(sql`UPDATE waiting_room SET advanced_at = now() - interval '1 minute'`);
   expect(await view()).toMatchObject({ pressure: 'healthy' });
-  // An arrival wakes the replica's look at the line; then the event loop is held 200 ms in every 250 for 4 s.
+  // An arrival wakes the replica's look at the line; then the event loop is held 400 ms in every 450 for 4 s.
   expect((await start((await inviteStudent(h)).token)).status).toBe(201);
   const until = Date.now() + 4_000;
   while (Date.now() < until) {
-    const busy = Date.now() + 200;
+    const busy = Date.now() + 400;
     while (Date.now() < busy);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -49,6 +49,7 @@ test('when a replica measures pressure (its event loop held up), then the rate f
   await eventually(
     async () => expect((await view()).perMinute).toBeGreaterThan(pressed.perMinute),
     'the rate climbing back',
+    30_000,
   );
   for (const s of waiting) {
     await eventually(

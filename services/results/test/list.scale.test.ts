@@ -1,5 +1,10 @@
 import { sql } from 'drizzle-orm';
+import { machineLine, secondCall, timesTable, writeBenchSection } from '@readiness/testing';
 import { startResults, versionEvent, type Harness } from './harness';
+
+// `make bench` (the jest project `scale`, not `make test`): the results service at 100,000 results, each admin page's
+// time written to docs/benchmarks.md ("Results at scale"). results-list.response and export.response test the same
+// pages' answers at a small size in `make test`.
 
 jest.setTimeout(300_000);
 
@@ -35,19 +40,28 @@ beforeAll(async () => {
   // What autovacuum does after a load: statistics, and the visibility map index-only scans rely on.
   await h.database.execute(sql`VACUUM ANALYZE results`);
 });
-afterAll(() => h?.close());
+const measured: Array<[string, number, string]> = [];
+afterAll(async () => {
+  await h?.close();
+  if (measured.length === 0) return;
+  writeBenchSection(
+    'results-scale',
+    `## Results at scale: 100,000 results
 
-const timed = async (path: string) => {
-  const started = performance.now();
-  const res = await h.call('GET', path);
-  const body = await res.text();
-  return { status: res.status, ms: performance.now() - started, body };
-};
+${machineLine('services/results/test/list.scale.test.ts')} The results service in-process over HTTP, the local
+PostgreSQL, 100,000 results of one version (ten answers, two sections each) after \`VACUUM ANALYZE\` (what autovacuum
+leaves after a load), the second call of each query. The goal is under 50 ms for every list page.
+
+${timesTable(['Call (100,000 results)', 'Time', 'Answered'], measured)}`,
+  );
+});
+
+const timed = (path: string) => secondCall(() => h.call('GET', path));
 
 const total = (body: string) =>
   (JSON.parse(body) as { pagination: { totalResults: number } }).pagination.totalResults;
 
-test('when 100,000 results are listed, searched, filtered and sorted, then each page answers well under a second', async () => {
+test('when 100,000 results are listed, searched, filtered and sorted, then each page answers its totals, and its time is written', async () => {
   const passed = Array.from({ length: COUNT }, (_, k) => ((k + 1) * 37) % 101 >= 70).filter(Boolean).length;
   const cases = [
     ['/api/admin/results', COUNT],
@@ -62,30 +76,32 @@ test('when 100,000 results are listed, searched, filtered and sorted, then each 
     ['/api/admin/results?search=nobody-matches&status=passed', 0],
   ] as const;
   for (const [path, expected] of cases) {
-    await timed(path);
     const { status, ms, body } = await timed(path);
     expect([path, status, total(body)]).toEqual([path, 200, expected]);
-    expect(ms).toBeLessThan(1000);
-    process.stdout.write(`${path}: ${ms.toFixed(1)} ms\n`);
+    measured.push([`\`${decodeURIComponent(path)}\``, ms, `${expected.toLocaleString('en')} in all`]);
   }
 });
 
-test('when the dashboard, a detail, the item analysis and the whole export are asked for at 100,000 results, then each answers', async () => {
+test('when the dashboard, a detail, the item analysis and the whole export are asked for at 100,000 results, then each answers, and its time is written', async () => {
   const [first] = await h.database.execute<{ id: string }>(sql`SELECT id FROM results LIMIT 1`);
   for (const path of [
     '/api/admin/dashboard',
     `/api/admin/results/${first!.id}`,
     '/api/admin/results/analysis',
   ]) {
-    await timed(path);
     const { status, ms } = await timed(path);
     expect([path, status]).toEqual([path, 200]);
-    process.stdout.write(`${path}: ${ms.toFixed(1)} ms\n`);
+    measured.push([`\`${path.replace(first!.id, '{id}')}\``, ms, '200']);
   }
-  const { status, ms, body } = await timed('/api/admin/results/export.csv');
-  expect(status).toBe(200);
+  const started = performance.now();
+  const res = await h.call('GET', '/api/admin/results/export.csv');
+  const body = await res.text();
+  const ms = performance.now() - started;
+  expect(res.status).toBe(200);
   expect(body.split('\r\n')).toHaveLength(COUNT + 2);
-  process.stdout.write(
-    `/api/admin/results/export.csv (${(body.length / 1e6).toFixed(1)} MB): ${ms.toFixed(1)} ms\n`,
-  );
+  measured.push([
+    '`/api/admin/results/export.csv` (every row, streamed in keyset batches; first call)',
+    ms,
+    `${COUNT.toLocaleString('en')} rows, ${(body.length / 1e6).toFixed(1)} MB`,
+  ]);
 });

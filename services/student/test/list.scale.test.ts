@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { createSecretBox, generateEventSecretsKey } from '@readiness/kit/outbox';
+import { machineLine, secondCall, timesTable, writeBenchSection } from '@readiness/testing';
 import { startStudent, type Harness } from './harness';
+
+// `make bench` (the jest project `scale`, not `make test`): the student service at 50,000 students, each admin page's
+// time written to docs/benchmarks.md ("Students at scale"). invitations.managed tests the list's answers at a small
+// size in `make test`; import.bulk the 10,000-row import.
 
 jest.setTimeout(120_000);
 
@@ -18,16 +23,31 @@ beforeAll(async () => {
   );
   await h.database.execute(sql`ANALYZE students`);
 });
-afterAll(() => h?.close());
+const measured: Array<[string, number, string]> = [];
+afterAll(async () => {
+  await h?.close();
+  if (measured.length === 0) return;
+  writeBenchSection(
+    'students-scale',
+    `## Students at scale: 50,000 students
+
+${machineLine('services/student/test/list.scale.test.ts')} The student service in-process over HTTP, the local
+PostgreSQL, 50,000 students after \`ANALYZE\`, the second call of each query (trigram indexes on name and e-mail).
+
+${timesTable(['Call (50,000 students)', 'Time', 'Answered'], measured)}`,
+  );
+});
 
 const timed = async (path: string) => {
-  const started = performance.now();
-  const res = await h.call('GET', path);
-  const body = (await res.json()) as { pagination: { totalResults: number } };
-  return { status: res.status, ms: performance.now() - started, total: body.pagination?.totalResults };
+  const { status, ms, body } = await secondCall(() => h.call('GET', path));
+  return {
+    status,
+    ms,
+    total: (JSON.parse(body) as { pagination?: { totalResults: number } }).pagination?.totalResults,
+  };
 };
 
-test('when 50,000 students are listed, searched and filtered, then each page answers well under a second', async () => {
+test('when 50,000 students are listed, searched and filtered, then each page answers its totals, and its time is written', async () => {
   const cases = [
     ['/api/admin/students?search=student4999%40&limit=20', 1],
     ['/api/admin/students?search=nobody-matches&status=invited', 0],
@@ -35,10 +55,8 @@ test('when 50,000 students are listed, searched and filtered, then each page ans
     ['/api/admin/students?search=Student%2012&limit=50', 1111],
   ] as const;
   for (const [path, total] of cases) {
-    await timed(path);
     const { status, ms, total: found } = await timed(path);
     expect([path, status, found]).toEqual([path, 200, total]);
-    expect(ms).toBeLessThan(1000);
-    process.stdout.write(`${path}: ${ms.toFixed(1)} ms\n`);
+    measured.push([`\`${decodeURIComponent(path)}\``, ms, `${total.toLocaleString('en')} in all`]);
   }
 });
