@@ -1,5 +1,4 @@
 import { mkdir } from 'node:fs/promises';
-import S3rver from 's3rver';
 
 /** A connection as the kit's object store takes it (`ObjectStoreConnection`), and the server behind it. */
 export interface EmbeddedS3 {
@@ -21,7 +20,12 @@ const S3RVER_KEY = 'S3RVER';
  * talks to it. It has no multipart upload, which ObjectStore avoids by uploading in one PUT.
  */
 export async function startEmbeddedS3(options: { directory: string; port?: number }): Promise<EmbeddedS3> {
-  await mkdir(options.directory, { recursive: true });
+  // Loaded when a server is started, not with the package: s3rver brings about 150 modules (Koa, winston, an XML
+  // builder) that a process using no embedded object storage, and every test file importing the package, would load.
+  const [{ default: S3rver }] = await Promise.all([
+    import('s3rver'),
+    mkdir(options.directory, { recursive: true }),
+  ]);
   const server = new S3rver({
     address: '127.0.0.1',
     port: options.port ?? 0,

@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { simpleParser, type AddressObject } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import type { Logger } from 'pino';
-import { SMTPServer } from 'smtp-server';
 
 export interface CaughtAttachment {
   filename: string;
@@ -62,6 +61,8 @@ export async function startMailCatcher(options: MailCatcherOptions = {}): Promis
   const mails: CaughtMail[] = [];
   const arrivals = new EventEmitter();
   arrivals.setMaxListeners(0);
+  // Loaded when a catcher is started, not with the package (as the embedded S3 server).
+  const [{ simpleParser }, { SMTPServer }] = await Promise.all([import('mailparser'), import('smtp-server')]);
 
   const server = new SMTPServer({
     name: 'mail-catcher.local',
