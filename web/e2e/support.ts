@@ -180,17 +180,22 @@ export async function newPage(
   return { context, page, consoleErrors };
 }
 
-// The pages a failing test leaves open, pictured by failure-environment.js.
-const openPages = new Set<Page>();
+// The pages a failing test leaves open, pictured by failure-environment.js, with what each said went wrong.
+const openPages = new Map<Page, string[]>();
 function watchPage(page: Page): void {
-  openPages.add(page);
+  const errors: string[] = [];
+  openPages.set(page, errors);
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
   page.on('close', () => openPages.delete(page));
 }
 
 /**
- * On a failed test (called by failure-environment.js): each open page's screenshot and text saved under
- * test-results/e2e-failures, and its address and opening text printed, so a CI log says what the screen
- * showed instead of what the test waited for.
+ * On a failed test (called by failure-environment.js): each open page's screenshot, text and console errors saved
+ * under test-results/e2e-failures, and its address, opening text and errors printed, so a CI log says what the screen
+ * showed (and why, when the page said so) instead of what the test waited for.
  */
 async function pictureOpenPages(testName: string): Promise<void> {
   const folder = path.join(ROOT, 'test-results/e2e-failures');
@@ -199,17 +204,18 @@ async function pictureOpenPages(testName: string): Promise<void> {
     .replace(/[^A-Za-z0-9.-]+/g, '-')
     .slice(0, 120);
   let index = 0;
-  for (const page of openPages) {
+  for (const [page, errors] of openPages) {
     index += 1;
     const file = path.join(folder, `${stem}-${index}`);
     const text = await page
       .evaluate(() => document.body?.innerText ?? '')
       .catch((err: unknown) => `(page text unreadable: ${String(err)})`);
     await page.screenshot({ path: `${file}.png`, fullPage: true }).catch(() => undefined);
-    writeFileSync(`${file}.txt`, `${page.url()}\n\n${text}\n`);
+    const said = errors.length > 0 ? `\nIts console errors:\n${errors.join('\n')}\n` : '';
+    writeFileSync(`${file}.txt`, `${page.url()}\n\n${text}\n${said}`);
     const opening = text.replace(/\s+/g, ' ').trim().slice(0, 400);
     console.error(
-      `Open page ${index} when "${testName}" failed: ${page.url()}\n${opening}\n(saved as ${file}.png)`,
+      `Open page ${index} when "${testName}" failed: ${page.url()}\n${opening}\n${said.slice(0, 1_000)}(saved as ${file}.png)`,
     );
   }
 }
