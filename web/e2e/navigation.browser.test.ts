@@ -81,6 +81,20 @@ describe('a slow link', () => {
       expect(consoleErrors).toEqual([]);
     },
   );
+
+  test('when the network drops a screen’s code the first time (a phone changing networks), then it is fetched again and the screen shows, not the error screen', async () => {
+    let dropped = 0;
+    await page.route('**/assets/login-page-*.js', async (route) => {
+      if (dropped === 0) {
+        dropped += 1;
+        await route.abort('internetdisconnected');
+      } else await route.continue();
+    });
+    await page.goto('/admin/login');
+    await shown(page.getByRole('heading', { name: 'Admin Portal' }));
+    expect(dropped).toBe(1);
+    expect(await page.getByText('Something went wrong').count()).toBe(0);
+  });
 });
 
 describe('the guard', () => {

@@ -5,6 +5,7 @@ import { RootRedirect } from '../features/misc/components/root-redirect';
 import { RouteError } from '../features/misc/components/route-error';
 import type { RouteHandle } from '../features/layout/components/admin-layout';
 import type { AdminMessageId } from '../i18n/admin/en';
+import { retryingChunk } from '../lib/code-chunks';
 
 /** A route's title in the layout header and the tab, by its id in the admin catalogue. */
 const titled = (titleId: AdminMessageId): RouteHandle => ({ titleId });
@@ -16,7 +17,16 @@ const titled = (titleId: AdminMessageId): RouteHandle => ({ titleId });
  * open. Titles live here (as ids of the admin catalogue) so the layout header can show them before the screen's
  * code has arrived.
  */
-export const routes: RouteObject[] = [
+/** Every screen's chunk fetched again when the network dropped it, before the error screen (lib/code-chunks). */
+function retryingScreens(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route) => {
+    const lazy = typeof route.lazy === 'function' ? { lazy: retryingChunk(route.lazy) } : {};
+    const children = route.children ? { children: retryingScreens(route.children) } : {};
+    return { ...route, ...lazy, ...children } as RouteObject;
+  });
+}
+
+export const routes: RouteObject[] = retryingScreens([
   {
     errorElement: <RouteError />,
     // Shown while the first screen's code chunk arrives.
@@ -164,4 +174,4 @@ export const routes: RouteObject[] = [
       { path: '*', element: <NotFoundPage /> },
     ],
   },
-];
+]);
