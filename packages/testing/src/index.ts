@@ -30,4 +30,4 @@ export {
 } from './oidc-provider';
 export { createAdminPastFirstSignIn, type NewAdmin } from './admins';
 export { LEARNER, startTestLms, type TestLms } from './lti-platform';
-export { machineLine, secondCall, timesTable, writeBenchSection, type TimedCall } from './scale';
+export { secondCall, writeTimesSection, type MeasuredCall, type TimedCall } from './scale';

@@ -22,28 +22,33 @@ export async function secondCall(call: () => Promise<Response>): Promise<TimedCa
   return { status: res.status, ms: performance.now() - started, body };
 }
 
-/** Where and when a scale file ran: the first line of its section. */
-export function machineLine(what: string): string {
-  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-  return (
-    `Run ${when} UTC by \`make bench\` (${what}) on ${os.availableParallelism()} cores, Node ${process.version}, ` +
-    `load average ${os.loadavg()[0]!.toFixed(2)} at the end.`
-  );
-}
+/** One measured call: what was asked, its time in milliseconds, and what it answered. */
+export type MeasuredCall = [string, number, string];
 
-/** A markdown table of measured calls: what was asked, its time, and what it answered. */
-export function timesTable(head: [string, string, string], rows: Array<[string, number, string]>): string {
-  return [
-    `| ${head.join(' | ')} |`,
+/**
+ * Writes a scale file's section of docs/benchmarks.md (the bench's own writer, bench/lib.js): its heading, where and
+ * when it ran, what it measured, and a table of its calls; nothing when no call was measured (a failed start).
+ */
+export function writeTimesSection(
+  id: string,
+  section: { heading: string; file: string; about: string; column: string },
+  rows: MeasuredCall[],
+): void {
+  if (rows.length === 0) return;
+  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const table = [
+    `| ${section.column} | Time | Answered |`,
     '| --- | --- | --- |',
     ...rows.map(
       ([what, ms, answered]) => `| ${what} | ${ms < 100 ? ms.toFixed(1) : ms.toFixed(0)} ms | ${answered} |`,
     ),
   ].join('\n');
-}
+  const markdown = `## ${section.heading}
 
-/** Replaces the section `id` of docs/benchmarks.md (the bench's own writer, bench/lib.js). */
-export function writeBenchSection(id: string, markdown: string): void {
+Run ${when} UTC by \`make bench\` (${section.file}) on ${os.availableParallelism()} cores, Node ${process.version}, load
+average ${os.loadavg()[0]!.toFixed(2)} at the end. ${section.about}
+
+${table}`;
   const root = path.resolve(__dirname, '../../..');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bench's CommonJS helpers, outside this package
   const { writeSection } = require(path.join(root, 'bench/lib.js')) as {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { machineLine, secondCall, timesTable, writeBenchSection } from '@readiness/testing';
+import { secondCall, writeTimesSection, type MeasuredCall } from '@readiness/testing';
 import { startResults, versionEvent, type Harness } from './harness';
 
 // `make bench` (the jest project `scale`, not `make test`): the results service at 100,000 results, each admin page's
@@ -40,19 +40,19 @@ beforeAll(async () => {
   // What autovacuum does after a load: statistics, and the visibility map index-only scans rely on.
   await h.database.execute(sql`VACUUM ANALYZE results`);
 });
-const measured: Array<[string, number, string]> = [];
+const measured: MeasuredCall[] = [];
 afterAll(async () => {
   await h?.close();
-  if (measured.length === 0) return;
-  writeBenchSection(
+  writeTimesSection(
     'results-scale',
-    `## Results at scale: 100,000 results
-
-${machineLine('services/results/test/list.scale.test.ts')} The results service in-process over HTTP, the local
-PostgreSQL, 100,000 results of one version (ten answers, two sections each) after \`VACUUM ANALYZE\` (what autovacuum
-leaves after a load), the second call of each query. The goal is under 50 ms for every list page.
-
-${timesTable(['Call (100,000 results)', 'Time', 'Answered'], measured)}`,
+    {
+      heading: 'Results at scale: 100,000 results',
+      file: 'services/results/test/list.scale.test.ts',
+      about:
+        'The results service in-process over HTTP, the local PostgreSQL, 100,000 results of one version (ten answers, two sections each) after `VACUUM ANALYZE` (what autovacuum leaves after a load), the second call of each query. The goal is under 50 ms for every list page.',
+      column: 'Call (100,000 results)',
+    },
+    measured,
   );
 });
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { createSecretBox, generateEventSecretsKey } from '@readiness/kit/outbox';
-import { machineLine, secondCall, timesTable, writeBenchSection } from '@readiness/testing';
+import { secondCall, writeTimesSection, type MeasuredCall } from '@readiness/testing';
 import { startStudent, type Harness } from './harness';
 
 // `make bench` (the jest project `scale`, not `make test`): the student service at 50,000 students, each admin page's
@@ -23,18 +23,19 @@ beforeAll(async () => {
   );
   await h.database.execute(sql`ANALYZE students`);
 });
-const measured: Array<[string, number, string]> = [];
+const measured: MeasuredCall[] = [];
 afterAll(async () => {
   await h?.close();
-  if (measured.length === 0) return;
-  writeBenchSection(
+  writeTimesSection(
     'students-scale',
-    `## Students at scale: 50,000 students
-
-${machineLine('services/student/test/list.scale.test.ts')} The student service in-process over HTTP, the local
-PostgreSQL, 50,000 students after \`ANALYZE\`, the second call of each query (trigram indexes on name and e-mail).
-
-${timesTable(['Call (50,000 students)', 'Time', 'Answered'], measured)}`,
+    {
+      heading: 'Students at scale: 50,000 students',
+      file: 'services/student/test/list.scale.test.ts',
+      about:
+        'The student service in-process over HTTP, the local PostgreSQL, 50,000 students after `ANALYZE`, the second call of each query (trigram indexes on name and e-mail).',
+      column: 'Call (50,000 students)',
+    },
+    measured,
   );
 });
 
