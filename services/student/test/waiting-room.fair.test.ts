@@ -59,6 +59,28 @@ test('when students wait and one floods their Start, then everyone reads the sam
   expect(after.json.waiting).toMatchObject({ ticket: mine.json.waiting.ticket, ahead: 1 });
 });
 
+test('when an arrival holds the line’s lock, then a student whose turn came starts all the same, and the arrival gets its ticket once the lock is let go', async () => {
+  const [waited, arriving] = [await inviteStudent(h), await inviteStudent(h)];
+  await holdTheLine();
+  expect((await start(waited.token)).status).toBe(202);
+  // Their turn comes; past the second this replica answers their link from memory.
+  await h.database.execute(sql`UPDATE waiting_room SET serving = arrivals`);
+  await new Promise((r) => setTimeout(r, 1_100));
+  const within = <T>(ms: number, p: Promise<T>) =>
+    Promise.race([p, new Promise<'still waiting'>((r) => setTimeout(() => r('still waiting'), ms))]);
+
+  let arrival: ReturnType<typeof start> | undefined;
+  await h.database.transaction(async (tx) => {
+    // An arrival's Start in the middle of taking its ticket: the row's lock held until its commit.
+    await tx.execute(sql`SELECT 1 FROM waiting_room FOR UPDATE`);
+    arrival = start(arriving.token);
+    const turn = await within(10_000, start(waited.token));
+    expect(turn === 'still waiting' ? turn : turn.status).toBe(201);
+    expect(await within(300, arrival)).toBe('still waiting');
+  });
+  expect((await arrival!).status).toBe(202);
+});
+
 test('when an administrator sets a limit, then it is audited; a bad one is refused (400) with a clear message and the limit stays', async () => {
   const audited = async () =>
     (
