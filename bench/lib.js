@@ -243,8 +243,9 @@ async function runOrder(workers, students, order) {
   const calls = {};
   for (const r of reports) {
     for (const [name, c] of Object.entries(r.calls)) {
-      const into = (calls[name] ??= { ms: [], ok: 0, statuses: {}, failures: [] });
+      const into = (calls[name] ??= { ms: [], at: [], ok: 0, statuses: {}, failures: [] });
       into.ms.push(...c.ms);
+      into.at.push(...(c.at ?? []));
       into.ok += c.ok;
       for (const [s, n] of Object.entries(c.statuses)) into.statuses[s] = (into.statuses[s] ?? 0) + n;
       into.failures.push(...c.failures);
@@ -284,6 +285,38 @@ function summarise(calls) {
       ];
     }),
   );
+}
+
+/**
+ * Each call's latencies by when they were answered, in windows of `windowMs` from `t0`: `[name, [[from s, calls,
+ * p50, p95, max], …]]`, to tell when in a run a call was slow (the run's log; docs keep the whole run's figures).
+ */
+function byWindow(calls, t0, windowMs, names) {
+  return names
+    .filter((name) => calls[name]?.at?.length)
+    .map((name) => {
+      const windows = new Map();
+      calls[name].at.forEach((at, i) => {
+        const w = Math.max(0, Math.floor((at - t0) / windowMs));
+        if (!windows.has(w)) windows.set(w, []);
+        windows.get(w).push(calls[name].ms[i]);
+      });
+      return [
+        name,
+        [...windows.entries()]
+          .sort(([a], [b]) => a - b)
+          .map(([w, ms]) => {
+            ms.sort((a, b) => a - b);
+            return [
+              (w * windowMs) / 1000,
+              ms.length,
+              percentile(ms, 50),
+              percentile(ms, 95),
+              ms[ms.length - 1],
+            ];
+          }),
+      ];
+    });
 }
 
 /**
@@ -531,6 +564,7 @@ module.exports = {
   runOrder,
   percentile,
   summarise,
+  byWindow,
   startAllInOne,
   serverPids,
   startBenchStack,

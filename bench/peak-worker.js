@@ -46,11 +46,12 @@ function call(method, path, { json, body, headers = {} } = {}) {
 /** Latencies and failures by call name. */
 const calls = {};
 function record(name, res) {
-  const c = (calls[name] ??= { ms: [], ok: 0, statuses: {}, failures: [] });
+  const c = (calls[name] ??= { ms: [], at: [], ok: 0, statuses: {}, failures: [] });
   c.statuses[res.status] = (c.statuses[res.status] ?? 0) + 1;
   if (res.status >= 200 && res.status < 300) {
     c.ok++;
     c.ms.push(res.ms);
+    c.at.push(Date.now());
   } else if (c.failures.length < 5) {
     c.failures.push(`${res.status} ${res.error ?? JSON.stringify(res.body)?.slice(0, 200)}`);
   }
@@ -189,8 +190,11 @@ process.on('message', async (order) => {
   // Every student's browser holds connections of its own: a load process holds up to BENCH_SOCKETS (4,096) at once,
   // so a call does not queue here behind another student's slow one (which would count in every latency and none of
   // the CPU).
+  // Idle connections are closed here after 30 s, before the gateway's 65 s: a browser retries a request the server
+  // reset on a connection it had just closed; this agent does not, so it must not send one on such a connection.
   agent ??= new http.Agent({
     keepAlive: true,
+    timeout: 30_000,
     maxSockets: order.sockets ?? Number(process.env.BENCH_SOCKETS ?? 4096),
   });
   const students = order.students;

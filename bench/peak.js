@@ -43,6 +43,7 @@ const {
   brokerCounts,
   runOrder,
   summarise,
+  byWindow,
   percentile,
   JOURNEY_PAUSES,
 } = require('./lib');
@@ -493,6 +494,20 @@ async function main() {
     const benchStatementsBefore = benchStatements;
     watch.start();
     const t0 = Date.now() + 1_000;
+    // The line as the student service saw it, every 5 s: its rate, how many wait, its pressure (the run's log).
+    const line = [];
+    const lineSampler = setInterval(() => {
+      const at = Math.round((Date.now() - t0) / 1000);
+      Promise.all(
+        ['admission_per_minute', 'waiting', 'pressure'].map((m) =>
+          metricSum(stack.service('student').internalUrl, `student_waiting_room_${m}`),
+        ),
+      ).then(
+        ([perMinute, waiting, pressure]) =>
+          line.push(`${at}s ${Math.round(perMinute)}/min ${waiting}w${pressure ? ' P' : ''}`),
+        () => undefined,
+      );
+    }, 5_000);
     const peak = await runOrder(workers, students, {
       kind: 'journey',
       gateway: stack.gatewayUrl,
@@ -506,6 +521,27 @@ async function main() {
       out(
         `      ${name.padEnd(16)} ${String(c.calls).padStart(6)} calls, ${c.errors} errors, p50 ${c.p50?.toFixed(0)} p95 ${c.p95?.toFixed(0)} p99 ${c.p99?.toFixed(0)} ms ${c.errors ? JSON.stringify(c.failures) : ''}`,
       );
+    for (const [name, windows] of byWindow(peak.calls, t0, 20_000, [
+      'open link',
+      'place in line',
+      'start',
+      'autosave',
+      'submit',
+    ]))
+      out(
+        `      ${name} by 20 s (from s: calls, p50/p95/max ms): ${windows.map(([from, n, p50, p95, max]) => `${from}: ${n}, ${p50.toFixed(0)}/${p95.toFixed(0)}/${max.toFixed(0)}`).join('; ')}`,
+      );
+    clearInterval(lineSampler);
+    out(`      the line every 5 s (rate, waiting, P: pressure): ${line.join('; ')}`);
+    // Where a slow Start spent its time: the time each service itself took to answer it (their histograms).
+    for (const service of ['student']) {
+      const buckets = (
+        await metricSeries(stack.service(service).internalUrl, 'http_request_duration_seconds_bucket')
+      )
+        .filter((b) => b.labels.method === 'POST' && /start/.test(b.labels.route ?? ''))
+        .reduce((acc, b) => ({ ...acc, [b.labels.le]: (acc[b.labels.le] ?? 0) + b.value }), {});
+      out(`      ${service}'s own time for Start (requests within le seconds): ${JSON.stringify(buckets)}`);
+    }
     // A failed call is told by the service that failed it: its error lines (pino's level labels: error and fatal,
     // and the warnings of a 503), a few per service.
     if (Object.values(figures.calls).some((c) => c.errors > 0)) {

@@ -45,6 +45,11 @@ export const configSchema = z
      * student service at once; more wait here in order. The calls of students already taking the test never wait.
      */
     STUDENT_ARRIVALS_IN_FLIGHT: positiveInt(64),
+    /**
+     * Connections this gateway keeps to one service at once. Enough for every call in flight at the peak: a submit
+     * holds one while it waits for its result, and a call short of a connection waits here, unseen by the service.
+     */
+    UPSTREAM_MAX_SOCKETS: positiveInt(4096),
     /** Multipart uploads stream a larger body, so they get longer. */
     UPLOAD_TIMEOUT_MS: positiveInt(120_000),
     JSON_BODY_LIMIT_BYTES: positiveInt(1024 * 1024),

@@ -252,10 +252,13 @@ function answerHeaders(upstreamRes: IncomingMessage, own: readonly string[]): st
  * A streaming reverse proxy on `node:http`: bodies flow through in both directions without being
  * buffered, so a 25 MB upload or a PDF download costs a few kilobytes of gateway memory.
  */
-export function createProxy(deps: { logger: Logger; registry: client.Registry }): Proxy {
+export function createProxy(deps: { logger: Logger; registry: client.Registry; maxSockets: number }): Proxy {
   const { logger } = deps;
-  // Idle pooled sockets are closed long before the upstream's keep-alive timeout can close them under us.
-  const pooled = { keepAlive: true, maxSockets: 256, timeout: POOLED_CONNECTION_IDLE_MS };
+  // Idle pooled sockets are closed long before the upstream's keep-alive timeout can close them under us. At most
+  // `maxSockets` to one service (UPSTREAM_MAX_SOCKETS): a submit holds its socket while it waits for its result (up
+  // to SUBMIT_RESULT_WAIT_MS), and with a few hundred of them waiting a pool of 256 made every other call (autosaves,
+  // Starts) queue here, unseen by the student service and its waiting room (docs/benchmarks.md).
+  const pooled = { keepAlive: true, maxSockets: deps.maxSockets, timeout: POOLED_CONNECTION_IDLE_MS };
   const agents = { 'http:': new http.Agent(pooled), 'https:': new https.Agent(pooled) };
   // Streams: one connection each, never pooled and never limited in number (each is one page following its attempt).
   const streamAgents = {

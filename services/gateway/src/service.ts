@@ -228,7 +228,7 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
   const helmetHandler = securityPolicy();
   const securityHeaders = staticHeaders(helmetHandler);
   const observe = requestObserver(duration, logger);
-  const proxy = createProxy({ logger, registry });
+  const proxy = createProxy({ logger, registry, maxSockets: config.UPSTREAM_MAX_SOCKETS });
   const limits = gatewayLimits({ config, redis: deps.redis, logger, registry });
   const authorise = adminAuthoriser({ verifier, kv: deps.kv, registry, logger });
   const requireAdmin: RequestHandler = (req, _res, next) => {

@@ -6,6 +6,7 @@ import { gatewayConfig, silentLogger, startUpstream, type Upstream } from './hel
 // test go straight through.
 const held: Array<{ path: string; answer: () => void }> = [];
 const seen: string[] = [];
+const submits: Array<() => void> = [];
 let student: Upstream;
 let gateway: RunningGateway;
 
@@ -16,6 +17,9 @@ beforeAll(async () => {
       // The arrivals' calls are held until the test answers them; every other call is answered at once.
       if (/\/(?:start|assessment)$|^\/api\/student\/[^/]+$/.test(req.path)) {
         held.push({ path: req.path, answer: () => res.json({ ok: true }) });
+      } else if (req.path.endsWith('/submit')) {
+        // A submit waits for its result before it is answered.
+        submits.push(() => res.json({ scored: true }));
       } else {
         res.json({ saved: true });
       }
@@ -33,6 +37,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const h of held.splice(0)) h.answer();
+  for (const answer of submits.splice(0)) answer();
   await gateway.stop();
   await student.close();
 });
@@ -94,4 +99,14 @@ test('when a waiting arrival gives up, then its place goes to the next one and t
   expect(seen).not.toContain('GET /api/student/h');
   for (const h of held.splice(0)) h.answer();
   expect((await Promise.all([...first, fourth])).map((r) => r.status)).toEqual([200, 200, 200]);
+});
+
+test('when hundreds of submits wait for their results, then each holds a connection of its own to the student service and an autosave still goes straight through', async () => {
+  // More than the 256 connections the gateway once kept to a service: the calls after them queued at the gateway.
+  const waiting = Array.from({ length: 300 }, (_, i) => call('POST', `/api/student/s${i}/submit`));
+  await until(() => submits.length === 300);
+  const saved = await call('PUT', '/api/student/s0/answers');
+  expect([saved.status, await saved.json()]).toEqual([200, { saved: true }]);
+  for (const answer of submits.splice(0)) answer();
+  expect((await Promise.all(waiting)).map((r) => r.status)).toEqual(Array(300).fill(200));
 });

@@ -2,8 +2,9 @@ import http from 'node:http';
 import { start, type RunningGateway } from '../src/service';
 import { gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
 
-/** More open streams than the pool of connections the gateway keeps to a service (256). */
-const STREAMS = 300;
+/** The pool of connections the gateway keeps to a service (UPSTREAM_MAX_SOCKETS), and more streams than it holds. */
+const POOL = 32;
+const STREAMS = 40;
 
 describe('gateway: a student page following its attempt (server-sent events)', () => {
   const open: http.ServerResponse[] = [];
@@ -41,6 +42,7 @@ describe('gateway: a student page following its attempt (server-sent events)', (
         STUDENT_URL: student.url,
         // Far below a stream's silences: a pooled call would be cut with a 504 after it.
         UPSTREAM_TIMEOUT_MS: '500',
+        UPSTREAM_MAX_SOCKETS: String(POOL),
         RATE_LIMIT_STUDENT: '100000',
         RATE_LIMIT_STUDENT_TOKEN: '100000',
       }),

@@ -1,4 +1,5 @@
 import { REVOCATIONS_FILLED_KEY, createMemoryStore } from '@readiness/kit/cache';
+import { rows } from '@readiness/kit/db';
 import { eventually } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
 import { adminJson, inviteStudent, useStudent, type JsonBody } from './harness';
@@ -79,6 +80,49 @@ test('when an arrival holds the line’s lock, then a student whose turn came st
     expect(await within(300, arrival)).toBe('still waiting');
   });
   expect((await arrival!).status).toBe(202);
+});
+
+test('when students are taking the test, then the line lets in only the room its target leaves: under pressure none beyond it, the target at most 90 % of those taking it; without pressure the target grows by 5 % a second (5 at least)', async () => {
+  for (let i = 0; i < 3; i++) expect((await start((await inviteStudent(h)).token)).status).toBe(201);
+  // Those taking the test as the line counts them: the attempts in progress and the turns served in the last 10 s.
+  const TAKING = sql`((SELECT count(*) FROM attempts WHERE status = 'in_progress')
+    + (SELECT count(*) FROM waiting_tickets WHERE admitted_at > now() - interval '10 seconds'))`;
+  // One replica's adjustment, its second come (in one transaction: the replica's own look waits for the row).
+  const adjust = (pressure: boolean, before: ReturnType<typeof sql>, bound = 100) =>
+    h.database.transaction(async (tx) => {
+      await tx.execute(
+        sql`UPDATE waiting_room SET adjusted_at = now() - interval '1 second', pressure_until = NULL`,
+      );
+      await tx.execute(before);
+      const [tick] = await rows<{ per_second: number }>(
+        tx,
+        sql`SELECT per_second FROM waiting_room_tick(${pressure}, 0.5, ${bound}::float8, interval '15 minutes')`,
+      );
+      // Counted after the look, which marks the turns it served first.
+      const [taking] = await rows<{ n: number }>(tx, sql`SELECT ${TAKING}::int AS n`);
+      const [row] = await rows<{ in_progress_target: number }>(
+        tx,
+        sql`SELECT in_progress_target FROM waiting_room`,
+      );
+      return { taking: taking!.n, perSecond: tick!.per_second, target: row!.in_progress_target };
+    });
+
+  // A fast rate before, a target of 10: it grows by five (5 % is less) and the rate is the room left.
+  const grown = await adjust(false, sql`UPDATE waiting_room SET per_second = 50, in_progress_target = 10`);
+  expect(grown.taking).toBeGreaterThanOrEqual(3);
+  expect([grown.target, grown.perSecond]).toEqual([15, Math.max(0.5, 15 - grown.taking)]);
+  // Under pressure: at most 90 % of those taking the test, and no room: the least rate. A second of pressure more
+  // leaves a target already below that where it is.
+  const pressed = await adjust(true, sql`SELECT 1`);
+  expect(pressed.target).toBeCloseTo(pressed.taking * 0.9, 6);
+  expect(pressed.perSecond).toBe(0.5);
+  const still = await adjust(true, sql`UPDATE waiting_room SET in_progress_target = 1.5`);
+  expect([still.target, still.perSecond]).toEqual([1.5, 0.5]);
+  // A large target grows by 5 %; at most a second of the bound beyond those taking the test.
+  const large = await adjust(false, sql`UPDATE waiting_room SET in_progress_target = 1000`, 2000);
+  expect([large.target, large.perSecond]).toEqual([1050, 1050 - large.taking]);
+  const capped = await adjust(false, sql`UPDATE waiting_room SET in_progress_target = 1000`);
+  expect([capped.target, capped.perSecond]).toEqual([capped.taking + 100, 100]);
 });
 
 test('when an administrator sets a limit, then it is audited; a bad one is refused (400) with a clear message and the limit stays', async () => {
