@@ -68,7 +68,9 @@ describe('gateway proxy', () => {
         RESULTS_URL: results.url,
         STUDENT_URL: refusedUrl,
         ASSESSMENT_URL: slow.url,
-        UPSTREAM_TIMEOUT_MS: '400',
+        // Short enough for the 504 test, long enough that a loaded machine answers every other call in time (at 400 ms
+        // a busy component lane once gave the trace-context test a 504).
+        UPSTREAM_TIMEOUT_MS: '2000',
         JSON_BODY_LIMIT_BYTES: '1000',
         UPLOAD_BODY_LIMIT_BYTES: '5000',
       }),
