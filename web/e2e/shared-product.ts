@@ -50,7 +50,20 @@ export const SHARED_PRODUCT_ENV = {
   ...LTI_TEST_ENV,
 };
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * The browser the tests drive: CHROMIUM_PATH when set, else Debian's headless shell (package chromium-headless-shell,
+ * which .ci/run installs), else Debian's Chromium. The headless shell is the same Chromium without the windowed
+ * browser around it (what Playwright itself runs headless): the same page, about half the CPU of `chromium --headless`
+ * (docs/testing.md, "Where the time goes").
+ */
+export const CHROMIUM = testBrowser();
+
+export function testBrowser(): string {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  // The binary itself: /usr/bin/chromium-headless-shell is a shell script that stays its parent.
+  const shell = '/usr/lib/chromium/chromium-headless-shell';
+  return existsSync(shell) ? shell : '/usr/bin/chromium';
+}
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
