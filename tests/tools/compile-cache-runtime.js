@@ -6,8 +6,9 @@
 // hand back (`createCachedData`) once a file has run it, functions compiled on the way included, and the next file
 // of the same worker that loads the same source starts from that code instead of from the text. Each file still gets
 // its own module objects, run in its own context: only the compiling is shared, exactly as Node's own compile cache
-// shares it between processes. V8 checks the code against the source and its flags and compiles afresh when they
-// differ; the source is also compared here, so a file changed between two runs is never served old code.
+// shares it between processes. V8 checks the code against the source's length and its flags only, so the source is
+// compared here: a module changed to a source of the same length is never served old code
+// (packages/testing/src/compile-cache.test.ts).
 // docs/testing.md, "Where the time goes".
 'use strict';
 const vm = require('node:vm');

@@ -50,20 +50,18 @@ export const SHARED_PRODUCT_ENV = {
   ...LTI_TEST_ENV,
 };
 
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
 /**
  * The browser the tests drive: CHROMIUM_PATH when set, else Debian's headless shell (package chromium-headless-shell,
  * which .ci/run installs), else Debian's Chromium. The headless shell is the same Chromium without the windowed
  * browser around it (what Playwright itself runs headless): the same page, about half the CPU of `chromium --headless`
  * (docs/testing.md, "Where the time goes").
  */
-export const CHROMIUM = testBrowser();
-
-export function testBrowser(): string {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+export const CHROMIUM =
+  process.env.CHROMIUM_PATH ??
   // The binary itself: /usr/bin/chromium-headless-shell is a shell script that stays its parent.
-  const shell = '/usr/lib/chromium/chromium-headless-shell';
-  return existsSync(shell) ? shell : '/usr/bin/chromium';
-}
+  (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
