@@ -141,20 +141,24 @@ function collectGarbage(): void {
 }
 
 test('when 30 students upload a 10 MB answer file each, 15 at a time, then every file is stored and the process holds none of them after', async () => {
-  const students = await Promise.all(Array.from({ length: 30 }, () => begin()));
+  const [warm, ...students] = await Promise.all(Array.from({ length: 31 }, () => begin()));
   const boundary = '----upload';
   // One filler shared by every request, so the test itself holds 10 MB, not 10 MB per upload.
   const filler = Buffer.alloc(10 * 1024 * 1024 - 64 * 1024, 0x41);
-  const form = (attemptId: string) => [
+  const form = (attemptId: string, body = filler) => [
     Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="attemptId"\r\n\r\n${attemptId}\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="questionId"\r\n\r\nq3\r\n` +
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="essay.pdf"\r\n` +
         'Content-Type: application/pdf\r\n\r\n%PDF-1.4\n',
     ),
-    filler,
+    body,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ];
+  // One small upload first, so that what the first upload loads once (its modules, and the compiled code the test
+  // runtime keeps of them) is not counted as held.
+  const small = form(warm!.attemptId, filler.subarray(0, 1024));
+  expect(await postLarge(`${h.url}/api/student/${warm!.token}/files`, small, boundary)).toBe(201);
   collectGarbage();
   const before = process.memoryUsage();
   const { statuses } = await inWaves(2, (wave) =>
