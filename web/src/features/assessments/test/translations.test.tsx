@@ -308,7 +308,7 @@ describe('Translations whose English changed', () => {
     await user.click(within(ask).getByRole('button', { name: 'Review them' }));
     expect(store.saves).toHaveLength(0);
 
-    await user.click(screen.getByRole('button', { name: 'Mark Question 1 text in Spanish as reviewed' }));
+    await user.click(screen.getByRole('button', { name: 'Mark reviewed: Question 1 text in Spanish' }));
     expect(screen.queryByText('English changed — review')).not.toBeInTheDocument();
     expect(summary()[0]).toBe('Spanish: all 12 texts translated');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));

@@ -27,7 +27,7 @@ export default {
   'translations.outdated.text':
     'This translation was written for an earlier English text. Update it, or mark it reviewed if it still fits.',
   'translations.outdated.markReviewed': 'Mark reviewed',
-  'translations.outdated.markReviewedLabel': 'Mark {label} in {language} as reviewed',
+  'translations.outdated.markReviewedLabel': 'Mark reviewed: {label} in {language}',
   'translations.file.english': 'English file: <0>{name}</0>',
   'translations.file.hint': 'Accepted: {types}',
   'translations.file.missing': 'Students get the English file.',
