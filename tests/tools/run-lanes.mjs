@@ -119,7 +119,8 @@ async function runLane(lane, quiet) {
   const output = quiet ? openSync(log, 'w') : 'inherit';
   const child = spawn(jest, ['--ci', '--json', `--outputFile=${report}`, ...LANES[lane]], {
     cwd: root,
-    env: { ...process.env, ...LANE_ENV[lane] },
+    // TEST_LANE names the lane to every process it starts (tests/tools/cpu-by-lane.mjs reads it).
+    env: { ...process.env, ...LANE_ENV[lane], TEST_LANE: lane },
     stdio: ['ignore', output, output],
   });
   const status = await new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
