@@ -107,7 +107,7 @@ test('when every service answers, then the ZIP holds each part in its folder, an
 
   const ready = await eventually(async () => {
     const now = await status(s.id);
-    return now.json.export?.ready ? now.json.export : undefined;
+    return now.json.export?.ready ? now.json.export : false;
   }, 'the export ready');
   expect(ready.received).toEqual(['auth', 'integrations', 'notification', 'report', 'results']);
 
