@@ -75,16 +75,18 @@ async function placeOn(page: Page): Promise<number> {
 
 beforeAll(async () => {
   adminToken = await file.superToken();
-  await setCeiling(1);
 }, 180_000);
 
 test('when the ceiling is one a minute, then students past the first see their place without a clock, in English and Arabic, and start by themselves once it is raised', async () => {
+  // Set here, not once for the file: a retry of the test (retry-once.ts) forms its line again.
+  await setCeiling(1);
   // The first takes the minute's one admission (or waits too, when a student of another file took it just now).
   const first = await pressStart('Queue', DESKTOP, 'en');
   await shown(
     first
       .getByRole('heading', { name: 'You are in line to start' })
-      .or(toast(first, 'Assessment started. Good luck!')),
+      .or(toast(first, 'Assessment started. Good luck!'))
+      .or(first.getByRole('timer', { name: 'Time remaining' })),
   );
 
   const english = await pressStart('Queue', DESKTOP, 'en');
@@ -126,10 +128,10 @@ test('when the ceiling is one a minute, then students past the first see their p
   expect(await overflowing(arabic)).toEqual([]);
   await expectAccessible(arabic, 'the Arabic waiting page (1280 px)');
 
-  // Automatic again: each waiting page's next poll finds its ticket served and starts the attempt by itself.
+  // Automatic again: each waiting page's next poll finds its ticket served and starts the attempt by itself. Its
+  // countdown is what shows it (the start's toast lasts seconds: on a loaded machine the minute's one admission may
+  // have started a page, and its toast come and gone, while the Arabic page was being checked).
   await setCeiling(null);
-  await shown(toast(english, 'Assessment started. Good luck!'), 60_000);
-  await shown(english.getByRole('timer', { name: 'Time remaining' }));
-  await shown(toast(arabic, ar['start.started']), 60_000);
-  await shown(arabic.getByRole('timer', { name: ar['timer.label'] }));
+  await shown(english.getByRole('timer', { name: 'Time remaining' }), 60_000);
+  await shown(arabic.getByRole('timer', { name: ar['timer.label'] }), 60_000);
 });
