@@ -27,7 +27,7 @@ const jest = path.join(root, 'node_modules/.bin/jest');
  * component: the projects that mostly wait (on PostgreSQL, the broker, timers) rather than compute, side by side.
  * e2e: the browser tests and HTTP journeys, one file at a time on the lane's shared product, in sequencer.js's order.
  * e2e-own: the browser files that start a product of their own, one at a time.
- * faults: QUALITY.md's fault scenarios (one file, the longest of the run: about nine minutes of bursts and faults).
+ * faults: QUALITY.md's fault scenarios (one file: about five minutes of bursts and faults alone, ten beside the others).
  * rehearsals: the traces, the restore and upgrade rehearsals and the images, each starting a whole stack.
  */
 const LANES = {
