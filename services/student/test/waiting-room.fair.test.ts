@@ -83,21 +83,23 @@ test('when an arrival holds the line’s lock, then a student whose turn came st
   expect((await arrival!).status).toBe(202);
 });
 
-test('when students are taking the test, then the line lets in only the room its target leaves: under pressure none beyond it, the target at most 90 % of those taking it; without pressure the target grows by 5 % a second (5 at least)', async () => {
+test('when students are taking the test, then the line lets in only the room its target leaves: under pressure the target is at most 90 % of those taking it, warm at most those taking it (one in as one finishes); cool, it grows by 1 % a second (2 at least)', async () => {
   for (let i = 0; i < 3; i++) expect((await start((await inviteStudent(h)).token)).status).toBe(201);
   // Those taking the test as the line counts them: the attempts in progress and the turns served in the last 10 s.
   const TAKING = sql`((SELECT count(*) FROM attempts WHERE status = 'in_progress')
     + (SELECT count(*) FROM waiting_tickets WHERE admitted_at > now() - interval '10 seconds'))`;
   // One replica's adjustment, its second come (in one transaction: the replica's own look waits for the row).
-  const adjust = (pressure: boolean, before: ReturnType<typeof sql>, bound = 100) =>
+  const adjust = (state: 'pressure' | 'warm' | 'cool', before: ReturnType<typeof sql>, bound = 100) =>
     h.database.transaction(async (tx) => {
       await tx.execute(
-        sql`UPDATE waiting_room SET adjusted_at = now() - interval '1 second', pressure_until = NULL`,
+        sql`UPDATE waiting_room SET adjusted_at = now() - interval '1 second', pressure_until = NULL,
+              warm_until = NULL`,
       );
       await tx.execute(before);
       const [tick] = await rows<{ per_second: number }>(
         tx,
-        sql`SELECT per_second FROM waiting_room_tick(${pressure}, 0.5, ${bound}::float8, interval '15 minutes')`,
+        sql`SELECT per_second FROM waiting_room_tick(${state === 'pressure'}, ${state === 'warm'}, 0.5,
+              ${bound}::float8, interval '15 minutes')`,
       );
       // Counted after the look, which marks the turns it served first.
       const [taking] = await rows<{ n: number }>(tx, sql`SELECT ${TAKING}::int AS n`);
@@ -108,22 +110,33 @@ test('when students are taking the test, then the line lets in only the room its
       return { taking: taking!.n, perSecond: tick!.per_second, target: row!.in_progress_target };
     });
 
-  // A fast rate before, a target of 10: it grows by five (5 % is less) and the rate is the room left.
-  const grown = await adjust(false, sql`UPDATE waiting_room SET per_second = 50, in_progress_target = 10`);
+  // A fast rate before, a target of 10: it grows by two (1 % is less) and the rate is the room left.
+  const grown = await adjust('cool', sql`UPDATE waiting_room SET per_second = 50, in_progress_target = 10`);
   expect(grown.taking).toBeGreaterThanOrEqual(3);
-  expect([grown.target, grown.perSecond]).toEqual([15, Math.max(0.5, 15 - grown.taking)]);
+  expect([grown.target, grown.perSecond]).toEqual([12, Math.max(0.5, 12 - grown.taking)]);
+  // Warm: no growth, and no room beyond those taking the test (the least rate); a target below them stays.
+  const warm = await adjust('warm', sql`UPDATE waiting_room SET in_progress_target = 1000`);
+  expect([warm.target, warm.perSecond]).toEqual([warm.taking, 0.5]);
+  const warmBelow = await adjust('warm', sql`UPDATE waiting_room SET in_progress_target = 2.5`);
+  expect([warmBelow.target, warmBelow.perSecond]).toEqual([2.5, 0.5]);
   // Under pressure: at most 90 % of those taking the test, and no room: the least rate. A second of pressure more
   // leaves a target already below that where it is.
-  const pressed = await adjust(true, sql`SELECT 1`);
+  const pressed = await adjust('pressure', sql`UPDATE waiting_room SET in_progress_target = 1000`);
   expect(pressed.target).toBeCloseTo(pressed.taking * 0.9, 6);
   expect(pressed.perSecond).toBe(0.5);
-  const still = await adjust(true, sql`UPDATE waiting_room SET in_progress_target = 1.5`);
+  const still = await adjust('pressure', sql`UPDATE waiting_room SET in_progress_target = 1.5`);
   expect([still.target, still.perSecond]).toEqual([1.5, 0.5]);
-  // A large target grows by 5 %; at most a second of the bound beyond those taking the test.
-  const large = await adjust(false, sql`UPDATE waiting_room SET in_progress_target = 1000`, 2000);
-  expect([large.target, large.perSecond]).toEqual([1050, 1050 - large.taking]);
-  const capped = await adjust(false, sql`UPDATE waiting_room SET in_progress_target = 1000`);
+  // A large target grows by 1 %; at most a second of the bound beyond those taking the test.
+  const large = await adjust('cool', sql`UPDATE waiting_room SET in_progress_target = 1000`, 2000);
+  expect([large.target, large.perSecond]).toEqual([1010, 1010 - large.taking]);
+  const capped = await adjust('cool', sql`UPDATE waiting_room SET in_progress_target = 1000`);
   expect([capped.target, capped.perSecond]).toEqual([capped.taking + 100, 100]);
+  // A replica of the version before (0018's tick, pressure only) still adjusts the same line.
+  const [old] = await rows<{ per_second: number }>(
+    h.database.db,
+    sql`SELECT per_second FROM waiting_room_tick(false, 0.5, 100::float8, interval '15 minutes')`,
+  );
+  expect(old!.per_second).toBeGreaterThan(0);
 });
 
 test('when an administrator sets a limit, then it is audited; a bad one is refused (400) with a clear message and the limit stays', async () => {

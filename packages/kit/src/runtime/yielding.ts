@@ -5,7 +5,8 @@ import type { Logger } from '../logger';
 
 /**
  * Set by the student service while anyone waits in its waiting room (docs/waiting-room.md): the number waiting,
- * with a 5-second expiry refreshed every second. Absent: nobody waits.
+ * with a 5-second expiry refreshed every second; 0 once the line has emptied while the students let in last still
+ * make a replica warm (for at most two minutes). Absent: background work may run.
  */
 export const STUDENTS_WAITING_KEY = 'waiting-room:busy';
 

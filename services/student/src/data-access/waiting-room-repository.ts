@@ -75,11 +75,19 @@ export async function arrive(runner: Runner, studentId: string, b: LineBounds): 
   };
 }
 
-/** One replica's pressure noted, the rate adjusted (at most once a second overall), the figures read. */
-export async function tick(runner: Runner, pressure: boolean, b: LineBounds): Promise<LineTick> {
+/**
+ * One replica's headroom noted (pressure, warm or cool), the rate adjusted (at most once a second overall), the
+ * figures read (migration 0019's function).
+ */
+export async function tick(
+  runner: Runner,
+  state: 'pressure' | 'warm' | 'cool',
+  b: LineBounds,
+): Promise<LineTick> {
   const [row] = await rows<LineRow>(
     runner,
-    sql`SELECT * FROM waiting_room_tick(${pressure}, ${b.least}::float8, ${b.bound}::float8, ${hold(b)})`,
+    sql`SELECT * FROM waiting_room_tick(${state === 'pressure'}, ${state === 'warm'}, ${b.least}::float8,
+          ${b.bound}::float8, ${hold(b)})`,
   );
   return toLineTick(row!);
 }

@@ -15,7 +15,7 @@ import {
   type LineTick,
 } from '../../data-access/waiting-room-repository';
 import { boundedCache } from '../versions';
-import { pressureGauge, underPressure, type PressureLimits } from './pressure';
+import { headroom, pressureGauge, type PressureLimits } from './pressure';
 
 /**
  * `measured`: the admission rate follows the replicas' measured pressure, within an administrator's ceiling.
@@ -45,6 +45,12 @@ const BUSY_TTL_SECONDS = 5;
 /** How long after its last arrival a replica keeps looking at the line each second. */
 const ACTIVE_AFTER_ARRIVAL_MS = 30_000;
 const LOOK_EVERY_MS = 1_000;
+/**
+ * After the line empties, how long at most the other services' background work keeps yielding while a replica is
+ * still warm or under pressure: the students let in last are then taking the test, and the work held back during the
+ * peak (thousands of certificates and mails) would otherwise resume all at once on top of them.
+ */
+const DRAIN_YIELD_MS = 120_000;
 /** The public figures are read at most this often per replica, whoever asks. */
 const FIGURES_FRESH_MS = 1_000;
 /** "Unlimited" in `limit-only` mode without a ceiling: a second's worth of admissions nobody reaches. */
@@ -112,6 +118,10 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
   const waker = createJobWaker();
   let activeUntil = 0;
   let nextLookAt = 0;
+  /** Until when the line drains: the students let in last may still need the room (see DRAIN_YIELD_MS). */
+  let drainUntil = 0;
+  let coolLooks = 0;
+  const draining = () => Date.now() < drainUntil;
   let last: LineTick | undefined;
   let cached: { at: number; figures: Promise<LineFigures> } | undefined;
   const recent = boundedCache<{ at: number; waiting: InLine }>(RECENT_LINKS);
@@ -145,8 +155,9 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
     ),
   };
 
-  const busy = (waiting: number) =>
-    deps.kv && waiting > 0
+  /** Tells the other services' background work to yield: the number waiting, or 0 while the line drains. */
+  const busy = (waiting: number, yieldAll: boolean) =>
+    deps.kv && (waiting > 0 || yieldAll)
       ? deps.kv.set(BUSY_KEY, String(waiting), BUSY_TTL_SECONDS).catch((err: unknown) => {
           logger.warn({ err }, 'the waiting room could not tell the other services that students wait');
         })
@@ -155,17 +166,22 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
   /** One look at the line (the job's pass): pressure reported, figures kept for the metrics and the busy flag. */
   async function look() {
     if (mode === 'off') return;
-    if (Date.now() > activeUntil && !(last && last.waiting > 0)) return;
+    if (Date.now() > activeUntil && !(last && last.waiting > 0) && !draining()) return;
     nextLookAt = Date.now() + LOOK_EVERY_MS;
     const reading = feel?.look();
-    const pressed = reading ? underPressure(reading, deps.pressure) : false;
-    if (pressed) logger.debug({ reading }, 'the waiting room feels pressure');
-    last = await tick(database.db, pressed, bounds);
+    const state = reading ? headroom(reading, deps.pressure) : 'cool';
+    if (state !== 'cool') logger.debug({ reading, state }, 'the waiting room nears its limits');
+    last = await tick(database.db, state, bounds);
     metrics.waiting.set(last.waiting);
     metrics.longest.set(last.longestWaitSeconds);
     metrics.rate.set(perMinute(last.perSecond));
     metrics.pressure.set(last.underPressure ? 1 : 0);
-    await busy(last.waiting);
+    // Nobody waits any more, but the students let in last may still make this replica (or another) warm: the
+    // background work keeps yielding until three looks in a row find it cool, for at most DRAIN_YIELD_MS.
+    coolLooks = state === 'cool' && !last.underPressure ? coolLooks + 1 : 0;
+    if (last.waiting > 0) drainUntil = Date.now() + DRAIN_YIELD_MS;
+    else if (coolLooks >= 3) drainUntil = 0;
+    await busy(last.waiting, draining());
   }
 
   function lineFigures(): Promise<LineFigures> {
@@ -259,7 +275,7 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
     job: {
       look,
       nextDue: async () =>
-        Date.now() <= activeUntil || (last?.waiting ?? 0) > 0 ? new Date(nextLookAt) : null,
+        Date.now() <= activeUntil || (last?.waiting ?? 0) > 0 || draining() ? new Date(nextLookAt) : null,
       waker,
     },
     stop: () => feel?.stop(),

@@ -28,6 +28,19 @@ export const underPressure = (r: PressureReading, limits: PressureLimits) =>
   r.lagMs > limits.lagMs || r.poolWaitShare >= 0.5 || (r.callP90Ms !== null && r.callP90Ms > limits.callMs);
 
 /**
+ * How near its limits a replica is: `pressure` over them; `warm` at half of any of them or more (callers waiting for
+ * a connection at a quarter of the samples), where the line lets a student in only as another finishes; `cool` below.
+ * The warm band is the line's early warning: the students it let in make their load 10–20 s later.
+ */
+export function headroom(r: PressureReading, limits: PressureLimits): 'pressure' | 'warm' | 'cool' {
+  if (underPressure(r, limits)) return 'pressure';
+  const half = { lagMs: limits.lagMs / 2, callMs: limits.callMs / 2 };
+  const warm =
+    r.lagMs > half.lagMs || r.poolWaitShare >= 0.25 || (r.callP90Ms !== null && r.callP90Ms > half.callMs);
+  return warm ? 'warm' : 'cool';
+}
+
+/**
  * The replica's pressure, measured: the event loop's delay (Node's histogram, 20 ms resolution) and the database
  * pool's waiting callers, sampled at each arrival and each look. `look` returns the readings since the last look.
  */
