@@ -494,17 +494,28 @@ async function main() {
     const benchStatementsBefore = benchStatements;
     watch.start();
     const t0 = Date.now() + 1_000;
-    // The line as the student service saw it, every 5 s: its rate, how many wait, its pressure (the run's log).
+    // The line as the student service saw it, every 5 s: its rate, how many wait, its target against the attempts in
+    // progress, whether a replica is warm or under pressure, and whether the background work yields (the run's log).
     const line = [];
     const lineSampler = setInterval(() => {
       const at = Math.round((Date.now() - t0) / 1000);
-      Promise.all(
-        ['admission_per_minute', 'waiting', 'pressure'].map((m) =>
+      Promise.all([
+        ...['admission_per_minute', 'waiting', 'pressure'].map((m) =>
           metricSum(stack.service('student').internalUrl, `student_waiting_room_${m}`),
         ),
-      ).then(
-        ([perMinute, waiting, pressure]) =>
-          line.push(`${at}s ${Math.round(perMinute)}/min ${waiting}w${pressure ? ' P' : ''}`),
+        pools.student.query(
+          `SELECT round(in_progress_target) AS target, COALESCE(warm_until > now(), false) AS warm,
+             (SELECT count(*) FROM attempts WHERE status = 'in_progress')::int AS taking FROM waiting_room`,
+        ),
+        metricSum(stack.service('report').internalUrl, 'bus_consumers_yielding'),
+      ]).then(
+        ([perMinute, waiting, pressure, room, yielding]) => {
+          const r = room.rows[0] ?? {};
+          line.push(
+            `${at}s ${Math.round(perMinute)}/min ${waiting}w T${r.target ?? '-'}/${r.taking ?? '-'}` +
+              `${pressure ? ' P' : r.warm ? ' W' : ''}${yielding ? ' Y' : ''}`,
+          );
+        },
         () => undefined,
       );
     }, 5_000);
@@ -532,7 +543,9 @@ async function main() {
         `      ${name} by 20 s (from s: calls, p50/p95/max ms): ${windows.map(([from, n, p50, p95, max]) => `${from}: ${n}, ${p50.toFixed(0)}/${p95.toFixed(0)}/${max.toFixed(0)}`).join('; ')}`,
       );
     clearInterval(lineSampler);
-    out(`      the line every 5 s (rate, waiting, P: pressure): ${line.join('; ')}`);
+    out(
+      `      the line every 5 s (rate, waiting, T: target/attempts in progress, P: pressure, W: warm, Y: background yields): ${line.join('; ')}`,
+    );
     // Where a slow Start spent its time: the time each service itself took to answer it (their histograms).
     for (const service of ['student']) {
       const buckets = (

@@ -115,6 +115,11 @@ export const configSchema = z
     WAITING_ROOM_LAG_MS: z.coerce.number().int().min(10).max(60_000).default(200),
     /** The time of the students' autosaves and submits (90th percentile over a second) above which it does. */
     WAITING_ROOM_CALL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+    /**
+     * How long, at least, the other services' background work keeps yielding after the line empties (then until every
+     * replica is cool, two minutes at most): the students let in last make their load seconds after their Start.
+     */
+    WAITING_ROOM_DRAIN_SECONDS: z.coerce.number().int().min(0).max(600).default(30),
   })
   .superRefine((c, ctx) => {
     checkObjectStorage(c, ctx);

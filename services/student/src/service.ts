@@ -45,6 +45,7 @@ export const studentService = defineService({
       maxPerMinute: config.WAITING_ROOM_MAX_PER_MINUTE,
       minPerMinute: config.WAITING_ROOM_MIN_PER_MINUTE,
       holdMinutes: config.WAITING_ROOM_HOLD_MINUTES,
+      drainSeconds: config.WAITING_ROOM_DRAIN_SECONDS,
       pressure: { lagMs: config.WAITING_ROOM_LAG_MS, callMs: config.WAITING_ROOM_CALL_MS },
     });
     const attempts = createAttempts({

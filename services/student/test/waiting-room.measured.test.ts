@@ -18,6 +18,8 @@ const h = useStudent('embedded', {
     WAITING_ROOM: 'measured',
     WAITING_ROOM_MAX_PER_MINUTE: 300,
     WAITING_ROOM_MIN_PER_MINUTE: 6,
+    // Background work yields at least 2 s after the line empties (30 s in the product), then until the replica is cool.
+    WAITING_ROOM_DRAIN_SECONDS: 2,
   },
 });
 

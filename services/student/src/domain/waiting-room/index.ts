@@ -36,6 +36,8 @@ export interface WaitingRoomDeps {
   minPerMinute: number;
   /** How long an admitted student's admission waits for their Start. */
   holdMinutes: number;
+  /** How long, at least, background work keeps yielding after the line empties (DRAIN_MAX_MS at most). */
+  drainSeconds: number;
   pressure: PressureLimits;
 }
 
@@ -46,11 +48,12 @@ const BUSY_TTL_SECONDS = 5;
 const ACTIVE_AFTER_ARRIVAL_MS = 30_000;
 const LOOK_EVERY_MS = 1_000;
 /**
- * After the line empties, how long at most the other services' background work keeps yielding while a replica is
- * still warm or under pressure: the students let in last are then taking the test, and the work held back during the
- * peak (thousands of certificates and mails) would otherwise resume all at once on top of them.
+ * After the line empties, the other services' background work keeps yielding for at least `drainSeconds` (the
+ * students let in last make their load 3 to 20 s after their Start, so the first looks after the line empties read
+ * cool too early), then until three looks in a row find every replica cool, and for at most DRAIN_MAX_MS: the work
+ * held back during the peak (thousands of certificates and mails) would otherwise resume all at once on top of them.
  */
-const DRAIN_YIELD_MS = 120_000;
+const DRAIN_MAX_MS = 120_000;
 /** The public figures are read at most this often per replica, whoever asks. */
 const FIGURES_FRESH_MS = 1_000;
 /** "Unlimited" in `limit-only` mode without a ceiling: a second's worth of admissions nobody reaches. */
@@ -118,10 +121,11 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
   const waker = createJobWaker();
   let activeUntil = 0;
   let nextLookAt = 0;
-  /** Until when the line drains: the students let in last may still need the room (see DRAIN_YIELD_MS). */
-  let drainUntil = 0;
+  /** When this replica last saw a student waiting: the line drains from then (see DRAIN_MAX_MS). */
+  let lineSeenAt = 0;
+  let drained = true;
   let coolLooks = 0;
-  const draining = () => Date.now() < drainUntil;
+  const draining = () => !drained && Date.now() - lineSeenAt < DRAIN_MAX_MS;
   let last: LineTick | undefined;
   let cached: { at: number; figures: Promise<LineFigures> } | undefined;
   const recent = boundedCache<{ at: number; waiting: InLine }>(RECENT_LINKS);
@@ -176,11 +180,13 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
     metrics.longest.set(last.longestWaitSeconds);
     metrics.rate.set(perMinute(last.perSecond));
     metrics.pressure.set(last.underPressure ? 1 : 0);
-    // Nobody waits any more, but the students let in last may still make this replica (or another) warm: the
-    // background work keeps yielding until three looks in a row find it cool, for at most DRAIN_YIELD_MS.
+    // Nobody waits any more, but the students let in last still need the room: the background work keeps yielding
+    // (`drainSeconds`, then until three looks in a row find every replica cool).
     coolLooks = state === 'cool' && !last.underPressure ? coolLooks + 1 : 0;
-    if (last.waiting > 0) drainUntil = Date.now() + DRAIN_YIELD_MS;
-    else if (coolLooks >= 3) drainUntil = 0;
+    if (last.waiting > 0) {
+      lineSeenAt = Date.now();
+      drained = false;
+    } else if (coolLooks >= 3 && Date.now() - lineSeenAt >= deps.drainSeconds * 1000) drained = true;
     await busy(last.waiting, draining());
   }
 
