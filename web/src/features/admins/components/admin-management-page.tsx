@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { Archive, PlugZap, ScrollText, UserPlus, Users, Webhook, type LucideIcon } from 'lucide-react';
+import { UserPlus, Users } from 'lucide-react';
 import { Button, ButtonLink, Card, ListTable, SearchInput, matchesNameOrEmail } from '../../../components/ui';
 import { notifyFailure } from '../../../lib/toast';
 import { selectAdmin } from '../../auth/api/session';
 import type { Admin } from '../../auth/api/types';
 import { useGetAdminsQuery } from '../api/admins-api';
 import { useToggleStatus } from '../hooks/use-toggle-status';
+import { RELATED_SCREENS } from '../api/related-screens';
 import { adminT, useAdminT } from '../../../i18n/admin/admin-i18n';
-import type { AdminMessageId } from '../../../i18n/admin/en';
 
 import { adminColumns } from './admin-columns';
 import { CreateAdminModal, EditAdminModal } from './admin-form-modals';
@@ -16,14 +16,6 @@ import { AdminStatCards } from './admin-stats';
 import { DisableAdminDialog } from './disable-admin-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 import { useResetFactorsDialog } from './reset-factors-dialog';
-
-/** The super admins' other screens, reached from this one. */
-const RELATED_SCREENS: { to: string; labelId: AdminMessageId; Icon: LucideIcon }[] = [
-  { to: '/admin/audit', labelId: 'admins.list.auditLog', Icon: ScrollText },
-  { to: '/admin/lms-connections', labelId: 'admins.list.lmsConnections', Icon: PlugZap },
-  { to: '/admin/webhooks', labelId: 'admins.list.webhooks', Icon: Webhook },
-  { to: '/admin/data-retention', labelId: 'admins.list.retention', Icon: Archive },
-];
 
 export function AdminManagementPage() {
   const t = useAdminT();

@@ -277,4 +277,23 @@ describe('Admin Management', () => {
     await openAdmins();
     expect(screen.getByRole('button', { name: 'Disable Grace Hopper' })).toBeDisabled();
   });
+
+  it('when the super admin follows a link of Admin Management to the Audit Log or Webhooks, then the sidebar keeps Admins highlighted as the current section, not as the page', async () => {
+    const { user } = await openAdmins();
+    const sidebarLink = (name: string) =>
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name });
+    expect(sidebarLink('Admins')).toHaveAttribute('aria-current', 'page');
+    for (const [link, heading] of [
+      ['Audit Log', 'Audit Log'],
+      ['Webhooks', 'Webhooks'],
+    ] as const) {
+      await user.click(sidebarLink('Admins'));
+      await user.click(within(screen.getByRole('main')).getByRole('link', { name: link }));
+      expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+      expect(sidebarLink('Admins')).toHaveAttribute('aria-current', 'true');
+      expect(sidebarLink('Admins')).toHaveClass('nav-link--active');
+      expect(sidebarLink('Dashboard')).not.toHaveAttribute('aria-current');
+      expect(sidebarLink('Dashboard')).not.toHaveClass('nav-link--active');
+    }
+  });
 });

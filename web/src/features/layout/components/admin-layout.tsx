@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { NavLink, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { Link, NavLink, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import {
   Activity,
   BarChart3,
@@ -20,6 +20,7 @@ import { Logo } from '../../../components/ui';
 import { useAppDispatch } from '../../../lib/hooks';
 import { logout, selectAdmin, selectIsSuperAdmin } from '../../auth/api/session';
 import { roleLabel as nameOfRole } from '../../auth/api/types';
+import { RELATED_SCREENS } from '../../admins/api/related-screens';
 import { useAdminT } from '../../../i18n/admin/admin-i18n';
 import type { AdminMessageId } from '../../../i18n/admin/en';
 
@@ -28,6 +29,8 @@ interface NavItem {
   labelId: AdminMessageId;
   icon: LucideIcon;
   superAdminOnly?: boolean;
+  /** Screens reached from this one (its page's links): the entry stays highlighted there, as their section. */
+  section?: string[];
 }
 
 const NAV_ITEMS: NavItem[] = [
@@ -36,8 +39,25 @@ const NAV_ITEMS: NavItem[] = [
   { to: '/admin/live', labelId: 'layout.nav.live', icon: Activity },
   { to: '/admin/assessments', labelId: 'layout.nav.assessments', icon: ClipboardList },
   { to: '/admin/results', labelId: 'layout.nav.results', icon: BarChart3 },
-  { to: '/admin/admins', labelId: 'layout.nav.admins', icon: ShieldCheck, superAdminOnly: true },
+  {
+    to: '/admin/admins',
+    labelId: 'layout.nav.admins',
+    icon: ShieldCheck,
+    superAdminOnly: true,
+    section: RELATED_SCREENS.map((screen) => screen.to),
+  },
 ];
+
+const under = (pathname: string, path: string) => pathname === path || pathname.startsWith(`${path}/`);
+
+/**
+ * Where the admin is, for a sidebar entry: its own page (or one below it), `page`; a screen of its section (the Audit
+ * log reached from Admins), `true`, so assistive technology hears the current section too; else nothing.
+ */
+function currentOf(pathname: string, item: NavItem): 'page' | 'true' | undefined {
+  if (under(pathname, item.to)) return 'page';
+  return item.section?.some((path) => under(pathname, path)) ? 'true' : undefined;
+}
 
 /** The admin's own account, under their name. */
 const ACCOUNT_LINKS: { to: string; labelId: AdminMessageId; icon: LucideIcon }[] = [
@@ -110,19 +130,22 @@ export function AdminLayout() {
         </div>
         <nav className="sidebar__nav" aria-label={t('layout.nav.label')}>
           <ul>
-            {NAV_ITEMS.filter((item) => !item.superAdminOnly || isSuperAdmin).map(
-              ({ to, labelId, icon: Icon }) => (
+            {NAV_ITEMS.filter((item) => !item.superAdminOnly || isSuperAdmin).map((item) => {
+              const { to, labelId, icon: Icon } = item;
+              const current = currentOf(location.pathname, item);
+              return (
                 <li key={to}>
-                  <NavLink
+                  <Link
                     to={to}
-                    className={({ isActive }) => `nav-link${isActive ? ' nav-link--active' : ''}`}
+                    className={`nav-link${current ? ' nav-link--active' : ''}`}
+                    aria-current={current}
                   >
                     <Icon size={20} aria-hidden="true" />
                     <span>{t(labelId)}</span>
-                  </NavLink>
+                  </Link>
                 </li>
-              ),
-            )}
+              );
+            })}
           </ul>
         </nav>
         <div className="sidebar__footer">
