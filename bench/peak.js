@@ -494,8 +494,9 @@ async function main() {
     const benchStatementsBefore = benchStatements;
     watch.start();
     const t0 = Date.now() + 1_000;
-    // The line as the student service saw it, every 5 s: its rate, how many wait, its target against the attempts in
-    // progress, whether a replica is warm or under pressure, and whether the background work yields (the run's log).
+    // The line as the student service saw it, every 5 s: its rate, how many wait, its target against those taking the
+    // test as the line counts them (the attempts in progress, and the turns served in the last 10 s), whether a replica
+    // is warm or under pressure, and whether the background work yields (the run's log).
     const line = [];
     const lineSampler = setInterval(() => {
       const at = Math.round((Date.now() - t0) / 1000);
@@ -505,14 +506,16 @@ async function main() {
         ),
         pools.student.query(
           `SELECT round(in_progress_target) AS target, COALESCE(warm_until > now(), false) AS warm,
-             (SELECT count(*) FROM attempts WHERE status = 'in_progress')::int AS taking FROM waiting_room`,
+             (SELECT count(*) FROM attempts WHERE status = 'in_progress')::int AS taking,
+             (SELECT count(*) FROM waiting_tickets WHERE admitted_at > now() - interval '10 seconds')::int AS turns
+           FROM waiting_room`,
         ),
         metricSum(stack.service('report').internalUrl, 'bus_consumers_yielding'),
       ]).then(
         ([perMinute, waiting, pressure, room, yielding]) => {
           const r = room.rows[0] ?? {};
           line.push(
-            `${at}s ${Math.round(perMinute)}/min ${waiting}w T${r.target ?? '-'}/${r.taking ?? '-'}` +
+            `${at}s ${Math.round(perMinute)}/min ${waiting}w T${r.target ?? '-'}/${r.taking ?? '-'}+${r.turns ?? '-'}` +
               `${pressure ? ' P' : r.warm ? ' W' : ''}${yielding ? ' Y' : ''}`,
           );
         },
@@ -544,7 +547,7 @@ async function main() {
       );
     clearInterval(lineSampler);
     out(
-      `      the line every 5 s (rate, waiting, T: target/attempts in progress, P: pressure, W: warm, Y: background yields): ${line.join('; ')}`,
+      `      the line every 5 s (rate, waiting, T: target/attempts in progress+turns of the last 10 s, P: pressure, W: warm, Y: background yields): ${line.join('; ')}`,
     );
     // Where a slow Start spent its time: the time each service itself took to answer it (their histograms).
     for (const service of ['student']) {
