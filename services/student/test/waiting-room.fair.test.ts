@@ -131,12 +131,20 @@ test('when students are taking the test, then the line lets in only the room its
   expect([large.target, large.perSecond]).toEqual([1010, 1010 - large.taking]);
   const capped = await adjust('cool', sql`UPDATE waiting_room SET in_progress_target = 1000`);
   expect([capped.target, capped.perSecond]).toEqual([capped.taking + 100, 100]);
-  // A replica of the version before (0018's tick, pressure only) still adjusts the same line.
-  const [old] = await rows<{ per_second: number }>(
-    h.database.db,
-    sql`SELECT per_second FROM waiting_room_tick(false, 0.5, 100::float8, interval '15 minutes')`,
-  );
-  expect(old!.per_second).toBeGreaterThan(0);
+  // A replica of the version before (the four-argument tick, pressure only) runs the same controller: cool, 1 %.
+  const before = await h.database.transaction(async (tx) => {
+    await tx.execute(
+      sql`UPDATE waiting_room SET adjusted_at = now() - interval '1 second', pressure_until = NULL,
+            warm_until = NULL, in_progress_target = 1000`,
+    );
+    await tx.execute(sql`SELECT * FROM waiting_room_tick(false, 0.5, 2000::float8, interval '15 minutes')`);
+    const [row] = await rows<{ in_progress_target: number }>(
+      tx,
+      sql`SELECT in_progress_target FROM waiting_room`,
+    );
+    return row!.in_progress_target;
+  });
+  expect(before).toBe(1010);
 });
 
 test('when an administrator sets a limit, then it is audited; a bad one is refused (400) with a clear message and the limit stays', async () => {

@@ -10,8 +10,8 @@
 --   cool: the target grows by 1 % a second, at least 2 students, as far as a second of the bound beyond those
 --     taking the test.
 -- The first adjustment after a quiet spell still leaves a second of the bound free (a quiet product admits at once).
--- Expand-only: a column added and a new five-argument tick; 0018's four-argument tick stays for a replica of the
--- version before, which never reports warm.
+-- Expand-only: a column added and a new five-argument tick. 0018's four-argument tick stays for a replica of the
+-- version before (which never reports warm), as a call of the new one: one controller, whichever version asks.
 ALTER TABLE waiting_room ADD COLUMN warm_until timestamptz;
 
 CREATE FUNCTION waiting_room_tick(pressure boolean, warm boolean, least_rate double precision, bound double precision,
@@ -61,4 +61,12 @@ BEGIN
     COALESCE(room.pressure_until > now(), false), room.ceiling_per_minute
   FROM waiting_tickets AS w WHERE w.admitted_at IS NULL;
 END
+$$;
+
+CREATE OR REPLACE FUNCTION waiting_room_tick(pressure boolean, least_rate double precision, bound double precision,
+  hold interval)
+RETURNS TABLE (serving double precision, per_second double precision, waiting bigint, longest_wait_seconds double precision,
+  under_pressure boolean, ceiling_per_minute integer)
+LANGUAGE sql AS $$
+  SELECT * FROM waiting_room_tick(pressure, false, least_rate, bound, hold)
 $$;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { Link, NavLink, Outlet, useLocation, useMatches, useNavigate } from 'react-router-dom';
+import { Link, NavLink, Outlet, matchPath, useLocation, useMatches, useNavigate } from 'react-router-dom';
 import {
   Activity,
   BarChart3,
@@ -48,7 +48,8 @@ const NAV_ITEMS: NavItem[] = [
   },
 ];
 
-const under = (pathname: string, path: string) => pathname === path || pathname.startsWith(`${path}/`);
+/** The path itself or a page below it, as the router matches a route that does not end there. */
+const under = (pathname: string, path: string) => matchPath({ path, end: false }, pathname) !== null;
 
 /**
  * Where the admin is, for a sidebar entry: its own page (or one below it), `page`; a screen of its section (the Audit
