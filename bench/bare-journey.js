@@ -41,6 +41,7 @@ const {
   waitUntilReady,
   writeSection,
 } = require('./lib');
+const { benchVhost, canRunOwnBroker, useOwnBroker } = require('./own-broker');
 
 const ROOT = path.resolve(__dirname, '..');
 /** Read when used: the peak sets it to the cluster of its own it started. */
@@ -163,7 +164,6 @@ async function runBareJourney({
   page,
   sheet,
 }) {
-  const { createTestVhost } = require('@readiness/testing');
   const { spawnEmbeddedS3, startMailCatcher } = require('@readiness/dev-servers');
   const runId = `${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
   const database = `bench_bare_${runId}`;
@@ -188,7 +188,7 @@ async function runBareJourney({
     );
   const databaseUrl = await createDatabase(database, page, sheet, students);
   out(`      bare journey: database ${database} with ${n} students; log ${logFile}`);
-  const vhost = await createTestVhost();
+  const vhost = await benchVhost('bare');
   const s3 = await spawnEmbeddedS3({ directory: path.join(dataDir, 's3') });
   const mail = await startMailCatcher({ capacity: n + 100 });
   try {
@@ -383,6 +383,9 @@ async function main() {
   const load = os.loadavg()[0];
   out(`Bare journey: ${n} students, ${os.availableParallelism()} cores, load ${load.toFixed(2)}`);
   const { page, sheet } = ownAssessment();
+  // On a RabbitMQ node of its own, configured as the peak's is (own-broker.js), unless BENCH_OWN_RABBITMQ=0.
+  const broker =
+    process.env.BENCH_OWN_RABBITMQ !== '0' && canRunOwnBroker() ? await useOwnBroker() : undefined;
   const f = await runBareJourney({
     students: n,
     arrivalSeconds: Math.max(1, windowS - 30),
@@ -401,6 +404,7 @@ async function main() {
   // The default count has its section; a run with another BENCH_STUDENTS adds or replaces a section of its own.
   const section = n === 5000 ? 'bare-journey' : `bare-journey-${n}`;
   writeSection(path.join(ROOT, 'docs', 'benchmarks.md'), section, bareMarkdown(f, startedAt, load));
+  broker?.stop();
 }
 
 if (require.main === module) {

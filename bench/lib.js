@@ -123,6 +123,8 @@ function descendants(root) {
 /** The servers the stack runs on, by their command name: every process of each. */
 function serverPids() {
   const found = { PostgreSQL: [], RabbitMQ: [], Redis: [] };
+  // The bench's own RabbitMQ node (`BENCH_RABBITMQ_PID`, see own-broker.js): its VM only, not the machine's broker.
+  const ownBroker = Number(process.env.BENCH_RABBITMQ_PID);
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     let comm;
@@ -132,7 +134,8 @@ function serverPids() {
       continue;
     }
     if (comm === 'postgres') found.PostgreSQL.push(Number(entry));
-    else if (comm.startsWith('beam.smp')) found.RabbitMQ.push(Number(entry));
+    else if (comm.startsWith('beam.smp') && (!ownBroker || Number(entry) === ownBroker))
+      found.RabbitMQ.push(Number(entry));
     else if (comm === 'redis-server') found.Redis.push(Number(entry));
   }
   return found;
@@ -188,20 +191,64 @@ async function committed(adminUrl, databases) {
 }
 
 /**
- * A vhost's message counts so far, from RabbitMQ's management API: messages published into its exchanges, delivered
- * to consumers and acknowledged by them. Undefined when the API does not answer.
+ * A vhost's message counts so far: messages published into its exchanges, delivered to consumers and acknowledged by
+ * them. From RabbitMQ's management API; on the bench's own node (own-broker.js), whose statistics collector is off,
+ * from the Prometheus plugin's node-wide counters, which count only the bench's one busy vhost. Undefined when neither
+ * answers.
  */
 async function brokerCounts(vhost) {
+  if (process.env.BENCH_RABBITMQ_PROMETHEUS_URL) {
+    const metrics = await prometheusText('/metrics');
+    if (metrics === undefined) return undefined;
+    return {
+      published: total(seriesOf(metrics, 'rabbitmq_global_messages_received_total')),
+      delivered: total(seriesOf(metrics, 'rabbitmq_global_messages_delivered_total')),
+      acknowledged: total(seriesOf(metrics, 'rabbitmq_global_messages_acknowledged_total')),
+    };
+  }
+  const res = await managementGet(`/api/vhosts/${encodeURIComponent(vhost)}`);
+  if (!res) return undefined;
+  const stats = (await res.json()).message_stats ?? {};
+  return { published: stats.publish ?? 0, delivered: stats.deliver_get ?? 0, acknowledged: stats.ack ?? 0 };
+}
+
+/**
+ * Messages waiting in the dead-letter queues (`.dlq`) of the vhost at `vhostUrl`: their names from the management API,
+ * their depths from the queues themselves over AMQP, as they are now (the management API has no depths with its
+ * statistics collector off, and the Prometheus plugin's are as old as the queue's last report). Undefined when the
+ * broker does not answer.
+ */
+async function deadLetterCount(vhostUrl) {
+  const vhost = decodeURIComponent(new URL(vhostUrl).pathname.slice(1)) || '/';
+  const res = await managementGet(`/api/queues/${encodeURIComponent(vhost)}?columns=name`);
+  if (!res) return undefined;
+  const names = (await res.json()).map((q) => q.name).filter((name) => name.endsWith('.dlq'));
+  const amqp = require('amqplib');
+  const connection = await amqp.connect(vhostUrl);
+  try {
+    const channel = await connection.createChannel();
+    let sum = 0;
+    for (const name of names) sum += (await channel.checkQueue(name)).messageCount;
+    return sum;
+  } finally {
+    await connection.close();
+  }
+}
+
+async function managementGet(route) {
   const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
   const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
     'base64',
   );
-  const res = await fetch(`${u.protocol}//${u.host}/api/vhosts/${encodeURIComponent(vhost)}`, {
+  const res = await fetch(`${u.protocol}//${u.host}${route}`, {
     headers: { authorization: `Basic ${auth}` },
   }).catch(() => undefined);
-  if (!res?.ok) return undefined;
-  const stats = (await res.json()).message_stats ?? {};
-  return { published: stats.publish ?? 0, delivered: stats.deliver_get ?? 0, acknowledged: stats.ack ?? 0 };
+  return res?.ok ? res : undefined;
+}
+
+async function prometheusText(route) {
+  const res = await fetch(`${process.env.BENCH_RABBITMQ_PROMETHEUS_URL}${route}`).catch(() => undefined);
+  return res?.ok ? res.text() : undefined;
 }
 
 /**
@@ -425,13 +472,17 @@ function writeSection(file, id, markdown) {
   fs.writeFileSync(file, next);
 }
 
-/** The sum of a Prometheus counter over its label sets, read from a service's internal `/metrics`. */
 /** One metric's series from a service's `/metrics`: each line's labels and value. */
 async function metricSeries(internalUrl, name) {
   // Only this metric (a histogram's `_count` or `_sum` is asked for by the histogram's name): the others are not
   // collected, so a read costs no statement (the outbox gauges read the outbox when collected).
   const metric = name.replace(/_(count|sum|bucket)$/, '');
   const text = await (await fetch(`${internalUrl}/metrics?name=${encodeURIComponent(metric)}`)).text();
+  return seriesOf(text, name);
+}
+
+/** One metric's series in a Prometheus text exposition: each line's labels and value. */
+function seriesOf(text, name) {
   const series = [];
   for (const line of text.split('\n')) {
     if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
@@ -443,8 +494,11 @@ async function metricSeries(internalUrl, name) {
   return series;
 }
 
+const total = (series) => series.reduce((sum, s) => sum + s.value, 0);
+
+/** The sum of a Prometheus counter over its label sets, read from a service's internal `/metrics`. */
 async function metricSum(internalUrl, name) {
-  return (await metricSeries(internalUrl, name)).reduce((sum, s) => sum + s.value, 0);
+  return total(await metricSeries(internalUrl, name));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -560,6 +614,7 @@ module.exports = {
   postgresPids,
   committed,
   brokerCounts,
+  deadLetterCount,
   cpuWatch,
   runOrder,
   percentile,

@@ -41,6 +41,7 @@ const {
   postgresPids,
   committed,
   brokerCounts,
+  deadLetterCount,
   runOrder,
   summarise,
   byWindow,
@@ -59,7 +60,7 @@ for (const f of ['deploy/all-in-one/dist/local-stack.js', 'services/report/dist/
   if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`make build\` first`);
 }
 const { startLocalStack } = require(path.join(ROOT, 'deploy/all-in-one/dist/local-stack'));
-const { createTestVhost } = require('@readiness/testing');
+const ownBroker = require('./own-broker');
 const { loadFontFaces } = require(path.join(ROOT, 'services/report/dist/domain/templates/fonts'));
 const { chooseBrowser } = require(path.join(ROOT, 'services/report/dist/rendering/browser-choice'));
 const { createLogger } = require(path.join(ROOT, 'packages/kit/dist/logger'));
@@ -85,6 +86,12 @@ const OWN_POSTGRES =
   process.env.BENCH_PG_URL === undefined &&
   process.env.BENCH_OWN_POSTGRES !== '0' &&
   databaseSplit.canRunOwnPostgres();
+/**
+ * The peak also runs a RabbitMQ node of its own, with the development cluster's broker settings (own-broker.js: the
+ * management statistics collector and rates off, queues reporting every 30 s); BENCH_OWN_RABBITMQ=0 runs it on the
+ * machine's broker instead.
+ */
+const OWN_RABBITMQ = process.env.BENCH_OWN_RABBITMQ !== '0' && ownBroker.canRunOwnBroker();
 /** Read when used: set to the bench's own cluster once it runs. */
 const pgAdminUrl = () => process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { email: 'bench-admin@example.edu', password: 'enrolment-peak-admin-password' };
@@ -245,23 +252,6 @@ async function busBytes(stack) {
   return byEvent;
 }
 
-async function deadLetters(vhost) {
-  const u = new URL(process.env.TEST_AMQP_MANAGEMENT_URL ?? 'http://guest:guest@127.0.0.1:15672');
-  const auth = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString(
-    'base64',
-  );
-  const res = await fetch(
-    `${u.protocol}//${u.host}/api/queues/${encodeURIComponent(vhost)}?columns=name,messages`,
-    {
-      headers: { authorization: `Basic ${auth}` },
-    },
-  );
-  if (!res.ok) return undefined;
-  return (await res.json())
-    .filter((q) => q.name.endsWith('.dlq'))
-    .reduce((sum, q) => sum + (q.messages ?? 0), 0);
-}
-
 /**
  * Statements the student service sends and requests every other service handles while `count` assessment loads run
  * one after another, less the same counters over the same time with no load (the deadline job, the relays).
@@ -373,7 +363,12 @@ async function main() {
     process.env.BENCH_PG_POSTMASTER = String(ownPostgres.pid);
     out(`PostgreSQL: a cluster of the bench's own (${ownPostgres.url}), pg_stat_statements preloaded`);
   }
-  const vhost = await createTestVhost();
+  let broker;
+  if (OWN_RABBITMQ) {
+    broker = await ownBroker.useOwnBroker();
+    out(`RabbitMQ: a node of the bench's own (${broker.amqpUrl}): ${JSON.stringify(broker.settings)}`);
+  }
+  const vhost = await ownBroker.benchVhost('peak');
   const stack = await startLocalStack({
     name: `bench_peak_${process.pid}`,
     isolate: true,
@@ -404,6 +399,7 @@ async function main() {
       for (const w of workers) w.kill();
       void stack.stop().finally(() => {
         ownPostgres?.stop();
+        broker?.stop();
         process.exit(130);
       });
     });
@@ -416,6 +412,7 @@ async function main() {
     cores: os.availableParallelism(),
     loadAverage: load,
     ownPostgres: ownPostgres ? ownPostgres.settings : undefined,
+    ownBroker: broker ? broker.settings : undefined,
   };
   try {
     for (const s of ['student', 'results', 'report'])
@@ -481,7 +478,7 @@ async function main() {
     out(`\n[2/6] the peak: every student's journey within ${WINDOW_S} s`);
     workers.push(...startWorkers());
     const students = invited.students.map((s) => ({ ...s, arrivalMs: Math.random() * ARRIVAL_S * 1000 }));
-    const dlqBefore = await deadLetters(stack.vhost);
+    const dlqBefore = await deadLetterCount(vhost.url);
     const statementsBefore = await statements();
     const busBefore = await busBytes(stack);
     // The page a student's load answers, for the bare journey's load to answer the same bytes.
@@ -646,7 +643,7 @@ async function main() {
       certificateMailsWithPdf: certMails.filter((m) =>
         m.attachments.some((a) => a.contentType === 'application/pdf'),
       ).length,
-      deadLetters: (await deadLetters(stack.vhost)) - dlqBefore,
+      deadLetters: (await deadLetterCount(vhost.url)) - dlqBefore,
     };
     const busAfter = await busBytes(stack);
     const carried = Object.fromEntries(
@@ -834,7 +831,17 @@ async function main() {
     await stack.stop().catch((err) => out(`stopping the stack: ${err}`));
     await vhost.close().catch(() => undefined);
     ownPostgres?.stop();
+    broker?.stop();
   }
+}
+
+/** Says, when the run had a broker node of its own, with which settings. */
+function brokerNote(settings) {
+  if (!settings) return '';
+  const lines = Object.entries(settings).map(([k, v]) => (k === 'advanced.config' ? v : `${k} = ${v}`));
+  return ` (RabbitMQ a node of the bench's own with the development cluster's settings, \`bench/own-broker.js\`: ${lines
+    .map((line) => `\`${line}\``)
+    .join(', ')})`;
 }
 
 /** The tables whose HOT share the peak reports: the per-journey rows updated most. */
@@ -972,7 +979,7 @@ function markdown(f) {
 
 Run ${f.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${f.cores} cores, Node ${process.version}, load average ${f.loadAverage.toFixed(2)} at the
 start, with \`node bench/peak.js\` (\`BENCH_STUDENTS=${f.students}\`). The product runs as the local stack: one
-process per service from its \`dist\` (\`LOG_LEVEL=warn\`, development keys), PostgreSQL, RabbitMQ and Redis on this machine,
+process per service from its \`dist\` (\`LOG_LEVEL=warn\`, development keys), PostgreSQL, RabbitMQ and Redis on this machine${brokerNote(f.ownBroker)},
 the per-address rate limits raised (all load comes from one address). ${f.workers} separate load processes
 (\`bench/peak-worker.js\`) take the students through the flow behind the gateway: ${f.students.toLocaleString('en')}
 invited by one CSV import (${seconds(f.import.importMs)} s; every invitation mailed ${seconds(f.import.invitationsMailedMs)} s after the
@@ -1131,7 +1138,8 @@ ${countRows.join('\n')}
 
 Counted: commits are \`pg_stat_database.xact_commit\` of the run's databases over the peak and its drain (a
 statement outside a transaction is a commit of its own; the bench's own reads taken off), events published,
-delivered and acknowledged are RabbitMQ's counts for the run's vhost. Failed calls of the bare journey:
+delivered and acknowledged are RabbitMQ's counts for the run's vhost (on the bench's own node, its Prometheus
+plugin's node-wide counters, while only that vhost is busy). Failed calls of the bare journey:
 ${Object.values(b.calls).reduce((a, x) => a + x.errors, 0)}${bareFailures(b)}; ${b.effects.submitted} submitted, ${b.effects.consumed} deliveries written, ${b.effects.mailsWithPdf} certificates mailed with the PDF.
 `,
     goal: `| product CPU per journey ≤ 2.5 × the bare journey, same run (issue 48) | ${verdict(ratio <= 2.5)} (${ratio.toFixed(2)}) |

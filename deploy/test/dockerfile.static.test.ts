@@ -226,6 +226,48 @@ describe('deploy/dev-dependencies', () => {
     expect(docs.flatMap((d) => validateStrict(d))).toEqual([]);
   });
 
+  test('when the broker is installed, then its statistics collector and rates are off, its queues report every 30 s, Prometheus is on and its probes are TCP', () => {
+    const values = parseAllDocuments(
+      readFileSync(path.join(repoRoot, 'deploy/dev-dependencies/rabbitmq.yaml'), 'utf8'),
+    )[0]!.toJS() as Record<string, unknown> & {
+      extraConfiguration: string;
+      advancedConfiguration: string;
+      metrics: { enabled: boolean };
+    };
+    const settings = values.extraConfiguration.split('\n').map((line) => line.trim());
+    expect(settings).toEqual(
+      expect.arrayContaining([
+        'management_agent.disable_metrics_collector = true',
+        'management.rates_mode = none',
+      ]),
+    );
+    expect(values.advancedConfiguration.replace(/\s+/g, '')).toBe(
+      '[{rabbit,[{quorum_tick_interval,30000}]}].',
+    );
+    expect(values.metrics.enabled).toBe(true);
+    // A probe that is valid in a Pod's container, and never an exec probe (an Erlang VM started per check).
+    for (const probe of ['customLivenessProbe', 'customReadinessProbe']) {
+      const pod: K8sObject = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'rabbitmq-0' },
+        spec: {
+          containers: [
+            {
+              name: 'rabbitmq',
+              image: 'rabbitmq:3.13',
+              ports: [{ name: 'amqp', containerPort: 5672 }],
+              livenessProbe: values[probe],
+            },
+          ],
+        },
+      };
+      expect(validateStrict(pod)).toEqual([]);
+      expect(values[probe]).toMatchObject({ tcpSocket: { port: 'amqp' } });
+      expect(values[probe]).not.toHaveProperty('exec');
+    }
+  });
+
   test('when the installer creates Secrets, then they carry the names and keys the chart values reference', () => {
     const script = readFileSync(path.join(repoRoot, 'deploy/dev-dependencies/install.sh'), 'utf8');
     const expected: [string, string][] = [
