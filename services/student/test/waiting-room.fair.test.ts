@@ -85,9 +85,8 @@ test('when an arrival holds the line’s lock, then a student whose turn came st
 
 test('when students are taking the test, then the line lets in only the room its target leaves: under pressure the target is at most 90 % of those taking it, warm at most those taking it (one in as one finishes); cool, it grows by 1 % a second (2 at least)', async () => {
   for (let i = 0; i < 3; i++) expect((await start((await inviteStudent(h)).token)).status).toBe(201);
-  // Those taking the test as the line counts them: the attempts in progress and the turns served in the last 10 s.
-  const TAKING = sql`((SELECT count(*) FROM attempts WHERE status = 'in_progress')
-    + (SELECT count(*) FROM waiting_tickets WHERE admitted_at > now() - interval '10 seconds'))`;
+  // Those taking the test as the line counts them (the next test shows how).
+  const TAKING = sql`waiting_room_taking()`;
   // One replica's adjustment, its second come (in one transaction: the replica's own look waits for the row).
   const adjust = (state: 'pressure' | 'warm' | 'cool', before: ReturnType<typeof sql>, bound = 100) =>
     h.database.transaction(async (tx) => {
@@ -145,6 +144,30 @@ test('when students are taking the test, then the line lets in only the room its
     return row!.in_progress_target;
   });
   expect(before).toBe(1010);
+});
+
+test('when a student whose turn came starts, then the line counts them once, by their attempt; a turn served and not yet started counts until its student starts', async () => {
+  const [first, second] = [await inviteStudent(h), await inviteStudent(h)];
+  await holdTheLine();
+  expect((await start(first.token)).status).toBe(202);
+  expect((await start(second.token)).status).toBe(202);
+  const taking = () =>
+    h.database.transaction(
+      async (tx) => (await rows<{ n: number }>(tx, sql`SELECT waiting_room_taking()::int AS n`))[0]!.n,
+    );
+  // Attempts of the tests before this one may still be in progress: what these two add is counted.
+  const before = await taking();
+  // Both turns come, and the line's next look marks them served.
+  await h.database.execute(sql`UPDATE waiting_room SET serving = arrivals`);
+  await h.database.execute(
+    sql`UPDATE waiting_tickets SET admitted_at = now() WHERE student_id IN (${first.id}::uuid, ${second.id}::uuid)`,
+  );
+  expect(await taking()).toBe(before + 2);
+  // Past the second in which this replica answers their link from memory, the first starts: counted by their
+  // attempt now, not by their attempt and their turn; the second still by their turn.
+  await new Promise((r) => setTimeout(r, 1_100));
+  expect((await start(first.token)).status).toBe(201);
+  expect(await taking()).toBe(before + 2);
 });
 
 test('when an administrator sets a limit, then it is audited; a bad one is refused (400) with a clear message and the limit stays', async () => {

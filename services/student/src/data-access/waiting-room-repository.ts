@@ -77,7 +77,7 @@ export async function arrive(runner: Runner, studentId: string, b: LineBounds): 
 
 /**
  * One replica's headroom noted (pressure, warm or cool), the rate adjusted (at most once a second overall), the
- * figures read (migration 0019's function).
+ * figures read (migration 0019's function; those taking the test counted by 0020's `waiting_room_taking`).
  */
 export async function tick(
   runner: Runner,
