@@ -1,16 +1,17 @@
 'use strict';
 /**
  * A RabbitMQ node of the bench's own, configured as the development cluster's broker is (docs/operations.md, "The
- * broker"): the management plugin's statistics collector and message rates off, the Prometheus plugin on. The
- * machine's shared broker runs the management plugin's defaults, which poll every queue and channel every 5 s and
- * keep per-message rates for each: with the product's 313 quorum queues and 60 channels that is work the deployed
- * broker does not do, and it was counted in the peak's RabbitMQ CPU. A running broker cannot be given the
- * setting without a restart, and the shared one is not restarted for a bench, so the bench starts its own (Debian's
- * binaries, a temporary folder, free ports), as it does for PostgreSQL (database-split.js).
+ * broker"): the management plugin's statistics collector and message rates off, the Prometheus plugin on, quorum
+ * queues reporting every 30 s. The machine's shared broker runs the defaults: a collector that polls every queue and
+ * channel every 5 s and per-message rates on every channel, work the deployed broker does not do, which was counted in
+ * the peak's RabbitMQ CPU (and, for the product's idle queues, in its bare journey's). A running broker cannot be given
+ * those settings without a restart, and the shared one is not restarted for a bench, so the bench starts its own
+ * (Debian's binaries, a temporary folder, free ports), as it does for PostgreSQL (database-split.js).
  *
- * With the collector off the management API has no message rates: the counts come from the Prometheus plugin's
- * node-wide counters (`brokerCounts`, bench/lib.js), which count only the bench's traffic on a node of its own; one
- * run's vhost is busy at a time (the peak, then its bare journey).
+ * With the collector off the management API has no message counts: they come from the Prometheus plugin's node-wide
+ * counters (`brokerCounts`, bench/lib.js), which count only the bench's traffic on a node of its own, as one run's
+ * vhost is busy at a time (the peak, then its bare journey); dead letters are read from the queues over AMQP
+ * (`deadLetterCount`).
  */
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -183,8 +184,8 @@ function commOf(pid) {
 }
 
 /**
- * A vhost for a run: on the bench's own node when one runs (`BENCH_RABBITMQ_MANAGEMENT_URL`, set by `useOwnBroker`),
- * else a test vhost on the machine's broker.
+ * A vhost for a run: on the bench's own node once `useOwnBroker` started it, else a test vhost on the machine's
+ * broker.
  */
 let own;
 async function benchVhost(name) {
