@@ -41,7 +41,7 @@ const {
   waitUntilReady,
   writeSection,
 } = require('./lib');
-const { benchVhost, canRunOwnBroker, useOwnBroker } = require('./own-broker');
+const { benchVhost, useOwnBroker, wantsOwnBroker } = require('./own-broker');
 
 const ROOT = path.resolve(__dirname, '..');
 /** Read when used: the peak sets it to the cluster of its own it started. */
@@ -384,8 +384,7 @@ async function main() {
   out(`Bare journey: ${n} students, ${os.availableParallelism()} cores, load ${load.toFixed(2)}`);
   const { page, sheet } = ownAssessment();
   // On a RabbitMQ node of its own, configured as the peak's is (own-broker.js), unless BENCH_OWN_RABBITMQ=0.
-  const broker =
-    process.env.BENCH_OWN_RABBITMQ !== '0' && canRunOwnBroker() ? await useOwnBroker() : undefined;
+  const broker = wantsOwnBroker() ? await useOwnBroker() : undefined;
   const f = await runBareJourney({
     students: n,
     arrivalSeconds: Math.max(1, windowS - 30),

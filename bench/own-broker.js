@@ -25,6 +25,9 @@ const RABBIT_BIN = process.env.BENCH_RABBITMQ_BIN ?? '/usr/lib/rabbitmq/bin';
 /** Whether this machine has the binaries `startOwnBroker` needs. */
 const canRunOwnBroker = () => fs.existsSync(path.join(RABBIT_BIN, 'rabbitmq-server'));
 
+/** Whether a run takes a node of its own: where it can, unless BENCH_OWN_RABBITMQ=0 asks for the machine's broker. */
+const wantsOwnBroker = () => process.env.BENCH_OWN_RABBITMQ !== '0' && canRunOwnBroker();
+
 /**
  * What the node is told besides its ports: the development cluster's broker settings, read from its values
  * (`extraConfiguration`, lines of rabbitmq.conf, and `advancedConfiguration`, an advanced.config, in
@@ -203,4 +206,4 @@ async function useOwnBroker() {
   return own;
 }
 
-module.exports = { canRunOwnBroker, startOwnBroker, useOwnBroker, benchVhost };
+module.exports = { wantsOwnBroker, startOwnBroker, useOwnBroker, benchVhost };

@@ -91,7 +91,7 @@ const OWN_POSTGRES =
  * management statistics collector and rates off, queues reporting every 30 s); BENCH_OWN_RABBITMQ=0 runs it on the
  * machine's broker instead.
  */
-const OWN_RABBITMQ = process.env.BENCH_OWN_RABBITMQ !== '0' && ownBroker.canRunOwnBroker();
+const OWN_RABBITMQ = ownBroker.wantsOwnBroker();
 /** Read when used: set to the bench's own cluster once it runs. */
 const pgAdminUrl = () => process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { email: 'bench-admin@example.edu', password: 'enrolment-peak-admin-password' };
