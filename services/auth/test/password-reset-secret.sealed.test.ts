@@ -66,7 +66,7 @@ test('when a password is reset, then neither the outbox row, the message on the 
   const inClear = (bytes: Uint8Array) => Buffer.from(bytes).includes(Buffer.from(password, 'utf8'));
   expect(inClear(onBroker.content)).toBe(false);
 
-  const dlq = queueTopology(FAILING_QUEUE, [50]).deadLetterQueue;
+  const dlq = queueTopology(FAILING_QUEUE).deadLetterQueue;
   const deadLettered = await eventually(
     async () => (await channel.get(dlq, { noAck: true })) || false,
     'the dead letter',

@@ -26,6 +26,7 @@ import {
   DEFAULT_EXCHANGE,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_PREFETCH,
+  DEFAULT_RETIRED_QUEUES_AFTER_MS,
   DEFAULT_RETRY_DELAYS_MS,
   DEFAULT_WAIT_HORIZON_MS,
   type BusMessage,
@@ -48,14 +49,27 @@ export const HEADERS = {
 export const CONTENT_TYPE = 'application/x-protobuf';
 
 /** Names of the broker objects behind one handler queue. */
-export function queueTopology(queue: string, retryDelaysMs: number[]) {
-  return {
-    queue,
-    deadLetterExchange: `${queue}.dlx`,
-    deadLetterQueue: `${queue}.dlq`,
-    // Named after the delay, so changing the delays declares new queues instead of clashing with old arguments.
-    retryQueues: [...new Set(retryDelaysMs)].map((ms) => ({ name: `${queue}.retry-${ms}ms`, ms })),
-  };
+export function queueTopology(queue: string) {
+  return { queue, deadLetterExchange: `${queue}.dlx`, deadLetterQueue: `${queue}.dlq` };
+}
+
+/**
+ * The wait queues of retries, shared by every handler on the exchange: one per delay, each behind a fanout exchange
+ * of the same name. A retry is published to that exchange with its handler's queue as the routing key; when its TTL
+ * runs out the broker dead-letters it to the default exchange under that key, which delivers it to the handler's
+ * queue. Named after the delay, so changing the delays declares new queues instead of clashing with old arguments.
+ */
+export function retryTopology(exchange: string, retryDelaysMs: readonly number[]) {
+  return [...new Set(retryDelaysMs)].map((ms) => ({ name: `${exchange}.retry-${ms}ms`, ms }));
+}
+
+/**
+ * The wait queues releases before the shared ones declared for each handler (`<queue>.retry-<ms>ms`). The bus
+ * deletes them once they are empty, `retiredQueuesAfterMs` after it connected, when no replica of such a release
+ * should still be publishing to them.
+ */
+export function retiredRetryQueues(queue: string, retryDelaysMs: readonly number[]): string[] {
+  return [...new Set([...retryDelaysMs, ...DEFAULT_RETRY_DELAYS_MS])].map((ms) => `${queue}.retry-${ms}ms`);
 }
 
 /** Unrouted events land here: `<exchange>.unrouted`. */
@@ -106,8 +120,9 @@ interface PendingConfirm {
  * is worth a failed publish and a retry.
  *
  * Consuming: one durable quorum queue per handler with its own dead-letter exchange and `.dlq`. Retries are
- * counted by the bus in a header: a failed message is republished to a wait queue per backoff step whose
- * TTL dead-letters it back to the handler's queue, then the original is acked, so a failing message never
+ * counted by the bus in a header: a failed message is republished to the wait queue of its backoff step, which every
+ * handler shares (`retryTopology`) and whose TTL dead-letters it back to its handler's queue alone, then the original
+ * is acked, so a failing message never
  * blocks the ones behind it. After `maxAttempts` (or at once when malformed) it is published to the
  * `.dlq` with the last error in a header. Acks are manual, after the handler resolved, and gathered per channel
  * for `ackWindowMs` into as few frames as the delivery tags allow (`ChannelAcks`).
@@ -141,6 +156,7 @@ class RabbitBus implements EventBus {
   private closing = false;
   private connecting?: Promise<void>;
   private reconnectTimer?: NodeJS.Timeout;
+  private retiredQueuesTimer?: NodeJS.Timeout;
   /** Failed attempts since the bus was last live; grows the backoff even when a connection opens and fails. */
   private failedAttempts = 0;
   private readonly consumers = new Map<string, ConsumerState>();
@@ -218,6 +234,7 @@ class RabbitBus implements EventBus {
     if (this.closing) return;
     this.closing = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.retiredQueuesTimer) clearTimeout(this.retiredQueuesTimer);
     await this.connecting?.catch(() => undefined);
     const conn = this.conn;
     // Stop new deliveries first, then let the handlers that are running finish and ack; the acks still gathered
@@ -315,10 +332,50 @@ class RabbitBus implements EventBus {
         this.live = true;
         this.log.info({ afterFailedAttempts: this.failedAttempts }, 'connected to the broker');
         this.failedAttempts = 0;
+        this.scheduleRetiredQueues(conn);
       }
     } catch (err) {
       this.log.error({ err }, 'cannot start consumers; reconnecting');
       await conn.close().catch(() => undefined);
+    }
+  }
+
+  /** Deletes the retired wait queues (`retiredRetryQueues`) of this bus's handlers a while after it connected. */
+  private scheduleRetiredQueues(conn: ChannelModel): void {
+    if (this.retiredQueuesTimer) clearTimeout(this.retiredQueuesTimer);
+    this.retiredQueuesTimer = setTimeout(() => {
+      this.retiredQueuesTimer = undefined;
+      this.deleteRetiredQueues(conn).catch((err: unknown) =>
+        this.log.warn({ err }, 'cannot delete the retired wait queues; trying after the next connection'),
+      );
+    }, this.opts.retiredQueuesAfterMs ?? DEFAULT_RETIRED_QUEUES_AFTER_MS);
+    this.retiredQueuesTimer.unref?.();
+  }
+
+  private async deleteRetiredQueues(conn: ChannelModel): Promise<void> {
+    const queues = [...this.consumers.keys(), ...(this.opts.declareQueues ?? []).map((q) => q.queue)];
+    for (const name of queues.flatMap((q) => retiredRetryQueues(q, this.delays))) {
+      if (this.closing || this.conn !== conn) return;
+      // Quorum queues refuse `ifEmpty` (and the broker closes the connection for it), so the bus looks first. A queue
+      // that is not there closes its channel (404), so each look has a channel of its own.
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      let waiting: number;
+      try {
+        ({ messageCount: waiting } = await ch.checkQueue(name));
+      } catch {
+        continue; // not there
+      }
+      if (waiting > 0)
+        this.log.info(
+          { queue: name, waiting },
+          'a retired wait queue still holds retries; kept until the next connection',
+        );
+      else {
+        await ch.deleteQueue(name);
+        this.log.info({ queue: name }, 'retired wait queue deleted');
+      }
+      await ch.close().catch(() => undefined);
     }
   }
 
@@ -370,11 +427,12 @@ class RabbitBus implements EventBus {
     });
     await ch.bindQueue(unrouted, unrouted, '');
     await ch.assertExchange(this.exchange, 'topic', { durable: true, alternateExchange: unrouted });
+    await this.declareRetryQueues(ch);
   }
 
   /** A handler's queue, its dead-letter exchange and queue, and its bindings: what any service may declare. */
   private async declareHandlerQueue(ch: Channel, queue: string, events: readonly string[]): Promise<void> {
-    const t = queueTopology(queue, this.delays);
+    const t = queueTopology(queue);
     await ch.assertExchange(t.deadLetterExchange, 'fanout', { durable: true });
     await ch.assertQueue(t.deadLetterQueue, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
     await ch.bindQueue(t.deadLetterQueue, t.deadLetterExchange, '');
@@ -389,24 +447,23 @@ class RabbitBus implements EventBus {
     for (const event of events) await ch.bindQueue(t.queue, this.exchange, event);
   }
 
-  /** The handler's queue and the wait queues of its retries, which only its own consumer uses. */
-  private async declareQueue(ch: Channel, sub: Subscription): Promise<void> {
-    await this.declareHandlerQueue(ch, sub.queue, sub.events);
-    const t = queueTopology(sub.queue, this.delays);
-    for (const r of t.retryQueues) {
-      await ch.assertQueue(r.name, {
+  /** The wait queues of retries (`retryTopology`), which every handler on the exchange shares. */
+  private async declareRetryQueues(ch: Channel): Promise<void> {
+    for (const wait of retryTopology(this.exchange, this.delays)) {
+      await ch.assertExchange(wait.name, 'fanout', { durable: true });
+      await ch.assertQueue(wait.name, {
         durable: true,
         arguments: {
           'x-queue-type': 'quorum',
-          'x-message-ttl': r.ms,
-          // Expired messages go back to the handler's queue through the default exchange.
+          'x-message-ttl': wait.ms,
+          // Expired messages go back through the default exchange under their own routing key: their handler's queue.
           'x-dead-letter-exchange': '',
-          'x-dead-letter-routing-key': t.queue,
-          // The broker keeps a waiting message until the main queue has confirmed it (quorum queues, 3.10+).
+          // The broker keeps a waiting message until the handler's queue has confirmed it (quorum queues, 3.10+).
           'x-dead-letter-strategy': 'at-least-once',
           'x-overflow': 'reject-publish',
         },
       });
+      await ch.bindQueue(wait.name, wait.name, '');
     }
   }
 
@@ -428,7 +485,7 @@ class RabbitBus implements EventBus {
       queue: state.sub.queue,
     });
     state.acks = acks;
-    await this.declareQueue(ch, state.sub);
+    await this.declareHandlerQueue(ch, state.sub.queue, state.sub.events);
     await ch.prefetch(this.prefetch);
     state.prepared = ch;
     await this.consume(state, conn, acks);
@@ -525,13 +582,13 @@ class RabbitBus implements EventBus {
     outcome: Extract<FailureOutcome, { retry: true }>,
   ): Promise<void> {
     const queue = state.sub.queue;
-    const wait = queueTopology(queue, [outcome.delayMs]).retryQueues[0];
+    const [wait] = retryTopology(this.exchange, [outcome.delayMs]);
     const { next } = outcome;
     try {
       if (!wait) throw new Error('no retry delay configured');
       await this.confirmOne(
-        '',
         wait.name,
+        queue,
         msg.content,
         this.copyProperties(msg, {
           [HEADERS.attempt]: next.attempt,
@@ -560,7 +617,7 @@ class RabbitBus implements EventBus {
     reason: DeadLetterReason,
   ): Promise<void> {
     const queue = state.sub.queue;
-    const t = queueTopology(queue, []);
+    const t = queueTopology(queue);
     const event = message?.name ?? 'unknown';
     this.log.error({ queue, event, id: message?.id, reason, error, attempt }, 'dead-lettering a message');
     try {

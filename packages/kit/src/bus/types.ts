@@ -99,6 +99,12 @@ export interface RabbitBusOptions extends BusOptions {
    * waits in that consumer's queue.
    */
   declareQueues?: ReadonlyArray<{ queue: string; events: readonly string[] }>;
+  /**
+   * How long after connecting the bus deletes the empty per-handler wait queues of releases before the shared
+   * ones (`retiredRetryQueues`): long enough for a rolling upgrade to have stopped every replica of the release
+   * before, which still publishes its retries to them. Default 10 minutes.
+   */
+  retiredQueuesAfterMs?: number;
 }
 
 export interface MemoryBusOptions extends BusOptions {
@@ -133,4 +139,5 @@ export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 25_000, 120_000];
 export const DEFAULT_PREFETCH = 10;
 export const DEFAULT_ACK_WINDOW_MS = 5;
 export const DEFAULT_WAIT_HORIZON_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_RETIRED_QUEUES_AFTER_MS = 10 * 60 * 1000;
 export const DEFAULT_EXCHANGE = 'readiness.events';

@@ -1,9 +1,16 @@
 import { eventually } from '@readiness/testing';
 import { Registry } from 'prom-client';
-import { decodeEnvelope } from '@readiness/contracts';
-import { CONTENT_TYPE, HEADERS, queueTopology, unroutedQueueName } from '../rabbit';
-import { DEFAULT_EXCHANGE, type EventBus } from '../types';
-import { message, names, TEST_OPTIONS } from './contract';
+import { decodeEnvelope, encodeEnvelope } from '@readiness/contracts';
+import {
+  CONTENT_TYPE,
+  HEADERS,
+  queueTopology,
+  retiredRetryQueues,
+  retryTopology,
+  unroutedQueueName,
+} from '../rabbit';
+import { DEFAULT_EXCHANGE, type BusMessage, type EventBus, type HandlerContext } from '../types';
+import { message, names, sleep, TEST_OPTIONS } from './contract';
 import { RabbitEnv } from './rabbit-harness';
 
 jest.setTimeout(30_000);
@@ -21,10 +28,10 @@ describe('RabbitMQ bus: topology and publishing', () => {
     await env.tearDown();
   });
 
-  test('when a handler subscribes, then its queue, dead-letter queue and wait queues are durable quorum queues', async () => {
+  test('when a handler subscribes, then its queue and dead-letter queue are durable quorum queues, and its retries wait in the queues every handler shares', async () => {
     const { event, queue } = names('topology');
     await bus.subscribe({ queue, events: [event], handle: async () => undefined });
-    const t = queueTopology(queue, TEST_OPTIONS.retryDelaysMs);
+    const t = queueTopology(queue);
 
     const main = await env.queueInfo(queue);
     expect(main).toMatchObject({ type: 'quorum', durable: true });
@@ -33,12 +40,40 @@ describe('RabbitMQ bus: topology and publishing', () => {
       type: 'quorum',
       durable: true,
     });
-    expect(t.retryQueues.map((r) => r.ms)).toEqual([50, 100, 200]);
-    for (const r of t.retryQueues) {
+    const waits = retryTopology(DEFAULT_EXCHANGE, TEST_OPTIONS.retryDelaysMs ?? []);
+    expect(waits.map((r) => r.name)).toEqual([50, 100, 200].map((ms) => `${DEFAULT_EXCHANGE}.retry-${ms}ms`));
+    for (const r of waits) {
       const info = await env.queueInfo(r.name);
       expect(info).toMatchObject({ type: 'quorum', durable: true });
-      expect(info.arguments).toMatchObject({ 'x-message-ttl': r.ms, 'x-dead-letter-routing-key': queue });
+      // Back through the default exchange under the message's own routing key, which is its handler's queue.
+      expect(info.arguments).toMatchObject({ 'x-message-ttl': r.ms, 'x-dead-letter-exchange': '' });
+      expect(info.arguments).not.toHaveProperty('x-dead-letter-routing-key');
     }
+    // None of the per-handler wait queues of releases before.
+    for (const old of retiredRetryQueues(queue, TEST_OPTIONS.retryDelaysMs ?? []))
+      await expect(env.queueInfo(old)).rejects.toThrow('HTTP 404');
+  });
+
+  test('when two handlers fail the same event in the same wait, then each retry comes back to its own handler only', async () => {
+    const { event, queue } = names('shared-wait');
+    const other = `${queue}-other`;
+    const seen: Record<string, number[]> = { [queue]: [], [other]: [] };
+    for (const q of [queue, other])
+      await bus.subscribe({
+        queue: q,
+        events: [event],
+        handle: async (_m, ctx) => {
+          seen[q]?.push(ctx.attempt);
+          if (ctx.attempt < 3) throw new Error('not yet');
+        },
+      });
+    await bus.publish([message(event)]);
+    await eventually(
+      () => expect(seen).toEqual({ [queue]: [1, 2, 3], [other]: [1, 2, 3] }),
+      'three passes each',
+    );
+    await sleep(300); // longer than the longest wait: nothing comes back a fourth time, to either
+    expect(seen).toEqual({ [queue]: [1, 2, 3], [other]: [1, 2, 3] });
   });
 
   test('when an event is published, then it is persistent protobuf with the event id as message id and the name as type', async () => {
@@ -91,7 +126,7 @@ describe('RabbitMQ bus: topology and publishing', () => {
     });
     const sent = message(event);
     await bus.publish([sent]);
-    const dlq = queueTopology(queue, []).deadLetterQueue;
+    const dlq = queueTopology(queue).deadLetterQueue;
     const dead = await eventually(async () => {
       const m = await env.sideCh.get(dlq, { noAck: true });
       if (!m) throw new Error('nothing yet');
@@ -180,5 +215,74 @@ describe('RabbitMQ bus: queues of services not started yet', () => {
     await eventually(() => expect(received).toEqual([later.id]));
     await publisher.close();
     await consumer.close();
+  });
+});
+
+describe('RabbitMQ bus: the wait queues of releases before', () => {
+  const env = new RabbitEnv();
+  beforeAll(() => env.setUp());
+  afterAll(() => env.tearDown());
+
+  test('when the release with shared wait queues has been connected a while, then it deletes the per-handler wait queues of the release before once they are empty, never one still holding a retry', async () => {
+    const { event, queue } = names('retired');
+    const received: Array<{ id: string; attempt: number }> = [];
+    const subscription = {
+      queue,
+      events: [event],
+      handle: async (m: BusMessage, ctx: HandlerContext) =>
+        void received.push({ id: m.id, attempt: ctx.attempt }),
+    };
+    // The handler's queue as any release declares it, then two of its wait queues as the release before did.
+    const first = env.createBus({ ...TEST_OPTIONS, registry: new Registry() });
+    await first.subscribe(subscription);
+    await first.start();
+    await first.close();
+    const declareOld = (ms: number) =>
+      env.sideCh.assertQueue(`${queue}.retry-${ms}ms`, {
+        durable: true,
+        arguments: {
+          'x-queue-type': 'quorum',
+          'x-message-ttl': ms,
+          'x-dead-letter-exchange': '',
+          'x-dead-letter-routing-key': queue,
+          'x-dead-letter-strategy': 'at-least-once',
+          'x-overflow': 'reject-publish',
+        },
+      });
+    await declareOld(50);
+    await declareOld(1_000);
+    // A retry the release before parked for a second.
+    const waiting = message(event);
+    env.sideCh.publish('', `${queue}.retry-1000ms`, Buffer.from(encodeEnvelope(waiting)), {
+      persistent: true,
+      contentType: CONTENT_TYPE,
+      messageId: waiting.id,
+      type: event,
+      headers: { [HEADERS.attempt]: 2 },
+    });
+    await env.sideCh.waitForConfirms();
+
+    const upgraded = env.createBus({ ...TEST_OPTIONS, registry: new Registry(), retiredQueuesAfterMs: 0 });
+    await upgraded.subscribe(subscription);
+    await upgraded.start();
+    try {
+      await eventually(
+        () => expect(env.queueInfo(`${queue}.retry-50ms`)).rejects.toThrow('HTTP 404'),
+        'the empty one deleted',
+      );
+      // The one holding a retry is kept, and the retry reaches the handler when its wait is over.
+      await eventually(() => expect(received).toEqual([{ id: waiting.id, attempt: 2 }]), 'the parked retry');
+      await expect(env.queueInfo(`${queue}.retry-1000ms`)).resolves.toMatchObject({ type: 'quorum' });
+      // Emptied, it goes with the next look (after a reconnect here).
+      env.blip();
+      await eventually(
+        () => expect(env.queueInfo(`${queue}.retry-1000ms`)).rejects.toThrow('HTTP 404'),
+        'the emptied one deleted',
+        10_000,
+      );
+      expect(received).toHaveLength(1);
+    } finally {
+      await upgraded.close();
+    }
   });
 });

@@ -92,7 +92,7 @@ export class RabbitEnv {
   async deadLetters(queue: string): Promise<DeadLetter[]> {
     const list = this.dead.get(queue) ?? [];
     this.dead.set(queue, list);
-    const dlq = queueTopology(queue, []).deadLetterQueue;
+    const dlq = queueTopology(queue).deadLetterQueue;
     for (;;) {
       const msg = await this.sideCh.get(dlq, { noAck: true });
       if (!msg) break;
