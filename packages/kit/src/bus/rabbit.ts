@@ -353,8 +353,8 @@ class RabbitBus implements EventBus {
   }
 
   private async deleteRetiredQueues(conn: ChannelModel): Promise<void> {
-    const queues = [...this.consumers.keys(), ...(this.opts.declareQueues ?? []).map((q) => q.queue)];
-    for (const name of queues.flatMap((q) => retiredRetryQueues(q, this.delays))) {
+    // Releases before declared wait queues only for the handlers they consumed for, as this bus's own consumers.
+    for (const name of [...this.consumers.keys()].flatMap((q) => retiredRetryQueues(q, this.delays))) {
       if (this.closing || this.conn !== conn) return;
       // Quorum queues refuse `ifEmpty` (and the broker closes the connection for it), so the bus looks first. A queue
       // that is not there closes its channel (404), so each look has a channel of its own.
