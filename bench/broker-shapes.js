@@ -14,6 +14,8 @@
  *   publishers spread   + the publishes spread over 8 connections' confirm channels, as the services' outbox relays
  *   both spread         all three
  *   gathered acks       + acknowledgements gathered for 5 ms and sent with `multiple` (the kit's ChannelAcks)
+ *   acks gathered 25 ms   the same, for 25 ms
+ *   publishes gathered 25 ms  and each connection's publishes held for 25 ms and sent back to back
  *
  * Prints the node's CPU for each shape (BROKER_SHAPES=name,name runs some). BROKER_SHAPES_RATE (publishes a second, default 120) and
  * BROKER_SHAPES_EVENTS (default 5,250) change the load.
@@ -57,6 +59,25 @@ const SHAPES = [
     idleQueues: 40,
     gatherAcks: true,
   },
+  {
+    name: 'acks gathered 25 ms',
+    ...PRODUCT,
+    publishConnections: 8,
+    consumeConnections: 8,
+    idleQueues: 40,
+    gatherAcks: true,
+    ackWindowMs: 25,
+  },
+  {
+    name: 'publishes gathered 25 ms',
+    ...PRODUCT,
+    publishConnections: 8,
+    consumeConnections: 8,
+    idleQueues: 40,
+    gatherAcks: true,
+    ackWindowMs: 25,
+    publishWindowMs: 25,
+  },
 ].filter((s) => !process.env.BROKER_SHAPES || process.env.BROKER_SHAPES.split(',').includes(s.name));
 
 async function declareQueue(ch, name, shape) {
@@ -74,7 +95,7 @@ async function declareQueue(ch, name, shape) {
 }
 
 /** Acks each delivery when its handler is done, or gathers them for 5 ms into one `multiple` ack. */
-function acker(ch, gather) {
+function acker(ch, gather, windowMs = 5) {
   if (!gather) return (msg) => ch.ack(msg);
   let highest;
   let timer;
@@ -84,12 +105,35 @@ function acker(ch, gather) {
     timer = setTimeout(() => {
       timer = undefined;
       ch.ack(highest, true);
-    }, 5);
+    }, windowMs);
+  };
+}
+
+/** Publishes each message at once, or holds a channel's messages for `windowMs` and sends them back to back. */
+function sender(ch, body, windowMs) {
+  const publish = (event, props) =>
+    new Promise((resolve, reject) =>
+      ch.publish(EXCHANGE, event, body, props, (err) => (err ? reject(err) : resolve())),
+    );
+  if (!windowMs) return { send: publish };
+  let held = [];
+  return {
+    send: (event, props) =>
+      new Promise((resolve, reject) => {
+        held.push({ event, props, resolve, reject });
+        if (held.length > 1) return;
+        setTimeout(() => {
+          const batch = held;
+          held = [];
+          for (const m of batch) publish(m.event, m.props).then(m.resolve, m.reject);
+        }, windowMs);
+      }),
   };
 }
 
 async function runShape(broker, shape) {
   const vhost = await broker.vhost(`shapes-${shape.name.replace(/\W+/g, '-')}`);
+  const body = crypto.randomBytes(600);
   const connections = [];
   const count = Math.max(shape.publishConnections ?? 1, shape.consumeConnections ?? 1);
   for (let i = 0; i < count; i++) connections.push(await amqp.connect(vhost.url));
@@ -119,7 +163,7 @@ async function runShape(broker, shape) {
     for (const [event, bound] of Object.entries(ROUTES))
       if (bound.includes(q)) await ch.bindQueue(q, EXCHANGE, event);
     await ch.prefetch(10);
-    const ack = acker(ch, shape.gatherAcks);
+    const ack = acker(ch, shape.gatherAcks, shape.ackWindowMs);
     await ch.consume(q, (msg) => {
       if (!msg) return;
       setImmediate(() => {
@@ -128,8 +172,9 @@ async function runShape(broker, shape) {
       });
     });
   }
-  const publishers = await Promise.all(publishing.map((c) => c.createConfirmChannel()));
-  const body = crypto.randomBytes(600);
+  const publishers = await Promise.all(
+    publishing.map(async (c) => sender(await c.createConfirmChannel(), body, shape.publishWindowMs)),
+  );
   const expected = Math.round(EVENTS * WIDE_SHARE) * 3 + (EVENTS - Math.round(EVENTS * WIDE_SHARE)) * 2;
   await sleep(2_000);
 
@@ -152,11 +197,7 @@ async function runShape(broker, shape) {
           appId: 'student',
         }
       : { persistent: true, mandatory: Boolean(shape.mandatory), messageId: id };
-    confirms.push(
-      new Promise((resolve, reject) =>
-        ch.publish(EXCHANGE, event, body, props, (err) => (err ? reject(err) : resolve())),
-      ),
-    );
+    confirms.push(ch.send(event, props));
     const due = started + ((i + 1) * 1000) / RATE;
     if (due > Date.now()) await sleep(due - Date.now());
   }
