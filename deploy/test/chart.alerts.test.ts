@@ -258,6 +258,14 @@ describe('chart: alerts and dashboard', () => {
       quiet: [['30m', 'ReadinessWaitingLineGrowing']],
       firing: [],
     },
+    {
+      // Retries piling up in a wait every handler shares: as full a queue as a handler's own.
+      series: {
+        'rabbitmq_queue_messages_ready{queue="readiness.events.retry-120000ms", vhost="/"}': '2000x30',
+      },
+      quiet: [['5m', 'ReadinessQueueDepth']],
+      firing: [['15m', 'ReadinessQueueDepth', { queue: 'readiness.events.retry-120000ms' }]],
+    },
   ];
 
   (promtool ? test : test.skip)(
