@@ -56,7 +56,7 @@ images: build ## Build every service's image with podman from the build (deploy/
 chart: install ## Deployment checks only: Helm chart (lint, render, schemas, security), Skaffold, Dockerfile
 	npx jest --ci --selectProjects deploy -- deploy/test
 
-bench: build ## Gateway → auth, the admin lists at 50,000 students and 100,000 results, certificates, an idle product's statements, one journey's statements call by call, the Live screen with 5,000 attempts in progress and their pages' event streams, and the enrolment peak (BENCH_STUDENTS, default 5,000) against bare baselines (the bare journey of bench/bare-journey.js in the same run: its headline is product CPU per journey ÷ bare), and a slow link's page loads; writes docs/benchmarks.md (local PostgreSQL, RabbitMQ and Redis)
+bench: build ## Gateway → auth, the admin lists at 50,000 students and 100,000 results, certificates, an idle product's statements and broker CPU, one journey's statements call by call, the Live screen with 5,000 attempts in progress and their pages' event streams, and the enrolment peak (BENCH_STUDENTS, default 5,000) against bare baselines (the bare journey of bench/bare-journey.js in the same run: its headline is product CPU per journey ÷ bare), and a slow link's page loads; writes docs/benchmarks.md (local PostgreSQL, RabbitMQ and Redis)
 	node bench/run.js
 	npx jest --ci --selectProjects scale --runInBand
 	node bench/certificates.js

@@ -2,13 +2,16 @@
 /**
  * What an idle product asks of PostgreSQL: the whole stack (one process per service, as `make stack` runs it) left
  * alone, and the statements each service sends counted from its `db_queries_total` over a minute. The goal
- * (issue 24): at most 0.2 statements a second per idle service.
+ * (issue 24): at most 0.2 statements a second per idle service. And what it costs the broker: on a RabbitMQ node of
+ * the bench's own set as deployed (own-broker.js; BENCH_OWN_RABBITMQ=0 uses the machine's), the node's CPU over the
+ * same minute and the queues it keeps.
  *
  * Results replace this benchmark's section of docs/benchmarks.md and are printed. About a minute and a half; local
  * PostgreSQL, RabbitMQ and Redis.
  */
 const path = require('node:path');
-const { metricSum, startBenchStack, writeSection } = require('./lib');
+const { cpuSeconds, metricSum, startBenchStack, writeSection } = require('./lib');
+const ownBroker = require('./own-broker');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS_FILE = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -21,17 +24,30 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Statements a second per service, the stack started and left idle. */
-async function idleStatements() {
+async function idleStatements(own) {
   const stack = await startBenchStack('idle');
   try {
     // Start-up done: migrations, the seed, the first relay passes and subscriptions.
     await sleep(SETTLE_S * 1000);
     const read = () =>
       Promise.all(SERVICES.map((s) => metricSum(stack.service(s).internalUrl, 'db_queries_total')));
+    const brokerPid = Number(process.env.BENCH_RABBITMQ_PID);
     const before = await read();
+    const brokerBefore = brokerPid ? cpuSeconds(brokerPid) : 0;
     await sleep(COUNT_S * 1000);
     const after = await read();
-    return Object.fromEntries(SERVICES.map((s, i) => [s, (after[i] - before[i]) / COUNT_S]));
+    const broker = brokerPid ? { cpuPerSecond: (cpuSeconds(brokerPid) - brokerBefore) / COUNT_S } : undefined;
+    const statements = Object.fromEntries(SERVICES.map((s, i) => [s, (after[i] - before[i]) / COUNT_S]));
+    const queues = own
+      ? (
+          await (
+            await fetch(`${own.managementUrl}/api/queues`, {
+              headers: { authorization: `Basic ${Buffer.from('guest:guest').toString('base64')}` },
+            })
+          ).json()
+        ).length
+      : 0;
+    return { statements, broker, queues };
   } finally {
     await stack.stop();
   }
@@ -39,14 +55,20 @@ async function idleStatements() {
 
 async function main() {
   out(`Idle statements: each service's db_queries_total over ${COUNT_S} s after ${SETTLE_S} s of start-up`);
-  const idle = await idleStatements();
+  const own = ownBroker.wantsOwnBroker() ? await ownBroker.useOwnBroker() : undefined;
+  const { statements: idle, broker, queues } = await idleStatements(own);
+  own?.stop();
   out(`  ${SERVICES.map((s) => `${s} ${idle[s].toFixed(2)}`).join(', ')}`);
+  const brokerLine = broker
+    ? `The broker, a node of the bench's own set as deployed (\`bench/own-broker.js\`), spent **${(broker.cpuPerSecond * 1000).toFixed(1)} ms of CPU a second** over the same ${COUNT_S} s, with the product's ${queues} queues.`
+    : "The broker was the machine's (BENCH_OWN_RABBITMQ=0): its CPU is not measured.";
+  out(`  ${brokerLine}`);
   const met = Object.values(idle).every((v) => v <= GOAL);
   const rows = SERVICES.map((s) => `| ${s} | ${idle[s].toFixed(2)} |`).join('\n');
   writeSection(
     RESULTS_FILE,
     'idle-statements',
-    `## An idle product: statements to PostgreSQL
+    `## An idle product: statements to PostgreSQL, and the broker
 
 Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`node bench/idle.js\`: the stack
 started (one process per service against the local PostgreSQL, RabbitMQ and Redis), left alone ${SETTLE_S} s, then
@@ -60,7 +82,9 @@ ${rows}
 Until 2026-11-27 every relay polled each second with a transaction of three statements (about 3.0 statements a
 second per idle service). What remains is each relay's check every 30 s (when is the next pending row due?), its sweep of old sent
 rows every minute, the student service's deadline job every 10 s (one \`EXISTS\` while nothing is overdue) and the
-report service's sweep for certificates still to issue (\`CERTIFICATE_SWEEP_SECONDS\`).`,
+report service's sweep for certificates still to issue (\`CERTIFICATE_SWEEP_SECONDS\`).
+
+${brokerLine}`,
   );
   out(`written to ${path.relative(ROOT, RESULTS_FILE)}`);
 }

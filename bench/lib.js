@@ -580,9 +580,9 @@ async function importStudents(base, token, label, count) {
  * own, quiet logs; `stop()` ends both.
  */
 async function startBenchStack(label, options = {}) {
-  const { createTestVhost } = require('@readiness/testing');
   const { startLocalStack } = require(path.join(__dirname, '..', 'deploy/all-in-one/dist/local-stack'));
-  const vhost = await createTestVhost();
+  // The bench's own RabbitMQ node once `useOwnBroker` started it, else a test vhost on the machine's broker.
+  const vhost = await require('./own-broker').benchVhost(label);
   try {
     const stack = await startLocalStack({
       name: `bench_${label}_${process.pid}`,
