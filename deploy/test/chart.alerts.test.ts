@@ -19,7 +19,7 @@ const OPERATOR = ['monitoring.coreos.com/v1'];
 const ENABLED = ['metrics.alerts.enabled=true', 'metrics.dashboard.enabled=true'];
 
 /** Metrics that come from elsewhere than the services: Prometheus's own, and RabbitMQ's rabbitmq_prometheus plugin. */
-const EXTERNAL = new Set(['up', 'rabbitmq_queue_messages_ready']);
+const EXTERNAL = new Set(['up', 'rabbitmq_queue_messages_ready', 'rabbitmq_queue_messages']);
 /** Node's default metrics (prom-client collectDefaultMetrics, on every service's registry). */
 const NODE_DEFAULTS = new Set(['process_resident_memory_bytes']);
 const PROMQL_WORDS = new Set([
@@ -259,9 +259,11 @@ describe('chart: alerts and dashboard', () => {
       firing: [],
     },
     {
-      // Retries piling up in a wait every handler shares: as full a queue as a handler's own.
+      // Retries piling up in a wait every handler shares, most of them past their wait and not deliverable (none
+      // ready): as full a queue as a handler's own.
       series: {
-        'rabbitmq_queue_messages_ready{queue="readiness.events.retry-120000ms", vhost="/"}': '2000x30',
+        'rabbitmq_queue_messages{queue="readiness.events.retry-120000ms", vhost="/"}': '2000x30',
+        'rabbitmq_queue_messages_ready{queue="readiness.events.retry-120000ms", vhost="/"}': '0x30',
       },
       quiet: [['5m', 'ReadinessQueueDepth']],
       firing: [['15m', 'ReadinessQueueDepth', { queue: 'readiness.events.retry-120000ms' }]],
