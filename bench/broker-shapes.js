@@ -42,6 +42,8 @@ const cpuOf = (pid) => {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const PRODUCT = { queueArgs: true, mandatory: true, properties: true };
+/** The product's queues and messages, over as many connections as its services, beside its idle queues. */
+const SPREAD = { ...PRODUCT, publishConnections: 8, consumeConnections: 8, idleQueues: 40 };
 const SHAPES = [
   { name: 'bare' },
   { name: 'queue arguments', queueArgs: true },
@@ -50,34 +52,10 @@ const SHAPES = [
   { name: 'idle queues', ...PRODUCT, idleQueues: 40 },
   { name: 'consumers spread', ...PRODUCT, consumeConnections: 8 },
   { name: 'publishers spread', ...PRODUCT, publishConnections: 8 },
-  { name: 'both spread', ...PRODUCT, publishConnections: 8, consumeConnections: 8, idleQueues: 40 },
-  {
-    name: 'gathered acks',
-    ...PRODUCT,
-    publishConnections: 8,
-    consumeConnections: 8,
-    idleQueues: 40,
-    gatherAcks: true,
-  },
-  {
-    name: 'acks gathered 25 ms',
-    ...PRODUCT,
-    publishConnections: 8,
-    consumeConnections: 8,
-    idleQueues: 40,
-    gatherAcks: true,
-    ackWindowMs: 25,
-  },
-  {
-    name: 'publishes gathered 25 ms',
-    ...PRODUCT,
-    publishConnections: 8,
-    consumeConnections: 8,
-    idleQueues: 40,
-    gatherAcks: true,
-    ackWindowMs: 25,
-    publishWindowMs: 25,
-  },
+  { name: 'both spread', ...SPREAD },
+  { name: 'gathered acks', ...SPREAD, gatherAcks: true },
+  { name: 'acks gathered 25 ms', ...SPREAD, gatherAcks: true, ackWindowMs: 25 },
+  { name: 'publishes gathered 25 ms', ...SPREAD, gatherAcks: true, ackWindowMs: 25, publishWindowMs: 25 },
 ].filter((s) => !process.env.BROKER_SHAPES || process.env.BROKER_SHAPES.split(',').includes(s.name));
 
 async function declareQueue(ch, name, shape) {
