@@ -38,15 +38,7 @@ async function idleStatements(own) {
     const after = await read();
     const broker = brokerPid ? { cpuPerSecond: (cpuSeconds(brokerPid) - brokerBefore) / COUNT_S } : undefined;
     const statements = Object.fromEntries(SERVICES.map((s, i) => [s, (after[i] - before[i]) / COUNT_S]));
-    const queues = own
-      ? (
-          await (
-            await fetch(`${own.managementUrl}/api/queues`, {
-              headers: { authorization: `Basic ${Buffer.from('guest:guest').toString('base64')}` },
-            })
-          ).json()
-        ).length
-      : 0;
+    const queues = own ? await own.queueCount() : 0;
     return { statements, broker, queues };
   } finally {
     await stack.stop();

@@ -174,6 +174,10 @@ async function startOwnBroker() {
         },
       };
     },
+    /** How many queues the node keeps, in every vhost. */
+    async queueCount() {
+      return (await (await api('GET', '/queues')).json()).length;
+    },
     stop,
   };
 }
