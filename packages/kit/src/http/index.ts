@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { AppError, toAppError } from '../errors';
 import { redactUrl, requestContext, type Logger } from '../logger';
 import { SERVER_KEEP_ALIVE_MS } from './keep-alive';
+import { collectProcessMetrics } from '../metrics';
 import { refuseNul } from './text';
 
 export { htmlPage, sendErrorPage, sendPage } from './html-page';
@@ -292,7 +293,7 @@ export function createHttpApp(options: AppOptions): HttpApp {
   const { logger } = options;
   const registry = options.registry ?? new client.Registry();
   registry.setDefaultLabels({ service: options.name });
-  if (!options.registry) client.collectDefaultMetrics({ register: registry });
+  if (!options.registry) collectProcessMetrics(registry);
   // A registry shared by several apps in one process (all-in-one) already holds the histogram.
   const duration =
     (registry.getSingleMetric('http_request_duration_seconds') as

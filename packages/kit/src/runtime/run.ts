@@ -10,6 +10,7 @@ import { createRevocationList, type KeyValueStore, type Redis } from '../cache';
 import { adminAuthEnv, loadConfig } from '../config';
 import { runMigrationsCli, type Database } from '../db';
 import { createHttpApp, listen, startInternalServer, type HttpApp } from '../http';
+import { collectProcessMetrics } from '../metrics';
 import { createLogger, type Logger } from '../logger';
 import type { Mailer } from '../mail';
 import { serveOpenApi } from '../openapi';
@@ -232,7 +233,7 @@ export async function startService<S extends z.ZodType, E, O>(
   try {
     const registry: Registry = new client.Registry();
     registry.setDefaultLabels({ service: name });
-    client.collectDefaultMetrics({ register: registry });
+    collectProcessMetrics(registry);
 
     const { database, bus, ownsBus, redis, kv, mailer, storage } = await openAdapters(
       {

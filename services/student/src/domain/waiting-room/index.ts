@@ -170,7 +170,10 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
   /** One look at the line (the job's pass): pressure reported, figures kept for the metrics and the busy flag. */
   async function look() {
     if (mode === 'off') return;
-    if (Date.now() > activeUntil && !(last && last.waiting > 0) && !draining()) return;
+    if (Date.now() > activeUntil && !(last && last.waiting > 0) && !draining()) {
+      feel?.rest();
+      return;
+    }
     nextLookAt = Date.now() + LOOK_EVERY_MS;
     const reading = feel?.look();
     const state = reading ? headroom(reading, deps.pressure) : 'cool';
