@@ -13,8 +13,8 @@ import client from 'prom-client';
 import type { z } from 'zod';
 import { AppError, toAppError } from '../errors';
 import { redactUrl, requestContext, type Logger } from '../logger';
-import { SERVER_KEEP_ALIVE_MS } from './keep-alive';
 import { collectProcessMetrics } from '../metrics';
+import { SERVER_KEEP_ALIVE_MS } from './keep-alive';
 import { refuseNul } from './text';
 
 export { htmlPage, sendErrorPage, sendPage } from './html-page';

@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { performance } from 'node:perf_hooks';
 
 /**
  * How often Node's event-loop delay is sampled, for `nodejs_eventloop_lag_*` and the waiting room's pressure: a stall
@@ -27,4 +28,50 @@ export function collectProcessMetrics(registry: client.Registry): void {
     gauge.set = ((labels: client.LabelValues<string>, value: number) =>
       set(labels, Math.max(0, value - EVENT_LOOP_SAMPLE_MS / 1000))) as typeof gauge.set;
   }
+}
+
+/** The `p`th percentile (0–100) of values sorted ascending, by nearest rank; undefined when there are none. */
+export const nearestRank = (sorted: readonly number[], p: number): number | undefined =>
+  sorted.length ? sorted[Math.max(0, Math.ceil((sorted.length * p) / 100) - 1)] : undefined;
+
+/**
+ * The event loop's delay, for a decision taken in the process (the waiting room's pressure): a timer due every
+ * `EVENT_LOOP_SAMPLE_MS` notes how late it fires. `take` gives the 99th percentile of the delays since the last take,
+ * counting a sample that is due and has not fired yet (a look right after a stall, before the timers run), so no
+ * stall falls between two takes. `stop` ends the sampling (each sample wakes the process) until the next `start`.
+ */
+export function eventLoopDelays() {
+  let timer: NodeJS.Timeout | undefined;
+  let due = 0;
+  let delays: number[] = [];
+  const arm = (now: number) => {
+    due = now + EVENT_LOOP_SAMPLE_MS;
+    timer = setTimeout(tick, EVENT_LOOP_SAMPLE_MS).unref();
+  };
+  function tick() {
+    const now = performance.now();
+    if (delays.length < 10_000) delays.push(Math.max(0, now - due));
+    arm(now);
+  }
+  return {
+    start() {
+      if (!timer) arm(performance.now());
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      delays = [];
+    },
+    /** Milliseconds; 0 when nothing was sampled. */
+    take(): number {
+      const taken = timer ? [...delays, Math.max(0, performance.now() - due)] : delays;
+      delays = [];
+      return (
+        nearestRank(
+          taken.sort((a, b) => a - b),
+          99,
+        ) ?? 0
+      );
+    },
+  };
 }

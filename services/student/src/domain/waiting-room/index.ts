@@ -287,7 +287,7 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
         Date.now() <= activeUntil || (last?.waiting ?? 0) > 0 || draining() ? new Date(nextLookAt) : null,
       waker,
     },
-    stop: () => feel?.stop(),
+    stop: () => feel?.rest(),
   };
 }
 

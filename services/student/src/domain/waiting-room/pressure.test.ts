@@ -47,6 +47,6 @@ test('when the loop is held, then the gauge reads the delay alone, not the inter
     await sleep(250);
     expect(gauge.look().lagMs).toBeGreaterThan(250);
   } finally {
-    gauge.stop();
+    gauge.rest();
   }
 });

@@ -1,5 +1,4 @@
-import { performance } from 'node:perf_hooks';
-import { EVENT_LOOP_SAMPLE_MS } from '@readiness/kit/metrics';
+import { eventLoopDelays, nearestRank } from '@readiness/kit/metrics';
 
 /**
  * What a replica counts as pressure: its event loop late, its database connections all taken, or the calls of the
@@ -42,49 +41,12 @@ export function headroom(r: PressureReading, limits: PressureLimits): 'pressure'
 }
 
 /**
- * The event loop's delay: a timer due every `EVENT_LOOP_SAMPLE_MS` notes how late it fires. `take` gives the 99th
- * percentile of the delays since the last take, counting a sample that is due and has not fired yet (a look right
- * after a stall, before the timers run), so no stall falls between two looks.
- */
-function loopDelays() {
-  let timer: NodeJS.Timeout | undefined;
-  let due = 0;
-  let delays: number[] = [];
-  const arm = (now: number) => {
-    due = now + EVENT_LOOP_SAMPLE_MS;
-    timer = setTimeout(tick, EVENT_LOOP_SAMPLE_MS).unref();
-  };
-  function tick() {
-    const now = performance.now();
-    if (delays.length < 10_000) delays.push(Math.max(0, now - due));
-    arm(now);
-  }
-  return {
-    running: () => timer !== undefined,
-    start() {
-      if (!timer) arm(performance.now());
-    },
-    stop() {
-      clearTimeout(timer);
-      timer = undefined;
-      delays = [];
-    },
-    take(): number {
-      const taken = timer ? [...delays, Math.max(0, performance.now() - due)] : delays;
-      delays = [];
-      taken.sort((a, b) => a - b);
-      return taken.length ? taken[Math.ceil(taken.length * 0.99) - 1]! : 0;
-    },
-  };
-}
-
-/**
  * The replica's pressure, measured: the event loop's delay and the database pool's waiting callers, sampled at each
  * arrival and each look. `look` returns the readings since the last look. While nobody arrives the replica `rest`s:
  * the loop is not sampled (each sample wakes the process), and the next arrival or look samples it again.
  */
 export function pressureGauge(waitingForConnection: () => number) {
-  const loop = loopDelays();
+  const loop = eventLoopDelays();
   loop.start();
   let samples = 0;
   let waited = 0;
@@ -100,22 +62,20 @@ export function pressureGauge(waitingForConnection: () => number) {
       if (calls.length < 10_000) calls.push(ms);
     },
     look(): PressureReading {
-      const woken = !loop.running();
       this.sample();
       calls.sort((a, b) => a - b);
       const reading = {
-        // Just woken, the loop has no samples yet: no delay seen.
-        lagMs: woken ? 0 : loop.take(),
+        // Just woken from rest, its only sample is not due yet: no delay seen.
+        lagMs: loop.take(),
         poolWaitShare: waited / samples,
-        callP90Ms: calls.length >= CALLS_TO_JUDGE ? calls[Math.ceil(calls.length * 0.9) - 1]! : null,
+        callP90Ms: calls.length >= CALLS_TO_JUDGE ? nearestRank(calls, 90)! : null,
       };
       samples = 0;
       waited = 0;
       calls = [];
       return reading;
     },
-    /** Nobody arrives: the loop's sampling stops until the next `sample` or `look`. */
+    /** Nobody arrives (or the service stops): the loop's sampling stops until the next `sample` or `look`. */
     rest: () => loop.stop(),
-    stop: () => loop.stop(),
   };
 }
