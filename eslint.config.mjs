@@ -29,9 +29,15 @@ const serviceLayers = [
             { name: 'pg', message: 'The domain writes no SQL: queries live in data-access.' },
             {
               name: '@readiness/kit/db',
-              allowImportNames: ['Database', 'Tx', 'isUniqueViolation', 'isForeignKeyViolation'],
+              allowImportNames: [
+                'Database',
+                'Tx',
+                'afterCommit',
+                'isUniqueViolation',
+                'isForeignKeyViolation',
+              ],
               message:
-                'The domain uses the database only to open a transaction and to recognise a conflict; queries live in data-access.',
+                'The domain uses the database only to open a transaction, to act once it committed and to recognise a conflict; queries live in data-access.',
             },
           ],
           patterns: [

@@ -59,13 +59,15 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Each journey event and the product's consumer queues of it, from the contracts' consumer table. */
 function productRoutes() {
-  const { consumers } = require('@readiness/contracts');
+  const { consumerQueues } = require('@readiness/contracts');
   return Object.fromEntries(
     JOURNEY_EVENTS.map((event) => [
       event,
-      Object.entries(consumers)
-        .filter(([, events]) => events.includes(event))
-        .map(([queue]) => queue),
+      consumerQueues
+        // As deployed with no webhook endpoint and no LMS connection, as the peak runs: the queues bound on demand
+        // take none of these events (docs/events.md, "Bound on demand").
+        .filter((q) => !q.onDemand && q.events.includes(event))
+        .map((q) => q.queue),
     ]),
   );
 }

@@ -207,9 +207,11 @@ function eventsDoc(services, text) {
   const consumers = new Map();
   for (const s of services) {
     for (const event of s.publishes) publishers.set(event, [...(publishers.get(event) ?? []), s.name]);
-    for (const { queue, events } of s.consumes)
-      for (const event of events)
-        consumers.set(event, [...(consumers.get(event) ?? []), `${s.name} (\`${queue}\`)`]);
+    for (const { queue, events, onDemand } of s.consumes)
+      for (const event of events) {
+        const taken = `${s.name} (\`${queue}\`${onDemand ? ', bound on demand' : ''})`;
+        consumers.set(event, [...(consumers.get(event) ?? []), taken]);
+      }
   }
   const events = [...new Set([...publishers.keys(), ...consumers.keys()])];
   const rows = events.map(

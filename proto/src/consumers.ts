@@ -79,6 +79,17 @@ export const consumers = {
 
 /** A handler queue of the table: `<service>.<handler>`. */
 export type QueueName = keyof typeof consumers;
+
+/**
+ * Queues bound only to the events their service's configuration needs at the time, by that service
+ * (`EventBus.bindOnDemand`), not by every service that declares them: the integrations service's webhook queue
+ * takes an event only while an endpoint wants its type, and its grades queue the results only while an LMS is
+ * connected. An installation with neither pays no delivery for them (docs/events.md, "Bound on demand").
+ */
+export const boundOnDemand: ReadonlySet<QueueName> = new Set<QueueName>([
+  'integrations.webhooks',
+  'integrations.result-recorded',
+]);
 /** The events bound to a queue of the table. */
 export type QueueEvents<Q extends QueueName> = (typeof consumers)[Q][number];
 
@@ -87,10 +98,13 @@ export interface ConsumerQueue {
   /** `<service>.<handler>`. */
   queue: QueueName;
   events: readonly EventName[];
+  /** Bound by its service to what its configuration needs (`boundOnDemand`); declared unbound by the others. */
+  onDemand: boolean;
 }
 
 /** The table as a list, in its order. */
 export const consumerQueues: readonly ConsumerQueue[] = Object.entries(consumers).map(([queue, events]) => ({
   queue: queue as QueueName,
   events,
+  onDemand: boundOnDemand.has(queue as QueueName),
 }));

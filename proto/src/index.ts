@@ -163,7 +163,14 @@ export function decodeEnvelope(bytes: Uint8Array): EnvelopeFields {
     payload: env.payload,
   };
 }
-export { consumerQueues, consumers, type ConsumerQueue, type QueueEvents, type QueueName } from './consumers';
+export {
+  boundOnDemand,
+  consumerQueues,
+  consumers,
+  type ConsumerQueue,
+  type QueueEvents,
+  type QueueName,
+} from './consumers';
 export { queuesOf, topology, upstreamNames, type ServiceName, type ServiceTopology } from './topology';
 export * from './shapes';
 export * from './api-schemas';

@@ -1,5 +1,6 @@
 export { servers, serverUrl, reachable, type Servers } from './servers';
 export {
+  boundRoutingKeys,
   createTestDatabase,
   createTestVhost,
   createTestRedis,

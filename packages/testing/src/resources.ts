@@ -236,6 +236,34 @@ async function emptyVhost(vhost: string): Promise<boolean> {
   return false;
 }
 
+/**
+ * The routing keys that bind `queue` to `exchange` in a test vhost, sorted: what the broker delivers to the queue
+ * (the management API, else `rabbitmqctl list_bindings`).
+ */
+export async function boundRoutingKeys(vhost: string, exchange: string, queue: string): Promise<string[]> {
+  const v = encodeURIComponent(vhost);
+  const path = `/bindings/${v}/e/${encodeURIComponent(exchange)}/q/${encodeURIComponent(queue)}`;
+  const viaApi = await management('GET', path);
+  if (Array.isArray(viaApi))
+    return (viaApi as Array<{ routing_key: string }>).map((b) => b.routing_key).sort();
+  const { stdout } = await run('rabbitmqctl', [
+    'list_bindings',
+    '-q',
+    '--no-table-headers',
+    '-p',
+    vhost,
+    'source_name',
+    'destination_name',
+    'routing_key',
+  ]);
+  return stdout
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter(([source, destination]) => source === exchange && destination === queue)
+    .map(([, , key]) => key!)
+    .sort();
+}
+
 /** Deletes the pooled vhosts of test processes that are gone (their process ended before it could). */
 async function sweepStaleVhosts(): Promise<void> {
   const all = await management('GET', '/vhosts?columns=name').catch(() => false);

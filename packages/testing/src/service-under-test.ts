@@ -111,6 +111,8 @@ export interface ServiceUnderTest<C, E, W extends EventName = EventName> {
   kind: 'real' | 'embedded';
   /** The RabbitMQ URL (with its vhost) of a `real` service. */
   amqpUrl?: string;
+  /** The RabbitMQ vhost of a `real` service. */
+  vhost?: string;
   redis?: Redis;
   proxy?: TcpProxy;
   /** The S3 server of a service started with `s3` (its config keys); empty without. */
@@ -128,8 +130,15 @@ export interface ServiceUnderTest<C, E, W extends EventName = EventName> {
   publish<N extends EventName>(name: N, payload: EventInit<N>, occurredAt?: Date): Promise<BusMessage>;
   /** Statements sent to PostgreSQL through the service's pool (outside transactions) while `fn` runs. */
   countQueries<T>(fn: () => Promise<T>): Promise<{ value: T; queries: number }>;
-  /** Another instance of the module on the same database (a replica), with its own memory bus. */
-  startReplica(config?: Record<string, unknown>): Promise<RunningService<C, E>>;
+  /**
+   * Another instance of the module on the same database (a replica), with its own memory bus; with `sameBroker`, a
+   * `real` service's replica connects to the same vhost instead, as a second pod does (directly, not through the
+   * proxy).
+   */
+  startReplica(
+    config?: Record<string, unknown>,
+    options?: { sameBroker?: boolean },
+  ): Promise<RunningService<C, E>>;
   /** Runs on close, after the service stopped and before what the kit opened is closed. */
   onClose(close: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -247,6 +256,7 @@ export async function startServiceUnderTest<S extends z.ZodType, E, O, W extends
     dataDir,
     kind: opts.kind,
     amqpUrl: vhost?.url,
+    vhost: vhost?.vhost,
     redis,
     proxy,
     s3Config,
@@ -289,10 +299,14 @@ export async function startServiceUnderTest<S extends z.ZodType, E, O, W extends
         pool.query = original;
       }
     },
-    async startReplica(config = {}) {
+    async startReplica(config = {}, { sameBroker = false } = {}) {
       const replicaDir = mkdtempSync(path.join(tmpdir(), `${module.name}-replica-`));
       closers.push(() => rmSync(replicaDir, { recursive: true, force: true }));
-      const replicaBus = createMemoryBus({ logger, service: module.name, retryDelaysMs: [100, 200] });
+      if (sameBroker && !vhost) throw new Error('sameBroker: the service is not a `real` one');
+      const replicaBus =
+        sameBroker && vhost
+          ? createRabbitBus({ url: vhost.url, service: module.name, logger, retryDelaysMs })
+          : createMemoryBus({ logger, service: module.name, retryDelaysMs: [100, 200] });
       await replicaBus.start();
       closers.push(() => replicaBus.close());
       const replica = await startService(module, {

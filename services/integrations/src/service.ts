@@ -6,6 +6,7 @@ import { loadEventSecretBox } from '@readiness/kit/outbox';
 import { answerStudentExport, createJobWaker, defineService, every } from '@readiness/kit/runtime';
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import { configSchema } from './config';
+import { eventRoutes } from './domain/event-routes';
 import { studentExportFiles } from './data-access/student-export-repository';
 import { reachableUrl } from './domain/context';
 import type { GradesDeps } from './domain/grades';
@@ -14,6 +15,7 @@ import { systemResolver, type HostResolver } from './domain/webhooks/safe-target
 import { SWEEP_INTERVAL_MS, sweepLapsed } from './domain/sweep-lapsed';
 import { integrationsApi } from './entry-points/http/api';
 import { gradeConsumers, gradeJob } from './entry-points/messaging/consumers';
+import { settleJob } from './entry-points/messaging/event-routes';
 import { subscribedTypes, webhookConsumer, webhookJob } from './entry-points/messaging/webhook-consumers';
 
 /** The secret box's purpose for webhook endpoints' secrets (the services' shared key, a purpose of its own). */
@@ -37,7 +39,10 @@ export const integrationsService = defineService({
   openapi: integrationsApi.openapi,
   // Redis, when there is one, counts the login limit across replicas.
   uses: { kv: true },
-  async setup({ config, logger, database, redis, handleOnce }, options: IntegrationsOptions | undefined) {
+  async setup(
+    { config, logger, database, redis, bus, handleOnce },
+    options: IntegrationsOptions | undefined,
+  ) {
     const resolve = options?.resolve ?? systemResolver;
     const toolKeys = await loadSigningKeys({
       privateKeyPem: config.LTI_PRIVATE_KEY,
@@ -63,6 +68,7 @@ export const integrationsService = defineService({
       return keys;
     };
     const webhookSecrets = loadEventSecretBox({ config, logger, purpose: WEBHOOK_SECRET_PURPOSE });
+    const routes = eventRoutes(database, bus, logger);
     const deps = {
       database,
       logger,
@@ -87,7 +93,9 @@ export const integrationsService = defineService({
         allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
         resolve,
         rotationOverlapMs: 24 * 3_600_000,
+        routes,
       },
+      routes,
     };
     const grades: GradesDeps = {
       ...deps,
@@ -126,8 +134,10 @@ export const integrationsService = defineService({
           studentExportFiles(tx, student.studentId),
         ),
       ],
+      stop: () => routes.stop(),
       jobs: [
         every('lti-sweep', SWEEP_INTERVAL_MS, () => sweepLapsed({ database, logger })),
+        settleJob(routes),
         gradeJob(grades, config.LTI_GRADE_INTERVAL_MS, gradeWaker),
         webhookJob(
           {

@@ -17,6 +17,16 @@ export { LEARNER } from '@readiness/testing';
 export type TestPlatform = TestLms;
 export const startTestPlatform = () => startTestLms({ toolOrigin: PUBLIC_ORIGIN });
 
+/** A student's invitation as the student service announces it (`student.student.invited.v1`). */
+export const invited = (studentId: string) => ({
+  studentId,
+  name: 'Ada Lovelace',
+  email: 'ada@example.edu',
+  sealedInvitationUrl: 'sealed-secret-link',
+  expiresAt: '2026-12-08T10:00:00.000Z',
+  language: 'fr',
+});
+
 /** A super admin's token and a (plain) admin's, as auth signs them. */
 export const superAdminToken = () => testAdminToken(randomUUID(), { role: 'super_admin' });
 export const adminToken = () => testAdminToken(randomUUID());

@@ -7,7 +7,7 @@ import { generateEventSecretsKey } from '@readiness/kit/outbox';
 import { eventually, startServiceUnderTest, testAdminToken, type ServiceUnderTest } from '@readiness/testing';
 import { Webhook } from 'standardwebhooks';
 import { integrationsService, type HostResolver, type IntegrationsConfig } from '../src';
-import { adminToken } from './harness';
+import { adminToken, invited } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -108,15 +108,6 @@ const recorded = (studentId: string) => ({
   assessmentTitle: 'Readiness check',
   version: 3,
   completedAt: timestampFromDate(new Date('2026-12-01T10:00:00Z')),
-});
-
-const invited = (studentId: string) => ({
-  studentId,
-  name: 'Ada Lovelace',
-  email: 'ada@example.edu',
-  sealedInvitationUrl: 'sealed-secret-link',
-  expiresAt: '2026-12-08T10:00:00.000Z',
-  language: 'fr',
 });
 
 describe('webhooks', () => {

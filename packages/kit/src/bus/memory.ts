@@ -127,6 +127,8 @@ class InProcessBus implements MemoryBus {
   private readonly prefetch: number;
   private readonly metrics: ReturnType<typeof busMetrics>;
   private readonly queues = new Map<string, MemoryQueue>();
+  /** The events an on-demand queue is bound to, kept while its handler is stopped and started again. */
+  private readonly bound = new Map<string, Set<string>>();
   private readonly unrouted: Array<Pick<Delivery, 'body' | 'routingKey'>> = [];
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
@@ -184,6 +186,16 @@ class InProcessBus implements MemoryBus {
     if (!q || q.held) return;
     q.held = true;
     this.logger.debug({ queue }, 'paused');
+  }
+
+  async bindOnDemand(queue: string, events: readonly string[], mode: 'add' | 'exactly') {
+    const declared = this.queues.get(queue)?.sub;
+    if (!declared?.onDemand) throw new Error(`queue ${queue} is not an on-demand queue of this bus`);
+    const unknown = events.filter((e) => !declared.events.includes(e));
+    if (unknown.length) throw new Error(`queue ${queue} does not take ${unknown.join(', ')}`);
+    const bound = mode === 'add' ? (this.bound.get(queue) ?? new Set<string>()) : new Set<string>();
+    for (const e of events) bound.add(e);
+    this.bound.set(queue, bound);
   }
 
   async resume(queue: string) {
@@ -282,7 +294,8 @@ class InProcessBus implements MemoryBus {
   private route(routingKey: string, body: Uint8Array, confirm?: { confirm: Confirmation; id: string }) {
     let routed = false;
     for (const q of this.queues.values()) {
-      if (!q.sub.events.some((pattern) => topicMatches(pattern, routingKey))) continue;
+      const events = q.sub.onDemand ? [...(this.bound.get(q.sub.queue) ?? [])] : q.sub.events;
+      if (!events.some((pattern) => topicMatches(pattern, routingKey))) continue;
       routed = true;
       // Handled here already: this queue has nothing to wait for.
       if (confirm && q.handled.has(confirm.id)) continue;

@@ -317,7 +317,9 @@ class RabbitBus implements EventBus {
       pub.on('return', (msg: Message) => this.onReturned(msg));
       pub.on('close', () => this.onChannelClosed(conn, pub, 'publish'));
       await this.declareExchanges(pub);
-      for (const q of this.opts.declareQueues ?? []) await this.declareHandlerQueue(pub, q.queue, q.events);
+      for (const q of this.opts.declareQueues ?? []) {
+        await this.declareHandlerQueue(pub, q.queue, q.onDemand ? [] : q.events);
+      }
       this.conn = conn;
       this.pub = pub;
       this.blocked = false;
@@ -430,7 +432,11 @@ class RabbitBus implements EventBus {
     await this.declareRetryQueues(ch);
   }
 
-  /** A handler's queue, its dead-letter exchange and queue, and its bindings: what any service may declare. */
+  /**
+   * A handler's queue, its dead-letter exchange and queue, and its bindings: what any service may declare. An
+   * on-demand queue is declared with none, and a binding its service made is left as it is (bindings outlive
+   * connections).
+   */
   private async declareHandlerQueue(ch: Channel, queue: string, events: readonly string[]): Promise<void> {
     const t = queueTopology(queue);
     await ch.assertExchange(t.deadLetterExchange, 'fanout', { durable: true });
@@ -467,6 +473,34 @@ class RabbitBus implements EventBus {
     }
   }
 
+  async bindOnDemand(queue: string, events: readonly string[], mode: 'add' | 'exactly'): Promise<void> {
+    const declared = this.consumers.get(queue)?.sub;
+    if (!declared?.onDemand) throw new Error(`queue ${queue} is not an on-demand queue of this bus`);
+    const unknown = events.filter((e) => !declared.events.includes(e));
+    if (unknown.length) throw new Error(`queue ${queue} does not take ${unknown.join(', ')}`);
+    const conn = this.conn;
+    if (!conn || this.closing) {
+      throw new AppError('bus_unavailable', 'Event bus is not connected to the broker', 503);
+    }
+    // A channel of its own: a refusal closes it, not the publish channel.
+    let ch: Channel | undefined;
+    try {
+      ch = await conn.createChannel();
+      ch.on('error', (err: Error) => this.log.warn({ err, queue }, 'binding channel error'));
+      for (const event of declared.events) {
+        if (events.includes(event)) await ch.bindQueue(queue, this.exchange, event);
+        else if (mode === 'exactly') await ch.unbindQueue(queue, this.exchange, event);
+      }
+    } catch (err) {
+      throw new AppError('bus_unavailable', `Cannot bind ${queue}: ${errorMessage(err)}`, 503, {
+        cause: err,
+      });
+    } finally {
+      await ch?.close().catch(() => undefined);
+    }
+    this.log.info({ queue, events, mode }, 'bound on demand');
+  }
+
   // ---- consuming -------------------------------------------------------------------------------
 
   private async startConsumer(conn: ChannelModel, state: ConsumerState): Promise<void> {
@@ -485,7 +519,7 @@ class RabbitBus implements EventBus {
       queue: state.sub.queue,
     });
     state.acks = acks;
-    await this.declareHandlerQueue(ch, state.sub.queue, state.sub.events);
+    await this.declareHandlerQueue(ch, state.sub.queue, state.sub.onDemand ? [] : state.sub.events);
     await ch.prefetch(this.prefetch);
     state.prepared = ch;
     await this.consume(state, conn, acks);

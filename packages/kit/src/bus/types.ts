@@ -38,6 +38,11 @@ export interface Subscription {
    * waiting room: the runtime pauses the queue while students wait and resumes it after (`pause`, `resume`).
    */
   yieldsToStudents?: boolean;
+  /**
+   * Bound to none of `events` when declared: its service binds those its configuration needs (`bindOnDemand`).
+   * The consumer table's `boundOnDemand` queues.
+   */
+  onDemand?: boolean;
 }
 
 export interface EventBus extends Publisher {
@@ -57,6 +62,13 @@ export interface EventBus extends Publisher {
   pause?(queue: string): Promise<void>;
   /** Delivers a paused queue again, from where it stopped. */
   resume?(queue: string): Promise<void>;
+  /**
+   * Binds an on-demand queue this bus consumes (`Subscription.onDemand`) to `events`, which must be among its
+   * subscription's; `exactly` also unbinds the rest of them, `add` leaves them as they are. The bindings are the
+   * broker's, shared by every replica: the caller decides them under a lock of its own. Rejects at once (503) when
+   * the broker is not connected.
+   */
+  bindOnDemand(queue: string, events: readonly string[], mode: 'add' | 'exactly'): Promise<void>;
   /** True while the bus can publish and consume (used by /readyz). */
   ready(): boolean;
   /** Cancels consumers, waits for in-flight handlers, sends their acks, closes channels and the connection. */
@@ -98,7 +110,7 @@ export interface RabbitBusOptions extends BusOptions {
    * connection without consuming them, so that an event published before its consumer first connected
    * waits in that consumer's queue.
    */
-  declareQueues?: ReadonlyArray<{ queue: string; events: readonly string[] }>;
+  declareQueues?: ReadonlyArray<{ queue: string; events: readonly string[]; onDemand?: boolean }>;
   /**
    * How long after connecting the bus deletes the empty per-handler wait queues of releases before the shared
    * ones (`retiredRetryQueues`): long enough for a rolling upgrade to have stopped every replica of the release

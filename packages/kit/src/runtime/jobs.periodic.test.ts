@@ -30,6 +30,30 @@ describe('periodic jobs', () => {
     expect(overlapped).toBe(false);
   });
 
+  it('when the service stops while a job reads when its work is due, then the job ends at once, not after its pause', async () => {
+    let reading: () => void = () => undefined;
+    let reads = 0;
+    const jobs = startJobs(
+      [
+        every('webhooks', 60_000, async () => undefined, {
+          // A slow read (a busy database): the stop comes while it runs.
+          nextDue: async () => {
+            reads++;
+            reading();
+            await sleep(100);
+            return null;
+          },
+        }),
+      ],
+      logger,
+    );
+    await new Promise<void>((resolve) => (reading = resolve));
+    const t0 = Date.now();
+    await jobs.stop();
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(reads).toBe(1);
+  });
+
   it('when a job knows when its next work is due, then it waits until then, not its whole interval, and idles at the interval when nothing is due', async () => {
     const started: number[] = [];
     let due: Date | null = null;

@@ -106,9 +106,16 @@ export function startJobs(
       })
     : undefined;
   const wakers = new Set<() => void>();
-  /** Resolves true when woken (the job's waker, or stop), false when the time ran out. */
+  /**
+   * Resolves true when woken (the job's waker, or stop), false when the time ran out; at once once stopping (a stop
+   * that came while the loop read when its work is due woke nobody).
+   */
   const sleep = (ms: number, waker?: JobWaker) =>
     new Promise<boolean>((resolve) => {
+      if (stopping) {
+        resolve(true);
+        return;
+      }
       const end = (woken: boolean) => {
         clearTimeout(timer);
         wakers.delete(wake);

@@ -126,6 +126,7 @@ describe('the service runtime', () => {
     const brokerDown: EventBus = {
       start: async () => undefined,
       subscribe: async () => undefined,
+      bindOnDemand: async () => undefined,
       publish: async () => {
         throw new Error('broker unreachable');
       },

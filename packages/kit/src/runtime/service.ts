@@ -1,5 +1,6 @@
 import type { RequestListener, Server } from 'node:http';
 import {
+  boundOnDemand,
   consumers,
   type EventName,
   type EventPayload,
@@ -126,6 +127,7 @@ export function on(
       maxAttempts: handler.maxAttempts,
       waitHorizonMs: handler.waitHorizonMs,
       yieldsToStudents: handler.yieldsToStudents,
+      onDemand: listed && boundOnDemand.has(queue as QueueName),
       handle: (msg: BusMessage, ctx) =>
         handler.handle(ctx.payload as EventPayload<EventName>, {
           id: msg.id,

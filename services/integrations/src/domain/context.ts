@@ -4,6 +4,7 @@ import type { Database } from '@readiness/kit/db';
 import type { Logger } from '@readiness/kit/logger';
 import type { SecretBox } from '@readiness/kit/outbox';
 import type { JWTVerifyGetKey } from 'jose';
+import type { EventRoutes } from './event-routes';
 import type { WebhooksDeps } from './webhooks/manage';
 
 /** What the integrations service's use cases are given. */
@@ -24,6 +25,8 @@ export interface IntegrationsDeps {
   loginLimit: RateLimiter;
   /** The webhook endpoints' store, their secrets' box and what addresses they may have. */
   webhooks: WebhooksDeps;
+  /** The grades queue's bindings, which follow the LMS connections (docs/events.md, "Bound on demand"). */
+  routes: EventRoutes;
 }
 
 /** The tool's URLs under the site's origin, as an LMS is told them. */

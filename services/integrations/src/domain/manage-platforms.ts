@@ -65,6 +65,7 @@ export async function registerPlatform(
     const created = await insertPlatform(tx, fields);
     if (!created) throw conflict(PLATFORM_TAKEN_MESSAGE, 'platform_exists');
     await enqueue(tx, changeEvent(created, LtiPlatformChange.REGISTERED, actorId));
+    await deps.routes.follow(tx);
     return created;
   });
 }
@@ -103,5 +104,6 @@ export async function removePlatform(deps: IntegrationsDeps, id: string, actorId
     const removed = await deletePlatform(tx, id);
     if (!removed) throw notFound(PLATFORM_NOT_FOUND_MESSAGE);
     await enqueue(tx, changeEvent(removed, LtiPlatformChange.DELETED, actorId));
+    await deps.routes.follow(tx);
   });
 }

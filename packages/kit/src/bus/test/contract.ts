@@ -396,6 +396,60 @@ export function busContract(makeHarness: (opts: HarnessOptions) => Promise<BusHa
     expect(effects).toEqual([sent.id]);
   });
 
+  test('when a queue is bound on demand, then it takes no event at first, `add` widens what it takes and `exactly` narrows it', async () => {
+    const { queue } = names('on-demand');
+    const [one, two] = [names('on-demand-one').event, names('on-demand-two').event];
+    const seen: string[] = [];
+    await h.bus.subscribe({
+      queue,
+      events: [one, two],
+      onDemand: true,
+      handle: async (m) => void seen.push(m.id),
+    });
+    /** Publishes `first` then `last` (FIFO in the queue): once `last` is in, `first` came before it or never. */
+    const publishPair = async (first: string, last: string) => {
+      const pair = [message(first), message(last)];
+      for (const m of pair) await h.bus.publish([m]);
+      return pair.map((m) => m.id);
+    };
+
+    const before = message(one);
+    await h.bus.publish([before]);
+    await h.bus.bindOnDemand(queue, [one], 'add');
+    const [unbound, bound] = await publishPair(two, one);
+    await eventually(() => expect(seen).toContain(bound), 'the bound event');
+    expect(seen).toEqual([bound]);
+    expect(seen).not.toContain(before.id);
+    expect(seen).not.toContain(unbound);
+
+    await h.bus.bindOnDemand(queue, [two], 'add');
+    const both = await publishPair(one, two);
+    await eventually(() => expect(seen).toEqual([bound, ...both]), 'both events, after add');
+
+    await h.bus.bindOnDemand(queue, [two], 'exactly');
+    const [dropped, kept] = await publishPair(one, two);
+    await eventually(() => expect(seen).toContain(kept), 'the event still bound');
+    expect(seen).not.toContain(dropped);
+
+    await expect(h.bus.bindOnDemand(queue, [names('stranger').event], 'add')).rejects.toThrow(
+      /does not take/,
+    );
+    // Unbinding what was never bound is no error.
+    const other = names('on-demand-other');
+    await h.bus.subscribe({
+      queue: other.queue,
+      events: [other.event],
+      onDemand: true,
+      handle: async () => undefined,
+    });
+    await expect(h.bus.bindOnDemand(other.queue, [], 'exactly')).resolves.toBeUndefined();
+    const plain = names('plain');
+    await h.bus.subscribe({ queue: plain.queue, events: [plain.event], handle: async () => undefined });
+    await expect(h.bus.bindOnDemand(plain.queue, [plain.event], 'add')).rejects.toThrow(
+      /not an on-demand queue/,
+    );
+  });
+
   test('when an event has no subscriber, then publish still resolves', async () => {
     const { event } = names('nobody');
     await expect(h.bus.publish([message(event)])).resolves.toBeUndefined();

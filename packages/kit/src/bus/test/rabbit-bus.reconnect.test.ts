@@ -122,4 +122,51 @@ describe('RabbitMQ bus: broker outages', () => {
     await sleep(500);
     expect(attempts.filter((a) => a === 2).length).toBe(attempts.filter((a) => a === 1).length);
   });
+
+  test('when an on-demand queue was bound and the connection drops, then binding fails fast meanwhile, and after the reconnect and another service declaring the queue it takes what it was bound to, nothing more', async () => {
+    const { queue } = names('on-demand-outage');
+    const [wanted, unwanted] = [names('wanted').event, names('unwanted').event];
+    // Another service declares every queue of the table on its connection, an on-demand one without bindings.
+    const neighbour = env.createBus({
+      ...TEST_OPTIONS,
+      registry: new Registry(),
+      declareQueues: [{ queue, events: [wanted, unwanted], onDemand: true }],
+    });
+    await neighbour.start();
+    bus = env.createBus({ ...TEST_OPTIONS, registry: new Registry() });
+    await bus.start();
+    const seen: string[] = [];
+    await bus.subscribe({
+      queue,
+      events: [wanted, unwanted],
+      onDemand: true,
+      handle: async (m) => void seen.push(m.id),
+    });
+    await bus.bindOnDemand(queue, [wanted], 'exactly');
+
+    env.proxy.cut();
+    await eventually(() => expect(bus!.ready()).toBe(false), 'the bus to notice the cut');
+    await expect(bus.bindOnDemand(queue, [wanted, unwanted], 'add')).rejects.toMatchObject({
+      code: 'bus_unavailable',
+      httpStatus: 503,
+    });
+    env.proxy.restore();
+    await eventually(() => expect(bus!.ready()).toBe(true), 'the reconnect');
+    await neighbour.close();
+    const again = env.createBus({
+      ...TEST_OPTIONS,
+      registry: new Registry(),
+      declareQueues: [{ queue, events: [wanted, unwanted], onDemand: true }],
+    });
+    await again.start();
+    try {
+      const [skipped, taken] = [message(unwanted), message(wanted)];
+      await again.publish([skipped]);
+      await again.publish([taken]);
+      await eventually(() => expect(seen).toContain(taken.id), 'the bound event');
+      expect(seen).toEqual([taken.id]);
+    } finally {
+      await again.close();
+    }
+  });
 });

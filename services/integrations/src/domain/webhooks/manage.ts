@@ -19,6 +19,7 @@ import {
   type EndpointFields,
   type EndpointRecord,
 } from '../../data-access/webhooks-repository';
+import type { EventRoutes } from '../event-routes';
 import { checkedUrl, checkHost, type HostResolver } from './safe-target';
 import { webhookBody, webhookTypeOf, WEBHOOK_VERSION, type SourceEvent } from './payloads';
 
@@ -30,6 +31,8 @@ export interface WebhooksDeps {
   resolve: HostResolver;
   /** How long the previous secret keeps signing after a rotation, in milliseconds (24 h). */
   rotationOverlapMs: number;
+  /** The webhook queue's bindings, which follow the endpoints (docs/events.md, "Bound on demand"). */
+  routes: EventRoutes;
 }
 
 export const ENDPOINT_CHANGED = 'integrations.webhook-endpoint.changed.v1' as const;
@@ -86,6 +89,7 @@ export async function addEndpoint(
   const endpoint = await deps.database.transaction(async (tx) => {
     const added = await insertEndpoint(tx, { ...fields, url }, deps.secrets.seal(secret));
     await announce(tx, added, WebhookEndpointChange.ADDED, actorId);
+    await deps.routes.follow(tx);
     return added;
   });
   return { endpoint, secret };
@@ -104,6 +108,7 @@ export async function changeEndpoint(
     if (!before) throw notFound(ENDPOINT_NOT_FOUND);
     const after = (await updateEndpoint(tx, id, { ...fields, url }))!;
     for (const change of changesOf(before, after)) await announce(tx, after, change, actorId);
+    await deps.routes.follow(tx);
     return after;
   });
 }
@@ -113,6 +118,7 @@ export async function removeEndpoint(deps: WebhooksDeps, id: string, actorId: st
     const removed = await deleteEndpoint(tx, id);
     if (!removed) throw notFound(ENDPOINT_NOT_FOUND);
     await announce(tx, removed, WebhookEndpointChange.DELETED, actorId);
+    await deps.routes.follow(tx);
   });
 }
 
