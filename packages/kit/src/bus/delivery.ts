@@ -130,3 +130,15 @@ export function validateSubscription(sub: Subscription): void {
   if (!sub.queue || /\s/.test(sub.queue)) throw new Error(`invalid queue name: "${sub.queue}"`);
   if (sub.events.length === 0) throw new Error(`queue ${sub.queue} subscribes to no events`);
 }
+
+/** The subscription of an on-demand queue a bus consumes, asked to bind `events`: refused unless they are its own. */
+export function onDemandSubscription(
+  sub: Subscription | undefined,
+  queue: string,
+  events: readonly string[],
+): Subscription {
+  if (!sub?.onDemand) throw new Error(`queue ${queue} is not an on-demand queue of this bus`);
+  const unknown = events.filter((e) => !sub.events.includes(e));
+  if (unknown.length) throw new Error(`queue ${queue} does not take ${unknown.join(', ')}`);
+  return sub;
+}

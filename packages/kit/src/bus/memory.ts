@@ -7,6 +7,7 @@ import {
   logHandlerFailure,
   runHandler,
   topicMatches,
+  onDemandSubscription,
   validateSubscription,
 } from './delivery';
 import { busMetrics, type DeadLetterReason } from './metrics';
@@ -189,10 +190,7 @@ class InProcessBus implements MemoryBus {
   }
 
   async bindOnDemand(queue: string, events: readonly string[], mode: 'add' | 'exactly') {
-    const declared = this.queues.get(queue)?.sub;
-    if (!declared?.onDemand) throw new Error(`queue ${queue} is not an on-demand queue of this bus`);
-    const unknown = events.filter((e) => !declared.events.includes(e));
-    if (unknown.length) throw new Error(`queue ${queue} does not take ${unknown.join(', ')}`);
+    onDemandSubscription(this.queues.get(queue)?.sub, queue, events);
     const bound = mode === 'add' ? (this.bound.get(queue) ?? new Set<string>()) : new Set<string>();
     for (const e of events) bound.add(e);
     this.bound.set(queue, bound);
@@ -294,8 +292,10 @@ class InProcessBus implements MemoryBus {
   private route(routingKey: string, body: Uint8Array, confirm?: { confirm: Confirmation; id: string }) {
     let routed = false;
     for (const q of this.queues.values()) {
-      const events = q.sub.onDemand ? [...(this.bound.get(q.sub.queue) ?? [])] : q.sub.events;
-      if (!events.some((pattern) => topicMatches(pattern, routingKey))) continue;
+      const takes = q.sub.onDemand
+        ? (this.bound.get(q.sub.queue)?.has(routingKey) ?? false)
+        : q.sub.events.some((pattern) => topicMatches(pattern, routingKey));
+      if (!takes) continue;
       routed = true;
       // Handled here already: this queue has nothing to wait for.
       if (confirm && q.handled.has(confirm.id)) continue;

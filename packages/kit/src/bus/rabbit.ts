@@ -18,6 +18,7 @@ import {
   logHandlerFailure,
   type FailureOutcome,
   runHandler,
+  onDemandSubscription,
   validateSubscription,
 } from './delivery';
 import { busMetrics, type BusMetrics, type DeadLetterReason } from './metrics';
@@ -474,10 +475,7 @@ class RabbitBus implements EventBus {
   }
 
   async bindOnDemand(queue: string, events: readonly string[], mode: 'add' | 'exactly'): Promise<void> {
-    const declared = this.consumers.get(queue)?.sub;
-    if (!declared?.onDemand) throw new Error(`queue ${queue} is not an on-demand queue of this bus`);
-    const unknown = events.filter((e) => !declared.events.includes(e));
-    if (unknown.length) throw new Error(`queue ${queue} does not take ${unknown.join(', ')}`);
+    const declared = onDemandSubscription(this.consumers.get(queue)?.sub, queue, events);
     const conn = this.conn;
     if (!conn || this.closing) {
       throw new AppError('bus_unavailable', 'Event bus is not connected to the broker', 503);
@@ -498,7 +496,7 @@ class RabbitBus implements EventBus {
     } finally {
       await ch?.close().catch(() => undefined);
     }
-    this.log.info({ queue, events, mode }, 'bound on demand');
+    this.log.debug({ queue, events, mode }, 'bound on demand');
   }
 
   // ---- consuming -------------------------------------------------------------------------------
