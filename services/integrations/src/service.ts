@@ -148,6 +148,7 @@ export const integrationsService = defineService({
             resolve,
             giveUpMs: config.WEBHOOK_GIVE_UP_HOURS * 3_600_000,
             retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+            routes,
           },
           config.WEBHOOK_INTERVAL_MS,
           webhookWaker,

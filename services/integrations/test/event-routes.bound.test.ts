@@ -36,6 +36,8 @@ const config = {
   EVENT_SECRETS_KEY,
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
   WEBHOOK_RETRY_BASE_MS: 100,
+  // Given up, and its endpoint disabled, after 3.6 s of failures (only the receiver that is down fails).
+  WEBHOOK_GIVE_UP_HOURS: 0.001,
   LTI_ALLOW_HTTP_LOOPBACK: true,
 };
 
@@ -44,6 +46,11 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
+      // A receiver that is down: its endpoint fails until the sender gives it up and disables it.
+      if (req.url?.startsWith('/down/')) {
+        res.writeHead(503).end('down');
+        return;
+      }
       const json = JSON.parse(body) as { type: string; data: { studentId?: string } };
       received.push({ type: json.type, studentId: json.data.studentId ?? '' });
       res.writeHead(204).end();
@@ -207,4 +214,33 @@ test('when a release before left the queues bound to every event, then a replica
     expect(await bound('integrations.result-recorded')).toEqual([]);
   }, 'settled at start');
   await removeEndpoint(id);
+});
+
+test('when the sender disables an endpoint that failed for the give-up time, then its types are unbound once it committed, not a minute later', async () => {
+  const res = await h.call('POST', '/api/admin/webhooks', {
+    token,
+    body: { url: `${receiverUrl}/down/${randomUUID()}`, events: ['student.invited'], description: 'CRM' },
+  });
+  expect(res.status).toBe(201);
+  const { endpoint } = (await res.json()) as { endpoint: { id: string } };
+  expect(await bound('integrations.webhooks')).toEqual([DELETED, INVITED]);
+  await h.publish(INVITED, invited(randomUUID()));
+  await eventually(
+    async () => {
+      const listed = await h.call('GET', '/api/admin/webhooks', { token });
+      const { endpoints: all } = (await listed.json()) as {
+        endpoints: Array<{ id: string; disabled: boolean }>;
+      };
+      expect(all.find((e) => e.id === endpoint.id)?.disabled).toBe(true);
+    },
+    'the endpoint disabled by the sender',
+    20_000,
+  );
+  // The periodic settle is a minute away: only the sender's own settle unbinds it this soon.
+  await eventually(
+    async () => expect(await bound('integrations.webhooks')).toEqual([DELETED]),
+    'the type of the disabled endpoint unbound',
+    5_000,
+  );
+  await removeEndpoint(endpoint.id);
 });

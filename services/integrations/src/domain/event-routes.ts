@@ -41,6 +41,11 @@ export interface EventRoutes {
    * once it committed, unbinds what no longer is.
    */
   follow(tx: Tx): Promise<void>;
+  /**
+   * In the transaction of a change that can only narrow what the bindings need (the sender disabling an endpoint that
+   * failed too long): once it committed, unbinds what no longer is. It never fails the change.
+   */
+  settleOnCommit(tx: Tx): void;
   /** The bindings made exactly what the committed configuration needs: at start, and periodically after. */
   settle(): Promise<void>;
   /** Waits for the settles changes started after their commit (before the service closes its bus and database). */
@@ -60,21 +65,25 @@ export function eventRoutes(
   };
   const settle = () => database.transaction((tx) => bind(tx, 'exactly'));
   const settling = new Set<Promise<void>>();
+  const settleOnCommit = (tx: Tx) => {
+    afterCommit(tx, () => {
+      const settled = settle()
+        .catch((err: unknown) =>
+          logger.warn(
+            { err },
+            'could not unbind what the configuration no longer needs; the next settle will',
+          ),
+        )
+        .finally(() => settling.delete(settled));
+      settling.add(settled);
+    });
+  };
   return {
     async follow(tx) {
       await bind(tx, 'add');
-      afterCommit(tx, () => {
-        const settled = settle()
-          .catch((err: unknown) =>
-            logger.warn(
-              { err },
-              'could not unbind what the configuration no longer needs; the next settle will',
-            ),
-          )
-          .finally(() => settling.delete(settled));
-        settling.add(settled);
-      });
+      settleOnCommit(tx);
     },
+    settleOnCommit,
     settle,
     async stop() {
       await Promise.all([...settling]);

@@ -14,6 +14,7 @@ import {
   type EndpointRecord,
   type TryOutcome,
 } from '../../data-access/webhooks-repository';
+import type { EventRoutes } from '../event-routes';
 import { retryWait } from '../grades';
 import { refusedAddress, safeLookup, type HostResolver } from './safe-target';
 
@@ -28,6 +29,8 @@ export interface WebhookSenderDeps {
   /** How long a delivery is tried, and an endpoint may fail, before it is given up (disabled), in milliseconds. */
   giveUpMs: number;
   retryBaseMs: number;
+  /** The webhook queue's bindings: an endpoint disabled here no longer takes its events (docs/events.md). */
+  routes: Pick<EventRoutes, 'settleOnCommit'>;
 }
 
 export const ENDPOINT_DISABLED = 'integrations.webhook-endpoint.disabled.v1' as const;
@@ -162,6 +165,7 @@ export async function sendDueWebhooks(deps: WebhookSenderDeps, limit = 100): Pro
         const disabled = await disableIfFailingThroughout(tx, due, reason.slice(0, 500));
         if (disabled) {
           await announceDisabled(tx, disabled, result);
+          deps.routes.settleOnCommit(tx);
           deps.logger.warn(
             { endpointId: due.endpointId },
             'webhook endpoint disabled after failing too long',

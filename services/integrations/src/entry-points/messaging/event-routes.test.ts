@@ -5,6 +5,7 @@ import { settleJob } from './event-routes';
 function routes(failing: () => boolean): EventRoutes {
   return {
     follow: async () => undefined,
+    settleOnCommit: () => undefined,
     settle: async () => {
       if (failing()) throw new Error('broker not connected');
     },
