@@ -151,8 +151,9 @@ test('when an LMS is connected, then the grades queue takes the results, and no 
   );
 });
 
-test('when the broker is away, then saving an endpoint answers 503 and saves nothing', async () => {
-  const before = await endpoints();
+test('when the broker is away, then saving an endpoint answers 503 and saves nothing, and removing one still works', async () => {
+  const removed = await addEndpoint(['student.invited']);
+  const before = (await endpoints()).filter((id) => id !== removed);
   h.proxy!.cut();
   try {
     await eventually(() => expect(h.bus.ready()).toBe(false), 'the bus to notice the cut');
@@ -161,6 +162,7 @@ test('when the broker is away, then saving an endpoint answers 503 and saves not
       body: { url: `${receiverUrl}/hooks/away`, events: ['student.invited'], description: 'CRM' },
     });
     expect(res.status).toBe(503);
+    await removeEndpoint(removed);
   } finally {
     h.proxy!.restore();
   }

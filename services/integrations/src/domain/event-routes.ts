@@ -42,8 +42,8 @@ export interface EventRoutes {
    */
   follow(tx: Tx): Promise<void>;
   /**
-   * In the transaction of a change that can only narrow what the bindings need (the sender disabling an endpoint that
-   * failed too long): once it committed, unbinds what no longer is. It never fails the change.
+   * In the transaction of a change that can only narrow what the bindings need (a removal, the sender disabling an
+   * endpoint that failed too long): once it committed, unbinds what no longer is. It never fails the change.
    */
   settleOnCommit(tx: Tx): void;
   /** The bindings made exactly what the committed configuration needs: at start, and periodically after. */

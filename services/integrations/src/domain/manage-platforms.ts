@@ -104,6 +104,6 @@ export async function removePlatform(deps: IntegrationsDeps, id: string, actorId
     const removed = await deletePlatform(tx, id);
     if (!removed) throw notFound(PLATFORM_NOT_FOUND_MESSAGE);
     await enqueue(tx, changeEvent(removed, LtiPlatformChange.DELETED, actorId));
-    await deps.routes.follow(tx);
+    deps.routes.settleOnCommit(tx);
   });
 }
