@@ -926,6 +926,8 @@ function markdown(f) {
     'load assessment',
     'start',
     'place in line',
+    'line stream',
+    'line told',
     'waiting room',
     'autosave',
     'upload file',
@@ -1053,7 +1055,9 @@ function waitingRoomSection(f) {
   return `The waiting room (\`WAITING_ROOM=measured\`, [waiting-room.md](waiting-room.md)): ${w.waited.toLocaleString('en')} of
 ${f.students.toLocaleString('en')} students were told their place in line (\`place in line\`: Start's 202) and waited before
 their clock started, half of them ${seconds(w.p50WaitMs)} s or less, the longest ${seconds(w.longestWaitMs)} s; their pages
-followed the line (\`waiting room\`: \`GET /api/waiting-room\`, answered by the gateway from memory).
+followed the line through its event stream (\`line stream\`: \`GET /api/waiting-room/events\`, the time to its first
+figures; \`line told\`: each figure the gateway wrote, about every 5 s; \`waiting room\`: a poll of
+\`GET /api/waiting-room\` while a page had no stream).
 
 | Goal (issue 48) | Verdict |
 | --- | --- |

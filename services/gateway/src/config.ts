@@ -46,6 +46,11 @@ export const configSchema = z
      */
     STUDENT_ARRIVALS_IN_FLIGHT: positiveInt(64),
     /**
+     * Waiting pages one gateway tells the line through its event stream (`GET /api/waiting-room/events`); past it a
+     * page is answered 503 and polls `GET /api/waiting-room` instead.
+     */
+    LINE_STREAMS_MAX: positiveInt(20_000),
+    /**
      * Connections this gateway keeps to one service at once. Enough for every call in flight at the peak: a submit
      * holds one while it waits for its result, and a call short of a connection waits here, unseen by the service.
      */

@@ -12,6 +12,7 @@ import type { requestObserver } from './observe';
 import { sendJson, type createProxy, type ProxyTarget } from './proxy';
 import { arrivalGate, isArrival } from './arrivals';
 import { sharedAnswers } from './shared-answers';
+import { sharedStreams } from './shared-streams';
 import {
   isUnsafePath,
   matchRoute,
@@ -21,6 +22,8 @@ import {
   type UpstreamName,
 } from './routes';
 
+/** How often a waiting page following the line's stream is told it (docs/waiting-room.md). */
+const LINE_EVERY_MS = 5_000;
 /** A stream's longest silence before it is cut (its service sends a comment every 20 s). */
 const STREAM_IDLE_MS = 60_000;
 
@@ -84,6 +87,11 @@ export function createEdge(deps: {
   const { config, routes, upstreams, proxy, limits, authorise, securityHeaders, decideCors, observe } = deps;
   const clientOf = forwardedClient(deps.app);
   const shared = sharedAnswers(config.UPSTREAM_TIMEOUT_MS);
+  const streams = sharedStreams({
+    logger: deps.logger,
+    everyMs: LINE_EVERY_MS,
+    maxClients: config.LINE_STREAMS_MAX,
+  });
   const arrivals = arrivalGate({ limit: config.STUDENT_ARRIVALS_IN_FLIGHT, registry: deps.registry });
 
   /**
@@ -129,6 +137,10 @@ export function createEdge(deps: {
       if (isArrival(req.method ?? 'GET', path)) {
         await arrivals.enter(res);
         if (res.destroyed) return;
+      }
+      if (rule.sharedStream && req.method === 'GET') {
+        streams.open(req, res, target, path, headers);
+        return;
       }
       if (rule.sharedForMs && req.method === 'GET') {
         await shared.send(res, target, path, rule.sharedForMs, headers);
@@ -182,5 +194,5 @@ export function createEdge(deps: {
     return true;
   };
 
-  return edge;
+  return Object.assign(edge, { streams });
 }

@@ -71,7 +71,7 @@ export function gatewayLimits(deps: {
     limitsFor(path: string, rule: RouteRule | undefined, address: string): Array<[LimitName, string]> {
       // The same answer for everyone, from memory (the waiting room's line): a school of waiting pages behind one
       // address must not be blocked by it, and a flood of it costs the upstream nothing.
-      if (rule?.sharedForMs) return [];
+      if (rule?.sharedForMs || rule?.sharedStream) return [];
       switch (rule?.rateLimit) {
         case 'student':
           return perToken(path, address, 'student', 'studentToken');

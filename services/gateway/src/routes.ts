@@ -31,6 +31,11 @@ export interface RouteRule {
    * milliseconds and answers every caller from memory meanwhile (`shared-answers.ts`).
    */
   sharedForMs?: number;
+  /**
+   * An event stream the same for everyone (public GETs only): the gateway follows the upstream's stream once and tells
+   * every client its newest event every few seconds (`shared-streams.ts`).
+   */
+  sharedStream?: boolean;
 }
 
 const under = (prefix: string) => new RegExp(`^${prefix.replace(/[/.]/g, '\\$&')}(?:/.*)?$`);
@@ -83,6 +88,14 @@ export const ROUTES: readonly RouteRule[] = [
   },
   // The waiting room's line, which every waiting page follows: one upstream call a second, whoever asks, and no
   // per-address limit (a school behind one address waits together).
+  // The same line as an event stream: the gateway follows the upstream's once and tells each waiting page every 5 s.
+  {
+    path: /^\/api\/waiting-room\/events$/,
+    methods: ['GET'],
+    upstream: 'student',
+    access: 'public',
+    sharedStream: true,
+  },
   {
     path: /^\/api\/waiting-room$/,
     methods: ['GET', 'HEAD'],

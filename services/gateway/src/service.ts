@@ -316,6 +316,8 @@ function buildGateway(deps: GatewayDeps, runtimeRegistry: client.Registry): Serv
       server.requestTimeout = Math.max(config.UPLOAD_TIMEOUT_MS, config.UPSTREAM_TIMEOUT_MS) + 10_000;
       logger.info({ upstreams: Object.keys(upstreams) }, 'gateway upstreams');
     },
+    // The pages following the line come back to another gateway (their EventSource reconnects by itself).
+    draining: () => edge.streams.endAll(),
     stop: async () => proxy.close(),
   };
 }

@@ -222,3 +222,61 @@ test('when a student’s turn comes and their page never asks (a closed tab), th
   const back = await start(gone.token);
   expect([back.status, back.json.waiting.ticket > left.json.waiting.ticket]).toEqual([202, true]);
 });
+
+/** The `line` events of the line's stream on `url`, as they come, until `count` are heard or the stream ends. */
+async function lineEvents(url: string, count: number) {
+  const response = await fetch(`${url}/api/waiting-room/events`);
+  const heard: Array<{ at: number; line: JsonBody }> = [];
+  if (response.status !== 200 || !response.body) return { response, heard, ended: false };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let ended = false;
+  while (heard.length < count) {
+    const { done, value } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    text += decoder.decode(value, { stream: true });
+    for (const m of [...text.matchAll(/^event: line\ndata: (.*)$/gm)].slice(heard.length))
+      heard.push({ at: Date.now(), line: JSON.parse(m[1]!) as JsonBody });
+  }
+  await reader.cancel().catch(() => undefined);
+  return { response, heard, ended };
+}
+
+test('when a gateway follows the line, then it hears what GET /api/waiting-room answers, at once and every second; past the replica’s 64 followers one is refused (429); a draining replica ends its streams', async () => {
+  const [first, second] = [await inviteStudent(h), await inviteStudent(h)];
+  await holdTheLine();
+  expect((await start(first.token)).status).toBe(202);
+  expect((await start(second.token)).status).toBe(202);
+  const polled = (await call(h.url, 'GET', '/api/waiting-room')).json;
+
+  const began = Date.now();
+  const { response, heard } = await lineEvents(h.url, 3);
+  expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+  expect(heard[0]!.line).toMatchObject({ serving: polled.serving, perMinute: 1, waiting: 2 });
+  expect(typeof heard[0]!.line.serverNow).toBe('string');
+  expect(heard[0]!.at - began).toBeLessThan(1_000);
+  // Every second after that.
+  expect(heard[2]!.at - heard[0]!.at).toBeGreaterThan(1_500);
+  expect(heard[2]!.at - heard[0]!.at).toBeLessThan(3_500);
+
+  // 64 followers at most on one replica: the 65th is refused and told when to come back.
+  const held = await Promise.all(Array.from({ length: 64 }, () => fetch(`${h.url}/api/waiting-room/events`)));
+  expect(new Set(held.map((r) => r.status))).toEqual(new Set([200]));
+  const refused = await fetch(`${h.url}/api/waiting-room/events`);
+  expect(refused.status).toBe(429);
+  expect(refused.headers.get('retry-after')).toBe('5');
+  await Promise.all(held.map((r) => r.body?.cancel()));
+
+  // A replica that drains ends its followers' streams: they come back to another.
+  const replica = await h.startReplica();
+  const following = lineEvents(replica.url, 1_000);
+  await new Promise((r) => setTimeout(r, 500));
+  await replica.stop();
+  const { heard: before, ended } = await following;
+  expect(ended).toBe(true);
+  expect(before.length).toBeGreaterThanOrEqual(1);
+});

@@ -27,6 +27,12 @@ export function pollDelay(hidden: boolean, random: () => number = Math.random): 
   return hidden ? POLL_MAX_MS : POLL_MIN_MS + Math.floor(random() * (POLL_MAX_MS - POLL_MIN_MS));
 }
 
+/**
+ * Figures older than this are stale: a line stream silent for this long is polled (every 5–9 s until it speaks
+ * again), and a tab seen again with figures this old polls at once.
+ */
+export const FIGURES_STALE_MS = 10_000;
+
 const knownRate = (perMinute: number | null): number | null =>
   perMinute !== null && Number.isFinite(perMinute) && perMinute > 0 ? perMinute : null;
 

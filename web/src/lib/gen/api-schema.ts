@@ -10458,6 +10458,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/waiting-room/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-sent events: the line's figures (`line` events), now and every second; each gateway follows it once for all its waiting pages */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream: `line` events ({ serving, perMinute, waiting, serverNow }, as GET /api/waiting-room answers), at once and every second; through the gateway a page is told about every 5 s. The stream ends after 5 minutes or when the service drains, and the follower comes back */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description This replica already serves its most followers (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

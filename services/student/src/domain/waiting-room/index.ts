@@ -15,6 +15,7 @@ import {
   type LineTick,
 } from '../../data-access/waiting-room-repository';
 import { boundedCache } from '../versions';
+import { lineFollowers } from './line-followers';
 import { headroom, pressureGauge, type PressureLimits } from './pressure';
 
 /**
@@ -58,6 +59,9 @@ const DRAIN_MAX_MS = 120_000;
 const FIGURES_FRESH_MS = 1_000;
 /** "Unlimited" in `limit-only` mode without a ceiling: a second's worth of admissions nobody reaches. */
 const UNLIMITED_PER_SECOND = 1e6;
+/** The line's followers one replica serves (each gateway follows it once), and how long each follows. */
+const LINE_FOLLOWERS_MAX = 64;
+const LINE_FOLLOW_MS = 5 * 60_000;
 /** Links whose last answer (waiting) this replica keeps for a second. */
 const RECENT_LINKS = 10_000;
 
@@ -205,6 +209,23 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
     return cached.figures;
   }
 
+  async function publicFigures(): Promise<PublicLine> {
+    const f = await lineFigures();
+    if (f.waiting > 0 && mode !== 'off') {
+      // Pages wait on a replica that has not looked at the line lately (every replica restarted): it looks now.
+      if (Date.now() > activeUntil) waker.wake();
+      activeUntil = Math.max(activeUntil, Date.now() + LOOK_EVERY_MS * 5);
+    }
+    return publicLine(f);
+  }
+  const followers = lineFollowers({
+    read: publicFigures,
+    max: LINE_FOLLOWERS_MAX,
+    everyMs: FIGURES_FRESH_MS,
+    maxFollowMs: LINE_FOLLOW_MS,
+    onError: (err) => logger.warn({ err }, 'the line could not be read for its followers'),
+  });
+
   return {
     mode,
     /** A student with nothing in progress asks to start: admitted, or their ticket (the same one when asking again). */
@@ -247,15 +268,9 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
       feel?.served(ms);
     },
     /** The line's figures everyone may read (the same for all: a second old at most on this replica). */
-    async line(): Promise<PublicLine> {
-      const f = await lineFigures();
-      if (f.waiting > 0 && mode !== 'off') {
-        // Pages wait on a replica that has not looked at the line lately (every replica restarted): it looks now.
-        if (Date.now() > activeUntil) waker.wake();
-        activeUntil = Math.max(activeUntil, Date.now() + LOOK_EVERY_MS * 5);
-      }
-      return publicLine(f);
-    },
+    line: publicFigures,
+    /** The gateways following the line, each for every waiting page it holds (docs/waiting-room.md). */
+    followers,
     /** What an administrator sees on the Live screen. */
     async view(): Promise<WaitingRoomView> {
       const [now, started] = await Promise.all([
@@ -287,7 +302,10 @@ export function createWaitingRoom(deps: WaitingRoomDeps) {
         Date.now() <= activeUntil || (last?.waiting ?? 0) > 0 || draining() ? new Date(nextLookAt) : null,
       waker,
     },
-    stop: () => feel?.rest(),
+    stop: () => {
+      feel?.rest();
+      followers.endAll();
+    },
   };
 }
 

@@ -1,6 +1,8 @@
 import { adminClaims } from '@readiness/kit/auth';
+import { AppError } from '@readiness/kit/errors';
 import { z } from 'zod';
 import { lineOut } from './pages/page-schemas';
+import { openEventStream } from './event-stream';
 import { jsonBody } from './json-body';
 import { TAGS, operation } from './operation';
 
@@ -47,6 +49,47 @@ export const waitingRoomOperations = {
     async handle({ res }, { waitingRoom }) {
       res.setHeader('Cache-Control', 'public, max-age=1');
       return { ...(await waitingRoom.line()), serverNow: new Date().toISOString() };
+    },
+  }),
+  'GET /api/waiting-room/events': operation({
+    summary:
+      "Server-sent events: the line's figures (`line` events), now and every second; each gateway follows it once for all its waiting pages",
+    tags: [TAGS.flow.name],
+    responses: {
+      200: {
+        description:
+          'text/event-stream: `line` events ({ serving, perMinute, waiting, serverNow }, as GET /api/waiting-room answers), at once and every second; through the gateway a page is told about every 5 s. The stream ends after 5 minutes or when the service drains, and the follower comes back',
+      },
+      429: 'This replica already serves its most followers (see Retry-After)',
+    },
+    async handle({ res, req }, { waitingRoom }) {
+      let ended = false;
+      const following = waitingRoom.followers.follow({
+        send(line) {
+          if (ended) return;
+          if (!res.headersSent) openEventStream(res, 1000);
+          res.write(
+            `event: line\ndata: ${JSON.stringify({ ...line, serverNow: new Date().toISOString() })}\n\n`,
+          );
+        },
+        end() {
+          if (ended) return;
+          ended = true;
+          res.end();
+        },
+      });
+      if (!following) {
+        throw new AppError('too_many_streams', 'Too many followers of the line on this replica', 429, {
+          details: { retryAfterSeconds: 5 },
+        });
+      }
+      const stop = () => {
+        ended = true;
+        following.close();
+      };
+      if (res.destroyed) return stop();
+      req.socket.setTimeout(0);
+      res.on('close', stop);
     },
   }),
   'GET /api/admin/students/waiting-room': operation({

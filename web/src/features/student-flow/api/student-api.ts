@@ -26,6 +26,15 @@ const studentBaseQuery: BaseQueryFn<FetchArgs, unknown, unknown> = (args, api, e
     extra as object,
   );
 
+/**
+ * The line's figures (`GET /api/waiting-room`, or a `line` message of its event stream) with the moment they arrived
+ * on this device's clock: the waiting page carries the serving number forward from then.
+ */
+export const heardNow = (body: WaitingRoomFigures): WaitingRoomFigures & { receivedAt: number } => ({
+  ...body,
+  receivedAt: Date.now(),
+});
+
 export interface SubmitArgs {
   token: string;
   body: SubmitBody;
@@ -52,7 +61,7 @@ export const studentApi = createApi({
     // The waiting page polls it; every answer is a new look at the line, never a cached one.
     getWaitingRoom: build.query<WaitingRoomFigures & { receivedAt: number }, void>({
       query: () => request('/api/waiting-room', 'get'),
-      transformResponse: (body: WaitingRoomFigures) => ({ ...body, receivedAt: Date.now() }),
+      transformResponse: heardNow,
       keepUnusedDataFor: 0,
     }),
     submitAssessment: build.mutation<SubmitAnswer, SubmitArgs>({

@@ -31,8 +31,8 @@ interface WaitingViewProps {
 
 /**
  * In line to start (docs/waiting-room.md): the student's place, how long it looks, and that their time has not
- * started, kept up to date without a reload. The place is told to screen readers as each poll brings it, never
- * every second.
+ * started, kept up to date without a reload (the line's event stream, else polls). The place is told to screen
+ * readers as each message or poll brings it, never every second.
  */
 export function WaitingView({ load, ticket, line, onAdmitted }: WaitingViewProps) {
   const t = useT();
@@ -47,7 +47,7 @@ export function WaitingView({ load, ticket, line, onAdmitted }: WaitingViewProps
           <Hourglass size={20} aria-hidden="true" />
           {t('waiting.title')}
         </h2>
-        {/* Seen, the place moves each second; heard, it is the live region's, which speaks once a poll. */}
+        {/* Seen, the place moves each second; heard, it is the live region's, which speaks once a message or poll. */}
         <p className="waiting__place" aria-hidden="true">
           {t('waiting.place', { place })}
         </p>

@@ -12,74 +12,15 @@ import {
   makeFailedResult,
   seededFailedResult,
   serverNow,
+  FakeEventSource,
   TOKEN,
+  useFakeEventSource,
   useStudentServer,
 } from './student-server';
 
 useStudentServer();
 
-/** The browser's EventSource as far as the page uses it: each instance is kept so a test can speak through it. */
-class FakeEventSource {
-  static readonly CLOSED = 2;
-  static instances: FakeEventSource[] = [];
-  readyState = 1;
-  /** When the page opened it, on the test's clock (fake while timers are). */
-  readonly openedAt = Date.now();
-  private readonly listeners = new Map<string, Set<(event: MessageEvent) => void>>();
-
-  constructor(readonly url: string) {
-    FakeEventSource.instances.push(this);
-  }
-
-  addEventListener(type: string, listener: (event: MessageEvent) => void) {
-    const listeners = this.listeners.get(type) ?? new Set();
-    listeners.add(listener);
-    this.listeners.set(type, listeners);
-  }
-
-  removeEventListener(type: string, listener: (event: MessageEvent) => void) {
-    this.listeners.get(type)?.delete(listener);
-  }
-
-  get closed() {
-    return this.readyState === FakeEventSource.CLOSED;
-  }
-
-  close() {
-    this.readyState = FakeEventSource.CLOSED;
-  }
-
-  /** The connection failed: `closed` as the browser does on an answer that is not a stream, else it retries. */
-  fail({ closed }: { closed: boolean }) {
-    if (closed) this.close();
-    act(() => {
-      for (const listener of this.listeners.get('error') ?? []) listener(new MessageEvent('error'));
-    });
-  }
-
-  /** The server sends a message (a closed stream delivers nothing). */
-  emit(type: string, data: unknown) {
-    if (this.closed) return;
-    act(() => {
-      for (const listener of this.listeners.get(type) ?? []) {
-        listener(new MessageEvent(type, { data: JSON.stringify(data) }));
-      }
-    });
-  }
-}
-
-beforeEach(() => {
-  FakeEventSource.instances = [];
-  Object.defineProperty(window, 'EventSource', {
-    configurable: true,
-    writable: true,
-    value: FakeEventSource,
-  });
-});
-
-afterEach(() => {
-  Reflect.deleteProperty(window, 'EventSource');
-});
+useFakeEventSource();
 
 const toast = (text: string) => screen.findByText(text, { selector: '.Toastify *' });
 const timer = () => screen.getByRole('timer', { name: 'Time remaining' });

@@ -1,9 +1,11 @@
 import { timestampFromDate } from '@readiness/contracts';
 import { resultFailed, resultRecorded } from '@readiness/testing/fixtures';
+import { act, screen } from '@testing-library/react';
 import { HttpResponse } from 'msw';
 import type { Language } from '../../../i18n/languages';
 import { answer, refusal } from '../../../testing/answer';
 import { http } from '../../../testing/openapi-http';
+import { renderStudentApp } from '../../../testing/render-student';
 import { studentResultOf } from '../../../testing/seeded';
 import { server } from '../../../testing/server';
 import type {
@@ -16,6 +18,7 @@ import type {
   StudentResult,
   StudentSection,
   UploadedFile,
+  WaitingRoomFigures,
 } from '../api/types';
 
 /*
@@ -313,6 +316,12 @@ export function resetStudentDb(): void {
   db.lineAnswer = 'answer';
 }
 
+/** The line's public figures as `GET /api/waiting-room` and its stream's `line` messages send them. */
+export function lineFigures(): WaitingRoomFigures {
+  const { serving, perMinute, waiting } = db.line ?? { serving: 0, perMinute: 1, waiting: 0 };
+  return { serving, perMinute, waiting, serverNow: serverNow() };
+}
+
 /**
  * What the service sends of the assessment (issue 43 item 2): each section with how many questions a student
  * answers; no question before Start, then only the attempt's own (every one without a paper), in every language.
@@ -448,8 +457,7 @@ const handlers = [
   http.get('/api/waiting-room', () => {
     db.linePolls += 1;
     if (db.lineAnswer === 'offline') return HttpResponse.error();
-    const { serving, perMinute, waiting } = db.line ?? { serving: 0, perMinute: 1, waiting: 0 };
-    return answer('/api/waiting-room', 'get', { serving, perMinute, waiting, serverNow: serverNow() });
+    return answer('/api/waiting-room', 'get', lineFigures());
   }),
   http.put('/api/student/{token}/answers', async ({ request }) => {
     if (db.offline) return HttpResponse.error();
@@ -547,5 +555,135 @@ export function useStudentServer(): void {
   beforeEach(() => {
     resetStudentDb();
     server.use(...handlers);
+  });
+}
+
+/*
+ * The waiting page (waiting-room.place and waiting-room.stream): Ada presses Start and the line answers 202. The
+ * poll's jitter is at its shortest (every 5 s while the page is seen) and the timers are fake, moved by `later`.
+ */
+
+/** Ada's ticket: 312th in a line serving 4700 at 196 a minute (the contract's example). */
+export const TICKET = 5012;
+
+/** Installs the stand-in with that line for one test file. */
+export function useWaitingLine(): void {
+  useStudentServer();
+  beforeEach(() => {
+    db.line = { serving: 4700, perMinute: 196, waiting: 2890, nextTicket: TICKET };
+    jest.spyOn(Math, 'random').mockReturnValue(0);
+    jest.useFakeTimers({ advanceTimers: true });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+    Reflect.deleteProperty(document, 'visibilityState');
+    window.sessionStorage.clear();
+  });
+}
+
+export const waitingCard = () => screen.findByRole('region', { name: 'You are in line to start' });
+/** What a screen reader is told: the card's polite live region. */
+export const spoken = (card: HTMLElement) => card.querySelector('[aria-live="polite"]')!;
+/** The place as it is seen, moving each second. */
+export const seenPlace = (card: HTMLElement) =>
+  Number(
+    /number (\d[\d,]*) in line/
+      .exec(card.querySelector('.waiting__place')!.textContent!)![1]!
+      .replace(',', ''),
+  );
+/** The test's clock moves on, the page's timers with it. */
+export const later = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
+
+export function setVisibility(state: 'hidden' | 'visible') {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  act(() => {
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+/** Ada opens her link and presses Start; the line answers 202. */
+export async function pressStartIntoLine() {
+  const app = renderStudentApp(`/assessment/${TOKEN}`);
+  await app.user.click(await screen.findByRole('button', { name: 'Start Assessment' }));
+  const card = await waitingCard();
+  return { ...app, card };
+}
+
+/**
+ * The browser's EventSource as far as the pages use it: each instance is kept so a test can speak through it, fail it
+ * as the browser does, and see whether the page closed it.
+ */
+export class FakeEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  static instances: FakeEventSource[] = [];
+  readyState: number = FakeEventSource.OPEN;
+  /** Whether the page called close(). */
+  closedByPage = false;
+  /** When the page opened it, on the test's clock (fake while timers are). */
+  readonly openedAt = Date.now();
+  private readonly listeners = new Map<string, Set<(event: MessageEvent) => void>>();
+
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+
+  addEventListener(type: string, listener: (event: MessageEvent) => void) {
+    const listeners = this.listeners.get(type) ?? new Set();
+    listeners.add(listener);
+    this.listeners.set(type, listeners);
+  }
+
+  removeEventListener(type: string, listener: (event: MessageEvent) => void) {
+    this.listeners.get(type)?.delete(listener);
+  }
+
+  /** Whether the stream is closed, by the page or by the browser giving up. */
+  get closed() {
+    return this.readyState === FakeEventSource.CLOSED;
+  }
+
+  close() {
+    this.closedByPage = true;
+    this.readyState = FakeEventSource.CLOSED;
+  }
+
+  /**
+   * The connection failed: `closed`, the browser gave up (a refusal, an answer that is not a stream); else it is
+   * connecting again by itself.
+   */
+  fail({ closed }: { closed: boolean }) {
+    this.readyState = closed ? FakeEventSource.CLOSED : FakeEventSource.CONNECTING;
+    act(() => {
+      for (const listener of this.listeners.get('error') ?? []) listener(new MessageEvent('error'));
+    });
+  }
+
+  /** The server sends a message (a closed stream delivers nothing; a reconnected one is open again). */
+  emit(type: string, data: unknown) {
+    if (this.readyState === FakeEventSource.CLOSED) return;
+    this.readyState = FakeEventSource.OPEN;
+    act(() => {
+      for (const listener of this.listeners.get(type) ?? []) {
+        listener(new MessageEvent(type, { data: JSON.stringify(data) }));
+      }
+    });
+  }
+}
+
+/** Gives the page the fake EventSource for each test of the file (jsdom has none). */
+export function useFakeEventSource(): void {
+  beforeEach(() => {
+    FakeEventSource.instances = [];
+    Object.defineProperty(globalThis, 'EventSource', {
+      configurable: true,
+      writable: true,
+      value: FakeEventSource,
+    });
+  });
+  afterEach(() => {
+    Reflect.deleteProperty(globalThis, 'EventSource');
   });
 }

@@ -1,53 +1,21 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { renderStudentApp } from '../../../testing/render-student';
 import { EXTRAPOLATE_AT_MOST_MS, pollDelay, servingAt, waitEstimate, waitingKey } from '../waiting-room';
-import { db, TOKEN, useStudentServer } from './student-server';
+import {
+  db,
+  later,
+  pressStartIntoLine,
+  seenPlace,
+  setVisibility,
+  spoken,
+  TICKET,
+  TOKEN,
+  useWaitingLine,
+  waitingCard,
+} from './student-server';
 
-useStudentServer();
-
-/** Ada's ticket: 312th in a line serving 4700 at 196 a minute (the contract's example). */
-const TICKET = 5012;
-
-beforeEach(() => {
-  db.line = { serving: 4700, perMinute: 196, waiting: 2890, nextTicket: TICKET };
-  // The jitter at its shortest: a poll every 5 s while the page is seen.
-  jest.spyOn(Math, 'random').mockReturnValue(0);
-  jest.useFakeTimers({ advanceTimers: true });
-});
-
-afterEach(() => {
-  jest.useRealTimers();
-  jest.restoreAllMocks();
-  Reflect.deleteProperty(document, 'visibilityState');
-  window.sessionStorage.clear();
-});
-
-const waitingCard = () => screen.findByRole('region', { name: 'You are in line to start' });
-/** What a screen reader is told: the card's polite live region. */
-const spoken = (card: HTMLElement) => card.querySelector('[aria-live="polite"]')!;
-/** The place as it is seen, moving each second. */
-const seenPlace = (card: HTMLElement) =>
-  Number(
-    /number (\d[\d,]*) in line/
-      .exec(card.querySelector('.waiting__place')!.textContent!)![1]!
-      .replace(',', ''),
-  );
-const later = (ms: number) => act(() => jest.advanceTimersByTimeAsync(ms));
-
-function setVisibility(state: 'hidden' | 'visible') {
-  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
-  act(() => {
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
-}
-
-/** Ada opens her link and presses Start; the line answers 202. */
-async function pressStartIntoLine() {
-  const app = renderStudentApp(`/assessment/${TOKEN}`);
-  await app.user.click(await screen.findByRole('button', { name: 'Start Assessment' }));
-  const card = await waitingCard();
-  return { ...app, card };
-}
+// No EventSource under jsdom: the page polls the line.
+useWaitingLine();
 
 describe('The waiting page', () => {
   it('when Start answers 202, then the page shows the place, an estimate and that no time runs, and tells a screen reader the place', async () => {

@@ -1,4 +1,5 @@
 import type { AttemptMessage } from '../../../domain/attempts';
+import { openEventStream } from '../event-stream';
 import { TAGS, operation } from '../operation';
 import { INVALID_LINK, tokenParams } from './invitation-link';
 
@@ -26,14 +27,7 @@ export const eventOperations = {
           if (ended) return;
           if (!res.headersSent) {
             // Headers go with the first event: a refused link is still answered as JSON before it.
-            res.writeHead(200, {
-              'Content-Type': 'text/event-stream; charset=utf-8',
-              'Cache-Control': 'no-store',
-              'X-Accel-Buffering': 'no',
-              // The stream ends only when the service drains: its socket goes with it, not back to keep-alive.
-              Connection: 'close',
-            });
-            res.write('retry: 3000\n\n');
+            openEventStream(res, 3000);
           }
           res.write(`event: attempt\ndata: ${JSON.stringify(message)}\n\n`);
         },

@@ -1,0 +1,178 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@readiness/kit/logger';
+import { sendJson, type ProxyTarget } from './proxy';
+
+export interface SharedStreamsOptions {
+  logger: Logger;
+  /** Each client is told the newest event about this often (its writes spread over the interval). */
+  everyMs: number;
+  /** Clients one gateway holds on all shared streams together; past it a 503 (the page polls instead). */
+  maxClients: number;
+}
+
+interface Followed {
+  target: ProxyTarget;
+  /** Client → the slot of the interval in which it is written. */
+  clients: Map<ServerResponse, number>;
+  /** The same clients by slot: a pass writes one slot's clients without looking at the others. */
+  bySlot: Array<Set<ServerResponse>>;
+  /** The newest event with data, as the upstream sent it. */
+  latest?: Buffer;
+  upstream?: AbortController;
+  retryMs: number;
+}
+
+/**
+ * The interval's slots: a client is written in the slot of the moment it came, so the pages told at once are the few
+ * that came within the same 100 ms. Told in one turn a second, the pages whose turn had come pressed Start together
+ * and the burst read as pressure at the student service (docs/benchmarks.md, "The line's stream").
+ */
+const SLOT_MS = 100;
+const RECONNECT_MAX_MS = 10_000;
+
+/**
+ * Event streams that are the same for everyone (the waiting room's line): the gateway follows the upstream's stream
+ * once per path and tells each of its clients the newest event at once and then every `everyMs`, their writes spread
+ * over the interval in slots of 100 ms. Thousands of waiting pages cost one upstream stream and a write each per
+ * `everyMs`, not a request each every few seconds. The upstream's own events (every second) are never forwarded as
+ * they come: a client gets at most one write per `everyMs`. An upstream that ends or fails is followed again (after
+ * 1 s, doubling to 10 s) while anyone listens; meanwhile clients keep their connection and hear nothing new.
+ */
+export function sharedStreams(options: SharedStreamsOptions) {
+  const { logger } = options;
+  const slots = Math.max(1, Math.round(options.everyMs / SLOT_MS));
+  const followed = new Map<string, Followed>();
+  let clientCount = 0;
+  let tick = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const pass = () => {
+    const slot = tick++ % slots;
+    for (const stream of followed.values()) {
+      if (!stream.latest) continue;
+      for (const res of stream.bySlot[slot]!) res.write(stream.latest);
+    }
+  };
+
+  async function follow(path: string, stream: Followed) {
+    const controller = new AbortController();
+    stream.upstream = controller;
+    try {
+      const res = await fetch(new URL(path, stream.target.baseUrl), {
+        headers: { accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
+      if (res.status !== 200 || !res.body) throw new Error(`the upstream answered ${res.status}`);
+      stream.retryMs = 1_000;
+      const decoder = new TextDecoder();
+      let pending = '';
+      for await (const chunk of res.body) {
+        pending += decoder.decode(chunk as Uint8Array, { stream: true });
+        let end: number;
+        while ((end = pending.indexOf('\n\n')) !== -1) {
+          const block = pending.slice(0, end);
+          pending = pending.slice(end + 2);
+          // Only events with data are passed on: the upstream's retry field and comments are its own.
+          if (!/^data:/m.test(block)) continue;
+          const first = !stream.latest;
+          stream.latest = Buffer.from(`${block}\n\n`);
+          // Those who joined before the first event hear it at once, not at their slot.
+          if (first) for (const client of stream.clients.keys()) client.write(stream.latest);
+        }
+      }
+    } catch (err) {
+      if (!controller.signal.aborted) logger.warn({ err, path }, 'a shared stream could not be followed');
+    } finally {
+      if (stream.upstream === controller) stream.upstream = undefined;
+    }
+    if (controller.signal.aborted || stream.clients.size === 0) return;
+    const wait = stream.retryMs;
+    stream.retryMs = Math.min(stream.retryMs * 2, RECONNECT_MAX_MS);
+    setTimeout(() => {
+      if (stream.clients.size > 0 && !stream.upstream) void follow(path, stream);
+    }, wait).unref();
+  }
+
+  const leave = (path: string, stream: Followed, res: ServerResponse) => {
+    const slot = stream.clients.get(res);
+    if (slot === undefined) return;
+    stream.clients.delete(res);
+    stream.bySlot[slot]!.delete(res);
+    clientCount--;
+    if (stream.clients.size === 0) {
+      stream.upstream?.abort();
+      followed.delete(path);
+    }
+    if (clientCount === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+
+  return {
+    /** Opens a client's stream on `path` with the gateway's `headers` (its Cache-Control replaced). */
+    open(
+      req: IncomingMessage,
+      res: ServerResponse,
+      target: ProxyTarget,
+      path: string,
+      headers: readonly string[],
+    ) {
+      if (clientCount >= options.maxClients) {
+        sendJson(res, 503, 'Too many pages follow the line on this gateway', 'too_many_streams', [
+          ...headers,
+          'retry-after',
+          '5',
+        ]);
+        return;
+      }
+      const own: string[] = [];
+      for (let i = 0; i < headers.length; i += 2) {
+        if (headers[i]!.toLowerCase() !== 'cache-control') own.push(headers[i]!, headers[i + 1]!);
+      }
+      res.writeHead(200, [
+        ...own,
+        'cache-control',
+        'no-store',
+        'content-type',
+        'text/event-stream; charset=utf-8',
+        'x-accel-buffering',
+        'no',
+      ]);
+      // A gateway that goes away has its pages come back over the next few seconds, not all at once.
+      res.write(`retry: ${2_000 + Math.floor(Math.random() * 8_000)}\n\n`);
+      let stream = followed.get(path);
+      if (!stream) {
+        stream = {
+          target,
+          clients: new Map(),
+          bySlot: Array.from({ length: slots }, () => new Set<ServerResponse>()),
+          retryMs: 1_000,
+        };
+        followed.set(path, stream);
+      }
+      if (stream.latest) res.write(stream.latest);
+      // Its next write comes a whole interval after this one: the slot the pass before this one had.
+      const slot = (tick + slots - 1) % slots;
+      stream.clients.set(res, slot);
+      stream.bySlot[slot]!.add(res);
+      clientCount++;
+      timer ??= setInterval(pass, SLOT_MS);
+      if (!stream.upstream) void follow(path, stream);
+      req.socket.setTimeout(0);
+      const joined = stream;
+      res.on('close', () => leave(path, joined, res));
+    },
+    /** How many clients follow a shared stream on this gateway. */
+    size: () => clientCount,
+    /** Ends every client's stream and stops following: the gateway is draining (the pages come back elsewhere). */
+    endAll() {
+      for (const [path, stream] of [...followed]) {
+        for (const res of [...stream.clients.keys()]) {
+          leave(path, stream, res);
+          res.end();
+        }
+      }
+    },
+  };
+}

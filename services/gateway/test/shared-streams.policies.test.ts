@@ -1,0 +1,160 @@
+import type { Response as ExpressResponse } from 'express';
+import { start, type RunningGateway } from '../src/service';
+import { gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
+
+// The waiting room's line as an event stream: every waiting page of a gateway costs the student service nothing, and
+// the gateway a write every 5 s, whatever the upstream sends.
+let opened = 0;
+let serving = 0;
+const upstreamStreams = new Set<ExpressResponse>();
+let student: Upstream;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  student = await startUpstream((app) => {
+    app.get('/api/waiting-room/events', (req, res) => {
+      opened += 1;
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write('retry: 1000\n\n: a comment\n\n');
+      const send = () => {
+        serving += 1;
+        res.write(`event: line\ndata: ${JSON.stringify({ serving, perMinute: 60, waiting: 3 })}\n\n`);
+      };
+      send();
+      // Far more often than any page is told.
+      const timer = setInterval(send, 100);
+      upstreamStreams.add(res);
+      req.on('close', () => {
+        clearInterval(timer);
+        upstreamStreams.delete(res);
+      });
+    });
+  });
+  gateway = await start({
+    config: gatewayConfig({
+      STUDENT_URL: student.url,
+      LINE_STREAMS_MAX: '20',
+      RATE_LIMIT_STUDENT: '5',
+      RATE_LIMIT_API: '5',
+    }),
+    logger: silentLogger,
+  });
+});
+
+afterAll(async () => {
+  await gateway.stop();
+  await student.close();
+});
+
+interface Followed {
+  response: Response;
+  /** The `line` events heard, each with when it came. */
+  lines: Array<{ at: number; serving: number }>;
+  raw: string;
+  ended: Promise<void>;
+  close(): void;
+}
+
+async function follow(): Promise<Followed> {
+  const controller = new AbortController();
+  const response = await fetch(`${gateway.url}/api/waiting-room/events`, { signal: controller.signal });
+  const followed: Followed = {
+    response,
+    lines: [],
+    raw: '',
+    ended: Promise.resolve(),
+    close: () => controller.abort(),
+  };
+  if (response.status !== 200 || !response.body) return followed;
+  const decoder = new TextDecoder();
+  followed.ended = (async () => {
+    try {
+      for await (const chunk of response.body!) {
+        followed.raw += decoder.decode(chunk, { stream: true });
+        const datas = [...followed.raw.matchAll(/^data: (.*)$/gm)].map(
+          (m) => JSON.parse(m[1]!) as { serving: number },
+        );
+        while (followed.lines.length < datas.length)
+          followed.lines.push({ at: Date.now(), serving: datas[followed.lines.length]!.serving });
+      }
+    } catch {
+      // Closed by the test.
+    }
+  })();
+  return followed;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('when many waiting pages follow the line, then the student service is followed once, each page is told at once and then every 5 s, and no limit of one address counts them', async () => {
+  opened = 0;
+  const began = Date.now();
+  // Five pages a second for three seconds.
+  const pages: Followed[] = [];
+  for (let second = 0; second < 3; second++) {
+    pages.push(...(await Promise.all(Array.from({ length: 5 }, follow))));
+    await sleep(1_000);
+  }
+  expect(pages.map((p) => p.response.status)).toEqual(Array(15).fill(200));
+  const headers = pages[0]!.response.headers;
+  expect(headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+  expect(headers.get('cache-control')).toBe('no-store');
+  expect(headers.get('x-content-type-options')).toBe('nosniff');
+  await sleep(4_500);
+  expect(opened).toBe(1);
+  for (const [i, page] of pages.entries()) {
+    // Told at once, then once 5 s later: twice, where the upstream sent 50 events meanwhile.
+    const joined = began + Math.floor(i / 5) * 1_000;
+    expect(page.lines[0]!.at - joined).toBeLessThan(1_000);
+    expect(page.lines.length).toBe(2);
+    expect(page.lines[1]!.at - page.lines[0]!.at).toBeGreaterThan(3_900);
+    expect(page.lines[1]!.at - page.lines[0]!.at).toBeLessThan(6_100);
+    // Always the newest figures, never the upstream's retry field or comments.
+    expect(page.lines[1]!.serving).toBeGreaterThan(page.lines[0]!.serving + 10);
+    expect(page.raw).not.toContain('retry: 1000');
+    expect(page.raw).not.toContain('a comment');
+    expect(page.raw).toMatch(/^retry: \d+$/m);
+  }
+  // The pages that joined in different seconds are written in different seconds, not all in one turn.
+  const seconds = new Set(pages.map((p) => Math.floor((p.lines[1]!.at - began) / 1_000)));
+  expect(seconds.size).toBe(3);
+
+  // Past the gateway's most (20), a page is answered 503 and polls instead.
+  const more = await Promise.all(Array.from({ length: 6 }, follow));
+  expect(more.map((p) => p.response.status).sort()).toEqual([200, 200, 200, 200, 200, 503]);
+  const refused = more.find((p) => p.response.status === 503)!.response;
+  expect(refused.headers.get('retry-after')).toBe('5');
+  expect(await refused.json()).toMatchObject({ code: 'too_many_streams' });
+
+  // When the last page leaves, the gateway stops following the student service.
+  for (const page of [...pages, ...more]) page.close();
+  await sleep(300);
+  expect(upstreamStreams.size).toBe(0);
+}, 20_000);
+
+test('when the student service ends the stream, then the gateway follows it again and its pages keep their connection and hear the line', async () => {
+  opened = 0;
+  const page = await follow();
+  await sleep(300);
+  expect(opened).toBe(1);
+  for (const res of upstreamStreams) res.end();
+  // Followed again after a second; the page is told at its next slot.
+  await sleep(6_000);
+  expect(opened).toBe(2);
+  const heard = page.lines.length;
+  expect(heard).toBeGreaterThanOrEqual(2);
+  expect(page.lines[heard - 1]!.serving).toBeGreaterThan(page.lines[0]!.serving);
+  page.close();
+}, 15_000);
+
+test('when the gateway drains, then its pages’ streams end (their EventSource comes back to another gateway)', async () => {
+  const page = await follow();
+  await sleep(200);
+  await gateway.stop();
+  await page.ended;
+  expect(page.lines.length).toBeGreaterThanOrEqual(1);
+  gateway = await start({
+    config: gatewayConfig({ STUDENT_URL: student.url }),
+    logger: silentLogger,
+  });
+});
