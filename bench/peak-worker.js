@@ -181,13 +181,20 @@ async function startInTurn(student, l) {
   record('place in line', started);
   const since = Date.now();
   const { ticket } = started.body.waiting;
+  let askedAt = Date.now();
   while (started.status === 202) {
-    if (!(await followLine(ticket))) {
+    const served = await followLine(ticket);
+    // The service answers a link that waits from memory for a second (the same 202). The page asks again at its
+    // stream's next figures; a new stream here tells its figures at once, so ask no sooner than 1.5 s after the
+    // last Start, never in a loop.
+    await sleep(Math.max(0, askedAt + 1_500 - Date.now()));
+    if (!served) {
       await sleep(started.body.waiting.checkAfterSeconds * 1000 * between(0.7, 1));
       const line = record('waiting room', await call('GET', '/api/waiting-room'));
       if (line.status === 200 && line.body.serving < ticket) continue;
     }
     started = await call('POST', `${l}/start`);
+    askedAt = Date.now();
     record(started.status === 202 ? 'place in line' : 'start', started);
   }
   student.waitedMs = Date.now() - since;

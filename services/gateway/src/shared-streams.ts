@@ -23,19 +23,20 @@ interface Followed {
 }
 
 /**
- * The interval's slots: a client is written in the slot of the moment it came, so the pages told at once are the few
- * that came within the same 100 ms. Told in one turn a second, the pages whose turn had come pressed Start together
- * and the burst read as pressure at the student service (docs/benchmarks.md, "The line's stream").
+ * The interval's slots: a client is written in a slot of its own, chosen at random, so the pages told at once are a
+ * few picked from the whole line. Pages in a slot by when they came were the pages of neighbouring tickets, so those
+ * whose turn had come were told in one turn and pressed Start together: the burst read as warmth at the student
+ * service, and the line crept (docs/benchmarks.md, "The line's stream").
  */
 const SLOT_MS = 100;
 const RECONNECT_MAX_MS = 10_000;
 
 /**
  * Event streams that are the same for everyone (the waiting room's line): the gateway follows the upstream's stream
- * once per path and tells each of its clients the newest event at once and then every `everyMs`, their writes spread
- * over the interval in slots of 100 ms. Thousands of waiting pages cost one upstream stream and a write each per
+ * once per path and tells each of its clients the newest event at once and then at least every `everyMs`, their writes
+ * spread over the interval in slots of 100 ms chosen at random. Thousands of waiting pages cost one upstream stream and a write each per
  * `everyMs`, not a request each every few seconds. The upstream's own events (every second) are never forwarded as
- * they come: a client gets at most one write per `everyMs`. An upstream that ends or fails is followed again (after
+ * they come: after its first, a client gets one write per `everyMs`. An upstream that ends or fails is followed again (after
  * 1 s, doubling to 10 s) while anyone listens; meanwhile clients keep their connection and hear nothing new.
  */
 export function sharedStreams(options: SharedStreamsOptions) {
@@ -152,8 +153,7 @@ export function sharedStreams(options: SharedStreamsOptions) {
         followed.set(path, stream);
       }
       if (stream.latest) res.write(stream.latest);
-      // Its next write comes a whole interval after this one: the slot the pass before this one had.
-      const slot = (tick + slots - 1) % slots;
+      const slot = Math.floor(Math.random() * slots);
       stream.clients.set(res, slot);
       stream.bySlot[slot]!.add(res);
       clientCount++;
