@@ -16,8 +16,9 @@ interface Followed {
   clients: Map<ServerResponse, number>;
   /** The same clients by slot: a pass writes one slot's clients without looking at the others. */
   bySlot: Array<Set<ServerResponse>>;
-  /** The newest event with data, as the upstream sent it. */
+  /** The newest event with data, as the upstream sent it, and when it came. */
   latest?: Buffer;
+  latestAt: number;
   upstream?: AbortController;
   retryMs: number;
 }
@@ -29,6 +30,11 @@ interface Followed {
  * service, and the line crept (docs/benchmarks.md, "The line's stream").
  */
 const SLOT_MS = 100;
+/**
+ * Figures older than this are not told again: while the upstream is away the pages hear nothing, and after 10 s of
+ * silence they poll, rather than being told the same old figures as if new.
+ */
+const STALE_MS = 3_000;
 const RECONNECT_MAX_MS = 10_000;
 
 /**
@@ -37,7 +43,8 @@ const RECONNECT_MAX_MS = 10_000;
  * spread over the interval in slots of 100 ms chosen at random. Thousands of waiting pages cost one upstream stream and a write each per
  * `everyMs`, not a request each every few seconds. The upstream's own events (every second) are never forwarded as
  * they come: after its first, a client gets one write per `everyMs`. An upstream that ends or fails is followed again (after
- * 1 s, doubling to 10 s) while anyone listens; meanwhile clients keep their connection and hear nothing new.
+ * 1 s, doubling to 10 s) while anyone listens; meanwhile clients keep their connection, and once the newest figures
+ * are 3 s old they hear nothing until the upstream speaks again.
  */
 export function sharedStreams(options: SharedStreamsOptions) {
   const { logger } = options;
@@ -49,8 +56,9 @@ export function sharedStreams(options: SharedStreamsOptions) {
 
   const pass = () => {
     const slot = tick++ % slots;
+    const now = Date.now();
     for (const stream of followed.values()) {
-      if (!stream.latest) continue;
+      if (!stream.latest || now - stream.latestAt > STALE_MS) continue;
       for (const res of stream.bySlot[slot]!) res.write(stream.latest);
     }
   };
@@ -77,6 +85,7 @@ export function sharedStreams(options: SharedStreamsOptions) {
           if (!/^data:/m.test(block)) continue;
           const first = !stream.latest;
           stream.latest = Buffer.from(`${block}\n\n`);
+          stream.latestAt = Date.now();
           // Those who joined before the first event hear it at once, not at their slot.
           if (first) for (const client of stream.clients.keys()) client.write(stream.latest);
         }
@@ -149,10 +158,11 @@ export function sharedStreams(options: SharedStreamsOptions) {
           clients: new Map(),
           bySlot: Array.from({ length: slots }, () => new Set<ServerResponse>()),
           retryMs: 1_000,
+          latestAt: 0,
         };
         followed.set(path, stream);
       }
-      if (stream.latest) res.write(stream.latest);
+      if (stream.latest && Date.now() - stream.latestAt <= STALE_MS) res.write(stream.latest);
       const slot = Math.floor(Math.random() * slots);
       stream.clients.set(res, slot);
       stream.bySlot[slot]!.add(res);
