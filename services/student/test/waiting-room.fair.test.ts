@@ -263,9 +263,10 @@ test('when a gateway follows the line, then it hears what GET /api/waiting-room 
   expect(heard[2]!.at - heard[0]!.at).toBeGreaterThan(1_500);
   expect(heard[2]!.at - heard[0]!.at).toBeLessThan(3_500);
 
-  // 64 followers at most on one replica: the 65th is refused and told when to come back.
+  // 64 followers at most on one replica: the 65th is refused and told when to come back. (The follower above may not
+  // have left yet: one of these 64 may be the one refused.)
   const held = await Promise.all(Array.from({ length: 64 }, () => fetch(`${h.url}/api/waiting-room/events`)));
-  expect(new Set(held.map((r) => r.status))).toEqual(new Set([200]));
+  expect(held.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(63);
   const refused = await fetch(`${h.url}/api/waiting-room/events`);
   expect(refused.status).toBe(429);
   expect(refused.headers.get('retry-after')).toBe('5');
