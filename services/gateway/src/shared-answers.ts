@@ -8,6 +8,15 @@ interface SharedAnswer {
   body: Buffer;
 }
 
+/** The gateway's headers for an answer (a flat name, value list), its Cache-Control replaced by `value`. */
+export function withCacheControl(headers: readonly string[], value: string): string[] {
+  const own: string[] = [];
+  for (let i = 0; i < headers.length; i += 2) {
+    if (headers[i]!.toLowerCase() !== 'cache-control') own.push(headers[i]!, headers[i + 1]!);
+  }
+  return [...own, 'cache-control', value];
+}
+
 /**
  * Answers that are the same for everyone (the waiting room's line), fetched from the upstream at most once per
  * `freshMs` per path and served from memory to every caller meanwhile: thousands of waiting pages asking every few
@@ -52,14 +61,11 @@ export function sharedAnswers(timeoutMs: number) {
         );
       }
       const answer = await entry.answer;
-      const own: string[] = [];
-      for (let i = 0; i < headers.length; i += 2) {
-        if (headers[i]!.toLowerCase() !== 'cache-control') own.push(headers[i]!, headers[i + 1]!);
-      }
       res.writeHead(answer.status, [
-        ...own,
-        'cache-control',
-        answer.status === 200 ? `public, max-age=${Math.max(1, Math.round(freshMs / 1000))}` : 'no-store',
+        ...withCacheControl(
+          headers,
+          answer.status === 200 ? `public, max-age=${Math.max(1, Math.round(freshMs / 1000))}` : 'no-store',
+        ),
         'content-type',
         answer.contentType,
         'content-length',

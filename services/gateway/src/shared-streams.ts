@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@readiness/kit/logger';
 import { sendJson, type ProxyTarget } from './proxy';
+import { withCacheControl } from './shared-answers';
 
 export interface SharedStreamsOptions {
   logger: Logger;
@@ -136,14 +137,8 @@ export function sharedStreams(options: SharedStreamsOptions) {
         ]);
         return;
       }
-      const own: string[] = [];
-      for (let i = 0; i < headers.length; i += 2) {
-        if (headers[i]!.toLowerCase() !== 'cache-control') own.push(headers[i]!, headers[i + 1]!);
-      }
       res.writeHead(200, [
-        ...own,
-        'cache-control',
-        'no-store',
+        ...withCacheControl(headers, 'no-store'),
         'content-type',
         'text/event-stream; charset=utf-8',
         'x-accel-buffering',

@@ -2,7 +2,7 @@ import { adminClaims } from '@readiness/kit/auth';
 import { AppError } from '@readiness/kit/errors';
 import { z } from 'zod';
 import { lineOut } from './pages/page-schemas';
-import { openEventStream } from './event-stream';
+import { eventStream } from './event-stream';
 import { jsonBody } from './json-body';
 import { TAGS, operation } from './operation';
 
@@ -62,34 +62,18 @@ export const waitingRoomOperations = {
       },
       429: 'This replica already serves its most followers (see Retry-After)',
     },
-    async handle({ res, req }, { waitingRoom }) {
-      let ended = false;
+    handle({ res, req }, { waitingRoom }) {
+      const stream = eventStream(req, res, { event: 'line', retryMs: 1000 });
       const following = waitingRoom.followers.follow({
-        send(line) {
-          if (ended) return;
-          if (!res.headersSent) openEventStream(res, 1000);
-          res.write(
-            `event: line\ndata: ${JSON.stringify({ ...line, serverNow: new Date().toISOString() })}\n\n`,
-          );
-        },
-        end() {
-          if (ended) return;
-          ended = true;
-          res.end();
-        },
+        send: (line) => stream.sink.send({ ...line, serverNow: new Date().toISOString() }),
+        end: stream.sink.end,
       });
       if (!following) {
         throw new AppError('too_many_streams', 'Too many followers of the line on this replica', 429, {
           details: { retryAfterSeconds: 5 },
         });
       }
-      const stop = () => {
-        ended = true;
-        following.close();
-      };
-      if (res.destroyed) return stop();
-      req.socket.setTimeout(0);
-      res.on('close', stop);
+      stream.hold(following);
     },
   }),
   'GET /api/admin/students/waiting-room': operation({

@@ -1,5 +1,4 @@
-import type { AttemptMessage } from '../../../domain/attempts';
-import { openEventStream } from '../event-stream';
+import { eventStream } from '../event-stream';
 import { TAGS, operation } from '../operation';
 import { INVALID_LINK, tokenParams } from './invitation-link';
 
@@ -20,38 +19,14 @@ export const eventOperations = {
       429: 'Too many streams open for this link, from this client address, or on this replica (see Retry-After)',
     },
     async handle({ params, req, res }, { attempts }) {
-      let ended = false;
+      const stream = eventStream(req, res, { event: 'attempt', retryMs: 3000 });
       const opener = { token: params.token, address: req.ip ?? req.socket.remoteAddress ?? 'unknown' };
-      const following = await attempts.streams.follow(opener, {
-        send(message: AttemptMessage) {
-          if (ended) return;
-          if (!res.headersSent) {
-            // Headers go with the first event: a refused link is still answered as JSON before it.
-            openEventStream(res, 3000);
-          }
-          res.write(`event: attempt\ndata: ${JSON.stringify(message)}\n\n`);
-        },
-        ping() {
-          if (!ended) res.write(': ping\n\n');
-        },
-        end() {
-          if (ended) return;
-          ended = true;
-          res.end();
-        },
-      });
+      const following = await attempts.streams.follow(opener, stream.sink);
       if (!following) {
         res.status(204).end();
         return;
       }
-      const stop = () => {
-        ended = true;
-        following.close();
-      };
-      // A page that left while its attempt was read is gone already: its close event will not come again.
-      if (res.destroyed) return stop();
-      req.socket.setTimeout(0);
-      res.on('close', stop);
+      stream.hold(following);
     },
   }),
 };
