@@ -52,15 +52,21 @@ export function sharedStreams(options: SharedStreamsOptions) {
   const slots = Math.max(1, Math.round(options.everyMs / SLOT_MS));
   const followed = new Map<string, Followed>();
   let clientCount = 0;
-  let tick = 0;
+  /** The last slot written, counted from the epoch in slots of 100 ms. */
+  let lastSlot: number | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
 
+  // Slots follow the clock, not the count of passes: a pass that comes late (a busy event loop at the peak) writes
+  // every slot it missed, so each client is still told every `everyMs`, not every `everyMs` plus the lag of 50 passes.
   const pass = () => {
-    const slot = tick++ % slots;
     const now = Date.now();
+    const current = Math.floor(now / SLOT_MS);
+    const from = lastSlot === undefined ? current : Math.max(lastSlot + 1, current - slots + 1);
+    lastSlot = current;
     for (const stream of followed.values()) {
       if (!stream.latest || now - stream.latestAt > STALE_MS) continue;
-      for (const res of stream.bySlot[slot]!) res.write(stream.latest);
+      for (let slot = from; slot <= current; slot++)
+        for (const res of stream.bySlot[slot % slots]!) res.write(stream.latest);
     }
   };
 
@@ -117,6 +123,7 @@ export function sharedStreams(options: SharedStreamsOptions) {
     if (clientCount === 0 && timer) {
       clearInterval(timer);
       timer = undefined;
+      lastSlot = undefined;
     }
   };
 

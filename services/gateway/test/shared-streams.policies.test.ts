@@ -91,6 +91,15 @@ async function follow(): Promise<Followed> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Waits until `done()` holds, or fails after `withinMs`: a loaded machine's timers may come late. */
+async function until(done: () => boolean, withinMs: number, what: string) {
+  const started = Date.now();
+  while (!done()) {
+    if (Date.now() - started > withinMs) throw new Error(`not within ${withinMs} ms: ${what}`);
+    await sleep(50);
+  }
+}
+
 test('when many waiting pages follow the line, then the student service is followed once, each page is told at once and then every 5 s at a moment of its own, and no limit of one address counts them', async () => {
   opened = 0;
   const began = Date.now();
@@ -100,21 +109,20 @@ test('when many waiting pages follow the line, then the student service is follo
   expect(headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
   expect(headers.get('cache-control')).toBe('no-store');
   expect(headers.get('x-content-type-options')).toBe('nosniff');
-  await sleep(10_500);
+  await until(() => pages.every((p) => p.lines.length >= 3), 20_000, 'every page told three times');
+  const heardFor = Date.now() - began;
   expect(opened).toBe(1);
   for (const page of pages) {
-    // Told at once, then in its slot of the next 5 s, then every 5 s after that: three or four times in 10.5 s (four
-    // when its slot comes within the first half second), where the upstream sent 105 events.
-    expect(page.lines[0]!.at - began).toBeLessThan(1_000);
-    expect(page.lines.length).toBeGreaterThanOrEqual(3);
-    expect(page.lines.length).toBeLessThanOrEqual(4);
-    expect(page.lines[1]!.at - page.lines[0]!.at).toBeLessThan(6_500);
+    // Told at once, then in its slot of the next 5 s, then every 5 s after that, where the upstream sent ten events a
+    // second: at most one more than once per 5 s.
+    expect(page.lines[0]!.at - began).toBeLessThan(2_000);
+    expect(page.lines.length).toBeLessThanOrEqual(Math.ceil(heardFor / 5_000) + 1);
     for (let i = 2; i < page.lines.length; i++) {
-      expect(page.lines[i]!.at - page.lines[i - 1]!.at).toBeGreaterThan(4_000);
-      expect(page.lines[i]!.at - page.lines[i - 1]!.at).toBeLessThan(6_500);
+      expect(page.lines[i]!.at - page.lines[i - 1]!.at).toBeGreaterThan(3_500);
+      expect(page.lines[i]!.at - page.lines[i - 1]!.at).toBeLessThan(7_500);
     }
     // Always the newest figures, never the upstream's retry field or comments.
-    expect(page.lines[2]!.serving).toBeGreaterThan(page.lines[1]!.serving + 30);
+    expect(page.lines[2]!.serving).toBeGreaterThan(page.lines[1]!.serving + 10);
     expect(page.raw).not.toContain('retry: 1000');
     expect(page.raw).not.toContain('a comment');
     expect(page.raw).toMatch(/^retry: \d+$/m);
@@ -133,24 +141,46 @@ test('when many waiting pages follow the line, then the student service is follo
 
   // When the last page leaves, the gateway stops following the student service.
   for (const page of [...pages, ...more]) page.close();
-  await sleep(300);
-  expect(upstreamStreams.size).toBe(0);
-}, 20_000);
+  await until(() => upstreamStreams.size === 0, 5_000, 'the upstream stream closed');
+}, 40_000);
+
+test('when the gateway is busy (its passes come late), then each page is still told every 5 s, not every 5 s and the lag of every pass', async () => {
+  const pages = await Promise.all(Array.from({ length: 5 }, follow));
+  await until(() => pages.every((p) => p.lines.length >= 1), 5_000, 'every page told at once');
+  // The event loop busy 400 ms of every 500 ms for 11 s: a pass every 100 ms comes every 400 ms or so.
+  const began = Date.now();
+  while (Date.now() - began < 11_000) {
+    const busyUntil = Date.now() + 400;
+    while (Date.now() < busyUntil);
+    await sleep(100);
+  }
+  await sleep(200);
+  for (const page of pages) {
+    const told = page.lines.filter((line) => line.at > began).length;
+    expect(told).toBeGreaterThanOrEqual(2);
+    expect(told).toBeLessThanOrEqual(3);
+  }
+  for (const page of pages) page.close();
+  await until(() => upstreamStreams.size === 0, 5_000, 'the upstream stream closed');
+}, 30_000);
 
 test('when the student service ends the stream, then the gateway follows it again and its pages keep their connection and hear the line', async () => {
   opened = 0;
   const page = await follow();
-  await sleep(300);
-  expect(opened).toBe(1);
+  await until(
+    () => opened === 1 && upstreamStreams.size === 1 && page.lines.length >= 1,
+    5_000,
+    'followed once',
+  );
+  const before = page.lines[0]!.serving;
   for (const res of upstreamStreams) res.end();
-  // Followed again after a second; the page is told at its next slot.
-  await sleep(6_000);
+  // Followed again after a second; the page is told at its next slot, on the same connection.
+  await until(() => opened === 2, 8_000, 'followed again');
+  await until(() => page.lines.some((line) => line.serving > before + 5), 10_000, 'newer figures heard');
   expect(opened).toBe(2);
-  const heard = page.lines.length;
-  expect(heard).toBeGreaterThanOrEqual(2);
-  expect(page.lines[heard - 1]!.serving).toBeGreaterThan(page.lines[0]!.serving);
   page.close();
-}, 15_000);
+  await until(() => upstreamStreams.size === 0, 5_000, 'the upstream stream closed');
+}, 30_000);
 
 test('when the student service stays away, then its pages are not told the old figures as new: they hear nothing once those are 3 s old (and poll), and hear the line again when it is back', async () => {
   const page = await follow();
