@@ -386,6 +386,7 @@ async function main() {
         RATE_LIMIT_API: '100000000',
         RATE_LIMIT_STUDENT: '100000000',
         RATE_LIMIT_STUDENT_WRITES: '100000000',
+        LINE_STREAMS_PER_ADDRESS: '100000000',
       },
       ...(STUDENT_POOL ? { student: { DATABASE_POOL_MAX: STUDENT_POOL } } : {}),
     },

@@ -51,6 +51,12 @@ export const configSchema = z
      */
     LINE_STREAMS_MAX: positiveInt(20_000),
     /**
+     * Of those, the pages one client address may hold open at once (a school's network is one address for all its
+     * students); past it a page of that address is answered 429 and polls. One address's flood cannot take the
+     * gateway's streams from everyone else.
+     */
+    LINE_STREAMS_PER_ADDRESS: positiveInt(1_000),
+    /**
      * Connections this gateway keeps to one service at once. Enough for every call in flight at the peak: a submit
      * holds one while it waits for its result, and a call short of a connection waits here, unseen by the service.
      */

@@ -91,6 +91,7 @@ export function createEdge(deps: {
     logger: deps.logger,
     everyMs: LINE_EVERY_MS,
     maxClients: config.LINE_STREAMS_MAX,
+    maxPerAddress: config.LINE_STREAMS_PER_ADDRESS,
   });
   const arrivals = arrivalGate({ limit: config.STUDENT_ARRIVALS_IN_FLIGHT, registry: deps.registry });
 
@@ -139,7 +140,7 @@ export function createEdge(deps: {
         if (res.destroyed) return;
       }
       if (rule.sharedStream && req.method === 'GET') {
-        streams.open(req, res, target, path, headers);
+        streams.open(req, res, { target, path, address, headers });
         return;
       }
       if (rule.sharedForMs && req.method === 'GET') {

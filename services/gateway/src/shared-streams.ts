@@ -9,12 +9,24 @@ export interface SharedStreamsOptions {
   everyMs: number;
   /** Clients one gateway holds on all shared streams together; past it a 503 (the page polls instead). */
   maxClients: number;
+  /** Of those, the clients of one address; past it a 429 for that address only (its page polls instead). */
+  maxPerAddress: number;
+}
+
+/** The stream a client asks for, and who asks. */
+export interface SharedStreamRequest {
+  target: ProxyTarget;
+  path: string;
+  /** The client's address as the gateway's limits count it (`TRUSTED_PROXIES`). */
+  address: string;
+  /** The gateway's answer headers (their Cache-Control is replaced). */
+  headers: readonly string[];
 }
 
 interface Followed {
   target: ProxyTarget;
-  /** Client → the slot of the interval in which it is written. */
-  clients: Map<ServerResponse, number>;
+  /** Client → the slot of the interval in which it is written, and its address. */
+  clients: Map<ServerResponse, { slot: number; address: string }>;
   /** The same clients by slot: a pass writes one slot's clients without looking at the others. */
   bySlot: Array<Set<ServerResponse>>;
   /** The newest event with data, as the upstream sent it, and when it came. */
@@ -52,6 +64,8 @@ export function sharedStreams(options: SharedStreamsOptions) {
   const slots = Math.max(1, Math.round(options.everyMs / SLOT_MS));
   const followed = new Map<string, Followed>();
   let clientCount = 0;
+  /** Open clients by address; an address with none is not kept. */
+  const byAddress = new Map<string, number>();
   /** The last slot written, counted from the epoch in slots of 100 ms. */
   let lastSlot: number | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -111,11 +125,15 @@ export function sharedStreams(options: SharedStreamsOptions) {
   }
 
   const leave = (path: string, stream: Followed, res: ServerResponse) => {
-    const slot = stream.clients.get(res);
-    if (slot === undefined) return;
+    const client = stream.clients.get(res);
+    if (!client) return;
+    const { slot, address } = client;
     stream.clients.delete(res);
     stream.bySlot[slot]!.delete(res);
     clientCount--;
+    const held = (byAddress.get(address) ?? 1) - 1;
+    if (held > 0) byAddress.set(address, held);
+    else byAddress.delete(address);
     if (stream.clients.size === 0) {
       stream.upstream?.abort();
       followed.delete(path);
@@ -128,22 +146,20 @@ export function sharedStreams(options: SharedStreamsOptions) {
   };
 
   return {
-    /** Opens a client's stream on `path` with the gateway's `headers` (its Cache-Control replaced). */
-    open(
-      req: IncomingMessage,
-      res: ServerResponse,
-      target: ProxyTarget,
-      path: string,
-      headers: readonly string[],
-    ) {
+    /** Opens a client's stream on `path`, or refuses it when this gateway or the client's address holds its most. */
+    open(req: IncomingMessage, res: ServerResponse, { target, path, address, headers }: SharedStreamRequest) {
+      const refuse = (status: number, message: string) =>
+        sendJson(res, status, message, 'too_many_streams', [...headers, 'retry-after', '5']);
       if (clientCount >= options.maxClients) {
-        sendJson(res, 503, 'Too many pages follow the line on this gateway', 'too_many_streams', [
-          ...headers,
-          'retry-after',
-          '5',
-        ]);
+        refuse(503, 'Too many pages follow the line on this gateway');
         return;
       }
+      const held = byAddress.get(address) ?? 0;
+      if (held >= options.maxPerAddress) {
+        refuse(429, 'Too many pages follow the line from this address');
+        return;
+      }
+      byAddress.set(address, held + 1);
       res.writeHead(200, [
         ...withCacheControl(headers, 'no-store'),
         'content-type',
@@ -166,7 +182,7 @@ export function sharedStreams(options: SharedStreamsOptions) {
       }
       if (stream.latest && Date.now() - stream.latestAt <= STALE_MS) res.write(stream.latest);
       const slot = Math.floor(Math.random() * slots);
-      stream.clients.set(res, slot);
+      stream.clients.set(res, { slot, address });
       stream.bySlot[slot]!.add(res);
       clientCount++;
       timer ??= setInterval(pass, SLOT_MS);

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { Response as ExpressResponse } from 'express';
 import { start, type RunningGateway } from '../src/service';
 import { gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
@@ -41,6 +43,7 @@ beforeAll(async () => {
       LINE_STREAMS_MAX: '20',
       RATE_LIMIT_STUDENT: '5',
       RATE_LIMIT_API: '5',
+      SHUTDOWN_GRACE_SECONDS: '4',
     }),
     logger: silentLogger,
   });
@@ -56,13 +59,15 @@ interface Followed {
   /** The `line` events heard, each with when it came. */
   lines: Array<{ at: number; serving: number }>;
   raw: string;
+  /** The body of an answer other than 200. */
+  refusal?: Record<string, unknown>;
   ended: Promise<void>;
   close(): void;
 }
 
-async function follow(): Promise<Followed> {
+async function follow(on: RunningGateway = gateway, headers: Record<string, string> = {}): Promise<Followed> {
   const controller = new AbortController();
-  const response = await fetch(`${gateway.url}/api/waiting-room/events`, { signal: controller.signal });
+  const response = await fetch(`${on.url}/api/waiting-room/events`, { signal: controller.signal, headers });
   const followed: Followed = {
     response,
     lines: [],
@@ -70,7 +75,11 @@ async function follow(): Promise<Followed> {
     ended: Promise.resolve(),
     close: () => controller.abort(),
   };
-  if (response.status !== 200 || !response.body) return followed;
+  if (response.status !== 200 || !response.body) {
+    // A refusal is read to its end, as a browser does, so its connection is free again.
+    followed.refusal = (await response.json()) as Record<string, unknown>;
+    return followed;
+  }
   const decoder = new TextDecoder();
   followed.ended = (async () => {
     try {
@@ -103,7 +112,7 @@ async function until(done: () => boolean, withinMs: number, what: string) {
 test('when many waiting pages follow the line, then the student service is followed once, each page is told at once and then every 5 s at a moment of its own, and no limit of one address counts them', async () => {
   opened = 0;
   const began = Date.now();
-  const pages = await Promise.all(Array.from({ length: 15 }, follow));
+  const pages = await Promise.all(Array.from({ length: 15 }, () => follow()));
   expect(pages.map((p) => p.response.status)).toEqual(Array(15).fill(200));
   const headers = pages[0]!.response.headers;
   expect(headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
@@ -133,19 +142,58 @@ test('when many waiting pages follow the line, then the student service is follo
   expect(seconds.size).toBeGreaterThanOrEqual(3);
 
   // Past the gateway's most (20), a page is answered 503 and polls instead.
-  const more = await Promise.all(Array.from({ length: 6 }, follow));
+  const more = await Promise.all(Array.from({ length: 6 }, () => follow()));
   expect(more.map((p) => p.response.status).sort()).toEqual([200, 200, 200, 200, 200, 503]);
   const refused = more.find((p) => p.response.status === 503)!.response;
   expect(refused.headers.get('retry-after')).toBe('5');
-  expect(await refused.json()).toMatchObject({ code: 'too_many_streams' });
+  expect(more.find((p) => p.response.status === 503)!.refusal).toMatchObject({ code: 'too_many_streams' });
 
   // When the last page leaves, the gateway stops following the student service.
   for (const page of [...pages, ...more]) page.close();
   await until(() => upstreamStreams.size === 0, 5_000, 'the upstream stream closed');
 }, 40_000);
 
+test('when one address opens more streams than it may, then only its extra pages are refused (429, they poll), a forged X-Forwarded-For does not count as another address, and a page that leaves frees its place', async () => {
+  const strict = await start({
+    config: gatewayConfig({
+      STUDENT_URL: student.url,
+      LINE_STREAMS_PER_ADDRESS: '3',
+      // The test's fetch keeps an aborted stream's connection open: its stop need not wait 10 s for it.
+      SHUTDOWN_GRACE_SECONDS: '1',
+    }),
+    logger: silentLogger,
+  });
+  try {
+    const pages = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => follow(strict, { 'x-forwarded-for': `203.0.113.${i + 1}` })),
+    );
+    expect(pages.map((p) => p.response.status)).toEqual([200, 200, 200]);
+    // The same socket's address behind a made-up proxy chain: still the fourth page of 127.0.0.1.
+    const forged = await follow(strict, { 'x-forwarded-for': '198.51.100.7, 10.0.0.1' });
+    expect(forged.response.status).toBe(429);
+    expect(forged.response.headers.get('retry-after')).toBe('5');
+    expect(forged.refusal).toMatchObject({
+      code: 'too_many_streams',
+      message: 'Too many pages follow the line from this address',
+    });
+    await until(() => pages.every((p) => p.lines.length >= 1), 5_000, 'the admitted pages told the line');
+    pages[0]!.close();
+    // Its place is free once the gateway has seen it go.
+    const left = Date.now();
+    let again = await follow(strict);
+    while (again.response.status !== 200 && Date.now() - left < 5_000) {
+      await sleep(100);
+      again = await follow(strict);
+    }
+    expect(again.response.status).toBe(200);
+    for (const page of [...pages, again]) page.close();
+  } finally {
+    await strict.stop();
+  }
+}, 30_000);
+
 test('when the gateway is busy (its passes come late), then each page is still told every 5 s, not every 5 s and the lag of every pass', async () => {
-  const pages = await Promise.all(Array.from({ length: 5 }, follow));
+  const pages = await Promise.all(Array.from({ length: 5 }, () => follow()));
   await until(() => pages.every((p) => p.lines.length >= 1), 5_000, 'every page told at once');
   // The event loop busy 400 ms of every 500 ms for 11 s: a pass every 100 ms comes every 400 ms or so.
   const began = Date.now();
@@ -200,12 +248,22 @@ test('when the student service stays away, then its pages are not told the old f
   page.close();
 }, 35_000);
 
-test('when the gateway drains, then its pages’ streams end (their EventSource comes back to another gateway)', async () => {
+test('when the gateway drains, then its pages’ streams and their connections end at once (their EventSource comes back to another gateway)', async () => {
   const page = await follow();
-  await sleep(200);
-  await gateway.stop();
+  // A page as a browser holds it: a kept-alive connection, which the gateway must close with the stream.
+  const agent = new http.Agent({ keepAlive: true });
+  const browser = http.get(`${gateway.url}/api/waiting-room/events`, { agent });
+  const socket = await new Promise<Socket>((resolve) => browser.on('socket', resolve));
+  const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+  await new Promise((resolve) => browser.on('response', (res) => res.once('data', resolve)));
+  const stopping = Date.now();
+  const stopped = gateway.stop();
   await page.ended;
   expect(page.lines.length).toBeGreaterThanOrEqual(1);
+  // Well within the grace period (4 s here), which a connection left open would use up.
+  expect((await closed) - stopping).toBeLessThan(2_000);
+  await stopped;
+  agent.destroy();
   gateway = await start({
     config: gatewayConfig({ STUDENT_URL: student.url }),
     logger: silentLogger,
