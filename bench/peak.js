@@ -1107,8 +1107,9 @@ function bareSection(f, serverCpu) {
   const c = f.journeyCounts ?? {};
   const per = (v, count) => (v === undefined ? '–' : (v / count).toFixed(2));
   const productCounts = [
+    // The figures the gateway writes on an open stream (`line told`) are not calls: the stream is one (`line stream`).
     per(
-      Object.values(f.calls).reduce((a, x) => a + x.calls, 0),
+      Object.entries(f.calls).reduce((a, [name, x]) => (name === 'line told' ? a : a + x.calls), 0),
       n,
     ),
     per(c.commits, n),
