@@ -24,6 +24,8 @@ import {
 
 /** How often a waiting page following the line's stream is told it (docs/waiting-room.md). */
 const LINE_EVERY_MS = 5_000;
+/** How long a busy gateway may take to tell every page once: under the 10 s of silence after which a page polls. */
+const LINE_LONGEST_ROUND_MS = 8_000;
 /** A stream's longest silence before it is cut (its service sends a comment every 20 s). */
 const STREAM_IDLE_MS = 60_000;
 
@@ -90,6 +92,7 @@ export function createEdge(deps: {
   const streams = sharedStreams({
     logger: deps.logger,
     everyMs: LINE_EVERY_MS,
+    longestRoundMs: LINE_LONGEST_ROUND_MS,
     maxClients: config.LINE_STREAMS_MAX,
     maxPerAddress: config.LINE_STREAMS_PER_ADDRESS,
   });

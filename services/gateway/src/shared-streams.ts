@@ -7,6 +7,8 @@ export interface SharedStreamsOptions {
   logger: Logger;
   /** Each client is told the newest event about this often (its writes spread over the interval). */
   everyMs: number;
+  /** On a busy event loop the interval stretches, up to this. */
+  longestRoundMs: number;
   /** Clients one gateway holds on all shared streams together; past it a 503 (the page polls instead). */
   maxClients: number;
   /** Of those, the clients of one address; past it a 429 for that address only (its page polls instead). */
@@ -66,22 +68,30 @@ export function sharedStreams(options: SharedStreamsOptions) {
   let clientCount = 0;
   /** Open clients by address; an address with none is not kept. */
   const byAddress = new Map<string, number>();
-  /** The last slot written, counted from the epoch in slots of 100 ms. */
-  let lastSlot: number | undefined;
+  /** The next slot to write, the slots owed to the clock (a fraction), and when the last pass came. */
+  let nextSlot = 0;
+  let owed = 0;
+  let lastPassAt: number | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
+  /** A round's longest: below the 10 s of silence after which a page polls, which costs the gateway four writes. */
+  const stretchedSlotMs = options.longestRoundMs / slots;
 
-  // Slots follow the clock, not the count of passes: a pass that comes late (a busy event loop at the peak) writes
-  // every slot it missed, so each client is still told every `everyMs`, not every `everyMs` plus the lag of 50 passes.
+  // One slot a pass while the passes keep time: a round of `everyMs`. When they come late (a busy event loop: the
+  // arrivals at the start of a peak), the round stretches, so a busy gateway tells the line less often and leaves its
+  // time to the arrivals, but never past `longestRoundMs`: a pass that late writes the slots the clock owes.
   const pass = () => {
     const now = Date.now();
-    const current = Math.floor(now / SLOT_MS);
-    const from = lastSlot === undefined ? current : Math.max(lastSlot + 1, current - slots + 1);
-    lastSlot = current;
+    const elapsed = lastPassAt === undefined ? SLOT_MS : now - lastPassAt;
+    lastPassAt = now;
+    owed = Math.min(slots, owed + Math.max(1, elapsed / stretchedSlotMs));
+    const due = Math.floor(owed);
+    owed -= due;
     for (const stream of followed.values()) {
       if (!stream.latest || now - stream.latestAt > STALE_MS) continue;
-      for (let slot = from; slot <= current; slot++)
-        for (const res of stream.bySlot[slot % slots]!) res.write(stream.latest);
+      for (let i = 0; i < due; i++)
+        for (const res of stream.bySlot[(nextSlot + i) % slots]!) res.write(stream.latest);
     }
+    nextSlot = (nextSlot + due) % slots;
   };
 
   async function follow(path: string, stream: Followed) {
@@ -141,7 +151,8 @@ export function sharedStreams(options: SharedStreamsOptions) {
     if (clientCount === 0 && timer) {
       clearInterval(timer);
       timer = undefined;
-      lastSlot = undefined;
+      lastPassAt = undefined;
+      owed = 0;
     }
   };
 

@@ -128,7 +128,8 @@ test('when many waiting pages follow the line, then the student service is follo
     expect(page.lines.length).toBeLessThanOrEqual(Math.ceil(heardFor / 5_000) + 1);
     for (let i = 2; i < page.lines.length; i++) {
       expect(page.lines[i]!.at - page.lines[i - 1]!.at).toBeGreaterThan(3_500);
-      expect(page.lines[i]!.at - page.lines[i - 1]!.at).toBeLessThan(7_500);
+      // A loaded machine's gateway may stretch its round, up to 8 s.
+      expect(page.lines[i]!.at - page.lines[i - 1]!.at).toBeLessThan(9_000);
     }
     // Always the newest figures, never the upstream's retry field or comments.
     expect(page.lines[2]!.serving).toBeGreaterThan(page.lines[1]!.serving + 10);
@@ -192,12 +193,13 @@ test('when one address opens more streams than it may, then only its extra pages
   }
 }, 30_000);
 
-test('when the gateway is busy (its passes come late), then each page is still told every 5 s, not every 5 s and the lag of every pass', async () => {
+test('when the gateway is busy (its passes come late), then its round stretches to tell the line less often, but each page is still told within 8 s, before it would poll', async () => {
   const pages = await Promise.all(Array.from({ length: 5 }, () => follow()));
   await until(() => pages.every((p) => p.lines.length >= 1), 5_000, 'every page told at once');
-  // The event loop busy 400 ms of every 500 ms for 11 s: a pass every 100 ms comes every 400 ms or so.
+  // The event loop busy 400 ms of every 500 ms for 18 s: a pass every 100 ms comes every 400–500 ms, so a round of
+  // one slot a pass would take 20–25 s, and the pages, silent for 10 s, would poll.
   const began = Date.now();
-  while (Date.now() - began < 11_000) {
+  while (Date.now() - began < 18_000) {
     const busyUntil = Date.now() + 400;
     while (Date.now() < busyUntil);
     await sleep(100);
@@ -205,12 +207,13 @@ test('when the gateway is busy (its passes come late), then each page is still t
   await sleep(200);
   for (const page of pages) {
     const told = page.lines.filter((line) => line.at > began).length;
+    // A round of 8 s: two or three times in 18 s; not every 5 s (four times) while the gateway is this busy.
     expect(told).toBeGreaterThanOrEqual(2);
     expect(told).toBeLessThanOrEqual(3);
   }
   for (const page of pages) page.close();
   await until(() => upstreamStreams.size === 0, 5_000, 'the upstream stream closed');
-}, 30_000);
+}, 40_000);
 
 test('when the student service ends the stream, then the gateway follows it again and its pages keep their connection and hear the line', async () => {
   opened = 0;
