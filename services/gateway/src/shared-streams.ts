@@ -54,12 +54,13 @@ const RECONNECT_MAX_MS = 10_000;
 
 /**
  * Event streams that are the same for everyone (the waiting room's line): the gateway follows the upstream's stream
- * once per path and tells each of its clients the newest event at once and then at least every `everyMs`, their writes
- * spread over the interval in slots of 100 ms chosen at random. Thousands of waiting pages cost one upstream stream and a write each per
- * `everyMs`, not a request each every few seconds. The upstream's own events (every second) are never forwarded as
- * they come: after its first, a client gets one write per `everyMs`. An upstream that ends or fails is followed again (after
- * 1 s, doubling to 10 s) while anyone listens; meanwhile clients keep their connection, and once the newest figures
- * are 3 s old they hear nothing until the upstream speaks again.
+ * once per path and tells each of its clients the newest event at once and then once a round: every `everyMs`, or up
+ * to `longestRoundMs` while its event loop is busy. The writes are spread over the round in slots of 100 ms chosen at
+ * random. Thousands of waiting pages cost one upstream stream and a write each per round, not a request each every
+ * few seconds; the upstream's own events (every second) are never forwarded as they come. At most `maxClients`
+ * clients (503 past it) and `maxPerAddress` from one address (429). An upstream that ends or fails is followed again
+ * (after 1 s, doubling to 10 s) while anyone listens; meanwhile clients keep their connection, and once the newest
+ * figures are 3 s old they hear nothing until the upstream speaks again.
  */
 export function sharedStreams(options: SharedStreamsOptions) {
   const { logger } = options;

@@ -106,6 +106,7 @@ export default {
   'results.detail.sections': 'Section Performance',
   'results.detail.sectionScore': 'Score',
   'results.detail.sectionQuestions': 'Questions',
+  // The SPEC's Section Performance card: 'x / y correct', x and y the section's correct answers and its questions.
   'results.detail.sectionCorrect': '{correct} / {questions} correct',
   'results.detail.yes': 'Yes',
   'results.detail.no': 'No',
