@@ -1,5 +1,5 @@
-// `make test`: every jest project, in five lanes, each with the workers that suit it: the component lane first, then
-// the two browser lanes, the fault lane and the rehearsals lane side by side; then one summary of them all
+// `make test`: every jest project, in six lanes, each with the workers that suit it: the component lane first, then
+// the three browser lanes, the fault lane and the rehearsals lane side by side; then one summary of them all
 // (tests/tools/test-summary.mjs). docs/testing.md says why the lanes are laid out so.
 //
 //   node tests/tools/run-lanes.mjs            every lane
@@ -20,12 +20,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const { SHARED_ORDER } = createRequire(import.meta.url)('../../web/e2e/sequencer.js');
+const { SHARED_ORDER, SECOND_PRODUCT } = createRequire(import.meta.url)('../../web/e2e/sequencer.js');
 const jest = path.join(root, 'node_modules/.bin/jest');
 
 /**
  * component: the projects that mostly wait (on PostgreSQL, the broker, timers) rather than compute, side by side.
- * e2e: the browser tests and HTTP journeys, one file at a time on the lane's shared product, in sequencer.js's order.
+ * e2e and e2e-2: the browser tests and HTTP journeys, one file at a time on the lane's shared product, in sequencer.js's
+ *   order; e2e-2 takes the files of SECOND_PRODUCT, on a shared product of its own, so that the two halves end together.
  * e2e-own: the browser files that start a product of their own, one at a time.
  * faults: QUALITY.md's fault scenarios (one file: about five minutes of bursts and faults alone, ten beside the others).
  * rehearsals: the traces, the restore and upgrade rehearsals and the images, each starting a whole stack.
@@ -41,6 +42,7 @@ const LANES = {
   ],
   // The path patterns go first: every word after --selectProjects is read as a project's name.
   e2e: [...browserFiles('shared'), '--selectProjects', 'e2e', '--maxWorkers=1'],
+  'e2e-2': [...browserFiles('second'), '--selectProjects', 'e2e', '--maxWorkers=1'],
   'e2e-own': [...browserFiles('own'), '--selectProjects', 'e2e', '--maxWorkers=1'],
   faults: ['tests/faults/', '--selectProjects', 'faults', '--maxWorkers=1'],
   rehearsals: ['tests/(traces|operations|images)/', '--selectProjects', 'faults', '--maxWorkers=1'],
@@ -54,10 +56,11 @@ const LANE_ENV = {
 };
 
 /**
- * The browser lane's files, as jest path patterns: those that run on the lane's shared product (the sequencer's
- * SHARED_ORDER), or the others, which start a product of their own (its settings, or data no other file touched) and
- * so need nothing of the shared one: they run as a lane of their own beside it. A new file that is in neither list
- * runs with the others and starts its own product when no shared one is there (web/e2e/support.ts).
+ * The browser lanes' files, as jest path patterns: those that run on a lane's shared product (the sequencer's
+ * SHARED_ORDER: `shared` the first half, `second` those of SECOND_PRODUCT), or the others (`own`), which start a product
+ * of their own (its settings, or data no other file touched) and so need nothing of a shared one: they run as a lane of
+ * their own beside them. A new file that is in neither list runs with the others and starts its own product when no
+ * shared one is there (web/e2e/support.ts).
  */
 function browserFiles(which) {
   const all = [
@@ -68,7 +71,9 @@ function browserFiles(which) {
       .filter((name) => name.endsWith('.e2e.test.ts'))
       .map((name) => `deploy/all-in-one/test/${name}`),
   ];
-  const chosen = all.filter((file) => SHARED_ORDER.includes(path.basename(file)) === (which === 'shared'));
+  const laneOf = (name) =>
+    !SHARED_ORDER.includes(name) ? 'own' : SECOND_PRODUCT.includes(name) ? 'second' : 'shared';
+  const chosen = all.filter((file) => laneOf(path.basename(file)) === which);
   return chosen.map((file) => `${file.replace(/[.]/g, '\\.')}$`);
 }
 
@@ -89,7 +94,7 @@ if (unknown.length > 0) {
  * its own, while the browser lane and the fault lane each spend much of their time waiting (on the page, on a
  * backoff, on a fault to heal), so they share the machine.
  */
-const STAGES = [['component'], ['e2e', 'e2e-own', 'faults', 'rehearsals']];
+const STAGES = [['component'], ['e2e', 'e2e-2', 'e2e-own', 'faults', 'rehearsals']];
 
 const results = path.join(root, 'test-results');
 mkdirSync(results, { recursive: true });

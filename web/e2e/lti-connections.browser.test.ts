@@ -4,7 +4,8 @@
  * own origin), adds a connection through the form, sees it in the table, disables and deletes it. The screen is
  * scanned for accessibility and checked for sideways overflow at 1280 and 360 px.
  *
- * The file starts a product of its own: the connections it makes are seen by no other file.
+ * On the lane's shared product, before any other file adds a connection (web/e2e/sequencer.js): it starts from the
+ * empty table, and deletes the connection it adds.
  */
 import type { Page } from 'playwright-core';
 import {
@@ -24,7 +25,7 @@ import {
 
 jest.setTimeout(180_000);
 
-const file = productForFile(() => startProductAndBrowser({}, { own: true }));
+const file = productForFile(() => startProductAndBrowser());
 
 const MOODLE = {
   name: 'Campus Moodle',

@@ -12,6 +12,7 @@ import { chromium, type BrowserServer } from 'playwright-core';
 import {
   SEED,
   SHARED_ENV,
+  sharedProductLog,
   startProduct,
   type RunningProduct,
   type SharedHandles,
@@ -117,7 +118,7 @@ export async function stopShared(): Promise<void> {
   if (!shared) return;
   delete started.__readinessShared;
   delete process.env[SHARED_ENV];
-  writeFileSync(path.join(ROOT, 'test-results/e2e-shared-product.log'), shared.product.output());
+  writeFileSync(path.join(ROOT, `test-results/${sharedProductLog()}`), shared.product.output());
   await Promise.allSettled([shared.product.stop(), shared.browser.close()]);
   rmSync(shared.file, { force: true });
 }

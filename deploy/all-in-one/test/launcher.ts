@@ -97,6 +97,12 @@ export const SEED = { email: 'owner@example.edu', password: 'first-owner-passwor
 /** Names the file where the browser lane's globalSetup wrote its shared product and browser (web/e2e/shared-product.ts). */
 export const SHARED_ENV = 'READINESS_E2E_SHARED';
 
+/**
+ * Where a browser lane keeps its shared product's output, in test-results: one file a lane (TEST_LANE, which
+ * tests/tools/run-lanes.mjs gives each), since the lanes e2e and e2e-2 each run a shared product.
+ */
+export const sharedProductLog = () => `${process.env.TEST_LANE ?? 'e2e'}-shared-product.log`;
+
 export interface SharedHandles {
   /** The product's base URL. */
   url: string;
@@ -121,7 +127,7 @@ export function sharedProduct(url: string, dataDir: string): RunningProduct {
   return {
     url,
     pid: 0,
-    output: () => '(the shared product: its output is in test-results/e2e-shared-product.log)',
+    output: () => `(the shared product: its output is in test-results/${sharedProductLog()})`,
     dataDir,
     stop: async () => undefined,
     kill: async () => notOurs(),
