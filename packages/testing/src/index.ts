@@ -10,7 +10,7 @@ export {
   type TestRedis,
 } from './resources';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
-export { eventually } from './eventually';
+export { eventually, holdTheEventLoop } from './eventually';
 export { lateBound } from './late-bound';
 export { capturingLogger } from './logs';
 export { documentedOperations, servedApiDocument } from './openapi';

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Response as ExpressResponse } from 'express';
+import { holdTheEventLoop } from '@readiness/testing';
 import { start, type RunningGateway } from '../src/service';
 import { gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
 
@@ -197,13 +198,10 @@ test('when the gateway is busy (its passes come late), then its round stretches 
   const pages = await Promise.all(Array.from({ length: 5 }, () => follow()));
   await until(() => pages.every((p) => p.lines.length >= 1), 5_000, 'every page told at once');
   // The event loop held 400 ms of every 500 ms for 18 s: a pass every 100 ms comes every 400–500 ms, so a round of
-  // one slot a pass would take 20–25 s, and the pages, silent for 10 s, would poll. It is held by a synchronous wait
-  // (`Atomics.wait`), which keeps the gateway from its timers as a busy handler would, without burning 14 s of the
-  // proof's CPU in a spin.
-  const held = new Int32Array(new SharedArrayBuffer(4));
+  // one slot a pass would take 20–25 s, and the pages, silent for 10 s, would poll.
   const began = Date.now();
   while (Date.now() - began < 18_000) {
-    Atomics.wait(held, 0, 0, 400);
+    holdTheEventLoop(400);
     await sleep(100);
   }
   await sleep(200);

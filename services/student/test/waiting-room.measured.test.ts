@@ -1,6 +1,6 @@
 import { REVOCATIONS_FILLED_KEY, createMemoryStore } from '@readiness/kit/cache';
 import { STUDENTS_WAITING_KEY } from '@readiness/kit/runtime';
-import { eventually } from '@readiness/testing';
+import { eventually, holdTheEventLoop } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
 import { adminToken, inviteStudent, useStudent, type JsonBody } from './harness';
 
@@ -33,8 +33,7 @@ const start = (token: string) => call('POST', `/api/student/${token}/start`);
 async function holdTheLoop(ms: number) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    const busy = Date.now() + 400;
-    while (Date.now() < busy);
+    holdTheEventLoop(400);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnEmbeddedS3, startEmbeddedS3 } from '@readiness/dev-servers';
+import { holdTheEventLoop } from '@readiness/testing';
 import { AppError } from '../errors';
 import { createLogger } from '../logger';
 import { createObjectStore, type ObjectStore, type ObjectStoreConnection } from './index';
@@ -263,14 +264,6 @@ describe('ObjectStore when the server closes a kept-alive connection as it is re
   });
 });
 
-/** Keeps the event loop busy, as one long turn of a saturated service does: no timer and no socket event runs. */
-function busyFor(ms: number) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    // spinning on purpose
-  }
-}
-
 describe('ObjectStore when its event loop lags while a kept-alive connection sits idle', () => {
   test("when one turn of the loop outlasts Node's default keep-alive and then sends an upload, then it goes out on a connection the server still holds, with no second try", async () => {
     const directory = await mkdtemp(path.join(tmpdir(), 'readiness-s3-'));
@@ -296,7 +289,7 @@ describe('ObjectStore when its event loop lags while a kept-alive connection sit
       // Idle for 7 s, the last 6 with the loop busy: the free connection's expiry (a timer) cannot run, and a
       // server on Node's default keep-alive (5 s announced, closed a second later) has closed its end meanwhile.
       await sleep(1_000);
-      busyFor(6_000);
+      holdTheEventLoop(6_000);
       await store.put('second.pdf', () => Readable.from([body]), {
         contentType: 'application/pdf',
         size: body.length,
