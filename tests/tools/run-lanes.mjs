@@ -20,13 +20,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const { SHARED_ORDER, SECOND_PRODUCT } = createRequire(import.meta.url)('../../web/e2e/sequencer.js');
+const { FIRST_PRODUCT, SECOND_PRODUCT } = createRequire(import.meta.url)('../../web/e2e/sequencer.js');
 const jest = path.join(root, 'node_modules/.bin/jest');
 
 /**
  * component: the projects that mostly wait (on PostgreSQL, the broker, timers) rather than compute, side by side.
  * e2e and e2e-2: the browser tests and HTTP journeys, one file at a time on the lane's shared product, in sequencer.js's
- *   order; e2e-2 takes the files of SECOND_PRODUCT, on a shared product of its own, so that the two halves end together.
+ *   order: e2e the files of FIRST_PRODUCT, e2e-2 those of SECOND_PRODUCT, each on a shared product of its own.
  * e2e-own: the browser files that start a product of their own, one at a time.
  * faults: QUALITY.md's fault scenarios (one file: about five minutes of bursts and faults alone, ten beside the others).
  * rehearsals: the traces, the restore and upgrade rehearsals and the images, each starting a whole stack.
@@ -57,7 +57,7 @@ const LANE_ENV = {
 
 /**
  * The browser lanes' files, as jest path patterns: those that run on a lane's shared product (the sequencer's
- * SHARED_ORDER: `shared` the first half, `second` those of SECOND_PRODUCT), or the others (`own`), which start a product
+ * FIRST_PRODUCT, `shared`, and SECOND_PRODUCT, `second`), or the others (`own`), which start a product
  * of their own (its settings, or data no other file touched) and so need nothing of a shared one: they run as a lane of
  * their own beside them. A new file that is in neither list runs with the others and starts its own product when no
  * shared one is there (web/e2e/support.ts).
@@ -72,7 +72,7 @@ function browserFiles(which) {
       .map((name) => `deploy/all-in-one/test/${name}`),
   ];
   const laneOf = (name) =>
-    !SHARED_ORDER.includes(name) ? 'own' : SECOND_PRODUCT.includes(name) ? 'second' : 'shared';
+    FIRST_PRODUCT.includes(name) ? 'shared' : SECOND_PRODUCT.includes(name) ? 'second' : 'own';
   const chosen = all.filter((file) => laneOf(path.basename(file)) === which);
   return chosen.map((file) => `${file.replace(/[.]/g, '\\.')}$`);
 }

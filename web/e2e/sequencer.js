@@ -7,7 +7,13 @@
 const Sequencer = require('@jest/test-sequencer').default;
 const path = require('node:path');
 
-const SHARED_ORDER = [
+/**
+ * The shared files, in two halves of about the same length: the lane e2e runs the first on its shared product, the lane
+ * e2e-2 the second on a shared product of its own (tests/tools/run-lanes.mjs), so that the second stage of `make test`
+ * does not end with one browser lane alone on the machine. Each product starts fresh, and no file of the first half
+ * saves an assessment version; so the first half, then the second, is also the order for one product (a run by hand).
+ */
+const FIRST_PRODUCT = [
   'results.e2e.test.ts',
   'students.e2e.test.ts',
   // Before lti.e2e, whose connection stays: it starts from no LMS connection, and deletes the one it adds.
@@ -18,6 +24,9 @@ const SHARED_ORDER = [
   'navigation.browser.test.ts',
   'students.browser.test.ts',
   'admin-accounts.browser.test.ts',
+];
+const SECOND_PRODUCT = [
+  // It reads the seeded assessment: before the files that save versions.
   'languages.browser.test.ts',
   'multi-factor.browser.test.ts',
   'assessment.e2e.test.ts',
@@ -29,24 +38,7 @@ const SHARED_ORDER = [
   // It lowers the admission ceiling while it runs: last, so that no other file's student waits in its line.
   'waiting-room.browser.test.ts',
 ];
-
-/**
- * The shared files that run in the lane e2e-2, on a second shared product of its own, beside the lane e2e (the others
- * of SHARED_ORDER, on the first): two halves of about the same length, so that the second stage of `make test` does
- * not end with one browser lane alone on the machine. Each half keeps SHARED_ORDER's order, and each product starts
- * fresh, so the files that save assessment versions run in this half, after the few that read the first start.
- */
-const SECOND_PRODUCT = [
-  'languages.browser.test.ts',
-  'multi-factor.browser.test.ts',
-  'assessment.e2e.test.ts',
-  'assessments.browser.test.ts',
-  'student-flow.browser.test.ts',
-  'lti-launch.browser.test.ts',
-  'retention.browser.test.ts',
-  'student-export.e2e.test.ts',
-  'waiting-room.browser.test.ts',
-];
+const SHARED_ORDER = [...FIRST_PRODUCT, ...SECOND_PRODUCT];
 
 class BrowserLaneSequencer extends Sequencer {
   async sort(tests) {
@@ -64,4 +56,5 @@ class BrowserLaneSequencer extends Sequencer {
 
 module.exports = BrowserLaneSequencer;
 module.exports.SHARED_ORDER = SHARED_ORDER;
+module.exports.FIRST_PRODUCT = FIRST_PRODUCT;
 module.exports.SECOND_PRODUCT = SECOND_PRODUCT;
