@@ -55,6 +55,5 @@ class BrowserLaneSequencer extends Sequencer {
 }
 
 module.exports = BrowserLaneSequencer;
-module.exports.SHARED_ORDER = SHARED_ORDER;
 module.exports.FIRST_PRODUCT = FIRST_PRODUCT;
 module.exports.SECOND_PRODUCT = SECOND_PRODUCT;
