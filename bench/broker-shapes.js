@@ -17,8 +17,17 @@
  *   acks gathered 25 ms   the same, for 25 ms
  *   publishes gathered 25 ms  and each connection's publishes held for 25 ms and sent back to back
  *
- * Prints the node's CPU for each shape (BROKER_SHAPES=name,name runs some). BROKER_SHAPES_RATE (publishes a second, default 120) and
- * BROKER_SHAPES_EVENTS (default 5,250) change the load.
+ * and the journey's own messages as the peak sends them now (3.5 events, 5 deliveries a journey: the integrations
+ * service's queues are bound on demand, and none is bound at the peak), with the product's queues, flags and properties:
+ *
+ *   journey on one connection  every publish and delivery on one connection, as one process would send them
+ *   journey as deployed        each event published from its own service's connection, each delivery consumed on its
+ *                              consuming service's, the idle queues over the eight services' connections
+ *
+ * Prints the node's CPU for each shape and for a journey's 3.5 events (BROKER_SHAPES=name,name runs some).
+ * BROKER_SHAPES_RATE (publishes a second, default 120) and BROKER_SHAPES_EVENTS (default 5,250) change the load; the
+ * node takes RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS from the environment (e.g. '+sbwt none' to try the runtime without
+ * its schedulers' busy waiting).
  */
 const fs = require('node:fs');
 const crypto = require('node:crypto');
@@ -33,6 +42,19 @@ const EXCHANGE = 'shapes.events';
 /** Two kinds of event: one to three queues, one to two, so 5,250 events make 12,750 deliveries. */
 const ROUTES = { 'wide.v1': ['q1', 'q2', 'q3'], 'narrow.v1': ['q4', 'q5'] };
 const WIDE_SHARE = 2_250 / 5_250;
+
+/**
+ * The journey as the peak runs it now (the integrations service's queues bound on demand, none bound at the peak): its
+ * 3.5 events, each published by its own service and delivered to the queues of the services that consume it, 5
+ * deliveries in all; each service on a connection of its own (DESIGN.md §3). Events are drawn in these shares.
+ */
+const JOURNEY = [
+  { event: 'student.attempt.started', share: 1, from: 'student', to: ['results'] },
+  { event: 'student.attempt.submitted', share: 1, from: 'student', to: ['results'] },
+  { event: 'results.result.recorded', share: 1, from: 'results', to: ['student', 'report'] },
+  { event: 'report.certificate.issued', share: 0.5, from: 'report', to: ['student', 'notification'] },
+];
+const JOURNEY_SERVICES = ['student', 'results', 'report', 'notification'];
 
 const cpuOf = (pid) => {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -56,6 +78,8 @@ const SHAPES = [
   { name: 'gathered acks', ...SPREAD, gatherAcks: true },
   { name: 'acks gathered 25 ms', ...SPREAD, gatherAcks: true, ackWindowMs: 25 },
   { name: 'publishes gathered 25 ms', ...SPREAD, gatherAcks: true, ackWindowMs: 25, publishWindowMs: 25 },
+  { name: 'journey on one connection', ...PRODUCT, journey: true, idleQueues: 40 },
+  { name: 'journey as deployed', ...PRODUCT, journey: true, idleQueues: 40, byService: true },
 ].filter((s) => !process.env.BROKER_SHAPES || process.env.BROKER_SHAPES.split(',').includes(s.name));
 
 async function declareQueue(ch, name, shape) {
@@ -109,15 +133,69 @@ function sender(ch, body, windowMs) {
   };
 }
 
+/** Which journey event the i-th publish is, in the journey's shares, spread evenly over the run. */
+function journeyEvent(i) {
+  const total = JOURNEY.reduce((sum, e) => sum + e.share, 0);
+  let at = ((i * 0.6180339887) % 1) * total;
+  for (const e of JOURNEY) {
+    if (at < e.share) return e;
+    at -= e.share;
+  }
+  return JOURNEY[JOURNEY.length - 1];
+}
+
+/**
+ * Where a shape's messages travel: the connections it opens, each queue with the events bound to it and the connection
+ * it is consumed on, the connections the idle queues are spread over, and for the i-th publish its event and the
+ * connection whose confirm channel sends it.
+ */
+function planOf(shape) {
+  if (shape.journey) {
+    // The journey's queues are `<service>.<event>`; `byService` gives each of the eight services a connection.
+    const on = (service) => (shape.byService ? service : 'one');
+    const connections = shape.byService
+      ? [...JOURNEY_SERVICES, 'auth', 'assessment', 'integrations', 'gateway']
+      : ['one'];
+    return {
+      connections,
+      queues: JOURNEY.flatMap(({ event, to }) =>
+        to.map((service) => ({ queue: `${service}.${event}`, events: [event], on: on(service) })),
+      ),
+      idleOn: connections,
+      publish: (i) => {
+        const e = journeyEvent(i);
+        return { event: e.event, on: on(e.from), appId: e.from };
+      },
+    };
+  }
+  const count = Math.max(shape.publishConnections ?? 1, shape.consumeConnections ?? 1);
+  const connections = Array.from({ length: count }, (_, i) => `c${i}`);
+  const consumers = connections.slice(0, shape.consumeConnections ?? 1);
+  const publishing = connections.slice(0, shape.publishConnections ?? 1);
+  const wide = Math.round(EVENTS * WIDE_SHARE);
+  return {
+    connections,
+    queues: [...new Set(Object.values(ROUTES).flat())].map((queue, n) => ({
+      queue,
+      events: Object.keys(ROUTES).filter((event) => ROUTES[event].includes(queue)),
+      on: consumers[n % consumers.length],
+    })),
+    idleOn: consumers,
+    publish: (i) => ({
+      event: i < wide ? 'wide.v1' : 'narrow.v1',
+      on: publishing[i % publishing.length],
+      appId: 'student',
+    }),
+  };
+}
+
 async function runShape(broker, shape) {
   const vhost = await broker.vhost(`shapes-${shape.name.replace(/\W+/g, '-')}`);
   const body = crypto.randomBytes(600);
-  const connections = [];
-  const count = Math.max(shape.publishConnections ?? 1, shape.consumeConnections ?? 1);
-  for (let i = 0; i < count; i++) connections.push(await amqp.connect(vhost.url));
-  const consumers = connections.slice(0, shape.consumeConnections ?? 1);
-  const publishing = connections.slice(0, shape.publishConnections ?? 1);
-  const setup = await connections[0].createChannel();
+  const plan = planOf(shape);
+  const connections = new Map();
+  for (const name of plan.connections) connections.set(name, await amqp.connect(vhost.url));
+  const setup = await connections.get(plan.connections[0]).createChannel();
   if (shape.mandatory) {
     await setup.assertExchange(`${EXCHANGE}.unrouted`, 'fanout', { durable: true });
     await setup.assertQueue(`${EXCHANGE}.unrouted`, {
@@ -131,18 +209,18 @@ async function runShape(broker, shape) {
     ...(shape.mandatory ? { alternateExchange: `${EXCHANGE}.unrouted` } : {}),
   });
   let delivered = 0;
-  const queues = [...new Set(Object.values(ROUTES).flat())];
-  const idle = Array.from({ length: shape.idleQueues ?? 0 }, (_, i) => `idle${i}`);
-  let n = 0;
-  for (const q of [...queues, ...idle]) {
-    const conn = consumers[n++ % consumers.length];
-    const ch = await conn.createChannel();
-    await declareQueue(ch, q, shape);
-    for (const [event, bound] of Object.entries(ROUTES))
-      if (bound.includes(q)) await ch.bindQueue(q, EXCHANGE, event);
+  const idle = Array.from({ length: shape.idleQueues ?? 0 }, (_, i) => ({
+    queue: `idle${i}`,
+    events: [],
+    on: plan.idleOn[(plan.queues.length + i) % plan.idleOn.length],
+  }));
+  for (const { queue, events, on } of [...plan.queues, ...idle]) {
+    const ch = await connections.get(on).createChannel();
+    await declareQueue(ch, queue, shape);
+    for (const event of events) await ch.bindQueue(queue, EXCHANGE, event);
     await ch.prefetch(10);
     const ack = acker(ch, shape.gatherAcks, shape.ackWindowMs);
-    await ch.consume(q, (msg) => {
+    await ch.consume(queue, (msg) => {
       if (!msg) return;
       setImmediate(() => {
         delivered += 1;
@@ -150,18 +228,25 @@ async function runShape(broker, shape) {
       });
     });
   }
-  const publishers = await Promise.all(
-    publishing.map(async (c) => sender(await c.createConfirmChannel(), body, shape.publishWindowMs)),
+  const sends = Array.from({ length: EVENTS }, (_, i) => plan.publish(i));
+  const publishers = new Map();
+  for (const { on } of sends)
+    if (!publishers.has(on))
+      publishers.set(
+        on,
+        sender(await connections.get(on).createConfirmChannel(), body, shape.publishWindowMs),
+      );
+  const expected = sends.reduce(
+    (sum, { event }) => sum + plan.queues.filter((q) => q.events.includes(event)).length,
+    0,
   );
-  const expected = Math.round(EVENTS * WIDE_SHARE) * 3 + (EVENTS - Math.round(EVENTS * WIDE_SHARE)) * 2;
   await sleep(2_000);
 
   const cpuBefore = cpuOf(broker.pid);
   const started = Date.now();
   const confirms = [];
   for (let i = 0; i < EVENTS; i++) {
-    const event = i < Math.round(EVENTS * WIDE_SHARE) ? 'wide.v1' : 'narrow.v1';
-    const ch = publishers[i % publishers.length];
+    const { event, on, appId } = sends[i];
     const id = crypto.randomUUID();
     const props = shape.properties
       ? {
@@ -172,10 +257,10 @@ async function runShape(broker, shape) {
           type: event,
           correlationId: crypto.randomUUID(),
           timestamp: Math.floor(Date.now() / 1000),
-          appId: 'student',
+          appId,
         }
       : { persistent: true, mandatory: Boolean(shape.mandatory), messageId: id };
-    confirms.push(ch.send(event, props));
+    confirms.push(publishers.get(on).send(event, props));
     const due = started + ((i + 1) * 1000) / RATE;
     if (due > Date.now()) await sleep(due - Date.now());
   }
@@ -184,7 +269,7 @@ async function runShape(broker, shape) {
   await sleep(200); // the last acks reach the broker
   const cpu = cpuOf(broker.pid) - cpuBefore;
   const seconds = (Date.now() - started) / 1000;
-  for (const c of connections) await c.close().catch(() => undefined);
+  for (const c of connections.values()) await c.close().catch(() => undefined);
   await vhost.close();
   return { cpu, seconds, delivered };
 }
@@ -203,9 +288,11 @@ async function main() {
     for (const shape of SHAPES) {
       const r = await runShape(broker, shape);
       const ms = (r.cpu * 1000) / EVENTS;
+      const perJourney = (r.cpu * 1000 * 3.5) / EVENTS;
       out(
         `${shape.name.padEnd(22)} CPU ${r.cpu.toFixed(2)} s in ${r.seconds.toFixed(1)} s (${ms.toFixed(2)} ms an event, ` +
-          `${(((r.cpu - idle * r.seconds) * 1000) / EVENTS).toFixed(2)} ms over the idle node), ${r.delivered} deliveries`,
+          `${(((r.cpu - idle * r.seconds) * 1000) / EVENTS).toFixed(2)} ms over the idle node), ${r.delivered} deliveries, ` +
+          `${perJourney.toFixed(2)} ms a journey's 3.5 events`,
       );
     }
   } finally {

@@ -45,9 +45,14 @@ function brokerValues() {
       .filter((line) => line && !line.startsWith('#'))
       .map((line) => line.split(/\s*=\s*/, 2)),
   );
+  // The node's environment (`extraEnvVars`), e.g. the runtime's flags; the bench's own environment may override them.
+  const environment = Object.fromEntries(
+    (values.extraEnvVars ?? []).map(({ name, value }) => [name, process.env[name] ?? String(value)]),
+  );
   return {
     settings,
     advanced: values.advancedConfiguration ? String(values.advancedConfiguration) : undefined,
+    environment,
   };
 }
 
@@ -84,7 +89,7 @@ async function startOwnBroker() {
     await freePort(),
   ];
   const nodeName = `bench${process.pid}@localhost`;
-  const { settings, advanced } = brokerValues();
+  const { settings, advanced, environment } = brokerValues();
   const conf = [
     `listeners.tcp.default = 127.0.0.1:${amqp}`,
     `management.tcp.ip = 127.0.0.1`,
@@ -107,6 +112,7 @@ async function startOwnBroker() {
     stdio: ['ignore', outFd, outFd],
     env: {
       ...process.env,
+      ...environment,
       RABBITMQ_CONF_ENV_FILE: path.join(dir, 'rabbitmq-env.conf'),
       RABBITMQ_NODENAME: nodeName,
       RABBITMQ_CONFIG_FILE: path.join(dir, 'rabbitmq.conf'),
@@ -158,7 +164,11 @@ async function startOwnBroker() {
     prometheusUrl: `http://127.0.0.1:${prometheus}`,
     /** The node's Erlang VM: its CPU is the broker's. */
     pid: beam ?? child.pid,
-    settings: advanced ? { ...settings, 'advanced.config': advanced.trim() } : settings,
+    settings: {
+      ...settings,
+      ...(advanced ? { 'advanced.config': advanced.trim() } : {}),
+      ...environment,
+    },
     async vhost(name) {
       await api('PUT', `/vhosts/${encodeURIComponent(name)}`);
       await api('PUT', `/permissions/${encodeURIComponent(name)}/guest`, {

@@ -226,12 +226,13 @@ describe('deploy/dev-dependencies', () => {
     expect(docs.flatMap((d) => validateStrict(d))).toEqual([]);
   });
 
-  test('when the broker is installed, then its statistics collector and rates are off, its queues report every 30 s, Prometheus is on and its probes are TCP', () => {
+  test('when the broker is installed, then its statistics collector and rates are off, its queues report every 30 s, its schedulers do not spin, Prometheus is on and its probes are TCP', () => {
     const values = parseAllDocuments(
       readFileSync(path.join(repoRoot, 'deploy/dev-dependencies/rabbitmq.yaml'), 'utf8'),
     )[0]!.toJS() as Record<string, unknown> & {
       extraConfiguration: string;
       advancedConfiguration: string;
+      extraEnvVars: Array<{ name: string; value: string }>;
       metrics: { enabled: boolean };
     };
     const settings = values.extraConfiguration.split('\n').map((line) => line.trim());
@@ -244,6 +245,8 @@ describe('deploy/dev-dependencies', () => {
     expect(values.advancedConfiguration.replace(/\s+/g, '')).toBe(
       '[{rabbit,[{quorum_tick_interval,30000}]}].',
     );
+    const erlArgs = values.extraEnvVars.find((v) => v.name === 'RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS');
+    expect(erlArgs?.value.split(/\s+/)).toEqual(['+sbwt', 'none', '+sbwtdcpu', 'none', '+sbwtdio', 'none']);
     expect(values.metrics.enabled).toBe(true);
     // A probe that is valid in a Pod's container, and never an exec probe (an Erlang VM started per check).
     for (const probe of ['customLivenessProbe', 'customReadinessProbe']) {
