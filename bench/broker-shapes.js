@@ -22,7 +22,8 @@
  *
  *   journey on one connection  every publish and delivery on one connection, as one process would send them
  *   journey as deployed        each event published from its own service's connection, each delivery consumed on its
- *                              consuming service's, the idle queues over the eight services' connections
+ *                              consuming service's, the idle queues over the connections of the seven services that
+ *                              use the broker
  *
  * Prints the node's CPU for each shape and for a journey's 3.5 events (BROKER_SHAPES=name,name runs some).
  * BROKER_SHAPES_RATE (publishes a second, default 120) and BROKER_SHAPES_EVENTS (default 5,250) change the load; the
@@ -32,6 +33,8 @@
 const fs = require('node:fs');
 const crypto = require('node:crypto');
 const amqp = require('amqplib');
+const { topology } = require('@readiness/contracts');
+const { productRoutes } = require('./bare-journey');
 const { startOwnBroker } = require('./own-broker');
 
 const EVENTS = Number(process.env.BROKER_SHAPES_EVENTS ?? 5_250);
@@ -44,17 +47,22 @@ const ROUTES = { 'wide.v1': ['q1', 'q2', 'q3'], 'narrow.v1': ['q4', 'q5'] };
 const WIDE_SHARE = 2_250 / 5_250;
 
 /**
- * The journey as the peak runs it now (the integrations service's queues bound on demand, none bound at the peak): its
- * 3.5 events, each published by its own service and delivered to the queues of the services that consume it, 5
- * deliveries in all; each service on a connection of its own (DESIGN.md §3). Events are drawn in these shares.
+ * The journey as the peak runs it now, from the contracts: its four events and the queues each is delivered to
+ * (bare-journey.js's `productRoutes`, as deployed with no webhook endpoint and no LMS connection), each published by
+ * the service whose topology lists it; the last, the certificate's, for the passing half only. A queue is consumed by
+ * the service its name begins with; every service that uses the broker has a connection of its own (DESIGN.md §3).
  */
-const JOURNEY = [
-  { event: 'student.attempt.started', share: 1, from: 'student', to: ['results'] },
-  { event: 'student.attempt.submitted', share: 1, from: 'student', to: ['results'] },
-  { event: 'results.result.recorded', share: 1, from: 'results', to: ['student', 'report'] },
-  { event: 'report.certificate.issued', share: 0.5, from: 'report', to: ['student', 'notification'] },
-];
-const JOURNEY_SERVICES = ['student', 'results', 'report', 'notification'];
+function journeyMessages() {
+  const routes = productRoutes();
+  const events = Object.keys(routes);
+  return events.map((event, i) => ({
+    event,
+    share: i === events.length - 1 ? 0.5 : 1,
+    from: topology.find((s) => s.publishes.includes(event)).name,
+    queues: routes[event],
+  }));
+}
+const BUS_SERVICES = topology.filter((s) => s.uses.rabbitmq).map((s) => s.name);
 
 const cpuOf = (pid) => {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -134,14 +142,14 @@ function sender(ch, body, windowMs) {
 }
 
 /** Which journey event the i-th publish is, in the journey's shares, spread evenly over the run. */
-function journeyEvent(i) {
-  const total = JOURNEY.reduce((sum, e) => sum + e.share, 0);
+function journeyEvent(journey, i) {
+  const total = journey.reduce((sum, e) => sum + e.share, 0);
   let at = ((i * 0.6180339887) % 1) * total;
-  for (const e of JOURNEY) {
+  for (const e of journey) {
     if (at < e.share) return e;
     at -= e.share;
   }
-  return JOURNEY[JOURNEY.length - 1];
+  return journey[journey.length - 1];
 }
 
 /**
@@ -151,19 +159,17 @@ function journeyEvent(i) {
  */
 function planOf(shape) {
   if (shape.journey) {
-    // The journey's queues are `<service>.<event>`; `byService` gives each of the eight services a connection.
+    const journey = journeyMessages();
     const on = (service) => (shape.byService ? service : 'one');
-    const connections = shape.byService
-      ? [...JOURNEY_SERVICES, 'auth', 'assessment', 'integrations', 'gateway']
-      : ['one'];
+    const connections = shape.byService ? BUS_SERVICES : ['one'];
     return {
       connections,
-      queues: JOURNEY.flatMap(({ event, to }) =>
-        to.map((service) => ({ queue: `${service}.${event}`, events: [event], on: on(service) })),
+      queues: journey.flatMap(({ event, queues }) =>
+        queues.map((queue) => ({ queue, events: [event], on: on(queue.split('.')[0]) })),
       ),
       idleOn: connections,
       publish: (i) => {
-        const e = journeyEvent(i);
+        const e = journeyEvent(journey, i);
         return { event: e.event, on: on(e.from), appId: e.from };
       },
     };

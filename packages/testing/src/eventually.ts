@@ -25,13 +25,3 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
-
-const held = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Holds this process's event loop for `ms`, as one long turn of a saturated service does: no timer, socket event or
- * callback runs meanwhile. It waits (`Atomics.wait`) rather than spins, so the hold costs the proof no CPU.
- */
-export function holdTheEventLoop(ms: number): void {
-  Atomics.wait(held, 0, 0, ms);
-}

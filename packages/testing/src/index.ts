@@ -10,7 +10,8 @@ export {
   type TestRedis,
 } from './resources';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
-export { eventually, holdTheEventLoop } from './eventually';
+export { eventually } from './eventually';
+export { holdTheEventLoop, holdTheEventLoopFor } from './event-loop';
 export { lateBound } from './late-bound';
 export { capturingLogger } from './logs';
 export { documentedOperations, servedApiDocument } from './openapi';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Response as ExpressResponse } from 'express';
-import { holdTheEventLoop } from '@readiness/testing';
+import { holdTheEventLoopFor } from '@readiness/testing';
 import { start, type RunningGateway } from '../src/service';
 import { gatewayConfig, silentLogger, startUpstream, type Upstream } from './helpers';
 
@@ -200,10 +200,7 @@ test('when the gateway is busy (its passes come late), then its round stretches 
   // The event loop held 400 ms of every 500 ms for 18 s: a pass every 100 ms comes every 400–500 ms, so a round of
   // one slot a pass would take 20–25 s, and the pages, silent for 10 s, would poll.
   const began = Date.now();
-  while (Date.now() - began < 18_000) {
-    holdTheEventLoop(400);
-    await sleep(100);
-  }
+  await holdTheEventLoopFor(18_000, { holdMs: 400, gapMs: 100 });
   await sleep(200);
   for (const page of pages) {
     const told = page.lines.filter((line) => line.at > began).length;

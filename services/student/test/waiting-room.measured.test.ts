@@ -1,6 +1,6 @@
 import { REVOCATIONS_FILLED_KEY, createMemoryStore } from '@readiness/kit/cache';
 import { STUDENTS_WAITING_KEY } from '@readiness/kit/runtime';
-import { eventually, holdTheEventLoop } from '@readiness/testing';
+import { eventually, holdTheEventLoopFor } from '@readiness/testing';
 import { sql } from 'drizzle-orm';
 import { adminToken, inviteStudent, useStudent, type JsonBody } from './harness';
 
@@ -30,13 +30,7 @@ const call = async (method: string, path: string): Promise<{ status: number; jso
 };
 const start = (token: string) => call('POST', `/api/student/${token}/start`);
 /** The event loop held 400 ms in every 450 for `ms`: a replica far over its 200 ms limit. */
-async function holdTheLoop(ms: number) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    holdTheEventLoop(400);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const holdTheLoop = (ms: number) => holdTheEventLoopFor(ms, { holdMs: 400, gapMs: 50 });
 const view = async () => (await call('GET', '/api/admin/students/waiting-room')).json;
 
 test('when a replica measures pressure (its event loop held up), then the rate falls and a line forms; when the pressure ends, the rate climbs back', async () => {

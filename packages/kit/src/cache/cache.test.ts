@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { holdTheEventLoop } from '@readiness/testing';
 import { createLogger } from '../logger';
 import {
   closeRedis,
@@ -497,12 +498,7 @@ describe('when Redis is unreachable', () => {
       logger: captured,
       commandTimeoutMs: 250,
     });
-    client.once('connect', () =>
-      setImmediate(() => {
-        const until = Date.now() + 500;
-        while (Date.now() < until);
-      }),
-    );
+    client.once('connect', () => setImmediate(() => holdTheEventLoop(500)));
     try {
       await new Promise((resolve) => client.once('ready', resolve));
       expect(await client.ping()).toBe('PONG');

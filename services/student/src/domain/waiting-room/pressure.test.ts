@@ -1,11 +1,9 @@
+import { holdTheEventLoop } from '@readiness/testing';
 import { headroom, pressureGauge } from './pressure';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Holds the event loop, as a burst of work does. */
-const block = (ms: number) => {
-  const until = Date.now() + ms;
-  while (Date.now() < until);
-};
+const block = holdTheEventLoop;
 
 const limits = { lagMs: 200, callMs: 250 };
 const calm = { lagMs: 20, poolWaitShare: 0, callP90Ms: 40 };
